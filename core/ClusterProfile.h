@@ -1,0 +1,67 @@
+#pragma once
+
+#include "GpuType.h"
+#include "LoginHost.h"
+#include "Partition.h"
+
+#include <QList>
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace scalelab {
+
+// How a site wants GPUs requested in #SBATCH lines.
+enum class GpuRequestStyle {
+    GresTyped,    // --gres=gpu:v100:4 (per node)
+    Gres,         // --gres=gpu:4 (per node)
+    GpusPerNode,  // --gpus-per-node=8
+    GpusPerTask,  // --gpus-per-task=1
+};
+
+QString gpuRequestStyleId(GpuRequestStyle s);
+std::optional<GpuRequestStyle> gpuRequestStyleFromId(const QString &id);
+
+struct ProfileNote {
+    QString rule;     // diagnostic rule id it raises, e.g. "site-cpus-per-gpu"
+    QString text;
+    QString source;
+    bool operator==(const ProfileNote &) const = default;
+};
+
+struct ClusterProfile {
+    QString id;
+    QString name;
+    QString site;
+    QString description;
+    QString docsUrl;
+    QString filePath;     // where it was loaded from
+    bool userOverride = false;
+    QString slurmVersion; // as documented, informational
+
+    QList<LoginHost> loginHosts;
+    QList<GpuType> gpuTypes;
+    QList<Partition> partitions;
+
+    bool accountRequired = false;
+    QString accountPattern;   // regular expression the account must match
+    QString accountExample;
+    GpuRequestStyle gpuRequest = GpuRequestStyle::GresTyped;
+    bool memoryRequired = false;      // site rejects jobs without --mem
+    bool cpusPerGpuBroken = false;    // --cpus-per-gpu breaks GPU-to-GPU comms (LUMI)
+    QString containerRuntime = QStringLiteral("singularity");
+    QStringList defaultModules;
+    QStringList torchrunArgs;   // extra torchrun flags the site needs (e.g. a distro bug workaround)
+    QList<QPair<QString, QString>> defaultVariables;   // e.g. NCCL_SOCKET_IFNAME
+    QList<ProfileNote> notes;
+    QMap<QString, QString> sources;   // site-level settings -> URL
+
+    const Partition *partition(const QString &name) const;
+    const Partition *defaultPartition() const;
+    const GpuType *gpuType(const QString &id) const;
+    bool operator==(const ClusterProfile &) const = default;
+};
+
+} // namespace scalelab

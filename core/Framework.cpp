@@ -1,0 +1,105 @@
+#include "Framework.h"
+
+namespace scalelab {
+
+QString frameworkId(Framework f)
+{
+    switch (f) {
+    case Framework::PytorchDdp: return QStringLiteral("pytorch-ddp");
+    case Framework::DeepSpeed: return QStringLiteral("deepspeed");
+    case Framework::Horovod: return QStringLiteral("horovod");
+    case Framework::TfMirrored: return QStringLiteral("tf-mirrored");
+    case Framework::TfMultiWorker: return QStringLiteral("tf-multiworker");
+    case Framework::DataParallel: return QStringLiteral("dataparallel");
+    case Framework::Lightning: return QStringLiteral("lightning");
+    }
+    return {};
+}
+
+QString frameworkName(Framework f)
+{
+    switch (f) {
+    case Framework::PytorchDdp: return QStringLiteral("PyTorch DDP");
+    case Framework::DeepSpeed: return QStringLiteral("DeepSpeed");
+    case Framework::Horovod: return QStringLiteral("Horovod");
+    case Framework::TfMirrored: return QStringLiteral("TensorFlow MirroredStrategy");
+    case Framework::TfMultiWorker: return QStringLiteral("TensorFlow MultiWorkerMirroredStrategy");
+    case Framework::DataParallel: return QStringLiteral("PyTorch DataParallel");
+    case Framework::Lightning: return QStringLiteral("PyTorch Lightning");
+    }
+    return {};
+}
+
+QList<Framework> allFrameworks()
+{
+    return {Framework::PytorchDdp, Framework::DeepSpeed,    Framework::Horovod,  Framework::TfMirrored,
+            Framework::TfMultiWorker, Framework::DataParallel, Framework::Lightning};
+}
+
+std::optional<Framework> frameworkFromId(const QString &id)
+{
+    for (auto f : allFrameworks())
+        if (frameworkId(f) == id)
+            return f;
+    return std::nullopt;
+}
+
+QString launcherId(Launcher l)
+{
+    switch (l) {
+    case Launcher::Torchrun: return QStringLiteral("torchrun");
+    case Launcher::Srun: return QStringLiteral("srun");
+    case Launcher::DeepSpeed: return QStringLiteral("deepspeed");
+    case Launcher::Horovodrun: return QStringLiteral("horovodrun");
+    case Launcher::Mpirun: return QStringLiteral("mpirun");
+    }
+    return {};
+}
+
+QList<Launcher> allLaunchers()
+{
+    return {Launcher::Torchrun, Launcher::Srun, Launcher::DeepSpeed, Launcher::Horovodrun, Launcher::Mpirun};
+}
+
+std::optional<Launcher> launcherFromId(const QString &id)
+{
+    for (auto l : allLaunchers())
+        if (launcherId(l) == id)
+            return l;
+    return std::nullopt;
+}
+
+bool frameworkSpansNodes(Framework f)
+{
+    return f != Framework::TfMirrored && f != Framework::DataParallel;
+}
+
+Launcher defaultLauncher(Framework f)
+{
+    return f == Framework::PytorchDdp ? Launcher::Torchrun : Launcher::Srun;
+}
+
+QList<Launcher> launchersFor(Framework f)
+{
+    switch (f) {
+    case Framework::PytorchDdp: return {Launcher::Torchrun, Launcher::Srun};
+    case Framework::Lightning: return {Launcher::Srun, Launcher::Torchrun};
+    case Framework::DeepSpeed: return {Launcher::Srun, Launcher::DeepSpeed, Launcher::Torchrun};
+    case Framework::Horovod: return {Launcher::Srun, Launcher::Horovodrun, Launcher::Mpirun};
+    case Framework::TfMirrored:
+    case Framework::DataParallel:
+    case Framework::TfMultiWorker: return {Launcher::Srun};
+    }
+    return {Launcher::Srun};
+}
+
+std::optional<Framework> multiNodeAlternative(Framework f)
+{
+    switch (f) {
+    case Framework::DataParallel: return Framework::PytorchDdp;
+    case Framework::TfMirrored: return Framework::TfMultiWorker;
+    default: return std::nullopt;
+    }
+}
+
+} // namespace scalelab

@@ -1,0 +1,474 @@
+#include "GpuSampleParser.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QHash>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <string_view>
+
+namespace scalelab {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kMiB = 1024.0 * 1024.0;
+constexpr int kMaxFields = 48;
+
+using Fields = std::array<std::string_view, kMaxFields>;
+
+std::string_view trim(std::string_view s)
+{
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '"'))
+        s.remove_prefix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '"'))
+        s.remove_suffix(1);
+    return s;
+}
+
+int splitFields(std::string_view line, Fields &out)
+{
+    int n = 0;
+    size_t start = 0;
+    while (n < kMaxFields) {
+        const size_t comma = line.find(',', start);
+        if (comma == std::string_view::npos) {
+            out[n++] = trim(line.substr(start));
+            break;
+        }
+        out[n++] = trim(line.substr(start, comma - start));
+        start = comma + 1;
+    }
+    return n;
+}
+
+// A number at the start of the field, any unit after it ignored ("87 %",
+// "12000 MiB"). "[N/A]", "N/A", "[Not Supported]" and empty are missing.
+double number(std::string_view s)
+{
+    if (s.empty() || s.front() == '[' || s.front() == 'N')
+        return kNaN;
+    double v = kNaN;
+    const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+    return r.ec == std::errc() ? v : kNaN;
+}
+
+int twoDigits(const char *p)
+{
+    if (p[0] < '0' || p[0] > '9' || p[1] < '0' || p[1] > '9')
+        return -1;
+    return (p[0] - '0') * 10 + (p[1] - '0');
+}
+
+// Days since 1970-01-01 of a proleptic Gregorian date (civil calendar arithmetic).
+qint64 daysFromCivil(int y, int m, int d)
+{
+    y -= m <= 2 ? 1 : 0;
+    const qint64 era = (y >= 0 ? y : y - 399) / 400;
+    const qint64 yoe = y - era * 400;
+    const qint64 doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+    const qint64 doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+// "2021/02/03 10:15:23.012" (nvidia-smi), also "2021-02-03T10:15:23" -> epoch seconds.
+double timestamp(std::string_view s)
+{
+    if (s.size() < 19)
+        return kNaN;
+    const char *p = s.data();
+    const int y = twoDigits(p) * 100 + twoDigits(p + 2);
+    const int mo = twoDigits(p + 5), d = twoDigits(p + 8);
+    const int h = twoDigits(p + 11), mi = twoDigits(p + 14), sec = twoDigits(p + 17);
+    if (twoDigits(p) < 0 || twoDigits(p + 2) < 0 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || mi < 0
+        || sec < 0)
+        return kNaN;
+    double frac = 0;
+    if (s.size() > 20 && s[19] == '.') {
+        double scale = 0.1;
+        for (size_t i = 20; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i, scale /= 10)
+            frac += (s[i] - '0') * scale;
+    }
+    return double(daysFromCivil(y, mo, d)) * 86400.0 + h * 3600.0 + mi * 60.0 + sec + frac;
+}
+
+bool startsWith(std::string_view s, std::string_view prefix)
+{
+    return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
+}
+
+bool containsNoCase(std::string_view hay, std::string_view needle)
+{
+    if (needle.size() > hay.size())
+        return false;
+    for (size_t i = 0; i + needle.size() <= hay.size(); ++i) {
+        size_t j = 0;
+        while (j < needle.size() && std::tolower((unsigned char)hay[i + j]) == needle[j])
+            ++j;
+        if (j == needle.size())
+            return true;
+    }
+    return false;
+}
+
+struct Columns {
+    int index = -1, timestamp = -1, util = -1, memUsed = -1, memTotal = -1, uuid = -1;
+    bool memInBytes = false;   // rocm-smi prints bytes
+    int count = 0;
+};
+
+// Column name without the unit in brackets: "memory.used [MiB]" -> "memory.used".
+std::string_view headerName(std::string_view f)
+{
+    const size_t b = f.find(" [");
+    return trim(b == std::string_view::npos ? f : f.substr(0, b));
+}
+
+Columns nvidiaColumns(const Fields &f, int n)
+{
+    Columns c;
+    c.count = n;
+    for (int i = 0; i < n; ++i) {
+        const std::string_view name = headerName(f[i]);
+        if (name == "index") c.index = i;
+        else if (name == "timestamp") c.timestamp = i;
+        else if (name == "utilization.gpu") c.util = i;
+        else if (name == "memory.used") c.memUsed = i;
+        else if (name == "memory.total") c.memTotal = i;
+        else if (name == "uuid" || name == "gpu_uuid" || name == "pci.bus_id") c.uuid = c.uuid < 0 ? i : c.uuid;
+    }
+    return c;
+}
+
+Columns rocmColumns(const Fields &f, int n)
+{
+    Columns c;
+    c.count = n;
+    c.memInBytes = true;
+    for (int i = 0; i < n; ++i) {
+        const std::string_view name = f[i];
+        if (name == "device") c.index = i;
+        else if (containsNoCase(name, "timestamp")) c.timestamp = i;
+        else if (name == "GPU use (%)") c.util = i;
+        else if (name == "VRAM Total Used Memory (B)") c.memUsed = i;
+        else if (name == "VRAM Total Memory (B)") c.memTotal = i;
+    }
+    return c;
+}
+
+void addDiag(GpuSampleSummary &s, Severity sev, const char *rule, const QString &file, int line, const QString &msg)
+{
+    s.diagnostics.append({sev, QString::fromLatin1(rule), {}, line, 0,
+                          (file.isEmpty() ? QString() : file + QStringLiteral(": ")) + msg, {}});
+}
+
+void finalize(GpuSampleSummary &s)
+{
+    std::sort(s.gpus.begin(), s.gpus.end(), [](const GpuTimeline &a, const GpuTimeline &b) {
+        return a.host != b.host ? a.host < b.host : (a.index != b.index ? a.index < b.index : a.key < b.key);
+    });
+    double utilSum = 0, memSum = 0;
+    qint64 utilN = 0, memN = 0;
+    s.durationSeconds = 0;
+    s.meanUtilPercent = s.peakUtilPercent = s.meanMemUsedMiB = s.peakMemUsedMiB = std::nullopt;
+    for (GpuTimeline &g : s.gpus) {
+        double gu = 0, gm = 0, pu = -1, pm = -1;
+        qint64 nu = 0, nm = 0;
+        for (qsizetype i = 0; i < g.seconds.size(); ++i) {
+            const double u = g.utilPercent[i], m = g.memUsedMiB[i];
+            if (!std::isnan(u)) { gu += u; ++nu; pu = std::max(pu, u); }
+            if (!std::isnan(m)) { gm += m; ++nm; pm = std::max(pm, m); }
+        }
+        g.meanUtilPercent = nu ? std::optional<double>(gu / nu) : std::nullopt;
+        g.peakUtilPercent = nu ? std::optional<double>(pu) : std::nullopt;
+        g.meanMemUsedMiB = nm ? std::optional<double>(gm / nm) : std::nullopt;
+        g.peakMemUsedMiB = nm ? std::optional<double>(pm) : std::nullopt;
+        utilSum += gu; utilN += nu; memSum += gm; memN += nm;
+        if (nu) s.peakUtilPercent = std::max(s.peakUtilPercent.value_or(pu), pu);
+        if (nm) s.peakMemUsedMiB = std::max(s.peakMemUsedMiB.value_or(pm), pm);
+        if (!g.seconds.isEmpty())
+            s.durationSeconds = std::max(s.durationSeconds, g.seconds.back());
+    }
+    if (utilN) s.meanUtilPercent = utilSum / utilN;
+    if (memN) s.meanMemUsedMiB = memSum / memN;
+    if (s.rows > 0)
+        s.noSamples = false;
+}
+
+} // namespace
+
+const GpuTimeline *GpuSampleSummary::find(const QString &key) const
+{
+    for (const GpuTimeline &g : gpus)
+        if (g.key == key)
+            return &g;
+    return nullptr;
+}
+
+QString GpuSampleParser::hostFromFileName(const QString &fileName)
+{
+    const QString base = QFileInfo(fileName).fileName();
+    static const QString prefix = QStringLiteral("scalelab-gpu-");
+    if (!base.startsWith(prefix) || !base.endsWith(QLatin1String(".csv")))
+        return {};
+    const QString rest = base.mid(prefix.size(), base.size() - prefix.size() - 4);
+    // The job id is digits (array jobs: 123_4); the host may contain dashes.
+    const qsizetype dash = rest.indexOf(u'-');
+    if (dash <= 0)
+        return {};
+    for (QChar c : rest.left(dash))
+        if (!c.isDigit() && c != u'_')
+            return {};
+    return rest.mid(dash + 1);
+}
+
+GpuSampleSummary GpuSampleParser::parse(QByteArrayView data, const GpuSampleParseOptions &options)
+{
+    GpuSampleSummary s;
+    const QString file = options.fileName;
+    const QString host = options.host.isEmpty() ? hostFromFileName(file) : options.host;
+    const std::string_view all(data.data(), size_t(data.size()));
+
+    Columns cols;
+    bool haveHeader = false;
+    int roundIndex = -1;           // rocm-smi: sample number (one per header)
+    bool warnedNoTime = false;
+    double t0 = kNaN;              // absolute time of the first sample
+    std::vector<int> byIndex;      // GPU index -> position in s.gpus
+    QHash<QByteArray, int> byId;   // uuid/bus id -> position (no index column)
+    Fields f;
+    int firstSkippedLine = 0;
+    QString firstSkipped;
+
+    size_t pos = 0;
+    int lineNo = 0;
+    while (pos < all.size()) {
+        size_t end = all.find('\n', pos);
+        if (end == std::string_view::npos)
+            end = all.size();
+        const std::string_view raw = all.substr(pos, end - pos);
+        const bool lastLineUnterminated = end == all.size();
+        pos = end + 1;
+        ++lineNo;
+        const std::string_view line = trim(raw);
+        if (line.empty() || line.front() == '=' || line.front() == '#')
+            continue;
+
+        if (startsWith(line, "scalelab:")) {
+            s.noSamplesReason = QString::fromUtf8(trim(line.substr(9)).data(), qsizetype(trim(line.substr(9)).size()));
+            continue;
+        }
+        const char c0 = line.front();
+        if (startsWith(line, "device,")) {
+            cols = rocmColumns(f, splitFields(line, f));
+            s.tool = GpuSampleSummary::Tool::RocmSmi;
+            haveHeader = true;
+            ++roundIndex;
+            continue;
+        }
+        if (!(c0 >= '0' && c0 <= '9') && !startsWith(line, "card")) {
+            if (line.find("utilization.") != std::string_view::npos || line.find("memory.") != std::string_view::npos
+                || startsWith(line, "index") || startsWith(line, "timestamp")) {
+                cols = nvidiaColumns(f, splitFields(line, f));
+                s.tool = GpuSampleSummary::Tool::NvidiaSmi;
+                haveHeader = true;
+                if (cols.util < 0 && cols.memUsed < 0)
+                    addDiag(s, Severity::Warning, "gpu-csv-no-columns", file, lineNo,
+                            QStringLiteral("the header has neither utilization.gpu nor memory.used; "
+                                           "query them with nvidia-smi --query-gpu"));
+                continue;
+            }
+            ++s.skippedLines;
+            if (!firstSkippedLine) {
+                firstSkippedLine = lineNo;
+                firstSkipped = QString::fromUtf8(line.data(), qsizetype(std::min<size_t>(line.size(), 120)));
+            }
+            continue;
+        }
+        if (!haveHeader) {
+            // `--format=csv,noheader`: assume the order the composer's sampler queries.
+            cols = {0, 1, 2, 4, 5, -1, false, 6};
+            s.tool = GpuSampleSummary::Tool::NvidiaSmi;
+            haveHeader = true;
+            addDiag(s, Severity::Info, "gpu-csv-no-header", file, lineNo,
+                    QStringLiteral("no header line; assuming index, timestamp, utilization.gpu, "
+                                   "utilization.memory, memory.used, memory.total"));
+        }
+        const int n = splitFields(line, f);
+        if (n < cols.count) {
+            if (!lastLineUnterminated)
+                addDiag(s, Severity::Warning, "gpu-csv-short-row", file, lineNo,
+                        QStringLiteral("row has %1 of %2 fields; it was skipped").arg(n).arg(cols.count));
+            else
+                addDiag(s, Severity::Info, "gpu-csv-truncated", file, lineNo,
+                        QStringLiteral("the last line is incomplete (the sampler was stopped while writing); "
+                                       "it was skipped"));
+            ++s.skippedLines;
+            continue;
+        }
+
+        // Which GPU.
+        int gpuIndex = -1;
+        int slot = -1;
+        if (cols.index >= 0) {
+            std::string_view idx = f[cols.index];
+            if (startsWith(idx, "card"))
+                idx.remove_prefix(4);
+            const auto r = std::from_chars(idx.data(), idx.data() + idx.size(), gpuIndex);
+            if (r.ec != std::errc() || gpuIndex < 0 || gpuIndex > 4096) {
+                addDiag(s, Severity::Warning, "gpu-csv-bad-index", file, lineNo,
+                        QStringLiteral("GPU index '%1' is not a number; the row was skipped")
+                            .arg(QString::fromUtf8(f[cols.index].data(), qsizetype(f[cols.index].size()))));
+                ++s.skippedLines;
+                continue;
+            }
+            if (size_t(gpuIndex) >= byIndex.size())
+                byIndex.resize(size_t(gpuIndex) + 1, -1);
+            slot = byIndex[size_t(gpuIndex)];
+        } else if (cols.uuid >= 0) {
+            const QByteArray id(f[cols.uuid].data(), qsizetype(f[cols.uuid].size()));
+            slot = byId.value(id, -1);
+            if (slot < 0)
+                gpuIndex = int(byId.size());
+        } else {
+            gpuIndex = 0;
+            slot = byIndex.empty() ? -1 : byIndex[0];
+            if (byIndex.empty())
+                byIndex.assign(1, -1);
+        }
+        if (slot < 0) {
+            GpuTimeline g;
+            g.host = host;
+            g.index = gpuIndex;
+            g.key = host.isEmpty() ? QString::number(gpuIndex) : host + u':' + QString::number(gpuIndex);
+            s.gpus.append(g);
+            slot = int(s.gpus.size() - 1);
+            if (cols.index >= 0 || cols.uuid < 0)
+                byIndex[size_t(gpuIndex)] = slot;
+            else
+                byId.insert(QByteArray(f[cols.uuid].data(), qsizetype(f[cols.uuid].size())), slot);
+        }
+        GpuTimeline &g = s.gpus[slot];
+
+        // When.
+        double t = kNaN;
+        if (cols.timestamp >= 0)
+            t = timestamp(f[cols.timestamp]);
+        if (std::isnan(t)) {
+            if (cols.timestamp >= 0) {
+                addDiag(s, Severity::Warning, "gpu-csv-bad-timestamp", file, lineNo,
+                        QStringLiteral("timestamp '%1' is not YYYY/MM/DD HH:MM:SS.mmm; the row was skipped")
+                            .arg(QString::fromUtf8(f[cols.timestamp].data(), qsizetype(f[cols.timestamp].size()))));
+                ++s.skippedLines;
+                continue;
+            }
+            const double step = options.sampleSeconds > 0 ? options.sampleSeconds : 1.0;
+            if (options.sampleSeconds <= 0 && !warnedNoTime) {
+                warnedNoTime = true;
+                addDiag(s, Severity::Info, "gpu-csv-no-timestamps", file, lineNo,
+                        QStringLiteral("the samples carry no timestamps and the sampling interval is unknown; "
+                                       "times are sample numbers"));
+            }
+            t = double(std::max(roundIndex, 0)) * step;
+        } else if (std::isnan(t0) || t < t0) {
+            t0 = t;   // rows are in time order; min() guards a clock step back
+        }
+        const double util = cols.util >= 0 ? number(f[cols.util]) : kNaN;
+        double mem = cols.memUsed >= 0 ? number(f[cols.memUsed]) : kNaN;
+        if (cols.memInBytes)
+            mem /= kMiB;
+        g.seconds.append(t);
+        g.utilPercent.append(util);
+        g.memUsedMiB.append(mem);
+        if (!g.memTotalMiB && cols.memTotal >= 0) {
+            double total = number(f[cols.memTotal]);
+            if (cols.memInBytes)
+                total /= kMiB;
+            if (!std::isnan(total))
+                g.memTotalMiB = total;
+        }
+        ++s.rows;
+    }
+
+    if (!std::isnan(t0)) {
+        s.originEpochSeconds = t0;
+        for (GpuTimeline &g : s.gpus)
+            for (double &t : g.seconds)
+                t -= t0;
+    }
+    if (s.skippedLines > 0 && firstSkippedLine > 0)
+        addDiag(s, Severity::Info, "gpu-csv-skipped-lines", file, firstSkippedLine,
+                QStringLiteral("%1 line(s) were not GPU samples, the first: '%2'").arg(s.skippedLines).arg(firstSkipped));
+    if (s.rows == 0 && s.noSamplesReason.isEmpty())
+        s.noSamplesReason = QStringLiteral("the file has no GPU samples");
+    finalize(s);
+    return s;
+}
+
+GpuSampleSummary GpuSampleParser::parseFile(const QString &path, double sampleSeconds)
+{
+    QFile f(path);
+    GpuSampleParseOptions o;
+    o.fileName = path;
+    o.sampleSeconds = sampleSeconds;
+    if (!f.open(QIODevice::ReadOnly)) {
+        GpuSampleSummary s;
+        s.noSamplesReason = QStringLiteral("the file could not be read");
+        addDiag(s, Severity::Error, "gpu-csv-unreadable", path, 0,
+                QStringLiteral("cannot read the GPU sample file: %1").arg(f.errorString()));
+        return s;
+    }
+    if (f.size() == 0)
+        return parse({}, o);
+    // Mapping avoids copying files of 100 MB and more.
+    if (uchar *p = f.map(0, f.size()))
+        return parse(QByteArrayView(reinterpret_cast<const char *>(p), f.size()), o);
+    const QByteArray bytes = f.readAll();
+    return parse(bytes, o);
+}
+
+GpuSampleSummary GpuSampleParser::parseFiles(const QStringList &paths, double sampleSeconds)
+{
+    QList<GpuSampleSummary> parts;
+    for (const QString &p : paths)
+        parts.append(parseFile(p, sampleSeconds));
+    return merge(parts);
+}
+
+GpuSampleSummary GpuSampleParser::merge(const QList<GpuSampleSummary> &parts)
+{
+    if (parts.size() == 1)
+        return parts.front();
+    GpuSampleSummary out;
+    std::optional<double> origin;
+    for (const GpuSampleSummary &p : parts)
+        if (p.originEpochSeconds)
+            origin = std::min(origin.value_or(*p.originEpochSeconds), *p.originEpochSeconds);
+    QStringList reasons;
+    for (const GpuSampleSummary &p : parts) {
+        if (out.tool == GpuSampleSummary::Tool::Unknown)
+            out.tool = p.tool;
+        out.rows += p.rows;
+        out.skippedLines += p.skippedLines;
+        out.diagnostics.append(p.diagnostics);
+        if (!p.noSamplesReason.isEmpty() && !reasons.contains(p.noSamplesReason))
+            reasons.append(p.noSamplesReason);
+        const double shift = (origin && p.originEpochSeconds) ? *p.originEpochSeconds - *origin : 0.0;
+        for (GpuTimeline g : p.gpus) {
+            if (shift != 0.0)
+                for (double &t : g.seconds)
+                    t += shift;
+            out.gpus.append(g);
+        }
+    }
+    out.originEpochSeconds = origin;
+    out.noSamplesReason = reasons.join(QStringLiteral("; "));
+    finalize(out);
+    return out;
+}
+
+} // namespace scalelab

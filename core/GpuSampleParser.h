@@ -1,0 +1,95 @@
+#pragma once
+
+#include "Diagnostic.h"
+
+#include <QByteArrayView>
+#include <QList>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+#include <optional>
+
+namespace scalelab {
+
+// One GPU's samples. Times are seconds since the run's first sample (over all
+// GPUs and hosts). Where the tool printed no value ([N/A], [Not Supported],
+// N/A) the sample is NaN: it stays missing and is left out of the means.
+struct GpuTimeline {
+    QString key;                  // "host:index", or "index" when the host is unknown
+    QString host;
+    int index = -1;
+    QVector<double> seconds;
+    QVector<double> utilPercent;
+    QVector<double> memUsedMiB;
+    std::optional<double> memTotalMiB;
+    std::optional<double> meanUtilPercent;
+    std::optional<double> peakUtilPercent;
+    std::optional<double> meanMemUsedMiB;
+    std::optional<double> peakMemUsedMiB;
+};
+
+struct GpuSampleSummary {
+    enum class Tool { Unknown, NvidiaSmi, RocmSmi };
+    Tool tool = Tool::Unknown;
+    bool noSamples = true;        // true until a data row is read
+    QString noSamplesReason;      // e.g. the sampler's "no nvidia-smi on HOST; no GPU samples"
+    QList<GpuTimeline> gpus;      // sorted by host, then index
+    // Over all GPUs of the run (every sample counts once).
+    std::optional<double> meanUtilPercent;
+    std::optional<double> peakUtilPercent;
+    std::optional<double> meanMemUsedMiB;
+    std::optional<double> peakMemUsedMiB;
+    double durationSeconds = 0;   // last sample time
+    qint64 rows = 0;              // data rows read
+    qint64 skippedLines = 0;      // lines that were neither data, header nor marker
+    // Absolute time (seconds since the Unix epoch, as printed, no zone) of
+    // second 0; empty for rocm-smi, which prints no timestamps. Used to align
+    // files from several hosts.
+    std::optional<double> originEpochSeconds;
+    Diagnostics diagnostics;
+
+    const GpuTimeline *find(const QString &key) const;
+};
+
+struct GpuSampleParseOptions {
+    QString host;               // key prefix; empty = from fileName, else none
+    QString fileName;           // for diagnostics and the host
+    double sampleSeconds = 0;   // rocm-smi sample spacing; 0 = unknown (1 s assumed, noted)
+};
+
+// Reads the CSV the job's GPU sampler writes, one file per host
+// (`scalelab-gpu-<jobid>-<host>.csv`).
+//
+// Formats, as documented by the tools:
+// * nvidia-smi --query-gpu=... --format=csv [-l N]: a header naming the queried
+//   fields with their unit in brackets ("index, timestamp, utilization.gpu [%],
+//   memory.used [MiB]"), then rows separated by ", " with units after values
+//   ("87 %", "12000 MiB"); `nounits` drops them, `noheader` drops the header.
+//   Unavailable values print as "[N/A]" or "[Not Supported]" (older drivers)
+//   or "N/A". The timestamp is "YYYY/MM/DD HH:MM:SS.mmm" local time. Columns
+//   are found by name, so any order works (seed 002 queries memory.total
+//   before memory.used and adds memory.free).
+// * rocm-smi --showuse --showmemuse --showmeminfo vram --csv: a header
+//   "device,GPU use (%),GPU Memory Allocated (VRAM%),VRAM Total Memory (B),
+//   VRAM Total Used Memory (B)" (column set depends on the flags and version;
+//   older versions say "GPU memory use (%)") and rows "card0,93,12,<bytes>,<bytes>".
+//   rocm-smi has no loop option and prints no timestamp: a sampler calls it
+//   repeatedly, so each repeated header starts a new sample and sample k is
+//   at k * sampleSeconds. A "timestamp" column, if the sampler adds one, wins.
+// * The sampler's marker "scalelab: no nvidia-smi on HOST; no GPU samples".
+// Parsing is hand-rolled (no regular expressions per row) so that a 1.4M-row
+// file takes well under a second.
+class GpuSampleParser {
+public:
+    static GpuSampleSummary parse(QByteArrayView data, const GpuSampleParseOptions &options = {});
+    static GpuSampleSummary parseFile(const QString &path, double sampleSeconds = 0);
+    // One file per host, merged into one run keyed by host:index.
+    static GpuSampleSummary parseFiles(const QStringList &paths, double sampleSeconds = 0);
+    static GpuSampleSummary merge(const QList<GpuSampleSummary> &parts);
+
+    // "scalelab-gpu-123-tb-node1.csv" -> "tb-node1"; empty when not of that form.
+    static QString hostFromFileName(const QString &fileName);
+};
+
+} // namespace scalelab

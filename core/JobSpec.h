@@ -1,0 +1,52 @@
+#pragma once
+
+#include "Framework.h"
+
+#include <QList>
+#include <QPair>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace scalelab {
+
+struct ContainerSpec {
+    QString image;     // path of a .sif image on the cluster; empty = no container
+    QString runtime;   // "singularity" or "apptainer"; empty = the profile's
+    QStringList binds; // -B arguments
+    bool operator==(const ContainerSpec &) const = default;
+};
+
+struct JobEnvironment {
+    QStringList modules;
+    ContainerSpec container;
+    QStringList setup;                        // shell lines run before the launch
+    QList<QPair<QString, QString>> variables; // exported in order
+    bool operator==(const JobEnvironment &) const = default;
+};
+
+// What a researcher asks for; the contract the CLI, the GUI and the store share.
+// Optional values are 0/empty when unset; the composer derives them.
+struct JobSpec {
+    QString profile;
+    QString partition;
+    int gpus = 0;
+    int nodes = 0;                       // 0 = derive from GPUs per node
+    Framework framework = Framework::PytorchDdp;
+    std::optional<Launcher> launcher;    // unset = the framework's default
+    QString time;                        // Slurm time format
+    QString account;
+    QString jobName;
+    QString program;
+    QStringList args;
+    int cpusPerGpu = 0;                  // 0 = the node's share per GPU
+    QString memory;                      // Slurm --mem form, e.g. "64G"; empty = site default
+    JobEnvironment environment;
+    int gpuSampleSeconds = 10;           // 0 = no GPU sampler
+
+    Launcher effectiveLauncher() const { return launcher.value_or(defaultLauncher(framework)); }
+    bool operator==(const JobSpec &) const = default;
+};
+
+} // namespace scalelab

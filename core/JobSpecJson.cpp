@@ -1,0 +1,297 @@
+#include "JobSpecJson.h"
+
+#include "JsonSupport.h"
+
+namespace scalelab {
+
+namespace {
+
+using Json = JsonSupport::Json;
+
+class SpecReader {
+public:
+    SpecReader(const QByteArray &raw, const QString &file) : m_raw(raw), m_file(file.isEmpty() ? QStringLiteral("<spec>") : file) {}
+
+    Diagnostics errors;
+
+    // nlohmann does not keep positions, so find where a key is written to
+    // give the researcher a line to look at.
+    void lineOfKey(const QString &key, int *line, int *column) const
+    {
+        const QByteArray needle = '"' + key.section(QLatin1Char('.'), -1).section(QLatin1Char('['), 0, 0).toUtf8() + '"';
+        const qsizetype pos = m_raw.indexOf(needle);
+        if (pos < 0) {
+            *line = 0;
+            *column = 0;
+            return;
+        }
+        JsonSupport::lineColumnAt(m_raw, std::size_t(pos), line, column);
+    }
+
+    void error(const QString &key, const QString &msg, const QString &rule = QStringLiteral("spec-invalid"))
+    {
+        int line = 0, column = 0;
+        lineOfKey(key, &line, &column);
+        const QString where = line > 0 ? QStringLiteral("%1:%2:%3").arg(m_file).arg(line).arg(column) : m_file;
+        errors << Diagnostic{Severity::Error, rule, key, line, column,
+                             QStringLiteral("%1: \"%2\" %3").arg(where, key, msg), {}};
+    }
+
+    void checkKeys(const Json &obj, const QString &prefix, const QStringList &known)
+    {
+        for (auto it = obj.begin(); it != obj.end(); ++it) {
+            const QString k = QString::fromStdString(it.key());
+            if (!known.contains(k))
+                error(prefix + k, QStringLiteral("is not a known key (known: %1); check the spelling").arg(known.join(QStringLiteral(", "))),
+                      QStringLiteral("spec-unknown-key"));
+        }
+    }
+
+    QString string(const Json &obj, const char *key, const QString &path)
+    {
+        auto it = obj.find(key);
+        if (it == obj.end() || it->is_null())
+            return {};
+        if (!it->is_string()) {
+            error(path, QStringLiteral("must be a string, found %1").arg(JsonSupport::typeName(*it)));
+            return {};
+        }
+        return JsonSupport::str(*it);
+    }
+
+    int integer(const Json &obj, const char *key, const QString &path, int min, int fallback)
+    {
+        auto it = obj.find(key);
+        if (it == obj.end() || it->is_null())
+            return fallback;
+        if (!it->is_number_integer()) {
+            error(path, QStringLiteral("must be a whole number, found %1").arg(JsonSupport::typeName(*it)));
+            return fallback;
+        }
+        const auto v = it->get<long long>();
+        if (v < min || v > 1000000) {
+            error(path, QStringLiteral("must be between %1 and 1000000, found %2").arg(min).arg(v));
+            return fallback;
+        }
+        return int(v);
+    }
+
+    QStringList stringList(const Json &obj, const char *key, const QString &path)
+    {
+        auto it = obj.find(key);
+        if (it == obj.end() || it->is_null())
+            return {};
+        if (!it->is_array()) {
+            error(path, QStringLiteral("must be an array of strings"));
+            return {};
+        }
+        QStringList out;
+        for (std::size_t i = 0; i < it->size(); ++i) {
+            const Json &v = (*it)[i];
+            if (v.is_string())
+                out << JsonSupport::str(v);
+            else if (v.is_number())
+                out << QString::fromStdString(v.dump());   // args like 20 are harmless as text
+            else
+                error(QStringLiteral("%1[%2]").arg(path).arg(i), QStringLiteral("must be a string"));
+        }
+        return out;
+    }
+
+private:
+    QByteArray m_raw;
+    QString m_file;
+};
+
+} // namespace
+
+JobSpecParseResult parseJobSpec(const QByteArray &json, const QString &fileName)
+{
+    JobSpecParseResult result;
+    Diagnostic parseError;
+    auto doc = JsonSupport::parse(json, fileName.isEmpty() ? QStringLiteral("<spec>") : fileName, &parseError);
+    if (!doc) {
+        parseError.rule = QStringLiteral("spec-malformed");
+        result.errors << parseError;
+        return result;
+    }
+    SpecReader r(json, fileName);
+    const Json &j = *doc;
+    if (!j.is_object()) {
+        r.error(QStringLiteral("(top level)"), QStringLiteral("must be a JSON object"));
+        result.errors = r.errors;
+        return result;
+    }
+    r.checkKeys(j, {},
+                {QStringLiteral("profile"), QStringLiteral("partition"), QStringLiteral("gpus"), QStringLiteral("nodes"),
+                 QStringLiteral("framework"), QStringLiteral("launcher"), QStringLiteral("time"),
+                 QStringLiteral("account"), QStringLiteral("jobName"), QStringLiteral("program"), QStringLiteral("args"),
+                 QStringLiteral("cpusPerGpu"), QStringLiteral("memory"), QStringLiteral("environment"),
+                 QStringLiteral("monitoring")});
+    JobSpec s;
+    s.profile = r.string(j, "profile", QStringLiteral("profile"));
+    if (s.profile.isEmpty())
+        r.error(QStringLiteral("profile"), QStringLiteral("is required: the cluster profile id (see `scalelab profiles`)"));
+    s.partition = r.string(j, "partition", QStringLiteral("partition"));
+    if (!j.contains("gpus"))
+        r.error(QStringLiteral("gpus"), QStringLiteral("is required: the total number of GPUs"));
+    s.gpus = r.integer(j, "gpus", QStringLiteral("gpus"), 1, 0);
+    s.nodes = r.integer(j, "nodes", QStringLiteral("nodes"), 0, 0);
+    const QString fw = r.string(j, "framework", QStringLiteral("framework"));
+    if (fw.isEmpty()) {
+        r.error(QStringLiteral("framework"), QStringLiteral("is required (pytorch-ddp, deepspeed, horovod, tf-mirrored, "
+                                                            "tf-multiworker, dataparallel, lightning)"));
+    } else if (auto f = frameworkFromId(fw)) {
+        s.framework = *f;
+    } else {
+        QStringList ids;
+        for (auto f2 : allFrameworks())
+            ids << frameworkId(f2);
+        r.error(QStringLiteral("framework"), QStringLiteral("\"%1\" is not one of %2").arg(fw, ids.join(QStringLiteral(", "))));
+    }
+    if (const QString l = r.string(j, "launcher", QStringLiteral("launcher")); !l.isEmpty()) {
+        if (auto launcher = launcherFromId(l)) {
+            s.launcher = *launcher;
+        } else {
+            QStringList ids;
+            for (auto l2 : allLaunchers())
+                ids << launcherId(l2);
+            r.error(QStringLiteral("launcher"), QStringLiteral("\"%1\" is not one of %2").arg(l, ids.join(QStringLiteral(", "))));
+        }
+    }
+    s.time = r.string(j, "time", QStringLiteral("time"));
+    s.account = r.string(j, "account", QStringLiteral("account"));
+    s.jobName = r.string(j, "jobName", QStringLiteral("jobName"));
+    s.program = r.string(j, "program", QStringLiteral("program"));
+    s.args = r.stringList(j, "args", QStringLiteral("args"));
+    s.cpusPerGpu = r.integer(j, "cpusPerGpu", QStringLiteral("cpusPerGpu"), 0, 0);
+    if (auto it = j.find("memory"); it != j.end() && it->is_number_integer())
+        s.memory = QString::number(it->get<long long>()) + QLatin1Char('M');   // Slurm's default unit
+    else
+        s.memory = r.string(j, "memory", QStringLiteral("memory"));
+
+    if (auto it = j.find("environment"); it != j.end() && !it->is_null()) {
+        if (!it->is_object()) {
+            r.error(QStringLiteral("environment"), QStringLiteral("must be an object {modules, container, setup, variables}"));
+        } else {
+            const Json &e = *it;
+            r.checkKeys(e, QStringLiteral("environment."),
+                        {QStringLiteral("modules"), QStringLiteral("container"), QStringLiteral("setup"),
+                         QStringLiteral("variables")});
+            s.environment.modules = r.stringList(e, "modules", QStringLiteral("environment.modules"));
+            s.environment.setup = r.stringList(e, "setup", QStringLiteral("environment.setup"));
+            if (auto c = e.find("container"); c != e.end() && !c->is_null()) {
+                if (c->is_string()) {
+                    s.environment.container.image = JsonSupport::str(*c);
+                } else if (c->is_object()) {
+                    r.checkKeys(*c, QStringLiteral("environment.container."),
+                                {QStringLiteral("image"), QStringLiteral("runtime"), QStringLiteral("binds")});
+                    s.environment.container.image = r.string(*c, "image", QStringLiteral("environment.container.image"));
+                    s.environment.container.runtime = r.string(*c, "runtime", QStringLiteral("environment.container.runtime"));
+                    s.environment.container.binds = r.stringList(*c, "binds", QStringLiteral("environment.container.binds"));
+                    const QString rt = s.environment.container.runtime;
+                    if (!rt.isEmpty() && rt != QLatin1String("singularity") && rt != QLatin1String("apptainer"))
+                        r.error(QStringLiteral("environment.container.runtime"),
+                                QStringLiteral("must be \"singularity\" or \"apptainer\""));
+                } else {
+                    r.error(QStringLiteral("environment.container"), QStringLiteral("must be an object {image, runtime, binds}"));
+                }
+            }
+            if (auto v = e.find("variables"); v != e.end() && !v->is_null()) {
+                if (!v->is_object()) {
+                    r.error(QStringLiteral("environment.variables"), QStringLiteral("must be an object NAME -> value"));
+                } else {
+                    for (auto it2 = v->begin(); it2 != v->end(); ++it2) {
+                        const QString value = it2->is_string() ? JsonSupport::str(*it2) : QString::fromStdString(it2->dump());
+                        s.environment.variables << qMakePair(QString::fromStdString(it2.key()), value);
+                    }
+                }
+            }
+        }
+    }
+    if (auto it = j.find("monitoring"); it != j.end() && !it->is_null()) {
+        if (!it->is_object()) {
+            r.error(QStringLiteral("monitoring"), QStringLiteral("must be an object {gpuSampleSeconds}"));
+        } else {
+            r.checkKeys(*it, QStringLiteral("monitoring."), {QStringLiteral("gpuSampleSeconds")});
+            s.gpuSampleSeconds = r.integer(*it, "gpuSampleSeconds", QStringLiteral("monitoring.gpuSampleSeconds"), 0, 10);
+        }
+    }
+    result.errors = r.errors;
+    if (r.errors.isEmpty())
+        result.spec = s;
+    return result;
+}
+
+QByteArray jobSpecToJson(const JobSpec &s, int indent)
+{
+    Json j;
+    auto str = [](const QString &q) { return q.toStdString(); };
+    j["profile"] = str(s.profile);
+    if (!s.partition.isEmpty())
+        j["partition"] = str(s.partition);
+    j["gpus"] = s.gpus;
+    if (s.nodes > 0)
+        j["nodes"] = s.nodes;
+    j["framework"] = str(frameworkId(s.framework));
+    if (s.launcher)
+        j["launcher"] = str(launcherId(*s.launcher));
+    if (!s.time.isEmpty())
+        j["time"] = str(s.time);
+    if (!s.account.isEmpty())
+        j["account"] = str(s.account);
+    if (!s.jobName.isEmpty())
+        j["jobName"] = str(s.jobName);
+    if (!s.program.isEmpty())
+        j["program"] = str(s.program);
+    if (!s.args.isEmpty()) {
+        Json a = Json::array();
+        for (const auto &x : s.args)
+            a.push_back(str(x));
+        j["args"] = a;
+    }
+    if (s.cpusPerGpu > 0)
+        j["cpusPerGpu"] = s.cpusPerGpu;
+    if (!s.memory.isEmpty())
+        j["memory"] = str(s.memory);
+    const JobEnvironment &e = s.environment;
+    if (!(e == JobEnvironment{})) {
+        Json env = Json::object();
+        if (!e.modules.isEmpty()) {
+            Json m = Json::array();
+            for (const auto &x : e.modules)
+                m.push_back(str(x));
+            env["modules"] = m;
+        }
+        if (!e.container.image.isEmpty()) {
+            Json c;
+            c["image"] = str(e.container.image);
+            if (!e.container.runtime.isEmpty())
+                c["runtime"] = str(e.container.runtime);
+            if (!e.container.binds.isEmpty()) {
+                Json b = Json::array();
+                for (const auto &x : e.container.binds)
+                    b.push_back(str(x));
+                c["binds"] = b;
+            }
+            env["container"] = c;
+        }
+        if (!e.setup.isEmpty()) {
+            Json m = Json::array();
+            for (const auto &x : e.setup)
+                m.push_back(str(x));
+            env["setup"] = m;
+        }
+        if (!e.variables.isEmpty()) {
+            Json v = Json::object();
+            for (const auto &[k, val] : e.variables)
+                v[str(k)] = str(val);
+            env["variables"] = v;
+        }
+        j["environment"] = env;
+    }
+    j["monitoring"] = Json{{"gpuSampleSeconds", s.gpuSampleSeconds}};
+    return QByteArray::fromStdString(j.dump(indent)) + '\n';
+}
+
+} // namespace scalelab

@@ -1,0 +1,13 @@
+#pragma once
+
+#include "ClusterProfile.h"
+#include "Diagnostic.h"
+#include "JobSpec.h"
+
+namespace scalelab {
+
+// Every rule a composed job is checked against. Each diagnostic names the
+// spec field it is about and, where one exists, a concrete fix.
+Diagnostics validateJob(const JobSpec &spec, const ClusterProfile &profile);
+
+} // namespace scalelab

@@ -1,0 +1,68 @@
+#include "LaunchGeometry.h"
+
+#include <algorithm>
+
+namespace scalelab {
+
+LaunchGeometry computeGeometry(const JobSpec &spec, const ClusterProfile &profile)
+{
+    LaunchGeometry g;
+    g.partition = spec.partition.isEmpty() ? profile.defaultPartition() : profile.partition(spec.partition);
+    g.partitionName = g.partition ? g.partition->name : spec.partition;
+    g.launcher = spec.effectiveLauncher();
+    g.gpus = std::max(spec.gpus, 0);
+    const int cap = g.partition ? g.partition->gpusPerNode : 0;
+
+    if (spec.nodes > 0) {
+        g.nodes = spec.nodes;
+        g.nodesDerived = false;
+    } else if (!frameworkSpansNodes(spec.framework) || cap <= 0) {
+        g.nodes = 1;
+    } else {
+        g.nodes = std::max(1, (g.gpus + cap - 1) / cap);
+    }
+    g.gpusPerNode = g.nodes > 0 ? (g.gpus + g.nodes - 1) / g.nodes : g.gpus;
+
+    // CPUs per GPU: what the researcher asked for, else the node's fair share
+    // so that GPUs x CPUs never exceeds the node.
+    if (spec.cpusPerGpu > 0) {
+        g.cpusPerGpu = spec.cpusPerGpu;
+    } else if (g.partition && g.partition->gpusPerNode > 0) {
+        g.cpusPerGpu = std::max(1, g.partition->cpusPerNode / g.partition->gpusPerNode);
+    } else {
+        g.cpusPerGpu = 1;
+    }
+    const int gpn = std::max(g.gpusPerNode, 1);
+
+    switch (g.launcher) {
+    case Launcher::Torchrun:
+    case Launcher::DeepSpeed:
+        // One agent per node spawns one worker per GPU.
+        g.tasksPerNode = 1;
+        g.processesPerNode = gpn;
+        g.cpusPerTask = g.cpusPerGpu * gpn;
+        break;
+    case Launcher::Horovodrun:
+    case Launcher::Mpirun:
+        g.tasksPerNode = gpn;
+        g.processesPerNode = gpn;
+        g.cpusPerTask = g.cpusPerGpu;
+        break;
+    case Launcher::Srun:
+        if (spec.framework == Framework::DataParallel || spec.framework == Framework::TfMirrored
+            || spec.framework == Framework::TfMultiWorker) {
+            // One process drives every GPU of its node.
+            g.tasksPerNode = 1;
+            g.processesPerNode = 1;
+            g.cpusPerTask = g.cpusPerGpu * gpn;
+        } else {
+            g.tasksPerNode = gpn;
+            g.processesPerNode = gpn;
+            g.cpusPerTask = g.cpusPerGpu;
+        }
+        break;
+    }
+    return g;
+}
+
+} // namespace scalelab

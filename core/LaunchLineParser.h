@@ -1,0 +1,71 @@
+#pragma once
+
+#include "JobSpec.h"
+#include "SbatchScriptParser.h"
+#include "ShellWords.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace scalelab {
+
+// The tool that starts the training processes, innermost first wins:
+// `srun torchrun ...` is Torchrun (under srun), `horovodrun -np 4 python` is
+// Horovodrun, `srun python ...` is None (srun alone starts them).
+enum class ProcessLauncher { None, Torchrun, DeepSpeed, Horovodrun, Mpirun };
+
+QString processLauncherName(ProcessLauncher l);
+
+// A command line that starts a program, unwrapped layer by layer:
+// [srun opts] [mpirun opts] [singularity exec opts IMAGE] [launcher opts] program args.
+struct LaunchCommand {
+    int line = 0;          // first physical line of the command
+    int lastLine = 0;
+    QString text;          // the command as written (joined lines)
+
+    bool underSrun = false;
+    int srunTasks = 0;          // srun -n; 0 = inherit the job's
+    int srunNodes = 0;          // srun -N
+    int srunTasksPerNode = 0;   // srun --ntasks-per-node
+
+    ProcessLauncher launcher = ProcessLauncher::None;
+    QString launcherWord;       // as written: "torchrun", "python3 -m torch.distributed.run" ...
+    bool legacyTorchLaunch = false;   // torch.distributed.launch (default nproc 1, --use_env)
+    int nprocPerNode = 0;       // torchrun --nproc_per_node, deepspeed --num_gpus; 0 = not a number / not given
+    QString nprocText;          // as written after expansion ("4", "gpu", "$X"); empty = not given
+    int nprocLine = 0;
+    int nnodes = 0;             // torchrun --nnodes, deepspeed --num_nodes
+    QString nnodesText;
+    int nnodesLine = 0;
+    int np = 0;                 // horovodrun/mpirun -np
+    QString npText;
+    int npLine = 0;
+    bool standalone = false;    // torchrun --standalone
+    bool hostfile = false;      // deepspeed/horovodrun/mpirun told about other hosts
+
+    QString interpreter;        // "python3", "kernprof" ...; empty for executables
+    QString program;            // script path, "-m" for modules, or the executable
+    QStringList args;
+    int programLine = 0;
+
+    ContainerSpec container;    // singularity/apptainer exec IMAGE
+    QString containerWrapper;   // "singularity_wrapper" (CSC): image chosen by the module
+    QStringList unresolved;     // variables the words used but nobody set
+
+    bool isPython() const { return !interpreter.isEmpty(); }
+    // A distributed launcher or srun/mpirun: starts more than one process.
+    bool isParallel() const { return underSrun || launcher != ProcessLauncher::None; }
+};
+
+// Recognises a launch in one simple command (words already expanded).
+// nullopt for commands that start no program of interest (echo, cd, module,
+// nvidia-smi ...).
+std::optional<LaunchCommand> parseLaunchCommand(const ShellCommand &command, const ScriptLine &line,
+                                                const QStringList &unresolved = {});
+
+// "python", "python3", "python3.11", "/usr/bin/python3" ...
+bool isPythonInterpreter(const QString &word);
+
+} // namespace scalelab

@@ -1,0 +1,18 @@
+#pragma once
+
+#include "ClusterProfile.h"
+#include "Diagnostic.h"
+
+#include <optional>
+
+namespace scalelab {
+
+struct ProfileLoadResult {
+    std::optional<ClusterProfile> profile;
+    Diagnostics problems;   // errors make `profile` empty; warnings do not
+};
+
+ProfileLoadResult loadProfile(const QByteArray &json, const QString &filePath);
+ProfileLoadResult loadProfileFile(const QString &filePath);
+
+} // namespace scalelab

@@ -1,0 +1,45 @@
+#pragma once
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+namespace scalelab {
+
+struct RemoteResult {
+    int exitCode = -1;
+    QByteArray out;
+    QByteArray err;
+    QString transportError;   // non-empty when the command's outcome is unknown
+
+    bool transportOk() const { return transportError.isEmpty(); }
+    bool ok() const { return transportOk() && exitCode == 0; }
+};
+
+struct RemoteFileChunk {
+    QByteArray data;
+    qint64 offset = 0;     // where `data` starts
+    qint64 fileSize = -1;  // size of the whole remote file, -1 if unknown
+    QString error;         // non-empty on failure (e.g. "no such file")
+    bool missing = false;  // the file does not exist (yet)
+};
+
+// Runs commands and moves files on one remote host. Implemented over libssh
+// in core/ssh (SshSession) and by fakes in unit tests. Synchronous: it is
+// called only from the worker thread that owns the connection.
+//
+// `argv` words are quoted by the implementation (ShellQuote) into one command
+// string for the login shell; callers pass only fixed words and validated
+// values. User text travels in uploaded files, never in argv.
+class RemoteExecutor {
+public:
+    virtual ~RemoteExecutor() = default;
+    virtual RemoteResult run(const QStringList &argv, int timeoutMs = 60000) = 0;
+    virtual QString mkdirs(const QString &remoteDir) = 0;   // returns error or ""
+    virtual QString upload(const QString &remotePath, const QByteArray &data, int mode = 0644) = 0;
+    virtual RemoteFileChunk download(const QString &remotePath, qint64 offset = 0,
+                                     qint64 maxBytes = 16 * 1024 * 1024) = 0;
+    virtual QString homeDirectory() = 0;   // absolute remote $HOME, "" if unknown
+};
+
+} // namespace scalelab

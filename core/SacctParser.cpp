@@ -1,0 +1,277 @@
+#include "SacctParser.h"
+
+#include "RemoteValidation.h"
+
+#include <QHash>
+
+namespace scalelab {
+
+namespace {
+
+bool isUserTextField(const QString &f)
+{
+    const QString l = f.toLower();
+    return l == QLatin1String("jobname") || l == QLatin1String("comment") || l == QLatin1String("workdir");
+}
+
+bool isValidJobIdPart(const QString &id)
+{
+    // "123", "123_4" (array element), "123+1" (het job component)
+    QString base = id;
+    for (QChar sep : {QLatin1Char('_'), QLatin1Char('+')}) {
+        const qsizetype i = base.indexOf(sep);
+        if (i > 0) {
+            if (i == base.size() - 1)
+                return false;
+            base = base.left(i);
+        }
+    }
+    return RemoteValidation::isJobId(base);
+}
+
+void applyJobField(SacctRecord &r, const QString &field, const QString &v)
+{
+    const QString f = field.toLower();
+    if (f == QLatin1String("jobname")) r.jobName = v;
+    else if (f == QLatin1String("state")) { r.stateText = v; r.state = SlurmJobState::parse(v); }
+    else if (f == QLatin1String("exitcode")) r.exitCode = v;
+    else if (f == QLatin1String("submit")) r.submit = v;
+    else if (f == QLatin1String("start")) r.start = v;
+    else if (f == QLatin1String("end")) r.end = v;
+    else if (f == QLatin1String("elapsed")) r.elapsed = v;
+    else if (f == QLatin1String("alloctres")) r.allocTres = v;
+    else if (f == QLatin1String("maxrss")) r.maxRss = v;
+    else if (f == QLatin1String("nodelist")) r.nodeList = v;
+    else if (f == QLatin1String("reason")) r.reason = v;
+    else if (f == QLatin1String("totalcpu")) r.totalCpu = v;
+    else if (f == QLatin1String("alloccpus")) r.allocCpus = v.toInt();
+    else if (f == QLatin1String("partition")) r.partition = v;
+    else if (f == QLatin1String("account")) r.account = v;
+    else if (f == QLatin1String("workdir")) r.workDir = v;
+    else if (f == QLatin1String("comment")) r.comment = v == QLatin1String("(null)") ? QString() : v;
+    else if (f == QLatin1String("tresusageinave")) r.tresUsageInAve = v;
+    else if (f == QLatin1String("tresusageinmax")) r.tresUsageInMax = v;
+    else if (f == QLatin1String("timelimit")) r.timelimit = v;
+}
+
+void applyStepField(SacctRecord::Step &s, const QString &field, const QString &v)
+{
+    const QString f = field.toLower();
+    if (f == QLatin1String("jobname")) s.name = v;
+    else if (f == QLatin1String("state")) { s.stateText = v; s.state = SlurmJobState::parse(v); }
+    else if (f == QLatin1String("exitcode")) s.exitCode = v;
+    else if (f == QLatin1String("maxrss")) s.maxRss = v;
+    else if (f == QLatin1String("totalcpu")) s.totalCpu = v;
+    else if (f == QLatin1String("nodelist")) s.nodeList = v;
+    else if (f == QLatin1String("tresusageinave")) s.tresUsageInAve = v;
+    else if (f == QLatin1String("tresusageinmax")) s.tresUsageInMax = v;
+}
+
+// Steps carry the memory numbers; the job line shows them empty.
+void mergeSteps(SacctRecord &r)
+{
+    const SacctRecord::Step *best = nullptr;
+    qint64 bestRss = -1;
+    for (const auto &s : r.steps) {
+        const qint64 rss = SacctParser::sizeToBytes(s.maxRss);
+        if (rss > bestRss) {
+            bestRss = rss;
+            best = &s;
+        }
+    }
+    if (!best) {
+        for (const auto &s : r.steps)
+            if (s.stepId == QLatin1String("batch"))
+                best = &s;
+    }
+    if (!best)
+        return;
+    if (r.maxRss.isEmpty())
+        r.maxRss = best->maxRss;
+    if (r.tresUsageInAve.isEmpty())
+        r.tresUsageInAve = best->tresUsageInAve;
+    if (r.tresUsageInMax.isEmpty())
+        r.tresUsageInMax = best->tresUsageInMax;
+}
+
+SacctParseResult parseLines(const QStringList &lines, int firstLineNo, const QStringList &fields,
+                            const QString &delimiter)
+{
+    SacctParseResult result;
+    const qsizetype n = fields.size();
+    qsizetype idIndex = -1;
+    for (qsizetype i = 0; i < n; ++i)
+        if (fields[i].compare(QLatin1String("JobID"), Qt::CaseInsensitive) == 0)
+            idIndex = i;
+    QHash<QString, qsizetype> byId;
+    const bool lastIsUserText = n > 0 && isUserTextField(fields.last());
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        QString line = lines[i];
+        if (line.endsWith(QLatin1Char('\r')))
+            line.chop(1);
+        if (line.trimmed().isEmpty())
+            continue;
+        const int lineNo = firstLineNo + int(i);
+        auto malformed = [&](const QString &why) {
+            result.diagnostics << Diagnostic{Severity::Warning, QStringLiteral("sacct-malformed-line"), {}, lineNo, 0,
+                                             QStringLiteral("sacct output line %1 %2: %3")
+                                                 .arg(lineNo)
+                                                 .arg(why, RemoteValidation::sanitize(line.toUtf8(), 200)),
+                                             {}};
+        };
+        if (idIndex < 0) {
+            malformed(QStringLiteral("cannot be read: the format has no JobID field"));
+            continue;
+        }
+        QStringList parts = line.split(delimiter);
+        if (parts.size() > n && lastIsUserText) {
+            const QString rest = parts.mid(n - 1).join(delimiter);
+            parts = parts.mid(0, n - 1);
+            parts << rest;
+        }
+        if (parts.size() != n) {
+            malformed(QStringLiteral("has %1 fields, expected %2").arg(parts.size()).arg(n));
+            continue;
+        }
+        const QString fullId = parts[idIndex].trimmed();
+        const QString baseId = fullId.section(QLatin1Char('.'), 0, 0);
+        const QString stepId = fullId.contains(QLatin1Char('.')) ? fullId.section(QLatin1Char('.'), 1) : QString();
+        if (!isValidJobIdPart(baseId) || (fullId.contains(QLatin1Char('.')) && stepId.isEmpty())) {
+            malformed(QStringLiteral("has an invalid job id \"%1\"").arg(fullId.left(40)));
+            continue;
+        }
+        qsizetype idx = byId.value(baseId, -1);
+        if (idx < 0) {
+            SacctRecord r;
+            r.jobId = baseId;
+            result.records << r;
+            idx = result.records.size() - 1;
+            byId.insert(baseId, idx);
+        }
+        SacctRecord &rec = result.records[idx];
+        rec.rawLines << line;
+        if (stepId.isEmpty()) {
+            for (qsizetype f = 0; f < n; ++f)
+                applyJobField(rec, fields[f], isUserTextField(fields[f]) ? parts[f] : parts[f].trimmed());
+        } else {
+            SacctRecord::Step step;
+            step.stepId = stepId;
+            for (qsizetype f = 0; f < n; ++f)
+                applyStepField(step, fields[f], isUserTextField(fields[f]) ? parts[f] : parts[f].trimmed());
+            rec.steps << step;
+        }
+    }
+    for (auto &r : result.records)
+        mergeSteps(r);
+    return result;
+}
+
+} // namespace
+
+QStringList SacctParser::defaultFields()
+{
+    return {QStringLiteral("JobID"), QStringLiteral("State"), QStringLiteral("ExitCode"),
+            QStringLiteral("Submit"), QStringLiteral("Start"), QStringLiteral("End"),
+            QStringLiteral("Elapsed"), QStringLiteral("AllocTRES"), QStringLiteral("MaxRSS"),
+            QStringLiteral("NodeList"), QStringLiteral("Reason"), QStringLiteral("TotalCPU"),
+            QStringLiteral("AllocCPUS"), QStringLiteral("Partition"), QStringLiteral("Account"),
+            QStringLiteral("TRESUsageInAve"), QStringLiteral("TRESUsageInMax"), QStringLiteral("Timelimit"),
+            QStringLiteral("WorkDir"), QStringLiteral("Comment"), QStringLiteral("JobName")};
+}
+
+QString SacctParser::delimiter()
+{
+    return QStringLiteral("|~|");
+}
+
+QStringList SacctParser::formatArguments()
+{
+    return {QStringLiteral("--parsable2"), QStringLiteral("--noheader"), QStringLiteral("--delimiter=") + delimiter(),
+            QStringLiteral("--format=") + defaultFields().join(QLatin1Char(','))};
+}
+
+SacctParser::SacctParser(QStringList fields, QString delimiter)
+    : m_fields(std::move(fields))
+    , m_delimiter(std::move(delimiter))
+{
+}
+
+SacctParseResult SacctParser::parse(const QByteArray &out) const
+{
+    return parseLines(QString::fromUtf8(out).split(QLatin1Char('\n')), 1, m_fields, m_delimiter);
+}
+
+SacctParseResult SacctParser::parseWithHeader(const QByteArray &out, const QString &delimiter)
+{
+    QStringList lines = QString::fromUtf8(out).split(QLatin1Char('\n'));
+    while (!lines.isEmpty() && lines.first().trimmed().isEmpty())
+        lines.removeFirst();
+    if (lines.isEmpty())
+        return {};
+    QString header = lines.takeFirst();
+    if (header.endsWith(QLatin1Char('\r')))
+        header.chop(1);
+    return parseLines(lines, 2, header.split(delimiter), delimiter);
+}
+
+qint64 SacctParser::sizeToBytes(const QString &size)
+{
+    QString s = size.trimmed();
+    if (s.isEmpty())
+        return -1;
+    qint64 mult = 1;
+    const QChar unit = s.back().toUpper();
+    if (unit.isLetter()) {
+        switch (unit.toLatin1()) {
+        case 'K': mult = 1024LL; break;
+        case 'M': mult = 1024LL * 1024; break;
+        case 'G': mult = 1024LL * 1024 * 1024; break;
+        case 'T': mult = 1024LL * 1024 * 1024 * 1024; break;
+        case 'P': mult = 1024LL * 1024 * 1024 * 1024 * 1024; break;
+        default: return -1;
+        }
+        s.chop(1);
+    }
+    bool ok = false;
+    const double v = s.toDouble(&ok);
+    if (!ok || v < 0)
+        return -1;
+    return qint64(v * double(mult));
+}
+
+QString SacctParser::tresValue(const QString &tres, const QString &key)
+{
+    const QStringList items = tres.split(QLatin1Char(','), Qt::SkipEmptyParts);
+    for (const QString &item : items) {
+        const qsizetype eq = item.indexOf(QLatin1Char('='));
+        if (eq > 0 && item.left(eq) == key)
+            return item.mid(eq + 1);
+    }
+    return {};
+}
+
+int SacctRecord::exitStatus() const
+{
+    bool ok = false;
+    const int v = exitCode.section(QLatin1Char(':'), 0, 0).toInt(&ok);
+    return ok ? v : -1;
+}
+
+int SacctRecord::exitSignal() const
+{
+    bool ok = false;
+    const int v = exitCode.section(QLatin1Char(':'), 1, 1).toInt(&ok);
+    return ok ? v : -1;
+}
+
+qint64 SacctRecord::maxRssBytes() const
+{
+    return SacctParser::sizeToBytes(maxRss);
+}
+
+int SacctRecord::allocatedGpus() const
+{
+    return SacctParser::tresValue(allocTres, QStringLiteral("gres/gpu")).toInt();
+}
+
+} // namespace scalelab

@@ -1,0 +1,289 @@
+#include "SbatchRenderer.h"
+
+#include "JobValidator.h"
+#include "LaunchGeometry.h"
+#include "ShellQuote.h"
+
+namespace scalelab {
+
+namespace {
+
+// Job names go into an #SBATCH line that sbatch parses itself; keep them to
+// characters that need no quoting anywhere (squeue, file names, shells).
+QString safeJobName(const JobSpec &spec)
+{
+    QString name = spec.jobName.trimmed();
+    if (name.isEmpty())
+        name = QStringLiteral("%1-%2gpu").arg(frameworkId(spec.framework)).arg(spec.gpus);
+    QString out;
+    for (QChar c : name) {
+        const bool ok = c.isLetterOrNumber() && c.unicode() < 128;
+        out += (ok || c == QLatin1Char('-') || c == QLatin1Char('_') || c == QLatin1Char('.')) ? c : QLatin1Char('_');
+    }
+    return out.left(128);
+}
+
+// Relative program paths are taken relative to the home directory, because
+// the job itself runs in its own run directory (where its outputs land).
+QString programWord(const QString &program)
+{
+    const QString p = program.trimmed();
+    if (p.isEmpty())
+        return QStringLiteral("\"$HOME\"/train.py");
+    if (p.startsWith(QLatin1Char('/')))
+        return ShellQuote::quote(p);
+    if (p.startsWith(QLatin1String("~/")))
+        return QStringLiteral("\"$HOME\"/") + ShellQuote::quote(p.mid(2));
+    if (p.startsWith(QLatin1Char('$')))
+        return p;   // a variable the researcher set in the environment section
+    return QStringLiteral("\"$HOME\"/") + ShellQuote::quote(p);
+}
+
+QString commandFor(const JobSpec &spec)
+{
+    QStringList words;
+    const QString p = spec.program.trimmed();
+    if (p.endsWith(QLatin1String(".py")) || p.isEmpty())
+        words << QStringLiteral("python3");
+    words << programWord(p);
+    for (const auto &a : spec.args)
+        words << ShellQuote::quote(a);
+    return words.join(QLatin1Char(' '));
+}
+
+QString containerPrefix(const JobSpec &spec, const ClusterProfile &profile, const LaunchGeometry &g)
+{
+    const ContainerSpec &c = spec.environment.container;
+    if (c.image.trimmed().isEmpty())
+        return {};
+    const QString runtime = c.runtime.isEmpty() ? profile.containerRuntime : c.runtime;
+    const GpuType *type = g.partition ? profile.gpuType(g.partition->gpuType) : nullptr;
+    QStringList words{runtime, QStringLiteral("exec"),
+                      type && type->vendor == GpuVendor::Amd ? QStringLiteral("--rocm") : QStringLiteral("--nv")};
+    for (const auto &b : c.binds)
+        words << QStringLiteral("-B") << ShellQuote::quote(b);
+    words << ShellQuote::quote(c.image);
+    return words.join(QLatin1Char(' ')) + QLatin1Char(' ');
+}
+
+void appendGpuRequest(QStringList &lines, const ClusterProfile &profile, const LaunchGeometry &g)
+{
+    const QString type = g.partition ? g.partition->gpuType : QString();
+    switch (profile.gpuRequest) {
+    case GpuRequestStyle::GresTyped:
+        lines << (type.isEmpty() ? QStringLiteral("#SBATCH --gres=gpu:%1").arg(g.gpusPerNode)
+                                 : QStringLiteral("#SBATCH --gres=gpu:%1:%2").arg(type).arg(g.gpusPerNode));
+        break;
+    case GpuRequestStyle::Gres:
+        lines << QStringLiteral("#SBATCH --gres=gpu:%1").arg(g.gpusPerNode);
+        break;
+    case GpuRequestStyle::GpusPerNode:
+        lines << QStringLiteral("#SBATCH --gpus-per-node=%1").arg(g.gpusPerNode);
+        break;
+    case GpuRequestStyle::GpusPerTask:
+        lines << QStringLiteral("#SBATCH --gpus-per-task=%1").arg(std::max(1, g.gpusPerNode / std::max(1, g.tasksPerNode)));
+        break;
+    }
+}
+
+QString samplerScript(const JobSpec &spec, const ClusterProfile &profile, const LaunchGeometry &g)
+{
+    const GpuType *type = g.partition ? profile.gpuType(g.partition->gpuType) : nullptr;
+    const bool rocm = type && type->monitor == GpuMonitor::RocmSmi;
+    const int n = spec.gpuSampleSeconds;
+    QStringList s;
+    s << QStringLiteral("# GPU sampler: one CSV per node (scalelab-gpu-<job>-<host>.csv), stopped on exit.")
+      << QStringLiteral("cat > \"scalelab-sampler-$SLURM_JOB_ID.sh\" <<'SCALELAB_SAMPLER'")
+      << QStringLiteral("#!/bin/bash")
+      << QStringLiteral("host=$(hostname -s)")
+      << QStringLiteral("out=\"scalelab-gpu-${SLURM_JOB_ID}-${host}.csv\"");
+    if (rocm) {
+        s << QStringLiteral("if command -v rocm-smi >/dev/null 2>&1; then")
+          << QStringLiteral("  while :; do")
+          << QStringLiteral("    echo \"# time $(date +%s.%N)\"")
+          << QStringLiteral("    rocm-smi --showuse --showmemuse --showmeminfo vram --csv")
+          << QStringLiteral("    sleep %1").arg(n)
+          << QStringLiteral("  done > \"$out\"")
+          << QStringLiteral("else")
+          << QStringLiteral("  echo \"scalelab: no rocm-smi on ${host}; no GPU samples\"")
+          << QStringLiteral("fi");
+    } else {
+        s << QStringLiteral("if command -v nvidia-smi >/dev/null 2>&1; then")
+          << QStringLiteral("  exec nvidia-smi --query-gpu=index,timestamp,utilization.gpu,utilization.memory,"
+                            "memory.used,memory.total --format=csv -l %1 > \"$out\"")
+                 .arg(n)
+          << QStringLiteral("else")
+          << QStringLiteral("  echo \"scalelab: no nvidia-smi on ${host}; no GPU samples\"")
+          << QStringLiteral("fi");
+    }
+    s << QStringLiteral("SCALELAB_SAMPLER");
+    if (g.nodes > 1)
+        s << QStringLiteral("srun --overlap --nodes=%1 --ntasks-per-node=1 --cpus-per-task=1 bash "
+                            "\"scalelab-sampler-$SLURM_JOB_ID.sh\" &")
+                 .arg(g.nodes);
+    else
+        s << QStringLiteral("bash \"scalelab-sampler-$SLURM_JOB_ID.sh\" &");
+    s << QStringLiteral("SCALELAB_SAMPLER_PID=$!")
+      << QStringLiteral("trap 'kill \"$SCALELAB_SAMPLER_PID\" 2>/dev/null' EXIT");
+    return s.join(QLatin1Char('\n'));
+}
+
+QString launchLine(const JobSpec &spec, const ClusterProfile &profile, const LaunchGeometry &g, QStringList &pre)
+{
+    const QString cmd = commandFor(spec);
+    const QString container = containerPrefix(spec, profile, g);
+    const QString srun = QStringLiteral("srun --cpus-per-task=$SLURM_CPUS_PER_TASK --cpu-bind=cores ");
+    switch (g.launcher) {
+    case Launcher::Torchrun: {
+        QStringList t{QStringLiteral("python3 -m torch.distributed.run")};
+        t << profile.torchrunArgs;
+        if (g.nodes <= 1) {
+            t << QStringLiteral("--standalone --nnodes=1 --nproc_per_node=%1").arg(g.processesPerNode);
+        } else {
+            pre << QStringLiteral("# c10d rendezvous on the first node of the allocation.")
+                << QStringLiteral("export RDZV_HOST=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)")
+                << QStringLiteral("export RDZV_PORT=29400");
+            t << QStringLiteral("--nnodes=$SLURM_JOB_NUM_NODES --nproc_per_node=%1").arg(g.processesPerNode)
+              << QStringLiteral("--rdzv_id=$SLURM_JOB_ID --rdzv_backend=c10d --rdzv_endpoint=\"$RDZV_HOST:$RDZV_PORT\"");
+        }
+        QString body = t.join(QLatin1Char(' '));
+        // torchrun wants the script path, not "python3 script".
+        QString prog = cmd;
+        if (prog.startsWith(QLatin1String("python3 ")))
+            prog = prog.mid(8);
+        return QStringLiteral("# One torchrun agent per node starts %1 worker(s) on it.\n").arg(g.processesPerNode) + srun
+            + container + body + QLatin1Char(' ') + prog;
+    }
+    case Launcher::DeepSpeed: {
+        QString prog = cmd;
+        if (prog.startsWith(QLatin1String("python3 ")))
+            prog = prog.mid(8);
+        return QStringLiteral("# The deepspeed launcher starts %1 worker(s) on this node.\n").arg(g.processesPerNode) + srun
+            + container + QStringLiteral("deepspeed --num_gpus=%1 ").arg(g.processesPerNode) + prog;
+    }
+    case Launcher::Horovodrun:
+        return QStringLiteral("# horovodrun starts one process per GPU (%1 in total).\n").arg(g.totalProcesses()) + container
+            + QStringLiteral("horovodrun -np $SLURM_NTASKS ") + cmd;
+    case Launcher::Mpirun:
+        return QStringLiteral("# mpirun starts one rank per Slurm task (%1 in total).\n").arg(g.totalTasks()) + container
+            + QStringLiteral("mpirun -np $SLURM_NTASKS ") + cmd;
+    case Launcher::Srun:
+        break;
+    }
+    if (spec.framework == Framework::TfMultiWorker) {
+        pre << QStringLiteral("# MultiWorkerMirroredStrategy: one worker per node; build the strategy with")
+            << QStringLiteral("# tf.distribute.cluster_resolver.SlurmClusterResolver(), which reads the Slurm task layout.");
+        return QStringLiteral("# srun starts one worker per node (%1 in total).\n").arg(g.nodes) + srun + container + cmd;
+    }
+    if (spec.framework == Framework::DataParallel || spec.framework == Framework::TfMirrored)
+        return QStringLiteral("# One process drives all %1 GPU(s) of the node.\n").arg(g.gpusPerNode) + srun + container + cmd;
+    pre << QStringLiteral("# Rank 0's address for frameworks that read MASTER_ADDR/MASTER_PORT (DDP, DeepSpeed).")
+        << QStringLiteral("export MASTER_ADDR=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)")
+        << QStringLiteral("export MASTER_PORT=29500");
+    return QStringLiteral("# srun starts one process per GPU (%1 in total); ranks come from SLURM_PROCID.\n")
+               .arg(g.totalProcesses())
+        + srun + container + cmd;
+}
+
+} // namespace
+
+QString outputFilePattern()
+{
+    return QStringLiteral("scalelab-%j.out");
+}
+
+QString gpuSamplesFilePrefix()
+{
+    return QStringLiteral("scalelab-gpu-");
+}
+
+QString renderSbatch(const JobSpec &spec, const ClusterProfile &profile)
+{
+    const LaunchGeometry g = computeGeometry(spec, profile);
+    const GpuType *type = g.partition ? profile.gpuType(g.partition->gpuType) : nullptr;
+    const bool amd = type && type->vendor == GpuVendor::Amd;
+    QStringList l;
+    l.reserve(64);
+    l << QStringLiteral("#!/bin/bash")
+      << QStringLiteral("# Composed by ScaleLab %1 for %2 (profile %3).").arg(QStringLiteral(SCALELAB_VERSION), profile.name, profile.id)
+      << QStringLiteral("# %1 on %2 GPU(s): %3 node(s) x %4 %5 GPU(s), %6 task(s) per node, %7 CPU(s) per task.")
+             .arg(frameworkName(spec.framework))
+             .arg(spec.gpus)
+             .arg(g.nodes)
+             .arg(g.gpusPerNode)
+             .arg(type ? type->id : QStringLiteral("?"))
+             .arg(g.tasksPerNode)
+             .arg(g.cpusPerTask)
+      << QStringLiteral("#SBATCH --job-name=%1").arg(safeJobName(spec));
+    if (!spec.account.trimmed().isEmpty())
+        l << QStringLiteral("#SBATCH --account=%1").arg(ShellQuote::isPlain(spec.account.trimmed()) ? spec.account.trimmed()
+                                                                                                    : QStringLiteral("INVALID"));
+    l << QStringLiteral("#SBATCH --partition=%1").arg(g.partitionName.isEmpty() ? QStringLiteral("INVALID") : g.partitionName);
+    if (!spec.time.trimmed().isEmpty())
+        l << QStringLiteral("#SBATCH --time=%1").arg(ShellQuote::isPlain(spec.time.trimmed()) ? spec.time.trimmed()
+                                                                                              : QStringLiteral("INVALID"));
+    l << QStringLiteral("#SBATCH --nodes=%1").arg(g.nodes)
+      << QStringLiteral("#SBATCH --ntasks-per-node=%1").arg(g.tasksPerNode)
+      << QStringLiteral("#SBATCH --cpus-per-task=%1").arg(g.cpusPerTask);
+    appendGpuRequest(l, profile, g);
+    if (!spec.memory.trimmed().isEmpty())
+        l << QStringLiteral("#SBATCH --mem=%1").arg(ShellQuote::isPlain(spec.memory.trimmed()) ? spec.memory.trimmed()
+                                                                                               : QStringLiteral("INVALID"));
+    l << QStringLiteral("#SBATCH --output=%1").arg(outputFilePattern()) << QString();
+
+    l << QStringLiteral("set -o pipefail")
+      << QStringLiteral("echo \"scalelab: job $SLURM_JOB_ID started $(date -Is) on $SLURM_JOB_NODELIST\"")
+      << QStringLiteral("echo \"scalelab: geometry gpus=%1 nodes=%2 tasks_per_node=%3 procs_per_node=%4 cpus_per_task=%5\"")
+             .arg(spec.gpus)
+             .arg(g.nodes)
+             .arg(g.tasksPerNode)
+             .arg(g.processesPerNode)
+             .arg(g.cpusPerTask)
+      << QString();
+
+    const JobEnvironment &env = spec.environment;
+    const QStringList modules = env.modules.isEmpty() && env.container.image.isEmpty() ? profile.defaultModules : env.modules;
+    if (!modules.isEmpty()) {
+        l << QStringLiteral("# Software environment.") << QStringLiteral("module purge");
+        QStringList words{QStringLiteral("module load")};
+        for (const auto &m : modules)
+            words << ShellQuote::quote(m);
+        l << words.join(QLatin1Char(' '));
+    }
+    const int threads = std::max(1, g.cpusPerTask / std::max(1, g.processesPerNode / std::max(1, g.tasksPerNode)));
+    l << QStringLiteral("# One OpenMP/BLAS thread pool per process, sized to its CPUs.")
+      << QStringLiteral("export OMP_NUM_THREADS=%1").arg(threads);
+    QList<QPair<QString, QString>> vars = profile.defaultVariables;
+    if (g.nodes > 1 || spec.gpus > 1) {
+        const QString lib = amd ? QStringLiteral("RCCL") : QStringLiteral("NCCL");
+        l << QStringLiteral("# %1 (the collective library; RCCL reads NCCL_* too): warnings only unless debugging.").arg(lib);
+        vars.prepend(qMakePair(QStringLiteral("NCCL_DEBUG"), QStringLiteral("WARN")));
+    }
+    for (const auto &[k, v] : vars)
+        l << QStringLiteral("export %1=%2").arg(k, ShellQuote::quote(v));
+    for (const auto &[k, v] : env.variables)
+        l << QStringLiteral("export %1=%2").arg(k, ShellQuote::quote(v));
+    if (!env.setup.isEmpty()) {
+        l << QStringLiteral("# Setup lines from the job spec.");
+        l << env.setup;
+    }
+    l << QString();
+
+    if (spec.gpuSampleSeconds > 0)
+        l << samplerScript(spec, profile, g) << QString();
+
+    QStringList pre;
+    const QString launch = launchLine(spec, profile, g, pre);
+    l << pre << launch;
+    l << QStringLiteral("rc=$?")
+      << QStringLiteral("echo \"scalelab: job $SLURM_JOB_ID finished $(date -Is) with exit code $rc\"")
+      << QStringLiteral("exit $rc");
+    return l.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+
+RenderResult renderAndValidate(const JobSpec &spec, const ClusterProfile &profile)
+{
+    return RenderResult{renderSbatch(spec, profile), validateJob(spec, profile)};
+}
+
+} // namespace scalelab

@@ -1,0 +1,447 @@
+#include "SbatchScriptParser.h"
+
+#include "ShellWords.h"
+
+#include <QRegularExpression>
+
+#include <algorithm>
+#include <iterator>
+
+namespace scalelab {
+
+namespace {
+
+using A = SbatchArg;
+
+// sbatch 22.05's options; the argument kind decides whether "--opt value"
+// consumes the next word.
+const SbatchOptionInfo kOptions[] = {
+    {"account", 'A', A::Required},        {"acctg-freq", 0, A::Required},     {"array", 'a', A::Required},
+    {"batch", 0, A::Required},            {"bb", 0, A::Required},             {"bbf", 0, A::Required},
+    {"begin", 'b', A::Required},          {"chdir", 'D', A::Required},        {"cluster-constraint", 0, A::Required},
+    {"clusters", 'M', A::Required},       {"comment", 0, A::Required},        {"constraint", 'C', A::Required},
+    {"container", 0, A::Required},        {"contiguous", 0, A::None},         {"core-spec", 'S', A::Required},
+    {"cores-per-socket", 0, A::Required}, {"cpu-freq", 0, A::Required},       {"cpus-per-gpu", 0, A::Required},
+    {"cpus-per-task", 'c', A::Required},  {"deadline", 0, A::Required},       {"delay-boot", 0, A::Required},
+    {"dependency", 'd', A::Required},     {"distribution", 'm', A::Required}, {"error", 'e', A::Required},
+    {"exclude", 'x', A::Required},        {"exclusive", 0, A::Optional},      {"export", 0, A::Required},
+    {"export-file", 0, A::Required},      {"extra-node-info", 'B', A::Required}, {"get-user-env", 0, A::Optional},
+    {"gid", 0, A::Required},              {"gpu-bind", 0, A::Required},       {"gpu-freq", 0, A::Required},
+    {"gpus", 'G', A::Required},           {"gpus-per-node", 0, A::Required},  {"gpus-per-socket", 0, A::Required},
+    {"gpus-per-task", 0, A::Required},    {"gres", 0, A::Required},           {"gres-flags", 0, A::Required},
+    {"help", 'h', A::None},               {"hint", 0, A::Required},           {"hold", 'H', A::None},
+    {"ignore-pbs", 0, A::None},           {"input", 'i', A::Required},        {"job-name", 'J', A::Required},
+    {"kill-on-invalid-dep", 0, A::Required}, {"licenses", 'L', A::Required},  {"mail-type", 0, A::Required},
+    {"mail-user", 0, A::Required},        {"mcs-label", 0, A::Required},      {"mem", 0, A::Required},
+    {"mem-bind", 0, A::Required},         {"mem-per-cpu", 0, A::Required},    {"mem-per-gpu", 0, A::Required},
+    {"mincpus", 0, A::Required},          {"network", 0, A::Required},        {"nice", 0, A::Optional},
+    {"no-kill", 'k', A::Optional},        {"no-requeue", 0, A::None},         {"nodefile", 'F', A::Required},
+    {"nodelist", 'w', A::Required},       {"nodes", 'N', A::Required},        {"ntasks", 'n', A::Required},
+    {"ntasks-per-core", 0, A::Required},  {"ntasks-per-gpu", 0, A::Required}, {"ntasks-per-node", 0, A::Required},
+    {"ntasks-per-socket", 0, A::Required}, {"open-mode", 0, A::Required},     {"output", 'o', A::Required},
+    {"overcommit", 'O', A::None},         {"oversubscribe", 's', A::None},    {"parsable", 0, A::None},
+    {"partition", 'p', A::Required},      {"power", 0, A::Required},          {"prefer", 0, A::Required},
+    {"priority", 0, A::Required},         {"profile", 0, A::Required},        {"propagate", 0, A::Optional},
+    {"qos", 'q', A::Required},            {"quiet", 'Q', A::None},            {"reboot", 0, A::None},
+    {"requeue", 0, A::None},              {"reservation", 0, A::Required},    {"signal", 0, A::Required},
+    {"sockets-per-node", 0, A::Required}, {"spread-job", 0, A::None},         {"switches", 0, A::Required},
+    {"test-only", 0, A::None},            {"thread-spec", 0, A::Required},    {"threads-per-core", 0, A::Required},
+    {"time", 't', A::Required},           {"time-min", 0, A::Required},       {"tmp", 0, A::Required},
+    {"tres-per-task", 0, A::Required},    {"uid", 0, A::Required},            {"usage", 0, A::None},
+    {"use-min-nodes", 0, A::None},        {"verbose", 'v', A::None},          {"version", 'V', A::None},
+    {"wait", 'W', A::None},               {"wait-all-nodes", 0, A::Required}, {"wckey", 0, A::Required},
+    {"wrap", 0, A::Required},
+};
+
+Diagnostic finding(Severity sev, const QString &rule, int line, const QString &message, int column = 0)
+{
+    Diagnostic d;
+    d.severity = sev;
+    d.rule = rule;
+    d.line = line;
+    d.column = column;
+    d.message = message;
+    return d;
+}
+
+struct DirectiveWord {
+    QString text;
+    int column;   // 1-based
+};
+
+// #SBATCH arguments: blank-separated words, quotes removed, a word starting
+// with '#' starts a comment. No variable expansion: sbatch does none.
+QList<DirectiveWord> directiveWords(const QString &line, int from)
+{
+    QList<DirectiveWord> out;
+    int i = from;
+    const int n = int(line.size());
+    while (i < n) {
+        while (i < n && line.at(i).isSpace())
+            ++i;
+        if (i >= n || line.at(i) == QLatin1Char('#'))
+            break;
+        DirectiveWord w{QString(), i + 1};
+        while (i < n && !line.at(i).isSpace()) {
+            const QChar c = line.at(i);
+            if (c == QLatin1Char('"') || c == QLatin1Char('\'')) {
+                const int close = int(line.indexOf(c, i + 1));
+                const int end = close < 0 ? n : close;
+                w.text += line.mid(i + 1, end - i - 1);
+                i = end + 1;
+            } else {
+                w.text += c;
+                ++i;
+            }
+        }
+        out << w;
+    }
+    return out;
+}
+
+const QRegularExpression &placeholderRegex()
+{
+    // <project>, <options>, <further options>; not heredocs or redirections.
+    static const QRegularExpression re(
+        QStringLiteral("(?<![<\\w])<([A-Za-z][A-Za-z0-9_.-]*(?: [A-Za-z0-9_.-]+)*)>"));
+    return re;
+}
+
+QList<SbatchOption> parseDirective(const QString &line, int lineNo, Diagnostics *diags)
+{
+    QList<SbatchOption> out;
+    const auto words = directiveWords(line, 7);
+    if (words.isEmpty()) {
+        if (diags)
+            *diags << finding(Severity::Warning, QStringLiteral("cannot-parse"), lineNo,
+                              QStringLiteral("#SBATCH without an option; remove the line or add the option."));
+        return out;
+    }
+    for (int i = 0; i < words.size(); ++i) {
+        const auto &w = words[i];
+        SbatchOption opt;
+        opt.written = w.text;
+        opt.line = lineNo;
+        opt.column = w.column;
+        const SbatchOptionInfo *info = nullptr;
+        QString inlineValue;
+        bool hasInline = false;
+        if (w.text.startsWith(QLatin1String("--")) && w.text.size() > 2) {
+            const QString body = w.text.mid(2);
+            const int eq = int(body.indexOf(QLatin1Char('=')));
+            const QString name = eq >= 0 ? body.left(eq) : body;
+            opt.written = QStringLiteral("--") + name;
+            bool ambiguous = false;
+            info = findSbatchLongOption(name, &ambiguous);
+            if (eq >= 0) {
+                inlineValue = body.mid(eq + 1);
+                hasInline = true;
+            }
+            if (!info) {
+                opt.name = name;
+                if (diags)
+                    *diags << finding(Severity::Warning, QStringLiteral("unknown-option"), lineNo,
+                                      ambiguous ? QStringLiteral("--%1 is ambiguous: it abbreviates several sbatch options. "
+                                                                 "Write the option out in full.")
+                                                      .arg(name)
+                                                : QStringLiteral("--%1 is not an sbatch option (Slurm 22.05); sbatch "
+                                                                 "refuses the script. Check the spelling.")
+                                                      .arg(name),
+                                      w.column);
+                opt.value = inlineValue;
+                opt.hasValue = hasInline;
+                out << opt;
+                continue;
+            }
+        } else if (w.text.startsWith(QLatin1Char('-')) && w.text.size() >= 2 && w.text.at(1) != QLatin1Char('-')) {
+            info = findSbatchShortOption(w.text.at(1));
+            opt.written = w.text.left(2);
+            if (w.text.size() > 2) {
+                inlineValue = w.text.mid(2);
+                hasInline = true;
+            }
+            if (!info) {
+                opt.name = w.text;
+                if (diags)
+                    *diags << finding(Severity::Warning, QStringLiteral("unknown-option"), lineNo,
+                                      QStringLiteral("%1 is not an sbatch option; sbatch refuses the script.").arg(opt.written),
+                                      w.column);
+                continue;
+            }
+            if (info->arg == SbatchArg::None)
+                hasInline = false;   // bundled flags like -vv
+        } else {
+            if (diags) {
+                const bool dash = w.text.startsWith(QChar(0x2014)) || w.text.startsWith(QChar(0x2013));
+                *diags << finding(Severity::Warning, dash ? QStringLiteral("unknown-option") : QStringLiteral("cannot-parse"),
+                                  lineNo,
+                                  dash ? QStringLiteral("\"%1\" starts with a typographic dash; Slurm needs two ASCII "
+                                                        "hyphens (--). Retype the option.")
+                                             .arg(w.text)
+                                       : QStringLiteral("\"%1\" is not an option; sbatch cannot use it here.").arg(w.text),
+                                  w.column);
+            }
+            continue;
+        }
+        opt.name = QString::fromLatin1(info->longName);
+        if (info->arg == SbatchArg::Required) {
+            if (hasInline) {
+                opt.value = inlineValue;
+                opt.hasValue = true;
+            } else if (i + 1 < words.size()) {
+                opt.value = words[++i].text;
+                opt.hasValue = true;
+            } else if (diags) {
+                *diags << finding(Severity::Error, QStringLiteral("invalid-value"), lineNo,
+                                  QStringLiteral("%1 needs a value.").arg(opt.written), w.column);
+            }
+        } else if (info->arg == SbatchArg::Optional && hasInline) {
+            opt.value = inlineValue;
+            opt.hasValue = true;
+        } else if (info->arg == SbatchArg::None && hasInline && w.text.startsWith(QLatin1String("--")) && diags) {
+            *diags << finding(Severity::Warning, QStringLiteral("invalid-value"), lineNo,
+                              QStringLiteral("%1 takes no value; \"%2\" is ignored.").arg(opt.written, inlineValue), w.column);
+        }
+        if (diags && opt.hasValue) {
+            const auto m = placeholderRegex().match(opt.value);
+            if (m.hasMatch() || opt.value == QLatin1String("<>"))
+                *diags << finding(Severity::Error, QStringLiteral("placeholder-value"), lineNo,
+                                  QStringLiteral("%1 still holds the placeholder %2 from the example; put your own value.")
+                                      .arg(opt.written, m.captured(0)),
+                                  w.column);
+            else if (opt.name == QLatin1String("mail-user")
+                     && (opt.value.contains(QLatin1String("youremail"), Qt::CaseInsensitive)
+                         || opt.value.endsWith(QLatin1String("@domain.com"), Qt::CaseInsensitive)
+                         || opt.value.endsWith(QLatin1String("@example.com"), Qt::CaseInsensitive)))
+                *diags << finding(Severity::Warning, QStringLiteral("placeholder-value"), lineNo,
+                                  QStringLiteral("--mail-user %1 is the example address; put yours or remove the line.")
+                                      .arg(opt.value),
+                                  w.column);
+        }
+        out << opt;
+    }
+    return out;
+}
+
+// Text that is clearly not a shell script: NUL bytes, undecodable bytes or
+// many control characters.
+int binaryLine(const QString &text)
+{
+    const int n = int(std::min<qsizetype>(text.size(), 65536));
+    int controls = 0;
+    int line = 1;
+    for (int i = 0; i < n; ++i) {
+        const QChar c = text.at(i);
+        if (c == QLatin1Char('\n'))
+            ++line;
+        if (c.unicode() == 0)
+            return line;
+        if ((c.unicode() < 0x20 && c != QLatin1Char('\n') && c != QLatin1Char('\t') && c != QLatin1Char('\r')
+             && c.unicode() != 0x1b)
+            || c == QChar::ReplacementCharacter)
+            ++controls;
+    }
+    return controls > 4 && controls * 50 > n ? 1 : 0;
+}
+
+bool isHeaderDirectiveTypo(const QString &line)
+{
+    // "# SBATCH", "#sbatch", "  #SBATCH": shells ignore them and so does sbatch.
+    static const QRegularExpression re(QStringLiteral("^\\s*#+\\s*SBATCH\\b"), QRegularExpression::CaseInsensitiveOption);
+    return re.match(line).hasMatch();
+}
+
+bool isDirective(const QString &line)
+{
+    return line.startsWith(QLatin1String("#SBATCH")) && (line.size() == 7 || line.at(7).isSpace());
+}
+
+} // namespace
+
+int ScriptLine::lineAt(int offset) const
+{
+    int result = line;
+    for (int i = 0; i < lineOffsets.size(); ++i)
+        if (lineOffsets[i] <= offset)
+            result = line + i;
+    return result;
+}
+
+const SbatchOption *ParsedSbatchScript::find(const QString &name) const
+{
+    for (auto it = options.crbegin(); it != options.crend(); ++it)
+        if (it->name == name)
+            return &*it;
+    return nullptr;
+}
+
+const SbatchOptionInfo *findSbatchLongOption(QStringView name, bool *ambiguous)
+{
+    if (ambiguous)
+        *ambiguous = false;
+    if (name.isEmpty())
+        return nullptr;
+    const SbatchOptionInfo *prefix = nullptr;
+    int prefixCount = 0;
+    for (const auto &o : kOptions) {
+        const QLatin1String ln(o.longName);
+        if (name == ln)
+            return &o;
+        if (ln.startsWith(name)) {
+            prefix = &o;
+            ++prefixCount;
+        }
+    }
+    if (prefixCount == 1)
+        return prefix;
+    if (ambiguous)
+        *ambiguous = prefixCount > 1;
+    return nullptr;
+}
+
+const SbatchOptionInfo *findSbatchShortOption(QChar c)
+{
+    for (const auto &o : kOptions)
+        if (o.shortName != 0 && QLatin1Char(o.shortName) == c)
+            return &o;
+    return nullptr;
+}
+
+ParsedSbatchScript parseSbatchScript(const QString &input)
+{
+    ParsedSbatchScript out;
+    auto &diags = out.diagnostics;
+    if (input.trimmed().isEmpty()) {
+        diags << finding(Severity::Error, QStringLiteral("cannot-parse"), 0,
+                         QStringLiteral("The script is empty: there is nothing to import."));
+        return out;
+    }
+    if (const int bin = binaryLine(input)) {
+        diags << finding(Severity::Error, QStringLiteral("cannot-parse"), bin,
+                         QStringLiteral("This is binary data, not a shell script. Choose the .sh/.sbatch text file."));
+        return out;
+    }
+    QString text = input;
+    if (const int crlf = int(text.indexOf(QLatin1String("\r\n"))); crlf >= 0) {
+        const int line = int(QStringView(text).left(crlf).count(QLatin1Char('\n'))) + 1;
+        diags << finding(Severity::Error, QStringLiteral("dos-line-breaks"), line,
+                         QStringLiteral("The script has DOS line breaks (\\r\\n); sbatch refuses it. Convert it with "
+                                        "dos2unix or save it with Unix line endings."));
+        text.replace(QLatin1String("\r\n"), QLatin1String("\n"));
+    }
+    const QStringList lines = text.split(QLatin1Char('\n'));
+    if (!lines.front().startsWith(QLatin1String("#!"))) {
+        diags << finding(Severity::Error, QStringLiteral("missing-shebang"), 1,
+                         QStringLiteral("The first line must start with #! and an interpreter (e.g. #!/bin/bash); "
+                                        "sbatch refuses scripts without it."));
+    } else {
+        out.interpreter = lines.front().mid(2).trimmed();
+    }
+
+    bool inHeader = true;
+    const int count = int(lines.size());
+    for (int i = 0; i < count; ++i) {
+        const QString &raw = lines[i];
+        const int lineNo = i + 1;
+        const QString trimmed = raw.trimmed();
+        if (inHeader) {
+            if (isDirective(raw)) {
+                out.options += parseDirective(raw, lineNo, &diags);
+                continue;
+            }
+            static const QRegularExpression disabled(QStringLiteral("^#{2,}SBATCH(\\s|$)"));
+            if (const auto m = disabled.match(raw); m.hasMatch()) {
+                const QString asDirective = QStringLiteral("#SBATCH") + raw.mid(m.capturedStart(1));
+                out.disabledOptions += parseDirective(asDirective, lineNo, nullptr);
+                diags << finding(Severity::Info, QStringLiteral("sbatch-disabled"), lineNo,
+                                 QStringLiteral("##SBATCH is switched off; sbatch ignores this line."));
+                continue;
+            }
+            if (isHeaderDirectiveTypo(raw)) {
+                diags << finding(Severity::Warning, QStringLiteral("sbatch-directive-ignored"), lineNo,
+                                 QStringLiteral("sbatch only reads lines that start exactly with \"#SBATCH\" in the "
+                                                "first column; this one is ignored. Write it as #SBATCH --option."));
+                continue;
+            }
+            if (trimmed.isEmpty() || trimmed.startsWith(QLatin1Char('#')))
+                continue;
+            inHeader = false;
+            out.firstCommandLine = lineNo;
+        }
+        if (isDirective(raw)) {
+            out.ignoredOptions += parseDirective(raw, lineNo, nullptr);
+            diags << finding(Severity::Warning, QStringLiteral("sbatch-after-command"), lineNo,
+                             QStringLiteral("#SBATCH after the first command (line %1) is ignored by sbatch. Move it "
+                                            "above line %1.")
+                                 .arg(out.firstCommandLine));
+            continue;
+        }
+        if (trimmed.isEmpty() || trimmed.startsWith(QLatin1Char('#')))
+            continue;
+
+        // Join continuation lines and multi-line quotes the way the shell does.
+        ScriptLine sl;
+        sl.line = lineNo;
+        sl.text = raw;
+        sl.lineOffsets << 0;
+        ShellLexResult lex = lexShell(sl.text);
+        int j = i;
+        constexpr int kMaxJoined = 2000;
+        while ((lex.unterminatedQuote || lex.trailingBackslash) && j + 1 < count && j - i < kMaxJoined) {
+            ++j;
+            sl.lineOffsets << int(sl.text.size()) + 1;
+            sl.text += QLatin1Char('\n') + lines[j];
+            lex = lexShell(sl.text);
+        }
+        if (lex.unterminatedQuote) {
+            const int at = sl.lineAt(lex.unterminatedOffset);
+            diags << finding(Severity::Error, QStringLiteral("cannot-parse"), at,
+                             QStringLiteral("A quote or $( opened on line %1 is never closed; the shell reads the rest "
+                                            "of the script as part of it. Close it.")
+                                 .arg(at));
+            // Read on line by line so the rest of the script is still checked.
+            sl.text = raw;
+            sl.lineOffsets = {0};
+            j = i;
+        }
+        sl.lastLine = j + 1;
+        i = j;
+        // Blank out placeholders (same length keeps offsets) after reporting them.
+        auto it = placeholderRegex().globalMatch(sl.text);
+        while (it.hasNext()) {
+            const auto m = it.next();
+            const int at = sl.lineAt(int(m.capturedStart()));
+            diags << finding(Severity::Error, QStringLiteral("placeholder-value"), at,
+                             QStringLiteral("%1 is a placeholder from the example; the shell reads it as a redirection "
+                                            "and the line fails. Replace it with real values or remove it.")
+                                 .arg(m.captured(0)));
+            sl.text.replace(m.capturedStart(), m.capturedLength(), QString(m.capturedLength(), QLatin1Char(' ')));
+        }
+        out.lines << sl;
+        // Skip here-document bodies.
+        for (const auto &h : lex.heredocs) {
+            int k = i + 1;
+            for (; k < count; ++k) {
+                QString body = lines[k];
+                if (h.stripTabs)
+                    while (body.startsWith(QLatin1Char('\t')))
+                        body.remove(0, 1);
+                if (body == h.delimiter)
+                    break;
+            }
+            if (k >= count) {
+                diags << finding(Severity::Warning, QStringLiteral("cannot-parse"), sl.line,
+                                 QStringLiteral("The here-document <<%1 never ends; the rest of the script is its text.")
+                                     .arg(h.delimiter));
+            }
+            i = std::min(k, count - 1);
+        }
+    }
+    if (out.options.isEmpty() && out.disabledOptions.isEmpty())
+        diags << finding(Severity::Info, QStringLiteral("no-sbatch-options"), 0,
+                         QStringLiteral("No #SBATCH options: every resource comes from the command line or the site "
+                                        "defaults."));
+    return out;
+}
+
+} // namespace scalelab

@@ -1,0 +1,21 @@
+#pragma once
+
+#include <QString>
+#include <QStringList>
+
+namespace scalelab {
+
+// Quoting for POSIX sh, bash, zsh, dash, fish and tcsh alike: single quotes,
+// and a quote inside is written '"'"' (fish misreads the '\'' idiom). Values
+// with newlines cannot be quoted safely for tcsh, so they are refused.
+class ShellQuote {
+public:
+    static QString quote(const QString &word);
+    static QString join(const QStringList &argv);
+    // Words made only of these characters need no quotes at all.
+    static bool isPlain(const QString &word);
+    // True when `word` can travel in a remote command line at all.
+    static bool isSafeForRemote(const QString &word);
+};
+
+} // namespace scalelab

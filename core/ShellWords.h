@@ -1,0 +1,54 @@
+#pragma once
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+#include <optional>
+
+namespace scalelab {
+
+// A word of a shell command after quote removal and (optional) variable
+// expansion. `offset` is where it starts in the lexed text, so callers can map
+// it back to a script line.
+struct ShellWord {
+    QString text;
+    int offset = 0;
+    bool operator==(const ShellWord &) const = default;
+};
+
+// One simple command: the words between ; && || | & ( ) operators, with
+// redirections removed.
+struct ShellCommand {
+    QList<ShellWord> words;
+    QString terminator;   // the operator that ended it ("", ";", "&&", "|", "&" ...)
+    int offset = 0;
+
+    QStringList texts() const;
+};
+
+struct ShellHeredoc {
+    QString delimiter;
+    bool stripTabs = false;   // <<- form
+};
+
+struct ShellLexResult {
+    QList<ShellCommand> commands;
+    QStringList unresolved;          // variables referenced but unknown, in order, unique
+    QList<ShellHeredoc> heredocs;    // bodies follow the line in the script
+    bool unterminatedQuote = false;  // a ' " ` or $( that never closes
+    int unterminatedOffset = -1;
+    bool trailingBackslash = false;  // line continues on the next one
+};
+
+// Returns the value of a variable, or nullopt when unknown.
+using VariableLookup = std::function<std::optional<QString>(const QString &name)>;
+
+// A small POSIX-shell lexer: quotes, backslashes, comments, $VAR/${VAR}/
+// ${VAR:-default} expansion, $(...) and `...` kept verbatim, operators and
+// redirections. It never fails: problems are reported in the result. Without a
+// lookup, variables are kept as written.
+ShellLexResult lexShell(const QString &text, const VariableLookup &lookup = {});
+
+} // namespace scalelab

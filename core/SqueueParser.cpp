@@ -1,0 +1,145 @@
+#include "SqueueParser.h"
+
+#include "RemoteValidation.h"
+
+namespace scalelab {
+
+namespace {
+const char *kControllerDown = "Unable to contact slurm controller";
+
+bool isUserText(const QString &code)
+{
+    return code == QLatin1String("%j") || code == QLatin1String("%k") || code == QLatin1String("%Z");
+}
+} // namespace
+
+QStringList SqueueParser::defaultFields()
+{
+    return {QStringLiteral("%i"), QStringLiteral("%T"), QStringLiteral("%r"), QStringLiteral("%P"),
+            QStringLiteral("%M"), QStringLiteral("%l"), QStringLiteral("%D"), QStringLiteral("%N"),
+            QStringLiteral("%b"), QStringLiteral("%V"), QStringLiteral("%S"), QStringLiteral("%Z"),
+            QStringLiteral("%k"), QStringLiteral("%j")};
+}
+
+QString SqueueParser::delimiter()
+{
+    return QStringLiteral("|~|");
+}
+
+QString SqueueParser::formatArgument()
+{
+    return QStringLiteral("--format=") + defaultFields().join(delimiter());
+}
+
+SqueueParser::SqueueParser(QStringList fields, QString delimiter)
+    : m_fields(std::move(fields))
+    , m_delimiter(std::move(delimiter))
+{
+}
+
+bool SqueueParser::isControllerDown(const QByteArray &text)
+{
+    return text.contains(kControllerDown);
+}
+
+QString SqueueParser::controllerDownLine(const QByteArray &text)
+{
+    const QList<QByteArray> lines = text.split('\n');
+    for (const QByteArray &l : lines)
+        if (l.contains(kControllerDown))
+            return RemoteValidation::sanitize(l, 400);
+    return {};
+}
+
+SqueueParseResult SqueueParser::parse(const QByteArray &out, const QByteArray &err) const
+{
+    SqueueParseResult result;
+    if (isControllerDown(err) || isControllerDown(out)) {
+        result.controllerDown = true;
+        result.controllerMessage = controllerDownLine(isControllerDown(err) ? err : out);
+        return result;
+    }
+    const QStringList lines = QString::fromUtf8(out).split(QLatin1Char('\n'));
+    const qsizetype n = m_fields.size();
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        QString line = lines[i];
+        if (line.endsWith(QLatin1Char('\r')))
+            line.chop(1);
+        if (line.trimmed().isEmpty())
+            continue;
+        const int lineNo = int(i + 1);
+        QStringList parts = line.split(m_delimiter);
+        if (parts.size() > n && isUserText(m_fields.last())) {
+            const QString rest = parts.mid(n - 1).join(m_delimiter);
+            parts = parts.mid(0, n - 1);
+            parts << rest;
+        }
+        auto malformed = [&](const QString &why) {
+            result.diagnostics << Diagnostic{Severity::Warning, QStringLiteral("squeue-malformed-line"), {}, lineNo, 0,
+                                             QStringLiteral("squeue output line %1 %2: %3")
+                                                 .arg(lineNo)
+                                                 .arg(why, RemoteValidation::sanitize(line.toUtf8(), 200)),
+                                             {}};
+        };
+        if (parts.size() != n) {
+            malformed(QStringLiteral("has %1 fields, expected %2").arg(parts.size()).arg(n));
+            continue;
+        }
+        SqueueRow row;
+        row.line = lineNo;
+        bool ok = true;
+        for (qsizetype f = 0; f < n && ok; ++f) {
+            const QString &code = m_fields[f];
+            const QString v = isUserText(code) ? parts[f] : parts[f].trimmed();
+            if (code == QLatin1String("%i") || code == QLatin1String("%A")) {
+                row.jobId = v;
+                // Array elements print "123_4"; both halves must be digits.
+                const QStringList idParts = v.split(QLatin1Char('_'));
+                ok = idParts.size() <= 2 && RemoteValidation::isJobId(idParts[0])
+                    && (idParts.size() == 1 || !idParts[1].isEmpty());
+                if (!ok)
+                    malformed(QStringLiteral("has an invalid job id \"%1\"").arg(v.left(40)));
+            } else if (code == QLatin1String("%T") || code == QLatin1String("%t")) {
+                row.stateText = v;
+                row.state = SlurmJobState::parse(v);
+            } else if (code == QLatin1String("%r")) {
+                row.reason = v;
+            } else if (code == QLatin1String("%R")) {
+                // Reason in parentheses while pending/failed, else the node list.
+                if (v.startsWith(QLatin1Char('(')) && v.endsWith(QLatin1Char(')')))
+                    row.reason = v.mid(1, v.size() - 2);
+                else
+                    row.nodeList = v;
+            } else if (code == QLatin1String("%P")) {
+                row.partition = v;
+            } else if (code == QLatin1String("%M")) {
+                row.timeUsed = v;
+            } else if (code == QLatin1String("%l")) {
+                row.timeLimit = v;
+            } else if (code == QLatin1String("%D")) {
+                row.nodes = v.toInt(&ok);
+                if (!ok)
+                    malformed(QStringLiteral("has an invalid node count \"%1\"").arg(v.left(40)));
+            } else if (code == QLatin1String("%N")) {
+                row.nodeList = v;
+            } else if (code == QLatin1String("%b")) {
+                row.tresPerNode = v;
+            } else if (code == QLatin1String("%V")) {
+                row.submitTime = v;
+            } else if (code == QLatin1String("%S")) {
+                row.startTime = v;
+            } else if (code == QLatin1String("%Z")) {
+                row.workDir = v;
+            } else if (code == QLatin1String("%k")) {
+                row.comment = v == QLatin1String("(null)") ? QString() : v;
+            } else if (code == QLatin1String("%j")) {
+                row.name = v;
+            }
+        }
+        if (ok)
+            result.rows << row;
+    }
+    return result;
+}
+
+} // namespace scalelab

@@ -1,0 +1,20 @@
+#pragma once
+
+#include <QByteArray>
+#include <QDateTime>
+#include <QString>
+
+namespace scalelab {
+
+// A scaling study: a spec template swept over GPU counts; runs point to it.
+struct StudyRecord {
+    qint64 id = 0;
+    QString name;
+    QDateTime created;          // UTC
+    QByteArray specTemplateJson;
+    QString notes;
+
+    bool operator==(const StudyRecord &) const = default;
+};
+
+} // namespace scalelab

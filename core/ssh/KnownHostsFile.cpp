@@ -1,0 +1,173 @@
+#include "KnownHostsFile.h"
+
+#include "SshConfigFile.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QMessageAuthenticationCode>
+#include <QRegularExpression>
+
+namespace scalelab {
+
+KnownHostsFile::KnownHostsFile(const QString &path)
+    : m_path(path)
+{
+}
+
+QString KnownHostsFile::hostField(const QString &host, int port)
+{
+    if (port == 22 || port <= 0)
+        return host;
+    return QStringLiteral("[%1]:%2").arg(host).arg(port);
+}
+
+QString KnownHostsFile::fingerprintSha256(const QString &keyBlobBase64)
+{
+    const QByteArray blob = QByteArray::fromBase64(keyBlobBase64.toLatin1());
+    const QByteArray digest = QCryptographicHash::hash(blob, QCryptographicHash::Sha256);
+    return QStringLiteral("SHA256:") + QString::fromLatin1(digest.toBase64(QByteArray::OmitTrailingEquals));
+}
+
+QString KnownHostsFile::statusName(Status s)
+{
+    switch (s) {
+    case Status::Match: return QStringLiteral("match");
+    case Status::Unknown: return QStringLiteral("unknown");
+    case Status::Changed: return QStringLiteral("changed");
+    case Status::OtherType: return QStringLiteral("other key type");
+    case Status::Revoked: return QStringLiteral("revoked");
+    }
+    return {};
+}
+
+QList<KnownHostsFile::Line> KnownHostsFile::readLines() const
+{
+    QList<Line> out;
+    QFile f(m_path);
+    if (!f.open(QIODevice::ReadOnly))
+        return out;
+    const QList<QByteArray> lines = f.readAll().split('\n');
+    for (int i = 0; i < lines.size(); ++i) {
+        const QString text = QString::fromUtf8(lines[i]).trimmed();
+        if (text.isEmpty() || text.startsWith(QLatin1Char('#')))
+            continue;
+        QStringList w = text.split(QRegularExpression(QStringLiteral("[ \t]+")), Qt::SkipEmptyParts);
+        Line l;
+        l.number = i + 1;
+        if (w.first().startsWith(QLatin1Char('@'))) {
+            if (w.first() == QLatin1String("@revoked"))
+                l.revoked = true;
+            else
+                continue;   // @cert-authority and unknown markers: not supported
+            w.removeFirst();
+        }
+        if (w.size() < 3)
+            continue;
+        l.hosts = w[0];
+        l.keyType = w[1];
+        l.key = w[2];
+        out << l;
+    }
+    return out;
+}
+
+bool KnownHostsFile::hostsFieldMatches(const QString &field, const QString &name)
+{
+    if (field.startsWith(QLatin1String("|1|"))) {
+        const QStringList parts = field.split(QLatin1Char('|'));
+        if (parts.size() != 4)
+            return false;
+        const QByteArray salt = QByteArray::fromBase64(parts[2].toLatin1());
+        const QByteArray want = QByteArray::fromBase64(parts[3].toLatin1());
+        const QByteArray got = QMessageAuthenticationCode::hash(name.toUtf8(), salt, QCryptographicHash::Sha1);
+        return !want.isEmpty() && got == want;
+    }
+    return SshConfigFile::matchPatternList(field.split(QLatin1Char(','), Qt::SkipEmptyParts), name);
+}
+
+KnownHostsFile::Result KnownHostsFile::lookup(const QString &host, int port, const QString &keyType,
+                                              const QString &keyBlobBase64) const
+{
+    Result r;
+    r.path = m_path;
+    const QString name = hostField(host, port);
+    int changedLine = 0, otherTypeLine = 0, matchLine = 0;
+    for (const Line &l : readLines()) {
+        const bool sameKey = l.key == keyBlobBase64;
+        if (l.revoked) {
+            // A revoked key is refused for every host (sshd(8)).
+            if (sameKey) {
+                r.status = Status::Revoked;
+                r.line = l.number;
+                return r;
+            }
+            continue;
+        }
+        if (!hostsFieldMatches(l.hosts, name))
+            continue;
+        if (sameKey && l.keyType == keyType) {
+            if (!matchLine)
+                matchLine = l.number;
+        } else if (l.keyType == keyType) {
+            if (!changedLine)
+                changedLine = l.number;
+        } else if (!otherTypeLine) {
+            otherTypeLine = l.number;
+        }
+    }
+    if (matchLine) {
+        r.status = Status::Match;
+        r.line = matchLine;
+    } else if (changedLine) {
+        r.status = Status::Changed;
+        r.line = changedLine;
+    } else if (otherTypeLine) {
+        r.status = Status::OtherType;
+        r.line = otherTypeLine;
+    }
+    return r;
+}
+
+QStringList KnownHostsFile::knownKeyTypes(const QString &host, int port) const
+{
+    QStringList types;
+    const QString name = hostField(host, port);
+    for (const Line &l : readLines())
+        if (!l.revoked && hostsFieldMatches(l.hosts, name) && !types.contains(l.keyType))
+            types << l.keyType;
+    return types;
+}
+
+QString KnownHostsFile::append(const QString &host, int port, const QString &keyType,
+                               const QString &keyBlobBase64) const
+{
+    const QFileInfo fi(m_path);
+    if (!fi.dir().exists()) {
+        if (!QDir().mkpath(fi.dir().absolutePath()))
+            return QStringLiteral("cannot create the directory %1").arg(fi.dir().absolutePath());
+        QFile(fi.dir().absolutePath()).setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    }
+    QFile f(m_path);
+    const bool existed = f.exists();
+    bool needNewline = false;
+    if (existed && f.open(QIODevice::ReadOnly)) {
+        const QByteArray all = f.readAll();
+        needNewline = !all.isEmpty() && !all.endsWith('\n');
+        f.close();
+    }
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Append))
+        return QStringLiteral("cannot write %1: %2").arg(m_path, f.errorString());
+    if (!existed)
+        f.setPermissions(QFile::ReadOwner | QFile::WriteOwner);
+    QByteArray line;
+    if (needNewline)
+        line += '\n';
+    line += hostField(host, port).toUtf8() + ' ' + keyType.toUtf8() + ' ' + keyBlobBase64.toLatin1() + '\n';
+    if (f.write(line) != line.size())
+        return QStringLiteral("cannot write %1: %2").arg(m_path, f.errorString());
+    return {};
+}
+
+} // namespace scalelab

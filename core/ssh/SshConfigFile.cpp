@@ -1,0 +1,351 @@
+#include "SshConfigFile.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QTextStream>
+
+#include <pwd.h>
+#include <unistd.h>
+
+namespace scalelab {
+
+namespace {
+
+constexpr int kMaxIncludeDepth = 16;
+
+QString localUserName()
+{
+    if (const passwd *pw = getpwuid(getuid()))
+        return QString::fromLocal8Bit(pw->pw_name);
+    return qEnvironmentVariable("USER");
+}
+
+// Splits a config line into words, honouring double quotes (ssh_config(5)).
+bool splitWords(const QString &line, QStringList *words, QString *why)
+{
+    QString cur;
+    bool inQuote = false;
+    bool have = false;
+    for (QChar c : line) {
+        if (c == QLatin1Char('"')) {
+            inQuote = !inQuote;
+            have = true;
+        } else if (!inQuote && (c == QLatin1Char(' ') || c == QLatin1Char('\t'))) {
+            if (have)
+                *words << cur;
+            cur.clear();
+            have = false;
+        } else {
+            cur += c;
+            have = true;
+        }
+    }
+    if (inQuote) {
+        *why = QStringLiteral("unterminated quote");
+        return false;
+    }
+    if (have)
+        *words << cur;
+    return true;
+}
+
+QString expandTilde(const QString &path)
+{
+    if (path == QLatin1String("~"))
+        return QDir::homePath();
+    if (path.startsWith(QLatin1String("~/")))
+        return QDir::homePath() + path.mid(1);
+    return path;
+}
+
+} // namespace
+
+QString SshHostConfig::knownHostsPath() const
+{
+    if (!userKnownHostsFile.isEmpty())
+        return userKnownHostsFile;
+    return QDir::homePath() + QStringLiteral("/.ssh/known_hosts");
+}
+
+QString SshConfigFile::defaultPath()
+{
+    const QString env = qEnvironmentVariable("SCALELAB_SSH_CONFIG");
+    if (!env.isEmpty())
+        return env;
+    return QDir::homePath() + QStringLiteral("/.ssh/config");
+}
+
+QString SshConfigFile::validateName(const QString &what, const QString &value)
+{
+    if (value.startsWith(QLatin1Char('-')))
+        return QStringLiteral("%1 \"%2\" starts with '-', which ssh tools would read as an option; fix the name")
+            .arg(what, value);
+    for (QChar c : value)
+        if (c.unicode() < 0x21 || c.unicode() == 0x7f || c == QLatin1Char('\'') || c == QLatin1Char('"')
+            || c == QLatin1Char('`') || c == QLatin1Char('$') || c == QLatin1Char(';') || c == QLatin1Char('|')
+            || c == QLatin1Char('&') || c == QLatin1Char('\\'))
+            return QStringLiteral("%1 \"%2\" contains a character not allowed in host or user names").arg(what, value);
+    return {};
+}
+
+bool SshConfigFile::matchWildcard(const QString &pattern, const QString &name)
+{
+    // Iterative glob with * and ?, case-insensitive like ssh's host matching.
+    const QString p = pattern.toLower();
+    const QString s = name.toLower();
+    int pi = 0, si = 0, star = -1, mark = 0;
+    while (si < s.size()) {
+        if (pi < p.size() && (p[pi] == QLatin1Char('?') || p[pi] == s[si])) {
+            ++pi;
+            ++si;
+        } else if (pi < p.size() && p[pi] == QLatin1Char('*')) {
+            star = pi++;
+            mark = si;
+        } else if (star >= 0) {
+            pi = star + 1;
+            si = ++mark;
+        } else {
+            return false;
+        }
+    }
+    while (pi < p.size() && p[pi] == QLatin1Char('*'))
+        ++pi;
+    return pi == p.size();
+}
+
+bool SshConfigFile::matchPatternList(const QStringList &patterns, const QString &name)
+{
+    bool positive = false;
+    for (QString pat : patterns) {
+        const bool negated = pat.startsWith(QLatin1Char('!'));
+        if (negated)
+            pat.remove(0, 1);
+        if (matchWildcard(pat, name)) {
+            if (negated)
+                return false;   // a negated match vetoes the whole line
+            positive = true;
+        }
+    }
+    return positive;
+}
+
+SshConfigFile SshConfigFile::load(const QString &path, QString *error)
+{
+    SshConfigFile cfg;
+    cfg.m_path = path;
+    QString err;
+    cfg.parseFile(path, {}, false, 0, &err);
+    if (error)
+        *error = err;
+    return cfg;
+}
+
+SshConfigFile SshConfigFile::fromText(const QString &text, const QString &pathForMessages, QString *error)
+{
+    SshConfigFile cfg;
+    cfg.m_path = pathForMessages;
+    QString err;
+    cfg.parseText(text, pathForMessages, {}, false, 0, &err);
+    if (error)
+        *error = err;
+    return cfg;
+}
+
+bool SshConfigFile::parseFile(const QString &file, const QStringList &currentHost, bool currentMatchNever,
+                              int depth, QString *error)
+{
+    QFile f(file);
+    if (!f.exists())
+        return true;   // like ssh: a missing config is simply empty
+    if (!f.open(QIODevice::ReadOnly)) {
+        if (error->isEmpty())
+            *error = QStringLiteral("%1: cannot read: %2").arg(file, f.errorString());
+        return false;
+    }
+    return parseText(QString::fromUtf8(f.readAll()), file, currentHost, currentMatchNever, depth, error);
+}
+
+bool SshConfigFile::parseText(const QString &text, const QString &file, QStringList currentHost,
+                              bool currentMatchNever, int depth, QString *error)
+{
+    bool ok = true;
+    auto fail = [&](int line, const QString &what) {
+        if (error->isEmpty())
+            *error = QStringLiteral("%1:%2: %3").arg(file).arg(line).arg(what);
+        ok = false;
+    };
+    const QStringList lines = text.split(QLatin1Char('\n'));
+    for (int i = 0; i < lines.size(); ++i) {
+        const int lineNo = i + 1;
+        QString line = lines[i].trimmed();
+        if (line.isEmpty() || line.startsWith(QLatin1Char('#')))
+            continue;
+        // "Keyword=Value" and "Keyword Value" are both valid.
+        static const QRegularExpression keyRe(QStringLiteral("^([A-Za-z]+)\\s*(?:=\\s*|\\s+)(.*)$"));
+        const auto m = keyRe.match(line);
+        if (!m.hasMatch()) {
+            fail(lineNo, QStringLiteral("cannot parse \"%1\" (expected: Keyword value)").arg(line));
+            continue;
+        }
+        const QString keyword = m.captured(1).toLower();
+        QStringList words;
+        QString why;
+        if (!splitWords(m.captured(2), &words, &why)) {
+            fail(lineNo, why);
+            continue;
+        }
+        if (words.isEmpty()) {
+            fail(lineNo, QStringLiteral("%1 has no value").arg(m.captured(1)));
+            continue;
+        }
+        if (keyword == QLatin1String("host")) {
+            currentHost = words;
+            currentMatchNever = false;
+            continue;
+        }
+        if (keyword == QLatin1String("match")) {
+            // Only "Match all" is understood; anything else is treated as never
+            // matching rather than guessed at.
+            currentHost = QStringList{QStringLiteral("*")};
+            currentMatchNever = !(words.size() == 1 && words[0].compare(QLatin1String("all"), Qt::CaseInsensitive) == 0);
+            continue;
+        }
+        if (keyword == QLatin1String("include")) {
+            if (depth >= kMaxIncludeDepth) {
+                fail(lineNo, QStringLiteral("Include nested too deeply"));
+                continue;
+            }
+            for (const QString &w : words) {
+                QString pattern = expandTilde(w);
+                if (QDir::isRelativePath(pattern))
+                    pattern = QDir::homePath() + QStringLiteral("/.ssh/") + pattern;
+                const QFileInfo fi(pattern);
+                QDir dir = fi.dir();
+                const QStringList matches = dir.entryList(QStringList{fi.fileName()}, QDir::Files, QDir::Name);
+                for (const QString &name : matches)
+                    parseFile(dir.filePath(name), currentHost, currentMatchNever, depth + 1, error);
+            }
+            continue;   // the outer Host context is restored after the include
+        }
+        Entry e;
+        e.hostPatterns = currentHost;
+        e.matchNever = currentMatchNever;
+        e.keyword = keyword;
+        e.value = keyword == QLatin1String("identityfile") || keyword == QLatin1String("userknownhostsfile")
+            ? words.first()
+            : words.join(QLatin1Char(' '));
+        e.file = file;
+        e.line = lineNo;
+        if (keyword == QLatin1String("port")) {
+            bool okNum = false;
+            const int p = e.value.toInt(&okNum);
+            if (!okNum || p <= 0 || p > 65535) {
+                fail(lineNo, QStringLiteral("Port \"%1\" is not a number between 1 and 65535").arg(e.value));
+                continue;
+            }
+        }
+        if (keyword == QLatin1String("connecttimeout") || keyword == QLatin1String("serveraliveinterval")) {
+            bool okNum = false;
+            const int v = e.value.toInt(&okNum);
+            if (!okNum || v < 0) {
+                fail(lineNo, QStringLiteral("%1 \"%2\" is not a number of seconds").arg(m.captured(1), e.value));
+                continue;
+            }
+        }
+        m_entries << e;
+    }
+    return ok;
+}
+
+SshHostConfig SshConfigFile::resolve(const QString &alias) const
+{
+    SshHostConfig c;
+    c.alias = alias;
+    c.configPath = m_path;
+    bool haveHostName = false, haveUser = false, havePort = false, haveJump = false, haveKnown = false,
+         haveIdOnly = false, haveTimeout = false, haveAlive = false;
+    QStringList rawIdentities;
+    for (const Entry &e : m_entries) {
+        if (e.matchNever)
+            continue;
+        if (!e.hostPatterns.isEmpty() && !matchPatternList(e.hostPatterns, alias))
+            continue;
+        const QString &k = e.keyword;
+        auto yes = [&] { return e.value.compare(QLatin1String("yes"), Qt::CaseInsensitive) == 0; };
+        if (k == QLatin1String("hostname") && !haveHostName) {
+            c.hostName = e.value;
+            haveHostName = true;
+        } else if (k == QLatin1String("user") && !haveUser) {
+            c.user = e.value;
+            haveUser = true;
+        } else if (k == QLatin1String("port") && !havePort) {
+            c.port = e.value.toInt();
+            havePort = true;
+        } else if (k == QLatin1String("identityfile")) {
+            rawIdentities << e.value;
+        } else if (k == QLatin1String("proxyjump") && !haveJump) {
+            c.proxyJump = e.value;
+            haveJump = true;
+        } else if (k == QLatin1String("userknownhostsfile") && !haveKnown) {
+            c.userKnownHostsFile = e.value;
+            haveKnown = true;
+        } else if (k == QLatin1String("identitiesonly") && !haveIdOnly) {
+            c.identitiesOnly = yes();
+            haveIdOnly = true;
+        } else if (k == QLatin1String("connecttimeout") && !haveTimeout) {
+            c.connectTimeoutSeconds = e.value.toInt();
+            haveTimeout = true;
+        } else if (k == QLatin1String("serveraliveinterval") && !haveAlive) {
+            c.serverAliveIntervalSeconds = e.value.toInt();
+            haveAlive = true;
+        }
+    }
+    if (c.hostName.isEmpty())
+        c.hostName = alias;
+    else
+        c.hostName.replace(QLatin1String("%h"), alias);
+    if (c.user.isEmpty())
+        c.user = localUserName();
+
+    // Token expansion for file names (ssh_config(5) TOKENS, the common subset).
+    auto expand = [&](const QString &in) {
+        QString s = expandTilde(in);
+        QString out;
+        for (int i = 0; i < s.size(); ++i) {
+            if (s[i] != QLatin1Char('%') || i + 1 >= s.size()) {
+                out += s[i];
+                continue;
+            }
+            const QChar t = s[++i];
+            if (t == QLatin1Char('d'))
+                out += QDir::homePath();
+            else if (t == QLatin1Char('u'))
+                out += localUserName();
+            else if (t == QLatin1Char('h'))
+                out += c.hostName;
+            else if (t == QLatin1Char('n'))
+                out += alias;
+            else if (t == QLatin1Char('r'))
+                out += c.user;
+            else if (t == QLatin1Char('p'))
+                out += QString::number(c.port);
+            else if (t == QLatin1Char('%'))
+                out += QLatin1Char('%');
+            else
+                out += QLatin1Char('%') + t;
+        }
+        return out;
+    };
+    for (const QString &id : rawIdentities) {
+        const QString x = expand(id);
+        if (!c.identityFiles.contains(x))
+            c.identityFiles << x;
+    }
+    if (!c.userKnownHostsFile.isEmpty())
+        c.userKnownHostsFile = expand(c.userKnownHostsFile);
+    return c;
+}
+
+} // namespace scalelab

@@ -1,0 +1,59 @@
+#pragma once
+
+#include "SshHostConfig.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace scalelab {
+
+// Our own reader of OpenSSH client config files (ssh_config(5)). libssh's
+// parser is not used because in 0.10 it turns ProxyJump into a ProxyCommand
+// that needs the ssh binary; here ProxyJump is kept as data and the jump is
+// done natively by SshSession.
+//
+// Supported: Host (patterns with * ?, !negation, several per line), Match
+// (only "Match all"; other criteria make the block never match), HostName,
+// User, Port, IdentityFile (several), ProxyJump, UserKnownHostsFile (first
+// file only), IdentitiesOnly, ConnectTimeout, ServerAliveInterval, Include
+// (relative to ~/.ssh, globs). Other keywords are ignored. Keywords are
+// case-insensitive; "Key=Value" and quoted values are accepted.
+class SshConfigFile {
+public:
+    // $SCALELAB_SSH_CONFIG if set, else ~/.ssh/config.
+    static QString defaultPath();
+    // Parses `path` (and its Includes). A missing file gives an empty config
+    // and no error. Syntax errors are reported as "file:line: what".
+    static SshConfigFile load(const QString &path, QString *error = nullptr);
+    static SshConfigFile fromText(const QString &text, const QString &pathForMessages, QString *error = nullptr);
+
+    SshHostConfig resolve(const QString &alias) const;
+    // Whether `name` matches a comma/space separated pattern list (exposed for tests).
+    static bool matchPatternList(const QStringList &patterns, const QString &name);
+    static bool matchWildcard(const QString &pattern, const QString &name);
+    // Host and user names that ssh would take for options are refused.
+    static QString validateName(const QString &what, const QString &value);
+
+    QString path() const { return m_path; }
+
+    struct Entry {
+        QStringList hostPatterns;   // empty = applies to all (before any Host line)
+        bool matchNever = false;
+        QString keyword;            // lower case
+        QString value;
+        QString file;
+        int line = 0;
+    };
+
+private:
+    bool parseFile(const QString &file, const QStringList &currentHost, bool currentMatchNever,
+                   int depth, QString *error);
+    bool parseText(const QString &text, const QString &file, QStringList currentHost,
+                   bool currentMatchNever, int depth, QString *error);
+
+    QString m_path;
+    QList<Entry> m_entries;
+};
+
+} // namespace scalelab

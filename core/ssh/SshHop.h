@@ -1,0 +1,50 @@
+#pragma once
+
+// Internal to core/ssh (includes libssh): one SSH connection of a chain
+// (jump hosts ... target), and the pump that carries the next hop's bytes
+// through a direct-tcpip channel of this one.
+
+#include "SshCallbacks.h"
+#include "SshConnectionSettings.h"
+#include "SshHostConfig.h"
+
+#include <libssh/libssh.h>
+
+#include <atomic>
+#include <thread>
+
+namespace scalelab {
+
+struct SshHop {
+    SshHostConfig config;
+    ssh_session session = nullptr;
+
+    // Set when this hop is reached through the previous hop: the channel lives
+    // on the previous hop's session, which from then on only the pump thread
+    // touches (one thread per libssh session).
+    ssh_session carrier = nullptr;
+    ssh_channel carrierChannel = nullptr;
+    int pumpFd = -1;          // our end of the socketpair; the other end belongs to `session`
+    std::thread pump;
+    std::atomic<bool> stopPump{false};
+    int keepaliveSeconds = 0;
+
+    ~SshHop();
+    // Stops the pump, frees the channel (not the carrier session).
+    void stopBridge();
+    // Disconnects and frees `session`.
+    void close();
+};
+
+// Connects `hop.config` (through `fd` when >= 0), checks the host key, and
+// authenticates. Returns "" or a one-line error.
+QString sshConnectAndAuthenticate(SshHop &hop, int fd, const SshConnectionSettings &settings,
+                                  SshCallbacks *callbacks);
+
+// Opens a direct-tcpip channel on `carrier` to next.config's host:port and
+// starts the pump; returns the fd to hand to the next session, or -1 and *error.
+int sshStartBridge(ssh_session carrier, SshHop &next, QString *error);
+
+QString sshErrorText(ssh_session s);
+
+} // namespace scalelab

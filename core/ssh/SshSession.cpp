@@ -1,0 +1,318 @@
+#include "SshSessionPrivate.h"
+
+#include "KnownHostsFile.h"
+#include "ShellQuote.h"
+#include "SshConfigFile.h"
+
+#include <QDeadlineTimer>
+#include <QThread>
+
+#include <algorithm>
+
+namespace scalelab {
+
+namespace {
+
+// Expands the ProxyJump chain of `target` into the list of hops to dial:
+// the first jump host (honouring its own ProxyJump), the others, the target.
+QString buildHopList(const SshConfigFile &cfg, const SshHostConfig &target, int depth,
+                     QList<SshHostConfig> *out)
+{
+    if (depth > 8)
+        return QStringLiteral("ProxyJump of %1 loops or nests too deeply; check %2").arg(target.alias, target.configPath);
+    if (!target.hasProxyJump()) {
+        *out << target;
+        return {};
+    }
+    const QStringList chain = target.proxyJump.split(QLatin1Char(','), Qt::SkipEmptyParts);
+    for (int i = 0; i < chain.size(); ++i) {
+        // [user@]host[:port], host may be an alias of the config; ssh -J semantics.
+        QString spec = chain[i].trimmed();
+        if (spec.startsWith(QLatin1String("ssh://")))
+            spec = spec.mid(6);
+        QString user;
+        const int at = spec.lastIndexOf(QLatin1Char('@'));
+        if (at >= 0) {
+            user = spec.left(at);
+            spec = spec.mid(at + 1);
+        }
+        QString host = spec;
+        int port = 0;
+        if (spec.startsWith(QLatin1Char('['))) {
+            const int close = spec.indexOf(QLatin1Char(']'));
+            host = spec.mid(1, close - 1);
+            if (close >= 0 && spec.mid(close + 1).startsWith(QLatin1Char(':')))
+                port = spec.mid(close + 2).toInt();
+        } else if (spec.count(QLatin1Char(':')) == 1) {
+            host = spec.section(QLatin1Char(':'), 0, 0);
+            port = spec.section(QLatin1Char(':'), 1).toInt();
+            if (port <= 0 || port > 65535)
+                return QStringLiteral("ProxyJump \"%1\" of %2 has a bad port; check %3").arg(chain[i], target.alias, target.configPath);
+        }
+        if (host.isEmpty())
+            return QStringLiteral("ProxyJump \"%1\" of %2 names no host; check %3").arg(chain[i], target.alias, target.configPath);
+        SshHostConfig hop = cfg.resolve(host);
+        if (!user.isEmpty())
+            hop.user = user;
+        if (port > 0)
+            hop.port = port;
+        if (i == 0) {
+            const QString err = buildHopList(cfg, hop, depth + 1, out);
+            if (!err.isEmpty())
+                return err;
+        } else {
+            hop.proxyJump.clear();
+            *out << hop;
+        }
+    }
+    SshHostConfig last = target;
+    *out << last;
+    return {};
+}
+
+} // namespace
+
+void SshSession::Private::teardown()
+{
+    if (sftp) {
+        sftp_free(sftp);
+        sftp = nullptr;
+    }
+    // Target first, then each jump host; a hop's pump uses the previous
+    // session, so stop it before that session goes away.
+    while (!hops.empty()) {
+        std::unique_ptr<SshHop> hop = std::move(hops.back());
+        hops.pop_back();
+        if (broken && hop->session) {
+            ssh_free(hop->session);   // no polite goodbye on a dead transport
+            hop->session = nullptr;
+        }
+        hop->close();
+        hop->stopBridge();
+    }
+    home.clear();
+}
+
+QString SshSession::Private::transportFailure(const QString &what)
+{
+    ssh_session s = session();
+    const QString text = what + QStringLiteral(": ") + sshErrorText(s);
+    if (!s || !ssh_is_connected(s) || ssh_get_status(s) & (SSH_CLOSED | SSH_CLOSED_ERROR))
+        broken = true;
+    return text;
+}
+
+SshSession::SshSession(SshConnectionSettings settings, SshCallbacks *callbacks)
+    : d(std::make_unique<Private>())
+{
+    d->settings = std::move(settings);
+    d->callbacks = callbacks;
+}
+
+SshSession::~SshSession()
+{
+    disconnect();
+}
+
+int SshSession::backoffSeconds(int attempt)
+{
+    if (attempt <= 0)
+        return 0;
+    return std::min(60, 1 << std::min(attempt - 1, 6));
+}
+
+QString SshSession::reconnect(int attempt)
+{
+    disconnect();
+    const int wait = backoffSeconds(attempt);
+    if (wait > 0)
+        QThread::sleep(static_cast<unsigned long>(wait));
+    return connectToHost();
+}
+
+QString SshSession::connectToHost()
+{
+    disconnect();
+    d->broken = false;
+    if (d->settings.alias.isEmpty())
+        return QStringLiteral("no SSH host alias given; set one in the cluster profile");
+    const QString cfgPath = d->settings.configPath.isEmpty() ? SshConfigFile::defaultPath() : d->settings.configPath;
+    QString cfgError;
+    const SshConfigFile cfg = SshConfigFile::load(cfgPath, &cfgError);
+    if (!cfgError.isEmpty())
+        return QStringLiteral("cannot use the SSH config: %1").arg(cfgError);
+    const QString aliasError = SshConfigFile::validateName(QStringLiteral("host alias"), d->settings.alias);
+    if (!aliasError.isEmpty())
+        return aliasError;
+    d->target = cfg.resolve(d->settings.alias);
+    QList<SshHostConfig> chain;
+    QString err = buildHopList(cfg, d->target, 0, &chain);
+    if (!err.isEmpty())
+        return err;
+    for (int i = 0; i < chain.size(); ++i) {
+        auto hop = std::make_unique<SshHop>();
+        hop->config = chain[i];
+        hop->keepaliveSeconds = chain[i].serverAliveIntervalSeconds > 0 ? chain[i].serverAliveIntervalSeconds
+                                                                         : d->settings.keepaliveSeconds;
+        int fd = -1;
+        if (i > 0) {
+            fd = sshStartBridge(d->hops.back()->session, *hop, &err);
+            if (fd < 0) {
+                d->teardown();
+                return QStringLiteral("ProxyJump via %1 failed: %2").arg(chain[i - 1].alias, err);
+            }
+        }
+        d->hops.push_back(std::move(hop));
+        err = sshConnectAndAuthenticate(*d->hops.back(), fd, d->settings, d->callbacks);
+        if (!err.isEmpty()) {
+            d->teardown();
+            if (i + 1 < chain.size())
+                return QStringLiteral("jump host: %1").arg(err);
+            return err;
+        }
+    }
+    const char *b = ssh_get_serverbanner(d->session());
+    d->banner = b ? sanitizeForDisplay(QByteArray(b)) : QString();
+    d->sinceTraffic.start();
+    return {};
+}
+
+bool SshSession::isConnected() const
+{
+    ssh_session s = d->session();
+    return s && !d->broken && ssh_is_connected(s);
+}
+
+void SshSession::disconnect()
+{
+    d->teardown();
+    d->banner.clear();
+}
+
+QString SshSession::serverBanner() const
+{
+    return d->banner;
+}
+
+SshHostConfig SshSession::hostConfig() const
+{
+    return d->target;
+}
+
+void SshSession::sendKeepaliveIfDue()
+{
+    if (!isConnected())
+        return;
+    const int interval = d->target.serverAliveIntervalSeconds > 0 ? d->target.serverAliveIntervalSeconds
+                                                                  : d->settings.keepaliveSeconds;
+    if (interval <= 0 || d->sinceTraffic.elapsed() < qint64(interval) * 1000)
+        return;
+    if (ssh_send_keepalive(d->session()) != SSH_OK)
+        d->transportFailure(QStringLiteral("keepalive"));
+    d->sinceTraffic.restart();
+}
+
+QString SshSession::sanitizeForDisplay(const QByteArray &raw)
+{
+    QString s = QString::fromUtf8(raw);
+    QString out;
+    out.reserve(s.size());
+    for (QChar c : s) {
+        const ushort u = c.unicode();
+        if (u == '\n' || u == '\t' || (u >= 0x20 && u != 0x7f && !(u >= 0x80 && u < 0xa0)))
+            out += c;
+    }
+    return out;
+}
+
+RemoteResult SshSession::run(const QStringList &argv, int timeoutMs)
+{
+    RemoteResult r;
+    if (argv.isEmpty()) {
+        r.transportError = QStringLiteral("no command given");
+        return r;
+    }
+    for (const QString &w : argv)
+        if (!ShellQuote::isSafeForRemote(w)) {
+            r.transportError = QStringLiteral("refused to send an argument with a control character or '!' (\"%1\")")
+                                   .arg(sanitizeForDisplay(w.toUtf8()).left(60));
+            return r;
+        }
+    if (!isConnected()) {
+        r.transportError = QStringLiteral("not connected to %1").arg(d->settings.alias);
+        return r;
+    }
+    if (timeoutMs <= 0)
+        timeoutMs = d->settings.commandTimeoutMs;
+    const QByteArray command = ShellQuote::join(argv).toUtf8();
+    ssh_session s = d->session();
+    ssh_channel ch = ssh_channel_new(s);
+    if (!ch) {
+        r.transportError = d->transportFailure(QStringLiteral("cannot open a channel"));
+        return r;
+    }
+    if (ssh_channel_open_session(ch) != SSH_OK) {
+        r.transportError = d->transportFailure(QStringLiteral("cannot open a session channel"));
+        ssh_channel_free(ch);
+        return r;
+    }
+    if (ssh_channel_request_exec(ch, command.constData()) != SSH_OK) {
+        r.transportError = d->transportFailure(QStringLiteral("cannot start the remote command"));
+        ssh_channel_free(ch);
+        return r;
+    }
+    ssh_channel_send_eof(ch);   // the command gets an empty stdin, like ssh -n
+    QDeadlineTimer deadline(timeoutMs);
+    char buf[16384];
+    bool failed = false;
+    for (;;) {
+        const int n = ssh_channel_read_timeout(ch, buf, sizeof buf, 0, 100);
+        if (n > 0)
+            r.out.append(buf, n);
+        if (n == SSH_ERROR) {
+            failed = true;
+            break;
+        }
+        int e;
+        while ((e = ssh_channel_read_nonblocking(ch, buf, sizeof buf, 1)) > 0)
+            r.err.append(buf, e);
+        if (e == SSH_ERROR) {
+            failed = true;
+            break;
+        }
+        if (n <= 0 && e == 0 && (ssh_channel_is_eof(ch) || ssh_channel_is_closed(ch))) {
+            // Drain what arrived together with the EOF.
+            int m;
+            while ((m = ssh_channel_read_nonblocking(ch, buf, sizeof buf, 0)) > 0)
+                r.out.append(buf, m);
+            while ((m = ssh_channel_read_nonblocking(ch, buf, sizeof buf, 1)) > 0)
+                r.err.append(buf, m);
+            break;
+        }
+        if (deadline.hasExpired()) {
+            r.transportError = QStringLiteral("no result within %1 s; the remote command may still be running").arg(timeoutMs / 1000.0);
+            ssh_channel_close(ch);
+            ssh_channel_free(ch);
+            if (!ssh_is_connected(s))
+                d->broken = true;
+            return r;
+        }
+    }
+    if (failed) {
+        r.transportError = d->transportFailure(QStringLiteral("the connection failed while running %1").arg(argv.first()));
+        d->broken = true;   // a read error leaves the channel state unknown
+        ssh_channel_free(ch);
+        return r;
+    }
+    r.exitCode = ssh_channel_get_exit_status(ch);
+    if (r.exitCode < 0 && !ssh_is_connected(s)) {
+        r.transportError = d->transportFailure(QStringLiteral("the connection closed before %1 reported its exit status").arg(argv.first()));
+        d->broken = true;
+    }
+    ssh_channel_close(ch);
+    ssh_channel_free(ch);
+    d->sinceTraffic.restart();
+    return r;
+}
+
+} // namespace scalelab

@@ -1,0 +1,234 @@
+// The file half of SshSession: SFTP (needs the blocking session of libssh 0.10).
+#include "SshSessionPrivate.h"
+
+#include <QRandomGenerator>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+
+namespace scalelab {
+
+QString SshSession::Private::ensureSftp()
+{
+    if (sftp)
+        return {};
+    ssh_session s = session();
+    if (!s || broken || !ssh_is_connected(s))
+        return QStringLiteral("not connected to %1").arg(settings.alias);
+    sftp = sftp_new(s);
+    if (!sftp)
+        return transportFailure(QStringLiteral("cannot start SFTP (is the sftp subsystem enabled on the server?)"));
+    if (sftp_init(sftp) != SSH_OK) {
+        sftp_free(sftp);
+        sftp = nullptr;
+        return transportFailure(QStringLiteral("cannot start SFTP"));
+    }
+    return {};
+}
+
+QString SshSession::Private::sftpErrorText(const QString &op, const QString &path) const
+{
+    const int code = sftp ? sftp_get_error(sftp) : -1;
+    QString why;
+    switch (code) {
+    case SSH_FX_NO_SUCH_FILE: why = QStringLiteral("no such file or directory"); break;
+    case SSH_FX_PERMISSION_DENIED: why = QStringLiteral("permission denied"); break;
+    case SSH_FX_FILE_ALREADY_EXISTS: why = QStringLiteral("already exists"); break;
+    case SSH_FX_NO_SPACE_ON_FILESYSTEM:
+    case SSH_FX_QUOTA_EXCEEDED: why = QStringLiteral("no space left or quota exceeded"); break;
+    case SSH_FX_NOT_A_DIRECTORY: why = QStringLiteral("a path component is not a directory"); break;
+    default: why = sshErrorText(session()); break;
+    }
+    return QStringLiteral("%1 %2: %3").arg(op, path, why);
+}
+
+namespace {
+
+bool isAbsoluteOrHome(const QString &p)
+{
+    return p.startsWith(QLatin1Char('/'));
+}
+
+} // namespace
+
+QString SshSession::homeDirectory()
+{
+    if (!d->home.isEmpty())
+        return d->home;
+    if (!d->ensureSftp().isEmpty())
+        return {};
+    char *p = sftp_canonicalize_path(d->sftp, ".");
+    if (!p) {
+        d->transportFailure(QStringLiteral("cannot resolve the home directory"));
+        return {};
+    }
+    d->home = QString::fromUtf8(p);
+    ssh_string_free_char(p);
+    d->sinceTraffic.restart();
+    return d->home;
+}
+
+// "~/x" and "~" mean the remote home; relative paths are relative to it too
+// (the SFTP server starts there).
+static QString expandRemote(SshSession *self, const QString &path)
+{
+    if (path == QLatin1String("~"))
+        return self->homeDirectory();
+    if (path.startsWith(QLatin1String("~/"))) {
+        const QString home = self->homeDirectory();
+        return home.isEmpty() ? QString() : home + path.mid(1);
+    }
+    return path;
+}
+
+QString SshSession::mkdirs(const QString &remoteDir)
+{
+    if (QString e = d->ensureSftp(); !e.isEmpty())
+        return e;
+    const QString dir = expandRemote(this, remoteDir);
+    if (dir.isEmpty())
+        return QStringLiteral("cannot create %1: the remote home directory is unknown").arg(remoteDir);
+    const QStringList parts = dir.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    QString cur = isAbsoluteOrHome(dir) ? QStringLiteral("") : QStringLiteral(".");
+    for (const QString &part : parts) {
+        cur += QLatin1Char('/') + part;
+        const QByteArray p = cur.toUtf8();
+        sftp_attributes a = sftp_stat(d->sftp, p.constData());
+        if (a) {
+            const bool isDir = a->type == SSH_FILEXFER_TYPE_DIRECTORY;
+            sftp_attributes_free(a);
+            if (!isDir)
+                return QStringLiteral("cannot create %1: %2 exists and is not a directory").arg(remoteDir, cur);
+            continue;
+        }
+        if (sftp_get_error(d->sftp) != SSH_FX_NO_SUCH_FILE) {
+            if (!isConnected() || !ssh_is_connected(d->session()))
+                return d->transportFailure(QStringLiteral("mkdir %1").arg(cur));
+            return d->sftpErrorText(QStringLiteral("cannot inspect"), cur);
+        }
+        if (sftp_mkdir(d->sftp, p.constData(), 0755) != SSH_OK) {
+            // Another process may have created it meanwhile.
+            sftp_attributes again = sftp_stat(d->sftp, p.constData());
+            const bool ok = again && again->type == SSH_FILEXFER_TYPE_DIRECTORY;
+            if (again)
+                sftp_attributes_free(again);
+            if (!ok)
+                return d->sftpErrorText(QStringLiteral("cannot create the directory"), cur);
+        }
+    }
+    d->sinceTraffic.restart();
+    return {};
+}
+
+QString SshSession::upload(const QString &remotePath, const QByteArray &data, int mode)
+{
+    if (QString e = d->ensureSftp(); !e.isEmpty())
+        return e;
+    const QString path = expandRemote(this, remotePath);
+    if (path.isEmpty() || path.endsWith(QLatin1Char('/')))
+        return QStringLiteral("cannot upload to \"%1\": not a file path").arg(remotePath);
+    // Temporary name in the same directory so the final rename is atomic.
+    const int slash = path.lastIndexOf(QLatin1Char('/'));
+    const QString tmp = path.left(slash + 1) + QStringLiteral(".") + path.mid(slash + 1)
+        + QStringLiteral(".part-%1").arg(QRandomGenerator::global()->generate64(), 16, 16, QLatin1Char('0'));
+    const QByteArray tmpBytes = tmp.toUtf8();
+    sftp_file f = sftp_open(d->sftp, tmpBytes.constData(), O_WRONLY | O_CREAT | O_EXCL, mode_t(mode & 07777) | S_IRUSR | S_IWUSR);
+    if (!f)
+        return d->sftpErrorText(QStringLiteral("cannot create"), tmp);
+    qint64 done = 0;
+    QString error;
+    while (done < data.size()) {
+        const size_t chunk = size_t(std::min<qint64>(data.size() - done, 32 * 1024));
+        const ssize_t w = sftp_write(f, data.constData() + done, chunk);
+        if (w <= 0) {
+            error = d->sftpErrorText(QStringLiteral("cannot write"), tmp);
+            break;
+        }
+        done += w;
+    }
+    if (sftp_close(f) != SSH_OK && error.isEmpty())
+        error = d->sftpErrorText(QStringLiteral("cannot finish writing"), tmp);
+    if (error.isEmpty() && sftp_chmod(d->sftp, tmpBytes.constData(), mode_t(mode & 07777)) != SSH_OK)
+        error = d->sftpErrorText(QStringLiteral("cannot set the mode of"), tmp);
+    if (error.isEmpty()) {
+        const QByteArray finalBytes = path.toUtf8();
+        if (sftp_rename(d->sftp, tmpBytes.constData(), finalBytes.constData()) != SSH_OK) {
+            error = d->sftpErrorText(QStringLiteral("cannot rename the upload to"), path);
+        }
+    }
+    if (!error.isEmpty()) {
+        if (d->session() && ssh_is_connected(d->session()))
+            sftp_unlink(d->sftp, tmpBytes.constData());
+        else
+            d->broken = true;
+        return error;
+    }
+    d->sinceTraffic.restart();
+    return {};
+}
+
+RemoteFileChunk SshSession::download(const QString &remotePath, qint64 offset, qint64 maxBytes)
+{
+    RemoteFileChunk c;
+    if (QString e = d->ensureSftp(); !e.isEmpty()) {
+        c.error = e;
+        return c;
+    }
+    const QString path = expandRemote(this, remotePath);
+    const QByteArray p = path.toUtf8();
+    sftp_attributes a = sftp_stat(d->sftp, p.constData());
+    if (!a) {
+        if (sftp_get_error(d->sftp) == SSH_FX_NO_SUCH_FILE) {
+            c.missing = true;
+            c.error = QStringLiteral("no such file: %1").arg(path);
+        } else {
+            c.error = d->sftpErrorText(QStringLiteral("cannot inspect"), path);
+            if (!ssh_is_connected(d->session()))
+                d->broken = true;
+        }
+        return c;
+    }
+    c.fileSize = qint64(a->size);
+    const bool isDir = a->type == SSH_FILEXFER_TYPE_DIRECTORY;
+    sftp_attributes_free(a);
+    if (isDir) {
+        c.error = QStringLiteral("%1 is a directory").arg(path);
+        return c;
+    }
+    if (offset < 0)
+        offset = std::max<qint64>(0, c.fileSize + offset);
+    c.offset = offset;
+    if (offset >= c.fileSize || maxBytes <= 0)
+        return c;
+    sftp_file f = sftp_open(d->sftp, p.constData(), O_RDONLY, 0);
+    if (!f) {
+        c.missing = sftp_get_error(d->sftp) == SSH_FX_NO_SUCH_FILE;
+        c.error = d->sftpErrorText(QStringLiteral("cannot open"), path);
+        return c;
+    }
+    if (offset > 0 && sftp_seek64(f, quint64(offset)) != 0) {
+        c.error = d->sftpErrorText(QStringLiteral("cannot seek in"), path);
+        sftp_close(f);
+        return c;
+    }
+    const qint64 want = std::min(maxBytes, c.fileSize - offset);
+    c.data.reserve(int(want));
+    char buf[32 * 1024];
+    while (c.data.size() < want) {
+        const ssize_t n = sftp_read(f, buf, size_t(std::min<qint64>(sizeof buf, want - c.data.size())));
+        if (n < 0) {
+            c.error = d->sftpErrorText(QStringLiteral("cannot read"), path);
+            if (!ssh_is_connected(d->session()))
+                d->broken = true;
+            break;
+        }
+        if (n == 0)
+            break;   // the file shrank meanwhile
+        c.data.append(buf, int(n));
+    }
+    sftp_close(f);
+    d->sinceTraffic.restart();
+    return c;
+}
+
+} // namespace scalelab

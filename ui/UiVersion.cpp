@@ -1,0 +1,2 @@
+#include "UiVersion.h"
+namespace scalelab::ui { const char *uiVersion() { return SCALELAB_VERSION; } }
