@@ -1,2 +1,19 @@
+#include "CliMain.h"
+#include "GuiMain.h"
+
 #include <QCoreApplication>
-int main(int argc, char **argv) { QCoreApplication app(argc, argv); return 0; }
+
+int main(int argc, char **argv)
+{
+    QStringList args;
+    for (int i = 1; i < argc; ++i)
+        args << QString::fromLocal8Bit(argv[i]);
+    if (scalelab::CliMain::isCliInvocation(args)) {
+        // Headless: no display needed, no widgets created.
+        QCoreApplication app(argc, argv);
+        QCoreApplication::setApplicationName(QStringLiteral("ScaleLab"));
+        QCoreApplication::setApplicationVersion(QStringLiteral(SCALELAB_VERSION));
+        return scalelab::CliMain::run(args);
+    }
+    return scalelab::GuiMain::run(argc, argv);
+}

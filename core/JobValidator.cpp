@@ -140,7 +140,7 @@ void checkPartition(const JobSpec &spec, const ClusterProfile &profile, const La
                         .arg(suggestionText(alternative())),
                     partitionFix(alternative()));
     }
-    if (g.gpusPerNode > p.gpusPerNode) {
+    if (g.gpusPerNode > p.gpusPerNode && frameworkSpansNodes(spec.framework)) {
         const int needed = (spec.gpus + p.gpusPerNode - 1) / p.gpusPerNode;
         Fix fix;
         QString how;
@@ -213,7 +213,7 @@ void checkPartition(const JobSpec &spec, const ClusterProfile &profile, const La
 
     // CPUs and memory per node.
     const int cpusPerNode = g.cpusPerTask * g.tasksPerNode;
-    if (p.cpusPerNode > 0 && cpusPerNode > p.cpusPerNode) {
+    if (p.cpusPerNode > 0 && cpusPerNode > p.cpusPerNode && g.gpusPerNode <= p.gpusPerNode) {
         const int fitting = std::max(1, p.cpusPerNode / std::max(1, g.gpusPerNode));
         out << diag(Severity::Error, "cpus-per-node-exceeded", "cpusPerGpu",
                     QStringLiteral("%1 CPUs per node requested (%2 tasks x %3 CPUs) but a %4 node has %5.")
@@ -259,15 +259,30 @@ void checkLaunch(const JobSpec &spec, const ClusterProfile &profile, const Launc
     const int cap = g.partition ? g.partition->gpusPerNode : 0;
     const bool multiNode = g.nodes > 1 || (cap > 0 && spec.gpus > cap);
     if (!frameworkSpansNodes(spec.framework) && multiNode) {
+        // Keeping the researcher's code is the better fix when a partition
+        // with bigger nodes exists; otherwise switch to the multi-node framework.
         const auto alt = multiNodeAlternative(spec.framework);
+        const Partition *bigger = nullptr;
+        for (const auto &p : profile.partitions)
+            if (p.gpusPerNode >= spec.gpus && spec.gpus <= p.maxGpus() && (!bigger || p.isDefault))
+                bigger = &p;
+        QString how;
+        if (bigger)
+            how += QStringLiteral(" Use partition %1 (%2 GPUs per node)").arg(bigger->name).arg(bigger->gpusPerNode);
+        if (alt)
+            how += (how.isEmpty() ? QStringLiteral(" Use ") : QStringLiteral(" or switch to ")) + frameworkName(*alt);
+        if (!how.isEmpty())
+            how += QLatin1Char('.');
         out << diag(Severity::Error, "single-node-framework", "framework",
-                    QStringLiteral("%1 runs one process on one node, so it cannot use %2 GPUs across nodes.%3")
+                    QStringLiteral("%1 runs one process on one node, so it cannot use %2 GPUs when a %3 node has %4.%5")
                         .arg(frameworkName(spec.framework))
                         .arg(spec.gpus)
-                        .arg(alt ? QStringLiteral(" Use %1.").arg(frameworkName(*alt)) : QString()),
-                    alt ? Fix{QStringLiteral("framework"), frameworkId(*alt),
-                              QStringLiteral("use %1").arg(frameworkName(*alt))}
-                        : Fix{});
+                        .arg(g.partitionName)
+                        .arg(cap)
+                        .arg(how),
+                    bigger ? partitionFix(bigger)
+                    : alt  ? Fix{QStringLiteral("framework"), frameworkId(*alt), QStringLiteral("use %1").arg(frameworkName(*alt))}
+                           : Fix{});
     }
     if (spec.launcher && !launchersFor(spec.framework).contains(*spec.launcher)) {
         const Launcher def = defaultLauncher(spec.framework);

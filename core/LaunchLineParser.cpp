@@ -40,6 +40,7 @@ public:
     const QString &peek() const { return m_w[m_i].text; }
     int lineOfCurrent() const { return atEnd() ? m_line.line : m_line.lineAt(m_w[m_i].offset); }
     QString take() { return m_w[m_i++].text; }
+    int index() const { return int(m_i); }
 
     // One option: "--name=value", "--name value", "-xVALUE" or a flag. The
     // caller says which names take a value. Returns false at the first
@@ -261,6 +262,7 @@ void parseTorchrun(Walker &w, LaunchCommand &lc)
     if (module) {
         lc.program = QStringLiteral("-m");
         lc.programLine = w.lineOfCurrent();
+        lc.programWordIndex = w.index();
         lc.args = w.rest();
     }
 }
@@ -344,6 +346,7 @@ void parsePython(Walker &w, LaunchCommand &lc)
             parseTorchrun(w, lc);
             if (lc.program.isEmpty() && !w.atEnd()) {
                 lc.programLine = w.lineOfCurrent();
+        lc.programWordIndex = w.index();
                 lc.program = w.take();
                 lc.args = w.rest();
             }
@@ -355,17 +358,20 @@ void parsePython(Walker &w, LaunchCommand &lc)
             parseDeepSpeed(w, lc);
             if (!w.atEnd()) {
                 lc.programLine = w.lineOfCurrent();
+        lc.programWordIndex = w.index();
                 lc.program = w.take();
                 lc.args = w.rest();
             }
             return;
         }
         lc.programLine = w.lineOfCurrent();
+        lc.programWordIndex = w.index();
         lc.program = QStringLiteral("-m");
         lc.args = w.rest();
         return;
     }
     lc.programLine = w.lineOfCurrent();
+        lc.programWordIndex = w.index();
     lc.program = w.take();
     lc.args = w.rest();
 }
@@ -384,6 +390,7 @@ void parseKernprof(Walker &w, LaunchCommand &lc)
     }
     if (!w.atEnd()) {
         lc.programLine = w.lineOfCurrent();
+        lc.programWordIndex = w.index();
         lc.program = w.take();
         lc.args = w.rest();
     }
@@ -442,6 +449,7 @@ std::optional<LaunchCommand> parseLaunchCommand(const ShellCommand &command, con
             parseTorchrun(w, lc);
             if (lc.program.isEmpty() && !w.atEnd()) {
                 lc.programLine = w.lineOfCurrent();
+        lc.programWordIndex = w.index();
                 lc.program = w.take();
                 lc.args = w.rest();
             }
@@ -452,6 +460,7 @@ std::optional<LaunchCommand> parseLaunchCommand(const ShellCommand &command, con
             parseDeepSpeed(w, lc);
             if (!w.atEnd()) {
                 lc.programLine = w.lineOfCurrent();
+        lc.programWordIndex = w.index();
                 lc.program = w.take();
                 lc.args = w.rest();
             }
@@ -470,6 +479,7 @@ std::optional<LaunchCommand> parseLaunchCommand(const ShellCommand &command, con
             if (!wrapped)
                 return std::nullopt;
             lc.programLine = w.lineOfCurrent();
+        lc.programWordIndex = w.index();
             lc.program = w.take();
             lc.args = w.rest();
             return lc;

@@ -49,6 +49,7 @@ struct LaunchCommand {
     QString program;            // script path, "-m" for modules, or the executable
     QStringList args;
     int programLine = 0;
+    int programWordIndex = -1;  // index of the program word in the command's words
 
     ContainerSpec container;    // singularity/apptainer exec IMAGE
     QString containerWrapper;   // "singularity_wrapper" (CSC): image chosen by the module

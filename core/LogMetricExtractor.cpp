@@ -140,17 +140,20 @@ QList<MetricPattern> LogMetricExtractor::builtinPatterns()
         // Whole-run throughput summaries.
         builtin("samples_per_s", "samples/s", A::Last, QStringLiteral("\\bsamples_per_s[=:\\s]\\s*") + n,
                 "samples_per_s"),
+        // Hugging Face Trainer: "train_samples_per_second = 12.3"
+        builtin("samples_per_s", "samples/s", A::Last, QStringLiteral("\\btrain_samples_per_second\\s*[=:]\\s*") + n,
+                "samples_per_s"),
         builtin("samples_per_s", "samples/s", A::Last, QStringLiteral("total images/sec:\\s*") + n, "/sec"),
         builtin("samples_per_s", "samples/s", A::Last,
                 QStringLiteral("Total img/sec on [0-9]+ GPU\\(s\\):\\s*") + n, "/sec"),
         // Per-step / per-epoch throughput (images, examples and samples are all samples).
         builtin("throughput", "samples/s", A::Mean, QStringLiteral("(?<!total )images/sec:\\s*") + n, "/sec"),
-        builtin("throughput", "samples/s", A::Mean, n + QStringLiteral("\\s*(?:images|examples)/sec\\b"), "/sec"),
+        builtin("throughput", "samples/s", A::Mean, n + QStringLiteral("\\s*(?:images|examples)/sec\\b(?!:?\\s*[0-9])"), "/sec"),
         builtin("throughput", "samples/s", A::Mean, QStringLiteral("\\bexamples/sec[=:]\\s*") + n, "/sec"),
         builtin("throughput", "samples/s", A::Mean, QStringLiteral("average exp/sec = ") + n, "/sec"),
         builtin("throughput", "samples/s", A::Mean, n + QStringLiteral(" examples/second"), "/sec"),
         builtin("throughput", "samples/s", A::Mean, QStringLiteral("samples/s[=:\\s]\\s*") + n, "samples/s"),
-        builtin("throughput", "samples/s", A::Mean, n + QStringLiteral("\\s*samples/s\\b"), "samples/s"),
+        builtin("throughput", "samples/s", A::Mean, n + QStringLiteral("\\s*samples/s\\b(?!:?\\s*[0-9])"), "samples/s"),
     };
 }
 
@@ -272,9 +275,7 @@ LogMetricExtractor::LogMetricExtractor(const QList<MetricPattern> &userPatterns,
         c.pattern = p;
         c.re = re;
         c.literal = (p.literal.isEmpty() ? literalOf(p.regex) : p.literal).toUtf8();
-        QByteArray anchor = p.anchor.isEmpty() ? c.literal : p.anchor.toUtf8();
-        if (!c.literal.contains(anchor))
-            anchor = c.literal;   // an anchor that is not part of the literal would miss lines
+        const QByteArray anchor = p.anchor.isEmpty() ? c.literal : p.anchor.toUtf8();
         c.metric = int(m_metricNames.indexOf(p.name));
         if (c.metric < 0) {
             c.metric = int(m_metricNames.size());

@@ -27,8 +27,9 @@ struct MetricPattern {
     // Text every matching line contains, checked before the regex runs;
     // empty = derived from the regex (see LogMetricExtractor::literalOf).
     QString literal;
-    // Shorter text shared by several patterns (a substring of `literal`):
-    // patterns with the same anchor share one scan of the log. Empty = literal.
+    // Text every matching line contains that several patterns share (it need
+    // not be part of `literal`): patterns with the same anchor share one scan
+    // of the log. Empty = literal.
     QString anchor;
 };
 

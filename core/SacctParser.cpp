@@ -150,6 +150,10 @@ SacctParseResult parseLines(const QStringList &lines, int firstLineNo, const QSt
         }
         SacctRecord &rec = result.records[idx];
         rec.rawLines << line;
+        QMap<QString, QString> fieldMap;
+        for (qsizetype f = 0; f < n; ++f)
+            fieldMap.insert(fields[f], isUserTextField(fields[f]) ? parts[f] : parts[f].trimmed());
+        rec.lines << fieldMap;
         if (stepId.isEmpty()) {
             for (qsizetype f = 0; f < n; ++f)
                 applyJobField(rec, fields[f], isUserTextField(fields[f]) ? parts[f] : parts[f].trimmed());

@@ -3,6 +3,7 @@
 #include "SlurmJobState.h"
 
 #include <QList>
+#include <QMap>
 #include <QString>
 #include <QStringList>
 
@@ -48,6 +49,9 @@ struct SacctRecord {
     QString timelimit;
     QList<Step> steps;
     QStringList rawLines;    // every sacct line of this job, as printed
+    // The same lines as field name -> value (job line first as printed), the
+    // input AccountingMetrics::fromRecords() takes.
+    QList<QMap<QString, QString>> lines;
 
     int exitStatus() const;  // 3 from "3:0", -1 if unknown
     int exitSignal() const;  // 0 from "3:0", -1 if unknown

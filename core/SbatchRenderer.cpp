@@ -262,7 +262,7 @@ QString renderSbatch(const JobSpec &spec, const ClusterProfile &profile)
     for (const auto &[k, v] : vars)
         l << QStringLiteral("export %1=%2").arg(k, ShellQuote::quote(v));
     for (const auto &[k, v] : env.variables)
-        l << QStringLiteral("export %1=%2").arg(k, ShellQuote::quote(v));
+        l << QStringLiteral("export %1=%2").arg(k, ShellQuote::quoteExpandingVariables(v));
     if (!env.setup.isEmpty()) {
         l << QStringLiteral("# Setup lines from the job spec.");
         l << env.setup;

@@ -42,6 +42,40 @@ QString ShellQuote::quote(const QString &word)
     return out;
 }
 
+QString ShellQuote::quoteExpandingVariables(const QString &value)
+{
+    QString out;
+    out.reserve(value.size() + 2);
+    out += QLatin1Char('"');
+    for (qsizetype i = 0; i < value.size(); ++i) {
+        const QChar c = value.at(i);
+        if (c == QLatin1Char('\\') || c == QLatin1Char('"') || c == QLatin1Char('`')) {
+            out += QLatin1Char('\\');
+            out += c;
+        } else if (c == QLatin1Char('$')) {
+            const QChar next = i + 1 < value.size() ? value.at(i + 1) : QChar();
+            const bool variable = next == QLatin1Char('_') || next == QLatin1Char('{')
+                || (next.unicode() < 128 && next.isLetter());
+            if (!variable)
+                out += QLatin1Char('\\');
+            else if (next == QLatin1Char('{')) {
+                // ${NAME} only; ${x:-$(cmd)} and friends stay literal.
+                const qsizetype close = value.indexOf(QLatin1Char('}'), i);
+                bool plain = close > i + 2;
+                for (qsizetype k = i + 2; plain && k < close; ++k)
+                    plain = value.at(k) == QLatin1Char('_') || (value.at(k).unicode() < 128 && value.at(k).isLetterOrNumber());
+                if (!plain)
+                    out += QLatin1Char('\\');
+            }
+            out += c;
+        } else {
+            out += c;
+        }
+    }
+    out += QLatin1Char('"');
+    return out;
+}
+
 QString ShellQuote::join(const QStringList &argv)
 {
     QStringList q;

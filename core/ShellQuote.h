@@ -12,6 +12,10 @@ class ShellQuote {
 public:
     static QString quote(const QString &word);
     static QString join(const QStringList &argv);
+    // For values inside a generated bash script where $VAR and ${VAR}
+    // references should still expand (e.g. /tmp/$USER) but nothing else does:
+    // double quotes with \ " ` and any other $ escaped.
+    static QString quoteExpandingVariables(const QString &value);
     // Words made only of these characters need no quotes at all.
     static bool isPlain(const QString &word);
     // True when `word` can travel in a remote command line at all.

@@ -118,7 +118,7 @@ private:
                 m_heredocPending = false;
             }
         } else {
-            m_cmd.words << ShellWord{m_word, m_wordStart};
+            m_cmd.words << ShellWord{m_word, m_wordStart, m_i};
         }
         m_word.clear();
     }

@@ -15,6 +15,7 @@ namespace scalelab {
 struct ShellWord {
     QString text;
     int offset = 0;
+    int end = 0;   // one past the last character in the lexed text
     bool operator==(const ShellWord &) const = default;
 };
 

@@ -9,6 +9,7 @@
 #include "SshHostConfig.h"
 
 #include <libssh/libssh.h>
+#include <libssh/server.h>   // ssh_send_keepalive is declared here in 0.10
 
 #include <atomic>
 #include <thread>

@@ -132,6 +132,19 @@ QString SshSession::reconnect(int attempt)
 
 QString SshSession::connectToHost()
 {
+    d->lastConnectError = connectImpl();
+    return d->lastConnectError;
+}
+
+QString SshSession::notConnectedText() const
+{
+    if (d->lastConnectError.isEmpty())
+        return QStringLiteral("not connected to %1").arg(d->settings.alias);
+    return QStringLiteral("not connected to %1: %2").arg(d->settings.alias, d->lastConnectError);
+}
+
+QString SshSession::connectImpl()
+{
     disconnect();
     d->broken = false;
     if (d->settings.alias.isEmpty())
@@ -239,7 +252,7 @@ RemoteResult SshSession::run(const QStringList &argv, int timeoutMs)
             return r;
         }
     if (!isConnected()) {
-        r.transportError = QStringLiteral("not connected to %1").arg(d->settings.alias);
+        r.transportError = notConnectedText();
         return r;
     }
     if (timeoutMs <= 0)

@@ -70,6 +70,9 @@ public:
     struct Private;
 
 private:
+    QString connectImpl();
+    QString notConnectedText() const;
+
     std::unique_ptr<Private> d;
 };
 

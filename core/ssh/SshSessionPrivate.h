@@ -23,6 +23,7 @@ struct SshSession::Private {
     sftp_session sftp = nullptr;
     QString banner;
     QString home;
+    QString lastConnectError;   // quoted by "not connected" errors
     bool broken = false;   // the transport failed: a reconnect is needed
     QElapsedTimer sinceTraffic;
 

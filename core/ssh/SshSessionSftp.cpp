@@ -14,7 +14,8 @@ QString SshSession::Private::ensureSftp()
         return {};
     ssh_session s = session();
     if (!s || broken || !ssh_is_connected(s))
-        return QStringLiteral("not connected to %1").arg(settings.alias);
+        return lastConnectError.isEmpty() ? QStringLiteral("not connected to %1").arg(settings.alias)
+                                          : QStringLiteral("not connected to %1: %2").arg(settings.alias, lastConnectError);
     sftp = sftp_new(s);
     if (!sftp)
         return transportFailure(QStringLiteral("cannot start SFTP (is the sftp subsystem enabled on the server?)"));
@@ -34,9 +35,6 @@ QString SshSession::Private::sftpErrorText(const QString &op, const QString &pat
     case SSH_FX_NO_SUCH_FILE: why = QStringLiteral("no such file or directory"); break;
     case SSH_FX_PERMISSION_DENIED: why = QStringLiteral("permission denied"); break;
     case SSH_FX_FILE_ALREADY_EXISTS: why = QStringLiteral("already exists"); break;
-    case SSH_FX_NO_SPACE_ON_FILESYSTEM:
-    case SSH_FX_QUOTA_EXCEEDED: why = QStringLiteral("no space left or quota exceeded"); break;
-    case SSH_FX_NOT_A_DIRECTORY: why = QStringLiteral("a path component is not a directory"); break;
     default: why = sshErrorText(session()); break;
     }
     return QStringLiteral("%1 %2: %3").arg(op, path, why);

@@ -1,0 +1,68 @@
+#include "CliMain.h"
+
+#include "CliContext.h"
+#include "ComposeCommands.h"
+
+#include <functional>
+#include <map>
+
+namespace scalelab {
+
+namespace {
+
+using Command = std::function<int(CliContext &, const QStringList &)>;
+
+const std::map<QString, std::pair<Command, const char *>> &commands()
+{
+    static const std::map<QString, std::pair<Command, const char *>> table = {
+        {QStringLiteral("profiles"), {&ComposeCommands::profiles, "list cluster profiles, partitions and limits"}},
+        {QStringLiteral("render"), {&ComposeCommands::render, "print the sbatch script of a job spec and its diagnostics"}},
+        {QStringLiteral("lint"), {&ComposeCommands::lint, "check an existing sbatch script against a profile"}},
+    };
+    return table;
+}
+
+} // namespace
+
+QString CliMain::usage()
+{
+    QString u = QStringLiteral(
+        "Usage: scalelab                 open the window\n"
+        "       scalelab <command> ...   run headless\n"
+        "       scalelab --screenshot FILE.png [--place compose|jobs|results] [--spec SPEC.json] [--size WxH]\n\n"
+        "Commands:\n");
+    for (const auto &[name, cmd] : commands())
+        u += QStringLiteral("  %1%2\n").arg(name, -10).arg(QString::fromLatin1(cmd.second));
+    u += QStringLiteral("\nEvery command has its own --help. Exit codes: 0 ok (warnings allowed), 1 errors found,\n"
+                        "2 unusable input (unreadable or malformed file, unknown profile or key).\n");
+    return u;
+}
+
+bool CliMain::isCliInvocation(const QStringList &args)
+{
+    if (args.isEmpty())
+        return false;
+    const QString &first = args.front();
+    return commands().count(first) > 0 || first == QLatin1String("--help") || first == QLatin1String("-h")
+        || first == QLatin1String("--version") || first == QLatin1String("help") || !first.startsWith(QLatin1String("--"));
+}
+
+int CliMain::run(const QStringList &args)
+{
+    CliContext ctx;
+    const QString first = args.front();
+    if (first == QLatin1String("--help") || first == QLatin1String("-h") || first == QLatin1String("help")) {
+        ctx.out << usage();
+        return 0;
+    }
+    if (first == QLatin1String("--version")) {
+        ctx.out << "scalelab " << SCALELAB_VERSION << "\n";
+        return 0;
+    }
+    auto it = commands().find(first);
+    if (it == commands().end())
+        return ctx.unusable(QStringLiteral("unknown command \"%1\" (see `scalelab --help`)").arg(first));
+    return it->second.first(ctx, args.mid(1));
+}
+
+} // namespace scalelab

@@ -1,0 +1,216 @@
+#include "ComposeCommands.h"
+
+#include "DiagnosticFormat.h"
+#include "JobSpecJson.h"
+#include "SbatchRenderer.h"
+#include "ScriptImporter.h"
+#include "SlurmTime.h"
+
+#include <QFile>
+
+#include <nlohmann/json.hpp>
+
+namespace scalelab {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::string s(const QString &q)
+{
+    return q.toStdString();
+}
+
+Json partitionJson(const Partition &p)
+{
+    Json j;
+    j["name"] = s(p.name);
+    j["default"] = p.isDefault;
+    j["gpuType"] = s(p.gpuType);
+    j["gpusPerNode"] = p.gpusPerNode;
+    j["cpusPerNode"] = p.cpusPerNode;
+    j["memoryPerNodeMB"] = p.memoryPerNodeMB;
+    j["minNodes"] = p.minNodes;
+    j["maxNodes"] = p.maxNodes;
+    j["maxTime"] = p.maxTimeSeconds > 0 ? s(SlurmTime::format(p.maxTimeSeconds)) : std::string("UNLIMITED");
+    j["maxGpusPerJob"] = p.maxGpusPerJob;
+    j["minGpusPerJob"] = p.minGpusPerJob;
+    j["exclusive"] = p.exclusive;
+    Json src = Json::object();
+    for (auto it = p.sources.begin(); it != p.sources.end(); ++it)
+        src[s(it.key())] = s(it.value());
+    j["sources"] = src;
+    return j;
+}
+
+bool wantsHelp(const QStringList &args)
+{
+    return args.contains(QStringLiteral("--help")) || args.contains(QStringLiteral("-h"));
+}
+
+int unknownOptions(CliContext &ctx, const CliArgs &a, const char *cmd)
+{
+    const auto unknown = a.unknownOptions();
+    if (unknown.isEmpty())
+        return -1;
+    return ctx.unusable(QStringLiteral("%1: unknown option %2 (see `scalelab %1 --help`)")
+                            .arg(QString::fromLatin1(cmd), unknown.front()));
+}
+
+} // namespace
+
+int ComposeCommands::profiles(CliContext &ctx, const QStringList &args)
+{
+    if (wantsHelp(args)) {
+        ctx.out << "Usage: scalelab profiles [--json]\n\n"
+                   "Lists the cluster profiles (built-in and from "
+                << ProfileRegistry::userDirectory()
+                << ")\nwith their partitions and limits. Broken profile files are reported on stderr.\n";
+        return 0;
+    }
+    CliArgs a(args);
+    const bool json = a.flag(QStringLiteral("--json"));
+    if (int rc = unknownOptions(ctx, a, "profiles"); rc >= 0)
+        return rc;
+    const auto &reg = ctx.profiles();
+    for (const auto &d : reg.problems())
+        ctx.err << "scalelab: " << severityName(d.severity) << ": " << d.message << "\n";
+    ctx.err.flush();
+    if (json) {
+        Json arr = Json::array();
+        for (const auto &p : reg.profiles()) {
+            Json j;
+            j["id"] = s(p.id);
+            j["name"] = s(p.name);
+            j["site"] = s(p.site);
+            j["file"] = s(p.filePath);
+            j["userOverride"] = p.userOverride;
+            j["gpuRequest"] = s(gpuRequestStyleId(p.gpuRequest));
+            j["accountRequired"] = p.accountRequired;
+            Json hosts = Json::array();
+            for (const auto &h : p.loginHosts)
+                hosts.push_back(Json{{"alias", s(h.alias)}, {"hostName", s(h.hostName)}, {"port", h.port}});
+            j["loginHosts"] = hosts;
+            Json gts = Json::array();
+            for (const auto &g : p.gpuTypes)
+                gts.push_back(Json{{"id", s(g.id)},
+                                   {"model", s(g.model)},
+                                   {"vendor", g.vendor == GpuVendor::Amd ? "amd" : "nvidia"},
+                                   {"memoryGB", g.memoryGB}});
+            j["gpuTypes"] = gts;
+            Json parts = Json::array();
+            for (const auto &part : p.partitions)
+                parts.push_back(partitionJson(part));
+            j["partitions"] = parts;
+            arr.push_back(j);
+        }
+        ctx.printJson(QByteArray::fromStdString(arr.dump(2)));
+        return 0;
+    }
+    for (const auto &p : reg.profiles()) {
+        ctx.out << p.id << "  " << p.name << (p.userOverride ? "  (user profile)" : "") << "\n";
+        for (const auto &part : p.partitions) {
+            const GpuType *t = p.gpuType(part.gpuType);
+            ctx.out << QStringLiteral("    %1%2 %3 x %4, %5 CPUs, %6 MB/node, nodes %7-%8, max %9")
+                           .arg(part.name, part.isDefault ? QStringLiteral("*") : QString())
+                           .arg(part.gpusPerNode)
+                           .arg(t ? t->id : part.gpuType)
+                           .arg(part.cpusPerNode)
+                           .arg(part.memoryPerNodeMB)
+                           .arg(part.minNodes)
+                           .arg(part.maxNodes)
+                           .arg(part.maxTimeSeconds > 0 ? SlurmTime::format(part.maxTimeSeconds) : QStringLiteral("unlimited"));
+            if (part.maxGpusPerJob > 0)
+                ctx.out << QStringLiteral(", <= %1 GPUs/job").arg(part.maxGpusPerJob);
+            if (part.exclusive)
+                ctx.out << ", whole nodes";
+            ctx.out << "\n";
+        }
+    }
+    ctx.out.flush();
+    return 0;
+}
+
+int ComposeCommands::render(CliContext &ctx, const QStringList &args)
+{
+    if (wantsHelp(args)) {
+        ctx.out << "Usage: scalelab render SPEC.json [--json]\n\n"
+                   "Prints the sbatch script for a job spec on stdout and its diagnostics on stderr.\n"
+                   "--json prints {\"script\": ..., \"diagnostics\": [...]} instead.\n"
+                   "Exit code: 0 no errors (warnings allowed), 1 errors found, 2 unusable input.\n";
+        return 0;
+    }
+    CliArgs a(args);
+    const bool json = a.flag(QStringLiteral("--json"));
+    if (int rc = unknownOptions(ctx, a, "render"); rc >= 0)
+        return rc;
+    const QStringList pos = a.positional();
+    if (pos.size() != 1)
+        return ctx.unusable(QStringLiteral("render needs exactly one SPEC.json (see `scalelab render --help`)"));
+    auto spec = ctx.readSpec(pos.front());
+    if (!spec)
+        return int(ExitCode::Unusable);
+    const ClusterProfile *profile = ctx.profileFor(spec->profile);
+    if (!profile)
+        return int(ExitCode::Unusable);
+    const RenderResult r = renderAndValidate(*spec, *profile);
+    if (json) {
+        Json j;
+        j["script"] = s(r.script);
+        j["diagnostics"] = DiagnosticFormat::toJson(r.diagnostics);
+        ctx.printJson(QByteArray::fromStdString(j.dump(2)));
+    } else {
+        ctx.out << r.script;
+        ctx.out.flush();
+        for (const auto &d : r.diagnostics)
+            ctx.err << DiagnosticFormat::toText(d, pos.front()) << "\n";
+        ctx.err.flush();
+    }
+    return hasErrors(r.diagnostics) ? int(ExitCode::Errors) : int(ExitCode::Ok);
+}
+
+int ComposeCommands::lint(CliContext &ctx, const QStringList &args)
+{
+    if (wantsHelp(args)) {
+        ctx.out << "Usage: scalelab lint SCRIPT --profile ID [--json]\n\n"
+                   "Reads an existing sbatch script, works out the job it asks for and reports\n"
+                   "its mistakes with line numbers. --json prints {\"spec\": ..., \"diagnostics\": [...]}.\n"
+                   "Exit code: 0 no errors (warnings allowed), 1 errors found, 2 unusable input.\n";
+        return 0;
+    }
+    CliArgs a(args);
+    const bool json = a.flag(QStringLiteral("--json"));
+    const auto profileId = a.value(QStringLiteral("--profile"));
+    if (int rc = unknownOptions(ctx, a, "lint"); rc >= 0)
+        return rc;
+    const QStringList pos = a.positional();
+    if (pos.size() != 1)
+        return ctx.unusable(QStringLiteral("lint needs exactly one SCRIPT (see `scalelab lint --help`)"));
+    if (!profileId)
+        return ctx.unusable(QStringLiteral("lint needs --profile ID (see `scalelab profiles`)"));
+    const ClusterProfile *profile = ctx.profileFor(*profileId);
+    if (!profile)
+        return int(ExitCode::Unusable);
+    QFile f(pos.front());
+    if (!f.open(QIODevice::ReadOnly))
+        return ctx.unusable(QStringLiteral("cannot read %1: %2").arg(pos.front(), f.errorString()));
+    const QByteArray raw = f.read(16 * 1024 * 1024);
+    const ScriptImport imp = importSbatchScript(QString::fromUtf8(raw), *profile);
+    if (json) {
+        Json j;
+        j["spec"] = Json::parse(jobSpecToJson(imp.spec).toStdString());
+        j["diagnostics"] = DiagnosticFormat::toJson(imp.diagnostics);
+        ctx.printJson(QByteArray::fromStdString(j.dump(2)));
+    } else {
+        for (const auto &d : imp.diagnostics)
+            ctx.out << DiagnosticFormat::toText(d, pos.front()) << "\n";
+        ctx.out << QStringLiteral("%1 error(s), %2 warning(s), %3 note(s)\n")
+                       .arg(countOf(imp.diagnostics, Severity::Error))
+                       .arg(countOf(imp.diagnostics, Severity::Warning))
+                       .arg(countOf(imp.diagnostics, Severity::Info));
+        ctx.out.flush();
+    }
+    return hasErrors(imp.diagnostics) ? int(ExitCode::Errors) : int(ExitCode::Ok);
+}
+
+} // namespace scalelab

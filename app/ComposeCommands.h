@@ -1,0 +1,15 @@
+#pragma once
+
+#include "CliContext.h"
+
+namespace scalelab {
+
+// profiles, render, lint: everything that needs no cluster.
+class ComposeCommands {
+public:
+    static int profiles(CliContext &ctx, const QStringList &args);
+    static int render(CliContext &ctx, const QStringList &args);
+    static int lint(CliContext &ctx, const QStringList &args);
+};
+
+} // namespace scalelab

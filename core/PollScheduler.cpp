@@ -1,0 +1,34 @@
+#include "PollScheduler.h"
+
+#include <algorithm>
+
+namespace scalelab {
+
+PollScheduler::PollScheduler(int baseSeconds)
+    : m_base(std::clamp(baseSeconds, kMinimumSeconds, kMaximumSeconds))
+    , m_current(m_base)
+{
+}
+
+void PollScheduler::setBaseInterval(int seconds)
+{
+    m_base = std::clamp(seconds, kMinimumSeconds, kMaximumSeconds);
+    if (m_failures == 0)
+        m_current = m_base;
+    else
+        m_current = std::max(m_current, m_base);
+}
+
+void PollScheduler::recordSuccess()
+{
+    m_failures = 0;
+    m_current = m_base;
+}
+
+void PollScheduler::recordFailure()
+{
+    ++m_failures;
+    m_current = std::min(m_current * 2, kMaximumSeconds);
+}
+
+} // namespace scalelab

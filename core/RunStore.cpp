@@ -1,0 +1,522 @@
+#include "RunStore.h"
+
+#include "RunStoreSql.h"
+#include "RunStoreTransaction.h"
+
+#include <QAtomicInteger>
+#include <QDir>
+#include <QFileInfo>
+#include <QRandomGenerator>
+#include <QStandardPaths>
+
+namespace scalelab {
+
+namespace {
+
+// Each entry is one migration, applied in its own transaction; the database's
+// PRAGMA user_version is the number of entries applied. Never edit an entry
+// once released: append a new one.
+const QList<QStringList> &migrations()
+{
+    static const QList<QStringList> m = {
+        {
+            QStringLiteral("CREATE TABLE studies (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL,"
+                           " created TEXT NOT NULL, spec_template TEXT NOT NULL DEFAULT '',"
+                           " notes TEXT NOT NULL DEFAULT '')"),
+            QStringLiteral("CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT,"
+                           " study_id INTEGER REFERENCES studies(id) ON DELETE SET NULL,"
+                           " token TEXT NOT NULL UNIQUE, profile TEXT NOT NULL DEFAULT '',"
+                           " cluster_alias TEXT NOT NULL DEFAULT '', partition TEXT NOT NULL DEFAULT '',"
+                           " gpus INTEGER NOT NULL DEFAULT 0, nodes INTEGER NOT NULL DEFAULT 0,"
+                           " framework TEXT NOT NULL DEFAULT '', spec_json TEXT NOT NULL DEFAULT '',"
+                           " script TEXT NOT NULL DEFAULT '', remote_dir TEXT NOT NULL DEFAULT '',"
+                           " job_id TEXT NOT NULL DEFAULT '', state TEXT NOT NULL DEFAULT 'UNKNOWN',"
+                           " reason TEXT NOT NULL DEFAULT '',"
+                           " submit_state TEXT NOT NULL DEFAULT 'intent' CHECK (submit_state IN"
+                           " ('intent','uploaded','submitted','rejected','unknown','reconciled')),"
+                           " rejection TEXT NOT NULL DEFAULT '', created TEXT NOT NULL, updated TEXT NOT NULL)"),
+            QStringLiteral("CREATE INDEX runs_study ON runs(study_id)"),
+            QStringLiteral("CREATE INDEX runs_cluster ON runs(cluster_alias, submit_state)"),
+            QStringLiteral("CREATE TABLE state_history (id INTEGER PRIMARY KEY AUTOINCREMENT,"
+                           " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+                           " state TEXT NOT NULL, reason TEXT NOT NULL DEFAULT '', at TEXT NOT NULL)"),
+            QStringLiteral("CREATE INDEX state_history_run ON state_history(run_id)"),
+            QStringLiteral("CREATE TABLE accounting (run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,"
+                           " job_id TEXT, state TEXT, exit_code TEXT, submit_time TEXT, start_time TEXT,"
+                           " end_time TEXT, elapsed TEXT, alloc_tres TEXT, max_rss TEXT, node_list TEXT,"
+                           " reason TEXT, total_cpu TEXT, alloc_cpus INTEGER, partition TEXT, account TEXT,"
+                           " tres_usage_in_ave TEXT, tres_usage_in_max TEXT, timelimit TEXT, job_name TEXT,"
+                           " work_dir TEXT, comment TEXT, raw TEXT, lines_json TEXT, recorded TEXT NOT NULL)"),
+            QStringLiteral("CREATE TABLE files (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+                           " remote_path TEXT NOT NULL, local_path TEXT NOT NULL DEFAULT '',"
+                           " size INTEGER NOT NULL DEFAULT -1, fetched_offset INTEGER NOT NULL DEFAULT 0,"
+                           " fetched_at TEXT, PRIMARY KEY (run_id, remote_path))"),
+            QStringLiteral("CREATE TABLE metrics (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+                           " name TEXT NOT NULL, value REAL NOT NULL, unit TEXT NOT NULL DEFAULT '',"
+                           " source TEXT NOT NULL DEFAULT '', PRIMARY KEY (run_id, name, source))"),
+        },
+    };
+    return m;
+}
+
+const char *kRunColumns = "id, study_id, token, profile, cluster_alias, partition, gpus, nodes, framework,"
+                          " spec_json, script, remote_dir, job_id, state, reason, submit_state, rejection,"
+                          " created, updated";
+
+RunRecord runFromQuery(const QSqlQuery &q)
+{
+    RunRecord r;
+    r.id = q.value(0).toLongLong();
+    r.studyId = q.value(1).isNull() ? 0 : q.value(1).toLongLong();
+    r.token = q.value(2).toString();
+    r.profile = q.value(3).toString();
+    r.clusterAlias = q.value(4).toString();
+    r.partition = q.value(5).toString();
+    r.gpus = q.value(6).toInt();
+    r.nodes = q.value(7).toInt();
+    r.framework = q.value(8).toString();
+    r.specJson = q.value(9).toString().toUtf8();
+    r.script = q.value(10).toString();
+    r.remoteDir = q.value(11).toString();
+    r.jobId = q.value(12).toString();
+    r.state = SlurmJobState::parse(q.value(13).toString());
+    r.reason = q.value(14).toString();
+    r.submitState = submitStateFromId(q.value(15).toString()).value_or(SubmitState::Unknown);
+    r.rejection = q.value(16).toString();
+    r.created = RunStoreSql::fromText(q.value(17));
+    r.updated = RunStoreSql::fromText(q.value(18));
+    return r;
+}
+
+QString terminalStateList()
+{
+    QStringList ids;
+    for (int i = int(JobState::Unknown); i <= int(JobState::SpecialExit); ++i)
+        if (SlurmJobState::isTerminal(JobState(i)))
+            ids << QLatin1Char('\'') + SlurmJobState::id(JobState(i)) + QLatin1Char('\'');
+    return ids.join(QLatin1Char(','));
+}
+
+quint64 threadSerial()
+{
+    // Unique for the life of the process, unlike thread ids which get reused.
+    static QAtomicInteger<quint64> next(1);
+    thread_local const quint64 serial = next.fetchAndAddRelaxed(1);
+    return serial;
+}
+
+} // namespace
+
+RunStore::RunStore(const QString &dataDir)
+    : m_dataDir(dataDir.isEmpty() ? defaultDataDirectory() : dataDir)
+{
+    static QAtomicInteger<quint64> stores(1);
+    m_connectionPrefix = QStringLiteral("scalelab-runstore-%1").arg(stores.fetchAndAddRelaxed(1));
+}
+
+RunStore::~RunStore()
+{
+    QMutexLocker lock(&m_mutex);
+    for (const QString &name : std::as_const(m_connections))
+        QSqlDatabase::removeDatabase(name);
+}
+
+QString RunStore::defaultDataDirectory()
+{
+    const QString env = qEnvironmentVariable("SCALELAB_DATA_DIR");
+    if (!env.isEmpty())
+        return env;
+    // Same as AppDataLocation for application "ScaleLab" without an
+    // organisation, independent of what QCoreApplication was told.
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + QStringLiteral("/ScaleLab");
+}
+
+int RunStore::latestSchemaVersion()
+{
+    return int(migrations().size());
+}
+
+QString RunStore::newToken()
+{
+    quint64 v = QRandomGenerator::system()->generate64();
+    return QStringLiteral("sl-%1").arg(v, 16, 16, QLatin1Char('0'));
+}
+
+QString RunStore::databasePath() const
+{
+    return m_dataDir + QStringLiteral("/runs.sqlite");
+}
+
+QString RunStore::runFilesDirectory(qint64 runId) const
+{
+    return m_dataDir + QStringLiteral("/runs/") + QString::number(runId);
+}
+
+QString RunStore::connection(QSqlDatabase &db)
+{
+    const QString name = m_connectionPrefix + QStringLiteral("-t") + QString::number(threadSerial());
+    if (QSqlDatabase::contains(name)) {
+        db = QSqlDatabase::database(name, false);
+        if (db.isOpen())
+            return ensureMigrated(db);
+    } else {
+        if (!QDir().mkpath(m_dataDir))
+            return QStringLiteral("run store: cannot create the data directory %1 (set SCALELAB_DATA_DIR to a "
+                                  "writable directory)")
+                .arg(m_dataDir);
+        db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
+        QMutexLocker lock(&m_mutex);
+        m_connections.insert(name);
+    }
+    db.setDatabaseName(databasePath());
+    db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=10000"));
+    if (!db.open())
+        return RunStoreSql::error(QStringLiteral("opening %1").arg(databasePath()), db.lastError());
+    for (const char *pragma : {"PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON",
+                               "PRAGMA busy_timeout=10000"}) {
+        const QString e = RunStoreSql::execPlain(db, QString::fromLatin1(pragma));
+        if (!e.isEmpty())
+            return e;
+    }
+    return ensureMigrated(db);
+}
+
+QString RunStore::ensureMigrated(QSqlDatabase &db)
+{
+    QMutexLocker lock(&m_mutex);
+    if (!m_migrated) {
+        const QString e = migrate(db);
+        if (!e.isEmpty())
+            return e;
+        m_migrated = true;
+    }
+    return {};
+}
+
+QString RunStore::migrate(QSqlDatabase &db)
+{
+    const auto &all = migrations();
+    for (int version = 0; version < all.size(); ++version) {
+        RunStoreTransaction tx(db);
+        if (QString e = tx.begin(); !e.isEmpty())
+            return e;
+        // Read inside the transaction: another process may have migrated meanwhile.
+        QSqlQuery q(db);
+        if (QString e = RunStoreSql::exec(q, QStringLiteral("PRAGMA user_version")); !e.isEmpty())
+            return e;
+        const int current = q.next() ? q.value(0).toInt() : 0;
+        q.finish();
+        if (current > all.size())
+            return QStringLiteral("run store: %1 has schema version %2, newer than this ScaleLab (%3); "
+                                  "use a newer ScaleLab or another SCALELAB_DATA_DIR")
+                .arg(databasePath())
+                .arg(current)
+                .arg(all.size());
+        if (current > version)
+            continue;
+        for (const QString &sql : all[version])
+            if (QString e = RunStoreSql::execPlain(db, sql); !e.isEmpty())
+                return QStringLiteral("run store migration %1: %2").arg(version + 1).arg(e);
+        if (QString e = RunStoreSql::execPlain(db, QStringLiteral("PRAGMA user_version=%1").arg(version + 1));
+            !e.isEmpty())
+            return e;
+        if (QString e = tx.commit(); !e.isEmpty())
+            return e;
+    }
+    return {};
+}
+
+QString RunStore::open()
+{
+    QSqlDatabase db;
+    return connection(db);
+}
+
+void RunStore::closeThreadConnection()
+{
+    const QString name = m_connectionPrefix + QStringLiteral("-t") + QString::number(threadSerial());
+    {
+        QSqlDatabase db = QSqlDatabase::database(name, false);
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(name);
+    QMutexLocker lock(&m_mutex);
+    m_connections.remove(name);
+}
+
+StoreResult<int> RunStore::schemaVersion()
+{
+    QSqlDatabase db;
+    if (QString e = connection(db); !e.isEmpty())
+        return StoreResult<int>::failure(e);
+    QSqlQuery q(db);
+    if (QString e = RunStoreSql::exec(q, QStringLiteral("PRAGMA user_version")); !e.isEmpty())
+        return StoreResult<int>::failure(e);
+    return {q.next() ? q.value(0).toInt() : 0, {}};
+}
+
+StoreResult<QString> RunStore::integrityCheck()
+{
+    QSqlDatabase db;
+    if (QString e = connection(db); !e.isEmpty())
+        return StoreResult<QString>::failure(e);
+    QSqlQuery q(db);
+    if (QString e = RunStoreSql::exec(q, QStringLiteral("PRAGMA integrity_check")); !e.isEmpty())
+        return StoreResult<QString>::failure(e);
+    QStringList lines;
+    while (q.next())
+        lines << q.value(0).toString();
+    return {lines.join(QLatin1Char('\n')), {}};
+}
+
+StoreResult<qint64> RunStore::createStudy(const StudyRecord &study)
+{
+    QSqlDatabase db;
+    if (QString e = connection(db); !e.isEmpty())
+        return StoreResult<qint64>::failure(e);
+    if (study.name.trimmed().isEmpty())
+        return StoreResult<qint64>::failure(QStringLiteral("run store: a study needs a name"));
+    QSqlQuery q(db);
+    if (QString e = RunStoreSql::exec(
+            q, QStringLiteral("INSERT INTO studies (name, created, spec_template, notes) VALUES (?, ?, ?, ?)"),
+            {study.name, RunStoreSql::toText(study.created), QString::fromUtf8(study.specTemplateJson), study.notes});
+        !e.isEmpty())
+        return StoreResult<qint64>::failure(e);
+    return {q.lastInsertId().toLongLong(), {}};
+}
+
+StoreResult<StudyRecord> RunStore::study(qint64 id)
+{
+    auto all = studies();
+    if (!all.ok())
+        return StoreResult<StudyRecord>::failure(all.error);
+    for (const auto &s : all.value)
+        if (s.id == id)
+            return {s, {}};
+    return StoreResult<StudyRecord>::failure(QStringLiteral("run store: no study with id %1").arg(id));
+}
+
+StoreResult<QList<StudyRecord>> RunStore::studies()
+{
+    QSqlDatabase db;
+    if (QString e = connection(db); !e.isEmpty())
+        return StoreResult<QList<StudyRecord>>::failure(e);
+    QSqlQuery q(db);
+    if (QString e = RunStoreSql::exec(
+            q, QStringLiteral("SELECT id, name, created, spec_template, notes FROM studies ORDER BY id"));
+        !e.isEmpty())
+        return StoreResult<QList<StudyRecord>>::failure(e);
+    QList<StudyRecord> out;
+    while (q.next())
+        out << StudyRecord{q.value(0).toLongLong(), q.value(1).toString(), RunStoreSql::fromText(q.value(2)),
+                           q.value(3).toString().toUtf8(), q.value(4).toString()};
+    return {out, {}};
+}
+
+QString RunStore::setStudyNotes(qint64 id, const QString &notes)
+{
+    QSqlDatabase db;
+    if (QString e = connection(db); !e.isEmpty())
+        return e;
+    QSqlQuery q(db);
+    if (QString e = RunStoreSql::exec(q, QStringLiteral("UPDATE studies SET notes = ? WHERE id = ?"), {notes, id});
+        !e.isEmpty())
+        return e;
+    return q.numRowsAffected() == 1 ? QString() : QStringLiteral("run store: no study with id %1").arg(id);
+}
+
+StoreResult<RunRecord> RunStore::createRun(const RunRecord &in)
+{
+    QSqlDatabase db;
+    if (QString e = connection(db); !e.isEmpty())
+        return StoreResult<RunRecord>::failure(e);
+    RunRecord r = in;
+    if (r.token.isEmpty())
+        r.token = newToken();
+    r.submitState = SubmitState::Intent;
+    r.state = JobState::Unknown;
+    r.jobId.clear();
+    r.created = r.updated = QDateTime::currentDateTimeUtc();
+    QSqlQuery q(db);
+    const QString e = RunStoreSql::exec(
+        q,
+        QStringLiteral("INSERT INTO runs (study_id, token, profile, cluster_alias, partition, gpus, nodes, framework,"
+                       " spec_json, script, remote_dir, job_id, state, reason, submit_state, rejection, created,"
+                       " updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, 'intent', '', ?, ?)"),
+        {r.studyId > 0 ? QVariant(r.studyId) : QVariant(QMetaType::fromType<qint64>()), r.token, r.profile,
+         r.clusterAlias, r.partition, r.gpus, r.nodes, r.framework, QString::fromUtf8(r.specJson), r.script,
+         r.remoteDir, SlurmJobState::id(r.state), r.reason, RunStoreSql::toText(r.created),
+         RunStoreSql::toText(r.updated)});
+    if (!e.isEmpty())
+        return StoreResult<RunRecord>::failure(e);
+    r.id = q.lastInsertId().toLongLong();
+    // Re-read so the caller sees exactly what was stored (timestamps rounded to ms).
+    return run(r.id);
+}
+
+StoreResult<QList<RunRecord>> RunStore::selectRuns(const QString &where, const QVariantList &binds)
+{
+    QSqlDatabase db;
+    if (QString e = connection(db); !e.isEmpty())
+        return StoreResult<QList<RunRecord>>::failure(e);
+    QSqlQuery q(db);
+    q.setForwardOnly(true);
+    if (QString e = RunStoreSql::exec(
+            q, QStringLiteral("SELECT %1 FROM runs %2 ORDER BY id").arg(QLatin1String(kRunColumns), where), binds);
+        !e.isEmpty())
+        return StoreResult<QList<RunRecord>>::failure(e);
+    QList<RunRecord> out;
+    while (q.next())
+        out << runFromQuery(q);
+    return {out, {}};
+}
+
+StoreResult<RunRecord> RunStore::run(qint64 id)
+{
+    auto r = selectRuns(QStringLiteral("WHERE id = ?"), {id});
+    if (!r.ok())
+        return StoreResult<RunRecord>::failure(r.error);
+    if (r.value.isEmpty())
+        return StoreResult<RunRecord>::failure(QStringLiteral("run store: no run with id %1").arg(id));
+    return {r.value.first(), {}};
+}
+
+StoreResult<RunRecord> RunStore::runByToken(const QString &token)
+{
+    auto r = selectRuns(QStringLiteral("WHERE token = ?"), {token});
+    if (!r.ok())
+        return StoreResult<RunRecord>::failure(r.error);
+    if (r.value.isEmpty())
+        return StoreResult<RunRecord>::failure(QStringLiteral("run store: no run with token %1").arg(token));
+    return {r.value.first(), {}};
+}
+
+StoreResult<QList<RunRecord>> RunStore::runs()
+{
+    return selectRuns({}, {});
+}
+
+StoreResult<QList<RunRecord>> RunStore::runsInStudy(qint64 studyId)
+{
+    return selectRuns(QStringLiteral("WHERE study_id = ?"), {studyId});
+}
+
+StoreResult<QList<RunRecord>> RunStore::activeRuns(const QString &clusterAlias)
+{
+    return selectRuns(QStringLiteral("WHERE cluster_alias = ? AND job_id <> '' AND submit_state IN "
+                                     "('submitted','reconciled') AND state NOT IN (%1)")
+                          .arg(terminalStateList()),
+                      {clusterAlias});
+}
+
+StoreResult<QList<RunRecord>> RunStore::unresolvedRuns(const QString &clusterAlias)
+{
+    return selectRuns(QStringLiteral("WHERE cluster_alias = ? AND submit_state IN ('intent','uploaded','unknown')"),
+                      {clusterAlias});
+}
+
+QString RunStore::setRemoteDir(qint64 runId, const QString &remoteDir)
+{
+    QSqlDatabase db;
+    if (QString e = connection(db); !e.isEmpty())
+        return e;
+    QSqlQuery q(db);
+    if (QString e = RunStoreSql::exec(q, QStringLiteral("UPDATE runs SET remote_dir = ?, updated = ? WHERE id = ?"),
+                                      {remoteDir, RunStoreSql::toText({}), runId});
+        !e.isEmpty())
+        return e;
+    return q.numRowsAffected() == 1 ? QString() : QStringLiteral("run store: no run with id %1").arg(runId);
+}
+
+QString RunStore::setSubmitState(qint64 runId, SubmitState state, const QString &rejection)
+{
+    QSqlDatabase db;
+    if (QString e = connection(db); !e.isEmpty())
+        return e;
+    QSqlQuery q(db);
+    if (QString e = RunStoreSql::exec(
+            q, QStringLiteral("UPDATE runs SET submit_state = ?, rejection = ?, updated = ? WHERE id = ?"),
+            {submitStateId(state), rejection, RunStoreSql::toText({}), runId});
+        !e.isEmpty())
+        return e;
+    return q.numRowsAffected() == 1 ? QString() : QStringLiteral("run store: no run with id %1").arg(runId);
+}
+
+QString RunStore::markSubmitted(qint64 runId, const QString &jobId, SubmitState how)
+{
+    QSqlDatabase db;
+    if (QString e = connection(db); !e.isEmpty())
+        return e;
+    RunStoreTransaction tx(db);
+    if (QString e = tx.begin(); !e.isEmpty())
+        return e;
+    QSqlQuery q(db);
+    if (QString e = RunStoreSql::exec(
+            q, QStringLiteral("UPDATE runs SET job_id = ?, submit_state = ?, rejection = '', updated = ? WHERE id = ?"),
+            {jobId, submitStateId(how), RunStoreSql::toText({}), runId});
+        !e.isEmpty())
+        return e;
+    if (q.numRowsAffected() != 1)
+        return QStringLiteral("run store: no run with id %1").arg(runId);
+    auto st = updateStateIn(db, runId, JobState::Pending, {}, {});
+    if (!st.ok())
+        return st.error;
+    return tx.commit();
+}
+
+StoreResult<bool> RunStore::updateState(qint64 runId, JobState state, const QString &reason, const QDateTime &at)
+{
+    QSqlDatabase db;
+    if (QString e = connection(db); !e.isEmpty())
+        return StoreResult<bool>::failure(e);
+    RunStoreTransaction tx(db);
+    if (QString e = tx.begin(); !e.isEmpty())
+        return StoreResult<bool>::failure(e);
+    auto r = updateStateIn(db, runId, state, reason, at);
+    if (!r.ok())
+        return r;
+    if (QString e = tx.commit(); !e.isEmpty())
+        return StoreResult<bool>::failure(e);
+    return r;
+}
+
+StoreResult<bool> RunStore::updateStateIn(QSqlDatabase &db, qint64 runId, JobState state, const QString &reason,
+                                          const QDateTime &at)
+{
+    QSqlQuery q(db);
+    if (QString e = RunStoreSql::exec(q, QStringLiteral("SELECT state, reason FROM runs WHERE id = ?"), {runId});
+        !e.isEmpty())
+        return StoreResult<bool>::failure(e);
+    if (!q.next())
+        return StoreResult<bool>::failure(QStringLiteral("run store: no run with id %1").arg(runId));
+    const QString newState = SlurmJobState::id(state);
+    if (q.value(0).toString() == newState && q.value(1).toString() == reason)
+        return {false, {}};
+    q.finish();
+    const QString when = RunStoreSql::toText(at);
+    QSqlQuery u(db);
+    if (QString e = RunStoreSql::exec(u, QStringLiteral("UPDATE runs SET state = ?, reason = ?, updated = ? WHERE id = ?"),
+                                      {newState, reason, when, runId});
+        !e.isEmpty())
+        return StoreResult<bool>::failure(e);
+    QSqlQuery h(db);
+    if (QString e = RunStoreSql::exec(
+            h, QStringLiteral("INSERT INTO state_history (run_id, state, reason, at) VALUES (?, ?, ?, ?)"),
+            {runId, newState, reason, when});
+        !e.isEmpty())
+        return StoreResult<bool>::failure(e);
+    return {true, {}};
+}
+
+QString RunStore::deleteRun(qint64 runId)
+{
+    QSqlDatabase db;
+    if (QString e = connection(db); !e.isEmpty())
+        return e;
+    QSqlQuery q(db);
+    if (QString e = RunStoreSql::exec(q, QStringLiteral("DELETE FROM runs WHERE id = ?"), {runId}); !e.isEmpty())
+        return e;
+    return q.numRowsAffected() == 1 ? QString() : QStringLiteral("run store: no run with id %1").arg(runId);
+}
+
+} // namespace scalelab

@@ -1,0 +1,222 @@
+// RunStore: what is learnt about a run after submission (history,
+// accounting, fetched files, metrics). The runs/studies half is RunStore.cpp.
+#include "RunStore.h"
+
+#include "RunStoreSql.h"
+#include "RunStoreTransaction.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace scalelab {
+
+namespace {
+
+QString linesToJson(const QList<QMap<QString, QString>> &lines)
+{
+    QJsonArray arr;
+    for (const auto &line : lines) {
+        QJsonObject o;
+        for (auto it = line.begin(); it != line.end(); ++it)
+            o.insert(it.key(), it.value());
+        arr.append(o);
+    }
+    return QString::fromUtf8(QJsonDocument(arr).toJson(QJsonDocument::Compact));
+}
+
+QList<QMap<QString, QString>> linesFromJson(const QString &json)
+{
+    QList<QMap<QString, QString>> out;
+    const QJsonArray arr = QJsonDocument::fromJson(json.toUtf8()).array();
+    for (const auto &v : arr) {
+        QMap<QString, QString> line;
+        const QJsonObject o = v.toObject();
+        for (auto it = o.begin(); it != o.end(); ++it)
+            line.insert(it.key(), it.value().toString());
+        out << line;
+    }
+    return out;
+}
+
+} // namespace
+
+StoreResult<QList<StateChange>> RunStore::stateHistory(qint64 runId)
+{
+    QSqlDatabase db;
+    if (QString e = connection(db); !e.isEmpty())
+        return StoreResult<QList<StateChange>>::failure(e);
+    QSqlQuery q(db);
+    if (QString e = RunStoreSql::exec(
+            q, QStringLiteral("SELECT state, reason, at FROM state_history WHERE run_id = ? ORDER BY id"), {runId});
+        !e.isEmpty())
+        return StoreResult<QList<StateChange>>::failure(e);
+    QList<StateChange> out;
+    while (q.next())
+        out << StateChange{runId, SlurmJobState::parse(q.value(0).toString()), q.value(1).toString(),
+                           RunStoreSql::fromText(q.value(2))};
+    return {out, {}};
+}
+
+QString RunStore::recordFinal(qint64 runId, const SacctRecord &acct, const QDateTime &at)
+{
+    QSqlDatabase db;
+    if (QString e = connection(db); !e.isEmpty())
+        return e;
+    RunStoreTransaction tx(db);
+    if (QString e = tx.begin(); !e.isEmpty())
+        return e;
+    auto st = updateStateIn(db, runId, acct.state, acct.reason == QLatin1String("None") ? QString() : acct.reason, at);
+    if (!st.ok())
+        return st.error;
+    if (QString e = saveAccountingIn(db, runId, acct); !e.isEmpty())
+        return e;
+    return tx.commit();
+}
+
+QString RunStore::saveAccounting(qint64 runId, const SacctRecord &acct)
+{
+    QSqlDatabase db;
+    if (QString e = connection(db); !e.isEmpty())
+        return e;
+    return saveAccountingIn(db, runId, acct);
+}
+
+QString RunStore::saveAccountingIn(QSqlDatabase &db, qint64 runId, const SacctRecord &a)
+{
+    QSqlQuery q(db);
+    return RunStoreSql::exec(
+        q,
+        QStringLiteral("INSERT OR REPLACE INTO accounting (run_id, job_id, state, exit_code, submit_time, start_time,"
+                       " end_time, elapsed, alloc_tres, max_rss, node_list, reason, total_cpu, alloc_cpus, partition,"
+                       " account, tres_usage_in_ave, tres_usage_in_max, timelimit, job_name, work_dir, comment, raw,"
+                       " lines_json, recorded) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
+                       " ?, ?, ?, ?)"),
+        {runId, a.jobId, a.stateText, a.exitCode, a.submit, a.start, a.end, a.elapsed, a.allocTres, a.maxRss,
+         a.nodeList, a.reason, a.totalCpu, a.allocCpus, a.partition, a.account, a.tresUsageInAve, a.tresUsageInMax,
+         a.timelimit, a.jobName, a.workDir, a.comment, a.rawLines.join(QLatin1Char('\n')), linesToJson(a.lines),
+         RunStoreSql::toText({})});
+}
+
+StoreResult<std::optional<SacctRecord>> RunStore::accounting(qint64 runId)
+{
+    using R = StoreResult<std::optional<SacctRecord>>;
+    QSqlDatabase db;
+    if (QString e = connection(db); !e.isEmpty())
+        return R::failure(e);
+    QSqlQuery q(db);
+    if (QString e = RunStoreSql::exec(
+            q,
+            QStringLiteral("SELECT job_id, state, exit_code, submit_time, start_time, end_time, elapsed, alloc_tres,"
+                           " max_rss, node_list, reason, total_cpu, alloc_cpus, partition, account,"
+                           " tres_usage_in_ave, tres_usage_in_max, timelimit, job_name, work_dir, comment, raw,"
+                           " lines_json FROM accounting WHERE run_id = ?"),
+            {runId});
+        !e.isEmpty())
+        return R::failure(e);
+    if (!q.next())
+        return {std::nullopt, {}};
+    SacctRecord a;
+    int i = 0;
+    a.jobId = q.value(i++).toString();
+    a.stateText = q.value(i++).toString();
+    a.state = SlurmJobState::parse(a.stateText);
+    a.exitCode = q.value(i++).toString();
+    a.submit = q.value(i++).toString();
+    a.start = q.value(i++).toString();
+    a.end = q.value(i++).toString();
+    a.elapsed = q.value(i++).toString();
+    a.allocTres = q.value(i++).toString();
+    a.maxRss = q.value(i++).toString();
+    a.nodeList = q.value(i++).toString();
+    a.reason = q.value(i++).toString();
+    a.totalCpu = q.value(i++).toString();
+    a.allocCpus = q.value(i++).toInt();
+    a.partition = q.value(i++).toString();
+    a.account = q.value(i++).toString();
+    a.tresUsageInAve = q.value(i++).toString();
+    a.tresUsageInMax = q.value(i++).toString();
+    a.timelimit = q.value(i++).toString();
+    a.jobName = q.value(i++).toString();
+    a.workDir = q.value(i++).toString();
+    a.comment = q.value(i++).toString();
+    const QString raw = q.value(i++).toString();
+    a.rawLines = raw.isEmpty() ? QStringList() : raw.split(QLatin1Char('\n'));
+    a.lines = linesFromJson(q.value(i++).toString());
+    return {a, {}};
+}
+
+QString RunStore::recordFile(const FileRecord &f)
+{
+    QSqlDatabase db;
+    if (QString e = connection(db); !e.isEmpty())
+        return e;
+    QSqlQuery q(db);
+    return RunStoreSql::exec(q,
+                             QStringLiteral("INSERT OR REPLACE INTO files (run_id, remote_path, local_path, size,"
+                                            " fetched_offset, fetched_at) VALUES (?, ?, ?, ?, ?, ?)"),
+                             {f.runId, f.remotePath, f.localPath, f.size, f.fetchedOffset, RunStoreSql::toText(f.fetchedAt)});
+}
+
+StoreResult<QList<FileRecord>> RunStore::files(qint64 runId)
+{
+    QSqlDatabase db;
+    if (QString e = connection(db); !e.isEmpty())
+        return StoreResult<QList<FileRecord>>::failure(e);
+    QSqlQuery q(db);
+    if (QString e = RunStoreSql::exec(q,
+                                      QStringLiteral("SELECT remote_path, local_path, size, fetched_offset, fetched_at"
+                                                     " FROM files WHERE run_id = ? ORDER BY remote_path"),
+                                      {runId});
+        !e.isEmpty())
+        return StoreResult<QList<FileRecord>>::failure(e);
+    QList<FileRecord> out;
+    while (q.next())
+        out << FileRecord{runId, q.value(0).toString(), q.value(1).toString(), q.value(2).toLongLong(),
+                          q.value(3).toLongLong(), RunStoreSql::fromText(q.value(4))};
+    return {out, {}};
+}
+
+StoreResult<std::optional<FileRecord>> RunStore::file(qint64 runId, const QString &remotePath)
+{
+    auto all = files(runId);
+    if (!all.ok())
+        return StoreResult<std::optional<FileRecord>>::failure(all.error);
+    for (const auto &f : all.value)
+        if (f.remotePath == remotePath)
+            return {f, {}};
+    return {std::nullopt, {}};
+}
+
+QString RunStore::setMetric(const MetricRecord &m)
+{
+    QSqlDatabase db;
+    if (QString e = connection(db); !e.isEmpty())
+        return e;
+    if (m.name.isEmpty())
+        return QStringLiteral("run store: a metric needs a name");
+    QSqlQuery q(db);
+    return RunStoreSql::exec(
+        q, QStringLiteral("INSERT OR REPLACE INTO metrics (run_id, name, value, unit, source) VALUES (?, ?, ?, ?, ?)"),
+        {m.runId, m.name, m.value, m.unit, m.source});
+}
+
+StoreResult<QList<MetricRecord>> RunStore::metrics(qint64 runId)
+{
+    QSqlDatabase db;
+    if (QString e = connection(db); !e.isEmpty())
+        return StoreResult<QList<MetricRecord>>::failure(e);
+    QSqlQuery q(db);
+    if (QString e = RunStoreSql::exec(
+            q, QStringLiteral("SELECT name, value, unit, source FROM metrics WHERE run_id = ? ORDER BY name, source"),
+            {runId});
+        !e.isEmpty())
+        return StoreResult<QList<MetricRecord>>::failure(e);
+    QList<MetricRecord> out;
+    while (q.next())
+        out << MetricRecord{runId, q.value(0).toString(), q.value(1).toDouble(), q.value(2).toString(),
+                            q.value(3).toString()};
+    return {out, {}};
+}
+
+} // namespace scalelab

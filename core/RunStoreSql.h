@@ -1,0 +1,52 @@
+#pragma once
+
+#include <QDateTime>
+#include <QSqlDatabase>
+#include <QSqlError>
+#include <QSqlQuery>
+#include <QString>
+#include <QVariant>
+
+namespace scalelab {
+
+// Small SQL helpers shared by the RunStore translation units (internal).
+class RunStoreSql {
+public:
+    static QString error(const QString &what, const QSqlError &e)
+    {
+        return QStringLiteral("run store: %1 failed: %2").arg(what, e.text());
+    }
+    // Prepares and runs `sql` with positional binds; "" on success.
+    static QString exec(QSqlQuery &q, const QString &sql, const QVariantList &binds = {})
+    {
+        if (!q.prepare(sql))
+            return error(sql.left(60), q.lastError());
+        for (const QVariant &b : binds) {
+            // A null QString would bind as SQL NULL; text columns hold "".
+            if (b.typeId() == QMetaType::QString && b.toString().isNull())
+                q.addBindValue(QStringLiteral(""));
+            else
+                q.addBindValue(b);
+        }
+        if (!q.exec())
+            return error(sql.left(60), q.lastError());
+        return {};
+    }
+    static QString execPlain(QSqlDatabase &db, const QString &sql)
+    {
+        QSqlQuery q(db);
+        if (!q.exec(sql))
+            return error(sql.left(60), q.lastError());
+        return {};
+    }
+    static QString toText(const QDateTime &t)
+    {
+        return (t.isValid() ? t : QDateTime::currentDateTimeUtc()).toUTC().toString(Qt::ISODateWithMs);
+    }
+    static QDateTime fromText(const QVariant &v)
+    {
+        return QDateTime::fromString(v.toString(), Qt::ISODateWithMs).toUTC();
+    }
+};
+
+} // namespace scalelab

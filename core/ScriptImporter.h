@@ -1,0 +1,61 @@
+#pragma once
+
+#include "ClusterProfile.h"
+#include "Diagnostic.h"
+#include "JobSpec.h"
+#include "LaunchLineParser.h"
+#include "SbatchScriptParser.h"
+
+#include <QString>
+
+namespace scalelab {
+
+// What the #SBATCH options ask Slurm for, resolved to numbers the way Slurm
+// fills in defaults (one task per node, one node).
+struct ScriptRequest {
+    int nodes = 0;              // --nodes (the minimum of a range); 0 = not given
+    int tasks = 1;              // tasks in the job (srun's default -n)
+    int tasksPerNode = 1;
+    bool tasksGiven = false;    // --ntasks or --ntasks-per-node was set
+    int cpusPerTask = 0;        // 0 = not given (Slurm: 1)
+    int gpus = 0;               // GPUs of the whole job
+    int gpusPerNode = 0;
+    QString gpuType;            // "v100" from --gres=gpu:v100:4; empty = any
+    int gpuOptionLine = 0;      // the option that set the GPU count
+
+    int effectiveNodes() const { return nodes > 0 ? nodes : 1; }
+};
+
+// An sbatch script turned into a JobSpec plus findings about the script.
+struct ScriptImport {
+    JobSpec spec;
+    Diagnostics diagnostics;            // parser, importer and validator findings, by line
+    QList<SbatchOption> options;        // #SBATCH options in effect
+    QList<SbatchOption> disabledOptions;   // ##SBATCH
+    QList<SbatchOption> ignoredOptions;    // #SBATCH after the first command
+    QList<LaunchCommand> launches;      // every command that starts a program
+    int primaryLaunch = -1;             // index into launches the spec was built from
+    ScriptRequest request;
+    bool frameworkGuessed = false;      // no launcher named the framework
+
+    const LaunchCommand *launch() const
+    {
+        return primaryLaunch >= 0 && primaryLaunch < launches.size() ? &launches[primaryLaunch] : nullptr;
+    }
+    const SbatchOption *option(const QString &name) const;   // the one in effect
+    int lineOf(const QString &field) const;   // the script line that set a spec field, 0 = none
+};
+
+// Reads an sbatch script: never throws, never fails; anything it cannot
+// understand is a finding. The profile gives the partitions to check against
+// (validateJob) and site rules (e.g. --cpus-per-gpu on LUMI).
+ScriptImport importSbatchScript(const QString &text, const ClusterProfile &profile);
+
+// The findings about how the script launches its processes and how its
+// request fits the profile; called by importSbatchScript.
+void lintScriptImport(ScriptImport &imp, const ClusterProfile &profile);
+
+// The spec field an #SBATCH option sets ("gres" -> "gpus"), empty when none.
+QString specFieldOfOption(const QString &option);
+
+} // namespace scalelab

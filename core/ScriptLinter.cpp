@@ -1,0 +1,392 @@
+#include "ScriptImporter.h"
+
+#include "JobValidator.h"
+
+#include <algorithm>
+
+// The findings about how an imported script starts its processes: the
+// mistakes people copy from examples (a launcher that uses fewer GPUs than
+// were reserved, tasks nobody starts, torchrun on the first node only) and
+// the validator's findings placed on the line that caused them.
+
+namespace scalelab {
+
+namespace {
+
+Diagnostic finding(Severity sev, const QString &rule, const QString &field, int line, const QString &message,
+                   Fix fix = {})
+{
+    Diagnostic d;
+    d.severity = sev;
+    d.rule = rule;
+    d.field = field;
+    d.line = line;
+    d.message = message;
+    d.fix = std::move(fix);
+    return d;
+}
+
+QString plural(int n, const char *one, const char *many)
+{
+    return QStringLiteral("%1 %2").arg(n).arg(QLatin1String(n == 1 ? one : many));
+}
+
+// How many processes the primary launch line starts and on how many nodes.
+struct Started {
+    int instances = 1;       // copies of the launcher (srun tasks, or 1)
+    int instanceNodes = 1;   // nodes those copies run on
+    int processes = 0;       // training processes; 0 = unknown
+    int perInstance = 1;     // processes each copy spawns
+    QString unknownBecause;  // why processes is unknown
+    int countLine = 0;       // the line of the option that set the count
+};
+
+Started countStarted(const LaunchCommand &l, const ScriptRequest &r)
+{
+    Started s;
+    const int jobNodes = r.effectiveNodes();
+    if (l.underSrun) {
+        int nodes = l.srunNodes > 0 ? std::min(l.srunNodes, jobNodes) : jobNodes;
+        if (l.srunTasks > 0)
+            s.instances = l.srunTasks;
+        else if (l.srunTasksPerNode > 0)
+            s.instances = l.srunTasksPerNode * nodes;
+        else if (l.srunNodes > 0)
+            s.instances = nodes * r.tasksPerNode;
+        else
+            s.instances = r.tasks;
+        s.instanceNodes = std::max(1, std::min(nodes, s.instances));
+    }
+    s.countLine = l.line;
+    auto unresolvedCount = [&](const QString &text, int line) {
+        s.unknownBecause = text;
+        s.countLine = line ? line : l.line;
+    };
+    switch (l.launcher) {
+    case ProcessLauncher::Torchrun:
+        if (l.nprocText.isEmpty())
+            s.perInstance = 1;   // torchrun's default
+        else if (l.nprocPerNode > 0)
+            s.perInstance = l.nprocPerNode;
+        else if (l.nprocText == QLatin1String("gpu") || l.nprocText == QLatin1String("auto"))
+            s.perInstance = r.gpusPerNode;
+        else
+            unresolvedCount(l.nprocText, l.nprocLine);
+        if (l.nprocLine)
+            s.countLine = l.nprocLine;
+        break;
+    case ProcessLauncher::DeepSpeed:
+        // Without --num_gpus DeepSpeed uses every GPU it sees on the node.
+        if (l.nprocText.isEmpty())
+            s.perInstance = r.gpusPerNode;
+        else if (l.nprocPerNode > 0)
+            s.perInstance = l.nprocPerNode;
+        else
+            unresolvedCount(l.nprocText, l.nprocLine);
+        if (!l.underSrun && l.hostfile) {
+            s.instances = l.nnodes > 0 ? l.nnodes : jobNodes;
+            s.instanceNodes = s.instances;
+        }
+        if (l.nprocLine)
+            s.countLine = l.nprocLine;
+        break;
+    case ProcessLauncher::Horovodrun:
+    case ProcessLauncher::Mpirun:
+        if (l.npText.isEmpty() && l.launcher == ProcessLauncher::Mpirun)
+            s.perInstance = r.tasks;   // mpirun inside Slurm fills every task slot
+        else if (l.np > 0)
+            s.perInstance = l.np;
+        else
+            unresolvedCount(l.npText.isEmpty() ? QStringLiteral("(no -np)") : l.npText, l.npLine);
+        if (l.launcher == ProcessLauncher::Mpirun || l.hostfile)
+            s.instanceNodes = jobNodes;   // mpirun reads the Slurm allocation
+        if (l.npLine)
+            s.countLine = l.npLine;
+        break;
+    case ProcessLauncher::None:
+        s.perInstance = 1;
+        break;
+    }
+    if (s.unknownBecause.isEmpty())
+        s.processes = s.instances * s.perInstance;
+    return s;
+}
+
+class Linter {
+public:
+    Linter(ScriptImport &imp, const ClusterProfile &profile) : m_imp(imp), m_profile(profile) {}
+
+    void run()
+    {
+        const LaunchCommand *l = m_imp.launch();
+        if (!l) {
+            if (!hasRule(QStringLiteral("cannot-parse")) || m_imp.options.size() > 0)
+                add(finding(Severity::Warning, QStringLiteral("no-launch-line"), QStringLiteral("program"), 0,
+                            QStringLiteral("No line starts a Python program (srun, torchrun, deepspeed, horovodrun, "
+                                           "mpirun or python). Set the program by hand.")));
+        } else {
+            lintLaunch(*l);
+        }
+        lintSite();
+        lintPartition();
+        mapValidator();
+    }
+
+private:
+    void add(Diagnostic d) { m_imp.diagnostics << std::move(d); }
+
+    bool hasRule(const QString &rule, const QString &field = QString()) const
+    {
+        return std::any_of(m_imp.diagnostics.begin(), m_imp.diagnostics.end(), [&](const Diagnostic &d) {
+            return d.rule == rule && (field.isEmpty() || d.field == field);
+        });
+    }
+
+    int optionLine(const char *name) const
+    {
+        const SbatchOption *o = m_imp.option(QString::fromLatin1(name));
+        return o ? o->line : 0;
+    }
+
+    void lintLaunch(const LaunchCommand &l)
+    {
+        const ScriptRequest &r = m_imp.request;
+        const int nodes = r.effectiveNodes();
+        const Started s = countStarted(l, r);
+        const QString who = l.launcherWord.isEmpty() ? (l.underSrun ? QStringLiteral("srun") : l.interpreter)
+                                                     : l.launcherWord;
+
+        if (!s.unknownBecause.isEmpty()) {
+            add(finding(Severity::Warning, QStringLiteral("unresolved-variable"), QStringLiteral("launcher"), s.countLine,
+                        QStringLiteral("The process count %1 of %2 depends on a value the script does not set; the "
+                                       "GPU check is skipped. Use a number or a $SLURM_* variable.")
+                            .arg(s.unknownBecause, who)));
+        }
+
+        // Torchrun's node handling.
+        const bool torch = l.launcher == ProcessLauncher::Torchrun;
+        if (torch && nodes > 1 && !l.underSrun) {
+            add(finding(Severity::Error, QStringLiteral("torchrun-without-srun-multinode"), QStringLiteral("launcher"),
+                        l.line,
+                        QStringLiteral("%1 nodes are reserved but %2 is not started with srun, so it runs on the first "
+                                       "node only and the other %3 wait idle. Start it as \"srun %2 ...\" with one "
+                                       "task per node.")
+                            .arg(nodes)
+                            .arg(who)
+                            .arg(nodes - 1),
+                        Fix{QStringLiteral("launcher"), QStringLiteral("torchrun"),
+                            QStringLiteral("let ScaleLab start torchrun on every node with srun")}));
+        } else if (torch && l.standalone && s.instanceNodes > 1) {
+            add(finding(Severity::Error, QStringLiteral("torchrun-standalone-multinode"), QStringLiteral("launcher"),
+                        l.line,
+                        QStringLiteral("--standalone makes every node its own training group: the %1 nodes train "
+                                       "separate copies of the model. Use --rdzv_backend=c10d with an endpoint on the "
+                                       "first node.")
+                            .arg(s.instanceNodes)));
+        } else if (torch && l.nnodes > 0 && l.nnodes != s.instanceNodes) {
+            add(finding(Severity::Error, QStringLiteral("torchrun-nnodes-mismatch"), QStringLiteral("nodes"),
+                        l.nnodesLine ? l.nnodesLine : l.line,
+                        QStringLiteral("--nnodes=%1 but %2 starts on %3; the rendezvous waits for nodes that never "
+                                       "come. Use --nnodes=$SLURM_JOB_NUM_NODES.")
+                            .arg(l.nnodes)
+                            .arg(who, plural(s.instanceNodes, "node", "nodes"))));
+        }
+        if (torch && l.underSrun && s.instances > s.instanceNodes) {
+            add(finding(Severity::Error, QStringLiteral("launcher-too-many-processes"), QStringLiteral("launcher"),
+                        l.line,
+                        QStringLiteral("srun starts %1 copies of %2 (%3 per node), and each spawns its own workers: "
+                                       "%4 processes compete for %5 GPUs. Use --ntasks-per-node=1 with torchrun.")
+                            .arg(s.instances)
+                            .arg(who)
+                            .arg(s.instances / std::max(1, s.instanceNodes))
+                            .arg(s.processes)
+                            .arg(r.gpus)));
+        }
+
+        // First node only: one process without srun on a multi-node job.
+        const bool spans = l.underSrun || l.launcher == ProcessLauncher::Mpirun || l.hostfile;
+        if (!torch && nodes > 1 && !spans) {
+            Fix fix;
+            const Partition *p = partition();
+            if (p && r.gpusPerNode <= p->gpusPerNode && r.gpusPerNode > 0)
+                fix = Fix{QStringLiteral("nodes"), QStringLiteral("1"), QStringLiteral("run on one node")};
+            add(finding(Severity::Error, QStringLiteral("first-node-only"), QStringLiteral("nodes"), l.line,
+                        QStringLiteral("%1 nodes are reserved but %2 runs on the first node only (no srun); the other "
+                                       "%3 idle. Start it with srun or reserve one node.")
+                            .arg(nodes)
+                            .arg(who.isEmpty() ? l.program : who)
+                            .arg(nodes - 1),
+                        fix));
+        }
+
+        // Tasks reserved but never started.
+        const bool usesSlots = l.launcher == ProcessLauncher::Mpirun || l.launcher == ProcessLauncher::Horovodrun;
+        if (r.tasksGiven && r.tasks > 1 && !l.underSrun && !usesSlots && r.tasks > nodes) {
+            const int line = optionLine("ntasks") ? optionLine("ntasks") : optionLine("ntasks-per-node");
+            add(finding(Severity::Warning, QStringLiteral("tasks-never-started"), QString(), line,
+                        QStringLiteral("%1 reserved, but line %2 starts one process without srun, so %3 never "
+                                       "started. Their CPUs only reach that one process as extra threads, and "
+                                       "the task count suggests one process per GPU that is not there. Reserve "
+                                       "--ntasks=1 --cpus-per-task=%4, or start the program with srun.")
+                            .arg(plural(r.tasks, "task is", "tasks are"))
+                            .arg(l.line)
+                            .arg(plural(r.tasks - 1, "task is", "tasks are"))
+                            .arg(std::max(1, r.cpusPerTask) * r.tasks / nodes)));
+        } else if (l.underSrun && l.srunTasks > 0 && l.srunTasks < r.tasks && r.tasksGiven) {
+            add(finding(Severity::Warning, QStringLiteral("tasks-never-started"), QString(), l.line,
+                        QStringLiteral("srun -n %1 starts %2 of the %3 tasks the job reserved; the rest idle. Drop -n "
+                                       "or reserve fewer tasks.")
+                            .arg(l.srunTasks)
+                            .arg(l.srunTasks)
+                            .arg(r.tasks)));
+        }
+
+        // Processes against GPUs.
+        if (s.processes <= 0 || r.gpus <= 0)
+            return;
+        const bool onePerNode = l.launcher == ProcessLauncher::None && s.instances <= s.instanceNodes;
+        if (s.processes < r.gpus && !onePerNode) {
+            add(finding(Severity::Warning, QStringLiteral("launcher-too-few-processes"), QStringLiteral("gpus"),
+                        s.countLine,
+                        QStringLiteral("%1 reserved but %2 starts %3%4: %5 never used. Start one process per GPU%6, or "
+                                       "reserve only %7.")
+                            .arg(plural(r.gpus, "GPU is", "GPUs are"), who, plural(s.processes, "process", "processes"),
+                                 s.instances > 1 ? QStringLiteral(" (%1 x %2)").arg(s.instances).arg(s.perInstance)
+                                                 : QString(),
+                                 plural(r.gpus - s.processes, "GPU is", "GPUs are"),
+                                 torch ? QStringLiteral(" (--nproc_per_node=%1)").arg(r.gpusPerNode) : QString(),
+                                 plural(s.processes, "GPU", "GPUs")),
+                        Fix{QStringLiteral("gpus"), QString::number(s.processes),
+                            QStringLiteral("reserve %1 GPUs").arg(s.processes)}));
+        } else if (s.processes > r.gpus && !(torch && l.underSrun && s.instances > s.instanceNodes)) {
+            add(finding(torch ? Severity::Error : Severity::Warning, QStringLiteral("launcher-too-many-processes"),
+                        QStringLiteral("gpus"), s.countLine,
+                        QStringLiteral("%1 starts %2 for %3; processes share GPUs or fail to find one. Start one "
+                                       "process per GPU.")
+                            .arg(who, plural(s.processes, "process", "processes"), plural(r.gpus, "GPU", "GPUs")),
+                        Fix{QStringLiteral("gpus"), QString::number(s.processes),
+                            QStringLiteral("reserve %1 GPUs").arg(s.processes)}));
+        }
+        if (usesSlots && l.np > r.tasks && r.tasksGiven && l.launcher == ProcessLauncher::Mpirun) {
+            add(finding(Severity::Error, QStringLiteral("launcher-too-many-processes"), QStringLiteral("launcher"),
+                        s.countLine,
+                        QStringLiteral("mpirun -np %1 but the job has %2 task slots; Open MPI refuses to start (not "
+                                       "enough slots). Reserve --ntasks=%1.")
+                            .arg(l.np)
+                            .arg(r.tasks)));
+        }
+    }
+
+    const Partition *partition() const
+    {
+        const QString &name = m_imp.spec.partition;
+        return name.isEmpty() ? m_profile.defaultPartition() : m_profile.partition(name);
+    }
+
+    void lintSite()
+    {
+        const SbatchOption *cpg = m_imp.option(QStringLiteral("cpus-per-gpu"));
+        if (!cpg || !m_profile.cpusPerGpuBroken)
+            return;
+        QString note;
+        for (const auto &n : m_profile.notes)
+            if (n.rule == QLatin1String("site-cpus-per-gpu"))
+                note = QStringLiteral(" ") + n.text;
+        const int perTask = m_imp.request.gpusPerNode > 0 && m_imp.spec.cpusPerGpu > 0
+                                ? m_imp.spec.cpusPerGpu * m_imp.request.gpusPerNode / std::max(1, m_imp.request.tasksPerNode)
+                                : 0;
+        add(finding(Severity::Warning, QStringLiteral("site-cpus-per-gpu"), QStringLiteral("cpusPerGpu"), cpg->line,
+                    QStringLiteral("On %1, --cpus-per-gpu breaks direct GPU-to-GPU communication.%2 Request CPUs with "
+                                   "--cpus-per-task%3 instead.")
+                        .arg(m_profile.name.isEmpty() ? m_profile.id : m_profile.name, note,
+                             perTask > 0 ? QStringLiteral("=%1").arg(perTask) : QString())));
+    }
+
+    // What the script asks of a node that the partition's nodes do not have.
+    void lintPartition()
+    {
+        const Partition *p = partition();
+        const ScriptRequest &r = m_imp.request;
+        if (!p)
+            return;
+        if (!r.gpuType.isEmpty() && !p->gpuType.isEmpty() && r.gpuType != p->gpuType) {
+            const Partition *alt = nullptr;
+            for (const auto &q : m_profile.partitions)
+                if (q.gpuType == r.gpuType && !alt)
+                    alt = &q;
+            add(finding(Severity::Error, QStringLiteral("geometry-partition-mismatch"), QStringLiteral("gpus"),
+                        r.gpuOptionLine,
+                        QStringLiteral("The script asks for %1 GPUs but partition %2 has %3; Slurm reports \"Requested "
+                                       "node configuration is not available\".%4")
+                            .arg(r.gpuType, p->name, p->gpuType,
+                                 alt ? QStringLiteral(" Use partition %1.").arg(alt->name) : QString()),
+                        alt ? Fix{QStringLiteral("partition"), alt->name, QStringLiteral("use %1").arg(alt->name)} : Fix{}));
+        }
+        if (p->gpusPerNode > 0 && r.gpusPerNode > p->gpusPerNode) {
+            const int needed = (r.gpus + p->gpusPerNode - 1) / p->gpusPerNode;
+            add(finding(Severity::Error, QStringLiteral("geometry-partition-mismatch"), QStringLiteral("gpus"),
+                        r.gpuOptionLine,
+                        QStringLiteral("%1 GPUs per node requested but a %2 node has %3; Slurm cannot place the job. "
+                                       "Use %4 nodes with %3 GPUs each.")
+                            .arg(r.gpusPerNode)
+                            .arg(p->name)
+                            .arg(p->gpusPerNode)
+                            .arg(needed),
+                        Fix{QStringLiteral("nodes"), QString::number(needed), QStringLiteral("set nodes to %1").arg(needed)}));
+        }
+        const int cpus = std::max(1, r.cpusPerTask) * r.tasksPerNode;
+        if (p->cpusPerNode > 0 && cpus > p->cpusPerNode) {
+            const int fit = std::max(1, p->cpusPerNode / std::max(1, r.tasksPerNode));
+            add(finding(Severity::Error, QStringLiteral("geometry-partition-mismatch"), QStringLiteral("cpusPerGpu"),
+                        optionLine("cpus-per-task") ? optionLine("cpus-per-task") : optionLine("ntasks-per-node"),
+                        QStringLiteral("%1 CPUs per node requested (%2 x %3) but a %4 node has %5. Use "
+                                       "--cpus-per-task=%6.")
+                            .arg(cpus)
+                            .arg(r.tasksPerNode)
+                            .arg(std::max(1, r.cpusPerTask))
+                            .arg(p->name)
+                            .arg(p->cpusPerNode)
+                            .arg(fit)));
+        }
+    }
+
+    // The validator checks the spec; its findings go on the line that set the
+    // field. Infos about how ScaleLab would render the job are left out.
+    void mapValidator()
+    {
+        if (m_profile.id.isEmpty() && m_profile.partitions.isEmpty())
+            return;
+        const Diagnostics v = validateJob(m_imp.spec, m_profile);
+        for (Diagnostic d : v) {
+            if (d.severity == Severity::Info)
+                continue;
+            if (d.rule == QLatin1String("program-missing") && hasRule(QStringLiteral("no-launch-line")))
+                continue;
+            if (hasRule(d.rule, d.field))
+                continue;
+            // Ours already says it about the same field, with the script's numbers.
+            if (hasRule(QStringLiteral("geometry-partition-mismatch"), d.field)
+                || (d.rule == QLatin1String("gpus-per-node-exceeded") && hasRule(QStringLiteral("geometry-partition-mismatch"))))
+                continue;
+            if (d.field == QLatin1String("time") && hasRule(QStringLiteral("invalid-value"), d.field))
+                continue;
+            if (d.line == 0)
+                d.line = m_imp.lineOf(d.field);
+            add(d);
+        }
+    }
+
+    ScriptImport &m_imp;
+    const ClusterProfile &m_profile;
+};
+
+} // namespace
+
+void lintScriptImport(ScriptImport &imp, const ClusterProfile &profile)
+{
+    Linter(imp, profile).run();
+    std::stable_sort(imp.diagnostics.begin(), imp.diagnostics.end(),
+                     [](const Diagnostic &a, const Diagnostic &b) { return a.line < b.line; });
+}
+
+} // namespace scalelab

@@ -1,0 +1,342 @@
+// SlurmClient: version, submission, reconciliation, --test-only.
+// Polling, cancel and file transfer are in SlurmClientPoll.cpp.
+#include "SlurmClient.h"
+
+#include "RemoteValidation.h"
+#include "SacctParser.h"
+#include "ShellQuote.h"
+#include "SqueueParser.h"
+
+#include <QDateTime>
+
+#include <cmath>
+
+namespace scalelab {
+
+namespace {
+constexpr int kSbatchTimeoutMs = 120000;
+constexpr int kQueryTimeoutMs = 60000;
+
+QString sbatchErrorText(const QByteArray &err)
+{
+    // Slurm's own lines, verbatim but printable.
+    return RemoteValidation::sanitize(err, 2000);
+}
+} // namespace
+
+SlurmClient::SlurmClient(RemoteExecutor &executor, RunStore &store, QString clusterAlias)
+    : m_exec(executor)
+    , m_store(store)
+    , m_alias(std::move(clusterAlias))
+{
+}
+
+QString SlurmClient::runsRoot()
+{
+    return QStringLiteral(".scalelab/runs");
+}
+
+QString SlurmClient::scriptFileName()
+{
+    return QStringLiteral("job.sbatch");
+}
+
+QString SlurmClient::outputFileName(const QString &jobId)
+{
+    return QStringLiteral("scalelab-%1.out").arg(jobId);
+}
+
+QString SlurmClient::submitShellBody(const QString &remoteDir, const QString &token)
+{
+    // One line (tcsh breaks on multi-line quoted words), no '!' (csh history)
+    // and no backslashes (fish). jobid.tmp is created by the redirection
+    // BEFORE sbatch starts: its presence tells reconcile() sbatch was tried.
+    const QString dir = ShellQuote::quote(remoteDir);
+    return QStringLiteral("cd %1 || exit 97; sbatch --parsable --comment=%2 --chdir=%1 %3 > jobid.tmp; rc=$?; "
+                          "if [ $rc -eq 0 ]; then mv -f jobid.tmp jobid && cat jobid; else exit $rc; fi")
+        .arg(dir, token, scriptFileName());
+}
+
+QString SlurmClient::reconcileShellBody(const QString &remoteDir)
+{
+    // Prints a status word, then the id file's content. "tmp-recent": sbatch
+    // was started less than 5 minutes ago and may still be waiting for slurmctld.
+    return QStringLiteral("cd %1 2>/dev/null || { echo nodir; exit 0; }; "
+                          "if [ -s jobid ]; then echo jobid; head -c 100 jobid; "
+                          "elif [ -e jobid.tmp ]; then if [ -n \"$(find jobid.tmp -mmin -5)\" ]; "
+                          "then echo tmp-recent; else echo tmp; fi; head -c 100 jobid.tmp; "
+                          "elif [ -e %2 ]; then echo uploaded; else echo empty; fi")
+        .arg(ShellQuote::quote(remoteDir), scriptFileName());
+}
+
+QString SlurmClient::detectVersion(QString *error)
+{
+    if (!m_version.isEmpty())
+        return m_version;
+    const RemoteResult r = m_exec.run({QStringLiteral("sbatch"), QStringLiteral("--version")}, kQueryTimeoutMs);
+    const QString text = RemoteValidation::sanitize(r.out, 200);
+    if (!r.ok() || !text.startsWith(QLatin1String("slurm"))) {
+        if (error)
+            *error = r.transportOk() ? QStringLiteral("sbatch --version failed (exit %1): %2")
+                                           .arg(r.exitCode)
+                                           .arg(RemoteValidation::sanitize(r.err + r.out, 400))
+                                     : r.transportError;
+        return {};
+    }
+    // "slurm 22.05.8" / "slurm-wlm 22.05.8"
+    m_version = text.section(QLatin1Char(' '), 1, 1).trimmed();
+    return m_version;
+}
+
+QString SlurmClient::remoteDirFor(const RunRecord &run, QString *error)
+{
+    if (!run.remoteDir.isEmpty()) {
+        if (!RemoteValidation::isSafePath(run.remoteDir)) {
+            *error = QStringLiteral("stored remote directory \"%1\" has characters ScaleLab does not send in commands")
+                         .arg(run.remoteDir);
+            return {};
+        }
+        return run.remoteDir;
+    }
+    if (m_home.isEmpty()) {
+        const QString home = m_exec.homeDirectory();
+        if (home.isEmpty()) {
+            *error = QStringLiteral("the remote home directory is unknown (connection lost?)");
+            return {};
+        }
+        QString h = home;
+        while (h.size() > 1 && h.endsWith(QLatin1Char('/')))
+            h.chop(1);
+        if (!RemoteValidation::isSafePath(h)) {
+            *error = QStringLiteral("the remote home directory \"%1\" has characters ScaleLab does not send in "
+                                    "commands (allowed: letters, digits, . _ - + /)")
+                         .arg(RemoteValidation::sanitize(home.toUtf8(), 200));
+            return {};
+        }
+        m_home = h;
+    }
+    return m_home + QLatin1Char('/') + runsRoot() + QLatin1Char('/') + run.token;
+}
+
+SubmitOutcome SlurmClient::submit(qint64 runId)
+{
+    using K = SubmitOutcome::Kind;
+    auto refuse = [](const QString &m) { return SubmitOutcome{K::Refused, {}, m, false}; };
+    const auto stored = m_store.run(runId);
+    if (!stored.ok())
+        return refuse(stored.error);
+    const RunRecord run = stored.value;
+    switch (run.submitState) {
+    case SubmitState::Intent:
+    case SubmitState::Uploaded:
+        break;
+    case SubmitState::Submitted:
+    case SubmitState::Reconciled:
+        return refuse(QStringLiteral("run %1 was already submitted as job %2").arg(runId).arg(run.jobId));
+    case SubmitState::Rejected:
+        return refuse(QStringLiteral("run %1 was rejected by Slurm; create a new run with a corrected spec").arg(runId));
+    case SubmitState::Unknown:
+        return refuse(QStringLiteral("run %1 may already have been submitted; reconcile it first").arg(runId));
+    }
+    if (!run.clusterAlias.isEmpty() && run.clusterAlias != m_alias)
+        return refuse(QStringLiteral("run %1 belongs to cluster %2, not %3").arg(runId).arg(run.clusterAlias, m_alias));
+    if (!RemoteValidation::isRunToken(run.token))
+        return refuse(QStringLiteral("run %1 has an invalid token \"%2\"").arg(runId).arg(run.token));
+    if (run.script.trimmed().isEmpty())
+        return refuse(QStringLiteral("run %1 has no rendered script").arg(runId));
+
+    QString error;
+    const QString dir = remoteDirFor(run, &error);
+    if (dir.isEmpty())
+        return SubmitOutcome{K::NotSent, {}, error, false};
+    if (run.remoteDir != dir)
+        if (QString e = m_store.setRemoteDir(runId, dir); !e.isEmpty())
+            return refuse(e);
+
+    // (b) directory + script. Nothing here can create a job, so failures are NotSent.
+    if (QString e = m_exec.mkdirs(dir); !e.isEmpty())
+        return SubmitOutcome{K::NotSent, {}, QStringLiteral("creating %1 failed: %2").arg(dir, e), false};
+    if (QString e = m_exec.upload(dir + QLatin1Char('/') + scriptFileName(), run.script.toUtf8(), 0644); !e.isEmpty())
+        return SubmitOutcome{K::NotSent, {}, QStringLiteral("uploading the job script failed: %1").arg(e), false};
+    if (QString e = m_store.setSubmitState(runId, SubmitState::Uploaded); !e.isEmpty())
+        return refuse(e);
+
+    // (c) From here sbatch may run: record that BEFORE sending, so a crash
+    // leaves "unknown" (reconcile) and never a silent second submission.
+    if (QString e = m_store.setSubmitState(runId, SubmitState::Unknown, QStringLiteral("sbatch sent, no reply yet"));
+        !e.isEmpty())
+        return refuse(e);
+    const RemoteResult r =
+        m_exec.run({QStringLiteral("sh"), QStringLiteral("-c"), submitShellBody(dir, run.token)}, kSbatchTimeoutMs);
+    if (!r.transportOk()) {
+        const QString m = QStringLiteral("connection lost while sbatch ran (%1); reconcile the run").arg(r.transportError);
+        m_store.setSubmitState(runId, SubmitState::Unknown, m);
+        return SubmitOutcome{K::Unknown, {}, m, false};
+    }
+    if (r.exitCode == 0) {
+        const QString first = QString::fromUtf8(r.out).trimmed().section(QLatin1Char('\n'), 0, 0);
+        const QString jobId = first.section(QLatin1Char(';'), 0, 0).trimmed();   // "id;cluster"
+        if (!RemoteValidation::isJobId(jobId)) {
+            const QString m = QStringLiteral("sbatch succeeded but printed \"%1\" instead of a job id; reconcile the run")
+                                  .arg(RemoteValidation::sanitize(r.out, 200));
+            m_store.setSubmitState(runId, SubmitState::Unknown, m);
+            return SubmitOutcome{K::Unknown, {}, m, false};
+        }
+        if (QString e = m_store.markSubmitted(runId, jobId, SubmitState::Submitted); !e.isEmpty())
+            return SubmitOutcome{K::Unknown, jobId, QStringLiteral("job %1 submitted but not stored: %2").arg(jobId, e),
+                                 false};
+        return SubmitOutcome{K::Submitted, jobId, {}, false};
+    }
+    const QString text = sbatchErrorText(r.err);
+    if (r.err.contains("sbatch: error:")) {
+        if (SqueueParser::isControllerDown(r.err)) {
+            // sbatch reported failure itself: no job. Safe to submit again later.
+            m_store.setSubmitState(runId, SubmitState::Uploaded, text);
+            return SubmitOutcome{K::NotSent, {}, text, true};
+        }
+        m_store.setSubmitState(runId, SubmitState::Rejected, text);
+        return SubmitOutcome{K::Rejected, {}, text, false};
+    }
+    const QString m = QStringLiteral("the submit command failed (exit %1): %2; reconcile the run")
+                          .arg(r.exitCode)
+                          .arg(text.isEmpty() ? RemoteValidation::sanitize(r.out, 400) : text);
+    m_store.setSubmitState(runId, SubmitState::Unknown, m);
+    return SubmitOutcome{K::Unknown, {}, m, false};
+}
+
+ReconcileOutcome SlurmClient::reconcile(qint64 runId)
+{
+    using K = ReconcileOutcome::Kind;
+    const auto stored = m_store.run(runId);
+    if (!stored.ok())
+        return {K::StillUnknown, {}, stored.error};
+    const RunRecord run = stored.value;
+    if (run.submitState != SubmitState::Intent && run.submitState != SubmitState::Uploaded
+        && run.submitState != SubmitState::Unknown)
+        return {K::NothingToDo, run.jobId, QStringLiteral("run %1 is %2").arg(runId).arg(submitStateId(run.submitState))};
+    if (!RemoteValidation::isRunToken(run.token))
+        return {K::StillUnknown, {}, QStringLiteral("run %1 has an invalid token").arg(runId)};
+    QString error;
+    const QString dir = remoteDirFor(run, &error);
+    if (dir.isEmpty())
+        return {K::StillUnknown, {}, error};
+
+    const RemoteResult r = m_exec.run({QStringLiteral("sh"), QStringLiteral("-c"), reconcileShellBody(dir)},
+                                      kQueryTimeoutMs);
+    if (!r.ok())
+        return {K::StillUnknown, {},
+                r.transportOk() ? QStringLiteral("reading %1 failed: %2").arg(dir, RemoteValidation::sanitize(r.err, 300))
+                                : r.transportError};
+    const QStringList lines = QString::fromUtf8(r.out).split(QLatin1Char('\n'));
+    const QString status = lines.value(0).trimmed();
+    const QString idText = lines.value(1).trimmed().section(QLatin1Char(';'), 0, 0);
+
+    if ((status == QLatin1String("jobid") || status.startsWith(QLatin1String("tmp")))
+        && RemoteValidation::isJobId(idText)) {
+        if (QString e = m_store.markSubmitted(runId, idText, SubmitState::Reconciled); !e.isEmpty())
+            return {K::StillUnknown, idText, e};
+        return {K::Found, idText, QStringLiteral("job %1 found in %2").arg(idText, dir)};
+    }
+    if (status == QLatin1String("nodir") || status == QLatin1String("empty") || status == QLatin1String("uploaded")) {
+        // The wrapper creates jobid.tmp before sbatch starts; without it sbatch never ran.
+        const SubmitState back = status == QLatin1String("uploaded") ? SubmitState::Uploaded : SubmitState::Intent;
+        if (QString e = m_store.setSubmitState(runId, back); !e.isEmpty())
+            return {K::StillUnknown, {}, e};
+        return {K::NotSubmitted, {}, QStringLiteral("sbatch never ran for this run; it can be submitted")};
+    }
+    if (status == QLatin1String("tmp") || status == QLatin1String("tmp-recent"))
+        return lookUpByToken(run, dir, status == QLatin1String("tmp-recent"));
+    return {K::StillUnknown, {},
+            QStringLiteral("unexpected reply while reconciling: %1").arg(RemoteValidation::sanitize(r.out, 200))};
+}
+
+ReconcileOutcome SlurmClient::lookUpByToken(const RunRecord &run, const QString &dir, bool attemptRecent)
+{
+    using K = ReconcileOutcome::Kind;
+    auto matches = [&](const QString &comment, const QString &workDir) {
+        return comment == run.token || workDir == dir;
+    };
+    auto found = [&](const QString &jobId, JobState state, const QString &how) -> ReconcileOutcome {
+        if (QString e = m_store.markSubmitted(run.id, jobId, SubmitState::Reconciled); !e.isEmpty())
+            return {K::StillUnknown, jobId, e};
+        if (state != JobState::Unknown && state != JobState::Pending)
+            m_store.updateState(run.id, state, {});
+        return {K::Found, jobId, QStringLiteral("job %1 found by its token in %2").arg(jobId, how)};
+    };
+
+    const RemoteResult sq = m_exec.run({QStringLiteral("squeue"), QStringLiteral("--me"), QStringLiteral("--states=all"),
+                                        QStringLiteral("--noheader"), SqueueParser::formatArgument()},
+                                       kQueryTimeoutMs);
+    bool squeueSure = false;
+    if (sq.transportOk()) {
+        const auto parsed = SqueueParser().parse(sq.out, sq.err);
+        squeueSure = sq.exitCode == 0 && !parsed.controllerDown;
+        for (const auto &row : parsed.rows)
+            if (matches(row.comment, row.workDir))
+                return found(row.jobId, row.state, QStringLiteral("squeue"));
+    }
+
+    const qint64 ageSeconds = run.created.isValid() ? run.created.secsTo(QDateTime::currentDateTimeUtc()) : 0;
+    const qint64 hours = std::max<qint64>(1, qint64(std::ceil(double(std::max<qint64>(0, ageSeconds)) / 3600.0)) + 1);
+    QStringList sacctArgs{QStringLiteral("sacct"), QStringLiteral("-X"),
+                          QStringLiteral("--starttime=now-%1hours").arg(hours)};
+    sacctArgs << SacctParser::formatArguments();
+    const RemoteResult sa = m_exec.run(sacctArgs, kQueryTimeoutMs);
+    bool sacctSure = false;
+    if (sa.ok()) {
+        sacctSure = true;
+        const auto parsed = SacctParser().parse(sa.out);
+        for (const auto &rec : parsed.records)
+            if (matches(rec.comment, rec.workDir))
+                return found(rec.jobId, rec.state, QStringLiteral("sacct"));
+    }
+    if (!squeueSure || !sacctSure)
+        return {K::StillUnknown, {},
+                QStringLiteral("sbatch was started but its job cannot be looked up now (%1); try again later")
+                    .arg(!sq.transportOk() ? sq.transportError
+                         : !sa.transportOk() ? sa.transportError
+                                             : QStringLiteral("controller or accounting unavailable"))};
+    if (attemptRecent)
+        return {K::StillUnknown, {},
+                QStringLiteral("sbatch was started less than 5 minutes ago and may still be waiting; try again later")};
+    if (QString e = m_store.setSubmitState(run.id, SubmitState::Uploaded,
+                                           QStringLiteral("an earlier sbatch attempt left no job"));
+        !e.isEmpty())
+        return {K::StillUnknown, {}, e};
+    return {K::NotSubmitted, {},
+            QStringLiteral("sbatch was tried but no job carries this run's token; it can be submitted")};
+}
+
+TestOnlyResult SlurmClient::testOnly(const QString &script)
+{
+    TestOnlyResult result;
+    RunRecord scratch;
+    scratch.token = RunStore::newToken();
+    QString error;
+    const QString runDir = remoteDirFor(scratch, &error);
+    if (runDir.isEmpty()) {
+        result.transportError = error;
+        return result;
+    }
+    // Beside the runs, never inside one.
+    const QString dir = m_home + QStringLiteral("/.scalelab/test-only/") + scratch.token;
+    if (QString e = m_exec.mkdirs(dir); !e.isEmpty()) {
+        result.transportError = QStringLiteral("creating %1 failed: %2").arg(dir, e);
+        return result;
+    }
+    const QString path = dir + QLatin1Char('/') + scriptFileName();
+    if (QString e = m_exec.upload(path, script.toUtf8(), 0644); !e.isEmpty()) {
+        result.transportError = QStringLiteral("uploading the script failed: %1").arg(e);
+        return result;
+    }
+    const RemoteResult r = m_exec.run({QStringLiteral("sbatch"), QStringLiteral("--test-only"),
+                                       QStringLiteral("--chdir=") + dir, path},
+                                      kSbatchTimeoutMs);
+    result.exitCode = r.exitCode;
+    result.transportError = r.transportError;
+    result.verdict = RemoteValidation::sanitize(r.err.isEmpty() ? r.out : r.err, 2000);
+    m_exec.run({QStringLiteral("rm"), QStringLiteral("-rf"), QStringLiteral("--"), dir}, kQueryTimeoutMs);
+    return result;
+}
+
+} // namespace scalelab

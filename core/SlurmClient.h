@@ -1,0 +1,62 @@
+#pragma once
+
+#include "RemoteExecutor.h"
+#include "RunStore.h"
+#include "SlurmClientResults.h"
+
+#include <QString>
+
+namespace scalelab {
+
+// Talks to Slurm on one cluster through a RemoteExecutor and keeps the run
+// store current. Synchronous: lives on the connection's worker thread.
+//
+// Every remote command is fixed words plus validated values (job ids are
+// digits, paths and tokens a safe charset). User text (job name, program,
+// arguments, environment) travels only inside the uploaded job.sbatch.
+//
+// Submitting exactly once: the store holds the run (intent) before anything
+// is sent; the state is set to "unknown" before sbatch is sent, so a crash or
+// a lost connection leaves a run that reconcile() resolves from the cluster
+// (the remote jobid file, squeue/sacct by token) instead of resubmitting.
+class SlurmClient {
+public:
+    SlurmClient(RemoteExecutor &executor, RunStore &store, QString clusterAlias);
+
+    // `sbatch --version` once per client (session); "" + error on failure.
+    QString detectVersion(QString *error = nullptr);
+
+    SubmitOutcome submit(qint64 runId);
+    ReconcileOutcome reconcile(qint64 runId);
+    // Uploads `script` to a scratch dir and asks `sbatch --test-only`.
+    TestOnlyResult testOnly(const QString &script);
+    // One squeue for all active runs, one sacct for those that left the queue.
+    PollResult pollOnce();
+    CommandOutcome cancel(qint64 runId);
+    // Downloads the run's scalelab-* files (whole, up to maxBytesPerFile each)
+    // into RunStore::runFilesDirectory(runId).
+    FetchResult fetch(qint64 runId, qint64 maxBytesPerFile = 64 * 1024 * 1024);
+    // New bytes of scalelab-<jobid>.out since the last fetch, appended locally.
+    TailResult tailOutput(qint64 runId, qint64 maxBytes = 1024 * 1024);
+
+    QString clusterAlias() const { return m_alias; }
+
+    // Remote layout and the exact shell bodies (public for tests).
+    static QString runsRoot();                       // ".scalelab/runs" under $HOME
+    static QString scriptFileName();                 // "job.sbatch"
+    static QString submitShellBody(const QString &remoteDir, const QString &token);
+    static QString reconcileShellBody(const QString &remoteDir);
+    static QString outputFileName(const QString &jobId);   // "scalelab-<id>.out"
+
+private:
+    QString remoteDirFor(const RunRecord &run, QString *error);
+    ReconcileOutcome lookUpByToken(const RunRecord &run, const QString &remoteDir, bool attemptRecent);
+
+    RemoteExecutor &m_exec;
+    RunStore &m_store;
+    QString m_alias;
+    QString m_version;
+    QString m_home;
+};
+
+} // namespace scalelab

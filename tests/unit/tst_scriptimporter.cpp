@@ -1,0 +1,497 @@
+// Importing and linting existing sbatch scripts: the seed guides' examples
+// (tests/data/scripts) with the spec each should give and the mistakes each
+// contains, plus hostile input that must neither crash nor throw.
+
+#include "ScriptImporter.h"
+#include "ShellWords.h"
+
+#include <QFile>
+#include <QSet>
+#include <QtTest>
+
+using namespace scalelab;
+
+namespace {
+
+Partition part(const char *name, const char *gpuType, int gpus, int cpus, qint64 memMB, int maxNodes, qint64 maxTime,
+               bool isDefault = false)
+{
+    Partition p;
+    p.name = QString::fromLatin1(name);
+    p.gpuType = QString::fromLatin1(gpuType);
+    p.gpusPerNode = gpus;
+    p.cpusPerNode = cpus;
+    p.memoryPerNodeMB = memMB;
+    p.maxNodes = maxNodes;
+    p.maxTimeSeconds = maxTime;
+    p.isDefault = isDefault;
+    return p;
+}
+
+GpuType gpu(const char *id, GpuVendor vendor = GpuVendor::Nvidia)
+{
+    GpuType g;
+    g.id = QString::fromLatin1(id);
+    g.vendor = vendor;
+    return g;
+}
+
+constexpr qint64 kHour = 3600;
+
+// Profiles built in code so these tests do not depend on profiles/*.json.
+ClusterProfile fixtureProfile(const QString &id)
+{
+    ClusterProfile c;
+    c.id = id;
+    c.name = id;
+    if (id == QLatin1String("puhti")) {
+        c.name = QStringLiteral("Puhti");
+        c.accountRequired = true;
+        c.accountPattern = QStringLiteral("^project_[0-9]{7}$");
+        c.gpuTypes = {gpu("v100")};
+        c.partitions = {part("gpu", "v100", 4, 40, 373 * 1024, 20, 72 * kHour, true),
+                        part("gputest", "v100", 4, 40, 373 * 1024, 2, kHour / 4)};
+    } else if (id == QLatin1String("mahti")) {
+        c.name = QStringLiteral("Mahti");
+        c.accountRequired = true;
+        c.gpuTypes = {gpu("a100")};
+        Partition small = part("gpusmall", "a100", 4, 128, 490 * 1024, 1, 36 * kHour, true);
+        small.maxGpusPerJob = 2;
+        Partition medium = part("gpumedium", "a100", 4, 128, 490 * 1024, 6, 36 * kHour);
+        medium.exclusive = true;
+        c.partitions = {small, medium};
+    } else if (id == QLatin1String("lumi")) {
+        c.name = QStringLiteral("LUMI");
+        c.accountRequired = true;
+        c.cpusPerGpuBroken = true;
+        c.gpuRequest = GpuRequestStyle::GpusPerNode;
+        c.gpuTypes = {gpu("mi250", GpuVendor::Amd)};
+        Partition standard = part("standard-g", "mi250", 8, 56, 480 * 1024, 1024, 48 * kHour);
+        standard.exclusive = true;
+        c.partitions = {part("small-g", "mi250", 8, 56, 480 * 1024, 4, 72 * kHour, true), standard,
+                        part("eap", "mi250", 8, 128, 480 * 1024, 16, 24 * kHour)};
+        c.notes = {ProfileNote{QStringLiteral("site-cpus-per-gpu"),
+                               QStringLiteral("Slurm binds GPUs to tasks with cgroups, which breaks GPU peer access."),
+                               QString()}};
+    } else if (id == QLatin1String("m3")) {
+        c.name = QStringLiteral("MASSIVE M3");
+        c.accountRequired = true;
+        c.gpuTypes = {gpu("p100"), gpu("v100")};
+        c.partitions = {part("m3h", "p100", 2, 28, 240 * 1024, 10, 168 * kHour, true),
+                        part("m3g", "v100", 3, 36, 360 * 1024, 10, 168 * kHour)};
+    } else if (id == QLatin1String("aau")) {
+        c.name = QStringLiteral("AAU AI Cloud");
+        c.gpuTypes = {gpu("v100")};
+        c.partitions = {part("batch", "v100", 16, 96, 1400 * 1024, 1, 12 * kHour, true)};
+    } else if (id == QLatin1String("workshop")) {
+        c.name = QStringLiteral("GUJCOST workshop cluster");
+        c.partitions = {part("gpu", "", 4, 40, 180 * 1024, 2, 24 * kHour, true)};
+    } else if (id == QLatin1String("testbed")) {
+        c.name = QStringLiteral("testbed");
+        c.accountRequired = true;
+        c.gpuTypes = {gpu("v100")};
+        Partition small = part("gpusmall", "v100", 4, 8, 16000, 1, 72 * kHour);
+        small.maxGpusPerJob = 2;
+        Partition medium = part("gpumedium", "v100", 4, 8, 16000, 2, 72 * kHour);
+        medium.exclusive = true;
+        c.partitions = {part("gpu", "v100", 4, 8, 16000, 2, 72 * kHour, true),
+                        part("gputest", "v100", 4, 8, 16000, 2, kHour / 4), small, medium};
+    }
+    return c;
+}
+
+QString readScript(const QString &name)
+{
+    QFile f(QStringLiteral(SCALELAB_TEST_DATA_DIR "/scripts/") + name);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return QString::fromUtf8(f.readAll());
+}
+
+QString describe(const Diagnostics &diags)
+{
+    QStringList out;
+    for (const auto &d : diags)
+        out << QStringLiteral("%1 %2@%3 [%4] %5").arg(severityName(d.severity), d.rule).arg(d.line).arg(d.field, d.message);
+    return out.join(QLatin1Char('\n'));
+}
+
+
+// Rules the importer itself raises (validator rules are checked separately):
+// for these, a script's warnings and errors must be exactly the expected ones.
+const QSet<QString> &importerRules()
+{
+    static const QSet<QString> s = {
+        "cannot-parse", "dos-line-breaks", "missing-shebang", "unknown-option", "invalid-value",
+        "placeholder-value", "sbatch-directive-ignored", "sbatch-after-command", "conflicting-options",
+        "nodes-unspecified", "no-launch-line", "unresolved-variable", "torchrun-without-srun-multinode",
+        "torchrun-standalone-multinode", "torchrun-nnodes-mismatch", "launcher-too-many-processes",
+        "launcher-too-few-processes", "first-node-only", "tasks-never-started", "site-cpus-per-gpu",
+        "geometry-partition-mismatch"};
+    return s;
+}
+
+QStringList findingKeys(const Diagnostics &diags, bool warningsAndErrorsOfImporterOnly)
+{
+    QStringList out;
+    for (const auto &d : diags) {
+        if (warningsAndErrorsOfImporterOnly && (d.severity == Severity::Info || !importerRules().contains(d.rule)))
+            continue;
+        out << QStringLiteral("%1@%2").arg(d.rule).arg(d.line);
+    }
+    return out;
+}
+
+// Expected findings: every listed one must be there; and the importer's own
+// warnings/errors must be exactly the listed ones (infos may be listed or not).
+void checkFindings(const Diagnostics &actual, const QStringList &expected)
+{
+    const QStringList all = findingKeys(actual, false);
+    for (const auto &e : expected)
+        QVERIFY2(all.contains(e), qPrintable(QStringLiteral("missing %1 in\n%2").arg(e, describe(actual))));
+    for (const auto &k : findingKeys(actual, true))
+        QVERIFY2(expected.contains(k), qPrintable(QStringLiteral("unexpected %1 in\n%2").arg(k, describe(actual))));
+}
+
+} // namespace
+
+class TestScriptImporter : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void seedScripts_data();
+    void seedScripts();
+    void seedScriptDetails();
+    void synthetic_data();
+    void synthetic();
+    void specFields_data();
+    void specFields();
+    void validatorFindingsGetLines_data();
+    void validatorFindingsGetLines();
+    void fixes();
+    void hostile_data();
+    void hostile();
+    void fuzz();
+    void lexer_data();
+    void lexer();
+};
+
+void TestScriptImporter::seedScripts_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("profile");
+    QTest::addColumn<QString>("partition");
+    QTest::addColumn<int>("gpus");
+    QTest::addColumn<int>("nodes");
+    QTest::addColumn<QString>("framework");
+    QTest::addColumn<QString>("launcher");
+    QTest::addColumn<QString>("program");
+    QTest::addColumn<QStringList>("findings");
+
+    const QStringList csc11 = {"placeholder-value@2", "placeholder-value@11", "framework-guessed@11"};
+    const QStringList csc10 = {"placeholder-value@2", "placeholder-value@10", "framework-guessed@10"};
+    // CSC guide: single node, 2 GPUs, no MPI (one process drives both GPUs).
+    QTest::newRow("puhti 2gpu") << "csc-puhti-2gpu-nompi.sbatch" << "puhti" << "gpu" << 2 << 1 << "dataparallel" << "srun"
+                                << "myprog.py" << csc11;
+    QTest::newRow("mahti 2gpu") << "csc-mahti-2gpu-nompi.sbatch" << "mahti" << "gpusmall" << 2 << 1 << "dataparallel"
+                                << "srun" << "myprog.py" << csc10;
+    QTest::newRow("lumi 2gpu") << "csc-lumi-2gpu-nompi.sbatch" << "lumi" << "eap" << 2 << 1 << "dataparallel" << "srun"
+                               << "myprog.py" << csc11;
+    // Single node, one MPI task per GPU.
+    QTest::newRow("puhti 1node mpi") << "csc-puhti-1node-mpi.sbatch" << "puhti" << "gpu" << 4 << 1 << "pytorch-ddp"
+                                     << "srun" << "myprog.py" << csc11;
+    QTest::newRow("mahti 1node mpi") << "csc-mahti-1node-mpi.sbatch" << "mahti" << "gpumedium" << 4 << 1 << "pytorch-ddp"
+                                     << "srun" << "myprog.py" << csc10;
+    QTest::newRow("lumi 1node mpi") << "csc-lumi-1node-mpi.sbatch" << "lumi" << "eap" << 8 << 1 << "pytorch-ddp" << "srun"
+                                    << "myprog.py" << csc11;
+    // Two full nodes, one process per node.
+    QTest::newRow("puhti 2node") << "csc-puhti-2node-nompi.sbatch" << "puhti" << "gpu" << 8 << 2 << "tf-multiworker"
+                                 << "srun" << "myprog.py" << csc11;
+    QTest::newRow("mahti 2node") << "csc-mahti-2node-nompi.sbatch" << "mahti" << "gpumedium" << 8 << 2
+                                 << "tf-multiworker" << "srun" << "myprog.py" << csc10;
+    QTest::newRow("lumi 2node") << "csc-lumi-2node-nompi.sbatch" << "lumi" << "eap" << 16 << 2 << "tf-multiworker"
+                                << "srun" << "myprog.py" << csc11;
+    // Two full nodes, one MPI task per GPU.
+    QTest::newRow("puhti 2node mpi") << "csc-puhti-2node-mpi.sbatch" << "puhti" << "gpu" << 8 << 2 << "pytorch-ddp"
+                                     << "srun" << "myprog.py" << csc11;
+    QTest::newRow("mahti 2node mpi") << "csc-mahti-2node-mpi.sbatch" << "mahti" << "gpumedium" << 8 << 2
+                                     << "pytorch-ddp" << "srun" << "myprog.py" << csc10;
+    QTest::newRow("lumi 2node mpi") << "csc-lumi-2node-mpi.sbatch" << "lumi" << "eap" << 16 << 2 << "pytorch-ddp"
+                                    << "srun" << "myprog.py" << csc11;
+    // PyTorch DDP through torch.distributed.run.
+    QTest::newRow("puhti ddp 1node") << "csc-puhti-ddp-1node.sbatch" << "puhti" << "gpu" << 4 << 1 << "pytorch-ddp"
+                                     << "torchrun" << "myprog.py" << QStringList{"placeholder-value@2", "placeholder-value@14"};
+    QTest::newRow("mahti ddp 1node") << "csc-mahti-ddp-1node.sbatch" << "mahti" << "gpumedium" << 4 << 1 << "pytorch-ddp"
+                                     << "torchrun" << "myprog.py" << QStringList{"placeholder-value@2", "placeholder-value@13"};
+    QTest::newRow("lumi ddp 1node") << "csc-lumi-ddp-1node.sbatch" << "lumi" << "eap" << 8 << 1 << "pytorch-ddp"
+                                    << "torchrun" << "myprog.py" << QStringList{"placeholder-value@2", "placeholder-value@15"};
+    QTest::newRow("puhti ddp 2node") << "csc-puhti-ddp-2node.sbatch" << "puhti" << "gpu" << 8 << 2 << "pytorch-ddp"
+                                     << "torchrun" << "myprog.py" << QStringList{"placeholder-value@2", "placeholder-value@22"};
+    QTest::newRow("mahti ddp 2node") << "csc-mahti-ddp-2node.sbatch" << "mahti" << "gpumedium" << 8 << 2 << "pytorch-ddp"
+                                     << "torchrun" << "myprog.py" << QStringList{"placeholder-value@2", "placeholder-value@21"};
+    // The guide's mistake: 8 GPUs per node reserved, --nproc_per_node=4 (line 19) starts 4.
+    QTest::newRow("lumi ddp 2node") << "lumi-ddp-2node.sbatch" << "lumi" << "eap" << 16 << 2 << "pytorch-ddp" << "torchrun"
+                                    << "myprog.py"
+                                    << QStringList{"placeholder-value@2", "launcher-too-few-processes@19",
+                                                   "placeholder-value@23"};
+    // DeepSpeed: its own launcher in a singularity_wrapper, or one srun task per GPU.
+    QTest::newRow("puhti deepspeed") << "csc-puhti-deepspeed-1node.sbatch" << "puhti" << "gpu" << 4 << 1 << "deepspeed"
+                                     << "deepspeed" << "myprog.py" << QStringList{"placeholder-value@2", "placeholder-value@15"};
+    QTest::newRow("mahti deepspeed") << "csc-mahti-deepspeed-1node.sbatch" << "mahti" << "gpumedium" << 4 << 1
+                                     << "deepspeed" << "deepspeed" << "myprog.py"
+                                     << QStringList{"placeholder-value@2", "placeholder-value@14"};
+    QTest::newRow("puhti deepspeed mpi") << "csc-puhti-deepspeed-2node-mpi.sbatch" << "puhti" << "gpu" << 8 << 2
+                                         << "deepspeed" << "srun" << "myprog.py"
+                                         << QStringList{"placeholder-value@2", "placeholder-value@15"};
+    QTest::newRow("mahti deepspeed mpi") << "csc-mahti-deepspeed-2node-mpi.sbatch" << "mahti" << "gpumedium" << 8 << 2
+                                         << "deepspeed" << "srun" << "myprog.py"
+                                         << QStringList{"placeholder-value@2", "placeholder-value@14"};
+    // AAU: horovodrun inside singularity; --ntasks=4 without --nodes.
+    QTest::newRow("aau horovod") << "aau-horovod.sbatch" << "aau" << "" << 4 << 0 << "horovod" << "horovodrun"
+                                 << "/code/example.py" << QStringList{"nodes-unspecified@8", "option-not-imported@4"};
+    // GUJCOST: --ntasks=2 (line 4) but kernprof runs one DataParallel process.
+    QTest::newRow("gujcost dataparallel")
+        << "gujcost-dataparallel.sbatch" << "workshop" << "gpu" << 2 << 1 << "dataparallel" << "srun" << "mnist_multigpu.py"
+        << QStringList{"tasks-never-started@4", "sbatch-disabled@7", "sbatch-disabled@8", "option-not-imported@10",
+                       "framework-guessed@26"};
+    // M3: the first 16 lines of the single-GPU job (no command in them).
+    QTest::newRow("m3 mnist") << "m3-mnist.sbatch" << "m3" << "m3h" << 1 << 0 << "dataparallel" << "srun" << ""
+                              << QStringList{"no-launch-line@0", "placeholder-value@6", "placeholder-value@10",
+                                             "nodes-unspecified@13"};
+    QTest::newRow("m3 mnist multi") << "m3-mnist-multi.sbatch" << "m3" << "m3h" << 2 << 0 << "tf-mirrored" << "srun"
+                                    << "/scratch/ab12/$USER/gpu-examples/models/official/vision/image_classification/mnist_main.py"
+                                    << QStringList{"nodes-unspecified@8", "tasks-never-started@8", "framework-guessed@17"};
+}
+
+void TestScriptImporter::seedScripts()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, profile);
+    const QString text = readScript(file);
+    QVERIFY2(!text.isEmpty(), qPrintable(file));
+    const ScriptImport imp = importSbatchScript(text, fixtureProfile(profile));
+    QCOMPARE(imp.spec.profile, profile);
+    QTEST(imp.spec.partition, "partition");
+    QTEST(imp.spec.gpus, "gpus");
+    QTEST(imp.spec.nodes, "nodes");
+    QTEST(frameworkId(imp.spec.framework), "framework");
+    QTEST(launcherId(imp.spec.effectiveLauncher()), "launcher");
+    QTEST(imp.spec.program, "program");
+    QFETCH(QStringList, findings);
+    checkFindings(imp.diagnostics, findings);
+    for (const auto &d : imp.diagnostics) {
+        QVERIFY(!d.rule.isEmpty());
+        QVERIFY(!d.message.isEmpty());
+        QVERIFY(d.line >= 0 && d.line <= text.count(QLatin1Char('\n')) + 1);
+    }
+}
+
+void TestScriptImporter::seedScriptDetails()
+{
+    {   // AAU: the container is unwrapped, horovodrun -np resolves $SLURM_NTASKS.
+        const ScriptImport imp = importSbatchScript(readScript("aau-horovod.sbatch"), fixtureProfile("aau"));
+        const LaunchCommand *l = imp.launch();
+        QVERIFY(l);
+        QCOMPARE(l->line, 22);
+        QCOMPARE(l->np, 4);
+        QCOMPARE(l->launcher, ProcessLauncher::Horovodrun);
+        QCOMPARE(imp.spec.environment.container.image, QStringLiteral("tensorflow_keras.sif"));
+        QCOMPARE(imp.spec.environment.container.runtime, QStringLiteral("singularity"));
+        QCOMPARE(imp.spec.environment.container.binds, (QStringList{".:/code", "output_data:/output_data"}));
+        QCOMPARE(imp.spec.jobName, QStringLiteral("MGPU"));
+        QCOMPARE(imp.spec.time, QStringLiteral("1:00:00"));
+        QCOMPARE(imp.spec.memory, QStringLiteral("60G"));
+        QCOMPARE(imp.spec.cpusPerGpu, 4);
+        QCOMPARE(imp.request.tasks, 4);
+        // The monitoring lines are not part of the job's setup.
+        QVERIFY(imp.spec.environment.setup.isEmpty());
+        // The same script on LUMI: --cpus-per-gpu (line 7) breaks GPU peer access there.
+        const ScriptImport lumi = importSbatchScript(readScript("aau-horovod.sbatch"), fixtureProfile("lumi"));
+        QVERIFY2(findingKeys(lumi.diagnostics, false).contains("site-cpus-per-gpu@7"), qPrintable(describe(lumi.diagnostics)));
+    }
+    {   // GUJCOST: module purge / conda activate are setup, miniconda a module.
+        const ScriptImport imp = importSbatchScript(readScript("gujcost-dataparallel.sbatch"), fixtureProfile("workshop"));
+        QCOMPARE(imp.spec.environment.modules, QStringList{"miniconda"});
+        QCOMPARE(imp.spec.environment.setup, (QStringList{"module purge", "conda activate gujcost_workshop"}));
+        QCOMPARE(imp.spec.args, (QStringList{"--epochs=5", "--batch-size=128"}));
+        QCOMPARE(imp.spec.jobName, QStringLiteral("mnist_multiGPU"));
+        QCOMPARE(imp.spec.time, QStringLiteral("00:20:00"));
+        QCOMPARE(imp.spec.cpusPerGpu, 10);
+        QCOMPARE(imp.disabledOptions.size(), 2);
+        QCOMPARE(imp.disabledOptions[0].name, QStringLiteral("reservation"));
+        QCOMPARE(imp.launch()->interpreter, QStringLiteral("kernprof"));
+        QVERIFY(imp.frameworkGuessed);
+    }
+    {   // LUMI 2-node DDP: variables, modules, the torchrun counts.
+        const ScriptImport imp = importSbatchScript(readScript("lumi-ddp-2node.sbatch"), fixtureProfile("lumi"));
+        const LaunchCommand *l = imp.launch();
+        QVERIFY(l);
+        QCOMPARE(l->line, 17);
+        QCOMPARE(l->lastLine, 23);
+        QVERIFY(l->underSrun);
+        QCOMPARE(l->nnodes, 2);
+        QCOMPARE(l->nnodesLine, 18);
+        QCOMPARE(l->nprocPerNode, 4);
+        QCOMPARE(l->nprocLine, 19);
+        QCOMPARE(imp.spec.environment.modules, QStringList{"pytorch"});
+        QCOMPARE(imp.spec.environment.setup, QStringList{"module use /projappl/project_462000007/ai/modulefiles/"});
+        QCOMPARE(imp.spec.environment.variables.size(), 3);
+        QCOMPARE(imp.spec.environment.variables[0].first, QStringLiteral("OMP_NUM_THREADS"));
+        QCOMPARE(imp.spec.environment.variables[0].second, QStringLiteral("$SLURM_CPUS_PER_TASK"));
+        QCOMPARE(imp.spec.environment.variables[1].second, QStringLiteral("$(hostname)"));
+        QCOMPARE(imp.spec.cpusPerGpu, 16);
+        QVERIFY(imp.spec.args.isEmpty());   // <options> is a placeholder, not an argument
+        const auto it = std::find_if(imp.diagnostics.begin(), imp.diagnostics.end(),
+                                     [](const Diagnostic &d) { return d.rule == "launcher-too-few-processes"; });
+        QVERIFY(it != imp.diagnostics.end());
+        QCOMPARE(it->severity, Severity::Warning);
+        QCOMPARE(it->field, QStringLiteral("gpus"));
+        QCOMPARE(it->fix.field, QStringLiteral("gpus"));
+        QCOMPARE(it->fix.value, QStringLiteral("8"));
+        QVERIFY(it->message.contains("--nproc_per_node=8"));
+    }
+    {   // CSC DeepSpeed: singularity_wrapper is unwrapped and recorded.
+        const ScriptImport imp = importSbatchScript(readScript("csc-puhti-deepspeed-1node.sbatch"), fixtureProfile("puhti"));
+        QCOMPARE(imp.launch()->containerWrapper, QStringLiteral("singularity_wrapper"));
+        QCOMPARE(imp.spec.args, (QStringList{"--deepspeed", "--deepspeed_config", "my_ds_config.json"}));
+        QVERIFY(imp.spec.environment.container.image.isEmpty());
+    }
+}
+
+namespace {
+QString sh(std::initializer_list<const char *> lines)
+{
+    QStringList out;
+    for (const char *l : lines)
+        out << QString::fromUtf8(l);
+    return out.join(QLatin1Char('\n')) + QLatin1Char('\n');
+}
+} // namespace
+
+void TestScriptImporter::synthetic_data()
+{
+    QTest::addColumn<QString>("profile");
+    QTest::addColumn<QString>("script");
+    QTest::addColumn<QStringList>("findings");
+
+    QTest::newRow("torchrun 2 nodes without srun")
+        << "puhti"
+        << sh({"#!/bin/bash", "#SBATCH --account=project_2001234", "#SBATCH --partition=gpu", "#SBATCH --nodes=2",
+               "#SBATCH --gres=gpu:v100:4", "#SBATCH --time=1:00:00", "torchrun --nnodes=2 --nproc_per_node=4 train.py"})
+        << QStringList{"torchrun-without-srun-multinode@7", "launcher-too-few-processes@7"};
+    QTest::newRow("torchrun standalone on 2 nodes")
+        << "puhti"
+        << sh({"#!/bin/bash", "#SBATCH -A project_2001234 -p gpu", "#SBATCH -N2 --ntasks-per-node=1", "#SBATCH --gres=gpu:v100:4",
+               "#SBATCH -t 60", "srun torchrun --standalone --nnodes=1 --nproc_per_node=4 train.py"})
+        << QStringList{"torchrun-standalone-multinode@6"};
+    QTest::newRow("torchrun nnodes mismatch")
+        << "puhti"
+        << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --nodes=2 --ntasks-per-node=1", "#SBATCH --gres=gpu:v100:4",
+               "#SBATCH --time=10:00", "srun torchrun \\", "  --nnodes=4 \\", "  --nproc_per_node=gpu train.py"})
+        << QStringList{"torchrun-nnodes-mismatch@7"};
+    QTest::newRow("torchrun per task")
+        << "puhti"
+        << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --nodes=1 --ntasks-per-node=4", "#SBATCH --gres=gpu:v100:4",
+               "#SBATCH --time=10:00", "srun torchrun --nproc_per_node=4 train.py"})
+        << QStringList{"launcher-too-many-processes@6"};
+    QTest::newRow("variables resolve")
+        << "puhti"
+        << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --nodes=2 --ntasks-per-node=1", "#SBATCH --gpus-per-node=4",
+               "#SBATCH --time=10:00", "NGPU=$SLURM_GPUS_ON_NODE", "export NN=${SLURM_NNODES}",
+               "srun torchrun --nnodes=$NN --nproc_per_node=$NGPU train.py --epochs ${EPOCHS:-3}"})
+        << QStringList{};
+    QTest::newRow("unresolved count")
+        << "puhti"
+        << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --nodes=1", "#SBATCH --gres=gpu:v100:4", "#SBATCH --time=10:00",
+               "srun torchrun --nproc_per_node=$NGPUS train.py"})
+        << QStringList{"unresolved-variable@6"};
+    QTest::newRow("horovodrun too few")
+        << "puhti"
+        << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --nodes=1 --ntasks=4", "#SBATCH --gres=gpu:v100:4",
+               "#SBATCH --time=10:00", "horovodrun -np 2 python train.py"})
+        << QStringList{"launcher-too-few-processes@6"};
+    QTest::newRow("mpirun more than slots")
+        << "puhti"
+        << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --nodes=1 --ntasks=4", "#SBATCH --gres=gpu:v100:4",
+               "#SBATCH --time=10:00", "mpirun -np 8 python train.py"})
+        << QStringList{"launcher-too-many-processes@6"};
+    QTest::newRow("deepspeed num_gpus")
+        << "puhti"
+        << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --nodes=1", "#SBATCH --gres=gpu:v100:4",
+               "#SBATCH --time=10:00", "deepspeed --num_gpus=2 train.py --deepspeed"})
+        << QStringList{"launcher-too-few-processes@6"};
+    QTest::newRow("plain python on 2 nodes")
+        << "puhti"
+        << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --nodes=2", "#SBATCH --gres=gpu:v100:4", "#SBATCH --time=10:00",
+               "python3 train.py"})
+        << QStringList{"first-node-only@6"};
+    QTest::newRow("srun starts fewer tasks")
+        << "puhti"
+        << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --nodes=1 --ntasks=4", "#SBATCH --gres=gpu:v100:4",
+               "#SBATCH --time=10:00", "srun -n 1 python3 train.py"})
+        << QStringList{"tasks-never-started@6"};
+    QTest::newRow("sbatch after command")
+        << "puhti"
+        << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --gres=gpu:v100:1", "#SBATCH --time=10:00", "module load pytorch",
+               "#SBATCH --gres=gpu:v100:4", "srun python3 train.py"})
+        << QStringList{"sbatch-after-command@6"};
+    QTest::newRow("unknown and typo options")
+        << "puhti"
+        << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --gres=gpu:v100:1", "#SBATCH --time=10:00",
+               "#SBATCH --gpus-per-nod=1x", "#SBATCH --frobnicate", "#SBATCH \u2014constraint=pascal", "# SBATCH --nodes=2",
+               "#sbatch --nodes=3", "srun python3 train.py"})
+        << QStringList{"invalid-value@5", "conflicting-options@5", "unknown-option@6", "unknown-option@7",
+                       "sbatch-directive-ignored@8", "sbatch-directive-ignored@9"};
+    QTest::newRow("conflicting options")
+        << "puhti"
+        << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --nodes=2 --ntasks=6 --ntasks-per-node=4",
+               "#SBATCH --gres=gpu:v100:4", "#SBATCH --gpus-per-node=4", "#SBATCH --mem=64G", "#SBATCH --mem-per-gpu=16G",
+               "#SBATCH --time=10:00", "#SBATCH --time=20:00", "srun python3 train.py"})
+        << QStringList{"conflicting-options@3", "conflicting-options@5", "conflicting-options@7", "conflicting-options@9",
+                       "launcher-too-many-processes@10"};
+    QTest::newRow("cpus-per-gpu on lumi")
+        << "lumi"
+        << sh({"#!/bin/bash", "#SBATCH -A project_462000007", "#SBATCH -p small-g", "#SBATCH --nodes=1 --ntasks-per-node=8",
+               "#SBATCH --gpus-per-node=8", "#SBATCH --cpus-per-gpu=7", "#SBATCH --time=1:00:00", "srun python3 train.py"})
+        << QStringList{"site-cpus-per-gpu@6"};
+    QTest::newRow("wrong gpu type")
+        << "puhti"
+        << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH -p gpu", "#SBATCH --gres=gpu:a100:1",
+               "#SBATCH --time=10:00", "srun python3 train.py"})
+        << QStringList{"geometry-partition-mismatch@4"};
+    QTest::newRow("too many gpus and cpus per node")
+        << "puhti"
+        << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH -p gpu", "#SBATCH --nodes=1 --ntasks-per-node=8",
+               "#SBATCH --cpus-per-task=10", "#SBATCH --gres=gpu:v100:8", "#SBATCH --time=10:00", "srun python3 train.py"})
+        << QStringList{"geometry-partition-mismatch@5", "geometry-partition-mismatch@6"};
+    QTest::newRow("invalid values")
+        << "puhti"
+        << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --nodes=two", "#SBATCH --gres=gpu:v100:1",
+               "#SBATCH --time=soon", "#SBATCH --cpus-per-task=0", "#SBATCH --mem=lots", "srun python3 train.py"})
+        << QStringList{"invalid-value@3", "invalid-value@5", "invalid-value@6", "invalid-value@7"};
+    QTest::newRow("missing shebang and dos line breaks")
+        << "puhti"
+        << QString("#SBATCH --gres=gpu:v100:1\r\n#SBATCH -A project_2001234\r\n#SBATCH -t 10\r\nsrun python3 train.py\r\n")
+        << QStringList{"missing-shebang@1", "dos-line-breaks@1"};
+    QTest::newRow("heredoc body is not a command")
+        << "puhti"
+        << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --gres=gpu:v100:1", "#SBATCH -t 10",
+               "cat > cfg.json <<'EOF'", "srun torchrun --nproc_per_node=8 nothing.py", "EOF", "srun python3 train.py cfg.json"})
+        << QStringList{};
+    QTest::newRow("unterminated quote")
+        << "puhti"
+        << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --gres=gpu:v100:1", "#SBATCH -t 10",
+               "srun python3 train.py", "echo \"never closed"})
+        << QStringList{"cannot-parse@6"};
+    QTest::newRow("only comments")
+        << "puhti" << sh({"#!/bin/bash", "# nothing here", "## still nothing"})
+        << QStringList{"no-sbatch-options@0", "no-launch-line@0"};
+}
+
+void TestScriptImporter::synthetic()
+{
+    QFETCH(QString, profile);
+    QFETCH(QString, script);
+    QFETCH(QStringList, findings);
+    const ScriptImport imp = importSbatchScript(script, fixtureProfile(profile));
+    checkFindings(imp.diagnostics, findings);
+}
