@@ -100,6 +100,11 @@ private:
     qsizetype m_i = 0;
 };
 
+void takeProgram(Walker &w, LaunchCommand &lc)
+{
+    takeProgram(w, lc);
+}
+
 int toCount(const QString &text)
 {
     bool ok = false;
@@ -345,10 +350,7 @@ void parsePython(Walker &w, LaunchCommand &lc)
             w.take();
             parseTorchrun(w, lc);
             if (lc.program.isEmpty() && !w.atEnd()) {
-                lc.programLine = w.lineOfCurrent();
-        lc.programWordIndex = w.index();
-                lc.program = w.take();
-                lc.args = w.rest();
+                takeProgram(w, lc);
             }
             return;
         }
@@ -357,10 +359,7 @@ void parsePython(Walker &w, LaunchCommand &lc)
             w.take();
             parseDeepSpeed(w, lc);
             if (!w.atEnd()) {
-                lc.programLine = w.lineOfCurrent();
-        lc.programWordIndex = w.index();
-                lc.program = w.take();
-                lc.args = w.rest();
+                takeProgram(w, lc);
             }
             return;
         }
@@ -370,10 +369,7 @@ void parsePython(Walker &w, LaunchCommand &lc)
         lc.args = w.rest();
         return;
     }
-    lc.programLine = w.lineOfCurrent();
-        lc.programWordIndex = w.index();
-    lc.program = w.take();
-    lc.args = w.rest();
+    takeProgram(w, lc);
 }
 
 void parseKernprof(Walker &w, LaunchCommand &lc)
@@ -389,26 +385,42 @@ void parseKernprof(Walker &w, LaunchCommand &lc)
     while (w.nextOption(takes, &o)) {
     }
     if (!w.atEnd()) {
-        lc.programLine = w.lineOfCurrent();
-        lc.programWordIndex = w.index();
-        lc.program = w.take();
-        lc.args = w.rest();
+        takeProgram(w, lc);
     }
 }
 
 } // namespace
 
-std::optional<LaunchCommand> parseLaunchCommand(const ShellCommand &command, const ScriptLine &line,
-                                                const QStringList &unresolved)
+namespace {
+
+bool walk(Walker &w, LaunchCommand &lc, bool wrapped, int depth);
+
+// bash -c '...': the launch is one of the commands in the string.
+bool walkShellString(const QString &code, LaunchCommand &lc, int depth)
 {
-    LaunchCommand lc;
-    lc.line = command.words.isEmpty() ? line.line : line.lineAt(command.words.front().offset);
-    lc.lastLine = line.lastLine;
-    lc.text = line.text;
-    lc.unresolved = unresolved;
-    Walker w(command, line);
-    bool wrapped = false;   // some layer (srun, mpirun, container) was seen
-    for (int layer = 0; layer < 8 && !w.atEnd(); ++layer) {
+    ScriptLine sub;
+    sub.text = code;
+    sub.line = lc.line;
+    sub.lastLine = lc.lastLine;
+    sub.lineOffsets = {0};
+    const ShellLexResult lex = lexShell(code);
+    for (const auto &c : lex.commands) {
+        LaunchCommand trial = lc;
+        Walker inner(c, sub);
+        if (walk(inner, trial, true, depth + 1) && (trial.isPython() || trial.launcher != ProcessLauncher::None)) {
+            trial.programWordIndex = -1;   // its words are not the script line's
+            trial.programLine = lc.line;
+            lc = trial;
+            return true;
+        }
+    }
+    return false;
+}
+
+// Unwraps one layer after the other; false when no program launch is found.
+bool walk(Walker &w, LaunchCommand &lc, bool wrapped, int depth)
+{
+    for (int layer = 0; layer < 12 && !w.atEnd() && depth < 4; ++layer) {
         skipPrefixes(w);
         if (w.atEnd())
             break;
@@ -422,20 +434,20 @@ std::optional<LaunchCommand> parseLaunchCommand(const ShellCommand &command, con
             w.take();
             parseMpirun(w, lc, base);
             wrapped = true;
-        } else if ((base == QLatin1String("singularity") || base == QLatin1String("apptainer")) && !w.atEnd()) {
+        } else if (base == QLatin1String("singularity") || base == QLatin1String("apptainer")) {
             w.take();
             if (w.atEnd())
-                return std::nullopt;
+                return false;
             const QString sub = w.take();
             if (sub != QLatin1String("exec") && sub != QLatin1String("run"))
-                return std::nullopt;   // build, pull, inspect ...
+                return false;   // build, pull, inspect ...
             parseContainer(w, lc, base);
             wrapped = true;
             if (sub == QLatin1String("run")) {
                 lc.programLine = lc.line;
                 lc.program = lc.container.image;
                 lc.args = w.rest();
-                return lc;
+                return true;
             }
         } else if (base == QLatin1String("singularity_wrapper") || base == QLatin1String("apptainer_wrapper")) {
             w.take();
@@ -447,45 +459,62 @@ std::optional<LaunchCommand> parseLaunchCommand(const ShellCommand &command, con
             lc.launcherWord = base;
             w.take();
             parseTorchrun(w, lc);
-            if (lc.program.isEmpty() && !w.atEnd()) {
-                lc.programLine = w.lineOfCurrent();
-        lc.programWordIndex = w.index();
-                lc.program = w.take();
-                lc.args = w.rest();
-            }
-            return lc;
+            if (lc.program.isEmpty() && !w.atEnd())
+                takeProgram(w, lc);
+            return true;
         } else if (base == QLatin1String("deepspeed")) {
             lc.launcherWord = base;
             w.take();
             parseDeepSpeed(w, lc);
-            if (!w.atEnd()) {
-                lc.programLine = w.lineOfCurrent();
-        lc.programWordIndex = w.index();
-                lc.program = w.take();
-                lc.args = w.rest();
-            }
-            return lc;
+            if (!w.atEnd())
+                takeProgram(w, lc);
+            return true;
         } else if (base == QLatin1String("horovodrun")) {
             w.take();
             parseHorovodrun(w, lc);
             wrapped = true;
         } else if (isPythonInterpreter(word)) {
             parsePython(w, lc);
-            return lc;
+            return true;
         } else if (base == QLatin1String("kernprof")) {
             parseKernprof(w, lc);
-            return lc;
+            return true;
         } else {
+            const bool shell = base == QLatin1String("bash") || base == QLatin1String("sh");
+            if (shell) {
+                Walker probe = w;
+                probe.take();
+                while (!probe.atEnd() && probe.peek().startsWith(QLatin1Char('-')) && !probe.peek().contains(QLatin1Char('c')))
+                    probe.take();
+                if (!probe.atEnd() && probe.peek().startsWith(QLatin1Char('-')) && probe.peek().contains(QLatin1Char('c'))) {
+                    probe.take();
+                    if (!probe.atEnd() && walkShellString(probe.peek(), lc, depth))
+                        return true;
+                }
+            }
             if (!wrapped)
-                return std::nullopt;
-            lc.programLine = w.lineOfCurrent();
-        lc.programWordIndex = w.index();
-            lc.program = w.take();
-            lc.args = w.rest();
-            return lc;
+                return false;
+            takeProgram(w, lc);
+            return true;
         }
     }
-    return wrapped ? std::optional<LaunchCommand>(lc) : std::nullopt;
+    return wrapped;
+}
+
+} // namespace
+
+std::optional<LaunchCommand> parseLaunchCommand(const ShellCommand &command, const ScriptLine &line,
+                                                const QStringList &unresolved)
+{
+    LaunchCommand lc;
+    lc.line = command.words.isEmpty() ? line.line : line.lineAt(command.words.front().offset);
+    lc.lastLine = line.lastLine;
+    lc.text = line.text;
+    lc.unresolved = unresolved;
+    Walker w(command, line);
+    if (!walk(w, lc, false, 0))
+        return std::nullopt;
+    return lc;
 }
 
 } // namespace scalelab

@@ -188,7 +188,7 @@ RunRecord newRun()
     r.gpus = 2;
     r.nodes = 1;
     r.framework = "pytorch-ddp";
-    r.specJson = R"({"jobName":"a researcher's job"})";
+    r.specJson = "{\"jobName\":\"a researcher's job\"}";
     r.script = "#!/bin/bash\n#SBATCH --job-name='" + kUserText + "'\nsrun python train.py --lr 0.1 'x y'\n";
     return r;
 }

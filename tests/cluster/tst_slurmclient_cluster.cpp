@@ -1,0 +1,229 @@
+// SlurmClient over a real SshSession against the loopback Slurm cluster:
+// rendered 1/2/4/8-GPU jobs complete with the right AllocTRES, a failing job,
+// a timed-out job, a rejection with Slurm's text, --test-only, cancel, fetch,
+// and reconcile of a submission whose reply was lost. Fails without the cluster.
+#include "ProfileFixtures.h"
+#include "RunStore.h"
+#include "SbatchRenderer.h"
+#include "SlurmClient.h"
+#include "SshSession.h"
+#include "TestClusterEnv.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QThread>
+#include <QtTest>
+
+using namespace scalelab;
+
+namespace {
+
+class NoQuestions : public SshCallbacks {
+public:
+    HostKeyDecision unknownHostKey(const HostKeyInfo &) override { return HostKeyDecision::Reject; }
+    void hostKeyRefused(const HostKeyInfo &, const QString &) override {}
+    std::optional<QString> passphrase(const QString &) override { return std::nullopt; }
+    std::optional<QStringList> keyboardInteractive(const QString &, const QString &, const QList<KbdPrompt> &) override
+    {
+        return std::nullopt;
+    }
+};
+
+JobSpec spec(int gpus, const QString &program, const QStringList &args, const QString &partition = "gpu",
+             const QString &time = "00:05:00")
+{
+    JobSpec s;
+    s.profile = "testbed";
+    s.partition = partition;
+    s.gpus = gpus;
+    s.framework = Framework::PytorchDdp;
+    s.launcher = Launcher::Srun;
+    s.time = time;
+    s.account = "project_2001234";
+    s.jobName = "a researcher's run; echo $(id)";
+    s.program = program;
+    s.args = args;
+    s.cpusPerGpu = 1;
+    s.memory = "1000M";
+    s.gpuSampleSeconds = 0;
+    return s;
+}
+
+} // namespace
+
+class TestSlurmClientCluster : public QObject {
+    Q_OBJECT
+
+    test::TestClusterEnv m_env;
+    QTemporaryDir m_data;
+    NoQuestions m_callbacks;
+    std::unique_ptr<SshSession> m_ssh;
+    std::unique_ptr<RunStore> m_store;
+    std::unique_ptr<SlurmClient> m_client;
+
+    qint64 createRun(const JobSpec &s)
+    {
+        RunRecord r;
+        r.profile = s.profile;
+        r.clusterAlias = "testbed";
+        r.partition = s.partition;
+        r.gpus = s.gpus;
+        r.framework = frameworkId(s.framework);
+        r.script = renderSbatch(s, test::repoProfile("testbed"));
+        auto c = m_store->createRun(r);
+        if (!c.ok())
+            qFatal("%s", qPrintable(c.error));
+        return c.value.id;
+    }
+
+    // Polls every 2 s until every run is final (or the deadline passes).
+    bool pollUntilFinal(const QList<qint64> &runs, int seconds)
+    {
+        QElapsedTimer t;
+        t.start();
+        while (t.elapsed() < seconds * 1000) {
+            const PollResult p = m_client->pollOnce();
+            if (!p.ok())
+                qWarning("poll: %s", qPrintable(p.message));
+            bool all = true;
+            for (qint64 id : runs)
+                all = all && m_store->run(id).value.isTerminal();
+            if (all)
+                return true;
+            QThread::msleep(2000);
+        }
+        return false;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_env = test::TestClusterEnv::load();
+        QVERIFY2(m_env.ok(), qPrintable(m_env.error));
+        QVERIFY(m_data.isValid());
+        SshConnectionSettings s;
+        s.alias = "testbed";
+        s.configPath = m_env.sshConfig;
+        s.connectTimeoutMs = 10000;
+        m_ssh = std::make_unique<SshSession>(s, &m_callbacks);
+        QCOMPARE(m_ssh->connectToHost(), QString());
+        m_store = std::make_unique<RunStore>(m_data.path());
+        QCOMPARE(m_store->open(), QString());
+        m_client = std::make_unique<SlurmClient>(*m_ssh, *m_store, "testbed");
+    }
+
+    void version()
+    {
+        QString error;
+        QCOMPARE(m_client->detectVersion(&error), QStringLiteral("22.05.8"));
+    }
+
+    void testOnlyGivesSlurmVerdict()
+    {
+        const TestOnlyResult ok = m_client->testOnly(renderSbatch(spec(2, "/bin/true", {}), test::repoProfile("testbed")));
+        QVERIFY2(ok.ok(), qPrintable(ok.verdict + ok.transportError));
+        QVERIFY2(ok.verdict.contains("to start at"), qPrintable(ok.verdict));
+        const TestOnlyResult bad =
+            m_client->testOnly(renderSbatch(spec(3, "/bin/true", {}, "gpusmall"), test::repoProfile("testbed")));
+        QVERIFY(!bad.ok());
+        QVERIFY2(bad.verdict.contains("sbatch: error:"), qPrintable(bad.verdict));
+    }
+
+    void rejectedShowsSlurmMessage()
+    {
+        const qint64 id = createRun(spec(3, "/bin/true", {}, "gpusmall"));
+        const SubmitOutcome o = m_client->submit(id);
+        QCOMPARE(o.kind, SubmitOutcome::Kind::Rejected);
+        QVERIFY2(o.message.contains("sbatch: error: Batch job submission failed: Job violates accounting/QOS policy"),
+                 qPrintable(o.message));
+        QCOMPARE(m_store->run(id).value.rejection, o.message);
+        QCOMPARE(m_store->run(id).value.submitState, SubmitState::Rejected);
+    }
+
+    void jobsRunToTheirEnd()
+    {
+        QMap<qint64, int> gpuRuns;
+        for (int gpus : {1, 2, 4, 8})
+            gpuRuns.insert(createRun(spec(gpus, "/bin/sh", {"-c", "echo rank $SLURM_PROCID on $SLURMD_NODENAME"})), gpus);
+        const qint64 failing = createRun(spec(1, "/bin/sh", {"-c", "exit 3"}));
+        const qint64 timeout = createRun(spec(1, "/bin/sleep", {"300"}, "gputest", "00:01:00"));
+        const qint64 cancelled = createRun(spec(1, "/bin/sleep", {"300"}));
+        QList<qint64> all = gpuRuns.keys();
+        all << failing << timeout << cancelled;
+        for (qint64 id : all) {
+            const SubmitOutcome o = m_client->submit(id);
+            QVERIFY2(o.kind == SubmitOutcome::Kind::Submitted, qPrintable(o.message));
+        }
+        const CommandOutcome c = m_client->cancel(cancelled);
+        QVERIFY2(c.ok, qPrintable(c.message));
+        QVERIFY2(pollUntilFinal(all, 240), "jobs did not finish within 240 s");
+
+        for (auto it = gpuRuns.begin(); it != gpuRuns.end(); ++it) {
+            const RunRecord r = m_store->run(it.key()).value;
+            QCOMPARE(r.state, JobState::Completed);
+            const auto acct = m_store->accounting(it.key()).value;
+            QVERIFY(acct.has_value());
+            QCOMPARE(acct->allocatedGpus(), it.value());
+            QVERIFY(acct->workDir.endsWith(r.token));
+        }
+        QCOMPARE(m_store->run(failing).value.state, JobState::Failed);
+        QCOMPARE(m_store->accounting(failing).value->exitStatus(), 3);
+        QCOMPARE(m_store->run(timeout).value.state, JobState::Timeout);
+        QCOMPARE(m_store->run(cancelled).value.state, JobState::Cancelled);
+        // state history recorded with timestamps; terminal runs are not polled any more
+        QVERIFY(m_store->stateHistory(failing).value.size() >= 2);
+        QVERIFY(m_store->activeRuns("testbed").value.isEmpty());
+
+        // fetch the output of the 2-GPU job
+        const qint64 two = gpuRuns.key(2);
+        const FetchResult f = m_client->fetch(two);
+        QVERIFY2(f.ok(), qPrintable(f.errors.join("; ")));
+        const RunRecord r = m_store->run(two).value;
+        const QString out = m_store->runFilesDirectory(two) + "/" + SlurmClient::outputFileName(r.jobId);
+        QFile file(out);
+        QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(out));
+        QVERIFY(file.readAll().contains("rank"));
+        const TailResult t = m_client->tailOutput(two);
+        QVERIFY2(t.error.isEmpty(), qPrintable(t.error));
+    }
+
+    void reconcileAfterLostReply()
+    {
+        // Do what submit() does up to sbatch, run the real wrapper, and pretend
+        // the reply never arrived: reconcile must find the job, not submit again.
+        const qint64 id = createRun(spec(1, "/bin/true", {}));
+        const RunRecord run = m_store->run(id).value;
+        const QString dir = m_ssh->homeDirectory() + "/" + SlurmClient::runsRoot() + "/" + run.token;
+        QCOMPARE(m_store->setRemoteDir(id, dir), QString());
+        QCOMPARE(m_ssh->mkdirs(dir), QString());
+        QCOMPARE(m_ssh->upload(dir + "/job.sbatch", run.script.toUtf8()), QString());
+        QCOMPARE(m_store->setSubmitState(id, SubmitState::Unknown, "lost"), QString());
+        const RemoteResult r = m_ssh->run({"sh", "-c", SlurmClient::submitShellBody(dir, run.token)});
+        QVERIFY2(r.ok(), r.err.constData());
+        const QString jobId = QString::fromUtf8(r.out).trimmed();
+        QCOMPARE(m_client->submit(id).kind, SubmitOutcome::Kind::Refused);
+        const ReconcileOutcome rec = m_client->reconcile(id);
+        QCOMPARE(rec.kind, ReconcileOutcome::Kind::Found);
+        QCOMPARE(rec.jobId, jobId);
+
+        // Same, but the jobid file is gone: found through squeue/sacct by the run dir.
+        const qint64 id2 = createRun(spec(1, "/bin/true", {}));
+        const RunRecord run2 = m_store->run(id2).value;
+        const QString dir2 = m_ssh->homeDirectory() + "/" + SlurmClient::runsRoot() + "/" + run2.token;
+        QCOMPARE(m_store->setRemoteDir(id2, dir2), QString());
+        QCOMPARE(m_ssh->mkdirs(dir2), QString());
+        QCOMPARE(m_ssh->upload(dir2 + "/job.sbatch", run2.script.toUtf8()), QString());
+        QCOMPARE(m_store->setSubmitState(id2, SubmitState::Unknown, "lost"), QString());
+        const RemoteResult r2 = m_ssh->run({"sh", "-c", SlurmClient::submitShellBody(dir2, run2.token)});
+        QVERIFY(r2.ok());
+        QVERIFY(m_ssh->run({"sh", "-c", "cd " + dir2 + " && mv jobid jobid.tmp && : > jobid.tmp"}).ok());
+        const ReconcileOutcome rec2 = m_client->reconcile(id2);
+        QCOMPARE(rec2.kind, ReconcileOutcome::Kind::Found);
+        QCOMPARE(rec2.jobId, QString::fromUtf8(r2.out).trimmed());
+        QVERIFY(pollUntilFinal({id, id2}, 60));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSlurmClientCluster)
+#include "tst_slurmclient_cluster.moc"

@@ -1,0 +1,48 @@
+#pragma once
+
+#include "JobSpec.h"
+#include "ProfileRegistry.h"
+
+#include <QObject>
+
+#include <memory>
+
+namespace scalelab {
+
+class RunStore;
+class ClusterManager;
+
+// What every place of the window shares: the profiles, the run store (this
+// thread's connection) and the cluster manager that owns the SSH sessions.
+// Created once by GuiMain; places get a reference.
+class AppServices : public QObject {
+    Q_OBJECT
+public:
+    explicit AppServices(QObject *parent = nullptr);
+    ~AppServices() override;
+
+    ProfileRegistry &profiles() { return m_profiles; }
+    RunStore &store() { return *m_store; }
+    QString storeError() const { return m_storeError; }   // "" when the store opened
+
+    // Set by whoever builds the cluster layer (GuiMain); may be null in tests
+    // of a single place.
+    ClusterManager *clusters() const { return m_clusters; }
+    void setClusters(ClusterManager *clusters) { m_clusters = clusters; }
+
+Q_SIGNALS:
+    // The store changed (submit, poll, ingest): views reload what they show.
+    void runsChanged();
+    // "Clone this run's spec": the Compose place opens it.
+    void openSpecRequested(const scalelab::JobSpec &spec);
+    // A place asks the window to switch to another (0 compose, 1 jobs, 2 results).
+    void showPlaceRequested(int place);
+
+private:
+    ProfileRegistry m_profiles;
+    std::unique_ptr<RunStore> m_store;
+    QString m_storeError;
+    ClusterManager *m_clusters = nullptr;
+};
+
+} // namespace scalelab

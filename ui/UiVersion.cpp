@@ -1,2 +1,0 @@
-#include "UiVersion.h"
-namespace scalelab::ui { const char *uiVersion() { return SCALELAB_VERSION; } }
