@@ -2,6 +2,7 @@
 
 #include "CliContext.h"
 #include "ComposeCommands.h"
+#include "SlurmCommands.h"
 
 #include <functional>
 #include <map>
@@ -18,6 +19,12 @@ const std::map<QString, std::pair<Command, const char *>> &commands()
         {QStringLiteral("profiles"), {&ComposeCommands::profiles, "list cluster profiles, partitions and limits"}},
         {QStringLiteral("render"), {&ComposeCommands::render, "print the sbatch script of a job spec and its diagnostics"}},
         {QStringLiteral("lint"), {&ComposeCommands::lint, "check an existing sbatch script against a profile"}},
+        {QStringLiteral("submit"), {&SlurmCommands::submit, "submit a job spec over SSH, exactly once"}},
+        {QStringLiteral("study"), {&SlurmCommands::study, "submit a scaling study: one run per GPU count"}},
+        {QStringLiteral("status"), {&SlurmCommands::status, "one poll cycle over all active runs, then exit"}},
+        {QStringLiteral("cancel"), {&SlurmCommands::cancel, "cancel a run's job"}},
+        {QStringLiteral("fetch"), {&SlurmCommands::fetch, "download a run's output and GPU sample files"}},
+        {QStringLiteral("runs"), {&SlurmCommands::runs, "list stored runs"}},
     };
     return table;
 }

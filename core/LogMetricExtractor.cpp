@@ -130,6 +130,8 @@ QList<MetricPattern> LogMetricExtractor::builtinPatterns()
         builtin("train_loss", "", A::Last, QStringLiteral("\\btrain_loss[=:\\s]\\s*") + n, "loss"),
         builtin("train_loss", "", A::Last, QStringLiteral("\\b[Ee]poch\\s*[0-9]+\\s+loss[=:\\s]\\s*") + n, "loss"),
         builtin("train_loss", "", A::Last, QStringLiteral(" - loss: ") + n, "loss"),
+        // PyTorch MNIST example: "Train Epoch: 1 [1280/60000 (2%)]\tLoss: 1.381224"
+        builtin("train_loss", "", A::Last, QStringLiteral("Train Epoch: [0-9]+ .*\\sLoss: ") + n, "Loss: "),
         builtin("train_time_s", "s", A::Last, QStringLiteral("Train time:\\s*") + n, "time"),
         builtin("train_time_s", "s", A::Last, QStringLiteral("\\btrain_time_s[=:\\s]\\s*") + n, "time"),
         // "epoch 3 loss 0.47 time 0.139 samples/s 10375.2", "Epoch 3 ... time 12.3s"

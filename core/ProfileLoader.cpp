@@ -125,14 +125,14 @@ void readPartition(ProfileReader &r, const Json &pj, const QString &path, Cluste
         QStringLiteral("minNodes"),      QStringLiteral("maxNodes"),       QStringLiteral("maxTime"),
         QStringLiteral("maxGpusPerJob"), QStringLiteral("minGpusPerJob"), QStringLiteral("exclusive"),
         QStringLiteral("notes")};
-    for (auto it = pj.begin(); it != pj.end(); ++it)
-        if (!known.contains(QString::fromStdString(it.key())))
-            r.error(path + QLatin1Char('.') + QString::fromStdString(it.key()),
-                    QStringLiteral("unknown key (known: %1)").arg(known.join(QStringLiteral(", "))));
-
     Partition p;
     p.name = r.plainString(pj, "name", path + QStringLiteral(".name"), true);
     const QString base = p.name.isEmpty() ? path : QStringLiteral("partitions[%1]").arg(p.name);
+    for (auto it = pj.begin(); it != pj.end(); ++it)
+        if (!known.contains(QString::fromStdString(it.key())))
+            r.error(base + QLatin1Char('.') + QString::fromStdString(it.key()),
+                    QStringLiteral("unknown key (known: %1)").arg(known.join(QStringLiteral(", "))));
+
     p.description = r.plainString(pj, "description", base + QStringLiteral(".description"), false);
     const QString src = r.plainString(pj, "source", base + QStringLiteral(".source"), false);
     if (auto it = pj.find("sources"); it != pj.end()) {

@@ -223,8 +223,8 @@ void ScalingAnalysis::recommend()
 
     if (m_points.size() == 1) {
         m_recommendedGpus = base.gpus;
-        m_summary = QStringLiteral("Only %1 was measured: run the same job on %2 to see whether it scales.")
-                        .arg(gpuWord(base.gpus), gpuWord(base.gpus * 2));
+        m_summary = QStringLiteral("Only the %1-GPU run can be compared: run the same job on %2 to see whether it scales.")
+                        .arg(base.gpus).arg(gpuWord(base.gpus * 2));
         return;
     }
 
@@ -244,10 +244,15 @@ void ScalingAnalysis::recommend()
         if (!slower.isEmpty() && slower.size() == m_points.size() - 1)
             m_summary = QStringLiteral("More GPUs made this job slower than on %1: %2; the model is too small to scale: use %1.")
                             .arg(gpuWord(m_baselineGpus), slower.join(QStringLiteral(", ")));
+        else if (!slower.isEmpty())
+            m_summary = QStringLiteral("%1 gave only %2 the speed of %3 and %4 slower: the model is too small to "
+                                       "scale: use %3.")
+                            .arg(gpuWord(best->gpus), times(best->speedup), gpuWord(m_baselineGpus),
+                                 slower.join(QStringLiteral(", ")) + (slower.size() == 1 ? QStringLiteral(" was")
+                                                                                        : QStringLiteral(" were")));
         else
-            m_summary = QStringLiteral("%1 gave only %2%3: the model is too small to scale: use %4.")
-                            .arg(gpuWord(best->gpus), times(best->speedup),
-                                 vsBase.isEmpty() ? QStringLiteral(" the speed of 1 GPU") : vsBase, gpuWord(m_baselineGpus));
+            m_summary = QStringLiteral("%1 gave only %2 the speed of %3: the model is too small to scale: use %3.")
+                            .arg(gpuWord(best->gpus), times(best->speedup), gpuWord(m_baselineGpus));
         return;
     }
 

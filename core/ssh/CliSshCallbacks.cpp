@@ -1,5 +1,7 @@
 #include "CliSshCallbacks.h"
 
+#include "SshSession.h"
+
 #include <QProcess>
 
 #include <fcntl.h>
@@ -111,7 +113,7 @@ std::optional<QStringList> CliSshCallbacks::keyboardInteractive(const QString &n
         if (!shownHeader && (!name.isEmpty() || !instruction.isEmpty())) {
             // The server's own words, shown before its first question.
             const QString header = QStringList{name, instruction}.join(QLatin1Char('\n')).trimmed();
-            say(QString::fromUtf8(header.toUtf8()).remove(QLatin1Char('\r')));
+            say(SshSession::sanitizeForDisplay(header.toUtf8()));
             shownHeader = true;
         }
         auto a = readTerminalLine(p.text, p.echo);

@@ -8,6 +8,7 @@
 #include <QFile>
 #include <QFileInfo>
 
+#include <fcntl.h>
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -48,8 +49,12 @@ void SshHop::close()
     if (session) {
         if (ssh_is_connected(session))
             ssh_disconnect(session);
-        ssh_free(session);   // also closes a socket given with SSH_OPTIONS_FD
+        ssh_free(session);
         session = nullptr;
+    }
+    if (sessionFd >= 0) {
+        ::close(sessionFd);
+        sessionFd = -1;
     }
 }
 
@@ -400,8 +405,6 @@ QString sshConnectAndAuthenticate(SshHop &hop, int fd, const SshConnectionSettin
 
     ssh_session s = ssh_new();
     if (!s) {
-        if (fd >= 0)
-            ::close(fd);
         return QStringLiteral("out of memory creating an SSH session");
     }
     hop.session = s;
@@ -456,6 +459,7 @@ int sshStartBridge(ssh_session carrier, SshHop &next, QString *error)
     next.carrier = carrier;
     next.carrierChannel = ch;
     next.pumpFd = sv[1];
+    next.sessionFd = sv[0];
     next.stopPump = false;
     next.pump = std::thread(pumpLoop, &next);
     return sv[0];

@@ -25,7 +25,8 @@ struct SshHop {
     // touches (one thread per libssh session).
     ssh_session carrier = nullptr;
     ssh_channel carrierChannel = nullptr;
-    int pumpFd = -1;          // our end of the socketpair; the other end belongs to `session`
+    int pumpFd = -1;          // our end of the socketpair
+    int sessionFd = -1;       // the other end, given to `session` (libssh 0.10 does not close it)
     std::thread pump;
     std::atomic<bool> stopPump{false};
     int keepaliveSeconds = 0;

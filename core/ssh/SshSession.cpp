@@ -293,7 +293,8 @@ RemoteResult SshSession::run(const QStringList &argv, int timeoutMs)
             failed = true;
             break;
         }
-        if (n <= 0 && e == 0 && (ssh_channel_is_eof(ch) || ssh_channel_is_closed(ch))) {
+        // SSH_EOF (read_nonblocking at end of stream) counts as "no data".
+        if (n <= 0 && (e == 0 || e == SSH_EOF) && (ssh_channel_is_eof(ch) || ssh_channel_is_closed(ch))) {
             // Drain what arrived together with the EOF.
             int m;
             while ((m = ssh_channel_read_nonblocking(ch, buf, sizeof buf, 0)) > 0)

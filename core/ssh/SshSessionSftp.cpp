@@ -1,6 +1,8 @@
 // The file half of SshSession: SFTP (needs the blocking session of libssh 0.10).
 #include "SshSessionPrivate.h"
 
+#include "ShellQuote.h"
+
 #include <QRandomGenerator>
 
 #include <fcntl.h>
@@ -151,7 +153,21 @@ QString SshSession::upload(const QString &remotePath, const QByteArray &data, in
     if (error.isEmpty()) {
         const QByteArray finalBytes = path.toUtf8();
         if (sftp_rename(d->sftp, tmpBytes.constData(), finalBytes.constData()) != SSH_OK) {
+            // SFTP v3 rename refuses an existing target and libssh 0.10 has no
+            // posix-rename@openssh.com; mv within one directory is rename(2),
+            // which replaces the old file atomically.
             error = d->sftpErrorText(QStringLiteral("cannot rename the upload to"), path);
+            sftp_attributes a = sftp_lstat(d->sftp, finalBytes.constData());
+            const bool replaceable = a && a->type != SSH_FILEXFER_TYPE_DIRECTORY;
+            if (a)
+                sftp_attributes_free(a);
+            if (replaceable && ShellQuote::isSafeForRemote(path)) {
+                const RemoteResult mv = run({QStringLiteral("mv"), QStringLiteral("-f"), QStringLiteral("--"), tmp, path});
+                if (mv.ok())
+                    error.clear();
+                else
+                    error = QStringLiteral("cannot replace %1: %2").arg(path, mv.transportOk() ? sanitizeForDisplay(mv.err).trimmed() : mv.transportError);
+            }
         }
     }
     if (!error.isEmpty()) {

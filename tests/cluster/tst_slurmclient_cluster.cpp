@@ -165,7 +165,7 @@ private Q_SLOTS:
             const auto acct = m_store->accounting(it.key()).value;
             QVERIFY(acct.has_value());
             QCOMPARE(acct->allocatedGpus(), it.value());
-            QVERIFY(acct->workDir.endsWith(r.token));
+            QVERIFY2(acct->workDir.endsWith(r.token), qPrintable(acct->workDir + " / " + r.token + " / " + acct->rawLines.join("\n")));
         }
         QCOMPARE(m_store->run(failing).value.state, JobState::Failed);
         QCOMPARE(m_store->accounting(failing).value->exitStatus(), 3);

@@ -1,0 +1,32 @@
+#pragma once
+
+#include "CliContext.h"
+
+#include <memory>
+
+namespace scalelab {
+
+class SshSession;
+class CliSshCallbacks;
+
+// One SSH session for a headless command: the alias is resolved through the
+// OpenSSH config (--ssh-config, $SCALELAB_SSH_CONFIG or ~/.ssh/config), host
+// keys are checked strictly (--accept-new-host-key to add unknown ones).
+class CliCluster {
+public:
+    CliCluster(CliContext &ctx, const QString &alias, const QString &sshConfig, bool acceptNewHostKey);
+    ~CliCluster();
+
+    // "" when connected; otherwise the one-line reason, already printed.
+    QString connect();
+    SshSession &session() { return *m_session; }
+    const QString &alias() const { return m_alias; }
+
+private:
+    CliContext &m_ctx;
+    QString m_alias;
+    std::unique_ptr<CliSshCallbacks> m_callbacks;
+    std::unique_ptr<SshSession> m_session;
+};
+
+} // namespace scalelab

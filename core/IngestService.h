@@ -1,0 +1,45 @@
+#pragma once
+
+#include "Diagnostic.h"
+#include "FileRecord.h"
+#include "GpuSampleParser.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+namespace scalelab {
+
+class RunStore;
+
+struct IngestResult {
+    QString error;                 // "" = the metrics were written
+    QStringList written;           // metric names stored, in order
+    Diagnostics diagnostics;       // parser warnings, unreadable files, bad user patterns
+    bool noGpuSamples = true;
+    QString noGpuSamplesReason;    // e.g. the sampler's "no nvidia-smi on HOST; no GPU samples"
+    QStringList gpuFiles;          // local sampler CSVs used
+    QString logFile;               // local job output used ("" = none fetched)
+};
+
+// Turns what is known about a finished run into stored metrics: the Slurm
+// accounting (AccountingMetrics), the fetched GPU sampler CSVs
+// (scalelab-gpu-<job>-<host>.csv, GpuSampleParser) and the fetched job output
+// (scalelab-<job>.out, LogMetricExtractor with the built-in patterns plus the
+// study's user patterns from its notes). Only measured values are written;
+// a run without GPU samples gets gpu_samples = 0 and nothing else from the
+// sampler. Safe to call again (re-ingest replaces the values).
+// Blocking (reads whole files): call it off the GUI thread for big logs, and
+// call RunStore::closeThreadConnection() before that thread ends.
+class IngestService {
+public:
+    static IngestResult ingestRun(RunStore &store, qint64 runId);
+
+    // Local files of a run by role (file name of the remote path, else the local one).
+    static QStringList gpuSampleFiles(const QList<FileRecord> &files);
+    static QString logFile(const QList<FileRecord> &files, const QString &jobId);
+    // The sampler's "no GPU samples" marker lines in a job output ("" = none).
+    static QString noSamplesMarker(const QString &logPath);
+};
+
+} // namespace scalelab

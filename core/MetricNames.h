@@ -1,0 +1,42 @@
+#pragma once
+
+#include <QString>
+
+namespace scalelab::metric {
+
+// Names under which IngestService stores a run's numbers (MetricRecord::name).
+// Log metrics keep LogMetricExtractor's names (train_time_s, samples_per_s,
+// throughput, test_accuracy, ...) and user patterns their own.
+inline const QString ElapsedS = QStringLiteral("elapsed_s");
+inline const QString QueueWaitS = QStringLiteral("queue_wait_s");
+inline const QString Gpus = QStringLiteral("gpus");
+inline const QString Nodes = QStringLiteral("nodes");
+inline const QString AllocCpus = QStringLiteral("alloc_cpus");
+inline const QString GpuHours = QStringLiteral("gpu_hours");
+inline const QString Billing = QStringLiteral("billing");
+inline const QString BillingHours = QStringLiteral("billing_hours");
+inline const QString MaxRssMiB = QStringLiteral("max_rss_mib");
+inline const QString ExitCode = QStringLiteral("exit_code");
+inline const QString CpuEfficiency = QStringLiteral("cpu_efficiency");        // 0..1, as seff
+inline const QString SacctGpuUtilPct = QStringLiteral("sacct_gpu_util_pct");   // gres/gpuutil
+inline const QString SacctGpuUtilMaxPct = QStringLiteral("sacct_gpu_util_max_pct");
+inline const QString SacctGpuMemMaxMiB = QStringLiteral("sacct_gpu_mem_max_mib");
+inline const QString GpuSamples = QStringLiteral("gpu_samples");               // rows read; 0 = no GPU samples
+inline const QString GpusSampled = QStringLiteral("gpus_sampled");
+inline const QString GpuUtilMeanPct = QStringLiteral("gpu_util_mean_pct");
+inline const QString GpuUtilPeakPct = QStringLiteral("gpu_util_peak_pct");
+inline const QString GpuMemMeanMiB = QStringLiteral("gpu_mem_mean_mib");
+inline const QString GpuMemPeakMiB = QStringLiteral("gpu_mem_peak_mib");
+inline const QString TrainTimeS = QStringLiteral("train_time_s");
+inline const QString SamplesPerS = QStringLiteral("samples_per_s");
+inline const QString Throughput = QStringLiteral("throughput");
+inline const QString TestAccuracy = QStringLiteral("test_accuracy");
+inline const QString ValAccuracy = QStringLiteral("val_accuracy");
+
+// MetricRecord::source values.
+inline const QString SourceSacct = QStringLiteral("sacct");
+inline const QString SourceGpu = QStringLiteral("gpu-samples");
+inline const QString SourceLog = QStringLiteral("stdout");
+inline const QString SourcePattern = QStringLiteral("pattern");
+
+} // namespace scalelab::metric

@@ -1,0 +1,60 @@
+#pragma once
+
+#include "MetricRecord.h"
+#include "RunRecord.h"
+#include "SacctRecord.h"
+
+#include <QList>
+#include <QMap>
+#include <QString>
+#include <QStringList>
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+
+namespace scalelab {
+
+class RunStore;
+
+// One run with everything the result explorer shows about it.
+struct RunMetricsRow {
+    RunRecord run;
+    QString studyName;
+    std::optional<SacctRecord> accounting;
+    QMap<QString, MetricRecord> metrics;   // by name; one source per name (see RunMetricsTable::load)
+
+    std::optional<double> value(const QString &name) const;
+    // Text of a column: a fixed column id (see RunMetricsTable::fixedColumns) or a metric name.
+    QString text(const QString &column) const;
+    QString stateText() const;   // the job state, or the submit state before a job exists
+};
+
+// Runs + their stored metrics as one table: the runs table, its CSV/JSON
+// export and `scalelab runs --json` all read it.
+struct RunMetricsTable {
+    QList<RunMetricsRow> rows;             // by run id
+    QStringList metricNames;               // every metric name seen, sorted
+    QMap<QString, QString> units;          // metric name -> unit
+    QString error;                         // "" = loaded
+
+    // studyId < 0: all runs; 0: runs outside a study; > 0: that study.
+    // Where a metric name has several sources, a user pattern wins over the
+    // job output, which wins over GPU samples and accounting.
+    static RunMetricsTable load(RunStore &store, qint64 studyId = -1);
+
+    static QStringList fixedColumns();     // "id", "study", "cluster", ...
+    static QString columnTitle(const QString &column, const QString &unit = {});
+
+    const RunMetricsRow *find(qint64 runId) const;
+    // `rowIds` empty = every row; `columns` empty = fixed columns + every metric.
+    QString toCsv(const QList<qint64> &rowIds = {}, const QStringList &columns = {}) const;
+    nlohmann::ordered_json toJson(const QList<qint64> &rowIds = {}) const;
+};
+
+// `scalelab runs --json`: every stored run with its metrics
+// ({"metrics": {"name": {"value", "unit", "source"}}}); on a store error
+// {"error": "..."}.
+nlohmann::ordered_json runsWithMetricsJson(RunStore &store);
+
+} // namespace scalelab

@@ -1,0 +1,16 @@
+#pragma once
+
+#include "Diagnostic.h"
+#include "JobSpec.h"
+
+#include <QString>
+
+namespace scalelab {
+
+// Applies a diagnostic's fix to a spec: sets the spec field named by
+// fix.field (a JSON spec key, e.g. "partition", "monitoring.gpuSampleSeconds")
+// to fix.value, or resets it when fix.clear. Returns "" on success, else why
+// the fix cannot be applied (unknown field, value of the wrong type).
+QString applyFix(JobSpec &spec, const Fix &fix);
+
+} // namespace scalelab

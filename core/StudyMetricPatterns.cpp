@@ -1,0 +1,98 @@
+#include "StudyMetricPatterns.h"
+
+#include <nlohmann/json.hpp>
+
+namespace scalelab {
+
+namespace {
+
+QString str(const nlohmann::json &j, const char *key)
+{
+    auto it = j.find(key);
+    if (it == j.end() || !it->is_string())
+        return {};
+    return QString::fromStdString(it->get<std::string>());
+}
+
+} // namespace
+
+StudyNotesContent StudyMetricPatterns::read(const QString &notes)
+{
+    StudyNotesContent out;
+    const QString trimmed = notes.trimmed();
+    if (!trimmed.startsWith(QLatin1Char('{'))) {
+        out.text = notes;
+        return out;
+    }
+    const nlohmann::json j = nlohmann::json::parse(trimmed.toStdString(), nullptr, false);
+    if (j.is_discarded() || !j.is_object()) {
+        out.text = notes;   // looks like JSON but is not: it is the researcher's text
+        return out;
+    }
+    out.text = str(j, "text");
+    auto arr = j.find("metricPatterns");
+    if (arr == j.end())
+        return out;
+    if (!arr->is_array()) {
+        out.diagnostics.append({Severity::Warning, QStringLiteral("study-patterns-invalid"),
+                                QStringLiteral("metricPatterns"), 0, 0,
+                                QStringLiteral("study notes: metricPatterns is not an array; no user patterns used"),
+                                {}});
+        return out;
+    }
+    int i = 0;
+    for (const auto &e : *arr) {
+        const QString where = QStringLiteral("metricPatterns[%1]").arg(i++);
+        if (!e.is_object()) {
+            out.diagnostics.append({Severity::Warning, QStringLiteral("study-patterns-invalid"), where, 0, 0,
+                                    QStringLiteral("study notes: %1 is not an object; it is skipped").arg(where), {}});
+            continue;
+        }
+        MetricPattern p;
+        p.name = str(e, "name").trimmed();
+        p.regex = str(e, "regex");
+        p.unit = str(e, "unit");
+        const QString agg = str(e, "aggregation");
+        if (!agg.isEmpty()) {
+            if (auto a = LogMetricExtractor::aggregationFromId(agg)) {
+                p.aggregation = *a;
+            } else {
+                out.diagnostics.append({Severity::Warning, QStringLiteral("study-patterns-invalid"),
+                                        where + QStringLiteral(".aggregation"), 0, 0,
+                                        QStringLiteral("study notes: %1.aggregation '%2' is not last, mean, max or "
+                                                       "min; 'last' is used")
+                                            .arg(where, agg),
+                                        {}});
+            }
+        }
+        if (p.name.isEmpty() || p.regex.isEmpty()) {
+            out.diagnostics.append({Severity::Warning, QStringLiteral("study-patterns-invalid"), where, 0, 0,
+                                    QStringLiteral("study notes: %1 needs a name and a regex; it is skipped").arg(where),
+                                    {}});
+            continue;
+        }
+        out.patterns.append(p);
+    }
+    return out;
+}
+
+QString StudyMetricPatterns::write(const QString &text, const QList<MetricPattern> &patterns)
+{
+    if (patterns.isEmpty())
+        return text;   // no patterns: plain notes stay plain
+    nlohmann::ordered_json j;
+    j["text"] = text.toStdString();
+    auto arr = nlohmann::ordered_json::array();
+    for (const MetricPattern &p : patterns) {
+        nlohmann::ordered_json e;
+        e["name"] = p.name.toStdString();
+        e["regex"] = p.regex.toStdString();
+        e["unit"] = p.unit.toStdString();
+        e["aggregation"] = LogMetricExtractor::aggregationId(p.aggregation).toStdString();
+        arr.push_back(e);
+    }
+    j["metricPatterns"] = arr;
+    return QString::fromStdString(j.dump(2));
+}
+
+} // namespace scalelab

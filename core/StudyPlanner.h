@@ -1,0 +1,53 @@
+#pragma once
+
+#include "ClusterProfile.h"
+#include "Diagnostic.h"
+#include "JobSpec.h"
+
+#include <QList>
+#include <QString>
+
+namespace scalelab {
+
+// How the batch size follows the GPU count across a scaling study.
+enum class BatchScalingMode {
+    None,        // arguments and variables stay as in the base spec
+    KeepPerGpu,  // every process gets `baseValue` (the global batch grows with GPUs)
+    KeepGlobal,  // the global batch stays `baseValue`: each process gets baseValue / gpus
+};
+
+struct BatchScaling {
+    BatchScalingMode mode = BatchScalingMode::None;
+    // "--batch-size" (starts with '-': a program argument, written as
+    // "--batch-size N" or replaced where "--batch-size=N" is used) or
+    // "BATCH_SIZE" (an environment variable of the job).
+    QString name;
+    int baseValue = 0;
+};
+
+// One run of a study: the spec and what validating it found.
+struct StudyVariant {
+    JobSpec spec;
+    Diagnostics diagnostics;   // validator findings plus the planner's own
+    int batchValue = 0;        // per-process batch written into the spec, 0 = untouched
+    bool partitionChanged = false;
+};
+
+// A spec template swept over GPU counts. Each variant derives its node count,
+// gets a job name suffix "-<N>g", and moves to the partition the validator
+// suggests when the base partition cannot hold it. Pure: no I/O.
+QList<StudyVariant> planStudyVariants(const JobSpec &base, const QList<int> &gpuCounts,
+                                      const BatchScaling &scaling, const ClusterProfile &profile);
+QList<JobSpec> planStudy(const JobSpec &base, const QList<int> &gpuCounts, const BatchScaling &scaling,
+                         const ClusterProfile &profile);
+
+// GPU counts a study offers: 1, 2, 4, 8, ... up to the largest job any GPU
+// partition of the profile allows (plus that maximum when it is not a power of two).
+QList<int> studyGpuChoices(const ClusterProfile &profile);
+// The default selection: 1, 2, 4, 8 within what `partition` allows.
+QList<int> defaultStudyGpuCounts(const ClusterProfile &profile, const QString &partition);
+
+// GPUs x the time limit in hours; 0 when the time is missing or malformed.
+double estimatedGpuHours(const JobSpec &spec);
+
+} // namespace scalelab

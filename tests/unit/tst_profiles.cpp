@@ -1,0 +1,164 @@
+// Profile loading: every bad profile is reported with file and line/column or
+// key, never crashes, never hides the good profiles; user profiles override.
+#include "JobSpecJson.h"
+#include "ProfileLoader.h"
+#include "ProfileRegistry.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace scalelab;
+
+namespace {
+
+QByteArray goodProfile()
+{
+    QFile f(QStringLiteral(SCALELAB_TEST_DATA_DIR "/profiles/site.json"));
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("tests/data/profiles/site.json missing");
+    return f.readAll();
+}
+
+void write(const QString &path, const QByteArray &data)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(data);
+}
+
+} // namespace
+
+class TestProfiles : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void loadsGood();
+    void malformedJsonHasLineAndColumn();
+    void badKeysAreNamed_data();
+    void badKeysAreNamed();
+    void registryKeepsGoodProfilesAndUserOverrides();
+    void specParsing_data();
+    void specParsing();
+    void specRoundTrip();
+};
+
+void TestProfiles::loadsGood()
+{
+    const auto r = loadProfile(goodProfile(), QStringLiteral("site.json"));
+    QVERIFY(r.profile);
+    const Partition *p = r.profile->partition(QStringLiteral("gpu"));
+    QVERIFY(p);
+    QCOMPARE(p->maxGpusPerJob, 8);
+    QCOMPARE(p->maxTimeSeconds, 2 * 86400);
+    QCOMPARE(p->sources.value(QStringLiteral("maxGpusPerJob")), QStringLiteral("https://example.org/qos"));
+    QCOMPARE(p->sources.value(QStringLiteral("gpusPerNode")), QStringLiteral("https://example.org/parts"));
+}
+
+void TestProfiles::malformedJsonHasLineAndColumn()
+{
+    QByteArray broken = goodProfile();
+    broken.replace("\"name\": \"A site\",", "\"name\": \"A site\"");   // missing comma on line 2
+    const auto r = loadProfile(broken, QStringLiteral("site.json"));
+    QVERIFY(!r.profile);
+    QCOMPARE(r.problems.size(), 1);
+    QCOMPARE(r.problems.front().line, 3);
+    QVERIFY(r.problems.front().column > 0);
+    QVERIFY2(r.problems.front().message.startsWith(QLatin1String("site.json:3:")), qPrintable(r.problems.front().message));
+}
+
+void TestProfiles::badKeysAreNamed_data()
+{
+    QTest::addColumn<QByteArray>("from");
+    QTest::addColumn<QByteArray>("to");
+    QTest::addColumn<QString>("key");
+    QTest::newRow("gpus per node as text") << QByteArray("\"gpusPerNode\": 4") << QByteArray("\"gpusPerNode\": \"four\"")
+                                           << QStringLiteral("partitions[gpu].gpusPerNode");
+    QTest::newRow("bad time") << QByteArray("\"2-00:00:00\"") << QByteArray("\"two days\"") << QStringLiteral("partitions[gpu].maxTime");
+    QTest::newRow("no source") << QByteArray("\"source\": \"https://example.org/parts\",") << QByteArray()
+                               << QStringLiteral("partitions[gpu].gpusPerNode");
+    QTest::newRow("unknown gpu type") << QByteArray("\"gpuType\": \"a100\", \"source\"")
+                                      << QByteArray("\"gpuType\": \"h100\", \"source\"") << QStringLiteral("partitions[gpu].gpuType");
+    QTest::newRow("typo key") << QByteArray("\"maxNodes\"") << QByteArray("\"maxNode\"") << QStringLiteral("partitions[gpu].maxNode");
+    QTest::newRow("bad style") << QByteArray("\"gres-typed\"") << QByteArray("\"gres-type\"") << QStringLiteral("gpuRequest");
+}
+
+void TestProfiles::badKeysAreNamed()
+{
+    QFETCH(QByteArray, from);
+    QFETCH(QByteArray, to);
+    QFETCH(QString, key);
+    QByteArray doc = goodProfile();
+    QVERIFY(doc.contains(from));
+    doc.replace(from, to);
+    const auto r = loadProfile(doc, QStringLiteral("site.json"));
+    QVERIFY(!r.profile);
+    QVERIFY(std::any_of(r.problems.begin(), r.problems.end(), [&](const Diagnostic &d) {
+        return d.field == key && d.message.startsWith(QLatin1String("site.json: ")) && d.message.contains(key);
+    }));
+}
+
+void TestProfiles::registryKeepsGoodProfilesAndUserOverrides()
+{
+    QTemporaryDir builtIn, user;
+    write(builtIn.filePath(QStringLiteral("site.json")), goodProfile());
+    write(builtIn.filePath(QStringLiteral("broken.json")), "{ \"id\": ");
+    write(builtIn.filePath(QStringLiteral("empty.json")), "");
+    write(builtIn.filePath(QStringLiteral("binary.json")), QByteArray("\x00\x01\xff\xfe", 4));
+    QByteArray mine = goodProfile();
+    mine.replace("\"A site\"", "\"My copy of the site\"");
+    write(user.filePath(QStringLiteral("site.json")), mine);
+    ProfileRegistry reg;
+    reg.loadDirectory(builtIn.path(), false);
+    QCOMPARE(reg.profiles().size(), 1);
+    QCOMPARE(reg.problems().size(), 3);
+    for (const auto &d : reg.problems())
+        QVERIFY(d.field.endsWith(QLatin1String(".json")));
+    reg.loadDirectory(user.path(), true);
+    QCOMPARE(reg.profiles().size(), 1);
+    QCOMPARE(reg.find(QStringLiteral("site"))->name, QStringLiteral("My copy of the site"));
+    QVERIFY(reg.find(QStringLiteral("site"))->userOverride);
+}
+
+void TestProfiles::specParsing_data()
+{
+    QTest::addColumn<QByteArray>("json");
+    QTest::addColumn<QString>("field");
+    QTest::addColumn<int>("line");
+    QTest::newRow("unknown key") << QByteArray("{\n \"profile\": \"t\",\n \"gpus\": 2,\n \"framework\": \"horovod\",\n \"gpu\": 3\n}")
+                                 << QStringLiteral("gpu") << 5;
+    QTest::newRow("nested unknown") << QByteArray("{\"profile\": \"t\", \"gpus\": 2, \"framework\": \"horovod\",\n\"environment\": {\"modul\": []}}")
+                                    << QStringLiteral("environment.modul") << 2;
+    QTest::newRow("gpus text") << QByteArray("{\"profile\": \"t\", \"gpus\": \"2\", \"framework\": \"horovod\"}") << QStringLiteral("gpus") << 1;
+    QTest::newRow("gpus missing") << QByteArray("{\"profile\": \"t\", \"framework\": \"horovod\"}") << QStringLiteral("gpus") << 0;
+    QTest::newRow("bad framework") << QByteArray("{\"profile\": \"t\", \"gpus\": 1, \"framework\": \"jax\"}") << QStringLiteral("framework") << 1;
+    QTest::newRow("bad launcher") << QByteArray("{\"profile\": \"t\", \"gpus\": 1, \"framework\": \"horovod\", \"launcher\": \"ssh\"}")
+                                  << QStringLiteral("launcher") << 1;
+    QTest::newRow("not an object") << QByteArray("[1,2]") << QStringLiteral("(top level)") << 0;
+}
+
+void TestProfiles::specParsing()
+{
+    QFETCH(QByteArray, json);
+    QFETCH(QString, field);
+    QFETCH(int, line);
+    const auto r = parseJobSpec(json, QStringLiteral("spec.json"));
+    QVERIFY(!r.spec);
+    auto it = std::find_if(r.errors.begin(), r.errors.end(), [&](const Diagnostic &d) { return d.field == field; });
+    QVERIFY2(it != r.errors.end(), qPrintable(r.errors.isEmpty() ? QString() : r.errors.front().message));
+    QCOMPARE(it->line, line);
+}
+
+void TestProfiles::specRoundTrip()
+{
+    QFile f(QStringLiteral(SCALELAB_TEST_DATA_DIR "/specs/lumi-ddp-container-16gpu.json"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const auto a = parseJobSpec(f.readAll());
+    QVERIFY(a.spec);
+    const auto b = parseJobSpec(jobSpecToJson(*a.spec));
+    QVERIFY(b.spec);
+    QCOMPARE(*a.spec == *b.spec, true);
+    QCOMPARE(b.spec->environment.container.binds.size(), 1);
+    QCOMPARE(b.spec->launcher.value(), Launcher::Srun);
+}
+
+QTEST_GUILESS_MAIN(TestProfiles)
+#include "tst_profiles.moc"

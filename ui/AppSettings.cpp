@@ -1,0 +1,209 @@
+#include "AppSettings.h"
+
+#include "ClusterProfile.h"
+#include "PollScheduler.h"
+#include "SshConfigFile.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QSaveFile>
+#include <QSettings>
+#include <QStandardPaths>
+
+namespace scalelab {
+
+namespace {
+
+struct KeyInfo {
+    const char *name;
+    QVariant defaultValue;
+};
+
+const KeyInfo &info(AppSettings::Key key)
+{
+    using K = AppSettings::Key;
+    // One row per key; the enum order does not matter, the switch keeps it total.
+    static const KeyInfo poll{"polling/intervalSeconds", PollScheduler::kDefaultSeconds};
+    static const KeyInfo notify{"notifications/enabled", true};
+    static const KeyInfo tail{"jobs/tailKilobytes", 256};
+    static const KeyInfo fetch{"jobs/fetchMegabytes", 64};
+    switch (key) {
+    case K::PollIntervalSeconds: return poll;
+    case K::NotificationsEnabled: return notify;
+    case K::TailKilobytes: return tail;
+    case K::FetchMegabytes: return fetch;
+    }
+    return poll;
+}
+
+QString clusterGroup(const QString &profileId)
+{
+    return QStringLiteral("clusters/") + profileId + QLatin1Char('/');
+}
+
+} // namespace
+
+QSettings &AppSettings::settings()
+{
+    // Re-created when the file named by the environment changes (tests switch files).
+    static std::unique_ptr<QSettings> s;
+    static QString forFile;
+    const QString file = qEnvironmentVariable("SCALELAB_SETTINGS_FILE");
+    if (!s || file != forFile) {
+        if (s)
+            s->sync();
+        s = file.isEmpty() ? std::make_unique<QSettings>(QStringLiteral("ScaleLab"), QStringLiteral("ScaleLab"))
+                           : std::make_unique<QSettings>(file, QSettings::IniFormat);
+        forFile = file;
+    }
+    return *s;
+}
+
+QString AppSettings::name(Key key) { return QString::fromLatin1(info(key).name); }
+QVariant AppSettings::defaultValue(Key key) { return info(key).defaultValue; }
+QVariant AppSettings::get(Key key) { return settings().value(name(key), defaultValue(key)); }
+
+void AppSettings::set(Key key, const QVariant &value)
+{
+    settings().setValue(name(key), value);
+    settings().sync();
+}
+
+void AppSettings::reset(Key key)
+{
+    settings().remove(name(key));
+    settings().sync();
+}
+
+int AppSettings::pollIntervalSeconds()
+{
+    bool ok = false;
+    const int v = get(Key::PollIntervalSeconds).toInt(&ok);
+    if (!ok)
+        return PollScheduler::kDefaultSeconds;
+    return std::clamp(v, PollScheduler::kMinimumSeconds, PollScheduler::kMaximumSeconds);
+}
+
+bool AppSettings::notificationsEnabled() { return get(Key::NotificationsEnabled).toBool(); }
+
+int AppSettings::tailBytes()
+{
+    return std::clamp(get(Key::TailKilobytes).toInt(), 4, 16 * 1024) * 1024;
+}
+
+qint64 AppSettings::fetchBytes()
+{
+    return qint64(std::clamp(get(Key::FetchMegabytes).toInt(), 1, 4096)) * 1024 * 1024;
+}
+
+AppSettings::ClusterConnection AppSettings::clusterConnection(const QString &profileId)
+{
+    QSettings &s = settings();
+    const QString g = clusterGroup(profileId);
+    ClusterConnection c;
+    c.alias = s.value(g + QStringLiteral("alias")).toString();
+    c.hostName = s.value(g + QStringLiteral("hostName")).toString();
+    c.user = s.value(g + QStringLiteral("user")).toString();
+    c.port = s.value(g + QStringLiteral("port"), 22).toInt();
+    c.proxyJump = s.value(g + QStringLiteral("proxyJump")).toString();
+    return c;
+}
+
+void AppSettings::setClusterConnection(const QString &profileId, const ClusterConnection &c)
+{
+    QSettings &s = settings();
+    const QString g = clusterGroup(profileId);
+    auto put = [&](const char *k, const QVariant &v, bool empty) {
+        if (empty)
+            s.remove(g + QLatin1String(k));
+        else
+            s.setValue(g + QLatin1String(k), v);
+    };
+    put("alias", c.alias, c.alias.isEmpty());
+    put("hostName", c.hostName, c.hostName.isEmpty());
+    put("user", c.user, c.user.isEmpty());
+    put("port", c.port, c.port == 22 || c.port <= 0);
+    put("proxyJump", c.proxyJump, c.proxyJump.isEmpty());
+    s.sync();
+}
+
+QString AppSettings::effectiveAlias(const QString &profileId, const ClusterProfile *profile)
+{
+    const ClusterConnection c = clusterConnection(profileId);
+    if (!c.hostName.isEmpty())
+        return generatedAlias(profileId);
+    if (!c.alias.isEmpty())
+        return c.alias;
+    if (profile && !profile->loginHosts.isEmpty() && !profile->loginHosts.first().alias.isEmpty())
+        return profile->loginHosts.first().alias;
+    return profileId;
+}
+
+QString AppSettings::userSshConfigPath() { return SshConfigFile::defaultPath(); }
+
+QString AppSettings::generatedConfigPath()
+{
+    const QString file = qEnvironmentVariable("SCALELAB_SETTINGS_FILE");
+    const QString dir = file.isEmpty() ? QStandardPaths::writableLocation(QStandardPaths::AppConfigLocation)
+                                       : QFileInfo(file).absolutePath();
+    return dir + QStringLiteral("/scalelab-ssh_config");
+}
+
+QString AppSettings::sshConfigPath()
+{
+    const QStringList groups = [] {
+        QSettings &s = settings();
+        s.beginGroup(QStringLiteral("clusters"));
+        const QStringList g = s.childGroups();
+        s.endGroup();
+        return g;
+    }();
+    for (const QString &id : groups)
+        if (!clusterConnection(id).hostName.isEmpty() && QFileInfo::exists(generatedConfigPath()))
+            return generatedConfigPath();
+    return userSshConfigPath();
+}
+
+QString AppSettings::writeGeneratedConfig()
+{
+    QSettings &s = settings();
+    s.beginGroup(QStringLiteral("clusters"));
+    const QStringList groups = s.childGroups();
+    s.endGroup();
+    // Our entries first: in ssh_config the first value obtained wins. The
+    // researcher's own config follows, so ProxyJump aliases and identities
+    // there still apply.
+    QString text = QStringLiteral("# Written by ScaleLab (Settings > Connections). Changes here are overwritten.\n");
+    for (const QString &id : groups) {
+        const ClusterConnection c = clusterConnection(id);
+        if (c.hostName.isEmpty())
+            continue;
+        for (const auto &[what, value] : {std::pair{QStringLiteral("host"), c.hostName},
+                                          std::pair{QStringLiteral("user"), c.user},
+                                          std::pair{QStringLiteral("jump host"), c.proxyJump}}) {
+            if (value.isEmpty())
+                continue;
+            if (const QString e = SshConfigFile::validateName(what, value); !e.isEmpty())
+                return QStringLiteral("cluster %1: %2").arg(id, e);
+        }
+        text += QStringLiteral("\nHost %1\n  HostName %2\n").arg(generatedAlias(id), c.hostName);
+        if (!c.user.isEmpty())
+            text += QStringLiteral("  User %1\n").arg(c.user);
+        if (c.port > 0 && c.port != 22)
+            text += QStringLiteral("  Port %1\n").arg(c.port);
+        if (!c.proxyJump.isEmpty())
+            text += QStringLiteral("  ProxyJump %1\n").arg(c.proxyJump);
+    }
+    text += QStringLiteral("\nMatch all\n  Include %1\n").arg(userSshConfigPath());
+    const QString path = generatedConfigPath();
+    QDir().mkpath(QFileInfo(path).absolutePath());
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return QStringLiteral("cannot write %1: %2").arg(path, f.errorString());
+    f.write(text.toUtf8());
+    if (!f.commit())
+        return QStringLiteral("cannot write %1: %2").arg(path, f.errorString());
+    return {};
+}
+
+} // namespace scalelab

@@ -1,0 +1,70 @@
+#pragma once
+
+#include <QString>
+#include <QVariant>
+
+#include <memory>
+
+class QSettings;
+
+namespace scalelab {
+
+struct ClusterProfile;
+
+// The app's preferences as a typed table over QSettings: every key has one
+// name and one default here, so no caller spells a settings path or repeats
+// a default. Used on the GUI thread only.
+//
+// Storage: $SCALELAB_SETTINGS_FILE (INI) when set — tests point it at a temp
+// file — else QSettings' native place for "ScaleLab/ScaleLab".
+class AppSettings {
+public:
+    enum class Key {
+        PollIntervalSeconds,   // base interval of the squeue/sacct cycle (>= 10 s)
+        NotificationsEnabled,  // desktop notification when a run ends
+        TailKilobytes,         // how much of a running job's output the Jobs place keeps
+        FetchMegabytes,        // per-file cap when outputs are downloaded after the end
+    };
+
+    static QVariant get(Key key);
+    static void set(Key key, const QVariant &value);
+    static void reset(Key key);
+    static QVariant defaultValue(Key key);
+    static QString name(Key key);   // the QSettings path, e.g. "polling/intervalSeconds"
+
+    // Typed shortcuts (clamped to what the rest of the app accepts).
+    static int pollIntervalSeconds();
+    static bool notificationsEnabled();
+    static int tailBytes();
+    static qint64 fetchBytes();
+
+    // Per cluster (profile id). The connection of a cluster is an alias of
+    // the OpenSSH client config; without a stored one the profile's first
+    // login host alias is used. When the researcher entered host/user/port
+    // instead, ConnectionsDialog stores them and the alias names a generated
+    // config entry (see generatedConfigPath()).
+    struct ClusterConnection {
+        QString alias;       // "" = the profile default
+        QString hostName;    // "" = use the alias as it is in the SSH config
+        QString user;
+        int port = 22;
+        QString proxyJump;
+    };
+    static ClusterConnection clusterConnection(const QString &profileId);
+    static void setClusterConnection(const QString &profileId, const ClusterConnection &c);
+    // The alias to connect with: stored alias, else the profile's first login host alias, else the id.
+    static QString effectiveAlias(const QString &profileId, const ClusterProfile *profile);
+    // $SCALELAB_SSH_CONFIG, else ~/.ssh/config, unless explicit hosts were
+    // entered, in which case the generated file (which Includes that one).
+    static QString sshConfigPath();
+    static QString userSshConfigPath();
+    static QString generatedConfigPath();
+    // Rewrites the generated config from every cluster with an explicit host; "" = ok.
+    static QString writeGeneratedConfig();
+    static QString generatedAlias(const QString &profileId) { return QStringLiteral("scalelab-") + profileId; }
+
+private:
+    static QSettings &settings();
+};
+
+} // namespace scalelab

@@ -1,0 +1,337 @@
+#include "ClusterManager.h"
+
+#include "AppServices.h"
+#include "AppSettings.h"
+#include "ClusterConnection.h"
+#include "GuiSshCallbacks.h"
+#include "RunStore.h"
+#include "SlurmClient.h"
+
+#include <QApplication>
+#include <QIcon>
+#include <QSystemTrayIcon>
+#include <QTimer>
+
+namespace scalelab {
+
+// What one poll task learnt, carried back to the GUI thread.
+struct ClusterManager::PollReport {
+    PollResult poll;
+    QList<qint64> finalRuns;
+    QStringList fetchErrors;
+    bool moreActive = false;
+    qint64 tailRun = 0;
+    bool tailChanged = false;
+};
+
+ClusterManager::ClusterManager(AppServices &services, QObject *parent)
+    : QObject(parent)
+    , m_services(services)
+    , m_workerStore(std::make_shared<RunStore>(services.store().dataDirectory()))
+{
+    services.setClusters(this);
+    // Runs left active or unresolved by an earlier session are picked up
+    // once the event loop runs (connections start lazily, on this first use).
+    scheduleClustersWithWork(0);
+}
+
+ClusterManager::~ClusterManager()
+{
+    m_destroying = true;
+    if (m_services.clusters() == this)
+        m_services.setClusters(nullptr);
+    // Unblock workers waiting for a dialog first: stop() waits for them.
+    for (auto &[alias, c] : m_clusters)
+        if (c->callbacks)
+            c->callbacks->stop();
+    for (auto &[alias, c] : m_clusters)
+        stopConnection(*c);
+}
+
+void ClusterManager::setDialogParent(QWidget *parent)
+{
+    m_dialogParent = parent;
+    for (auto &[alias, c] : m_clusters)
+        if (c->callbacks)
+            c->callbacks->setDialogParent(parent);
+}
+
+QString ClusterManager::aliasForProfile(const QString &profileId) const
+{
+    return AppSettings::effectiveAlias(profileId, m_services.profiles().find(profileId));
+}
+
+QStringList ClusterManager::clusterAliases() const
+{
+    QStringList out;
+    for (const auto &[alias, c] : m_clusters)
+        out << alias;
+    return out;
+}
+
+int ClusterManager::pollDelaySeconds(const QString &alias) const
+{
+    const auto it = m_clusters.find(alias);
+    if (it == m_clusters.end() || !it->second->timer->isActive())
+        return -1;
+    return it->second->timer->interval() / 1000;
+}
+
+ClusterManager::Cluster &ClusterManager::cluster(const QString &alias)
+{
+    auto &slot = m_clusters[alias];
+    if (!slot) {
+        slot = std::make_unique<Cluster>();
+        slot->alias = alias;
+        slot->scheduler.setBaseInterval(AppSettings::pollIntervalSeconds());
+        slot->timer = new QTimer(this);
+        slot->timer->setSingleShot(true);
+        connect(slot->timer, &QTimer::timeout, this, [this, alias] { poll(alias); });
+    }
+    return *slot;
+}
+
+ClusterConnection *ClusterManager::connection(Cluster &c)
+{
+    if (c.connection)
+        return c.connection;
+    SshConnectionSettings settings;
+    settings.alias = c.alias;
+    settings.configPath = AppSettings::sshConfigPath();
+    c.callbacks = new GuiSshCallbacks(c.alias, this);
+    c.callbacks->setDialogParent(m_dialogParent);
+    const QString alias = c.alias;
+    connect(c.callbacks, &GuiSshCallbacks::needsUser, this, [this, alias](const QString &why) {
+        Cluster &cl = cluster(alias);
+        cl.waitingForUser = true;
+        cl.timer->stop();
+        Q_EMIT connectionStatus(alias, tr("%1 — automatic polling paused; press Refresh now to try again").arg(why));
+    });
+    c.connection = new ClusterConnection(settings, c.callbacks, this);
+    connect(c.connection, &ClusterConnection::stateChanged, this,
+            [this, alias](ClusterConnection::State s, const QString &message) {
+                onConnectionState(alias, int(s), message);
+            });
+    connect(c.connection, &ClusterConnection::taskFinished, this, [this, alias] { onTaskFinished(alias); });
+    c.connection->start();
+    c.everConnected = false;
+    // The first task of every connection: settle unresolved submissions.
+    enqueueReconcile(c);
+    return c.connection;
+}
+
+void ClusterManager::enqueue(Cluster &c, std::function<void(RemoteExecutor &)> task)
+{
+    if (connection(c)->enqueue(std::move(task)) != 0)
+        ++c.tasksInFlight;
+}
+
+void ClusterManager::onTaskFinished(const QString &alias)
+{
+    Cluster &c = cluster(alias);
+    c.tasksInFlight = std::max(0, c.tasksInFlight - 1);
+    if (c.stale && c.tasksInFlight == 0 && !m_destroying)
+        stopConnection(c);   // idle: quick; the next use connects with the new settings
+}
+
+void ClusterManager::stopConnection(Cluster &c)
+{
+    if (!c.connection)
+        return;
+    if (c.callbacks)
+        c.callbacks->stop();
+    c.connection->disconnect(this);
+    c.connection->stop();
+    delete c.connection;
+    c.connection = nullptr;
+    // Stopped callbacks answer "cancelled" for ever; a new connection gets new ones.
+    if (c.callbacks)
+        c.callbacks->deleteLater();
+    c.callbacks = nullptr;
+    c.tasksInFlight = 0;
+    c.stale = false;
+}
+
+void ClusterManager::onConnectionState(const QString &alias, int state, const QString &message)
+{
+    Cluster &c = cluster(alias);
+    using S = ClusterConnection::State;
+    QString text;
+    switch (S(state)) {
+    case S::Connecting: text = tr("connecting to %1…").arg(alias); break;
+    case S::Reconnecting: text = message.isEmpty() ? tr("reconnecting to %1…").arg(alias) : message; break;
+    case S::Connected:
+        text = tr("connected to %1").arg(alias);
+        // After a lost connection, settle submissions before polling again.
+        if (c.everConnected)
+            enqueueReconcile(c);
+        c.everConnected = true;
+        break;
+    case S::Failed: text = tr("cannot connect to %1: %2").arg(alias, message); break;
+    case S::Disconnected: text = tr("disconnected from %1").arg(alias); break;
+    }
+    Q_EMIT connectionStatus(alias, text);
+}
+
+void ClusterManager::applySettings()
+{
+    for (auto &[alias, c] : m_clusters) {
+        c->scheduler.setBaseInterval(AppSettings::pollIntervalSeconds());
+        if (c->timer->isActive())
+            schedulePoll(*c, c->scheduler.nextDelaySeconds() * 1000);
+        if (c->connection) {
+            c->stale = true;
+            if (c->tasksInFlight == 0)
+                stopConnection(*c);
+        }
+    }
+}
+
+void ClusterManager::schedulePoll(Cluster &c, int delayMs)
+{
+    if (c.waitingForUser || m_destroying)
+        return;
+    c.timer->start(std::max(0, delayMs));
+}
+
+void ClusterManager::scheduleClustersWithWork(int delayMs)
+{
+    const auto runs = m_services.store().runs();
+    if (!runs.ok())
+        return;
+    QSet<QString> aliases;
+    for (const RunRecord &r : runs.value) {
+        if (r.clusterAlias.isEmpty())
+            continue;
+        const bool unresolved = r.submitState == SubmitState::Uploaded || r.submitState == SubmitState::Unknown;
+        if ((r.hasJob() && !r.isTerminal()) || unresolved)
+            aliases.insert(r.clusterAlias);
+    }
+    for (const QString &alias : aliases)
+        schedulePoll(cluster(alias), delayMs);
+}
+
+void ClusterManager::refreshNow()
+{
+    for (auto &[alias, c] : m_clusters)
+        c->waitingForUser = false;
+    scheduleClustersWithWork(0);
+    // Clusters polled before but without work now: nothing to ask them.
+}
+
+void ClusterManager::watchOutput(qint64 runId)
+{
+    m_watched = runId;
+    if (runId <= 0)
+        return;
+    const auto run = m_services.store().run(runId);
+    if (!run.ok() || !run.value.hasJob() || run.value.clusterAlias.isEmpty())
+        return;
+    Cluster &c = cluster(run.value.clusterAlias);
+    if (c.waitingForUser)
+        return;
+    const qint64 maxBytes = AppSettings::tailBytes();
+    enqueue(c, [store = m_workerStore, alias = c.alias, runId, maxBytes, self = QPointer(this)](RemoteExecutor &ex) {
+        SlurmClient client(ex, *store, alias);
+        const TailResult t = client.tailOutput(runId, maxBytes);
+        if (!t.data.isEmpty())
+            QMetaObject::invokeMethod(
+                self, [self, runId] { if (self) Q_EMIT self->outputUpdated(runId); }, Qt::QueuedConnection);
+    });
+}
+
+void ClusterManager::poll(const QString &alias)
+{
+    Cluster &c = cluster(alias);
+    if (c.pollQueued || c.waitingForUser)
+        return;
+    c.pollQueued = true;
+    const qint64 watched = m_watched;
+    const qint64 tailBytes = AppSettings::tailBytes();
+    const qint64 fetchBytes = AppSettings::fetchBytes();
+    enqueue(c, [store = m_workerStore, alias, watched, tailBytes, fetchBytes, self = QPointer(this)](RemoteExecutor &ex) {
+        SlurmClient client(ex, *store, alias);
+        PollReport rep;
+        // The watched run's state before polling: a run that ends in this
+        // poll still gets its last output bytes.
+        std::optional<RunRecord> before;
+        if (watched > 0)
+            if (auto r = store->run(watched); r.ok())
+                before = r.value;
+        rep.poll = client.pollOnce();
+        for (const RunStateUpdate &u : rep.poll.updates) {
+            if (!u.final)
+                continue;
+            rep.finalRuns << u.runId;
+            const FetchResult f = client.fetch(u.runId, fetchBytes);
+            rep.fetchErrors << f.errors;
+        }
+        if (before && before->clusterAlias == alias && before->hasJob() && !before->isTerminal()
+            && !rep.finalRuns.contains(watched)) {
+            const TailResult t = client.tailOutput(watched, tailBytes);
+            rep.tailRun = watched;
+            rep.tailChanged = !t.data.isEmpty();
+        }
+        const auto active = store->activeRuns(alias);
+        const auto unresolved = store->unresolvedRuns(alias);
+        rep.moreActive = (active.ok() && !active.value.isEmpty()) || !active.ok();
+        if (unresolved.ok())
+            for (const RunRecord &r : unresolved.value)
+                rep.moreActive = rep.moreActive || r.submitState != SubmitState::Intent;
+        QMetaObject::invokeMethod(
+            self, [self, alias, rep] { if (self) self->onPollDone(alias, rep); }, Qt::QueuedConnection);
+    });
+}
+
+void ClusterManager::onPollDone(const QString &alias, const PollReport &rep)
+{
+    Cluster &c = cluster(alias);
+    c.pollQueued = false;
+    if (rep.poll.ok())
+        c.scheduler.recordSuccess();
+    else
+        c.scheduler.recordFailure();
+    if (!rep.poll.ok()) {
+        const QString why = !rep.poll.message.isEmpty() ? rep.poll.message : rep.poll.transportError;
+        Q_EMIT connectionStatus(alias, tr("%1: %2 — next try in %3 s")
+                                           .arg(alias, why)
+                                           .arg(c.scheduler.nextDelaySeconds()));
+    }
+    for (const RunStateUpdate &u : rep.poll.updates)
+        Q_EMIT runStateChanged(u.runId, SlurmJobState::id(u.to));
+    if (!rep.poll.updates.isEmpty() || !rep.finalRuns.isEmpty())
+        Q_EMIT m_services.runsChanged();
+    for (qint64 id : rep.finalRuns) {
+        const auto run = m_services.store().run(id);
+        const QString state = run.ok() ? SlurmJobState::displayName(run.value.state) : tr("finished");
+        Q_EMIT runFinished(id, run.ok() ? SlurmJobState::id(run.value.state) : QString());
+        if (id == m_watched)
+            Q_EMIT outputUpdated(id);
+        notify(tr("Run %1 %2").arg(id).arg(state.toLower()),
+               tr("Job %1 on %2 ended: %3").arg(run.ok() ? run.value.jobId : QString(), alias, state));
+    }
+    if (!rep.fetchErrors.isEmpty())
+        Q_EMIT connectionStatus(alias, tr("fetching outputs: %1").arg(rep.fetchErrors.join(QLatin1String("; "))));
+    if (rep.tailChanged)
+        Q_EMIT outputUpdated(rep.tailRun);
+    if (rep.moreActive)
+        schedulePoll(c, c.scheduler.nextDelaySeconds() * 1000);
+}
+
+void ClusterManager::notify(const QString &title, const QString &text)
+{
+    if (!AppSettings::notificationsEnabled())
+        return;
+    if (QSystemTrayIcon::isSystemTrayAvailable()) {
+        if (!m_tray) {
+            m_tray = new QSystemTrayIcon(QIcon(QStringLiteral(":/scalelab/icon.svg")), this);
+            m_tray->setToolTip(QStringLiteral("ScaleLab"));
+            m_tray->show();
+        }
+        m_tray->showMessage(title, text, QSystemTrayIcon::Information, 10000);
+        return;
+    }
+    Q_EMIT connectionStatus(QString(), title + QStringLiteral(": ") + text);
+}
+
+} // namespace scalelab

@@ -1,0 +1,278 @@
+// ClusterManager: submitting, dry runs, cancelling and reconciling.
+#include "ClusterManager.h"
+
+#include "AppServices.h"
+#include "JobSpecJson.h"
+#include "LaunchGeometry.h"
+#include "RunStore.h"
+#include "SbatchRenderer.h"
+#include "SlurmClient.h"
+
+#include <QDateTime>
+
+namespace scalelab {
+
+namespace {
+
+QString diagnosticsText(const Diagnostics &diags)
+{
+    QStringList lines;
+    for (const Diagnostic &d : diags)
+        if (d.severity == Severity::Error)
+            lines << (d.field.isEmpty() ? d.message : d.field + QStringLiteral(": ") + d.message);
+    return lines.join(QLatin1Char('\n'));
+}
+
+} // namespace
+
+void ClusterManager::submit(const QList<JobSpec> &specs, const QString &studyName)
+{
+    if (specs.isEmpty()) {
+        Q_EMIT submitFinished(tr("Nothing to submit."), false);
+        return;
+    }
+    // Check everything first: a study is submitted whole or not at all.
+    struct Prepared {
+        JobSpec spec;
+        QString script;
+        QString alias;
+        LaunchGeometry geometry;
+    };
+    QList<Prepared> prepared;
+    for (const JobSpec &spec : specs) {
+        const ClusterProfile *profile = m_services.profiles().find(spec.profile);
+        if (!profile) {
+            Q_EMIT submitFinished(tr("Unknown cluster profile \"%1\"; choose one of the loaded profiles.").arg(spec.profile),
+                                  false);
+            return;
+        }
+        const RenderResult r = renderAndValidate(spec, *profile);
+        if (hasErrors(r.diagnostics)) {
+            Q_EMIT submitFinished(tr("The %1-GPU job has errors; fix them before submitting:\n%2")
+                                      .arg(spec.gpus)
+                                      .arg(diagnosticsText(r.diagnostics)),
+                                  false);
+            return;
+        }
+        prepared.append({spec, r.script, aliasForProfile(spec.profile), computeGeometry(spec, *profile)});
+    }
+
+    RunStore &store = m_services.store();
+    qint64 studyId = 0;
+    if (!studyName.trimmed().isEmpty()) {
+        StudyRecord study;
+        study.name = studyName.trimmed();
+        study.created = QDateTime::currentDateTimeUtc();
+        study.specTemplateJson = jobSpecToJson(specs.first());
+        const auto created = store.createStudy(study);
+        if (!created.ok()) {
+            Q_EMIT submitFinished(tr("Cannot store the study: %1").arg(created.error), false);
+            return;
+        }
+        studyId = created.value;
+    }
+
+    // The intent is stored before anything is sent (exactly-once protocol).
+    QHash<QString, QList<qint64>> byAlias;
+    QStringList order;
+    for (const Prepared &p : std::as_const(prepared)) {
+        RunRecord run;
+        run.studyId = studyId;
+        run.token = RunStore::newToken();
+        run.profile = p.spec.profile;
+        run.clusterAlias = p.alias;
+        run.partition = p.geometry.partitionName.isEmpty() ? p.spec.partition : p.geometry.partitionName;
+        run.gpus = p.spec.gpus;
+        run.nodes = p.geometry.nodes;
+        run.framework = frameworkId(p.spec.framework);
+        run.specJson = jobSpecToJson(p.spec);
+        run.script = p.script;
+        run.submitState = SubmitState::Intent;
+        const auto created = store.createRun(run);
+        if (!created.ok()) {
+            Q_EMIT submitFinished(tr("Cannot store the run: %1").arg(created.error), false);
+            return;
+        }
+        if (!byAlias.contains(p.alias))
+            order << p.alias;
+        byAlias[p.alias] << created.value.id;
+    }
+    Q_EMIT m_services.runsChanged();
+
+    for (const QString &alias : std::as_const(order)) {
+        Cluster &c = cluster(alias);
+        c.waitingForUser = false;   // the researcher asked for it: dialogs may appear again
+        Q_EMIT connectionStatus(alias, tr("submitting %n run(s) to %1…", nullptr, byAlias[alias].size()).arg(alias));
+        enqueue(c, [store = m_workerStore, alias, ids = byAlias[alias], self = QPointer(this)](RemoteExecutor &ex) {
+            SlurmClient client(ex, *store, alias);
+            QList<QPair<qint64, SubmitOutcome>> outcomes;
+            for (qint64 id : ids)
+                outcomes.append({id, client.submit(id)});
+            QMetaObject::invokeMethod(
+                self, [self, alias, outcomes] { if (self) self->onSubmitDone(alias, outcomes); }, Qt::QueuedConnection);
+        });
+    }
+}
+
+void ClusterManager::onSubmitDone(const QString &alias, const QList<QPair<qint64, SubmitOutcome>> &outcomes)
+{
+    using K = SubmitOutcome::Kind;
+    QStringList submitted, problems;
+    bool needReconcile = false;
+    for (const auto &[id, o] : outcomes) {
+        switch (o.kind) {
+        case K::Submitted: submitted << tr("run %1 → job %2").arg(id).arg(o.jobId); break;
+        case K::Rejected: problems << tr("run %1 rejected by Slurm: %2").arg(id).arg(o.message); break;
+        case K::Unknown:
+            needReconcile = true;
+            problems << tr("run %1: the answer was lost (%2); ScaleLab will look the job up on the cluster "
+                           "instead of submitting it again")
+                            .arg(id)
+                            .arg(o.message);
+            break;
+        case K::NotSent:
+            problems << tr("run %1 was not sent (%2); it is sent when %3 can be reached (Refresh now)")
+                            .arg(id)
+                            .arg(o.message, alias);
+            break;
+        case K::Refused: problems << tr("run %1 not submitted: %2").arg(id).arg(o.message); break;
+        }
+    }
+    QString message;
+    if (!submitted.isEmpty())
+        message = tr("Submitted to %1: %2").arg(alias, submitted.join(QLatin1String(", ")));
+    if (!problems.isEmpty())
+        message += (message.isEmpty() ? QString() : QStringLiteral("\n")) + problems.join(QLatin1Char('\n'));
+    Cluster &c = cluster(alias);
+    if (needReconcile)
+        enqueueReconcile(c);
+    Q_EMIT m_services.runsChanged();
+    Q_EMIT submitFinished(message, problems.isEmpty());
+    if (!submitted.isEmpty() || needReconcile) {
+        c.scheduler.recordSuccess();
+        // A first look soon (jobs often start or fail quickly), then the interval.
+        schedulePoll(c, std::min(c.scheduler.nextDelaySeconds(), 10) * 1000);
+    }
+}
+
+void ClusterManager::enqueueReconcile(Cluster &c)
+{
+    // Runs created from now on are submitted by their own tasks; only older
+    // unresolved ones are settled here.
+    qint64 newest = 0;
+    if (const auto runs = m_services.store().runs(); runs.ok())
+        for (const RunRecord &r : runs.value)
+            newest = std::max(newest, r.id);
+    if (!c.connection)
+        return;   // connection() enqueues this itself when it starts one
+    const QString alias = c.alias;
+    if (c.connection->enqueue([store = m_workerStore, alias, newest, self = QPointer(this)](RemoteExecutor &ex) {
+            const auto unresolved = store->unresolvedRuns(alias);
+            if (!unresolved.ok() || unresolved.value.isEmpty())
+                return;
+            SlurmClient client(ex, *store, alias);
+            QStringList messages;
+            bool changed = false;
+            for (const RunRecord &r : unresolved.value) {
+                if (r.id > newest)
+                    continue;
+                const ReconcileOutcome o = client.reconcile(r.id);
+                using K = ReconcileOutcome::Kind;
+                if (o.kind == K::Found) {
+                    changed = true;
+                    messages << tr("run %1: %2").arg(r.id).arg(o.message);
+                } else if (o.kind == K::NotSubmitted) {
+                    // The researcher asked for this run and no job exists: send it now, once.
+                    const SubmitOutcome s = client.submit(r.id);
+                    changed = true;
+                    messages << (s.kind == SubmitOutcome::Kind::Submitted
+                                     ? tr("run %1 had not reached Slurm; submitted now as job %2").arg(r.id).arg(s.jobId)
+                                     : tr("run %1 had not reached Slurm; submitting it failed: %2").arg(r.id).arg(s.message));
+                } else if (o.kind == K::StillUnknown) {
+                    messages << tr("run %1: still unknown (%2)").arg(r.id).arg(o.message);
+                }
+            }
+            QMetaObject::invokeMethod(
+                self, [self, alias, messages, changed] { if (self) self->onReconcileDone(alias, messages, changed); },
+                Qt::QueuedConnection);
+        }) != 0)
+        ++c.tasksInFlight;
+}
+
+void ClusterManager::onReconcileDone(const QString &alias, const QStringList &messages, bool changed)
+{
+    if (!messages.isEmpty())
+        Q_EMIT connectionStatus(alias, messages.join(QLatin1String("; ")));
+    if (changed) {
+        Q_EMIT m_services.runsChanged();
+        schedulePoll(cluster(alias), 0);
+    }
+}
+
+void ClusterManager::dryRun(const JobSpec &spec)
+{
+    const ClusterProfile *profile = m_services.profiles().find(spec.profile);
+    if (!profile) {
+        Q_EMIT dryRunFinished(tr("Unknown cluster profile \"%1\".").arg(spec.profile), false);
+        return;
+    }
+    const QString script = renderSbatch(spec, *profile);
+    const QString alias = aliasForProfile(spec.profile);
+    Cluster &c = cluster(alias);
+    c.waitingForUser = false;
+    enqueue(c, [store = m_workerStore, alias, script, self = QPointer(this)](RemoteExecutor &ex) {
+        SlurmClient client(ex, *store, alias);
+        const TestOnlyResult r = client.testOnly(script);
+        const QString verdict = r.transportError.isEmpty() ? r.verdict.trimmed() : r.transportError;
+        const bool ok = r.ok();
+        QMetaObject::invokeMethod(
+            self, [self, verdict, ok] { if (self) Q_EMIT self->dryRunFinished(verdict, ok); }, Qt::QueuedConnection);
+    });
+}
+
+void ClusterManager::dryRunRun(qint64 runId)
+{
+    const auto run = m_services.store().run(runId);
+    if (!run.ok()) {
+        Q_EMIT dryRunFinished(run.error, false);
+        return;
+    }
+    const QString alias = run.value.clusterAlias.isEmpty() ? aliasForProfile(run.value.profile) : run.value.clusterAlias;
+    Cluster &c = cluster(alias);
+    c.waitingForUser = false;
+    enqueue(c, [store = m_workerStore, alias, script = run.value.script, self = QPointer(this)](RemoteExecutor &ex) {
+        SlurmClient client(ex, *store, alias);
+        const TestOnlyResult r = client.testOnly(script);
+        const QString verdict = r.transportError.isEmpty() ? r.verdict.trimmed() : r.transportError;
+        const bool ok = r.ok();
+        QMetaObject::invokeMethod(
+            self, [self, verdict, ok] { if (self) Q_EMIT self->dryRunFinished(verdict, ok); }, Qt::QueuedConnection);
+    });
+}
+
+void ClusterManager::cancel(qint64 runId)
+{
+    const auto run = m_services.store().run(runId);
+    if (!run.ok() || !run.value.hasJob()) {
+        Q_EMIT cancelFinished(runId, run.ok() ? tr("run %1 has no Slurm job to cancel").arg(runId) : run.error, false);
+        return;
+    }
+    const QString alias = run.value.clusterAlias;
+    Cluster &c = cluster(alias);
+    c.waitingForUser = false;
+    enqueue(c, [store = m_workerStore, alias, runId, self = QPointer(this)](RemoteExecutor &ex) {
+        SlurmClient client(ex, *store, alias);
+        const CommandOutcome o = client.cancel(runId);
+        QMetaObject::invokeMethod(
+            self,
+            [self, runId, o, alias] {
+                if (!self)
+                    return;
+                Q_EMIT self->cancelFinished(runId, o.message, o.ok);
+                self->schedulePoll(self->cluster(alias), 0);   // show CANCELLED without waiting
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+} // namespace scalelab

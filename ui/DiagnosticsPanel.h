@@ -1,0 +1,47 @@
+#pragma once
+
+#include "Diagnostic.h"
+
+#include <QWidget>
+
+class QLabel;
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace scalelab {
+
+// Findings about the job being composed, and (after an import, until the next
+// edit) the findings about the imported script with their line numbers.
+// Activating a row asks to focus its field; a row's Fix button asks to apply it.
+class DiagnosticsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit DiagnosticsPanel(QWidget *parent = nullptr);
+
+    void setDiagnostics(const Diagnostics &diags);
+    void setImported(const Diagnostics &diags, const QString &source);
+    void clearImported();
+    bool hasImported() const { return !m_imported.isEmpty() || !m_importSource.isEmpty(); }
+
+    const Diagnostics &diagnostics() const { return m_current; }
+    QTreeWidget *tree() const { return m_tree; }
+    // The row of the first current diagnostic with this rule (tests, focus).
+    QTreeWidgetItem *itemForRule(const QString &rule) const;
+    QString summaryText() const;
+
+Q_SIGNALS:
+    void activated(const scalelab::Diagnostic &diag);
+    void fixRequested(const scalelab::Fix &fix);
+
+private:
+    void rebuild();
+    void addSection(const QString &title, const Diagnostics &diags, bool withLines, bool fixable);
+
+    QTreeWidget *m_tree;
+    QLabel *m_summary;
+    Diagnostics m_current;
+    Diagnostics m_imported;
+    QString m_importSource;
+};
+
+} // namespace scalelab

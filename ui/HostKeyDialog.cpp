@@ -1,0 +1,134 @@
+#include "HostKeyDialog.h"
+
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QStyle>
+#include <QVBoxLayout>
+
+namespace scalelab {
+
+namespace {
+
+QLabel *selectable(const QString &text, const char *objectName)
+{
+    auto *l = new QLabel;
+    l->setObjectName(QLatin1String(objectName));
+    l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    l->setTextFormat(Qt::PlainText);
+    l->setText(text);
+    return l;
+}
+
+} // namespace
+
+HostKeyDialog::HostKeyDialog(Kind kind, const HostKeyInfo &info, const QString &message, QWidget *parent)
+    : QDialog(parent)
+    , m_kind(kind)
+    , m_info(info)
+{
+    setAttribute(Qt::WA_DeleteOnClose);
+    auto *layout = new QVBoxLayout(this);
+    auto *headline = new QLabel;
+    headline->setObjectName(QStringLiteral("headline"));
+    headline->setWordWrap(true);
+    auto *explanation = new QLabel;
+    explanation->setObjectName(QStringLiteral("explanation"));
+    explanation->setWordWrap(true);
+    explanation->setTextFormat(Qt::PlainText);
+
+    const QString where = info.port == 22 ? info.host : QStringLiteral("[%1]:%2").arg(info.host).arg(info.port);
+    if (kind == Kind::Unknown) {
+        setWindowTitle(tr("Unknown host key — %1").arg(where));
+        headline->setText(tr("<b>The authenticity of %1 cannot be established.</b>").arg(where.toHtmlEscaped()));
+        explanation->setText(
+            tr("This server's key is not in your known_hosts file. Compare the fingerprint below with the one "
+               "your site publishes before you accept it."));
+    } else {
+        setWindowTitle(tr("HOST KEY CHANGED — %1").arg(where));
+        headline->setText(
+            tr("<span style='color:#b00020'><b>WARNING: the host key of %1 has changed. The connection was "
+               "refused.</b></span>")
+                .arg(where.toHtmlEscaped()));
+        QString text = tr("Someone could be intercepting the connection (a man-in-the-middle attack), or the "
+                          "site replaced its host key. ScaleLab will not connect to this host while the "
+                          "key differs from the one you trusted before.");
+        if (!info.knownHostsPath.isEmpty()) {
+            text += QLatin1Char('\n') + QLatin1Char('\n')
+                + (info.conflictingLine > 0 ? tr("The trusted key is in %1, line %2.")
+                                                  .arg(info.knownHostsPath)
+                                                  .arg(info.conflictingLine)
+                                            : tr("Known hosts file: %1.").arg(info.knownHostsPath));
+            text += QLatin1Char(' ')
+                + tr("Only if your site announced a new key: check the new fingerprint with the site, then "
+                     "remove the old entry from that file (ssh-keygen -R %1 -f %2).")
+                      .arg(where, info.knownHostsPath);
+        }
+        if (!message.isEmpty())
+            text += QLatin1Char('\n') + QLatin1Char('\n') + message;
+        explanation->setText(text);
+        explanation->setStyleSheet(QStringLiteral("color: #b00020;"));
+    }
+    auto *top = new QHBoxLayout;
+    auto *icon = new QLabel;
+    icon->setPixmap(style()
+                        ->standardIcon(kind == Kind::Unknown ? QStyle::SP_MessageBoxQuestion
+                                                             : QStyle::SP_MessageBoxCritical)
+                        .pixmap(48, 48));
+    icon->setAlignment(Qt::AlignTop);
+    top->addWidget(icon);
+    auto *texts = new QVBoxLayout;
+    texts->addWidget(headline);
+    texts->addWidget(explanation);
+    top->addLayout(texts, 1);
+    layout->addLayout(top);
+
+    auto *form = new QFormLayout;
+    form->addRow(tr("Host:"), selectable(info.host, "hostLabel"));
+    form->addRow(tr("Port:"), selectable(QString::number(info.port), "portLabel"));
+    form->addRow(tr("Key type:"), selectable(info.keyType, "keyTypeLabel"));
+    auto *fp = selectable(info.fingerprintSha256, "fingerprintLabel");
+    fp->setFont(QFont(QStringLiteral("monospace")));
+    form->addRow(kind == Kind::Unknown ? tr("Fingerprint:") : tr("Offered key:"), fp);
+    if (!info.knownHostsPath.isEmpty())
+        form->addRow(tr("Known hosts file:"), selectable(info.knownHostsPath, "knownHostsLabel"));
+    layout->addLayout(form);
+
+    auto *buttons = new QDialogButtonBox;
+    if (kind == Kind::Unknown) {
+        auto *once = buttons->addButton(tr("Accept once"), QDialogButtonBox::AcceptRole);
+        once->setObjectName(QStringLiteral("acceptOnceButton"));
+        auto *remember = buttons->addButton(tr("Accept and remember"), QDialogButtonBox::AcceptRole);
+        remember->setObjectName(QStringLiteral("acceptRememberButton"));
+        auto *cancel = buttons->addButton(QDialogButtonBox::Cancel);
+        cancel->setObjectName(QStringLiteral("cancelButton"));
+        cancel->setDefault(true);   // Enter must not trust a key by accident
+        connect(once, &QPushButton::clicked, this, [this] { finishWith(SshCallbacks::HostKeyDecision::AcceptOnce); });
+        connect(remember, &QPushButton::clicked, this,
+                [this] { finishWith(SshCallbacks::HostKeyDecision::AcceptAndRemember); });
+        connect(cancel, &QPushButton::clicked, this, [this] { finishWith(SshCallbacks::HostKeyDecision::Reject); });
+    } else {
+        auto *close = buttons->addButton(QDialogButtonBox::Close);
+        close->setObjectName(QStringLiteral("closeButton"));
+        connect(close, &QPushButton::clicked, this, [this] { finishWith(SshCallbacks::HostKeyDecision::Reject); });
+    }
+    layout->addWidget(buttons);
+    // Escape, the window's close button and the caller's reject() all refuse.
+    connect(this, &QDialog::rejected, this, [this] { finishWith(SshCallbacks::HostKeyDecision::Reject); });
+}
+
+void HostKeyDialog::finishWith(SshCallbacks::HostKeyDecision d)
+{
+    if (m_decided)
+        return;
+    m_decided = true;
+    m_decision = m_kind == Kind::Changed ? SshCallbacks::HostKeyDecision::Reject : d;
+    Q_EMIT decided(m_decision);
+    if (d == SshCallbacks::HostKeyDecision::Reject)
+        reject();
+    else
+        accept();
+}
+
+} // namespace scalelab
