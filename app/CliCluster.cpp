@@ -1,6 +1,7 @@
 #include "CliCluster.h"
 
 #include "CliSshCallbacks.h"
+#include "FaultInjectingExecutor.h"
 #include "SshSession.h"
 
 namespace scalelab {
@@ -16,6 +17,15 @@ CliCluster::CliCluster(CliContext &ctx, const QString &alias, const QString &ssh
 }
 
 CliCluster::~CliCluster() = default;
+
+RemoteExecutor &CliCluster::executor()
+{
+    if (!FaultInjectingExecutor::enabled())
+        return *m_session;
+    if (!m_faults)
+        m_faults = std::make_unique<FaultInjectingExecutor>(*m_session);
+    return *m_faults;
+}
 
 QString CliCluster::connect()
 {

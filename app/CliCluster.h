@@ -8,6 +8,8 @@ namespace scalelab {
 
 class SshSession;
 class CliSshCallbacks;
+class RemoteExecutor;
+class FaultInjectingExecutor;
 
 // One SSH session for a headless command: the alias is resolved through the
 // OpenSSH config (--ssh-config, $SCALELAB_SSH_CONFIG or ~/.ssh/config), host
@@ -19,6 +21,9 @@ public:
 
     // "" when connected; otherwise the one-line reason, already printed.
     QString connect();
+    // The executor commands go through (the session, or a fault-injecting
+    // wrapper around it in crash tests).
+    RemoteExecutor &executor();
     SshSession &session() { return *m_session; }
     const QString &alias() const { return m_alias; }
 
@@ -27,6 +32,7 @@ private:
     QString m_alias;
     std::unique_ptr<CliSshCallbacks> m_callbacks;
     std::unique_ptr<SshSession> m_session;
+    std::unique_ptr<FaultInjectingExecutor> m_faults;
 };
 
 } // namespace scalelab

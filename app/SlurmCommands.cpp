@@ -125,7 +125,7 @@ int submitSpecs(CliContext &ctx, const QList<JobSpec> &specs, const ClusterProfi
     RunStore store;
     if (!openStore(ctx, store))
         return int(ExitCode::Errors);
-    SlurmClient client(cluster.session(), store, alias);
+    SlurmClient client(cluster.executor(), store, alias);
 
     if (dryRun) {
         bool allOk = true;
@@ -197,6 +197,20 @@ bool printValidation(CliContext &ctx, const JobSpec &spec, const ClusterProfile 
             ctx.err << DiagnosticFormat::toText(d, file) << "\n";
     ctx.err.flush();
     return !hasErrors(ds);
+}
+
+Json accountingJson(RunStore &store, qint64 runId)
+{
+    const auto acct = store.accounting(runId);
+    if (!acct.ok() || !acct.value)
+        return nullptr;
+    const SacctRecord &a = *acct.value;
+    auto str = [](const QString &q) { return q.toStdString(); };
+    return Json{{"jobId", str(a.jobId)},   {"state", str(a.stateText)}, {"exitCode", str(a.exitCode)},
+                {"submit", str(a.submit)}, {"start", str(a.start)},     {"end", str(a.end)},
+                {"elapsed", str(a.elapsed)}, {"allocTres", str(a.allocTres)}, {"maxRss", str(a.maxRss)},
+                {"nodeList", str(a.nodeList)}, {"reason", str(a.reason)}, {"totalCpu", str(a.totalCpu)},
+                {"allocCpus", a.allocCpus}};
 }
 
 std::optional<qint64> runIdArg(CliContext &ctx, const QStringList &pos, const char *cmd)
@@ -338,7 +352,7 @@ int SlurmCommands::status(CliContext &ctx, const QStringList &args)
             failed = true;
             continue;
         }
-        SlurmClient client(cluster.session(), store, alias);
+        SlurmClient client(cluster.executor(), store, alias);
         reconcileCluster(ctx, store, client, alias);
         const PollResult poll = client.pollOnce();
         if (poll.controllerDown) {
@@ -416,7 +430,7 @@ int SlurmCommands::cancel(CliContext &ctx, const QStringList &args)
     CliCluster cluster(ctx, o.alias.isEmpty() ? run.value.clusterAlias : o.alias, o.sshConfig, o.acceptNew);
     if (!cluster.connect().isEmpty())
         return int(ExitCode::Errors);
-    SlurmClient client(cluster.session(), store, cluster.alias());
+    SlurmClient client(cluster.executor(), store, cluster.alias());
     const CommandOutcome c = client.cancel(*id);
     (c.ok ? ctx.out : ctx.err) << (c.ok ? "" : "scalelab: ") << c.message << "\n";
     ctx.out.flush();
@@ -448,7 +462,7 @@ int SlurmCommands::fetch(CliContext &ctx, const QStringList &args)
     CliCluster cluster(ctx, o.alias.isEmpty() ? run.value.clusterAlias : o.alias, o.sshConfig, o.acceptNew);
     if (!cluster.connect().isEmpty())
         return int(ExitCode::Errors);
-    SlurmClient client(cluster.session(), store, cluster.alias());
+    SlurmClient client(cluster.executor(), store, cluster.alias());
     const FetchResult f = client.fetch(*id);
     for (const auto &file : f.files)
         ctx.out << file.localPath << " (" << file.size << " bytes)\n";
@@ -494,6 +508,7 @@ int SlurmCommands::runs(CliContext &ctx, const QStringList &args)
                                {"state", SlurmJobState::id(r.state).toStdString()},
                                {"submitState", submitStateId(r.submitState).toStdString()},
                                {"created", r.created.toString(Qt::ISODate).toStdString()},
+                               {"accounting", accountingJson(store, r.id)},
                                {"metrics", metrics}});
         }
         ctx.printJson(QByteArray::fromStdString(arr.dump(2)));

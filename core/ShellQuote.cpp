@@ -4,7 +4,8 @@ namespace scalelab {
 
 bool ShellQuote::isPlain(const QString &word)
 {
-    if (word.isEmpty())
+    // zsh expands a leading '=' (=cmd is the path of cmd).
+    if (word.isEmpty() || word.startsWith(QLatin1Char('=')))
         return false;
     for (QChar c : word) {
         const ushort u = c.unicode();
@@ -35,6 +36,8 @@ QString ShellQuote::quote(const QString &word)
     for (QChar c : word) {
         if (c == QLatin1Char('\''))
             out += QStringLiteral("'\"'\"'");
+        else if (c == QLatin1Char('\\'))
+            out += QStringLiteral("'\\\\'");   // fish reads \\ and \' inside single quotes as escapes
         else
             out += c;
     }

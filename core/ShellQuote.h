@@ -6,7 +6,8 @@
 namespace scalelab {
 
 // Quoting for POSIX sh, bash, zsh, dash, fish and tcsh alike: single quotes,
-// and a quote inside is written '"'"' (fish misreads the '\'' idiom). Values
+// a quote inside is written '"'"' (fish misreads the '\'' idiom) and a
+// backslash outside the quotes as \\ (fish unescapes it inside them). Values
 // with newlines cannot be quoted safely for tcsh, so they are refused.
 class ShellQuote {
 public:

@@ -2,6 +2,7 @@
 #include "ClusterManager.h"
 
 #include "AppServices.h"
+#include "ClusterConnection.h"
 #include "JobSpecJson.h"
 #include "LaunchGeometry.h"
 #include "RunStore.h"

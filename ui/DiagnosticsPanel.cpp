@@ -69,10 +69,10 @@ void DiagnosticsPanel::setDiagnostics(const Diagnostics &diags)
     rebuild();
 }
 
-void DiagnosticsPanel::setImported(const Diagnostics &diags, const QString &source)
+void DiagnosticsPanel::setImported(const Diagnostics &diags, const QString &title)
 {
     m_imported = diags;
-    m_importSource = source;
+    m_importSource = title;
     rebuild();
 }
 
@@ -115,7 +115,7 @@ void DiagnosticsPanel::rebuild()
     m_tree->clear();
     m_summary->setText(summaryText());
     if (hasImported())
-        addSection(tr("Imported script %1 (until the next edit)").arg(m_importSource), m_imported, true, false);
+        addSection(m_importSource, m_imported, true, false);
     addSection(tr("This job"), m_current, false, true);
     m_tree->expandAll();
 }

@@ -19,7 +19,7 @@ public:
     explicit DiagnosticsPanel(QWidget *parent = nullptr);
 
     void setDiagnostics(const Diagnostics &diags);
-    void setImported(const Diagnostics &diags, const QString &source);
+    void setImported(const Diagnostics &diags, const QString &title);
     void clearImported();
     bool hasImported() const { return !m_imported.isEmpty() || !m_importSource.isEmpty(); }
 
@@ -35,7 +35,7 @@ Q_SIGNALS:
 
 private:
     void rebuild();
-    void addSection(const QString &title, const Diagnostics &diags, bool withLines, bool fixable);
+    void addSection(const QString &title, const Diagnostics &diags, bool imported, bool fixable);
 
     QTreeWidget *m_tree;
     QLabel *m_summary;

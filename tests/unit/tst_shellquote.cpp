@@ -36,8 +36,12 @@ void TestShellQuote::roundTrip_data()
                                QStringLiteral("-n"),
                                QStringLiteral("%s %d"),
                                QStringLiteral("ünïcødé ✓"),
-                               QStringLiteral("'\"'\"'")};
-    for (const char *sh : {"sh", "bash", "dash", "zsh"}) {
+                               QStringLiteral("'\"'\"'"),
+                               QStringLiteral("trailing\\"),
+                               QStringLiteral("\\'"),
+                               QStringLiteral("=cmd"),
+                               QStringLiteral("a=b")};
+    for (const char *sh : {"sh", "bash", "dash", "zsh", "fish", "tcsh"}) {
         if (QStandardPaths::findExecutable(QString::fromLatin1(sh)).isEmpty())
             continue;
         for (const auto &w : words)

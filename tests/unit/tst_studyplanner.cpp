@@ -37,7 +37,7 @@ QString argAfter(const QStringList &args, const QString &name)
 
 class TestStudyPlanner : public QObject {
     Q_OBJECT
-private slots:
+private Q_SLOTS:
     void oneVariantPerGpuCount()
     {
         const auto &p = repoProfile(QStringLiteral("puhti"));

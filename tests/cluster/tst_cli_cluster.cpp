@@ -1,0 +1,206 @@
+// The headless CLI against the real loopback cluster: submit, status, fetch,
+// cancel, dry run, a Slurm rejection, and a CLI killed right after sbatch ran
+// (the next `status` must reconcile: exactly one job, nothing resubmitted).
+#include "CliRunner.h"
+#include "TestClusterEnv.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using scalelab::test::runCli;
+
+class TestCliCluster : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase();
+    void submitsReachCompleted();
+    void dryRunAndRejection();
+    void cancelRunningJob();
+    void killedAfterSbatchIsReconciled();
+
+private:
+    QString writeSpec(const QString &name, int gpus, const QString &extra = {});
+    QJsonArray runsJson();
+    QJsonObject waitForState(qint64 runId, const QStringList &states, int timeoutS);
+
+    QTemporaryDir m_data;
+    QTemporaryDir m_files;
+    QString m_programs;
+};
+
+void TestCliCluster::initTestCase()
+{
+    const auto env = scalelab::test::TestClusterEnv::load();
+    QVERIFY2(env.error.isEmpty(), qPrintable(env.error));
+    qputenv("SCALELAB_DATA_DIR", m_data.path().toUtf8());
+    // Jobs run as the cluster's researcher account on this machine: the
+    // programs must be world-readable.
+    m_programs = QStringLiteral("/tmp/scalelab-cli-test-%1").arg(QCoreApplication::applicationPid());
+    QDir().mkpath(m_programs);
+    QFile::setPermissions(m_programs, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
+                                          | QFileDevice::ReadOther | QFileDevice::ExeOther | QFileDevice::ReadGroup
+                                          | QFileDevice::ExeGroup);
+    QFile hello(m_programs + QStringLiteral("/hello.py"));
+    QVERIFY(hello.open(QIODevice::WriteOnly));
+    hello.write("import os, socket\nprint('hello from rank', os.environ.get('SLURM_PROCID'), 'of', os.environ.get('SLURM_NTASKS'),\n"
+                "      'on', socket.gethostname(), 'gpus', os.environ.get('CUDA_VISIBLE_DEVICES'), flush=True)\n");
+    hello.close();
+    QFile sleeper(m_programs + QStringLiteral("/sleeper.py"));
+    QVERIFY(sleeper.open(QIODevice::WriteOnly));
+    sleeper.write("import time\nprint('sleeping', flush=True)\ntime.sleep(600)\n");
+    sleeper.close();
+    for (const char *f : {"/hello.py", "/sleeper.py"})
+        QFile::setPermissions(m_programs + QLatin1String(f), QFileDevice::ReadOwner | QFileDevice::WriteOwner
+                                                                 | QFileDevice::ReadOther | QFileDevice::ReadGroup);
+}
+
+QString TestCliCluster::writeSpec(const QString &name, int gpus, const QString &extra)
+{
+    const QString path = m_files.filePath(name + QStringLiteral(".json"));
+    QFile f(path);
+    f.open(QIODevice::WriteOnly);
+    f.write(QStringLiteral(R"({"profile": "testbed", "partition": "gpu", "gpus": %1, "framework": "pytorch-ddp",
+  "launcher": "srun", "time": "00:05:00", "account": "project_2001234", "jobName": "%2", "cpusPerGpu": 1,
+  "program": "%3/hello.py", "monitoring": {"gpuSampleSeconds": 1}%4})")
+                .arg(gpus)
+                .arg(name, m_programs, extra)
+                .toUtf8());
+    return path;
+}
+
+QJsonArray TestCliCluster::runsJson()
+{
+    const auto r = runCli({QStringLiteral("runs"), QStringLiteral("--json")});
+    return QJsonDocument::fromJson(r.out.toUtf8()).array();
+}
+
+QJsonObject TestCliCluster::waitForState(qint64 runId, const QStringList &states, int timeoutS)
+{
+    QElapsedTimer t;
+    t.start();
+    QJsonObject last;
+    while (t.elapsed() < timeoutS * 1000) {
+        runCli({QStringLiteral("status")});
+        for (const auto &v : runsJson())
+            if (v.toObject().value(QStringLiteral("id")).toInteger() == runId)
+                last = v.toObject();
+        if (states.contains(last.value(QStringLiteral("state")).toString()))
+            return last;
+        QThread::msleep(1500);
+    }
+    return last;
+}
+
+void TestCliCluster::submitsReachCompleted()
+{
+    QList<qint64> ids;
+    const QList<int> gpus{1, 2, 4, 8};
+    for (int n : gpus) {
+        const auto r = runCli({QStringLiteral("submit"), writeSpec(QStringLiteral("hello-%1").arg(n), n)});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        static const QRegularExpression re(QStringLiteral("run (\\d+): submitted as job (\\d+)"));
+        const auto m = re.match(r.out);
+        QVERIFY2(m.hasMatch(), qPrintable(r.out));
+        ids << m.captured(1).toLongLong();
+    }
+    for (int i = 0; i < ids.size(); ++i) {
+        const QJsonObject run = waitForState(ids[i], {QStringLiteral("COMPLETED"), QStringLiteral("FAILED")}, 180);
+        QCOMPARE(run.value(QStringLiteral("state")).toString(), QStringLiteral("COMPLETED"));
+        const QString tres = run.value(QStringLiteral("accounting")).toObject().value(QStringLiteral("allocTres")).toString();
+        QVERIFY2(tres.contains(QStringLiteral("gres/gpu=%1").arg(gpus[i])), qPrintable(tres));
+        QCOMPARE(run.value(QStringLiteral("nodes")).toInt(), gpus[i] > 4 ? 2 : 1);
+    }
+    // Finished runs were fetched by `status`; the output holds every rank.
+    const QString out = m_data.filePath(QStringLiteral("runs/%1").arg(ids.last()));
+    QDir dir(out);
+    const auto outs = dir.entryList({QStringLiteral("scalelab-*.out")}, QDir::Files);
+    QVERIFY2(!outs.isEmpty(), qPrintable(out));
+    QFile log(dir.filePath(outs.front()));
+    QVERIFY(log.open(QIODevice::ReadOnly));
+    const QByteArray text = log.readAll();
+    for (int rank = 0; rank < 8; ++rank)
+        QVERIFY2(text.contains(QStringLiteral("hello from rank %1 of 8").arg(rank).toUtf8()), text.constData());
+    QVERIFY(text.contains("no GPU samples"));   // the sampler says so instead of inventing numbers
+    // `fetch` again on demand.
+    const auto f = runCli({QStringLiteral("fetch"), QString::number(ids.first())});
+    QVERIFY2(f.exitCode == 0, qPrintable(f.err));
+    QVERIFY(f.out.contains(QLatin1String("scalelab-")));
+}
+
+void TestCliCluster::dryRunAndRejection()
+{
+    auto r = runCli({QStringLiteral("submit"), writeSpec(QStringLiteral("dry"), 2), QStringLiteral("--dry-run")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+    QVERIFY2(r.out.contains(QLatin1String("accepted")) && r.out.contains(QLatin1String("to start at")), qPrintable(r.out));
+    const qsizetype before = runsJson().size();
+    // Passes ScaleLab's checks (the pattern fits) but the account does not exist.
+    QTemporaryDir d;
+    QString spec = writeSpec(QStringLiteral("badacct"), 1);
+    QFile f(spec);
+    f.open(QIODevice::ReadOnly);
+    QByteArray text = f.readAll().replace("project_2001234", "project_9999999");
+    f.close();
+    f.open(QIODevice::WriteOnly | QIODevice::Truncate);
+    f.write(text);
+    f.close();
+    r = runCli({QStringLiteral("submit"), spec});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.out.contains(QLatin1String("Invalid account")), qPrintable(r.out));
+    const QJsonArray after = runsJson();
+    QCOMPARE(after.size(), before + 1);
+    QCOMPARE(after.last().toObject().value(QStringLiteral("submitState")).toString(), QStringLiteral("rejected"));
+}
+
+void TestCliCluster::cancelRunningJob()
+{
+    const QString spec = writeSpec(QStringLiteral("sleeper"), 1);
+    QFile f(spec);
+    f.open(QIODevice::ReadOnly);
+    QByteArray text = f.readAll().replace("hello.py", "sleeper.py");
+    f.close();
+    f.open(QIODevice::WriteOnly | QIODevice::Truncate);
+    f.write(text);
+    f.close();
+    auto r = runCli({QStringLiteral("submit"), spec});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+    const qint64 id = QRegularExpression(QStringLiteral("run (\\d+):")).match(r.out).captured(1).toLongLong();
+    QCOMPARE(waitForState(id, {QStringLiteral("RUNNING")}, 60).value(QStringLiteral("state")).toString(), QStringLiteral("RUNNING"));
+    r = runCli({QStringLiteral("cancel"), QString::number(id)});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QCOMPARE(waitForState(id, {QStringLiteral("CANCELLED")}, 90).value(QStringLiteral("state")).toString(), QStringLiteral("CANCELLED"));
+}
+
+void TestCliCluster::killedAfterSbatchIsReconciled()
+{
+    const qsizetype before = runsJson().size();
+    QProcessEnvironment env;
+    env.insert(QStringLiteral("SCALELAB_FAULT_KILL_AFTER"), QStringLiteral("sbatch"));
+    const auto killed = runCli({QStringLiteral("submit"), writeSpec(QStringLiteral("killed"), 2)}, env);
+    QCOMPARE(killed.exitCode, -1);   // died by SIGKILL after sbatch ran
+    QJsonArray runs = runsJson();
+    QCOMPARE(runs.size(), before + 1);
+    const QJsonObject run = runs.last().toObject();
+    const qint64 id = run.value(QStringLiteral("id")).toInteger();
+    QVERIFY(run.value(QStringLiteral("jobId")).toString().isEmpty());
+    QVERIFY(run.value(QStringLiteral("submitState")).toString() != QLatin1String("submitted"));
+    const auto st = runCli({QStringLiteral("status")});
+    QVERIFY2(st.out.contains(QStringLiteral("run %1: reconciled").arg(id)), qPrintable(st.out + st.err));
+    const QJsonObject done = waitForState(id, {QStringLiteral("COMPLETED")}, 120);
+    QCOMPARE(done.value(QStringLiteral("state")).toString(), QStringLiteral("COMPLETED"));
+    QCOMPARE(done.value(QStringLiteral("submitState")).toString(), QStringLiteral("reconciled"));
+    // Exactly one job carries this run's name on the cluster.
+    QProcess ssh;
+    ssh.start(QStringLiteral("ssh"), {QStringLiteral("-F"), qEnvironmentVariable("SCALELAB_SSH_CONFIG"), QStringLiteral("testbed"),
+                                      QStringLiteral("sacct"), QStringLiteral("-X"), QStringLiteral("-n"), QStringLiteral("-P"),
+                                      QStringLiteral("--name=killed"), QStringLiteral("--format=JobID")});
+    QVERIFY(ssh.waitForFinished(30000));
+    const QStringList jobs = QString::fromUtf8(ssh.readAllStandardOutput()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(jobs.size(), 1);
+    QCOMPARE(jobs.front().trimmed(), done.value(QStringLiteral("jobId")).toString());
+}
+
+QTEST_GUILESS_MAIN(TestCliCluster)
+#include "tst_cli_cluster.moc"

@@ -1,0 +1,421 @@
+#include "ComposePlace.h"
+
+#include "AppServices.h"
+#include "DiagnosticsPanel.h"
+#include "JobForm.h"
+#include "JobSpecJson.h"
+#include "LaunchGeometry.h"
+#include "ProfileRegistry.h"
+#include "RecentSpecs.h"
+#include "SbatchRenderer.h"
+#include "ScalingStudyDialog.h"
+#include "ScriptImporter.h"
+#include "ScriptPreview.h"
+#include "SpecFix.h"
+
+#if __has_include("ClusterManager.h")
+#include "ClusterManager.h"
+#define SCALELAB_HAVE_CLUSTER_MANAGER 1
+#endif
+
+#include <QDragEnterEvent>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QScrollArea>
+#include <QSplitter>
+#include <QStyle>
+#include <QVBoxLayout>
+
+namespace scalelab {
+
+namespace {
+
+bool isDroppable(const QString &path)
+{
+    const QString s = QFileInfo(path).suffix().toLower();
+    return s == QLatin1String("sh") || s == QLatin1String("sbatch") || s == QLatin1String("slurm")
+        || s == QLatin1String("json");
+}
+
+} // namespace
+
+ComposePlace::ComposePlace(AppServices &services, QWidget *parent) : QWidget(parent), m_services(services)
+{
+    setAccessibleName(tr("Compose"));
+    setAcceptDrops(true);
+    m_form = new JobForm(services.profiles(), this);
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidget(m_form);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setAccessibleName(tr("Job form"));
+    scroll->setMinimumWidth(m_form->minimumSizeHint().width() + 24);
+    m_preview = new ScriptPreview(this);
+    m_diagnostics = new DiagnosticsPanel(this);
+
+    m_study = new QPushButton(QIcon(QStringLiteral(":/scalelab/icons/study.svg")), tr("Scaling study…"), this);
+    m_study->setAccessibleName(tr("Scaling study"));
+    m_study->setToolTip(tr("Sweep this job over GPU counts"));
+    m_dryRun = new QPushButton(QIcon(QStringLiteral(":/scalelab/icons/dryrun.svg")), tr("Dry run"), this);
+    m_dryRun->setAccessibleName(tr("Dry run"));
+    m_submit = new QPushButton(QIcon(QStringLiteral(":/scalelab/icons/submit.svg")), tr("Submit"), this);
+    m_submit->setAccessibleName(tr("Submit"));
+    m_submit->setDefault(true);
+    m_verdict = new QLabel(this);
+    m_verdict->setAccessibleName(tr("Last dry run or submit result"));
+    m_verdict->setWordWrap(true);
+    m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto *right = new QSplitter(Qt::Vertical, this);
+    right->addWidget(m_preview);
+    right->addWidget(m_diagnostics);
+    right->setStretchFactor(0, 3);
+    right->setStretchFactor(1, 2);
+    auto *split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(scroll);
+    split->addWidget(right);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    split->setChildrenCollapsible(false);
+
+    auto *actions = new QHBoxLayout;
+    actions->addWidget(m_verdict, 1);
+    actions->addWidget(m_study);
+    actions->addWidget(m_dryRun);
+    actions->addWidget(m_submit);
+    auto *lay = new QVBoxLayout(this);
+    lay->addWidget(split, 1);
+    lay->addLayout(actions);
+
+    connect(m_form, &JobForm::edited, this, &ComposePlace::onEdited);
+    connect(m_diagnostics, &DiagnosticsPanel::activated, this, &ComposePlace::focusDiagnostic);
+    connect(m_diagnostics, &DiagnosticsPanel::fixRequested, this, &ComposePlace::applyFix);
+    connect(m_preview, &ScriptPreview::message, this, &ComposePlace::message);
+    connect(m_submit, &QPushButton::clicked, this, &ComposePlace::submit);
+    connect(m_dryRun, &QPushButton::clicked, this, &ComposePlace::dryRun);
+    connect(m_study, &QPushButton::clicked, this, &ComposePlace::openStudy);
+    connect(&services, &AppServices::openSpecRequested, this, &ComposePlace::loadSpec);
+
+    // A sensible start: the first profile's default partition, 1 GPU.
+    JobSpec start = m_form->spec();
+    start.gpus = 1;
+    start.time = QStringLiteral("01:00:00");
+    m_form->setSpec(start);
+    rerender();
+}
+
+JobSpec ComposePlace::spec() const
+{
+    return m_form->spec();
+}
+
+void ComposePlace::onEdited()
+{
+    m_diagnostics->clearImported();
+    rerender();
+}
+
+void ComposePlace::rerender()
+{
+    const JobSpec s = m_form->spec();
+    const ClusterProfile *profile = m_form->profile();
+    m_form->clearMarks();
+    if (!profile) {
+        m_current = {Diagnostic{Severity::Error, QStringLiteral("unknown-profile"), QStringLiteral("profile"), 0, 0,
+                                tr("No cluster profile \"%1\" is installed; choose one.").arg(s.profile), {}}};
+        m_preview->setScript(QString());
+    } else {
+        RenderResult r = renderAndValidate(s, *profile);
+        m_current = r.diagnostics;
+        m_preview->setScript(r.script);
+        m_form->showGeometry(computeGeometry(s, *profile));
+    }
+    m_preview->setSuggestedFileName((s.jobName.isEmpty() ? QStringLiteral("job") : s.jobName) + QStringLiteral(".sbatch"));
+    m_diagnostics->setDiagnostics(m_current);
+    updateActions();
+}
+
+void ComposePlace::updateActions()
+{
+    connectClusters();
+    const bool haveClusters = m_services.clusters() != nullptr;
+    const Diagnostic *firstError = nullptr;
+    for (const auto &d : m_current)
+        if (d.severity == Severity::Error) {
+            firstError = &d;
+            break;
+        }
+    const QString noClusters = tr("No cluster connection layer in this build.");
+    m_submit->setEnabled(haveClusters && !firstError);
+    m_submit->setToolTip(!haveClusters ? noClusters
+                         : firstError  ? tr("Fix first: %1").arg(firstError->message)
+                                       : tr("Submit this job (Ctrl+Return)"));
+    m_dryRun->setEnabled(haveClusters && !firstError);
+    m_dryRun->setToolTip(!haveClusters ? noClusters
+                         : firstError  ? tr("Fix first: %1").arg(firstError->message)
+                                       : tr("Ask Slurm whether it would accept the job, without submitting "
+                                            "(Ctrl+Shift+Return)"));
+    m_study->setEnabled(m_form->profile() != nullptr);
+}
+
+void ComposePlace::connectClusters()
+{
+#ifdef SCALELAB_HAVE_CLUSTER_MANAGER
+    ClusterManager *cm = m_services.clusters();
+    if (!cm || cm == m_connectedClusters)
+        return;
+    m_connectedClusters = cm;
+    connect(cm, &ClusterManager::dryRunFinished, this, [this](const QString &verdict, bool ok) {
+        m_verdict->setText((ok ? tr("Dry run: ") : tr("Dry run failed: ")) + verdict);
+        Q_EMIT message(ok ? tr("Dry run finished.") : tr("Dry run failed."));
+    });
+    connect(cm, &ClusterManager::submitFinished, this, [this](const QString &text, bool ok) {
+        m_verdict->setText(text);
+        Q_EMIT message(text);
+        if (ok)
+            Q_EMIT m_services.showPlaceRequested(1);
+    });
+#endif
+}
+
+void ComposePlace::loadSpec(const JobSpec &spec)
+{
+    m_form->setSpec(spec);
+    m_diagnostics->clearImported();
+    rerender();
+}
+
+void ComposePlace::focusDiagnostic(const Diagnostic &diag)
+{
+    if (!m_form->focusField(diag.field, diag.severity) && !diag.field.isEmpty())
+        Q_EMIT message(tr("\"%1\" is not a field of the form.").arg(diag.field));
+}
+
+void ComposePlace::applyFix(const Fix &fix)
+{
+    JobSpec s = m_form->spec();
+    const QString error = scalelab::applyFix(s, fix);
+    if (!error.isEmpty()) {
+        Q_EMIT message(error);
+        return;
+    }
+    m_form->setSpec(s);
+    m_diagnostics->clearImported();
+    rerender();
+    Q_EMIT message(tr("Applied: %1").arg(fix.label));
+}
+
+// ---- Files -------------------------------------------------------------
+
+void ComposePlace::showFileProblems(const QString &title, const Diagnostics &diags)
+{
+    m_diagnostics->setImported(diags, title);
+}
+
+QString ComposePlace::openSpecFile(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        const QString err = tr("Cannot open %1: %2").arg(path, f.errorString());
+        Q_EMIT message(err);
+        return err;
+    }
+    const auto parsed = parseJobSpec(f.readAll(), path);
+    if (!parsed.spec) {
+        showFileProblems(tr("Spec file %1 could not be opened").arg(QFileInfo(path).fileName()), parsed.errors);
+        const QString err = parsed.errors.value(0).message;
+        Q_EMIT message(err);
+        return err.isEmpty() ? tr("invalid spec") : err;
+    }
+    loadSpec(*parsed.spec);
+    m_specPath = path;
+    RecentSpecs::add(path);
+    Q_EMIT recentSpecsChanged();
+    Q_EMIT message(tr("Opened %1.").arg(path));
+    return {};
+}
+
+QString ComposePlace::saveSpecFile(const QString &path)
+{
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(jobSpecToJson(spec())) < 0 || !f.commit()) {
+        const QString err = tr("Could not save %1: %2").arg(path, f.errorString());
+        Q_EMIT message(err);
+        return err;
+    }
+    m_specPath = path;
+    RecentSpecs::add(path);
+    Q_EMIT recentSpecsChanged();
+    Q_EMIT message(tr("Saved %1.").arg(path));
+    return {};
+}
+
+QString ComposePlace::importScriptFile(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        const QString err = tr("Cannot open %1: %2").arg(path, f.errorString());
+        Q_EMIT message(err);
+        return err;
+    }
+    importScriptText(QString::fromUtf8(f.readAll()), QFileInfo(path).fileName());
+    return {};
+}
+
+void ComposePlace::importScriptText(const QString &text, const QString &sourceName)
+{
+    const ClusterProfile *profile = m_form->profile();
+    if (!profile) {
+        Q_EMIT message(tr("Choose a cluster profile before importing a script."));
+        return;
+    }
+    ScriptImport imp = importSbatchScript(text, *profile);
+    if (imp.spec.profile.isEmpty())
+        imp.spec.profile = profile->id;
+    m_form->setSpec(imp.spec);
+    rerender();
+    m_diagnostics->setImported(imp.diagnostics, tr("Imported script %1 (until the next edit)").arg(sourceName));
+    m_specPath.clear();
+    Q_EMIT message(tr("Imported %1: %n finding(s).", nullptr, int(imp.diagnostics.size())).arg(sourceName));
+}
+
+void ComposePlace::openSpecDialog()
+{
+    auto *dlg = new QFileDialog(window(), tr("Open job spec"), QFileInfo(m_specPath).absolutePath(),
+                                tr("Job specs (*.json);;All files (*)"));
+    dlg->setFileMode(QFileDialog::ExistingFile);
+    dlg->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dlg, &QFileDialog::fileSelected, this, [this](const QString &p) { openSpecFile(p); });
+    dlg->open();
+}
+
+void ComposePlace::saveSpec()
+{
+    if (m_specPath.isEmpty())
+        saveSpecAsDialog();
+    else
+        saveSpecFile(m_specPath);
+}
+
+void ComposePlace::saveSpecAsDialog()
+{
+    const JobSpec s = spec();
+    auto *dlg = new QFileDialog(window(), tr("Save job spec"),
+                                m_specPath.isEmpty() ? (s.jobName.isEmpty() ? QStringLiteral("job") : s.jobName) + QStringLiteral(".json")
+                                                     : m_specPath,
+                                tr("Job specs (*.json)"));
+    dlg->setAcceptMode(QFileDialog::AcceptSave);
+    dlg->setDefaultSuffix(QStringLiteral("json"));
+    dlg->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dlg, &QFileDialog::fileSelected, this, [this](const QString &p) { saveSpecFile(p); });
+    dlg->open();
+}
+
+void ComposePlace::importScriptDialog()
+{
+    auto *dlg = new QFileDialog(window(), tr("Import sbatch script"), QString(),
+                                tr("Batch scripts (*.sh *.sbatch *.slurm);;All files (*)"));
+    dlg->setFileMode(QFileDialog::ExistingFile);
+    dlg->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dlg, &QFileDialog::fileSelected, this, [this](const QString &p) { importScriptFile(p); });
+    dlg->open();
+}
+
+void ComposePlace::dragEnterEvent(QDragEnterEvent *event)
+{
+    const auto urls = event->mimeData()->urls();
+    if (urls.size() == 1 && urls.first().isLocalFile() && isDroppable(urls.first().toLocalFile()))
+        event->acceptProposedAction();
+}
+
+void ComposePlace::dropEvent(QDropEvent *event)
+{
+    const QString path = event->mimeData()->urls().value(0).toLocalFile();
+    if (path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
+        openSpecFile(path);
+    else
+        importScriptFile(path);
+    event->acceptProposedAction();
+}
+
+// ---- Actions -----------------------------------------------------------
+
+void ComposePlace::copyScript()
+{
+    m_preview->copyToClipboard();
+}
+
+void ComposePlace::submit()
+{
+#ifdef SCALELAB_HAVE_CLUSTER_MANAGER
+    updateActions();
+    ClusterManager *cm = m_services.clusters();
+    if (!cm || !m_submit->isEnabled()) {
+        Q_EMIT message(m_submit->toolTip());
+        return;
+    }
+    const JobSpec s = spec();
+    QStringList warnings;
+    for (const auto &d : m_current)
+        if (d.severity == Severity::Warning)
+            warnings << QStringLiteral("• ") + d.message;
+    if (warnings.isEmpty()) {
+        cm->submit({s}, QString());
+        m_verdict->setText(tr("Submitting…"));
+        return;
+    }
+    if (m_confirm)
+        return;   // already asking
+    // Asked once per submit, without a nested event loop.
+    m_confirm = new QMessageBox(QMessageBox::Question, tr("Submit with warnings?"),
+                                tr("The job has warnings:\n\n%1\n\nSubmit anyway?").arg(warnings.join(QLatin1Char('\n'))),
+                                QMessageBox::Yes | QMessageBox::Cancel, window());
+    m_confirm->setAttribute(Qt::WA_DeleteOnClose);
+    connect(m_confirm, &QMessageBox::finished, this, [this, s](int result) {
+        ClusterManager *cm2 = m_services.clusters();
+        if (result == QMessageBox::Yes && cm2) {
+            cm2->submit({s}, QString());
+            m_verdict->setText(tr("Submitting…"));
+        }
+    });
+    m_confirm->open();
+#else
+    Q_EMIT message(tr("No cluster connection layer in this build."));
+#endif
+}
+
+void ComposePlace::dryRun()
+{
+#ifdef SCALELAB_HAVE_CLUSTER_MANAGER
+    updateActions();
+    ClusterManager *cm = m_services.clusters();
+    if (!cm || !m_dryRun->isEnabled()) {
+        Q_EMIT message(m_dryRun->toolTip());
+        return;
+    }
+    cm->dryRun(spec());
+    m_verdict->setText(tr("Dry run: asking Slurm…"));
+#else
+    Q_EMIT message(tr("No cluster connection layer in this build."));
+#endif
+}
+
+void ComposePlace::openStudy()
+{
+    const ClusterProfile *profile = m_form->profile();
+    if (!profile)
+        return;
+    auto *dlg = new ScalingStudyDialog(m_services, spec(), *profile, window());
+    dlg->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dlg, &ScalingStudyDialog::message, this, &ComposePlace::message);
+    dlg->show();
+}
+
+} // namespace scalelab

@@ -1,0 +1,87 @@
+#pragma once
+
+#include "Diagnostic.h"
+#include "JobSpec.h"
+
+#include <QPointer>
+#include <QWidget>
+
+class QLabel;
+class QMessageBox;
+class QPushButton;
+
+namespace scalelab {
+
+class AppServices;
+class DiagnosticsPanel;
+class JobForm;
+class ScriptPreview;
+struct ClusterProfile;
+
+// The Compose place: the job form, the live sbatch preview and the
+// diagnostics. Every edit re-renders and re-validates synchronously (a few
+// microseconds). Import of sbatch scripts, spec files, submit and dry run.
+class ComposePlace : public QWidget {
+    Q_OBJECT
+public:
+    explicit ComposePlace(AppServices &services, QWidget *parent = nullptr);
+
+    JobForm *form() const { return m_form; }
+    ScriptPreview *preview() const { return m_preview; }
+    DiagnosticsPanel *diagnosticsPanel() const { return m_diagnostics; }
+    QPushButton *submitButton() const { return m_submit; }
+    QPushButton *dryRunButton() const { return m_dryRun; }
+    QPushButton *studyButton() const { return m_study; }
+    JobSpec spec() const;
+    QString specPath() const { return m_specPath; }
+
+    void loadSpec(const JobSpec &spec);
+    // Synchronous file work (spec files and scripts are small). "" = ok.
+    QString openSpecFile(const QString &path);
+    QString saveSpecFile(const QString &path);
+    QString importScriptFile(const QString &path);
+    void importScriptText(const QString &text, const QString &sourceName);
+    // Called when the cluster layer appears or goes (enables submit).
+    void updateActions();
+
+public Q_SLOTS:
+    void openSpecDialog();
+    void saveSpec();
+    void saveSpecAsDialog();
+    void importScriptDialog();
+    void submit();
+    void dryRun();
+    void copyScript();
+    void openStudy();
+    void applyFix(const scalelab::Fix &fix);
+    void focusDiagnostic(const scalelab::Diagnostic &diag);
+
+Q_SIGNALS:
+    void message(const QString &text);
+    void recentSpecsChanged();
+
+protected:
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+
+private:
+    void rerender();
+    void onEdited();
+    void connectClusters();
+    void showFileProblems(const QString &title, const Diagnostics &diags);
+
+    AppServices &m_services;
+    JobForm *m_form;
+    ScriptPreview *m_preview;
+    DiagnosticsPanel *m_diagnostics;
+    QPushButton *m_submit;
+    QPushButton *m_dryRun;
+    QPushButton *m_study;
+    QLabel *m_verdict;
+    Diagnostics m_current;
+    QString m_specPath;
+    QPointer<QMessageBox> m_confirm;
+    QObject *m_connectedClusters = nullptr;
+};
+
+} // namespace scalelab

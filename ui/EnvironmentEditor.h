@@ -1,0 +1,47 @@
+#pragma once
+
+#include "JobSpec.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QLineEdit;
+class QPlainTextEdit;
+class QTableWidget;
+class QPushButton;
+
+namespace scalelab {
+
+// The environment part of the job form: modules, container, setup lines and
+// exported variables.
+class EnvironmentEditor : public QWidget {
+    Q_OBJECT
+public:
+    explicit EnvironmentEditor(QWidget *parent = nullptr);
+
+    JobEnvironment environment() const;
+    void setEnvironment(const JobEnvironment &env);
+    void setProfileHints(const QStringList &defaultModules, const QString &containerRuntime);
+
+    // Spec field key ("environment.modules", ...) -> the widget editing it.
+    QWidget *fieldWidget(const QString &field) const;
+
+Q_SIGNALS:
+    void edited();
+
+private:
+    void addVariableRow(const QString &name, const QString &value);
+    void changed();
+
+    QLineEdit *m_modules;
+    QLineEdit *m_image;
+    QComboBox *m_runtime;
+    QLineEdit *m_binds;
+    QPlainTextEdit *m_setup;
+    QTableWidget *m_variables;
+    QPushButton *m_addVariable;
+    QPushButton *m_removeVariable;
+    bool m_updating = false;
+};
+
+} // namespace scalelab

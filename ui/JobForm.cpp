@@ -1,0 +1,383 @@
+#include "JobForm.h"
+
+#include "EnvironmentEditor.h"
+#include "ProfileRegistry.h"
+#include "ShellQuote.h"
+#include "ShellWords.h"
+#include "SlurmTime.h"
+
+#include <QComboBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QStyle>
+#include <QVBoxLayout>
+
+namespace scalelab {
+
+namespace {
+
+QString memoryText(qint64 mb)
+{
+    return mb >= 1024 ? QStringLiteral("%1 GB").arg(mb / 1024) : QStringLiteral("%1 MB").arg(mb);
+}
+
+QString partitionItemText(const Partition &p)
+{
+    if (p.gpusPerNode <= 0)
+        return QObject::tr("%1 — no GPUs").arg(p.name);
+    return QObject::tr("%1 — %2× %3 per node, up to %4 GPUs")
+        .arg(p.name)
+        .arg(p.gpusPerNode)
+        .arg(p.gpuType.isEmpty() ? QObject::tr("GPU") : p.gpuType)
+        .arg(p.maxGpus());
+}
+
+QStringList splitArguments(const QString &text)
+{
+    QStringList out;
+    for (const auto &cmd : lexShell(text).commands)
+        out << cmd.texts();
+    return out;
+}
+
+} // namespace
+
+JobForm::JobForm(const ProfileRegistry &profiles, QWidget *parent) : QWidget(parent), m_profiles(profiles)
+{
+    auto named = [this](auto *w, const QString &name, const QString &field, const QString &tip = {}) {
+        w->setAccessibleName(name);
+        w->setObjectName(field);
+        if (!tip.isEmpty())
+            w->setToolTip(tip);
+        m_fields.insert(field, w);
+        return w;
+    };
+    m_profile = named(new QComboBox(this), tr("Cluster profile"), QStringLiteral("profile"));
+    m_partition = named(new QComboBox(this), tr("Partition"), QStringLiteral("partition"));
+    m_partition->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_partition->setMinimumContentsLength(18);
+    m_partitionInfo = new QLabel(this);
+    m_partitionInfo->setAccessibleName(tr("Partition limits"));
+    m_partitionInfo->setWordWrap(true);
+    m_partitionInfo->setForegroundRole(QPalette::PlaceholderText);
+    m_gpus = named(new QSpinBox(this), tr("Total GPUs"), QStringLiteral("gpus"),
+                   tr("GPUs of the whole job; the maximum is what the partition allows"));
+    m_gpus->setRange(1, 4096);
+    m_nodes = named(new QSpinBox(this), tr("Nodes"), QStringLiteral("nodes"),
+                    tr("0 = derived from the GPUs and the GPUs per node"));
+    m_nodes->setRange(0, 4096);
+    m_nodes->setSpecialValueText(tr("auto"));
+    m_framework = named(new QComboBox(this), tr("Framework"), QStringLiteral("framework"));
+    for (Framework f : allFrameworks())
+        m_framework->addItem(frameworkName(f), frameworkId(f));
+    m_launcher = named(new QComboBox(this), tr("Launcher"), QStringLiteral("launcher"),
+                       tr("How the training processes are started; the choices fit the framework"));
+    m_time = named(new QLineEdit(this), tr("Time limit"), QStringLiteral("time"),
+                   tr("Slurm time: MM, HH:MM:SS, D-HH or D-HH:MM:SS"));
+    m_time->setPlaceholderText(tr("HH:MM:SS or D-HH:MM:SS"));
+    m_account = named(new QLineEdit(this), tr("Account"), QStringLiteral("account"),
+                      tr("The billing project of the job (--account)"));
+    m_jobName = named(new QLineEdit(this), tr("Job name"), QStringLiteral("jobName"));
+    m_jobName->setPlaceholderText(tr("shown by squeue"));
+    m_program = named(new QLineEdit(this), tr("Program"), QStringLiteral("program"),
+                      tr("The training script's path on the cluster"));
+    m_program->setPlaceholderText(tr("/path/on/cluster/train.py"));
+    m_args = named(new QLineEdit(this), tr("Arguments"), QStringLiteral("args"),
+                   tr("Program arguments, split like a shell: quote words with spaces"));
+    m_args->setPlaceholderText(tr("--epochs 10 --batch-size 64"));
+    m_cpusPerGpu = named(new QSpinBox(this), tr("CPUs per GPU"), QStringLiteral("cpusPerGpu"),
+                         tr("0 = the node's CPUs shared evenly among its GPUs"));
+    m_cpusPerGpu->setRange(0, 1024);
+    m_cpusPerGpu->setSpecialValueText(tr("auto"));
+    m_memory = named(new QLineEdit(this), tr("Memory per node"), QStringLiteral("memory"),
+                     tr("Slurm --mem, e.g. 64G; empty = the site default"));
+    m_memory->setPlaceholderText(tr("site default, e.g. 64G"));
+    m_sampling = named(new QSpinBox(this), tr("GPU sampling interval"), QStringLiteral("monitoring.gpuSampleSeconds"),
+                       tr("Seconds between GPU utilisation samples; 0 = off"));
+    m_sampling->setRange(0, 3600);
+    m_sampling->setSuffix(tr(" s"));
+    m_sampling->setSpecialValueText(tr("off"));
+    m_env = new EnvironmentEditor(this);
+
+    auto *cluster = new QGroupBox(tr("Cluster"), this);
+    auto *cf = new QFormLayout(cluster);
+    cf->addRow(tr("&Profile:"), m_profile);
+    cf->addRow(tr("P&artition:"), m_partition);
+    cf->addRow(QString(), m_partitionInfo);
+    cf->addRow(tr("Acc&ount:"), m_account);
+    cf->addRow(tr("&Time limit:"), m_time);
+
+    auto *res = new QGroupBox(tr("Resources and launch"), this);
+    auto *rf = new QFormLayout(res);
+    rf->addRow(tr("&GPUs (total):"), m_gpus);
+    rf->addRow(tr("&Nodes:"), m_nodes);
+    rf->addRow(tr("&Framework:"), m_framework);
+    rf->addRow(tr("&Launcher:"), m_launcher);
+    rf->addRow(tr("CPUs per GPU:"), m_cpusPerGpu);
+    rf->addRow(tr("&Memory:"), m_memory);
+
+    auto *prog = new QGroupBox(tr("Program"), this);
+    auto *pf = new QFormLayout(prog);
+    pf->addRow(tr("P&rogram:"), m_program);
+    pf->addRow(tr("Arg&uments:"), m_args);
+    pf->addRow(tr("&Job name:"), m_jobName);
+    pf->addRow(tr("GPU &sampling:"), m_sampling);
+
+    auto *envBox = new QGroupBox(tr("Environment"), this);
+    auto *ef = new QVBoxLayout(envBox);
+    ef->addWidget(m_env);
+
+    auto *lay = new QVBoxLayout(this);
+    lay->addWidget(cluster);
+    lay->addWidget(res);
+    lay->addWidget(prog);
+    lay->addWidget(envBox);
+    lay->addStretch(1);
+
+    // A diagnostic's frame; colours only for the mark itself.
+    setStyleSheet(QStringLiteral("*[diagnostic=\"error\"] { border: 2px solid #d32f2f; border-radius: 3px; }"
+                                 "*[diagnostic=\"warning\"] { border: 2px solid #ef8c00; border-radius: 3px; }"));
+
+    buildProfiles();
+    connect(m_profile, &QComboBox::currentIndexChanged, this, &JobForm::onProfileChanged);
+    connect(m_partition, &QComboBox::currentIndexChanged, this, [this] {
+        updatePartitionInfo();
+        changed();
+    });
+    connect(m_framework, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_updating)
+            return;
+        fillLaunchers(spec().framework, std::nullopt);
+        changed();
+    });
+    for (QSpinBox *s : {m_gpus, m_nodes, m_cpusPerGpu, m_sampling})
+        connect(s, &QSpinBox::valueChanged, this, &JobForm::changed);
+    connect(m_gpus, &QSpinBox::valueChanged, this, [this] { updatePartitionInfo(); });
+    connect(m_launcher, &QComboBox::currentIndexChanged, this, &JobForm::changed);
+    for (QLineEdit *e : {m_time, m_account, m_jobName, m_program, m_args, m_memory})
+        connect(e, &QLineEdit::textChanged, this, &JobForm::changed);
+    connect(m_env, &EnvironmentEditor::edited, this, &JobForm::changed);
+}
+
+void JobForm::changed()
+{
+    if (!m_updating)
+        Q_EMIT edited();
+}
+
+void JobForm::buildProfiles()
+{
+    m_updating = true;
+    m_profile->clear();
+    for (const auto &p : m_profiles.profiles())
+        m_profile->addItem(p.name.isEmpty() ? p.id : QStringLiteral("%1 (%2)").arg(p.name, p.id), p.id);
+    m_updating = false;
+    onProfileChanged();
+}
+
+const ClusterProfile *JobForm::profile() const
+{
+    return m_profiles.find(m_profile->currentData().toString());
+}
+
+void JobForm::onProfileChanged()
+{
+    const ClusterProfile *p = profile();
+    const bool was = m_updating;
+    m_updating = true;
+    fillPartitions(p, QString());
+    m_account->setPlaceholderText(p && !p->accountExample.isEmpty() ? tr("e.g. %1").arg(p->accountExample)
+                                                                    : tr("billing project, if the site needs one"));
+    if (p)
+        m_env->setProfileHints(p->defaultModules, p->containerRuntime);
+    m_updating = was;
+    updatePartitionInfo();
+    changed();
+}
+
+void JobForm::fillPartitions(const ClusterProfile *p, const QString &selected)
+{
+    m_partition->clear();
+    if (!p)
+        return;
+    const Partition *def = p->defaultPartition();
+    m_partition->addItem(def ? tr("site default (%1)").arg(def->name) : tr("site default"), QString());
+    for (const auto &part : p->partitions) {
+        m_partition->addItem(partitionItemText(part), part.name);
+        m_partition->setItemData(m_partition->count() - 1, part.description, Qt::ToolTipRole);
+    }
+    if (!selected.isEmpty() && m_partition->findData(selected) < 0)
+        m_partition->addItem(tr("%1 — not in this profile").arg(selected), selected);
+    m_partition->setCurrentIndex(std::max(0, int(m_partition->findData(selected))));
+}
+
+void JobForm::fillLaunchers(Framework f, std::optional<Launcher> selected)
+{
+    const bool was = m_updating;
+    m_updating = true;
+    m_launcher->clear();
+    m_launcher->addItem(tr("default (%1)").arg(launcherId(defaultLauncher(f))), QString());
+    for (Launcher l : launchersFor(f))
+        m_launcher->addItem(launcherId(l), launcherId(l));
+    if (selected && m_launcher->findData(launcherId(*selected)) < 0)
+        m_launcher->addItem(tr("%1 (not for %2)").arg(launcherId(*selected), frameworkName(f)), launcherId(*selected));
+    m_launcher->setCurrentIndex(selected ? std::max(0, int(m_launcher->findData(launcherId(*selected)))) : 0);
+    m_updating = was;
+}
+
+void JobForm::updatePartitionInfo()
+{
+    const ClusterProfile *prof = profile();
+    const QString name = m_partition->currentData().toString();
+    const Partition *p = !prof ? nullptr : name.isEmpty() ? prof->defaultPartition() : prof->partition(name);
+    const bool was = m_updating;
+    m_updating = true;
+    if (!p) {
+        m_partitionInfo->setText(prof ? tr("Unknown partition: choose one of the profile's.") : QString());
+        m_gpus->setMaximum(4096);
+    } else {
+        QStringList parts;
+        if (p->gpusPerNode > 0) {
+            const GpuType *gt = prof->gpuType(p->gpuType);
+            parts << tr("%1 × %2 per node").arg(p->gpusPerNode).arg(gt && !gt->model.isEmpty() ? gt->model : p->gpuType);
+        } else {
+            parts << tr("no GPUs");
+        }
+        if (p->cpusPerNode > 0)
+            parts << tr("%1 CPUs").arg(p->cpusPerNode);
+        if (p->memoryPerNodeMB > 0)
+            parts << memoryText(p->memoryPerNodeMB);
+        parts << tr("%n node(s) max", nullptr, p->maxNodes);
+        parts << tr("%1 GPUs per job max").arg(p->maxGpus());
+        if (p->minGpusPerJob > 0)
+            parts << tr("%1 GPUs min").arg(p->minGpusPerJob);
+        parts << (p->maxTimeSeconds > 0 ? tr("time ≤ %1").arg(SlurmTime::format(p->maxTimeSeconds)) : tr("no time limit"));
+        if (p->exclusive)
+            parts << tr("whole nodes");
+        m_partitionInfo->setText(parts.join(QStringLiteral(" · ")));
+        m_partitionInfo->setToolTip(p->description);
+        // Never silently clamp what is already there: the validator explains it.
+        m_gpus->setMaximum(std::max({1, p->maxGpus(), m_gpus->value()}));
+    }
+    m_updating = was;
+}
+
+JobSpec JobForm::spec() const
+{
+    JobSpec s;
+    s.profile = m_profile->currentData().toString();
+    s.partition = m_partition->currentData().toString();
+    s.gpus = m_gpus->value();
+    s.nodes = m_nodes->value();
+    s.framework = frameworkFromId(m_framework->currentData().toString()).value_or(Framework::PytorchDdp);
+    if (const QString l = m_launcher->currentData().toString(); !l.isEmpty())
+        s.launcher = launcherFromId(l);
+    s.time = m_time->text().trimmed();
+    s.account = m_account->text().trimmed();
+    s.jobName = m_jobName->text().trimmed();
+    s.program = m_program->text().trimmed();
+    s.args = splitArguments(m_args->text());
+    s.cpusPerGpu = m_cpusPerGpu->value();
+    s.memory = m_memory->text().trimmed();
+    s.environment = m_env->environment();
+    s.gpuSampleSeconds = m_sampling->value();
+    return s;
+}
+
+void JobForm::setSpec(const JobSpec &s)
+{
+    m_updating = true;
+    int pi = m_profile->findData(s.profile);
+    if (pi < 0 && !s.profile.isEmpty()) {
+        m_profile->addItem(tr("%1 — unknown profile").arg(s.profile), s.profile);
+        pi = m_profile->count() - 1;
+    }
+    if (pi >= 0)
+        m_profile->setCurrentIndex(pi);
+    const ClusterProfile *p = profile();
+    fillPartitions(p, s.partition);
+    if (p) {
+        m_account->setPlaceholderText(p->accountExample.isEmpty() ? tr("billing project, if the site needs one")
+                                                                  : tr("e.g. %1").arg(p->accountExample));
+        m_env->setProfileHints(p->defaultModules, p->containerRuntime);
+    }
+    m_gpus->setMaximum(std::max(4096, s.gpus));
+    m_gpus->setValue(s.gpus);
+    m_nodes->setValue(s.nodes);
+    m_framework->setCurrentIndex(std::max(0, int(m_framework->findData(frameworkId(s.framework)))));
+    fillLaunchers(s.framework, s.launcher);
+    auto setText = [](QLineEdit *e, const QString &t) {
+        if (e->text() != t)
+            e->setText(t);   // keeps the cursor where the researcher types
+    };
+    setText(m_time, s.time);
+    setText(m_account, s.account);
+    setText(m_jobName, s.jobName);
+    setText(m_program, s.program);
+    if (splitArguments(m_args->text()) != s.args)
+        m_args->setText(ShellQuote::join(s.args));
+    m_cpusPerGpu->setValue(s.cpusPerGpu);
+    setText(m_memory, s.memory);
+    m_sampling->setValue(s.gpuSampleSeconds);
+    m_env->setEnvironment(s.environment);
+    updatePartitionInfo();
+    m_updating = false;
+}
+
+void JobForm::showGeometry(const LaunchGeometry &g)
+{
+    const QString text = g.partition ? tr("auto (%n node(s))", nullptr, g.nodes) : tr("auto");
+    if (m_nodes->specialValueText() != text)
+        m_nodes->setSpecialValueText(text);
+}
+
+QWidget *JobForm::fieldWidget(const QString &field) const
+{
+    if (QWidget *w = m_fields.value(field))
+        return w;
+    if (QWidget *w = m_env->fieldWidget(field))
+        return w;
+    if (field.startsWith(QLatin1String("args")))
+        return m_args;
+    if (field == QLatin1String("gpuSampleSeconds") || field.startsWith(QLatin1String("monitoring")))
+        return m_sampling;
+    return nullptr;
+}
+
+bool JobForm::focusField(const QString &field, Severity severity)
+{
+    QWidget *w = fieldWidget(field);
+    if (!w)
+        return false;
+    clearMarks();
+    w->setProperty("diagnostic", severity == Severity::Error ? QStringLiteral("error") : QStringLiteral("warning"));
+    w->style()->unpolish(w);
+    w->style()->polish(w);
+    m_marked << w;
+    w->setFocus(Qt::OtherFocusReason);
+    // The form sits in a scroll area: bring the field into view.
+    for (QWidget *p = parentWidget(); p; p = p->parentWidget()) {
+        if (auto *area = qobject_cast<QAbstractScrollArea *>(p)) {
+            if (auto *sa = qobject_cast<QScrollArea *>(area))
+                sa->ensureWidgetVisible(w);
+            break;
+        }
+    }
+    return true;
+}
+
+void JobForm::clearMarks()
+{
+    for (QWidget *w : std::as_const(m_marked)) {
+        w->setProperty("diagnostic", QVariant());
+        w->style()->unpolish(w);
+        w->style()->polish(w);
+    }
+    m_marked.clear();
+}
+
+} // namespace scalelab

@@ -1,0 +1,80 @@
+#pragma once
+
+#include "Diagnostic.h"
+#include "JobSpec.h"
+#include "LaunchGeometry.h"
+
+#include <QHash>
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+
+namespace scalelab {
+
+class EnvironmentEditor;
+class ProfileRegistry;
+struct ClusterProfile;
+
+// The job form: every JobSpec field as a widget, choices filtered by the
+// selected profile and partition. It knows nothing about rendering; the
+// Compose place re-renders on edited().
+class JobForm : public QWidget {
+    Q_OBJECT
+public:
+    explicit JobForm(const ProfileRegistry &profiles, QWidget *parent = nullptr);
+
+    JobSpec spec() const;
+    void setSpec(const JobSpec &spec);   // does not emit edited()
+    const ClusterProfile *profile() const;
+
+    // Derived values shown in the form (e.g. "auto (2)" nodes).
+    void showGeometry(const LaunchGeometry &g);
+
+    // Spec field key (Diagnostic::field) -> the widget that edits it.
+    QWidget *fieldWidget(const QString &field) const;
+    // Focuses the field's widget and frames it until clearMarks().
+    bool focusField(const QString &field, Severity severity);
+    void clearMarks();
+
+    QComboBox *profileCombo() const { return m_profile; }
+    QComboBox *partitionCombo() const { return m_partition; }
+    QSpinBox *gpusSpin() const { return m_gpus; }
+    QLineEdit *timeEdit() const { return m_time; }
+
+Q_SIGNALS:
+    void edited();
+
+private:
+    void buildProfiles();
+    void fillPartitions(const ClusterProfile *p, const QString &selected);
+    void fillLaunchers(Framework f, std::optional<Launcher> selected);
+    void updatePartitionInfo();
+    void onProfileChanged();
+    void changed();
+
+    const ProfileRegistry &m_profiles;
+    QComboBox *m_profile;
+    QComboBox *m_partition;
+    QLabel *m_partitionInfo;
+    QSpinBox *m_gpus;
+    QSpinBox *m_nodes;
+    QComboBox *m_framework;
+    QComboBox *m_launcher;
+    QLineEdit *m_time;
+    QLineEdit *m_account;
+    QLineEdit *m_jobName;
+    QLineEdit *m_program;
+    QLineEdit *m_args;
+    QSpinBox *m_cpusPerGpu;
+    QLineEdit *m_memory;
+    QSpinBox *m_sampling;
+    EnvironmentEditor *m_env;
+    QHash<QString, QWidget *> m_fields;
+    QList<QWidget *> m_marked;
+    bool m_updating = false;
+};
+
+} // namespace scalelab

@@ -1,0 +1,319 @@
+#include "ScalingStudyDialog.h"
+
+#include "AppServices.h"
+#include "LaunchGeometry.h"
+
+#if __has_include("ClusterManager.h")
+#include "ClusterManager.h"
+#define SCALELAB_HAVE_CLUSTER_MANAGER 1
+#endif
+
+#include <QButtonGroup>
+#include <QCheckBox>
+#include <QDate>
+#include <QDialogButtonBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QSpinBox>
+#include <QStyle>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace scalelab {
+
+namespace {
+
+enum Col { GpusCol, PartitionCol, NodesCol, TasksCol, GpnCol, TimeCol, HoursCol, BatchCol, FindingsCol, ColCount };
+
+// "--batch-size 64" or "--batch-size=64" in the base arguments: prefill.
+bool findBatchArgument(const QStringList &args, QString *name, int *value)
+{
+    for (int i = 0; i < args.size(); ++i) {
+        const QString a = args[i];
+        if (!a.startsWith(QLatin1Char('-')) || !a.contains(QLatin1String("batch"), Qt::CaseInsensitive))
+            continue;
+        bool ok = false;
+        if (const int eq = int(a.indexOf(QLatin1Char('='))); eq > 0) {
+            *value = a.mid(eq + 1).toInt(&ok);
+            *name = a.left(eq);
+        } else if (i + 1 < args.size()) {
+            *value = args[i + 1].toInt(&ok);
+            *name = a;
+        }
+        if (ok)
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
+ScalingStudyDialog::ScalingStudyDialog(AppServices &services, const JobSpec &base, const ClusterProfile &profile,
+                                       QWidget *parent)
+    : QDialog(parent), m_services(services), m_base(base), m_profile(profile)
+{
+    setWindowTitle(tr("Scaling study"));
+    setAccessibleName(tr("Scaling study"));
+    const Partition *part = base.partition.isEmpty() ? profile.defaultPartition() : profile.partition(base.partition);
+    const int partMax = part ? part->maxGpus() : 0;
+
+    m_name = new QLineEdit(this);
+    m_name->setAccessibleName(tr("Study name"));
+    m_name->setText(QStringLiteral("%1 %2 %3")
+                        .arg(base.jobName.isEmpty() ? frameworkId(base.framework) : base.jobName, profile.id,
+                             QDate::currentDate().toString(Qt::ISODate)));
+
+    auto *countsBox = new QGroupBox(tr("GPU counts"), this);
+    auto *countsLay = new QHBoxLayout(countsBox);
+    const QList<int> defaults = defaultStudyGpuCounts(profile, base.partition);
+    for (int n : studyGpuChoices(profile)) {
+        auto *cb = new QCheckBox(n > partMax && part ? tr("%1*").arg(n) : QString::number(n), countsBox);
+        cb->setAccessibleName(tr("%n GPU(s)", nullptr, n));
+        cb->setProperty("gpus", n);
+        if (n > partMax && part)
+            cb->setToolTip(tr("More than partition %1 allows (%2): this run moves to another partition.")
+                               .arg(part->name)
+                               .arg(partMax));
+        cb->setChecked(defaults.contains(n));
+        countsLay->addWidget(cb);
+        m_counts << cb;
+        connect(cb, &QCheckBox::toggled, this, &ScalingStudyDialog::replan);
+    }
+    countsLay->addStretch(1);
+
+    auto *batchBox = new QGroupBox(tr("Batch size across GPU counts"), this);
+    m_batchNone = new QRadioButton(tr("Leave arguments as they are"), batchBox);
+    m_batchPerGpu = new QRadioButton(tr("Keep the per-GPU batch"), batchBox);
+    m_batchGlobal = new QRadioButton(tr("Keep the global batch (divide by GPUs)"), batchBox);
+    for (auto *r : {m_batchNone, m_batchPerGpu, m_batchGlobal})
+        r->setAccessibleName(r->text());
+    auto *group = new QButtonGroup(this);
+    group->addButton(m_batchNone);
+    group->addButton(m_batchPerGpu);
+    group->addButton(m_batchGlobal);
+    m_batchName = new QLineEdit(batchBox);
+    m_batchName->setAccessibleName(tr("Batch size argument or variable"));
+    m_batchName->setPlaceholderText(tr("--batch-size or BATCH_SIZE"));
+    m_batchValue = new QSpinBox(batchBox);
+    m_batchValue->setAccessibleName(tr("Batch size base value"));
+    m_batchValue->setRange(1, 1 << 24);
+    QString batchName;
+    int batchValue = 0;
+    if (findBatchArgument(base.args, &batchName, &batchValue)) {
+        m_batchName->setText(batchName);
+        m_batchValue->setValue(std::max(1, batchValue));
+        m_batchPerGpu->setChecked(true);
+    } else {
+        m_batchName->setText(QStringLiteral("--batch-size"));
+        m_batchValue->setValue(64);
+        m_batchNone->setChecked(true);
+    }
+    auto *bl = new QFormLayout(batchBox);
+    auto *radios = new QHBoxLayout;
+    radios->addWidget(m_batchNone);
+    radios->addWidget(m_batchPerGpu);
+    radios->addWidget(m_batchGlobal);
+    radios->addStretch(1);
+    bl->addRow(radios);
+    bl->addRow(tr("Argument or variable:"), m_batchName);
+    bl->addRow(tr("Base value:"), m_batchValue);
+    connect(group, &QButtonGroup::buttonToggled, this, [this](QAbstractButton *, bool on) {
+        if (on)
+            replan();
+    });
+    connect(m_batchName, &QLineEdit::textChanged, this, &ScalingStudyDialog::replan);
+    connect(m_batchValue, &QSpinBox::valueChanged, this, &ScalingStudyDialog::replan);
+
+    m_table = new QTableWidget(0, ColCount, this);
+    m_table->setAccessibleName(tr("Study variants"));
+    m_table->setHorizontalHeaderLabels({tr("GPUs"), tr("Partition"), tr("Nodes"), tr("Tasks"), tr("GPUs/node"),
+                                        tr("Time"), tr("GPU-hours"), tr("Batch"), tr("Findings")});
+    m_table->verticalHeader()->hide();
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(FindingsCol, QHeaderView::Stretch);
+    m_table->setWordWrap(true);
+    m_totals = new QLabel(this);
+    m_totals->setAccessibleName(tr("Study totals"));
+    m_log = new QLabel(this);
+    m_log->setAccessibleName(tr("Study dry run results"));
+    m_log->setWordWrap(true);
+    m_log->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    m_dryRunAll = new QPushButton(QIcon(QStringLiteral(":/scalelab/icons/dryrun.svg")), tr("Dry-run all"), this);
+    m_dryRunAll->setAccessibleName(tr("Dry-run all variants"));
+    m_submitAll = new QPushButton(QIcon(QStringLiteral(":/scalelab/icons/submit.svg")), tr("Submit all as one study"), this);
+    m_submitAll->setAccessibleName(tr("Submit all variants as one study"));
+    auto *close = new QPushButton(tr("Close"), this);
+    close->setAccessibleName(tr("Close"));
+    auto *buttons = new QHBoxLayout;
+    buttons->addWidget(m_totals, 1);
+    buttons->addWidget(m_dryRunAll);
+    buttons->addWidget(m_submitAll);
+    buttons->addWidget(close);
+
+    auto *form = new QFormLayout;
+    form->addRow(tr("Study name:"), m_name);
+    auto *lay = new QVBoxLayout(this);
+    lay->addWidget(new QLabel(tr("Base job: %1 on %2, partition %3, %4, time %5")
+                                  .arg(frameworkName(base.framework), profile.name,
+                                       part ? part->name : base.partition, base.program,
+                                       base.time.isEmpty() ? tr("unset") : base.time),
+                              this));
+    lay->addLayout(form);
+    lay->addWidget(countsBox);
+    lay->addWidget(batchBox);
+    lay->addWidget(m_table, 1);
+    lay->addWidget(m_log);
+    lay->addLayout(buttons);
+    resize(900, 560);
+
+    connect(close, &QPushButton::clicked, this, &QDialog::close);
+    connect(m_submitAll, &QPushButton::clicked, this, &ScalingStudyDialog::submitAll);
+    connect(m_dryRunAll, &QPushButton::clicked, this, &ScalingStudyDialog::dryRunAll);
+#ifdef SCALELAB_HAVE_CLUSTER_MANAGER
+    if (ClusterManager *cm = services.clusters()) {
+        connect(cm, &ClusterManager::dryRunFinished, this, [this](const QString &verdict, bool ok) {
+            if (m_dryRunsPending <= 0)
+                return;   // the Compose place's own dry run
+            --m_dryRunsPending;
+            m_log->setText(m_log->text() + (m_log->text().isEmpty() ? QString() : QStringLiteral("\n"))
+                           + (ok ? QStringLiteral("✓ ") : QStringLiteral("✗ ")) + verdict);
+        });
+        connect(cm, &ClusterManager::submitFinished, this, [this](const QString &text, bool) { m_log->setText(text); });
+    }
+#endif
+    replan();
+}
+
+QList<int> ScalingStudyDialog::selectedGpuCounts() const
+{
+    QList<int> out;
+    for (auto *cb : m_counts)
+        if (cb->isChecked())
+            out << cb->property("gpus").toInt();
+    return out;
+}
+
+void ScalingStudyDialog::setSelectedGpuCounts(const QList<int> &counts)
+{
+    for (auto *cb : m_counts) {
+        const QSignalBlocker block(cb);
+        cb->setChecked(counts.contains(cb->property("gpus").toInt()));
+    }
+    replan();
+}
+
+BatchScaling ScalingStudyDialog::batchScaling() const
+{
+    BatchScaling b;
+    b.mode = m_batchPerGpu->isChecked()   ? BatchScalingMode::KeepPerGpu
+             : m_batchGlobal->isChecked() ? BatchScalingMode::KeepGlobal
+                                          : BatchScalingMode::None;
+    b.name = m_batchName->text().trimmed();
+    b.baseValue = m_batchValue->value();
+    return b;
+}
+
+void ScalingStudyDialog::replan()
+{
+    const bool batch = !m_batchNone->isChecked();
+    m_batchName->setEnabled(batch);
+    m_batchValue->setEnabled(batch);
+    m_variants = planStudyVariants(m_base, selectedGpuCounts(), batchScaling(), m_profile);
+    m_table->setRowCount(int(m_variants.size()));
+    double hours = 0;
+    int withErrors = 0;
+    QString firstError;
+    for (int r = 0; r < m_variants.size(); ++r) {
+        const StudyVariant &v = m_variants[r];
+        const LaunchGeometry g = computeGeometry(v.spec, m_profile);
+        const double h = estimatedGpuHours(v.spec);
+        hours += h;
+        const Diagnostic *err = nullptr;
+        for (const auto &d : v.diagnostics)
+            if (d.severity == Severity::Error) {
+                err = &d;
+                break;
+            }
+        const int warnings = countOf(v.diagnostics, Severity::Warning);
+        QString findings = err ? tr("%n error(s): ", nullptr, countOf(v.diagnostics, Severity::Error)) + err->message
+                               : warnings ? tr("%n warning(s)", nullptr, warnings)
+                                          : tr("ok");
+        if (err) {
+            ++withErrors;
+            if (firstError.isEmpty())
+                firstError = tr("%1 GPUs: %2").arg(v.spec.gpus).arg(err->message);
+        }
+        const QStringList cells{QString::number(v.spec.gpus),
+                                g.partitionName + (v.partitionChanged ? tr(" (moved)") : QString()),
+                                QString::number(g.nodes),
+                                QString::number(g.totalTasks()),
+                                QString::number(g.gpusPerNode),
+                                v.spec.time.isEmpty() ? tr("unset") : v.spec.time,
+                                h > 0 ? QString::number(h, 'f', 1) : tr("?"),
+                                v.batchValue > 0 ? QString::number(v.batchValue) : tr("—"),
+                                findings};
+        for (int c = 0; c < ColCount; ++c) {
+            auto *item = new QTableWidgetItem(cells[c]);
+            if (c != PartitionCol && c != FindingsCol && c != TimeCol)
+                item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            m_table->setItem(r, c, item);
+        }
+        m_table->item(r, FindingsCol)->setIcon(style()->standardIcon(
+            err ? QStyle::SP_MessageBoxCritical : warnings ? QStyle::SP_MessageBoxWarning : QStyle::SP_DialogApplyButton));
+        QStringList tip;
+        for (const auto &d : v.diagnostics)
+            tip << QStringLiteral("%1: %2").arg(severityName(d.severity), d.message);
+        m_table->item(r, FindingsCol)->setToolTip(tip.join(QLatin1Char('\n')));
+    }
+    m_table->resizeRowsToContents();
+    m_totals->setText(tr("%n run(s), about %1 GPU-hours if every run uses its full time limit.", nullptr,
+                         int(m_variants.size()))
+                          .arg(hours, 0, 'f', 1));
+    const bool haveClusters = m_services.clusters() != nullptr;
+    const bool ok = !m_variants.isEmpty() && withErrors == 0;
+    m_submitAll->setEnabled(ok && haveClusters);
+    m_dryRunAll->setEnabled(ok && haveClusters);
+    const QString why = !haveClusters         ? tr("No cluster connection layer in this build.")
+                        : m_variants.isEmpty() ? tr("Choose at least one GPU count.")
+                        : withErrors           ? tr("Fix first: %1").arg(firstError)
+                                               : QString();
+    m_submitAll->setToolTip(why.isEmpty() ? tr("Submit every variant; they are grouped as one study") : why);
+    m_dryRunAll->setToolTip(why.isEmpty() ? tr("Ask Slurm about every variant without submitting") : why);
+}
+
+void ScalingStudyDialog::submitAll()
+{
+#ifdef SCALELAB_HAVE_CLUSTER_MANAGER
+    if (ClusterManager *cm = m_services.clusters()) {
+        QList<JobSpec> specs;
+        for (const auto &v : m_variants)
+            specs << v.spec;
+        cm->submit(specs, m_name->text().trimmed());
+        m_log->setText(tr("Submitting %n run(s)…", nullptr, int(specs.size())));
+        Q_EMIT message(tr("Study \"%1\" submitted.").arg(m_name->text().trimmed()));
+    }
+#endif
+}
+
+void ScalingStudyDialog::dryRunAll()
+{
+#ifdef SCALELAB_HAVE_CLUSTER_MANAGER
+    if (ClusterManager *cm = m_services.clusters()) {
+        m_log->clear();
+        m_dryRunsPending = int(m_variants.size());
+        for (const auto &v : m_variants)
+            cm->dryRun(v.spec);
+    }
+#endif
+}
+
+} // namespace scalelab

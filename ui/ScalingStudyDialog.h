@@ -1,0 +1,65 @@
+#pragma once
+
+#include "ClusterProfile.h"
+#include "JobSpec.h"
+#include "StudyPlanner.h"
+
+#include <QDialog>
+
+class QButtonGroup;
+class QCheckBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QRadioButton;
+class QSpinBox;
+class QTableWidget;
+
+namespace scalelab {
+
+class AppServices;
+
+// A scaling study of the composed job: pick GPU counts and how the batch size
+// follows them, see every variant (partition, geometry, GPU-hours, findings)
+// and submit them as one study. Non-modal.
+class ScalingStudyDialog : public QDialog {
+    Q_OBJECT
+public:
+    ScalingStudyDialog(AppServices &services, const JobSpec &base, const ClusterProfile &profile,
+                       QWidget *parent = nullptr);
+
+    QList<int> selectedGpuCounts() const;
+    void setSelectedGpuCounts(const QList<int> &counts);
+    const QList<StudyVariant> &variants() const { return m_variants; }
+    QTableWidget *table() const { return m_table; }
+    QPushButton *submitButton() const { return m_submitAll; }
+    BatchScaling batchScaling() const;
+
+Q_SIGNALS:
+    void message(const QString &text);
+
+private:
+    void replan();
+    void submitAll();
+    void dryRunAll();
+
+    AppServices &m_services;
+    JobSpec m_base;
+    ClusterProfile m_profile;
+    QList<StudyVariant> m_variants;
+    QList<QCheckBox *> m_counts;
+    QLineEdit *m_name;
+    QRadioButton *m_batchNone;
+    QRadioButton *m_batchPerGpu;
+    QRadioButton *m_batchGlobal;
+    QLineEdit *m_batchName;
+    QSpinBox *m_batchValue;
+    QTableWidget *m_table;
+    QLabel *m_totals;
+    QLabel *m_log;
+    QPushButton *m_dryRunAll;
+    QPushButton *m_submitAll;
+    int m_dryRunsPending = 0;
+};
+
+} // namespace scalelab

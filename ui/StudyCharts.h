@@ -1,0 +1,47 @@
+#pragma once
+
+#include "RunMetricsTable.h"
+#include "StudyChartBuilder.h"
+#include "StudyScaling.h"
+
+#include <QList>
+#include <QWidget>
+
+class QCustomPlot;
+class QLabel;
+class QMouseEvent;
+
+namespace scalelab {
+
+// One study against the GPU count: the scaling advisor's sentence and
+// warnings on top, then six charts (runtime with the ideal 1/N line, speedup
+// with ideal and Amdahl fit, efficiency with the threshold, throughput,
+// accuracy, GPU-hours/billing). Hover shows the values; right-click exports.
+class StudyCharts : public QWidget {
+    Q_OBJECT
+public:
+    explicit StudyCharts(QWidget *parent = nullptr);
+
+    // The runs of one study (others are ignored by the caller).
+    void setRows(const QList<RunMetricsRow> &rows, const QString &studyName);
+
+    QCustomPlot *chart(StudyChart c) const;
+    const ScalingAnalysis &analysis() const { return m_analysis; }
+    const StudyScalingInput &input() const { return m_input; }
+    QString adviceText() const;      // the summary sentence as shown
+    QStringList warningTexts() const;
+    double threshold() const { return m_threshold; }
+
+private:
+    void showTooltip(QCustomPlot *plot, QMouseEvent *event);
+
+    QLabel *m_advice = nullptr;
+    QLabel *m_warnings = nullptr;
+    QList<QCustomPlot *> m_plots;    // in StudyChartBuilder::all() order
+    ScalingAnalysis m_analysis;
+    StudyScalingInput m_input;
+    QString m_studyName;
+    double m_threshold = 0.7;
+};
+
+} // namespace scalelab
