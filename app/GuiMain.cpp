@@ -1,17 +1,213 @@
 #include "GuiMain.h"
 
+#include "AppServices.h"
+#include "ComposePlace.h"
+#include "MainWindow.h"
+
+#if __has_include("ClusterManager.h")
+#include "ClusterManager.h"
+#define SCALELAB_HAVE_CLUSTER_MANAGER 1
+#endif
+
 #include <QApplication>
-#include <QLabel>
+#include <QElapsedTimer>
+#include <QEvent>
+#include <QPalette>
+#include <QStyleFactory>
+#include <QTimer>
+
+#include <cstdio>
+#include <cstring>
+#include <optional>
 
 namespace scalelab {
 
+namespace {
+
+struct GuiOptions {
+    QString screenshot;
+    QString place = QStringLiteral("compose");
+    QString spec;
+    QSize size{1280, 800};
+    bool dark = false;
+    QString error;
+};
+
+GuiOptions parseOptions(int argc, char **argv)
+{
+    GuiOptions o;
+    o.dark = qEnvironmentVariable("SCALELAB_DARK") == QLatin1String("1");
+    for (int i = 1; i < argc; ++i) {
+        const QString a = QString::fromLocal8Bit(argv[i]);
+        auto value = [&]() -> QString {
+            if (i + 1 >= argc) {
+                o.error = QStringLiteral("%1 needs a value").arg(a);
+                return {};
+            }
+            return QString::fromLocal8Bit(argv[++i]);
+        };
+        if (a == QLatin1String("--screenshot")) {
+            o.screenshot = value();
+        } else if (a == QLatin1String("--place")) {
+            o.place = value();
+            if (o.place != QLatin1String("compose") && o.place != QLatin1String("jobs") && o.place != QLatin1String("results"))
+                o.error = QStringLiteral("--place must be compose, jobs or results, not \"%1\"").arg(o.place);
+        } else if (a == QLatin1String("--spec")) {
+            o.spec = value();
+        } else if (a == QLatin1String("--size")) {
+            const QStringList wh = value().split(QLatin1Char('x'));
+            const int w = wh.value(0).toInt(), h = wh.value(1).toInt();
+            if (wh.size() != 2 || w < 200 || h < 150 || w > 8000 || h > 8000)
+                o.error = QStringLiteral("--size must be WIDTHxHEIGHT, e.g. 1280x800 (200x150 to 8000x8000)");
+            else
+                o.size = QSize(w, h);
+        } else if (a == QLatin1String("--dark")) {
+            o.dark = true;
+        }
+        // Anything else is left to QApplication (-style, -platform, ...).
+    }
+    if (o.screenshot.isEmpty() && !o.spec.isEmpty() && o.error.isEmpty()) {
+        // --spec alone opens the window with that spec.
+    }
+    return o;
+}
+
+void applyDarkPalette(QApplication &app)
+{
+    app.setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    QPalette p;
+    const QColor window(0x2b, 0x2d, 0x30), base(0x1e, 0x1f, 0x22), text(0xe6, 0xe6, 0xe6);
+    p.setColor(QPalette::Window, window);
+    p.setColor(QPalette::WindowText, text);
+    p.setColor(QPalette::Base, base);
+    p.setColor(QPalette::AlternateBase, window);
+    p.setColor(QPalette::ToolTipBase, base);
+    p.setColor(QPalette::ToolTipText, text);
+    p.setColor(QPalette::PlaceholderText, QColor(0x9a, 0x9a, 0x9a));
+    p.setColor(QPalette::Text, text);
+    p.setColor(QPalette::Button, window);
+    p.setColor(QPalette::ButtonText, text);
+    p.setColor(QPalette::BrightText, Qt::white);
+    p.setColor(QPalette::Highlight, QColor(0x3d, 0x6f, 0xc4));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::Link, QColor(0x8a, 0xb4, 0xff));
+    p.setColor(QPalette::Mid, QColor(0x44, 0x46, 0x4a));
+    p.setColor(QPalette::Dark, QColor(0x18, 0x19, 0x1b));
+    p.setColor(QPalette::Light, QColor(0x50, 0x52, 0x56));
+    for (auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+        p.setColor(QPalette::Disabled, role, QColor(0x80, 0x80, 0x80));
+    app.setPalette(p);
+}
+
+// Reports the first paint of the window (startup benchmark), then quits.
+class FirstPaintProbe : public QObject {
+public:
+    explicit FirstPaintProbe(const QElapsedTimer &clock) : m_clock(clock) {}
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (!m_done && event->type() == QEvent::Paint) {
+            m_done = true;
+            std::printf("shown-ms %lld\n", static_cast<long long>(m_clock.elapsed()));
+            std::fflush(stdout);
+            QTimer::singleShot(0, qApp, &QCoreApplication::quit);
+        }
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    const QElapsedTimer &m_clock;
+    bool m_done = false;
+};
+
+int placeIndex(const QString &place)
+{
+    if (place == QLatin1String("jobs"))
+        return MainWindow::JobsIndex;
+    if (place == QLatin1String("results"))
+        return MainWindow::ResultsIndex;
+    return MainWindow::ComposeIndex;
+}
+
+} // namespace
+
 int GuiMain::run(int argc, char **argv)
 {
+    QElapsedTimer clock;
+    clock.start();
+    const GuiOptions opts = parseOptions(argc, argv);
+    if (!opts.error.isEmpty()) {
+        std::fprintf(stderr, "scalelab: %s\n", qPrintable(opts.error));
+        return 2;
+    }
+    const bool screenshot = !opts.screenshot.isEmpty();
+    // Must be decided before QApplication picks a platform plugin.
+    if (screenshot && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY")
+        && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("ScaleLab"));
-    QLabel placeholder(QStringLiteral("ScaleLab"));
-    placeholder.show();
-    return app.exec();
+    QApplication::setOrganizationName(QStringLiteral("ScaleLab"));
+    QApplication::setApplicationVersion(QStringLiteral(SCALELAB_VERSION));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/scalelab/icon.svg")));
+    if (opts.dark)
+        applyDarkPalette(app);
+
+    AppServices services;
+    MainWindow window(services);
+    if (!opts.spec.isEmpty()) {
+        const QString err = window.compose()->openSpecFile(opts.spec);
+        if (!err.isEmpty())
+            std::fprintf(stderr, "scalelab: %s\n", qPrintable(err));
+    }
+
+    if (screenshot) {
+        // No cluster layer: a screenshot never opens SSH connections.
+        window.resize(opts.size);
+        window.showPlace(placeIndex(opts.place));
+        window.show();
+        int rc = 0;
+        // Grab once layout and the first paint have happened (posted events
+        // run before the timer fires).
+        QTimer::singleShot(150, &window, [&] {
+            const QPixmap shot = window.grab();
+            if (shot.isNull() || !shot.save(opts.screenshot, "PNG")) {
+                std::fprintf(stderr, "scalelab: could not write the screenshot %s\n", qPrintable(opts.screenshot));
+                rc = 1;
+            } else {
+                std::printf("%s (%dx%d)\n", qPrintable(opts.screenshot), shot.width(), shot.height());
+            }
+            app.exit(rc);
+        });
+        return app.exec() == 0 ? rc : 1;
+    }
+
+    std::optional<FirstPaintProbe> probe;
+    if (qEnvironmentVariable("SCALELAB_EXIT_AFTER_SHOWN") == QLatin1String("1")) {
+        probe.emplace(clock);
+        window.installEventFilter(&*probe);
+    }
+    window.show();
+#ifdef SCALELAB_HAVE_CLUSTER_MANAGER
+    // The cluster layer starts after the window is up: it may reconcile runs
+    // left from an earlier session, which must not delay the first paint.
+    if (!probe) {
+        QTimer::singleShot(0, &window, [&services, &window, &app] {
+            auto *clusters = new ClusterManager(services, &app);
+            services.setClusters(clusters);
+            clusters->setDialogParent(&window);
+            window.attachClusters();
+        });
+    }
+#endif
+    const int rc = app.exec();
+#ifdef SCALELAB_HAVE_CLUSTER_MANAGER
+    // Stop the workers while the services they use still exist.
+    delete services.clusters();
+#endif
+    return rc;
 }
 
 } // namespace scalelab

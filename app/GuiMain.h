@@ -2,7 +2,11 @@
 
 namespace scalelab {
 
-// The window, or an offscreen screenshot of it (--screenshot).
+// The window, or an offscreen screenshot of it:
+//   scalelab --screenshot FILE.png [--place compose|jobs|results] [--spec SPEC.json]
+//            [--size WxH] [--dark]
+// Environment: SCALELAB_DARK=1 uses a dark palette; SCALELAB_EXIT_AFTER_SHOWN=1
+// prints "shown-ms <N>" once the window first painted and quits (startup bench).
 class GuiMain {
 public:
     static int run(int argc, char **argv);

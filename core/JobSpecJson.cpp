@@ -69,8 +69,8 @@ public:
             return fallback;
         }
         const auto v = it->get<long long>();
-        if (v < min || v > 1000000) {
-            error(path, QStringLiteral("must be between %1 and 1000000, found %2").arg(min).arg(v));
+        if (v < min || v > 100000) {
+            error(path, QStringLiteral("must be between %1 and 100000, found %2").arg(min).arg(v));
             return fallback;
         }
         return int(v);

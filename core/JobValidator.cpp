@@ -141,7 +141,7 @@ void checkPartition(const JobSpec &spec, const ClusterProfile &profile, const La
                     partitionFix(alternative()));
     }
     if (g.gpusPerNode > p.gpusPerNode && frameworkSpansNodes(spec.framework)) {
-        const int needed = (spec.gpus + p.gpusPerNode - 1) / p.gpusPerNode;
+        const int needed = (g.gpus + p.gpusPerNode - 1) / p.gpusPerNode;
         Fix fix;
         QString how;
         if (!g.nodesDerived && needed <= p.maxNodes && frameworkSpansNodes(spec.framework)) {
@@ -399,9 +399,18 @@ void checkFields(const JobSpec &spec, const ClusterProfile &profile, Diagnostics
 
 } // namespace
 
-Diagnostics validateJob(const JobSpec &spec, const ClusterProfile &profile)
+Diagnostics validateJob(const JobSpec &asked, const ClusterProfile &profile)
 {
     Diagnostics out;
+    // Absurd counts are reported once and bounded, so no rule overflows.
+    JobSpec spec = asked;
+    if (spec.gpus > 100000 || spec.nodes > 100000 || spec.cpusPerGpu > 10000) {
+        out << diag(Severity::Error, "count-out-of-range", spec.gpus > 100000 ? "gpus" : spec.nodes > 100000 ? "nodes" : "cpusPerGpu",
+                    QStringLiteral("GPU and node counts above 100000 (or 10000 CPUs per GPU) are not real requests."));
+        spec.gpus = std::min(spec.gpus, 100000);
+        spec.nodes = std::min(spec.nodes, 100000);
+        spec.cpusPerGpu = std::min(spec.cpusPerGpu, 10000);
+    }
     if (spec.gpus < 1) {
         out << diag(Severity::Error, "gpus-missing", "gpus", QStringLiteral("Request at least one GPU."),
                     Fix{QStringLiteral("gpus"), QStringLiteral("1"), QStringLiteral("set GPUs to 1")});

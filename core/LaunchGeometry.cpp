@@ -10,11 +10,15 @@ LaunchGeometry computeGeometry(const JobSpec &spec, const ClusterProfile &profil
     g.partition = spec.partition.isEmpty() ? profile.defaultPartition() : profile.partition(spec.partition);
     g.partitionName = g.partition ? g.partition->name : spec.partition;
     g.launcher = spec.effectiveLauncher();
-    g.gpus = std::max(spec.gpus, 0);
+    // Bounded so that no product below can overflow, whatever a caller passes.
+    constexpr int kMaxCount = 100000;
+    g.gpus = std::clamp(spec.gpus, 0, kMaxCount);
+    const int askedNodes = std::clamp(spec.nodes, 0, kMaxCount);
+    const int askedCpusPerGpu = std::clamp(spec.cpusPerGpu, 0, 10000);
     const int cap = g.partition ? g.partition->gpusPerNode : 0;
 
-    if (spec.nodes > 0) {
-        g.nodes = spec.nodes;
+    if (askedNodes > 0) {
+        g.nodes = askedNodes;
         g.nodesDerived = false;
     } else if (!frameworkSpansNodes(spec.framework) || cap <= 0) {
         g.nodes = 1;
@@ -25,8 +29,8 @@ LaunchGeometry computeGeometry(const JobSpec &spec, const ClusterProfile &profil
 
     // CPUs per GPU: what the researcher asked for, else the node's fair share
     // so that GPUs x CPUs never exceeds the node.
-    if (spec.cpusPerGpu > 0) {
-        g.cpusPerGpu = spec.cpusPerGpu;
+    if (askedCpusPerGpu > 0) {
+        g.cpusPerGpu = askedCpusPerGpu;
     } else if (g.partition && g.partition->gpusPerNode > 0) {
         g.cpusPerGpu = std::max(1, g.partition->cpusPerNode / g.partition->gpusPerNode);
     } else {

@@ -102,14 +102,17 @@ private:
 
 void takeProgram(Walker &w, LaunchCommand &lc)
 {
-    takeProgram(w, lc);
+    lc.programLine = w.lineOfCurrent();
+    lc.programWordIndex = w.index();
+    lc.program = w.take();
+    lc.args = w.rest();
 }
 
 int toCount(const QString &text)
 {
     bool ok = false;
     const int v = text.toInt(&ok);
-    return ok && v > 0 ? v : 0;
+    return ok && v > 0 && v <= 100000 ? v : 0;   // beyond any cluster: treated as unknown
 }
 
 void skipPrefixes(Walker &w)

@@ -13,6 +13,7 @@ namespace scalelab {
 namespace {
 
 constexpr int kMaxValues = 100000;
+constexpr int kMaxPerLine = 64;   // values one pattern may take from one line
 
 // A decimal number as frameworks print it: 0.99, 98, .5, 1e-3, -0.2.
 const QString kNum = QStringLiteral("([-+]?[0-9]*\\.?[0-9]+(?:[eE][-+]?[0-9]+)?)");
@@ -56,6 +57,11 @@ int prefixRank(const char *p, const char *end)
         r = r * 10 + (*q++ - '0');
     return (q > d && q + 1 < end && q[0] == ']' && q[1] == '<') ? r : -1;
 }
+
+// The PyTorch example's train-loss lines are frequent (every log interval),
+// so its builtin gets a regex-free form: the value after "\tLoss: " on a line
+// that also says "Train Epoch: ".
+const QString kTrainEpochRegex = QStringLiteral("Train Epoch: [0-9]+ .*\\sLoss: ") + kNum;
 
 struct Hit {
     qint64 offset;
@@ -113,25 +119,27 @@ QList<MetricPattern> LogMetricExtractor::builtinPatterns()
 {
     using A = MetricAggregation;
     const QString n = kNum;
+    // Anchors are few and shared (acc, ccuracy, oss, time, samples, /sec,
+    // s/step): each distinct anchor costs one memmem pass over the log.
     return {
         // Keras / Horovod examples (seed 002): "Test loss: 0.0196", "Test accuracy: 0.9936", "Train time: 124.7"
-        builtin("test_accuracy", "", A::Last, QStringLiteral("Test accuracy:\\s*") + n, "ccuracy"),
+        builtin("test_accuracy", "", A::Last, QStringLiteral("Test accuracy:\\s*") + n, "acc"),
         // PyTorch MNIST example: "Test set: Average loss: 0.0345, Accuracy: 9800/10000 (98%)"
         builtin("test_accuracy", "", A::Last, QStringLiteral("Accuracy: ([0-9]+)/([0-9]+) \\("), "ccuracy", true),
         // This project's example and ddp-runs: "test_accuracy 0.9091  train_time_s 0.91"
-        builtin("test_accuracy", "", A::Last, QStringLiteral("\\btest_accuracy[=:\\s]\\s*") + n, "ccuracy"),
+        builtin("test_accuracy", "", A::Last, QStringLiteral("\\btest_accuracy[=:\\s]\\s*") + n, "acc"),
         // Keras fit progress: "... - val_accuracy: 0.98"; Lightning: "val_acc=0.95"
-        builtin("val_accuracy", "", A::Last, QStringLiteral("\\bval_acc(?:uracy)?[=:]\\s*") + n, "val_acc"),
-        builtin("train_accuracy", "", A::Last, QStringLiteral(" - accuracy: ") + n, "ccuracy"),
-        builtin("test_loss", "", A::Last, QStringLiteral("Test loss:\\s*") + n, "loss"),
-        builtin("test_loss", "", A::Last, QStringLiteral("Test set: Average loss:\\s*") + n, "loss"),
-        builtin("test_loss", "", A::Last, QStringLiteral("\\btest_loss[=:\\s]\\s*") + n, "loss"),
-        builtin("val_loss", "", A::Last, QStringLiteral("\\bval_loss[=:]\\s*") + n, "loss"),
-        builtin("train_loss", "", A::Last, QStringLiteral("\\btrain_loss[=:\\s]\\s*") + n, "loss"),
-        builtin("train_loss", "", A::Last, QStringLiteral("\\b[Ee]poch\\s*[0-9]+\\s+loss[=:\\s]\\s*") + n, "loss"),
-        builtin("train_loss", "", A::Last, QStringLiteral(" - loss: ") + n, "loss"),
+        builtin("val_accuracy", "", A::Last, QStringLiteral("\\bval_acc(?:uracy)?[=:]\\s*") + n, "acc"),
+        builtin("train_accuracy", "", A::Last, QStringLiteral(" - accuracy: ") + n, "acc"),
+        builtin("test_loss", "", A::Last, QStringLiteral("Test loss:\\s*") + n, "oss"),
+        builtin("test_loss", "", A::Last, QStringLiteral("Test set: Average loss:\\s*") + n, "oss"),
+        builtin("test_loss", "", A::Last, QStringLiteral("\\btest_loss[=:\\s]\\s*") + n, "oss"),
+        builtin("val_loss", "", A::Last, QStringLiteral("\\bval_loss[=:]\\s*") + n, "oss"),
+        builtin("train_loss", "", A::Last, QStringLiteral("\\btrain_loss[=:\\s]\\s*") + n, "oss"),
+        builtin("train_loss", "", A::Last, QStringLiteral("\\b[Ee]poch\\s*[0-9]+\\s+loss[=:\\s]\\s*") + n, "oss"),
+        builtin("train_loss", "", A::Last, QStringLiteral(" - loss: ") + n, "oss"),
         // PyTorch MNIST example: "Train Epoch: 1 [1280/60000 (2%)]\tLoss: 1.381224"
-        builtin("train_loss", "", A::Last, QStringLiteral("Train Epoch: [0-9]+ .*\\sLoss: ") + n, "Loss: "),
+        builtin("train_loss", "", A::Last, kTrainEpochRegex, "oss"),
         builtin("train_time_s", "s", A::Last, QStringLiteral("Train time:\\s*") + n, "time"),
         builtin("train_time_s", "s", A::Last, QStringLiteral("\\btrain_time_s[=:\\s]\\s*") + n, "time"),
         // "epoch 3 loss 0.47 time 0.139 samples/s 10375.2", "Epoch 3 ... time 12.3s"
@@ -141,10 +149,10 @@ QList<MetricPattern> LogMetricExtractor::builtinPatterns()
                 "s/step"),
         // Whole-run throughput summaries.
         builtin("samples_per_s", "samples/s", A::Last, QStringLiteral("\\bsamples_per_s[=:\\s]\\s*") + n,
-                "samples_per_s"),
+                "samples"),
         // Hugging Face Trainer: "train_samples_per_second = 12.3"
         builtin("samples_per_s", "samples/s", A::Last, QStringLiteral("\\btrain_samples_per_second\\s*[=:]\\s*") + n,
-                "samples_per_s"),
+                "samples"),
         builtin("samples_per_s", "samples/s", A::Last, QStringLiteral("total images/sec:\\s*") + n, "/sec"),
         builtin("samples_per_s", "samples/s", A::Last,
                 QStringLiteral("Total img/sec on [0-9]+ GPU\\(s\\):\\s*") + n, "/sec"),
@@ -154,8 +162,8 @@ QList<MetricPattern> LogMetricExtractor::builtinPatterns()
         builtin("throughput", "samples/s", A::Mean, QStringLiteral("\\bexamples/sec[=:]\\s*") + n, "/sec"),
         builtin("throughput", "samples/s", A::Mean, QStringLiteral("average exp/sec = ") + n, "/sec"),
         builtin("throughput", "samples/s", A::Mean, n + QStringLiteral(" examples/second"), "/sec"),
-        builtin("throughput", "samples/s", A::Mean, QStringLiteral("samples/s[=:\\s]\\s*") + n, "samples/s"),
-        builtin("throughput", "samples/s", A::Mean, n + QStringLiteral("\\s*samples/s\\b(?!:?\\s*[0-9])"), "samples/s"),
+        builtin("throughput", "samples/s", A::Mean, QStringLiteral("samples/s[=:\\s]\\s*") + n, "samples"),
+        builtin("throughput", "samples/s", A::Mean, n + QStringLiteral("\\s*samples/s\\b(?!:?\\s*[0-9])"), "samples"),
     };
 }
 
@@ -278,6 +286,14 @@ LogMetricExtractor::LogMetricExtractor(const QList<MetricPattern> &userPatterns,
         c.re = re;
         c.literal = (p.literal.isEmpty() ? literalOf(p.regex) : p.literal).toUtf8();
         const QByteArray anchor = p.anchor.isEmpty() ? c.literal : p.anchor.toUtf8();
+        if (!p.ratio && p.valueGroup == 1) {
+            if (!user && p.regex == kTrainEpochRegex) {
+                c.fast = LiteralNumberMatcher::fromRegex(QStringLiteral("\tLoss: ") + kNum);
+                c.alsoRequired = "Train Epoch: ";
+            } else {
+                c.fast = LiteralNumberMatcher::fromRegex(p.regex);
+            }
+        }
         c.metric = int(m_metricNames.indexOf(p.name));
         if (c.metric < 0) {
             c.metric = int(m_metricNames.size());
@@ -334,22 +350,35 @@ LogMetricResult LogMetricExtractor::extract(QByteArrayView log) const
                 if (!c.literal.isEmpty()
                     && line.find(std::string_view(c.literal.constData(), size_t(c.literal.size()))) == std::string_view::npos)
                     continue;
-                if (text.isNull())
-                    text = QString::fromUtf8(ls, le - ls);
-                QRegularExpressionMatchIterator it = c.re.globalMatch(text);
-                while (it.hasNext()) {
-                    const QRegularExpressionMatch m = it.next();
-                    bool ok = false;
-                    double v = m.capturedView(c.pattern.valueGroup).toDouble(&ok);
-                    if (!ok)
-                        continue;
-                    if (c.pattern.ratio) {
-                        bool ok2 = false;
-                        const double d = m.capturedView(c.pattern.valueGroup + 1).toDouble(&ok2);
-                        if (!ok2 || d == 0)
+                if (!c.alsoRequired.isEmpty()
+                    && line.find(std::string_view(c.alsoRequired.constData(), size_t(c.alsoRequired.size()))) == std::string_view::npos)
+                    continue;
+                double values[kMaxPerLine];
+                int nValues = 0;
+                if (c.fast) {
+                    nValues = c.fast->match(line, values, kMaxPerLine);
+                } else {
+                    if (text.isNull())
+                        text = QString::fromUtf8(ls, le - ls);
+                    QRegularExpressionMatchIterator it = c.re.globalMatch(text);
+                    while (it.hasNext() && nValues < kMaxPerLine) {
+                        const QRegularExpressionMatch m = it.next();
+                        bool ok = false;
+                        double v = m.capturedView(c.pattern.valueGroup).toDouble(&ok);
+                        if (!ok)
                             continue;
-                        v /= d;
+                        if (c.pattern.ratio) {
+                            bool ok2 = false;
+                            const double d = m.capturedView(c.pattern.valueGroup + 1).toDouble(&ok2);
+                            if (!ok2 || d == 0)
+                                continue;
+                            v /= d;
+                        }
+                        values[nValues++] = v;
                     }
+                }
+                for (int vi = 0; vi < nValues; ++vi) {
+                    const double v = values[vi];
                     Accumulator &a = acc[c.metric];
                     const qint64 off = ls - begin;
                     ++a.count;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "Diagnostic.h"
+#include "LiteralNumberMatcher.h"
 
 #include <QByteArrayView>
 #include <QList>
@@ -86,6 +87,8 @@ private:
         MetricPattern pattern;
         QRegularExpression re;
         QByteArray literal;
+        std::optional<LiteralNumberMatcher> fast;   // set when the regex has that simple shape
+        QByteArray alsoRequired;      // further text the line must contain (fast form of a builtin)
         int metric = 0;           // index into the result's metrics
     };
     struct Group {

@@ -243,8 +243,16 @@ QString renderSbatch(const JobSpec &spec, const ClusterProfile &profile)
 
     const JobEnvironment &env = spec.environment;
     const QStringList modules = env.modules.isEmpty() && env.container.image.isEmpty() ? profile.defaultModules : env.modules;
+    // `module use/purge/unload` lines from the spec must precede the loads.
+    QStringList moduleSetup, otherSetup;
+    for (const auto &line : env.setup)
+        (line.trimmed().startsWith(QLatin1String("module ")) ? moduleSetup : otherSetup) << line;
     if (!modules.isEmpty()) {
-        l << QStringLiteral("# Software environment.") << QStringLiteral("module purge");
+        l << QStringLiteral("# Software environment.");
+        if (!moduleSetup.join(QLatin1Char('\n')).contains(QLatin1String("module purge")))
+            l << QStringLiteral("module purge");
+        l << moduleSetup;
+        moduleSetup.clear();
         QStringList words{QStringLiteral("module load")};
         for (const auto &m : modules)
             words << ShellQuote::quote(m);
@@ -263,9 +271,9 @@ QString renderSbatch(const JobSpec &spec, const ClusterProfile &profile)
         l << QStringLiteral("export %1=%2").arg(k, ShellQuote::quote(v));
     for (const auto &[k, v] : env.variables)
         l << QStringLiteral("export %1=%2").arg(k, ShellQuote::quoteExpandingVariables(v));
-    if (!env.setup.isEmpty()) {
+    if (!moduleSetup.isEmpty() || !otherSetup.isEmpty()) {
         l << QStringLiteral("# Setup lines from the job spec.");
-        l << env.setup;
+        l << moduleSetup << otherSetup;
     }
     l << QString();
 

@@ -1,6 +1,7 @@
 #include "ScriptImporter.h"
 
 #include "JobValidator.h"
+#include "ScriptOptionReader.h"
 
 #include <algorithm>
 
@@ -50,9 +51,9 @@ Started countStarted(const LaunchCommand &l, const ScriptRequest &r)
         if (l.srunTasks > 0)
             s.instances = l.srunTasks;
         else if (l.srunTasksPerNode > 0)
-            s.instances = l.srunTasksPerNode * nodes;
+            s.instances = satMul(l.srunTasksPerNode, nodes);
         else if (l.srunNodes > 0)
-            s.instances = nodes * r.tasksPerNode;
+            s.instances = satMul(nodes, r.tasksPerNode);
         else
             s.instances = r.tasks;
         s.instanceNodes = std::max(1, std::min(nodes, s.instances));
@@ -108,7 +109,7 @@ Started countStarted(const LaunchCommand &l, const ScriptRequest &r)
         break;
     }
     if (s.unknownBecause.isEmpty())
-        s.processes = s.instances * s.perInstance;
+        s.processes = satMul(s.instances, s.perInstance);
     return s;
 }
 
@@ -231,7 +232,7 @@ private:
                             .arg(plural(r.tasks, "task is", "tasks are"))
                             .arg(l.line)
                             .arg(plural(r.tasks - 1, "task is", "tasks are"))
-                            .arg(std::max(1, r.cpusPerTask) * r.tasks / nodes)));
+                            .arg(satMul(std::max(1, r.cpusPerTask), r.tasks) / nodes)));
         } else if (l.underSrun && l.srunTasks > 0 && l.srunTasks < r.tasks && r.tasksGiven) {
             add(finding(Severity::Warning, QStringLiteral("tasks-never-started"), QString(), l.line,
                         QStringLiteral("srun -n %1 starts %2 of the %3 tasks the job reserved; the rest idle. Drop -n "
@@ -334,7 +335,7 @@ private:
                             .arg(needed),
                         Fix{QStringLiteral("nodes"), QString::number(needed), QStringLiteral("set nodes to %1").arg(needed)}));
         }
-        const int cpus = std::max(1, r.cpusPerTask) * r.tasksPerNode;
+        const int cpus = satMul(std::max(1, r.cpusPerTask), r.tasksPerNode);
         if (p->cpusPerNode > 0 && cpus > p->cpusPerNode) {
             const int fit = std::max(1, p->cpusPerNode / std::max(1, r.tasksPerNode));
             add(finding(Severity::Error, QStringLiteral("geometry-partition-mismatch"), QStringLiteral("cpusPerGpu"),
@@ -356,6 +357,8 @@ private:
     {
         if (m_profile.id.isEmpty() && m_profile.partitions.isEmpty())
             return;
+        if (m_imp.options.isEmpty() && m_imp.launches.isEmpty())
+            return;   // nothing was read (empty, binary): the spec is all defaults
         const Diagnostics v = validateJob(m_imp.spec, m_profile);
         for (Diagnostic d : v) {
             if (d.severity == Severity::Info)

@@ -82,7 +82,10 @@ std::optional<qint64> memoryMB(const QString &text)
     const auto m = re.match(text.trimmed());
     if (!m.hasMatch())
         return std::nullopt;
-    const qint64 n = m.captured(1).toLongLong();
+    bool ok = false;
+    const qint64 n = m.captured(1).toLongLong(&ok);
+    if (!ok || n > (qint64(1) << 40))
+        return std::nullopt;
     switch (m.captured(2).isEmpty() ? 'M' : m.captured(2).at(0).toUpper().toLatin1()) {
     case 'K': return n / 1024;
     case 'G': return n * 1024;
@@ -126,7 +129,7 @@ public:
         auto v = positiveInt(o->value);
         if (!v)
             add(finding(Severity::Error, QStringLiteral("invalid-value"), specFieldOfOption(o->name), o->line,
-                        QStringLiteral("%1=%2 is not a positive whole number.").arg(o->written, o->value)));
+                        QStringLiteral("%1=%2 is not a whole number from 1 to %3.").arg(o->written, o->value).arg(kMaxScriptCount)));
         return v;
     }
 
@@ -175,7 +178,7 @@ public:
         const int nodes = r.effectiveNodes();
         const auto ntasks = intOption("ntasks");
         const auto tpn = intOption("ntasks-per-node");
-        if (ntasks && tpn && r.nodes > 0 && *ntasks != *tpn * r.nodes)
+        if (ntasks && tpn && r.nodes > 0 && *ntasks != satMul(*tpn, r.nodes))
             add(finding(Severity::Warning, QStringLiteral("conflicting-options"), QString(), opt("ntasks-per-node")->line,
                         QStringLiteral("--ntasks=%1 and --ntasks-per-node=%2 on %3 node(s) disagree; Slurm takes "
                                        "--ntasks and treats --ntasks-per-node as a maximum. Keep one of them.")
@@ -183,7 +186,7 @@ public:
                             .arg(*tpn)
                             .arg(r.nodes)));
         r.tasksGiven = ntasks || tpn;
-        r.tasks = ntasks ? *ntasks : (tpn ? *tpn * nodes : nodes);
+        r.tasks = ntasks ? *ntasks : (tpn ? satMul(*tpn, nodes) : nodes);
         r.tasksPerNode = tpn ? *tpn : std::max(1, (r.tasks + nodes - 1) / nodes);
         if (auto c = intOption("cpus-per-task"))
             r.cpusPerTask = *c;
@@ -198,7 +201,7 @@ public:
         if (cpusPerGpu)
             spec.cpusPerGpu = *cpusPerGpu;
         else if (r.cpusPerTask > 0 && r.gpusPerNode > 0)
-            spec.cpusPerGpu = std::max(1, r.cpusPerTask * r.tasksPerNode / r.gpusPerNode);
+            spec.cpusPerGpu = std::min(10000, std::max(1, satMul(r.cpusPerTask, r.tasksPerNode) / r.gpusPerNode));
         readMemory();
         spec.gpus = r.gpus;
         spec.nodes = r.nodes;
@@ -225,7 +228,7 @@ public:
             else if (g.count > 0) {
                 sources << o;
                 r.gpusPerNode = g.count;
-                r.gpus = g.count * nodes;
+                r.gpus = satMul(g.count, nodes);
                 r.gpuType = g.type;
             }
         }
@@ -247,15 +250,15 @@ public:
         };
         typed("gpus-per-node", [&](int n) {
             r.gpusPerNode = n;
-            r.gpus = n * nodes;
+            r.gpus = satMul(n, nodes);
         });
         typed("gpus", [&](int n) {
             r.gpus = n;
             r.gpusPerNode = (n + nodes - 1) / nodes;
         });
         typed("gpus-per-task", [&](int n) {
-            r.gpus = n * r.tasks;
-            r.gpusPerNode = n * r.tasksPerNode;
+            r.gpus = satMul(n, r.tasks);
+            r.gpusPerNode = satMul(n, r.tasksPerNode);
         });
         if (!sources.isEmpty())
             r.gpuOptionLine = sources.front()->line;
@@ -295,7 +298,7 @@ public:
             return;
         }
         const int per = o->name == QLatin1String("mem-per-gpu") ? r.gpusPerNode
-                                                                 : std::max(1, r.cpusPerTask) * r.tasksPerNode;
+                                                                 : satMul(std::max(1, r.cpusPerTask), r.tasksPerNode);
         if (per <= 0)
             return;
         m_imp.spec.memory = memoryText(*mb * per);
@@ -318,7 +321,7 @@ std::optional<int> positiveInt(const QString &text)
 {
     bool ok = false;
     const int v = text.trimmed().toInt(&ok);
-    return ok && v > 0 ? std::optional<int>(v) : std::nullopt;
+    return ok && v > 0 && v <= kMaxScriptCount ? std::optional<int>(v) : std::nullopt;
 }
 
 void readScriptOptions(ScriptImport &imp)

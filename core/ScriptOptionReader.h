@@ -11,7 +11,18 @@ namespace scalelab {
 // findings for invalid values and options that contradict each other.
 void readScriptOptions(ScriptImport &imp);
 
-// "4" -> 4; nullopt for anything but a positive whole number.
+// Counts beyond any cluster (nodes, tasks, GPUs, CPUs) are refused so that
+// the arithmetic on them cannot overflow.
+constexpr int kMaxScriptCount = 100000;
+
+// "4" -> 4; nullopt for anything but a whole number in 1..kMaxScriptCount.
 std::optional<int> positiveInt(const QString &text);
+
+// a x b, saturated at kMaxScriptCount.
+inline int satMul(int a, int b)
+{
+    const qint64 p = qint64(a) * qint64(b);
+    return p > kMaxScriptCount ? kMaxScriptCount : int(p);
+}
 
 } // namespace scalelab

@@ -4,6 +4,7 @@
 #include "RunStore.h"
 #include "SlurmClientResults.h"
 
+#include <QHash>
 #include <QString>
 
 namespace scalelab {
@@ -57,6 +58,7 @@ private:
     QString m_alias;
     QString m_version;
     QString m_home;
+    QHash<QString, int> m_incompleteCycles;   // job id -> polls that saw a half-written sacct record
 };
 
 } // namespace scalelab

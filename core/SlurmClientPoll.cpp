@@ -111,6 +111,16 @@ PollResult SlurmClient::pollOnce()
         // still read RUNNING here. Only a final state is taken.
         if (!SlurmJobState::isTerminal(rec.state))
             continue;
+        // Seen on 22.05: right after the end, slurmdbd may hold a half-written
+        // job line (JobName "allocation", no Partition/WorkDir). Wait for the
+        // full record, but not forever.
+        if (rec.partition.isEmpty() && m_incompleteCycles.value(rec.jobId) < 3) {
+            m_incompleteCycles[rec.jobId] += 1;
+            result.missingJobs << rec.jobId;
+            seen.insert(rec.jobId);
+            continue;
+        }
+        m_incompleteCycles.remove(rec.jobId);
         if (QString e = m_store.recordFinal(it->id, rec); !e.isEmpty()) {
             result.diagnostics << Diagnostic{Severity::Warning, QStringLiteral("store-error"), {}, 0, 0, e, {}};
             continue;

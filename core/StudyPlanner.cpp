@@ -80,7 +80,7 @@ QList<StudyVariant> planStudyVariants(const JobSpec &base, const QList<int> &gpu
             int value = scaling.baseValue;
             if (scaling.mode == BatchScalingMode::KeepGlobal && gpus > 0) {
                 value = scaling.baseValue / gpus;
-                if (scaling.baseValue % gpus != 0)
+                if (scaling.baseValue % gpus != 0 && value >= 1)
                     own << plannerDiag(Severity::Warning, "study-batch-uneven", "args",
                                        QStringLiteral("The global batch %1 does not divide by %2 GPUs; each process "
                                                       "gets %3, so the global batch is %4.")

@@ -1,6 +1,6 @@
 #include "ChartExporter.h"
 
-#include <qcustomplot.h>
+#include "QCustomPlotInclude.h"
 
 #include <QFile>
 #include <QFileDialog>

@@ -179,6 +179,13 @@ void ClusterManager::applySettings()
         c->scheduler.setBaseInterval(AppSettings::pollIntervalSeconds());
         if (c->timer->isActive())
             schedulePoll(*c, c->scheduler.nextDelaySeconds() * 1000);
+    }
+}
+
+void ClusterManager::connectionSettingsChanged()
+{
+    for (auto &[alias, c] : m_clusters) {
+        c->waitingForUser = false;
         if (c->connection) {
             c->stale = true;
             if (c->tasksInFlight == 0)

@@ -62,9 +62,11 @@ public:
     void watchOutput(qint64 runId);
     qint64 watchedRun() const { return m_watched; }
 
-    // Re-reads AppSettings: poll interval now; alias/host changes take effect
-    // for each connection once it is idle.
+    // Re-reads AppSettings' poll interval.
     void applySettings();
+    // Alias/host/config changed: each open connection is restarted once it is
+    // idle (new runs use the new alias; existing runs keep theirs).
+    void connectionSettingsChanged();
     // Where host key / passphrase / MFA dialogs are parented.
     void setDialogParent(QWidget *parent);
 

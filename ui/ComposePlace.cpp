@@ -7,6 +7,7 @@
 #include "LaunchGeometry.h"
 #include "ProfileRegistry.h"
 #include "RecentSpecs.h"
+#include "UiResources.h"
 #include "SbatchRenderer.h"
 #include "ScalingStudyDialog.h"
 #include "ScriptImporter.h"
@@ -48,6 +49,7 @@ bool isDroppable(const QString &path)
 
 ComposePlace::ComposePlace(AppServices &services, QWidget *parent) : QWidget(parent), m_services(services)
 {
+    ensureUiResources();
     setAccessibleName(tr("Compose"));
     setAcceptDrops(true);
     m_form = new JobForm(services.profiles(), this);

@@ -4,7 +4,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QStyle>
-#include <QTreeWidget>
+#include <QTableWidget>
 #include <QVBoxLayout>
 
 namespace scalelab {
@@ -31,33 +31,42 @@ DiagnosticsPanel::DiagnosticsPanel(QWidget *parent) : QWidget(parent)
 {
     m_summary = new QLabel(this);
     m_summary->setAccessibleName(tr("Diagnostics summary"));
-    m_tree = new QTreeWidget(this);
+    // A table rather than a tree: it wraps long messages to the column width.
+    m_tree = new QTableWidget(0, 3, this);
     m_tree->setAccessibleName(tr("Diagnostics"));
-    m_tree->setColumnCount(3);
-    m_tree->setHeaderLabels({tr("Finding"), tr("Field"), tr("Fix")});
-    m_tree->setRootIsDecorated(false);
+    m_tree->setHorizontalHeaderLabels({tr("Finding"), tr("Field"), tr("Fix")});
+    m_tree->verticalHeader()->hide();
     m_tree->setWordWrap(true);
-    m_tree->setUniformRowHeights(false);
     m_tree->setTextElideMode(Qt::ElideNone);
-    m_tree->header()->setStretchLastSection(false);
-    m_tree->header()->setSectionResizeMode(MessageCol, QHeaderView::Stretch);
-    m_tree->header()->setSectionResizeMode(FieldCol, QHeaderView::ResizeToContents);
-    m_tree->header()->setSectionResizeMode(FixCol, QHeaderView::ResizeToContents);
+    m_tree->setShowGrid(false);
+    m_tree->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_tree->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_tree->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_tree->setVerticalScrollMode(QAbstractItemView::ScrollPerPixel);
+    m_tree->horizontalHeader()->setStretchLastSection(false);
+    m_tree->horizontalHeader()->setSectionResizeMode(MessageCol, QHeaderView::Stretch);
+    m_tree->horizontalHeader()->setSectionResizeMode(FieldCol, QHeaderView::ResizeToContents);
+    m_tree->horizontalHeader()->setSectionResizeMode(FixCol, QHeaderView::ResizeToContents);
+    connect(m_tree->horizontalHeader(), &QHeaderView::sectionResized, m_tree, [this](int col) {
+        if (col == MessageCol)
+            m_tree->resizeRowsToContents();
+    });
     auto *lay = new QVBoxLayout(this);
     lay->setContentsMargins(0, 0, 0, 0);
     lay->addWidget(m_summary);
     lay->addWidget(m_tree, 1);
 
-    auto activate = [this](QTreeWidgetItem *item) {
-        if (!item || !item->data(MessageCol, DiagIndexRole).isValid())
+    auto activate = [this](QTableWidgetItem *cell) {
+        QTableWidgetItem *item = cell ? m_tree->item(cell->row(), MessageCol) : nullptr;
+        if (!item || !item->data(DiagIndexRole).isValid())
             return;
-        const int i = item->data(MessageCol, DiagIndexRole).toInt();
-        const Diagnostics &list = item->data(MessageCol, ImportedRole).toBool() ? m_imported : m_current;
+        const int i = item->data(DiagIndexRole).toInt();
+        const Diagnostics &list = item->data(ImportedRole).toBool() ? m_imported : m_current;
         if (i >= 0 && i < list.size())
             Q_EMIT activated(list[i]);
     };
-    connect(m_tree, &QTreeWidget::itemClicked, this, activate);
-    connect(m_tree, &QTreeWidget::itemActivated, this, activate);
+    connect(m_tree, &QTableWidget::itemClicked, this, activate);
+    connect(m_tree, &QTableWidget::itemActivated, this, activate);
     rebuild();
 }
 
@@ -94,56 +103,69 @@ QString DiagnosticsPanel::summaryText() const
     return tr("%n error(s)", nullptr, e) + QStringLiteral(", ") + tr("%n warning(s)", nullptr, w);
 }
 
-QTreeWidgetItem *DiagnosticsPanel::itemForRule(const QString &rule) const
+QTableWidgetItem *DiagnosticsPanel::itemForRule(const QString &rule) const
 {
-    for (int s = 0; s < m_tree->topLevelItemCount(); ++s) {
-        QTreeWidgetItem *section = m_tree->topLevelItem(s);
-        for (int i = 0; i < section->childCount(); ++i) {
-            QTreeWidgetItem *item = section->child(i);
-            if (item->data(MessageCol, ImportedRole).toBool())
-                continue;
-            const int idx = item->data(MessageCol, DiagIndexRole).toInt();
-            if (idx >= 0 && idx < m_current.size() && m_current[idx].rule == rule)
-                return item;
-        }
+    for (int r = 0; r < m_tree->rowCount(); ++r) {
+        QTableWidgetItem *item = m_tree->item(r, MessageCol);
+        if (!item || !item->data(DiagIndexRole).isValid() || item->data(ImportedRole).toBool())
+            continue;
+        const int idx = item->data(DiagIndexRole).toInt();
+        if (idx >= 0 && idx < m_current.size() && m_current[idx].rule == rule)
+            return item;
     }
     return nullptr;
 }
 
+QPushButton *DiagnosticsPanel::fixButtonForRule(const QString &rule) const
+{
+    QTableWidgetItem *item = itemForRule(rule);
+    return item ? qobject_cast<QPushButton *>(m_tree->cellWidget(item->row(), FixCol)) : nullptr;
+}
+
 void DiagnosticsPanel::rebuild()
 {
-    m_tree->clear();
+    m_tree->clearContents();
+    m_tree->setRowCount(0);
     m_summary->setText(summaryText());
     if (hasImported())
         addSection(m_importSource, m_imported, true, false);
     addSection(tr("This job"), m_current, false, true);
-    m_tree->expandAll();
+    m_tree->resizeRowsToContents();
 }
 
 void DiagnosticsPanel::addSection(const QString &title, const Diagnostics &diags, bool imported, bool fixable)
 {
-    auto *section = new QTreeWidgetItem(m_tree, {title});
-    QFont bold = section->font(MessageCol);
+    auto addRow = [this](QTableWidgetItem *first) {
+        const int row = m_tree->rowCount();
+        m_tree->insertRow(row);
+        m_tree->setItem(row, MessageCol, first);
+        return row;
+    };
+    auto *section = new QTableWidgetItem(title);
+    QFont bold = section->font();
     bold.setBold(true);
-    section->setFont(MessageCol, bold);
-    section->setFirstColumnSpanned(true);
+    section->setFont(bold);
     section->setFlags(Qt::ItemIsEnabled);
+    m_tree->setSpan(addRow(section), 0, 1, 3);
     if (diags.isEmpty()) {
-        auto *none = new QTreeWidgetItem(section, {tr("No findings.")});
+        auto *none = new QTableWidgetItem(tr("No findings."));
         none->setFlags(Qt::ItemIsEnabled);
+        m_tree->setSpan(addRow(none), 0, 1, 3);
     }
     for (int i = 0; i < diags.size(); ++i) {
         const Diagnostic &d = diags[i];
         QString text = d.message;
         if (imported && d.line > 0)
             text = tr("line %1: %2").arg(d.line).arg(d.message);
-        auto *item = new QTreeWidgetItem(section, {text, d.field});
-        item->setIcon(MessageCol, severityIcon(style(), d.severity));
-        item->setData(MessageCol, DiagIndexRole, i);
-        item->setData(MessageCol, ImportedRole, imported);
-        item->setToolTip(MessageCol, QStringLiteral("%1 [%2]: %3").arg(severityName(d.severity), d.rule, d.message));
-        item->setData(MessageCol, Qt::AccessibleTextRole,
-                      QStringLiteral("%1: %2").arg(severityName(d.severity), text));
+        auto *item = new QTableWidgetItem(severityIcon(style(), d.severity), text);
+        item->setData(DiagIndexRole, i);
+        item->setData(ImportedRole, imported);
+        item->setToolTip(QStringLiteral("%1 [%2]: %3").arg(severityName(d.severity), d.rule, d.message));
+        item->setData(Qt::AccessibleTextRole, QStringLiteral("%1: %2").arg(severityName(d.severity), text));
+        const int row = addRow(item);
+        auto *field = new QTableWidgetItem(d.field);
+        field->setData(Qt::AccessibleTextRole, tr("Field %1").arg(d.field));
+        m_tree->setItem(row, FieldCol, field);
         if (fixable && d.fix.isValid()) {
             auto *button = new QPushButton(tr("Fix: %1").arg(d.fix.label), m_tree);
             button->setAccessibleName(tr("Fix: %1").arg(d.fix.label));
@@ -151,7 +173,7 @@ void DiagnosticsPanel::addSection(const QString &title, const Diagnostics &diags
             button->setObjectName(QStringLiteral("fix-") + d.rule);
             const Fix fix = d.fix;
             connect(button, &QPushButton::clicked, this, [this, fix] { Q_EMIT fixRequested(fix); });
-            m_tree->setItemWidget(item, FixCol, button);
+            m_tree->setCellWidget(row, FixCol, button);
         }
     }
 }

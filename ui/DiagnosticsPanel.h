@@ -5,8 +5,9 @@
 #include <QWidget>
 
 class QLabel;
-class QTreeWidget;
-class QTreeWidgetItem;
+class QPushButton;
+class QTableWidget;
+class QTableWidgetItem;
 
 namespace scalelab {
 
@@ -24,9 +25,10 @@ public:
     bool hasImported() const { return !m_imported.isEmpty() || !m_importSource.isEmpty(); }
 
     const Diagnostics &diagnostics() const { return m_current; }
-    QTreeWidget *tree() const { return m_tree; }
+    QTableWidget *tree() const { return m_tree; }
     // The row of the first current diagnostic with this rule (tests, focus).
-    QTreeWidgetItem *itemForRule(const QString &rule) const;
+    QTableWidgetItem *itemForRule(const QString &rule) const;
+    QPushButton *fixButtonForRule(const QString &rule) const;
     QString summaryText() const;
 
 Q_SIGNALS:
@@ -37,7 +39,7 @@ private:
     void rebuild();
     void addSection(const QString &title, const Diagnostics &diags, bool imported, bool fixable);
 
-    QTreeWidget *m_tree;
+    QTableWidget *m_tree;
     QLabel *m_summary;
     Diagnostics m_current;
     Diagnostics m_imported;

@@ -55,7 +55,7 @@ HostKeyDialog::HostKeyDialog(Kind kind, const HostKeyInfo &info, const QString &
                           "site replaced its host key. ScaleLab will not connect to this host while the "
                           "key differs from the one you trusted before.");
         if (!info.knownHostsPath.isEmpty()) {
-            text += QLatin1Char('\n') + QLatin1Char('\n')
+            text += QStringLiteral("\n\n")
                 + (info.conflictingLine > 0 ? tr("The trusted key is in %1, line %2.")
                                                   .arg(info.knownHostsPath)
                                                   .arg(info.conflictingLine)
@@ -66,7 +66,7 @@ HostKeyDialog::HostKeyDialog(Kind kind, const HostKeyInfo &info, const QString &
                       .arg(where, info.knownHostsPath);
         }
         if (!message.isEmpty())
-            text += QLatin1Char('\n') + QLatin1Char('\n') + message;
+            text += QStringLiteral("\n\n") + message;
         explanation->setText(text);
         explanation->setStyleSheet(QStringLiteral("color: #b00020;"));
     }

@@ -330,7 +330,7 @@ void JobForm::setSpec(const JobSpec &s)
 
 void JobForm::showGeometry(const LaunchGeometry &g)
 {
-    const QString text = g.partition ? tr("auto (%n node(s))", nullptr, g.nodes) : tr("auto");
+    const QString text = !g.partition ? tr("auto") : g.nodes == 1 ? tr("auto: 1 node") : tr("auto: %1 nodes").arg(g.nodes);
     if (m_nodes->specialValueText() != text)
         m_nodes->setSpecialValueText(text);
 }

@@ -2,7 +2,7 @@
 
 #include "MetricNames.h"
 
-#include <qcustomplot.h>
+#include "QCustomPlotInclude.h"
 
 #include <QSet>
 

@@ -2,7 +2,7 @@
 
 #include "ChartExporter.h"
 
-#include <qcustomplot.h>
+#include "QCustomPlotInclude.h"
 
 #include <QGridLayout>
 #include <QLabel>

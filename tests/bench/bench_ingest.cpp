@@ -61,8 +61,9 @@ bool writeLog(const QString &path, qint64 bytes)
         while (buf.size() < (1 << 22) - 256) {
             const unsigned r = rng() % 500;
             if (r == 0) {
+                ++epoch;
                 const int n = std::snprintf(line, sizeof line, "[default0]:epoch %d loss %.4f time %.3f samples/s %.1f\n",
-                                            ++epoch, 2.0 / epoch, 0.1 + (rng() % 100) / 1000.0, 9000.0 + rng() % 3000);
+                                            epoch, 2.0 / epoch, 0.1 + (rng() % 100) / 1000.0, 9000.0 + rng() % 3000);
                 buf.append(line, n);
             } else {
                 buf.append(noise[r % 5]);

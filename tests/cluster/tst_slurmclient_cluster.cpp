@@ -86,6 +86,10 @@ class TestSlurmClientCluster : public QObject {
             const PollResult p = m_client->pollOnce();
             if (!p.ok())
                 qWarning("poll: %s", qPrintable(p.message));
+            // The cluster is shared with other tests; a dropped session is reconnected
+            // the way the app does it (SshSession::reconnect).
+            if (!p.transportError.isEmpty() && !m_ssh->isConnected())
+                m_ssh->reconnect(1);
             bool all = true;
             for (qint64 id : runs)
                 all = all && m_store->run(id).value.isTerminal();

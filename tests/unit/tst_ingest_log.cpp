@@ -1,5 +1,6 @@
 // LogMetricExtractor on job output: real runs of the example, the seed's
 // Horovod/Keras lines and hand-made lines in other frameworks' formats.
+#include "LiteralNumberMatcher.h"
 #include "LogMetricExtractor.h"
 
 #include <QFile>
@@ -64,6 +65,9 @@ private Q_SLOTS:
     void aggregationIds();
     void missingFile();
     void largeLogLineNumbers();
+    void fastMatcherShapes_data();
+    void fastMatcherShapes();
+    void fastMatcherAgreesWithRegex();
 };
 
 // file, metric -> value, count, line; line -1 = not checked.
@@ -322,6 +326,62 @@ void TstIngestLog::largeLogLineNumbers()
     QCOMPARE(m->line, qint64(50 * 1001));
     QCOMPARE(m->value, 0.49);
     QCOMPARE(r.bytes, f.size());
+}
+
+void TstIngestLog::fastMatcherShapes_data()
+{
+    QTest::addColumn<QString>("regex");
+    QTest::addColumn<bool>("fast");
+    QTest::newRow("literal + \\s* + class") << "Test accuracy:\\s*([0-9.]+)" << true;
+    QTest::newRow("word boundary, [=:\\s]") << "\\btrain_time_s[=:\\s]\\s*([0-9.eE+-]+)" << true;
+    QTest::newRow("escaped punctuation") << "\\[epoch\\] loss=(\\d+)" << true;
+    QTest::newRow("no number group") << "loss ([a-z]+)" << false;
+    QTest::newRow("quantified literal") << "losse?s ([0-9]+)" << false;
+    QTest::newRow("trailing text") << "loss ([0-9]+)s" << false;
+    QTest::newRow("class first") << "[Ll]oss ([0-9]+)" << false;
+}
+
+void TstIngestLog::fastMatcherShapes()
+{
+    QFETCH(QString, regex);
+    QFETCH(bool, fast);
+    QCOMPARE(LiteralNumberMatcher::fromRegex(regex).has_value(), fast);
+}
+
+// The regex-free matcher finds the same values as PCRE on awkward input.
+void TstIngestLog::fastMatcherAgreesWithRegex()
+{
+    const QString num = QStringLiteral("([-+]?[0-9]*\\.?[0-9]+(?:[eE][-+]?[0-9]+)?)");
+    const QStringList regexes = {
+        QStringLiteral("Test accuracy:\\s*") + num, QStringLiteral("\\btest_accuracy[=:\\s]\\s*") + num,
+        QStringLiteral("\\bval_loss[=:]\\s*") + num, QStringLiteral("loss\\s+") + num, QStringLiteral(" - loss: ") + num,
+        QStringLiteral("samples/s\\s*[=:]\\s*([0-9.]+)"), QStringLiteral("acc=([0-9]+)"), QStringLiteral("x=([0-9.eE+-]+)"),
+        QStringLiteral("\\b-x ([0-9]+)")};
+    const QStringList lines = {
+        "Test accuracy: 0.99", "Test accuracy:0.5 Test accuracy:  .25 Test accuracy: 12.", "Test accuracy: -1e-3x",
+        "Test accuracy: 1e", "Test accuracy: abc", "my_test_accuracy 0.3 test_accuracy=0.4 test_accuracy  0.5",
+        "xtest_accuracy:0.1", "test_accuracy\t+7", "val_loss: 0.2, val_loss=3E2, val_loss 9", "loss 1 loss  2 lossy 3 loss\t4",
+        "a - loss: 0.5 - loss: .5. - loss: 5..", "samples/s = 1.2.3 samples/s: 45", "acc=12acc=3 acc= 4", "x=1e5-3 x=+.e",
+        "a-x 1 a -x 2 -x 3", "", "Test accuracy: 9" + QString(300, u' ') + "Test accuracy: 8"};
+    for (const QString &r : regexes) {
+        const auto fast = LiteralNumberMatcher::fromRegex(r);
+        QVERIFY2(fast, qPrintable(r));
+        const QRegularExpression re(r);
+        for (const QString &line : lines) {
+            QList<double> expected;
+            for (auto it = re.globalMatch(line); it.hasNext();) {
+                bool ok = false;
+                const double v = it.next().capturedView(1).toDouble(&ok);
+                if (ok)
+                    expected.append(v);
+            }
+            const QByteArray bytes = line.toUtf8();
+            double out[16];
+            const int n = fast->match(std::string_view(bytes.constData(), size_t(bytes.size())), out, 16);
+            const QList<double> got(out, out + n);
+            QVERIFY2(got == expected, qPrintable(r + QStringLiteral(" on '") + line + QStringLiteral("'")));
+        }
+    }
 }
 
 QTEST_GUILESS_MAIN(TstIngestLog)

@@ -1,0 +1,173 @@
+// Time to first window of `scalelab` with 1,000 stored runs, divided by the
+// same for a bare Qt Widgets window (this executable with --bare). Both are
+// launched as fresh processes, offscreen, and timed from launch until they
+// report their first paint. Target ratio <= 1.3.
+#include "RunStore.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QEvent>
+#include <QLabel>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTimer>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+using namespace scalelab;
+
+namespace {
+
+class PaintProbe : public QObject {
+public:
+    explicit PaintProbe(const QElapsedTimer &clock) : m_clock(clock) {}
+
+protected:
+    bool eventFilter(QObject *o, QEvent *e) override
+    {
+        if (!m_done && e->type() == QEvent::Paint) {
+            m_done = true;
+            std::printf("shown-ms %lld\n", static_cast<long long>(m_clock.elapsed()));
+            std::fflush(stdout);
+            QTimer::singleShot(0, qApp, &QCoreApplication::quit);
+        }
+        return QObject::eventFilter(o, e);
+    }
+
+private:
+    const QElapsedTimer &m_clock;
+    bool m_done = false;
+};
+
+int bareWindow(int argc, char **argv)
+{
+    QElapsedTimer clock;
+    clock.start();
+    QApplication app(argc, argv);
+    QLabel w(QStringLiteral("bare"));
+    w.resize(1280, 800);
+    PaintProbe probe(clock);
+    w.installEventFilter(&probe);
+    w.show();
+    return app.exec();
+}
+
+QString populate(const QString &dir, int count)
+{
+    RunStore store(dir);
+    if (const QString err = store.open(); !err.isEmpty())
+        return err;
+    const QDateTime t0 = QDateTime::currentDateTimeUtc().addDays(-30);
+    for (int i = 0; i < count; ++i) {
+        RunRecord r;
+        r.profile = QStringLiteral("testbed");
+        r.clusterAlias = QStringLiteral("bench-nowhere");
+        r.partition = QStringLiteral("gpu");
+        r.gpus = 1 << (i % 4);
+        r.nodes = r.gpus > 4 ? 2 : 1;
+        r.framework = QStringLiteral("pytorch-ddp");
+        r.specJson = QByteArrayLiteral("{\"profile\":\"testbed\",\"gpus\":1,\"framework\":\"pytorch-ddp\"}");
+        r.script = QStringLiteral("#!/bin/bash\n#SBATCH --gpus=1\nsrun train.py\n");
+        r.remoteDir = QStringLiteral("/tmp/bench/run-%1").arg(i);
+        const auto created = store.createRun(r);
+        if (!created.ok())
+            return created.error;
+        // Final runs: nothing for the cluster layer to poll or reconcile.
+        store.markSubmitted(created.value.id, QString::number(1000 + i));
+        store.updateState(created.value.id, JobState::Completed, QString(), t0.addSecs(i * 60));
+    }
+    return {};
+}
+
+struct Launch {
+    qint64 wallMs = -1;    // launch -> "shown-ms" line
+    qint64 insideMs = -1;  // what the process measured itself
+};
+
+Launch launch(const QString &program, const QStringList &args, const QProcessEnvironment &env)
+{
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.setProcessChannelMode(QProcess::SeparateChannels);
+    QElapsedTimer t;
+    t.start();
+    p.start(program, args);
+    Launch out;
+    QByteArray buf;
+    while (p.state() != QProcess::NotRunning || p.bytesAvailable() > 0) {
+        if (!p.waitForReadyRead(20000) && p.state() == QProcess::NotRunning && p.bytesAvailable() == 0)
+            break;
+        buf += p.readAllStandardOutput();
+        const int at = int(buf.indexOf("shown-ms "));
+        if (at >= 0 && buf.indexOf('\n', at) > at) {
+            out.wallMs = t.elapsed();
+            out.insideMs = buf.mid(at + 9, buf.indexOf('\n', at) - at - 9).trimmed().toLongLong();
+            break;
+        }
+        if (t.elapsed() > 60000)
+            break;
+    }
+    p.waitForFinished(20000);
+    return out;
+}
+
+qint64 median(QList<qint64> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.isEmpty() ? -1 : v[v.size() / 2];
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && std::strcmp(argv[1], "--bare") == 0)
+        return bareWindow(argc, argv);
+
+    QCoreApplication app(argc, argv);
+    const int runs = 1000, rounds = 7;
+    QTemporaryDir tmp;
+    const QString data = tmp.filePath(QStringLiteral("data"));
+    QElapsedTimer t;
+    t.start();
+    if (const QString err = populate(data, runs); !err.isEmpty()) {
+        std::fprintf(stderr, "could not create the stored runs: %s\n", qPrintable(err));
+        return 1;
+    }
+    std::printf("stored %d runs in %lld ms\n", runs, static_cast<long long>(t.elapsed()));
+
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    env.insert(QStringLiteral("SCALELAB_DATA_DIR"), data);
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), tmp.filePath(QStringLiteral("config")));
+    env.insert(QStringLiteral("SCALELAB_EXIT_AFTER_SHOWN"), QStringLiteral("1"));
+
+    QList<qint64> app1, bare, appInside, bareInside;
+    // Alternate the two so disk cache and CPU load treat them alike; the
+    // first round of each warms the cache and is not counted.
+    for (int i = 0; i <= rounds; ++i) {
+        const Launch a = launch(QStringLiteral(SCALELAB_BINARY), {}, env);
+        const Launch b = launch(QCoreApplication::applicationFilePath(), {QStringLiteral("--bare")}, env);
+        if (a.wallMs < 0 || b.wallMs < 0) {
+            std::fprintf(stderr, "a launch did not report its first paint (scalelab %lld, bare %lld)\n",
+                         static_cast<long long>(a.wallMs), static_cast<long long>(b.wallMs));
+            return 1;
+        }
+        if (i == 0)
+            continue;
+        app1 << a.wallMs;
+        bare << b.wallMs;
+        appInside << a.insideMs;
+        bareInside << b.insideMs;
+    }
+    const qint64 ma = median(app1), mb = median(bare);
+    std::printf("time to first window, median of %d launches (launch -> first paint):\n", rounds);
+    std::printf("  scalelab with %d runs: %lld ms (in-process %lld ms)\n", runs, static_cast<long long>(ma),
+                static_cast<long long>(median(appInside)));
+    std::printf("  bare Qt Widgets window: %lld ms (in-process %lld ms)\n", static_cast<long long>(mb),
+                static_cast<long long>(median(bareInside)));
+    std::printf("  ratio: %.2f (target <= 1.3)\n", mb > 0 ? double(ma) / double(mb) : 0.0);
+    return 0;
+}

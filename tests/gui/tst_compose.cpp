@@ -1,0 +1,278 @@
+// The Compose place driven like a researcher would: typing into the form,
+// clicking diagnostics and Fix buttons, submit gating, spec files.
+#include "AppServices.h"
+#include "ComposePlace.h"
+#include "DiagnosticsPanel.h"
+#include "JobForm.h"
+#include "JobSpecJson.h"
+#include "RecentSpecs.h"
+#include "ScriptPreview.h"
+
+#if __has_include("ClusterManager.h")
+#include "ClusterManager.h"
+#define HAVE_CLUSTERS 1
+#endif
+
+#include <QComboBox>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <memory>
+
+using namespace scalelab;
+
+class TestCompose : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        // Own store, settings and (empty) user profiles: nothing of the host leaks in.
+        qputenv("SCALELAB_DATA_DIR", m_dir.filePath(QStringLiteral("data")).toUtf8());
+        qputenv("XDG_CONFIG_HOME", m_dir.filePath(QStringLiteral("config")).toUtf8());
+        qputenv("XDG_DATA_HOME", m_dir.filePath(QStringLiteral("xdg")).toUtf8());
+        QCoreApplication::setOrganizationName(QStringLiteral("ScaleLabTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_compose"));
+    }
+
+    void init()
+    {
+        m_services = std::make_unique<AppServices>();
+        QVERIFY2(m_services->storeError().isEmpty(), qPrintable(m_services->storeError()));
+        QVERIFY(m_services->profiles().find(QStringLiteral("mahti")));
+        m_place = std::make_unique<ComposePlace>(*m_services);
+        m_place->resize(1200, 800);
+        m_place->show();
+        m_place->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_place.get()));
+    }
+
+    void cleanup()
+    {
+        m_place.reset();
+#ifdef HAVE_CLUSTERS
+        delete m_services->clusters();
+#endif
+        m_services.reset();
+    }
+
+    void typingGpusAndTimeUpdatesPreviewAndDiagnostics()
+    {
+        selectProfile(QStringLiteral("testbed"));
+        typeInto(form()->gpusSpin(), QStringLiteral("8"));
+        QCOMPARE(m_place->spec().gpus, 8);
+        QVERIFY2(script().contains(QLatin1String("#SBATCH --nodes=2")), qPrintable(script()));
+
+        typeInto(form()->timeEdit(), QStringLiteral("ten minutes"));
+        QVERIFY(panel()->itemForRule(QStringLiteral("time-malformed")));
+        QVERIFY(panel()->summaryText().contains(QLatin1String("1 error")));
+
+        typeInto(form()->timeEdit(), QStringLiteral("00:30:00"));
+        QVERIFY(!panel()->itemForRule(QStringLiteral("time-malformed")));
+        QVERIFY2(script().contains(QLatin1String("#SBATCH --time=00:30:00")), qPrintable(script()));
+    }
+
+    void mahtiGpusmallFourGpusOffersPartitionFix()
+    {
+        selectProfile(QStringLiteral("mahti"));
+        selectPartition(QStringLiteral("gpumedium"));
+        typeInto(form()->gpusSpin(), QStringLiteral("4"));
+        QCOMPARE(m_place->spec().gpus, 4);
+        selectPartition(QStringLiteral("gpusmall"));
+        QCOMPARE(m_place->spec().gpus, 4);   // not silently clamped
+
+        QVERIFY(panel()->itemForRule(QStringLiteral("partition-gpu-limit")));
+        QPushButton *fix = panel()->fixButtonForRule(QStringLiteral("partition-gpu-limit"));
+        QVERIFY(fix);
+        QVERIFY2(fix->text().contains(QLatin1String("gpumedium")), qPrintable(fix->text()));
+        QTest::mouseClick(fix, Qt::LeftButton);
+
+        QCOMPARE(form()->partitionCombo()->currentData().toString(), QStringLiteral("gpumedium"));
+        QCOMPARE(m_place->spec().partition, QStringLiteral("gpumedium"));
+        QVERIFY(!panel()->itemForRule(QStringLiteral("partition-gpu-limit")));
+        QVERIFY(script().contains(QLatin1String("#SBATCH --partition=gpumedium")));
+    }
+
+    void clickingDiagnosticFocusesAndMarksItsField()
+    {
+        selectProfile(QStringLiteral("testbed"));
+        typeInto(form()->timeEdit(), QStringLiteral("bogus"));
+        QTableWidgetItem *item = panel()->itemForRule(QStringLiteral("time-malformed"));
+        QVERIFY(item);
+        QTableWidget *table = panel()->tree();
+        table->scrollToItem(item);
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualItemRect(item).center());
+        QTRY_VERIFY(form()->timeEdit()->hasFocus());
+        QCOMPARE(form()->timeEdit()->property("diagnostic").toString(), QStringLiteral("error"));
+
+        // The next validation clears the mark.
+        typeInto(form()->timeEdit(), QStringLiteral("01:00:00"));
+        QVERIFY(!form()->timeEdit()->property("diagnostic").isValid());
+    }
+
+    void importFillsFormAndShowsFindingsWithLines()
+    {
+        selectProfile(QStringLiteral("mahti"));
+        const QString path = QStringLiteral(SCALELAB_TEST_DATA_DIR "/scripts/csc-mahti-ddp-2node.sbatch");
+        QCOMPARE(m_place->importScriptFile(path), QString());
+        const JobSpec s = m_place->spec();
+        QCOMPARE(s.gpus, 8);
+        QCOMPARE(s.partition, QStringLiteral("gpumedium"));
+        QCOMPARE(s.framework, Framework::PytorchDdp);
+        QCOMPARE(form()->gpusSpin()->value(), 8);
+        QVERIFY(panel()->hasImported());
+        QStringList texts;
+        for (int r = 0; r < panel()->tree()->rowCount(); ++r)
+            if (auto *it = panel()->tree()->item(r, 0))
+                texts << it->text();
+        const QString all = texts.join(QLatin1Char('\n'));
+        QVERIFY2(all.contains(QLatin1String("Imported script csc-mahti-ddp-2node.sbatch")), qPrintable(all));
+        QVERIFY2(all.contains(QLatin1String("line 2:")), qPrintable(all));   // the <project> placeholder
+
+        // Until the next edit.
+        typeInto(form()->timeEdit(), QStringLiteral("02:00:00"));
+        QVERIFY(!panel()->hasImported());
+    }
+
+    void importEveryScriptFillsTheForm_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("profile");
+        const QDir dir(QStringLiteral(SCALELAB_TEST_DATA_DIR "/scripts"));
+        for (const QString &f : dir.entryList({QStringLiteral("*.sbatch")})) {
+            QString profile = QStringLiteral("generic");
+            for (const char *id : {"mahti", "puhti", "lumi", "aau", "m3"})
+                if (f.contains(QLatin1String(id)))
+                    profile = QLatin1String(id) == QLatin1String("aau") ? QStringLiteral("aau-ai-cloud") : QString::fromLatin1(id);
+            QTest::newRow(qPrintable(f)) << dir.filePath(f) << profile;
+        }
+    }
+
+    void importEveryScriptFillsTheForm()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, profile);
+        selectProfile(profile);
+        QCOMPARE(m_place->importScriptFile(file), QString());
+        const JobSpec s = m_place->spec();
+        QVERIFY(s.gpus >= 1);
+        QCOMPARE(form()->gpusSpin()->value(), s.gpus);
+        QCOMPARE(s.profile, profile);
+        QVERIFY(!script().isEmpty());
+        QVERIFY(panel()->hasImported());
+    }
+
+    void submitDisabledOnErrors()
+    {
+#ifdef HAVE_CLUSTERS
+        new ClusterManager(*m_services, m_services.get());
+#endif
+        QVERIFY(m_place->openSpecFile(QStringLiteral(SCALELAB_TEST_DATA_DIR "/specs/testbed-ddp-2node.json")).isEmpty());
+        m_place->updateActions();
+#ifdef HAVE_CLUSTERS
+        QVERIFY2(m_place->submitButton()->isEnabled(), qPrintable(m_place->submitButton()->toolTip()));
+#endif
+        typeInto(findField<QLineEdit>(QStringLiteral("program")), QString());
+        QVERIFY(panel()->itemForRule(QStringLiteral("program-missing")));
+        QVERIFY(!m_place->submitButton()->isEnabled());
+        QVERIFY(!m_place->dryRunButton()->isEnabled());
+#ifdef HAVE_CLUSTERS
+        QVERIFY2(m_place->submitButton()->toolTip().contains(QLatin1String("No program to run")),
+                 qPrintable(m_place->submitButton()->toolTip()));
+#endif
+    }
+
+    void specSaveOpenRoundTrip()
+    {
+        QVERIFY(m_place->openSpecFile(QStringLiteral(SCALELAB_TEST_DATA_DIR "/specs/mahti-deepspeed-4gpu.json")).isEmpty());
+        const JobSpec original = m_place->spec();
+        QCOMPARE(original.partition, QStringLiteral("gpumedium"));
+        QCOMPARE(original.environment.modules, QStringList{QStringLiteral("pytorch")});
+        const QString path = m_dir.filePath(QStringLiteral("roundtrip.json"));
+        QCOMPARE(m_place->saveSpecFile(path), QString());
+        typeInto(form()->gpusSpin(), QStringLiteral("8"));
+        QVERIFY(m_place->spec() != original);
+        QCOMPARE(m_place->openSpecFile(path), QString());
+        QCOMPARE(m_place->spec(), original);
+        QCOMPARE(RecentSpecs::list().value(0), QFileInfo(path).absoluteFilePath());
+    }
+
+    void brokenSpecShowsLineAndColumn()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("broken.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\n  \"profile\": \"testbed\",\n  \"gpus\": 4,\n  \"gpsu\": 2\n}\n");
+        f.close();
+        const QString err = m_place->openSpecFile(path);
+        QVERIFY2(err.contains(QLatin1String("broken.json:4:")), qPrintable(err));
+        QVERIFY(panel()->hasImported());
+    }
+
+    void fixButtonAppliesClearFix()
+    {
+        selectProfile(QStringLiteral("testbed"));
+        typeInto(form()->gpusSpin(), QStringLiteral("2"));
+        typeInto(findField<QSpinBox>(QStringLiteral("nodes")), QStringLiteral("2"));
+        QPushButton *fix = panel()->fixButtonForRule(QStringLiteral("nodes-spread"));
+        QVERIFY(fix);
+        QTest::mouseClick(fix, Qt::LeftButton);
+        QCOMPARE(m_place->spec().nodes, 0);
+    }
+
+private:
+    JobForm *form() const { return m_place->form(); }
+    DiagnosticsPanel *panel() const { return m_place->diagnosticsPanel(); }
+    QString script() const { return m_place->preview()->script(); }
+
+    template <typename W>
+    W *findField(const QString &name) const
+    {
+        W *w = qobject_cast<W *>(form()->fieldWidget(name));
+        if (!w)
+            qFatal("no field %s", qPrintable(name));
+        return w;
+    }
+
+    void selectProfile(const QString &id)
+    {
+        QComboBox *c = form()->profileCombo();
+        const int i = c->findData(id);
+        QVERIFY2(i >= 0, qPrintable(id));
+        c->setCurrentIndex(i);
+        QCOMPARE(m_place->spec().profile, id);
+    }
+
+    void selectPartition(const QString &name)
+    {
+        QComboBox *c = form()->partitionCombo();
+        const int i = c->findData(name);
+        QVERIFY2(i >= 0, qPrintable(name));
+        c->setCurrentIndex(i);
+    }
+
+    // Replaces a field's text the way a researcher does: select all, type.
+    void typeInto(QWidget *w, const QString &text)
+    {
+        w->setFocus();
+        QLineEdit *edit = qobject_cast<QLineEdit *>(w);
+        if (auto *spin = qobject_cast<QAbstractSpinBox *>(w))
+            edit = spin->findChild<QLineEdit *>();
+        QVERIFY(edit);
+        edit->selectAll();
+        QTest::keyClick(edit, Qt::Key_Backspace);
+        QTest::keyClicks(edit, text);
+    }
+
+    QTemporaryDir m_dir;
+    std::unique_ptr<AppServices> m_services;
+    std::unique_ptr<ComposePlace> m_place;
+};
+
+QTEST_MAIN(TestCompose)
+#include "tst_compose.moc"

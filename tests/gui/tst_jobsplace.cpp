@@ -1,0 +1,306 @@
+// The Jobs place over a real run store (temp SCALELAB_DATA_DIR) holding runs
+// in several states and two studies: grouping, filtering, state colours,
+// the elapsed/limit progress data, and the details of a selected run.
+#include "AppServices.h"
+#include "JobSpecJson.h"
+#include "JobsModel.h"
+#include "JobsPlace.h"
+#include "OutputTailView.h"
+#include "RunDetailsView.h"
+#include "RunStore.h"
+
+#include <QDir>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTreeView>
+#include <QTreeWidget>
+#include <QtTest>
+
+using namespace scalelab;
+
+namespace {
+
+JobSpec makeSpec(int gpus, const QString &name)
+{
+    JobSpec s;
+    s.profile = QStringLiteral("testbed");
+    s.partition = QStringLiteral("gpu");
+    s.gpus = gpus;
+    s.time = QStringLiteral("00:10:00");
+    s.account = QStringLiteral("project_2001234");
+    s.jobName = name;
+    s.program = QStringLiteral("train.py");
+    return s;
+}
+
+} // namespace
+
+class TestJobsPlace : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+    std::unique_ptr<AppServices> m_services;
+    qint64 m_completed = 0, m_running = 0, m_pending = 0, m_failed = 0, m_rejected = 0, m_cancelled = 0;
+    qint64 m_ddpStudy = 0, m_hvdStudy = 0;
+
+    qint64 addRun(qint64 studyId, int gpus, const QString &name, const QString &jobId)
+    {
+        RunStore &store = m_services->store();
+        RunRecord r;
+        r.studyId = studyId;
+        r.profile = QStringLiteral("testbed");
+        r.clusterAlias = QStringLiteral("testbed");
+        r.partition = QStringLiteral("gpu");
+        r.gpus = gpus;
+        r.nodes = gpus > 4 ? 2 : 1;
+        r.framework = QStringLiteral("pytorch-ddp");
+        r.specJson = jobSpecToJson(makeSpec(gpus, name));
+        r.script = QStringLiteral("#!/bin/bash\n#SBATCH --job-name=%1\n#SBATCH --gres=gpu:v100:%2\nsrun python3 train.py\n")
+                       .arg(name)
+                       .arg(gpus);
+        const auto created = store.createRun(r);
+        if (!created.ok())
+            qFatal("%s", qPrintable(created.error));
+        if (!jobId.isEmpty())
+            store.markSubmitted(created.value.id, jobId);
+        return created.value.id;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        qputenv("SCALELAB_DATA_DIR", m_dir.filePath("data").toLocal8Bit());
+        qputenv("SCALELAB_SETTINGS_FILE", m_dir.filePath("settings.ini").toLocal8Bit());
+        m_services = std::make_unique<AppServices>();
+        QCOMPARE(m_services->storeError(), QString());
+        RunStore &store = m_services->store();
+        const QDateTime now = QDateTime::currentDateTimeUtc();
+
+        StudyRecord ddp;
+        ddp.name = QStringLiteral("DDP scaling");
+        ddp.created = now.addSecs(-600);
+        m_ddpStudy = store.createStudy(ddp).value;
+        StudyRecord hvd;
+        hvd.name = QStringLiteral("Horovod sweep");
+        hvd.created = now.addSecs(-3600);
+        m_hvdStudy = store.createStudy(hvd).value;
+
+        m_completed = addRun(m_ddpStudy, 1, QStringLiteral("ddp-1"), QStringLiteral("101"));
+        store.updateState(m_completed, JobState::Running, {}, now.addSecs(-500));
+        SacctRecord acct;
+        acct.jobId = QStringLiteral("101");
+        acct.jobName = QStringLiteral("ddp-1");
+        acct.state = JobState::Completed;
+        acct.stateText = QStringLiteral("COMPLETED");
+        acct.exitCode = QStringLiteral("0:0");
+        acct.elapsed = QStringLiteral("00:05:00");
+        acct.timelimit = QStringLiteral("00:10:00");
+        acct.allocTres = QStringLiteral("billing=1,cpu=1,gres/gpu:v100=1,gres/gpu=1,mem=1000M,node=1");
+        acct.maxRss = QStringLiteral("843688K");
+        acct.partition = QStringLiteral("gpu");
+        acct.account = QStringLiteral("project_2001234");
+        acct.nodeList = QStringLiteral("tb-node1");
+        SacctRecord::Step batch;
+        batch.stepId = QStringLiteral("batch");
+        batch.stateText = QStringLiteral("COMPLETED");
+        batch.maxRss = QStringLiteral("843688K");
+        acct.steps << batch;
+        acct.lines = {{{"JobID", "101"}, {"State", "COMPLETED"}},
+                      {{"JobID", "101.batch"}, {"State", "COMPLETED"}, {"MaxRSS", "843688K"}}};
+        QCOMPARE(store.recordFinal(m_completed, acct, now.addSecs(-200)), QString());
+
+        m_running = addRun(m_ddpStudy, 2, QStringLiteral("ddp-2"), QStringLiteral("102"));
+        store.updateState(m_running, JobState::Running, {}, now.addSecs(-120));
+        m_pending = addRun(m_ddpStudy, 8, QStringLiteral("ddp-8"), QStringLiteral("103"));
+        store.updateState(m_pending, JobState::Pending, QStringLiteral("Resources"), now.addSecs(-60));
+
+        m_cancelled = addRun(m_hvdStudy, 4, QStringLiteral("hvd-4"), QStringLiteral("90"));
+        store.updateState(m_cancelled, JobState::Cancelled, {}, now.addSecs(-3000));
+
+        m_failed = addRun(0, 2, QStringLiteral("lonely-fail"), QStringLiteral("104"));
+        store.updateState(m_failed, JobState::Running, {}, now.addSecs(-100));
+        store.updateState(m_failed, JobState::Failed, {}, now.addSecs(-90));
+        m_rejected = addRun(0, 3, QStringLiteral("too-big"), QString());
+        store.setSubmitState(m_rejected, SubmitState::Rejected,
+                             QStringLiteral("sbatch: error: Batch job submission failed: Job violates accounting/QOS policy"));
+
+        // A local copy of the running job's output, with terminal junk in it.
+        QDir().mkpath(store.runFilesDirectory(m_running));
+        QFile out(store.runFilesDirectory(m_running) + QStringLiteral("/scalelab-102.out"));
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write("epoch 1 loss 0.9\n\x1b[31mred warning\x1b[0m\nprogress 10%\rprogress 100%\nbell\x07 end\n");
+        out.close();
+    }
+
+    void grouping()
+    {
+        JobsPlace place(*m_services);
+        JobsModel *m = place.model();
+        QCOMPARE(m->rowCount(), 4);   // 2 studies + 2 lone runs
+        int studies = 0;
+        for (int row = 0; row < m->rowCount(); ++row) {
+            const QModelIndex i = m->index(row, 0);
+            if (!i.data(JobsModel::IsStudyRole).toBool()) {
+                QCOMPARE(m->rowCount(i), 0);
+                continue;
+            }
+            ++studies;
+            if (i.data().toString() == QLatin1String("DDP scaling")) {
+                QCOMPARE(m->rowCount(i), 3);
+                // Children ordered by GPU count.
+                QCOMPARE(m->index(0, JobsModel::Gpus, i).data().toInt(), 1);
+                QCOMPARE(m->index(2, JobsModel::Gpus, i).data().toInt(), 8);
+                QCOMPARE(m->index(0, 0, i).data(JobsModel::RunIdRole).toLongLong(), m_completed);
+                QCOMPARE(m->index(0, JobsModel::State, i).data().toString(), QStringLiteral("Completed"));
+                QVERIFY(i.siblingAtColumn(JobsModel::State).data().toString().contains(QLatin1String("1 Completed")));
+                QVERIFY(i.siblingAtColumn(JobsModel::State).data().toString().contains(QLatin1String("1 Running")));
+            } else {
+                QCOMPARE(i.data().toString(), QStringLiteral("Horovod sweep"));
+                QCOMPARE(m->rowCount(i), 1);
+            }
+        }
+        QCOMPARE(studies, 2);
+        // Newest first: the DDP study (10 min ago) before Horovod (1 h ago).
+        const QModelIndex parent = m->indexOfRun(m_running).parent();
+        QCOMPARE(parent.data().toString(), QStringLiteral("DDP scaling"));
+        QCOMPARE(m->parent(m->indexOfRun(m_running)), parent);
+        QVERIFY(!m->indexOfRun(m_failed).parent().isValid());
+    }
+
+    void filtering()
+    {
+        JobsPlace place(*m_services);
+        QSortFilterProxyModel *p = place.proxy();
+        QVERIFY(p->isRecursiveFilteringEnabled());
+        place.filterEdit()->setText(QStringLiteral("horovod"));
+        QCOMPARE(p->rowCount(), 1);
+        QCOMPARE(p->index(0, 0).data().toString(), QStringLiteral("Horovod sweep"));
+        // A run's own text keeps its study visible, without the other runs.
+        place.filterEdit()->setText(QStringLiteral("Resources"));
+        QCOMPARE(p->rowCount(), 1);
+        QCOMPARE(p->rowCount(p->index(0, 0)), 1);
+        QCOMPARE(p->index(0, 0, p->index(0, 0)).data(JobsModel::RunIdRole).toLongLong(), m_pending);
+        place.filterEdit()->setText(QStringLiteral("102"));
+        QCOMPARE(p->rowCount(), 1);
+        QCOMPARE(p->index(0, 0, p->index(0, 0)).data(JobsModel::RunIdRole).toLongLong(), m_running);
+        place.filterEdit()->setText(QStringLiteral("rejected"));
+        QCOMPARE(p->rowCount(), 1);
+        QCOMPARE(p->index(0, 0).data(JobsModel::RunIdRole).toLongLong(), m_rejected);
+        place.filterEdit()->clear();
+        QCOMPARE(p->rowCount(), 4);
+    }
+
+    void stateColoursAndProgress()
+    {
+        JobsPlace place(*m_services);
+        JobsModel *m = place.model();
+        auto colour = [&](qint64 id) { return m->indexOfRun(id, JobsModel::State).data(JobsModel::StateColourRole).value<QColor>(); };
+        QCOMPARE(colour(m_completed), JobsModel::stateColour(JobState::Completed));
+        QCOMPARE(colour(m_running), JobsModel::stateColour(JobState::Running));
+        QCOMPARE(colour(m_failed), JobsModel::stateColour(JobState::Failed));
+        QCOMPARE(colour(m_rejected), JobsModel::stateColour(JobState::Failed));
+        QVERIFY(colour(m_completed) != colour(m_running));
+        QVERIFY(colour(m_pending) != colour(m_running));
+        QVERIFY(colour(m_failed).red() > colour(m_failed).green());
+        QVERIFY(!m->indexOfRun(m_running, JobsModel::State).data(Qt::DecorationRole).value<QIcon>().isNull());
+        QCOMPARE(m->indexOfRun(m_running, JobsModel::State).data().toString(), QStringLiteral("Running"));
+        QCOMPARE(m->indexOfRun(m_rejected, JobsModel::State).data().toString(), QStringLiteral("Rejected"));
+        QVERIFY(m->indexOfRun(m_rejected, JobsModel::State).data(Qt::ToolTipRole).toString().contains("QOS policy"));
+        QCOMPARE(m->indexOfRun(m_pending, JobsModel::Reason).data().toString(), QStringLiteral("Resources"));
+        QCOMPARE(m->indexOfRun(m_running, JobsModel::Reason).data().toString(), QString());
+
+        // Running: about 120 s of 600 s; completed: sacct's 5 min of 10.
+        const double running = m->indexOfRun(m_running, JobsModel::Elapsed).data(JobsModel::ProgressRole).toDouble();
+        QVERIFY2(running > 0.18 && running < 0.25, qPrintable(QString::number(running)));
+        QVERIFY(m->indexOfRun(m_running, 0).data(JobsModel::ActiveRole).toBool());
+        QCOMPARE(m->indexOfRun(m_completed, JobsModel::Elapsed).data(JobsModel::ProgressRole).toDouble(), 0.5);
+        QCOMPARE(m->indexOfRun(m_completed, JobsModel::Elapsed).data().toString(), QStringLiteral("00:05:00 / 00:10:00"));
+        QVERIFY(!m->indexOfRun(m_completed, 0).data(JobsModel::ActiveRole).toBool());
+        QCOMPARE(m->indexOfRun(m_pending, JobsModel::Elapsed).data(JobsModel::ProgressRole).toDouble(), -1.0);
+        QCOMPARE(m->indexOfRun(m_pending, JobsModel::Elapsed).data().toString(), QStringLiteral("– / 00:10:00"));
+        QVERIFY(place.view()->itemDelegateForColumn(JobsModel::Elapsed) != place.view()->itemDelegate());
+    }
+
+    void selectingShowsDetails()
+    {
+        JobsPlace place(*m_services);
+        QVERIFY(place.selectRun(m_completed));
+        QCOMPARE(place.selectedRunId(), m_completed);
+        RunDetailsView *d = place.details();
+        QCOMPARE(d->runId(), m_completed);
+        QVERIFY(d->scriptView()->toPlainText().contains(QLatin1String("#SBATCH --job-name=ddp-1")));
+        QTreeWidget *acct = d->accountingView();
+        auto value = [&](const QString &field) {
+            const auto items = acct->findItems(field, Qt::MatchExactly, 0);
+            return items.isEmpty() ? QString() : items.first()->text(1);
+        };
+        QCOMPARE(value(QStringLiteral("JobID")), QStringLiteral("101"));
+        QCOMPARE(value(QStringLiteral("State")), QStringLiteral("COMPLETED"));
+        QCOMPARE(value(QStringLiteral("MaxRSS")), QStringLiteral("843688K"));
+        QVERIFY(value(QStringLiteral("AllocTRES")).contains(QLatin1String("gres/gpu=1")));
+        QCOMPARE(value(QStringLiteral("Step 101.batch")), QStringLiteral("COMPLETED"));
+        QVERIFY(d->historyView()->topLevelItemCount() >= 2);   // pending, running, completed
+        QVERIFY(place.findChild<QPushButton *>("cloneButton")->isEnabled());
+        // No cluster manager in this test: nothing that needs the cluster.
+        QVERIFY(!place.findChild<QPushButton *>("cancelButton")->isEnabled());
+
+        QSignalSpy clone(m_services.get(), &AppServices::openSpecRequested);
+        place.findChild<QPushButton *>("cloneButton")->click();
+        QCOMPARE(clone.count(), 1);
+        QCOMPARE(clone.first().first().value<JobSpec>(), makeSpec(1, QStringLiteral("ddp-1")));
+
+        // Study rows show nothing below.
+        const QModelIndex study = place.proxy()->mapFromSource(place.model()->indexOfRun(m_running).parent());
+        QVERIFY(study.data(JobsModel::IsStudyRole).toBool());
+        place.view()->setCurrentIndex(study);
+        QCOMPARE(place.selectedRunId(), 0);
+        QCOMPARE(d->runId(), 0);
+    }
+
+    void outputTailIsSanitized()
+    {
+        JobsPlace place(*m_services);
+        QVERIFY(place.selectRun(m_running));
+        const QString text = place.details()->outputView()->toPlainText();
+        QCOMPARE(text, QStringLiteral("epoch 1 loss 0.9\nred warning\nprogress 100%\nbell end\n"));
+        QCOMPARE(OutputTailView::sanitize("a\x1b]0;title\x07" "b\x01\x7f\tc"), QStringLiteral("ab\tc"));
+        QVERIFY(place.selectRun(m_pending));
+        QVERIFY(place.details()->outputView()->toPlainText().contains(QLatin1String("Waiting for output")));
+    }
+
+    void reloadKeepsSelectionAndShowsNewState()
+    {
+        JobsPlace place(*m_services);
+        QVERIFY(place.selectRun(m_pending));
+        m_services->store().updateState(m_pending, JobState::Running, {});
+        Q_EMIT m_services->runsChanged();
+        QCOMPARE(place.selectedRunId(), m_pending);
+        QCOMPARE(place.model()->indexOfRun(m_pending, JobsModel::State).data().toString(), QStringLiteral("Running"));
+        QVERIFY(place.details()->findChild<QLabel *>("runSummary")->text().contains(QLatin1String("Running")));
+        m_services->store().updateState(m_pending, JobState::Pending, QStringLiteral("Resources"));
+        Q_EMIT m_services->runsChanged();
+    }
+
+    void screenshot()
+    {
+        JobsPlace place(*m_services);
+        place.resize(1280, 720);
+        place.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&place));
+        QVERIFY(place.selectRun(m_completed));
+        place.details()->tabs()->setCurrentIndex(2);
+        QTest::qWait(50);
+        const QString path = qEnvironmentVariable("SCALELAB_SCREENSHOT_DIR", QDir::tempPath()) + QStringLiteral("/jobs.png");
+        QVERIFY(place.grab().save(path));
+    }
+};
+
+QTEST_MAIN(TestJobsPlace)
+#include "tst_jobsplace.moc"

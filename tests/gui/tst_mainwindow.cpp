@@ -1,0 +1,175 @@
+// The window shell: places, shortcuts, status bar, accessible names, and the
+// `scalelab --screenshot` command of the real binary.
+#include "AppServices.h"
+#include "ComposePlace.h"
+#include "MainWindow.h"
+#include "ScriptPreview.h"
+
+#include <QAbstractButton>
+#include <QAbstractSpinBox>
+#include <QClipboard>
+#include <QComboBox>
+#include <QGuiApplication>
+#include <QImage>
+#include <QLineEdit>
+#include <QMenu>
+#include <QProcess>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <memory>
+
+using namespace scalelab;
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        qputenv("SCALELAB_DATA_DIR", m_dir.filePath(QStringLiteral("data")).toUtf8());
+        qputenv("XDG_CONFIG_HOME", m_dir.filePath(QStringLiteral("config")).toUtf8());
+        qputenv("XDG_DATA_HOME", m_dir.filePath(QStringLiteral("xdg")).toUtf8());
+        QCoreApplication::setOrganizationName(QStringLiteral("ScaleLabTest"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
+        m_services = std::make_unique<AppServices>();
+        m_window = std::make_unique<MainWindow>(*m_services);
+        m_window->show();
+        m_window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    }
+
+    void cleanupTestCase()
+    {
+        m_window.reset();
+        m_services.reset();
+    }
+
+    void ctrlNumbersSwitchPlaces()
+    {
+        QCOMPARE(m_window->places()->currentIndex(), 0);
+        QTest::keyClick(m_window.get(), Qt::Key_2, Qt::ControlModifier);
+        QCOMPARE(m_window->places()->currentIndex(), 1);
+        QVERIFY(m_window->place(1));
+        QTest::keyClick(m_window.get(), Qt::Key_3, Qt::ControlModifier);
+        QCOMPARE(m_window->places()->currentIndex(), 2);
+        QTest::keyClick(m_window.get(), Qt::Key_1, Qt::ControlModifier);
+        QCOMPARE(m_window->places()->currentIndex(), 0);
+    }
+
+    void openSpecRequestLoadsComposeAndSwitches()
+    {
+        m_window->showPlace(MainWindow::ResultsIndex);
+        JobSpec s;
+        s.profile = QStringLiteral("puhti");
+        s.partition = QStringLiteral("gpu");
+        s.gpus = 8;
+        s.time = QStringLiteral("02:00:00");
+        s.program = QStringLiteral("train.py");
+        Q_EMIT m_services->openSpecRequested(s);
+        QCOMPARE(m_window->places()->currentIndex(), 0);
+        QCOMPARE(m_window->compose()->spec().gpus, 8);
+        QCOMPARE(m_window->compose()->spec().profile, QStringLiteral("puhti"));
+    }
+
+    void copyScriptShortcut()
+    {
+        QGuiApplication::clipboard()->clear();
+        QTest::keyClick(m_window.get(), Qt::Key_C, Qt::ControlModifier | Qt::ShiftModifier);
+        QTRY_COMPARE(QGuiApplication::clipboard()->text(), m_window->compose()->preview()->script());
+        QVERIFY(QGuiApplication::clipboard()->text().startsWith(QLatin1String("#!/bin/bash")));
+    }
+
+    void shortcutsAndMenusExist()
+    {
+        const QList<QPair<QString, QKeySequence>> expected{
+            {QStringLiteral("submit"), QKeySequence(QStringLiteral("Ctrl+Return"))},
+            {QStringLiteral("dryRun"), QKeySequence(QStringLiteral("Ctrl+Shift+Return"))},
+            {QStringLiteral("copyScript"), QKeySequence(QStringLiteral("Ctrl+Shift+C"))},
+            {QStringLiteral("openSpec"), QKeySequence(QKeySequence::Open)},
+            {QStringLiteral("saveSpec"), QKeySequence(QKeySequence::Save)},
+            {QStringLiteral("importScript"), QKeySequence(QStringLiteral("Ctrl+I"))},
+            {QStringLiteral("showJobs"), QKeySequence(QStringLiteral("Ctrl+2"))},
+        };
+        for (const auto &[name, key] : expected) {
+            QAction *a = m_window->action(name);
+            QVERIFY2(a, qPrintable(name));
+            QVERIFY2(a->shortcuts().contains(key), qPrintable(name));
+        }
+        QVERIFY(m_window->action(QStringLiteral("about")));
+        QVERIFY(m_window->findChild<QMenu *>(QStringLiteral("recentSpecs")));
+    }
+
+    void connectionStatusInStatusBar()
+    {
+        m_window->setConnectionStatus(QStringLiteral("testbed"), QStringLiteral("testbed: connected · last poll 12:01:05"));
+        m_window->setConnectionStatus(QStringLiteral("testbed"), QStringLiteral("testbed: connected · last poll 12:01:35"));
+        QCOMPARE(m_window->connectionStatusText(), QStringLiteral("testbed: connected · last poll 12:01:35"));
+    }
+
+    void everyControlHasAnAccessibleName()
+    {
+        m_window->showPlace(MainWindow::ComposeIndex);
+        QStringList missing;
+        const auto widgets = m_window->compose()->findChildren<QWidget *>();
+        for (QWidget *w : widgets) {
+            const bool control = qobject_cast<QAbstractButton *>(w) || qobject_cast<QComboBox *>(w)
+                || qobject_cast<QAbstractSpinBox *>(w)
+                || (qobject_cast<QLineEdit *>(w) && !qobject_cast<QAbstractSpinBox *>(w->parentWidget())
+                    && !qobject_cast<QComboBox *>(w->parentWidget()));
+            if (control && w->accessibleName().isEmpty() && !w->inherits("QScrollBar"))
+                missing << QStringLiteral("%1 %2 '%3'").arg(QString::fromLatin1(w->metaObject()->className()),
+                                                            w->objectName(), w->property("text").toString());
+        }
+        QVERIFY2(missing.isEmpty(), qPrintable(missing.join(QLatin1Char('\n'))));
+    }
+
+    void screenshotCommandWritesPng_data()
+    {
+        QTest::addColumn<QString>("place");
+        QTest::addColumn<QString>("spec");
+        QTest::newRow("compose") << QStringLiteral("compose") << QStringLiteral(SCALELAB_TEST_DATA_DIR "/specs/testbed-ddp-2node.json");
+        QTest::newRow("jobs") << QStringLiteral("jobs") << QString();
+    }
+
+    void screenshotCommandWritesPng()
+    {
+        QFETCH(QString, place);
+        QFETCH(QString, spec);
+        const QString out = m_dir.filePath(place + QStringLiteral(".png"));
+        QStringList args{QStringLiteral("--screenshot"), out, QStringLiteral("--place"), place, QStringLiteral("--size"),
+                         QStringLiteral("900x640")};
+        if (!spec.isEmpty())
+            args << QStringLiteral("--spec") << spec;
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(SCALELAB_BINARY), args);
+        QVERIFY(p.waitForFinished(30000));
+        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        const QImage img(out);
+        QVERIFY(!img.isNull());
+        QCOMPARE(img.size(), QSize(900, 640));
+        QVERIFY(QFileInfo(out).size() > 10000);
+    }
+
+    void screenshotRejectsBadSize()
+    {
+        QProcess p;
+        p.start(QStringLiteral(SCALELAB_BINARY), {QStringLiteral("--screenshot"), m_dir.filePath(QStringLiteral("x.png")),
+                                                  QStringLiteral("--size"), QStringLiteral("huge")});
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitCode(), 2);
+        QVERIFY(p.readAllStandardError().contains("--size"));
+    }
+
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<AppServices> m_services;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

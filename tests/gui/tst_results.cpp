@@ -1,0 +1,330 @@
+// Result explorer: table, study charts, advisor, timelines, comparison and
+// exports on a synthetic study in a temporary store.
+
+#include "ResultsTestStudy.h"
+
+#include "AppServices.h"
+#include "ChartExporter.h"
+#include "MetricNames.h"
+#include "QCustomPlotInclude.h"
+#include "ResultsPlace.h"
+#include "RunComparisonView.h"
+#include "RunMetricsTable.h"
+#include "RunsTableModel.h"
+#include "ScalingReport.h"
+#include "StudyCharts.h"
+#include "UtilisationTimeline.h"
+
+#include <QApplication>
+#include <QImage>
+#include <QLabel>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+
+#include <nlohmann/json.hpp>
+
+using namespace scalelab;
+
+class TestResults : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<AppServices> m_services;
+    std::unique_ptr<ResultsPlace> m_place;
+    QList<qint64> m_runs;   // 1, 2, 4 GPUs in the study, then the run without GPU samples
+    qint64 m_study = 0;
+
+    QString path(const QString &name) const { return m_dir.filePath(name); }
+    static QList<QCPGraphData> graphData(QCustomPlot *plot, const QString &name)
+    {
+        for (int i = 0; i < plot->graphCount(); ++i)
+            if (plot->graph(i)->objectName() == name) {
+                QList<QCPGraphData> d;
+                for (auto it = plot->graph(i)->data()->constBegin(); it != plot->graph(i)->data()->constEnd(); ++it)
+                    d << *it;
+                return d;
+            }
+        return {};
+    }
+    double stored(qint64 run, const QString &name)
+    {
+        for (const MetricRecord &m : m_services->store().metrics(run).value)
+            if (m.name == name)
+                return m.value;
+        return NAN;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        qputenv("SCALELAB_DATA_DIR", m_dir.filePath(QStringLiteral("data")).toUtf8());
+        m_services = std::make_unique<AppServices>();
+        QCOMPARE(m_services->storeError(), QString());
+        QDir().mkpath(path(QStringLiteral("files")));
+        m_study = testing::fillSyntheticStudy(m_services->store(), path(QStringLiteral("files")), m_runs);
+        QCOMPARE(m_runs.size(), 4);
+        m_place = std::make_unique<ResultsPlace>(*m_services);
+        m_place->resize(1400, 950);
+        m_place->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_place.get()));
+        m_place->showStudy(0);
+    }
+
+    void ingestStoredWhatTheFilesSay()
+    {
+        const QList<testing::SyntheticRun> runs = testing::syntheticRuns();
+        for (int i = 0; i < runs.size(); ++i) {
+            QCOMPARE(stored(m_runs[i], metric::TrainTimeS), runs[i].trainTime);
+            QCOMPARE(stored(m_runs[i], metric::SamplesPerS), runs[i].throughput);
+            QCOMPARE(stored(m_runs[i], metric::TestAccuracy), runs[i].accuracy);
+            QCOMPARE(stored(m_runs[i], metric::ElapsedS), double(runs[i].elapsed));
+            QCOMPARE(stored(m_runs[i], metric::Gpus), double(runs[i].gpus));
+            QCOMPARE(stored(m_runs[i], metric::GpusSampled), double(runs[i].gpus));
+            QVERIFY(std::abs(stored(m_runs[i], metric::CpuEfficiency) - 0.6) < 0.01);
+            QVERIFY(stored(m_runs[i], metric::GpuUtilMeanPct) > runs[i].util - 10);
+            QVERIFY(stored(m_runs[i], metric::GpuUtilMeanPct) < runs[i].util + 1);
+            QCOMPARE(stored(m_runs[i], QStringLiteral("final_loss")), 0.1 + 0.01 * runs[i].gpus);   // user pattern
+        }
+        // No GPU tool: gpu_samples = 0 and no invented utilisation.
+        QCOMPARE(stored(m_runs[3], metric::GpuSamples), 0.0);
+        QVERIFY(std::isnan(stored(m_runs[3], metric::GpuUtilMeanPct)));
+        const auto files = m_services->store().files(m_runs[3]).value;
+        QCOMPARE(IngestService::noSamplesMarker(IngestService::logFile(files, QStringLiteral("200"))),
+                 QStringLiteral("no nvidia-smi on tb-node1; no GPU samples"));
+    }
+
+    void tableShowsRuns()
+    {
+        RunsTableModel *model = m_place->model();
+        QCOMPARE(model->rowCount(), 4);
+        const int idCol = int(model->columns().indexOf(QStringLiteral("id")));
+        const int utilCol = int(model->columns().indexOf(metric::GpuUtilMeanPct));
+        QVERIFY(idCol >= 0 && utilCol >= 0);
+        QCOMPARE(model->item(3, idCol)->text(), QString::number(m_runs[3]));
+        QCOMPARE(model->item(3, utilCol)->text(), QStringLiteral("no GPU samples"));
+        // Filter and grouping.
+        m_place->filterEdit()->setText(QStringLiteral("tb-never-matches"));
+        QCOMPARE(m_place->proxy()->rowCount(), 0);
+        m_place->filterEdit()->clear();
+        m_place->groupCombo()->setCurrentIndex(int(RunsTableModel::GroupBy::Gpus));
+        QCOMPARE(model->rowCount(), 3);   // 1, 2, 4 GPUs
+        QCOMPARE(model->item(0)->rowCount(), 2);   // the 1-GPU study run and the extra run
+        m_place->groupCombo()->setCurrentIndex(int(RunsTableModel::GroupBy::Study));
+        QCOMPARE(model->rowCount(), 2);
+        m_place->groupCombo()->setCurrentIndex(0);
+        QCOMPARE(model->rowCount(), 4);
+        // Columns: any metric.
+        QStringList cols = model->columns();
+        cols << QStringLiteral("final_loss");
+        model->setColumns(cols);
+        QCOMPARE(model->item(0, int(cols.size()) - 1)->text(), QStringLiteral("0.11"));
+    }
+
+    void chartsEqualStoredMetrics()
+    {
+        StudyCharts *charts = m_place->charts();
+        QCOMPARE(m_place->chartStudyId(), m_study);
+        const QList<QCPGraphData> runtime = graphData(charts->chart(StudyChart::Runtime), QStringLiteral("measured"));
+        QCOMPARE(runtime.size(), 3);
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(runtime[i].key, double(testing::syntheticRuns()[i].gpus));
+            QCOMPARE(runtime[i].value, stored(m_runs[i], metric::TrainTimeS));
+        }
+        const QList<QCPGraphData> ideal = graphData(charts->chart(StudyChart::Runtime), QStringLiteral("ideal"));
+        QVERIFY(!ideal.isEmpty());
+        QCOMPARE(ideal.first().value, 400.0);   // 1/N line through the 1-GPU runtime
+        const QList<QCPGraphData> tput = graphData(charts->chart(StudyChart::Throughput), QStringLiteral("measured"));
+        const QList<QCPGraphData> acc = graphData(charts->chart(StudyChart::Accuracy), QStringLiteral("measured"));
+        const QList<QCPGraphData> cost = graphData(charts->chart(StudyChart::Cost), QStringLiteral("measured"));
+        for (int i = 0; i < 3; ++i) {
+            QCOMPARE(tput[i].value, stored(m_runs[i], metric::SamplesPerS));
+            QCOMPARE(acc[i].value, stored(m_runs[i], metric::TestAccuracy));
+            QCOMPARE(cost[i].value, stored(m_runs[i], metric::GpuHours));
+        }
+        const QList<QCPGraphData> speedup = graphData(charts->chart(StudyChart::Speedup), QStringLiteral("measured"));
+        QCOMPARE(speedup.size(), 3);
+        QCOMPARE(speedup[1].value, 400.0 / 215.0);
+        QCOMPARE(speedup[2].value, 400.0 / 125.0);
+        const QList<QCPGraphData> eff = graphData(charts->chart(StudyChart::Efficiency), QStringLiteral("measured"));
+        QCOMPARE(eff[2].value, 400.0 / 125.0 / 4.0);
+        const QList<QCPGraphData> threshold = graphData(charts->chart(StudyChart::Efficiency), QStringLiteral("threshold"));
+        QCOMPARE(threshold.first().value, 0.7);
+        QVERIFY(!graphData(charts->chart(StudyChart::Speedup), QStringLiteral("amdahl")).isEmpty());
+    }
+
+    void advisorMatchesScalingAnalysis()
+    {
+        QList<ScalingRun> runs;
+        for (int i = 0; i < 3; ++i) {
+            const testing::SyntheticRun &s = testing::syntheticRuns()[i];
+            ScalingRun r;
+            r.label = QStringLiteral("job %1").arg(100 + i);
+            r.gpus = s.gpus;
+            r.runtimeSeconds = s.trainTime;
+            r.throughput = s.throughput;
+            r.accuracy = s.accuracy;
+            r.gpuHours = stored(m_runs[i], metric::GpuHours);
+            r.meanGpuUtilPercent = stored(m_runs[i], metric::GpuUtilMeanPct);
+            runs << r;
+        }
+        const ScalingAnalysis expected = ScalingAnalysis::analyze(runs, 0.7);
+        QVERIFY(!expected.summary().isEmpty());
+        QCOMPARE(m_place->charts()->adviceText(), expected.summary());
+        QCOMPARE(m_place->charts()->warningTexts(), expected.warnings());
+        auto *label = m_place->charts()->findChild<QLabel *>(QStringLiteral("advice"));
+        QVERIFY(label);
+        QCOMPARE(label->text(), expected.summary());
+        qInfo("advisor: %s", qPrintable(expected.advice()));
+    }
+
+    void timelinesShowSelectedRuns()
+    {
+        m_place->selectRuns({m_runs[0], m_runs[1], m_runs[2], m_runs[3]});
+        UtilisationTimeline *t = m_place->timeline();
+        QTRY_VERIFY_WITH_TIMEOUT(!t->isLoading(), 10000);
+        QCOMPARE(t->plots().size(), 3);
+        QCOMPARE(t->plots()[0]->graphCount(), 1);
+        QCOMPARE(t->plots()[2]->graphCount(), 4);
+        QVERIFY(t->plots()[2]->graph(0)->adaptiveSampling());
+        // Aligned at job start: the first sample was 3 s after sacct Start.
+        QCOMPARE(t->plots()[0]->graph(0)->data()->constBegin()->key, 3.0);
+        // Linked x axes.
+        t->plots()[0]->xAxis->setRange(10, 50);
+        QCOMPARE(t->plots()[2]->xAxis->range().lower, 10.0);
+        QCOMPARE(t->plots()[2]->xAxis->range().upper, 50.0);
+        // Shared tracker: every chart shows the values at the same time.
+        t->setTrackerX(101.0);
+        QVERIFY(t->trackerText(0).contains(QStringLiteral("t = 101.0 s")));
+        QVERIFY(t->trackerText(2).contains(QStringLiteral("GPU tb-node1:3")));
+        QVERIFY(t->trackerText(1).contains(QStringLiteral("t = 101.0 s")));
+        auto labels = t->findChildren<QLabel *>(QStringLiteral("noSamples"));
+        QCOMPARE(labels.size(), 1);
+        QVERIFY(labels.first()->text().contains(QStringLiteral("no GPU samples")));
+    }
+
+    void compareShowsDeltasAndDiffs()
+    {
+        m_place->selectRuns({m_runs[0], m_runs[2]});
+        RunComparisonView *c = m_place->comparison();
+        QCOMPARE(c->runCount(), 2);
+        QTableWidget *table = c->metricsTable();
+        QCOMPARE(table->columnCount(), 2);
+        bool found = false;
+        for (int r = 0; r < table->rowCount(); ++r)
+            if (table->verticalHeaderItem(r)->text().startsWith(metric::TrainTimeS)) {
+                found = true;
+                QCOMPARE(table->item(r, 0)->text(), QStringLiteral("400"));
+                QVERIFY(table->item(r, 1)->text().contains(QStringLiteral("Δ -275 (-68.8 %)")));
+            }
+        QVERIFY(found);
+        const TextDiffResult script = c->scriptDiff();
+        QCOMPARE(script.removed, 3);
+        QCOMPARE(script.added, 3);
+        QVERIFY(script.toText().contains(QStringLiteral("+ #SBATCH --gpus-per-node=4")));
+        const TextDiffResult env = c->environmentDiff();
+        QVERIFY(env.toText().contains(QStringLiteral("- export NCCL_DEBUG=WARN")));
+        QVERIFY(env.toText().contains(QStringLiteral("+ export NCCL_DEBUG=INFO")));
+        QVERIFY(env.toText().contains(QStringLiteral("  module load pytorch/2.1")));
+    }
+
+    void exportsAreValidFiles()
+    {
+        QCustomPlot *plot = m_place->charts()->chart(StudyChart::Speedup);
+        QCOMPARE(ChartExporter::save(plot, path(QStringLiteral("speedup.png"))), QString());
+        QCOMPARE(ChartExporter::save(plot, path(QStringLiteral("speedup.svg"))), QString());
+        QCOMPARE(ChartExporter::save(plot, path(QStringLiteral("speedup.pdf"))), QString());
+        QImage png(path(QStringLiteral("speedup.png")));
+        QVERIFY(!png.isNull());
+        QVERIFY(png.width() >= 400);
+        QFile svg(path(QStringLiteral("speedup.svg")));
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        const QByteArray svgData = svg.readAll();
+        QVERIFY(svgData.contains("<svg"));
+        QVERIFY(svgData.contains("</svg>"));
+        QFile pdf(path(QStringLiteral("speedup.pdf")));
+        QVERIFY(pdf.open(QIODevice::ReadOnly));
+        QVERIFY(pdf.read(5) == "%PDF-");
+        QVERIFY(ChartExporter::save(plot, path(QStringLiteral("speedup.bmp"))).contains(QStringLiteral("use .png")));
+
+        const RunMetricsTable table = RunMetricsTable::load(m_services->store(), m_study);
+        QCOMPARE(ChartExporter::saveText(path(QStringLiteral("runs.csv")),
+                                         table.toCsv({}, {QStringLiteral("id"), QStringLiteral("gpus"), metric::TrainTimeS})
+                                             .toUtf8()),
+                 QString());
+        QFile csv(path(QStringLiteral("runs.csv")));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QStringList lines = QString::fromUtf8(csv.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 4);
+        QCOMPARE(lines[0], QStringLiteral("Run,GPUs,train_time_s [s]"));
+        QCOMPARE(lines[3], QStringLiteral("%1,4,125").arg(m_runs[2]));
+        QCOMPARE(ChartExporter::saveText(path(QStringLiteral("runs.json")), QByteArray::fromStdString(table.toJson().dump(2))),
+                 QString());
+        QFile jf(path(QStringLiteral("runs.json")));
+        QVERIFY(jf.open(QIODevice::ReadOnly));
+        const auto j = nlohmann::json::parse(jf.readAll().toStdString(), nullptr, false);
+        QVERIFY(j.is_array());
+        QCOMPARE(int(j.size()), 3);
+        QCOMPARE(j[1]["metrics"]["train_time_s"]["value"].get<double>(), 215.0);
+
+        const auto all = runsWithMetricsJson(m_services->store());
+        QCOMPARE(int(all.size()), 4);
+        QCOMPARE(all[3]["metrics"]["gpu_samples"]["value"].get<double>(), 0.0);
+    }
+
+    void reportPdfHasAdviceAndScripts()
+    {
+        const QString pdf = path(QStringLiteral("report.pdf"));
+        QCOMPARE(writeScalingReport(m_services->store(), m_study, pdf), QString());
+        if (const QString keep = qEnvironmentVariable("SCALELAB_KEEP_REPORT"); !keep.isEmpty())
+            QFile::copy(pdf, keep);   // to look at it
+        QProcess p;
+        p.start(QStringLiteral("pdftotext"), {QStringLiteral("-enc"), QStringLiteral("UTF-8"), pdf, QStringLiteral("-")});
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitCode(), 0);
+        // NFKC: the PDF's fonts use ligatures ("ﬃ"), which pdftotext keeps.
+        const QString text = QString::fromUtf8(p.readAllStandardOutput()).normalized(QString::NormalizationForm_KC).simplified();
+        QVERIFY2(text.contains(m_place->charts()->adviceText().simplified()), qPrintable(text.left(2000)));
+        QVERIFY(text.contains(QStringLiteral("Scaling report: mnist-ddp scaling")));
+        QVERIFY(text.contains(QStringLiteral("#SBATCH --gpus-per-node=4")));
+        QVERIFY(text.contains(QStringLiteral("srun torchrun --nproc_per_node=2 train.py --epochs 3")));
+        QVERIFY(text.contains(QStringLiteral("Cluster testbed")));
+        QVERIFY(text.contains(QStringLiteral("2024-05-01T09:59:30")));
+        QVERIFY(writeScalingReport(m_services->store(), 9999, pdf).contains(QStringLiteral("study 9999")));
+    }
+
+    void reingestOnDemand()
+    {
+        QSignalSpy done(m_place.get(), &ResultsPlace::ingestFinished);
+        m_place->reingest({m_runs[0]});
+        QVERIFY(done.wait(20000));
+        QCOMPARE(done.first().first().toStringList(), QStringList());
+        QCOMPARE(stored(m_runs[0], metric::TrainTimeS), 400.0);
+    }
+
+    void screenshot()
+    {
+        m_place->selectRuns({m_runs[0], m_runs[1], m_runs[2]});
+        QTRY_VERIFY_WITH_TIMEOUT(!m_place->timeline()->isLoading(), 10000);
+        QTest::qWait(100);
+        const QImage shot = m_place->grab().toImage();
+        QVERIFY(!shot.isNull());
+        const QString dir = QStringLiteral(SCALELAB_TESTS_DIR) + QStringLiteral("/../resources/screenshots");
+        QDir().mkpath(dir);
+        QVERIFY(shot.save(dir + QStringLiteral("/results.png")));
+    }
+
+    void cleanupTestCase()
+    {
+        m_place.reset();
+        m_services.reset();
+    }
+};
+
+QTEST_MAIN(TestResults)
+#include "tst_results.moc"

@@ -1,0 +1,165 @@
+// The desktop app's cluster layer against the real loopback cluster: the
+// Jobs place + ClusterManager submit a 2-GPU testbed job, the poller (10 s
+// interval, the minimum) brings it to COMPLETED in the Jobs table and the
+// output tail shows what the program printed; a dry run gives Slurm's
+// verdict; a cancelled job shows CANCELLED. Fails without the cluster:
+// start it with tests/cluster/testcluster up and run this binary directly.
+#include "AppServices.h"
+#include "AppSettings.h"
+#include "ClusterManager.h"
+#include "JobsModel.h"
+#include "JobsPlace.h"
+#include "OutputTailView.h"
+#include "RunDetailsView.h"
+#include "RunStore.h"
+#include "TestClusterEnv.h"
+
+#include <QDir>
+#include <QTemporaryDir>
+#include <QTreeView>
+#include <QTreeWidget>
+#include <QtTest>
+
+using namespace scalelab;
+
+namespace {
+
+JobSpec e2eSpec(const QString &program, const QStringList &args)
+{
+    JobSpec s;
+    s.profile = QStringLiteral("testbed");
+    s.partition = QStringLiteral("gpu");
+    s.gpus = 2;
+    s.framework = Framework::PytorchDdp;
+    s.launcher = Launcher::Srun;
+    s.time = QStringLiteral("00:05:00");
+    s.account = QStringLiteral("project_2001234");
+    s.jobName = QStringLiteral("gui-e2e");
+    s.program = program;
+    s.args = args;
+    s.cpusPerGpu = 1;
+    s.memory = QStringLiteral("1000M");
+    s.gpuSampleSeconds = 0;
+    return s;
+}
+
+} // namespace
+
+class TestGuiE2e : public QObject {
+    Q_OBJECT
+
+    test::TestClusterEnv m_env;
+    QTemporaryDir m_dir;
+    std::unique_ptr<AppServices> m_services;
+    std::unique_ptr<ClusterManager> m_clusters;
+    std::unique_ptr<JobsPlace> m_place;
+
+    QString stateOf(qint64 runId)
+    {
+        return m_place->model()->indexOfRun(runId, JobsModel::State).data(JobsModel::StateIdRole).toString();
+    }
+
+    qint64 newestRunId()
+    {
+        qint64 id = 0;
+        for (const RunRecord &r : m_services->store().runs().value)
+            id = std::max(id, r.id);
+        return id;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        m_env = test::TestClusterEnv::load();
+        QVERIFY2(m_env.ok(), qPrintable(m_env.error));
+        QVERIFY(m_dir.isValid());
+        // Our own store and settings, not the fixture's shared data dir.
+        qputenv("SCALELAB_DATA_DIR", m_dir.filePath("data").toLocal8Bit());
+        qputenv("SCALELAB_SETTINGS_FILE", m_dir.filePath("settings.ini").toLocal8Bit());
+        AppSettings::set(AppSettings::Key::PollIntervalSeconds, 10);
+        QCOMPARE(AppSettings::pollIntervalSeconds(), 10);
+        QCOMPARE(AppSettings::sshConfigPath(), m_env.sshConfig);
+
+        m_services = std::make_unique<AppServices>();
+        QCOMPARE(m_services->storeError(), QString());
+        QVERIFY(m_services->profiles().find(QStringLiteral("testbed")));
+        m_clusters = std::make_unique<ClusterManager>(*m_services);
+        QCOMPARE(m_services->clusters(), m_clusters.get());
+        QCOMPARE(m_clusters->aliasForProfile(QStringLiteral("testbed")), QStringLiteral("testbed"));
+        m_place = std::make_unique<JobsPlace>(*m_services);
+        m_place->resize(1280, 720);
+        m_place->show();
+    }
+
+    void cleanupTestCase()
+    {
+        m_place.reset();
+        m_clusters.reset();   // stops the worker threads
+        m_services.reset();
+    }
+
+    void dryRunGivesSlurmsVerdict()
+    {
+        QSignalSpy done(m_clusters.get(), &ClusterManager::dryRunFinished);
+        m_clusters->dryRun(e2eSpec(QStringLiteral("/bin/true"), {}));
+        QTRY_VERIFY_WITH_TIMEOUT(done.count() == 1, 60000);
+        QVERIFY2(done.first().at(1).toBool(), qPrintable(done.first().at(0).toString()));
+        QVERIFY2(done.first().at(0).toString().contains(QLatin1String("to start at")), qPrintable(done.first().at(0).toString()));
+    }
+
+    void submitRunsToCompletedWithOutput()
+    {
+        QSignalSpy submitted(m_clusters.get(), &ClusterManager::submitFinished);
+        QSignalSpy status(m_clusters.get(), &ClusterManager::connectionStatus);
+        m_clusters->submit({e2eSpec(QStringLiteral("/bin/echo"), {QStringLiteral("hello"), QStringLiteral("from"),
+                                                                  QStringLiteral("gui-e2e")})},
+                           QStringLiteral("GUI end-to-end"));
+        const qint64 runId = newestRunId();
+        QVERIFY(runId > 0);
+        // Stored (intent) at once and shown in the table under its study.
+        const QModelIndex row = m_place->model()->indexOfRun(runId);
+        QVERIFY(row.isValid());
+        QCOMPARE(row.parent().data().toString(), QStringLiteral("GUI end-to-end"));
+        QVERIFY(m_place->selectRun(runId));
+
+        QTRY_VERIFY_WITH_TIMEOUT(submitted.count() == 1, 60000);
+        QVERIFY2(submitted.first().at(1).toBool(), qPrintable(submitted.first().at(0).toString()));
+        const RunRecord run = m_services->store().run(runId).value;
+        QVERIFY(run.hasJob());
+        QCOMPARE(run.clusterAlias, QStringLiteral("testbed"));
+        QVERIFY(!status.isEmpty());
+
+        // The poller (not the test) brings the state into the table.
+        QTRY_VERIFY_WITH_TIMEOUT(stateOf(runId) == QLatin1String("COMPLETED"), 120000);
+        QCOMPARE(m_place->model()->indexOfRun(runId, JobsModel::JobId).data().toString(), run.jobId);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            m_place->details()->outputView()->toPlainText().contains(QLatin1String("hello from gui-e2e")), 30000);
+        // Accounting was stored with the final state and is shown.
+        QTRY_VERIFY_WITH_TIMEOUT(!m_place->details()->accountingView()->findItems(QStringLiteral("AllocTRES"),
+                                                                                  Qt::MatchExactly, 0).isEmpty(),
+                                 10000);
+        const QString tres = m_place->details()->accountingView()->findItems(QStringLiteral("AllocTRES"),
+                                                                              Qt::MatchExactly, 0).first()->text(1);
+        QVERIFY2(tres.contains(QLatin1String("gres/gpu=2")), qPrintable(tres));
+        const QString shot = qEnvironmentVariable("SCALELAB_SCREENSHOT_DIR", QDir::tempPath()) + QStringLiteral("/jobs-e2e.png");
+        m_place->grab().save(shot);
+    }
+
+    void cancelShowsCancelled()
+    {
+        QSignalSpy submitted(m_clusters.get(), &ClusterManager::submitFinished);
+        m_clusters->submit({e2eSpec(QStringLiteral("/bin/sleep"), {QStringLiteral("240")})}, QString());
+        const qint64 runId = newestRunId();
+        QTRY_VERIFY_WITH_TIMEOUT(submitted.count() == 1, 60000);
+        QVERIFY2(submitted.first().at(1).toBool(), qPrintable(submitted.first().at(0).toString()));
+        QVERIFY(!m_place->model()->indexOfRun(runId).parent().isValid());   // no study: a top-level row
+        QSignalSpy cancelled(m_clusters.get(), &ClusterManager::cancelFinished);
+        m_clusters->cancel(runId);
+        QTRY_VERIFY_WITH_TIMEOUT(cancelled.count() == 1, 60000);
+        QVERIFY2(cancelled.first().at(2).toBool(), qPrintable(cancelled.first().at(1).toString()));
+        QTRY_VERIFY_WITH_TIMEOUT(stateOf(runId) == QLatin1String("CANCELLED"), 120000);
+    }
+};
+
+QTEST_MAIN(TestGuiE2e)
+#include "tst_gui_e2e.moc"

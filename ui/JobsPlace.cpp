@@ -1,0 +1,337 @@
+#include "JobsPlace.h"
+
+#include "AppServices.h"
+#include "AppSettings.h"
+#include "ClusterManager.h"
+#include "ElapsedDelegate.h"
+#include "JobSpecJson.h"
+#include "JobsModel.h"
+#include "RunDetailsView.h"
+#include "RunStore.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTimer>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+namespace scalelab {
+
+JobsPlace::JobsPlace(AppServices &services, QWidget *parent)
+    : QWidget(parent)
+    , m_services(services)
+    , m_model(new JobsModel(services.store(), this))
+    , m_proxy(new QSortFilterProxyModel(this))
+    , m_view(new QTreeView)
+    , m_details(new RunDetailsView(services.store()))
+    , m_filter(new QLineEdit)
+    , m_message(new QLabel)
+    , m_cancel(new QPushButton(tr("Cancel job…")))
+    , m_dryRun(new QPushButton(tr("Dry run")))
+    , m_resubmit(new QPushButton(tr("Resubmit")))
+    , m_clone(new QPushButton(tr("Clone to Compose")))
+    , m_refresh(new QPushButton(tr("Refresh now")))
+    , m_tick(new QTimer(this))
+{
+    setObjectName(QStringLiteral("jobsPlace"));
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setRecursiveFilteringEnabled(true);
+    m_proxy->setFilterKeyColumn(-1);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_proxy->setSortRole(Qt::DisplayRole);
+
+    m_filter->setObjectName(QStringLiteral("jobsFilter"));
+    m_filter->setPlaceholderText(tr("Filter: study, cluster, job id, state…"));
+    m_filter->setClearButtonEnabled(true);
+    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString &text) {
+        m_proxy->setFilterFixedString(text);
+        m_view->expandAll();
+    });
+
+    m_cancel->setObjectName(QStringLiteral("cancelButton"));
+    m_cancel->setToolTip(tr("scancel the selected run's job (asks first)"));
+    m_dryRun->setObjectName(QStringLiteral("dryRunButton"));
+    m_dryRun->setToolTip(tr("Ask Slurm whether the run's script would be accepted and when it would start (sbatch --test-only)"));
+    m_resubmit->setObjectName(QStringLiteral("resubmitButton"));
+    m_resubmit->setToolTip(tr("Submit the same spec again as a new run"));
+    m_clone->setObjectName(QStringLiteral("cloneButton"));
+    m_clone->setToolTip(tr("Open the run's spec in Compose to change and submit it"));
+    m_refresh->setObjectName(QStringLiteral("refreshButton"));
+    m_refresh->setToolTip(tr("Poll the clusters now (F5)"));
+    m_refresh->setShortcut(QKeySequence::Refresh);
+
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_filter, 1);
+    for (QPushButton *b : {m_cancel, m_dryRun, m_resubmit, m_clone, m_refresh})
+        top->addWidget(b);
+
+    m_view->setObjectName(QStringLiteral("jobsView"));
+    m_view->setModel(m_proxy);
+    m_view->setItemDelegateForColumn(JobsModel::Elapsed, new ElapsedDelegate(m_view));
+    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setAlternatingRowColors(true);
+    m_view->setUniformRowHeights(true);
+    m_view->setSortingEnabled(false);   // newest first, from the model
+    m_view->setAllColumnsShowFocus(true);
+    m_view->header()->setStretchLastSection(true);
+    m_view->header()->setSectionResizeMode(QHeaderView::Interactive);
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &JobsPlace::onSelectionChanged);
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &JobsPlace::onSelectionChanged);
+    connect(m_view, &QTreeView::collapsed, this, [this](const QModelIndex &i) {
+        m_collapsedStudies.insert(i.data(JobsModel::StudyIdRole).toLongLong());
+    });
+    connect(m_view, &QTreeView::expanded, this, [this](const QModelIndex &i) {
+        m_collapsedStudies.remove(i.data(JobsModel::StudyIdRole).toLongLong());
+    });
+
+    m_message->setObjectName(QStringLiteral("jobsMessage"));
+    m_message->setWordWrap(true);
+    m_message->setTextFormat(Qt::PlainText);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_message->hide();
+
+    auto *split = new QSplitter(Qt::Vertical);
+    split->addWidget(m_view);
+    split->addWidget(m_details);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(m_message);
+    layout->addWidget(split, 1);
+
+    connect(m_cancel, &QPushButton::clicked, this, &JobsPlace::cancelSelected);
+    connect(m_dryRun, &QPushButton::clicked, this, &JobsPlace::dryRunSelected);
+    connect(m_resubmit, &QPushButton::clicked, this, &JobsPlace::resubmitSelected);
+    connect(m_clone, &QPushButton::clicked, this, &JobsPlace::cloneSelected);
+    connect(m_refresh, &QPushButton::clicked, this, [this] {
+        if (ClusterManager *cm = clusters()) {
+            cm->refreshNow();
+            if (const qint64 id = selectedRunId())
+                cm->watchOutput(id);
+        }
+        reload();
+    });
+    connect(&services, &AppServices::runsChanged, this, &JobsPlace::reload);
+
+    // Once a second: repaint running rows' elapsed time; notice a cluster
+    // manager created after this place.
+    m_tick->setInterval(1000);
+    connect(m_tick, &QTimer::timeout, this, &JobsPlace::tick);
+    m_tick->start();
+
+    m_details->setTailBytes(AppSettings::tailBytes());
+    if (!services.storeError().isEmpty())
+        showMessage(tr("The run store could not be opened: %1").arg(services.storeError()), true);
+    attachClusters();
+    reload();
+    // Fixed starting widths: the table is often empty when it is built.
+    const int widths[JobsModel::ColumnCount] = {230, 90, 70, 170, 130, 50, 50, 170, 130};
+    for (int c = 0; c < JobsModel::ColumnCount; ++c)
+        m_view->setColumnWidth(c, widths[c]);
+}
+
+void JobsPlace::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    attachClusters();
+}
+
+ClusterManager *JobsPlace::clusters()
+{
+    attachClusters();
+    return m_services.clusters();
+}
+
+void JobsPlace::attachClusters()
+{
+    ClusterManager *cm = m_services.clusters();
+    if (cm == m_attached)
+        return;
+    m_attached = cm;
+    updateButtons();
+    if (!cm)
+        return;
+    connect(cm, &ClusterManager::outputUpdated, this, [this](qint64 runId) {
+        if (runId == m_details->runId())
+            m_details->refreshOutput();
+    });
+    connect(cm, &ClusterManager::dryRunFinished, this, [this](const QString &verdict, bool ok) {
+        if (!m_expecting)
+            return;   // asked from Compose
+        m_expecting = false;
+        showMessage((ok ? tr("Dry run: Slurm would accept the job. ") : tr("Dry run: Slurm would refuse the job. "))
+                        + verdict,
+                    !ok);
+    });
+    connect(cm, &ClusterManager::submitFinished, this, [this](const QString &message, bool ok) {
+        showMessage(message, !ok);
+    });
+    connect(cm, &ClusterManager::cancelFinished, this, [this](qint64 runId, const QString &message, bool ok) {
+        showMessage(ok ? tr("Cancel of run %1 sent. %2").arg(runId).arg(message)
+                       : tr("Cancelling run %1 failed: %2").arg(runId).arg(message),
+                    !ok);
+    });
+    if (const qint64 id = selectedRunId())
+        cm->watchOutput(id);
+}
+
+void JobsPlace::tick()
+{
+    attachClusters();
+    if (isVisible() && m_model->hasActiveRuns())
+        m_view->viewport()->update();
+}
+
+void JobsPlace::reload()
+{
+    const qint64 selected = selectedRunId();
+    const QString error = m_model->reload();
+    if (!error.isEmpty())
+        showMessage(error, true);
+    // Studies open unless the researcher folded them.
+    for (int row = 0; row < m_proxy->rowCount(); ++row) {
+        const QModelIndex i = m_proxy->index(row, 0);
+        if (m_proxy->rowCount(i) > 0)
+            m_view->setExpanded(i, !m_collapsedStudies.contains(i.data(JobsModel::StudyIdRole).toLongLong()));
+    }
+    if (selected > 0 && selectRun(selected))
+        m_details->refresh();
+    else
+        onSelectionChanged();
+    updateButtons();
+}
+
+qint64 JobsPlace::selectedRunId() const
+{
+    const QModelIndex current = m_view->selectionModel()->currentIndex();
+    if (!current.isValid() || !m_view->selectionModel()->isRowSelected(current.row(), current.parent()))
+        return 0;
+    return current.data(JobsModel::RunIdRole).toLongLong();
+}
+
+bool JobsPlace::selectRun(qint64 runId)
+{
+    const QModelIndex source = m_model->indexOfRun(runId);
+    const QModelIndex i = m_proxy->mapFromSource(source);
+    if (!i.isValid())
+        return false;
+    if (i.parent().isValid())
+        m_view->expand(i.parent());
+    m_view->selectionModel()->setCurrentIndex(
+        i, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_view->scrollTo(i);
+    return true;
+}
+
+void JobsPlace::onSelectionChanged()
+{
+    const qint64 id = selectedRunId();
+    if (id != m_details->runId()) {
+        m_details->showRun(id);
+        if (ClusterManager *cm = clusters())
+            cm->watchOutput(id);
+    }
+    updateButtons();
+}
+
+void JobsPlace::updateButtons()
+{
+    const qint64 id = selectedRunId();
+    const JobsModel::RunRow *row = id > 0 ? m_model->runRow(id) : nullptr;
+    const bool haveClusters = m_services.clusters() != nullptr;
+    const QString noClusters = tr("The cluster connection is not available yet.");
+    m_cancel->setEnabled(haveClusters && row && row->run.hasJob() && !row->run.isTerminal());
+    m_dryRun->setEnabled(haveClusters && row && !row->run.script.isEmpty());
+    m_resubmit->setEnabled(haveClusters && row && !row->run.specJson.isEmpty());
+    m_clone->setEnabled(row && !row->run.specJson.isEmpty());
+    m_refresh->setEnabled(haveClusters);
+    if (!haveClusters)
+        m_refresh->setToolTip(noClusters);
+}
+
+void JobsPlace::showMessage(const QString &text, bool error)
+{
+    m_message->setText(text);
+    m_message->setStyleSheet(error ? QStringLiteral("color: #b00020;") : QString());
+    m_message->setVisible(!text.isEmpty());
+}
+
+void JobsPlace::cancelSelected()
+{
+    const qint64 id = selectedRunId();
+    const JobsModel::RunRow *row = m_model->runRow(id);
+    if (!row)
+        return;
+    auto *box = new QMessageBox(QMessageBox::Warning, tr("Cancel job"),
+                                tr("Cancel Slurm job %1 (run %2) on %3?\nIts allocation ends now; this cannot be undone.")
+                                    .arg(row->run.jobId)
+                                    .arg(id)
+                                    .arg(row->run.clusterAlias),
+                                QMessageBox::NoButton, this);
+    box->setObjectName(QStringLiteral("cancelConfirmation"));
+    box->addButton(tr("Cancel job"), QMessageBox::DestructiveRole);
+    box->addButton(tr("Keep running"), QMessageBox::RejectRole);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::buttonClicked, this, [this, box, id](QAbstractButton *b) {
+        if (box->buttonRole(b) != QMessageBox::DestructiveRole)
+            return;
+        if (ClusterManager *cm = clusters()) {
+            showMessage(tr("Cancelling run %1…").arg(id));
+            cm->cancel(id);
+        }
+    });
+    box->open();
+}
+
+void JobsPlace::dryRunSelected()
+{
+    const qint64 id = selectedRunId();
+    ClusterManager *cm = clusters();
+    if (!cm || id <= 0)
+        return;
+    m_expecting = true;
+    showMessage(tr("Asking Slurm about run %1's script (sbatch --test-only)…").arg(id));
+    cm->dryRunRun(id);
+}
+
+void JobsPlace::resubmitSelected()
+{
+    const qint64 id = selectedRunId();
+    const JobsModel::RunRow *row = m_model->runRow(id);
+    ClusterManager *cm = clusters();
+    if (!row || !cm)
+        return;
+    const JobSpecParseResult parsed = parseJobSpec(row->run.specJson, tr("run %1").arg(id));
+    if (!parsed.spec) {
+        showMessage(tr("Run %1's stored spec cannot be read: %2").arg(id).arg(parsed.errors.value(0).message), true);
+        return;
+    }
+    showMessage(tr("Submitting a new run with run %1's spec…").arg(id));
+    cm->submit({*parsed.spec}, QString());
+}
+
+void JobsPlace::cloneSelected()
+{
+    const qint64 id = selectedRunId();
+    const JobsModel::RunRow *row = m_model->runRow(id);
+    if (!row)
+        return;
+    const JobSpecParseResult parsed = parseJobSpec(row->run.specJson, tr("run %1").arg(id));
+    if (!parsed.spec) {
+        showMessage(tr("Run %1's stored spec cannot be read: %2").arg(id).arg(parsed.errors.value(0).message), true);
+        return;
+    }
+    Q_EMIT m_services.openSpecRequested(*parsed.spec);
+    Q_EMIT m_services.showPlaceRequested(0);
+}
+
+} // namespace scalelab

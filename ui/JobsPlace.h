@@ -1,0 +1,74 @@
+#pragma once
+
+#include <QPointer>
+#include <QSet>
+#include <QWidget>
+
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSortFilterProxyModel;
+class QTimer;
+class QTreeView;
+
+namespace scalelab {
+
+class AppServices;
+class ClusterManager;
+class JobsModel;
+class RunDetailsView;
+
+// The Jobs place: every run, grouped by study, with its live state, and the
+// selected run's details. Reloads on AppServices::runsChanged; actions go to
+// the ClusterManager (which may appear after this widget: it is looked up
+// when needed).
+class JobsPlace : public QWidget {
+    Q_OBJECT
+public:
+    explicit JobsPlace(AppServices &services, QWidget *parent = nullptr);
+
+    JobsModel *model() const { return m_model; }
+    QSortFilterProxyModel *proxy() const { return m_proxy; }
+    QTreeView *view() const { return m_view; }
+    RunDetailsView *details() const { return m_details; }
+    QLineEdit *filterEdit() const { return m_filter; }
+    QLabel *messageLabel() const { return m_message; }
+
+    qint64 selectedRunId() const;
+    bool selectRun(qint64 runId);
+    void reload();
+
+protected:
+    void showEvent(QShowEvent *event) override;
+
+private:
+    void attachClusters();
+    ClusterManager *clusters();
+    void onSelectionChanged();
+    void updateButtons();
+    void showMessage(const QString &text, bool error = false);
+    void cancelSelected();
+    void dryRunSelected();
+    void resubmitSelected();
+    void cloneSelected();
+    void tick();
+
+    AppServices &m_services;
+    JobsModel *m_model;
+    QSortFilterProxyModel *m_proxy;
+    QTreeView *m_view;
+    RunDetailsView *m_details;
+    QLineEdit *m_filter;
+    QLabel *m_message;
+    QPushButton *m_cancel;
+    QPushButton *m_dryRun;
+    QPushButton *m_resubmit;
+    QPushButton *m_clone;
+    QPushButton *m_refresh;
+    QTimer *m_tick;
+    QPointer<ClusterManager> m_attached;
+    QSet<qint64> m_collapsedStudies;
+    bool m_expecting = false;   // a dry run was asked from here
+};
+
+} // namespace scalelab

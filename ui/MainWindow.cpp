@@ -1,0 +1,258 @@
+#include "MainWindow.h"
+
+#include "AppServices.h"
+#include "ComposePlace.h"
+#include "RecentSpecs.h"
+#include "UiResources.h"
+#include "StoredRunsView.h"
+
+#if __has_include("JobsPlace.h")
+#include "JobsPlace.h"
+#define SCALELAB_HAVE_JOBS_PLACE 1
+#endif
+#if __has_include("ResultsPlace.h")
+#include "ResultsPlace.h"
+#define SCALELAB_HAVE_RESULTS_PLACE 1
+#endif
+#if __has_include("ClusterManager.h")
+#include "ClusterManager.h"
+#define SCALELAB_HAVE_CLUSTER_MANAGER 1
+#endif
+
+#include <QAction>
+#include <QApplication>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+namespace scalelab {
+
+MainWindow::MainWindow(AppServices &services, QWidget *parent) : QMainWindow(parent), m_services(services)
+{
+    ensureUiResources();
+    setWindowTitle(tr("ScaleLab"));
+    setWindowIcon(QIcon(QStringLiteral(":/scalelab/icon.svg")));
+    setAccessibleName(tr("ScaleLab"));
+    m_tabs = new QTabWidget(this);
+    m_tabs->setAccessibleName(tr("Places"));
+    m_tabs->setDocumentMode(true);
+    m_compose = new ComposePlace(services, this);
+    const QStringList names{tr("&Compose"), tr("&Jobs"), tr("&Results")};
+    const QStringList icons{QStringLiteral("compose"), QStringLiteral("jobs"), QStringLiteral("results")};
+    for (int i = 0; i < 3; ++i) {
+        auto *container = new QWidget(this);
+        auto *lay = new QVBoxLayout(container);
+        lay->setContentsMargins(0, 0, 0, 0);
+        if (i == ComposeIndex)
+            lay->addWidget(m_compose);
+        m_containers << container;
+        m_built << (i == ComposeIndex ? m_compose : nullptr);
+        m_tabs->addTab(container, QIcon(QStringLiteral(":/scalelab/icons/%1.svg").arg(icons[i])), names[i]);
+        m_tabs->setTabToolTip(i, tr("Ctrl+%1").arg(i + 1));
+    }
+    setCentralWidget(m_tabs);
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int i) { place(i); });
+    connect(&services, &AppServices::showPlaceRequested, this, &MainWindow::showPlace);
+    connect(&services, &AppServices::openSpecRequested, this, [this] { showPlace(ComposeIndex); });
+    connect(m_compose, &ComposePlace::message, this, [this](const QString &t) { statusBar()->showMessage(t, 8000); });
+    connect(m_compose, &ComposePlace::recentSpecsChanged, this, &MainWindow::rebuildRecentMenu);
+
+    buildMenus();
+    statusBar()->setAccessibleName(tr("Status"));
+    if (!services.storeError().isEmpty())
+        statusBar()->showMessage(tr("The run store could not be opened: %1").arg(services.storeError()));
+    attachClusters();
+    resize(1280, 800);
+}
+
+QWidget *MainWindow::place(int index)
+{
+    if (index < 0 || index >= m_built.size())
+        return nullptr;
+    if (!m_built[index]) {
+        QWidget *w = nullptr;
+        if (index == JobsIndex) {
+#ifdef SCALELAB_HAVE_JOBS_PLACE
+            w = new JobsPlace(m_services, m_containers[index]);
+#else
+            w = new StoredRunsView(m_services, tr("Jobs"), m_containers[index]);
+#endif
+        } else {
+#ifdef SCALELAB_HAVE_RESULTS_PLACE
+            w = new ResultsPlace(m_services, m_containers[index]);
+#else
+            w = new StoredRunsView(m_services, tr("Results"), m_containers[index]);
+#endif
+        }
+        m_containers[index]->layout()->addWidget(w);
+        m_built[index] = w;
+    }
+    return m_built[index];
+}
+
+void MainWindow::showPlace(int index)
+{
+    if (index < 0 || index >= m_tabs->count())
+        return;
+    place(index);
+    m_tabs->setCurrentIndex(index);
+}
+
+QAction *MainWindow::addAction(QMenu *menu, const QString &name, const QString &text, const QList<QKeySequence> &keys,
+                               const QString &icon)
+{
+    auto *a = menu->addAction(text);
+    a->setObjectName(name);
+    a->setShortcuts(keys);
+    a->setShortcutContext(Qt::WindowShortcut);
+    if (!icon.isEmpty())
+        a->setIcon(QIcon(icon));
+    QString tip = QString(text).remove(QLatin1Char('&'));
+    if (!keys.isEmpty())
+        tip += QStringLiteral(" (%1)").arg(keys.first().toString(QKeySequence::NativeText));
+    a->setToolTip(tip);
+    return a;
+}
+
+QAction *MainWindow::action(const QString &name) const
+{
+    return findChild<QAction *>(name);
+}
+
+void MainWindow::buildMenus()
+{
+    ComposePlace *c = m_compose;
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    connect(addAction(file, QStringLiteral("openSpec"), tr("&Open spec…"), {QKeySequence::Open}), &QAction::triggered, c,
+            [this, c] {
+                showPlace(ComposeIndex);
+                c->openSpecDialog();
+            });
+    connect(addAction(file, QStringLiteral("saveSpec"), tr("&Save spec"), {QKeySequence::Save}), &QAction::triggered, c,
+            &ComposePlace::saveSpec);
+    connect(addAction(file, QStringLiteral("saveSpecAs"), tr("Save spec &as…"), {QKeySequence(tr("Ctrl+Shift+S"))}),
+            &QAction::triggered, c, &ComposePlace::saveSpecAsDialog);
+    m_recentMenu = file->addMenu(tr("&Recent specs"));
+    m_recentMenu->setObjectName(QStringLiteral("recentSpecs"));
+    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
+    rebuildRecentMenu();
+    connect(addAction(file, QStringLiteral("importScript"), tr("&Import sbatch script…"), {QKeySequence(tr("Ctrl+I"))}),
+            &QAction::triggered, c, [this, c] {
+                showPlace(ComposeIndex);
+                c->importScriptDialog();
+            });
+    file->addSeparator();
+    auto *quit = addAction(file, QStringLiteral("quit"), tr("&Quit"), {QKeySequence::Quit, QKeySequence(tr("Ctrl+Q"))});
+    quit->setMenuRole(QAction::QuitRole);
+    connect(quit, &QAction::triggered, this, &QWidget::close);
+
+    QMenu *job = menuBar()->addMenu(tr("&Job"));
+    connect(addAction(job, QStringLiteral("submit"), tr("&Submit"), {QKeySequence(tr("Ctrl+Return")), QKeySequence(tr("Ctrl+Enter"))},
+                      QStringLiteral(":/scalelab/icons/submit.svg")),
+            &QAction::triggered, c, &ComposePlace::submit);
+    connect(addAction(job, QStringLiteral("dryRun"), tr("&Dry run"),
+                      {QKeySequence(tr("Ctrl+Shift+Return")), QKeySequence(tr("Ctrl+Shift+Enter"))},
+                      QStringLiteral(":/scalelab/icons/dryrun.svg")),
+            &QAction::triggered, c, &ComposePlace::dryRun);
+    connect(addAction(job, QStringLiteral("copyScript"), tr("&Copy script"), {QKeySequence(tr("Ctrl+Shift+C"))},
+                      QStringLiteral(":/scalelab/icons/copy.svg")),
+            &QAction::triggered, c, &ComposePlace::copyScript);
+    connect(addAction(job, QStringLiteral("study"), tr("Scaling s&tudy…"), {}, QStringLiteral(":/scalelab/icons/study.svg")),
+            &QAction::triggered, c, [this, c] {
+                showPlace(ComposeIndex);
+                c->openStudy();
+            });
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    const QStringList placeNames{tr("&Compose"), tr("&Jobs"), tr("&Results")};
+    const QStringList ids{QStringLiteral("showCompose"), QStringLiteral("showJobs"), QStringLiteral("showResults")};
+    for (int i = 0; i < 3; ++i)
+        connect(addAction(view, ids[i], placeNames[i], {QKeySequence(tr("Ctrl+%1").arg(i + 1))}), &QAction::triggered,
+                this, [this, i] { showPlace(i); });
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    auto *about = addAction(help, QStringLiteral("about"), tr("&About ScaleLab"), {});
+    about->setMenuRole(QAction::AboutRole);
+    connect(about, &QAction::triggered, this, &MainWindow::showAbout);
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    if (!m_recentMenu)
+        return;
+    m_recentMenu->clear();
+    const QStringList recent = RecentSpecs::list();
+    for (const QString &path : recent) {
+        QAction *a = m_recentMenu->addAction(QFileInfo(path).fileName());
+        a->setToolTip(path);
+        a->setStatusTip(path);
+        connect(a, &QAction::triggered, this, [this, path] {
+            showPlace(ComposeIndex);
+            if (!QFileInfo::exists(path)) {
+                RecentSpecs::remove(path);
+                statusBar()->showMessage(tr("%1 no longer exists; removed from the recent specs.").arg(path), 8000);
+                return;
+            }
+            m_compose->openSpecFile(path);
+        });
+    }
+    if (recent.isEmpty())
+        m_recentMenu->addAction(tr("(none yet)"))->setEnabled(false);
+    else {
+        m_recentMenu->addSeparator();
+        connect(m_recentMenu->addAction(tr("Clear list")), &QAction::triggered, this, [] { RecentSpecs::clear(); });
+    }
+}
+
+void MainWindow::showAbout()
+{
+    auto *box = new QMessageBox(QMessageBox::Information, tr("About ScaleLab"),
+                                tr("<b>ScaleLab %1</b><p>Compose multi-GPU Slurm jobs, submit them over SSH, watch them "
+                                   "and compare finished runs: speedup, efficiency, GPU utilisation and accuracy.</p>")
+                                    .arg(QApplication::applicationVersion()),
+                                QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setIconPixmap(QIcon(QStringLiteral(":/scalelab/icon.svg")).pixmap(64, 64));
+    box->open();
+}
+
+void MainWindow::attachClusters()
+{
+#ifdef SCALELAB_HAVE_CLUSTER_MANAGER
+    ClusterManager *cm = m_services.clusters();
+    if (cm && cm != m_attachedClusters) {
+        m_attachedClusters = cm;
+        connect(cm, &ClusterManager::connectionStatus, this, &MainWindow::setConnectionStatus);
+    }
+#endif
+    m_compose->updateActions();
+}
+
+void MainWindow::setConnectionStatus(const QString &clusterId, const QString &text)
+{
+    QLabel *label = m_connectionLabels.value(clusterId);
+    if (!label) {
+        label = new QLabel(this);
+        label->setAccessibleName(tr("Connection to %1").arg(clusterId));
+        statusBar()->addPermanentWidget(label);
+        m_connectionLabels.insert(clusterId, label);
+    }
+    label->setText(text);
+    label->setToolTip(text);
+}
+
+QString MainWindow::connectionStatusText() const
+{
+    QStringList out;
+    for (auto *l : m_connectionLabels)
+        out << l->text();
+    out.sort();
+    return out.join(QLatin1Char('\n'));
+}
+
+} // namespace scalelab

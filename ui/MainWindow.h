@@ -1,0 +1,56 @@
+#pragma once
+
+#include <QHash>
+#include <QMainWindow>
+
+class QAction;
+class QLabel;
+class QMenu;
+class QTabWidget;
+
+namespace scalelab {
+
+class AppServices;
+class ComposePlace;
+
+// The window: three places (Compose, Jobs, Results), menus, shortcuts and a
+// status bar with one connection line per cluster. Jobs and Results are
+// built the first time they are shown, so the window appears quickly.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    enum Place { ComposeIndex = 0, JobsIndex = 1, ResultsIndex = 2 };
+
+    explicit MainWindow(AppServices &services, QWidget *parent = nullptr);
+
+    ComposePlace *compose() const { return m_compose; }
+    QTabWidget *places() const { return m_tabs; }
+    QWidget *place(int index);   // builds it when needed
+    void showPlace(int index);
+    QAction *action(const QString &name) const;   // by objectName, for tests
+    QString connectionStatusText() const;
+
+    // Connects the status bar to the cluster layer (once it exists).
+    void attachClusters();
+
+public Q_SLOTS:
+    void setConnectionStatus(const QString &clusterId, const QString &text);
+
+private:
+    void buildMenus();
+    void rebuildRecentMenu();
+    void showAbout();
+    QAction *addAction(QMenu *menu, const QString &name, const QString &text, const QList<QKeySequence> &keys,
+                       const QString &icon = {});
+
+    AppServices &m_services;
+    QTabWidget *m_tabs;
+    ComposePlace *m_compose;
+    QList<QWidget *> m_containers;   // one per place; the place is added inside when built
+    QList<QWidget *> m_built;
+    QMenu *m_recentMenu = nullptr;
+    QHash<QString, QLabel *> m_connectionLabels;
+    QObject *m_attachedClusters = nullptr;
+};
+
+} // namespace scalelab

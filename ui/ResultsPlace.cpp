@@ -1,0 +1,399 @@
+#include "ResultsPlace.h"
+
+#include "AppServices.h"
+#include "ChartExporter.h"
+#include "IngestService.h"
+#include "RunComparisonView.h"
+#include "RunStore.h"
+#include "RunsTableModel.h"
+#include "ScalingReport.h"
+#include "StudyCharts.h"
+#include "StudyPatternsDialog.h"
+#include "UtilisationTimeline.h"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTreeView>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace scalelab {
+
+ResultsPlace::ResultsPlace(AppServices &services, QWidget *parent) : QWidget(parent), m_services(services)
+{
+    buildUi();
+    connect(&m_services, &AppServices::runsChanged, this, &ResultsPlace::reload);
+    reload();
+}
+
+void ResultsPlace::buildUi()
+{
+    auto *layout = new QVBoxLayout(this);
+    auto *bar = new QHBoxLayout;
+    m_study = new QComboBox(this);
+    m_study->setObjectName(QStringLiteral("studyCombo"));
+    m_study->setMinimumContentsLength(18);
+    m_filter = new QLineEdit(this);
+    m_filter->setPlaceholderText(tr("Filter runs (any column)…"));
+    m_filter->setClearButtonEnabled(true);
+    m_group = new QComboBox(this);
+    m_group->addItems({tr("No grouping"), tr("Group by study"), tr("Group by cluster"), tr("Group by framework"),
+                       tr("Group by GPUs")});
+    m_columns = new QPushButton(tr("Columns…"), this);
+    m_reingest = new QPushButton(tr("Re-ingest"), this);
+    m_reingest->setToolTip(tr("Read the selected runs' accounting, GPU samples and output again "
+                              "(all runs of the study when none is selected)"));
+    m_patterns = new QPushButton(tr("Metric patterns…"), this);
+    m_patterns->setToolTip(tr("User-defined metrics read from the study's job output"));
+    auto *exportTable = new QPushButton(tr("Export table…"), this);
+    m_report = new QPushButton(tr("Scaling report…"), this);
+    bar->addWidget(new QLabel(tr("Study:"), this));
+    bar->addWidget(m_study);
+    bar->addWidget(m_filter, 1);
+    bar->addWidget(m_group);
+    bar->addWidget(m_columns);
+    bar->addWidget(m_reingest);
+    bar->addWidget(m_patterns);
+    bar->addWidget(exportTable);
+    bar->addWidget(m_report);
+    layout->addLayout(bar);
+
+    m_model = new RunsTableModel(this);
+    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_proxy->setFilterKeyColumn(-1);
+    m_proxy->setRecursiveFilteringEnabled(true);
+    m_proxy->setSortRole(RunsTableModel::SortRole);
+    m_view = new QTreeView(this);
+    m_view->setObjectName(QStringLiteral("runsTable"));
+    m_view->setModel(m_proxy);
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(0, Qt::AscendingOrder);
+    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setAlternatingRowColors(true);
+    m_view->setUniformRowHeights(true);
+    m_view->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+
+    m_tabs = new QTabWidget(this);
+    m_charts = new StudyCharts(this);
+    auto *chartScroll = new QScrollArea(this);
+    chartScroll->setWidgetResizable(true);
+    chartScroll->setWidget(m_charts);
+    m_timeline = new UtilisationTimeline(this);
+    m_compare = new RunComparisonView(this);
+    m_tabs->addTab(chartScroll, tr("Study charts"));
+    m_tabs->addTab(m_timeline, tr("GPU timelines"));
+    m_tabs->addTab(m_compare, tr("Compare runs"));
+
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_view);
+    split->addWidget(m_tabs);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 5);
+    layout->addWidget(split, 1);
+    m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("resultsStatus"));
+    m_status->setWordWrap(true);
+    layout->addWidget(m_status);
+
+    connect(m_filter, &QLineEdit::textChanged, m_proxy, [this](const QString &t) {
+        m_proxy->setFilterFixedString(t);
+        m_view->expandAll();
+    });
+    connect(m_group, &QComboBox::currentIndexChanged, this, [this](int i) {
+        const QList<qint64> keep = m_selectionOrder;
+        m_model->setGroupBy(RunsTableModel::GroupBy(i));
+        m_view->expandAll();
+        selectRuns(keep);
+    });
+    connect(m_study, &QComboBox::currentIndexChanged, this, [this] {
+        if (m_study->currentData().isValid())
+            m_chartStudy = m_study->currentData().toLongLong();
+        reload();
+    });
+    connect(m_columns, &QPushButton::clicked, this, &ResultsPlace::showColumnsMenu);
+    connect(m_reingest, &QPushButton::clicked, this, [this] {
+        QList<qint64> ids = selectedRunIds();
+        if (ids.isEmpty())
+            for (const RunMetricsRow &r : m_table.rows)
+                if (r.run.hasJob())
+                    ids << r.run.id;
+        reingest(ids);
+    });
+    connect(m_patterns, &QPushButton::clicked, this, &ResultsPlace::editPatterns);
+    connect(exportTable, &QPushButton::clicked, this, &ResultsPlace::exportTable);
+    connect(m_report, &QPushButton::clicked, this, &ResultsPlace::exportReport);
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &ResultsPlace::onSelectionChanged);
+}
+
+void ResultsPlace::reload()
+{
+    RunStore &store = m_services.store();
+    // Study list (keeps the choice).
+    const qint64 chosen = m_study->currentData().isValid() ? m_study->currentData().toLongLong() : -1;
+    {
+        const QSignalBlocker block(m_study);
+        m_study->clear();
+        m_study->addItem(tr("All runs"), qint64(0));
+        const auto studies = store.studies();
+        if (studies.ok())
+            for (const StudyRecord &s : studies.value)
+                m_study->addItem(s.name, s.id);
+        const int i = m_study->findData(chosen);
+        m_study->setCurrentIndex(i >= 0 ? i : 0);
+    }
+    const qint64 studyFilter = m_study->currentData().toLongLong();
+    m_table = RunMetricsTable::load(store, studyFilter > 0 ? studyFilter : -1);
+    const QList<qint64> keep = m_selectionOrder;
+    {
+        const QSignalBlocker block(m_view->selectionModel());
+        // Until a researcher picks columns, the defaults follow the metrics present.
+        if (!m_customColumns)
+            m_model->setColumns(RunsTableModel::defaultColumns(m_table));
+        m_model->setTable(m_table);
+        m_view->expandAll();
+    }
+    m_selectionOrder.clear();
+    selectRuns(keep);
+    m_status->setText(!m_table.error.isEmpty() ? tr("Cannot read the run store: %1").arg(m_table.error)
+                                               : tr("%n run(s).", nullptr, int(m_table.rows.size())));
+    onSelectionChanged();
+    autoIngest();
+}
+
+void ResultsPlace::showStudy(qint64 studyId)
+{
+    const int i = m_study->findData(studyId);
+    if (i >= 0)
+        m_study->setCurrentIndex(i);
+}
+
+QList<qint64> ResultsPlace::selectedRunIds() const
+{
+    return m_selectionOrder;
+}
+
+void ResultsPlace::selectRuns(const QList<qint64> &runIds)
+{
+    QItemSelection sel;
+    std::function<void(const QModelIndex &)> walk = [&](const QModelIndex &parent) {
+        for (int r = 0; r < m_proxy->rowCount(parent); ++r) {
+            const QModelIndex idx = m_proxy->index(r, 0, parent);
+            const QVariant id = idx.data(RunsTableModel::RunIdRole);
+            if (id.isValid() && runIds.contains(id.toLongLong()))
+                sel.select(idx, m_proxy->index(r, m_proxy->columnCount() - 1, parent));
+            walk(idx);
+        }
+    };
+    walk({});
+    m_selectionOrder.clear();
+    for (qint64 id : runIds)
+        if (m_table.find(id))
+            m_selectionOrder << id;
+    {
+        const QSignalBlocker block(m_view->selectionModel());
+        m_view->selectionModel()->select(sel, QItemSelectionModel::ClearAndSelect);
+    }
+    onSelectionChanged();
+}
+
+void ResultsPlace::onSelectionChanged()
+{
+    // Keep the order in which runs were selected: the first is the comparison base.
+    QList<qint64> now;
+    for (const QModelIndex &idx : m_view->selectionModel()->selectedRows()) {
+        const QVariant id = idx.data(RunsTableModel::RunIdRole);
+        if (id.isValid())
+            now << id.toLongLong();
+    }
+    QList<qint64> order;
+    for (qint64 id : m_selectionOrder)
+        if (now.contains(id))
+            order << id;
+    for (qint64 id : now)
+        if (!order.contains(id))
+            order << id;
+    m_selectionOrder = order;
+
+    QList<RunMetricsRow> rows;
+    for (qint64 id : m_selectionOrder)
+        if (const RunMetricsRow *r = m_table.find(id))
+            rows << *r;
+    m_compare->setRows(rows);
+    if (rows.isEmpty()) {
+        // No selection: the timelines of the charted study (a few runs).
+        for (const RunMetricsRow &r : m_table.rows)
+            if (r.run.hasJob() && (m_chartStudy <= 0 || r.run.studyId == m_chartStudy) && rows.size() < 4)
+                rows << r;
+    }
+    m_timeline->setRuns(rows, m_services.store());
+    if (!m_selectionOrder.isEmpty()) {
+        const RunMetricsRow *first = m_table.find(m_selectionOrder.first());
+        if (first && first->run.studyId > 0 && m_study->currentData().toLongLong() <= 0)
+            m_chartStudy = first->run.studyId;
+    }
+    updateCharts();
+}
+
+void ResultsPlace::updateCharts()
+{
+    if (m_chartStudy <= 0)
+        for (const RunMetricsRow &r : m_table.rows)
+            if (r.run.studyId > 0) {
+                m_chartStudy = r.run.studyId;
+                break;
+            }
+    QList<RunMetricsRow> rows;
+    QString name;
+    if (m_chartStudy > 0) {
+        const RunMetricsTable t = m_study->currentData().toLongLong() == m_chartStudy
+                                      ? m_table
+                                      : RunMetricsTable::load(m_services.store(), m_chartStudy);
+        rows = t.rows;
+        const auto s = m_services.store().study(m_chartStudy);
+        name = s.ok() ? s.value.name : QString();
+    }
+    m_charts->setRows(rows, name);
+    m_patterns->setEnabled(m_chartStudy > 0);
+    m_report->setEnabled(m_chartStudy > 0);
+    m_tabs->setTabText(0, name.isEmpty() ? tr("Study charts") : tr("Study charts: %1").arg(name));
+}
+
+void ResultsPlace::showColumnsMenu()
+{
+    auto *menu = new QMenu(this);
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    const QStringList current = m_model->columns();
+    auto addColumn = [&](const QString &c) {
+        QAction *a = menu->addAction(RunMetricsTable::columnTitle(c, m_table.units.value(c)));
+        a->setCheckable(true);
+        a->setChecked(current.contains(c));
+        connect(a, &QAction::toggled, this, [this, c](bool on) {
+            QStringList cols = m_model->columns();
+            if (on && !cols.contains(c))
+                cols << c;
+            else if (!on)
+                cols.removeAll(c);
+            const QList<qint64> keep = m_selectionOrder;
+            m_customColumns = true;
+            m_model->setColumns(cols);
+            m_view->expandAll();
+            selectRuns(keep);
+        });
+    };
+    for (const QString &c : RunMetricsTable::fixedColumns())
+        addColumn(c);
+    menu->addSeparator();
+    for (const QString &c : m_table.metricNames)
+        addColumn(c);
+    menu->popup(m_columns->mapToGlobal(QPoint(0, m_columns->height())));
+}
+
+void ResultsPlace::exportTable()
+{
+    const QList<qint64> ids = selectedRunIds();
+    const QStringList cols = m_model->columns();
+    const RunMetricsTable table = m_table;
+    ChartExporter::askAndSaveTable(
+        this, QStringLiteral("scalelab-runs"), [table, ids, cols] { return table.toCsv(ids, cols).toUtf8(); },
+        [table, ids] { return QByteArray::fromStdString(table.toJson(ids).dump(2)); });
+}
+
+void ResultsPlace::exportReport()
+{
+    if (m_chartStudy <= 0)
+        return;
+    const qint64 study = m_chartStudy;
+    auto *dlg = new QFileDialog(this, tr("Scaling report"), QStringLiteral("scaling-report.pdf"),
+                                tr("PDF document (*.pdf)"));
+    dlg->setAcceptMode(QFileDialog::AcceptSave);
+    dlg->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dlg, &QFileDialog::fileSelected, this, [this, study](const QString &file) {
+        QString path = file.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive) ? file : file + QStringLiteral(".pdf");
+        const QString e = writeScalingReport(m_services.store(), study, path);
+        m_status->setText(e.isEmpty() ? tr("Report written to %1.").arg(path) : e);
+    });
+    dlg->open();
+}
+
+void ResultsPlace::editPatterns()
+{
+    if (m_chartStudy <= 0)
+        return;
+    auto *dlg = new StudyPatternsDialog(m_services.store(), m_chartStudy, this);
+    dlg->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dlg, &StudyPatternsDialog::saved, this, [this](qint64 studyId) {
+        QList<qint64> ids;
+        const auto runs = m_services.store().runsInStudy(studyId);
+        if (runs.ok())
+            for (const RunRecord &r : runs.value)
+                if (r.hasJob())
+                    ids << r.id;
+        reingest(ids);
+    });
+    dlg->open();
+}
+
+void ResultsPlace::reingest(const QList<qint64> &runIds)
+{
+    if (runIds.isEmpty())
+        return;
+    ++m_ingesting;
+    m_reingest->setEnabled(false);
+    m_status->setText(tr("Reading accounting, GPU samples and output of %n run(s)…", nullptr, int(runIds.size())));
+    RunStore *store = &m_services.store();
+    auto *watcher = new QFutureWatcher<QStringList>(this);
+    connect(watcher, &QFutureWatcher<QStringList>::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        const QStringList errors = watcher->result();
+        --m_ingesting;
+        m_reingest->setEnabled(m_ingesting == 0);
+        Q_EMIT m_services.runsChanged();
+        if (!errors.isEmpty())
+            m_status->setText(tr("Ingest problems: %1").arg(errors.join(QStringLiteral("; "))));
+        Q_EMIT ingestFinished(errors);
+    });
+    watcher->setFuture(QtConcurrent::run([store, runIds] {
+        QStringList errors;
+        for (qint64 id : runIds) {
+            const IngestResult r = IngestService::ingestRun(*store, id);
+            if (!r.error.isEmpty())
+                errors << QStringLiteral("run %1: %2").arg(id).arg(r.error);
+        }
+        store->closeThreadConnection();   // this pool thread may be reused by others
+        return errors;
+    }));
+}
+
+void ResultsPlace::autoIngest()
+{
+    // Finished runs whose files or accounting arrived but that have no
+    // metrics yet (the jobs place fetched them): ingest once per session.
+    QList<qint64> todo;
+    for (const RunMetricsRow &r : m_table.rows) {
+        if (!r.run.isTerminal() || !r.metrics.isEmpty() || m_autoIngested.contains(r.run.id))
+            continue;
+        const auto files = m_services.store().files(r.run.id);
+        if (!r.accounting && (!files.ok() || files.value.isEmpty()))
+            continue;
+        m_autoIngested.insert(r.run.id);
+        todo << r.run.id;
+    }
+    reingest(todo);
+}
+
+} // namespace scalelab

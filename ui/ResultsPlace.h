@@ -1,0 +1,91 @@
+#pragma once
+
+#include "RunMetricsTable.h"
+
+#include <QList>
+#include <QSet>
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSortFilterProxyModel;
+class QTabWidget;
+class QTreeView;
+
+namespace scalelab {
+
+class AppServices;
+class RunComparisonView;
+class RunsTableModel;
+class StudyCharts;
+class UtilisationTimeline;
+
+// The result explorer: the runs table (filter, group, choose columns, select
+// runs), and below it the study charts with the scaling advisor, the GPU
+// utilisation timelines of the selected runs and their side-by-side
+// comparison. Reloads on AppServices::runsChanged; finished runs without
+// metrics are ingested in the background, and "Re-ingest" does it again.
+class ResultsPlace : public QWidget {
+    Q_OBJECT
+public:
+    explicit ResultsPlace(AppServices &services, QWidget *parent = nullptr);
+
+    void reload();
+    // Selects these runs in the table (as a researcher's Ctrl+clicks would).
+    void selectRuns(const QList<qint64> &runIds);
+    QList<qint64> selectedRunIds() const;
+    void showStudy(qint64 studyId);   // 0 = all runs
+    qint64 chartStudyId() const { return m_chartStudy; }
+    // Ingests runs in the background; runsChanged is emitted when done.
+    void reingest(const QList<qint64> &runIds);
+    bool isIngesting() const { return m_ingesting > 0; }
+
+    RunsTableModel *model() const { return m_model; }
+    QSortFilterProxyModel *proxy() const { return m_proxy; }
+    QTreeView *view() const { return m_view; }
+    StudyCharts *charts() const { return m_charts; }
+    UtilisationTimeline *timeline() const { return m_timeline; }
+    RunComparisonView *comparison() const { return m_compare; }
+    QLineEdit *filterEdit() const { return m_filter; }
+    QComboBox *groupCombo() const { return m_group; }
+
+Q_SIGNALS:
+    void ingestFinished(const QStringList &errors);
+
+private:
+    void buildUi();
+    void onSelectionChanged();
+    void updateCharts();
+    void showColumnsMenu();
+    void exportTable();
+    void exportReport();
+    void editPatterns();
+    void autoIngest();
+
+    AppServices &m_services;
+    RunMetricsTable m_table;
+    RunsTableModel *m_model = nullptr;
+    QSortFilterProxyModel *m_proxy = nullptr;
+    QTreeView *m_view = nullptr;
+    QComboBox *m_study = nullptr;
+    QLineEdit *m_filter = nullptr;
+    QComboBox *m_group = nullptr;
+    QPushButton *m_columns = nullptr;
+    QPushButton *m_reingest = nullptr;
+    QPushButton *m_patterns = nullptr;
+    QPushButton *m_report = nullptr;
+    QLabel *m_status = nullptr;
+    QTabWidget *m_tabs = nullptr;
+    StudyCharts *m_charts = nullptr;
+    UtilisationTimeline *m_timeline = nullptr;
+    RunComparisonView *m_compare = nullptr;
+    QList<qint64> m_selectionOrder;   // runs in the order they were selected (base first)
+    QSet<qint64> m_autoIngested;      // tried once per session
+    qint64 m_chartStudy = 0;
+    bool m_customColumns = false;
+    int m_ingesting = 0;
+};
+
+} // namespace scalelab

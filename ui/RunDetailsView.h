@@ -1,0 +1,50 @@
+#pragma once
+
+#include <QWidget>
+
+class QLabel;
+class QPlainTextEdit;
+class QTabWidget;
+class QTreeWidget;
+
+namespace scalelab {
+
+class OutputTailView;
+class RunStore;
+
+// The lower half of the Jobs place for the selected run: a summary line and
+// tabs with its sbatch script, Slurm accounting (every sacct field), state
+// history and the live tail of its output.
+class RunDetailsView : public QWidget {
+    Q_OBJECT
+public:
+    explicit RunDetailsView(RunStore &store, QWidget *parent = nullptr);
+
+    void showRun(qint64 runId);   // 0 = nothing selected
+    void refresh();               // re-read the selected run (state, history, accounting)
+    void refreshOutput();         // re-read the local output file only
+    qint64 runId() const { return m_runId; }
+    void setTailBytes(qint64 bytes) { m_tailBytes = bytes; }
+
+    QTabWidget *tabs() const { return m_tabs; }
+    QPlainTextEdit *scriptView() const { return m_script; }
+    QTreeWidget *accountingView() const { return m_accounting; }
+    QTreeWidget *historyView() const { return m_history; }
+    OutputTailView *outputView() const { return m_output; }
+
+private:
+    void fillAccounting();
+    void fillHistory();
+
+    RunStore &m_store;
+    qint64 m_runId = 0;
+    qint64 m_tailBytes = 256 * 1024;
+    QLabel *m_summary;
+    QTabWidget *m_tabs;
+    QPlainTextEdit *m_script;
+    QTreeWidget *m_accounting;
+    QTreeWidget *m_history;
+    OutputTailView *m_output;
+};
+
+} // namespace scalelab

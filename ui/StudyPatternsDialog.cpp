@@ -1,0 +1,112 @@
+#include "StudyPatternsDialog.h"
+
+#include "LogMetricExtractor.h"
+#include "RunStore.h"
+#include "StudyMetricPatterns.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace scalelab {
+
+StudyPatternsDialog::StudyPatternsDialog(RunStore &store, qint64 studyId, QWidget *parent)
+    : QDialog(parent), m_store(store), m_studyId(studyId)
+{
+    setWindowTitle(tr("Metric patterns of the study"));
+    auto *layout = new QVBoxLayout(this);
+    auto *help = new QLabel(tr("Each pattern reads one number from the job output: the first capture group of the "
+                               "regular expression (PCRE), e.g. <code>val_f1=([0-9.]+)</code>. Runs are re-read "
+                               "after saving."),
+                            this);
+    help->setWordWrap(true);
+    layout->addWidget(help);
+    m_table = new QTableWidget(0, 4, this);
+    m_table->setHorizontalHeaderLabels({tr("Name"), tr("Regex"), tr("Unit"), tr("Aggregation")});
+    m_table->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    layout->addWidget(m_table, 1);
+    auto *rowButtons = new QHBoxLayout;
+    auto *add = new QPushButton(tr("Add pattern"), this);
+    auto *remove = new QPushButton(tr("Remove selected"), this);
+    rowButtons->addWidget(add);
+    rowButtons->addWidget(remove);
+    rowButtons->addStretch(1);
+    layout->addLayout(rowButtons);
+    m_error = new QLabel(this);
+    m_error->setWordWrap(true);
+    m_error->setStyleSheet(QStringLiteral("color: #b00020;"));
+    layout->addWidget(m_error);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this);
+    layout->addWidget(buttons);
+    connect(add, &QPushButton::clicked, this, [this] { addRow({}, {}, {}, QStringLiteral("last")); });
+    connect(remove, &QPushButton::clicked, this, [this] {
+        if (m_table->currentRow() >= 0)
+            m_table->removeRow(m_table->currentRow());
+    });
+    connect(buttons, &QDialogButtonBox::accepted, this, &StudyPatternsDialog::save);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    const auto study = store.study(studyId);
+    if (!study.ok()) {
+        m_error->setText(study.error);
+        return;
+    }
+    const StudyNotesContent notes = StudyMetricPatterns::read(study.value.notes);
+    m_text = notes.text;
+    for (const MetricPattern &p : notes.patterns)
+        addRow(p.name, p.regex, p.unit, LogMetricExtractor::aggregationId(p.aggregation));
+    resize(720, 360);
+}
+
+void StudyPatternsDialog::addRow(const QString &name, const QString &regex, const QString &unit,
+                                 const QString &aggregation)
+{
+    const int r = m_table->rowCount();
+    m_table->insertRow(r);
+    m_table->setItem(r, 0, new QTableWidgetItem(name));
+    m_table->setItem(r, 1, new QTableWidgetItem(regex));
+    m_table->setItem(r, 2, new QTableWidgetItem(unit));
+    auto *agg = new QComboBox(m_table);
+    agg->addItems({QStringLiteral("last"), QStringLiteral("mean"), QStringLiteral("max"), QStringLiteral("min")});
+    agg->setCurrentText(aggregation);
+    m_table->setCellWidget(r, 3, agg);
+}
+
+void StudyPatternsDialog::save()
+{
+    QList<MetricPattern> patterns;
+    for (int r = 0; r < m_table->rowCount(); ++r) {
+        MetricPattern p;
+        p.name = m_table->item(r, 0) ? m_table->item(r, 0)->text().trimmed() : QString();
+        p.regex = m_table->item(r, 1) ? m_table->item(r, 1)->text() : QString();
+        p.unit = m_table->item(r, 2) ? m_table->item(r, 2)->text().trimmed() : QString();
+        if (auto *agg = qobject_cast<QComboBox *>(m_table->cellWidget(r, 3)))
+            p.aggregation = LogMetricExtractor::aggregationFromId(agg->currentText()).value_or(MetricAggregation::Last);
+        if (p.name.isEmpty() && p.regex.isEmpty())
+            continue;
+        patterns << p;
+    }
+    // Let the extractor judge the patterns (regex syntax, capture group).
+    const LogMetricExtractor check(patterns, false);
+    QStringList problems;
+    for (const Diagnostic &d : check.patternDiagnostics())
+        if (d.severity == Severity::Error)
+            problems << d.message;
+    if (!problems.isEmpty()) {
+        m_error->setText(problems.join(QLatin1Char('\n')));
+        return;
+    }
+    if (QString e = m_store.setStudyNotes(m_studyId, StudyMetricPatterns::write(m_text, patterns)); !e.isEmpty()) {
+        m_error->setText(e);
+        return;
+    }
+    Q_EMIT saved(m_studyId);
+    accept();
+}
+
+} // namespace scalelab

@@ -1,0 +1,21 @@
+#include "UiResources.h"
+
+#include <QtGlobal>
+
+static void initScaleLabUiResources()
+{
+    Q_INIT_RESOURCE(resources);
+}
+
+namespace scalelab {
+
+void ensureUiResources()
+{
+    static const bool once = [] {
+        initScaleLabUiResources();
+        return true;
+    }();
+    Q_UNUSED(once);
+}
+
+} // namespace scalelab

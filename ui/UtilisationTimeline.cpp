@@ -1,0 +1,305 @@
+#include "UtilisationTimeline.h"
+
+#include "ChartExporter.h"
+#include "IngestService.h"
+#include "QCustomPlotInclude.h"
+#include "RunColours.h"
+#include "RunStore.h"
+
+#include <QComboBox>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMenu>
+#include <QScrollArea>
+#include <QTimeZone>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <cmath>
+
+namespace scalelab {
+
+namespace {
+
+struct LoadJob {
+    qint64 runId = 0;
+    QString label;
+    QStringList files;
+    QString logFile;
+    RunMetricsRow row;
+};
+
+QList<UtilisationTimeline::Entry> loadAll(const QList<LoadJob> &jobs)
+{
+    QList<UtilisationTimeline::Entry> out;
+    for (const LoadJob &j : jobs) {
+        UtilisationTimeline::Entry e;
+        e.runId = j.runId;
+        e.label = j.label;
+        if (!j.files.isEmpty()) {
+            e.samples = GpuSampleParser::parseFiles(j.files);
+        } else {
+            const QString marker = IngestService::noSamplesMarker(j.logFile);
+            e.samples.noSamplesReason = marker.isEmpty() ? QObject::tr("no GPU sampler file was fetched") : marker;
+        }
+        e.offsetSeconds = UtilisationTimeline::alignmentOffset(e.samples, j.row);
+        out << e;
+    }
+    return out;
+}
+
+} // namespace
+
+UtilisationTimeline::UtilisationTimeline(QWidget *parent) : QWidget(parent)
+{
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto *top = new QHBoxLayout;
+    m_quantity = new QComboBox(this);
+    m_quantity->addItem(tr("GPU utilisation [%]"));
+    m_quantity->addItem(tr("GPU memory used [MiB]"));
+    connect(m_quantity, &QComboBox::currentIndexChanged, this,
+            [this](int i) { setQuantity(i == 1 ? Quantity::Memory : Quantity::Util); });
+    m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("timelineStatus"));
+    top->addWidget(m_quantity);
+    top->addWidget(m_status, 1);
+    layout->addLayout(top);
+
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    auto *inner = new QWidget(scroll);
+    m_chartsLayout = new QVBoxLayout(inner);
+    m_chartsLayout->setContentsMargins(0, 0, 0, 0);
+    m_chartsLayout->addStretch(1);
+    scroll->setWidget(inner);
+    layout->addWidget(scroll, 1);
+    rebuild();
+}
+
+UtilisationTimeline::~UtilisationTimeline() = default;
+
+double UtilisationTimeline::alignmentOffset(const GpuSampleSummary &samples, const RunMetricsRow &row)
+{
+    if (!samples.originEpochSeconds || !row.accounting)
+        return 0;
+    QDateTime start = QDateTime::fromString(row.accounting->start, Qt::ISODate);
+    if (!start.isValid())
+        return 0;
+    start.setTimeZone(QTimeZone::utc());   // both clocks are the cluster's wall clock
+    const double offset = *samples.originEpochSeconds - double(start.toSecsSinceEpoch());
+    // The sampler starts a few seconds after the job; anything else means the
+    // clocks do not match (zone, different host): do not shift.
+    return offset >= 0 && offset < 600 ? offset : 0;
+}
+
+void UtilisationTimeline::setRuns(const QList<RunMetricsRow> &rows, RunStore &store)
+{
+    QList<LoadJob> jobs;
+    for (const RunMetricsRow &r : rows) {
+        LoadJob j;
+        j.runId = r.run.id;
+        j.label = tr("run %1 · job %2 · %3 GPU(s) · %4")
+                      .arg(r.run.id)
+                      .arg(r.run.jobId.isEmpty() ? QStringLiteral("-") : r.run.jobId)
+                      .arg(r.run.gpus)
+                      .arg(r.stateText());
+        const auto files = store.files(r.run.id);   // small DB read; parsing happens in the worker
+        if (files.ok()) {
+            j.files = IngestService::gpuSampleFiles(files.value);
+            j.logFile = IngestService::logFile(files.value, r.run.jobId);
+        }
+        j.row = r;
+        jobs << j;
+    }
+    const quint64 generation = ++m_generation;
+    m_loading = true;
+    m_status->setText(tr("Reading GPU samples of %n run(s)…", nullptr, int(jobs.size())));
+    auto *watcher = new QFutureWatcher<QList<Entry>>(this);
+    connect(watcher, &QFutureWatcher<QList<Entry>>::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        if (generation != m_generation)
+            return;   // a newer selection replaced this one
+        m_loading = false;
+        setEntries(watcher->result());
+        Q_EMIT loaded();
+    });
+    watcher->setFuture(QtConcurrent::run(loadAll, jobs));
+}
+
+void UtilisationTimeline::setEntries(const QList<Entry> &entries)
+{
+    m_entries = entries;
+    rebuild();
+}
+
+void UtilisationTimeline::setQuantity(Quantity q)
+{
+    m_q = q;
+    if (m_quantity->currentIndex() != (q == Quantity::Memory ? 1 : 0))
+        m_quantity->setCurrentIndex(q == Quantity::Memory ? 1 : 0);
+    rebuild();
+}
+
+void UtilisationTimeline::rebuild()
+{
+    for (QWidget *w : m_rowWidgets)
+        w->deleteLater();
+    m_rowWidgets.clear();
+    m_plots.clear();
+    m_lines.clear();
+    m_texts.clear();
+    if (!m_loading)
+        m_status->setText(m_entries.isEmpty() ? tr("Select runs in the table to see their GPU timelines.")
+                                              : tr("Drag or wheel to move/zoom time (all charts follow); hover for values."));
+    double maxT = 1;
+    int pos = 0;
+    for (const Entry &e : m_entries) {
+        if (e.samples.noSamples) {
+            auto *label = new QLabel(QStringLiteral("<b>%1</b>: %2 — %3")
+                                         .arg(e.label.toHtmlEscaped(), tr("no GPU samples"),
+                                              e.samples.noSamplesReason.toHtmlEscaped()),
+                                     this);
+            label->setObjectName(QStringLiteral("noSamples"));
+            label->setStyleSheet(QStringLiteral("color: %1;").arg(RunColours::forRun(e.runId).name()));
+            m_chartsLayout->insertWidget(pos++, label);
+            m_rowWidgets << label;
+            continue;
+        }
+        auto *plot = new QCustomPlot(this);
+        plot->setMinimumHeight(170);
+        plot->setObjectName(QStringLiteral("timeline-run-%1").arg(e.runId));
+        plot->plotLayout()->insertRow(0);
+        const QColor colour = RunColours::forRun(e.runId);
+        auto *title = new QCPTextElement(plot, e.label, QFont(font().family(), 9, QFont::Bold));
+        title->setTextColor(colour);
+        plot->plotLayout()->addElement(0, 0, title);
+        const int n = int(e.samples.gpus.size());
+        for (int i = 0; i < n; ++i) {
+            const GpuTimeline &g = e.samples.gpus[i];
+            const QVector<double> &ys = m_q == Quantity::Memory ? g.memUsedMiB : g.utilPercent;
+            QVector<QCPGraphData> data;
+            data.reserve(g.seconds.size());
+            for (qsizetype k = 0; k < g.seconds.size() && k < ys.size(); ++k)
+                data.append(QCPGraphData(g.seconds[k] + e.offsetSeconds, ys[k]));
+            std::stable_sort(data.begin(), data.end(), qcpLessThanSortKey<QCPGraphData>);
+            QCPGraph *graph = plot->addGraph();
+            graph->setName(QStringLiteral("GPU %1").arg(g.key));
+            graph->setPen(QPen(RunColours::shade(colour, i, n), 1.2));
+            graph->setAdaptiveSampling(true);
+            graph->data()->set(data, true);   // one call, already sorted
+            if (!g.seconds.isEmpty())
+                maxT = std::max(maxT, g.seconds.last() + e.offsetSeconds);
+        }
+        plot->xAxis->setLabel(tr("seconds since job start"));
+        plot->yAxis->setLabel(m_q == Quantity::Memory ? tr("MiB") : tr("%"));
+        double memTop = 0;
+        for (const GpuTimeline &g : e.samples.gpus)
+            memTop = std::max({memTop, g.memTotalMiB.value_or(0), g.peakMemUsedMiB.value_or(0)});
+        plot->yAxis->setRange(0, m_q == Quantity::Memory ? std::max(1.0, memTop * 1.05) : 105);
+        plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+        plot->axisRect()->setRangeDrag(Qt::Horizontal);
+        plot->axisRect()->setRangeZoom(Qt::Horizontal);
+
+        auto *line = new QCPItemStraightLine(plot);
+        line->setPen(QPen(QColor(60, 60, 60), 1, Qt::DashLine));
+        line->point1->setCoords(-1e9, 0);
+        line->point2->setCoords(-1e9, 1);
+        line->setVisible(false);
+        auto *text = new QCPItemText(plot);
+        text->position->setType(QCPItemPosition::ptAxisRectRatio);
+        text->position->setCoords(0.01, 0.02);
+        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        text->setTextAlignment(Qt::AlignLeft);
+        text->setBrush(QColor(255, 255, 255, 220));
+        text->setPen(QPen(QColor(180, 180, 180)));
+        text->setPadding(QMargins(4, 2, 4, 2));
+        text->setFont(QFont(font().family(), 8));
+        text->setVisible(false);
+
+        connect(plot, &QCustomPlot::mouseMove, this, [this, plot](QMouseEvent *ev) { onMouseMove(plot, ev); });
+        connect(plot->xAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this,
+                [this, plot](const QCPRange &) { syncRange(plot); });
+        plot->setContextMenuPolicy(Qt::CustomContextMenu);
+        connect(plot, &QWidget::customContextMenuRequested, this, [this, plot, e](const QPoint &p) {
+            auto *menu = new QMenu(plot);
+            menu->setAttribute(Qt::WA_DeleteOnClose);
+            menu->addAction(tr("Export chart…"), this, [this, plot, e] {
+                ChartExporter::askAndSave(plot, this, QStringLiteral("gpu-timeline-run-%1").arg(e.runId));
+            });
+            menu->popup(plot->mapToGlobal(p));
+        });
+        m_chartsLayout->insertWidget(pos++, plot);
+        m_rowWidgets << plot;
+        m_plots << plot;
+        m_lines << line;
+        m_texts << text;
+    }
+    m_syncing = true;
+    for (QCustomPlot *p : m_plots) {
+        p->xAxis->setRange(0, maxT);
+        p->replot(QCustomPlot::rpQueuedReplot);
+    }
+    m_syncing = false;
+}
+
+void UtilisationTimeline::syncRange(QCustomPlot *from)
+{
+    if (m_syncing)
+        return;
+    m_syncing = true;
+    const QCPRange r = from->xAxis->range();
+    for (QCustomPlot *p : m_plots) {
+        if (p != from) {
+            p->xAxis->setRange(r);
+            p->replot(QCustomPlot::rpQueuedReplot);
+        }
+    }
+    m_syncing = false;
+}
+
+void UtilisationTimeline::onMouseMove(QCustomPlot *plot, QMouseEvent *event)
+{
+    setTrackerX(plot->xAxis->pixelToCoord(event->position().x()));
+}
+
+void UtilisationTimeline::setTrackerX(double x)
+{
+    const QString unit = m_q == Quantity::Memory ? QStringLiteral(" MiB") : QStringLiteral(" %");
+    for (int i = 0; i < m_plots.size(); ++i) {
+        QCustomPlot *plot = m_plots[i];
+        m_lines[i]->point1->setCoords(x, 0);
+        m_lines[i]->point2->setCoords(x, 1);
+        m_lines[i]->setVisible(true);
+        QStringList lines{tr("t = %1 s").arg(x, 0, 'f', 1)};
+        for (int g = 0; g < plot->graphCount(); ++g) {
+            const auto data = plot->graph(g)->data();
+            if (data->isEmpty())
+                continue;
+            // The sample at or before x (the value in effect at that time).
+            auto it = data->findBegin(x, false);
+            if (it != data->constBegin() && (it == data->constEnd() || it->key > x))
+                --it;
+            if (it == data->constEnd() || it->key > x) {
+                lines << tr("%1: –").arg(plot->graph(g)->name());
+                continue;
+            }
+            lines << (std::isnan(it->value) ? tr("%1: n/a").arg(plot->graph(g)->name())
+                                            : QStringLiteral("%1: %2%3")
+                                                  .arg(plot->graph(g)->name())
+                                                  .arg(it->value, 0, 'f', 0)
+                                                  .arg(unit));
+        }
+        m_texts[i]->setText(lines.join(QLatin1Char('\n')));
+        m_texts[i]->setVisible(true);
+        plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
+QString UtilisationTimeline::trackerText(int plot) const
+{
+    return plot >= 0 && plot < m_texts.size() ? m_texts[plot]->text() : QString();
+}
+
+} // namespace scalelab

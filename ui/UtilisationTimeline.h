@@ -1,0 +1,82 @@
+#pragma once
+
+#include "GpuSampleParser.h"
+#include "RunMetricsTable.h"
+
+#include <QList>
+#include <QString>
+#include <QWidget>
+
+class QComboBox;
+class QCPItemStraightLine;
+class QCPItemText;
+class QCustomPlot;
+class QLabel;
+class QMouseEvent;
+class QVBoxLayout;
+
+namespace scalelab {
+
+class RunStore;
+
+// Per-GPU utilisation (or memory) over time, one chart per run, stacked.
+// Time is seconds since the job started (sacct Start when the sampler's
+// clock can be matched to it, else the first sample). The charts share one x
+// range (drag/zoom one, all follow) and one tracker: a vertical line with the
+// values of every GPU at the cursor. Each run keeps its colour (RunColours);
+// its GPUs are shades of it. Runs without samples say "no GPU samples".
+class UtilisationTimeline : public QWidget {
+    Q_OBJECT
+public:
+    enum class Quantity { Util, Memory };
+
+    struct Entry {
+        qint64 runId = 0;
+        QString label;                // e.g. "run 3 · job 120 · 4 GPUs"
+        GpuSampleSummary samples;
+        double offsetSeconds = 0;     // added to the sample times (job start alignment)
+    };
+
+    explicit UtilisationTimeline(QWidget *parent = nullptr);
+    ~UtilisationTimeline() override;
+
+    // Reads the runs' fetched sampler files in the background, then shows them.
+    void setRuns(const QList<RunMetricsRow> &rows, RunStore &store);
+    // Shows already parsed samples at once.
+    void setEntries(const QList<Entry> &entries);
+    void setQuantity(Quantity q);
+
+    bool isLoading() const { return m_loading; }
+    const QList<QCustomPlot *> &plots() const { return m_plots; }
+    // Moves the shared tracker to time x (as the mouse does) and returns the
+    // text shown in chart `plot`.
+    void setTrackerX(double x);
+    QString trackerText(int plot) const;
+
+    // The job start alignment: sample origin minus sacct Start (both read as
+    // the cluster's local time), when it is plausible; else 0.
+    static double alignmentOffset(const GpuSampleSummary &samples, const RunMetricsRow &row);
+
+Q_SIGNALS:
+    void loaded();
+
+private:
+    void rebuild();
+    void onMouseMove(QCustomPlot *plot, QMouseEvent *event);
+    void syncRange(QCustomPlot *from);
+
+    QComboBox *m_quantity = nullptr;
+    QLabel *m_status = nullptr;
+    QVBoxLayout *m_chartsLayout = nullptr;
+    QList<Entry> m_entries;
+    QList<QCustomPlot *> m_plots;
+    QList<QWidget *> m_rowWidgets;   // plots and "no GPU samples" labels
+    QList<QCPItemStraightLine *> m_lines;
+    QList<QCPItemText *> m_texts;
+    Quantity m_q = Quantity::Util;
+    bool m_loading = false;
+    bool m_syncing = false;
+    quint64 m_generation = 0;
+};
+
+} // namespace scalelab
