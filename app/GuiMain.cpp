@@ -155,8 +155,17 @@ int GuiMain::run(int argc, char **argv)
     if (opts.dark)
         applyDarkPalette(app);
 
+    // SCALELAB_STARTUP_TRACE=1: where the time before the first paint goes.
+    const bool trace = qEnvironmentVariable("SCALELAB_STARTUP_TRACE") == QLatin1String("1");
+    auto phase = [&](const char *what) {
+        if (trace)
+            std::fprintf(stderr, "startup %-12s %lld ms\n", what, static_cast<long long>(clock.elapsed()));
+    };
+    phase("qapp");
     AppServices services;
+    phase("services");
     MainWindow window(services);
+    phase("window");
     if (!opts.spec.isEmpty()) {
         const QString err = window.compose()->openSpecFile(opts.spec);
         if (!err.isEmpty())

@@ -84,7 +84,7 @@ size_t LiteralNumberMatcher::numberEnd(std::string_view s, size_t p) const
     const size_t n = s.size();
     if (m_num == Num::Class) {
         size_t q = p;
-        while (q < n && ((m_classDigits && isDigit(s[q])) || m_classChars.find(s[q]) != std::string::npos))
+        while (q < n && ((m_classDigits && isDigit(s[q])) || m_classChars.find(s[q]) != std::string_view::npos))
             ++q;
         return q > p ? q : std::string_view::npos;
     }
@@ -146,13 +146,13 @@ int LiteralNumberMatcher::match(std::string_view line, double *out, int max) con
             break;
         }
         case Sep::OneOfThenSpaces:
-            if (p >= n || m_sepChars.find(line[p]) == std::string::npos) continue;
+            if (p >= n || m_sepChars.find(line[p]) == std::string_view::npos) continue;
             ++p;
             while (p < n && isSpace(line[p])) ++p;
             break;
         case Sep::SpacesOneOfSpaces:
             while (p < n && isSpace(line[p])) ++p;
-            if (p >= n || m_sepChars.find(line[p]) == std::string::npos) continue;
+            if (p >= n || m_sepChars.find(line[p]) == std::string_view::npos) continue;
             ++p;
             while (p < n && isSpace(line[p])) ++p;
             break;

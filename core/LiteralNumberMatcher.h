@@ -32,9 +32,9 @@ private:
     std::string m_literal;
     bool m_wordBoundary = false;
     Sep m_sep = Sep::None;
-    std::string m_sepChars;      // for the [..] separators
+    std::string_view m_sepChars;   // for the [..] separators (static text)
     Num m_num = Num::Decimal;
-    std::string m_classChars;    // for Num::Class
+    std::string_view m_classChars; // for Num::Class (static text)
     bool m_classDigits = false;  // class includes 0-9
 };
 

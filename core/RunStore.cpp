@@ -184,10 +184,17 @@ QString RunStore::connection(QSqlDatabase &db)
 QString RunStore::ensureMigrated(QSqlDatabase &db)
 {
     QMutexLocker lock(&m_mutex);
+    // A store refused once (e.g. written by a newer ScaleLab) stays refused:
+    // nothing may read or write a schema this build does not know.
+    if (!m_refusal.isEmpty())
+        return m_refusal;
     if (!m_migrated) {
         const QString e = migrate(db);
-        if (!e.isEmpty())
+        if (!e.isEmpty()) {
+            if (e.contains(QLatin1String("newer than this ScaleLab")))
+                m_refusal = e;
             return e;
+        }
         m_migrated = true;
     }
     return {};

@@ -100,6 +100,7 @@ private:
     QMutex m_mutex;                // guards the two members below
     QSet<QString> m_connections;   // names created, removed in the destructor
     bool m_migrated = false;
+    QString m_refusal;
 };
 
 } // namespace scalelab

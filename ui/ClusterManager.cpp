@@ -232,7 +232,9 @@ void ClusterManager::watchOutput(qint64 runId)
     if (runId <= 0)
         return;
     const auto run = m_services.store().run(runId);
-    if (!run.ok() || !run.value.hasJob() || run.value.clusterAlias.isEmpty())
+    // Finished runs had their outputs fetched at the end: looking at one
+    // must not open a connection (or ask for a login).
+    if (!run.ok() || !run.value.hasJob() || run.value.isTerminal() || run.value.clusterAlias.isEmpty())
         return;
     Cluster &c = cluster(run.value.clusterAlias);
     if (c.waitingForUser)

@@ -58,6 +58,12 @@ void ClusterManager::submit(const QList<JobSpec> &specs, const QString &studyNam
         prepared.append({spec, r.script, aliasForProfile(spec.profile), computeGeometry(spec, *profile)});
     }
 
+    // Start the connections first: a new connection's first task reconciles
+    // the runs that exist now, and must not include the ones created below
+    // (their own submit tasks send them).
+    for (const Prepared &p : std::as_const(prepared))
+        connection(cluster(p.alias));
+
     RunStore &store = m_services.store();
     qint64 studyId = 0;
     if (!studyName.trimmed().isEmpty()) {

@@ -58,7 +58,7 @@ ComposePlace::ComposePlace(AppServices &services, QWidget *parent) : QWidget(par
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setAccessibleName(tr("Job form"));
-    scroll->setMinimumWidth(m_form->minimumSizeHint().width() + 24);
+    scroll->setMinimumWidth(380);
     m_preview = new ScriptPreview(this);
     m_diagnostics = new DiagnosticsPanel(this);
 

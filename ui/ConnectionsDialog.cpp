@@ -4,7 +4,6 @@
 #include "ClusterConnection.h"
 #include "ClusterManager.h"
 #include "GuiSshCallbacks.h"
-#include "ShellQuote.h"
 #include "SshConfigFile.h"
 
 #include <QComboBox>
@@ -369,10 +368,9 @@ void ConnectionsDialog::cancelTest()
 {
     if (!m_test)
         return;
-    // Do not wait for the worker: answer its questions "cancelled", drop the
-    // rest, and let the connection delete itself when its task returns.
+    // Do not wait for the worker: its questions answer "cancelled" from now
+    // on, and the connection deletes itself when its one task returns.
     m_testCallbacks->stop();
-    m_test->cancelPending();
     m_test->disconnect(this);
     finishTest(false, tr("Test cancelled."));
 }

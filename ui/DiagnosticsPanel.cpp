@@ -5,6 +5,7 @@
 #include <QPushButton>
 #include <QStyle>
 #include <QTableWidget>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace scalelab {
@@ -100,7 +101,9 @@ QString DiagnosticsPanel::summaryText() const
     const int w = countOf(m_current, Severity::Warning);
     if (e == 0 && w == 0)
         return tr("No errors or warnings: ready to submit.");
-    return tr("%n error(s)", nullptr, e) + QStringLiteral(", ") + tr("%n warning(s)", nullptr, w);
+    const QString errors = e == 1 ? tr("1 error") : tr("%1 errors").arg(e);
+    const QString warnings = w == 1 ? tr("1 warning") : tr("%1 warnings").arg(w);
+    return e > 0 ? tr("%1, %2 — errors block submit.").arg(errors, warnings) : tr("%1: submit will ask first.").arg(warnings);
 }
 
 QTableWidgetItem *DiagnosticsPanel::itemForRule(const QString &rule) const
@@ -131,6 +134,14 @@ void DiagnosticsPanel::rebuild()
         addSection(m_importSource, m_imported, true, false);
     addSection(tr("This job"), m_current, false, true);
     m_tree->resizeRowsToContents();
+    // Row heights depend on the wrapped width, final only once laid out.
+    QTimer::singleShot(0, m_tree, &QTableWidget::resizeRowsToContents);
+}
+
+void DiagnosticsPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    QTimer::singleShot(0, m_tree, &QTableWidget::resizeRowsToContents);
 }
 
 void DiagnosticsPanel::addSection(const QString &title, const Diagnostics &diags, bool imported, bool fixable)

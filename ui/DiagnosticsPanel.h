@@ -35,6 +35,9 @@ Q_SIGNALS:
     void activated(const scalelab::Diagnostic &diag);
     void fixRequested(const scalelab::Fix &fix);
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
     void rebuild();
     void addSection(const QString &title, const Diagnostics &diags, bool imported, bool fixable);

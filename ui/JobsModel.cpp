@@ -216,7 +216,8 @@ qint64 JobsModel::elapsedSeconds(const RunRow &row)
 {
     if (row.accountedElapsed >= 0)
         return row.accountedElapsed;
-    if (!row.started.isValid() || (row.ended.isValid() && row.ended < row.started))
+    // Not started, or back in the queue (requeued): no clock runs.
+    if (!row.started.isValid() || (row.ended.isValid() && row.ended < row.started) || row.run.state == JobState::Pending)
         return -1;
     const QDateTime end = row.ended.isValid() ? row.ended : QDateTime::currentDateTimeUtc();
     return std::max<qint64>(0, row.started.secsTo(end));
@@ -308,6 +309,10 @@ QVariant JobsModel::studyData(const StudyRow &row, int column, int role) const
             f.setBold(true);
             return f;
         }
+        return {};
+    case Qt::ToolTipRole:
+        if (column == State || column == Name)
+            return studyData(row, column, Qt::DisplayRole);
         return {};
     case Qt::DisplayRole: break;
     default: return {};

@@ -19,9 +19,13 @@ QStringList RunsTableModel::defaultColumns(const RunMetricsTable &table)
     const QStringList wanted{metric::TrainTimeS,   metric::ElapsedS,       metric::SamplesPerS,
                              metric::Throughput,   metric::TestAccuracy,   metric::GpuUtilMeanPct,
                              metric::GpuHours,     metric::CpuEfficiency,  metric::QueueWaitS};
-    for (const QString &m : wanted)
+    for (const QString &m : wanted) {
+        // One throughput column: the run summary when the logs print one.
+        if (m == metric::Throughput && cols.contains(metric::SamplesPerS))
+            continue;
         if (table.metricNames.contains(m))
             cols << m;
+    }
     if (table.metricNames.contains(metric::GpuSamples) && !cols.contains(metric::GpuUtilMeanPct))
         cols << metric::GpuUtilMeanPct;   // so "no GPU samples" is visible
     return cols;

@@ -113,23 +113,20 @@ QString writeScalingReport(RunStore &store, qint64 studyId, const QString &pdfPa
                     .arg(esc(input.runtimeMetric.isEmpty() ? QStringLiteral("none") : input.runtimeMetric),
                          esc(input.throughputMetric.isEmpty() ? QStringLiteral("none") : input.throughputMetric));
 
-    // Charts as images, two per row.
-    html += QStringLiteral("<h2>Charts</h2><table cellspacing=\"4\"><tr>");
-    int i = 0;
+    // Charts as images, one per row so their labels stay readable on A4
+    // (rendered at 640x360 and drawn 460 pt wide, at twice the pixels).
+    html += QStringLiteral("<h2>Charts</h2>");
     for (StudyChart c : StudyChartBuilder::all()) {
         QCustomPlot *plot = charts.chart(c);
-        plot->replot(QCustomPlot::rpImmediateRefresh);
-        const QImage image = plot->toPixmap(640, 400, 2.0).toImage();
+        const QImage image = plot->toPixmap(640, 360, 2.0).toImage();
         const QString url = QStringLiteral("chart-%1.png").arg(StudyChartBuilder::id(c));
         doc.addResource(QTextDocument::ImageResource, QUrl(url), image);
-        html += QStringLiteral("<td><img src=\"%1\" width=\"320\" height=\"200\"></td>").arg(url);
-        if (++i % 2 == 0)
-            html += QStringLiteral("</tr><tr>");
+        html += QStringLiteral("<p align=\"center\"><img src=\"%1\" width=\"460\" height=\"259\"></p>").arg(url);
     }
-    html += QStringLiteral("</tr></table>");
 
     // Runs table.
-    html += QStringLiteral("<h2>Runs</h2><table border=\"1\" cellspacing=\"0\" cellpadding=\"3\"><tr>");
+    html += QStringLiteral("<h2>Runs</h2><table border=\"1\" cellspacing=\"0\" cellpadding=\"2\" width=\"100%\" "
+                           "style=\"font-size: 7pt;\"><tr>");
     const QStringList headers{QStringLiteral("Run"), QStringLiteral("Job"), QStringLiteral("GPUs"),
                               QStringLiteral("Nodes"), QStringLiteral("State"),
                               input.runtimeMetric.isEmpty() ? QStringLiteral("Runtime") : input.runtimeMetric + QStringLiteral(" [s]"),

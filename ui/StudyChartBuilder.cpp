@@ -242,7 +242,9 @@ void StudyChartBuilder::build(QCustomPlot *plot, StudyChart chart, const QList<R
             plot->yAxis2->setVisible(true);
             plot->yAxis2->setLabel(QObject::tr("billing × hours"));
             QCPGraph *g = addGraph(plot, QObject::tr("billing × hours"), kSecond, true, false, bill, plot->yAxis2);
-            g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, kSecond, kSecond, 7));
+            // Hollow and larger: billing is often proportional to GPUs, so
+            // both points land on the same spot and the disc must stay visible.
+            g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(kSecond, 1.8), Qt::NoBrush, 12));
             g->setObjectName(QStringLiteral("billing"));
         }
         break;
@@ -282,6 +284,10 @@ void StudyChartBuilder::build(QCustomPlot *plot, StudyChart chart, const QList<R
         axis->setRange(r.lower, r.upper + pad);
     };
     fitY(plot->yAxis, plot, chart != StudyChart::Accuracy);
+    if (chart == StudyChart::Accuracy) {   // room below the lowest point too
+        const QCPRange r = plot->yAxis->range();
+        plot->yAxis->setRange(r.lower - (r.upper - r.lower) * 0.08, r.upper);
+    }
     if (plot->yAxis2->visible())
         fitY(plot->yAxis2, plot, true);
 
@@ -289,9 +295,14 @@ void StudyChartBuilder::build(QCustomPlot *plot, StudyChart chart, const QList<R
         note(plot, emptyText);
     plot->legend->setVisible(!empty && plot->graphCount() > 1);
     plot->legend->setFont(QFont(plot->font().family(), 8));
-    plot->axisRect()->insetLayout()->setInsetAlignment(
-        0, chart == StudyChart::Runtime || chart == StudyChart::Efficiency ? (Qt::AlignTop | Qt::AlignRight)
-                                                                           : (Qt::AlignTop | Qt::AlignLeft));
+    // Where the data leaves room: runtime falls (top right is free), efficiency
+    // falls from 1 (bottom left), the others rise (top left).
+    Qt::Alignment where = Qt::AlignTop | Qt::AlignLeft;
+    if (chart == StudyChart::Runtime)
+        where = Qt::AlignTop | Qt::AlignRight;
+    else if (chart == StudyChart::Efficiency)
+        where = Qt::AlignBottom | Qt::AlignLeft;
+    plot->axisRect()->insetLayout()->setInsetAlignment(0, where);
 }
 
 } // namespace scalelab

@@ -44,6 +44,7 @@ QList<UtilisationTimeline::Entry> loadAll(const QList<LoadJob> &jobs)
             e.samples.noSamplesReason = marker.isEmpty() ? QObject::tr("no GPU sampler file was fetched") : marker;
         }
         e.offsetSeconds = UtilisationTimeline::alignmentOffset(e.samples, j.row);
+        UtilisationTimeline::prepare(e);   // the costly part, off the GUI thread
         out << e;
     }
     return out;
@@ -94,6 +95,18 @@ double UtilisationTimeline::alignmentOffset(const GpuSampleSummary &samples, con
     return offset >= 0 && offset < 600 ? offset : 0;
 }
 
+void UtilisationTimeline::prepare(Entry &e)
+{
+    if (e.utilLods.size() == e.samples.gpus.size() && e.memLods.size() == e.samples.gpus.size())
+        return;
+    e.utilLods.clear();
+    e.memLods.clear();
+    for (const GpuTimeline &g : e.samples.gpus) {
+        e.utilLods << TimelineLod(g.seconds, g.utilPercent, e.offsetSeconds);
+        e.memLods << TimelineLod(g.seconds, g.memUsedMiB, e.offsetSeconds);
+    }
+}
+
 void UtilisationTimeline::setRuns(const QList<RunMetricsRow> &rows, RunStore &store)
 {
     QList<LoadJob> jobs;
@@ -131,6 +144,8 @@ void UtilisationTimeline::setRuns(const QList<RunMetricsRow> &rows, RunStore &st
 void UtilisationTimeline::setEntries(const QList<Entry> &entries)
 {
     m_entries = entries;
+    for (Entry &e : m_entries)
+        prepare(e);   // no-op for entries the loader prepared
     rebuild();
 }
 
@@ -150,6 +165,7 @@ void UtilisationTimeline::rebuild()
     m_plots.clear();
     m_lines.clear();
     m_texts.clear();
+    m_lods.clear();
     if (!m_loading)
         m_status->setText(m_entries.isEmpty() ? tr("Select runs in the table to see their GPU timelines.")
                                               : tr("Drag or wheel to move/zoom time (all charts follow); hover for values."));
@@ -176,19 +192,13 @@ void UtilisationTimeline::rebuild()
         title->setTextColor(colour);
         plot->plotLayout()->addElement(0, 0, title);
         const int n = int(e.samples.gpus.size());
+        const QList<TimelineLod> &lods = m_q == Quantity::Memory ? e.memLods : e.utilLods;
         for (int i = 0; i < n; ++i) {
             const GpuTimeline &g = e.samples.gpus[i];
-            const QVector<double> &ys = m_q == Quantity::Memory ? g.memUsedMiB : g.utilPercent;
-            QVector<QCPGraphData> data;
-            data.reserve(g.seconds.size());
-            for (qsizetype k = 0; k < g.seconds.size() && k < ys.size(); ++k)
-                data.append(QCPGraphData(g.seconds[k] + e.offsetSeconds, ys[k]));
-            std::stable_sort(data.begin(), data.end(), qcpLessThanSortKey<QCPGraphData>);
             QCPGraph *graph = plot->addGraph();
             graph->setName(QStringLiteral("GPU %1").arg(g.key));
             graph->setPen(QPen(RunColours::shade(colour, i, n), 1.2));
             graph->setAdaptiveSampling(true);
-            graph->data()->set(data, true);   // one call, already sorted
             if (!g.seconds.isEmpty())
                 maxT = std::max(maxT, g.seconds.last() + e.offsetSeconds);
         }
@@ -235,13 +245,24 @@ void UtilisationTimeline::rebuild()
         m_plots << plot;
         m_lines << line;
         m_texts << text;
+        m_lods << lods;
     }
     m_syncing = true;
-    for (QCustomPlot *p : m_plots) {
-        p->xAxis->setRange(0, maxT);
-        p->replot(QCustomPlot::rpQueuedReplot);
+    for (int i = 0; i < m_plots.size(); ++i) {
+        m_plots[i]->xAxis->setRange(0, maxT);
+        refill(i);
+        m_plots[i]->replot(QCustomPlot::rpQueuedReplot);
     }
     m_syncing = false;
+}
+
+void UtilisationTimeline::refill(int plot)
+{
+    QCustomPlot *p = m_plots[plot];
+    const QCPRange r = p->xAxis->range();
+    const int pixels = std::max(p->axisRect()->width(), 1000);
+    for (int g = 0; g < p->graphCount() && g < m_lods[plot].size(); ++g)
+        p->graph(g)->data()->set(m_lods[plot][g].points(r.lower, r.upper, pixels), true);   // one call, sorted
 }
 
 void UtilisationTimeline::syncRange(QCustomPlot *from)
@@ -250,11 +271,11 @@ void UtilisationTimeline::syncRange(QCustomPlot *from)
         return;
     m_syncing = true;
     const QCPRange r = from->xAxis->range();
-    for (QCustomPlot *p : m_plots) {
-        if (p != from) {
-            p->xAxis->setRange(r);
-            p->replot(QCustomPlot::rpQueuedReplot);
-        }
+    for (int i = 0; i < m_plots.size(); ++i) {
+        if (m_plots[i] != from)
+            m_plots[i]->xAxis->setRange(r);
+        refill(i);
+        m_plots[i]->replot(QCustomPlot::rpQueuedReplot);
     }
     m_syncing = false;
 }
@@ -273,23 +294,11 @@ void UtilisationTimeline::setTrackerX(double x)
         m_lines[i]->point2->setCoords(x, 1);
         m_lines[i]->setVisible(true);
         QStringList lines{tr("t = %1 s").arg(x, 0, 'f', 1)};
-        for (int g = 0; g < plot->graphCount(); ++g) {
-            const auto data = plot->graph(g)->data();
-            if (data->isEmpty())
-                continue;
-            // The sample at or before x (the value in effect at that time).
-            auto it = data->findBegin(x, false);
-            if (it != data->constBegin() && (it == data->constEnd() || it->key > x))
-                --it;
-            if (it == data->constEnd() || it->key > x) {
-                lines << tr("%1: –").arg(plot->graph(g)->name());
-                continue;
-            }
-            lines << (std::isnan(it->value) ? tr("%1: n/a").arg(plot->graph(g)->name())
-                                            : QStringLiteral("%1: %2%3")
-                                                  .arg(plot->graph(g)->name())
-                                                  .arg(it->value, 0, 'f', 0)
-                                                  .arg(unit));
+        for (int g = 0; g < plot->graphCount() && g < m_lods[i].size(); ++g) {
+            // Full resolution, not the drawn envelope.
+            const double v = m_lods[i][g].valueAt(x);
+            lines << (std::isnan(v) ? tr("%1: –").arg(plot->graph(g)->name())
+                                    : QStringLiteral("%1: %2%3").arg(plot->graph(g)->name()).arg(v, 0, 'f', 0).arg(unit));
         }
         m_texts[i]->setText(lines.join(QLatin1Char('\n')));
         m_texts[i]->setVisible(true);

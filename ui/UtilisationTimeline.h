@@ -2,6 +2,7 @@
 
 #include "GpuSampleParser.h"
 #include "RunMetricsTable.h"
+#include "TimelineLod.h"
 
 #include <QList>
 #include <QString>
@@ -35,7 +36,11 @@ public:
         QString label;                // e.g. "run 3 · job 120 · 4 GPUs"
         GpuSampleSummary samples;
         double offsetSeconds = 0;     // added to the sample times (job start alignment)
+        // Level-of-detail pyramids per GPU (utilisation, memory); prepare()
+        // builds them, in the loader's worker thread for fetched files.
+        QList<TimelineLod> utilLods, memLods;
     };
+    static void prepare(Entry &entry);
 
     explicit UtilisationTimeline(QWidget *parent = nullptr);
     ~UtilisationTimeline() override;
@@ -64,6 +69,7 @@ private:
     void rebuild();
     void onMouseMove(QCustomPlot *plot, QMouseEvent *event);
     void syncRange(QCustomPlot *from);
+    void refill(int plot);   // the graphs' points for the visible range (level of detail)
 
     QComboBox *m_quantity = nullptr;
     QLabel *m_status = nullptr;
@@ -73,6 +79,7 @@ private:
     QList<QWidget *> m_rowWidgets;   // plots and "no GPU samples" labels
     QList<QCPItemStraightLine *> m_lines;
     QList<QCPItemText *> m_texts;
+    QList<QList<TimelineLod>> m_lods;   // per plot, per GPU graph (full resolution inside)
     Quantity m_q = Quantity::Util;
     bool m_loading = false;
     bool m_syncing = false;

@@ -2,12 +2,16 @@
 // in several states and two studies: grouping, filtering, state colours,
 // the elapsed/limit progress data, and the details of a selected run.
 #include "AppServices.h"
+#include "AppSettings.h"
+#include "ConnectionsDialog.h"
+#include "SettingsDialog.h"
 #include "JobSpecJson.h"
 #include "JobsModel.h"
 #include "JobsPlace.h"
 #include "OutputTailView.h"
 #include "RunDetailsView.h"
 #include "RunStore.h"
+#include "SshConfigFile.h"
 
 #include <QDir>
 #include <QFile>
@@ -15,7 +19,9 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRadioButton>
 #include <QSortFilterProxyModel>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTreeView>
@@ -286,6 +292,81 @@ private Q_SLOTS:
         QVERIFY(place.details()->findChild<QLabel *>("runSummary")->text().contains(QLatin1String("Running")));
         m_services->store().updateState(m_pending, JobState::Pending, QStringLiteral("Resources"));
         Q_EMIT m_services->runsChanged();
+    }
+
+    void settingsTable()
+    {
+        using K = AppSettings::Key;
+        QCOMPARE(AppSettings::pollIntervalSeconds(), 30);
+        QCOMPARE(AppSettings::name(K::PollIntervalSeconds), QStringLiteral("polling/intervalSeconds"));
+        AppSettings::set(K::PollIntervalSeconds, 3);
+        QCOMPARE(AppSettings::pollIntervalSeconds(), 10);   // never below Slurm-friendly minimum
+        AppSettings::reset(K::PollIntervalSeconds);
+        QCOMPARE(AppSettings::get(K::PollIntervalSeconds), AppSettings::defaultValue(K::PollIntervalSeconds));
+        QVERIFY(AppSettings::notificationsEnabled());
+
+        const ClusterProfile *testbed = m_services->profiles().find(QStringLiteral("testbed"));
+        QVERIFY(testbed);
+        QCOMPARE(AppSettings::effectiveAlias(QStringLiteral("testbed"), testbed), QStringLiteral("testbed"));
+        AppSettings::ClusterConnection c;
+        c.alias = QStringLiteral("my-testbed");
+        AppSettings::setClusterConnection(QStringLiteral("testbed"), c);
+        QCOMPARE(AppSettings::effectiveAlias(QStringLiteral("testbed"), testbed), QStringLiteral("my-testbed"));
+
+        // Explicit host details become an entry of a generated config that
+        // includes the researcher's own.
+        QFile user(m_dir.filePath(QStringLiteral("user_ssh_config")));
+        QVERIFY(user.open(QIODevice::WriteOnly));
+        user.write("Host bastion\n  HostName 127.0.0.1\n  Port 2223\n");
+        user.close();
+        qputenv("SCALELAB_SSH_CONFIG", user.fileName().toLocal8Bit());
+        c.hostName = QStringLiteral("login.example.org");
+        c.user = QStringLiteral("researcher");
+        c.port = 2200;
+        c.proxyJump = QStringLiteral("bastion");
+        AppSettings::setClusterConnection(QStringLiteral("testbed"), c);
+        QCOMPARE(AppSettings::writeGeneratedConfig(), QString());
+        QCOMPARE(AppSettings::effectiveAlias(QStringLiteral("testbed"), testbed), QStringLiteral("scalelab-testbed"));
+        QCOMPARE(AppSettings::sshConfigPath(), AppSettings::generatedConfigPath());
+        QString error;
+        const SshConfigFile generated = SshConfigFile::load(AppSettings::sshConfigPath(), &error);
+        QCOMPARE(error, QString());
+        const SshHostConfig h = generated.resolve(QStringLiteral("scalelab-testbed"));
+        QCOMPARE(h.hostName, QStringLiteral("login.example.org"));
+        QCOMPARE(h.port, 2200);
+        QCOMPARE(h.user, QStringLiteral("researcher"));
+        QCOMPARE(h.proxyJump, QStringLiteral("bastion"));
+        QCOMPARE(generated.resolve(QStringLiteral("bastion")).port, 2223);   // the included file
+        c.user = QStringLiteral("-oProxyCommand=x");
+        AppSettings::setClusterConnection(QStringLiteral("testbed"), c);
+        QVERIFY(AppSettings::writeGeneratedConfig().contains(QLatin1String("starts with '-'")));
+
+        // The connections form is prefilled from the SSH config / profile.
+        AppSettings::setClusterConnection(QStringLiteral("testbed"), {});
+        {
+            ConnectionsDialog d(*m_services);
+            d.selectProfile(QStringLiteral("testbed"));
+            QCOMPARE(d.findChild<QLineEdit *>("aliasEdit")->placeholderText(), QStringLiteral("testbed"));
+            QCOMPARE(d.findChild<QLineEdit *>("hostEdit")->text(), QStringLiteral("127.0.0.1"));
+            QCOMPARE(d.findChild<QSpinBox *>("portSpin")->value(), 2222);
+            QVERIFY(d.findChild<QRadioButton *>("aliasMode")->isChecked());
+            QVERIFY(!d.findChild<QLineEdit *>("hostEdit")->isEnabled());
+            d.findChild<QRadioButton *>("hostMode")->setChecked(true);
+            d.findChild<QLineEdit *>("hostEdit")->setText(QStringLiteral("login2.example.org"));
+            QCOMPARE(d.save(), QString());
+        }
+        QCOMPARE(AppSettings::clusterConnection(QStringLiteral("testbed")).hostName, QStringLiteral("login2.example.org"));
+        AppSettings::setClusterConnection(QStringLiteral("testbed"), {});
+        QCOMPARE(ConnectionsDialog::parseAssociations("project_1|\nproject_2|gpu\nproject_2|gputest\n"),
+                 (QStringList{"project_1: all partitions", "project_2: gpu, gputest"}));
+
+        SettingsDialog settings(*m_services);
+        settings.findChild<QSpinBox *>("pollInterval")->setValue(45);
+        QCOMPARE(settings.findChild<QSpinBox *>("pollInterval")->minimum(), 10);
+        settings.save();
+        QCOMPARE(AppSettings::pollIntervalSeconds(), 45);
+        AppSettings::reset(K::PollIntervalSeconds);
+        qunsetenv("SCALELAB_SSH_CONFIG");
     }
 
     void screenshot()

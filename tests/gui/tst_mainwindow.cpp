@@ -118,7 +118,7 @@ private Q_SLOTS:
                 || qobject_cast<QAbstractSpinBox *>(w)
                 || (qobject_cast<QLineEdit *>(w) && !qobject_cast<QAbstractSpinBox *>(w->parentWidget())
                     && !qobject_cast<QComboBox *>(w->parentWidget()));
-            if (control && w->accessibleName().isEmpty() && !w->inherits("QScrollBar"))
+            if (control && w->accessibleName().isEmpty() && !w->inherits("QScrollBar") && !w->inherits("QTableCornerButton"))
                 missing << QStringLiteral("%1 %2 '%3'").arg(QString::fromLatin1(w->metaObject()->className()),
                                                             w->objectName(), w->property("text").toString());
         }

@@ -7,11 +7,14 @@
 #include "AppServices.h"
 #include "AppSettings.h"
 #include "ClusterManager.h"
+#include "ConnectionsDialog.h"
 #include "JobsModel.h"
 #include "JobsPlace.h"
 #include "OutputTailView.h"
 #include "RunDetailsView.h"
 #include "RunStore.h"
+#include "SbatchRenderer.h"
+#include "JobSpecJson.h"
 #include "TestClusterEnv.h"
 
 #include <QDir>
@@ -98,6 +101,20 @@ private Q_SLOTS:
         m_services.reset();
     }
 
+    void connectionsDialogTest()
+    {
+        ConnectionsDialog d(*m_services);
+        d.selectProfile(QStringLiteral("testbed"));
+        QSignalSpy finished(&d, &ConnectionsDialog::testFinished);
+        d.startTest();
+        QVERIFY(d.isTesting());
+        QTRY_VERIFY_WITH_TIMEOUT(finished.count() == 1, 60000);
+        QVERIFY2(finished.first().first().toBool(), qPrintable(d.resultText()));
+        QVERIFY2(d.resultText().contains(QLatin1String("22.05")), qPrintable(d.resultText()));
+        QVERIFY2(d.resultText().contains(QLatin1String("User: researcher")), qPrintable(d.resultText()));
+        QVERIFY2(d.resultText().contains(QLatin1String("project_2001234: all partitions")), qPrintable(d.resultText()));
+    }
+
     void dryRunGivesSlurmsVerdict()
     {
         QSignalSpy done(m_clusters.get(), &ClusterManager::dryRunFinished);
@@ -143,6 +160,32 @@ private Q_SLOTS:
         QVERIFY2(tres.contains(QLatin1String("gres/gpu=2")), qPrintable(tres));
         const QString shot = qEnvironmentVariable("SCALELAB_SCREENSHOT_DIR", QDir::tempPath()) + QStringLiteral("/jobs-e2e.png");
         m_place->grab().save(shot);
+    }
+
+    // A run left "unknown" by a crash (sbatch may or may not have run) is
+    // settled from the cluster when a new ClusterManager connects: here no
+    // job exists, so it is submitted once and completes.
+    void unresolvedRunIsReconciledOnConnect()
+    {
+        const JobSpec spec = e2eSpec(QStringLiteral("/bin/echo"), {QStringLiteral("reconciled")});
+        RunRecord r;
+        r.profile = spec.profile;
+        r.clusterAlias = QStringLiteral("testbed");
+        r.partition = spec.partition;
+        r.gpus = spec.gpus;
+        r.framework = frameworkId(spec.framework);
+        r.specJson = jobSpecToJson(spec);
+        r.script = renderSbatch(spec, *m_services->profiles().find(QStringLiteral("testbed")));
+        const auto created = m_services->store().createRun(r);
+        QVERIFY2(created.ok(), qPrintable(created.error));
+        QCOMPARE(m_services->store().setSubmitState(created.value.id, SubmitState::Unknown), QString());
+
+        m_clusters.reset();
+        m_clusters = std::make_unique<ClusterManager>(*m_services);
+        QTRY_VERIFY_WITH_TIMEOUT(m_services->store().run(created.value.id).value.hasJob(), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(stateOf(created.value.id) == QLatin1String("COMPLETED"), 120000);
+        // Exactly one job: the token is on one job only.
+        QCOMPARE(m_services->store().run(created.value.id).value.submitState, SubmitState::Submitted);
     }
 
     void cancelShowsCancelled()

@@ -164,7 +164,8 @@ void TestRunStore::refusesNewerSchema()
     const QString e = store.open();
     QVERIFY(e.contains("newer"));
     QVERIFY(e.contains("99"));
-    QVERIFY(!store.runs().ok());
+    const auto rr = store.runs();
+    QVERIFY2(!rr.ok(), qPrintable(QString::number(rr.value.size()) + rr.error + QString::number(store.schemaVersion().value)));
 }
 
 void TestRunStore::dataDirFromEnvironment()
