@@ -3,6 +3,7 @@
 #include "CliContext.h"
 #include "ComposeCommands.h"
 #include "SlurmCommands.h"
+#include "ReportCommands.h"
 
 #include <functional>
 #include <map>
@@ -24,7 +25,8 @@ const std::map<QString, std::pair<Command, const char *>> &commands()
         {QStringLiteral("status"), {&SlurmCommands::status, "one poll cycle over all active runs, then exit"}},
         {QStringLiteral("cancel"), {&SlurmCommands::cancel, "cancel a run's job"}},
         {QStringLiteral("fetch"), {&SlurmCommands::fetch, "download a run's output and GPU sample files"}},
-        {QStringLiteral("runs"), {&SlurmCommands::runs, "list stored runs"}},
+        {QStringLiteral("runs"), {&SlurmCommands::runs, "list stored runs (--json includes metrics)"}},
+        {QStringLiteral("report"), {&ReportCommands::report, "write a study's scaling report as PDF"}},
     };
     return table;
 }
@@ -43,6 +45,13 @@ QString CliMain::usage()
     u += QStringLiteral("\nEvery command has its own --help. Exit codes: 0 ok (warnings allowed), 1 errors found,\n"
                         "2 unusable input (unreadable or malformed file, unknown profile or key).\n");
     return u;
+}
+
+bool CliMain::needsGuiApplication(const QStringList &args)
+{
+    // Charts are drawn with QPainter on images: the report needs a GUI
+    // application object, but never a display.
+    return !args.isEmpty() && args.front() == QLatin1String("report") && !args.contains(QStringLiteral("--help"));
 }
 
 bool CliMain::isCliInvocation(const QStringList &args)

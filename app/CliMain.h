@@ -8,6 +8,7 @@ namespace scalelab {
 class CliMain {
 public:
     static bool isCliInvocation(const QStringList &args);
+    static bool needsGuiApplication(const QStringList &args);
     static int run(const QStringList &args);
     static QString usage();
 };

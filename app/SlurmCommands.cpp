@@ -10,6 +10,8 @@
 #include "SlurmClient.h"
 #include "SshSession.h"
 #include "StudyPlanner.h"
+#include "IngestService.h"
+#include "RunMetricsTable.h"
 
 #include <QMap>
 
@@ -199,6 +201,20 @@ bool printValidation(CliContext &ctx, const JobSpec &spec, const ClusterProfile 
     return !hasErrors(ds);
 }
 
+// A finished run's files are fetched and turned into metrics at once, so
+// `runs --json` and the explorer show them without another step.
+FetchResult fetchAndIngest(CliContext &ctx, RunStore &store, SlurmClient &client, qint64 runId)
+{
+    const FetchResult f = client.fetch(runId);
+    for (const auto &e : f.errors)
+        ctx.err << "scalelab: run " << runId << ": fetch: " << e << "\n";
+    const IngestResult ingest = IngestService::ingestRun(store, runId);
+    if (!ingest.error.isEmpty())
+        ctx.err << "scalelab: run " << runId << ": ingest: " << ingest.error << "\n";
+    ctx.err.flush();
+    return f;
+}
+
 Json accountingJson(RunStore &store, qint64 runId)
 {
     const auto acct = store.accounting(runId);
@@ -365,11 +381,8 @@ int SlurmCommands::status(CliContext &ctx, const QStringList &args)
             failed = true;
         }
         for (const auto &u : poll.updates) {
-            if (u.final) {
-                const FetchResult f = client.fetch(u.runId);
-                for (const auto &e : f.errors)
-                    ctx.err << "scalelab: run " << u.runId << ": fetch: " << e << "\n";
-            }
+            if (u.final)
+                fetchAndIngest(ctx, store, client, u.runId);
         }
         cj["squeueCalls"] = poll.squeueCalls;
         cj["sacctCalls"] = poll.sacctCalls;
@@ -463,7 +476,7 @@ int SlurmCommands::fetch(CliContext &ctx, const QStringList &args)
     if (!cluster.connect().isEmpty())
         return int(ExitCode::Errors);
     SlurmClient client(cluster.executor(), store, cluster.alias());
-    const FetchResult f = client.fetch(*id);
+    const FetchResult f = fetchAndIngest(ctx, store, client, *id);
     for (const auto &file : f.files)
         ctx.out << file.localPath << " (" << file.size << " bytes)\n";
     for (const auto &t : f.truncated)
@@ -490,27 +503,10 @@ int SlurmCommands::runs(CliContext &ctx, const QStringList &args)
         return int(ExitCode::Errors);
     const auto all = store.runs();
     if (json) {
-        Json arr = Json::array();
-        for (const auto &r : all.value) {
-            Json metrics = Json::object();
-            for (const auto &m : store.metrics(r.id).value)
-                metrics[m.name.toStdString()] = Json{{"value", m.value}, {"unit", m.unit.toStdString()}};
-            arr.push_back(Json{{"id", r.id},
-                               {"study", r.studyId},
-                               {"token", r.token.toStdString()},
-                               {"profile", r.profile.toStdString()},
-                               {"cluster", r.clusterAlias.toStdString()},
-                               {"partition", r.partition.toStdString()},
-                               {"gpus", r.gpus},
-                               {"nodes", r.nodes},
-                               {"framework", r.framework.toStdString()},
-                               {"jobId", r.jobId.toStdString()},
-                               {"state", SlurmJobState::id(r.state).toStdString()},
-                               {"submitState", submitStateId(r.submitState).toStdString()},
-                               {"created", r.created.toString(Qt::ISODate).toStdString()},
-                               {"accounting", accountingJson(store, r.id)},
-                               {"metrics", metrics}});
-        }
+        Json arr = runsWithMetricsJson(store);
+        if (arr.is_array())
+            for (auto &entry : arr)
+                entry["accounting"] = accountingJson(store, entry["id"].get<qint64>());
         ctx.printJson(QByteArray::fromStdString(arr.dump(2)));
         return 0;
     }

@@ -1,6 +1,7 @@
 #include "CliMain.h"
 #include "GuiMain.h"
 
+#include <QApplication>
 #include <QCoreApplication>
 
 int main(int argc, char **argv)
@@ -8,6 +9,13 @@ int main(int argc, char **argv)
     QStringList args;
     for (int i = 1; i < argc; ++i)
         args << QString::fromLocal8Bit(argv[i]);
+    if (scalelab::CliMain::needsGuiApplication(args)) {
+        if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+            qputenv("QT_QPA_PLATFORM", "offscreen");
+        QApplication app(argc, argv);
+        QCoreApplication::setApplicationName(QStringLiteral("ScaleLab"));
+        return scalelab::CliMain::run(args);
+    }
     if (scalelab::CliMain::isCliInvocation(args)) {
         // Headless: no display needed, no widgets created.
         QCoreApplication app(argc, argv);

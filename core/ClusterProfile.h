@@ -53,7 +53,8 @@ struct ClusterProfile {
     bool cpusPerGpuBroken = false;    // --cpus-per-gpu breaks GPU-to-GPU comms (LUMI)
     QString containerRuntime = QStringLiteral("singularity");
     QStringList defaultModules;
-    QStringList torchrunArgs;   // extra torchrun flags the site needs (e.g. a distro bug workaround)
+    QStringList torchrunArgs;
+    QString cpuBind = QStringLiteral("cores");   // srun --cpu-bind value; "none" = leave binding to the site   // extra torchrun flags the site needs (e.g. a distro bug workaround)
     QList<QPair<QString, QString>> defaultVariables;   // e.g. NCCL_SOCKET_IFNAME
     QList<ProfileNote> notes;
     QMap<QString, QString> sources;   // site-level settings -> URL

@@ -365,6 +365,11 @@ void checkFields(const JobSpec &spec, const ClusterProfile &profile, Diagnostics
                              profile.accountExample.isEmpty() ? QString()
                                                               : QStringLiteral(" (e.g. %1)").arg(profile.accountExample)));
     }
+    static const QRegularExpression programVar(QStringLiteral("^\\$(\\{[A-Za-z_][A-Za-z0-9_]*\\}|[A-Za-z_][A-Za-z0-9_]*)"));
+    if (spec.program.trimmed().startsWith(QLatin1Char('$')) && !programVar.match(spec.program.trimmed()).hasMatch())
+        out << diag(Severity::Error, "program-invalid", "program",
+                    QStringLiteral("A program starting with '$' must start with a variable name ($DIR/train.py or "
+                                   "${DIR}/train.py); other shell syntax is not run."));
     if (spec.program.trimmed().isEmpty())
         out << diag(Severity::Error, "program-missing", "program",
                     QStringLiteral("No program to run: give the training script's path on the cluster."));

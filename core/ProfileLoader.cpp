@@ -237,7 +237,7 @@ ProfileLoadResult loadProfile(const QByteArray &data, const QString &filePath)
         QStringLiteral("loginHosts"),  QStringLiteral("account"),        QStringLiteral("gpuRequest"),
         QStringLiteral("memoryRequired"), QStringLiteral("cpusPerGpuBroken"), QStringLiteral("containerRuntime"),
         QStringLiteral("defaultModules"), QStringLiteral("defaultVariables"), QStringLiteral("gpuTypes"),
-        QStringLiteral("partitions"),  QStringLiteral("notes"), QStringLiteral("torchrunArgs"),          QStringLiteral("$schema"),
+        QStringLiteral("partitions"),  QStringLiteral("notes"), QStringLiteral("torchrunArgs"), QStringLiteral("cpuBind"),          QStringLiteral("$schema"),
         QStringLiteral("comment")};
     for (auto it = j.begin(); it != j.end(); ++it)
         if (!known.contains(QString::fromStdString(it.key())))
@@ -328,6 +328,8 @@ ProfileLoadResult loadProfile(const QByteArray &data, const QString &filePath)
                 if (m.is_string())
                     p.defaultModules << JsonSupport::str(m);
     }
+    if (const Json *v = r.setting(j, "cpuBind", QStringLiteral("cpuBind"), {}, &used))
+        r.readString(v, QStringLiteral("cpuBind"), &p.cpuBind);
     if (const Json *v = r.setting(j, "torchrunArgs", QStringLiteral("torchrunArgs"), {}, &used)) {
         if (!v->is_array())
             r.error(QStringLiteral("torchrunArgs"), QStringLiteral("must be an array of strings"));

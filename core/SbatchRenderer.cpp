@@ -4,6 +4,8 @@
 #include "LaunchGeometry.h"
 #include "ShellQuote.h"
 
+#include <QRegularExpression>
+
 namespace scalelab {
 
 namespace {
@@ -34,8 +36,18 @@ QString programWord(const QString &program)
         return ShellQuote::quote(p);
     if (p.startsWith(QLatin1String("~/")))
         return QStringLiteral("\"$HOME\"/") + ShellQuote::quote(p.mid(2));
-    if (p.startsWith(QLatin1Char('$')))
-        return p;   // a variable the researcher set in the environment section
+    if (p.startsWith(QLatin1Char('$'))) {
+        // "$DIR/train.py" or "${DIR}/train.py": the variable expands, the rest
+        // is quoted; anything else after '$' is refused by the validator and
+        // rendered literally here.
+        static const QRegularExpression var(QStringLiteral("^\\$(\\{([A-Za-z_][A-Za-z0-9_]*)\\}|([A-Za-z_][A-Za-z0-9_]*))(.*)$"));
+        const auto m = var.match(p);
+        if (!m.hasMatch())
+            return ShellQuote::quote(p);
+        const QString name = m.captured(2).isEmpty() ? m.captured(3) : m.captured(2);
+        const QString rest = m.captured(4);
+        return QStringLiteral("\"$%1\"").arg(name) + (rest.isEmpty() ? QString() : ShellQuote::quote(rest));
+    }
     return QStringLiteral("\"$HOME\"/") + ShellQuote::quote(p);
 }
 
@@ -132,7 +144,10 @@ QString launchLine(const JobSpec &spec, const ClusterProfile &profile, const Lau
 {
     const QString cmd = commandFor(spec);
     const QString container = containerPrefix(spec, profile, g);
-    const QString srun = QStringLiteral("srun --cpus-per-task=$SLURM_CPUS_PER_TASK --cpu-bind=cores ");
+    // Since Slurm 22.05 srun no longer inherits --cpus-per-task from sbatch.
+    QString srun = QStringLiteral("srun --cpus-per-task=$SLURM_CPUS_PER_TASK ");
+    if (!profile.cpuBind.isEmpty() && profile.cpuBind != QLatin1String("none"))
+        srun += QStringLiteral("--cpu-bind=%1 ").arg(profile.cpuBind);
     switch (g.launcher) {
     case Launcher::Torchrun: {
         QStringList t{QStringLiteral("python3 -m torch.distributed.run")};

@@ -28,9 +28,15 @@ public:
     // Set by whoever builds the cluster layer (GuiMain); may be null in tests
     // of a single place.
     ClusterManager *clusters() const { return m_clusters; }
-    void setClusters(ClusterManager *clusters) { m_clusters = clusters; }
+    void setClusters(ClusterManager *clusters)
+    {
+        m_clusters = clusters;
+        Q_EMIT clustersChanged();
+    }
 
 Q_SIGNALS:
+    // The cluster manager was created (GuiMain makes it after the first paint).
+    void clustersChanged();
     // The store changed (submit, poll, ingest): views reload what they show.
     void runsChanged();
     // "Clone this run's spec": the Compose place opens it.

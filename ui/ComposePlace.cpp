@@ -14,10 +14,7 @@
 #include "ScriptPreview.h"
 #include "SpecFix.h"
 
-#if __has_include("ClusterManager.h")
 #include "ClusterManager.h"
-#define SCALELAB_HAVE_CLUSTER_MANAGER 1
-#endif
 
 #include <QDragEnterEvent>
 #include <QFile>
@@ -169,7 +166,6 @@ void ComposePlace::updateActions()
 
 void ComposePlace::connectClusters()
 {
-#ifdef SCALELAB_HAVE_CLUSTER_MANAGER
     ClusterManager *cm = m_services.clusters();
     if (!cm || cm == m_connectedClusters)
         return;
@@ -184,7 +180,6 @@ void ComposePlace::connectClusters()
         if (ok)
             Q_EMIT m_services.showPlaceRequested(1);
     });
-#endif
 }
 
 void ComposePlace::loadSpec(const JobSpec &spec)
@@ -356,7 +351,6 @@ void ComposePlace::copyScript()
 
 void ComposePlace::submit()
 {
-#ifdef SCALELAB_HAVE_CLUSTER_MANAGER
     updateActions();
     ClusterManager *cm = m_services.clusters();
     if (!cm || !m_submit->isEnabled()) {
@@ -388,14 +382,10 @@ void ComposePlace::submit()
         }
     });
     m_confirm->open();
-#else
-    Q_EMIT message(tr("No cluster connection layer in this build."));
-#endif
 }
 
 void ComposePlace::dryRun()
 {
-#ifdef SCALELAB_HAVE_CLUSTER_MANAGER
     updateActions();
     ClusterManager *cm = m_services.clusters();
     if (!cm || !m_dryRun->isEnabled()) {
@@ -404,9 +394,6 @@ void ComposePlace::dryRun()
     }
     cm->dryRun(spec());
     m_verdict->setText(tr("Dry run: asking Slurm…"));
-#else
-    Q_EMIT message(tr("No cluster connection layer in this build."));
-#endif
 }
 
 void ComposePlace::openStudy()

@@ -104,6 +104,7 @@ HostKeyDialog::HostKeyDialog(Kind kind, const HostKeyInfo &info, const QString &
         auto *cancel = buttons->addButton(QDialogButtonBox::Cancel);
         cancel->setObjectName(QStringLiteral("cancelButton"));
         cancel->setDefault(true);   // Enter must not trust a key by accident
+        m_safeButton = cancel;
         connect(once, &QPushButton::clicked, this, [this] { finishWith(SshCallbacks::HostKeyDecision::AcceptOnce); });
         connect(remember, &QPushButton::clicked, this,
                 [this] { finishWith(SshCallbacks::HostKeyDecision::AcceptAndRemember); });
@@ -111,11 +112,19 @@ HostKeyDialog::HostKeyDialog(Kind kind, const HostKeyInfo &info, const QString &
     } else {
         auto *close = buttons->addButton(QDialogButtonBox::Close);
         close->setObjectName(QStringLiteral("closeButton"));
+        m_safeButton = close;
         connect(close, &QPushButton::clicked, this, [this] { finishWith(SshCallbacks::HostKeyDecision::Reject); });
     }
     layout->addWidget(buttons);
     // Escape, the window's close button and the caller's reject() all refuse.
     connect(this, &QDialog::rejected, this, [this] { finishWith(SshCallbacks::HostKeyDecision::Reject); });
+}
+
+void HostKeyDialog::showEvent(QShowEvent *event)
+{
+    QDialog::showEvent(event);
+    if (m_safeButton)
+        m_safeButton->setFocus();
 }
 
 void HostKeyDialog::finishWith(SshCallbacks::HostKeyDecision d)

@@ -28,6 +28,9 @@ public:
 Q_SIGNALS:
     void decided(scalelab::SshCallbacks::HostKeyDecision decision);
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 private:
     void finishWith(SshCallbacks::HostKeyDecision d);
 
@@ -35,6 +38,7 @@ private:
     HostKeyInfo m_info;
     SshCallbacks::HostKeyDecision m_decision = SshCallbacks::HostKeyDecision::Reject;
     bool m_decided = false;
+    QWidget *m_safeButton = nullptr;   // focused first: Space/Enter never trusts a key
 };
 
 } // namespace scalelab

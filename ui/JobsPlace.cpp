@@ -126,6 +126,7 @@ JobsPlace::JobsPlace(AppServices &services, QWidget *parent)
     // manager created after this place.
     m_tick->setInterval(1000);
     connect(m_tick, &QTimer::timeout, this, &JobsPlace::tick);
+    connect(&m_services, &AppServices::clustersChanged, this, &JobsPlace::attachClusters);
     m_tick->start();
 
     m_details->setTailBytes(AppSettings::tailBytes());
@@ -186,7 +187,7 @@ void JobsPlace::attachClusters()
 
 void JobsPlace::tick()
 {
-    attachClusters();
+    // Elapsed times and progress bars move while jobs run.
     if (isVisible() && m_model->hasActiveRuns())
         m_view->viewport()->update();
 }

@@ -4,20 +4,12 @@
 #include "ComposePlace.h"
 #include "RecentSpecs.h"
 #include "UiResources.h"
-#include "StoredRunsView.h"
+#include "ConnectionsDialog.h"
+#include "SettingsDialog.h"
 
-#if __has_include("JobsPlace.h")
 #include "JobsPlace.h"
-#define SCALELAB_HAVE_JOBS_PLACE 1
-#endif
-#if __has_include("ResultsPlace.h")
 #include "ResultsPlace.h"
-#define SCALELAB_HAVE_RESULTS_PLACE 1
-#endif
-#if __has_include("ClusterManager.h")
 #include "ClusterManager.h"
-#define SCALELAB_HAVE_CLUSTER_MANAGER 1
-#endif
 
 #include <QAction>
 #include <QApplication>
@@ -77,17 +69,9 @@ QWidget *MainWindow::place(int index)
     if (!m_built[index]) {
         QWidget *w = nullptr;
         if (index == JobsIndex) {
-#ifdef SCALELAB_HAVE_JOBS_PLACE
             w = new JobsPlace(m_services, m_containers[index]);
-#else
-            w = new StoredRunsView(m_services, tr("Jobs"), m_containers[index]);
-#endif
         } else {
-#ifdef SCALELAB_HAVE_RESULTS_PLACE
             w = new ResultsPlace(m_services, m_containers[index]);
-#else
-            w = new StoredRunsView(m_services, tr("Results"), m_containers[index]);
-#endif
         }
         m_containers[index]->layout()->addWidget(w);
         m_built[index] = w;
@@ -168,6 +152,20 @@ void MainWindow::buildMenus()
                 c->openStudy();
             });
 
+    QMenu *clusters = menuBar()->addMenu(tr("&Clusters"));
+    connect(addAction(clusters, QStringLiteral("connections"), tr("&Connections…"), {QKeySequence(tr("Ctrl+K"))}),
+            &QAction::triggered, this, [this] {
+                auto *d = new ConnectionsDialog(m_services, this);
+                d->setAttribute(Qt::WA_DeleteOnClose);
+                d->open();
+            });
+    connect(addAction(clusters, QStringLiteral("settings"), tr("&Settings…"), {QKeySequence::Preferences}),
+            &QAction::triggered, this, [this] {
+                auto *d = new SettingsDialog(m_services, this);
+                d->setAttribute(Qt::WA_DeleteOnClose);
+                d->open();
+            });
+
     QMenu *view = menuBar()->addMenu(tr("&View"));
     const QStringList placeNames{tr("&Compose"), tr("&Jobs"), tr("&Results")};
     const QStringList ids{QStringLiteral("showCompose"), QStringLiteral("showJobs"), QStringLiteral("showResults")};
@@ -223,13 +221,11 @@ void MainWindow::showAbout()
 
 void MainWindow::attachClusters()
 {
-#ifdef SCALELAB_HAVE_CLUSTER_MANAGER
     ClusterManager *cm = m_services.clusters();
     if (cm && cm != m_attachedClusters) {
         m_attachedClusters = cm;
         connect(cm, &ClusterManager::connectionStatus, this, &MainWindow::setConnectionStatus);
     }
-#endif
     m_compose->updateActions();
 }
 

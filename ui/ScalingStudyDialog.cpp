@@ -3,10 +3,7 @@
 #include "AppServices.h"
 #include "LaunchGeometry.h"
 
-#if __has_include("ClusterManager.h")
 #include "ClusterManager.h"
-#define SCALELAB_HAVE_CLUSTER_MANAGER 1
-#endif
 
 #include <QButtonGroup>
 #include <QCheckBox>
@@ -178,7 +175,6 @@ ScalingStudyDialog::ScalingStudyDialog(AppServices &services, const JobSpec &bas
     connect(close, &QPushButton::clicked, this, &QDialog::close);
     connect(m_submitAll, &QPushButton::clicked, this, &ScalingStudyDialog::submitAll);
     connect(m_dryRunAll, &QPushButton::clicked, this, &ScalingStudyDialog::dryRunAll);
-#ifdef SCALELAB_HAVE_CLUSTER_MANAGER
     if (ClusterManager *cm = services.clusters()) {
         connect(cm, &ClusterManager::dryRunFinished, this, [this](const QString &verdict, bool ok) {
             if (m_dryRunsPending <= 0)
@@ -189,7 +185,6 @@ ScalingStudyDialog::ScalingStudyDialog(AppServices &services, const JobSpec &bas
         });
         connect(cm, &ClusterManager::submitFinished, this, [this](const QString &text, bool) { m_log->setText(text); });
     }
-#endif
     replan();
 }
 
@@ -292,7 +287,6 @@ void ScalingStudyDialog::replan()
 
 void ScalingStudyDialog::submitAll()
 {
-#ifdef SCALELAB_HAVE_CLUSTER_MANAGER
     if (ClusterManager *cm = m_services.clusters()) {
         QList<JobSpec> specs;
         for (const auto &v : m_variants)
@@ -301,19 +295,16 @@ void ScalingStudyDialog::submitAll()
         m_log->setText(tr("Submitting %n run(s)…", nullptr, int(specs.size())));
         Q_EMIT message(tr("Study \"%1\" submitted.").arg(m_name->text().trimmed()));
     }
-#endif
 }
 
 void ScalingStudyDialog::dryRunAll()
 {
-#ifdef SCALELAB_HAVE_CLUSTER_MANAGER
     if (ClusterManager *cm = m_services.clusters()) {
         m_log->clear();
         m_dryRunsPending = int(m_variants.size());
         for (const auto &v : m_variants)
             cm->dryRun(v.spec);
     }
-#endif
 }
 
 } // namespace scalelab

@@ -62,7 +62,7 @@ TimelineLod::TimelineLod(const QVector<double> &seconds, const QVector<double> &
         appendEnvelope(level, m_base.constData() + i, m_base.constData() + std::min(n, i + bucket));
     m_levels << level;
     m_bucketSamples << bucket;
-    while (m_levels.last().size() > 2048) {
+    while (m_levels.last().size() > 512) {
         const QVector<QCPGraphData> &prev = m_levels.last();
         const double span = m_base.last().key - m_base.first().key;
         bucket *= 2;
@@ -105,10 +105,11 @@ QVector<QCPGraphData> TimelineLod::points(double lower, double upper, int pixels
     auto first = std::lower_bound(m_base.cbegin(), m_base.cend(), lower, keyLess);
     auto last = std::lower_bound(first, m_base.cend(), upper, keyLess);
     const qsizetype visible = last - first;
-    const qsizetype budget = std::max(pixels, 64);
+    const qsizetype budget = std::max(pixels / 2, 64);   // buckets
     if (visible <= 2 * budget)
         return slice(m_base, lower, upper);
-    // The finest level with at most one bucket (two points) per pixel.
+    // The finest level with at most one bucket (its min and max) per two
+    // pixels: about one point per pixel, like the raw samples of a short run.
     int k = 0;
     while (k + 1 < m_levels.size() && visible / m_bucketSamples[k] > budget)
         ++k;

@@ -22,7 +22,7 @@ public:
 
     qsizetype size() const { return m_base.size(); }
     int levels() const { return int(m_levels.size()); }
-    // Points for [lower, upper] at most ~2 per pixel (plus one outside each end).
+    // Points for [lower, upper], about one per pixel (plus one outside each end).
     QVector<QCPGraphData> points(double lower, double upper, int pixels) const;
     // The sample in effect at time x (the last at or before it); NaN when none.
     double valueAt(double x) const;

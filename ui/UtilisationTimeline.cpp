@@ -219,8 +219,8 @@ void UtilisationTimeline::rebuild()
         line->setVisible(false);
         auto *text = new QCPItemText(plot);
         text->position->setType(QCPItemPosition::ptAxisRectRatio);
-        text->position->setCoords(0.01, 0.02);
-        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        text->position->setCoords(0.99, 0.02);   // top right: runs start at the left
+        text->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
         text->setTextAlignment(Qt::AlignLeft);
         text->setBrush(QColor(255, 255, 255, 220));
         text->setPen(QPen(QColor(180, 180, 180)));

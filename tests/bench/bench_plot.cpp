@@ -35,7 +35,10 @@ UtilisationTimeline::Entry makeEntry(int gpus, int samplesPerGpu, double spacing
         for (int i = 0; i < samplesPerGpu; ++i) {
             seed = seed * 1664525u + 1013904223u;
             t.seconds[i] = i * spacing;
-            t.utilPercent[i] = 60 + 30 * std::sin(i * 0.001 + g) + double(seed >> 28);   // noisy, like real samples
+            // The same 48 h signal at both sample rates (a slow swing per
+            // hour plus sample noise), so only the point count differs.
+            const double hours = t.seconds[i] / 3600.0;
+            t.utilPercent[i] = 60 + 25 * std::sin(hours * 1.3 + g) + double(seed >> 28);
             t.memUsedMiB[i] = 9000 + g * 100;
         }
         e.samples.gpus << t;

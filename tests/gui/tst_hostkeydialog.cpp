@@ -7,6 +7,7 @@
 #include "MfaDialog.h"
 #include "PassphraseDialog.h"
 
+#include <QDir>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPointer>
@@ -105,6 +106,7 @@ private Q_SLOTS:
             cb, [&] { return cb.unknownHostKey(sampleKey()); },
             [&](QDialog *d) {
                 QCOMPARE(labelText(d, "fingerprintLabel"), sampleKey().fingerprintSha256);
+                QTRY_COMPARE(QApplication::focusWidget(), d->findChild<QPushButton *>("cancelButton"));
                 if (button.isEmpty())
                     QTest::keyClick(d, Qt::Key_Escape);
                 else
@@ -228,6 +230,20 @@ private Q_SLOTS:
         QVERIFY(r.has_value());
         QVERIFY(!r->has_value());
         QCOMPARE(needsUser.count(), 1);
+    }
+
+    void screenshots()
+    {
+        const QString dir = qEnvironmentVariable("SCALELAB_SCREENSHOT_DIR", QDir::tempPath());
+        HostKeyDialog unknown(HostKeyDialog::Kind::Unknown, sampleKey());
+        unknown.show();
+        QVERIFY(unknown.grab().save(dir + QStringLiteral("/hostkey-unknown.png")));
+        HostKeyDialog changed(HostKeyDialog::Kind::Changed, sampleKey(), QStringLiteral("host key for 127.0.0.1 changed"));
+        changed.show();
+        QVERIFY(changed.grab().save(dir + QStringLiteral("/hostkey-changed.png")));
+        MfaDialog mfa(QString(), QStringLiteral("Second factor"), {{QStringLiteral("Verification code:"), false}});
+        mfa.show();
+        QVERIFY(mfa.grab().save(dir + QStringLiteral("/mfa.png")));
     }
 
 private:

@@ -21,6 +21,7 @@
 #include <QProcess>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -317,6 +318,13 @@ private Q_SLOTS:
         const QString dir = QStringLiteral(SCALELAB_TESTS_DIR) + QStringLiteral("/../resources/screenshots");
         QDir().mkpath(dir);
         QVERIFY(shot.save(dir + QStringLiteral("/results.png")));
+        if (const QString extra = qEnvironmentVariable("SCALELAB_TIMELINE_SHOT"); !extra.isEmpty()) {
+            m_place->findChild<QTabWidget *>()->setCurrentIndex(1);   // to look at the timelines too
+            m_place->timeline()->setTrackerX(120);
+            QTest::qWait(100);
+            m_place->grab().save(extra);
+            m_place->findChild<QTabWidget *>()->setCurrentIndex(0);
+        }
     }
 
     void cleanupTestCase()

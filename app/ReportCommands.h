@@ -1,0 +1,13 @@
+#pragma once
+
+#include "CliContext.h"
+
+namespace scalelab {
+
+// `scalelab report STUDY -o FILE.pdf`: the scaling report, headless.
+class ReportCommands {
+public:
+    static int report(CliContext &ctx, const QStringList &args);
+};
+
+} // namespace scalelab
