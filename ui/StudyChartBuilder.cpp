@@ -295,14 +295,16 @@ void StudyChartBuilder::build(QCustomPlot *plot, StudyChart chart, const QList<R
         note(plot, emptyText);
     plot->legend->setVisible(!empty && plot->graphCount() > 1);
     plot->legend->setFont(QFont(plot->font().family(), 8));
-    // Where the data leaves room: runtime falls (top right is free), efficiency
-    // falls from 1 (bottom left), the others rise (top left).
-    Qt::Alignment where = Qt::AlignTop | Qt::AlignLeft;
-    if (chart == StudyChart::Runtime)
-        where = Qt::AlignTop | Qt::AlignRight;
-    else if (chart == StudyChart::Efficiency)
-        where = Qt::AlignBottom | Qt::AlignLeft;
-    plot->axisRect()->insetLayout()->setInsetAlignment(0, where);
+    // The legend sits in a row under the chart, never on top of data: where
+    // points fall depends on how the job scaled, which is what is unknown.
+    if (plot->legend->layout() != plot->plotLayout()) {
+        const int row = plot->plotLayout()->rowCount();
+        plot->plotLayout()->addElement(row, 0, plot->legend);   // takes it out of the inset layout
+        plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+        plot->legend->setBorderPen(Qt::NoPen);
+        plot->legend->setMargins(QMargins(4, 0, 4, 2));
+        plot->plotLayout()->setRowStretchFactor(row, 0.001);
+    }
 }
 
 } // namespace scalelab
