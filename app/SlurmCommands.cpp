@@ -15,6 +15,8 @@
 
 #include <QMap>
 
+#include <functional>
+
 #include <nlohmann/json.hpp>
 
 namespace scalelab {
@@ -240,6 +242,34 @@ std::optional<qint64> runIdArg(CliContext &ctx, const QStringList &pos, const ch
     return id;
 }
 
+// The shape of every command about one stored run: parse RUN and the
+// connection options, open the store, connect to the run's cluster, act.
+int onRunCluster(CliContext &ctx, const QStringList &args, const char *cmd,
+                 const std::function<bool(RunStore &, SlurmClient &, qint64)> &act)
+{
+    CliArgs a(args);
+    const ConnectionOptions o = connectionOptions(a);
+    if (int rc = rejectUnknown(ctx, a, cmd); rc >= 0)
+        return rc;
+    const auto id = runIdArg(ctx, a.positional(), cmd);
+    if (!id)
+        return int(ExitCode::Unusable);
+    RunStore store;
+    if (!openStore(ctx, store))
+        return int(ExitCode::Errors);
+    const auto run = store.run(*id);
+    if (!run.ok())
+        return ctx.unusable(QStringLiteral("no run %1 (see `scalelab runs`)").arg(*id));
+    CliCluster cluster(ctx, o.alias.isEmpty() ? run.value.clusterAlias : o.alias, o.sshConfig, o.acceptNew);
+    if (!cluster.connect().isEmpty())
+        return int(ExitCode::Errors);
+    SlurmClient client(cluster.executor(), store, cluster.alias());
+    const bool ok = act(store, client, *id);
+    ctx.out.flush();
+    ctx.err.flush();
+    return ok ? 0 : int(ExitCode::Errors);
+}
+
 } // namespace
 
 int SlurmCommands::submit(CliContext &ctx, const QStringList &args)
@@ -427,65 +457,29 @@ int SlurmCommands::cancel(CliContext &ctx, const QStringList &args)
         ctx.out << "Usage: scalelab cancel RUN\n\nCancels the run's Slurm job (scancel).\n" << kConnectionHelp;
         return 0;
     }
-    CliArgs a(args);
-    const ConnectionOptions o = connectionOptions(a);
-    if (int rc = rejectUnknown(ctx, a, "cancel"); rc >= 0)
-        return rc;
-    const auto id = runIdArg(ctx, a.positional(), "cancel");
-    if (!id)
-        return int(ExitCode::Unusable);
-    RunStore store;
-    if (!openStore(ctx, store))
-        return int(ExitCode::Errors);
-    const auto run = store.run(*id);
-    if (!run.ok())
-        return ctx.unusable(QStringLiteral("no run %1 (see `scalelab runs`)").arg(*id));
-    CliCluster cluster(ctx, o.alias.isEmpty() ? run.value.clusterAlias : o.alias, o.sshConfig, o.acceptNew);
-    if (!cluster.connect().isEmpty())
-        return int(ExitCode::Errors);
-    SlurmClient client(cluster.executor(), store, cluster.alias());
-    const CommandOutcome c = client.cancel(*id);
-    (c.ok ? ctx.out : ctx.err) << (c.ok ? "" : "scalelab: ") << c.message << "\n";
-    ctx.out.flush();
-    ctx.err.flush();
-    return c.ok ? 0 : int(ExitCode::Errors);
+    return onRunCluster(ctx, args, "cancel", [&](RunStore &, SlurmClient &client, qint64 id) {
+        const CommandOutcome c = client.cancel(id);
+        (c.ok ? ctx.out : ctx.err) << (c.ok ? "" : "scalelab: ") << c.message << "\n";
+        return c.ok;
+    });
 }
 
 int SlurmCommands::fetch(CliContext &ctx, const QStringList &args)
 {
     if (wantsHelp(args)) {
         ctx.out << "Usage: scalelab fetch RUN\n\nDownloads the run's output and GPU sample files over SFTP\n"
-                   "into the local run store.\n"
+                   "into the local run store and ingests their metrics.\n"
                 << kConnectionHelp;
         return 0;
     }
-    CliArgs a(args);
-    const ConnectionOptions o = connectionOptions(a);
-    if (int rc = rejectUnknown(ctx, a, "fetch"); rc >= 0)
-        return rc;
-    const auto id = runIdArg(ctx, a.positional(), "fetch");
-    if (!id)
-        return int(ExitCode::Unusable);
-    RunStore store;
-    if (!openStore(ctx, store))
-        return int(ExitCode::Errors);
-    const auto run = store.run(*id);
-    if (!run.ok())
-        return ctx.unusable(QStringLiteral("no run %1 (see `scalelab runs`)").arg(*id));
-    CliCluster cluster(ctx, o.alias.isEmpty() ? run.value.clusterAlias : o.alias, o.sshConfig, o.acceptNew);
-    if (!cluster.connect().isEmpty())
-        return int(ExitCode::Errors);
-    SlurmClient client(cluster.executor(), store, cluster.alias());
-    const FetchResult f = fetchAndIngest(ctx, store, client, *id);
-    for (const auto &file : f.files)
-        ctx.out << file.localPath << " (" << file.size << " bytes)\n";
-    for (const auto &t : f.truncated)
-        ctx.out << t << ": larger than the size cap, first part kept\n";
-    for (const auto &e : f.errors)
-        ctx.err << "scalelab: " << e << "\n";
-    ctx.out.flush();
-    ctx.err.flush();
-    return f.ok() ? 0 : int(ExitCode::Errors);
+    return onRunCluster(ctx, args, "fetch", [&](RunStore &store, SlurmClient &client, qint64 id) {
+        const FetchResult f = fetchAndIngest(ctx, store, client, id);
+        for (const auto &file : f.files)
+            ctx.out << file.localPath << " (" << file.size << " bytes)\n";
+        for (const auto &t : f.truncated)
+            ctx.out << t << ": larger than the size cap, first part kept\n";
+        return f.ok();
+    });
 }
 
 int SlurmCommands::runs(CliContext &ctx, const QStringList &args)

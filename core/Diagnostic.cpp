@@ -14,6 +14,19 @@ QString severityName(Severity s)
     return {};
 }
 
+Diagnostic finding(Severity severity, const QString &rule, const QString &field, int line, const QString &message,
+                   Fix fix)
+{
+    Diagnostic d;
+    d.severity = severity;
+    d.rule = rule;
+    d.field = field;
+    d.line = line;
+    d.message = message;
+    d.fix = std::move(fix);
+    return d;
+}
+
 bool hasErrors(const Diagnostics &diags)
 {
     return std::any_of(diags.begin(), diags.end(),

@@ -38,6 +38,10 @@ struct Diagnostic {
 
 using Diagnostics = QList<Diagnostic>;
 
+// A diagnostic in one call (rule ids and messages vary, the shape does not).
+Diagnostic finding(Severity severity, const QString &rule, const QString &field, int line, const QString &message,
+                   Fix fix = {});
+
 bool hasErrors(const Diagnostics &diags);
 int countOf(const Diagnostics &diags, Severity s);
 

@@ -14,19 +14,6 @@ namespace scalelab {
 
 namespace {
 
-Diagnostic finding(Severity sev, const QString &rule, const QString &field, int line, const QString &message,
-                   Fix fix = {})
-{
-    Diagnostic d;
-    d.severity = sev;
-    d.rule = rule;
-    d.field = field;
-    d.line = line;
-    d.message = message;
-    d.fix = std::move(fix);
-    return d;
-}
-
 QString plural(int n, const char *one, const char *many)
 {
     return QStringLiteral("%1 %2").arg(n).arg(QLatin1String(n == 1 ? one : many));

@@ -12,19 +12,6 @@ namespace scalelab {
 
 namespace {
 
-Diagnostic finding(Severity sev, const QString &rule, const QString &field, int line, const QString &message,
-                   Fix fix = {})
-{
-    Diagnostic d;
-    d.severity = sev;
-    d.rule = rule;
-    d.field = field;
-    d.line = line;
-    d.message = message;
-    d.fix = std::move(fix);
-    return d;
-}
-
 // "[type:]count" as in --gpus=a100:2; count defaults to 1 only for gres.
 struct GpuCount {
     QString type;

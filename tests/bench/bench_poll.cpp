@@ -13,6 +13,7 @@
 #ifndef SCALELAB_TESTS_DIR
 #define SCALELAB_TESTS_DIR SCALELAB_TEST_DATA_DIR "/.."
 #endif
+#include "NoQuestions.h"
 #include "../support/TestClusterEnv.h"
 
 #include "RunStore.h"
@@ -32,18 +33,10 @@
 
 using namespace scalelab;
 
+using scalelab::test::NoQuestions;
+
 namespace {
 
-class NoQuestions : public SshCallbacks {
-public:
-    HostKeyDecision unknownHostKey(const HostKeyInfo &) override { return HostKeyDecision::Reject; }
-    void hostKeyRefused(const HostKeyInfo &, const QString &) override {}
-    std::optional<QString> passphrase(const QString &) override { return std::nullopt; }
-    std::optional<QStringList> keyboardInteractive(const QString &, const QString &, const QList<KbdPrompt> &) override
-    {
-        return std::nullopt;
-    }
-};
 
 void say(const QString &text)
 {

@@ -178,7 +178,9 @@ void TestCliCluster::killedAfterSbatchIsReconciled()
     const qsizetype before = runsJson().size();
     QProcessEnvironment env;
     env.insert(QStringLiteral("SCALELAB_FAULT_KILL_AFTER"), QStringLiteral("sbatch"));
-    const auto killed = runCli({QStringLiteral("submit"), writeSpec(QStringLiteral("killed"), 2)}, env);
+    // Unique per test run: the cluster's accounting outlives the test.
+    const QString name = QStringLiteral("killed-%1").arg(QCoreApplication::applicationPid());
+    const auto killed = runCli({QStringLiteral("submit"), writeSpec(name, 2)}, env);
     QCOMPARE(killed.exitCode, -1);   // died by SIGKILL after sbatch ran
     QJsonArray runs = runsJson();
     QCOMPARE(runs.size(), before + 1);
@@ -195,7 +197,7 @@ void TestCliCluster::killedAfterSbatchIsReconciled()
     QProcess ssh;
     ssh.start(QStringLiteral("ssh"), {QStringLiteral("-F"), qEnvironmentVariable("SCALELAB_SSH_CONFIG"), QStringLiteral("testbed"),
                                       QStringLiteral("sacct"), QStringLiteral("-X"), QStringLiteral("-n"), QStringLiteral("-P"),
-                                      QStringLiteral("--name=killed"), QStringLiteral("--format=JobID")});
+                                      QStringLiteral("--name=") + name, QStringLiteral("--format=JobID")});
     QVERIFY(ssh.waitForFinished(30000));
     const QStringList jobs = QString::fromUtf8(ssh.readAllStandardOutput()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     QCOMPARE(jobs.size(), 1);

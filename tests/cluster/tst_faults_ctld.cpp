@@ -7,6 +7,7 @@
 //    back → poll ok, scheduler back to 30 s, the job reaches COMPLETED.
 // Outages are kept short and always undone (scope guard), even on failure.
 // Needs `tests/cluster/testcluster up`; run the binary directly, not via ctest.
+#include "NoQuestions.h"
 #include "CliRunner.h"
 #include "PollScheduler.h"
 #include "ProfileFixtures.h"
@@ -26,18 +27,10 @@
 
 using namespace scalelab;
 
+using scalelab::test::NoQuestions;
+
 namespace {
 
-class NoQuestions : public SshCallbacks {
-public:
-    HostKeyDecision unknownHostKey(const HostKeyInfo &) override { return HostKeyDecision::Reject; }
-    void hostKeyRefused(const HostKeyInfo &, const QString &) override {}
-    std::optional<QString> passphrase(const QString &) override { return std::nullopt; }
-    std::optional<QStringList> keyboardInteractive(const QString &, const QString &, const QList<KbdPrompt> &) override
-    {
-        return std::nullopt;
-    }
-};
 
 QString testcluster(const QString &cmd, const QStringList &more = {})
 {

@@ -5,6 +5,7 @@
 // Recovery is what the CLI does (app/SlurmCommands.cpp reconcileCluster):
 // reconcile every unresolved run, submit those that certainly never ran.
 // Needs the loopback cluster (tests/cluster/testcluster up); fails without it.
+#include "NoQuestions.h"
 #include "ProfileFixtures.h"
 #include "RunDraft.h"
 #include "RunStore.h"
@@ -22,18 +23,10 @@
 using namespace scalelab;
 using scalelab::test::TcpCutProxy;
 
+using scalelab::test::NoQuestions;
+
 namespace {
 
-class NoQuestions : public SshCallbacks {
-public:
-    HostKeyDecision unknownHostKey(const HostKeyInfo &) override { return HostKeyDecision::Reject; }
-    void hostKeyRefused(const HostKeyInfo &, const QString &) override {}
-    std::optional<QString> passphrase(const QString &) override { return std::nullopt; }
-    std::optional<QStringList> keyboardInteractive(const QString &, const QString &, const QList<KbdPrompt> &) override
-    {
-        return std::nullopt;
-    }
-};
 
 enum class Fault {
     ConnectKex,          // cut during the key exchange

@@ -2,6 +2,7 @@
 // rendered 1/2/4/8-GPU jobs complete with the right AllocTRES, a failing job,
 // a timed-out job, a rejection with Slurm's text, --test-only, cancel, fetch,
 // and reconcile of a submission whose reply was lost. Fails without the cluster.
+#include "NoQuestions.h"
 #include "ProfileFixtures.h"
 #include "RunStore.h"
 #include "SbatchRenderer.h"
@@ -17,18 +18,10 @@
 
 using namespace scalelab;
 
+using scalelab::test::NoQuestions;
+
 namespace {
 
-class NoQuestions : public SshCallbacks {
-public:
-    HostKeyDecision unknownHostKey(const HostKeyInfo &) override { return HostKeyDecision::Reject; }
-    void hostKeyRefused(const HostKeyInfo &, const QString &) override {}
-    std::optional<QString> passphrase(const QString &) override { return std::nullopt; }
-    std::optional<QStringList> keyboardInteractive(const QString &, const QString &, const QList<KbdPrompt> &) override
-    {
-        return std::nullopt;
-    }
-};
 
 JobSpec spec(int gpus, const QString &program, const QStringList &args, const QString &partition = "gpu",
              const QString &time = "00:05:00")
