@@ -152,15 +152,16 @@ QString launchLine(const JobSpec &spec, const ClusterProfile &profile, const Lau
     case Launcher::Torchrun: {
         QStringList t{QStringLiteral("python3 -m torch.distributed.run")};
         t << profile.torchrunArgs;
-        if (g.nodes <= 1) {
-            t << QStringLiteral("--standalone --nnodes=1 --nproc_per_node=%1").arg(g.processesPerNode);
-        } else {
-            pre << QStringLiteral("# c10d rendezvous on the first node of the allocation.")
-                << QStringLiteral("export RDZV_HOST=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)")
-                << QStringLiteral("export RDZV_PORT=29400");
-            t << QStringLiteral("--nnodes=$SLURM_JOB_NUM_NODES --nproc_per_node=%1").arg(g.processesPerNode)
-              << QStringLiteral("--rdzv_id=$SLURM_JOB_ID --rdzv_backend=c10d --rdzv_endpoint=\"$RDZV_HOST:$RDZV_PORT\"");
-        }
+        // torchrun --standalone always listens on port 29400, so two jobs
+        // sharing a node collide ("Address already in use"); each job gets
+        // its own port from its id instead, on one node as across nodes.
+        pre << QStringLiteral("# c10d rendezvous on the first node, on a port of this job's own (shared nodes).")
+            << QStringLiteral("export RDZV_HOST=%1").arg(g.nodes <= 1 ? QStringLiteral("localhost")
+                                                                       : QStringLiteral("$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)"))
+            << QStringLiteral("export RDZV_PORT=$((20000 + SLURM_JOB_ID % 20000))");
+        t << (g.nodes <= 1 ? QStringLiteral("--nnodes=1 --nproc_per_node=%1").arg(g.processesPerNode)
+                           : QStringLiteral("--nnodes=$SLURM_JOB_NUM_NODES --nproc_per_node=%1").arg(g.processesPerNode))
+          << QStringLiteral("--rdzv_id=$SLURM_JOB_ID --rdzv_backend=c10d --rdzv_endpoint=\"$RDZV_HOST:$RDZV_PORT\"");
         QString body = t.join(QLatin1Char(' '));
         // torchrun wants the script path, not "python3 script".
         QString prog = cmd;
@@ -194,7 +195,7 @@ QString launchLine(const JobSpec &spec, const ClusterProfile &profile, const Lau
         return QStringLiteral("# One process drives all %1 GPU(s) of the node.\n").arg(g.gpusPerNode) + srun + container + cmd;
     pre << QStringLiteral("# Rank 0's address for frameworks that read MASTER_ADDR/MASTER_PORT (DDP, DeepSpeed).")
         << QStringLiteral("export MASTER_ADDR=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)")
-        << QStringLiteral("export MASTER_PORT=29500");
+        << QStringLiteral("export MASTER_PORT=$((20000 + SLURM_JOB_ID % 20000))");
     return QStringLiteral("# srun starts one process per GPU (%1 in total); ranks come from SLURM_PROCID.\n")
                .arg(g.totalProcesses())
         + srun + container + cmd;

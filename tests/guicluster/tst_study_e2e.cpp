@@ -83,9 +83,14 @@ void TestStudyE2E::studyRunsAndChartsMatchAccountingAndLogs()
         runCli({QStringLiteral("status")});
         runs = QJsonDocument::fromJson(runCli({QStringLiteral("runs"), QStringLiteral("--json")}).out.toUtf8()).array();
         allDone = runs.size() == 3;
-        for (const auto &v : runs)
+        for (const auto &v : runs) {
+            const QString state = v.toObject().value(QStringLiteral("state")).toString();
+            // A run that ended badly will never get its metrics: stop and say why.
+            QVERIFY2(state != QLatin1String("FAILED") && state != QLatin1String("CANCELLED") && state != QLatin1String("TIMEOUT"),
+                     qPrintable(QJsonDocument(v.toObject()).toJson()));
             allDone = allDone && !v.toObject().value(QStringLiteral("accounting")).isNull()
                 && v.toObject().value(QStringLiteral("metrics")).toObject().contains(QStringLiteral("test_accuracy"));
+        }
     }
     QVERIFY2(allDone, qPrintable(QJsonDocument(runs).toJson()));
 
