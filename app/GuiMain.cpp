@@ -151,7 +151,6 @@ int GuiMain::run(int argc, char **argv)
     QApplication::setApplicationName(QStringLiteral("ScaleLab"));
     QApplication::setOrganizationName(QStringLiteral("ScaleLab"));
     QApplication::setApplicationVersion(QStringLiteral(SCALELAB_VERSION));
-    QApplication::setWindowIcon(QIcon(QStringLiteral(":/scalelab/icon.svg")));
     if (opts.dark)
         applyDarkPalette(app);
 

@@ -4,10 +4,30 @@
 
 namespace scalelab {
 
-AppServices::AppServices(QObject *parent) : QObject(parent), m_store(std::make_unique<RunStore>())
+AppServices::AppServices(QObject *parent) : QObject(parent), m_store(std::make_unique<RunStore>()) {}
+
+ProfileRegistry &AppServices::profiles()
 {
-    m_profiles.loadDefaults();
-    m_storeError = m_store->open();
+    if (!m_profilesLoaded) {
+        m_profilesLoaded = true;
+        m_profiles.loadDefaults();
+    }
+    return m_profiles;
+}
+
+RunStore &AppServices::store()
+{
+    if (!m_storeOpened) {
+        m_storeOpened = true;
+        m_storeError = m_store->open();
+    }
+    return *m_store;
+}
+
+QString AppServices::storeError()
+{
+    store();
+    return m_storeError;
 }
 
 AppServices::~AppServices() = default;

@@ -21,9 +21,11 @@ public:
     explicit AppServices(QObject *parent = nullptr);
     ~AppServices() override;
 
-    ProfileRegistry &profiles() { return m_profiles; }
-    RunStore &store() { return *m_store; }
-    QString storeError() const { return m_storeError; }   // "" when the store opened
+    // Both are loaded on first use, so nothing reads files before the
+    // window's first paint.
+    ProfileRegistry &profiles();
+    RunStore &store();
+    QString storeError();   // "" when the store opened
 
     // Set by whoever builds the cluster layer (GuiMain); may be null in tests
     // of a single place.
@@ -46,6 +48,8 @@ Q_SIGNALS:
 
 private:
     ProfileRegistry m_profiles;
+    bool m_profilesLoaded = false;
+    bool m_storeOpened = false;
     std::unique_ptr<RunStore> m_store;
     QString m_storeError;
     ClusterManager *m_clusters = nullptr;

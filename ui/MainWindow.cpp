@@ -20,6 +20,8 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
+#include <QPointer>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace scalelab {
@@ -28,36 +30,33 @@ MainWindow::MainWindow(AppServices &services, QWidget *parent) : QMainWindow(par
 {
     ensureUiResources();
     setWindowTitle(tr("ScaleLab"));
-    setWindowIcon(QIcon(QStringLiteral(":/scalelab/icon.svg")));
     setAccessibleName(tr("ScaleLab"));
     m_tabs = new QTabWidget(this);
     m_tabs->setAccessibleName(tr("Places"));
     m_tabs->setDocumentMode(true);
-    m_compose = new ComposePlace(services, this);
     const QStringList names{tr("&Compose"), tr("&Jobs"), tr("&Results")};
     const QStringList icons{QStringLiteral("compose"), QStringLiteral("jobs"), QStringLiteral("results")};
     for (int i = 0; i < 3; ++i) {
         auto *container = new QWidget(this);
         auto *lay = new QVBoxLayout(container);
         lay->setContentsMargins(0, 0, 0, 0);
-        if (i == ComposeIndex)
-            lay->addWidget(m_compose);
         m_containers << container;
-        m_built << (i == ComposeIndex ? m_compose : nullptr);
-        m_tabs->addTab(container, QIcon(QStringLiteral(":/scalelab/icons/%1.svg").arg(icons[i])), names[i]);
+        m_built << nullptr;
+        m_tabs->addTab(container, names[i]);
+        m_tabIcons << QStringLiteral(":/scalelab/icons/%1.svg").arg(icons[i]);
         m_tabs->setTabToolTip(i, tr("Ctrl+%1").arg(i + 1));
     }
     setCentralWidget(m_tabs);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int i) { place(i); });
     connect(&services, &AppServices::showPlaceRequested, this, &MainWindow::showPlace);
     connect(&services, &AppServices::openSpecRequested, this, [this] { showPlace(ComposeIndex); });
-    connect(m_compose, &ComposePlace::message, this, [this](const QString &t) { statusBar()->showMessage(t, 8000); });
-    connect(m_compose, &ComposePlace::recentSpecsChanged, this, &MainWindow::rebuildRecentMenu);
+    // The places are built once the empty window has painted (or when asked
+    // for earlier): the window appears as fast as a bare one, the form a
+    // moment later.
+    m_containers[ComposeIndex]->installEventFilter(this);
 
     buildMenus();
     statusBar()->setAccessibleName(tr("Status"));
-    if (!services.storeError().isEmpty())
-        statusBar()->showMessage(tr("The run store could not be opened: %1").arg(services.storeError()));
     attachClusters();
     resize(1280, 800);
 }
@@ -68,7 +67,15 @@ QWidget *MainWindow::place(int index)
         return nullptr;
     if (!m_built[index]) {
         QWidget *w = nullptr;
-        if (index == JobsIndex) {
+        if (index == ComposeIndex) {
+            m_compose = new ComposePlace(m_services, m_containers[index]);
+            connect(m_compose, &ComposePlace::message, this, [this](const QString &t) { statusBar()->showMessage(t, 8000); });
+            connect(m_compose, &ComposePlace::recentSpecsChanged, this, &MainWindow::rebuildRecentMenu);
+            m_compose->updateActions();
+            if (!m_services.storeError().isEmpty())
+                statusBar()->showMessage(tr("The run store could not be opened: %1").arg(m_services.storeError()));
+            w = m_compose;
+        } else if (index == JobsIndex) {
             w = new JobsPlace(m_services, m_containers[index]);
         } else {
             w = new ResultsPlace(m_services, m_containers[index]);
@@ -95,7 +102,7 @@ QAction *MainWindow::addAction(QMenu *menu, const QString &name, const QString &
     a->setShortcuts(keys);
     a->setShortcutContext(Qt::WindowShortcut);
     if (!icon.isEmpty())
-        a->setIcon(QIcon(icon));
+        m_actionIcons << qMakePair(QPointer<QAction>(a), icon);   // set after the first paint
     QString tip = QString(text).remove(QLatin1Char('&'));
     if (!keys.isEmpty())
         tip += QStringLiteral(" (%1)").arg(keys.first().toString(QKeySequence::NativeText));
@@ -110,25 +117,24 @@ QAction *MainWindow::action(const QString &name) const
 
 void MainWindow::buildMenus()
 {
-    ComposePlace *c = m_compose;
     QMenu *file = menuBar()->addMenu(tr("&File"));
-    connect(addAction(file, QStringLiteral("openSpec"), tr("&Open spec…"), {QKeySequence::Open}), &QAction::triggered, c,
-            [this, c] {
+    connect(addAction(file, QStringLiteral("openSpec"), tr("&Open spec…"), {QKeySequence::Open}), &QAction::triggered, this,
+            [this] {
                 showPlace(ComposeIndex);
-                c->openSpecDialog();
+                compose()->openSpecDialog();
             });
-    connect(addAction(file, QStringLiteral("saveSpec"), tr("&Save spec"), {QKeySequence::Save}), &QAction::triggered, c,
-            &ComposePlace::saveSpec);
+    connect(addAction(file, QStringLiteral("saveSpec"), tr("&Save spec"), {QKeySequence::Save}), &QAction::triggered, this,
+            [this] { compose()->saveSpec(); });
     connect(addAction(file, QStringLiteral("saveSpecAs"), tr("Save spec &as…"), {QKeySequence(tr("Ctrl+Shift+S"))}),
-            &QAction::triggered, c, &ComposePlace::saveSpecAsDialog);
+            &QAction::triggered, this, [this] { compose()->saveSpecAsDialog(); });
     m_recentMenu = file->addMenu(tr("&Recent specs"));
     m_recentMenu->setObjectName(QStringLiteral("recentSpecs"));
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
     rebuildRecentMenu();
     connect(addAction(file, QStringLiteral("importScript"), tr("&Import sbatch script…"), {QKeySequence(tr("Ctrl+I"))}),
-            &QAction::triggered, c, [this, c] {
+            &QAction::triggered, this, [this] {
                 showPlace(ComposeIndex);
-                c->importScriptDialog();
+                compose()->importScriptDialog();
             });
     file->addSeparator();
     auto *quit = addAction(file, QStringLiteral("quit"), tr("&Quit"), {QKeySequence::Quit, QKeySequence(tr("Ctrl+Q"))});
@@ -138,18 +144,18 @@ void MainWindow::buildMenus()
     QMenu *job = menuBar()->addMenu(tr("&Job"));
     connect(addAction(job, QStringLiteral("submit"), tr("&Submit"), {QKeySequence(tr("Ctrl+Return")), QKeySequence(tr("Ctrl+Enter"))},
                       QStringLiteral(":/scalelab/icons/submit.svg")),
-            &QAction::triggered, c, &ComposePlace::submit);
+            &QAction::triggered, this, [this] { compose()->submit(); });
     connect(addAction(job, QStringLiteral("dryRun"), tr("&Dry run"),
                       {QKeySequence(tr("Ctrl+Shift+Return")), QKeySequence(tr("Ctrl+Shift+Enter"))},
                       QStringLiteral(":/scalelab/icons/dryrun.svg")),
-            &QAction::triggered, c, &ComposePlace::dryRun);
+            &QAction::triggered, this, [this] { compose()->dryRun(); });
     connect(addAction(job, QStringLiteral("copyScript"), tr("&Copy script"), {QKeySequence(tr("Ctrl+Shift+C"))},
                       QStringLiteral(":/scalelab/icons/copy.svg")),
-            &QAction::triggered, c, &ComposePlace::copyScript);
+            &QAction::triggered, this, [this] { compose()->copyScript(); });
     connect(addAction(job, QStringLiteral("study"), tr("Scaling s&tudy…"), {}, QStringLiteral(":/scalelab/icons/study.svg")),
-            &QAction::triggered, c, [this, c] {
+            &QAction::triggered, this, [this] {
                 showPlace(ComposeIndex);
-                c->openStudy();
+                compose()->openStudy();
             });
 
     QMenu *clusters = menuBar()->addMenu(tr("&Clusters"));
@@ -196,7 +202,7 @@ void MainWindow::rebuildRecentMenu()
                 statusBar()->showMessage(tr("%1 no longer exists; removed from the recent specs.").arg(path), 8000);
                 return;
             }
-            m_compose->openSpecFile(path);
+            compose()->openSpecFile(path);
         });
     }
     if (recent.isEmpty())
@@ -226,7 +232,41 @@ void MainWindow::attachClusters()
         m_attachedClusters = cm;
         connect(cm, &ClusterManager::connectionStatus, this, &MainWindow::setConnectionStatus);
     }
-    m_compose->updateActions();
+    if (m_compose)
+        m_compose->updateActions();
+}
+
+void MainWindow::applyIcons()
+{
+    // SVG icons load the SVG icon engine: a few milliseconds kept out of the
+    // time to the first window.
+    if (m_iconsApplied)
+        return;
+    m_iconsApplied = true;
+    setWindowIcon(QIcon(QStringLiteral(":/scalelab/icon.svg")));
+    for (int i = 0; i < m_tabIcons.size(); ++i)
+        m_tabs->setTabIcon(i, QIcon(m_tabIcons[i]));
+    for (const auto &[action, icon] : m_actionIcons)
+        if (action)
+            action->setIcon(QIcon(icon));
+}
+
+ComposePlace *MainWindow::compose()
+{
+    place(ComposeIndex);
+    return m_compose;
+}
+
+bool MainWindow::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_containers[ComposeIndex] && event->type() == QEvent::Paint) {
+        m_containers[ComposeIndex]->removeEventFilter(this);
+        QTimer::singleShot(0, this, [this] {
+            place(m_tabs->currentIndex());
+            applyIcons();
+        });
+    }
+    return QMainWindow::eventFilter(watched, event);
 }
 
 void MainWindow::setConnectionStatus(const QString &clusterId, const QString &text)

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QPointer>
+
 #include <QHash>
 #include <QMainWindow>
 
@@ -23,7 +25,7 @@ public:
 
     explicit MainWindow(AppServices &services, QWidget *parent = nullptr);
 
-    ComposePlace *compose() const { return m_compose; }
+    ComposePlace *compose();   // built on first use
     QTabWidget *places() const { return m_tabs; }
     QWidget *place(int index);   // builds it when needed
     void showPlace(int index);
@@ -33,11 +35,15 @@ public:
     // Connects the status bar to the cluster layer (once it exists).
     void attachClusters();
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 public Q_SLOTS:
     void setConnectionStatus(const QString &clusterId, const QString &text);
 
 private:
     void buildMenus();
+    void applyIcons();
     void rebuildRecentMenu();
     void showAbout();
     QAction *addAction(QMenu *menu, const QString &name, const QString &text, const QList<QKeySequence> &keys,
@@ -45,7 +51,10 @@ private:
 
     AppServices &m_services;
     QTabWidget *m_tabs;
-    ComposePlace *m_compose;
+    ComposePlace *m_compose = nullptr;
+    QStringList m_tabIcons;
+    QList<QPair<QPointer<QAction>, QString>> m_actionIcons;
+    bool m_iconsApplied = false;
     QList<QWidget *> m_containers;   // one per place; the place is added inside when built
     QList<QWidget *> m_built;
     QMenu *m_recentMenu = nullptr;
