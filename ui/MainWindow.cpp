@@ -129,8 +129,8 @@ void MainWindow::buildMenus()
             &QAction::triggered, this, [this] { compose()->saveSpecAsDialog(); });
     m_recentMenu = file->addMenu(tr("&Recent specs"));
     m_recentMenu->setObjectName(QStringLiteral("recentSpecs"));
+    // Filled when opened (reading settings is kept out of start-up).
     connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
-    rebuildRecentMenu();
     connect(addAction(file, QStringLiteral("importScript"), tr("&Import sbatch script…"), {QKeySequence(tr("Ctrl+I"))}),
             &QAction::triggered, this, [this] {
                 showPlace(ComposeIndex);
