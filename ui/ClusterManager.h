@@ -86,6 +86,7 @@ Q_SIGNALS:
     void runFinished(qint64 runId, QString state);
 
 private:
+    void dryRunScript(const QString &alias, const QString &script);
     struct Cluster {
         QString alias;
         ClusterConnection *connection = nullptr;

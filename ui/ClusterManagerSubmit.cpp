@@ -1,5 +1,6 @@
 // ClusterManager: submitting, dry runs, cancelling and reconciling.
 #include "ClusterManager.h"
+#include "RunDraft.h"
 
 #include "AppServices.h"
 #include "ClusterConnection.h"
@@ -35,9 +36,8 @@ void ClusterManager::submit(const QList<JobSpec> &specs, const QString &studyNam
     // Check everything first: a study is submitted whole or not at all.
     struct Prepared {
         JobSpec spec;
-        QString script;
+        const ClusterProfile *profile;
         QString alias;
-        LaunchGeometry geometry;
     };
     QList<Prepared> prepared;
     for (const JobSpec &spec : specs) {
@@ -55,7 +55,7 @@ void ClusterManager::submit(const QList<JobSpec> &specs, const QString &studyNam
                                   false);
             return;
         }
-        prepared.append({spec, r.script, aliasForProfile(spec.profile), computeGeometry(spec, *profile)});
+        prepared.append({spec, profile, aliasForProfile(spec.profile)});
     }
 
     // Start the connections first: a new connection's first task reconciles
@@ -83,18 +83,7 @@ void ClusterManager::submit(const QList<JobSpec> &specs, const QString &studyNam
     QHash<QString, QList<qint64>> byAlias;
     QStringList order;
     for (const Prepared &p : std::as_const(prepared)) {
-        RunRecord run;
-        run.studyId = studyId;
-        run.token = RunStore::newToken();
-        run.profile = p.spec.profile;
-        run.clusterAlias = p.alias;
-        run.partition = p.geometry.partitionName.isEmpty() ? p.spec.partition : p.geometry.partitionName;
-        run.gpus = p.spec.gpus;
-        run.nodes = p.geometry.nodes;
-        run.framework = frameworkId(p.spec.framework);
-        run.specJson = jobSpecToJson(p.spec);
-        run.script = p.script;
-        run.submitState = SubmitState::Intent;
+        const RunRecord run = draftRun(p.spec, *p.profile, p.alias, studyId);
         const auto created = store.createRun(run);
         if (!created.ok()) {
             Q_EMIT submitFinished(tr("Cannot store the run: %1").arg(created.error), false);
@@ -223,8 +212,11 @@ void ClusterManager::dryRun(const JobSpec &spec)
         Q_EMIT dryRunFinished(tr("Unknown cluster profile \"%1\".").arg(spec.profile), false);
         return;
     }
-    const QString script = renderSbatch(spec, *profile);
-    const QString alias = aliasForProfile(spec.profile);
+    dryRunScript(aliasForProfile(spec.profile), renderSbatch(spec, *profile));
+}
+
+void ClusterManager::dryRunScript(const QString &alias, const QString &script)
+{
     Cluster &c = cluster(alias);
     c.waitingForUser = false;
     enqueue(c, [store = m_workerStore, alias, script, self = QPointer(this)](RemoteExecutor &ex) {
@@ -244,17 +236,8 @@ void ClusterManager::dryRunRun(qint64 runId)
         Q_EMIT dryRunFinished(run.error, false);
         return;
     }
-    const QString alias = run.value.clusterAlias.isEmpty() ? aliasForProfile(run.value.profile) : run.value.clusterAlias;
-    Cluster &c = cluster(alias);
-    c.waitingForUser = false;
-    enqueue(c, [store = m_workerStore, alias, script = run.value.script, self = QPointer(this)](RemoteExecutor &ex) {
-        SlurmClient client(ex, *store, alias);
-        const TestOnlyResult r = client.testOnly(script);
-        const QString verdict = r.transportError.isEmpty() ? r.verdict.trimmed() : r.transportError;
-        const bool ok = r.ok();
-        QMetaObject::invokeMethod(
-            self, [self, verdict, ok] { if (self) Q_EMIT self->dryRunFinished(verdict, ok); }, Qt::QueuedConnection);
-    });
+    dryRunScript(run.value.clusterAlias.isEmpty() ? aliasForProfile(run.value.profile) : run.value.clusterAlias,
+                 run.value.script);
 }
 
 void ClusterManager::cancel(qint64 runId)
