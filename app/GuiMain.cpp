@@ -4,10 +4,7 @@
 #include "ComposePlace.h"
 #include "MainWindow.h"
 
-#if __has_include("ClusterManager.h")
 #include "ClusterManager.h"
-#define SCALELAB_HAVE_CLUSTER_MANAGER 1
-#endif
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -65,9 +62,6 @@ GuiOptions parseOptions(int argc, char **argv)
             o.dark = true;
         }
         // Anything else is left to QApplication (-style, -platform, ...).
-    }
-    if (o.screenshot.isEmpty() && !o.spec.isEmpty() && o.error.isEmpty()) {
-        // --spec alone opens the window with that spec.
     }
     return o;
 }
@@ -198,7 +192,6 @@ int GuiMain::run(int argc, char **argv)
         window.installEventFilter(&*probe);
     }
     window.show();
-#ifdef SCALELAB_HAVE_CLUSTER_MANAGER
     // The cluster layer starts after the window is up: it may reconcile runs
     // left from an earlier session, which must not delay the first paint.
     if (!probe) {
@@ -209,12 +202,9 @@ int GuiMain::run(int argc, char **argv)
             window.attachClusters();
         });
     }
-#endif
     const int rc = app.exec();
-#ifdef SCALELAB_HAVE_CLUSTER_MANAGER
     // Stop the workers while the services they use still exist.
     delete services.clusters();
-#endif
     return rc;
 }
 

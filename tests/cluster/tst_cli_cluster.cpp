@@ -22,7 +22,9 @@ private Q_SLOTS:
     void killedAfterSbatchIsReconciled();
 
 private:
-    QString writeSpec(const QString &name, int gpus, const QString &extra = {});
+    // `replace` swaps one piece of the written spec for another (from, to).
+    QString writeSpec(const QString &name, int gpus, const QString &extra = {},
+                      const std::pair<QByteArray, QByteArray> &replace = {});
     QJsonArray runsJson();
     QJsonObject waitForState(qint64 runId, const QStringList &states, int timeoutS);
 
@@ -57,17 +59,21 @@ void TestCliCluster::initTestCase()
                                                                  | QFileDevice::ReadOther | QFileDevice::ReadGroup);
 }
 
-QString TestCliCluster::writeSpec(const QString &name, int gpus, const QString &extra)
+QString TestCliCluster::writeSpec(const QString &name, int gpus, const QString &extra,
+                                  const std::pair<QByteArray, QByteArray> &replace)
 {
     const QString path = m_files.filePath(name + QStringLiteral(".json"));
     QFile f(path);
     f.open(QIODevice::WriteOnly);
-    f.write(QStringLiteral(R"({"profile": "testbed", "partition": "gpu", "gpus": %1, "framework": "pytorch-ddp",
+    QByteArray text = QStringLiteral(R"({"profile": "testbed", "partition": "gpu", "gpus": %1, "framework": "pytorch-ddp",
   "launcher": "srun", "time": "00:05:00", "account": "project_2001234", "jobName": "%2", "cpusPerGpu": 1,
   "program": "%3/hello.py", "monitoring": {"gpuSampleSeconds": 1}%4})")
-                .arg(gpus)
-                .arg(name, m_programs, extra)
-                .toUtf8());
+                          .arg(gpus)
+                          .arg(name, m_programs, extra)
+                          .toUtf8();
+    if (!replace.first.isEmpty())
+        text.replace(replace.first, replace.second);
+    f.write(text);
     return path;
 }
 
@@ -137,15 +143,7 @@ void TestCliCluster::dryRunAndRejection()
     QVERIFY2(r.out.contains(QLatin1String("accepted")) && r.out.contains(QLatin1String("to start at")), qPrintable(r.out));
     const qsizetype before = runsJson().size();
     // Passes ScaleLab's checks (the pattern fits) but the account does not exist.
-    QTemporaryDir d;
-    QString spec = writeSpec(QStringLiteral("badacct"), 1);
-    QFile f(spec);
-    f.open(QIODevice::ReadOnly);
-    QByteArray text = f.readAll().replace("project_2001234", "project_9999999");
-    f.close();
-    f.open(QIODevice::WriteOnly | QIODevice::Truncate);
-    f.write(text);
-    f.close();
+    const QString spec = writeSpec(QStringLiteral("badacct"), 1, {}, {"project_2001234", "project_9999999"});
     r = runCli({QStringLiteral("submit"), spec});
     QCOMPARE(r.exitCode, 1);
     QVERIFY2(r.out.contains(QLatin1String("Invalid account")), qPrintable(r.out));
@@ -156,14 +154,7 @@ void TestCliCluster::dryRunAndRejection()
 
 void TestCliCluster::cancelRunningJob()
 {
-    const QString spec = writeSpec(QStringLiteral("sleeper"), 1);
-    QFile f(spec);
-    f.open(QIODevice::ReadOnly);
-    QByteArray text = f.readAll().replace("hello.py", "sleeper.py");
-    f.close();
-    f.open(QIODevice::WriteOnly | QIODevice::Truncate);
-    f.write(text);
-    f.close();
+    const QString spec = writeSpec(QStringLiteral("sleeper"), 1, {}, {"hello.py", "sleeper.py"});
     auto r = runCli({QStringLiteral("submit"), spec});
     QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
     const qint64 id = QRegularExpression(QStringLiteral("run (\\d+):")).match(r.out).captured(1).toLongLong();

@@ -7,7 +7,7 @@
 //    back → poll ok, scheduler back to 30 s, the job reaches COMPLETED.
 // Outages are kept short and always undone (scope guard), even on failure.
 // Needs `tests/cluster/testcluster up`; run the binary directly, not via ctest.
-#include "NoQuestions.h"
+#include "ClusterClient.h"
 #include "CliRunner.h"
 #include "PollScheduler.h"
 #include "ProfileFixtures.h"
@@ -27,7 +27,6 @@
 
 using namespace scalelab;
 
-using scalelab::test::NoQuestions;
 
 namespace {
 
@@ -65,12 +64,12 @@ struct CtldGuard {
 class TestFaultsCtld : public QObject {
     Q_OBJECT
 
-    test::TestClusterEnv m_env;
     QTemporaryDir m_data;
-    NoQuestions m_callbacks;
-    std::unique_ptr<SshSession> m_ssh;
-    std::unique_ptr<RunStore> m_store;
-    std::unique_ptr<SlurmClient> m_client;
+    test::ClusterClient m_cluster;
+    test::TestClusterEnv &m_env = m_cluster.env;
+    std::unique_ptr<SshSession> &m_ssh = m_cluster.ssh;
+    std::unique_ptr<RunStore> &m_store = m_cluster.store;
+    std::unique_ptr<SlurmClient> &m_client = m_cluster.client;
 
     qint64 submitSleeper(const QString &name, int seconds)
     {
@@ -121,18 +120,8 @@ class TestFaultsCtld : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        m_env = test::TestClusterEnv::load();
-        QVERIFY2(m_env.ok(), qPrintable(m_env.error));
         QVERIFY(m_data.isValid());
-        SshConnectionSettings s;
-        s.alias = "testbed";
-        s.configPath = m_env.sshConfig;
-        s.connectTimeoutMs = 10000;
-        m_ssh = std::make_unique<SshSession>(s, &m_callbacks);
-        QCOMPARE(m_ssh->connectToHost(), QString());
-        m_store = std::make_unique<RunStore>(m_data.path());
-        QCOMPARE(m_store->open(), QString());
-        m_client = std::make_unique<SlurmClient>(*m_ssh, *m_store, "testbed");
+        QCOMPARE(m_cluster.start(m_data.path()), QString());
     }
 
     void sshdRestartedThenReconnect()

@@ -2,7 +2,7 @@
 // rendered 1/2/4/8-GPU jobs complete with the right AllocTRES, a failing job,
 // a timed-out job, a rejection with Slurm's text, --test-only, cancel, fetch,
 // and reconcile of a submission whose reply was lost. Fails without the cluster.
-#include "NoQuestions.h"
+#include "ClusterClient.h"
 #include "ProfileFixtures.h"
 #include "RunStore.h"
 #include "SbatchRenderer.h"
@@ -18,7 +18,6 @@
 
 using namespace scalelab;
 
-using scalelab::test::NoQuestions;
 
 namespace {
 
@@ -48,12 +47,12 @@ JobSpec spec(int gpus, const QString &program, const QStringList &args, const QS
 class TestSlurmClientCluster : public QObject {
     Q_OBJECT
 
-    test::TestClusterEnv m_env;
     QTemporaryDir m_data;
-    NoQuestions m_callbacks;
-    std::unique_ptr<SshSession> m_ssh;
-    std::unique_ptr<RunStore> m_store;
-    std::unique_ptr<SlurmClient> m_client;
+    test::ClusterClient m_cluster;
+    test::TestClusterEnv &m_env = m_cluster.env;
+    std::unique_ptr<SshSession> &m_ssh = m_cluster.ssh;
+    std::unique_ptr<RunStore> &m_store = m_cluster.store;
+    std::unique_ptr<SlurmClient> &m_client = m_cluster.client;
 
     qint64 createRun(const JobSpec &s)
     {
@@ -96,18 +95,8 @@ class TestSlurmClientCluster : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        m_env = test::TestClusterEnv::load();
-        QVERIFY2(m_env.ok(), qPrintable(m_env.error));
         QVERIFY(m_data.isValid());
-        SshConnectionSettings s;
-        s.alias = "testbed";
-        s.configPath = m_env.sshConfig;
-        s.connectTimeoutMs = 10000;
-        m_ssh = std::make_unique<SshSession>(s, &m_callbacks);
-        QCOMPARE(m_ssh->connectToHost(), QString());
-        m_store = std::make_unique<RunStore>(m_data.path());
-        QCOMPARE(m_store->open(), QString());
-        m_client = std::make_unique<SlurmClient>(*m_ssh, *m_store, "testbed");
+        QCOMPARE(m_cluster.start(m_data.path()), QString());
     }
 
     void version()

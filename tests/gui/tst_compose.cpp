@@ -1,5 +1,6 @@
 // The Compose place driven like a researcher would: typing into the form,
 // clicking diagnostics and Fix buttons, submit gating, spec files.
+#include "IsolatedHost.h"
 #include "AppServices.h"
 #include "ComposePlace.h"
 #include "DiagnosticsPanel.h"
@@ -32,12 +33,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        // Own store, settings and (empty) user profiles: nothing of the host leaks in.
-        qputenv("SCALELAB_DATA_DIR", m_dir.filePath(QStringLiteral("data")).toUtf8());
-        qputenv("XDG_CONFIG_HOME", m_dir.filePath(QStringLiteral("config")).toUtf8());
-        qputenv("XDG_DATA_HOME", m_dir.filePath(QStringLiteral("xdg")).toUtf8());
-        QCoreApplication::setOrganizationName(QStringLiteral("ScaleLabTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_compose"));
+        test::isolateFromHost(m_dir, QStringLiteral("tst_compose"));
     }
 
     void init()

@@ -1,5 +1,6 @@
 // The window shell: places, shortcuts, status bar, accessible names, and the
 // `scalelab --screenshot` command of the real binary.
+#include "IsolatedHost.h"
 #include "AppServices.h"
 #include "ComposePlace.h"
 #include "MainWindow.h"
@@ -28,11 +29,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        qputenv("SCALELAB_DATA_DIR", m_dir.filePath(QStringLiteral("data")).toUtf8());
-        qputenv("XDG_CONFIG_HOME", m_dir.filePath(QStringLiteral("config")).toUtf8());
-        qputenv("XDG_DATA_HOME", m_dir.filePath(QStringLiteral("xdg")).toUtf8());
-        QCoreApplication::setOrganizationName(QStringLiteral("ScaleLabTest"));
-        QCoreApplication::setApplicationName(QStringLiteral("tst_mainwindow"));
+        test::isolateFromHost(m_dir, QStringLiteral("tst_mainwindow"));
         m_services = std::make_unique<AppServices>();
         m_window = std::make_unique<MainWindow>(*m_services);
         m_window->show();
