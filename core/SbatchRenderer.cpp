@@ -129,14 +129,22 @@ QString samplerScript(const JobSpec &spec, const ClusterProfile &profile, const 
           << QStringLiteral("fi");
     }
     s << QStringLiteral("SCALELAB_SAMPLER");
+    // The batch host says "no GPU samples" itself when it lacks the tool: a
+    // background sampler step can be killed before it prints, when the
+    // program ends first. A partition's nodes share their software.
+    const QString tool = rocm ? QStringLiteral("rocm-smi") : QStringLiteral("nvidia-smi");
+    s << QStringLiteral("if command -v %1 >/dev/null 2>&1; then").arg(tool);
     if (g.nodes > 1)
-        s << QStringLiteral("srun --overlap --nodes=%1 --ntasks-per-node=1 --cpus-per-task=1 bash "
+        s << QStringLiteral("  srun --overlap --nodes=%1 --ntasks-per-node=1 --cpus-per-task=1 bash "
                             "\"scalelab-sampler-$SLURM_JOB_ID.sh\" &")
                  .arg(g.nodes);
     else
-        s << QStringLiteral("bash \"scalelab-sampler-$SLURM_JOB_ID.sh\" &");
-    s << QStringLiteral("SCALELAB_SAMPLER_PID=$!")
-      << QStringLiteral("trap 'kill \"$SCALELAB_SAMPLER_PID\" 2>/dev/null' EXIT");
+        s << QStringLiteral("  bash \"scalelab-sampler-$SLURM_JOB_ID.sh\" &");
+    s << QStringLiteral("  SCALELAB_SAMPLER_PID=$!")
+      << QStringLiteral("  trap 'kill \"$SCALELAB_SAMPLER_PID\" 2>/dev/null' EXIT")
+      << QStringLiteral("else")
+      << QStringLiteral("  echo \"scalelab: no %1 on $(hostname -s); no GPU samples\"").arg(tool)
+      << QStringLiteral("fi");
     return s.join(QLatin1Char('\n'));
 }
 

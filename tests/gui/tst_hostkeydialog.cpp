@@ -6,6 +6,7 @@
 #include "HostKeyDialog.h"
 #include "MfaDialog.h"
 #include "PassphraseDialog.h"
+#include "ScreenshotDir.h"
 
 #include <QDir>
 #include <QLabel>
@@ -65,7 +66,7 @@ class TestHostKeyDialog : public QObject {
             answer(dialog);
         else
             cb.stop();   // do not leave the worker waiting
-        QTest::qWaitFor([&] { return done.load(); }, 5000);
+        (void)QTest::qWaitFor([&] { return done.load(); }, 5000);   // join() below waits regardless
         worker.join();
         disconnect(conn);
         return ok ? result : std::nullopt;
@@ -234,16 +235,15 @@ private Q_SLOTS:
 
     void screenshots()
     {
-        const QString dir = qEnvironmentVariable("SCALELAB_SCREENSHOT_DIR", QDir::tempPath());
         HostKeyDialog unknown(HostKeyDialog::Kind::Unknown, sampleKey());
         unknown.show();
-        QVERIFY(unknown.grab().save(dir + QStringLiteral("/hostkey-unknown.png")));
+        QVERIFY(unknown.grab().save(test::screenshotPath(QStringLiteral("hostkey-unknown.png"))));
         HostKeyDialog changed(HostKeyDialog::Kind::Changed, sampleKey(), QStringLiteral("host key for 127.0.0.1 changed"));
         changed.show();
-        QVERIFY(changed.grab().save(dir + QStringLiteral("/hostkey-changed.png")));
+        QVERIFY(changed.grab().save(test::screenshotPath(QStringLiteral("hostkey-changed.png"))));
         MfaDialog mfa(QString(), QStringLiteral("Second factor"), {{QStringLiteral("Verification code:"), false}});
         mfa.show();
-        QVERIFY(mfa.grab().save(dir + QStringLiteral("/mfa.png")));
+        QVERIFY(mfa.grab().save(test::screenshotPath(QStringLiteral("mfa.png"))));
     }
 
 private:

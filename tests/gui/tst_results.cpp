@@ -11,6 +11,7 @@
 #include "RunComparisonView.h"
 #include "RunMetricsTable.h"
 #include "RunsTableModel.h"
+#include "ScreenshotDir.h"
 #include "ScalingReport.h"
 #include "StudyCharts.h"
 #include "UtilisationTimeline.h"
@@ -315,9 +316,7 @@ private Q_SLOTS:
         QTest::qWait(100);
         const QImage shot = m_place->grab().toImage();
         QVERIFY(!shot.isNull());
-        const QString dir = QStringLiteral(SCALELAB_TESTS_DIR) + QStringLiteral("/../resources/screenshots");
-        QDir().mkpath(dir);
-        QVERIFY(shot.save(dir + QStringLiteral("/results.png")));
+        QVERIFY(shot.save(test::screenshotPath(QStringLiteral("results.png"))));
         if (const QString extra = qEnvironmentVariable("SCALELAB_TIMELINE_SHOT"); !extra.isEmpty()) {
             m_place->findChild<QTabWidget *>()->setCurrentIndex(1);   // to look at the timelines too
             m_place->timeline()->setTrackerX(120);

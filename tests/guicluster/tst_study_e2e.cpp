@@ -8,6 +8,7 @@
 #include "CliRunner.h"
 #include "ResultsPlace.h"
 #include "RunStore.h"
+#include "ScreenshotDir.h"
 #include "StudyCharts.h"
 #include "TestClusterEnv.h"
 #include "TresString.h"
@@ -160,7 +161,7 @@ void TestStudyE2E::studyRunsAndChartsMatchAccountingAndLogs()
     QVERIFY(!advice.isEmpty());
     if (expectedRuntime[4] >= expectedRuntime[1])
         QVERIFY2(advice.contains(QLatin1String("slower")) || advice.contains(QLatin1String("1 GPU")), qPrintable(advice));
-    place.grab().save(QStringLiteral(SCALELAB_TESTS_DIR "/../resources/screenshots/results-study.png"));
+    QVERIFY(place.grab().save(test::screenshotPath(QStringLiteral("results-study.png"))));
 
     // The report, headless, and its text.
     const QString pdf = m_files.filePath(QStringLiteral("report.pdf"));
