@@ -1,9 +1,8 @@
 #include "CliMain.h"
 
 #include "CliContext.h"
+#include "ClusterModule.h"
 #include "ComposeCommands.h"
-#include "SlurmCommands.h"
-#include "ReportCommands.h"
 
 #include <functional>
 #include <map>
@@ -14,19 +13,21 @@ namespace {
 
 using Command = std::function<int(CliContext &, const QStringList &)>;
 
+// Commands without a function are the cluster module's (SSH, charts): it is
+// loaded only for them, so profiles/render/lint start as fast as they can.
 const std::map<QString, std::pair<Command, const char *>> &commands()
 {
     static const std::map<QString, std::pair<Command, const char *>> table = {
         {QStringLiteral("profiles"), {&ComposeCommands::profiles, "list cluster profiles, partitions and limits"}},
         {QStringLiteral("render"), {&ComposeCommands::render, "print the sbatch script of a job spec and its diagnostics"}},
         {QStringLiteral("lint"), {&ComposeCommands::lint, "check an existing sbatch script against a profile"}},
-        {QStringLiteral("submit"), {&SlurmCommands::submit, "submit a job spec over SSH, exactly once"}},
-        {QStringLiteral("study"), {&SlurmCommands::study, "submit a scaling study: one run per GPU count"}},
-        {QStringLiteral("status"), {&SlurmCommands::status, "one poll cycle over all active runs, then exit"}},
-        {QStringLiteral("cancel"), {&SlurmCommands::cancel, "cancel a run's job"}},
-        {QStringLiteral("fetch"), {&SlurmCommands::fetch, "download a run's output and GPU sample files"}},
-        {QStringLiteral("runs"), {&SlurmCommands::runs, "list stored runs (--json includes metrics)"}},
-        {QStringLiteral("report"), {&ReportCommands::report, "write a study's scaling report as PDF"}},
+        {QStringLiteral("submit"), {nullptr, "submit a job spec over SSH, exactly once"}},
+        {QStringLiteral("study"), {nullptr, "submit a scaling study: one run per GPU count"}},
+        {QStringLiteral("status"), {nullptr, "one poll cycle over all active runs, then exit"}},
+        {QStringLiteral("cancel"), {nullptr, "cancel a run's job"}},
+        {QStringLiteral("fetch"), {nullptr, "download a run's output and GPU sample files"}},
+        {QStringLiteral("runs"), {nullptr, "list stored runs (--json includes metrics)"}},
+        {QStringLiteral("report"), {nullptr, "write a study's scaling report as PDF"}},
     };
     return table;
 }
@@ -78,7 +79,13 @@ int CliMain::run(const QStringList &args)
     auto it = commands().find(first);
     if (it == commands().end())
         return ctx.unusable(QStringLiteral("unknown command \"%1\" (see `scalelab --help`)").arg(first));
-    return it->second.first(ctx, args.mid(1));
+    if (it->second.first)
+        return it->second.first(ctx, args.mid(1));
+    ClusterModule *module = ClusterModule::instance();
+    if (!module)
+        return ctx.unusable(QStringLiteral("\"%1\" needs the cluster module: %2").arg(first, ClusterModule::loadError()));
+    const int rc = module->runCommand(first, args.mid(1));
+    return rc >= 0 ? rc : ctx.unusable(QStringLiteral("the cluster module does not know \"%1\"").arg(first));
 }
 
 } // namespace scalelab

@@ -2,14 +2,17 @@
 
 #include "AppServices.h"
 #include "ComposePlace.h"
+#include "FirstFrameProbe.h"
 #include "MainWindow.h"
 
-#include "ClusterManager.h"
+#include "ClusterModule.h"
+#include "ClusterService.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QEvent>
 #include <QPalette>
+#include <QStatusBar>
 #include <QStyleFactory>
 #include <QTimer>
 
@@ -93,28 +96,6 @@ void applyDarkPalette(QApplication &app)
     app.setPalette(p);
 }
 
-// Reports the first paint of the window (startup benchmark), then quits.
-class FirstPaintProbe : public QObject {
-public:
-    explicit FirstPaintProbe(const QElapsedTimer &clock) : m_clock(clock) {}
-
-protected:
-    bool eventFilter(QObject *watched, QEvent *event) override
-    {
-        if (!m_done && event->type() == QEvent::Paint) {
-            m_done = true;
-            std::printf("shown-ms %lld\n", static_cast<long long>(m_clock.elapsed()));
-            std::fflush(stdout);
-            QTimer::singleShot(0, qApp, &QCoreApplication::quit);
-        }
-        return QObject::eventFilter(watched, event);
-    }
-
-private:
-    const QElapsedTimer &m_clock;
-    bool m_done = false;
-};
-
 int placeIndex(const QString &place)
 {
     if (place == QLatin1String("jobs"))
@@ -169,6 +150,8 @@ int GuiMain::run(int argc, char **argv)
         // No cluster layer: a screenshot never opens SSH connections.
         window.resize(opts.size);
         window.showPlace(placeIndex(opts.place));
+        if (opts.place == QLatin1String("results") && !ClusterModule::instance())
+            std::fprintf(stderr, "scalelab: no charts: %s\n", qPrintable(ClusterModule::loadError()));
         window.show();
         int rc = 0;
         // Grab once layout and the first paint have happened (posted events
@@ -186,22 +169,26 @@ int GuiMain::run(int argc, char **argv)
         return app.exec() == 0 ? rc : 1;
     }
 
-    std::optional<FirstPaintProbe> probe;
+    std::optional<FirstFrameProbe> probe;
     if (qEnvironmentVariable("SCALELAB_EXIT_AFTER_SHOWN") == QLatin1String("1")) {
         probe.emplace(clock);
         window.installEventFilter(&*probe);
     }
+    // The cluster layer (a module with libssh) starts after the first frame:
+    // loading it, and reconciling runs left from an earlier session, must
+    // not delay the window.
+    QObject::connect(&window, &MainWindow::firstFramePainted, &window, [&services, &window, &app] {
+        ClusterModule *module = ClusterModule::instance();
+        if (!module) {
+            window.statusBar()->showMessage(
+                QCoreApplication::translate("GuiMain", "No cluster connections: %1").arg(ClusterModule::loadError()));
+            return;
+        }
+        ClusterService *clusters = module->createClusters(services, &app);   // registers itself in services
+        clusters->setDialogParent(&window);
+        window.attachClusters();
+    });
     window.show();
-    // The cluster layer starts after the window is up: it may reconcile runs
-    // left from an earlier session, which must not delay the first paint.
-    if (!probe) {
-        QTimer::singleShot(0, &window, [&services, &window, &app] {
-            auto *clusters = new ClusterManager(services, &app);
-            services.setClusters(clusters);
-            clusters->setDialogParent(&window);
-            window.attachClusters();
-        });
-    }
     const int rc = app.exec();
     // Stop the workers while the services they use still exist.
     delete services.clusters();

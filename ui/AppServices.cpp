@@ -33,3 +33,5 @@ QString AppServices::storeError()
 AppServices::~AppServices() = default;
 
 } // namespace scalelab
+
+#include "moc_AppServices.cpp"

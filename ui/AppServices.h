@@ -10,7 +10,7 @@
 namespace scalelab {
 
 class RunStore;
-class ClusterManager;
+class ClusterService;
 
 // What every place of the window shares: the profiles, the run store (this
 // thread's connection) and the cluster manager that owns the SSH sessions.
@@ -29,8 +29,8 @@ public:
 
     // Set by whoever builds the cluster layer (GuiMain); may be null in tests
     // of a single place.
-    ClusterManager *clusters() const { return m_clusters; }
-    void setClusters(ClusterManager *clusters)
+    ClusterService *clusters() const { return m_clusters; }
+    void setClusters(ClusterService *clusters)
     {
         m_clusters = clusters;
         Q_EMIT clustersChanged();
@@ -52,7 +52,7 @@ private:
     bool m_storeOpened = false;
     std::unique_ptr<RunStore> m_store;
     QString m_storeError;
-    ClusterManager *m_clusters = nullptr;
+    ClusterService *m_clusters = nullptr;
 };
 
 } // namespace scalelab

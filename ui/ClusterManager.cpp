@@ -25,7 +25,7 @@ struct ClusterManager::PollReport {
 };
 
 ClusterManager::ClusterManager(AppServices &services, QObject *parent)
-    : QObject(parent)
+    : ClusterService(parent)
     , m_services(services)
     , m_workerStore(std::make_shared<RunStore>(services.store().dataDirectory()))
 {
@@ -344,3 +344,5 @@ void ClusterManager::notify(const QString &title, const QString &text)
 }
 
 } // namespace scalelab
+
+#include "moc_ClusterManager.cpp"

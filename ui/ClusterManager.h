@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ClusterService.h"
 #include "JobSpec.h"
 #include "PollScheduler.h"
 #include "RemoteExecutor.h"
@@ -41,49 +42,28 @@ class RunStore;
 // min 10 s, backoff on errors and controller outages) that runs while the
 // cluster has active runs. Before anything else on a new connection, runs
 // whose submission is unresolved are reconciled from the cluster.
-class ClusterManager : public QObject {
+class ClusterManager : public ClusterService {
     Q_OBJECT
 public:
     explicit ClusterManager(AppServices &services, QObject *parent = nullptr);
     ~ClusterManager() override;
 
-    // Renders, stores (intent) and submits each spec; a study name groups them.
-    void submit(const QList<scalelab::JobSpec> &specs, const QString &studyName);
-    // sbatch --test-only of the spec's script.
-    void dryRun(const scalelab::JobSpec &spec);
-    // sbatch --test-only of a stored run's script, on its cluster.
-    void dryRunRun(qint64 runId);
-    void cancel(qint64 runId);
-    // Polls every cluster with active or unresolved runs now (also resumes
-    // clusters that waited for the researcher after a cancelled login).
-    void refreshNow();
-    // The run whose output is shown: its new output bytes are fetched on each
-    // poll while it runs (SlurmClient::tailOutput), and once now.
-    void watchOutput(qint64 runId);
-    qint64 watchedRun() const { return m_watched; }
+    void submit(const QList<scalelab::JobSpec> &specs, const QString &studyName) override;
+    void dryRun(const scalelab::JobSpec &spec) override;
+    void dryRunRun(qint64 runId) override;
+    void cancel(qint64 runId) override;
+    void refreshNow() override;
+    // Fetched with SlurmClient::tailOutput on each poll while the run runs.
+    void watchOutput(qint64 runId) override;
+    qint64 watchedRun() const override { return m_watched; }
 
-    // Re-reads AppSettings' poll interval.
-    void applySettings();
-    // Alias/host/config changed: each open connection is restarted once it is
-    // idle (new runs use the new alias; existing runs keep theirs).
-    void connectionSettingsChanged();
-    // Where host key / passphrase / MFA dialogs are parented.
-    void setDialogParent(QWidget *parent);
+    void applySettings() override;
+    void connectionSettingsChanged() override;
+    void setDialogParent(QWidget *parent) override;
 
-    QString aliasForProfile(const QString &profileId) const;
-    QStringList clusterAliases() const;
-    int pollDelaySeconds(const QString &alias) const;   // -1 when not polling
-
-Q_SIGNALS:
-    void dryRunFinished(QString verdict, bool ok);
-    void submitFinished(QString message, bool ok);
-    void connectionStatus(QString clusterId, QString text);
-    void runStateChanged(qint64 runId, QString state);
-    void cancelFinished(qint64 runId, QString message, bool ok);
-    // New bytes of the watched run's output were stored locally.
-    void outputUpdated(qint64 runId);
-    // A run reached a final state (after its outputs were fetched).
-    void runFinished(qint64 runId, QString state);
+    QString aliasForProfile(const QString &profileId) const override;
+    QStringList clusterAliases() const override;
+    int pollDelaySeconds(const QString &alias) const override;
 
 private:
     void dryRunScript(const QString &alias, const QString &script);

@@ -14,7 +14,7 @@
 #include "ScriptPreview.h"
 #include "SpecFix.h"
 
-#include "ClusterManager.h"
+#include "ClusterService.h"
 
 #include <QDragEnterEvent>
 #include <QFile>
@@ -166,15 +166,15 @@ void ComposePlace::updateActions()
 
 void ComposePlace::connectClusters()
 {
-    ClusterManager *cm = m_services.clusters();
+    ClusterService *cm = m_services.clusters();
     if (!cm || cm == m_connectedClusters)
         return;
     m_connectedClusters = cm;
-    connect(cm, &ClusterManager::dryRunFinished, this, [this](const QString &verdict, bool ok) {
+    connect(cm, &ClusterService::dryRunFinished, this, [this](const QString &verdict, bool ok) {
         m_verdict->setText((ok ? tr("Dry run: ") : tr("Dry run failed: ")) + verdict);
         Q_EMIT message(ok ? tr("Dry run finished.") : tr("Dry run failed."));
     });
-    connect(cm, &ClusterManager::submitFinished, this, [this](const QString &text, bool ok) {
+    connect(cm, &ClusterService::submitFinished, this, [this](const QString &text, bool ok) {
         m_verdict->setText(text);
         Q_EMIT message(text);
         if (ok)
@@ -352,7 +352,7 @@ void ComposePlace::copyScript()
 void ComposePlace::submit()
 {
     updateActions();
-    ClusterManager *cm = m_services.clusters();
+    ClusterService *cm = m_services.clusters();
     if (!cm || !m_submit->isEnabled()) {
         Q_EMIT message(m_submit->toolTip());
         return;
@@ -375,7 +375,7 @@ void ComposePlace::submit()
                                 QMessageBox::Yes | QMessageBox::Cancel, window());
     m_confirm->setAttribute(Qt::WA_DeleteOnClose);
     connect(m_confirm, &QMessageBox::finished, this, [this, s](int result) {
-        ClusterManager *cm2 = m_services.clusters();
+        ClusterService *cm2 = m_services.clusters();
         if (result == QMessageBox::Yes && cm2) {
             cm2->submit({s}, QString());
             m_verdict->setText(tr("Submitting…"));
@@ -387,7 +387,7 @@ void ComposePlace::submit()
 void ComposePlace::dryRun()
 {
     updateActions();
-    ClusterManager *cm = m_services.clusters();
+    ClusterService *cm = m_services.clusters();
     if (!cm || !m_dryRun->isEnabled()) {
         Q_EMIT message(m_dryRun->toolTip());
         return;
@@ -408,3 +408,5 @@ void ComposePlace::openStudy()
 }
 
 } // namespace scalelab
+
+#include "moc_ComposePlace.cpp"

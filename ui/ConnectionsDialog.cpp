@@ -2,7 +2,7 @@
 
 #include "AppServices.h"
 #include "ClusterConnection.h"
-#include "ClusterManager.h"
+#include "ClusterService.h"
 #include "GuiSshCallbacks.h"
 #include "SshConfigFile.h"
 
@@ -220,7 +220,7 @@ QString ConnectionsDialog::save()
         AppSettings::setClusterConnection(it.key(), it.value());
     if (const QString e = AppSettings::writeGeneratedConfig(); !e.isEmpty())
         return e;
-    if (ClusterManager *cm = m_services.clusters())
+    if (ClusterService *cm = m_services.clusters())
         cm->connectionSettingsChanged();
     return {};
 }
@@ -376,3 +376,5 @@ void ConnectionsDialog::cancelTest()
 }
 
 } // namespace scalelab
+
+#include "moc_ConnectionsDialog.cpp"

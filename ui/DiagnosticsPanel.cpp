@@ -190,3 +190,5 @@ void DiagnosticsPanel::addSection(const QString &title, const Diagnostics &diags
 }
 
 } // namespace scalelab
+
+#include "moc_DiagnosticsPanel.cpp"

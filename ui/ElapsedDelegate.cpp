@@ -52,3 +52,5 @@ QSize ElapsedDelegate::sizeHint(const QStyleOptionViewItem &option, const QModel
 }
 
 } // namespace scalelab
+
+#include "moc_ElapsedDelegate.cpp"

@@ -161,3 +161,5 @@ QWidget *EnvironmentEditor::fieldWidget(const QString &field) const
 }
 
 } // namespace scalelab
+
+#include "moc_EnvironmentEditor.cpp"

@@ -154,3 +154,5 @@ std::optional<QStringList> GuiSshCallbacks::keyboardInteractive(const QString &n
 }
 
 } // namespace scalelab
+
+#include "moc_GuiSshCallbacks.cpp"

@@ -141,3 +141,5 @@ void HostKeyDialog::finishWith(SshCallbacks::HostKeyDecision d)
 }
 
 } // namespace scalelab
+
+#include "moc_HostKeyDialog.cpp"

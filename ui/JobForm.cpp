@@ -381,3 +381,5 @@ void JobForm::clearMarks()
 }
 
 } // namespace scalelab
+
+#include "moc_JobForm.cpp"

@@ -390,3 +390,5 @@ bool JobsModel::hasActiveRuns() const
 }
 
 } // namespace scalelab
+
+#include "moc_JobsModel.cpp"

@@ -2,7 +2,7 @@
 
 #include "AppServices.h"
 #include "AppSettings.h"
-#include "ClusterManager.h"
+#include "ClusterService.h"
 #include "ElapsedDelegate.h"
 #include "JobSpecJson.h"
 #include "JobsModel.h"
@@ -113,7 +113,7 @@ JobsPlace::JobsPlace(AppServices &services, QWidget *parent)
     connect(m_resubmit, &QPushButton::clicked, this, &JobsPlace::resubmitSelected);
     connect(m_clone, &QPushButton::clicked, this, &JobsPlace::cloneSelected);
     connect(m_refresh, &QPushButton::clicked, this, [this] {
-        if (ClusterManager *cm = clusters()) {
+        if (ClusterService *cm = clusters()) {
             cm->refreshNow();
             if (const qint64 id = selectedRunId())
                 cm->watchOutput(id);
@@ -146,7 +146,7 @@ void JobsPlace::showEvent(QShowEvent *event)
     attachClusters();
 }
 
-ClusterManager *JobsPlace::clusters()
+ClusterService *JobsPlace::clusters()
 {
     attachClusters();
     return m_services.clusters();
@@ -154,18 +154,18 @@ ClusterManager *JobsPlace::clusters()
 
 void JobsPlace::attachClusters()
 {
-    ClusterManager *cm = m_services.clusters();
+    ClusterService *cm = m_services.clusters();
     if (cm == m_attached)
         return;
     m_attached = cm;
     updateButtons();
     if (!cm)
         return;
-    connect(cm, &ClusterManager::outputUpdated, this, [this](qint64 runId) {
+    connect(cm, &ClusterService::outputUpdated, this, [this](qint64 runId) {
         if (runId == m_details->runId())
             m_details->refreshOutput();
     });
-    connect(cm, &ClusterManager::dryRunFinished, this, [this](const QString &verdict, bool ok) {
+    connect(cm, &ClusterService::dryRunFinished, this, [this](const QString &verdict, bool ok) {
         if (!m_expecting)
             return;   // asked from Compose
         m_expecting = false;
@@ -173,10 +173,10 @@ void JobsPlace::attachClusters()
                         + verdict,
                     !ok);
     });
-    connect(cm, &ClusterManager::submitFinished, this, [this](const QString &message, bool ok) {
+    connect(cm, &ClusterService::submitFinished, this, [this](const QString &message, bool ok) {
         showMessage(message, !ok);
     });
-    connect(cm, &ClusterManager::cancelFinished, this, [this](qint64 runId, const QString &message, bool ok) {
+    connect(cm, &ClusterService::cancelFinished, this, [this](qint64 runId, const QString &message, bool ok) {
         showMessage(ok ? tr("Cancel of run %1 sent. %2").arg(runId).arg(message)
                        : tr("Cancelling run %1 failed: %2").arg(runId).arg(message),
                     !ok);
@@ -238,7 +238,7 @@ void JobsPlace::onSelectionChanged()
     const qint64 id = selectedRunId();
     if (id != m_details->runId()) {
         m_details->showRun(id);
-        if (ClusterManager *cm = clusters())
+        if (ClusterService *cm = clusters())
             cm->watchOutput(id);
     }
     updateButtons();
@@ -285,7 +285,7 @@ void JobsPlace::cancelSelected()
     connect(box, &QMessageBox::buttonClicked, this, [this, box, id](QAbstractButton *b) {
         if (box->buttonRole(b) != QMessageBox::DestructiveRole)
             return;
-        if (ClusterManager *cm = clusters()) {
+        if (ClusterService *cm = clusters()) {
             showMessage(tr("Cancelling run %1…").arg(id));
             cm->cancel(id);
         }
@@ -296,7 +296,7 @@ void JobsPlace::cancelSelected()
 void JobsPlace::dryRunSelected()
 {
     const qint64 id = selectedRunId();
-    ClusterManager *cm = clusters();
+    ClusterService *cm = clusters();
     if (!cm || id <= 0)
         return;
     m_expecting = true;
@@ -308,7 +308,7 @@ void JobsPlace::resubmitSelected()
 {
     const qint64 id = selectedRunId();
     const JobsModel::RunRow *row = m_model->runRow(id);
-    ClusterManager *cm = clusters();
+    ClusterService *cm = clusters();
     if (!row || !cm)
         return;
     const JobSpecParseResult parsed = parseJobSpec(row->run.specJson, tr("run %1").arg(id));
@@ -336,3 +336,5 @@ void JobsPlace::cloneSelected()
 }
 
 } // namespace scalelab
+
+#include "moc_JobsPlace.cpp"

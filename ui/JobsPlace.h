@@ -14,13 +14,13 @@ class QTreeView;
 namespace scalelab {
 
 class AppServices;
-class ClusterManager;
+class ClusterService;
 class JobsModel;
 class RunDetailsView;
 
 // The Jobs place: every run, grouped by study, with its live state, and the
 // selected run's details. Reloads on AppServices::runsChanged; actions go to
-// the ClusterManager (which may appear after this widget: it is looked up
+// the ClusterService (which may appear after this widget: it is looked up
 // when needed).
 class JobsPlace : public QWidget {
     Q_OBJECT
@@ -43,7 +43,7 @@ protected:
 
 private:
     void attachClusters();
-    ClusterManager *clusters();
+    ClusterService *clusters();
     void onSelectionChanged();
     void updateButtons();
     void showMessage(const QString &text, bool error = false);
@@ -66,7 +66,7 @@ private:
     QPushButton *m_clone;
     QPushButton *m_refresh;
     QTimer *m_tick;
-    QPointer<ClusterManager> m_attached;
+    QPointer<ClusterService> m_attached;
     QSet<qint64> m_collapsedStudies;
     bool m_expecting = false;   // a dry run was asked from here
 };

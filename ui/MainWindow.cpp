@@ -4,12 +4,11 @@
 #include "ComposePlace.h"
 #include "RecentSpecs.h"
 #include "UiResources.h"
-#include "ConnectionsDialog.h"
+#include "ClusterModule.h"
 #include "SettingsDialog.h"
 
 #include "JobsPlace.h"
-#include "ResultsPlace.h"
-#include "ClusterManager.h"
+#include "ClusterService.h"
 
 #include <QAction>
 #include <QApplication>
@@ -53,7 +52,7 @@ MainWindow::MainWindow(AppServices &services, QWidget *parent) : QMainWindow(par
     // The places are built once the empty window has painted (or when asked
     // for earlier): the window appears as fast as a bare one, the form a
     // moment later.
-    m_containers[ComposeIndex]->installEventFilter(this);
+    m_tabs->installEventFilter(this);
 
     buildMenus();
     statusBar()->setAccessibleName(tr("Status"));
@@ -77,8 +76,13 @@ QWidget *MainWindow::place(int index)
             w = m_compose;
         } else if (index == JobsIndex) {
             w = new JobsPlace(m_services, m_containers[index]);
+        } else if (ClusterModule *module = ClusterModule::instance()) {
+            w = module->createResultsPlace(m_services, m_containers[index]);
         } else {
-            w = new ResultsPlace(m_services, m_containers[index]);
+            auto *missing = new QLabel(tr("Results cannot be shown: %1").arg(ClusterModule::loadError()), m_containers[index]);
+            missing->setWordWrap(true);
+            missing->setAlignment(Qt::AlignCenter);
+            w = missing;
         }
         m_containers[index]->layout()->addWidget(w);
         m_built[index] = w;
@@ -160,11 +164,7 @@ void MainWindow::buildMenus()
 
     QMenu *clusters = menuBar()->addMenu(tr("&Clusters"));
     connect(addAction(clusters, QStringLiteral("connections"), tr("&Connections…"), {QKeySequence(tr("Ctrl+K"))}),
-            &QAction::triggered, this, [this] {
-                auto *d = new ConnectionsDialog(m_services, this);
-                d->setAttribute(Qt::WA_DeleteOnClose);
-                d->open();
-            });
+            &QAction::triggered, this, &MainWindow::openConnections);
     connect(addAction(clusters, QStringLiteral("settings"), tr("&Settings…"), {QKeySequence::Preferences}),
             &QAction::triggered, this, [this] {
                 auto *d = new SettingsDialog(m_services, this);
@@ -183,6 +183,12 @@ void MainWindow::buildMenus()
     auto *about = addAction(help, QStringLiteral("about"), tr("&About ScaleLab"), {});
     about->setMenuRole(QAction::AboutRole);
     connect(about, &QAction::triggered, this, &MainWindow::showAbout);
+}
+
+void MainWindow::openConnections()
+{
+    if (const QString error = ClusterModule::openConnections(m_services, this); !error.isEmpty())
+        statusBar()->showMessage(tr("Connections cannot be edited: %1").arg(error), 15000);
 }
 
 void MainWindow::rebuildRecentMenu()
@@ -227,10 +233,10 @@ void MainWindow::showAbout()
 
 void MainWindow::attachClusters()
 {
-    ClusterManager *cm = m_services.clusters();
+    ClusterService *cm = m_services.clusters();
     if (cm && cm != m_attachedClusters) {
         m_attachedClusters = cm;
-        connect(cm, &ClusterManager::connectionStatus, this, &MainWindow::setConnectionStatus);
+        connect(cm, &ClusterService::connectionStatus, this, &MainWindow::setConnectionStatus);
     }
     if (m_compose)
         m_compose->updateActions();
@@ -259,11 +265,12 @@ ComposePlace *MainWindow::compose()
 
 bool MainWindow::eventFilter(QObject *watched, QEvent *event)
 {
-    if (watched == m_containers[ComposeIndex] && event->type() == QEvent::Paint) {
-        m_containers[ComposeIndex]->removeEventFilter(this);
+    if (watched == m_tabs && event->type() == QEvent::Paint) {
+        m_tabs->removeEventFilter(this);
         QTimer::singleShot(0, this, [this] {
             place(m_tabs->currentIndex());
             applyIcons();
+            Q_EMIT firstFramePainted();
         });
     }
     return QMainWindow::eventFilter(watched, event);
@@ -292,3 +299,5 @@ QString MainWindow::connectionStatusText() const
 }
 
 } // namespace scalelab
+
+#include "moc_MainWindow.cpp"

@@ -38,6 +38,11 @@ public:
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 
+Q_SIGNALS:
+    // The first frame is on screen and the current place is built: the time
+    // to start what the first frame need not wait for (the cluster layer).
+    void firstFramePainted();
+
 public Q_SLOTS:
     void setConnectionStatus(const QString &clusterId, const QString &text);
 
@@ -45,6 +50,7 @@ private:
     void buildMenus();
     void applyIcons();
     void rebuildRecentMenu();
+    void openConnections();
     void showAbout();
     QAction *addAction(QMenu *menu, const QString &name, const QString &text, const QList<QKeySequence> &keys,
                        const QString &icon = {});

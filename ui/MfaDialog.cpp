@@ -59,3 +59,5 @@ void MfaDialog::finish(bool ok)
 }
 
 } // namespace scalelab
+
+#include "moc_MfaDialog.cpp"

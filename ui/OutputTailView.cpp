@@ -101,3 +101,5 @@ void OutputTailView::showRun(RunStore &store, qint64 runId, qint64 maxBytes)
 }
 
 } // namespace scalelab
+
+#include "moc_OutputTailView.cpp"

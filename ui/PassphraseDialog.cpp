@@ -44,3 +44,5 @@ void PassphraseDialog::finish(bool ok)
 }
 
 } // namespace scalelab
+
+#include "moc_PassphraseDialog.cpp"

@@ -44,7 +44,7 @@ void ResultsPlace::buildUi()
     auto *bar = new QHBoxLayout;
     m_study = new QComboBox(this);
     m_study->setObjectName(QStringLiteral("studyCombo"));
-    m_study->setMinimumContentsLength(18);
+    m_study->setMinimumContentsLength(12);   // narrow windows: the list itself is wider
     m_filter = new QLineEdit(this);
     m_filter->setPlaceholderText(tr("Filter runs (any column)…"));
     m_filter->setClearButtonEnabled(true);
@@ -55,9 +55,10 @@ void ResultsPlace::buildUi()
     m_reingest = new QPushButton(tr("Re-ingest"), this);
     m_reingest->setToolTip(tr("Read the selected runs' accounting, GPU samples and output again "
                               "(all runs of the study when none is selected)"));
-    m_patterns = new QPushButton(tr("Metric patterns…"), this);
+    m_patterns = new QPushButton(tr("Metrics…"), this);
     m_patterns->setToolTip(tr("User-defined metrics read from the study's job output"));
-    auto *exportTable = new QPushButton(tr("Export table…"), this);
+    auto *exportTable = new QPushButton(tr("Export…"), this);
+    exportTable->setToolTip(tr("Save the runs table as CSV or JSON"));
     m_report = new QPushButton(tr("Scaling report…"), this);
     bar->addWidget(new QLabel(tr("Study:"), this));
     bar->addWidget(m_study);
@@ -397,3 +398,5 @@ void ResultsPlace::autoIngest()
 }
 
 } // namespace scalelab
+
+#include "moc_ResultsPlace.cpp"

@@ -225,3 +225,5 @@ void RunComparisonView::refreshDiffs()
 }
 
 } // namespace scalelab
+
+#include "moc_RunComparisonView.cpp"

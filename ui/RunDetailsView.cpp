@@ -173,3 +173,5 @@ void RunDetailsView::fillHistory()
 }
 
 } // namespace scalelab
+
+#include "moc_RunDetailsView.cpp"

@@ -147,3 +147,5 @@ void RunsTableModel::rebuild()
 }
 
 } // namespace scalelab
+
+#include "moc_RunsTableModel.cpp"

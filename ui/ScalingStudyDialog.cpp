@@ -3,7 +3,7 @@
 #include "AppServices.h"
 #include "LaunchGeometry.h"
 
-#include "ClusterManager.h"
+#include "ClusterService.h"
 
 #include <QButtonGroup>
 #include <QCheckBox>
@@ -175,15 +175,15 @@ ScalingStudyDialog::ScalingStudyDialog(AppServices &services, const JobSpec &bas
     connect(close, &QPushButton::clicked, this, &QDialog::close);
     connect(m_submitAll, &QPushButton::clicked, this, &ScalingStudyDialog::submitAll);
     connect(m_dryRunAll, &QPushButton::clicked, this, &ScalingStudyDialog::dryRunAll);
-    if (ClusterManager *cm = services.clusters()) {
-        connect(cm, &ClusterManager::dryRunFinished, this, [this](const QString &verdict, bool ok) {
+    if (ClusterService *cm = services.clusters()) {
+        connect(cm, &ClusterService::dryRunFinished, this, [this](const QString &verdict, bool ok) {
             if (m_dryRunsPending <= 0)
                 return;   // the Compose place's own dry run
             --m_dryRunsPending;
             m_log->setText(m_log->text() + (m_log->text().isEmpty() ? QString() : QStringLiteral("\n"))
                            + (ok ? QStringLiteral("✓ ") : QStringLiteral("✗ ")) + verdict);
         });
-        connect(cm, &ClusterManager::submitFinished, this, [this](const QString &text, bool) { m_log->setText(text); });
+        connect(cm, &ClusterService::submitFinished, this, [this](const QString &text, bool) { m_log->setText(text); });
     }
     replan();
 }
@@ -287,7 +287,7 @@ void ScalingStudyDialog::replan()
 
 void ScalingStudyDialog::submitAll()
 {
-    if (ClusterManager *cm = m_services.clusters()) {
+    if (ClusterService *cm = m_services.clusters()) {
         QList<JobSpec> specs;
         for (const auto &v : m_variants)
             specs << v.spec;
@@ -299,7 +299,7 @@ void ScalingStudyDialog::submitAll()
 
 void ScalingStudyDialog::dryRunAll()
 {
-    if (ClusterManager *cm = m_services.clusters()) {
+    if (ClusterService *cm = m_services.clusters()) {
         m_log->clear();
         m_dryRunsPending = int(m_variants.size());
         for (const auto &v : m_variants)
@@ -308,3 +308,5 @@ void ScalingStudyDialog::dryRunAll()
 }
 
 } // namespace scalelab
+
+#include "moc_ScalingStudyDialog.cpp"

@@ -86,3 +86,5 @@ void ScriptHighlighter::highlightBlock(const QString &text)
 }
 
 } // namespace scalelab
+
+#include "moc_ScriptHighlighter.cpp"

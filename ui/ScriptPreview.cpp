@@ -99,3 +99,5 @@ void ScriptPreview::changeEvent(QEvent *event)
 }
 
 } // namespace scalelab
+
+#include "moc_ScriptPreview.cpp"

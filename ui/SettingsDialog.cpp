@@ -2,8 +2,8 @@
 
 #include "AppServices.h"
 #include "AppSettings.h"
-#include "ClusterManager.h"
-#include "ConnectionsDialog.h"
+#include "ClusterService.h"
+#include "ClusterModule.h"
 #include "PollScheduler.h"
 
 #include <QCheckBox>
@@ -54,10 +54,9 @@ SettingsDialog::SettingsDialog(AppServices &services, QWidget *parent)
 
     auto *connections = new QPushButton(tr("Cluster connections…"));
     connections->setObjectName(QStringLiteral("connectionsButton"));
-    connect(connections, &QPushButton::clicked, this, [this] {
-        auto *d = new ConnectionsDialog(m_services, this);
-        d->setAttribute(Qt::WA_DeleteOnClose);
-        d->open();
+    connect(connections, &QPushButton::clicked, this, [this, connections] {
+        if (const QString error = ClusterModule::openConnections(m_services, this); !error.isEmpty())
+            connections->setToolTip(tr("Connections cannot be edited: %1").arg(error));
     });
     layout->addWidget(connections, 0, Qt::AlignLeft);
 
@@ -76,8 +75,10 @@ void SettingsDialog::save()
     AppSettings::set(AppSettings::Key::NotificationsEnabled, m_notify->isChecked());
     AppSettings::set(AppSettings::Key::TailKilobytes, m_tail->value());
     AppSettings::set(AppSettings::Key::FetchMegabytes, m_fetch->value());
-    if (ClusterManager *cm = m_services.clusters())
+    if (ClusterService *cm = m_services.clusters())
         cm->applySettings();
 }
 
 } // namespace scalelab
+
+#include "moc_SettingsDialog.cpp"

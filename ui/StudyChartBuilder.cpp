@@ -64,7 +64,9 @@ void note(QCustomPlot *plot, const QString &text)
     auto *t = new QCPItemText(plot);
     t->position->setType(QCPItemPosition::ptAxisRectRatio);
     t->position->setCoords(0.5, 0.5);
-    t->setText(text);
+    // The hint in brackets on its own line: charts are narrow in small windows.
+    t->setText(QString(text).replace(QStringLiteral(" ("), QStringLiteral("\n(")));
+    t->setTextAlignment(Qt::AlignCenter);
     t->setColor(Qt::darkGray);
     t->setObjectName(QStringLiteral("note"));
 }
@@ -170,7 +172,7 @@ void StudyChartBuilder::build(QCustomPlot *plot, StudyChart chart, const QList<R
     case StudyChart::Efficiency: {
         const bool speedup = chart == StudyChart::Speedup;
         yLabel = speedup ? QObject::tr("speedup vs %1").arg(base ? gpuLabel(base->gpus) : QObject::tr("baseline"))
-                         : QObject::tr("efficiency (speedup / GPU ratio)");
+                         : QObject::tr("efficiency (speedup / GPUs)");
         QList<Point> m, pred;
         for (const ScalingPoint &p : pts)
             m << Point{double(p.gpus), speedup ? p.speedup : p.efficiency,
@@ -179,9 +181,11 @@ void StudyChartBuilder::build(QCustomPlot *plot, StudyChart chart, const QList<R
             pred << Point{double(p.gpus), speedup ? p.speedup : p.efficiency,
                           QStringLiteral("%1, predicted").arg(gpuLabel(p.gpus))};
         empty = m.isEmpty();
-        emptyText = QObject::tr("No completed run with a runtime or throughput");
+        emptyText = QObject::tr("No completed run (with a runtime or throughput)");
         const double b = base ? base->gpus : lo;
-        if (speedup) {
+        if (empty) {
+            // No reference lines without a measured point to compare them with.
+        } else if (speedup) {
             QList<Point> ideal;
             for (double x : span(lo, hi))
                 ideal << Point{x, x / b, {}};

@@ -125,3 +125,5 @@ void StudyCharts::showTooltip(QCustomPlot *plot, QMouseEvent *event)
 }
 
 } // namespace scalelab
+
+#include "moc_StudyCharts.cpp"

@@ -110,3 +110,5 @@ void StudyPatternsDialog::save()
 }
 
 } // namespace scalelab
+
+#include "moc_StudyPatternsDialog.cpp"

@@ -312,3 +312,5 @@ QString UtilisationTimeline::trackerText(int plot) const
 }
 
 } // namespace scalelab
+
+#include "moc_UtilisationTimeline.cpp"

@@ -4,7 +4,9 @@
 #include "AppServices.h"
 #include "ComposePlace.h"
 #include "MainWindow.h"
+#include "ResultsPlace.h"
 #include "ScriptPreview.h"
+#include "UiClusterModule.h"
 
 #include <QAbstractButton>
 #include <QAbstractSpinBox>
@@ -12,6 +14,7 @@
 #include <QComboBox>
 #include <QGuiApplication>
 #include <QImage>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QProcess>
@@ -30,6 +33,8 @@ private Q_SLOTS:
     {
         QVERIFY(m_dir.isValid());
         test::isolateFromHost(m_dir, QStringLiteral("tst_mainwindow"));
+        // Everything is linked into this test: no module file to load.
+        ClusterModule::setInstance(&m_module);
         m_services = std::make_unique<AppServices>();
         m_window = std::make_unique<MainWindow>(*m_services);
         m_window->show();
@@ -53,6 +58,22 @@ private Q_SLOTS:
         QCOMPARE(m_window->places()->currentIndex(), 2);
         QTest::keyClick(m_window.get(), Qt::Key_1, Qt::ControlModifier);
         QCOMPARE(m_window->places()->currentIndex(), 0);
+    }
+
+    void resultsPlaceComesFromTheModule()
+    {
+        QVERIFY(qobject_cast<ResultsPlace *>(m_window->place(MainWindow::ResultsIndex)));
+    }
+
+    void withoutTheModuleResultsSayWhy()
+    {
+        ClusterModule::setInstance(nullptr);   // looks for the file next to this test: not there
+        AppServices services;
+        MainWindow window(services);
+        auto *label = qobject_cast<QLabel *>(window.place(MainWindow::ResultsIndex));
+        QVERIFY(label);
+        QVERIFY2(label->text().contains(QLatin1String("cluster module is not installed")), qPrintable(label->text()));
+        ClusterModule::setInstance(&m_module);
     }
 
     void openSpecRequestLoadsComposeAndSwitches()
@@ -128,6 +149,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("spec");
         QTest::newRow("compose") << QStringLiteral("compose") << QStringLiteral(SCALELAB_TEST_DATA_DIR "/specs/testbed-ddp-2node.json");
         QTest::newRow("jobs") << QStringLiteral("jobs") << QString();
+        QTest::newRow("results") << QStringLiteral("results") << QString();   // charts from the loaded module
     }
 
     void screenshotCommandWritesPng()
@@ -145,7 +167,9 @@ private Q_SLOTS:
         p.setProcessEnvironment(env);
         p.start(QStringLiteral(SCALELAB_BINARY), args);
         QVERIFY(p.waitForFinished(30000));
-        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        const QByteArray err = p.readAllStandardError();
+        QVERIFY2(p.exitCode() == 0, err.constData());
+        QVERIFY2(!err.contains("cluster module"), err.constData());
         const QImage img(out);
         QVERIFY(!img.isNull());
         QCOMPARE(img.size(), QSize(900, 640));
@@ -164,6 +188,7 @@ private Q_SLOTS:
 
 private:
     QTemporaryDir m_dir;
+    UiClusterModule m_module;
     std::unique_ptr<AppServices> m_services;
     std::unique_ptr<MainWindow> m_window;
 };

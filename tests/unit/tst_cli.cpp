@@ -31,6 +31,9 @@ private Q_SLOTS:
     void unusableInputExitsTwo_data();
     void unusableInputExitsTwo();
     void lintFindsMistakes();
+    void startupNeedsNoClusterLibraries();
+    void clusterCommandsComeFromTheModule();
+    void missingModuleIsNamed();
 };
 
 void TestCli::helpAndVersion()
@@ -147,6 +150,49 @@ void TestCli::lintFindsMistakes()
     QCOMPARE(r.exitCode, 2);
     r = runCli({QStringLiteral("lint"), script, QStringLiteral("--profile"), QStringLiteral("nosuch")});
     QCOMPARE(r.exitCode, 2);
+}
+
+void TestCli::startupNeedsNoClusterLibraries()
+{
+    // libssh (with its crypto and Kerberos libraries) and QCustomPlot are the
+    // cluster module's: the window and the light commands start without them.
+    QProcess readelf;
+    readelf.start(QStringLiteral("readelf"), {QStringLiteral("-d"), QStringLiteral(SCALELAB_BINARY)});
+    QVERIFY(readelf.waitForFinished(30000));
+    const QString dyn = QString::fromUtf8(readelf.readAllStandardOutput());
+    QVERIFY2(dyn.contains(QLatin1String("libQt6Widgets")), qPrintable(dyn));
+    for (const char *lib : {"libssh", "libcrypto", "libgssapi", "libQCustomPlot", "libQt6PrintSupport", "libQt6Svg"})
+        QVERIFY2(!dyn.contains(QLatin1String(lib)), lib);
+}
+
+void TestCli::clusterCommandsComeFromTheModule()
+{
+    QTemporaryDir dir;
+    QProcessEnvironment env;
+    env.insert(QStringLiteral("SCALELAB_DATA_DIR"), dir.filePath(QStringLiteral("data")));
+    const auto r = runCli({QStringLiteral("runs"), QStringLiteral("--json")}, env);
+    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(r.out.trimmed(), QStringLiteral("[]"));
+    QVERIFY(runCli({QStringLiteral("submit"), QStringLiteral("--help")}).out.contains(QLatin1String("exactly once")));
+}
+
+void TestCli::missingModuleIsNamed()
+{
+    // An install without the module (a partial package): the light commands
+    // work, the others say what is missing instead of crashing.
+    QTemporaryDir dir;
+    const QString exe = dir.filePath(QStringLiteral("scalelab"));
+    QVERIFY(QFile::copy(QStringLiteral(SCALELAB_BINARY), exe));
+    QProcess p;
+    p.start(exe, {QStringLiteral("submit"), QStringLiteral("spec.json")});
+    QVERIFY(p.waitForFinished(30000));
+    QCOMPARE(p.exitCode(), 2);
+    const QString err = QString::fromUtf8(p.readAllStandardError());
+    QVERIFY2(err.contains(QLatin1String("cluster module is not installed")), qPrintable(err));
+    QVERIFY2(err.contains(QLatin1String("scalelab-cluster.so")), qPrintable(err));
+    p.start(exe, {QStringLiteral("render"), kSpecs + QStringLiteral("puhti-ddp-8gpu.json")});
+    QVERIFY(p.waitForFinished(30000));
+    QCOMPARE(p.exitCode(), 0);
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -1,0 +1,45 @@
+// The cluster module (scalelab-cluster.so): everything that needs libssh or
+// QCustomPlot, loaded by the window after its first paint and by the CLI
+// for the commands below. Its code that the executable also has resolves to
+// the executable's copy (the executable exports its symbols), so both share
+// one AppServices, one set of statics and one meta-object per class.
+#include "CliContext.h"
+#include "ReportCommands.h"
+#include "SlurmCommands.h"
+#include "UiClusterModule.h"
+
+#include <functional>
+#include <map>
+
+namespace scalelab {
+
+namespace {
+
+class AppClusterModule : public UiClusterModule {
+public:
+    int runCommand(const QString &name, const QStringList &args) override
+    {
+        using Command = std::function<int(CliContext &, const QStringList &)>;
+        static const std::map<QString, Command> table = {
+            {QStringLiteral("submit"), &SlurmCommands::submit}, {QStringLiteral("study"), &SlurmCommands::study},
+            {QStringLiteral("status"), &SlurmCommands::status}, {QStringLiteral("cancel"), &SlurmCommands::cancel},
+            {QStringLiteral("fetch"), &SlurmCommands::fetch},   {QStringLiteral("runs"), &SlurmCommands::runs},
+            {QStringLiteral("report"), &ReportCommands::report},
+        };
+        const auto it = table.find(name);
+        if (it == table.end())
+            return -1;
+        CliContext ctx;
+        return it->second(ctx, args);
+    }
+};
+
+} // namespace
+
+} // namespace scalelab
+
+extern "C" Q_DECL_EXPORT scalelab::ClusterModule *scalelab_cluster_module()
+{
+    static scalelab::AppClusterModule module;
+    return &module;
+}

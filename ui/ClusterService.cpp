@@ -1,0 +1,5 @@
+#include "ClusterService.h"
+
+// The interface's meta-object lives with it, on the window's side of the
+// module boundary.
+#include "moc_ClusterService.cpp"

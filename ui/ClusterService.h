@@ -1,0 +1,61 @@
+#pragma once
+
+#include "JobSpec.h"
+
+#include <QList>
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+class QWidget;
+
+namespace scalelab {
+
+// What the window's places ask of the cluster layer (submit, dry run, cancel,
+// poll, output tail) and hear from it. The implementation (ClusterManager,
+// on SSH) lives in the cluster module, loaded after the first paint; the
+// window, Compose and Jobs see only this interface.
+class ClusterService : public QObject {
+    Q_OBJECT
+public:
+    using QObject::QObject;
+
+    // Renders, stores (intent) and submits each spec; a study name groups them.
+    virtual void submit(const QList<scalelab::JobSpec> &specs, const QString &studyName) = 0;
+    // sbatch --test-only of the spec's script.
+    virtual void dryRun(const scalelab::JobSpec &spec) = 0;
+    // sbatch --test-only of a stored run's script, on its cluster.
+    virtual void dryRunRun(qint64 runId) = 0;
+    virtual void cancel(qint64 runId) = 0;
+    // Polls every cluster with active or unresolved runs now (also resumes
+    // clusters that waited for the researcher after a cancelled login).
+    virtual void refreshNow() = 0;
+    // The run whose output is shown: its new output bytes are fetched on each
+    // poll while it runs, and once now.
+    virtual void watchOutput(qint64 runId) = 0;
+    virtual qint64 watchedRun() const = 0;
+
+    // Re-reads AppSettings' poll interval.
+    virtual void applySettings() = 0;
+    // Alias/host/config changed: each open connection is restarted once idle.
+    virtual void connectionSettingsChanged() = 0;
+    // Where host key / passphrase / MFA dialogs are parented.
+    virtual void setDialogParent(QWidget *parent) = 0;
+
+    virtual QString aliasForProfile(const QString &profileId) const = 0;
+    virtual QStringList clusterAliases() const = 0;
+    virtual int pollDelaySeconds(const QString &alias) const = 0;   // -1 when not polling
+
+Q_SIGNALS:
+    void dryRunFinished(QString verdict, bool ok);
+    void submitFinished(QString message, bool ok);
+    void connectionStatus(QString clusterId, QString text);
+    void runStateChanged(qint64 runId, QString state);
+    void cancelFinished(qint64 runId, QString message, bool ok);
+    // New bytes of the watched run's output were stored locally.
+    void outputUpdated(qint64 runId);
+    // A run reached a final state (after its outputs were fetched).
+    void runFinished(qint64 runId, QString state);
+};
+
+} // namespace scalelab
