@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstring>
 #include <optional>
+#include <thread>
 
 namespace scalelab {
 
@@ -170,26 +171,43 @@ int GuiMain::run(int argc, char **argv)
     }
 
     std::optional<FirstFrameProbe> probe;
-    if (qEnvironmentVariable("SCALELAB_EXIT_AFTER_SHOWN") == QLatin1String("1")) {
+    const QString exitAfter = qEnvironmentVariable("SCALELAB_EXIT_AFTER_SHOWN");
+    if (exitAfter == QLatin1String("1")) {
         probe.emplace(clock);
         window.installEventFilter(&*probe);
+    } else if (exitAfter == QLatin1String("form")) {
+        // The Compose form's first frame (built once the window has shown).
+        QObject::connect(&window, &MainWindow::firstFramePainted, &window, [&probe, &clock, &window] {
+            probe.emplace(clock);
+            window.compose()->installEventFilter(&*probe);
+        });
     }
-    // The cluster layer (a module with libssh) starts after the first frame:
-    // loading it, and reconciling runs left from an earlier session, must
-    // not delay the window.
-    QObject::connect(&window, &MainWindow::firstFramePainted, &window, [&services, &window, &app] {
-        ClusterModule *module = ClusterModule::instance();
+    // The cluster layer (a module with libssh) starts after the first frame,
+    // its libraries mapped on a worker thread so the form paints meanwhile;
+    // then it reconciles runs left from an earlier session.
+    auto startClusters = [&services, &window, &app] {
+        ClusterModule *module = ClusterModule::instance();   // loaded by now
         if (!module) {
             window.statusBar()->showMessage(
                 QCoreApplication::translate("GuiMain", "No cluster connections: %1").arg(ClusterModule::loadError()));
+            window.attachClusters();   // Submit and Dry run say why they are off
             return;
         }
         ClusterService *clusters = module->createClusters(services, &app);   // registers itself in services
         clusters->setDialogParent(&window);
         window.attachClusters();
+    };
+    std::thread loader;
+    QObject::connect(&window, &MainWindow::firstFramePainted, &window, [&loader, &app, startClusters] {
+        loader = std::thread([&app, startClusters] {
+            ClusterModule::instance();
+            QMetaObject::invokeMethod(&app, startClusters, Qt::QueuedConnection);
+        });
     });
     window.show();
     const int rc = app.exec();
+    if (loader.joinable())
+        loader.join();
     // Stop the workers while the services they use still exist.
     delete services.clusters();
     return rc;

@@ -6,7 +6,8 @@ namespace scalelab {
 //   scalelab --screenshot FILE.png [--place compose|jobs|results] [--spec SPEC.json]
 //            [--size WxH] [--dark]
 // Environment: SCALELAB_DARK=1 uses a dark palette; SCALELAB_EXIT_AFTER_SHOWN=1
-// prints "shown-ms <N>" once the first frame is painted and quits (startup bench).
+// prints "shown-ms <N>" once the first frame is painted and quits (startup bench);
+// SCALELAB_EXIT_AFTER_SHOWN=form does the same for the Compose form's first frame.
 class GuiMain {
 public:
     static int run(int argc, char **argv);

@@ -6,10 +6,15 @@
 #include <QFileInfo>
 #include <QLibrary>
 
+#include <mutex>
+
 namespace scalelab {
 
 namespace {
 
+// Guards the three below: the window loads the module on a worker thread
+// while the GUI thread may ask for it (it then waits for the load).
+std::mutex s_mutex;
 ClusterModule *s_instance = nullptr;
 bool s_tried = false;
 QString s_error;
@@ -30,6 +35,7 @@ QStringList candidates()
 
 ClusterModule *ClusterModule::instance()
 {
+    std::lock_guard lock(s_mutex);
     if (s_instance || s_tried)
         return s_instance;
     s_tried = true;
@@ -62,11 +68,20 @@ ClusterModule *ClusterModule::instance()
 
 QString ClusterModule::loadError()
 {
+    std::lock_guard lock(s_mutex);
     return s_error;
+}
+
+QString ClusterModule::unavailableReason()
+{
+    std::lock_guard lock(s_mutex);
+    return s_error.isEmpty() ? QCoreApplication::translate("ClusterModule", "The cluster layer is still starting.")
+                             : QCoreApplication::translate("ClusterModule", "No cluster connections: %1").arg(s_error);
 }
 
 void ClusterModule::setInstance(ClusterModule *module)
 {
+    std::lock_guard lock(s_mutex);
     s_instance = module;
     s_tried = module != nullptr;
 }

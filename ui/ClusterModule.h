@@ -33,9 +33,12 @@ public:
     virtual int runCommand(const QString &name, const QStringList &args) = 0;
 
     // The module, loaded on first call (nullptr, with loadError(), when it
-    // cannot be: e.g. a partial install).
+    // cannot be: e.g. a partial install). Thread-safe: the window calls it
+    // first on a worker thread, so mapping the libraries never stalls a paint.
     static ClusterModule *instance();
     static QString loadError();
+    // Why there is no cluster layer (yet): for disabled Submit/Dry run.
+    static QString unavailableReason();
     static void setInstance(ClusterModule *module);
     // Opens the connections dialog (window-modal, deleted when closed);
     // returns "" or why it cannot.

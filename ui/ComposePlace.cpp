@@ -1,6 +1,7 @@
 #include "ComposePlace.h"
 
 #include "AppServices.h"
+#include "ClusterModule.h"
 #include "DiagnosticsPanel.h"
 #include "JobForm.h"
 #include "JobSpecJson.h"
@@ -151,7 +152,7 @@ void ComposePlace::updateActions()
             firstError = &d;
             break;
         }
-    const QString noClusters = tr("No cluster connection layer in this build.");
+    const QString noClusters = ClusterModule::unavailableReason();
     m_submit->setEnabled(haveClusters && !firstError);
     m_submit->setToolTip(!haveClusters ? noClusters
                          : firstError  ? tr("Fix first: %1").arg(firstError->message)

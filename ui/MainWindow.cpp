@@ -71,8 +71,12 @@ QWidget *MainWindow::place(int index)
             connect(m_compose, &ComposePlace::message, this, [this](const QString &t) { statusBar()->showMessage(t, 8000); });
             connect(m_compose, &ComposePlace::recentSpecsChanged, this, &MainWindow::rebuildRecentMenu);
             m_compose->updateActions();
-            if (!m_services.storeError().isEmpty())
-                statusBar()->showMessage(tr("The run store could not be opened: %1").arg(m_services.storeError()));
+            // Opening the store (SQLite, migrations) waits until the form has
+            // painted; a broken store is reported then.
+            QTimer::singleShot(0, this, [this] {
+                if (const QString error = m_services.storeError(); !error.isEmpty())
+                    statusBar()->showMessage(tr("The run store could not be opened: %1").arg(error));
+            });
             w = m_compose;
         } else if (index == JobsIndex) {
             w = new JobsPlace(m_services, m_containers[index]);

@@ -1,6 +1,7 @@
 #include "ScalingStudyDialog.h"
 
 #include "AppServices.h"
+#include "ClusterModule.h"
 #include "LaunchGeometry.h"
 
 #include "ClusterService.h"
@@ -277,7 +278,7 @@ void ScalingStudyDialog::replan()
     const bool ok = !m_variants.isEmpty() && withErrors == 0;
     m_submitAll->setEnabled(ok && haveClusters);
     m_dryRunAll->setEnabled(ok && haveClusters);
-    const QString why = !haveClusters         ? tr("No cluster connection layer in this build.")
+    const QString why = !haveClusters         ? ClusterModule::unavailableReason()
                         : m_variants.isEmpty() ? tr("Choose at least one GPU count.")
                         : withErrors           ? tr("Fix first: %1").arg(firstError)
                                                : QString();

@@ -18,6 +18,7 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QProcess>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -74,6 +75,26 @@ private Q_SLOTS:
         QVERIFY(label);
         QVERIFY2(label->text().contains(QLatin1String("cluster module is not installed")), qPrintable(label->text()));
         ClusterModule::setInstance(&m_module);
+    }
+
+    void brokenStoreIsReportedAfterTheFormIsBuilt()
+    {
+        // A data directory that cannot exist (under a regular file).
+        QFile blocker(m_dir.filePath(QStringLiteral("not-a-dir")));
+        QVERIFY(blocker.open(QIODevice::WriteOnly));
+        blocker.close();
+        const QByteArray saved = qgetenv("SCALELAB_DATA_DIR");
+        qputenv("SCALELAB_DATA_DIR", blocker.fileName().toUtf8() + "/data");
+        AppServices services;
+        MainWindow window(services);
+        window.show();
+        QTRY_VERIFY(window.compose());
+        QTRY_VERIFY2(window.statusBar()->currentMessage().contains(QLatin1String("run store could not be opened")),
+                     qPrintable(window.statusBar()->currentMessage()));
+        qputenv("SCALELAB_DATA_DIR", saved);
+        window.close();
+        m_window->activateWindow();   // the shortcut tests below need it
+        QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
     }
 
     void openSpecRequestLoadsComposeAndSwitches()
