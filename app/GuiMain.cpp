@@ -185,17 +185,23 @@ int GuiMain::run(int argc, char **argv)
     // The cluster layer (a module with libssh) starts after the first frame,
     // its libraries mapped on a worker thread so the form paints meanwhile;
     // then it reconciles runs left from an earlier session.
-    auto startClusters = [&services, &window, &app] {
+    const bool exitAfterClusters = exitAfter == QLatin1String("clusters");   // for the test of this path
+    auto startClusters = [&services, &window, &app, exitAfterClusters] {
         ClusterModule *module = ClusterModule::instance();   // loaded by now
         if (!module) {
             window.statusBar()->showMessage(
                 QCoreApplication::translate("GuiMain", "No cluster connections: %1").arg(ClusterModule::loadError()));
             window.attachClusters();   // Submit and Dry run say why they are off
-            return;
+        } else {
+            ClusterService *clusters = module->createClusters(services, &app);   // registers itself in services
+            clusters->setDialogParent(&window);
+            window.attachClusters();
         }
-        ClusterService *clusters = module->createClusters(services, &app);   // registers itself in services
-        clusters->setDialogParent(&window);
-        window.attachClusters();
+        if (exitAfterClusters) {
+            std::printf("clusters %s\n", services.clusters() ? "started" : qPrintable(ClusterModule::loadError()));
+            std::fflush(stdout);
+            QCoreApplication::quit();
+        }
     };
     std::thread loader;
     QObject::connect(&window, &MainWindow::firstFramePainted, &window, [&loader, &app, startClusters] {

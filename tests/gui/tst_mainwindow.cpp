@@ -197,6 +197,22 @@ private Q_SLOTS:
         QVERIFY(QFileInfo(out).size() > 10000);
     }
 
+    void realBinaryStartsTheClusterLayerAfterTheWindow()
+    {
+        // The path a researcher's start takes: first frame, the module loaded
+        // on a worker thread, ClusterManager created, then a normal quit.
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("SCALELAB_EXIT_AFTER_SHOWN"), QStringLiteral("clusters"));
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(SCALELAB_BINARY), QStringList());
+        QVERIFY(p.waitForFinished(30000));
+        const QByteArray out = p.readAllStandardOutput();
+        QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, p.readAllStandardError().constData());
+        QVERIFY2(out.contains("clusters started"), out.constData());
+    }
+
     void screenshotRejectsBadSize()
     {
         QProcess p;
