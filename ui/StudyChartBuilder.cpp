@@ -305,6 +305,7 @@ void StudyChartBuilder::build(QCustomPlot *plot, StudyChart chart, const QList<R
         const int row = plot->plotLayout()->rowCount();
         plot->plotLayout()->addElement(row, 0, plot->legend);   // takes it out of the inset layout
         plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+        plot->legend->setWrap(2);   // two per row: fit, threshold and predictions fit a narrow chart
         plot->legend->setBorderPen(Qt::NoPen);
         plot->legend->setMargins(QMargins(4, 0, 4, 2));
         plot->plotLayout()->setRowStretchFactor(row, 0.001);

@@ -22,6 +22,11 @@ class StudyCharts : public QWidget {
 public:
     explicit StudyCharts(QWidget *parent = nullptr);
 
+    // The charts fill the scroll area's viewport (down to their minimum
+    // size): a height-for-width taken from the plots' size hints would make
+    // the grid taller than the window and cut the bottom row's legends.
+    bool hasHeightForWidth() const override { return false; }
+
     // The runs of one study (others are ignored by the caller).
     void setRows(const QList<RunMetricsRow> &rows, const QString &studyName);
 

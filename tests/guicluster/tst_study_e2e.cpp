@@ -128,6 +128,7 @@ void TestStudyE2E::studyRunsAndChartsMatchAccountingAndLogs()
     ResultsPlace place(services);
     place.resize(1400, 900);
     place.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&place));
     place.showStudy(studyId);
     QTRY_VERIFY(place.charts()->chart(StudyChart::Runtime)->graphCount() > 0);
     auto measured = [&](StudyChart c) {
@@ -161,6 +162,7 @@ void TestStudyE2E::studyRunsAndChartsMatchAccountingAndLogs()
     QVERIFY(!advice.isEmpty());
     if (expectedRuntime[4] >= expectedRuntime[1])
         QVERIFY2(advice.contains(QLatin1String("slower")) || advice.contains(QLatin1String("1 GPU")), qPrintable(advice));
+    QTest::qWait(100);   // layout settled before the picture
     QVERIFY(place.grab().save(test::screenshotPath(QStringLiteral("results-study.png"))));
 
     // The report, headless, and its text.
