@@ -4,6 +4,7 @@
 #include "ComposePlace.h"
 #include "FirstFrameProbe.h"
 #include "MainWindow.h"
+#include "StartupStyle.h"
 
 #include "ClusterModule.h"
 #include "ClusterService.h"
@@ -13,7 +14,6 @@
 #include <QEvent>
 #include <QPalette>
 #include <QStatusBar>
-#include <QStyleFactory>
 #include <QTimer>
 
 #include <cstdio>
@@ -72,7 +72,6 @@ GuiOptions parseOptions(int argc, char **argv)
 
 void applyDarkPalette(QApplication &app)
 {
-    app.setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
     QPalette p;
     const QColor window(0x2b, 0x2d, 0x30), base(0x1e, 0x1f, 0x22), text(0xe6, 0xe6, 0xe6);
     p.setColor(QPalette::Window, window);
@@ -127,6 +126,9 @@ int GuiMain::run(int argc, char **argv)
     QApplication::setApplicationName(QStringLiteral("ScaleLab"));
     QApplication::setOrganizationName(QStringLiteral("ScaleLab"));
     QApplication::setApplicationVersion(QStringLiteral(SCALELAB_VERSION));
+    // The platform's style (or -style), Fusion for the dark palette; see
+    // StartupStyle for what it changes.
+    app.setStyle(new StartupStyle(opts.dark ? QStringLiteral("Fusion") : QApplication::style()->name()));
     if (opts.dark)
         applyDarkPalette(app);
 

@@ -6,6 +6,7 @@
 #include "MainWindow.h"
 #include "ResultsPlace.h"
 #include "ScriptPreview.h"
+#include "StartupStyle.h"
 #include "UiClusterModule.h"
 
 #include <QAbstractButton>
@@ -195,6 +196,18 @@ private Q_SLOTS:
         QVERIFY(!img.isNull());
         QCOMPARE(img.size(), QSize(900, 640));
         QVERIFY(QFileInfo(out).size() > 10000);
+    }
+
+    void deferredMenuChevronDrawsTheBaseStylesIcon()
+    {
+        StartupStyle style(QStringLiteral("Fusion"));
+        const QIcon deferred = style.standardIcon(QStyle::SP_ToolBarHorizontalExtensionButton);
+        const QIcon base = style.baseStyle()->standardIcon(QStyle::SP_ToolBarHorizontalExtensionButton);
+        QVERIFY(!deferred.isNull());
+        QCOMPARE(deferred.pixmap(16).toImage(), base.pixmap(16).toImage());
+        // Every other icon is the base style's own.
+        QCOMPARE(style.standardIcon(QStyle::SP_DialogOkButton).pixmap(16).toImage(),
+                 style.baseStyle()->standardIcon(QStyle::SP_DialogOkButton).pixmap(16).toImage());
     }
 
     void realBinaryStartsTheClusterLayerAfterTheWindow()
