@@ -38,6 +38,12 @@ public:
 
 } // namespace scalelab
 
+// Checked by the executable before it calls anything else here.
+extern "C" Q_DECL_EXPORT const char *scalelab_cluster_module_build()
+{
+    return SCALELAB_BUILD_ID;
+}
+
 extern "C" Q_DECL_EXPORT scalelab::ClusterModule *scalelab_cluster_module()
 {
     static scalelab::AppClusterModule module;

@@ -12,9 +12,11 @@ namespace scalelab {
 
 namespace {
 
-// Guards the three below: the window loads the module on a worker thread
-// while the GUI thread may ask for it (it then waits for the load).
-std::mutex s_mutex;
+// One load at a time; a caller that needs the module waits for it.
+std::mutex s_loadMutex;
+// Held only briefly, never during a load: guards the three below, so the
+// GUI thread can ask why there is no cluster layer yet without waiting.
+std::mutex s_stateMutex;
 ClusterModule *s_instance = nullptr;
 bool s_tried = false;
 QString s_error;
@@ -31,57 +33,81 @@ QStringList candidates()
     return out;
 }
 
-} // namespace
-
-ClusterModule *ClusterModule::instance()
+// Loads the module file; "" or why not.
+QString load(ClusterModule *&module)
 {
-    std::lock_guard lock(s_mutex);
-    if (s_instance || s_tried)
-        return s_instance;
-    s_tried = true;
     QStringList tried;
     for (const QString &path : candidates()) {
         if (!QFileInfo::exists(path)) {
             tried << path;
             continue;
         }
-        // Never unloaded: its objects live until the process ends.
+        // Never unloaded: its objects live until the process ends. All its
+        // symbols are bound here, on the loading (worker) thread.
         QLibrary lib(path);
-        if (!lib.load()) {
-            s_error = QCoreApplication::translate("ClusterModule", "could not load %1: %2").arg(path, lib.errorString());
-            return nullptr;
-        }
+        lib.setLoadHints(QLibrary::ResolveAllSymbolsHint);
+        if (!lib.load())
+            return QCoreApplication::translate("ClusterModule", "could not load %1: %2").arg(path, lib.errorString());
+        // The module binds to this executable's classes: one from another
+        // build (a stale file, a partial upgrade) would crash, so it is refused.
+        using Build = const char *(*)();
+        auto build = reinterpret_cast<Build>(lib.resolve("scalelab_cluster_module_build"));
         using Entry = ClusterModule *(*)();
         auto entry = reinterpret_cast<Entry>(lib.resolve("scalelab_cluster_module"));
-        if (!entry) {
-            s_error = QCoreApplication::translate("ClusterModule", "%1 is not a ScaleLab cluster module").arg(path);
-            return nullptr;
-        }
-        s_instance = entry();
-        return s_instance;
+        if (!build || !entry)
+            return QCoreApplication::translate("ClusterModule", "%1 is not a ScaleLab cluster module").arg(path);
+        if (qstrcmp(build(), SCALELAB_BUILD_ID) != 0)
+            return QCoreApplication::translate("ClusterModule",
+                                               "%1 belongs to another ScaleLab build (%2, this is %3); reinstall ScaleLab")
+                .arg(path, QString::fromLatin1(build()), QStringLiteral(SCALELAB_BUILD_ID));
+        module = entry();
+        return {};
     }
-    s_error = QCoreApplication::translate("ClusterModule",
-                                          "the cluster module is not installed (looked for %1); reinstall ScaleLab")
-                  .arg(tried.join(QStringLiteral(", ")));
-    return nullptr;
+    return QCoreApplication::translate("ClusterModule",
+                                       "the cluster module is not installed (looked for %1); reinstall ScaleLab")
+        .arg(tried.join(QStringLiteral(", ")));
+}
+
+} // namespace
+
+ClusterModule *ClusterModule::instance()
+{
+    {
+        std::lock_guard state(s_stateMutex);
+        if (s_instance || s_tried)
+            return s_instance;
+    }
+    std::lock_guard loading(s_loadMutex);
+    {
+        std::lock_guard state(s_stateMutex);
+        if (s_instance || s_tried)   // loaded while this caller waited
+            return s_instance;
+    }
+    ClusterModule *module = nullptr;
+    const QString error = load(module);
+    std::lock_guard state(s_stateMutex);
+    s_instance = module;
+    s_error = error;
+    s_tried = true;
+    return s_instance;
 }
 
 QString ClusterModule::loadError()
 {
-    std::lock_guard lock(s_mutex);
+    std::lock_guard lock(s_stateMutex);
     return s_error;
 }
 
 QString ClusterModule::unavailableReason()
 {
-    std::lock_guard lock(s_mutex);
+    std::lock_guard lock(s_stateMutex);
     return s_error.isEmpty() ? QCoreApplication::translate("ClusterModule", "The cluster layer is still starting.")
                              : QCoreApplication::translate("ClusterModule", "No cluster connections: %1").arg(s_error);
 }
 
 void ClusterModule::setInstance(ClusterModule *module)
 {
-    std::lock_guard lock(s_mutex);
+    std::lock_guard lock(s_stateMutex);
     s_instance = module;
     s_tried = module != nullptr;
 }

@@ -34,6 +34,7 @@ private Q_SLOTS:
     void startupNeedsNoClusterLibraries();
     void clusterCommandsComeFromTheModule();
     void missingModuleIsNamed();
+    void moduleOfAnotherBuildIsRefused();
 };
 
 void TestCli::helpAndVersion()
@@ -193,6 +194,17 @@ void TestCli::missingModuleIsNamed()
     p.start(exe, {QStringLiteral("render"), kSpecs + QStringLiteral("puhti-ddp-8gpu.json")});
     QVERIFY(p.waitForFinished(30000));
     QCOMPARE(p.exitCode(), 0);
+}
+
+void TestCli::moduleOfAnotherBuildIsRefused()
+{
+    // Its classes would not match this executable's: a clear refusal, not a crash.
+    QProcessEnvironment env;
+    env.insert(QStringLiteral("SCALELAB_MODULE"), QStringLiteral(SCALELAB_STALE_MODULE));
+    const auto r = runCli({QStringLiteral("runs")}, env);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QLatin1String("belongs to another ScaleLab build")), qPrintable(r.err));
+    QVERIFY2(r.err.contains(QLatin1String("0.0.0-another-build")), qPrintable(r.err));
 }
 
 QTEST_GUILESS_MAIN(TestCli)
