@@ -73,20 +73,8 @@ class TestFaultsCtld : public QObject {
 
     qint64 submitSleeper(const QString &name, int seconds)
     {
-        JobSpec s;
-        s.profile = "testbed";
-        s.partition = "gpu";
-        s.gpus = 1;
-        s.framework = Framework::PytorchDdp;
-        s.launcher = Launcher::Srun;
-        s.time = "00:05:00";
-        s.account = "project_2001234";
-        s.jobName = name;
-        s.program = "/bin/sleep";
-        s.args = {QString::number(seconds)};
-        s.cpusPerGpu = 1;
-        s.memory = "500M";
-        s.gpuSampleSeconds = 0;
+        JobSpec s = test::testbedSpec(name, 1, QStringLiteral("/bin/sleep"), {QString::number(seconds)});
+        s.memory = QStringLiteral("500M");
         const auto created = m_store->createRun(draftRun(s, test::repoProfile("testbed"), "testbed"));
         if (!created.ok())
             return 0;
@@ -100,21 +88,8 @@ class TestFaultsCtld : public QObject {
 
     JobState pollUntil(qint64 id, const QList<JobState> &wanted, int seconds)
     {
-        QElapsedTimer t;
-        t.start();
-        JobState st = JobState::Unknown;
-        while (t.elapsed() < seconds * 1000) {
-            const PollResult p = m_client->pollOnce();
-            if (!p.ok())
-                qWarning("poll: %s %s", qPrintable(p.message), qPrintable(p.transportError));
-            if (!p.transportError.isEmpty() && !m_ssh->isConnected())
-                m_ssh->reconnect(1);
-            st = m_store->run(id).value.state;
-            if (wanted.contains(st))
-                return st;
-            QThread::msleep(2000);
-        }
-        return st;
+        m_cluster.pollUntil([&] { return wanted.contains(m_store->run(id).value.state); }, seconds);
+        return m_store->run(id).value.state;
     }
 
 private Q_SLOTS:

@@ -130,19 +130,10 @@ class TestFaultsSubmit : public QObject {
 
     JobSpec spec(const QString &name) const
     {
-        JobSpec s;
-        s.profile = "testbed";
-        s.partition = "gputest";
-        s.gpus = 1;
-        s.framework = Framework::PytorchDdp;
-        s.launcher = Launcher::Srun;
-        s.time = "00:02:00";
-        s.account = "project_2001234";
-        s.jobName = name;
-        s.program = "/bin/true";
-        s.cpusPerGpu = 1;
-        s.memory = "500M";
-        s.gpuSampleSeconds = 0;
+        JobSpec s = test::testbedSpec(name, 1, QStringLiteral("/bin/true"));
+        s.partition = QStringLiteral("gputest");
+        s.time = QStringLiteral("00:02:00");
+        s.memory = QStringLiteral("500M");
         return s;
     }
 

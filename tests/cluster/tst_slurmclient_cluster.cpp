@@ -10,11 +10,11 @@
 #include "SshSession.h"
 #include "TestClusterEnv.h"
 
-#include <QElapsedTimer>
 #include <QFile>
 #include <QTemporaryDir>
-#include <QThread>
 #include <QtTest>
+
+#include <algorithm>
 
 using namespace scalelab;
 
@@ -25,20 +25,9 @@ namespace {
 JobSpec spec(int gpus, const QString &program, const QStringList &args, const QString &partition = "gpu",
              const QString &time = "00:05:00")
 {
-    JobSpec s;
-    s.profile = "testbed";
+    JobSpec s = test::testbedSpec(QStringLiteral("a researcher's run; echo $(id)"), gpus, program, args);
     s.partition = partition;
-    s.gpus = gpus;
-    s.framework = Framework::PytorchDdp;
-    s.launcher = Launcher::Srun;
     s.time = time;
-    s.account = "project_2001234";
-    s.jobName = "a researcher's run; echo $(id)";
-    s.program = program;
-    s.args = args;
-    s.cpusPerGpu = 1;
-    s.memory = "1000M";
-    s.gpuSampleSeconds = 0;
     return s;
 }
 
@@ -72,24 +61,11 @@ class TestSlurmClientCluster : public QObject {
     // Polls every 2 s until every run is final (or the deadline passes).
     bool pollUntilFinal(const QList<qint64> &runs, int seconds)
     {
-        QElapsedTimer t;
-        t.start();
-        while (t.elapsed() < seconds * 1000) {
-            const PollResult p = m_client->pollOnce();
-            if (!p.ok())
-                qWarning("poll: %s", qPrintable(p.message));
-            // The cluster is shared with other tests; a dropped session is reconnected
-            // the way the app does it (SshSession::reconnect).
-            if (!p.transportError.isEmpty() && !m_ssh->isConnected())
-                m_ssh->reconnect(1);
-            bool all = true;
-            for (qint64 id : runs)
-                all = all && m_store->run(id).value.isTerminal();
-            if (all)
-                return true;
-            QThread::msleep(2000);
-        }
-        return false;
+        return m_cluster.pollUntil(
+            [&] {
+                return std::all_of(runs.begin(), runs.end(), [&](qint64 id) { return m_store->run(id).value.isTerminal(); });
+            },
+            seconds);
     }
 
 private Q_SLOTS:

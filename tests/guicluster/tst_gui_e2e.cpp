@@ -11,6 +11,7 @@
 #include "JobsModel.h"
 #include "JobsPlace.h"
 #include "OutputTailView.h"
+#include "ProfileFixtures.h"
 #include "RunDetailsView.h"
 #include "RunStore.h"
 #include "SbatchRenderer.h"
@@ -29,21 +30,7 @@ namespace {
 
 JobSpec e2eSpec(const QString &program, const QStringList &args)
 {
-    JobSpec s;
-    s.profile = QStringLiteral("testbed");
-    s.partition = QStringLiteral("gpu");
-    s.gpus = 2;
-    s.framework = Framework::PytorchDdp;
-    s.launcher = Launcher::Srun;
-    s.time = QStringLiteral("00:05:00");
-    s.account = QStringLiteral("project_2001234");
-    s.jobName = QStringLiteral("gui-e2e");
-    s.program = program;
-    s.args = args;
-    s.cpusPerGpu = 1;
-    s.memory = QStringLiteral("1000M");
-    s.gpuSampleSeconds = 0;
-    return s;
+    return test::testbedSpec(QStringLiteral("gui-e2e"), 2, program, args);
 }
 
 } // namespace

@@ -6,6 +6,10 @@
 #include "SshSession.h"
 #include "TestClusterEnv.h"
 
+#include <QElapsedTimer>
+#include <QThread>
+
+#include <functional>
 #include <memory>
 
 namespace scalelab::test {
@@ -37,6 +41,26 @@ struct ClusterClient {
             return e;
         client = std::make_unique<SlurmClient>(*ssh, *store, alias);
         return {};
+    }
+
+    // Polls every 2 s until done() holds (true) or the deadline passes. The
+    // cluster is shared with other tests: a dropped session is reconnected
+    // the way the app does it (SshSession::reconnect).
+    bool pollUntil(const std::function<bool()> &done, int seconds)
+    {
+        QElapsedTimer t;
+        t.start();
+        while (t.elapsed() < seconds * 1000) {
+            const PollResult p = client->pollOnce();
+            if (!p.ok())
+                qWarning("poll: %s %s", qPrintable(p.message), qPrintable(p.transportError));
+            if (!p.transportError.isEmpty() && !ssh->isConnected())
+                ssh->reconnect(1);
+            if (done())
+                return true;
+            QThread::msleep(2000);
+        }
+        return false;
     }
 };
 

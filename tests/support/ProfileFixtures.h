@@ -1,5 +1,6 @@
 #pragma once
 
+#include "JobSpec.h"
 #include "ProfileRegistry.h"
 
 #include <QtTest>
@@ -23,6 +24,27 @@ inline const ClusterProfile &repoProfile(const QString &id)
     if (!p)
         qFatal("profile %s missing from profiles/", qPrintable(id));
     return *p;
+}
+
+// A job for the loopback test cluster: srun-launched, no GPU sampling, the
+// test account; callers change what their test is about.
+inline JobSpec testbedSpec(const QString &jobName, int gpus, const QString &program, const QStringList &args = {})
+{
+    JobSpec s;
+    s.profile = QStringLiteral("testbed");
+    s.partition = QStringLiteral("gpu");
+    s.gpus = gpus;
+    s.framework = Framework::PytorchDdp;
+    s.launcher = Launcher::Srun;
+    s.time = QStringLiteral("00:05:00");
+    s.account = QStringLiteral("project_2001234");
+    s.jobName = jobName;
+    s.program = program;
+    s.args = args;
+    s.cpusPerGpu = 1;
+    s.memory = QStringLiteral("1000M");
+    s.gpuSampleSeconds = 0;
+    return s;
 }
 
 } // namespace scalelab::test
