@@ -3,10 +3,10 @@
 // for the commands below. Its code that the executable also has resolves to
 // the executable's copy (the executable exports its symbols), so both share
 // one AppServices, one set of statics and one meta-object per class.
-#include "CliContext.h"
-#include "ReportCommands.h"
-#include "SlurmCommands.h"
-#include "UiClusterModule.h"
+#include "app/cli/CliContext.h"
+#include "app/cli/ReportCommands.h"
+#include "app/cli/SlurmCommands.h"
+#include "ui/cluster/UiClusterModule.h"
 
 #include <functional>
 #include <map>

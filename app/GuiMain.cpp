@@ -1,13 +1,13 @@
-#include "GuiMain.h"
+#include "app/GuiMain.h"
 
-#include "AppServices.h"
-#include "ComposePlace.h"
-#include "FirstFrameProbe.h"
-#include "MainWindow.h"
-#include "StartupStyle.h"
+#include "ui/common/AppServices.h"
+#include "ui/compose/ComposePlace.h"
+#include "ui/common/FirstFrameProbe.h"
+#include "ui/window/MainWindow.h"
+#include "ui/common/StartupStyle.h"
 
-#include "ClusterModule.h"
-#include "ClusterService.h"
+#include "ui/common/ClusterModule.h"
+#include "ui/common/ClusterService.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

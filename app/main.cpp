@@ -1,5 +1,5 @@
-#include "CliMain.h"
-#include "GuiMain.h"
+#include "app/cli/CliMain.h"
+#include "app/GuiMain.h"
 
 #include <QApplication>
 #include <QCoreApplication>

@@ -1,8 +1,8 @@
-#include "CliCluster.h"
+#include "app/cli/CliCluster.h"
 
-#include "CliSshCallbacks.h"
-#include "FaultInjectingExecutor.h"
-#include "SshSession.h"
+#include "core/ssh/CliSshCallbacks.h"
+#include "app/cli/FaultInjectingExecutor.h"
+#include "core/ssh/SshSession.h"
 
 namespace scalelab {
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "CliContext.h"
+#include "app/cli/CliContext.h"
 
 #include <memory>
 

@@ -1,6 +1,6 @@
-#include "CliContext.h"
+#include "app/cli/CliContext.h"
 
-#include "JobSpecJson.h"
+#include "core/model/JobSpecJson.h"
 
 #include <QFile>
 

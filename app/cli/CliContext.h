@@ -1,8 +1,8 @@
 #pragma once
 
-#include "ClusterProfile.h"
-#include "JobSpec.h"
-#include "ProfileRegistry.h"
+#include "core/model/ClusterProfile.h"
+#include "core/model/JobSpec.h"
+#include "core/profiles/ProfileRegistry.h"
 
 #include <QString>
 #include <QStringList>

@@ -1,8 +1,8 @@
-#include "CliMain.h"
+#include "app/cli/CliMain.h"
 
-#include "CliContext.h"
-#include "ClusterModule.h"
-#include "ComposeCommands.h"
+#include "app/cli/CliContext.h"
+#include "ui/common/ClusterModule.h"
+#include "app/cli/ComposeCommands.h"
 
 #include <functional>
 #include <map>

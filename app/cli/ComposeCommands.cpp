@@ -1,10 +1,10 @@
-#include "ComposeCommands.h"
+#include "app/cli/ComposeCommands.h"
 
-#include "DiagnosticFormat.h"
-#include "JobSpecJson.h"
-#include "SbatchRenderer.h"
-#include "ScriptImporter.h"
-#include "SlurmTime.h"
+#include "core/base/DiagnosticFormat.h"
+#include "core/model/JobSpecJson.h"
+#include "core/compose/SbatchRenderer.h"
+#include "core/scriptimport/ScriptImporter.h"
+#include "core/slurm/SlurmTime.h"
 
 #include <QFile>
 

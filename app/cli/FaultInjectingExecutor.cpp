@@ -1,4 +1,4 @@
-#include "FaultInjectingExecutor.h"
+#include "app/cli/FaultInjectingExecutor.h"
 
 #include <csignal>
 #include <unistd.h>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "RemoteExecutor.h"
+#include "core/client/RemoteExecutor.h"
 
 namespace scalelab {
 

@@ -1,7 +1,7 @@
-#include "ReportCommands.h"
+#include "app/cli/ReportCommands.h"
 
-#include "RunStore.h"
-#include "ScalingReport.h"
+#include "core/store/RunStore.h"
+#include "ui/results/ScalingReport.h"
 
 namespace scalelab {
 

@@ -1,7 +1,7 @@
-#include "RunMetricsTable.h"
+#include "core/analysis/RunMetricsTable.h"
 
-#include "MetricNames.h"
-#include "RunStore.h"
+#include "core/model/MetricNames.h"
+#include "core/store/RunStore.h"
 
 #include <cmath>
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "MetricRecord.h"
-#include "RunRecord.h"
-#include "SacctRecord.h"
+#include "core/model/MetricRecord.h"
+#include "core/model/RunRecord.h"
+#include "core/slurm/SacctRecord.h"
 
 #include <QList>
 #include <QMap>

@@ -1,4 +1,4 @@
-#include "ScalingAnalysis.h"
+#include "core/analysis/ScalingAnalysis.h"
 
 #include <QMap>
 

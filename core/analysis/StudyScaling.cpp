@@ -1,6 +1,6 @@
-#include "StudyScaling.h"
+#include "core/analysis/StudyScaling.h"
 
-#include "MetricNames.h"
+#include "core/model/MetricNames.h"
 
 namespace scalelab {
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "RunMetricsTable.h"
-#include "ScalingAnalysis.h"
+#include "core/analysis/RunMetricsTable.h"
+#include "core/analysis/ScalingAnalysis.h"
 
 #include <QList>
 #include <QString>

@@ -1,4 +1,4 @@
-#include "Diagnostic.h"
+#include "core/base/Diagnostic.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "DiagnosticFormat.h"
+#include "core/base/DiagnosticFormat.h"
 
 namespace scalelab {
 

@@ -1,4 +1,4 @@
-#include "JsonSupport.h"
+#include "core/base/JsonSupport.h"
 
 namespace scalelab {
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "Diagnostic.h"
+#include "core/base/Diagnostic.h"
 
 #include <QByteArray>
 #include <QString>

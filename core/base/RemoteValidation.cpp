@@ -1,4 +1,4 @@
-#include "RemoteValidation.h"
+#include "core/base/RemoteValidation.h"
 
 #include <QStringList>
 

@@ -1,4 +1,4 @@
-#include "ShellQuote.h"
+#include "core/base/ShellQuote.h"
 
 namespace scalelab {
 

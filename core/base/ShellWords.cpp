@@ -1,4 +1,4 @@
-#include "ShellWords.h"
+#include "core/base/ShellWords.h"
 
 namespace scalelab {
 

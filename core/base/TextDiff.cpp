@@ -1,4 +1,4 @@
-#include "TextDiff.h"
+#include "core/base/TextDiff.h"
 
 #include <algorithm>
 #include <vector>

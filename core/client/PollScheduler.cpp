@@ -1,4 +1,4 @@
-#include "PollScheduler.h"
+#include "core/client/PollScheduler.h"
 
 #include <algorithm>
 

@@ -1,9 +1,9 @@
-#include "RunDraft.h"
+#include "core/client/RunDraft.h"
 
-#include "JobSpecJson.h"
-#include "LaunchGeometry.h"
-#include "RunStore.h"
-#include "SbatchRenderer.h"
+#include "core/model/JobSpecJson.h"
+#include "core/model/LaunchGeometry.h"
+#include "core/store/RunStore.h"
+#include "core/compose/SbatchRenderer.h"
 
 namespace scalelab {
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "ClusterProfile.h"
-#include "JobSpec.h"
-#include "RunRecord.h"
+#include "core/model/ClusterProfile.h"
+#include "core/model/JobSpec.h"
+#include "core/model/RunRecord.h"
 
 namespace scalelab {
 

@@ -1,11 +1,11 @@
 // SlurmClient: version, submission, reconciliation, --test-only.
 // Polling, cancel and file transfer are in SlurmClientPoll.cpp.
-#include "SlurmClient.h"
+#include "core/client/SlurmClient.h"
 
-#include "RemoteValidation.h"
-#include "SacctParser.h"
-#include "ShellQuote.h"
-#include "SqueueParser.h"
+#include "core/base/RemoteValidation.h"
+#include "core/slurm/SacctParser.h"
+#include "core/base/ShellQuote.h"
+#include "core/slurm/SqueueParser.h"
 
 #include <QDateTime>
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "RemoteExecutor.h"
-#include "RunStore.h"
-#include "SlurmClientResults.h"
+#include "core/client/RemoteExecutor.h"
+#include "core/store/RunStore.h"
+#include "core/client/SlurmClientResults.h"
 
 #include <QHash>
 #include <QString>

@@ -1,9 +1,9 @@
 // SlurmClient: polling, cancel and fetching output files.
-#include "SlurmClient.h"
+#include "core/client/SlurmClient.h"
 
-#include "RemoteValidation.h"
-#include "SacctParser.h"
-#include "SqueueParser.h"
+#include "core/base/RemoteValidation.h"
+#include "core/slurm/SacctParser.h"
+#include "core/slurm/SqueueParser.h"
 
 #include <QDir>
 #include <QFile>

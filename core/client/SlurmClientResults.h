@@ -1,8 +1,8 @@
 #pragma once
 
-#include "Diagnostic.h"
-#include "FileRecord.h"
-#include "SlurmJobState.h"
+#include "core/base/Diagnostic.h"
+#include "core/model/FileRecord.h"
+#include "core/slurm/SlurmJobState.h"
 
 #include <QByteArray>
 #include <QList>

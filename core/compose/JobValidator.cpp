@@ -1,7 +1,7 @@
-#include "JobValidator.h"
+#include "core/compose/JobValidator.h"
 
-#include "LaunchGeometry.h"
-#include "SlurmTime.h"
+#include "core/model/LaunchGeometry.h"
+#include "core/slurm/SlurmTime.h"
 
 #include <QHash>
 #include <QRegularExpression>

@@ -1,8 +1,8 @@
-#include "SbatchRenderer.h"
+#include "core/compose/SbatchRenderer.h"
 
-#include "JobValidator.h"
-#include "LaunchGeometry.h"
-#include "ShellQuote.h"
+#include "core/compose/JobValidator.h"
+#include "core/model/LaunchGeometry.h"
+#include "core/base/ShellQuote.h"
 
 #include <QRegularExpression>
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "ClusterProfile.h"
-#include "Diagnostic.h"
-#include "JobSpec.h"
+#include "core/model/ClusterProfile.h"
+#include "core/base/Diagnostic.h"
+#include "core/model/JobSpec.h"
 
 namespace scalelab {
 

@@ -1,8 +1,8 @@
-#include "StudyPlanner.h"
+#include "core/compose/StudyPlanner.h"
 
-#include "JobValidator.h"
-#include "SlurmTime.h"
-#include "SpecFix.h"
+#include "core/compose/JobValidator.h"
+#include "core/slurm/SlurmTime.h"
+#include "core/model/SpecFix.h"
 
 #include <algorithm>
 

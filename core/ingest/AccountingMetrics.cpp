@@ -1,6 +1,6 @@
-#include "AccountingMetrics.h"
+#include "core/ingest/AccountingMetrics.h"
 
-#include "TresString.h"
+#include "core/slurm/TresString.h"
 
 #include <QDateTime>
 #include <QTimeZone>

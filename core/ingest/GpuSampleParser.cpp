@@ -1,4 +1,4 @@
-#include "GpuSampleParser.h"
+#include "core/ingest/GpuSampleParser.h"
 
 #include <QFile>
 #include <QFileInfo>

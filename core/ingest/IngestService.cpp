@@ -1,10 +1,10 @@
-#include "IngestService.h"
+#include "core/ingest/IngestService.h"
 
-#include "AccountingMetrics.h"
-#include "LogMetricExtractor.h"
-#include "MetricNames.h"
-#include "RunStore.h"
-#include "StudyMetricPatterns.h"
+#include "core/ingest/AccountingMetrics.h"
+#include "core/ingest/LogMetricExtractor.h"
+#include "core/model/MetricNames.h"
+#include "core/store/RunStore.h"
+#include "core/ingest/StudyMetricPatterns.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "Diagnostic.h"
-#include "FileRecord.h"
-#include "GpuSampleParser.h"
+#include "core/base/Diagnostic.h"
+#include "core/model/FileRecord.h"
+#include "core/ingest/GpuSampleParser.h"
 
 #include <QList>
 #include <QString>

@@ -1,4 +1,4 @@
-#include "LiteralNumberMatcher.h"
+#include "core/ingest/LiteralNumberMatcher.h"
 
 #include <QByteArrayView>
 

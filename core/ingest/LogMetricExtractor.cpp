@@ -1,4 +1,4 @@
-#include "LogMetricExtractor.h"
+#include "core/ingest/LogMetricExtractor.h"
 
 #include <QFile>
 #include <QHash>

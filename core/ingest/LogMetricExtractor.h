@@ -1,7 +1,7 @@
 #pragma once
 
-#include "Diagnostic.h"
-#include "LiteralNumberMatcher.h"
+#include "core/base/Diagnostic.h"
+#include "core/ingest/LiteralNumberMatcher.h"
 
 #include <QByteArrayView>
 #include <QList>

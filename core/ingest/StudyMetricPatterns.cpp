@@ -1,4 +1,4 @@
-#include "StudyMetricPatterns.h"
+#include "core/ingest/StudyMetricPatterns.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "Diagnostic.h"
-#include "LogMetricExtractor.h"
+#include "core/base/Diagnostic.h"
+#include "core/ingest/LogMetricExtractor.h"
 
 #include <QList>
 #include <QString>

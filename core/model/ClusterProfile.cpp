@@ -1,4 +1,4 @@
-#include "ClusterProfile.h"
+#include "core/model/ClusterProfile.h"
 
 namespace scalelab {
 

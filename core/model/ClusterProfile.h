@@ -1,8 +1,8 @@
 #pragma once
 
-#include "GpuType.h"
-#include "LoginHost.h"
-#include "Partition.h"
+#include "core/model/GpuType.h"
+#include "core/model/LoginHost.h"
+#include "core/model/Partition.h"
 
 #include <QList>
 #include <QMap>

@@ -1,4 +1,4 @@
-#include "Framework.h"
+#include "core/model/Framework.h"
 
 namespace scalelab {
 

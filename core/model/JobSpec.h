@@ -1,6 +1,6 @@
 #pragma once
 
-#include "Framework.h"
+#include "core/model/Framework.h"
 
 #include <QList>
 #include <QPair>

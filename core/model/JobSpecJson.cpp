@@ -1,6 +1,6 @@
-#include "JobSpecJson.h"
+#include "core/model/JobSpecJson.h"
 
-#include "JsonSupport.h"
+#include "core/base/JsonSupport.h"
 
 namespace scalelab {
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "Diagnostic.h"
-#include "JobSpec.h"
+#include "core/base/Diagnostic.h"
+#include "core/model/JobSpec.h"
 
 #include <QByteArray>
 #include <QString>

@@ -1,4 +1,4 @@
-#include "LaunchGeometry.h"
+#include "core/model/LaunchGeometry.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "RunRecord.h"
+#include "core/model/RunRecord.h"
 
 namespace scalelab {
 

@@ -1,4 +1,4 @@
-#include "SpecFix.h"
+#include "core/model/SpecFix.h"
 
 #include <QRegularExpression>
 

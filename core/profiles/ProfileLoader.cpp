@@ -1,7 +1,7 @@
-#include "ProfileLoader.h"
+#include "core/profiles/ProfileLoader.h"
 
-#include "JsonSupport.h"
-#include "SlurmTime.h"
+#include "core/base/JsonSupport.h"
+#include "core/slurm/SlurmTime.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "ClusterProfile.h"
-#include "Diagnostic.h"
+#include "core/model/ClusterProfile.h"
+#include "core/base/Diagnostic.h"
 
 #include <optional>
 

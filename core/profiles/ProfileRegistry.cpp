@@ -1,6 +1,6 @@
-#include "ProfileRegistry.h"
+#include "core/profiles/ProfileRegistry.h"
 
-#include "ProfileLoader.h"
+#include "core/profiles/ProfileLoader.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -1,4 +1,4 @@
-#include "LaunchLineParser.h"
+#include "core/scriptimport/LaunchLineParser.h"
 
 #include <QRegularExpression>
 #include <QSet>

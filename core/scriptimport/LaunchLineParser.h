@@ -1,8 +1,8 @@
 #pragma once
 
-#include "JobSpec.h"
-#include "SbatchScriptParser.h"
-#include "ShellWords.h"
+#include "core/model/JobSpec.h"
+#include "core/scriptimport/SbatchScriptParser.h"
+#include "core/base/ShellWords.h"
 
 #include <QString>
 #include <QStringList>

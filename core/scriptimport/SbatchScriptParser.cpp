@@ -1,6 +1,6 @@
-#include "SbatchScriptParser.h"
+#include "core/scriptimport/SbatchScriptParser.h"
 
-#include "ShellWords.h"
+#include "core/base/ShellWords.h"
 
 #include <QRegularExpression>
 

@@ -1,8 +1,8 @@
-#include "ScriptImporter.h"
+#include "core/scriptimport/ScriptImporter.h"
 
-#include "ScriptOptionReader.h"
-#include "ShellWords.h"
-#include "SlurmTime.h"
+#include "core/scriptimport/ScriptOptionReader.h"
+#include "core/base/ShellWords.h"
+#include "core/slurm/SlurmTime.h"
 
 #include <QHash>
 #include <QRegularExpression>

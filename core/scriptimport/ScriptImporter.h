@@ -1,10 +1,10 @@
 #pragma once
 
-#include "ClusterProfile.h"
-#include "Diagnostic.h"
-#include "JobSpec.h"
-#include "LaunchLineParser.h"
-#include "SbatchScriptParser.h"
+#include "core/model/ClusterProfile.h"
+#include "core/base/Diagnostic.h"
+#include "core/model/JobSpec.h"
+#include "core/scriptimport/LaunchLineParser.h"
+#include "core/scriptimport/SbatchScriptParser.h"
 
 #include <QString>
 

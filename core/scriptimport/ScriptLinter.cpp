@@ -1,7 +1,7 @@
-#include "ScriptImporter.h"
+#include "core/scriptimport/ScriptImporter.h"
 
-#include "JobValidator.h"
-#include "ScriptOptionReader.h"
+#include "core/compose/JobValidator.h"
+#include "core/scriptimport/ScriptOptionReader.h"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
-#include "ScriptOptionReader.h"
+#include "core/scriptimport/ScriptOptionReader.h"
 
-#include "SlurmTime.h"
+#include "core/slurm/SlurmTime.h"
 
 #include <QHash>
 #include <QRegularExpression>

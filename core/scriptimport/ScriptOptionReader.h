@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ScriptImporter.h"
+#include "core/scriptimport/ScriptImporter.h"
 
 #include <optional>
 

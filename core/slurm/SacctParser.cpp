@@ -1,6 +1,6 @@
-#include "SacctParser.h"
+#include "core/slurm/SacctParser.h"
 
-#include "RemoteValidation.h"
+#include "core/base/RemoteValidation.h"
 
 #include <QHash>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "Diagnostic.h"
-#include "SacctRecord.h"
+#include "core/base/Diagnostic.h"
+#include "core/slurm/SacctRecord.h"
 
 #include <QByteArray>
 #include <QList>

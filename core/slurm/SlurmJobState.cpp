@@ -1,4 +1,4 @@
-#include "SlurmJobState.h"
+#include "core/slurm/SlurmJobState.h"
 
 #include <QHash>
 

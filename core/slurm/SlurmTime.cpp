@@ -1,4 +1,4 @@
-#include "SlurmTime.h"
+#include "core/slurm/SlurmTime.h"
 
 #include <QStringList>
 

@@ -1,6 +1,6 @@
-#include "SqueueParser.h"
+#include "core/slurm/SqueueParser.h"
 
-#include "RemoteValidation.h"
+#include "core/base/RemoteValidation.h"
 
 namespace scalelab {
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "Diagnostic.h"
-#include "SqueueRow.h"
+#include "core/base/Diagnostic.h"
+#include "core/slurm/SqueueRow.h"
 
 #include <QByteArray>
 #include <QList>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "SlurmJobState.h"
+#include "core/slurm/SlurmJobState.h"
 
 #include <QString>
 

@@ -1,4 +1,4 @@
-#include "TresString.h"
+#include "core/slurm/TresString.h"
 
 #include <QStringList>
 

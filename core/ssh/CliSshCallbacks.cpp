@@ -1,6 +1,6 @@
-#include "CliSshCallbacks.h"
+#include "core/ssh/CliSshCallbacks.h"
 
-#include "SshSession.h"
+#include "core/ssh/SshSession.h"
 
 #include <QProcess>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "SshCallbacks.h"
+#include "core/ssh/SshCallbacks.h"
 
 #include <cstdio>
 

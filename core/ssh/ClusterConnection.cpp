@@ -1,7 +1,7 @@
-#include "ClusterConnection.h"
-#include "ClusterConnectionWorker.h"
+#include "core/ssh/ClusterConnection.h"
+#include "core/ssh/ClusterConnectionWorker.h"
 
-#include "SshSession.h"
+#include "core/ssh/SshSession.h"
 
 #include <QMetaObject>
 #include <QThread>

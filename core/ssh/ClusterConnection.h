@@ -1,9 +1,9 @@
 #pragma once
 
-#include "SshCallbacks.h"
-#include "SshConnectionSettings.h"
+#include "core/ssh/SshCallbacks.h"
+#include "core/ssh/SshConnectionSettings.h"
 
-#include "RemoteExecutor.h"
+#include "core/client/RemoteExecutor.h"
 
 #include <QObject>
 #include <QString>

@@ -3,7 +3,7 @@
 // Internal to core/ssh: the QObject that lives on ClusterConnection's thread
 // and owns the SshSession.
 
-#include "ClusterConnection.h"
+#include "core/ssh/ClusterConnection.h"
 
 #include <QMutex>
 #include <QObject>

@@ -1,6 +1,6 @@
-#include "KnownHostsFile.h"
+#include "core/ssh/KnownHostsFile.h"
 
-#include "SshConfigFile.h"
+#include "core/sshconfig/SshConfigFile.h"
 
 #include <QCryptographicHash>
 #include <QDir>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "HostKeyInfo.h"
+#include "core/ssh/HostKeyInfo.h"
 
 #include <QList>
 #include <QString>

@@ -1,8 +1,8 @@
-#include "SshHop.h"
+#include "core/ssh/SshHop.h"
 
-#include "KnownHostsFile.h"
-#include "SshConfigFile.h"
-#include "SshSession.h"
+#include "core/ssh/KnownHostsFile.h"
+#include "core/sshconfig/SshConfigFile.h"
+#include "core/ssh/SshSession.h"
 
 #include <QDir>
 #include <QFile>

@@ -4,9 +4,9 @@
 // (jump hosts ... target), and the pump that carries the next hop's bytes
 // through a direct-tcpip channel of this one.
 
-#include "SshCallbacks.h"
-#include "SshConnectionSettings.h"
-#include "SshHostConfig.h"
+#include "core/ssh/SshCallbacks.h"
+#include "core/ssh/SshConnectionSettings.h"
+#include "core/sshconfig/SshHostConfig.h"
 
 #include <libssh/libssh.h>
 #include <libssh/server.h>   // ssh_send_keepalive is declared here in 0.10

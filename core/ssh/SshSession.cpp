@@ -1,8 +1,8 @@
-#include "SshSessionPrivate.h"
+#include "core/ssh/SshSessionPrivate.h"
 
-#include "KnownHostsFile.h"
-#include "ShellQuote.h"
-#include "SshConfigFile.h"
+#include "core/ssh/KnownHostsFile.h"
+#include "core/base/ShellQuote.h"
+#include "core/sshconfig/SshConfigFile.h"
 
 #include <QDeadlineTimer>
 #include <QThread>

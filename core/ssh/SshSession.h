@@ -1,10 +1,10 @@
 #pragma once
 
-#include "SshCallbacks.h"
-#include "SshConnectionSettings.h"
-#include "SshHostConfig.h"
+#include "core/ssh/SshCallbacks.h"
+#include "core/ssh/SshConnectionSettings.h"
+#include "core/sshconfig/SshHostConfig.h"
 
-#include "RemoteExecutor.h"
+#include "core/client/RemoteExecutor.h"
 
 #include <QByteArray>
 #include <QString>

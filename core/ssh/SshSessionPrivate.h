@@ -2,8 +2,8 @@
 
 // Internal to core/ssh: the state behind SshSession (libssh types).
 
-#include "SshHop.h"
-#include "SshSession.h"
+#include "core/ssh/SshHop.h"
+#include "core/ssh/SshSession.h"
 
 #include <libssh/sftp.h>
 

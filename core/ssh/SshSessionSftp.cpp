@@ -1,7 +1,7 @@
 // The file half of SshSession: SFTP (needs the blocking session of libssh 0.10).
-#include "SshSessionPrivate.h"
+#include "core/ssh/SshSessionPrivate.h"
 
-#include "ShellQuote.h"
+#include "core/base/ShellQuote.h"
 
 #include <QRandomGenerator>
 

@@ -1,7 +1,7 @@
-#include "RunStore.h"
+#include "core/store/RunStore.h"
 
-#include "RunStoreSql.h"
-#include "RunStoreTransaction.h"
+#include "core/store/RunStoreSql.h"
+#include "core/store/RunStoreTransaction.h"
 
 #include <QAtomicInteger>
 #include <QDir>

@@ -1,12 +1,12 @@
 #pragma once
 
-#include "FileRecord.h"
-#include "MetricRecord.h"
-#include "RunRecord.h"
-#include "SacctRecord.h"
-#include "StateChange.h"
-#include "StoreResult.h"
-#include "StudyRecord.h"
+#include "core/model/FileRecord.h"
+#include "core/model/MetricRecord.h"
+#include "core/model/RunRecord.h"
+#include "core/slurm/SacctRecord.h"
+#include "core/model/StateChange.h"
+#include "core/store/StoreResult.h"
+#include "core/model/StudyRecord.h"
 
 #include <QList>
 #include <QMutex>

@@ -1,9 +1,9 @@
 // RunStore: what is learnt about a run after submission (history,
 // accounting, fetched files, metrics). The runs/studies half is RunStore.cpp.
-#include "RunStore.h"
+#include "core/store/RunStore.h"
 
-#include "RunStoreSql.h"
-#include "RunStoreTransaction.h"
+#include "core/store/RunStoreSql.h"
+#include "core/store/RunStoreTransaction.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "RunStoreSql.h"
+#include "core/store/RunStoreSql.h"
 
 namespace scalelab {
 

@@ -1,7 +1,7 @@
 // The reference of bench_startup: a bare Qt Widgets window (one label),
 // linked against Qt Widgets alone and timed to the same end point as
 // scalelab (its first frame painted completely).
-#include "FirstFrameProbe.h"
+#include "ui/common/FirstFrameProbe.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -5,8 +5,8 @@
 //     Also all builtin patterns on the same file, for information.
 //  2. GPU sampler CSV: 1.4M nvidia-smi rows (8 GPUs, 175000 samples).
 // Usage: bench_ingest [megabytes] [work dir]
-#include "GpuSampleParser.h"
-#include "LogMetricExtractor.h"
+#include "core/ingest/GpuSampleParser.h"
+#include "core/ingest/LogMetricExtractor.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -3,8 +3,8 @@
 // explorer's own UtilisationTimeline (adaptive sampling, one-call fills).
 // Prints timings and the ratio (target <= 3); it does not pass or fail.
 
-#include "QCustomPlotInclude.h"
-#include "UtilisationTimeline.h"
+#include "ui/results/QCustomPlotInclude.h"
+#include "ui/results/UtilisationTimeline.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

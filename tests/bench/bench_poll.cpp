@@ -16,9 +16,9 @@
 #include "NoQuestions.h"
 #include "../support/TestClusterEnv.h"
 
-#include "RunStore.h"
-#include "SlurmClient.h"
-#include "SshSession.h"
+#include "core/store/RunStore.h"
+#include "core/client/SlurmClient.h"
+#include "core/ssh/SshSession.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -1,12 +1,12 @@
 // Per-edit cost of the Compose place: renderAndValidate for the golden specs
 // with the edits a researcher makes (GPU count, time), and the whole GUI path
 // (spin box edit -> preview + diagnostics). Prints medians and p99 in µs.
-#include "AppServices.h"
-#include "ComposePlace.h"
-#include "JobForm.h"
-#include "JobSpecJson.h"
-#include "ProfileRegistry.h"
-#include "SbatchRenderer.h"
+#include "ui/common/AppServices.h"
+#include "ui/compose/ComposePlace.h"
+#include "ui/compose/JobForm.h"
+#include "core/model/JobSpecJson.h"
+#include "core/profiles/ProfileRegistry.h"
+#include "core/compose/SbatchRenderer.h"
 
 #include <QApplication>
 #include <QDir>

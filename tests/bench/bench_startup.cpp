@@ -3,7 +3,7 @@
 // only). Both are launched as fresh processes, offscreen, and timed from
 // launch until their first frame is painted completely (FirstFrameProbe).
 // Target ratio <= 1.3.
-#include "RunStore.h"
+#include "core/store/RunStore.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

@@ -9,12 +9,12 @@
 // Needs `tests/cluster/testcluster up`; run the binary directly, not via ctest.
 #include "ClusterClient.h"
 #include "CliRunner.h"
-#include "PollScheduler.h"
+#include "core/client/PollScheduler.h"
 #include "ProfileFixtures.h"
-#include "RunDraft.h"
-#include "RunStore.h"
-#include "SlurmClient.h"
-#include "SshSession.h"
+#include "core/client/RunDraft.h"
+#include "core/store/RunStore.h"
+#include "core/client/SlurmClient.h"
+#include "core/ssh/SshSession.h"
 #include "TestClusterEnv.h"
 
 #include <QElapsedTimer>

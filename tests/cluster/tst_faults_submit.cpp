@@ -7,10 +7,10 @@
 // Needs the loopback cluster (tests/cluster/testcluster up); fails without it.
 #include "NoQuestions.h"
 #include "ProfileFixtures.h"
-#include "RunDraft.h"
-#include "RunStore.h"
-#include "SlurmClient.h"
-#include "SshSession.h"
+#include "core/client/RunDraft.h"
+#include "core/store/RunStore.h"
+#include "core/client/SlurmClient.h"
+#include "core/ssh/SshSession.h"
 #include "TcpCutProxy.h"
 #include "TestClusterEnv.h"
 

@@ -4,10 +4,10 @@
 // and reconcile of a submission whose reply was lost. Fails without the cluster.
 #include "ClusterClient.h"
 #include "ProfileFixtures.h"
-#include "RunStore.h"
-#include "SbatchRenderer.h"
-#include "SlurmClient.h"
-#include "SshSession.h"
+#include "core/store/RunStore.h"
+#include "core/compose/SbatchRenderer.h"
+#include "core/client/SlurmClient.h"
+#include "core/ssh/SshSession.h"
 #include "TestClusterEnv.h"
 
 #include <QFile>

@@ -2,10 +2,10 @@
 // (tests/cluster/testcluster): key auth, SFTP, ProxyJump, key + TOTP,
 // host key decisions before authentication, hostile argv under five login
 // shells, a dropped connection. Fails (never skips) without the cluster.
-#include "ClusterConnection.h"
-#include "CliSshCallbacks.h"
-#include "KnownHostsFile.h"
-#include "SshSession.h"
+#include "core/ssh/ClusterConnection.h"
+#include "core/ssh/CliSshCallbacks.h"
+#include "core/ssh/KnownHostsFile.h"
+#include "core/ssh/SshSession.h"
 #include "TestClusterEnv.h"
 
 #include <QDir>

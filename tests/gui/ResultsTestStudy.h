@@ -5,11 +5,11 @@
 // plus one run outside the study whose node had no nvidia-smi. Files are
 // written into `dir`; the store must already be open.
 
-#include "IngestService.h"
-#include "JobSpecJson.h"
-#include "RunStore.h"
-#include "SacctParser.h"
-#include "StudyMetricPatterns.h"
+#include "core/ingest/IngestService.h"
+#include "core/model/JobSpecJson.h"
+#include "core/store/RunStore.h"
+#include "core/slurm/SacctParser.h"
+#include "core/ingest/StudyMetricPatterns.h"
 
 #include <QDir>
 #include <QFile>

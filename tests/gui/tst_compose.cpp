@@ -1,16 +1,16 @@
 // The Compose place driven like a researcher would: typing into the form,
 // clicking diagnostics and Fix buttons, submit gating, spec files.
 #include "IsolatedHost.h"
-#include "AppServices.h"
-#include "ComposePlace.h"
-#include "DiagnosticsPanel.h"
-#include "JobForm.h"
-#include "JobSpecJson.h"
-#include "RecentSpecs.h"
-#include "ScriptPreview.h"
+#include "ui/common/AppServices.h"
+#include "ui/compose/ComposePlace.h"
+#include "ui/compose/DiagnosticsPanel.h"
+#include "ui/compose/JobForm.h"
+#include "core/model/JobSpecJson.h"
+#include "ui/common/RecentSpecs.h"
+#include "ui/compose/ScriptPreview.h"
 
 #if __has_include("ClusterManager.h")
-#include "ClusterManager.h"
+#include "ui/cluster/ClusterManager.h"
 #define HAVE_CLUSTERS 1
 #endif
 

@@ -2,10 +2,10 @@
 // thread (as the SSH layer does) opens the dialog on the GUI thread without a
 // nested event loop, and each button gives the right answer back to the
 // worker. The changed-key warning cannot be accepted; MFA honours echo.
-#include "GuiSshCallbacks.h"
-#include "HostKeyDialog.h"
-#include "MfaDialog.h"
-#include "PassphraseDialog.h"
+#include "ui/cluster/GuiSshCallbacks.h"
+#include "ui/cluster/HostKeyDialog.h"
+#include "ui/cluster/MfaDialog.h"
+#include "ui/cluster/PassphraseDialog.h"
 #include "ScreenshotDir.h"
 
 #include <QDir>

@@ -1,17 +1,17 @@
 // The Jobs place over a real run store (temp SCALELAB_DATA_DIR) holding runs
 // in several states and two studies: grouping, filtering, state colours,
 // the elapsed/limit progress data, and the details of a selected run.
-#include "AppServices.h"
-#include "AppSettings.h"
-#include "ConnectionsDialog.h"
-#include "SettingsDialog.h"
-#include "JobSpecJson.h"
-#include "JobsModel.h"
-#include "JobsPlace.h"
-#include "OutputTailView.h"
-#include "RunDetailsView.h"
-#include "RunStore.h"
-#include "SshConfigFile.h"
+#include "ui/common/AppServices.h"
+#include "ui/common/AppSettings.h"
+#include "ui/cluster/ConnectionsDialog.h"
+#include "ui/window/SettingsDialog.h"
+#include "core/model/JobSpecJson.h"
+#include "ui/jobs/JobsModel.h"
+#include "ui/jobs/JobsPlace.h"
+#include "ui/jobs/OutputTailView.h"
+#include "ui/jobs/RunDetailsView.h"
+#include "core/store/RunStore.h"
+#include "core/sshconfig/SshConfigFile.h"
 
 #include <QDir>
 #include <QFile>

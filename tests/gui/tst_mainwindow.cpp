@@ -1,13 +1,13 @@
 // The window shell: places, shortcuts, status bar, accessible names, and the
 // `scalelab --screenshot` command of the real binary.
 #include "IsolatedHost.h"
-#include "AppServices.h"
-#include "ComposePlace.h"
-#include "MainWindow.h"
-#include "ResultsPlace.h"
-#include "ScriptPreview.h"
-#include "StartupStyle.h"
-#include "UiClusterModule.h"
+#include "ui/common/AppServices.h"
+#include "ui/compose/ComposePlace.h"
+#include "ui/window/MainWindow.h"
+#include "ui/results/ResultsPlace.h"
+#include "ui/compose/ScriptPreview.h"
+#include "ui/common/StartupStyle.h"
+#include "ui/cluster/UiClusterModule.h"
 
 #include <QAbstractButton>
 #include <QAbstractSpinBox>

@@ -3,18 +3,18 @@
 
 #include "ResultsTestStudy.h"
 
-#include "AppServices.h"
-#include "ChartExporter.h"
-#include "MetricNames.h"
-#include "QCustomPlotInclude.h"
-#include "ResultsPlace.h"
-#include "RunComparisonView.h"
-#include "RunMetricsTable.h"
-#include "RunsTableModel.h"
+#include "ui/common/AppServices.h"
+#include "ui/results/ChartExporter.h"
+#include "core/model/MetricNames.h"
+#include "ui/results/QCustomPlotInclude.h"
+#include "ui/results/ResultsPlace.h"
+#include "ui/results/RunComparisonView.h"
+#include "core/analysis/RunMetricsTable.h"
+#include "ui/results/RunsTableModel.h"
 #include "ScreenshotDir.h"
-#include "ScalingReport.h"
-#include "StudyCharts.h"
-#include "UtilisationTimeline.h"
+#include "ui/results/ScalingReport.h"
+#include "ui/results/StudyCharts.h"
+#include "ui/results/UtilisationTimeline.h"
 
 #include <QApplication>
 #include <QImage>

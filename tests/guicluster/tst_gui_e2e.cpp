@@ -4,18 +4,18 @@
 // output tail shows what the program printed; a dry run gives Slurm's
 // verdict; a cancelled job shows CANCELLED. Fails without the cluster:
 // start it with tests/cluster/testcluster up and run this binary directly.
-#include "AppServices.h"
-#include "AppSettings.h"
-#include "ClusterManager.h"
-#include "ConnectionsDialog.h"
-#include "JobsModel.h"
-#include "JobsPlace.h"
-#include "OutputTailView.h"
+#include "ui/common/AppServices.h"
+#include "ui/common/AppSettings.h"
+#include "ui/cluster/ClusterManager.h"
+#include "ui/cluster/ConnectionsDialog.h"
+#include "ui/jobs/JobsModel.h"
+#include "ui/jobs/JobsPlace.h"
+#include "ui/jobs/OutputTailView.h"
 #include "ProfileFixtures.h"
-#include "RunDetailsView.h"
-#include "RunStore.h"
-#include "SbatchRenderer.h"
-#include "JobSpecJson.h"
+#include "ui/jobs/RunDetailsView.h"
+#include "core/store/RunStore.h"
+#include "core/compose/SbatchRenderer.h"
+#include "core/model/JobSpecJson.h"
 #include "TestClusterEnv.h"
 
 #include <QDir>

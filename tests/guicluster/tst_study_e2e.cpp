@@ -4,14 +4,14 @@
 // and ingested; the explorer's charts must show exactly what sacct and the
 // training logs say, and the report PDF must carry the advisor's sentence
 // and the job scripts.
-#include "AppServices.h"
+#include "ui/common/AppServices.h"
 #include "CliRunner.h"
-#include "ResultsPlace.h"
-#include "RunStore.h"
+#include "ui/results/ResultsPlace.h"
+#include "core/store/RunStore.h"
 #include "ScreenshotDir.h"
-#include "StudyCharts.h"
+#include "ui/results/StudyCharts.h"
 #include "TestClusterEnv.h"
-#include "TresString.h"
+#include "core/slurm/TresString.h"
 
 #include <qcustomplot.h>
 

@@ -1,5 +1,5 @@
 // KnownHostsFile: verdicts, line numbers, hashed entries, append round-trip.
-#include "KnownHostsFile.h"
+#include "core/ssh/KnownHostsFile.h"
 
 #include <QFile>
 #include <QTemporaryDir>

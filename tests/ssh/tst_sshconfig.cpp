@@ -1,5 +1,5 @@
 // SshConfigFile: OpenSSH config semantics (first value wins, patterns, Include).
-#include "SshConfigFile.h"
+#include "core/sshconfig/SshConfigFile.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,9 +1,9 @@
 #pragma once
 
 #include "NoQuestions.h"
-#include "RunStore.h"
-#include "SlurmClient.h"
-#include "SshSession.h"
+#include "core/store/RunStore.h"
+#include "core/client/SlurmClient.h"
+#include "core/ssh/SshSession.h"
 #include "TestClusterEnv.h"
 
 #include <QElapsedTimer>

@@ -4,7 +4,7 @@
 // keeps an in-memory remote file system, and answers run() through `onRun`.
 // Failures are injected with `failMkdirs` / `failUpload` or from onRun.
 
-#include "RemoteExecutor.h"
+#include "core/client/RemoteExecutor.h"
 
 #include <QList>
 #include <QMap>

@@ -6,9 +6,9 @@
 // phase of a submission.
 
 #include "FakeRemoteExecutor.h"
-#include "SacctParser.h"
-#include "SlurmJobState.h"
-#include "SqueueParser.h"
+#include "core/slurm/SacctParser.h"
+#include "core/slurm/SlurmJobState.h"
+#include "core/slurm/SqueueParser.h"
 
 #include <QRegularExpression>
 

@@ -3,7 +3,7 @@
 // Shared by the script import tests: cluster profiles built in code (so the
 // tests do not depend on profiles/*.json), script loading and finding checks.
 
-#include "ScriptImporter.h"
+#include "core/scriptimport/ScriptImporter.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,10 +1,10 @@
 // Renders and validates every profile x framework x GPU count, and checks the
 // scripts' geometry lines, the fixes and the golden scripts.
-#include "JobValidator.h"
-#include "LaunchGeometry.h"
+#include "core/compose/JobValidator.h"
+#include "core/model/LaunchGeometry.h"
 #include "ProfileFixtures.h"
-#include "JobSpecJson.h"
-#include "SbatchRenderer.h"
+#include "core/model/JobSpecJson.h"
+#include "core/compose/SbatchRenderer.h"
 
 #include <QtTest>
 

@@ -1,7 +1,7 @@
 // TresString and AccountingMetrics against sacct output of the loopback test
 // cluster (tests/data/slurm-samples) and a hand-made GPU-usage record.
-#include "AccountingMetrics.h"
-#include "TresString.h"
+#include "core/ingest/AccountingMetrics.h"
+#include "core/slurm/TresString.h"
 
 #include <QFile>
 #include <QTest>

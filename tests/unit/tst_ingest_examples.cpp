@@ -1,8 +1,8 @@
 // The shipped example spec parses, and the example's output feeds the log
 // extractor and the scaling analysis.
-#include "JobSpecJson.h"
-#include "LogMetricExtractor.h"
-#include "ScalingAnalysis.h"
+#include "core/model/JobSpecJson.h"
+#include "core/ingest/LogMetricExtractor.h"
+#include "core/analysis/ScalingAnalysis.h"
 
 #include <QFile>
 #include <QTest>

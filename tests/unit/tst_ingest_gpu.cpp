@@ -1,6 +1,6 @@
 // GpuSampleParser on sampler files in the documented nvidia-smi / rocm-smi
 // CSV formats (tests/data/ingest, see its README).
-#include "GpuSampleParser.h"
+#include "core/ingest/GpuSampleParser.h"
 
 #include <QElapsedTimer>
 #include <QTest>

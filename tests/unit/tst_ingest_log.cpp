@@ -1,7 +1,7 @@
 // LogMetricExtractor on job output: real runs of the example, the seed's
 // Horovod/Keras lines and hand-made lines in other frameworks' formats.
-#include "LiteralNumberMatcher.h"
-#include "LogMetricExtractor.h"
+#include "core/ingest/LiteralNumberMatcher.h"
+#include "core/ingest/LogMetricExtractor.h"
 
 #include <QFile>
 #include <QRegularExpression>

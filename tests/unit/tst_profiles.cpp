@@ -1,8 +1,8 @@
 // Profile loading: every bad profile is reported with file and line/column or
 // key, never crashes, never hides the good profiles; user profiles override.
-#include "JobSpecJson.h"
-#include "ProfileLoader.h"
-#include "ProfileRegistry.h"
+#include "core/model/JobSpecJson.h"
+#include "core/profiles/ProfileLoader.h"
+#include "core/profiles/ProfileRegistry.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -1,7 +1,7 @@
 // The run store: schema, runs and their history, accounting, files, metrics,
 // per-thread connections, and surviving kill -9 in the middle of writes.
-#include "RunStore.h"
-#include "SacctParser.h"
+#include "core/store/RunStore.h"
+#include "core/slurm/SacctParser.h"
 
 #include <QCoreApplication>
 #include <QFile>

@@ -1,5 +1,5 @@
 // ScalingAnalysis: speedup, efficiency, the Amdahl fit and the advice text.
-#include "ScalingAnalysis.h"
+#include "core/analysis/ScalingAnalysis.h"
 
 #include <QTest>
 

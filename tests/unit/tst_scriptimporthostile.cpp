@@ -3,7 +3,7 @@
 // finding must name a rule and a line inside the script. Also the shell lexer.
 
 #include "ScriptImportFixtures.h"
-#include "ShellWords.h"
+#include "core/base/ShellWords.h"
 
 using namespace scalelab;
 using namespace scalelab::testing;

@@ -1,6 +1,6 @@
 // Quoting is checked by real shells: whatever the word, the shell must hand
 // it back unchanged and run nothing embedded in it.
-#include "ShellQuote.h"
+#include "core/base/ShellQuote.h"
 
 #include <QProcess>
 #include <QTemporaryDir>

@@ -1,11 +1,11 @@
 // SlurmClient against a scripted executor: exactly-once submission with the
 // connection lost at every phase, rejection, polling load, cancel, fetch.
 #include "FakeSlurm.h"
-#include "PollScheduler.h"
-#include "SacctParser.h"
-#include "ShellQuote.h"
-#include "SlurmClient.h"
-#include "SqueueParser.h"
+#include "core/client/PollScheduler.h"
+#include "core/slurm/SacctParser.h"
+#include "core/base/ShellQuote.h"
+#include "core/client/SlurmClient.h"
+#include "core/slurm/SqueueParser.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,8 +1,8 @@
 // Parsers for squeue/sacct output, on real outputs of the testbed cluster
 // (tests/data/slurm-samples) and on malformed input.
-#include "SacctParser.h"
-#include "SlurmJobState.h"
-#include "SqueueParser.h"
+#include "core/slurm/SacctParser.h"
+#include "core/slurm/SlurmJobState.h"
+#include "core/slurm/SqueueParser.h"
 
 #include <QFile>
 #include <QRandomGenerator>

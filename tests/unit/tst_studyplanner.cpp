@@ -1,9 +1,9 @@
 // The scaling-study planner: variants per GPU count, batch scaling, partition
 // moves, and the fixes it applies through applyFix.
-#include "JobValidator.h"
+#include "core/compose/JobValidator.h"
 #include "ProfileFixtures.h"
-#include "SpecFix.h"
-#include "StudyPlanner.h"
+#include "core/model/SpecFix.h"
+#include "core/compose/StudyPlanner.h"
 
 #include <QtTest>
 

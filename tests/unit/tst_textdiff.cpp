@@ -1,8 +1,8 @@
 // Line diff (Myers) used by the run comparison, and the study notes that
 // hold a study's user metric patterns.
 
-#include "StudyMetricPatterns.h"
-#include "TextDiff.h"
+#include "core/ingest/StudyMetricPatterns.h"
+#include "core/base/TextDiff.h"
 
 #include <QTest>
 

@@ -1,11 +1,11 @@
-#include "ClusterManager.h"
+#include "ui/cluster/ClusterManager.h"
 
-#include "AppServices.h"
-#include "AppSettings.h"
-#include "ClusterConnection.h"
-#include "GuiSshCallbacks.h"
-#include "RunStore.h"
-#include "SlurmClient.h"
+#include "ui/common/AppServices.h"
+#include "ui/common/AppSettings.h"
+#include "core/ssh/ClusterConnection.h"
+#include "ui/cluster/GuiSshCallbacks.h"
+#include "core/store/RunStore.h"
+#include "core/client/SlurmClient.h"
 
 #include <QApplication>
 #include <QIcon>

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "ClusterService.h"
-#include "JobSpec.h"
-#include "PollScheduler.h"
-#include "RemoteExecutor.h"
-#include "SlurmClientResults.h"
+#include "ui/common/ClusterService.h"
+#include "core/model/JobSpec.h"
+#include "core/client/PollScheduler.h"
+#include "core/client/RemoteExecutor.h"
+#include "core/client/SlurmClientResults.h"
 
 #include <QHash>
 #include <QList>

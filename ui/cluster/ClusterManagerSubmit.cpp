@@ -1,14 +1,14 @@
 // ClusterManager: submitting, dry runs, cancelling and reconciling.
-#include "ClusterManager.h"
-#include "RunDraft.h"
+#include "ui/cluster/ClusterManager.h"
+#include "core/client/RunDraft.h"
 
-#include "AppServices.h"
-#include "ClusterConnection.h"
-#include "JobSpecJson.h"
-#include "LaunchGeometry.h"
-#include "RunStore.h"
-#include "SbatchRenderer.h"
-#include "SlurmClient.h"
+#include "ui/common/AppServices.h"
+#include "core/ssh/ClusterConnection.h"
+#include "core/model/JobSpecJson.h"
+#include "core/model/LaunchGeometry.h"
+#include "core/store/RunStore.h"
+#include "core/compose/SbatchRenderer.h"
+#include "core/client/SlurmClient.h"
 
 #include <QDateTime>
 

@@ -1,10 +1,10 @@
-#include "ConnectionsDialog.h"
+#include "ui/cluster/ConnectionsDialog.h"
 
-#include "AppServices.h"
-#include "ClusterConnection.h"
-#include "ClusterService.h"
-#include "GuiSshCallbacks.h"
-#include "SshConfigFile.h"
+#include "ui/common/AppServices.h"
+#include "core/ssh/ClusterConnection.h"
+#include "ui/common/ClusterService.h"
+#include "ui/cluster/GuiSshCallbacks.h"
+#include "core/sshconfig/SshConfigFile.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "AppSettings.h"
+#include "ui/common/AppSettings.h"
 
 #include <QDialog>
 #include <QHash>

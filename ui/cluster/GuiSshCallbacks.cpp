@@ -1,8 +1,8 @@
-#include "GuiSshCallbacks.h"
+#include "ui/cluster/GuiSshCallbacks.h"
 
-#include "HostKeyDialog.h"
-#include "MfaDialog.h"
-#include "PassphraseDialog.h"
+#include "ui/cluster/HostKeyDialog.h"
+#include "ui/cluster/MfaDialog.h"
+#include "ui/cluster/PassphraseDialog.h"
 
 #include <QApplication>
 #include <QMetaObject>

@@ -1,4 +1,4 @@
-#include "HostKeyDialog.h"
+#include "ui/cluster/HostKeyDialog.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>

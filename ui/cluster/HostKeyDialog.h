@@ -1,7 +1,7 @@
 #pragma once
 
-#include "HostKeyInfo.h"
-#include "SshCallbacks.h"
+#include "core/ssh/HostKeyInfo.h"
+#include "core/ssh/SshCallbacks.h"
 
 #include <QDialog>
 

@@ -1,4 +1,4 @@
-#include "MfaDialog.h"
+#include "ui/cluster/MfaDialog.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>

@@ -1,4 +1,4 @@
-#include "PassphraseDialog.h"
+#include "ui/cluster/PassphraseDialog.h"
 
 #include <QDialogButtonBox>
 #include <QLabel>

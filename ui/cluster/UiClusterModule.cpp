@@ -1,8 +1,8 @@
-#include "UiClusterModule.h"
+#include "ui/cluster/UiClusterModule.h"
 
-#include "ClusterManager.h"
-#include "ConnectionsDialog.h"
-#include "ResultsPlace.h"
+#include "ui/cluster/ClusterManager.h"
+#include "ui/cluster/ConnectionsDialog.h"
+#include "ui/results/ResultsPlace.h"
 
 namespace scalelab {
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "ClusterModule.h"
+#include "ui/common/ClusterModule.h"
 
 namespace scalelab {
 

@@ -1,6 +1,6 @@
-#include "AppServices.h"
+#include "ui/common/AppServices.h"
 
-#include "RunStore.h"
+#include "core/store/RunStore.h"
 
 namespace scalelab {
 

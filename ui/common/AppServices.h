@@ -1,7 +1,7 @@
 #pragma once
 
-#include "JobSpec.h"
-#include "ProfileRegistry.h"
+#include "core/model/JobSpec.h"
+#include "core/profiles/ProfileRegistry.h"
 
 #include <QObject>
 

@@ -1,8 +1,8 @@
-#include "AppSettings.h"
+#include "ui/common/AppSettings.h"
 
-#include "ClusterProfile.h"
-#include "PollScheduler.h"
-#include "SshConfigFile.h"
+#include "core/model/ClusterProfile.h"
+#include "core/client/PollScheduler.h"
+#include "core/sshconfig/SshConfigFile.h"
 
 #include <QDir>
 #include <QFileInfo>

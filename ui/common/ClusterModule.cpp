@@ -1,4 +1,4 @@
-#include "ClusterModule.h"
+#include "ui/common/ClusterModule.h"
 
 #include <QCoreApplication>
 #include <QDialog>

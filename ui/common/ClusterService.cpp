@@ -1,4 +1,4 @@
-#include "ClusterService.h"
+#include "ui/common/ClusterService.h"
 
 // The interface's meta-object lives with it, on the window's side of the
 // module boundary.

@@ -1,4 +1,4 @@
-#include "RecentSpecs.h"
+#include "ui/common/RecentSpecs.h"
 
 #include <QFileInfo>
 #include <QSettings>

@@ -1,4 +1,4 @@
-#include "StartupStyle.h"
+#include "ui/common/StartupStyle.h"
 
 #include <QIconEngine>
 #include <QPainter>

@@ -1,4 +1,4 @@
-#include "UiResources.h"
+#include "ui/common/UiResources.h"
 
 #include <QtGlobal>
 

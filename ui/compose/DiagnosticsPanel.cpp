@@ -1,4 +1,4 @@
-#include "DiagnosticsPanel.h"
+#include "ui/compose/DiagnosticsPanel.h"
 
 #include <QHeaderView>
 #include <QLabel>

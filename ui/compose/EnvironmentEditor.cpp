@@ -1,4 +1,4 @@
-#include "EnvironmentEditor.h"
+#include "ui/compose/EnvironmentEditor.h"
 
 #include <QComboBox>
 #include <QFormLayout>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "JobSpec.h"
+#include "core/model/JobSpec.h"
 
 #include <QWidget>
 

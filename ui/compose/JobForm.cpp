@@ -1,10 +1,10 @@
-#include "JobForm.h"
+#include "ui/compose/JobForm.h"
 
-#include "EnvironmentEditor.h"
-#include "ProfileRegistry.h"
-#include "ShellQuote.h"
-#include "ShellWords.h"
-#include "SlurmTime.h"
+#include "ui/compose/EnvironmentEditor.h"
+#include "core/profiles/ProfileRegistry.h"
+#include "core/base/ShellQuote.h"
+#include "core/base/ShellWords.h"
+#include "core/slurm/SlurmTime.h"
 
 #include <QComboBox>
 #include <QFormLayout>

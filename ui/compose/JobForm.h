@@ -1,8 +1,8 @@
 #pragma once
 
-#include "Diagnostic.h"
-#include "JobSpec.h"
-#include "LaunchGeometry.h"
+#include "core/base/Diagnostic.h"
+#include "core/model/JobSpec.h"
+#include "core/model/LaunchGeometry.h"
 
 #include <QHash>
 #include <QWidget>

@@ -1,10 +1,10 @@
-#include "ScalingStudyDialog.h"
+#include "ui/compose/ScalingStudyDialog.h"
 
-#include "AppServices.h"
-#include "ClusterModule.h"
-#include "LaunchGeometry.h"
+#include "ui/common/AppServices.h"
+#include "ui/common/ClusterModule.h"
+#include "core/model/LaunchGeometry.h"
 
-#include "ClusterService.h"
+#include "ui/common/ClusterService.h"
 
 #include <QButtonGroup>
 #include <QCheckBox>

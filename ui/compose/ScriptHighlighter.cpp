@@ -1,4 +1,4 @@
-#include "ScriptHighlighter.h"
+#include "ui/compose/ScriptHighlighter.h"
 
 #include <QGuiApplication>
 #include <QPalette>

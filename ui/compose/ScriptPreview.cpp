@@ -1,6 +1,6 @@
-#include "ScriptPreview.h"
+#include "ui/compose/ScriptPreview.h"
 
-#include "ScriptHighlighter.h"
+#include "ui/compose/ScriptHighlighter.h"
 
 #include <QApplication>
 #include <QClipboard>

@@ -1,6 +1,6 @@
-#include "ElapsedDelegate.h"
+#include "ui/jobs/ElapsedDelegate.h"
 
-#include "JobsModel.h"
+#include "ui/jobs/JobsModel.h"
 
 #include <QApplication>
 #include <QPainter>

@@ -1,8 +1,8 @@
-#include "JobsModel.h"
+#include "ui/jobs/JobsModel.h"
 
-#include "JobSpecJson.h"
-#include "RunStore.h"
-#include "SlurmTime.h"
+#include "core/model/JobSpecJson.h"
+#include "core/store/RunStore.h"
+#include "core/slurm/SlurmTime.h"
 
 #include <QPainter>
 #include <QPixmap>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "RunRecord.h"
-#include "StudyRecord.h"
+#include "core/model/RunRecord.h"
+#include "core/model/StudyRecord.h"
 
 #include <QAbstractItemModel>
 #include <QColor>

@@ -1,13 +1,13 @@
-#include "JobsPlace.h"
+#include "ui/jobs/JobsPlace.h"
 
-#include "AppServices.h"
-#include "AppSettings.h"
-#include "ClusterService.h"
-#include "ElapsedDelegate.h"
-#include "JobSpecJson.h"
-#include "JobsModel.h"
-#include "RunDetailsView.h"
-#include "RunStore.h"
+#include "ui/common/AppServices.h"
+#include "ui/common/AppSettings.h"
+#include "ui/common/ClusterService.h"
+#include "ui/jobs/ElapsedDelegate.h"
+#include "core/model/JobSpecJson.h"
+#include "ui/jobs/JobsModel.h"
+#include "ui/jobs/RunDetailsView.h"
+#include "core/store/RunStore.h"
 
 #include <QHBoxLayout>
 #include <QHeaderView>

@@ -1,7 +1,7 @@
-#include "OutputTailView.h"
+#include "ui/jobs/OutputTailView.h"
 
-#include "RunStore.h"
-#include "SlurmClient.h"
+#include "core/store/RunStore.h"
+#include "core/client/SlurmClient.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -1,8 +1,8 @@
-#include "RunDetailsView.h"
+#include "ui/jobs/RunDetailsView.h"
 
-#include "JobsModel.h"
-#include "OutputTailView.h"
-#include "RunStore.h"
+#include "ui/jobs/JobsModel.h"
+#include "ui/jobs/OutputTailView.h"
+#include "core/store/RunStore.h"
 
 #include <QFontDatabase>
 #include <QHeaderView>

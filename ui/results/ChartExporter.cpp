@@ -1,6 +1,6 @@
-#include "ChartExporter.h"
+#include "ui/results/ChartExporter.h"
 
-#include "QCustomPlotInclude.h"
+#include "ui/results/QCustomPlotInclude.h"
 
 #include <QFile>
 #include <QFileDialog>

@@ -1,15 +1,15 @@
-#include "ResultsPlace.h"
+#include "ui/results/ResultsPlace.h"
 
-#include "AppServices.h"
-#include "ChartExporter.h"
-#include "IngestService.h"
-#include "RunComparisonView.h"
-#include "RunStore.h"
-#include "RunsTableModel.h"
-#include "ScalingReport.h"
-#include "StudyCharts.h"
-#include "StudyPatternsDialog.h"
-#include "UtilisationTimeline.h"
+#include "ui/common/AppServices.h"
+#include "ui/results/ChartExporter.h"
+#include "core/ingest/IngestService.h"
+#include "ui/results/RunComparisonView.h"
+#include "core/store/RunStore.h"
+#include "ui/results/RunsTableModel.h"
+#include "ui/results/ScalingReport.h"
+#include "ui/results/StudyCharts.h"
+#include "ui/results/StudyPatternsDialog.h"
+#include "ui/results/UtilisationTimeline.h"
 
 #include <QComboBox>
 #include <QFileDialog>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "RunMetricsTable.h"
+#include "core/analysis/RunMetricsTable.h"
 
 #include <QList>
 #include <QSet>

@@ -1,4 +1,4 @@
-#include "RunColours.h"
+#include "ui/results/RunColours.h"
 
 #include <array>
 

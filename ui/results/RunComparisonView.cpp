@@ -1,6 +1,6 @@
-#include "RunComparisonView.h"
+#include "ui/results/RunComparisonView.h"
 
-#include "JobSpecJson.h"
+#include "core/model/JobSpecJson.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>

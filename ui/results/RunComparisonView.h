@@ -1,7 +1,7 @@
 #pragma once
 
-#include "RunMetricsTable.h"
-#include "TextDiff.h"
+#include "core/analysis/RunMetricsTable.h"
+#include "core/base/TextDiff.h"
 
 #include <QList>
 #include <QStringList>

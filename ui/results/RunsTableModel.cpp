@@ -1,6 +1,6 @@
-#include "RunsTableModel.h"
+#include "ui/results/RunsTableModel.h"
 
-#include "MetricNames.h"
+#include "core/model/MetricNames.h"
 
 #include <QMap>
 

@@ -1,11 +1,11 @@
-#include "ScalingReport.h"
+#include "ui/results/ScalingReport.h"
 
-#include "MetricNames.h"
-#include "ProfileRegistry.h"
-#include "QCustomPlotInclude.h"
-#include "RunMetricsTable.h"
-#include "RunStore.h"
-#include "StudyCharts.h"
+#include "core/model/MetricNames.h"
+#include "core/profiles/ProfileRegistry.h"
+#include "ui/results/QCustomPlotInclude.h"
+#include "core/analysis/RunMetricsTable.h"
+#include "core/store/RunStore.h"
+#include "ui/results/StudyCharts.h"
 
 #include <QApplication>
 #include <QDateTime>

@@ -1,8 +1,8 @@
-#include "StudyChartBuilder.h"
+#include "ui/results/StudyChartBuilder.h"
 
-#include "MetricNames.h"
+#include "core/model/MetricNames.h"
 
-#include "QCustomPlotInclude.h"
+#include "ui/results/QCustomPlotInclude.h"
 
 #include <QSet>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "RunMetricsTable.h"
-#include "StudyScaling.h"
+#include "core/analysis/RunMetricsTable.h"
+#include "core/analysis/StudyScaling.h"
 
 #include <QList>
 #include <QString>

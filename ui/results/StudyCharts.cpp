@@ -1,8 +1,8 @@
-#include "StudyCharts.h"
+#include "ui/results/StudyCharts.h"
 
-#include "ChartExporter.h"
+#include "ui/results/ChartExporter.h"
 
-#include "QCustomPlotInclude.h"
+#include "ui/results/QCustomPlotInclude.h"
 
 #include <QGridLayout>
 #include <QLabel>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "RunMetricsTable.h"
-#include "StudyChartBuilder.h"
-#include "StudyScaling.h"
+#include "core/analysis/RunMetricsTable.h"
+#include "ui/results/StudyChartBuilder.h"
+#include "core/analysis/StudyScaling.h"
 
 #include <QList>
 #include <QWidget>

@@ -1,8 +1,8 @@
-#include "StudyPatternsDialog.h"
+#include "ui/results/StudyPatternsDialog.h"
 
-#include "LogMetricExtractor.h"
-#include "RunStore.h"
-#include "StudyMetricPatterns.h"
+#include "core/ingest/LogMetricExtractor.h"
+#include "core/store/RunStore.h"
+#include "core/ingest/StudyMetricPatterns.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

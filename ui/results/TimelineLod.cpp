@@ -1,4 +1,4 @@
-#include "TimelineLod.h"
+#include "ui/results/TimelineLod.h"
 
 #include <algorithm>
 #include <cmath>

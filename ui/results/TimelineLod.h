@@ -1,6 +1,6 @@
 #pragma once
 
-#include "QCustomPlotInclude.h"
+#include "ui/results/QCustomPlotInclude.h"
 
 #include <QList>
 #include <QVector>

@@ -1,10 +1,10 @@
-#include "UtilisationTimeline.h"
+#include "ui/results/UtilisationTimeline.h"
 
-#include "ChartExporter.h"
-#include "IngestService.h"
-#include "QCustomPlotInclude.h"
-#include "RunColours.h"
-#include "RunStore.h"
+#include "ui/results/ChartExporter.h"
+#include "core/ingest/IngestService.h"
+#include "ui/results/QCustomPlotInclude.h"
+#include "ui/results/RunColours.h"
+#include "core/store/RunStore.h"
 
 #include <QComboBox>
 #include <QFutureWatcher>

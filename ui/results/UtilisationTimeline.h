@@ -1,8 +1,8 @@
 #pragma once
 
-#include "GpuSampleParser.h"
-#include "RunMetricsTable.h"
-#include "TimelineLod.h"
+#include "core/ingest/GpuSampleParser.h"
+#include "core/analysis/RunMetricsTable.h"
+#include "ui/results/TimelineLod.h"
 
 #include <QList>
 #include <QString>

@@ -1,14 +1,14 @@
-#include "MainWindow.h"
+#include "ui/window/MainWindow.h"
 
-#include "AppServices.h"
-#include "ComposePlace.h"
-#include "RecentSpecs.h"
-#include "UiResources.h"
-#include "ClusterModule.h"
-#include "SettingsDialog.h"
+#include "ui/common/AppServices.h"
+#include "ui/compose/ComposePlace.h"
+#include "ui/common/RecentSpecs.h"
+#include "ui/common/UiResources.h"
+#include "ui/common/ClusterModule.h"
+#include "ui/window/SettingsDialog.h"
 
-#include "JobsPlace.h"
-#include "ClusterService.h"
+#include "ui/jobs/JobsPlace.h"
+#include "ui/common/ClusterService.h"
 
 #include <QAction>
 #include <QApplication>

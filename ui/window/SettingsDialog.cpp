@@ -1,10 +1,10 @@
-#include "SettingsDialog.h"
+#include "ui/window/SettingsDialog.h"
 
-#include "AppServices.h"
-#include "AppSettings.h"
-#include "ClusterService.h"
-#include "ClusterModule.h"
-#include "PollScheduler.h"
+#include "ui/common/AppServices.h"
+#include "ui/common/AppSettings.h"
+#include "ui/common/ClusterService.h"
+#include "ui/common/ClusterModule.h"
+#include "core/client/PollScheduler.h"
 
 #include <QCheckBox>
 #include <QDialogButtonBox>

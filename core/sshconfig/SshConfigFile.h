@@ -1,6 +1,6 @@
 #pragma once
 
-#include "SshHostConfig.h"
+#include "core/sshconfig/SshHostConfig.h"
 
 #include <QList>
 #include <QString>

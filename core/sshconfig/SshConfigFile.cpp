@@ -1,4 +1,4 @@
-#include "SshConfigFile.h"
+#include "core/sshconfig/SshConfigFile.h"
 
 #include <QDir>
 #include <QFile>

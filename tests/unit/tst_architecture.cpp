@@ -1,0 +1,211 @@
+// Keeps ARCHITECTURE.md's include arrows true: every #include in core/, ui/
+// and app/ must point down (or sideways within its own folder), never up and
+// never in a circle. A new folder fails until it is given its place here and
+// in ARCHITECTURE.md.
+#include <QDirIterator>
+#include <QFile>
+#include <QHash>
+#include <QRegularExpression>
+#include <QSet>
+#include <QtTest>
+
+namespace {
+
+// Each room and the rooms it may include directly; what those may include is
+// allowed too (the closure is taken below).
+const QHash<QString, QStringList> &directArrows()
+{
+    static const QHash<QString, QStringList> arrows = {
+        {"core/base", {}},
+        {"core/sshconfig", {"core/base"}},
+        {"core/slurm", {"core/base"}},
+        {"core/model", {"core/slurm"}},
+        {"core/profiles", {"core/model"}},
+        {"core/compose", {"core/model"}},
+        {"core/store", {"core/model"}},
+        {"core/scriptimport", {"core/compose"}},
+        {"core/client", {"core/compose", "core/store"}},
+        {"core/ssh", {"core/client", "core/sshconfig"}},
+        {"core/ingest", {"core/store"}},
+        {"core/analysis", {"core/store"}},
+        // The window's folders see all of core except the SSH layer.
+        {"ui/common", {"core/profiles", "core/scriptimport", "core/client", "core/ingest", "core/analysis",
+                       "core/sshconfig"}},
+        {"ui/compose", {"ui/common"}},
+        {"ui/jobs", {"ui/common"}},
+        {"ui/results", {"ui/common"}},
+        {"ui/cluster", {"ui/results", "core/ssh"}},
+        {"ui/window", {"ui/compose", "ui/jobs", "ui/results"}},
+        {"app/cli", {"ui/results", "core/ssh"}},
+        {"app", {"app/cli", "ui/window", "ui/cluster"}},
+    };
+    return arrows;
+}
+
+QHash<QString, QSet<QString>> closure()
+{
+    QHash<QString, QSet<QString>> reach;
+    const auto &arrows = directArrows();
+    for (auto it = arrows.begin(); it != arrows.end(); ++it) {
+        QSet<QString> seen;
+        QStringList todo = it.value();
+        while (!todo.isEmpty()) {
+            const QString next = todo.takeLast();
+            if (seen.contains(next))
+                continue;
+            seen.insert(next);
+            todo += arrows.value(next);
+        }
+        reach.insert(it.key(), seen);
+    }
+    return reach;
+}
+
+// "core/store/RunStore.cpp" -> "core/store"; "app/main.cpp" -> "app".
+QString roomOf(const QString &path)
+{
+    const QStringList parts = path.split('/');
+    if (parts.size() >= 3)
+        return parts[0] + '/' + parts[1];
+    return parts.value(0);
+}
+
+// Headers of libraries that only one room may use, and the rooms allowed.
+struct Guarded {
+    QRegularExpression pattern;
+    QStringList rooms;
+    QString what;
+};
+
+const QList<Guarded> &guardedHeaders()
+{
+    static const QList<Guarded> guarded = {
+        {QRegularExpression(QStringLiteral("^libssh/")), {"core/ssh"}, QStringLiteral("libssh")},
+        {QRegularExpression(QStringLiteral("^qcustomplot")), {"ui/results"}, QStringLiteral("QCustomPlot")},
+        // Widgets: never in core (core does not link Qt Widgets either).
+        {QRegularExpression(QStringLiteral("^(QtWidgets/|Q(Widget|Dialog|MainWindow|Application|MessageBox|"
+                                           "PushButton|Label|LineEdit|ComboBox|SpinBox|Layout)\\b)")),
+         {"ui/common", "ui/compose", "ui/jobs", "ui/results", "ui/cluster", "ui/window", "app", "app/cli"},
+         QStringLiteral("Qt Widgets")},
+    };
+    return guarded;
+}
+
+// Files are (repository path, text). Returns one line per wrong arrow.
+QStringList violations(const QList<QPair<QString, QString>> &files, const QSet<QString> &repoPaths)
+{
+    static const QRegularExpression includeRe(QStringLiteral("^[ \\t]*#[ \\t]*include[ \\t]*[<\"]([^>\"]+)[>\"]"),
+                                              QRegularExpression::MultilineOption);
+    const auto reach = closure();
+    QStringList out;
+    for (const auto &[path, text] : files) {
+        const QString from = roomOf(path);
+        if (!reach.contains(from)) {
+            out << QStringLiteral("%1: folder %2 has no place in the arrows (add it to ARCHITECTURE.md and "
+                                  "tst_architecture)")
+                       .arg(path, from);
+            continue;
+        }
+        int line = 1;
+        qsizetype lastPos = 0;
+        for (auto it = includeRe.globalMatch(text); it.hasNext();) {
+            const auto m = it.next();
+            line += text.mid(lastPos, m.capturedStart() - lastPos).count('\n');
+            lastPos = m.capturedStart();
+            const QString inc = m.captured(1);
+            for (const Guarded &g : guardedHeaders()) {
+                if (g.pattern.match(inc).hasMatch() && !g.rooms.contains(from))
+                    out << QStringLiteral("%1:%2: %3 is not allowed in %4 (<%5>)").arg(path).arg(line).arg(g.what,
+                                                                                                   from, inc);
+            }
+            if (!repoPaths.contains(inc))
+                continue;   // a Qt, system or generated header
+            const QString to = roomOf(inc);
+            if (to != from && !reach.value(from).contains(to))
+                out << QStringLiteral("%1:%2: %3 may not include %4 (\"%5\")").arg(path).arg(line).arg(from, to,
+                                                                                                       inc);
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+class TestArchitecture : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void arrowsHaveNoCircle();
+    void checkerFindsWrongArrows_data();
+    void checkerFindsWrongArrows();
+    void sourceTreeFollowsTheArrows();
+};
+
+void TestArchitecture::arrowsHaveNoCircle()
+{
+    const auto reach = closure();
+    for (auto it = reach.begin(); it != reach.end(); ++it)
+        QVERIFY2(!it.value().contains(it.key()), qPrintable(it.key() + " reaches itself"));
+}
+
+void TestArchitecture::checkerFindsWrongArrows_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("expected");   // substring of the one violation, or "" for none
+    QTest::newRow("down is fine") << "core/store/A.cpp" << "#include \"core/model/B.h\"\n" << "";
+    QTest::newRow("two floors down is fine") << "core/client/A.cpp" << "#include \"core/base/B.h\"\n" << "";
+    QTest::newRow("up is refused") << "core/model/A.cpp" << "#include \"core/store/B.h\"\n"
+                                   << "core/model may not include core/store";
+    QTest::newRow("sideways is refused") << "core/ingest/A.cpp" << "\n#include \"core/analysis/B.h\"\n"
+                                         << "core/ingest/A.cpp:2: core/ingest may not include core/analysis";
+    QTest::newRow("core into ui") << "core/base/A.h" << "#include \"ui/common/B.h\"\n" << "may not include ui/common";
+    QTest::newRow("ssh outside ui/cluster") << "ui/jobs/A.cpp" << "#include \"core/ssh/B.h\"\n"
+                                            << "ui/jobs may not include core/ssh";
+    QTest::newRow("libssh outside core/ssh") << "core/client/A.cpp" << "#include <libssh/libssh.h>\n"
+                                             << "libssh is not allowed in core/client";
+    QTest::newRow("widgets in core") << "core/model/A.cpp" << "#include <QWidget>\n"
+                                     << "Qt Widgets is not allowed in core/model";
+    QTest::newRow("qcustomplot outside results") << "ui/jobs/A.cpp" << "#include <qcustomplot.h>\n"
+                                                 << "QCustomPlot is not allowed in ui/jobs";
+    QTest::newRow("unknown folder") << "core/misc/A.cpp" << "" << "has no place in the arrows";
+}
+
+void TestArchitecture::checkerFindsWrongArrows()
+{
+    QFETCH(QString, path);
+    QFETCH(QString, text);
+    QFETCH(QString, expected);
+    const QSet<QString> repo = {"core/model/B.h", "core/store/B.h", "core/base/B.h", "core/analysis/B.h",
+                                "ui/common/B.h", "core/ssh/B.h"};
+    const QStringList found = violations({{path, text}}, repo);
+    if (expected.isEmpty()) {
+        QVERIFY2(found.isEmpty(), qPrintable(found.join('\n')));
+    } else {
+        QCOMPARE(found.size(), 1);
+        QVERIFY2(found.first().contains(expected), qPrintable(found.first()));
+    }
+}
+
+void TestArchitecture::sourceTreeFollowsTheArrows()
+{
+    const QString root = QStringLiteral(SCALELAB_TESTS_DIR "/..");
+    QList<QPair<QString, QString>> files;
+    QSet<QString> paths;
+    for (const QString top : {QStringLiteral("core"), QStringLiteral("ui"), QStringLiteral("app")}) {
+        QDirIterator it(root + '/' + top, {"*.cpp", "*.h"}, QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const QString abs = it.next();
+            const QString rel = abs.mid(root.size() + 1);
+            QFile f(abs);
+            QVERIFY2(f.open(QIODevice::ReadOnly), qPrintable(abs));
+            files.append({rel, QString::fromUtf8(f.readAll())});
+            paths.insert(rel);
+        }
+    }
+    QVERIFY2(files.size() > 100, "source tree not found");
+    const QStringList found = violations(files, paths);
+    QVERIFY2(found.isEmpty(), qPrintable("\n" + found.join('\n')));
+}
+
+QTEST_GUILESS_MAIN(TestArchitecture)
+#include "tst_architecture.moc"
