@@ -3,6 +3,8 @@
 #   ./setup.sh app    install, build and open the app
 #   ./setup.sh test   install, build and run every test, the real loopback
 #                     Slurm + SSH cluster included (needs root for the cluster)
+#                     and then the unit, GUI and fuzz-replay tests again
+#                     under AddressSanitizer + UBSan (build-asan/)
 #   ./setup.sh bench  build and print the benchmark ratios
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -38,6 +40,26 @@ build() {
   cmake --build "$build" -j"$(nproc)"
 }
 
+# The unit, GUI and fuzz-replay tests again, built with -fsanitize=address,
+# undefined in their own directory and run with leak detection on. Only what
+# those tests need is built (no benchmarks, no cluster tests).
+sanitized_tests() {
+  local asan=${SCALELAB_ASAN_BUILD_DIR:-$here/build-asan} start=$SECONDS targets
+  cmake -S "$here" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSCALELAB_SANITIZE=ON >/dev/null
+  targets=$(cd "$here/tests" && ls unit/tst_*.cpp gui/tst_*.cpp fuzz/fuzz_*.cpp | sed 's|.*/||; s|\.cpp$||')
+  # shellcheck disable=SC2086
+  cmake --build "$asan" -j"$(nproc)" --target scalelab $targets
+  (
+    cd "$asan"
+    export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1"
+    export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+    # Leaks inside system libraries (fontconfig, the X/GL stack) are theirs, not ours.
+    export LSAN_OPTIONS="suppressions=$here/tests/sanitizers/lsan.supp:print_suppressions=0"
+    ctest --output-on-failure -j2 --timeout 900 -L 'unit|gui|fuzz'
+  )
+  echo "setup: sanitizer build and tests took $((SECONDS - start)) s"
+}
+
 case "$mode" in
   app)
     install_packages "$APP_PACKAGES"
@@ -51,6 +73,7 @@ case "$mode" in
     # The cluster fixture (tests/cluster/testcluster) starts before the tests
     # that need it and stops after them; `ctest` alone does the same.
     ctest --output-on-failure -j2 --timeout 900 -LE bench
+    sanitized_tests
     ;;
   bench)
     install_packages "$APP_PACKAGES $TEST_PACKAGES"

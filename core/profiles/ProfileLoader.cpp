@@ -1,5 +1,6 @@
 #include "core/profiles/ProfileLoader.h"
 
+#include "core/base/InputLimits.h"
 #include "core/base/JsonSupport.h"
 #include "core/slurm/SlurmTime.h"
 
@@ -54,7 +55,9 @@ public:
         return value;
     }
 
-    bool readInt(const Json *v, const QString &path, qint64 *out, qint64 min = 0)
+    // Most limits end up in an int: larger values are refused here rather
+    // than wrapped around later.
+    bool readInt(const Json *v, const QString &path, qint64 *out, qint64 min = 0, qint64 max = 1000000000)
     {
         if (!v)
             return false;
@@ -62,9 +65,17 @@ public:
             error(path, QStringLiteral("must be a whole number, found %1").arg(JsonSupport::typeName(*v)));
             return false;
         }
+        if (v->is_number_unsigned() && v->get<quint64>() > quint64(max)) {
+            error(path, QStringLiteral("must be at most %1, found %2").arg(max).arg(v->get<quint64>()));
+            return false;
+        }
         const qint64 n = v->get<qint64>();
         if (n < min) {
             error(path, QStringLiteral("must be at least %1, found %2").arg(min).arg(n));
+            return false;
+        }
+        if (n > max) {
+            error(path, QStringLiteral("must be at most %1, found %2").arg(max).arg(n));
             return false;
         }
         *out = n;
@@ -274,7 +285,7 @@ ProfileLoadResult loadProfile(const QByteArray &data, const QString &filePath)
                 lh.auth = r.plainString(h, "auth", path + QStringLiteral(".auth"), false);
                 qint64 port = 22;
                 if (auto pt = h.find("port"); pt != h.end())
-                    r.readInt(&*pt, path + QStringLiteral(".port"), &port, 1);
+                    r.readInt(&*pt, path + QStringLiteral(".port"), &port, 1, 65535);
                 lh.port = int(port);
                 for (const QString &v : {lh.alias, lh.hostName, lh.user, lh.proxyJump})
                     if (v.startsWith(QLatin1Char('-')))
@@ -407,7 +418,7 @@ ProfileLoadResult loadProfile(const QByteArray &data, const QString &filePath)
         }
     }
 
-    result.problems = r.problems;
+    result.problems = InputLimits::capDiagnostics(r.problems, file);
     if (!hasErrors(r.problems))
         result.profile = p;
     return result;
@@ -415,14 +426,16 @@ ProfileLoadResult loadProfile(const QByteArray &data, const QString &filePath)
 
 ProfileLoadResult loadProfileFile(const QString &filePath)
 {
-    QFile f(filePath);
-    if (!f.open(QIODevice::ReadOnly)) {
+    const auto read = InputLimits::readFile(filePath, QStringLiteral("profile"));
+    if (!read.ok) {
         ProfileLoadResult r;
-        r.problems << Diagnostic{Severity::Error, QStringLiteral("profile-unreadable"), {}, 0, 0,
-                                 QStringLiteral("%1: cannot read: %2").arg(filePath, f.errorString()), {}};
+        Diagnostic d = read.problem;
+        if (d.rule == QLatin1String("file-unreadable"))
+            d.rule = QStringLiteral("profile-unreadable");
+        r.problems << d;
         return r;
     }
-    return loadProfile(f.readAll(), filePath);
+    return loadProfile(read.data, filePath);
 }
 
 } // namespace scalelab

@@ -63,6 +63,10 @@ GpuCount parseGres(const QString &text)
     return g;
 }
 
+// A per-node memory no machine has (1 PB): beyond it a value is a typo and
+// products of it could overflow.
+constexpr qint64 kMaxMemoryMB = qint64(1) << 30;
+
 std::optional<qint64> memoryMB(const QString &text)
 {
     static const QRegularExpression re(QStringLiteral("^([0-9]+)([KMGT]?)B?$"), QRegularExpression::CaseInsensitiveOption);
@@ -71,7 +75,7 @@ std::optional<qint64> memoryMB(const QString &text)
         return std::nullopt;
     bool ok = false;
     const qint64 n = m.captured(1).toLongLong(&ok);
-    if (!ok || n > (qint64(1) << 40))
+    if (!ok || n > kMaxMemoryMB * 1024)   // the largest count any unit can make sense of
         return std::nullopt;
     switch (m.captured(2).isEmpty() ? 'M' : m.captured(2).at(0).toUpper().toLatin1()) {
     case 'K': return n / 1024;
@@ -288,6 +292,17 @@ public:
                                                                  : satMul(std::max(1, r.cpusPerTask), r.tasksPerNode);
         if (per <= 0)
             return;
+        // Both factors are bounded, their product is not: 2^40 T x 8 GPUs
+        // overflowed into a negative --mem.
+        if (*mb > kMaxMemoryMB / per) {
+            add(finding(Severity::Error, QStringLiteral("invalid-value"), QStringLiteral("memory"), o->line,
+                        QStringLiteral("%1=%2 x %3 is more memory than any node has (over %4 TB); check the number "
+                                       "and the unit.")
+                            .arg(o->written, o->value)
+                            .arg(per)
+                            .arg(kMaxMemoryMB / (1024 * 1024))));
+            return;
+        }
         m_imp.spec.memory = memoryText(*mb * per);
         add(finding(Severity::Info, QStringLiteral("memory-converted"), QStringLiteral("memory"), o->line,
                     QStringLiteral("%1=%2 becomes --mem=%3 per node (%4 x %2).")

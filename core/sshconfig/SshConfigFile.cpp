@@ -14,6 +14,11 @@ namespace scalelab {
 namespace {
 
 constexpr int kMaxIncludeDepth = 16;
+// Includes read in total: a file including another twice, sixteen levels
+// deep, would otherwise be read 65536 times even without a cycle.
+constexpr int kMaxIncludedFiles = 256;
+// As for every other file ScaleLab reads (InputLimits::kMaxFileBytes).
+constexpr qint64 kMaxConfigBytes = 16 * 1024 * 1024;
 
 QString localUserName()
 {
@@ -164,7 +169,19 @@ bool SshConfigFile::parseFile(const QString &file, const QStringList &currentHos
             *error = QStringLiteral("%1: cannot read: %2").arg(file, f.errorString());
         return false;
     }
-    return parseText(QString::fromUtf8(f.readAll()), file, currentHost, currentMatchNever, depth, error);
+    const QByteArray data = f.read(kMaxConfigBytes + 1);
+    if (data.size() > kMaxConfigBytes) {
+        if (error->isEmpty())
+            *error = QStringLiteral("%1: larger than %2 MB, the most ScaleLab reads of an ssh config; check the file")
+                         .arg(file)
+                         .arg(kMaxConfigBytes / (1024 * 1024));
+        return false;
+    }
+    const QString canonical = QFileInfo(file).canonicalFilePath();
+    m_includeStack << canonical;
+    const bool ok = parseText(QString::fromUtf8(data), file, currentHost, currentMatchNever, depth, error);
+    m_includeStack.removeLast();
+    return ok;
 }
 
 bool SshConfigFile::parseText(const QString &text, const QString &file, QStringList currentHost,
@@ -214,7 +231,8 @@ bool SshConfigFile::parseText(const QString &text, const QString &file, QStringL
         }
         if (keyword == QLatin1String("include")) {
             if (depth >= kMaxIncludeDepth) {
-                fail(lineNo, QStringLiteral("Include nested too deeply"));
+                fail(lineNo, QStringLiteral("Include nested more than %1 levels deep; ScaleLab reads no deeper")
+                                 .arg(kMaxIncludeDepth));
                 continue;
             }
             for (const QString &w : words) {
@@ -224,8 +242,23 @@ bool SshConfigFile::parseText(const QString &text, const QString &file, QStringL
                 const QFileInfo fi(pattern);
                 QDir dir = fi.dir();
                 const QStringList matches = dir.entryList(QStringList{fi.fileName()}, QDir::Files, QDir::Name);
-                for (const QString &name : matches)
-                    parseFile(dir.filePath(name), currentHost, currentMatchNever, depth + 1, error);
+                for (const QString &name : matches) {
+                    const QString path = dir.filePath(name);
+                    if (m_includeStack.contains(QFileInfo(path).canonicalFilePath())) {
+                        fail(lineNo, QStringLiteral("Include %1 includes itself (directly or through other files); "
+                                                    "remove the loop")
+                                         .arg(path));
+                        continue;
+                    }
+                    if (++m_filesRead > kMaxIncludedFiles) {
+                        fail(lineNo, QStringLiteral("Include: more than %1 files included in all; ScaleLab stops "
+                                                    "reading Includes here")
+                                         .arg(kMaxIncludedFiles));
+                        return false;
+                    }
+                    if (!parseFile(path, currentHost, currentMatchNever, depth + 1, error))
+                        ok = false;
+                }
             }
             continue;   // the outer Host context is restored after the include
         }
