@@ -31,7 +31,8 @@ class ShapeCheck : public nlohmann::json_sax<JsonSupport::Json> {
 public:
     std::size_t position = 0;
     std::string what;
-    QString limit;   // set when a cap stopped the pass
+    QString limit;       // set when a cap stopped the pass
+    QByteArray limitKey; // the key that went over the key cap
     std::size_t keysSeen = 0;
 
     bool null() override { return true; }
@@ -42,10 +43,11 @@ public:
     bool string(string_t &) override { return true; }
     bool binary(binary_t &) override { return true; }
     bool start_object(std::size_t) override { return push(); }
-    bool key(string_t &) override
+    bool key(string_t &k) override
     {
         ++keysSeen;
         if (++m_keys.back() > JsonSupport::kMaxKeysPerObject) {
+            limitKey = QByteArray::fromStdString(k);
             limit = QStringLiteral("an object has more than %1 keys; ScaleLab reads at most %1 per object")
                         .arg(JsonSupport::kMaxKeysPerObject);
             return false;
@@ -82,6 +84,30 @@ private:
     std::vector<int> m_keys;
 };
 
+// Offset of the bracket that opens nesting level `depth` (strings skipped).
+qsizetype offsetOfDepth(const QByteArray &data, int depth)
+{
+    int level = 0;
+    bool inString = false;
+    for (qsizetype i = 0; i < data.size(); ++i) {
+        const char c = data[i];
+        if (inString) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            if (++level == depth)
+                return i;
+        } else if (c == ']' || c == '}') {
+            --level;
+        }
+    }
+    return 0;
+}
+
 } // namespace
 
 std::optional<JsonSupport::Json> JsonSupport::parse(const QByteArray &data, const QString &fileName,
@@ -107,6 +133,13 @@ std::optional<JsonSupport::Json> JsonSupport::parse(const QByteArray &data, cons
     int line = 0, column = 0;
     // nlohmann reports the byte just past the offending character.
     lineColumnAt(data, check.position > 0 ? check.position - 1 : 0, &line, &column);
+    // SAX gives no position when our own cap stops it: find the place.
+    if (!check.limit.isEmpty()) {
+        if (!check.limitKey.isNull())
+            JsonPositions(data).keyPosition(check.limitKey, &line, &column);
+        else
+            lineColumnAt(data, std::size_t(offsetOfDepth(data, kMaxDepth + 1)), &line, &column);
+    }
     error->severity = Severity::Error;
     error->line = line;
     error->column = column;
