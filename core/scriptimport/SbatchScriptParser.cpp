@@ -1,5 +1,6 @@
 #include "core/scriptimport/SbatchScriptParser.h"
 
+#include "core/base/InputLimits.h"
 #include "core/base/ShellWords.h"
 
 #include <QRegularExpression>
@@ -143,10 +144,10 @@ QList<SbatchOption> parseDirective(const QString &line, int lineNo, Diagnostics 
                     *diags << finding(Severity::Warning, QStringLiteral("unknown-option"), lineNo,
                                       ambiguous ? QStringLiteral("--%1 is ambiguous: it abbreviates several sbatch options. "
                                                                  "Write the option out in full.")
-                                                      .arg(name)
+                                                      .arg(InputLimits::quoted(name))
                                                 : QStringLiteral("--%1 is not an sbatch option (Slurm 22.05); sbatch "
                                                                  "refuses the script. Check the spelling.")
-                                                      .arg(name),
+                                                      .arg(InputLimits::quoted(name)),
                                       w.column);
                 opt.value = inlineValue;
                 opt.hasValue = hasInline;
@@ -177,8 +178,9 @@ QList<SbatchOption> parseDirective(const QString &line, int lineNo, Diagnostics 
                                   lineNo,
                                   dash ? QStringLiteral("\"%1\" starts with a typographic dash; Slurm needs two ASCII "
                                                         "hyphens (--). Retype the option.")
-                                             .arg(w.text)
-                                       : QStringLiteral("\"%1\" is not an option; sbatch cannot use it here.").arg(w.text),
+                                             .arg(InputLimits::quoted(w.text))
+                                       : QStringLiteral("\"%1\" is not an option; sbatch cannot use it here.")
+                                             .arg(InputLimits::quoted(w.text)),
                                   w.column);
             }
             continue;
@@ -200,7 +202,7 @@ QList<SbatchOption> parseDirective(const QString &line, int lineNo, Diagnostics 
             opt.hasValue = true;
         } else if (info->arg == SbatchArg::None && hasInline && w.text.startsWith(QLatin1String("--")) && diags) {
             *diags << finding(Severity::Warning, QStringLiteral("invalid-value"), lineNo,
-                              QStringLiteral("%1 takes no value; \"%2\" is ignored.").arg(opt.written, inlineValue), w.column);
+                              QStringLiteral("%1 takes no value; \"%2\" is ignored.").arg(opt.written, InputLimits::quoted(inlineValue)), w.column);
         }
         if (diags && opt.hasValue) {
             const auto m = placeholderRegex().match(opt.value);

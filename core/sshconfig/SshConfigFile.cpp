@@ -1,5 +1,7 @@
 #include "core/sshconfig/SshConfigFile.h"
 
+#include "core/base/InputLimits.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -203,7 +205,7 @@ bool SshConfigFile::parseText(const QString &text, const QString &file, QStringL
         static const QRegularExpression keyRe(QStringLiteral("^([A-Za-z]+)\\s*(?:=\\s*|\\s+)(.*)$"));
         const auto m = keyRe.match(line);
         if (!m.hasMatch()) {
-            fail(lineNo, QStringLiteral("cannot parse \"%1\" (expected: Keyword value)").arg(line));
+            fail(lineNo, QStringLiteral("cannot parse \"%1\" (expected: Keyword value)").arg(InputLimits::quoted(line)));
             continue;
         }
         const QString keyword = m.captured(1).toLower();

@@ -196,6 +196,22 @@ private Q_SLOTS:
                  QStringLiteral("7777... (296 more characters)"));
     }
 
+    // A huge value is quoted back shortened, saying how much was left out.
+    void longValuesAreQuotedShortened()
+    {
+        const QString script = QStringLiteral("#!/bin/bash\n#SBATCH --nodes=") + QString(100000, QLatin1Char('9'))
+            + QStringLiteral("x\nsrun python train.py\n");
+        const ScriptImport imp = importSbatchScript(script, fixtureProfile(QStringLiteral("puhti")));
+        const auto found = withRule(imp.diagnostics, QStringLiteral("invalid-value"));
+        QCOMPARE(found.size(), 1);
+        QCOMPARE(found[0].message, QStringLiteral("--nodes=") + QString(120, QLatin1Char('9'))
+                                       + QStringLiteral("... (99881 more characters) is not a node count."));
+        QString error;
+        SshConfigFile::fromText(QString(5000, QLatin1Char('!')), QStringLiteral("config"), &error);
+        QCOMPARE(error, QStringLiteral("config:1: cannot parse \"") + QString(120, QLatin1Char('!'))
+                            + QStringLiteral("... (4880 more characters)\" (expected: Keyword value)"));
+    }
+
     // F4: MaxRSS beyond 2^63 bytes, inf or nan was converted with undefined behaviour.
     void sacctSizesBeyondRangeAreUnknown_data()
     {
