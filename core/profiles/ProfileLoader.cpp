@@ -7,6 +7,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
+#include <QSet>
 
 namespace scalelab {
 
@@ -21,6 +22,10 @@ public:
     ProfileReader(const QString &file) : m_file(file) {}
 
     Diagnostics problems;
+    // Looked up once per partition: sets, not the profile's lists, so a
+    // profile with thousands of partitions stays linear.
+    QSet<QString> gpuTypeIds;
+    QSet<QString> partitionNames;
 
     void error(const QString &key, const QString &msg)
     {
@@ -213,13 +218,15 @@ void readPartition(ProfileReader &r, const Json &pj, const QString &path, Cluste
     }
     if (p.minNodes > p.maxNodes)
         r.error(base + QStringLiteral(".minNodes"), QStringLiteral("is larger than maxNodes"));
-    if (!p.gpuType.isEmpty() && !profile.gpuType(p.gpuType))
+    if (!p.gpuType.isEmpty() && !r.gpuTypeIds.contains(p.gpuType))
         r.error(base + QStringLiteral(".gpuType"),
                 QStringLiteral("\"%1\" is not one of the profile's gpuTypes").arg(p.gpuType));
-    if (profile.partition(p.name))
+    if (r.partitionNames.contains(p.name))
         r.error(base, QStringLiteral("partition \"%1\" is listed twice").arg(p.name));
-    if (!p.name.isEmpty())
+    if (!p.name.isEmpty()) {
         profile.partitions << p;
+        r.partitionNames.insert(p.name);
+    }
 }
 
 } // namespace
@@ -389,6 +396,7 @@ ProfileLoadResult loadProfile(const QByteArray &data, const QString &filePath)
                 r.readInt(&*m, path + QStringLiteral(".memoryGB"), &mem, 0);
             t.memoryGB = int(mem);
             p.gpuTypes << t;
+            r.gpuTypeIds.insert(t.id);
         }
     }
 
