@@ -66,9 +66,9 @@ private Q_SLOTS:
         QVERIFY(broken);
         QVERIFY(!broken->isEnabled());
         QCOMPARE(broken->data(JobForm::kBrokenProfileRole).toBool(), true);
-        QCOMPARE(broken->text(), QStringLiteral("my-site.json — cannot be used: 4:47: malformed JSON: number overflow "
+        QCOMPARE(broken->text(), QStringLiteral("my-site.json — cannot be used: 4:43: malformed JSON: number overflow "
                                                 "parsing '1e999': the number is too large; write a smaller value"));
-        QCOMPARE(broken->toolTip(), m_bad + QStringLiteral(":4:47: malformed JSON: number overflow parsing '1e999': "
+        QCOMPARE(broken->toolTip(), m_bad + QStringLiteral(":4:43: malformed JSON: number overflow parsing '1e999': "
                                                            "the number is too large; write a smaller value"));
         for (int i = 0; i < good; ++i)
             QVERIFY(model->item(i)->isEnabled());

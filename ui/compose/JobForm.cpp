@@ -203,7 +203,7 @@ void JobForm::addBrokenProfiles()
         if (first.startsWith(file + QLatin1Char(':')))
             first = first.mid(file.size() + 1);
         auto *item = new QStandardItem(tr("%1 — cannot be used: %2")
-                                           .arg(QFileInfo(file).fileName(), InputLimits::quoted(first.trimmed(), 90)));
+                                           .arg(QFileInfo(file).fileName(), InputLimits::quoted(first.trimmed())));
         item->setEnabled(false);
         item->setData(QString(), Qt::UserRole);
         item->setToolTip(messages.join(QLatin1Char('\n')));
