@@ -20,6 +20,8 @@ APP_PACKAGES="build-essential cmake ninja-build pkg-config qt6-base-dev libqt6sq
 TEST_PACKAGES="slurm-wlm slurm-client slurmdbd mariadb-server munge openssh-server openssh-client
   zsh fish tcsh dash libpam-google-authenticator oathtool python3-torch python3-sklearn procps iproute2
   xvfb xauth poppler-utils"
+# What the packaging and portability checks add (packaging/, clang_check).
+PACKAGE_TEST_PACKAGES="lintian mmdebstrap appstream desktop-file-utils man-db file clang"
 
 install_packages() {
   local wanted="$1" missing=""
@@ -38,6 +40,25 @@ build() {
   cmake --build "$build" -j"$(nproc)"
 }
 
+# Portability: the unit and GUI tests built with clang in a separate build
+# dir (only their targets, to keep CI short; README: Supported systems).
+clang_check() {
+  local dir=${SCALELAB_CLANG_BUILD_DIR:-$here/build-clang} start=$SECONDS targets
+  targets="scalelab $(cd "$here/tests" && ls unit/tst_*.cpp gui/tst_*.cpp | xargs -n1 basename | sed 's/\.cpp$//')"
+  CC=clang CXX=clang++ cmake -S "$here" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  cmake --build "$dir" -j"$(nproc)" --target $targets
+  (cd "$dir" && ctest --output-on-failure -j2 --timeout 900 -L 'unit|gui')
+  echo "setup: clang build and unit+GUI tests took $((SECONDS - start)) s"
+}
+
+# Reproducible builds: the same commit built twice from different folders
+# gives the same executable and .deb, byte for byte (prints both hashes).
+reproducible_check() {
+  local start=$SECONDS
+  "$here/packaging/reproducible.sh" HEAD
+  echo "setup: reproducible-build check took $((SECONDS - start)) s"
+}
+
 case "$mode" in
   app)
     install_packages "$APP_PACKAGES"
@@ -45,12 +66,14 @@ case "$mode" in
     exec "$build/app/scalelab"
     ;;
   test)
-    install_packages "$APP_PACKAGES $TEST_PACKAGES"
+    install_packages "$APP_PACKAGES $TEST_PACKAGES $PACKAGE_TEST_PACKAGES"
     build
-    cd "$build"
     # The cluster fixture (tests/cluster/testcluster) starts before the tests
-    # that need it and stops after them; `ctest` alone does the same.
-    ctest --output-on-failure -j2 --timeout 900 -LE bench
+    # that need it and stops after them; `ctest` alone does the same. Label
+    # "package": the .deb in a fresh Debian 12 chroot, lintian, desktop files.
+    (cd "$build" && ctest --output-on-failure -j2 --timeout 900 -LE bench)
+    clang_check
+    reproducible_check
     ;;
   bench)
     install_packages "$APP_PACKAGES $TEST_PACKAGES"

@@ -1,13 +1,12 @@
 #include "core/sshconfig/SshConfigFile.h"
 
+#include "core/base/PlatformUser.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
 #include <QTextStream>
-
-#include <pwd.h>
-#include <unistd.h>
 
 namespace scalelab {
 
@@ -17,9 +16,7 @@ constexpr int kMaxIncludeDepth = 16;
 
 QString localUserName()
 {
-    if (const passwd *pw = getpwuid(getuid()))
-        return QString::fromLocal8Bit(pw->pw_name);
-    return qEnvironmentVariable("USER");
+    return PlatformUser::loginName();
 }
 
 // Splits a config line into words, honouring double quotes (ssh_config(5)).
