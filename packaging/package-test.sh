@@ -59,7 +59,7 @@ mkdir -p "$cache/archives/partial"
 if [ ! -s "$base" ]; then
   args=(); while read -r site codename component; do args+=("deb $site $codename $component"); done <<<"$sources"
   echo "creating $base"
-  mmdebstrap --variant=apt --skip=cleanup/apt/lists bookworm "$base.tmp" "${args[@]}" >"$out/mmdebstrap.log" 2>&1 \
+  mmdebstrap --variant=apt --format=tar --skip=cleanup/apt/lists bookworm "$base.tmp" "${args[@]}" >"$out/mmdebstrap.log" 2>&1 \
     || { tail -20 "$out/mmdebstrap.log"; fail "mmdebstrap failed"; }
   mv "$base.tmp" "$base"
 fi
