@@ -107,7 +107,7 @@ echo "profiles: $ids"
 example=/usr/share/scalelab/examples/pytorch-ddp-digits.json
 run scalelab render "$example" >"$out/render.sh" 2>"$out/render.err" || { cat "$out/render.err"; fail "scalelab render failed"; }
 grep -qx '#SBATCH --job-name=ddp-digits' "$out/render.sh" || fail "render: no job-name line in $(head -5 "$out/render.sh")"
-grep -q '^torchrun \|torchrun ' "$out/render.sh" || fail "render: no torchrun launch line"
+grep -q '^srun .* -m torch.distributed.run .*--nproc_per_node=2 ' "$out/render.sh" || fail "render: no torchrun launch line for 2 GPUs"
 echo "render: $(wc -l <"$out/render.sh") script lines"
 run scalelab --screenshot /tmp/home/window.png --place compose --spec "$example" --size 1280x800 >"$out/screenshot.log" 2>&1 \
   || { cat "$out/screenshot.log"; fail "the window did not start offscreen"; }
@@ -128,7 +128,8 @@ done
 step "purging"
 in_root env DEBIAN_FRONTEND=noninteractive apt-get purge -y -q --autoremove scalelab >"$out/purge.log" 2>&1 \
   || { tail -30 "$out/purge.log"; fail "purging failed"; }
-in_root dpkg-query -W -f='${db:Status-Status}' scalelab 2>/dev/null | grep -q installed && fail "scalelab still installed"
+state=$(in_root dpkg-query -W -f='${db:Status-Status}' scalelab 2>/dev/null || true)
+[ -z "$state" ] || [ "$state" = not-installed ] || fail "scalelab is still known to dpkg as \"$state\""
 snapshot >"$out/after.txt"
 if ! diff -u "$out/before.txt" "$out/after.txt" >"$out/left-over.diff"; then
   cat "$out/left-over.diff"; fail "purging left the file system changed (above)"
