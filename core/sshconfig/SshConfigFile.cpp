@@ -1,15 +1,13 @@
 #include "core/sshconfig/SshConfigFile.h"
 
 #include "core/base/InputLimits.h"
+#include "core/base/PlatformUser.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
 #include <QTextStream>
-
-#include <pwd.h>
-#include <unistd.h>
 
 namespace scalelab {
 
@@ -24,9 +22,7 @@ constexpr qint64 kMaxConfigBytes = 16 * 1024 * 1024;
 
 QString localUserName()
 {
-    if (const passwd *pw = getpwuid(getuid()))
-        return QString::fromLocal8Bit(pw->pw_name);
-    return qEnvironmentVariable("USER");
+    return PlatformUser::loginName();
 }
 
 // Splits a config line into words, honouring double quotes (ssh_config(5)).
