@@ -95,9 +95,13 @@ QString RunMetricsRow::text(const QString &column) const
 
 QStringList RunMetricsTable::fixedColumns()
 {
-    return {QStringLiteral("id"),   QStringLiteral("study"), QStringLiteral("cluster"),
-            QStringLiteral("partition"), QStringLiteral("framework"), QStringLiteral("gpus"),
-            QStringLiteral("nodes"), QStringLiteral("jobId"), QStringLiteral("state"), QStringLiteral("created")};
+    // Built once: the runs table asks for every cell it draws.
+    static const QStringList columns{QStringLiteral("id"),        QStringLiteral("study"),
+                                     QStringLiteral("cluster"),   QStringLiteral("partition"),
+                                     QStringLiteral("framework"), QStringLiteral("gpus"),
+                                     QStringLiteral("nodes"),     QStringLiteral("jobId"),
+                                     QStringLiteral("state"),     QStringLiteral("created")};
+    return columns;
 }
 
 QString RunMetricsTable::columnTitle(const QString &column, const QString &unit)

@@ -51,7 +51,7 @@ QString fill(const QString &dbPath, int runs)
             count + QStringLiteral(
                         " INSERT INTO runs (id, study_id, token, profile, cluster_alias, partition, gpus, nodes,"
                         " framework, spec_json, script, job_id, state, submit_state, created, updated)"
-                        " SELECT x, CASE WHEN x % 10 = 0 THEN 1 ELSE NULL END, 'sl-' || printf('%016x', x), 'puhti',"
+                        " SELECT x, CASE WHEN x <= 8 THEN 1 ELSE NULL END, 'sl-' || printf('%016x', x), 'puhti',"
                         " 'puhti', 'gpu', 1 << (x % 4), 1 + (x % 4) / 3, 'pytorch-ddp',"
                         " '{\"profile\":\"puhti\",\"gpus\":4,\"jobName\":\"resnet\"}',"
                         " printf('%.*c', 1500, '#'), CAST(1000000 + x AS TEXT), 'COMPLETED', 'submitted',"
