@@ -109,6 +109,16 @@ quint64 threadSerial()
 
 } // namespace
 
+const char *RunStoreSql::runColumns()
+{
+    return kRunColumns;
+}
+
+RunRecord RunStoreSql::readRun(const QSqlQuery &q)
+{
+    return runFromQuery(q);
+}
+
 RunStore::RunStore(const QString &dataDir)
     : m_dataDir(dataDir.isEmpty() ? defaultDataDirectory() : dataDir)
 {
