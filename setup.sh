@@ -19,7 +19,7 @@ APP_PACKAGES="build-essential cmake ninja-build pkg-config qt6-base-dev libqt6sq
 # PyTorch for the real DDP runs, an X server for GUI screenshots, PDF text.
 TEST_PACKAGES="slurm-wlm slurm-client slurmdbd mariadb-server munge openssh-server openssh-client
   zsh fish tcsh dash libpam-google-authenticator oathtool python3-torch python3-sklearn procps iproute2
-  xvfb xauth poppler-utils"
+  xvfb xauth poppler-utils mmdebstrap"
 
 install_packages() {
   local wanted="$1" missing=""
@@ -48,9 +48,14 @@ case "$mode" in
     install_packages "$APP_PACKAGES $TEST_PACKAGES"
     build
     cd "$build"
-    # The cluster fixture (tests/cluster/testcluster) starts before the tests
-    # that need it and stops after them; `ctest` alone does the same.
-    ctest --output-on-failure -j2 --timeout 900 -LE bench
+    # The cluster fixtures (tests/cluster/testcluster) start before the tests
+    # that need them and stop after them; `ctest` alone does the same. Every
+    # cluster test runs twice: Slurm 22.05 (label slurm22, host packages), then
+    # 24.11 (label slurm24, Debian 13 packages in a cached chroot), one cluster
+    # up at a time.
+    SCALELAB_TESTCLUSTER_SLURM=24.11 "$here/tests/cluster/testcluster" build-root
+    ctest --output-on-failure -j2 --timeout 900 -LE 'bench|slurm24'
+    ctest --output-on-failure -j2 --timeout 900 -L slurm24
     ;;
   bench)
     install_packages "$APP_PACKAGES $TEST_PACKAGES"
