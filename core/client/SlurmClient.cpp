@@ -175,6 +175,9 @@ SubmitOutcome SlurmClient::submit(qint64 runId)
     if (QString e = m_store.setSubmitState(runId, SubmitState::Uploaded); !e.isEmpty())
         return refuse(e);
 
+    // Which Slurm will run it: probed once per client (per connection), kept with the run.
+    const QString slurmVersion = detectVersion();
+
     // (c) From here sbatch may run: record that BEFORE sending, so a crash
     // leaves "unknown" (reconcile) and never a silent second submission.
     if (QString e = m_store.setSubmitState(runId, SubmitState::Unknown, QStringLiteral("sbatch sent, no reply yet"));
@@ -196,9 +199,8 @@ SubmitOutcome SlurmClient::submit(qint64 runId)
             m_store.setSubmitState(runId, SubmitState::Unknown, m);
             return SubmitOutcome{K::Unknown, {}, m, false};
         }
-        // Which Slurm ran it (probed once per client, i.e. per connection).
-        if (const QString v = detectVersion(); !v.isEmpty())
-            m_store.setSlurmVersion(runId, v);
+        if (!slurmVersion.isEmpty())
+            m_store.setSlurmVersion(runId, slurmVersion);
         if (QString e = m_store.markSubmitted(runId, jobId, SubmitState::Submitted); !e.isEmpty())
             return SubmitOutcome{K::Unknown, jobId, QStringLiteral("job %1 submitted but not stored: %2").arg(jobId, e),
                                  false};

@@ -128,8 +128,9 @@ SacctParseResult parseLines(const QStringList &lines, int firstLineNo, const QSt
             return result;
         }
     }
-    // `--parsable` (not --parsable2) ends every line with the delimiter; a
-    // user-text last field cannot end so on every line by chance.
+    // `--parsable` (not --parsable2) ends every line with the delimiter. When
+    // the last field is user text, it must also be the one delimiter too many,
+    // since a name may end with the delimiter.
     bool trailingDelimiter = !delimiter.isEmpty();
     bool anyLine = false;
     for (QString l : lines) {
@@ -138,7 +139,7 @@ SacctParseResult parseLines(const QStringList &lines, int firstLineNo, const QSt
         if (l.trimmed().isEmpty())
             continue;
         anyLine = true;
-        trailingDelimiter = trailingDelimiter && l.endsWith(delimiter) && l.count(delimiter) == n;
+        trailingDelimiter = trailingDelimiter && l.endsWith(delimiter) && (!lastIsUserText || l.count(delimiter) == n);
     }
     trailingDelimiter = trailingDelimiter && anyLine;
     for (qsizetype i = 0; i < lines.size(); ++i) {
@@ -159,9 +160,9 @@ SacctParseResult parseLines(const QStringList &lines, int firstLineNo, const QSt
             malformed(QStringLiteral("cannot be read: the format has no JobID field"));
             continue;
         }
-        QStringList parts = line.split(delimiter);
         if (trailingDelimiter)
             line.chop(delimiter.size());
+        QStringList parts = line.split(delimiter);
         if (parts.size() > n && lastIsUserText) {
             const QString rest = parts.mid(n - 1).join(delimiter);
             parts = parts.mid(0, n - 1);

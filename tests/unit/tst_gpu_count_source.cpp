@@ -18,7 +18,7 @@ using namespace scalelab;
 
 namespace {
 
-std::optional<MetricRecord> metric(RunStore &store, qint64 runId, const QString &name)
+std::optional<MetricRecord> storedMetric(RunStore &store, qint64 runId, const QString &name)
 {
     const auto all = store.metrics(runId);
     for (const auto &m : all.value)
@@ -79,10 +79,10 @@ private Q_SLOTS:
         const qint64 id = runWith(8, finishedJob(QStringLiteral("billing=2,cpu=2,gres/gpu:v100=8,gres/gpu=8,mem=2000M,node=2")));
         const IngestResult r = IngestService::ingestRun(*m_store, id);
         QCOMPARE(r.error, QString());
-        QCOMPARE(metric(*m_store, id, metric::Gpus)->value, 8.0);
-        QCOMPARE(metric(*m_store, id, metric::Gpus)->source, metric::SourceSacct);
-        QCOMPARE(metric(*m_store, id, metric::GpuHours)->value, 4.0);   // 8 GPUs x 30 min
-        QCOMPARE(metric(*m_store, id, metric::GpuHours)->source, metric::SourceSacct);
+        QCOMPARE(storedMetric(*m_store, id, metric::Gpus)->value, 8.0);
+        QCOMPARE(storedMetric(*m_store, id, metric::Gpus)->source, metric::SourceSacct);
+        QCOMPARE(storedMetric(*m_store, id, metric::GpuHours)->value, 4.0);   // 8 GPUs x 30 min
+        QCOMPARE(storedMetric(*m_store, id, metric::GpuHours)->source, metric::SourceSacct);
     }
 
     void allocTresWithoutGpusFallsBackToTheSpec()
@@ -91,17 +91,17 @@ private Q_SLOTS:
         const qint64 id = runWith(8, finishedJob(QStringLiteral("billing=2,cpu=2,mem=2000M,node=2")));
         const IngestResult r = IngestService::ingestRun(*m_store, id);
         QCOMPARE(r.error, QString());
-        QCOMPARE(metric(*m_store, id, metric::Gpus)->value, 8.0);
-        QCOMPARE(metric(*m_store, id, metric::Gpus)->source, metric::SourceSpecGpus);
-        QCOMPARE(metric(*m_store, id, metric::GpuHours)->value, 4.0);
-        QCOMPARE(metric(*m_store, id, metric::GpuHours)->source, metric::SourceSpecGpus);
+        QCOMPARE(storedMetric(*m_store, id, metric::Gpus)->value, 8.0);
+        QCOMPARE(storedMetric(*m_store, id, metric::Gpus)->source, metric::SourceSpecGpus);
+        QCOMPARE(storedMetric(*m_store, id, metric::GpuHours)->value, 4.0);
+        QCOMPARE(storedMetric(*m_store, id, metric::GpuHours)->source, metric::SourceSpecGpus);
     }
 
     void cpuJobStaysWithoutGpus()
     {
         const qint64 id = runWith(0, finishedJob(QStringLiteral("billing=2,cpu=2,mem=2000M,node=2")));
         QCOMPARE(IngestService::ingestRun(*m_store, id).error, QString());
-        QCOMPARE(metric(*m_store, id, metric::GpuHours), std::nullopt);
+        QCOMPARE(storedMetric(*m_store, id, metric::GpuHours), std::nullopt);
     }
 
     void scontrolSourcesInOrder_data()

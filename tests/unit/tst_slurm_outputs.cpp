@@ -58,6 +58,9 @@ QString rules(const Diagnostics &d)
     QStringList out;
     for (const auto &x : d)
         out << QStringLiteral("%1@%2").arg(x.rule).arg(x.line);
+    if (qEnvironmentVariableIsSet("SCALELAB_DEBUG_DIAG"))
+        for (const auto &x : d)
+            qWarning("%s", qPrintable(x.message));
     return out.join(QLatin1Char(' '));
 }
 
@@ -184,9 +187,13 @@ QList<Case> cases()
     }};
     const auto troyFields12 = split("AdminComment,AllocCPUS,Elapsed,JobID,JobIDRaw,MaxRSS,NNodes,NTasks,ReqMem,State,Timelimit,TotalCPU");
     c << Case{"sacct__troycomi__unknown-pre21.08__parsable-n-caretdelim-12cols.txt", [troyFields12](const QByteArray &d) {
+        // The trailing "^|^" of --parsable is not a 13th field. Lines 5-10
+        // (array job 24220929) have no Timelimit (11 columns): refused here.
         const auto r = SacctParser(troyFields12, QStringLiteral("^|^")).parse(d);
-        QCOMPARE(rules(r.diagnostics), QString());   // the trailing "^|^" of --parsable is not a 13th field
-        QCOMPARE(r.records.size(), 6);
+        QCOMPARE(rules(r.diagnostics), QStringLiteral("sacct-malformed-line@5 sacct-malformed-line@6 sacct-malformed-line@7 "
+                                                      "sacct-malformed-line@8 sacct-malformed-line@9 sacct-malformed-line@10"));
+        QVERIFY(r.diagnostics.first().message.contains("has 11 fields, expected 12"));
+        QCOMPARE(r.records.size(), 4);
         const auto *a = rec(r, "24418435");
         QVERIFY(a);
         QCOMPARE(a->maxRss, QStringLiteral("499092K"));   // from the .batch step
@@ -197,14 +204,21 @@ QList<Case> cases()
         QCOMPARE(b->stateText, QStringLiteral("CANCELLED by 129319"));
         QCOMPARE(b->allocCpus, 16);
         QCOMPARE(SlurmTime::parseSeconds(b->timelimit), std::optional<qint64>(6 * 86400));
-        const auto *c = rec(r, "24220929_421");
+        QCOMPARE(rec(r, "23000381")->state, JobState::Failed);
+        QCOMPARE(rec(r, "23000210")->steps.size(), 2);
+        QCOMPARE(rec(r, "24220929_421"), nullptr);
+        // The same file in the 11-column layout reads exactly those lines.
+        QStringList f11 = troyFields12;
+        f11.removeAll(QStringLiteral("Timelimit"));
+        const auto r11 = SacctParser(f11, QStringLiteral("^|^")).parse(d);
+        QCOMPARE(r11.records.size(), 2);
+        QCOMPARE(r11.diagnostics.size(), 10);
+        const auto *c = rec(r11, "24220929_421");
         QVERIFY(c);
         QCOMPARE(c->state, JobState::Completed);
         QCOMPARE(TresString::parseDurationSeconds(c->totalCpu), std::optional<double>(568.052));
         QCOMPARE(c->maxRss, QStringLiteral("5664932K"));
-        QCOMPARE(rec(r, "24220929_431")->state, JobState::Pending);
-        QCOMPARE(rec(r, "23000381")->state, JobState::Failed);
-        QCOMPARE(rec(r, "23000210")->steps.size(), 2);
+        QCOMPARE(rec(r11, "24220929_431")->state, JobState::Pending);
     }};
     c << Case{"sacct__troycomi__unknown-pre21.08__parsable-n-caretdelim-11cols-notimelimit.txt", [](const QByteArray &d) {
         const auto f = split("AdminComment,AllocCPUS,Elapsed,JobID,JobIDRaw,MaxRSS,NNodes,NTasks,ReqMem,State,TotalCPU");
@@ -230,8 +244,8 @@ QList<Case> cases()
         const auto f = split("AdminComment,AllocCPUS,Elapsed,JobID,JobIDRaw,MaxRSS,NNodes,ReqMem,State,Timelimit,TotalCPU");
         const auto r = SacctParser(f, QStringLiteral("|")).parse(d);
         // Job 131042 was printed with a 12th column (NTasks): its 4 lines are refused.
-        QCOMPARE(rules(r.diagnostics), QStringLiteral("sacct-malformed-line@10 sacct-malformed-line@11 "
-                                                      "sacct-malformed-line@12 sacct-malformed-line@13"));
+        QCOMPARE(rules(r.diagnostics), QStringLiteral("sacct-malformed-line@9 sacct-malformed-line@10 "
+                                                      "sacct-malformed-line@11 sacct-malformed-line@12"));
         QVERIFY(r.diagnostics.first().message.contains("has 12 fields, expected 11"));
         QCOMPARE(r.records.size(), 3);
         const auto *a = rec(r, "45352405");
