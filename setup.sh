@@ -22,7 +22,7 @@ APP_PACKAGES="build-essential cmake ninja-build pkg-config qt6-base-dev libqt6sq
 # PyTorch for the real DDP runs, an X server for GUI screenshots, PDF text.
 TEST_PACKAGES="slurm-wlm slurm-client slurmdbd mariadb-server munge openssh-server openssh-client
   zsh fish tcsh dash libpam-google-authenticator oathtool python3-torch python3-sklearn procps iproute2
-  xvfb xauth poppler-utils"
+  xvfb xauth poppler-utils mmdebstrap"
 # What the packaging and portability checks add (packaging/, clang_check).
 PACKAGE_TEST_PACKAGES="lintian mmdebstrap appstream desktop-file-utils man-db file clang"
 
@@ -82,10 +82,15 @@ case "$mode" in
   test)
     install_packages "$APP_PACKAGES $TEST_PACKAGES $PACKAGE_TEST_PACKAGES"
     build
-    # The cluster fixture (tests/cluster/testcluster) starts before the tests
-    # that need it and stops after them; `ctest` alone does the same. Label
-    # "package": the .deb in a fresh Debian 12 chroot, lintian, desktop files.
-    (cd "$build" && ctest --output-on-failure -j2 --timeout 900 -LE bench)
+    # The cluster fixtures (tests/cluster/testcluster) start before the tests
+    # that need them and stop after them; `ctest` alone does the same. Every
+    # cluster test runs twice: Slurm 22.05 (label slurm22, host packages), then
+    # 24.11 (label slurm24, Debian 13 packages in a cached chroot), one cluster
+    # up at a time. Label "package": the .deb in a fresh Debian 12 chroot,
+    # lintian, desktop files.
+    SCALELAB_TESTCLUSTER_SLURM=24.11 "$here/tests/cluster/testcluster" build-root
+    (cd "$build" && ctest --output-on-failure -j2 --timeout 900 -LE 'bench|slurm24')
+    (cd "$build" && ctest --output-on-failure -j2 --timeout 900 -L slurm24)
     sanitized_clang_tests
     reproducible_check
     ;;

@@ -82,6 +82,7 @@ QString RunMetricsRow::text(const QString &column) const
     if (column == QLatin1String("id")) return QString::number(run.id);
     if (column == QLatin1String("study")) return studyName;
     if (column == QLatin1String("cluster")) return run.clusterAlias;
+    if (column == QLatin1String("slurm")) return run.slurmVersion;
     if (column == QLatin1String("partition")) return run.partition;
     if (column == QLatin1String("framework")) return run.framework;
     if (column == QLatin1String("gpus")) return QString::number(run.gpus);
@@ -100,7 +101,8 @@ QStringList RunMetricsTable::fixedColumns()
                                      QStringLiteral("cluster"),   QStringLiteral("partition"),
                                      QStringLiteral("framework"), QStringLiteral("gpus"),
                                      QStringLiteral("nodes"),     QStringLiteral("jobId"),
-                                     QStringLiteral("state"),     QStringLiteral("created")};
+                                     QStringLiteral("state"),     QStringLiteral("created"),
+                                     QStringLiteral("slurm")};
     return columns;
 }
 
@@ -108,7 +110,7 @@ QString RunMetricsTable::columnTitle(const QString &column, const QString &unit)
 {
     static const QMap<QString, QString> fixed = {
         {QStringLiteral("id"), QStringLiteral("Run")},         {QStringLiteral("study"), QStringLiteral("Study")},
-        {QStringLiteral("cluster"), QStringLiteral("Cluster")}, {QStringLiteral("partition"), QStringLiteral("Partition")},
+        {QStringLiteral("cluster"), QStringLiteral("Cluster")}, {QStringLiteral("slurm"), QStringLiteral("Slurm")}, {QStringLiteral("partition"), QStringLiteral("Partition")},
         {QStringLiteral("framework"), QStringLiteral("Framework")}, {QStringLiteral("gpus"), QStringLiteral("GPUs")},
         {QStringLiteral("nodes"), QStringLiteral("Nodes")},     {QStringLiteral("jobId"), QStringLiteral("Job")},
         {QStringLiteral("state"), QStringLiteral("State")},     {QStringLiteral("created"), QStringLiteral("Created")}};

@@ -57,6 +57,20 @@ QString SlurmClient::submitShellBody(const QString &remoteDir, const QString &to
         .arg(dir, token, scriptFileName());
 }
 
+QStringList SlurmClient::queryArgv(const QStringList &argv)
+{
+    static const char *const shaping[] = {
+        "SQUEUE_FORMAT", "SQUEUE_FORMAT2", "SQUEUE_SORT", "SQUEUE_STATES", "SQUEUE_ALL", "SQUEUE_ARRAY",
+        "SQUEUE_NAMES", "SQUEUE_PARTITION", "SQUEUE_QOS", "SQUEUE_ACCOUNT", "SQUEUE_USERS", "SQUEUE_LICENSES",
+        "SACCT_FORMAT", "SACCT_FEDERATION", "SACCT_LOCAL", "SINFO_FORMAT", "SINFO_SORT", "SINFO_PARTITION"};
+    QStringList out{QStringLiteral("env")};
+    for (const char *v : shaping)
+        out << QStringLiteral("-u") << QString::fromLatin1(v);
+    // "standard" = ISO 8601 without the time zone, what the parsers read.
+    out << QStringLiteral("SLURM_TIME_FORMAT=standard");
+    return out + argv;
+}
+
 QString SlurmClient::reconcileShellBody(const QString &remoteDir)
 {
     // Prints a status word, then the id file's content. "tmp-recent": sbatch
@@ -161,6 +175,9 @@ SubmitOutcome SlurmClient::submit(qint64 runId)
     if (QString e = m_store.setSubmitState(runId, SubmitState::Uploaded); !e.isEmpty())
         return refuse(e);
 
+    // Which Slurm will run it: probed once per client (per connection), kept with the run.
+    const QString slurmVersion = detectVersion();
+
     // (c) From here sbatch may run: record that BEFORE sending, so a crash
     // leaves "unknown" (reconcile) and never a silent second submission.
     if (QString e = m_store.setSubmitState(runId, SubmitState::Unknown, QStringLiteral("sbatch sent, no reply yet"));
@@ -182,6 +199,8 @@ SubmitOutcome SlurmClient::submit(qint64 runId)
             m_store.setSubmitState(runId, SubmitState::Unknown, m);
             return SubmitOutcome{K::Unknown, {}, m, false};
         }
+        if (!slurmVersion.isEmpty())
+            m_store.setSlurmVersion(runId, slurmVersion);
         if (QString e = m_store.markSubmitted(runId, jobId, SubmitState::Submitted); !e.isEmpty())
             return SubmitOutcome{K::Unknown, jobId, QStringLiteral("job %1 submitted but not stored: %2").arg(jobId, e),
                                  false};
@@ -264,8 +283,8 @@ ReconcileOutcome SlurmClient::lookUpByToken(const RunRecord &run, const QString 
         return {K::Found, jobId, QStringLiteral("job %1 found by its token in %2").arg(jobId, how)};
     };
 
-    const RemoteResult sq = m_exec.run({QStringLiteral("squeue"), QStringLiteral("--me"), QStringLiteral("--states=all"),
-                                        QStringLiteral("--noheader"), SqueueParser::formatArgument()},
+    const RemoteResult sq = m_exec.run(queryArgv({QStringLiteral("squeue"), QStringLiteral("--me"), QStringLiteral("--states=all"),
+                                                  QStringLiteral("--noheader"), SqueueParser::formatArgument()}),
                                        kQueryTimeoutMs);
     bool squeueSure = false;
     if (sq.transportOk()) {
@@ -281,7 +300,7 @@ ReconcileOutcome SlurmClient::lookUpByToken(const RunRecord &run, const QString 
     QStringList sacctArgs{QStringLiteral("sacct"), QStringLiteral("-X"),
                           QStringLiteral("--starttime=now-%1hours").arg(hours)};
     sacctArgs << SacctParser::formatArguments();
-    const RemoteResult sa = m_exec.run(sacctArgs, kQueryTimeoutMs);
+    const RemoteResult sa = m_exec.run(queryArgv(sacctArgs), kQueryTimeoutMs);
     bool sacctSure = false;
     if (sa.ok()) {
         sacctSure = true;

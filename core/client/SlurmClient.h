@@ -48,6 +48,11 @@ public:
     static QString submitShellBody(const QString &remoteDir, const QString &token);
     static QString reconcileShellBody(const QString &remoteDir);
     static QString outputFileName(const QString &jobId);   // "scalelab-<id>.out"
+    // A query (squeue/sacct/scontrol) as sent: prefixed with `env` so that
+    // output-shaping variables of the login shell's rc files (SQUEUE_FORMAT,
+    // SACCT_FORMAT, SLURM_TIME_FORMAT, SQUEUE_STATES, ...) cannot change what
+    // is parsed. SLURM_CONF is kept: it is how a site's clients find slurmctld.
+    static QStringList queryArgv(const QStringList &argv);
 
 private:
     QString remoteDirFor(const RunRecord &run, QString *error);

@@ -40,8 +40,8 @@ PollResult SlurmClient::pollOnce()
         return result;
 
     // One squeue for the user: filtered by slurmctld, unlike a -j list.
-    const RemoteResult sq = m_exec.run({QStringLiteral("squeue"), QStringLiteral("--me"), QStringLiteral("--noheader"),
-                                        SqueueParser::formatArgument()},
+    const RemoteResult sq = m_exec.run(queryArgv({QStringLiteral("squeue"), QStringLiteral("--me"), QStringLiteral("--noheader"),
+                                                  SqueueParser::formatArgument()}),
                                        kQueryTimeoutMs);
     ++result.squeueCalls;
     if (!sq.transportOk()) {
@@ -90,7 +90,7 @@ PollResult SlurmClient::pollOnce()
     // One sacct for every job that left the queue (with steps: MaxRSS lives there).
     QStringList args{QStringLiteral("sacct"), QStringLiteral("--jobs=") + gone.join(QLatin1Char(','))};
     args << SacctParser::formatArguments();
-    const RemoteResult sa = m_exec.run(args, kQueryTimeoutMs);
+    const RemoteResult sa = m_exec.run(queryArgv(args), kQueryTimeoutMs);
     ++result.sacctCalls;
     if (!sa.ok()) {
         result.transportError = sa.transportError;

@@ -129,10 +129,20 @@ IngestResult IngestService::ingestRun(RunStore &store, qint64 runId)
         const QString s = metric::SourceSacct;
         if (m.elapsedSeconds) put(metric::ElapsedS, double(*m.elapsedSeconds), QStringLiteral("s"), s);
         if (m.queueWaitSeconds) put(metric::QueueWaitS, double(*m.queueWaitSeconds), QStringLiteral("s"), s);
-        if (m.gpus) put(metric::Gpus, *m.gpus, QStringLiteral("GPUs"), s);
+        // A GPU job whose AllocTRES lacks gres/gpu (site accounting without
+        // it): the run's requested GPUs, with that source named.
+        std::optional<int> gpus = m.gpus;
+        std::optional<double> gpuHours = m.gpuHours;
+        QString gpuSource = s;
+        if (run.value.gpus > 0 && (!gpus || *gpus == 0)) {
+            gpus = run.value.gpus;
+            gpuSource = metric::SourceSpecGpus;
+            gpuHours = m.elapsedSeconds ? std::optional<double>(*gpus * double(*m.elapsedSeconds) / 3600.0) : std::nullopt;
+        }
+        if (gpus) put(metric::Gpus, *gpus, QStringLiteral("GPUs"), gpuSource);
         if (m.nodes) put(metric::Nodes, *m.nodes, QStringLiteral("nodes"), s);
         if (m.allocCpus) put(metric::AllocCpus, *m.allocCpus, QStringLiteral("CPUs"), s);
-        if (m.gpuHours) put(metric::GpuHours, *m.gpuHours, QStringLiteral("GPU h"), s);
+        if (gpuHours) put(metric::GpuHours, *gpuHours, QStringLiteral("GPU h"), gpuSource);
         if (m.billing) put(metric::Billing, *m.billing, QString(), s);
         if (m.billingHours) put(metric::BillingHours, *m.billingHours, QStringLiteral("billing h"), s);
         if (m.maxRssBytes) put(metric::MaxRssMiB, double(*m.maxRssBytes) / (1024.0 * 1024.0), QStringLiteral("MiB"), s);

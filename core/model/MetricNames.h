@@ -38,5 +38,8 @@ inline const QString SourceSacct = QStringLiteral("sacct");
 inline const QString SourceGpu = QStringLiteral("gpu-samples");
 inline const QString SourceLog = QStringLiteral("stdout");
 inline const QString SourcePattern = QStringLiteral("pattern");
+// GPUs from the run's own request: the site's AllocTRES had no gres/gpu
+// (AccountingStorageTRES without it), so sacct alone would say 0 GPU-hours.
+inline const QString SourceSpecGpus = QStringLiteral("spec (no gres/gpu in AllocTRES)");
 
 } // namespace scalelab::metric

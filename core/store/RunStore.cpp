@@ -57,13 +57,17 @@ const QList<QStringList> &migrations()
                            " name TEXT NOT NULL, value REAL NOT NULL, unit TEXT NOT NULL DEFAULT '',"
                            " source TEXT NOT NULL DEFAULT '', PRIMARY KEY (run_id, name, source))"),
         },
+        {
+            // The Slurm version that ran the job (`sbatch --version` of the cluster), "" if not known.
+            QStringLiteral("ALTER TABLE runs ADD COLUMN slurm_version TEXT NOT NULL DEFAULT ''"),
+        },
     };
     return m;
 }
 
 const char *kRunColumns = "id, study_id, token, profile, cluster_alias, partition, gpus, nodes, framework,"
                           " spec_json, script, remote_dir, job_id, state, reason, submit_state, rejection,"
-                          " created, updated";
+                          " created, updated, slurm_version";
 
 RunRecord runFromQuery(const QSqlQuery &q)
 {
@@ -87,6 +91,7 @@ RunRecord runFromQuery(const QSqlQuery &q)
     r.rejection = q.value(16).toString();
     r.created = RunStoreSql::fromText(q.value(17));
     r.updated = RunStoreSql::fromText(q.value(18));
+    r.slurmVersion = q.value(19).toString();
     return r;
 }
 
@@ -436,6 +441,18 @@ StoreResult<QList<RunRecord>> RunStore::unresolvedRuns(const QString &clusterAli
 {
     return selectRuns(QStringLiteral("WHERE cluster_alias = ? AND submit_state IN ('intent','uploaded','unknown')"),
                       {clusterAlias});
+}
+
+QString RunStore::setSlurmVersion(qint64 runId, const QString &version)
+{
+    QSqlDatabase db;
+    if (QString e = connection(db); !e.isEmpty())
+        return e;
+    QSqlQuery q(db);
+    if (QString e = RunStoreSql::exec(q, QStringLiteral("UPDATE runs SET slurm_version = ? WHERE id = ?"), {version, runId});
+        !e.isEmpty())
+        return e;
+    return q.numRowsAffected() == 1 ? QString() : QStringLiteral("run store: no run with id %1").arg(runId);
 }
 
 QString RunStore::setRemoteDir(qint64 runId, const QString &remoteDir)

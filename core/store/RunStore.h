@@ -67,6 +67,7 @@ public:
     // Runs of a cluster in intent/uploaded/unknown (need submit or reconcile).
     StoreResult<QList<RunRecord>> unresolvedRuns(const QString &clusterAlias);
     QString setRemoteDir(qint64 runId, const QString &remoteDir);
+    QString setSlurmVersion(qint64 runId, const QString &version);   // "24.11.5"
     QString setSubmitState(qint64 runId, SubmitState state, const QString &rejection = {});
     // Job id known: submit_state = `how` (Submitted or Reconciled), state PENDING.
     QString markSubmitted(qint64 runId, const QString &jobId, SubmitState how = SubmitState::Submitted);

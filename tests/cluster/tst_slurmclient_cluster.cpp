@@ -78,7 +78,7 @@ private Q_SLOTS:
     void version()
     {
         QString error;
-        QCOMPARE(m_client->detectVersion(&error), QStringLiteral("22.05.8"));
+        QCOMPARE(m_client->detectVersion(&error), m_env.expectedSlurmVersion());
     }
 
     void testOnlyGivesSlurmVerdict()

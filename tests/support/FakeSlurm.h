@@ -54,8 +54,18 @@ struct FakeSlurm {
         return r;
     }
 
-    RemoteResult handle(const QStringList &argv)
+    RemoteResult handle(const QStringList &queryArgv)
     {
+        // Queries arrive as `env -u VAR ... SLURM_TIME_FORMAT=standard squeue ...`.
+        QStringList argv = queryArgv;
+        if (argv.value(0) == "env") {
+            argv.removeFirst();
+            while (!argv.isEmpty() && (argv.first() == "-u" || argv.first().contains('='))) {
+                if (argv.first() == "-u")
+                    argv.removeFirst();
+                argv.removeFirst();
+            }
+        }
         const QString cmd = argv.value(0);
         if (cmd == "sh" && argv.value(1) == "-c") {
             const QString body = argv.value(2);

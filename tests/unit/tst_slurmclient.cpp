@@ -108,7 +108,9 @@ void TestSlurmClient::submitHappyPath()
     QCOMPARE(r.remoteDir, dir);
     QCOMPARE(m_exec->files.value(dir + "/job.sbatch"), before.script.toUtf8());
     QCOMPARE(m_exec->files.value(dir + "/jobid"), QByteArray("100\n"));
-    QCOMPARE(m_exec->countCommands("sbatch"), 1);
+    QCOMPARE(m_exec->countCommands("sbatch --parsable"), 1);
+    QCOMPARE(m_exec->countCommands("sbatch --version"), 1);   // the version probe, once per client
+    QCOMPARE(r.slurmVersion, QStringLiteral("22.05.8"));
     QCOMPARE(m_slurm->jobs.size(), 1);
     QCOMPARE(m_slurm->jobs[0].token, before.token);
     // no user text in any command
@@ -145,7 +147,7 @@ void TestSlurmClient::submitRejectedStoresSlurmText()
     QCOMPARE(r.submitState, SubmitState::Rejected);
     QCOMPARE(r.rejection, o.message);
     QCOMPARE(m_client->submit(id).kind, SubmitOutcome::Kind::Refused);
-    QCOMPARE(m_exec->countCommands("sbatch"), 1);
+    QCOMPARE(m_exec->countCommands("sbatch --parsable"), 1);
 }
 
 void TestSlurmClient::submitControllerDownIsRetryable()
@@ -379,6 +381,14 @@ void TestSlurmClient::pollOneSqueueOneSacct()
     QCOMPARE(m_exec->commands().size(), 2);
     QCOMPARE(m_exec->countCommands("squeue --me"), 1);
     QCOMPARE(m_exec->countCommands("sacct --jobs=101,102 "), 1);
+    // Queries carry their own environment: rc files cannot reshape what is parsed.
+    for (const QStringList &argv : m_exec->commands()) {
+        QCOMPARE(argv.first(), QStringLiteral("env"));
+        QVERIFY(argv.join(' ').contains("-u SQUEUE_FORMAT -u SQUEUE_FORMAT2 "));
+        QVERIFY(argv.join(' ').contains("-u SACCT_FORMAT "));
+        QVERIFY(argv.contains("SLURM_TIME_FORMAT=standard"));
+        QVERIFY(!argv.join(' ').contains("SLURM_CONF"));
+    }
     QCOMPARE(m_store->run(a).value.state, JobState::Running);
     QCOMPARE(m_store->run(b).value.state, JobState::Completed);
     QCOMPARE(m_store->run(c).value.state, JobState::Timeout);

@@ -31,7 +31,7 @@ QStringList RunsTableModel::defaultColumns(const RunMetricsTable &table)
 {
     QStringList cols{QStringLiteral("id"),  QStringLiteral("study"), QStringLiteral("cluster"),
                      QStringLiteral("framework"), QStringLiteral("gpus"), QStringLiteral("jobId"),
-                     QStringLiteral("state")};
+                     QStringLiteral("state"), QStringLiteral("slurm")};
     const QStringList wanted{metric::TrainTimeS,   metric::ElapsedS,       metric::SamplesPerS,
                              metric::Throughput,   metric::TestAccuracy,   metric::GpuUtilMeanPct,
                              metric::GpuHours,     metric::CpuEfficiency,  metric::QueueWaitS};
