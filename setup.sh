@@ -3,9 +3,9 @@
 #   ./setup.sh app    install, build and open the app
 #   ./setup.sh test   install, build and run every test, the real loopback
 #                     Slurm + SSH cluster included (needs root for the cluster)
-#                     and then the unit, GUI and fuzz-replay tests again,
-#                     built with clang under AddressSanitizer + UBSan
-#                     (build-asan/), and the reproducible-build check
+#   ./setup.sh sanitize      the unit, GUI and fuzz-replay tests built with
+#                            clang under AddressSanitizer + UBSan (build-asan/)
+#   ./setup.sh reproducible  the same commit built twice, compared byte for byte
 #   ./setup.sh bench  build and print the benchmark ratios
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -91,7 +91,14 @@ case "$mode" in
     SCALELAB_TESTCLUSTER_SLURM=24.11 "$here/tests/cluster/testcluster" build-root
     (cd "$build" && ctest --output-on-failure -j2 --timeout 900 -LE 'bench|slurm24')
     (cd "$build" && ctest --output-on-failure -j2 --timeout 900 -L slurm24)
+    ;;
+  sanitize)
+    # Not yet part of `test`: see the README (Hostile input).
+    install_packages "$APP_PACKAGES $TEST_PACKAGES $PACKAGE_TEST_PACKAGES"
     sanitized_clang_tests
+    ;;
+  reproducible)
+    install_packages "$APP_PACKAGES $PACKAGE_TEST_PACKAGES"
     reproducible_check
     ;;
   bench)
@@ -100,7 +107,7 @@ case "$mode" in
     for b in "$build"/tests/bench_*; do [ -x "$b" ] && "$b"; done
     ;;
   *)
-    echo "usage: $0 app|test|bench" >&2
+    echo "usage: $0 app|test|bench|sanitize|reproducible" >&2
     exit 2
     ;;
 esac
