@@ -34,19 +34,22 @@ install_packages() {
 }
 
 build() {
-  cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  # "$@": extra cache settings, e.g. the test hooks for `./setup.sh test`.
+  cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
   cmake --build "$build" -j"$(nproc)"
 }
 
 case "$mode" in
   app)
     install_packages "$APP_PACKAGES"
-    build
+    build -DSCALELAB_TEST_HOOKS=OFF
     exec "$build/app/scalelab"
     ;;
   test)
     install_packages "$APP_PACKAGES $TEST_PACKAGES"
-    build
+    # The crash-consistency tests kill scalelab at chosen points through a
+    # hook that only test builds contain.
+    build -DSCALELAB_TEST_HOOKS=ON
     cd "$build"
     # The cluster fixture (tests/cluster/testcluster) starts before the tests
     # that need it and stops after them; `ctest` alone does the same.

@@ -6,8 +6,8 @@
 #include "ui/window/MainWindow.h"
 #include "ui/common/StartupStyle.h"
 
-#include "ui/common/ClusterModule.h"
-#include "ui/common/ClusterService.h"
+#include "ui/cluster/ClusterManager.h"
+#include "ui/cluster/ConnectionsDialog.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -18,8 +18,8 @@
 
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <optional>
-#include <thread>
 
 namespace scalelab {
 
@@ -96,6 +96,30 @@ void applyDarkPalette(QApplication &app)
     app.setPalette(p);
 }
 
+// Runs a function once, after the first paint of a widget has finished.
+class AfterFirstPaint : public QObject {
+public:
+    AfterFirstPaint(QWidget *watched, std::function<void()> then) : QObject(watched), m_then(std::move(then))
+    {
+        watched->installEventFilter(this);
+    }
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (event->type() == QEvent::Paint) {
+            watched->removeEventFilter(this);
+            // Queued: the whole paint pass this event starts finishes first.
+            QTimer::singleShot(0, watched, m_then);
+            deleteLater();
+        }
+        return QObject::eventFilter(watched, event);
+    }
+
+private:
+    std::function<void()> m_then;
+};
+
 int placeIndex(const QString &place)
 {
     if (place == QLatin1String("jobs"))
@@ -140,6 +164,8 @@ int GuiMain::run(int argc, char **argv)
     };
     phase("qapp");
     AppServices services;
+    services.setConnectionsDialogFactory(
+        [](AppServices &s, QWidget *parent) -> QDialog * { return new ConnectionsDialog(s, parent); });
     phase("services");
     MainWindow window(services);
     phase("window");
@@ -153,8 +179,6 @@ int GuiMain::run(int argc, char **argv)
         // No cluster layer: a screenshot never opens SSH connections.
         window.resize(opts.size);
         window.showPlace(placeIndex(opts.place));
-        if (opts.place == QLatin1String("results") && !ClusterModule::instance())
-            std::fprintf(stderr, "scalelab: no charts: %s\n", qPrintable(ClusterModule::loadError()));
         window.show();
         int rc = 0;
         // Grab once layout and the first paint have happened (posted events
@@ -184,38 +208,25 @@ int GuiMain::run(int argc, char **argv)
             window.compose()->installEventFilter(&*probe);
         });
     }
-    // The cluster layer (a module with libssh) starts after the first frame,
-    // its libraries mapped on a worker thread so the form paints meanwhile;
-    // then it reconciles runs left from an earlier session.
+    // The cluster layer (one SSH worker per cluster, reconciling runs left
+    // from an earlier session) is built once the place the window opens on
+    // has painted: neither the first frame nor the form waits for it.
     const bool exitAfterClusters = exitAfter == QLatin1String("clusters");   // for the test of this path
     auto startClusters = [&services, &window, &app, exitAfterClusters] {
-        ClusterModule *module = ClusterModule::instance();   // loaded by now
-        if (!module) {
-            window.statusBar()->showMessage(
-                QCoreApplication::translate("GuiMain", "No cluster connections: %1").arg(ClusterModule::loadError()));
-            window.attachClusters();   // Submit and Dry run say why they are off
-        } else {
-            ClusterService *clusters = module->createClusters(services, &app);   // registers itself in services
-            clusters->setDialogParent(&window);
-            window.attachClusters();
-        }
+        auto *clusters = new ClusterManager(services, &app);   // registers itself in services
+        clusters->setDialogParent(&window);
+        window.attachClusters();
         if (exitAfterClusters) {
-            std::printf("clusters %s\n", services.clusters() ? "started" : qPrintable(ClusterModule::loadError()));
+            std::printf("clusters %s\n", services.clusters() ? "started" : "missing");
             std::fflush(stdout);
             QCoreApplication::quit();
         }
     };
-    std::thread loader;
-    QObject::connect(&window, &MainWindow::firstFramePainted, &window, [&loader, &app, startClusters] {
-        loader = std::thread([&app, startClusters] {
-            ClusterModule::instance();
-            QMetaObject::invokeMethod(&app, startClusters, Qt::QueuedConnection);
-        });
+    QObject::connect(&window, &MainWindow::firstFramePainted, &window, [&window, startClusters] {
+        new AfterFirstPaint(window.place(window.places()->currentIndex()), startClusters);
     });
     window.show();
     const int rc = app.exec();
-    if (loader.joinable())
-        loader.join();
     // Stop the workers while the services they use still exist.
     delete services.clusters();
     return rc;

@@ -9,7 +9,7 @@ namespace scalelab {
 // prints "shown-ms <N>" once the first frame is painted and quits (startup bench);
 // SCALELAB_EXIT_AFTER_SHOWN=form does the same for the Compose form's first frame,
 // SCALELAB_EXIT_AFTER_SHOWN=clusters prints "clusters started" once the cluster
-// module is loaded and its layer runs, then quits normally.
+// layer (built after the first place has painted) runs, then quits normally.
 class GuiMain {
 public:
     static int run(int argc, char **argv);

@@ -1,8 +1,9 @@
 #include "app/cli/CliMain.h"
 
 #include "app/cli/CliContext.h"
-#include "ui/common/ClusterModule.h"
 #include "app/cli/ComposeCommands.h"
+#include "app/cli/ReportCommands.h"
+#include "app/cli/SlurmCommands.h"
 
 #include <functional>
 #include <map>
@@ -13,21 +14,19 @@ namespace {
 
 using Command = std::function<int(CliContext &, const QStringList &)>;
 
-// Commands without a function are the cluster module's (SSH, charts): it is
-// loaded only for them, so profiles/render/lint start as fast as they can.
 const std::map<QString, std::pair<Command, const char *>> &commands()
 {
     static const std::map<QString, std::pair<Command, const char *>> table = {
         {QStringLiteral("profiles"), {&ComposeCommands::profiles, "list cluster profiles, partitions and limits"}},
         {QStringLiteral("render"), {&ComposeCommands::render, "print the sbatch script of a job spec and its diagnostics"}},
         {QStringLiteral("lint"), {&ComposeCommands::lint, "check an existing sbatch script against a profile"}},
-        {QStringLiteral("submit"), {nullptr, "submit a job spec over SSH, exactly once"}},
-        {QStringLiteral("study"), {nullptr, "submit a scaling study: one run per GPU count"}},
-        {QStringLiteral("status"), {nullptr, "one poll cycle over all active runs, then exit"}},
-        {QStringLiteral("cancel"), {nullptr, "cancel a run's job"}},
-        {QStringLiteral("fetch"), {nullptr, "download a run's output and GPU sample files"}},
-        {QStringLiteral("runs"), {nullptr, "list stored runs (--json includes metrics)"}},
-        {QStringLiteral("report"), {nullptr, "write a study's scaling report as PDF"}},
+        {QStringLiteral("submit"), {&SlurmCommands::submit, "submit a job spec over SSH, exactly once"}},
+        {QStringLiteral("study"), {&SlurmCommands::study, "submit a scaling study: one run per GPU count"}},
+        {QStringLiteral("status"), {&SlurmCommands::status, "one poll cycle over all active runs, then exit"}},
+        {QStringLiteral("cancel"), {&SlurmCommands::cancel, "cancel a run's job"}},
+        {QStringLiteral("fetch"), {&SlurmCommands::fetch, "download a run's output and GPU sample files"}},
+        {QStringLiteral("runs"), {&SlurmCommands::runs, "list stored runs (--json includes metrics)"}},
+        {QStringLiteral("report"), {&ReportCommands::report, "write a study's scaling report as PDF"}},
     };
     return table;
 }
@@ -79,13 +78,7 @@ int CliMain::run(const QStringList &args)
     auto it = commands().find(first);
     if (it == commands().end())
         return ctx.unusable(QStringLiteral("unknown command \"%1\" (see `scalelab --help`)").arg(first));
-    if (it->second.first)
-        return it->second.first(ctx, args.mid(1));
-    ClusterModule *module = ClusterModule::instance();
-    if (!module)
-        return ctx.unusable(QStringLiteral("\"%1\" needs the cluster module: %2").arg(first, ClusterModule::loadError()));
-    const int rc = module->runCommand(first, args.mid(1));
-    return rc >= 0 ? rc : ctx.unusable(QStringLiteral("the cluster module does not know \"%1\"").arg(first));
+    return it->second.first(ctx, args.mid(1));
 }
 
 } // namespace scalelab

@@ -1,7 +1,6 @@
 #include "ui/compose/ComposePlace.h"
 
 #include "ui/common/AppServices.h"
-#include "ui/common/ClusterModule.h"
 #include "ui/compose/DiagnosticsPanel.h"
 #include "ui/compose/JobForm.h"
 #include "core/model/JobSpecJson.h"
@@ -152,7 +151,7 @@ void ComposePlace::updateActions()
             firstError = &d;
             break;
         }
-    const QString noClusters = ClusterModule::unavailableReason();
+    const QString noClusters = AppServices::clustersUnavailableReason();
     m_submit->setEnabled(haveClusters && !firstError);
     m_submit->setToolTip(!haveClusters ? noClusters
                          : firstError  ? tr("Fix first: %1").arg(firstError->message)
@@ -409,5 +408,3 @@ void ComposePlace::openStudy()
 }
 
 } // namespace scalelab
-
-#include "moc_ComposePlace.cpp"

@@ -381,5 +381,3 @@ void JobForm::clearMarks()
 }
 
 } // namespace scalelab
-
-#include "moc_JobForm.cpp"

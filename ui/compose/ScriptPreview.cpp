@@ -99,5 +99,3 @@ void ScriptPreview::changeEvent(QEvent *event)
 }
 
 } // namespace scalelab
-
-#include "moc_ScriptPreview.cpp"

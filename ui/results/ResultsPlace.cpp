@@ -398,5 +398,3 @@ void ResultsPlace::autoIngest()
 }
 
 } // namespace scalelab
-
-#include "moc_ResultsPlace.cpp"

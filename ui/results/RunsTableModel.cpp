@@ -147,5 +147,3 @@ void RunsTableModel::rebuild()
 }
 
 } // namespace scalelab
-
-#include "moc_RunsTableModel.cpp"

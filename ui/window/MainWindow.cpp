@@ -4,10 +4,10 @@
 #include "ui/compose/ComposePlace.h"
 #include "ui/common/RecentSpecs.h"
 #include "ui/common/UiResources.h"
-#include "ui/common/ClusterModule.h"
 #include "ui/window/SettingsDialog.h"
 
 #include "ui/jobs/JobsPlace.h"
+#include "ui/results/ResultsPlace.h"
 #include "ui/common/ClusterService.h"
 
 #include <QAction>
@@ -80,13 +80,8 @@ QWidget *MainWindow::place(int index)
             w = m_compose;
         } else if (index == JobsIndex) {
             w = new JobsPlace(m_services, m_containers[index]);
-        } else if (ClusterModule *module = ClusterModule::instance()) {
-            w = module->createResultsPlace(m_services, m_containers[index]);
         } else {
-            auto *missing = new QLabel(tr("Results cannot be shown: %1").arg(ClusterModule::loadError()), m_containers[index]);
-            missing->setWordWrap(true);
-            missing->setAlignment(Qt::AlignCenter);
-            w = missing;
+            w = new ResultsPlace(m_services, m_containers[index]);
         }
         m_containers[index]->layout()->addWidget(w);
         m_built[index] = w;
@@ -191,7 +186,7 @@ void MainWindow::buildMenus()
 
 void MainWindow::openConnections()
 {
-    if (const QString error = ClusterModule::openConnections(m_services, this); !error.isEmpty())
+    if (const QString error = m_services.openConnections(this); !error.isEmpty())
         statusBar()->showMessage(tr("Connections cannot be edited: %1").arg(error), 15000);
 }
 
@@ -303,5 +298,3 @@ QString MainWindow::connectionStatusText() const
 }
 
 } // namespace scalelab
-
-#include "moc_MainWindow.cpp"
