@@ -1,5 +1,8 @@
 #include "app/GuiMain.h"
 
+#include "app/cli/CliMain.h"
+
+#include "ui/common/AfterFirstPaint.h"
 #include "ui/common/AppServices.h"
 #include "ui/compose/ComposePlace.h"
 #include "ui/common/FirstFrameProbe.h"
@@ -24,51 +27,6 @@
 namespace scalelab {
 
 namespace {
-
-struct GuiOptions {
-    QString screenshot;
-    QString place = QStringLiteral("compose");
-    QString spec;
-    QSize size{1280, 800};
-    bool dark = false;
-    QString error;
-};
-
-GuiOptions parseOptions(int argc, char **argv)
-{
-    GuiOptions o;
-    o.dark = qEnvironmentVariable("SCALELAB_DARK") == QLatin1String("1");
-    for (int i = 1; i < argc; ++i) {
-        const QString a = QString::fromLocal8Bit(argv[i]);
-        auto value = [&]() -> QString {
-            if (i + 1 >= argc) {
-                o.error = QStringLiteral("%1 needs a value").arg(a);
-                return {};
-            }
-            return QString::fromLocal8Bit(argv[++i]);
-        };
-        if (a == QLatin1String("--screenshot")) {
-            o.screenshot = value();
-        } else if (a == QLatin1String("--place")) {
-            o.place = value();
-            if (o.place != QLatin1String("compose") && o.place != QLatin1String("jobs") && o.place != QLatin1String("results"))
-                o.error = QStringLiteral("--place must be compose, jobs or results, not \"%1\"").arg(o.place);
-        } else if (a == QLatin1String("--spec")) {
-            o.spec = value();
-        } else if (a == QLatin1String("--size")) {
-            const QStringList wh = value().split(QLatin1Char('x'));
-            const int w = wh.value(0).toInt(), h = wh.value(1).toInt();
-            if (wh.size() != 2 || w < 200 || h < 150 || w > 8000 || h > 8000)
-                o.error = QStringLiteral("--size must be WIDTHxHEIGHT, e.g. 1280x800 (200x150 to 8000x8000)");
-            else
-                o.size = QSize(w, h);
-        } else if (a == QLatin1String("--dark")) {
-            o.dark = true;
-        }
-        // Anything else is left to QApplication (-style, -platform, ...).
-    }
-    return o;
-}
 
 void applyDarkPalette(QApplication &app)
 {
@@ -96,30 +54,6 @@ void applyDarkPalette(QApplication &app)
     app.setPalette(p);
 }
 
-// Runs a function once, after the first paint of a widget has finished.
-class AfterFirstPaint : public QObject {
-public:
-    AfterFirstPaint(QWidget *watched, std::function<void()> then) : QObject(watched), m_then(std::move(then))
-    {
-        watched->installEventFilter(this);
-    }
-
-protected:
-    bool eventFilter(QObject *watched, QEvent *event) override
-    {
-        if (event->type() == QEvent::Paint) {
-            watched->removeEventFilter(this);
-            // Queued: the whole paint pass this event starts finishes first.
-            QTimer::singleShot(0, watched, m_then);
-            deleteLater();
-        }
-        return QObject::eventFilter(watched, event);
-    }
-
-private:
-    std::function<void()> m_then;
-};
-
 int placeIndex(const QString &place)
 {
     if (place == QLatin1String("jobs"))
@@ -131,15 +65,10 @@ int placeIndex(const QString &place)
 
 } // namespace
 
-int GuiMain::run(int argc, char **argv)
+int GuiMain::run(int argc, char **argv, const WindowOptions &opts)
 {
     QElapsedTimer clock;
     clock.start();
-    const GuiOptions opts = parseOptions(argc, argv);
-    if (!opts.error.isEmpty()) {
-        std::fprintf(stderr, "scalelab: %s\n", qPrintable(opts.error));
-        return 2;
-    }
     const bool screenshot = !opts.screenshot.isEmpty();
     // Must be decided before QApplication picks a platform plugin.
     if (screenshot && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY")

@@ -2,6 +2,8 @@
 
 namespace scalelab {
 
+struct WindowOptions;
+
 // The window, or an offscreen screenshot of it:
 //   scalelab --screenshot FILE.png [--place compose|jobs|results] [--spec SPEC.json]
 //            [--size WxH] [--dark]
@@ -12,7 +14,8 @@ namespace scalelab {
 // layer (built after the first place has painted) runs, then quits normally.
 class GuiMain {
 public:
-    static int run(int argc, char **argv);
+    // `opts` were checked by CliMain::route; argv still holds Qt's own options.
+    static int run(int argc, char **argv, const WindowOptions &opts);
 };
 
 } // namespace scalelab

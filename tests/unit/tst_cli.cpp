@@ -54,7 +54,9 @@ void TestCli::profilesJson()
 {
     const auto r = runCli({QStringLiteral("profiles"), QStringLiteral("--json")});
     QCOMPARE(r.exitCode, 0);
-    const QJsonArray arr = QJsonDocument::fromJson(r.out.toUtf8()).array();
+    const QJsonObject doc = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QCOMPARE(doc.value(QStringLiteral("schema")).toString(), QStringLiteral("scalelab.profiles.v1"));
+    const QJsonArray arr = doc.value(QStringLiteral("profiles")).toArray();
     QVERIFY(arr.size() >= 7);
     bool sawMahti = false;
     for (const auto &v : arr) {
@@ -178,9 +180,10 @@ void TestCli::aLoneCopyRunsEveryCommand()
     p.start(exe, {QStringLiteral("runs"), QStringLiteral("--json")});
     QVERIFY(p.waitForFinished(30000));
     QCOMPARE(p.exitCode(), 0);
-    const QJsonDocument doc = QJsonDocument::fromJson(p.readAllStandardOutput());
-    QVERIFY(doc.isArray());
-    QCOMPARE(doc.array().size(), 0);
+    const QJsonObject doc = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
+    QCOMPARE(doc.value(QStringLiteral("schema")).toString(), QStringLiteral("scalelab.runs.v1"));
+    QVERIFY(doc.value(QStringLiteral("runs")).isArray());
+    QCOMPARE(doc.value(QStringLiteral("runs")).toArray().size(), 0);
     p.start(exe, {QStringLiteral("submit"), QStringLiteral("--help")});
     QVERIFY(p.waitForFinished(30000));
     QCOMPARE(p.exitCode(), 0);

@@ -1,5 +1,6 @@
 #include "ui/window/MainWindow.h"
 
+#include "ui/common/AfterFirstPaint.h"
 #include "ui/common/AppServices.h"
 #include "ui/compose/ComposePlace.h"
 #include "ui/common/RecentSpecs.h"
@@ -73,7 +74,7 @@ QWidget *MainWindow::place(int index)
             m_compose->updateActions();
             // Opening the store (SQLite, migrations) waits until the form has
             // painted; a broken store is reported then.
-            QTimer::singleShot(0, this, [this] {
+            new AfterFirstPaint(m_compose, [this] {
                 if (const QString error = m_services.storeError(); !error.isEmpty())
                     statusBar()->showMessage(tr("The run store could not be opened: %1").arg(error));
             });
@@ -267,8 +268,9 @@ bool MainWindow::eventFilter(QObject *watched, QEvent *event)
     if (watched == m_tabs && event->type() == QEvent::Paint) {
         m_tabs->removeEventFilter(this);
         QTimer::singleShot(0, this, [this] {
-            place(m_tabs->currentIndex());
-            applyIcons();
+            QWidget *current = place(m_tabs->currentIndex());
+            // The SVG icon engine and image plugins load once the place is on screen.
+            new AfterFirstPaint(current, [this] { applyIcons(); });
             Q_EMIT firstFramePainted();
         });
     }
