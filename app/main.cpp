@@ -1,8 +1,22 @@
 #include "app/GuiMain.h"
 #include "app/cli/CliMain.h"
+#include "ui/common/PrivateData.h"
 
 #include <QApplication>
 #include <QCoreApplication>
+
+#include <cstdio>
+
+namespace {
+
+// Private data is tightened at every start, headless commands included.
+void securePrivateData()
+{
+    for (const QString &p : scalelab::PrivateData::secure(scalelab::PrivateData::Create::Nothing))
+        std::fprintf(stderr, "scalelab: warning: %s\n", qPrintable(p));
+}
+
+} // namespace
 
 int main(int argc, char **argv)
 {
@@ -23,11 +37,13 @@ int main(int argc, char **argv)
             qputenv("QT_QPA_PLATFORM", "offscreen");
         QApplication app(argc, argv);
         QCoreApplication::setApplicationName(QStringLiteral("ScaleLab"));
+        securePrivateData();
         return scalelab::CliMain::run(route.command, route.args);
     }
     // Headless: no display needed, no widgets created.
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("ScaleLab"));
     QCoreApplication::setApplicationVersion(QStringLiteral(SCALELAB_VERSION));
+    securePrivateData();
     return scalelab::CliMain::run(route.command, route.args);
 }

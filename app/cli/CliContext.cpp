@@ -1,6 +1,7 @@
 #include "app/cli/CliContext.h"
 
 #include "app/cli/CliParser.h"
+#include "core/base/InputLimits.h"
 #include "core/model/JobSpecJson.h"
 
 #include <algorithm>
@@ -59,10 +60,17 @@ QString CliContext::inputName(const QString &path)
 
 std::optional<QByteArray> CliContext::readInput(const QString &path, qint64 maxBytes)
 {
+    if (path != QLatin1String("-")) {
+        // Files: unreadable or too large is refused with the limit named.
+        const auto read = InputLimits::readFile(path, QStringLiteral("input"), maxBytes);
+        if (!read.ok) {
+            unusable(read.problem.message);
+            return std::nullopt;
+        }
+        return read.data;
+    }
     QFile f;
-    const bool ok = path == QLatin1String("-") ? f.open(stdin, QIODevice::ReadOnly, QFileDevice::DontCloseHandle)
-                                               : (f.setFileName(path), f.open(QIODevice::ReadOnly));
-    if (!ok) {
+    if (!f.open(stdin, QIODevice::ReadOnly, QFileDevice::DontCloseHandle)) {
         unusable(QStringLiteral("cannot read %1: %2").arg(inputName(path), f.errorString()));
         return std::nullopt;
     }
@@ -73,6 +81,10 @@ std::optional<QByteArray> CliContext::readInput(const QString &path, qint64 maxB
         if (chunk.isEmpty())
             break;
         data += chunk;
+    }
+    if (data.size() >= maxBytes && !f.atEnd()) {
+        unusable(QStringLiteral("<stdin> is larger than %1 bytes; give a smaller input").arg(maxBytes));
+        return std::nullopt;
     }
     return data;
 }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "core/base/InputLimits.h"
 #include "core/model/ClusterProfile.h"
 #include "core/model/JobSpec.h"
 #include "core/profiles/ProfileRegistry.h"
@@ -38,7 +39,7 @@ public:
 
     const ProfileRegistry &profiles();
     // A file argument's bytes; "-" is stdin. nullopt (reason printed) when unreadable.
-    std::optional<QByteArray> readInput(const QString &path, qint64 maxBytes = 16 * 1024 * 1024);
+    std::optional<QByteArray> readInput(const QString &path, qint64 maxBytes = InputLimits::kMaxFileBytes);
     // How an input is named in messages: the path, or "<stdin>" for "-".
     static QString inputName(const QString &path);
     // Reads and parses a spec file ("-": stdin); prints the reason and

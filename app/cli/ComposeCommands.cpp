@@ -3,6 +3,7 @@
 #include "app/cli/CliParser.h"
 
 #include "core/base/DiagnosticFormat.h"
+#include "core/base/InputLimits.h"
 #include "core/model/JobSpecJson.h"
 #include "core/compose/SbatchRenderer.h"
 #include "core/scriptimport/ScriptImporter.h"
@@ -49,7 +50,9 @@ int ComposeCommands::profiles(CliContext &ctx, const QStringList &args)
 {
     CliParser a(QStringLiteral("profiles"), QStringLiteral("[--json]"),
                 QStringLiteral("Lists the cluster profiles (built-in and from %1)\nwith their partitions and limits. "
-                               "Broken profile files are reported on stderr.")
+                               "A broken profile file is reported on stderr\n(file, line or key, and what is wrong) "
+                               "and the others are still listed.\n"
+                               "Exit code: 0 all profiles loaded (warnings allowed), 1 a profile file has errors.")
                     .arg(ProfileRegistry::userDirectory()));
     a.examples({QStringLiteral("scalelab profiles"),
                 QStringLiteral("scalelab profiles --json | jq -r '.profiles[].id'")});
@@ -91,7 +94,7 @@ int ComposeCommands::profiles(CliContext &ctx, const QStringList &args)
             arr.push_back(j);
         }
         ctx.printJson("profiles", Json{{"profiles", arr}});
-        return 0;
+        return hasErrors(reg.problems()) ? int(ExitCode::Errors) : int(ExitCode::Ok);
     }
     for (const auto &p : reg.profiles()) {
         ctx.out << p.id << "  " << p.name << (p.userOverride ? "  (user profile)" : "") << "\n";
@@ -114,7 +117,8 @@ int ComposeCommands::profiles(CliContext &ctx, const QStringList &args)
         }
     }
     ctx.out.flush();
-    return 0;
+    // The list above is usable; a broken file is still an error to fix.
+    return hasErrors(reg.problems()) ? int(ExitCode::Errors) : int(ExitCode::Ok);
 }
 
 int ComposeCommands::render(CliContext &ctx, const QStringList &args)
@@ -180,7 +184,12 @@ int ComposeCommands::lint(CliContext &ctx, const QStringList &args)
     const auto raw = ctx.readInput(pos.front());
     if (!raw)
         return int(ExitCode::Unusable);
-    const ScriptImport imp = importSbatchScript(QString::fromUtf8(*raw), *profile);
+    ScriptImport imp = importSbatchScript(QString::fromUtf8(*raw), *profile);
+    // The summary counts every finding; the list shows the first ones.
+    const int errors = countOf(imp.diagnostics, Severity::Error);
+    const int warnings = countOf(imp.diagnostics, Severity::Warning);
+    const int notes = countOf(imp.diagnostics, Severity::Info);
+    imp.diagnostics = InputLimits::capDiagnostics(imp.diagnostics, CliContext::inputName(pos.front()));
     if (json) {
         Json j;
         j["spec"] = Json::parse(jobSpecToJson(imp.spec).toStdString());
@@ -189,10 +198,7 @@ int ComposeCommands::lint(CliContext &ctx, const QStringList &args)
     } else {
         for (const auto &d : imp.diagnostics)
             ctx.out << DiagnosticFormat::toText(d, CliContext::inputName(pos.front())) << "\n";
-        ctx.out << QStringLiteral("%1 error(s), %2 warning(s), %3 note(s)\n")
-                       .arg(countOf(imp.diagnostics, Severity::Error))
-                       .arg(countOf(imp.diagnostics, Severity::Warning))
-                       .arg(countOf(imp.diagnostics, Severity::Info));
+        ctx.out << QStringLiteral("%1 error(s), %2 warning(s), %3 note(s)\n").arg(errors).arg(warnings).arg(notes);
         ctx.out.flush();
     }
     return hasErrors(imp.diagnostics) ? int(ExitCode::Errors) : int(ExitCode::Ok);

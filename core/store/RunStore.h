@@ -5,6 +5,7 @@
 #include "core/model/RunRecord.h"
 #include "core/slurm/SacctRecord.h"
 #include "core/model/StateChange.h"
+#include "core/store/RunTableRecords.h"
 #include "core/store/StoreResult.h"
 #include "core/model/StudyRecord.h"
 
@@ -85,6 +86,11 @@ public:
 
     QString setMetric(const MetricRecord &metric);
     StoreResult<QList<MetricRecord>> metrics(qint64 runId);
+
+    // The runs table in a fixed few queries in one read transaction: studyId
+    // > 0 reads that study's runs with their scripts, otherwise every run
+    // without its script (RunTableRecords).
+    StoreResult<RunTableRecords> tableRecords(qint64 studyId = -1);
 
 private:
     QString connection(QSqlDatabase &db);   // this thread's open connection

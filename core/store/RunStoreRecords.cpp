@@ -98,26 +98,17 @@ QString RunStore::saveAccountingIn(QSqlDatabase &db, qint64 runId, const SacctRe
          RunStoreSql::toText({})});
 }
 
-StoreResult<std::optional<SacctRecord>> RunStore::accounting(qint64 runId)
+const char *RunStoreSql::accountingColumns()
 {
-    using R = StoreResult<std::optional<SacctRecord>>;
-    QSqlDatabase db;
-    if (QString e = connection(db); !e.isEmpty())
-        return R::failure(e);
-    QSqlQuery q(db);
-    if (QString e = RunStoreSql::exec(
-            q,
-            QStringLiteral("SELECT job_id, state, exit_code, submit_time, start_time, end_time, elapsed, alloc_tres,"
-                           " max_rss, node_list, reason, total_cpu, alloc_cpus, partition, account,"
-                           " tres_usage_in_ave, tres_usage_in_max, timelimit, job_name, work_dir, comment, raw,"
-                           " lines_json FROM accounting WHERE run_id = ?"),
-            {runId});
-        !e.isEmpty())
-        return R::failure(e);
-    if (!q.next())
-        return {std::nullopt, {}};
+    return "job_id, state, exit_code, submit_time, start_time, end_time, elapsed, alloc_tres, max_rss, node_list,"
+           " reason, total_cpu, alloc_cpus, partition, account, tres_usage_in_ave, tres_usage_in_max, timelimit,"
+           " job_name, work_dir, comment, raw, lines_json";
+}
+
+SacctRecord RunStoreSql::readAccounting(const QSqlQuery &q, int first)
+{
     SacctRecord a;
-    int i = 0;
+    int i = first;
     a.jobId = q.value(i++).toString();
     a.stateText = q.value(i++).toString();
     a.state = SlurmJobState::parse(a.stateText);
@@ -143,7 +134,25 @@ StoreResult<std::optional<SacctRecord>> RunStore::accounting(qint64 runId)
     const QString raw = q.value(i++).toString();
     a.rawLines = raw.isEmpty() ? QStringList() : raw.split(QLatin1Char('\n'));
     a.lines = linesFromJson(q.value(i++).toString());
-    return {a, {}};
+    return a;
+}
+
+StoreResult<std::optional<SacctRecord>> RunStore::accounting(qint64 runId)
+{
+    using R = StoreResult<std::optional<SacctRecord>>;
+    QSqlDatabase db;
+    if (QString e = connection(db); !e.isEmpty())
+        return R::failure(e);
+    QSqlQuery q(db);
+    if (QString e = RunStoreSql::exec(q,
+                                      QStringLiteral("SELECT %1 FROM accounting WHERE run_id = ?")
+                                          .arg(QLatin1String(RunStoreSql::accountingColumns())),
+                                      {runId});
+        !e.isEmpty())
+        return R::failure(e);
+    if (!q.next())
+        return {std::nullopt, {}};
+    return {RunStoreSql::readAccounting(q, 0), {}};
 }
 
 QString RunStore::recordFile(const FileRecord &f)

@@ -1,5 +1,8 @@
 #pragma once
 
+#include "core/model/RunRecord.h"
+#include "core/slurm/SacctRecord.h"
+
 #include <QDateTime>
 #include <QSqlDatabase>
 #include <QSqlError>
@@ -39,6 +42,12 @@ public:
             return error(sql.left(60), q.lastError());
         return {};
     }
+    // The runs and accounting tables' columns in the order the readers expect.
+    static const char *runColumns();
+    static RunRecord readRun(const QSqlQuery &q);
+    static const char *accountingColumns();
+    static SacctRecord readAccounting(const QSqlQuery &q, int first);
+
     static QString toText(const QDateTime &t)
     {
         return (t.isValid() ? t : QDateTime::currentDateTimeUtc()).toUTC().toString(Qt::ISODateWithMs);
