@@ -39,7 +39,8 @@ install_packages() {
 }
 
 build() {
-  cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  # "$@": extra cache settings, e.g. the test hooks for `./setup.sh test`.
+  cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
   cmake --build "$build" -j"$(nproc)"
 }
 
@@ -76,12 +77,14 @@ reproducible_check() {
 case "$mode" in
   app)
     install_packages "$APP_PACKAGES"
-    build
+    build -DSCALELAB_TEST_HOOKS=OFF
     exec "$build/app/scalelab"
     ;;
   test)
     install_packages "$APP_PACKAGES $TEST_PACKAGES $PACKAGE_TEST_PACKAGES"
-    build
+    # The crash-consistency tests kill scalelab at chosen points through a
+    # hook that only test builds contain.
+    build -DSCALELAB_TEST_HOOKS=ON
     # The cluster fixtures (tests/cluster/testcluster) start before the tests
     # that need them and stop after them; `ctest` alone does the same. Every
     # cluster test runs twice: Slurm 22.05 (label slurm22, host packages), then

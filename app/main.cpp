@@ -1,5 +1,5 @@
-#include "app/cli/CliMain.h"
 #include "app/GuiMain.h"
+#include "app/cli/CliMain.h"
 #include "ui/common/PrivateData.h"
 
 #include <QApplication>
@@ -23,21 +23,27 @@ int main(int argc, char **argv)
     QStringList args;
     for (int i = 1; i < argc; ++i)
         args << QString::fromLocal8Bit(argv[i]);
-    if (scalelab::CliMain::needsGuiApplication(args)) {
+    const scalelab::CliMain::Route route = scalelab::CliMain::route(args);
+    switch (route.kind) {
+    case scalelab::CliMain::Route::Kind::Exit:
+        return route.exitCode;
+    case scalelab::CliMain::Route::Kind::Window:
+        return scalelab::GuiMain::run(argc, argv, route.window);
+    case scalelab::CliMain::Route::Kind::Command:
+        break;
+    }
+    if (scalelab::CliMain::needsGuiApplication(route.command)) {
         if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
             qputenv("QT_QPA_PLATFORM", "offscreen");
         QApplication app(argc, argv);
         QCoreApplication::setApplicationName(QStringLiteral("ScaleLab"));
         securePrivateData();
-        return scalelab::CliMain::run(args);
+        return scalelab::CliMain::run(route.command, route.args);
     }
-    if (scalelab::CliMain::isCliInvocation(args)) {
-        // Headless: no display needed, no widgets created.
-        QCoreApplication app(argc, argv);
-        QCoreApplication::setApplicationName(QStringLiteral("ScaleLab"));
-        QCoreApplication::setApplicationVersion(QStringLiteral(SCALELAB_VERSION));
-        securePrivateData();
-        return scalelab::CliMain::run(args);
-    }
-    return scalelab::GuiMain::run(argc, argv);
+    // Headless: no display needed, no widgets created.
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("ScaleLab"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(SCALELAB_VERSION));
+    securePrivateData();
+    return scalelab::CliMain::run(route.command, route.args);
 }

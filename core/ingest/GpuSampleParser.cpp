@@ -7,8 +7,10 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string_view>
 
 namespace scalelab {
@@ -64,15 +66,15 @@ int twoDigits(const char *p)
     return (p[0] - '0') * 10 + (p[1] - '0');
 }
 
-// Days since 1970-01-01 of a proleptic Gregorian date (civil calendar arithmetic).
-qint64 daysFromCivil(int y, int m, int d)
+// Days since 1970-01-01 of a Gregorian date; nullopt for a day the month
+// does not have (2021/02/30).
+std::optional<qint64> daysSinceEpoch(int y, int m, int d)
 {
-    y -= m <= 2 ? 1 : 0;
-    const qint64 era = (y >= 0 ? y : y - 399) / 400;
-    const qint64 yoe = y - era * 400;
-    const qint64 doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
-    const qint64 doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
+    const std::chrono::year_month_day date{std::chrono::year(y), std::chrono::month(unsigned(m)),
+                                           std::chrono::day(unsigned(d))};
+    if (!date.ok())
+        return std::nullopt;
+    return std::chrono::sys_days(date).time_since_epoch().count();
 }
 
 // "2021/02/03 10:15:23.012" (nvidia-smi), also "2021-02-03T10:15:23" -> epoch seconds.
@@ -84,8 +86,10 @@ double timestamp(std::string_view s)
     const int y = twoDigits(p) * 100 + twoDigits(p + 2);
     const int mo = twoDigits(p + 5), d = twoDigits(p + 8);
     const int h = twoDigits(p + 11), mi = twoDigits(p + 14), sec = twoDigits(p + 17);
-    if (twoDigits(p) < 0 || twoDigits(p + 2) < 0 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || mi < 0
-        || sec < 0)
+    if (twoDigits(p) < 0 || twoDigits(p + 2) < 0 || mo < 0 || d < 0 || h < 0 || mi < 0 || sec < 0)
+        return kNaN;
+    const std::optional<qint64> days = daysSinceEpoch(y, mo, d);
+    if (!days)
         return kNaN;
     double frac = 0;
     if (s.size() > 20 && s[19] == '.') {
@@ -93,7 +97,7 @@ double timestamp(std::string_view s)
         for (size_t i = 20; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i, scale /= 10)
             frac += (s[i] - '0') * scale;
     }
-    return double(daysFromCivil(y, mo, d)) * 86400.0 + h * 3600.0 + mi * 60.0 + sec + frac;
+    return double(*days) * 86400.0 + h * 3600.0 + mi * 60.0 + sec + frac;
 }
 
 bool startsWith(std::string_view s, std::string_view prefix)

@@ -143,7 +143,7 @@ class TestHostileFields : public QObject {
     QJsonArray runsJson()
     {
         const auto r = runCli({QStringLiteral("runs"), QStringLiteral("--json")});
-        return QJsonDocument::fromJson(r.out.toUtf8()).array();
+        return QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("runs")).toArray();
     }
 
 private Q_SLOTS:

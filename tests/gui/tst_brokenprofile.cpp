@@ -3,7 +3,6 @@
 // out with its error. Saves screenshots of the list for a human to look at.
 #include "IsolatedHost.h"
 #include "ScreenshotDir.h"
-#include "ui/cluster/UiClusterModule.h"
 #include "ui/common/AppServices.h"
 #include "ui/compose/ComposePlace.h"
 #include "ui/compose/JobForm.h"
@@ -34,7 +33,6 @@ private Q_SLOTS:
         f.write("{\n  \"id\": \"my-site\",\n  \"name\": \"My site\",\n  \"gpuTypes\": [{\"id\": \"a100\", \"memoryGB\": 1e999}]\n}\n");
         f.close();
         qputenv("SCALELAB_USER_PROFILE_DIR", profiles.toUtf8());
-        ClusterModule::setInstance(&m_module);
         m_services = std::make_unique<AppServices>();
         m_window = std::make_unique<MainWindow>(*m_services);
         m_window->resize(1200, 800);
@@ -84,7 +82,6 @@ private Q_SLOTS:
 private:
     QTemporaryDir m_dir;
     QString m_bad;
-    UiClusterModule m_module;
     std::unique_ptr<AppServices> m_services;
     std::unique_ptr<MainWindow> m_window;
 };

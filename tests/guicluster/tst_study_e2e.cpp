@@ -82,7 +82,10 @@ void TestStudyE2E::studyRunsAndChartsMatchAccountingAndLogs()
     while (!allDone && t.elapsed() < 300000) {
         QThread::msleep(3000);
         runCli({QStringLiteral("status")});
-        runs = QJsonDocument::fromJson(runCli({QStringLiteral("runs"), QStringLiteral("--json")}).out.toUtf8()).array();
+        runs = QJsonDocument::fromJson(runCli({QStringLiteral("runs"), QStringLiteral("--json")}).out.toUtf8())
+                   .object()
+                   .value(QStringLiteral("runs"))
+                   .toArray();
         allDone = runs.size() == 3;
         for (const auto &v : runs) {
             const QString state = v.toObject().value(QStringLiteral("state")).toString();

@@ -41,6 +41,7 @@ private Q_SLOTS:
     void inlineRows_data();
     void inlineRows();
     void unreadableFile();
+    void calendarDates();
     void manyRowsQuickly();
 };
 
@@ -243,6 +244,18 @@ void TstIngestGpu::inlineRows_data()
     QTest::newRow("uuid, no index") << QByteArray("timestamp, uuid, utilization.gpu [%], memory.used [MiB]\n"
                                                   "2021/02/03 10:15:23.012, GPU-aaa, 10 %, 5 MiB\n"
                                                   "2021/02/03 10:15:23.013, GPU-bbb, 30 %, 5 MiB\n") << 2 << 20.0 << 5.0;
+}
+
+void TstIngestGpu::calendarDates()
+{
+    // A leap day into March: the calendar, not a 31-day month, decides.
+    const QByteArray hdr = "index, timestamp, utilization.gpu [%], memory.used [MiB]\n";
+    const GpuSampleSummary s = GpuSampleParser::parse(hdr + "0, 2024/02/29 23:59:59.000, 10 %, 5 MiB\n"
+                                                            "0, 2024/03/01 00:00:01.500, 30 %, 5 MiB\n");
+    QVERIFY(s.originEpochSeconds);
+    QCOMPARE(*s.originEpochSeconds, 1709251199.0);   // 2024-02-29T23:59:59Z
+    QCOMPARE(s.gpus.size(), 1);
+    QCOMPARE(s.gpus[0].seconds, (QVector<double>{0, 2.5}));
 }
 
 void TstIngestGpu::inlineRows()

@@ -344,5 +344,3 @@ void ClusterManager::notify(const QString &title, const QString &text)
 }
 
 } // namespace scalelab
-
-#include "moc_ClusterManager.cpp"

@@ -376,5 +376,3 @@ void ConnectionsDialog::cancelTest()
 }
 
 } // namespace scalelab
-
-#include "moc_ConnectionsDialog.cpp"

@@ -154,5 +154,3 @@ std::optional<QStringList> GuiSshCallbacks::keyboardInteractive(const QString &n
 }
 
 } // namespace scalelab
-
-#include "moc_GuiSshCallbacks.cpp"

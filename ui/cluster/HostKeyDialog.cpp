@@ -141,5 +141,3 @@ void HostKeyDialog::finishWith(SshCallbacks::HostKeyDecision d)
 }
 
 } // namespace scalelab
-
-#include "moc_HostKeyDialog.cpp"

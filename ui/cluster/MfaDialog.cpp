@@ -59,5 +59,3 @@ void MfaDialog::finish(bool ok)
 }
 
 } // namespace scalelab
-
-#include "moc_MfaDialog.cpp"

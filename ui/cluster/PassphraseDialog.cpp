@@ -44,5 +44,3 @@ void PassphraseDialog::finish(bool ok)
 }
 
 } // namespace scalelab
-
-#include "moc_PassphraseDialog.cpp"

@@ -2,6 +2,8 @@
 
 #include "core/store/RunStore.h"
 
+#include <QDialog>
+
 namespace scalelab {
 
 AppServices::AppServices(QObject *parent) : QObject(parent), m_store(std::make_unique<RunStore>()) {}
@@ -30,8 +32,21 @@ QString AppServices::storeError()
     return m_storeError;
 }
 
+QString AppServices::clustersUnavailableReason()
+{
+    return tr("The cluster layer is still starting.");
+}
+
+QString AppServices::openConnections(QWidget *parent)
+{
+    if (!m_connectionsDialog)
+        return tr("this build has no connections dialog");
+    QDialog *d = m_connectionsDialog(*this, parent);
+    d->setAttribute(Qt::WA_DeleteOnClose);
+    d->open();
+    return {};
+}
+
 AppServices::~AppServices() = default;
 
 } // namespace scalelab
-
-#include "moc_AppServices.cpp"

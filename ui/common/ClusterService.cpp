@@ -2,4 +2,3 @@
 
 // The interface's meta-object lives with it, on the window's side of the
 // module boundary.
-#include "moc_ClusterService.cpp"

@@ -1,7 +1,7 @@
 #include "ui/compose/ComposePlace.h"
 
+#include "ui/common/AfterFirstPaint.h"
 #include "ui/common/AppServices.h"
-#include "ui/common/ClusterModule.h"
 #include "ui/compose/DiagnosticsPanel.h"
 #include "ui/compose/JobForm.h"
 #include "core/base/InputLimits.h"
@@ -61,14 +61,20 @@ ComposePlace::ComposePlace(AppServices &services, QWidget *parent) : QWidget(par
     m_preview = new ScriptPreview(this);
     m_diagnostics = new DiagnosticsPanel(this);
 
-    m_study = new QPushButton(QIcon(QStringLiteral(":/scalelab/icons/study.svg")), tr("Scaling study…"), this);
+    m_study = new QPushButton(tr("Scaling study…"), this);
     m_study->setAccessibleName(tr("Scaling study"));
     m_study->setToolTip(tr("Sweep this job over GPU counts"));
-    m_dryRun = new QPushButton(QIcon(QStringLiteral(":/scalelab/icons/dryrun.svg")), tr("Dry run"), this);
+    m_dryRun = new QPushButton(tr("Dry run"), this);
     m_dryRun->setAccessibleName(tr("Dry run"));
-    m_submit = new QPushButton(QIcon(QStringLiteral(":/scalelab/icons/submit.svg")), tr("Submit"), this);
+    m_submit = new QPushButton(tr("Submit"), this);
     m_submit->setAccessibleName(tr("Submit"));
     m_submit->setDefault(true);
+    // SVG icons load the icon engine and image plugins: not before the form is on screen.
+    new AfterFirstPaint(this, [this] {
+        m_study->setIcon(QIcon(QStringLiteral(":/scalelab/icons/study.svg")));
+        m_dryRun->setIcon(QIcon(QStringLiteral(":/scalelab/icons/dryrun.svg")));
+        m_submit->setIcon(QIcon(QStringLiteral(":/scalelab/icons/submit.svg")));
+    });
     m_verdict = new QLabel(this);
     m_verdict->setAccessibleName(tr("Last dry run or submit result"));
     m_verdict->setWordWrap(true);
@@ -153,7 +159,7 @@ void ComposePlace::updateActions()
             firstError = &d;
             break;
         }
-    const QString noClusters = ClusterModule::unavailableReason();
+    const QString noClusters = AppServices::clustersUnavailableReason();
     m_submit->setEnabled(haveClusters && !firstError);
     m_submit->setToolTip(!haveClusters ? noClusters
                          : firstError  ? tr("Fix first: %1").arg(firstError->message)
@@ -411,5 +417,3 @@ void ComposePlace::openStudy()
 }
 
 } // namespace scalelab
-
-#include "moc_ComposePlace.cpp"

@@ -190,5 +190,3 @@ void DiagnosticsPanel::addSection(const QString &title, const Diagnostics &diags
 }
 
 } // namespace scalelab
-
-#include "moc_DiagnosticsPanel.cpp"

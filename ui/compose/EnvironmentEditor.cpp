@@ -161,5 +161,3 @@ QWidget *EnvironmentEditor::fieldWidget(const QString &field) const
 }
 
 } // namespace scalelab
-
-#include "moc_EnvironmentEditor.cpp"

@@ -420,5 +420,3 @@ void JobForm::clearMarks()
 }
 
 } // namespace scalelab
-
-#include "moc_JobForm.cpp"

@@ -86,5 +86,3 @@ void ScriptHighlighter::highlightBlock(const QString &text)
 }
 
 } // namespace scalelab
-
-#include "moc_ScriptHighlighter.cpp"

@@ -52,5 +52,3 @@ QSize ElapsedDelegate::sizeHint(const QStyleOptionViewItem &option, const QModel
 }
 
 } // namespace scalelab
-
-#include "moc_ElapsedDelegate.cpp"

@@ -390,5 +390,3 @@ bool JobsModel::hasActiveRuns() const
 }
 
 } // namespace scalelab
-
-#include "moc_JobsModel.cpp"

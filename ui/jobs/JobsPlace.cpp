@@ -336,5 +336,3 @@ void JobsPlace::cloneSelected()
 }
 
 } // namespace scalelab
-
-#include "moc_JobsPlace.cpp"

@@ -101,5 +101,3 @@ void OutputTailView::showRun(RunStore &store, qint64 runId, qint64 maxBytes)
 }
 
 } // namespace scalelab
-
-#include "moc_OutputTailView.cpp"

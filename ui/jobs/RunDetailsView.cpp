@@ -173,5 +173,3 @@ void RunDetailsView::fillHistory()
 }
 
 } // namespace scalelab
-
-#include "moc_RunDetailsView.cpp"

@@ -441,5 +441,3 @@ void ResultsPlace::autoIngest()
 }
 
 } // namespace scalelab
-
-#include "moc_ResultsPlace.cpp"

@@ -225,5 +225,3 @@ void RunComparisonView::refreshDiffs()
 }
 
 } // namespace scalelab
-
-#include "moc_RunComparisonView.cpp"

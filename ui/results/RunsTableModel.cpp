@@ -366,5 +366,3 @@ void RunsTableModel::sort(int column, Qt::SortOrder order)
 }
 
 } // namespace scalelab
-
-#include "moc_RunsTableModel.cpp"

@@ -125,5 +125,3 @@ void StudyCharts::showTooltip(QCustomPlot *plot, QMouseEvent *event)
 }
 
 } // namespace scalelab
-
-#include "moc_StudyCharts.cpp"

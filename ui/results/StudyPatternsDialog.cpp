@@ -110,5 +110,3 @@ void StudyPatternsDialog::save()
 }
 
 } // namespace scalelab
-
-#include "moc_StudyPatternsDialog.cpp"

@@ -312,5 +312,3 @@ QString UtilisationTimeline::trackerText(int plot) const
 }
 
 } // namespace scalelab
-
-#include "moc_UtilisationTimeline.cpp"
