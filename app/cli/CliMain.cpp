@@ -3,6 +3,7 @@
 #include "app/cli/CliContext.h"
 #include "ui/common/ClusterModule.h"
 #include "app/cli/ComposeCommands.h"
+#include "app/cli/MetricsCommand.h"
 
 #include <functional>
 #include <map>
@@ -21,6 +22,7 @@ const std::map<QString, std::pair<Command, const char *>> &commands()
         {QStringLiteral("profiles"), {&ComposeCommands::profiles, "list cluster profiles, partitions and limits"}},
         {QStringLiteral("render"), {&ComposeCommands::render, "print the sbatch script of a job spec and its diagnostics"}},
         {QStringLiteral("lint"), {&ComposeCommands::lint, "check an existing sbatch script against a profile"}},
+        {QStringLiteral("metrics"), {&MetricsCommand::run, "print the metrics ingest reads from a job output file"}},
         {QStringLiteral("submit"), {nullptr, "submit a job spec over SSH, exactly once"}},
         {QStringLiteral("study"), {nullptr, "submit a scaling study: one run per GPU count"}},
         {QStringLiteral("status"), {nullptr, "one poll cycle over all active runs, then exit"}},

@@ -16,9 +16,11 @@ namespace scalelab {
 // GPUs and hosts). Where the tool printed no value ([N/A], [Not Supported],
 // N/A) the sample is NaN: it stays missing and is left out of the means.
 struct GpuTimeline {
-    QString key;                  // "host:index", or "index" when the host is unknown
+    QString key;                  // "host:index" / "host:task3:index"; no "host:" when unknown
     QString host;
     int index = -1;
+    int task = -1;                // srun --label task when lines carry one (per-task GPU cgroups
+                                  // show every task's GPU as device 0: tasks keep them apart)
     QVector<double> seconds;
     QVector<double> utilPercent;
     QVector<double> memUsedMiB;
