@@ -55,6 +55,16 @@ const QList<QStringList> &migrations()
                            " name TEXT NOT NULL, value REAL NOT NULL, unit TEXT NOT NULL DEFAULT '',"
                            " source TEXT NOT NULL DEFAULT '', PRIMARY KEY (run_id, name, source))"),
         },
+        {
+            // Where each value came from, and the series behind it (per-epoch curves).
+            QStringLiteral("ALTER TABLE metrics ADD COLUMN file TEXT NOT NULL DEFAULT ''"),
+            QStringLiteral("ALTER TABLE metrics ADD COLUMN line INTEGER NOT NULL DEFAULT 0"),
+            QStringLiteral("ALTER TABLE metrics ADD COLUMN rule TEXT NOT NULL DEFAULT ''"),
+            QStringLiteral("ALTER TABLE metrics ADD COLUMN formula TEXT NOT NULL DEFAULT ''"),
+            QStringLiteral("CREATE TABLE metric_series (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+                           " name TEXT NOT NULL, unit TEXT NOT NULL DEFAULT '', steps BLOB NOT NULL,"
+                           " vals BLOB NOT NULL, PRIMARY KEY (run_id, name))"),
+        },
     };
     return m;
 }

@@ -86,6 +86,10 @@ public:
     QString setMetric(const MetricRecord &metric);
     StoreResult<QList<MetricRecord>> metrics(qint64 runId);
 
+    // Series (RunStoreSeries.cpp): replaces the run's series of that name.
+    QString setSeries(const MetricSeries &series);
+    StoreResult<QList<MetricSeries>> series(qint64 runId);
+
 private:
     QString connection(QSqlDatabase &db);   // this thread's open connection
     QString ensureMigrated(QSqlDatabase &db);
