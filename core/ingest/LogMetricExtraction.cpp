@@ -116,7 +116,24 @@ LogMetricResult LogMetricExtractor::extract(QByteArrayView log) const
     std::string buf;
     SegmentMatch found[kMaxPerLine];
 
+    // A log that does not end with a line break was cut while being written
+    // (job killed, fetch of a growing file): its last line may hold half a
+    // number ("0.98" of "0.9852"), so nothing is read from it.
+    qint64 tail = log.size();
+    if (!log.isEmpty() && end[-1] != '\n' && end[-1] != '\r') {
+        tail = 0;
+        for (const char *t = end; t > begin; --t)
+            if (t[-1] == '\n' || t[-1] == '\r') {
+                tail = t - begin;
+                break;
+            }
+    }
+    bool tailSkipped = false;
     auto add = [&](int pattern, qint64 off, qint64 lineEnd, double v, double step, int rank) {
+        if (off >= tail) {
+            tailSkipped = true;
+            return;
+        }
         const Compiled &c = m_patterns[pattern];
         if (m_rank0Only && rank > 0 && c.pattern.aggregation != MetricAggregation::PerRankSum)
             return;
@@ -173,6 +190,16 @@ LogMetricResult LogMetricExtractor::extract(QByteArrayView log) const
             continue;
         for (const NcclRow &r : NcclTestsReader::rows(std::string_view(begin, size_t(log.size()))))
             add(pi, r.offset, r.lineEnd, r.busBwGBps, r.bytes, logtext::lineRank(std::string_view(begin + r.offset, size_t(r.lineEnd - r.offset))));
+    }
+
+    if (tailSkipped) {
+        qint64 lastLine = 1;
+        for (const char *t = begin; t < begin + tail; ++t)
+            lastLine += *t == '\n' ? 1 : 0;
+        result.diagnostics.append({Severity::Info, QStringLiteral("log-truncated-line"), {}, int(lastLine), 0,
+                                   QStringLiteral("line %1: the log ends without a line break, so its last line may be "
+                                                  "cut off; values on it were not read").arg(lastLine),
+                                   {}});
     }
 
     // One line, one rule per metric: the first rule that matched it wins.

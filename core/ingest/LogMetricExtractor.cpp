@@ -3,6 +3,7 @@
 #include "core/ingest/LogLineText.h"
 
 #include <QHash>
+#include <QSet>
 
 #include <algorithm>
 #include <cmath>
@@ -135,7 +136,15 @@ QString LogMetricExtractor::literalOf(const QString &regex)
 LogMetricExtractor::LogMetricExtractor(const QList<MetricPattern> &userPatterns, bool includeBuiltins, bool rank0Only)
     : m_rank0Only(rank0Only)
 {
-    QList<MetricPattern> all = includeBuiltins ? builtinPatterns() : QList<MetricPattern>{};
+    // A user pattern named like a built-in metric replaces the built-in rules of that metric.
+    QSet<QString> userNames;
+    for (const MetricPattern &p : userPatterns)
+        userNames.insert(p.name.trimmed());
+    QList<MetricPattern> all;
+    if (includeBuiltins)
+        for (const MetricPattern &p : builtinPatterns())
+            if (!userNames.contains(p.name))
+                all.append(p);
     const qsizetype firstUser = all.size();
     all.append(userPatterns);
     QHash<QByteArray, int> groupOf;
@@ -252,7 +261,8 @@ int LogMetricExtractor::matchSegment(const Compiled &c, std::string_view line, S
         const int k = c.fast->match(line, values, std::min(max, kMaxPerLine));
         const double step = k > 0 ? stepOf(0) : kNaN;
         for (int i = 0; i < k; ++i)
-            out[n++] = {values[i], step, -1};
+            if (std::isfinite(values[i]))   // a thousand digits is no metric
+                out[n++] = {values[i], step, -1};
         return n;
     }
     if (qsizetype(line.size()) > kMaxRegexLine) {
