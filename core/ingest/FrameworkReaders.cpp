@@ -76,6 +76,18 @@ MetricPattern form(MetricPattern p, ValueForm f)
 
 const QString kNestedBar = QStringLiteral("\x1b[A");   // tqdm bars below the first (evaluation loops)
 
+// "| 400/1000 [04:37<04:31,  2.21it/s" (or "9.38s/it"): the step counter of the bar.
+MetricPattern tqdmSteps(const char *id, const char *name, int group, const char *rateUnit, const char *meaning)
+{
+    MetricPattern p = rule(id, name, "steps", MetricAggregation::Last,
+                           QStringLiteral("\\|\\s*+([0-9]++)/([0-9]++) \\[[0-9:]++<[0-9:?]++,\\s*+[0-9.?]++")
+                               + QLatin1String(rateUnit),
+                           rateUnit, meaning);
+    p.valueGroup = group;
+    p.excludeIf = {kNestedBar};
+    return p;
+}
+
 QList<MetricPattern> keras()
 {
     const QString n = kNum;
@@ -256,23 +268,10 @@ QList<MetricPattern> generic()
                          "tqdm: iterations per second at the last update of the main progress bar"),
                     "s/it", {kNestedBar}),
              ValueForm::Reciprocal),
-        [] {
-            MetricPattern p = rule("tqdm.steps_done", "steps_done", "steps", A::Last,
-                                   "\\|\\s*+([0-9]++)/([0-9]++) \\[[0-9:]++<[0-9:?]++,\\s*+[0-9.?]++(?:it/s|s/it)",
-                                   "it/s", "tqdm: steps completed on the main progress bar at its last update");
-            p.literal = QStringLiteral(" [");
-            p.excludeIf = {kNestedBar};
-            return p;
-        }(),
-        [] {
-            MetricPattern p = rule("tqdm.steps_total", "steps_total", "steps", A::Last,
-                                   "\\|\\s*+([0-9]++)/([0-9]++) \\[[0-9:]++<[0-9:?]++,\\s*+[0-9.?]++(?:it/s|s/it)",
-                                   "it/s", "tqdm: steps the main progress bar expects");
-            p.valueGroup = 2;
-            p.literal = QStringLiteral(" [");
-            p.excludeIf = {kNestedBar};
-            return p;
-        }(),
+        tqdmSteps("tqdm.steps_done", "steps_done", 1, "it/s", "tqdm: steps completed on the main progress bar at its last update"),
+        tqdmSteps("tqdm.steps_done_slow", "steps_done", 1, "s/it", "tqdm: steps completed on the main progress bar at its last update"),
+        tqdmSteps("tqdm.steps_total", "steps_total", 2, "it/s", "tqdm: steps the main progress bar expects"),
+        tqdmSteps("tqdm.steps_total_slow", "steps_total", 2, "s/it", "tqdm: steps the main progress bar expects"),
         // Lightning: banner, progress-bar metrics, printed trainer.logged_metrics.
         rule("lightning.world_size", "world_size", "ranks", A::Max,
              "Initializing distributed: GLOBAL_RANK: [0-9]+, MEMBER: [0-9]+/([0-9]+)", "MEMBER",

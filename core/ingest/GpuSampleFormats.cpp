@@ -26,8 +26,8 @@ bool isFieldName(std::string_view f)
         f = f.substr(0, b);
     }
     f = trim(f);
-    if (f.empty())
-        return false;
+    if (f.empty() || !(f.front() >= 'a' && f.front() <= 'z'))
+        return false;   // "card0,93,..." and "0, 2024/..." are rows
     bool lastDot = true;
     for (char c : f) {
         if (c == '.') {
@@ -79,6 +79,7 @@ int takeTaskLabel(std::string_view &line)
 bool isNvidiaHeader(std::string_view line)
 {
     int fields = 0;
+    bool known = false;   // one of nvidia-smi's query fields
     size_t start = 0;
     while (true) {
         const size_t comma = line.find(',', start);
@@ -86,12 +87,14 @@ bool isNvidiaHeader(std::string_view line)
                                                                                            : comma - start));
         if (!isFieldName(f))
             return false;
+        known = known || f.find('.') != std::string_view::npos || f == "index" || f == "timestamp" || f == "uuid"
+            || f == "name" || f.substr(0, 6) == "index " || f.substr(0, 10) == "timestamp ";
         ++fields;
         if (comma == std::string_view::npos)
             break;
         start = comma + 1;
     }
-    return fields >= 2;
+    return fields >= 2 && known;
 }
 
 bool isRocmConciseHeader(std::string_view line)

@@ -90,6 +90,9 @@ public:
     static GpuSampleSummary parseFiles(const QStringList &paths, double sampleSeconds = 0);
     static GpuSampleSummary merge(const QList<GpuSampleSummary> &parts);
 
+    // Recomputes the per-GPU and run statistics from the timelines (GpuSampleFiles.cpp).
+    static void finalize(GpuSampleSummary &s);
+
     // "scalelab-gpu-123-tb-node1.csv" -> "tb-node1"; empty when not of that form.
     static QString hostFromFileName(const QString &fileName);
 };

@@ -82,7 +82,7 @@ void TstIngestFrameworks::values_data()
     row("lightning val acc", "lightning-ddp.out", "val_accuracy", 0.861, 2, "lightning.logged.val_acc");
     row("lightning test acc", "lightning-ddp.out", "test_accuracy", 0.8544, 1, "lightning.logged.test_acc");
     row("tqdm s/it", "tqdm-slow.out", "it_per_s", 1.0 / 12.3, 3, "tqdm.s_per_it");
-    row("tqdm total", "tqdm-slow.out", "steps_total", 20, 4, "tqdm.steps_total");
+    row("tqdm total", "tqdm-slow.out", "steps_total", 20, 4, "tqdm.steps_total_slow");
     row("nccl peak out-of-place", "nccl-tests-label.out", "nccl_busbw_peak_gbps", 151.48, 3, "nccl.busbw_table");
     row("nccl average", "nccl-tests-label.out", "nccl_busbw_avg_gbps", 92.1866, 1, "nccl.avg_busbw");
     row("truncated: complete lines", "truncated.out", "test_accuracy", 0.9871, 1, "keras.test_accuracy");
