@@ -110,6 +110,20 @@ private Q_SLOTS:
         QVERIFY(idCol >= 0 && utilCol >= 0);
         QCOMPARE(model->item(3, idCol)->text(), QString::number(m_runs[3]));
         QCOMPARE(model->item(3, utilCol)->text(), QStringLiteral("no GPU samples"));
+        // Every number says where it came from (tooltip): file and line, rule, formula.
+        int row0 = -1;
+        for (int r = 0; r < model->rowCount(); ++r)
+            if (model->item(r, idCol)->text() == QString::number(m_runs[0]))
+                row0 = r;
+        QVERIFY(row0 >= 0);
+        const int timeCol = int(model->columns().indexOf(metric::TrainTimeS));
+        QVERIFY(timeCol >= 0);
+        const QString timeTip = model->item(row0, timeCol)->toolTip();
+        QVERIFY2(timeTip.contains(QLatin1String(".out, line 6")), qPrintable(timeTip));
+        QVERIFY2(timeTip.contains(QLatin1String("rule: pytorch.example.train_time")), qPrintable(timeTip));
+        const QString utilTip = model->item(row0, utilCol)->toolTip();
+        QVERIFY2(utilTip.contains(QLatin1String("rule: gpu.nvidia-smi")), qPrintable(utilTip));
+        QVERIFY2(utilTip.contains(QLatin1String("computed: mean over")), qPrintable(utilTip));
         // Filter and grouping.
         m_place->filterEdit()->setText(QStringLiteral("tb-never-matches"));
         QCOMPARE(m_place->proxy()->rowCount(), 0);
