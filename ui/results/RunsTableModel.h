@@ -29,6 +29,8 @@ public:
     GroupBy groupBy() const { return m_groupBy; }
     // Fixed columns that help most plus the key metrics present in the table.
     static QStringList defaultColumns(const RunMetricsTable &table);
+    // Tooltip of a metric cell: value, file and line, rule, formula.
+    static QString provenance(const RunMetricsRow &row, const QString &column);
     static QString cellText(const RunMetricsRow &row, const QString &column);
 
 private:
