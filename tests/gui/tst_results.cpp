@@ -26,6 +26,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolTip>
 #include <QTreeView>
 
 #include <nlohmann/json.hpp>
@@ -331,6 +332,23 @@ private Q_SLOTS:
         const QImage shot = m_place->grab().toImage();
         QVERIFY(!shot.isNull());
         QVERIFY(shot.save(test::screenshotPath(QStringLiteral("results.png"))));
+        // The provenance tooltip of a metric cell, as a researcher hovering it sees it.
+        {
+            RunsTableModel *model = m_place->model();
+            const int timeCol = int(model->columns().indexOf(metric::TrainTimeS));
+            QVERIFY(timeCol >= 0);
+            const QString tip = model->item(0, timeCol)->toolTip();
+            QToolTip::showText(m_place->mapToGlobal(QPoint(400, 200)), tip, m_place.get());
+            QWidget *label = nullptr;
+            QTRY_VERIFY_WITH_TIMEOUT((label = [] {
+                for (QWidget *w : QApplication::topLevelWidgets())
+                    if (w->inherits("QTipLabel") && w->isVisible())
+                        return w;
+                return static_cast<QWidget *>(nullptr);
+            }()) != nullptr, 5000);
+            QVERIFY(label->grab().save(test::screenshotPath(QStringLiteral("results-tooltip.png"))));
+            QToolTip::hideText();
+        }
         if (const QString extra = qEnvironmentVariable("SCALELAB_TIMELINE_SHOT"); !extra.isEmpty()) {
             m_place->findChild<QTabWidget *>()->setCurrentIndex(1);   // to look at the timelines too
             m_place->timeline()->setTrackerX(120);
