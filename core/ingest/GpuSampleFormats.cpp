@@ -1,6 +1,7 @@
 #include "core/ingest/GpuSampleFormats.h"
 
 #include <charconv>
+#include <limits>
 
 namespace scalelab::gpuformat {
 
@@ -43,7 +44,81 @@ bool isFieldName(std::string_view f)
     return !lastDot;
 }
 
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+int twoDigits(const char *p)
+{
+    if (p[0] < '0' || p[0] > '9' || p[1] < '0' || p[1] > '9')
+        return -1;
+    return (p[0] - '0') * 10 + (p[1] - '0');
+}
+
+// Days since 1970-01-01 of a proleptic Gregorian date (civil calendar arithmetic).
+qint64 daysFromCivil(int y, int m, int d)
+{
+    y -= m <= 2 ? 1 : 0;
+    const qint64 era = (y >= 0 ? y : y - 399) / 400;
+    const qint64 yoe = y - era * 400;
+    const qint64 doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+    const qint64 doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+// "2021/02/03 10:15:23.012" (nvidia-smi), also "2021-02-03T10:15:23" -> epoch seconds.
+double timestampImpl(std::string_view s)
+{
+    if (s.size() < 19)
+        return kNaN;
+    const char *p = s.data();
+    const int y = twoDigits(p) * 100 + twoDigits(p + 2);
+    const int mo = twoDigits(p + 5), d = twoDigits(p + 8);
+    const int h = twoDigits(p + 11), mi = twoDigits(p + 14), sec = twoDigits(p + 17);
+    if (twoDigits(p) < 0 || twoDigits(p + 2) < 0 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || mi < 0
+        || sec < 0)
+        return kNaN;
+    double frac = 0;
+    if (s.size() > 20 && s[19] == '.') {
+        double scale = 0.1;
+        for (size_t i = 20; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i, scale /= 10)
+            frac += (s[i] - '0') * scale;
+    }
+    return double(daysFromCivil(y, mo, d)) * 86400.0 + h * 3600.0 + mi * 60.0 + sec + frac;
+}
+
 } // namespace
+
+double timestamp(std::string_view s)
+{
+    return timestampImpl(s);
+}
+
+bool rocmConciseRow(std::string_view line, int &device, double &utilPercent)
+{
+    // "0       8     0x7408,   13395  46.0°C  102.0W  N/A, N/A, 0  800Mhz  1600Mhz  0%  manual  500.0W  0%  0%":
+    // the value columns contain spaces, so GPU% (and VRAM%) are taken from the end.
+    if (line.empty() || !isDigit(line.front()))
+        return false;
+    std::string_view first, last;
+    int n = 0;
+    for (size_t i = 0; i < line.size();) {
+        while (i < line.size() && (line[i] == ' ' || line[i] == '\t'))
+            ++i;
+        const size_t b = i;
+        while (i < line.size() && line[i] != ' ' && line[i] != '\t')
+            ++i;
+        if (i > b) {
+            (n == 0 ? first : last) = line.substr(b, i - b);
+            ++n;
+        }
+    }
+    const auto r = std::from_chars(first.data(), first.data() + first.size(), device);
+    if (n < 3 || r.ec != std::errc() || r.ptr != first.data() + first.size() || device < 0 || device > 4096)
+        return false;
+    utilPercent = kNaN;
+    if (!last.empty() && last.front() != 'N')
+        std::from_chars(last.data(), last.data() + last.size(), utilPercent);
+    return true;
+}
 
 int takeTaskLabel(std::string_view &line)
 {

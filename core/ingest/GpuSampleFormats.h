@@ -23,6 +23,12 @@ bool isNvidiaHeader(std::string_view line);
 // rocm-smi's concise table header ("Device ... VRAM%  GPU%").
 bool isRocmConciseHeader(std::string_view line);
 
+// A row of rocm-smi's concise table: the device (first column) and GPU% (last).
+bool rocmConciseRow(std::string_view line, int &device, double &utilPercent);
+
+// "2021/02/03 10:15:23.012" (nvidia-smi), also "2021-02-03T10:15:23" -> epoch seconds; NaN if not a time.
+double timestamp(std::string_view text);
+
 // rocm-smi's plain output of --showuse / --showmemuse / --showmeminfo vram:
 // "GPU[3]		: GPU use (%): 93". Fills the device and which value it is.
 enum class RocmField { None, Util, VramPercent, VramUsedBytes, VramTotalBytes };

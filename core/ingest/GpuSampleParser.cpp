@@ -59,45 +59,6 @@ double number(std::string_view s)
     return r.ec == std::errc() ? v : kNaN;
 }
 
-int twoDigits(const char *p)
-{
-    if (p[0] < '0' || p[0] > '9' || p[1] < '0' || p[1] > '9')
-        return -1;
-    return (p[0] - '0') * 10 + (p[1] - '0');
-}
-
-// Days since 1970-01-01 of a proleptic Gregorian date (civil calendar arithmetic).
-qint64 daysFromCivil(int y, int m, int d)
-{
-    y -= m <= 2 ? 1 : 0;
-    const qint64 era = (y >= 0 ? y : y - 399) / 400;
-    const qint64 yoe = y - era * 400;
-    const qint64 doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
-    const qint64 doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
-}
-
-// "2021/02/03 10:15:23.012" (nvidia-smi), also "2021-02-03T10:15:23" -> epoch seconds.
-double timestamp(std::string_view s)
-{
-    if (s.size() < 19)
-        return kNaN;
-    const char *p = s.data();
-    const int y = twoDigits(p) * 100 + twoDigits(p + 2);
-    const int mo = twoDigits(p + 5), d = twoDigits(p + 8);
-    const int h = twoDigits(p + 11), mi = twoDigits(p + 14), sec = twoDigits(p + 17);
-    if (twoDigits(p) < 0 || twoDigits(p + 2) < 0 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || mi < 0
-        || sec < 0)
-        return kNaN;
-    double frac = 0;
-    if (s.size() > 20 && s[19] == '.') {
-        double scale = 0.1;
-        for (size_t i = 20; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i, scale /= 10)
-            frac += (s[i] - '0') * scale;
-    }
-    return double(daysFromCivil(y, mo, d)) * 86400.0 + h * 3600.0 + mi * 60.0 + sec + frac;
-}
-
 bool startsWith(std::string_view s, std::string_view prefix)
 {
     return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
@@ -325,26 +286,11 @@ GpuSampleSummary GpuSampleParser::parse(QByteArrayView data, const GpuSamplePars
         }
         const char c0 = line.front();
         if (mode == Mode::RocmConcise) {
-            // "0       8     0x7408,   13395  46.0°C  102.0W  N/A, N/A, 0  800Mhz  1600Mhz  0%  manual  500.0W  0%  0%":
-            // the value columns contain spaces, so GPU% and VRAM% are taken from the end.
-            if (c0 >= '0' && c0 <= '9') {
-                std::string_view words[kMaxFields];
-                int n = 0;
-                for (size_t i = 0; i < line.size() && n < kMaxFields;) {
-                    while (i < line.size() && (line[i] == ' ' || line[i] == '\t'))
-                        ++i;
-                    const size_t b = i;
-                    while (i < line.size() && line[i] != ' ' && line[i] != '\t')
-                        ++i;
-                    if (i > b)
-                        words[n++] = line.substr(b, i - b);
-                }
-                const auto r = std::from_chars(words[0].data(), words[0].data() + words[0].size(), device);
-                if (n >= 3 && r.ec == std::errc() && device >= 0 && device <= 4096) {
-                    GpuTimeline &g = timeline(task, device);
-                    addSample(g, untimed(task, lineNo), number(words[n - 1]), kNaN);
-                    continue;
-                }
+            double util = kNaN;
+            if (gpuformat::rocmConciseRow(line, device, util)) {
+                GpuTimeline &g = timeline(task, device);
+                addSample(g, untimed(task, lineNo), util, kNaN);
+                continue;
             } else if (c0 == '(') {
                 continue;   // the table's second header line
             }
@@ -399,7 +345,7 @@ GpuSampleSummary GpuSampleParser::parse(QByteArrayView data, const GpuSamplePars
         // When.
         double t = kNaN;
         if (cols.timestamp >= 0) {
-            t = timestamp(f[cols.timestamp]);
+            t = gpuformat::timestamp(f[cols.timestamp]);
             if (std::isnan(t)) {
                 addDiag(s, Severity::Warning, "gpu-csv-bad-timestamp", file, lineNo,
                         QStringLiteral("timestamp '%1' is not YYYY/MM/DD HH:MM:SS.mmm; the row was skipped")
