@@ -243,9 +243,9 @@ LogMetricResult LogMetricExtractor::extract(QByteArrayView log) const
         if (m.aggregation == MetricAggregation::PerRankSum && m.ranks < 2) {
             result.diagnostics.append(
                 {Severity::Info, QStringLiteral("metric-per-rank-unlabelled"), m.name, int(m.line), 0,
-                 QStringLiteral("%1: %2 value(s) but lines labelled with %3 rank(s); a per-rank sum needs labels "
+                 QStringLiteral("%1 value(s) but lines labelled with %2 rank(s); a per-rank sum needs labels "
                                 "from every rank (srun --label, torchrun --tee 3); not reported")
-                     .arg(m.name).arg(m.count).arg(m.ranks),
+                     .arg(m.count).arg(m.ranks),
                  {}});
             continue;
         }
