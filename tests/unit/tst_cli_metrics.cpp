@@ -62,7 +62,7 @@ void TstCliMetrics::userPatterns()
     QTemporaryDir dir;
     QFile f(dir.filePath(QStringLiteral("patterns.json")));
     QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(R"([{"name": "test_accuracy", "regex": "Test loss: ([0-9.]+)", "unit": "x", "aggregation": "max"}])");
+    f.write(R"json([{"name": "test_accuracy", "regex": "Test loss: ([0-9.]+)", "unit": "x", "aggregation": "max"}])json");
     f.close();
     const CliRun r = runCli({QStringLiteral("metrics"), data("slurm-95659.out"), QStringLiteral("--patterns"), f.fileName(),
                              QStringLiteral("--json")});
@@ -126,7 +126,7 @@ void TstCliMetrics::hostileLogs()
 
     QFile p(dir.filePath(QStringLiteral("bad.json")));
     QVERIFY(p.open(QIODevice::WriteOnly));
-    p.write(R"([{"name": "x", "regex": "([0-9"}])");
+    p.write(R"json([{"name": "x", "regex": "([0-9"}])json");
     p.close();
     const CliRun bad = runCli({QStringLiteral("metrics"), f.fileName(), QStringLiteral("--patterns"), p.fileName()});
     QCOMPARE(bad.exitCode, 2);
