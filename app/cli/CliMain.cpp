@@ -3,6 +3,7 @@
 #include "app/cli/CliContext.h"
 #include "app/cli/CliParser.h"
 #include "app/cli/ComposeCommands.h"
+#include "app/cli/MetricsCommand.h"
 #include "app/cli/ReportCommands.h"
 #include "app/cli/SlurmCommands.h"
 
@@ -36,6 +37,7 @@ const std::map<QString, std::pair<Command, const char *>> &commands()
         {QStringLiteral("profiles"), {&ComposeCommands::profiles, "list cluster profiles, partitions and limits"}},
         {QStringLiteral("render"), {&ComposeCommands::render, "print the sbatch script of a job spec and its diagnostics"}},
         {QStringLiteral("lint"), {&ComposeCommands::lint, "check an existing sbatch script against a profile"}},
+        {QStringLiteral("metrics"), {&MetricsCommand::run, "print the metrics ingest reads from a job output file"}},
         {QStringLiteral("submit"), {&SlurmCommands::submit, "submit a job spec over SSH, exactly once"}},
         {QStringLiteral("study"), {&SlurmCommands::study, "submit a scaling study: one run per GPU count"}},
         {QStringLiteral("status"), {&SlurmCommands::status, "one poll cycle over all active runs, then exit"}},

@@ -38,11 +38,22 @@ QString number(double v)
 nlohmann::ordered_json rowJson(const RunMetricsRow &r)
 {
     nlohmann::ordered_json metrics = nlohmann::ordered_json::object();
-    for (const MetricRecord &m : r.metrics)
-        metrics[m.name.toStdString()] = {{"value", std::isfinite(m.value) ? nlohmann::ordered_json(m.value)
-                                                                           : nlohmann::ordered_json()},
-                                         {"unit", m.unit.toStdString()},
-                                         {"source", m.source.toStdString()}};
+    for (const MetricRecord &m : r.metrics) {
+        nlohmann::ordered_json e = {{"value", std::isfinite(m.value) ? nlohmann::ordered_json(m.value)
+                                                                      : nlohmann::ordered_json()},
+                                    {"unit", m.unit.toStdString()},
+                                    {"source", m.source.toStdString()}};
+        // Where it came from, when it was read from a file.
+        if (!m.file.isEmpty())
+            e["file"] = m.file.toStdString();
+        if (m.line > 0)
+            e["line"] = m.line;
+        if (!m.rule.isEmpty())
+            e["rule"] = m.rule.toStdString();
+        if (!m.formula.isEmpty())
+            e["formula"] = m.formula.toStdString();
+        metrics[m.name.toStdString()] = e;
+    }
     nlohmann::ordered_json j;
     j["id"] = r.run.id;
     j["study"] = r.run.studyId;

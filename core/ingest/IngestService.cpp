@@ -49,6 +49,28 @@ QList<AccountingMetrics::Record> recordsOf(const SacctRecord &a)
     return {r};
 }
 
+constexpr qsizetype kMaxSeriesPoints = 5000;
+
+// Every k-th point (and the last) so a 200 MB log's tqdm updates stay a curve, not a table.
+void thin(MetricSeries &s, qsizetype max)
+{
+    const qsizetype n = s.values.size();
+    if (n <= max)
+        return;
+    const qsizetype stride = (n + max - 1) / max;
+    QVector<double> steps, values;
+    for (qsizetype i = 0; i < n; i += stride) {
+        steps.append(s.steps[i]);
+        values.append(s.values[i]);
+    }
+    if ((n - 1) % stride != 0) {
+        steps.append(s.steps.back());
+        values.append(s.values.back());
+    }
+    s.steps = steps;
+    s.values = values;
+}
+
 } // namespace
 
 QStringList IngestService::gpuSampleFiles(const QList<FileRecord> &files)
@@ -107,10 +129,15 @@ IngestResult IngestService::ingestRun(RunStore &store, qint64 runId)
         result.error = run.error;
         return result;
     }
-    auto put = [&](const QString &name, double value, const QString &unit, const QString &source) {
+    auto put = [&](const QString &name, double value, const QString &unit, const QString &source,
+                   const QString &file = {}, const QString &rule = {}, const QString &formula = {}) {
         if (!result.error.isEmpty())
             return;
-        if (QString e = store.setMetric({runId, name, value, unit, source}); !e.isEmpty())
+        MetricRecord rec{runId, name, value, unit, source};
+        rec.file = file;
+        rec.rule = rule;
+        rec.formula = formula;
+        if (QString e = store.setMetric(rec); !e.isEmpty())
             result.error = e;
         else
             result.written << name;
@@ -169,13 +196,22 @@ IngestResult IngestService::ingestRun(RunStore &store, qint64 runId)
         result.noGpuSamples = g.noSamples;
         result.noGpuSamplesReason = g.noSamplesReason;
         const QString s = metric::SourceGpu;
-        put(metric::GpuSamples, double(g.rows), QString(), s);
+        const QString gpuFileList = result.gpuFiles.join(QStringLiteral(", "));
+        const QString tool = g.tool == GpuSampleSummary::Tool::RocmSmi ? QStringLiteral("gpu.rocm-smi")
+                                                                        : QStringLiteral("gpu.nvidia-smi");
+        const QString over = QStringLiteral("over %1 samples of %2 GPU(s)").arg(g.rows).arg(g.gpus.size());
+        put(metric::GpuSamples, double(g.rows), QString(), s, gpuFileList, tool, QStringLiteral("rows read"));
         if (!g.noSamples) {
-            put(metric::GpusSampled, double(g.gpus.size()), QStringLiteral("GPUs"), s);
-            if (g.meanUtilPercent) put(metric::GpuUtilMeanPct, *g.meanUtilPercent, QStringLiteral("%"), s);
-            if (g.peakUtilPercent) put(metric::GpuUtilPeakPct, *g.peakUtilPercent, QStringLiteral("%"), s);
-            if (g.meanMemUsedMiB) put(metric::GpuMemMeanMiB, *g.meanMemUsedMiB, QStringLiteral("MiB"), s);
-            if (g.peakMemUsedMiB) put(metric::GpuMemPeakMiB, *g.peakMemUsedMiB, QStringLiteral("MiB"), s);
+            put(metric::GpusSampled, double(g.gpus.size()), QStringLiteral("GPUs"), s, gpuFileList, tool,
+                QStringLiteral("GPUs (host, task, index) seen"));
+            if (g.meanUtilPercent)
+                put(metric::GpuUtilMeanPct, *g.meanUtilPercent, QStringLiteral("%"), s, gpuFileList, tool, QStringLiteral("mean ") + over);
+            if (g.peakUtilPercent)
+                put(metric::GpuUtilPeakPct, *g.peakUtilPercent, QStringLiteral("%"), s, gpuFileList, tool, QStringLiteral("maximum ") + over);
+            if (g.meanMemUsedMiB)
+                put(metric::GpuMemMeanMiB, *g.meanMemUsedMiB, QStringLiteral("MiB"), s, gpuFileList, tool, QStringLiteral("mean ") + over);
+            if (g.peakMemUsedMiB)
+                put(metric::GpuMemPeakMiB, *g.peakMemUsedMiB, QStringLiteral("MiB"), s, gpuFileList, tool, QStringLiteral("maximum ") + over);
         }
     } else {
         const QString marker = noSamplesMarker(result.logFile);
@@ -203,10 +239,29 @@ IngestResult IngestService::ingestRun(RunStore &store, qint64 runId)
         for (const MetricPattern &p : user)
             userNames << p.name;
         for (const LogMetric &m : log.metrics) {
-            if (m.count == 0)
+            if (m.count == 0 || !result.error.isEmpty())
                 continue;
-            put(m.name, m.value, m.unit,
-                userNames.contains(m.name) ? metric::SourcePattern : metric::SourceLog);
+            MetricRecord rec{runId, m.name, m.value, m.unit,
+                             userNames.contains(m.name) ? metric::SourcePattern : metric::SourceLog};
+            rec.file = m.file;
+            rec.line = m.line;
+            rec.rule = m.rule;
+            rec.formula = m.formula;
+            if (QString e = store.setMetric(rec); !e.isEmpty()) {
+                result.error = e;
+                break;
+            }
+            result.written << m.name;
+            // A value printed more than once is a curve (per step or epoch).
+            if (m.values.size() >= 2) {
+                MetricSeries series{runId, m.name, m.unit, m.steps, m.values};
+                thin(series, kMaxSeriesPoints);
+                if (QString e = store.setSeries(series); !e.isEmpty()) {
+                    result.error = e;
+                    break;
+                }
+                result.series << m.name;
+            }
         }
     }
     return result;

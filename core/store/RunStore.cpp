@@ -61,6 +61,16 @@ const QList<QStringList> &migrations()
             // The Slurm version that ran the job (`sbatch --version` of the cluster), "" if not known.
             QStringLiteral("ALTER TABLE runs ADD COLUMN slurm_version TEXT NOT NULL DEFAULT ''"),
         },
+        {
+            // Where each value came from, and the series behind it (per-epoch curves).
+            QStringLiteral("ALTER TABLE metrics ADD COLUMN file TEXT NOT NULL DEFAULT ''"),
+            QStringLiteral("ALTER TABLE metrics ADD COLUMN line INTEGER NOT NULL DEFAULT 0"),
+            QStringLiteral("ALTER TABLE metrics ADD COLUMN rule TEXT NOT NULL DEFAULT ''"),
+            QStringLiteral("ALTER TABLE metrics ADD COLUMN formula TEXT NOT NULL DEFAULT ''"),
+            QStringLiteral("CREATE TABLE metric_series (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+                           " name TEXT NOT NULL, unit TEXT NOT NULL DEFAULT '', steps BLOB NOT NULL,"
+                           " vals BLOB NOT NULL, PRIMARY KEY (run_id, name))"),
+        },
     };
     return m;
 }

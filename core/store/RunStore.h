@@ -93,6 +93,10 @@ public:
     // without its script (RunTableRecords).
     StoreResult<RunTableRecords> tableRecords(qint64 studyId = -1);
 
+    // Series (RunStoreSeries.cpp): replaces the run's series of that name.
+    QString setSeries(const MetricSeries &series);
+    StoreResult<QList<MetricSeries>> series(qint64 runId);
+
 private:
     QString connection(QSqlDatabase &db);   // this thread's open connection
     QString ensureMigrated(QSqlDatabase &db);

@@ -206,8 +206,9 @@ QString RunStore::setMetric(const MetricRecord &m)
         return QStringLiteral("run store: a metric needs a name");
     QSqlQuery q(db);
     return RunStoreSql::exec(
-        q, QStringLiteral("INSERT OR REPLACE INTO metrics (run_id, name, value, unit, source) VALUES (?, ?, ?, ?, ?)"),
-        {m.runId, m.name, m.value, m.unit, m.source});
+        q, QStringLiteral("INSERT OR REPLACE INTO metrics (run_id, name, value, unit, source, file, line, rule, formula)"
+                          " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        {m.runId, m.name, m.value, m.unit, m.source, m.file, m.line, m.rule, m.formula});
 }
 
 StoreResult<QList<MetricRecord>> RunStore::metrics(qint64 runId)
@@ -217,14 +218,16 @@ StoreResult<QList<MetricRecord>> RunStore::metrics(qint64 runId)
         return StoreResult<QList<MetricRecord>>::failure(e);
     QSqlQuery q(db);
     if (QString e = RunStoreSql::exec(
-            q, QStringLiteral("SELECT name, value, unit, source FROM metrics WHERE run_id = ? ORDER BY name, source"),
+            q, QStringLiteral("SELECT name, value, unit, source, file, line, rule, formula FROM metrics"
+                              " WHERE run_id = ? ORDER BY name, source"),
             {runId});
         !e.isEmpty())
         return StoreResult<QList<MetricRecord>>::failure(e);
     QList<MetricRecord> out;
     while (q.next())
         out << MetricRecord{runId, q.value(0).toString(), q.value(1).toDouble(), q.value(2).toString(),
-                            q.value(3).toString()};
+                            q.value(3).toString(), q.value(4).toString(), q.value(5).toLongLong(),
+                            q.value(6).toString(), q.value(7).toString()};
     return {out, {}};
 }
 

@@ -46,7 +46,8 @@ StoreResult<RunTableRecords> RunStore::tableRecords(qint64 studyId)
         out.runs << RunStoreSql::readRun(q);
 
     if (QString e = RunStoreSql::exec(q,
-                                      QStringLiteral("SELECT t.run_id, t.name, t.value, t.unit, t.source FROM metrics t%1"
+                                      QStringLiteral("SELECT t.run_id, t.name, t.value, t.unit, t.source, t.file, t.line, t.rule,"
+                                                     " t.formula FROM metrics t%1"
                                                      " ORDER BY t.run_id, t.name, t.source")
                                           .arg(joinFilter),
                                       binds);
@@ -54,8 +55,15 @@ StoreResult<RunTableRecords> RunStore::tableRecords(qint64 studyId)
         return R::failure(e);
     while (q.next()) {
         const qint64 run = q.value(0).toLongLong();
-        out.metrics[run] << MetricRecord{run, q.value(1).toString(), q.value(2).toDouble(), q.value(3).toString(),
-                                         q.value(4).toString()};
+        out.metrics[run] << MetricRecord{run,
+                                         q.value(1).toString(),
+                                         q.value(2).toDouble(),
+                                         q.value(3).toString(),
+                                         q.value(4).toString(),
+                                         q.value(5).toString(),
+                                         q.value(6).toLongLong(),
+                                         q.value(7).toString(),
+                                         q.value(8).toString()};
     }
 
     QString accountingColumns = QString::fromLatin1(RunStoreSql::accountingColumns());

@@ -26,6 +26,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolTip>
 #include <QTreeView>
 
 #include <nlohmann/json.hpp>
@@ -112,6 +113,20 @@ private Q_SLOTS:
         QVERIFY(idCol >= 0 && utilCol >= 0);
         QCOMPARE(model->index(3, idCol).data().toString(), QString::number(m_runs[3]));
         QCOMPARE(model->index(3, utilCol).data().toString(), QStringLiteral("no GPU samples"));
+        // Every number says where it came from (tooltip): file and line, rule, formula.
+        int row0 = -1;
+        for (int r = 0; r < model->rowCount(); ++r)
+            if (model->index(r, idCol).data().toString() == QString::number(m_runs[0]))
+                row0 = r;
+        QVERIFY(row0 >= 0);
+        const int timeCol = int(model->columns().indexOf(metric::TrainTimeS));
+        QVERIFY(timeCol >= 0);
+        const QString timeTip = model->index(row0, timeCol).data(Qt::ToolTipRole).toString();
+        QVERIFY2(timeTip.contains(QLatin1String(".out, line 6")), qPrintable(timeTip));
+        QVERIFY2(timeTip.contains(QLatin1String("rule: pytorch.example.train_time")), qPrintable(timeTip));
+        const QString utilTip = model->index(row0, utilCol).data(Qt::ToolTipRole).toString();
+        QVERIFY2(utilTip.contains(QLatin1String("rule: gpu.nvidia-smi")), qPrintable(utilTip));
+        QVERIFY2(utilTip.contains(QLatin1String("computed: mean over")), qPrintable(utilTip));
         // Filter and grouping.
         m_place->filterEdit()->setText(QStringLiteral("tb-never-matches"));
         QCOMPARE(model->rowCount(), 0);
@@ -322,6 +337,23 @@ private Q_SLOTS:
         const QImage shot = m_place->grab().toImage();
         QVERIFY(!shot.isNull());
         QVERIFY(shot.save(test::screenshotPath(QStringLiteral("results.png"))));
+        // The provenance tooltip of a metric cell, as a researcher hovering it sees it.
+        {
+            RunsTableModel *model = m_place->model();
+            const int timeCol = int(model->columns().indexOf(metric::TrainTimeS));
+            QVERIFY(timeCol >= 0);
+            const QString tip = model->index(0, timeCol).data(Qt::ToolTipRole).toString();
+            QToolTip::showText(m_place->mapToGlobal(QPoint(400, 200)), tip, m_place.get());
+            QWidget *label = nullptr;
+            QTRY_VERIFY_WITH_TIMEOUT((label = [] {
+                for (QWidget *w : QApplication::topLevelWidgets())
+                    if (w->inherits("QTipLabel") && w->isVisible())
+                        return w;
+                return static_cast<QWidget *>(nullptr);
+            }()) != nullptr, 5000);
+            QVERIFY(label->grab().save(test::screenshotPath(QStringLiteral("results-tooltip.png"))));
+            QToolTip::hideText();
+        }
         if (const QString extra = qEnvironmentVariable("SCALELAB_TIMELINE_SHOT"); !extra.isEmpty()) {
             m_place->findChild<QTabWidget *>()->setCurrentIndex(1);   // to look at the timelines too
             m_place->timeline()->setTrackerX(120);

@@ -64,6 +64,25 @@ QString RunsTableModel::cellText(const RunMetricsRow &row, const QString &column
     return QString::number(*v, 'g', 6);
 }
 
+QString RunsTableModel::provenance(const RunMetricsRow &row, const QString &column)
+{
+    const auto it = row.metrics.find(column);
+    if (it == row.metrics.end())
+        return {};
+    const MetricRecord &m = *it;
+    QStringList lines;
+    lines << tr("%1 = %2 %3").arg(m.name, QString::number(m.value, 'g', 10), m.unit).trimmed();
+    if (!m.file.isEmpty())
+        lines << (m.line > 0 ? tr("from %1, line %2").arg(m.file).arg(m.line) : tr("from %1").arg(m.file));
+    else
+        lines << tr("from %1").arg(m.source);
+    if (!m.rule.isEmpty())
+        lines << tr("rule: %1").arg(m.rule);
+    if (!m.formula.isEmpty())
+        lines << tr("computed: %1").arg(m.formula);
+    return lines.join(u'\n');
+}
+
 void RunsTableModel::setTable(const RunMetricsTable &table)
 {
     m_table = table;
@@ -292,6 +311,10 @@ QVariant RunsTableModel::data(const QModelIndex &index, int role) const
         if (cellText(r, column) == noSamplesText())
             return QColor(150, 90, 0);
         return {};
+    case Qt::ToolTipRole: {   // where the number came from
+        const QString tip = provenance(r, column);
+        return tip.isEmpty() ? QVariant() : QVariant(tip);
+    }
     default: return {};
     }
 }
