@@ -174,7 +174,8 @@ int ComposeCommands::lint(CliContext &ctx, const QStringList &args)
     if (wantsHelp(args)) {
         ctx.out << "Usage: scalelab lint SCRIPT --profile ID [--json]\n\n"
                    "Reads an existing sbatch script, works out the job it asks for and reports\n"
-                   "its mistakes with line numbers. --json prints {\"spec\": ..., \"diagnostics\": [...]}.\n"
+                   "its mistakes with line numbers. --json prints {\"spec\": ..., \"diagnostics\": [...],\n"
+                   "\"summary\": [...]} (summary: what an import into ScaleLab changes or drops).\n"
                    "Exit code: 0 no errors (warnings allowed), 1 errors found, 2 unusable input.\n";
         return 0;
     }
@@ -200,6 +201,7 @@ int ComposeCommands::lint(CliContext &ctx, const QStringList &args)
         Json j;
         j["spec"] = Json::parse(jobSpecToJson(imp.spec).toStdString());
         j["diagnostics"] = DiagnosticFormat::toJson(imp.diagnostics);
+        j["summary"] = DiagnosticFormat::toJson(imp.summary);   // what the import changed or dropped
         ctx.printJson(QByteArray::fromStdString(j.dump(2)));
     } else {
         for (const auto &d : imp.diagnostics)

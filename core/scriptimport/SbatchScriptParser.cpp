@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <optional>
 
 namespace scalelab {
 
@@ -51,6 +52,20 @@ const SbatchOptionInfo kOptions[] = {
     {"use-min-nodes", 0, A::None},        {"verbose", 'v', A::None},          {"version", 'V', A::None},
     {"wait", 'W', A::None},               {"wait-all-nodes", 0, A::Required}, {"wckey", 0, A::Required},
     {"wrap", 0, A::Required},
+    // Added after 22.05 (sbatch 23.02 - 24.11): accepted, the site's Slurm decides.
+    {"container-id", 0, A::Required},     {"extra", 0, A::Required},          {"oom-kill-step", 0, A::Optional},
+    {"tres-bind", 0, A::Required},        {"segment", 0, A::Required},        {"resv-ports", 0, A::Optional},
+    {"stepmgr", 0, A::None},
+};
+
+// Spellings sbatch accepts for another option (getopt table entries with the
+// same meaning; checked with sbatch 22.05.8).
+struct SbatchAlias {
+    const char *alias;
+    const char *canonical;
+};
+const SbatchAlias kAliases[] = {
+    {"tasks-per-node", "ntasks-per-node"},
 };
 
 Diagnostic finding(Severity sev, const QString &rule, int line, const QString &message, int column = 0)
@@ -107,6 +122,35 @@ const QRegularExpression &placeholderRegex()
     return re;
 }
 
+// Options sbatch refused by 22.05 that scripts still carry: renamed or
+// removed ones, and srun's own options (checked with sbatch 22.05.8).
+std::optional<QString> removedSbatchOption(const QString &name)
+{
+    struct Gone {
+        const char *name;
+        const char *why;
+    };
+    static const Gone gone[] = {
+        {"workdir", "--workdir was renamed --chdir (Slurm 17.11) and sbatch 22.05 and later refuse it. Write --chdir."},
+        {"share", "--share was renamed --oversubscribe; sbatch 22.05 and later refuse it. Write --oversubscribe."},
+        {"checkpoint", "--checkpoint went with Slurm's checkpoint support (removed in 19.05); sbatch 22.05 refuses "
+                       "it. Remove the line."},
+        {"checkpoint-dir", "--checkpoint-dir went with Slurm's checkpoint support (removed in 19.05); sbatch 22.05 "
+                           "refuses it. Remove the line."},
+        {"cpu-bind", "--cpu-bind is an srun option; sbatch refuses it. Put it on the srun line."},
+        {"cpu_bind", "--cpu_bind is an old srun spelling; sbatch refuses it. Write --cpu-bind on the srun line."},
+        {"mem_bind", "--mem_bind is an old spelling; sbatch refuses it. Write --mem-bind."},
+        {"exact", "--exact is an srun option; sbatch refuses it. Put it on the srun line."},
+        {"overlap", "--overlap is an srun option; sbatch refuses it. Put it on the srun line."},
+        {"mpi", "--mpi is an srun option; sbatch refuses it. Put it on the srun line."},
+        {"gpus-per-gpu", "--gpus-per-gpu is not an option; use --gpus-per-node or --gpus-per-task."},
+    };
+    for (const auto &g : gone)
+        if (name == QLatin1String(g.name))
+            return QString::fromLatin1(g.why);
+    return std::nullopt;
+}
+
 QList<SbatchOption> parseDirective(const QString &line, int lineNo, Diagnostics *diags)
 {
     QList<SbatchOption> out;
@@ -139,13 +183,35 @@ QList<SbatchOption> parseDirective(const QString &line, int lineNo, Diagnostics 
             }
             if (!info) {
                 opt.name = name;
+                if (diags && !ambiguous) {
+                    if (const auto gone = removedSbatchOption(name)) {
+                        *diags << finding(Severity::Error, QStringLiteral("option-removed"), lineNo, *gone, w.column);
+                        opt.value = inlineValue;
+                        opt.hasValue = hasInline;
+                        out << opt;
+                        continue;
+                    }
+                }
+                const QString dashed = QString(name).replace(QLatin1Char('_'), QLatin1Char('-'));
+                if (diags && !ambiguous && dashed != name && findSbatchLongOption(dashed)) {
+                    // --job_name: getopt matches names exactly, so sbatch refuses it.
+                    *diags << finding(Severity::Error, QStringLiteral("unknown-option"), lineNo,
+                                      QStringLiteral("--%1 is not an sbatch option; sbatch refuses the script. Write "
+                                                     "--%2 (with hyphens).")
+                                          .arg(name, dashed),
+                                      w.column);
+                    opt.value = inlineValue;
+                    opt.hasValue = hasInline;
+                    out << opt;
+                    continue;
+                }
                 if (diags)
                     *diags << finding(Severity::Warning, QStringLiteral("unknown-option"), lineNo,
                                       ambiguous ? QStringLiteral("--%1 is ambiguous: it abbreviates several sbatch options. "
                                                                  "Write the option out in full.")
                                                       .arg(name)
                                                 : QStringLiteral("--%1 is not an sbatch option (Slurm 22.05); sbatch "
-                                                                 "refuses the script. Check the spelling.")
+                                                                 "refuses the script (also 24.11). Check the spelling.")
                                                       .arg(name),
                                       w.column);
                 opt.value = inlineValue;
@@ -162,6 +228,19 @@ QList<SbatchOption> parseDirective(const QString &line, int lineNo, Diagnostics 
             }
             if (!info) {
                 opt.name = w.text;
+                const QString dashed = QString(name).replace(QLatin1Char('_'), QLatin1Char('-'));
+                if (diags && !ambiguous && dashed != name && findSbatchLongOption(dashed)) {
+                    // --job_name: getopt matches names exactly, so sbatch refuses it.
+                    *diags << finding(Severity::Error, QStringLiteral("unknown-option"), lineNo,
+                                      QStringLiteral("--%1 is not an sbatch option; sbatch refuses the script. Write "
+                                                     "--%2 (with hyphens).")
+                                          .arg(name, dashed),
+                                      w.column);
+                    opt.value = inlineValue;
+                    opt.hasValue = hasInline;
+                    out << opt;
+                    continue;
+                }
                 if (diags)
                     *diags << finding(Severity::Warning, QStringLiteral("unknown-option"), lineNo,
                                       QStringLiteral("%1 is not an sbatch option; sbatch refuses the script.").arg(opt.written),
@@ -281,17 +360,32 @@ const SbatchOptionInfo *findSbatchLongOption(QStringView name, bool *ambiguous)
         *ambiguous = false;
     if (name.isEmpty())
         return nullptr;
+    auto canonical = [](const char *longName) -> const SbatchOptionInfo * {
+        for (const auto &o : kOptions)
+            if (QLatin1String(o.longName) == QLatin1String(longName))
+                return &o;
+        return nullptr;
+    };
+    for (const auto &a : kAliases)
+        if (name == QLatin1String(a.alias))
+            return canonical(a.canonical);
+    // getopt_long: a unique prefix; an alias and its option count as one.
     const SbatchOptionInfo *prefix = nullptr;
     int prefixCount = 0;
+    auto consider = [&](const SbatchOptionInfo *o, QLatin1String spelled) {
+        if (!o || !spelled.startsWith(name) || o == prefix)
+            return;
+        prefix = o;
+        ++prefixCount;
+    };
     for (const auto &o : kOptions) {
         const QLatin1String ln(o.longName);
         if (name == ln)
             return &o;
-        if (ln.startsWith(name)) {
-            prefix = &o;
-            ++prefixCount;
-        }
+        consider(&o, ln);
     }
+    for (const auto &a : kAliases)
+        consider(canonical(a.canonical), QLatin1String(a.alias));
     if (prefixCount == 1)
         return prefix;
     if (ambiguous)

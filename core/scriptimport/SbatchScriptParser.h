@@ -51,7 +51,7 @@ struct SbatchOptionInfo {
     SbatchArg arg;
 };
 
-// sbatch's options (Slurm 22.05). Long names match exactly or by an
+// sbatch's options (Slurm 22.05, plus the few added up to 24.11). Long names match exactly or by an
 // unambiguous prefix, as getopt_long does.
 const SbatchOptionInfo *findSbatchLongOption(QStringView name, bool *ambiguous = nullptr);
 const SbatchOptionInfo *findSbatchShortOption(QChar c);
