@@ -228,19 +228,6 @@ QList<SbatchOption> parseDirective(const QString &line, int lineNo, Diagnostics 
             }
             if (!info) {
                 opt.name = w.text;
-                const QString dashed = QString(name).replace(QLatin1Char('_'), QLatin1Char('-'));
-                if (diags && !ambiguous && dashed != name && findSbatchLongOption(dashed)) {
-                    // --job_name: getopt matches names exactly, so sbatch refuses it.
-                    *diags << finding(Severity::Error, QStringLiteral("unknown-option"), lineNo,
-                                      QStringLiteral("--%1 is not an sbatch option; sbatch refuses the script. Write "
-                                                     "--%2 (with hyphens).")
-                                          .arg(name, dashed),
-                                      w.column);
-                    opt.value = inlineValue;
-                    opt.hasValue = hasInline;
-                    out << opt;
-                    continue;
-                }
                 if (diags)
                     *diags << finding(Severity::Warning, QStringLiteral("unknown-option"), lineNo,
                                       QStringLiteral("%1 is not an sbatch option; sbatch refuses the script.").arg(opt.written),

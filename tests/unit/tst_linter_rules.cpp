@@ -214,7 +214,7 @@ void TestLinterRules::renderedScriptsAreClean_data()
 {
     QTest::addColumn<QString>("file");
     QTest::addColumn<QString>("profile");
-    QTest::newRow("aau") << "aau-horovod-4gpu.sbatch" << "aau";
+    QTest::newRow("aau") << "aau-horovod-4gpu.sbatch" << "aau-ai-cloud";
     QTest::newRow("lumi") << "lumi-ddp-container-16gpu.sbatch" << "lumi";
     QTest::newRow("m3") << "m3-tf-mirrored-2gpu.sbatch" << "m3";
     QTest::newRow("mahti") << "mahti-deepspeed-4gpu.sbatch" << "mahti";
