@@ -180,11 +180,14 @@ void lintUnsetVariables(ScriptImport &imp)
             if (set.contains(u.name) || reported.contains(u.name) || isEnvironmentName(u.name))
                 continue;
             reported.insert(u.name);
-            // Did you mean: a name the script sets that differs by a typo.
+            if (reported.size() > 100)
+                return;   // a generated or hostile script: enough said
+            // Did you mean: a name the script sets that differs by a typo
+            // (bounded work: names are compared only in a script of sane size).
             QString best;
             int bestDist = 3;
-            const int cap = u.name.size() >= 8 ? 2 : 1;
-            if (u.name.size() >= 4) {
+            const int cap = u.name.size() >= 12 ? 2 : 1;
+            if (u.name.size() >= 4 && u.name.size() <= 64 && set.size() <= 2000) {
                 for (const QString &s : set) {
                     const int d = s.compare(u.name, Qt::CaseInsensitive) == 0 ? 0 : editDistance(s, u.name, cap);
                     if (d <= cap && d < bestDist) {

@@ -57,7 +57,36 @@ ShellCommand splitUnquotedExpansions(const ShellCommand &cmd, const QString &sou
             out.words << w;
             continue;
         }
-        for (const QString &part : w.text.split(blanks, Qt::SkipEmptyParts))
+        // A command substitution inside the value is known only at run time
+        // (one hostname, say): its blanks do not split.
+        QString part;
+        int depth = 0;
+        bool tick = false;
+        const int n = int(w.text.size());
+        for (int i = 0; i < n; ++i) {
+            const QChar c = w.text.at(i);
+            if (c == QLatin1Char('`')) {
+                tick = !tick;
+            } else if (c == QLatin1Char('$') && i + 1 < n && w.text.at(i + 1) == QLatin1Char('(')) {
+                part += QLatin1String("$(");
+                ++depth;
+                ++i;
+                continue;
+            } else if (c == QLatin1Char('(') && depth > 0) {
+                ++depth;
+            } else if (c == QLatin1Char(')') && depth > 0) {
+                --depth;
+            }
+            const bool blank = c == QLatin1Char(' ') || c == QLatin1Char('\t') || c == QLatin1Char('\n');
+            if (blank && depth == 0 && !tick) {
+                if (!part.isEmpty())
+                    out.words << ShellWord{part, w.offset, w.end};
+                part.clear();
+            } else {
+                part += c;
+            }
+        }
+        if (!part.isEmpty())
             out.words << ShellWord{part, w.offset, w.end};
     }
     return out;

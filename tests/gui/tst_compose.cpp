@@ -147,7 +147,7 @@ private Q_SLOTS:
         QCOMPARE(m_place->spec().partition, QStringLiteral("standard-g"));
         QCOMPARE(form()->partitionCombo()->currentData().toString(), QStringLiteral("standard-g"));
         const QString all = tableText();
-        QVERIFY2(all.contains(QLatin1String("This looks like a LUMI script (partition standard-g")), qPrintable(all));
+        QVERIFY2(all.contains(QLatin1String("This looks like a LUMI-G script (partition standard-g")), qPrintable(all));
         QVERIFY2(all.contains(QLatin1String("What the import changed or dropped")), qPrintable(all));
         QVERIFY2(all.contains(QLatin1String("--output (line 10)")), qPrintable(all));
         m_place->grab().save(test::screenshotPath(QStringLiteral("compose-import-site.png")));

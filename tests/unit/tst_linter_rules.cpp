@@ -114,6 +114,7 @@ private Q_SLOTS:
     void messagesNameBothValues();
     void optionSynonymsAndRemovedOptions();
     void unknownProfileValuesOnlyGiveInfos();
+    void manyVariablesAreBounded();
     void substitutionsStaySubstitutions();
     void siteRecognised();
     void summaryListsWhatChanged();
@@ -305,6 +306,23 @@ void TestLinterRules::unknownProfileValuesOnlyGiveInfos()
     QCOMPARE(port->line, 12);
 }
 
+// A generated script with thousands of names: findings stop at a hundred.
+void TestLinterRules::manyVariablesAreBounded()
+{
+    QString script = QStringLiteral("#!/bin/bash\n#SBATCH --gpus=1\n");
+    for (int i = 0; i < 3000; ++i)
+        script += QStringLiteral("SET_VARIABLE_NUMBER_%1=x\n").arg(i);
+    QString uses = QStringLiteral("echo");
+    for (int i = 0; i < 3000; ++i)
+        uses += QStringLiteral(" $USED_VARIABLE_NUMBER_%1").arg(i);
+    script += uses + QStringLiteral("\nsrun python3 /t.py\n");
+    const ScriptImport imp = importSbatchScript(script, genericProfile());
+    int unset = 0;
+    for (const auto &d : imp.diagnostics)
+        unset += d.rule == QLatin1String("variable-never-set") ? 1 : 0;
+    QCOMPARE(unset, 100);
+}
+
 void TestLinterRules::substitutionsStaySubstitutions()
 {
     const QString script = sh({"#!/bin/bash", "#SBATCH --account=project_2001234 --partition=gpu", "#SBATCH --nodes=2",
@@ -333,6 +351,8 @@ void TestLinterRules::siteRecognised()
     // Imported under puhti, the script names LUMI's partition and account pattern.
     const ScriptImport imp = importSbatchScript(lumi, fixtureProfile(QStringLiteral("puhti")));
     QCOMPARE(imp.spec.partition, QStringLiteral("standard-g"));
+    // $MASTER_ADDR holds a command substitution: one word, not split.
+    QCOMPARE(imp.spec.program, QStringLiteral("/scratch/project_462000007/train.py"));
     const auto guess = recogniseSite(imp, profiles, QStringLiteral("puhti"));
     QVERIFY(guess.has_value());
     QCOMPARE(guess->profileId, QStringLiteral("lumi"));
