@@ -163,7 +163,8 @@ int ComposeCommands::lint(CliContext &ctx, const QStringList &args)
     CliParser a(QStringLiteral("lint"), QStringLiteral("--profile ID [--json] SCRIPT"),
                 QStringLiteral("Reads an existing sbatch script (- for stdin), works out the job it asks for and\n"
                                "reports its mistakes with line numbers. --json prints {\"schema\", \"spec\", "
-                               "\"diagnostics\": [...]}.\n"
+                               "\"diagnostics\": [...], \"summary\": [...]} (summary: what an\n"
+                               "import into ScaleLab changes or drops).\n"
                                "Exit code: 0 no errors (warnings allowed), 1 errors found, 2 unusable input."));
     a.value({QStringLiteral("p"), QStringLiteral("profile")}, QStringLiteral("ID"),
             QStringLiteral("the cluster profile to check against (see `scalelab profiles`)"));
@@ -194,6 +195,7 @@ int ComposeCommands::lint(CliContext &ctx, const QStringList &args)
         Json j;
         j["spec"] = Json::parse(jobSpecToJson(imp.spec).toStdString());
         j["diagnostics"] = DiagnosticFormat::toJson(imp.diagnostics);
+        j["summary"] = DiagnosticFormat::toJson(imp.summary);   // what the import changed or dropped
         ctx.printJson("lint", j);
     } else {
         for (const auto &d : imp.diagnostics)

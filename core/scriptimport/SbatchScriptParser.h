@@ -6,6 +6,8 @@
 #include <QString>
 #include <QStringView>
 
+#include <optional>
+
 namespace scalelab {
 
 // One #SBATCH option as sbatch reads it.
@@ -51,10 +53,14 @@ struct SbatchOptionInfo {
     SbatchArg arg;
 };
 
-// sbatch's options (Slurm 22.05). Long names match exactly or by an
+// sbatch's options (Slurm 22.05, plus the few added up to 24.11). Long names match exactly or by an
 // unambiguous prefix, as getopt_long does.
 const SbatchOptionInfo *findSbatchLongOption(QStringView name, bool *ambiguous = nullptr);
 const SbatchOptionInfo *findSbatchShortOption(QChar c);
+
+// Why sbatch refuses an option scripts still carry (--workdir renamed
+// --chdir, srun's --cpu-bind ...); nullopt for any other name.
+std::optional<QString> removedSbatchOption(const QString &name);
 
 // Splits a script into #SBATCH options and shell lines. Never fails: every
 // problem (binary data, DOS line breaks, options Slurm ignores, unknown

@@ -12,6 +12,7 @@
 #include "ui/common/UiResources.h"
 #include "core/compose/SbatchRenderer.h"
 #include "ui/compose/ScalingStudyDialog.h"
+#include "core/scriptimport/ImportSummary.h"
 #include "core/scriptimport/ScriptImporter.h"
 #include "ui/compose/ScriptPreview.h"
 #include "core/model/SpecFix.h"
@@ -205,6 +206,15 @@ void ComposePlace::focusDiagnostic(const Diagnostic &diag)
 
 void ComposePlace::applyFix(const Fix &fix)
 {
+    if (fix.field == QLatin1String("profile") && m_diagnostics->hasImported() && !m_importText.isEmpty()) {
+        // Switching the site of an imported script reads it again there.
+        JobSpec s = m_form->spec();
+        s.profile = fix.value;
+        m_form->setSpec(s);
+        importScriptText(m_importText, m_importName);
+        Q_EMIT message(tr("Applied: %1").arg(fix.label));
+        return;
+    }
     JobSpec s = m_form->spec();
     const QString error = scalelab::applyFix(s, fix);
     if (!error.isEmpty()) {
@@ -285,9 +295,21 @@ void ComposePlace::importScriptText(const QString &text, const QString &sourceNa
     imp.diagnostics = InputLimits::capDiagnostics(imp.diagnostics, sourceName);
     if (imp.spec.profile.isEmpty())
         imp.spec.profile = profile->id;
+    m_form->keepPartitionAcrossProfiles(imp.spec.partition);
     m_form->setSpec(imp.spec);
     rerender();
-    m_diagnostics->setImported(imp.diagnostics, tr("Imported script %1 (until the next edit)").arg(sourceName));
+    // The script may name another site: offer the switch rather than
+    // replacing its partition with this profile's default.
+    if (const auto site = recogniseSite(imp, m_services.profiles().profiles(), profile->id)) {
+        imp.diagnostics.prepend(finding(
+            Severity::Info, QStringLiteral("site-recognised"), QStringLiteral("profile"), 0,
+            tr("This looks like a %1 script (%2) — switch profile?").arg(site->profileName, site->reasons.join(QStringLiteral(", "))),
+            Fix{QStringLiteral("profile"), site->profileId, tr("switch to %1").arg(site->profileName)}));
+    }
+    m_importText = text;
+    m_importName = sourceName;
+    m_diagnostics->setImported(imp.diagnostics, tr("Imported script %1 (until the next edit)").arg(sourceName),
+                               imp.summary);
     m_specPath.clear();
     Q_EMIT message(tr("Imported %1: %n finding(s).", nullptr, int(imp.diagnostics.size())).arg(sourceName));
 }

@@ -80,6 +80,8 @@ private:
     QLabel *m_verdict;
     Diagnostics m_current;
     QString m_specPath;
+    QString m_importText;   // the last imported script, read again on a profile switch
+    QString m_importName;
     QPointer<QMessageBox> m_confirm;
     QObject *m_connectedClusters = nullptr;
 };

@@ -20,7 +20,8 @@ public:
     explicit DiagnosticsPanel(QWidget *parent = nullptr);
 
     void setDiagnostics(const Diagnostics &diags);
-    void setImported(const Diagnostics &diags, const QString &title);
+    // `summary`: what the import changed or dropped, in a section of its own.
+    void setImported(const Diagnostics &diags, const QString &title, const Diagnostics &summary = {});
     void clearImported();
     bool hasImported() const { return !m_imported.isEmpty() || !m_importSource.isEmpty(); }
 
@@ -47,6 +48,7 @@ private:
     Diagnostics m_current;
     Diagnostics m_imported;
     QString m_importSource;
+    Diagnostics m_importSummary;
 };
 
 } // namespace scalelab

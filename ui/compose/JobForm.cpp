@@ -146,6 +146,8 @@ JobForm::JobForm(const ProfileRegistry &profiles, QWidget *parent) : QWidget(par
     buildProfiles();
     connect(m_profile, &QComboBox::currentIndexChanged, this, &JobForm::onProfileChanged);
     connect(m_partition, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_updating)
+            m_keptPartition.clear();   // chosen by hand: no longer the script's
         updatePartitionInfo();
         changed();
     });
@@ -225,7 +227,7 @@ void JobForm::onProfileChanged()
     const ClusterProfile *p = profile();
     const bool was = m_updating;
     m_updating = true;
-    fillPartitions(p, QString());
+    fillPartitions(p, m_keptPartition);
     m_account->setPlaceholderText(p && !p->accountExample.isEmpty() ? tr("e.g. %1").arg(p->accountExample)
                                                                     : tr("billing project, if the site needs one"));
     if (p)

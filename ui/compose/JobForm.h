@@ -28,6 +28,9 @@ public:
 
     JobSpec spec() const;
     void setSpec(const JobSpec &spec);   // does not emit edited()
+    // An imported script's partition stays selected when the profile changes
+    // (shown as "not in this profile" there) until another one is chosen.
+    void keepPartitionAcrossProfiles(const QString &partition) { m_keptPartition = partition; }
     const ClusterProfile *profile() const;
 
     // Derived values shown in the form (e.g. "auto (2)" nodes).
@@ -79,6 +82,7 @@ private:
     QHash<QString, QWidget *> m_fields;
     QList<QWidget *> m_marked;
     bool m_updating = false;
+    QString m_keptPartition;
 };
 
 } // namespace scalelab
