@@ -4,6 +4,7 @@
 // the executable's copy (the executable exports its symbols), so both share
 // one AppServices, one set of statics and one meta-object per class.
 #include "app/cli/CliContext.h"
+#include "app/cli/DiscoverCommands.h"
 #include "app/cli/ReportCommands.h"
 #include "app/cli/SlurmCommands.h"
 #include "ui/cluster/UiClusterModule.h"
@@ -25,6 +26,8 @@ public:
             {QStringLiteral("status"), &SlurmCommands::status}, {QStringLiteral("cancel"), &SlurmCommands::cancel},
             {QStringLiteral("fetch"), &SlurmCommands::fetch},   {QStringLiteral("runs"), &SlurmCommands::runs},
             {QStringLiteral("report"), &ReportCommands::report},
+            {QStringLiteral("discover"), &DiscoverCommands::discover},
+            {QStringLiteral("profiles-check"), &DiscoverCommands::profilesCheck},
         };
         const auto it = table.find(name);
         if (it == table.end())

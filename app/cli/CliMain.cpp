@@ -28,6 +28,7 @@ const std::map<QString, std::pair<Command, const char *>> &commands()
         {QStringLiteral("fetch"), {nullptr, "download a run's output and GPU sample files"}},
         {QStringLiteral("runs"), {nullptr, "list stored runs (--json includes metrics)"}},
         {QStringLiteral("report"), {nullptr, "write a study's scaling report as PDF"}},
+        {QStringLiteral("discover"), {nullptr, "read a cluster's Slurm limits over SSH and write its profile"}},
     };
     return table;
 }
@@ -76,15 +77,18 @@ int CliMain::run(const QStringList &args)
         ctx.out << "scalelab " << SCALELAB_VERSION << "\n";
         return 0;
     }
-    auto it = commands().find(first);
+    // `profiles check` talks to a cluster: it runs where the SSH commands run.
+    const bool check = first == QLatin1String("profiles") && args.value(1) == QLatin1String("check");
+    auto it = commands().find(check ? QStringLiteral("discover") : first);
     if (it == commands().end())
         return ctx.unusable(QStringLiteral("unknown command \"%1\" (see `scalelab --help`)").arg(first));
-    if (it->second.first)
+    if (it->second.first && !check)
         return it->second.first(ctx, args.mid(1));
     ClusterModule *module = ClusterModule::instance();
     if (!module)
         return ctx.unusable(QStringLiteral("\"%1\" needs the cluster module: %2").arg(first, ClusterModule::loadError()));
-    const int rc = module->runCommand(first, args.mid(1));
+    const int rc = check ? module->runCommand(QStringLiteral("profiles-check"), args.mid(2))
+                         : module->runCommand(first, args.mid(1));
     return rc >= 0 ? rc : ctx.unusable(QStringLiteral("the cluster module does not know \"%1\"").arg(first));
 }
 
