@@ -85,7 +85,7 @@ private Q_SLOTS:
     {
         SHARED_OR_SKIP(text, "scontrol__irush-cs__17.11__show-node-anonymised.txt");
         const auto r = ScontrolParsers::nodes(text);
-        QCOMPARE(r.items.size(), 3);
+        QCOMPARE(r.items.size(), 4);
         const NodeFacts &n = r.items[0];
         QCOMPARE(n.name, QStringLiteral("cortex-01"));
         QCOMPARE(n.cpus, 16);
@@ -102,6 +102,14 @@ private Q_SLOTS:
         QCOMPARE(r.items[1].name, QStringLiteral("dumfries-002"));
         QCOMPARE(r.items[1].gpuType(), QStringLiteral("rtx2080"));
         QCOMPARE(r.items[1].gpus(), 4);
+        const NodeFacts &c = r.items[3];   // no Version=, a second GRES after the GPU
+        QCOMPARE(c.name, QStringLiteral("cricket"));
+        QCOMPARE(c.gpus(), 1);
+        QCOMPARE(c.gpuType(), QStringLiteral("quadro"));
+        QCOMPARE(c.cpus, 8);
+        QCOMPARE(c.usableMemoryMB(), 7907 - 1024);
+        QCOMPARE(c.partitions, (QStringList{"short", "long", "debug", "other", "allowed", "deny"}));
+        QCOMPARE(c.version, QString());
     }
 
     void nodesAau2108()

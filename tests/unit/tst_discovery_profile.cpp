@@ -197,7 +197,7 @@ private Q_SLOTS:
             n.partitions = {evil, longName, bad, QStringLiteral("gpumedium")};
         in.associations[0].account = evil;
         const BuiltProfile b = ProfileBuilder::build(in, nullptr);
-        QCOMPARE(b.profile.id, QStringLiteral("rm-rf-----x"));
+        QCOMPARE(b.profile.id, QStringLiteral("rm--rf-----x-"));
         const QByteArray json = ProfileJson::write(b.profile);
         QJsonParseError err;
         QJsonDocument::fromJson(json, &err);
