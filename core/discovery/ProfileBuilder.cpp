@@ -246,6 +246,13 @@ BuiltProfile ProfileBuilder::build(const DiscoveryInput &in, const ClusterProfil
         p.defaultVariables = site->defaultVariables;
         p.notes = site->notes;
         p.sources = site->sources;
+        // Site advice the loader keeps no source for: it comes from that profile.
+        for (const char *k : {"gpuRequest", "memoryRequired", "cpusPerGpuBroken", "containerRuntime", "defaultModules",
+                              "defaultVariables", "torchrunArgs", "cpuBind", "account"})
+            if (p.sources.value(QString::fromLatin1(k)).isEmpty())
+                p.sources.insert(QString::fromLatin1(k), QStringLiteral("site advice from the %1 profile (%2)")
+                                                             .arg(site->id, site->origin.isEmpty() ? QStringLiteral("shipped")
+                                                                                                   : site->origin));
     } else {
         p.description = QStringLiteral("Discovered from Slurm on %1 (%2). Site advice (modules, container runtime, "
                                        "pitfalls) is not known.")

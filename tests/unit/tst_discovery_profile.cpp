@@ -125,6 +125,9 @@ private Q_SLOTS:
         QCOMPARE(p.torchrunArgs, (QStringList{"--redirects", "1", "--tee", "1"}));
         QCOMPARE(p.gpuTypes[0].model, QStringLiteral("emulated V100 (GRES only)"));
         QCOMPARE(p.partition(QStringLiteral("gpumedium"))->minGpusPerJob, 4);
+        QCOMPARE(p.sources.value(QStringLiteral("containerRuntime")), QStringLiteral("site advice from the testbed profile (shipped)"));
+        const ClusterProfile back = roundTrip(p);   // every setting has a source, so the file loads
+        QCOMPARE(back.torchrunArgs, p.torchrunArgs);
         // The shipped file (fixed after `profiles check` reported gpusmall and
         // gpumedium at 1-12:00:00) now agrees with the cluster's scontrol.
         QCOMPARE(ProfileCheck::compare(*site, p), QList<ProfileDifference>{});
