@@ -3,6 +3,9 @@
 #   ./setup.sh app    install, build and open the app
 #   ./setup.sh test   install, build and run every test, the real loopback
 #                     Slurm + SSH cluster included (needs root for the cluster)
+#                     and then the unit, GUI and fuzz-replay tests again,
+#                     built with clang under AddressSanitizer + UBSan
+#                     (build-asan/), and the reproducible-build check
 #   ./setup.sh bench  build and print the benchmark ratios
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -20,6 +23,8 @@ APP_PACKAGES="build-essential cmake ninja-build pkg-config qt6-base-dev libqt6sq
 TEST_PACKAGES="slurm-wlm slurm-client slurmdbd mariadb-server munge openssh-server openssh-client
   zsh fish tcsh dash libpam-google-authenticator oathtool python3-torch python3-sklearn procps iproute2
   xvfb xauth poppler-utils"
+# What the packaging and portability checks add (packaging/, clang_check).
+PACKAGE_TEST_PACKAGES="lintian mmdebstrap appstream desktop-file-utils man-db file clang"
 
 install_packages() {
   local wanted="$1" missing=""
@@ -38,6 +43,36 @@ build() {
   cmake --build "$build" -j"$(nproc)"
 }
 
+# The unit, GUI and fuzz-replay tests again, built with clang and
+# -fsanitize=address,undefined in their own directory and run with leak
+# detection on: one extra build checks both the second compiler (README:
+# Supported systems) and memory safety. Only what those tests need is built.
+sanitized_clang_tests() {
+  local asan=${SCALELAB_ASAN_BUILD_DIR:-$here/build-asan} start=$SECONDS targets
+  CC=clang CXX=clang++ cmake -S "$here" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DSCALELAB_SANITIZE=ON >/dev/null
+  targets=$(cd "$here/tests" && ls unit/tst_*.cpp gui/tst_*.cpp fuzz/fuzz_*.cpp | sed 's|.*/||; s|\.cpp$||')
+  # shellcheck disable=SC2086
+  cmake --build "$asan" -j"$(nproc)" --target scalelab $targets
+  (
+    cd "$asan"
+    export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1"
+    export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+    # Leaks inside system libraries (fontconfig, the X/GL stack) are theirs, not ours.
+    export LSAN_OPTIONS="suppressions=$here/tests/sanitizers/lsan.supp:print_suppressions=0"
+    ctest --output-on-failure -j2 --timeout 900 -L 'unit|gui|fuzz'
+  )
+  echo "setup: clang + sanitizer build and tests took $((SECONDS - start)) s"
+}
+
+# Reproducible builds: the same commit built twice from different folders
+# gives the same executable and .deb, byte for byte (prints both hashes).
+reproducible_check() {
+  local start=$SECONDS
+  "$here/packaging/reproducible.sh" HEAD
+  echo "setup: reproducible-build check took $((SECONDS - start)) s"
+}
+
 case "$mode" in
   app)
     install_packages "$APP_PACKAGES"
@@ -45,12 +80,14 @@ case "$mode" in
     exec "$build/app/scalelab"
     ;;
   test)
-    install_packages "$APP_PACKAGES $TEST_PACKAGES"
+    install_packages "$APP_PACKAGES $TEST_PACKAGES $PACKAGE_TEST_PACKAGES"
     build
-    cd "$build"
     # The cluster fixture (tests/cluster/testcluster) starts before the tests
-    # that need it and stops after them; `ctest` alone does the same.
-    ctest --output-on-failure -j2 --timeout 900 -LE bench
+    # that need it and stops after them; `ctest` alone does the same. Label
+    # "package": the .deb in a fresh Debian 12 chroot, lintian, desktop files.
+    (cd "$build" && ctest --output-on-failure -j2 --timeout 900 -LE bench)
+    sanitized_clang_tests
+    reproducible_check
     ;;
   bench)
     install_packages "$APP_PACKAGES $TEST_PACKAGES"

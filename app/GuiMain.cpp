@@ -3,6 +3,7 @@
 #include "ui/common/AppServices.h"
 #include "ui/compose/ComposePlace.h"
 #include "ui/common/FirstFrameProbe.h"
+#include "ui/common/PrivateData.h"
 #include "ui/window/MainWindow.h"
 #include "ui/common/StartupStyle.h"
 
@@ -126,6 +127,12 @@ int GuiMain::run(int argc, char **argv)
     QApplication::setApplicationName(QStringLiteral("ScaleLab"));
     QApplication::setOrganizationName(QStringLiteral("ScaleLab"));
     QApplication::setApplicationVersion(QStringLiteral(SCALELAB_VERSION));
+    // The window id: docks match the window to io.github.scalelab.scalelab.desktop
+    // (its StartupWMClass) and show its icon.
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.scalelab.scalelab"));
+    // Settings are created owner-only before QSettings first writes them.
+    for (const QString &p : PrivateData::secure(PrivateData::Create::Settings))
+        std::fprintf(stderr, "scalelab: warning: %s\n", qPrintable(p));
     // The platform's style (or -style), Fusion for the dark palette; see
     // StartupStyle for what it changes.
     app.setStyle(new StartupStyle(opts.dark ? QStringLiteral("Fusion") : QApplication::style()->name()));

@@ -1,8 +1,22 @@
 #include "app/cli/CliMain.h"
 #include "app/GuiMain.h"
+#include "ui/common/PrivateData.h"
 
 #include <QApplication>
 #include <QCoreApplication>
+
+#include <cstdio>
+
+namespace {
+
+// Private data is tightened at every start, headless commands included.
+void securePrivateData()
+{
+    for (const QString &p : scalelab::PrivateData::secure(scalelab::PrivateData::Create::Nothing))
+        std::fprintf(stderr, "scalelab: warning: %s\n", qPrintable(p));
+}
+
+} // namespace
 
 int main(int argc, char **argv)
 {
@@ -14,6 +28,7 @@ int main(int argc, char **argv)
             qputenv("QT_QPA_PLATFORM", "offscreen");
         QApplication app(argc, argv);
         QCoreApplication::setApplicationName(QStringLiteral("ScaleLab"));
+        securePrivateData();
         return scalelab::CliMain::run(args);
     }
     if (scalelab::CliMain::isCliInvocation(args)) {
@@ -21,6 +36,7 @@ int main(int argc, char **argv)
         QCoreApplication app(argc, argv);
         QCoreApplication::setApplicationName(QStringLiteral("ScaleLab"));
         QCoreApplication::setApplicationVersion(QStringLiteral(SCALELAB_VERSION));
+        securePrivateData();
         return scalelab::CliMain::run(args);
     }
     return scalelab::GuiMain::run(argc, argv);

@@ -1,5 +1,6 @@
 #include "app/cli/CliContext.h"
 
+#include "core/base/InputLimits.h"
 #include "core/model/JobSpecJson.h"
 
 #include <QFile>
@@ -38,12 +39,12 @@ const ClusterProfile *CliContext::profileFor(const QString &id)
 
 std::optional<JobSpec> CliContext::readSpec(const QString &path)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        unusable(QStringLiteral("cannot read %1: %2").arg(path, f.errorString()));
+    const auto read = InputLimits::readFile(path, QStringLiteral("job spec"));
+    if (!read.ok) {
+        unusable(read.problem.message);
         return std::nullopt;
     }
-    auto parsed = parseJobSpec(f.readAll(), path);
+    auto parsed = parseJobSpec(read.data, path);
     if (!parsed.spec) {
         // The first problem is the one-line reason; the rest help fix all at once.
         err << "scalelab: " << parsed.errors.front().message << "\n";

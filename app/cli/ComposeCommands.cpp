@@ -1,6 +1,7 @@
 #include "app/cli/ComposeCommands.h"
 
 #include "core/base/DiagnosticFormat.h"
+#include "core/base/InputLimits.h"
 #include "core/model/JobSpecJson.h"
 #include "core/compose/SbatchRenderer.h"
 #include "core/scriptimport/ScriptImporter.h"
@@ -65,7 +66,9 @@ int ComposeCommands::profiles(CliContext &ctx, const QStringList &args)
         ctx.out << "Usage: scalelab profiles [--json]\n\n"
                    "Lists the cluster profiles (built-in and from "
                 << ProfileRegistry::userDirectory()
-                << ")\nwith their partitions and limits. Broken profile files are reported on stderr.\n";
+                << ")\nwith their partitions and limits. A broken profile file is reported on stderr\n"
+                   "(file, line or key, and what is wrong) and the others are still listed.\n"
+                   "Exit code: 0 all profiles loaded (warnings allowed), 1 a profile file has errors.\n";
         return 0;
     }
     CliArgs a(args);
@@ -108,7 +111,7 @@ int ComposeCommands::profiles(CliContext &ctx, const QStringList &args)
             arr.push_back(j);
         }
         ctx.printJson(QByteArray::fromStdString(arr.dump(2)));
-        return 0;
+        return hasErrors(reg.problems()) ? int(ExitCode::Errors) : int(ExitCode::Ok);
     }
     for (const auto &p : reg.profiles()) {
         ctx.out << p.id << "  " << p.name << "  (" << p.origin << (p.discovered.isEmpty() ? QString() : QStringLiteral(", discovered ") + p.discovered) << ")\n";
@@ -131,7 +134,8 @@ int ComposeCommands::profiles(CliContext &ctx, const QStringList &args)
         }
     }
     ctx.out.flush();
-    return 0;
+    // The list above is usable; a broken file is still an error to fix.
+    return hasErrors(reg.problems()) ? int(ExitCode::Errors) : int(ExitCode::Ok);
 }
 
 int ComposeCommands::render(CliContext &ctx, const QStringList &args)
@@ -194,11 +198,15 @@ int ComposeCommands::lint(CliContext &ctx, const QStringList &args)
     const ClusterProfile *profile = ctx.profileFor(*profileId);
     if (!profile)
         return int(ExitCode::Unusable);
-    QFile f(pos.front());
-    if (!f.open(QIODevice::ReadOnly))
-        return ctx.unusable(QStringLiteral("cannot read %1: %2").arg(pos.front(), f.errorString()));
-    const QByteArray raw = f.read(16 * 1024 * 1024);
-    const ScriptImport imp = importSbatchScript(QString::fromUtf8(raw), *profile);
+    const auto read = InputLimits::readFile(pos.front(), QStringLiteral("script"));
+    if (!read.ok)
+        return ctx.unusable(read.problem.message);
+    ScriptImport imp = importSbatchScript(QString::fromUtf8(read.data), *profile);
+    // The summary counts every finding; the list shows the first ones.
+    const int errors = countOf(imp.diagnostics, Severity::Error);
+    const int warnings = countOf(imp.diagnostics, Severity::Warning);
+    const int notes = countOf(imp.diagnostics, Severity::Info);
+    imp.diagnostics = InputLimits::capDiagnostics(imp.diagnostics, pos.front());
     if (json) {
         Json j;
         j["spec"] = Json::parse(jobSpecToJson(imp.spec).toStdString());
@@ -207,10 +215,7 @@ int ComposeCommands::lint(CliContext &ctx, const QStringList &args)
     } else {
         for (const auto &d : imp.diagnostics)
             ctx.out << DiagnosticFormat::toText(d, pos.front()) << "\n";
-        ctx.out << QStringLiteral("%1 error(s), %2 warning(s), %3 note(s)\n")
-                       .arg(countOf(imp.diagnostics, Severity::Error))
-                       .arg(countOf(imp.diagnostics, Severity::Warning))
-                       .arg(countOf(imp.diagnostics, Severity::Info));
+        ctx.out << QStringLiteral("%1 error(s), %2 warning(s), %3 note(s)\n").arg(errors).arg(warnings).arg(notes);
         ctx.out.flush();
     }
     return hasErrors(imp.diagnostics) ? int(ExitCode::Errors) : int(ExitCode::Ok);

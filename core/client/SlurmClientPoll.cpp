@@ -1,6 +1,7 @@
 // SlurmClient: polling, cancel and fetching output files.
 #include "core/client/SlurmClient.h"
 
+#include "core/base/PrivateFiles.h"
 #include "core/base/RemoteValidation.h"
 #include "core/slurm/SacctParser.h"
 #include "core/slurm/SqueueParser.h"
@@ -179,7 +180,7 @@ FetchResult SlurmClient::fetch(qint64 runId, qint64 maxBytesPerFile)
         return result;
     }
     const QString localDir = m_store.runFilesDirectory(runId);
-    if (!QDir().mkpath(localDir)) {
+    if (!PrivateFiles::makeDirectory(localDir).isEmpty()) {
         result.errors << QStringLiteral("cannot create %1").arg(localDir);
         return result;
     }
@@ -251,7 +252,7 @@ TailResult SlurmClient::tailOutput(qint64 runId, qint64 maxBytes)
             return result;
         }
     }
-    if (!QDir().mkpath(m_store.runFilesDirectory(runId))) {
+    if (!PrivateFiles::makeDirectory(m_store.runFilesDirectory(runId)).isEmpty()) {
         result.error = QStringLiteral("cannot create %1").arg(m_store.runFilesDirectory(runId));
         return result;
     }

@@ -1,11 +1,13 @@
 #include "core/profiles/ProfileLoader.h"
 
+#include "core/base/InputLimits.h"
 #include "core/base/JsonSupport.h"
 #include "core/slurm/SlurmTime.h"
 
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
+#include <QSet>
 
 namespace scalelab {
 
@@ -26,6 +28,10 @@ public:
     ProfileReader(const QString &file) : m_file(file) {}
 
     Diagnostics problems;
+    // Looked up once per partition: sets, not the profile's lists, so a
+    // profile with thousands of partitions stays linear.
+    QSet<QString> gpuTypeIds;
+    QSet<QString> partitionNames;
 
     void error(const QString &key, const QString &msg)
     {
@@ -60,7 +66,9 @@ public:
         return value;
     }
 
-    bool readInt(const Json *v, const QString &path, qint64 *out, qint64 min = 0)
+    // Most limits end up in an int: larger values are refused here rather
+    // than wrapped around later.
+    bool readInt(const Json *v, const QString &path, qint64 *out, qint64 min = 0, qint64 max = 1000000000)
     {
         if (!v)
             return false;
@@ -68,9 +76,17 @@ public:
             error(path, QStringLiteral("must be a whole number, found %1").arg(JsonSupport::typeName(*v)));
             return false;
         }
+        if (v->is_number_unsigned() && v->get<quint64>() > quint64(max)) {
+            error(path, QStringLiteral("must be at most %1, found %2").arg(max).arg(v->get<quint64>()));
+            return false;
+        }
         const qint64 n = v->get<qint64>();
         if (n < min) {
             error(path, QStringLiteral("must be at least %1, found %2").arg(min).arg(n));
+            return false;
+        }
+        if (n > max) {
+            error(path, QStringLiteral("must be at most %1, found %2").arg(max).arg(n));
             return false;
         }
         *out = n;
@@ -245,13 +261,15 @@ void readPartition(ProfileReader &r, const Json &pj, const QString &path, Cluste
     }
     if (p.minNodes > p.maxNodes && p.isKnown(QStringLiteral("maxNodes")))
         r.error(base + QStringLiteral(".minNodes"), QStringLiteral("is larger than maxNodes"));
-    if (!p.gpuType.isEmpty() && !profile.gpuType(p.gpuType))
+    if (!p.gpuType.isEmpty() && !r.gpuTypeIds.contains(p.gpuType))
         r.error(base + QStringLiteral(".gpuType"),
                 QStringLiteral("\"%1\" is not one of the profile's gpuTypes").arg(p.gpuType));
-    if (profile.partition(p.name))
+    if (r.partitionNames.contains(p.name))
         r.error(base, QStringLiteral("partition \"%1\" is listed twice").arg(p.name));
-    if (!p.name.isEmpty())
+    if (!p.name.isEmpty()) {
         profile.partitions << p;
+        r.partitionNames.insert(p.name);
+    }
 }
 
 } // namespace
@@ -317,7 +335,7 @@ ProfileLoadResult loadProfile(const QByteArray &data, const QString &filePath)
                 lh.auth = r.plainString(h, "auth", path + QStringLiteral(".auth"), false);
                 qint64 port = 22;
                 if (auto pt = h.find("port"); pt != h.end())
-                    r.readInt(&*pt, path + QStringLiteral(".port"), &port, 1);
+                    r.readInt(&*pt, path + QStringLiteral(".port"), &port, 1, 65535);
                 lh.port = int(port);
                 for (const QString &v : {lh.alias, lh.hostName, lh.user, lh.proxyJump})
                     if (v.startsWith(QLatin1Char('-')))
@@ -421,6 +439,7 @@ ProfileLoadResult loadProfile(const QByteArray &data, const QString &filePath)
                 r.readInt(&*m, path + QStringLiteral(".memoryGB"), &mem, 0);
             t.memoryGB = int(mem);
             p.gpuTypes << t;
+            r.gpuTypeIds.insert(t.id);
         }
     }
 
@@ -484,7 +503,7 @@ ProfileLoadResult loadProfile(const QByteArray &data, const QString &filePath)
         }
     }
 
-    result.problems = r.problems;
+    result.problems = InputLimits::capDiagnostics(r.problems, file);
     if (!hasErrors(r.problems))
         result.profile = p;
     return result;
@@ -492,14 +511,16 @@ ProfileLoadResult loadProfile(const QByteArray &data, const QString &filePath)
 
 ProfileLoadResult loadProfileFile(const QString &filePath)
 {
-    QFile f(filePath);
-    if (!f.open(QIODevice::ReadOnly)) {
+    const auto read = InputLimits::readFile(filePath, QStringLiteral("profile"));
+    if (!read.ok) {
         ProfileLoadResult r;
-        r.problems << Diagnostic{Severity::Error, QStringLiteral("profile-unreadable"), {}, 0, 0,
-                                 QStringLiteral("%1: cannot read: %2").arg(filePath, f.errorString()), {}};
+        Diagnostic d = read.problem;
+        if (d.rule == QLatin1String("file-unreadable"))
+            d.rule = QStringLiteral("profile-unreadable");
+        r.problems << d;
         return r;
     }
-    return loadProfile(f.readAll(), filePath);
+    return loadProfile(read.data, filePath);
 }
 
 } // namespace scalelab

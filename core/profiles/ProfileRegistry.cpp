@@ -13,15 +13,15 @@ namespace scalelab {
 
 QStringList ProfileRegistry::builtInDirectories()
 {
-    // The first directory that exists wins, so a build tree uses the sources
-    // and an installed binary its own data, never both at once.
+    // Found relative to the executable only: installed, bin/../share/scalelab;
+    // in a build tree the same path is a link to the sources made by CMake.
+    // No absolute path is compiled in, so a build is reproducible and a lone
+    // copied binary never reads the build machine's profiles.
     QStringList candidates;
     if (const QString env = qEnvironmentVariable("SCALELAB_PROFILE_DIR"); !env.isEmpty())
         candidates << env;
     if (QCoreApplication::instance())
         candidates << QCoreApplication::applicationDirPath() + QStringLiteral("/../share/scalelab/profiles");
-    candidates << QStringLiteral(SCALELAB_SOURCE_DATA_DIR "/profiles")
-               << QStringLiteral(SCALELAB_INSTALL_DATA_DIR "/profiles");
     for (const auto &c : candidates)
         if (QFileInfo(c).isDir())
             return {QDir(c).canonicalPath()};

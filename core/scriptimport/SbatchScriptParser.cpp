@@ -1,5 +1,6 @@
 #include "core/scriptimport/SbatchScriptParser.h"
 
+#include "core/base/InputLimits.h"
 #include "core/base/ShellWords.h"
 
 #include <QRegularExpression>
@@ -143,10 +144,10 @@ QList<SbatchOption> parseDirective(const QString &line, int lineNo, Diagnostics 
                     *diags << finding(Severity::Warning, QStringLiteral("unknown-option"), lineNo,
                                       ambiguous ? QStringLiteral("--%1 is ambiguous: it abbreviates several sbatch options. "
                                                                  "Write the option out in full.")
-                                                      .arg(name)
+                                                      .arg(InputLimits::quoted(name))
                                                 : QStringLiteral("--%1 is not an sbatch option (Slurm 22.05); sbatch "
                                                                  "refuses the script. Check the spelling.")
-                                                      .arg(name),
+                                                      .arg(InputLimits::quoted(name)),
                                       w.column);
                 opt.value = inlineValue;
                 opt.hasValue = hasInline;
@@ -177,8 +178,9 @@ QList<SbatchOption> parseDirective(const QString &line, int lineNo, Diagnostics 
                                   lineNo,
                                   dash ? QStringLiteral("\"%1\" starts with a typographic dash; Slurm needs two ASCII "
                                                         "hyphens (--). Retype the option.")
-                                             .arg(w.text)
-                                       : QStringLiteral("\"%1\" is not an option; sbatch cannot use it here.").arg(w.text),
+                                             .arg(InputLimits::quoted(w.text))
+                                       : QStringLiteral("\"%1\" is not an option; sbatch cannot use it here.")
+                                             .arg(InputLimits::quoted(w.text)),
                                   w.column);
             }
             continue;
@@ -200,7 +202,7 @@ QList<SbatchOption> parseDirective(const QString &line, int lineNo, Diagnostics 
             opt.hasValue = true;
         } else if (info->arg == SbatchArg::None && hasInline && w.text.startsWith(QLatin1String("--")) && diags) {
             *diags << finding(Severity::Warning, QStringLiteral("invalid-value"), lineNo,
-                              QStringLiteral("%1 takes no value; \"%2\" is ignored.").arg(opt.written, inlineValue), w.column);
+                              QStringLiteral("%1 takes no value; \"%2\" is ignored.").arg(opt.written, InputLimits::quoted(inlineValue)), w.column);
         }
         if (diags && opt.hasValue) {
             const auto m = placeholderRegex().match(opt.value);
@@ -260,11 +262,9 @@ bool isDirective(const QString &line)
 
 int ScriptLine::lineAt(int offset) const
 {
-    int result = line;
-    for (int i = 0; i < lineOffsets.size(); ++i)
-        if (lineOffsets[i] <= offset)
-            result = line + i;
-    return result;
+    // lineOffsets ascend: a binary search keeps a long joined line cheap.
+    const auto it = std::upper_bound(lineOffsets.cbegin(), lineOffsets.cend(), offset);
+    return it == lineOffsets.cbegin() ? line : line + int(it - lineOffsets.cbegin()) - 1;
 }
 
 const SbatchOption *ParsedSbatchScript::find(const QString &name) const
@@ -338,6 +338,19 @@ ParsedSbatchScript parseSbatchScript(const QString &input)
         out.interpreter = lines.front().mid(2).trimmed();
     }
 
+    // Where each physical line starts in `text`, for joining lines by offset.
+    QList<int> lineStart;
+    lineStart.reserve(lines.size());
+    for (int k = 0, at = 0; k < lines.size(); ++k) {
+        lineStart << at;
+        at += int(lines[k].size()) + 1;
+    }
+    // Scans for a quote that never closes read to the end of the script; once
+    // they have read the script twice over, later ones are reported without
+    // trying to join, so hostile input stays linear.
+    qint64 failedScanBudget = 2 * qint64(text.size()) + 65536;
+    bool joinBudgetReported = false;
+
     bool inHeader = true;
     const int count = int(lines.size());
     for (int i = 0; i < count; ++i) {
@@ -386,15 +399,33 @@ ParsedSbatchScript parseSbatchScript(const QString &input)
         sl.lineOffsets << 0;
         ShellLexResult lex = lexShell(sl.text);
         int j = i;
-        constexpr int kMaxJoined = 2000;
-        while ((lex.unterminatedQuote || lex.trailingBackslash) && j + 1 < count && j - i < kMaxJoined) {
-            ++j;
-            sl.lineOffsets << int(sl.text.size()) + 1;
-            sl.text += QLatin1Char('\n') + lines[j];
-            lex = lexShell(sl.text);
+        int unterminatedAt = lex.unterminatedQuote ? sl.lineAt(lex.unterminatedOffset) : 0;
+        if ((lex.unterminatedQuote || lex.trailingBackslash) && i + 1 < count) {
+            if (failedScanBudget > 0) {
+                // One scan from this line to where the shell's line really ends.
+                const ShellLineEnd end = findShellLineEnd(text, lineStart[i]);
+                if (end.unterminated) {
+                    failedScanBudget -= text.size() - lineStart[i];
+                    unterminatedAt = int(std::upper_bound(lineStart.cbegin(), lineStart.cend(), end.unterminatedOffset)
+                                         - lineStart.cbegin());
+                } else {
+                    j = int(std::upper_bound(lineStart.cbegin(), lineStart.cend(), end.end) - lineStart.cbegin()) - 1;
+                    j = std::max(i, std::min(j, count - 1));
+                    sl.text = text.mid(lineStart[i], end.end - lineStart[i]);
+                    sl.lineOffsets.clear();
+                    for (int k = i; k <= j; ++k)
+                        sl.lineOffsets << lineStart[k] - lineStart[i];
+                    lex = lexShell(sl.text);
+                }
+            } else if (!joinBudgetReported && lex.unterminatedQuote) {
+                joinBudgetReported = true;
+                diags << finding(Severity::Info, QStringLiteral("input-too-large"), lineNo,
+                                 QStringLiteral("From here on, quotes left open are not followed onto the next lines: "
+                                                "too many of them never close. Fix the ones reported above first."));
+            }
         }
         if (lex.unterminatedQuote) {
-            const int at = sl.lineAt(lex.unterminatedOffset);
+            const int at = unterminatedAt;
             diags << finding(Severity::Error, QStringLiteral("cannot-parse"), at,
                              QStringLiteral("A quote or $( opened on line %1 is never closed; the shell reads the rest "
                                             "of the script as part of it. Close it.")
@@ -403,6 +434,7 @@ ParsedSbatchScript parseSbatchScript(const QString &input)
             sl.text = raw;
             sl.lineOffsets = {0};
             j = i;
+            lex = lexShell(sl.text);
         }
         sl.lastLine = j + 1;
         i = j;

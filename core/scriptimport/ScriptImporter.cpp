@@ -67,14 +67,21 @@ private:
     // Parser findings on an option line are about that option's spec field.
     void attachFields()
     {
+        // Options by line, looked up once per finding (a scan of all options
+        // per finding is quadratic on scripts made of #SBATCH lines).
+        QMultiHash<int, const SbatchOption *> byLine;
+        for (auto it = m_imp.options.crbegin(); it != m_imp.options.crend(); ++it)
+            byLine.insert(it->line, &*it);   // values() then come out in script order
         for (auto &d : m_imp.diagnostics) {
             if (!d.field.isEmpty() || d.line == 0)
                 continue;
-            for (const auto &o : m_imp.options)
-                if (o.line == d.line && (d.column == 0 || o.column == d.column)) {
-                    d.field = specFieldOfOption(o.name);
+            for (auto it = byLine.constFind(d.line); it != byLine.cend() && it.key() == d.line; ++it) {
+                const SbatchOption *o = *it;
+                if (d.column == 0 || o->column == d.column) {
+                    d.field = specFieldOfOption(o->name);
                     break;
                 }
+            }
         }
     }
 

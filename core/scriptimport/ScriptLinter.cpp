@@ -280,9 +280,13 @@ private:
         for (const auto &n : m_profile.notes)
             if (n.rule == QLatin1String("site-cpus-per-gpu"))
                 note = QStringLiteral(" ") + n.text;
-        const int perTask = m_imp.request.gpusPerNode > 0 && m_imp.spec.cpusPerGpu > 0
-                                ? m_imp.spec.cpusPerGpu * m_imp.request.gpusPerNode / std::max(1, m_imp.request.tasksPerNode)
-                                : 0;
+        // In 64 bits: both factors may be up to kMaxScriptCount; advice beyond
+        // that bound would be nonsense, so none is given then.
+        const qint64 product = m_imp.request.gpusPerNode > 0 && m_imp.spec.cpusPerGpu > 0
+                                   ? qint64(m_imp.spec.cpusPerGpu) * m_imp.request.gpusPerNode
+                                         / std::max(1, m_imp.request.tasksPerNode)
+                                   : 0;
+        const int perTask = product <= kMaxScriptCount ? int(product) : 0;
         add(finding(Severity::Warning, QStringLiteral("site-cpus-per-gpu"), QStringLiteral("cpusPerGpu"), cpg->line,
                     QStringLiteral("On %1, --cpus-per-gpu breaks direct GPU-to-GPU communication.%2 Request CPUs with "
                                    "--cpus-per-task%3 instead.")

@@ -4,6 +4,8 @@
 
 #include <QHash>
 
+#include <cmath>
+
 namespace scalelab {
 
 namespace {
@@ -238,9 +240,14 @@ qint64 SacctParser::sizeToBytes(const QString &size)
     }
     bool ok = false;
     const double v = s.toDouble(&ok);
-    if (!ok || v < 0)
+    // "inf", "nan" and 1e300 parse as doubles; converting them to qint64 is
+    // undefined behaviour, so anything not below 2^63 bytes is "unknown".
+    if (!ok || !std::isfinite(v) || v < 0)
         return -1;
-    return qint64(v * double(mult));
+    const double bytes = v * double(mult);
+    if (!(bytes < 9.2e18))
+        return -1;
+    return qint64(bytes);
 }
 
 QString SacctParser::tresValue(const QString &tres, const QString &key)

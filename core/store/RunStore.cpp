@@ -1,5 +1,7 @@
 #include "core/store/RunStore.h"
 
+#include "core/base/PrivateFiles.h"
+
 #include "core/store/RunStoreSql.h"
 #include "core/store/RunStoreTransaction.h"
 
@@ -160,10 +162,14 @@ QString RunStore::connection(QSqlDatabase &db)
         if (db.isOpen())
             return ensureMigrated(db);
     } else {
-        if (!QDir().mkpath(m_dataDir))
-            return QStringLiteral("run store: cannot create the data directory %1 (set SCALELAB_DATA_DIR to a "
-                                  "writable directory)")
-                .arg(m_dataDir);
+        // Owner only from the first start: the store holds accounts, paths
+        // and job scripts (SQLite gives its -wal and -shm files the mode of
+        // the database file).
+        QString e = PrivateFiles::makeDirectory(m_dataDir);
+        if (e.isEmpty())
+            e = PrivateFiles::makeFile(databasePath());
+        if (!e.isEmpty())
+            return QStringLiteral("run store: %1 (set SCALELAB_DATA_DIR to a writable directory)").arg(e);
         db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
         QMutexLocker lock(&m_mutex);
         m_connections.insert(name);

@@ -163,8 +163,11 @@ private Q_SLOTS:
     void advisorMatchesScalingAnalysis()
     {
         QList<ScalingRun> runs;
+        // A copy: syntheticRuns() returns a temporary list, so a reference
+        // into it would dangle after this statement (ASan: heap-use-after-free).
+        const QList<testing::SyntheticRun> synthetic = testing::syntheticRuns();
         for (int i = 0; i < 3; ++i) {
-            const testing::SyntheticRun &s = testing::syntheticRuns()[i];
+            const testing::SyntheticRun &s = synthetic[i];
             ScalingRun r;
             r.label = QStringLiteral("job %1").arg(100 + i);
             r.gpus = s.gpus;

@@ -92,6 +92,15 @@ const QList<Guarded> &guardedHeaders()
     return guarded;
 }
 
+// POSIX-only headers: allowed only in Platform*Posix.cpp files, so a port to
+// another system replaces those files and nothing else (README: Supported
+// systems). The fault injector kills its own process for the crash tests.
+bool posixAllowed(const QString &path)
+{
+    static const QRegularExpression platformFile(QStringLiteral("/Platform\\w*Posix\\.cpp$"));
+    return platformFile.match(path).hasMatch() || path == QLatin1String("app/cli/FaultInjectingExecutor.cpp");
+}
+
 // Files are (repository path, text). Returns one line per wrong arrow.
 QStringList violations(const QList<QPair<QString, QString>> &files, const QSet<QString> &repoPaths)
 {
@@ -119,6 +128,11 @@ QStringList violations(const QList<QPair<QString, QString>> &files, const QSet<Q
                     out << QStringLiteral("%1:%2: %3 is not allowed in %4 (<%5>)").arg(path).arg(line).arg(g.what,
                                                                                                    from, inc);
             }
+            static const QRegularExpression posixRe(
+                QStringLiteral("^(unistd|termios|pwd|grp|poll|dlfcn|sys/(socket|wait|ioctl|mman|un))\\.h$"));
+            if (posixRe.match(inc).hasMatch() && !posixAllowed(path))
+                out << QStringLiteral("%1:%2: <%3> is POSIX-only: move the call into a Platform*Posix.cpp file")
+                           .arg(path).arg(line).arg(inc);
             if (!repoPaths.contains(inc))
                 continue;   // a Qt, system or generated header
             const QString to = roomOf(inc);
@@ -168,6 +182,9 @@ void TestArchitecture::checkerFindsWrongArrows_data()
                                      << "Qt Widgets is not allowed in core/model";
     QTest::newRow("qcustomplot outside results") << "ui/jobs/A.cpp" << "#include <qcustomplot.h>\n"
                                                  << "QCustomPlot is not allowed in ui/jobs";
+    QTest::newRow("posix outside platform files") << "core/ssh/A.cpp" << "#include <termios.h>\n"
+                                                   << "core/ssh/A.cpp:1: <termios.h> is POSIX-only";
+    QTest::newRow("posix in a platform file") << "core/ssh/PlatformTtyPosix.cpp" << "#include <termios.h>\n" << "";
     QTest::newRow("unknown folder") << "core/misc/A.cpp" << "" << "has no place in the arrows";
 }
 

@@ -4,6 +4,7 @@
 #include "ui/common/ClusterModule.h"
 #include "ui/compose/DiagnosticsPanel.h"
 #include "ui/compose/JobForm.h"
+#include "core/base/InputLimits.h"
 #include "core/model/JobSpecJson.h"
 #include "core/model/LaunchGeometry.h"
 #include "core/profiles/ProfileRegistry.h"
@@ -219,13 +220,13 @@ void ComposePlace::showFileProblems(const QString &title, const Diagnostics &dia
 
 QString ComposePlace::openSpecFile(const QString &path)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        const QString err = tr("Cannot open %1: %2").arg(path, f.errorString());
-        Q_EMIT message(err);
-        return err;
+    const auto read = InputLimits::readFile(path, tr("job spec"));
+    if (!read.ok) {
+        showFileProblems(tr("Spec file %1 could not be opened").arg(QFileInfo(path).fileName()), {read.problem});
+        Q_EMIT message(read.problem.message);
+        return read.problem.message;
     }
-    const auto parsed = parseJobSpec(f.readAll(), path);
+    const auto parsed = parseJobSpec(read.data, path);
     if (!parsed.spec) {
         showFileProblems(tr("Spec file %1 could not be opened").arg(QFileInfo(path).fileName()), parsed.errors);
         const QString err = parsed.errors.value(0).message;
@@ -257,13 +258,13 @@ QString ComposePlace::saveSpecFile(const QString &path)
 
 QString ComposePlace::importScriptFile(const QString &path)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        const QString err = tr("Cannot open %1: %2").arg(path, f.errorString());
-        Q_EMIT message(err);
-        return err;
+    const auto read = InputLimits::readFile(path, tr("script"));
+    if (!read.ok) {
+        showFileProblems(tr("Script %1 could not be imported").arg(QFileInfo(path).fileName()), {read.problem});
+        Q_EMIT message(read.problem.message);
+        return read.problem.message;
     }
-    importScriptText(QString::fromUtf8(f.readAll()), QFileInfo(path).fileName());
+    importScriptText(QString::fromUtf8(read.data), QFileInfo(path).fileName());
     return {};
 }
 
@@ -275,6 +276,7 @@ void ComposePlace::importScriptText(const QString &text, const QString &sourceNa
         return;
     }
     ScriptImport imp = importSbatchScript(text, *profile);
+    imp.diagnostics = InputLimits::capDiagnostics(imp.diagnostics, sourceName);
     if (imp.spec.profile.isEmpty())
         imp.spec.profile = profile->id;
     m_form->setSpec(imp.spec);

@@ -39,6 +39,9 @@ public:
     bool focusField(const QString &field, Severity severity);
     void clearMarks();
 
+    // Items of profileCombo() for profile files that failed to load carry
+    // true in this role (and are disabled, with the problems as tooltip).
+    static constexpr int kBrokenProfileRole = Qt::UserRole + 1;
     QComboBox *profileCombo() const { return m_profile; }
     QComboBox *partitionCombo() const { return m_partition; }
     QSpinBox *gpusSpin() const { return m_gpus; }
@@ -49,6 +52,7 @@ Q_SIGNALS:
 
 private:
     void buildProfiles();
+    void addBrokenProfiles();
     void fillPartitions(const ClusterProfile *p, const QString &selected);
     void fillLaunchers(Framework f, std::optional<Launcher> selected);
     void updatePartitionInfo();
