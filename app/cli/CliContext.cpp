@@ -130,7 +130,8 @@ void CliContext::printJson(const char *command, const nlohmann::ordered_json &bo
     for (auto it = body.begin(); it != body.end(); ++it)
         doc[it.key()] = it.value();
     QTextStream json(&m_stdout);
-    json << QString::fromStdString(doc.dump(2)) << "\n";
+    // Names from a cluster may not be UTF-8: replaced, never a throw.
+    json << QString::fromStdString(doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace)) << "\n";
     json.flush();
 }
 

@@ -3,6 +3,7 @@
 #include "app/cli/CliContext.h"
 #include "app/cli/CliParser.h"
 #include "app/cli/ComposeCommands.h"
+#include "app/cli/DiscoverCommands.h"
 #include "app/cli/MetricsCommand.h"
 #include "app/cli/ReportCommands.h"
 #include "app/cli/SlurmCommands.h"
@@ -45,6 +46,7 @@ const std::map<QString, std::pair<Command, const char *>> &commands()
         {QStringLiteral("fetch"), {&SlurmCommands::fetch, "download a run's output and GPU sample files"}},
         {QStringLiteral("runs"), {&SlurmCommands::runs, "list stored runs (--json includes metrics)"}},
         {QStringLiteral("report"), {&ReportCommands::report, "write a study's scaling report as PDF"}},
+        {QStringLiteral("discover"), {&DiscoverCommands::discover, "read a cluster's Slurm limits over SSH and write its profile"}},
         {QStringLiteral("version"), {&version, "print the version (also -V, --version)"}},
     };
     return table;
@@ -266,9 +268,12 @@ bool CliMain::needsGuiApplication(const QString &command)
 int CliMain::run(const QString &command, const QStringList &args)
 {
     CliContext ctx;
+    // `profiles check` compares a profile with the live cluster (over SSH).
+    const bool check = command == QLatin1String("profiles") && args.value(0) == QLatin1String("check");
     const auto it = commands().find(command);
-    int rc = it == commands().end() ? ctx.unusable(QStringLiteral("unknown command \"%1\"").arg(command))
-                                    : it->second.first(ctx, args);
+    int rc = check ? DiscoverCommands::profilesCheck(ctx, args.mid(1))
+             : it == commands().end() ? ctx.unusable(QStringLiteral("unknown command \"%1\"").arg(command))
+                                      : it->second.first(ctx, args);
     // A result that never reached its reader is not a success.
     if (!ctx.finishOutput() && rc == int(ExitCode::Ok))
         rc = int(ExitCode::Errors);

@@ -74,6 +74,9 @@ int ComposeCommands::profiles(CliContext &ctx, const QStringList &args)
             j["site"] = s(p.site);
             j["file"] = s(p.filePath);
             j["userOverride"] = p.userOverride;
+            j["origin"] = s(p.origin);   // shipped, system or user (profiles/README.md: precedence)
+            if (!p.discovered.isEmpty())
+                j["discovered"] = s(p.discovered);
             j["gpuRequest"] = s(gpuRequestStyleId(p.gpuRequest));
             j["accountRequired"] = p.accountRequired;
             Json hosts = Json::array();
@@ -97,7 +100,7 @@ int ComposeCommands::profiles(CliContext &ctx, const QStringList &args)
         return hasErrors(reg.problems()) ? int(ExitCode::Errors) : int(ExitCode::Ok);
     }
     for (const auto &p : reg.profiles()) {
-        ctx.out << p.id << "  " << p.name << (p.userOverride ? "  (user profile)" : "") << "\n";
+        ctx.out << p.id << "  " << p.name << "  (" << p.origin << (p.discovered.isEmpty() ? QString() : QStringLiteral(", discovered ") + p.discovered) << ")\n";
         for (const auto &part : p.partitions) {
             const GpuType *t = p.gpuType(part.gpuType);
             ctx.out << QStringLiteral("    %1%2 %3 x %4, %5 CPUs, %6 MB/node, nodes %7-%8, max %9")

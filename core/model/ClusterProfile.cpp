@@ -46,4 +46,12 @@ const GpuType *ClusterProfile::gpuType(const QString &id) const
     return nullptr;
 }
 
+const QosLimits *ClusterProfile::qosNamed(const QString &name) const
+{
+    for (const auto &q : qos)
+        if (q.name == name)
+            return &q;
+    return nullptr;
+}
+
 } // namespace scalelab

@@ -21,6 +21,7 @@ const QHash<QString, QStringList> &directArrows()
         {"core/slurm", {"core/base"}},
         {"core/model", {"core/slurm"}},
         {"core/profiles", {"core/model"}},
+        {"core/discovery", {"core/model"}},
         {"core/compose", {"core/model"}},
         {"core/store", {"core/model"}},
         {"core/scriptimport", {"core/compose"}},
@@ -29,7 +30,7 @@ const QHash<QString, QStringList> &directArrows()
         {"core/ingest", {"core/store"}},
         {"core/analysis", {"core/store"}},
         // The window's folders see all of core except the SSH layer.
-        {"ui/common", {"core/profiles", "core/scriptimport", "core/client", "core/ingest", "core/analysis",
+        {"ui/common", {"core/profiles", "core/discovery", "core/scriptimport", "core/client", "core/ingest", "core/analysis",
                        "core/sshconfig"}},
         {"ui/compose", {"ui/common"}},
         {"ui/jobs", {"ui/common"}},
