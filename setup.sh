@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # ScaleLab set-up for a fresh Debian 12 machine (Debian packages only).
 #   ./setup.sh app    install, build and open the app
 #   ./setup.sh test   install, build and run every test, the real loopback

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/GuiMain.h"
 
 #include "app/cli/CliMain.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/cli/ComposeCommands.h"
 
 #include "app/cli/CliParser.h"

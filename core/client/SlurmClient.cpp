@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // SlurmClient: version, submission, reconciliation, --test-only.
 // Polling, cancel and file transfer are in SlurmClientPoll.cpp.
 #include "core/client/SlurmClient.h"

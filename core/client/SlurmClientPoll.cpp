@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // SlurmClient: polling, cancel and fetching output files.
 #include "core/client/SlurmClient.h"
 

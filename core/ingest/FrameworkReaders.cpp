@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The built-in log readers: one small table per framework. Each rule says
 // which metric it feeds, its unit, how repeated values combine and what the
 // number means. Formats were checked against each framework's own source:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // GpuSampleParser: files, merging several hosts, and the summary over timelines
 // (the text parsing is in GpuSampleParser.cpp).
 #include "core/ingest/GpuSampleParser.h"

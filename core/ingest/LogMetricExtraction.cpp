@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // LogMetricExtractor::extract: the scan over the log and the aggregation
 // (the pattern compilation is in LogMetricExtractor.cpp).
 #include "core/ingest/LogMetricExtractor.h"

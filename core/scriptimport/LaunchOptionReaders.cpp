@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/scriptimport/LaunchWalker.h"
 
 // The options of each launcher that matter for counting processes and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/scriptimport/SbatchScriptParser.h"
 
 // The option table sbatch reads #SBATCH lines with: names, argument kinds,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/sshconfig/SshConfigFile.h"
 
 #include "core/base/InputLimits.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // RunStore: what is learnt about a run after submission (history,
 // accounting, fetched files, metrics). The runs/studies half is RunStore.cpp.
 #include "core/store/RunStore.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // RunStore: metric series (values over steps/epochs) for the per-epoch curves.
 // Stored as two little-endian double arrays per (run, metric): one row per
 // series keeps re-ingest a single replace and a run's curves one read.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // RunStore: the bulk read behind the runs table (see RunTableRecords.h).
 #include "core/store/RunStore.h"
 

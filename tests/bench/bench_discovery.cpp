@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Parse time of discovery output for a 1,000-node, 50-partition site (the
 // issue asks for <= 100 ms). Printed, not asserted: timing is no test.
 #include "DiscoveryFixtures.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Growth of every parser of outside input (issue 11): each input shape is
 // doubled from 64 KB to 8 MB and the time of each doubling is divided by the
 // time of the size before. Linear work doubles (factor 2); the goal is at most

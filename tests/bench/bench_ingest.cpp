@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Ingest benchmark (prints ratios; not a pass/fail test).
 //  1. A 200 MB synthetic training log: LogMetricExtractor with one user
 //     pattern against `grep -c` of the same pattern on the same file.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Results benchmark (prints ratios; not a pass/fail test).
 // A run store with 1,000, 10,000 and 100,000 finished runs (8 metrics and an
 // accounting record each). For each size:

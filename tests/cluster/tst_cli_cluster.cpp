@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The headless CLI against the real loopback cluster: submit, status, fetch,
 // cancel, dry run, a Slurm rejection, and a CLI killed right after sbatch ran
 // (the next `status` must reconcile: exactly one job, nothing resubmitted).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Multi-node PyTorch DDP end to end on the real cluster (both versions via
 // the slurm22/slurm24 labels): a 2-node, 8-GPU job (4 per node, gloo on CPU)
 // of the README's example program completes with world size 8 in its log,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `scalelab discover` and `scalelab profiles check` against the real loopback
 // cluster: the discovered profile equals what scontrol says, a job composed
 // with it completes, a changed partition limit is named exactly, the shipped

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // GPU-hours on a site whose accounting does not record GPUs: the test
 // cluster is restarted with SCALELAB_TESTCLUSTER_GPU_TRES=none (no gres/gpu in
 // AccountingStorageTRES), a 2-GPU run completes, sacct's AllocTRES shows no

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Hostile strings in every user field of a job spec, submitted through the
 // real `scalelab` CLI under all five login shells (bash, dash, zsh, fish,
 // tcsh): the job must run the program at its hostile path with the exact

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // What differs between Slurm 22.05 (host packages) and 24.11 (the chroot
 // cluster, SCALELAB_TESTCLUSTER_SLURM=24.11), checked on the real cluster this
 // test runs against (ctest runs it on both: labels slurm22 and slurm24):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // SlurmClient over a real SshSession against the loopback Slurm cluster:
 // rendered 1/2/4/8-GPU jobs complete with the right AllocTRES, a failing job,
 // a timed-out job, a rejection with Slurm's text, --test-only, cancel, fetch,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The plain driver of a fuzz harness (no libFuzzer): runs the harness once on
 // every file named on the command line or found under a named directory, so
 // CTest can replay the corpora with any compiler. With clang the same harness

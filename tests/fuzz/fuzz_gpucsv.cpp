@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Fuzz harness: the GPU sample CSV (nvidia-smi and rocm-smi forms).
 #include "FuzzSupport.h"
 #include "core/ingest/GpuSampleParser.h"

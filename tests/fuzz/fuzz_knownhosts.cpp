@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Fuzz harness: a known_hosts file and the lookups made while connecting.
 #include "FuzzSupport.h"
 #include "core/ssh/KnownHostsFile.h"

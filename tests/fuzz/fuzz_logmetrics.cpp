@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Fuzz harness: job output through the built-in metric patterns. The F3
 // inputs (regexes that backtrack on long digit runs) belong to the metric
 // extractor's own fix; this harness keeps the crash and memory checks.

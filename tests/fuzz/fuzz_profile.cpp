@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Fuzz harness: a cluster profile JSON.
 #include "FuzzSupport.h"
 #include "core/profiles/ProfileLoader.h"

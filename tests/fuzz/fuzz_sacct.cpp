@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Fuzz harness: sacct output with a header line (any delimiter the header
 // uses) and in ScaleLab's own layout, then every derived value of each record.
 #include "FuzzSupport.h"

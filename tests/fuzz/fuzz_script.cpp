@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Fuzz harness: an sbatch script through the whole import and lint (parser, launch lines, options, linter, shell words).
 #include "FuzzSupport.h"
 #include "core/scriptimport/ScriptImporter.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Fuzz harness: the shell lexer on one line, with and without variable lookup, and the logical-line scan.
 #include "FuzzSupport.h"
 #include "core/base/ShellWords.h"

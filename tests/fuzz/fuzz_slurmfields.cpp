@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Fuzz harness: the small Slurm field parsers: times, TRES strings, sizes, durations and job states.
 #include "FuzzSupport.h"
 #include "core/slurm/SlurmJobState.h"

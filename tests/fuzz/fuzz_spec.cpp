@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Fuzz harness: a job spec JSON, then rendering and validating it when it parses.
 #include "FuzzSupport.h"
 #include "core/compose/SbatchRenderer.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Fuzz harness: squeue output in ScaleLab's layout and in a short custom one.
 #include "FuzzSupport.h"
 #include "core/slurm/SqueueParser.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Fuzz harness: OpenSSH client config text and lookups in it. Include reads
 // files under ~/.ssh, so HOME points at a private directory holding the
 // include shapes that once fanned out (F10): a file including itself twice

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A broken profile in the user's folder (issue 11, F1): the window still
 // opens, the good profiles stay usable and the broken file is listed greyed
 // out with its error. Saves screenshots of the list for a human to look at.

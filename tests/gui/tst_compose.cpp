@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Compose place driven like a researcher would: typing into the form,
 // clicking diagnostics and Fix buttons, submit gating, spec files.
 #include "IsolatedHost.h"

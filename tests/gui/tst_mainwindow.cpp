@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The window shell: places, shortcuts, status bar, accessible names, and the
 // `scalelab --screenshot` command of the real binary.
 #include "IsolatedHost.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Result explorer: table, study charts, advisor, timelines, comparison and
 // exports on a synthetic study in a temporary store.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The desktop app's cluster layer against the real loopback cluster: the
 // Jobs place + ClusterManager submit a 2-GPU testbed job, the poller (10 s
 // interval, the minimum) brings it to COMPLETED in the Jobs table and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The result explorer end to end on the real cluster: a 1-, 2- and 4-process
 // PyTorch DDP study of the shipped example is composed from one spec,
 // submitted over SSH (`scalelab study`), watched (`scalelab status`), fetched

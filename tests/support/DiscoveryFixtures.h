@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Synthetic discovery output shaped like the loopback test cluster's (see
 // tests/cluster/testcluster: slurm.conf and sacctmgr lines) and a generator

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // A tiny Slurm living in a FakeRemoteExecutor's file system, for SlurmClient

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Header-only helper for tests that need the real loopback Slurm + sshd cluster
 // (tests/cluster/testcluster). load() runs `testcluster env`, exports what it

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Keeps ARCHITECTURE.md's include arrows true: every #include in core/, ui/
 // and app/ must point down (or sideways within its own folder), never up and
 // never in a circle. A new folder fails until it is given its place here and

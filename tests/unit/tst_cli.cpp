@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The headless CLI as scripts use it: output, JSON shapes and exit codes.
 #include "CliRunner.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The CLI's conventions, run on the real binary as a shell user would:
 // did-you-mean, -V/version/help CMD, "--" and "-" (stdin), --json with a
 // schema, exit codes on write errors, no display, status --connection and

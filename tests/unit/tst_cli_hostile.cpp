@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The real `scalelab` executable facing hostile files (issue 11): it never
 // aborts, names the file and line, exits 2 for unusable input, and one broken
 // profile never hides the others.

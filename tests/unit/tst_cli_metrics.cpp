@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // `scalelab metrics LOG [--patterns FILE] [--json]` through the real executable.
 #include "CliRunner.h"
 

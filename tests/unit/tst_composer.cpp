@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Renders and validates every profile x framework x GPU count, and checks the
 // scripts' geometry lines, the fixes and the golden scripts.
 #include "core/compose/JobValidator.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Parsers of `scontrol show partition|node|config`, `sinfo` and `sacctmgr`,
 // on real captures from other projects (../shared/slurm-outputs, values read
 // by hand from the files) and on hostile synthetic output.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Discovered facts -> profile (sources, node kinds, QOS), the profile file
 // (hostile names), `profiles check` differences, and the validator with QOS
 // limits and with the honest generic profile.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // GPU counts that do not depend on the site's accounting configuration:
 // where AccountingStorageTRES lacks gres/gpu, AllocTRES shows no GPUs, and the
 // count comes from the request forms (scontrol TresPerNode/TresPerJob) or the

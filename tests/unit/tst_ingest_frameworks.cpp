@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The built-in readers on logs written for these tests in each framework's
 // own output format (tests/data/ingest/frameworks, see README there): 8
 // interleaved ranks, '\r' progress bars, ANSI escapes, launcher prefixes, a

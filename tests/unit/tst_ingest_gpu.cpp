@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // GpuSampleParser on sampler files in the documented nvidia-smi / rocm-smi
 // CSV formats (tests/data/ingest, see its README).
 #include "core/ingest/GpuSampleParser.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // LogMetricExtractor on job output: real runs of the example, the seed's
 // Horovod/Keras lines and hand-made lines in other frameworks' formats.
 #include "core/ingest/LiteralNumberMatcher.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The built-in readers on real training logs nobody here wrote
 // (../shared/job-logs, see its MANIFEST.md). Every expected value below was
 // read off the file by a human and typed in by hand; NaN rows say a value

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Hostile input from outside (issue 11): each reproducer that once crashed,
 // overflowed or was read wrongly gives one clear finding naming the file, key
 // or line, and every cap on what is read is reported when hit. The inputs that

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The inputs that once made ScaleLab crawl (issue 11, F2, F7, F8), sized so
 // the old quadratic code needs many minutes. There is no timed assertion: the
 // CTest TIMEOUT of this test (tests/CMakeLists.txt) fails it when the work

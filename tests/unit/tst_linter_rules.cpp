@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The linter's rules on a corpus of scripts written for them
 // (tests/data/lint): correct scripts get no warning and no error, each wrong
 // one gets exactly its expected findings; the full output of every script is

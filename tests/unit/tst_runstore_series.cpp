@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Run store schema 2: where each metric came from, and the per-step series
 // behind it (per-epoch curves), including stores written by schema 1.
 #include "core/store/RunStore.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Importing and linting existing sbatch scripts: the seed guides' examples
 // (tests/data/scripts) with the spec each should give and the mistakes each
 // contains; hostile input is in tst_scriptimporthostile.cpp.

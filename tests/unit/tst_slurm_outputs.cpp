@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Real Slurm outputs from 17.11 to 25.11 (../shared/slurm-outputs, read in
 // place; provenance in its MANIFEST.md). One row per file: the layout it was
 // printed in, and the values a human reads off it, written here by hand.

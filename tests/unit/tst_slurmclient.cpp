@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // SlurmClient against a scripted executor: exactly-once submission with the
 // connection lost at every phase, rejection, polling load, cancel, fetch.
 #include "FakeSlurm.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // ClusterManager: submitting, dry runs, cancelling and reconciling.
 #include "ui/cluster/ClusterManager.h"
 #include "core/client/RunDraft.h"
