@@ -39,8 +39,6 @@ public:
     QModelIndex indexOfRun(qint64 runId, int column = 0) const;   // invalid when filtered out
     // Fixed columns that help most plus the key metrics present in the table.
     static QStringList defaultColumns(const RunMetricsTable &table);
-    // Tooltip of a metric cell: value, file and line, rule, formula.
-    static QString provenance(const RunMetricsRow &row, const QString &column);
     static QString cellText(const RunMetricsRow &row, const QString &column);
     // Tooltip of a metric cell: value, file and line, rule, formula.
     static QString provenance(const RunMetricsRow &row, const QString &column);
