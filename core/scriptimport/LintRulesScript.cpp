@@ -16,12 +16,6 @@ namespace scalelab {
 
 namespace {
 
-bool anyRule(const ScriptImport &imp, const QString &rule, int line)
-{
-    return std::any_of(imp.diagnostics.begin(), imp.diagnostics.end(),
-                       [&](const Diagnostic &d) { return d.rule == rule && (line < 0 || d.line == line); });
-}
-
 // Partitions meant for short runs: a few minutes there are on purpose.
 bool isShortRunPartition(const QString &name, const Partition *p)
 {
@@ -156,15 +150,23 @@ void lintPlaceholderValues(ScriptImport &imp)
                        "|change[_-]?me|replace[_-]?me|account[_-]?name|project[_-]?id|partition[_-]?name|\\.\\.\\.)$"),
         QRegularExpression::CaseInsensitiveOption);
     static const QSet<QString> refused = {"account", "partition", "qos", "reservation", "clusters", "constraint"};
+    // Lines that already have a placeholder finding, looked up per option
+    // (a scan of every finding per option was quadratic on long scripts).
+    const QString rule = QStringLiteral("placeholder-value");
+    QSet<int> flagged;
+    for (const Diagnostic &d : imp.diagnostics)
+        if (d.rule == rule)
+            flagged.insert(d.line);
     for (const SbatchOption &o : imp.options) {
-        if (!o.hasValue || o.name == QLatin1String("mail-user") || anyRule(imp, QStringLiteral("placeholder-value"), o.line))
+        if (!o.hasValue || o.name == QLatin1String("mail-user") || flagged.contains(o.line))
             continue;
         if (!re.match(o.value.trimmed()).hasMatch())
             continue;
         const bool fatal = refused.contains(o.name);
         if (!fatal)
             continue;   // a placeholder job name or comment does no harm
-        imp.diagnostics << finding(fatal ? Severity::Error : Severity::Warning, QStringLiteral("placeholder-value"),
+        flagged.insert(o.line);
+        imp.diagnostics << finding(fatal ? Severity::Error : Severity::Warning, rule,
                                    specFieldOfOption(o.name), o.line,
                                    QStringLiteral("%1=%2 is the example's placeholder, not a real value%3. Put your own.")
                                        .arg(o.written, o.value,

@@ -217,7 +217,8 @@ void TestCliCluster::killedAfterSbatchIsReconciled()
 #endif
     const qsizetype before = runsJson().size();
     QProcessEnvironment env;
-    env.insert(QStringLiteral("SCALELAB_FAULT_KILL_AFTER"), QStringLiteral("sbatch"));
+    // The submission itself, not the `sbatch --version` probe before it.
+    env.insert(QStringLiteral("SCALELAB_FAULT_KILL_AFTER"), QStringLiteral("sbatch --parsable"));
     // Unique per test run: the cluster's accounting outlives the test.
     const QString name = QStringLiteral("killed-%1").arg(QCoreApplication::applicationPid());
     const auto killed = runCli({QStringLiteral("submit"), writeSpec(name, 2)}, env);
