@@ -131,7 +131,10 @@ private Q_SLOTS:
         t.start();
         while (t.elapsed() < 180000 && state != QLatin1String("COMPLETED") && state != QLatin1String("FAILED")) {
             runCli({QStringLiteral("status")});
-            const auto runs = QJsonDocument::fromJson(runCli({QStringLiteral("runs"), QStringLiteral("--json")}).out.toUtf8()).array();
+            const auto runs = QJsonDocument::fromJson(runCli({QStringLiteral("runs"), QStringLiteral("--json")}).out.toUtf8())
+                                  .object()
+                                  .value(QStringLiteral("runs"))
+                                  .toArray();
             for (const auto &v : runs)
                 if (v.toObject().value(QStringLiteral("id")).toInteger() == runId)
                     state = v.toObject().value(QStringLiteral("state")).toString();
