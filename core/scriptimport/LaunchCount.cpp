@@ -37,38 +37,34 @@ Started countStarted(const LaunchCommand &l, const ScriptRequest &r)
         s.unknownBecause = text;
         s.countLine = line ? line : l.line;
     };
-    switch (l.launcher) {
-    case ProcessLauncher::Torchrun:
+    // The launcher's own worker count: the number given, else its default
+    // when none is given, else unknown (a variable or a word we cannot read).
+    auto workersPerInstance = [&](int whenAbsent) {
         if (l.nprocText.isEmpty())
-            s.perInstance = 1;   // torchrun's default
+            s.perInstance = whenAbsent;
         else if (l.nprocPerNode > 0)
             s.perInstance = l.nprocPerNode;
-        else if (l.nprocText == QLatin1String("gpu") || l.nprocText == QLatin1String("auto"))
-            s.perInstance = r.gpusPerNode;
         else
             unresolvedCount(l.nprocText, l.nprocLine);
+    };
+    switch (l.launcher) {
+    case ProcessLauncher::Torchrun:
+        if (l.nprocText == QLatin1String("gpu") || l.nprocText == QLatin1String("auto"))
+            s.perInstance = r.gpusPerNode;
+        else
+            workersPerInstance(1);   // torchrun's default
         if (l.nprocLine)
             s.countLine = l.nprocLine;
         break;
     case ProcessLauncher::Accelerate:
         // Without --num_processes accelerate uses its config: every GPU of the node.
-        if (l.nprocText.isEmpty())
-            s.perInstance = r.gpusPerNode;
-        else if (l.nprocPerNode > 0)
-            s.perInstance = l.nprocPerNode;
-        else
-            unresolvedCount(l.nprocText, l.nprocLine);
+        workersPerInstance(r.gpusPerNode);
         if (l.nprocLine)
             s.countLine = l.nprocLine;
         break;
     case ProcessLauncher::DeepSpeed:
         // Without --num_gpus DeepSpeed uses every GPU it sees on the node.
-        if (l.nprocText.isEmpty())
-            s.perInstance = r.gpusPerNode;
-        else if (l.nprocPerNode > 0)
-            s.perInstance = l.nprocPerNode;
-        else
-            unresolvedCount(l.nprocText, l.nprocLine);
+        workersPerInstance(r.gpusPerNode);
         if (!l.underSrun && l.hostfile) {
             s.instances = l.nnodes > 0 ? l.nnodes : jobNodes;
             s.instanceNodes = s.instances;
