@@ -98,8 +98,9 @@ void mergeSteps(SacctRecord &r)
         r.tresUsageInMax = best->tresUsageInMax;
 }
 
-SacctParseResult parseLines(const QStringList &lines, int firstLineNo, const QStringList &fields,
-                            const QString &delimiter)
+// `out` is converted and split only once its shape is known to be the
+// delimited layout: a megabyte of something else is refused in one pass.
+SacctParseResult parseLines(QByteArrayView out, int firstLineNo, const QStringList &fields, const QString &delimiter)
 {
     SacctParseResult result;
     const qsizetype n = fields.size();
@@ -116,8 +117,7 @@ SacctParseResult parseLines(const QStringList &lines, int firstLineNo, const QSt
     // Not one line in the requested layout: another command's output, or a
     // format forced by the login shell. Refuse it whole rather than line by line.
     if (n > 1) {
-        const QByteArray all = lines.join(QLatin1Char('\n')).toUtf8();
-        const auto kind = SlurmOutputShape::classify(all, delimiter);
+        const auto kind = SlurmOutputShape::classify(out, delimiter);
         if (kind != SlurmOutputShape::Kind::Delimited && kind != SlurmOutputShape::Kind::Empty) {
             result.diagnostics << Diagnostic{Severity::Error, QStringLiteral("sacct-layout"), {}, firstLineNo, 0,
                                              QStringLiteral("sacct output is %1, not the %2 fields separated by \"%3\" "
@@ -131,6 +131,7 @@ SacctParseResult parseLines(const QStringList &lines, int firstLineNo, const QSt
             return result;
         }
     }
+    const QStringList lines = QString::fromUtf8(out).split(QLatin1Char('\n'));
     // `--parsable` (not --parsable2) ends every line with the delimiter. When
     // the last field is user text, it must also be the one delimiter too many,
     // since a name may end with the delimiter.
@@ -244,20 +245,28 @@ SacctParser::SacctParser(QStringList fields, QString delimiter)
 
 SacctParseResult SacctParser::parse(const QByteArray &out) const
 {
-    return parseLines(QString::fromUtf8(out).split(QLatin1Char('\n')), 1, m_fields, m_delimiter);
+    return parseLines(out, 1, m_fields, m_delimiter);
 }
 
 SacctParseResult SacctParser::parseWithHeader(const QByteArray &out, const QString &delimiter)
 {
-    QStringList lines = QString::fromUtf8(out).split(QLatin1Char('\n'));
-    while (!lines.isEmpty() && lines.first().trimmed().isEmpty())
-        lines.removeFirst();
-    if (lines.isEmpty())
+    // The header is the first line that is not blank; the rest stays bytes
+    // until parseLines knows its shape.
+    QByteArrayView rest(out);
+    while (!rest.isEmpty()) {
+        const qsizetype nl = rest.indexOf('\n');
+        const QByteArrayView line = nl < 0 ? rest : rest.first(nl);
+        if (!line.trimmed().isEmpty())
+            break;
+        rest = nl < 0 ? QByteArrayView() : rest.sliced(nl + 1);
+    }
+    if (rest.isEmpty())
         return {};
-    QString header = lines.takeFirst();
+    const qsizetype nl = rest.indexOf('\n');
+    QString header = QString::fromUtf8(nl < 0 ? rest : rest.first(nl));
     if (header.endsWith(QLatin1Char('\r')))
         header.chop(1);
-    return parseLines(lines, 2, header.split(delimiter), delimiter);
+    return parseLines(nl < 0 ? QByteArrayView() : rest.sliced(nl + 1), 2, header.split(delimiter), delimiter);
 }
 
 qint64 SacctParser::sizeToBytes(const QString &size)

@@ -1,33 +1,39 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/slurm/SlurmOutputShape.h"
 
-#include <QList>
 #include <QRegularExpression>
 
 namespace scalelab {
 
-SlurmOutputShape::Kind SlurmOutputShape::classify(const QByteArray &text, const QString &delimiter)
+// One pass over the text and no copy of it: this runs on every poll and on
+// whatever a site prints, megabytes of it included (issue 11: growth).
+SlurmOutputShape::Kind SlurmOutputShape::classify(QByteArrayView text, const QString &delimiter)
 {
-    const QByteArray t = text.trimmed();
+    const QByteArrayView t = text.trimmed();
     if (t.isEmpty())
         return Kind::Empty;
     if (t.startsWith('{') || t.startsWith('['))
         return Kind::Json;
-    const QList<QByteArray> lines = t.split('\n');
+    // "Some line holds the delimiter" is "the text holds it" for a delimiter
+    // without a newline (one with a newline can never be inside a line).
     const QByteArray delim = delimiter.toUtf8();
-    int delimited = 0;
-    for (const QByteArray &l : lines)
-        if (!delim.isEmpty() && l.contains(delim))
-            ++delimited;
-    if (delimited > 0)
+    if (!delim.isEmpty() && !delim.contains('\n') && t.contains(delim))
         return Kind::Delimited;
+    // Both layouts below start (after blanks) with an upper-case name; any other
+    // first byte rules them out without converting a possibly huge first line.
+    const qsizetype nl = t.indexOf('\n');
+    const QByteArrayView first = nl < 0 ? t : t.first(nl);
+    const char c0 = first.trimmed().isEmpty() ? '\0' : first.trimmed().front();
+    if (!((c0 >= 'A' && c0 <= 'Z') || c0 == '_' || c0 == '('))
+        return Kind::Other;
+    const QString firstLine = QString::fromUtf8(first);
     // `scontrol show job|node|partition`: "Key=Value Key=Value" on (indented) lines.
     static const QRegularExpression kv(QStringLiteral("^\\s*[A-Z][A-Za-z]+=\\S*(\\s+[A-Z][A-Za-z:/]*=)"));
-    if (kv.match(QString::fromUtf8(lines.first())).hasMatch())
+    if (kv.match(firstLine).hasMatch())
         return Kind::KeyValueRecords;
     // Default squeue/sinfo or -O with widths: upper-case names separated by runs of blanks.
     static const QRegularExpression header(QStringLiteral("^\\s*[A-Z_()]+(\\s+[A-Z_():%/]+)+\\s*$"));
-    if (header.match(QString::fromUtf8(lines.first())).hasMatch())
+    if (header.match(firstLine).hasMatch())
         return Kind::FixedWidthTable;
     return Kind::Other;
 }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QByteArrayView>
 #include <QString>
 
 namespace scalelab {
@@ -13,7 +14,7 @@ namespace scalelab {
 class SlurmOutputShape {
 public:
     enum class Kind { Empty, Json, KeyValueRecords, FixedWidthTable, Delimited, Other };
-    static Kind classify(const QByteArray &text, const QString &delimiter);
+    static Kind classify(QByteArrayView text, const QString &delimiter);
     // "JSON (--json or slurmrestd)", "`scontrol show` Key=Value records", ...
     static QString describe(Kind kind);
 };

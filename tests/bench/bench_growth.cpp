@@ -226,7 +226,24 @@ int main(int argc, char **argv)
     std::printf("CPU time of this process (not wall time)\n");
     std::printf("%-12s %-30s %10s %10s  %s\n", "parser", "shape", "64KB ms", "8MB ms", "factor per doubling");
     std::map<std::string, double> worst;
+    // `bench_growth squeue "sacct/one line of digits"`: only the named parsers
+    // or parser/shape pairs. `--once=BYTES`: each
+    // of them once at that size and nothing printed, for a profiler
+    // (valgrind --tool=callgrind, perf stat) to compare one doubling.
+    QStringList only = app.arguments().mid(1);
+    qint64 once = 0;
+    for (const QString &a : std::as_const(only))
+        if (a.startsWith(QLatin1String("--once=")))
+            once = a.mid(7).toLongLong();
+    only.removeIf([](const QString &a) { return a.startsWith(QLatin1String("--")); });
     for (const Case &c : cases) {
+        const QString parser = QString::fromUtf8(c.parser);
+        if (!only.isEmpty() && !only.contains(parser) && !only.contains(parser + u'/' + QString::fromUtf8(c.shape)))
+            continue;
+        if (once > 0) {
+            c.run(c.make(once));
+            continue;
+        }
         QList<double> secs;
         for (qint64 size = kStart; size <= kEnd; size *= 2)
             secs << secondsFor(c, c.make(size));
