@@ -550,8 +550,8 @@ int SlurmCommands::fetch(CliContext &ctx, const QStringList &args)
 int SlurmCommands::runs(CliContext &ctx, const QStringList &args)
 {
     CliParser a(QStringLiteral("runs"), QStringLiteral("[--json]"),
-                QStringLiteral("Lists the stored runs (no network). --json adds each run's job name, metrics\n"
-                               "and accounting."));
+                QStringLiteral("Lists the stored runs (no network). --json adds each run's job name, Slurm\n"
+                               "version, job spec, metrics and accounting."));
     a.examples({QStringLiteral("scalelab runs"), QStringLiteral("scalelab runs --json | jq '.runs[] | {id, jobName, state}'")});
     if (auto rc = a.parse(ctx, args))
         return *rc;
@@ -570,8 +570,14 @@ int SlurmCommands::runs(CliContext &ctx, const QStringList &args)
         if (arr.is_array())
             for (auto &entry : arr) {
                 const qint64 id = entry["id"].get<qint64>();
-                if (const RunRecord *r = byId.value(id))
+                if (const RunRecord *r = byId.value(id)) {
                     entry["jobName"] = jobNameOf(*r).toStdString();
+                    entry["slurmVersion"] = r->slurmVersion.toStdString();
+                    // The job spec the run was made from, as stored (null if none).
+                    entry["spec"] = Json::parse(r->specJson.toStdString(), nullptr, false);
+                    if (entry["spec"].is_discarded())
+                        entry["spec"] = nullptr;
+                }
                 entry["accounting"] = accountingJson(store, id);
             }
         ctx.printJson("runs", Json{{"runs", arr}});

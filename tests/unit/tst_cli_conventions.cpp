@@ -88,7 +88,7 @@ private Q_SLOTS:
     void writeErrorsAreNotSuccess();
     void noDisplayIsSaid();
     void statusConnectionFilters();
-    void runsJsonCarriesJobName();
+    void runsJsonCarriesJobNameSlurmAndSpec();
 
 private:
     void storeTwoClusters();
@@ -305,9 +305,16 @@ void TestCliConventions::storeTwoClusters()
         r.nodes = 1;
         r.framework = QStringLiteral("pytorch-ddp");
         r.script = QStringLiteral("#!/bin/bash\n#SBATCH --job-name=resnet-%1\n#SBATCH --gpus=2\nsrun train.py\n").arg(alias);
+        r.specJson = QStringLiteral("{\"profile\": \"testbed\", \"gpus\": 2, \"program\": \"train-%1.py\"}")
+                         .arg(alias)
+                         .toUtf8();
         const auto created = store.createRun(r);
         QVERIFY2(created.ok(), qPrintable(created.error));
         QCOMPARE(store.markSubmitted(created.value.id, QString::number(100 + created.value.id)), QString());
+        QCOMPARE(store.setSlurmVersion(created.value.id, QString::fromLatin1(alias) == QLatin1String("beta")
+                                                             ? QStringLiteral("24.11.5")
+                                                             : QStringLiteral("22.05.8")),
+                 QString());
         QVERIFY(store.updateState(created.value.id, JobState::Completed, QString()).ok());
     }
 }
@@ -333,7 +340,7 @@ void TestCliConventions::statusConnectionFilters()
     QVERIFY2(text.out.contains(QLatin1String(" beta ")) && !text.out.contains(QLatin1String("alpha")), qPrintable(text.out));
 }
 
-void TestCliConventions::runsJsonCarriesJobName()
+void TestCliConventions::runsJsonCarriesJobNameSlurmAndSpec()
 {
     storeTwoClusters();
     const Run r = cli({QStringLiteral("runs"), QStringLiteral("--json")}, m_env);
@@ -343,6 +350,13 @@ void TestCliConventions::runsJsonCarriesJobName()
     const QJsonObject beta = runs.at(1).toObject();
     QCOMPARE(beta.value(QStringLiteral("cluster")).toString(), QStringLiteral("beta"));
     QCOMPARE(beta.value(QStringLiteral("jobName")).toString(), QStringLiteral("resnet-beta"));
+    QCOMPARE(beta.value(QStringLiteral("slurmVersion")).toString(), QStringLiteral("24.11.5"));
+    QCOMPARE(runs.at(0).toObject().value(QStringLiteral("slurmVersion")).toString(), QStringLiteral("22.05.8"));
+    // The spec each run was made from, as the object it was (not a string).
+    const QJsonObject spec = beta.value(QStringLiteral("spec")).toObject();
+    QCOMPARE(spec.value(QStringLiteral("program")).toString(), QStringLiteral("train-beta.py"));
+    QCOMPARE(spec.value(QStringLiteral("gpus")).toInt(), 2);
+    QCOMPARE(spec.keys(), (QStringList{QStringLiteral("gpus"), QStringLiteral("profile"), QStringLiteral("program")}));
 }
 
 QTEST_GUILESS_MAIN(TestCliConventions)
