@@ -151,7 +151,10 @@ void TstIngestRealLogs::tally()
     int right = 0, wrong = 0, missed = 0, falsePositives = 0;
     QStringList report;
     for (const Expect &e : kTable) {
-        const LogMetric *m = LogMetricExtractor().extractFile(fileFor(e.file)).find(QLatin1String(e.metric));
+        // Kept in a variable: find() points into it (AddressSanitizer found the
+        // temporary freed before the pointer was read).
+        const auto extracted = LogMetricExtractor().extractFile(fileFor(e.file));
+        const LogMetric *m = extracted.find(QLatin1String(e.metric));
         if (std::isnan(e.value)) {
             falsePositives += m ? 1 : 0;
             continue;
