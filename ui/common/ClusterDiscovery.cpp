@@ -7,6 +7,7 @@
 #include "core/client/RemoteExecutor.h"
 #include "core/discovery/DiscoveryScript.h"
 #include "core/discovery/ProfileJson.h"
+#include "core/profiles/ProfileLoader.h"
 #include "core/profiles/ProfileRegistry.h"
 #include "core/sshconfig/SshConfigFile.h"
 #include "core/store/RunStore.h"
@@ -52,6 +53,15 @@ QString saveUserProfile(const ClusterProfile &profile, QString *path)
     if (path)
         *path = file;
     const QByteArray data = ProfileJson::write(profile);
+    // Read it back before it replaces anything: a file that would not load
+    // is never written (it would hide a good profile of the same id).
+    const ProfileLoadResult check = loadProfile(data, file);
+    if (!check.profile) {
+        QStringList why;
+        for (const Diagnostic &d : check.problems)
+            why << d.message;
+        return QObject::tr("the profile was not saved, it would not load: %1").arg(why.join(QStringLiteral("; ")));
+    }
     QSaveFile f(file);
     if (!f.open(QIODevice::WriteOnly) || f.write(data) != data.size() || !f.commit())
         return QObject::tr("cannot write the profile %1: %2").arg(file, f.errorString());
