@@ -96,7 +96,10 @@ void AddClusterReviewPage::setProfile(const ClusterProfile &p, const Diagnostics
         return part.isKnown(QLatin1String(key)) ? v : kNotKnown;
     };
     for (const Partition &part : p.partitions) {
-        auto src = [&](const char *key) { return part.sources.value(QLatin1String(key)); };
+        // A limit without its own source comes from the partition's line (as ProfileJson writes it).
+        auto src = [&](const char *key) {
+            return part.sources.value(QLatin1String(key), part.sources.value(QStringLiteral("partition")));
+        };
         addRow(part.name, QStringLiteral("default"), part.isDefault ? tr("yes") : tr("no"), QString(), false);
         addRow(part.name, QStringLiteral("maxTime"),
                known(part, "maxTime", part.maxTimeSeconds ? SlurmTime::format(part.maxTimeSeconds) : QStringLiteral("UNLIMITED")),

@@ -78,22 +78,24 @@ ClusterProfile refreshedProfile(const ClusterProfile &current, const ClusterProf
     return p;
 }
 
-bool clusterConfigured(AppServices &services)
+QString whyClusterConfigured(AppServices &services)
 {
-    if (!AppSettings::configuredClusters().isEmpty())
-        return true;
+    if (const QStringList ids = AppSettings::configuredClusters(); !ids.isEmpty())
+        return QStringLiteral("a connection is stored for %1").arg(ids.first());
     const auto runs = services.store().runs();
     if (runs.ok() && !runs.value.isEmpty())
-        return true;
+        return QStringLiteral("the run store has runs");
     const QStringList hosts = SshConfigFile::load(AppSettings::userSshConfigPath()).hostAliases();
     for (const ClusterProfile &p : services.profiles().profiles()) {
         if (p.origin == QLatin1String("user") || p.origin == QLatin1String("system"))
-            return true;
+            return QStringLiteral("%1 profile %2 (%3)").arg(p.origin, p.id, p.filePath);
+        if (p.id == QLatin1String("generic"))
+            continue;   // its login alias is an example ("mycluster"), not a site
         for (const LoginHost &h : p.loginHosts)
             if (!h.alias.isEmpty() && hosts.contains(h.alias))
-                return true;
+                return QStringLiteral("the SSH config has Host %1 of profile %2").arg(h.alias, p.id);
     }
-    return false;
+    return {};
 }
 
 } // namespace scalelab

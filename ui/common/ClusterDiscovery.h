@@ -42,9 +42,12 @@ QString saveUserProfile(const ClusterProfile &profile, QString *path = nullptr);
 ClusterProfile refreshedProfile(const ClusterProfile &current, const ClusterProfile &fromCluster);
 
 // Whether the window should offer "Add your cluster": no stored connection,
-// no run in the store, no user or system profile, and no shipped profile
-// whose login alias is a Host of the researcher's SSH config.
-bool clusterConfigured(AppServices &services);
+// no run in the store, no user or system profile, and no shipped site
+// profile whose login alias is a Host of the researcher's SSH config (the
+// generic profile's alias is only an example).
+// whyClusterConfigured names the first thing found ("" = nothing).
+QString whyClusterConfigured(AppServices &services);
+inline bool clusterConfigured(AppServices &services) { return !whyClusterConfigured(services).isEmpty(); }
 
 } // namespace scalelab
 
