@@ -39,7 +39,7 @@ AddClusterReviewPage::AddClusterReviewPage(QWidget *parent)
     , m_problem(wrapped(QString(), this))
 {
     setTitle(tr("Review what was found"));
-    setSubTitle(tr("Edit any value Slurm got wrong for you; an edited value is marked as yours."));
+    setSubTitle(tr("Double-click a value to edit it; an edited value is saved with \"edited by the researcher\" as its source."));
     m_id->setObjectName(QStringLiteral("profileIdEdit"));
     m_name->setObjectName(QStringLiteral("profileNameEdit"));
     m_table->setObjectName(QStringLiteral("reviewTable"));
@@ -100,7 +100,7 @@ void AddClusterReviewPage::setProfile(const ClusterProfile &p, const Diagnostics
         auto src = [&](const char *key) {
             return part.sources.value(QLatin1String(key), part.sources.value(QStringLiteral("partition")));
         };
-        addRow(part.name, QStringLiteral("default"), part.isDefault ? tr("yes") : tr("no"), QString(), false);
+        addRow(part.name, QStringLiteral("default"), part.isDefault ? tr("yes") : tr("no"), src("default"), false);
         addRow(part.name, QStringLiteral("maxTime"),
                known(part, "maxTime", part.maxTimeSeconds ? SlurmTime::format(part.maxTimeSeconds) : QStringLiteral("UNLIMITED")),
                src("maxTime"), true);

@@ -44,7 +44,7 @@ AddClusterWizard::AddClusterWizard(AppServices &services, QWidget *parent)
     setPage(ConnectPage, m_connect);
     setPage(DiscoverPage, m_discover);
     setPage(ReviewPage, m_review);
-    resize(760, 560);
+    resize(800, 620);
     connect(m_discover, &AddClusterDiscoverPage::started, this, &AddClusterWizard::startDiscovery);
     // Going back from the discovery page stops what runs there.
     connect(this, &QWizard::currentIdChanged, this, [this](int id) {
