@@ -30,13 +30,17 @@ ProfileDriftBanner::ProfileDriftBanner(AppServices &services, QWidget *parent)
     setStyleSheet(QStringLiteral("#profileDriftBanner { background: #fff4d6; border: 1px solid #e0b040; border-radius: 4px; }"
                                  "#profileDriftBanner QLabel { color: #3d2e00; }"));
     m_label->setObjectName(QStringLiteral("driftText"));
+    m_label->setAccessibleName(tr("Profile check"));
     m_label->setTextFormat(Qt::PlainText);
     m_review->setObjectName(QStringLiteral("driftReview"));
+    m_review->setAccessibleName(tr("Review the differences"));
     m_review->setCheckable(true);
     m_review->setToolTip(tr("List each difference: partition, setting, profile value, cluster value"));
     m_update->setObjectName(QStringLiteral("driftUpdate"));
+    m_update->setAccessibleName(tr("Update the profile from the cluster"));
     m_update->setToolTip(tr("Write the profile as the cluster describes it into your profile folder"));
     m_table->setObjectName(QStringLiteral("driftTable"));
+    m_table->setAccessibleName(tr("Differences between the profile and the cluster"));
     m_table->setHorizontalHeaderLabels({tr("Partition"), tr("Setting"), tr("Profile"), tr("Cluster")});
     m_table->verticalHeader()->setVisible(false);
     m_table->horizontalHeader()->setStretchLastSection(true);
