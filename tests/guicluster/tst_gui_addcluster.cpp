@@ -217,6 +217,7 @@ private Q_SLOTS:
         QTableWidgetItem *item = review->table()->item(review->rowOf(QStringLiteral("gputest"), QStringLiteral("maxTime")), 2);
         QVERIFY(item->flags() & Qt::ItemIsEditable);
         item->setText(QStringLiteral("00:10:00"));
+        QVERIFY2(cell(item->row(), 3).startsWith(QLatin1String("edited by the researcher 20")), qPrintable(cell(item->row(), 3)));
         m_wizard->grab().save(test::screenshotPath(QStringLiteral("addcluster-5-review.png")));
     }
 

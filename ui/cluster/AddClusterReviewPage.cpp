@@ -60,8 +60,15 @@ AddClusterReviewPage::AddClusterReviewPage(QWidget *parent)
     lay->addWidget(m_problem);
     connect(m_id, &QLineEdit::textChanged, this, &QWizardPage::completeChanged);
     connect(m_table, &QTableWidget::itemChanged, this, [this](QTableWidgetItem *item) {
-        if (item->column() == 2)
-            m_problem->clear();
+        if (item->column() != 2)
+            return;
+        m_problem->clear();
+        // Shown at once as it will be saved: an edited value is the researcher's.
+        QTableWidgetItem *source = m_table->item(item->row(), 3);
+        if (source && item->text().trimmed() != item->data(Qt::UserRole).toString()) {
+            const QSignalBlocker block(m_table);
+            source->setText(tr("edited by the researcher %1").arg(QDate::currentDate().toString(Qt::ISODate)));
+        }
     });
 }
 
