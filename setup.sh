@@ -5,7 +5,7 @@
 #   ./setup.sh test   install, build and run every test, the real loopback
 #                     Slurm + SSH cluster included (needs root for the cluster),
 #                     and the sanitize tests below (in build-asan/)
-#   ./setup.sh test24        the cluster tests again on Slurm 24.11 (chroot)
+#   ./setup.sh test24        only the cluster tests on Slurm 24.11 (chroot; `test` runs them too)
 #   ./setup.sh sanitize      the unit, GUI and fuzz-replay tests built with
 #                            clang under AddressSanitizer + UBSan (build-asan/)
 #   ./setup.sh reproducible  the same commit built twice, compared byte for byte
@@ -96,8 +96,11 @@ slurm24_cluster_tests() {
   SCALELAB_TESTCLUSTER_SLURM=24.11 "$here/tests/cluster/testcluster" build-root
   echo "setup: Debian 13 root ready in $((SECONDS - t)) s"
   t=$SECONDS
-  (cd "$build" && ctest --output-on-failure -j2 --timeout 900 -L slurm24)
+  # The status is ctest's: inside `f || …` set -e is off, so it is passed on by hand.
+  local rc=0
+  (cd "$build" && ctest --output-on-failure -j2 --timeout 900 -L slurm24) || rc=$?
   echo "setup: Slurm 24.11 cluster suite took $((SECONDS - t)) s (all of test24: $((SECONDS - start)) s)"
+  return $rc
 }
 
 # Reproducible builds: the same commit built twice from different folders
@@ -129,8 +132,8 @@ case "$mode" in
     #    beside them at nice 19: it takes only the CPU they leave idle, so
     #    their jobs are not slowed. It is started after step 1 so the two
     #    compilers never compete with CPU-bound tests that have time limits.
-    #    The Slurm 24.11 tests (label slurm24, `./setup.sh test24`) belong here too
-    #    once their suite passes here (README: Slurm versions).
+    #    Then the same cluster suite on Slurm 24.11 (label slurm24, a Debian 13
+    #    chroot, cached in /var/cache): only one cluster can be up at a time.
     # 3. The sanitized tests, once the cluster is down: they are CPU-bound too.
     failed=""
     (cd "$build" && ctest --output-on-failure -j2 --timeout 900 -LE 'bench|slurm24|cluster') || failed="$failed local"
@@ -138,6 +141,7 @@ case "$mode" in
     ( renice -n 19 -p "$BASHPID" >/dev/null; sanitized_clang_build ) >"$asan_log" 2>&1 &
     asan_build=$!
     (cd "$build" && ctest --output-on-failure -j2 --timeout 900 -L cluster -LE 'bench|slurm24') || failed="$failed cluster"
+    slurm24_cluster_tests || failed="$failed cluster-24.11"
     if wait "$asan_build"; then
       tail -1 "$asan_log"
       sanitized_clang_run || failed="$failed sanitizers"
