@@ -316,13 +316,13 @@ StudyOrder ScalingStudyDialog::order() const
     return m_order ? StudyOrder(m_order->currentData().toInt()) : StudyOrder::OneAtATime;
 }
 
-QString ScalingStudyDialog::proposedName() const
+QString ScalingStudyDialog::proposedName(const QStringList &taken) const
 {
     const QString stem = QStringLiteral("%1 %2 %3")
                              .arg(m_base.jobName.isEmpty() ? frameworkId(m_base.framework) : m_base.jobName, m_profile.id,
                                   QDate::currentDate().toString(Qt::ISODate));
     // The studies table is small (one row per study): read here, not a query over runs.
-    QStringList existing;
+    QStringList existing = taken;
     if (const auto studies = m_services.store().studies(); studies.ok())
         for (const StudyRecord &s : studies.value)
             existing << s.name;
@@ -346,7 +346,7 @@ void ScalingStudyDialog::submitAll()
         Q_EMIT message(tr("Study \"%1\" submitted.").arg(name));
         // The next study gets a name of its own (the stored list now has this one).
         const QSignalBlocker block(m_name);
-        m_name->setText(uniqueStudyName(name, {name}));
+        m_name->setText(proposedName({name}));
     }
 }
 

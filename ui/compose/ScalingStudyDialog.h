@@ -58,7 +58,7 @@ private:
     ClusterProfile m_profile;
     QList<StudyVariant> m_variants;
     QList<QCheckBox *> m_counts;
-    QString proposedName() const;   // unique among the stored studies
+    QString proposedName(const QStringList &taken = {}) const;   // unique among the stored studies and `taken`
     QLineEdit *m_name;
     QSpinBox *m_repeats;
     QComboBox *m_order;

@@ -90,8 +90,8 @@ void EpochCurves::setRuns(const QList<RunMetricsRow> &rows, RunStore &store)
                          .arg(r.run.jobId.isEmpty() ? QString() : tr(" · job %1").arg(r.run.jobId)),
                      {}});
     }
-    if (key == m_key && !m_loading)
-        return;   // the same runs as drawn: a reload changes nothing here
+    if (key == m_key)
+        return;   // the same runs as drawn (or being read): a reload changes nothing here
     m_key = key;
     const quint64 generation = ++m_generation;
     m_loading = true;

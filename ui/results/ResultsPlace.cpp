@@ -29,8 +29,6 @@
 #include <QScrollArea>
 #include <QSplitter>
 #include <QTabWidget>
-#include <QTextDocument>
-#include <QThread>
 #include <QTreeView>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -386,10 +384,11 @@ void ResultsPlace::showColumnsMenu()
 
 QStringList ResultsPlace::exportChoices() const
 {
-    return {tr("All %n run(s) of the table (CSV or JSON)…", nullptr, int(m_table.rows.size())),
-            m_selectionOrder.isEmpty() ? tr("Selected runs only (none selected)")
-                                       : tr("Only the %n selected run(s) (CSV or JSON)…", nullptr,
-                                            int(m_selectionOrder.size()))};
+    const qsizetype all = m_table.rows.size(), sel = m_selectionOrder.size();
+    return {all == 1 ? tr("The 1 run of the table (CSV or JSON)…") : tr("All %1 runs of the table (CSV or JSON)…").arg(all),
+            sel == 0   ? tr("Selected runs only (none selected)")
+            : sel == 1 ? tr("Only the 1 selected run (CSV or JSON)…")
+                       : tr("Only the %1 selected runs (CSV or JSON)…").arg(sel)};
 }
 
 QString ResultsPlace::columnsMenuTitles() const
@@ -424,8 +423,8 @@ void ResultsPlace::exportTable(bool selectedOnly)
         this, selectedOnly ? QStringLiteral("scalelab-runs-selected") : QStringLiteral("scalelab-runs-all"),
         [table, ids, cols] { return table.toCsv(ids, cols).toUtf8(); },
         [table, ids] { return QByteArray::fromStdString(table.toJson(ids).dump(2)); });
-    m_status->setText(selectedOnly ? tr("Exporting the %n selected run(s)…", nullptr, count)
-                                   : tr("Exporting all %n run(s) of the table…", nullptr, count));
+    m_status->setText(selectedOnly ? tr("Exporting the selected runs (%1)…").arg(count)
+                                   : tr("Exporting all runs of the table (%1)…").arg(count));
 }
 
 void ResultsPlace::exportChart()
@@ -504,9 +503,7 @@ void ResultsPlace::writeReportInBackground(qint64 studyId, const QString &path)
             Q_EMIT reportWritten(path, in.error);
             return;
         }
-        std::shared_ptr<QTextDocument> doc(buildReportDocument(in).release());
-        doc->moveToThread(nullptr);   // printed by a pool thread, which pulls it in
-        const QString title = QStringLiteral("ScaleLab scaling report: %1").arg(in.study.name);
+        const ReportContent content = buildReportContent(in);
         auto *printed = new QFutureWatcher<QString>(this);
         connect(printed, &QFutureWatcher<QString>::finished, this, [this, printed, path] {
             printed->deleteLater();
@@ -515,12 +512,7 @@ void ResultsPlace::writeReportInBackground(qint64 studyId, const QString &path)
             m_status->setText(e.isEmpty() ? tr("Report written to %1.").arg(path) : e);
             Q_EMIT reportWritten(path, e);
         });
-        printed->setFuture(QtConcurrent::run([doc, title, path] {
-            doc->moveToThread(QThread::currentThread());
-            const QString e = printReport(*doc, title, path);
-            doc->moveToThread(nullptr);
-            return e;
-        }));
+        printed->setFuture(QtConcurrent::run([content, path] { return printReport(content, path); }));
     });
     loaded->setFuture(QtConcurrent::run([store, studyId] {
         ReportInput in = loadReportInput(*store, studyId);

@@ -43,7 +43,9 @@ QString runCounts(const ScalingAnalysis &analysis, const StudyScalingInput &inpu
                        .arg(input.runs.size())
                        .arg(analysis.usedRuns());
     if (!notDone.isEmpty())
-        text += QStringLiteral("; %1 did not complete (%2) and are left out").arg(notDone.size()).arg(joinSet(notDone));
+        text += QStringLiteral("; %1 did not complete (%2) and %3 left out")
+                    .arg(notDone.size())
+                    .arg(joinSet(notDone), notDone.size() == 1 ? QStringLiteral("is") : QStringLiteral("are"));
     return text;
 }
 
@@ -64,17 +66,16 @@ ReportInput loadReportInput(RunStore &store, qint64 studyId)
     return in;
 }
 
-std::unique_ptr<QTextDocument> buildReportDocument(const ReportInput &in)
+ReportContent buildReportContent(const ReportInput &in)
 {
+    ReportContent content;
+    content.title = QStringLiteral("ScaleLab scaling report: %1").arg(in.study.name);
     const RunMetricsTable &table = in.table;
     StudyCharts charts;
     charts.resize(1500, 900);
     charts.setRows(table.rows, in.study.name);
     const ScalingAnalysis &analysis = charts.analysis();
     const StudyScalingInput &input = charts.input();
-
-    auto doc = std::make_unique<QTextDocument>();
-    doc->setDefaultFont(QFont(QStringLiteral("DejaVu Sans"), 9));
 
     // Context: clusters, profiles (and the Slurm version), dates.
     ProfileRegistry profiles;
@@ -131,8 +132,9 @@ std::unique_ptr<QTextDocument> buildReportDocument(const ReportInput &in)
 
     html += QStringLiteral("<h2>Scaling per GPU count</h2>");
     html += report::scalingTableHtml(analysis, input);
-    html += QStringLiteral("<p>Values are medians of the completed runs at each GPU count, with the min–max range "
-                           "of repeats in brackets. Runs that did not complete are never used.</p>");
+    html += QStringLiteral("<p>The italic row names the metric each column is based on. Values are medians of the "
+                           "completed runs at each GPU count, with the min–max range of repeats in brackets. Runs "
+                           "that did not complete (†) are never used.</p>");
 
     html += QStringLiteral("<h2>Timing conditions</h2>");
     if (analysis.overlaps().isEmpty())
@@ -151,18 +153,24 @@ std::unique_ptr<QTextDocument> buildReportDocument(const ReportInput &in)
         QCustomPlot *plot = charts.chart(c);
         const QImage image = plot->toPixmap(640, 400, 2.0).toImage();
         const QString url = QStringLiteral("chart-%1.png").arg(StudyChartBuilder::id(c));
-        doc->addResource(QTextDocument::ImageResource, QUrl(url), image);
+        content.images.append({url, image});
         html += QStringLiteral("<p align=\"center\"><img src=\"%1\" width=\"460\" height=\"288\"></p>").arg(url);
     }
 
     html += QStringLiteral("<h2>Runs</h2>") + report::runsTableHtml(table, input);
     html += report::scriptsHtml(table);
-    doc->setHtml(html);
-    return doc;
+    content.html = html;
+    return content;
 }
 
-QString printReport(QTextDocument &doc, const QString &title, const QString &pdfPath)
+QString printReport(const ReportContent &content, const QString &pdfPath)
 {
+    QTextDocument doc;
+    doc.setDefaultFont(QFont(QStringLiteral("DejaVu Sans"), 9));
+    for (const auto &[url, image] : content.images)
+        doc.addResource(QTextDocument::ImageResource, QUrl(url), image);
+    doc.setHtml(content.html);
+    const QString title = content.title;
     {
         QPdfWriter writer(pdfPath);   // the file is complete when the writer is gone
         writer.setPageSize(QPageSize(QPageSize::A4));
@@ -188,8 +196,7 @@ QString writeScalingReport(RunStore &store, qint64 studyId, const QString &pdfPa
     const ReportInput in = loadReportInput(store, studyId);
     if (!in.error.isEmpty())
         return in.error;
-    const auto doc = buildReportDocument(in);
-    return printReport(*doc, QStringLiteral("ScaleLab scaling report: %1").arg(in.study.name), pdfPath);
+    return printReport(buildReportContent(in), pdfPath);
 }
 
 } // namespace scalelab

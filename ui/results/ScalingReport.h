@@ -5,11 +5,11 @@
 #include "core/analysis/StudyScaling.h"
 #include "core/model/StudyRecord.h"
 
+#include <QImage>
+#include <QList>
+#include <QPair>
 #include <QString>
 
-#include <memory>
-
-class QTextDocument;
 
 namespace scalelab {
 
@@ -23,15 +23,21 @@ struct ReportInput {
 };
 ReportInput loadReportInput(RunStore &store, qint64 studyId);
 
-// The report as a document: the scaling advisor's sentence and warnings, a
+// The report's content: the scaling advisor's sentence and warnings, a
 // scaling table per GPU count (runtime, speedup, efficiency, throughput,
 // accuracy, GPU-hours as text, each naming its metric), the charts as images,
 // the runs table, cluster, profile and Slurm version, dates, how the runs
 // overlapped, and every run's job script (long lines wrapped with a marker).
+struct ReportContent {
+    QString title;
+    QString html;
+    QList<QPair<QString, QImage>> images;   // resource name -> chart image
+};
 // GUI thread (the charts are widgets); needs a QApplication.
-std::unique_ptr<QTextDocument> buildReportDocument(const ReportInput &input);
-// Prints the document to an A4 PDF; any thread. "" or an error naming the file.
-QString printReport(QTextDocument &doc, const QString &title, const QString &pdfPath);
+ReportContent buildReportContent(const ReportInput &input);
+// Lays the content out and prints it to an A4 PDF; any thread (the document
+// is made there). "" or an error naming the file.
+QString printReport(const ReportContent &content, const QString &pdfPath);
 
 // All three in a row (the CLI and tests). Returns "" or an error naming what failed.
 QString writeScalingReport(RunStore &store, qint64 studyId, const QString &pdfPath);

@@ -20,12 +20,22 @@ QString num(const std::optional<double> &v, int precision = 4)
     return v ? QString::number(*v, 'g', precision) : QStringLiteral("–");
 }
 
-// A cell that never breaks inside a word: spaces become non-breaking where a
-// value and its unit belong together; the table is narrow enough for A4.
-QString cell(const QString &text, bool header = false)
+// A value cell that never breaks: its spaces are non-breaking, and the
+// columns are given widths (QTextDocument otherwise shares the page equally
+// and breaks values mid-word, "COMPLE/TED").
+QString cell(const QString &text)
 {
-    const QString tag = header ? QStringLiteral("th") : QStringLiteral("td");
-    return QStringLiteral("<%1><span style=\"white-space: nowrap;\">%2</span></%1>").arg(tag, esc(text));
+    // No-break spaces, and word joiners around dashes ("1.81–4.17").
+    return QStringLiteral("<td><span style=\"font-size: 7pt;\">%1</span></td>")
+        .arg(esc(text)
+                 .replace(u' ', QChar(0xa0))
+                 .replace(QStringLiteral("–"), QStringLiteral("\u2060–\u2060"))
+                 .replace(u'\n', QStringLiteral("<br>")));   // a range goes under its median
+}
+
+QString header(const QString &text, int widthPercent)
+{
+    return QStringLiteral("<th width=\"%1%\"><span style=\"font-size: 7pt;\">%2</span></th>").arg(widthPercent).arg(esc(text));
 }
 
 QString range(const std::optional<double> &mid, const std::optional<double> &lo, const std::optional<double> &hi)
@@ -34,7 +44,7 @@ QString range(const std::optional<double> &mid, const std::optional<double> &lo,
         return QStringLiteral("–");
     if (!lo || !hi || *lo == *hi)
         return num(mid);
-    return QStringLiteral("%1 (%2–%3)").arg(num(mid), num(lo), num(hi));
+    return QStringLiteral("%1\n(%2–%3)").arg(num(mid), num(lo), num(hi));
 }
 
 } // namespace
@@ -44,27 +54,29 @@ QString scalingTableHtml(const ScalingAnalysis &analysis, const StudyScalingInpu
     const bool rt = analysis.basis() == ScalingBasis::Runtime;
     const QString basisMetric = rt ? input.runtimeMetric : input.throughputMetric;
     const int base = analysis.baselineGpus();
-    QString html = QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" style=\"font-size: 7pt;\"><tr>");
-    for (const QString &h : {QStringLiteral("GPUs"), QStringLiteral("Runs used"), QStringLiteral("Runtime [s]"),
-                             QStringLiteral("Speedup"), QStringLiteral("Parallel efficiency"),
-                             QStringLiteral("Throughput [samples/s]"), QStringLiteral("Accuracy"), QStringLiteral("GPU-hours")})
-        html += cell(h, true);
+    // Narrow enough for A4 at 6.5 pt: short headers, values that never wrap,
+    // and a "based on" row that wraps only at spaces.
+    QString html = QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"100%\" style=\"font-size: 7pt;\"><tr>");
+    const QList<std::pair<QString, int>> heads{
+        {QStringLiteral("GPUs"), 6},     {QStringLiteral("Runs used"), 11},  {QStringLiteral("Runtime [s]"), 14},
+        {QStringLiteral("Speedup"), 13}, {QStringLiteral("Efficiency"), 11}, {QStringLiteral("Throughput [samples/s]"), 16},
+        {QStringLiteral("Accuracy"), 16}, {QStringLiteral("GPU-hours"), 13}};
+    for (const auto &[h, w] : heads)
+        html += header(h, w);
     html += QStringLiteral("</tr><tr>");
     // Which metric each number is based on (allocation reviewers copy these).
+    const QString basis = basisMetric.isEmpty() ? QStringLiteral("–") : basisMetric;
     const QStringList basedOn{
-        QStringLiteral("based on:"),
+        QString(),
         QStringLiteral("completed runs"),
-        input.runtimeMetric.isEmpty() ? QStringLiteral("none") : input.runtimeMetric + QStringLiteral(", median"),
-        QStringLiteral("%1 of %2 GPU(s) ÷ %1").arg(basisMetric.isEmpty() ? QStringLiteral("–") : basisMetric).arg(base),
+        input.runtimeMetric.isEmpty() ? QStringLiteral("none") : input.runtimeMetric + QStringLiteral(" median"),
+        rt ? QStringLiteral("%1 on %2 GPU ÷ %1").arg(basis).arg(base) : QStringLiteral("%1 ÷ %1 on %2 GPU").arg(basis).arg(base),
         QStringLiteral("speedup × %1 ÷ GPUs").arg(base),
-        input.throughputMetric.isEmpty() ? QStringLiteral("none") : input.throughputMetric + QStringLiteral(", median"),
-        input.accuracyMetric.isEmpty() ? QStringLiteral("none") : input.accuracyMetric + QStringLiteral(", median"),
-        QStringLiteral("gpu_hours (sacct), median")};
-    for (QString b : basedOn) {
-        if (!rt && b.contains(QStringLiteral(" ÷ ")) && b.startsWith(basisMetric))
-            b = QStringLiteral("%1 ÷ %1 of %2 GPU(s)").arg(basisMetric).arg(base);
-        html += QStringLiteral("<td><i><span style=\"white-space: nowrap;\">%1</span></i></td>").arg(esc(b));
-    }
+        input.throughputMetric.isEmpty() ? QStringLiteral("none") : input.throughputMetric + QStringLiteral(" median"),
+        input.accuracyMetric.isEmpty() ? QStringLiteral("none") : input.accuracyMetric + QStringLiteral(" median"),
+        QStringLiteral("gpu_hours median")};
+    for (const QString &b : basedOn)
+        html += QStringLiteral("<td><span style=\"font-size: 7pt;\"><i>%1</i></span></td>").arg(esc(b));
     html += QStringLiteral("</tr>");
     auto failedAt = [&input](int gpus) {
         int n = 0;
@@ -76,10 +88,10 @@ QString scalingTableHtml(const ScalingAnalysis &analysis, const StudyScalingInpu
         html += QStringLiteral("<tr>");
         html += cell(QString::number(p.gpus));
         const int failed = failedAt(p.gpus);
-        html += cell(failed ? QStringLiteral("%1 (+%2 not completed)").arg(p.runs).arg(failed) : QString::number(p.runs));
+        html += cell(failed ? QStringLiteral("%1 (+%2†)").arg(p.runs).arg(failed) : QString::number(p.runs));
         html += cell(range(p.runtimeSeconds, p.runtimeMin, p.runtimeMax));
         html += cell(p.runs > 1 && p.speedupMin != p.speedupMax
-                         ? QStringLiteral("%1× (%2–%3)").arg(p.speedup, 0, 'f', 2).arg(p.speedupMin, 0, 'f', 2).arg(p.speedupMax, 0, 'f', 2)
+                         ? QStringLiteral("%1×\n(%2–%3)").arg(p.speedup, 0, 'f', 2).arg(p.speedupMin, 0, 'f', 2).arg(p.speedupMax, 0, 'f', 2)
                          : QStringLiteral("%1×").arg(p.speedup, 0, 'f', 2));
         html += cell(QStringLiteral("%1 %").arg(p.efficiency * 100.0, 0, 'f', 1));
         html += cell(range(p.throughput, p.throughputMin, p.throughputMax));
@@ -97,10 +109,10 @@ QString scalingTableHtml(const ScalingAnalysis &analysis, const StudyScalingInpu
             only << r.gpus;
     }
     for (int g : only)
-        html += QStringLiteral("<tr>%1%2<td colspan=\"6\">no completed run: not measured</td></tr>")
-                    .arg(cell(QString::number(g)), cell(QStringLiteral("0 (+%1 not completed)").arg(failedAt(g))));
+        html += QStringLiteral("<tr>%1%2<td colspan=\"6\" style=\"font-size: 7pt;\">no completed run: not measured</td></tr>")
+                    .arg(cell(QString::number(g)), cell(QStringLiteral("0 (+%1†)").arg(failedAt(g))));
     for (const ScalingPoint &p : analysis.predictions())
-        html += QStringLiteral("<tr>%1%2%3%4%5<td colspan=\"3\"><i>Amdahl estimate, not measured</i></td></tr>")
+        html += QStringLiteral("<tr>%1%2%3%4%5<td colspan=\"3\" style=\"font-size: 7pt;\"><i>Amdahl estimate, not measured</i></td></tr>")
                     .arg(cell(QString::number(p.gpus)), cell(QStringLiteral("0")), cell(num(p.runtimeSeconds)),
                          cell(QStringLiteral("%1×").arg(p.speedup, 0, 'f', 2)),
                          cell(QStringLiteral("%1 %").arg(p.efficiency * 100.0, 0, 'f', 1)));
@@ -110,29 +122,45 @@ QString scalingTableHtml(const ScalingAnalysis &analysis, const StudyScalingInpu
 
 QString runsTableHtml(const RunMetricsTable &table, const StudyScalingInput &input)
 {
-    QString html = QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"2\" style=\"font-size: 7pt;\"><tr>");
-    const QStringList headers{QStringLiteral("Run"), QStringLiteral("Job"), QStringLiteral("GPUs"), QStringLiteral("Nodes"),
-                              QStringLiteral("State"),
-                              input.runtimeMetric.isEmpty() ? QStringLiteral("Runtime") : input.runtimeMetric,
-                              input.throughputMetric.isEmpty() ? QStringLiteral("Throughput") : input.throughputMetric,
-                              input.accuracyMetric.isEmpty() ? QStringLiteral("Accuracy") : input.accuracyMetric,
-                              QStringLiteral("GPU util %"), QStringLiteral("GPU-h"), QStringLiteral("Billing h"),
-                              QStringLiteral("CPU eff.")};
-    for (const QString &h : headers)
-        html += cell(h, true);
-    html += QStringLiteral("</tr>");
+    // Two tables of at most seven columns: one wide table on A4 squeezed its
+    // cells until words broke ("COMPLE/TED").
+    auto head = [](const QList<std::pair<QString, int>> &cols) {
+        QString h = QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"2\" width=\"100%\"><tr>");
+        for (const auto &[t, w] : cols)
+            h += header(t, w);
+        return h + QStringLiteral("</tr>");
+    };
+    QString html = head({{QStringLiteral("Run"), 8},
+                         {QStringLiteral("Job"), 10},
+                         {QStringLiteral("GPUs"), 8},
+                         {QStringLiteral("State"), 17},
+                         {input.runtimeMetric.isEmpty() ? QStringLiteral("Runtime") : input.runtimeMetric, 19},
+                         {input.throughputMetric.isEmpty() ? QStringLiteral("Throughput") : input.throughputMetric, 19},
+                         {input.accuracyMetric.isEmpty() ? QStringLiteral("Accuracy") : input.accuracyMetric, 19}});
     for (const RunMetricsRow &r : table.rows) {
         html += QStringLiteral("<tr>");
         html += cell(QString::number(r.run.id));
         html += cell(r.run.jobId.isEmpty() ? QStringLiteral("–") : r.run.jobId);
         html += cell(QString::number(StudyScaling::gpusOf(r)));
-        html += cell(QString::number(r.run.nodes));
         // "CANCELLED by 1001": the state word is what matters in a narrow cell.
         const QString state = r.accounting ? r.accounting->stateText : r.stateText();
-        html += cell(state.section(u' ', 0, 0) + (StudyScaling::completed(r) ? QString() : QStringLiteral(" (left out)")));
+        html += cell(state.section(u' ', 0, 0) + (StudyScaling::completed(r) ? QString() : QStringLiteral(" †")));
         html += cell(input.runtimeMetric.isEmpty() ? QStringLiteral("–") : num(r.value(input.runtimeMetric)));
         html += cell(input.throughputMetric.isEmpty() ? QStringLiteral("–") : num(r.value(input.throughputMetric)));
         html += cell(input.accuracyMetric.isEmpty() ? QStringLiteral("–") : num(r.value(input.accuracyMetric)));
+        html += QStringLiteral("</tr>");
+    }
+    html += QStringLiteral("</table><p>Resources per run:</p>");
+    html += head({{QStringLiteral("Run"), 10},
+                  {QStringLiteral("Nodes"), 12},
+                  {QStringLiteral("GPU util %"), 20},
+                  {QStringLiteral("GPU-hours"), 20},
+                  {QStringLiteral("Billing hours"), 20},
+                  {QStringLiteral("CPU efficiency"), 18}});
+    for (const RunMetricsRow &r : table.rows) {
+        html += QStringLiteral("<tr>");
+        html += cell(QString::number(r.run.id));
+        html += cell(QString::number(r.run.nodes));
         const bool noSamples = r.value(metric::GpuSamples).value_or(-1) == 0;
         html += cell(!input.utilMetric.isEmpty() && r.value(input.utilMetric) ? num(r.value(input.utilMetric), 3)
                      : noSamples                                               ? QStringLiteral("no samples")
@@ -143,7 +171,7 @@ QString runsTableHtml(const RunMetricsTable &table, const StudyScalingInput &inp
         html += cell(eff ? QStringLiteral("%1 %").arg(*eff * 100.0, 0, 'f', 1) : QStringLiteral("–"));
         html += QStringLiteral("</tr>");
     }
-    html += QStringLiteral("</table>");
+    html += QStringLiteral("</table><p>† did not complete: left out of the analysis and drawn hollow in the charts.</p>");
     return html;
 }
 

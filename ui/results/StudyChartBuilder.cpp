@@ -372,7 +372,7 @@ void StudyChartBuilder::build(QCustomPlot *plot, StudyChart chart, const QList<R
         // At least a tenth of the scale (0.1 of a fraction, 10 points of a
         // percentage) is shown: a difference of 1/360 must not look like a collapse.
         const QCPRange r = plot->yAxis->range();
-        const bool fraction = r.upper <= 1.0 + 1e-9;
+        const bool fraction = r.upper <= 1.2;   // data up to 1 plus the 8 % headroom
         const double top = fraction ? 1.0 : 100.0, minSpan = top / 10.0;
         double lo = r.lower - (r.upper - r.lower) * 0.08, hi = r.upper;
         if (hi - lo < minSpan) {
@@ -382,7 +382,7 @@ void StudyChartBuilder::build(QCustomPlot *plot, StudyChart chart, const QList<R
             if (hi > top) { lo -= hi - top; hi = top; }
             if (lo < 0) { hi -= lo; lo = 0; }
         }
-        plot->yAxis->setRange(lo, hi);
+        plot->yAxis->setRange(std::max(lo, 0.0), std::min(hi, top));   // never beyond 0..1 (or 0..100 %)
     }
     const bool timing = chart != StudyChart::Accuracy && chart != StudyChart::Cost;
     if (timing && !analysis.overlaps().isEmpty()) {
