@@ -58,9 +58,9 @@ QString scalingTableHtml(const ScalingAnalysis &analysis, const StudyScalingInpu
     // and a "based on" row that wraps only at spaces.
     QString html = QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"100%\" style=\"font-size: 7pt;\"><tr>");
     const QList<std::pair<QString, int>> heads{
-        {QStringLiteral("GPUs"), 6},     {QStringLiteral("Runs used"), 11},  {QStringLiteral("Runtime [s]"), 14},
-        {QStringLiteral("Speedup"), 13}, {QStringLiteral("Efficiency"), 11}, {QStringLiteral("Throughput [samples/s]"), 16},
-        {QStringLiteral("Accuracy"), 16}, {QStringLiteral("GPU-hours"), 13}};
+        {QStringLiteral("GPUs"), 7},     {QStringLiteral("Runs used"), 13},  {QStringLiteral("Runtime [s]"), 13},
+        {QStringLiteral("Speedup"), 13}, {QStringLiteral("Efficiency"), 13}, {QStringLiteral("Throughput [samples/s]"), 15},
+        {QStringLiteral("Accuracy"), 14}, {QStringLiteral("GPU-hours"), 12}};
     for (const auto &[h, w] : heads)
         html += header(h, w);
     html += QStringLiteral("</tr><tr>");
