@@ -155,7 +155,7 @@ std::optional<Prepared> prepareSpec(CliContext &ctx, const QString &path, int *r
 }
 
 int submitSpecs(CliContext &ctx, const QList<JobSpec> &specs, const ClusterProfile &profile, const ConnectionOptions &o,
-                bool dryRun, const QString &studyName)
+                bool dryRun, const QString &studyName, StudyOrder order = StudyOrder::AllAtOnce)
 {
     const char *command = studyName.isEmpty() ? "submit" : "study";
     const QString alias = o.alias.isEmpty() ? defaultClusterAlias(profile) : o.alias;
@@ -199,6 +199,7 @@ int submitSpecs(CliContext &ctx, const QList<JobSpec> &specs, const ClusterProfi
     }
     bool allOk = true;
     QList<qint64> runIds;
+    QString previousJob;   // one at a time: each job waits for the one before
     for (const auto &spec : specs) {
         const auto created = store.createRun(draftRun(spec, profile, alias, studyId));
         if (!created.ok()) {
@@ -208,11 +209,16 @@ int submitSpecs(CliContext &ctx, const QList<JobSpec> &specs, const ClusterProfi
         }
         const RunRecord run = created.value;
         runIds << run.id;
-        const SubmitOutcome s = client.submit(run.id);
+        const SubmitOutcome s =
+            client.submit(run.id, order == StudyOrder::OneAtATime ? previousJob : QString());
         switch (s.kind) {
         case SubmitOutcome::Kind::Submitted:
             ctx.out << "run " << run.id << ": submitted as job " << s.jobId << " on " << alias << " (" << spec.gpus
-                    << " GPU(s))\n";
+                    << " GPU(s))";
+            if (order == StudyOrder::OneAtATime && !previousJob.isEmpty())
+                ctx.out << ", starts after job " << previousJob;
+            ctx.out << "\n";
+            previousJob = s.jobId;
             break;
         case SubmitOutcome::Kind::Rejected:
             ctx.out << "run " << run.id << ": rejected by Slurm:\n  " << s.message.trimmed() << "\n";
@@ -351,6 +357,12 @@ int SlurmCommands::study(CliContext &ctx, const QStringList &args)
                                "SPEC.json may be - to read the spec from stdin."));
     a.value({QStringLiteral("gpus")}, QStringLiteral("N,N,..."), QStringLiteral("the GPU counts, one run each"));
     a.value({QStringLiteral("name")}, QStringLiteral("NAME"), QStringLiteral("the study's name (default: framework and counts)"));
+    a.value({QStringLiteral("repeats")}, QStringLiteral("N"),
+            QStringLiteral("run every GPU count N times (1-%1; default 1); charts show the median and the range")
+                .arg(kMaxStudyRepeats));
+    a.flag({QStringLiteral("all-at-once")},
+           QStringLiteral("submit every run at once (default: one at a time, each job waiting for the previous "
+                          "one, so runs do not disturb each other's timings)"));
     a.flag({QStringLiteral("dry-run")}, QStringLiteral("sbatch --test-only for every run: nothing submitted"));
     a.value({QStringLiteral("keep-global-batch")}, QStringLiteral("ARG=VALUE"),
             QStringLiteral("e.g. --batch-size=256: each run gets 256/N per process"));
@@ -358,6 +370,7 @@ int SlurmCommands::study(CliContext &ctx, const QStringList &args)
             QStringLiteral("e.g. --batch-size=64: each process keeps 64"));
     addConnectionOptions(a, kAliasHelp);
     a.examples({QStringLiteral("scalelab study job.json --gpus 1,2,4,8"),
+                QStringLiteral("scalelab study job.json --gpus 1,2,4 --repeats 3"),
                 QStringLiteral("scalelab study job.json --gpus 2,4 --keep-global-batch --batch-size=256 --dry-run")});
     if (auto rc = a.parse(ctx, args))
         return *rc;
@@ -365,6 +378,14 @@ int SlurmCommands::study(CliContext &ctx, const QStringList &args)
     const bool dryRun = a.isSet(QStringLiteral("dry-run"));
     const auto gpus = a.value(QStringLiteral("gpus"));
     const QString name = a.value(QStringLiteral("name")).value_or(QString());
+    int repeats = 1;
+    if (const auto r = a.value(QStringLiteral("repeats"))) {
+        bool ok = false;
+        repeats = r->trimmed().toInt(&ok);
+        if (!ok || repeats < 1 || repeats > kMaxStudyRepeats)
+            return ctx.unusable(QStringLiteral("--repeats: \"%1\" is not a number from 1 to %2").arg(*r).arg(kMaxStudyRepeats));
+    }
+    const StudyOrder order = a.isSet(QStringLiteral("all-at-once")) ? StudyOrder::AllAtOnce : StudyOrder::OneAtATime;
     BatchScaling scaling;
     for (auto [flag, mode] : {std::pair{QStringLiteral("keep-global-batch"), BatchScalingMode::KeepGlobal},
                               std::pair{QStringLiteral("keep-per-gpu-batch"), BatchScalingMode::KeepPerGpu}}) {
@@ -393,7 +414,7 @@ int SlurmCommands::study(CliContext &ctx, const QStringList &args)
     auto p = prepareSpec(ctx, a.positional().front(), &rc);
     if (!p)
         return rc;
-    const QList<StudyVariant> variants = planStudyVariants(p->spec, counts, scaling, *p->profile);
+    const QList<StudyVariant> variants = planStudyVariants(p->spec, counts, scaling, *p->profile, repeats);
     bool errors = false;
     QList<JobSpec> specs;
     for (const auto &v : variants) {
@@ -408,7 +429,7 @@ int SlurmCommands::study(CliContext &ctx, const QStringList &args)
     if (errors)
         return int(ExitCode::Errors);
     const QString studyName = name.isEmpty() ? QStringLiteral("%1 %2 GPUs").arg(frameworkId(p->spec.framework), *gpus) : name;
-    return submitSpecs(ctx, specs, *p->profile, o, dryRun, studyName);
+    return submitSpecs(ctx, specs, *p->profile, o, dryRun, studyName, order);
 }
 
 int SlurmCommands::status(CliContext &ctx, const QStringList &args)

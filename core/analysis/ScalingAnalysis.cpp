@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/analysis/ScalingAnalysis.h"
 
+#include <QDateTime>
 #include <QMap>
+#include <QSet>
 
 #include <algorithm>
 #include <cmath>
@@ -43,6 +45,31 @@ std::optional<double> meanOf(const QList<double> &v)
     return s / double(v.size());
 }
 
+// Repeats are summarised by their median: one disturbed run moves it less than the mean.
+std::optional<double> medianOf(QList<double> v)
+{
+    if (v.isEmpty())
+        return std::nullopt;
+    std::sort(v.begin(), v.end());
+    const qsizetype n = v.size();
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
+
+std::optional<double> minOf(const QList<double> &v)
+{
+    return v.isEmpty() ? std::nullopt : std::optional<double>(*std::min_element(v.begin(), v.end()));
+}
+
+std::optional<double> maxOf(const QList<double> &v)
+{
+    return v.isEmpty() ? std::nullopt : std::optional<double>(*std::max_element(v.begin(), v.end()));
+}
+
+QString number(double v)
+{
+    return QString::number(v, 'g', 4);
+}
+
 } // namespace
 
 QString ScalingAnalysis::advice() const
@@ -56,6 +83,8 @@ ScalingAnalysis ScalingAnalysis::analyze(const QList<ScalingRun> &runs, double e
 {
     ScalingAnalysis a;
     a.m_threshold = efficiencyThreshold;
+    a.m_givenRuns = int(runs.size());
+    a.m_overlaps = findOverlaps(runs);
     QStringList leftOut;
 
     QList<ScalingRun> usable;
@@ -97,7 +126,8 @@ ScalingAnalysis ScalingAnalysis::analyze(const QList<ScalingRun> &runs, double e
         usable = kept;
     }
 
-    // One point per GPU count; repeated runs are averaged.
+    // One point per GPU count: the median of its repeats, with their range.
+    a.m_usedRuns = int(usable.size());
     QMap<int, QList<ScalingRun>> byGpus;
     for (const ScalingRun &r : usable)
         byGpus[r.gpus].append(r);
@@ -113,37 +143,173 @@ ScalingAnalysis ScalingAnalysis::analyze(const QList<ScalingRun> &runs, double e
             if (r.meanGpuUtilPercent) ut.append(*r.meanGpuUtilPercent);
             if (r.accuracy) acc.append(*r.accuracy);
         }
-        p.runtimeSeconds = meanOf(rt);
-        p.throughput = meanOf(th);
-        p.gpuHours = meanOf(gh);
+        p.runtimeSeconds = medianOf(rt);
+        p.runtimeMin = minOf(rt);
+        p.runtimeMax = maxOf(rt);
+        p.throughput = medianOf(th);
+        p.throughputMin = minOf(th);
+        p.throughputMax = maxOf(th);
+        p.gpuHours = medianOf(gh);
         if (!p.gpuHours && p.runtimeSeconds)
             p.gpuHours = p.gpus * *p.runtimeSeconds / 3600.0;
         p.meanGpuUtilPercent = meanOf(ut);
-        p.accuracy = meanOf(acc);
+        p.accuracy = medianOf(acc);
         a.m_points.append(p);
     }
 
     if (!a.m_points.isEmpty()) {
         a.m_baselineGpus = a.m_points.front().gpus;
         const double c0 = cost(a.m_points.front(), a.m_basis);
+        const bool rt = a.m_basis == ScalingBasis::Runtime;
         for (ScalingPoint &p : a.m_points) {
             p.speedup = c0 / cost(p, a.m_basis);
             p.efficiency = p.speedup * a.m_baselineGpus / p.gpus;
+            const std::optional<double> lo = rt ? p.runtimeMin : p.throughputMin;
+            const std::optional<double> hi = rt ? p.runtimeMax : p.throughputMax;
+            const std::optional<double> mid = rt ? p.runtimeSeconds : p.throughput;
+            if (lo && hi && mid && *mid > 0) {
+                p.spread = (*hi - *lo) / *mid;
+                // The slowest repeat gives the lowest speedup.
+                p.speedupMin = rt ? c0 / *hi : c0 / (1.0 / *lo);
+                p.speedupMax = rt ? c0 / *lo : c0 / (1.0 / *hi);
+            } else {
+                p.speedupMin = p.speedupMax = p.speedup;
+            }
         }
         a.fit();
         a.predict();
     }
     a.recommend();
 
+    // Noise: repeats that disagree by more than kNoisySpread of their median.
+    QStringList noisy;
+    for (const ScalingPoint &p : std::as_const(a.m_points)) {
+        if (p.runs < 2 || p.spread <= kNoisySpread)
+            continue;
+        const bool rt = a.m_basis == ScalingBasis::Runtime;
+        noisy << QStringLiteral("%1 %2 across %3 runs (%4–%5 %6)")
+                     .arg(gpuWord(p.gpus), percent(p.spread))
+                     .arg(p.runs)
+                     .arg(number(rt ? *p.runtimeMin : *p.throughputMin), number(rt ? *p.runtimeMax : *p.throughputMax),
+                          rt ? QStringLiteral("s") : QStringLiteral("samples/s"));
+    }
+    if (!noisy.isEmpty())
+        a.m_warnings.append(QStringLiteral("Noisy timings: the %1 of repeats differ by more than %2 of their median "
+                                           "(%3); the charts show the median and the min–max range; more repeats "
+                                           "or runs one at a time give steadier numbers.")
+                                .arg(a.m_basis == ScalingBasis::Runtime ? QStringLiteral("runtimes") : QStringLiteral("throughputs"),
+                                     percent(kNoisySpread), noisy.join(QStringLiteral("; "))));
+    if (!a.m_overlaps.isEmpty()) {
+        QStringList pairs;
+        for (const RunOverlap &o : std::as_const(a.m_overlaps))
+            pairs << QStringLiteral("%1 and %2 on %3 for %4 s").arg(o.first, o.second, o.nodes.join(QStringLiteral(", ")))
+                         .arg(o.seconds);
+        a.m_warnings.append(QStringLiteral("Runs overlapped on shared nodes and may have slowed each other: %1. "
+                                           "Run the study one at a time for clean timings.")
+                                .arg(pairs.join(QStringLiteral("; "))));
+    }
+    if (!a.m_noFitReason.isEmpty())
+        a.m_warnings.append(a.m_noFitReason);
     if (!leftOut.isEmpty())
         a.m_warnings.append(QStringLiteral("Left out: %1.").arg(leftOut.join(QStringLiteral("; "))));
     return a;
 }
 
+namespace {
+
+// "tb-node[1-3,5],gpu7" -> tb-node1 tb-node2 tb-node3 tb-node5 gpu7 (Slurm's
+// hostlist form; one bracket group per name, zero padding kept).
+QStringList expandNodeList(const QString &list)
+{
+    QStringList names, out;
+    int depth = 0;
+    QString cur;
+    for (const QChar c : list) {
+        if (c == u'[') ++depth;
+        if (c == u']') --depth;
+        if (c == u',' && depth == 0) {
+            names << cur;
+            cur.clear();
+        } else {
+            cur += c;
+        }
+    }
+    names << cur;
+    for (const QString &n : std::as_const(names)) {
+        const qsizetype open = n.indexOf(u'['), close = n.indexOf(u']');
+        if (open < 0 || close < open) {
+            if (!n.trimmed().isEmpty() && n.trimmed() != QLatin1String("None assigned"))
+                out << n.trimmed();
+            continue;
+        }
+        const QString stem = n.left(open), tail = n.mid(close + 1);
+        for (const QString &part : n.mid(open + 1, close - open - 1).split(u',')) {
+            const QString from = part.section(u'-', 0, 0), to = part.section(u'-', 1, 1);
+            bool ok1 = false, ok2 = true;
+            const int a = from.toInt(&ok1), b = to.isEmpty() ? a : to.toInt(&ok2);
+            if (!ok1 || !ok2 || b < a || b - a > 4096)
+                continue;
+            for (int i = a; i <= b; ++i)
+                out << stem + QStringLiteral("%1").arg(i, int(from.size()), 10, QLatin1Char('0')) + tail;
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+QList<RunOverlap> ScalingAnalysis::findOverlaps(const QList<ScalingRun> &runs)
+{
+    struct Span {
+        const ScalingRun *run;
+        QDateTime start, end;
+        QSet<QString> nodes;
+    };
+    QList<Span> spans;
+    for (const ScalingRun &r : runs) {
+        const QDateTime s = QDateTime::fromString(r.start, Qt::ISODate), e = QDateTime::fromString(r.end, Qt::ISODate);
+        QSet<QString> nodes;
+        for (const QString &n : r.nodes)
+            for (const QString &x : expandNodeList(n))
+                nodes.insert(x);
+        if (s.isValid() && e.isValid() && e > s && !nodes.isEmpty())
+            spans.append({&r, s, e, nodes});
+    }
+    QList<RunOverlap> out;
+    for (qsizetype i = 0; i < spans.size(); ++i)
+        for (qsizetype j = i + 1; j < spans.size(); ++j) {
+            const Span &a = spans[i], &b = spans[j];
+            if (!(a.start < b.end && b.start < a.end))
+                continue;
+            QSet<QString> shared = a.nodes;
+            shared.intersect(b.nodes);
+            if (shared.isEmpty())
+                continue;
+            QStringList names(shared.begin(), shared.end());
+            names.sort();
+            const qint64 secs = std::max(a.start, b.start).secsTo(std::min(a.end, b.end));
+            out.append({a.run->label, b.run->label, names, secs});
+        }
+    return out;
+}
+
 void ScalingAnalysis::fit()
 {
-    if (m_points.size() < 2)
+    if (m_points.size() < kMinFitPoints) {
+        if (m_points.size() >= 2)
+            m_noFitReason = QStringLiteral("No Amdahl fit, R² or prediction: %1 GPU counts (%2) fit any two-parameter "
+                                           "curve exactly, so the fit would say nothing; complete runs at %3 or more "
+                                           "GPU counts for one.")
+                                .arg(m_points.size())
+                                .arg([this] {
+                                    QStringList c;
+                                    for (const ScalingPoint &p : m_points)
+                                        c << QString::number(p.gpus);
+                                    return c.join(QStringLiteral(" and "));
+                                }())
+                                .arg(kMinFitPoints);
         return;
+    }
     // cost = a + b * x with x = 1/N: a = T1 * s, b = T1 * (1 - s).
     double sx = 0, sy = 0, sxx = 0, sxy = 0;
     const double n = double(m_points.size());

@@ -22,16 +22,31 @@ struct ScalingRun {
     std::optional<double> accuracy;
     bool failed = false;                    // did not complete (FAILED, TIMEOUT, CANCELLED...)
     QString state;                          // shown when failed
+    // When and where it ran (sacct Start/End, NodeList expanded): runs that
+    // shared a node at the same time disturbed each other's timings.
+    QString start, end;                     // ISO, "" = unknown
+    QStringList nodes;
 };
 
-// One GPU count, measured (runs averaged) or predicted.
+// Two runs that ran on a shared node at the same time.
+struct RunOverlap {
+    QString first, second;                  // ScalingRun labels
+    QStringList nodes;                      // the nodes both used
+    qint64 seconds = 0;                     // how long they ran together
+};
+
+// One GPU count, measured (the median of its completed runs) or predicted.
 struct ScalingPoint {
     int gpus = 0;
-    int runs = 0;                           // 0 for a prediction
+    int runs = 0;                           // completed runs used; 0 for a prediction
     bool predicted = false;
-    std::optional<double> runtimeSeconds;
-    std::optional<double> throughput;
+    std::optional<double> runtimeSeconds;   // median
+    std::optional<double> throughput;       // median
+    // The range of the repeats (min..max); equal to the median for one run.
+    std::optional<double> runtimeMin, runtimeMax, throughputMin, throughputMax;
+    double spread = 0;                      // (max - min) / median of the basis metric; 0 for one run
     double speedup = 1.0;                   // vs the baseline (smallest GPU count)
+    double speedupMin = 1.0, speedupMax = 1.0;   // from the range, against the baseline median
     double efficiency = 1.0;                // speedup / (gpus / baseline gpus)
     std::optional<double> gpuHours;
     std::optional<double> meanGpuUtilPercent;
@@ -43,8 +58,14 @@ struct AmdahlFit {
     double serialFraction = 0;              // s, 0..1
     std::optional<double> t1Seconds;        // only when runtimes were fitted
     double r2 = 0;
-    int points = 0;                         // distinct GPU counts used; 2 fits exactly
+    int points = 0;                         // distinct GPU counts used (at least kMinFitPoints)
 };
+
+// A curve with two parameters through two points always fits exactly (R² 1):
+// no fit, R² or prediction below this many distinct GPU counts.
+inline constexpr int kMinFitPoints = 3;
+// Repeats whose range exceeds this share of their median are flagged as noisy.
+inline constexpr double kNoisySpread = 0.10;
 
 enum class ScalingBasis { Runtime, Throughput };
 
@@ -54,6 +75,8 @@ enum class ScalingBasis { Runtime, Throughput };
 class ScalingAnalysis {
 public:
     static ScalingAnalysis analyze(const QList<ScalingRun> &runs, double efficiencyThreshold = 0.7);
+    // Pairs of runs (completed or not) that shared a node while both ran.
+    static QList<RunOverlap> findOverlaps(const QList<ScalingRun> &runs);
 
     const QList<ScalingPoint> &points() const { return m_points; }           // measured, by GPU count
     const QList<ScalingPoint> &predictions() const { return m_predictions; } // 2x and 4x the largest
@@ -64,6 +87,12 @@ public:
     double efficiencyThreshold() const { return m_threshold; }
     bool tooSmallToScale() const { return m_tooSmall; }
     const Diagnostics &diagnostics() const { return m_diagnostics; }         // warnings about runs
+    const QList<RunOverlap> &overlaps() const { return m_overlaps; }          // runs that disturbed each other
+    // Why there is no fit ("" when there is one, or nothing to fit).
+    QString noFitReason() const { return m_noFitReason; }
+    // Completed runs used / runs given.
+    int usedRuns() const { return m_usedRuns; }
+    int givenRuns() const { return m_givenRuns; }
 
     // One sentence: which GPU count to use and what the next doubling costs.
     QString summary() const { return m_summary; }
@@ -87,6 +116,10 @@ private:
     double m_threshold = 0.7;
     bool m_tooSmall = false;
     Diagnostics m_diagnostics;
+    QList<RunOverlap> m_overlaps;
+    QString m_noFitReason;
+    int m_usedRuns = 0;
+    int m_givenRuns = 0;
     QString m_summary;
     QStringList m_warnings;
 };

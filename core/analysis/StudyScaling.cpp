@@ -3,6 +3,10 @@
 
 #include "core/model/MetricNames.h"
 
+#include <QMap>
+
+#include <algorithm>
+
 namespace scalelab {
 
 namespace {
@@ -67,10 +71,56 @@ StudyScalingInput StudyScaling::input(const QList<RunMetricsRow> &rows)
         s.gpuHours = r->value(metric::GpuHours);
         s.failed = !completed(*r);
         s.state = r->accounting ? r->accounting->stateText : SlurmJobState::id(r->run.state);
+        if (r->accounting) {
+            s.start = r->accounting->start;
+            s.end = r->accounting->end;
+            if (!r->accounting->nodeList.isEmpty())
+                s.nodes << r->accounting->nodeList;
+        }
         in.runs << s;
         in.runIds << r->run.id;
     }
     return in;
+}
+
+QList<MetricAtGpus> StudyScaling::summarize(const QList<RunMetricsRow> &rows, const QString &metric)
+{
+    QMap<int, QList<std::pair<double, qint64>>> by;
+    if (metric.isEmpty())
+        return {};
+    for (const RunMetricsRow &r : rows)
+        if (r.run.hasJob() && completed(r) && gpusOf(r) > 0)
+            if (const auto v = r.value(metric))
+                by[gpusOf(r)].append({*v, r.run.id});
+    QList<MetricAtGpus> out;
+    for (auto it = by.begin(); it != by.end(); ++it) {
+        auto values = *it;
+        std::sort(values.begin(), values.end());
+        MetricAtGpus m;
+        m.gpus = it.key();
+        m.runs = int(values.size());
+        const qsizetype n = values.size();
+        m.median = n % 2 ? values[n / 2].first : (values[n / 2 - 1].first + values[n / 2].first) / 2.0;
+        m.min = values.front().first;
+        m.max = values.back().first;
+        for (const auto &v : values)
+            m.runIds << v.second;
+        out << m;
+    }
+    return out;
+}
+
+QList<IncompleteValue> StudyScaling::incomplete(const QList<RunMetricsRow> &rows, const QString &metric)
+{
+    QList<IncompleteValue> out;
+    if (metric.isEmpty())
+        return out;
+    for (const RunMetricsRow &r : rows)
+        if (r.run.hasJob() && !completed(r))
+            if (const auto v = r.value(metric))
+                out << IncompleteValue{r.run.id, r.run.jobId, gpusOf(r), *v,
+                                       r.accounting ? r.accounting->stateText : r.stateText()};
+    return out;
 }
 
 ScalingAnalysis StudyScaling::analyze(const StudyScalingInput &in, double threshold)

@@ -22,6 +22,24 @@ struct StudyScalingInput {
     QString utilMetric;            // gpu_util_mean_pct or sacct_gpu_util_pct; "" = none
 };
 
+// One metric at one GPU count over the completed runs: what a chart draws
+// (the median, with the min–max range of the repeats).
+struct MetricAtGpus {
+    int gpus = 0;
+    int runs = 0;
+    double median = 0, min = 0, max = 0;
+    QList<qint64> runIds;
+};
+
+// A run that did not complete, with the value it left (drawn hollow, labelled).
+struct IncompleteValue {
+    qint64 runId = 0;
+    QString jobId;
+    int gpus = 0;
+    double value = 0;
+    QString state;   // "CANCELLED by 1001", "FAILED", "TIMEOUT"...
+};
+
 class StudyScaling {
 public:
     // Runs of `rows` that have a job (others were never submitted).
@@ -30,6 +48,10 @@ public:
     // Runs count as failed unless accounting or the run state says COMPLETED.
     static bool completed(const RunMetricsRow &row);
     static int gpusOf(const RunMetricsRow &row);   // allocated (sacct) else requested
+    // Completed runs with a job and a value of `metric`, by GPU count.
+    static QList<MetricAtGpus> summarize(const QList<RunMetricsRow> &rows, const QString &metric);
+    // Runs with a job that did not complete but have a value of `metric`.
+    static QList<IncompleteValue> incomplete(const QList<RunMetricsRow> &rows, const QString &metric);
 };
 
 } // namespace scalelab

@@ -47,15 +47,19 @@ QString SlurmClient::outputFileName(const QString &jobId)
     return QStringLiteral("scalelab-%1.out").arg(jobId);
 }
 
-QString SlurmClient::submitShellBody(const QString &remoteDir, const QString &token)
+QString SlurmClient::submitShellBody(const QString &remoteDir, const QString &token, const QString &afterJobId)
 {
+    // A dependency only on a plain, validated job id: nothing else reaches the shell.
+    const QString dependency = RemoteValidation::isJobId(afterJobId)
+                                   ? QStringLiteral(" --dependency=afterany:%1").arg(afterJobId)
+                                   : QString();
     // One line (tcsh breaks on multi-line quoted words), no '!' (csh history)
     // and no backslashes (fish). jobid.tmp is created by the redirection
     // BEFORE sbatch starts: its presence tells reconcile() sbatch was tried.
     const QString dir = ShellQuote::quote(remoteDir);
-    return QStringLiteral("cd %1 || exit 97; sbatch --parsable --comment=%2 --chdir=%1 %3 > jobid.tmp; rc=$?; "
+    return QStringLiteral("cd %1 || exit 97; sbatch --parsable --comment=%2 --chdir=%1%4 %3 > jobid.tmp; rc=$?; "
                           "if [ $rc -eq 0 ]; then mv -f jobid.tmp jobid && cat jobid; else exit $rc; fi")
-        .arg(dir, token, scriptFileName());
+        .arg(dir, token, scriptFileName(), dependency);
 }
 
 QStringList SlurmClient::queryArgv(const QStringList &argv)
@@ -133,7 +137,7 @@ QString SlurmClient::remoteDirFor(const RunRecord &run, QString *error)
     return m_home + QLatin1Char('/') + runsRoot() + QLatin1Char('/') + run.token;
 }
 
-SubmitOutcome SlurmClient::submit(qint64 runId)
+SubmitOutcome SlurmClient::submit(qint64 runId, const QString &afterJobId)
 {
     using K = SubmitOutcome::Kind;
     auto refuse = [](const QString &m) { return SubmitOutcome{K::Refused, {}, m, false}; };
@@ -185,7 +189,7 @@ SubmitOutcome SlurmClient::submit(qint64 runId)
         !e.isEmpty())
         return refuse(e);
     const RemoteResult r =
-        m_exec.run({QStringLiteral("sh"), QStringLiteral("-c"), submitShellBody(dir, run.token)}, kSbatchTimeoutMs);
+        m_exec.run({QStringLiteral("sh"), QStringLiteral("-c"), submitShellBody(dir, run.token, afterJobId)}, kSbatchTimeoutMs);
     if (!r.transportOk()) {
         const QString m = QStringLiteral("connection lost while sbatch ran (%1); reconcile the run").arg(r.transportError);
         m_store.setSubmitState(runId, SubmitState::Unknown, m);

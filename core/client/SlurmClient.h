@@ -28,7 +28,9 @@ public:
     // `sbatch --version` once per client (session); "" + error on failure.
     QString detectVersion(QString *error = nullptr);
 
-    SubmitOutcome submit(qint64 runId);
+    // `afterJobId` (a job id, else ignored) makes the job wait until that job
+    // has ended (sbatch --dependency=afterany:ID): a study run one at a time.
+    SubmitOutcome submit(qint64 runId, const QString &afterJobId = {});
     ReconcileOutcome reconcile(qint64 runId);
     // Uploads `script` to a scratch dir and asks `sbatch --test-only`.
     TestOnlyResult testOnly(const QString &script);
@@ -46,7 +48,7 @@ public:
     // Remote layout and the exact shell bodies (public for tests).
     static QString runsRoot();                       // ".scalelab/runs" under $HOME
     static QString scriptFileName();                 // "job.sbatch"
-    static QString submitShellBody(const QString &remoteDir, const QString &token);
+    static QString submitShellBody(const QString &remoteDir, const QString &token, const QString &afterJobId = {});
     static QString reconcileShellBody(const QString &remoteDir);
     static QString outputFileName(const QString &jobId);   // "scalelab-<id>.out"
     // A query (squeue/sacct/scontrol) as sent: prefixed with `env` so that

@@ -48,9 +48,11 @@ void setVariable(QList<QPair<QString, QString>> &vars, const QString &name, cons
     vars << qMakePair(name, value);
 }
 
-QString variantJobName(const JobSpec &base, int gpus)
+QString variantJobName(const JobSpec &base, int gpus, int repeat, int repeats)
 {
     const QString stem = base.jobName.isEmpty() ? QStringLiteral("study") : base.jobName;
+    if (repeats > 1)
+        return QStringLiteral("%1-%2g-r%3").arg(stem).arg(gpus).arg(repeat);
     return QStringLiteral("%1-%2g").arg(stem).arg(gpus);
 }
 
@@ -65,16 +67,34 @@ const Fix *partitionFixOf(const Diagnostics &diags)
 
 } // namespace
 
-QList<StudyVariant> planStudyVariants(const JobSpec &base, const QList<int> &gpuCounts, const BatchScaling &scaling,
-                                      const ClusterProfile &profile)
+QString uniqueStudyName(const QString &wanted, const QStringList &existing)
 {
+    const QString stem = wanted.trimmed();
+    if (!existing.contains(stem))
+        return stem;
+    for (int n = 2;; ++n) {
+        const QString name = QStringLiteral("%1 (%2)").arg(stem).arg(n);
+        if (!existing.contains(name))
+            return name;
+    }
+}
+
+QList<StudyVariant> planStudyVariants(const JobSpec &base, const QList<int> &gpuCounts, const BatchScaling &scaling,
+                                      const ClusterProfile &profile, int repeats)
+{
+    repeats = std::clamp(repeats, 1, kMaxStudyRepeats);
+    QList<std::pair<int, int>> order;   // (gpus, repeat) in rounds
+    for (int k = 1; k <= repeats; ++k)
+        for (const int gpus : gpuCounts)
+            order.append({gpus, k});
     QList<StudyVariant> out;
-    for (const int gpus : gpuCounts) {
+    for (const auto &[gpus, repeat] : order) {
         StudyVariant v;
         v.spec = base;
         v.spec.gpus = gpus;
+        v.repeat = repeat;
         v.spec.nodes = 0;   // derived per variant: a fixed node count from the base rarely fits
-        v.spec.jobName = variantJobName(base, gpus);
+        v.spec.jobName = variantJobName(base, gpus, repeat, repeats);
         Diagnostics own;
 
         if (scaling.mode != BatchScalingMode::None && !scaling.name.trimmed().isEmpty()) {
@@ -133,10 +153,10 @@ QList<StudyVariant> planStudyVariants(const JobSpec &base, const QList<int> &gpu
 }
 
 QList<JobSpec> planStudy(const JobSpec &base, const QList<int> &gpuCounts, const BatchScaling &scaling,
-                         const ClusterProfile &profile)
+                         const ClusterProfile &profile, int repeats)
 {
     QList<JobSpec> specs;
-    for (const auto &v : planStudyVariants(base, gpuCounts, scaling, profile))
+    for (const auto &v : planStudyVariants(base, gpuCounts, scaling, profile, repeats))
         specs << v.spec;
     return specs;
 }

@@ -26,9 +26,19 @@ struct BatchScaling {
     int baseValue = 0;
 };
 
+// How a study's runs meet the cluster. One at a time: each job waits for the
+// previous one (SlurmClient::submit's afterJobId: sbatch
+// --dependency=afterany:<job id>), so runs never share
+// nodes or the file system and their timings do not disturb each other.
+enum class StudyOrder { OneAtATime, AllAtOnce };
+
+// `wanted`, or "wanted (2)", "wanted (3)"... the first not in `existing`.
+QString uniqueStudyName(const QString &wanted, const QStringList &existing);
+
 // One run of a study: the spec and what validating it found.
 struct StudyVariant {
     JobSpec spec;
+    int repeat = 1;            // 1..repeats: which measurement of this GPU count
     Diagnostics diagnostics;   // validator findings plus the planner's own
     int batchValue = 0;        // per-process batch written into the spec, 0 = untouched
     bool partitionChanged = false;
@@ -37,10 +47,14 @@ struct StudyVariant {
 // A spec template swept over GPU counts. Each variant derives its node count,
 // gets a job name suffix "-<N>g", and moves to the partition the validator
 // suggests when the base partition cannot hold it. Pure: no I/O.
+// `repeats` > 1 runs every GPU count that many times, in rounds (1, 2, 4, 1,
+// 2, 4, ...) so a slow hour of the cluster does not land on one GPU count;
+// the job names get "-r<k>".
 QList<StudyVariant> planStudyVariants(const JobSpec &base, const QList<int> &gpuCounts,
-                                      const BatchScaling &scaling, const ClusterProfile &profile);
+                                      const BatchScaling &scaling, const ClusterProfile &profile, int repeats = 1);
 QList<JobSpec> planStudy(const JobSpec &base, const QList<int> &gpuCounts, const BatchScaling &scaling,
-                         const ClusterProfile &profile);
+                         const ClusterProfile &profile, int repeats = 1);
+inline constexpr int kMaxStudyRepeats = 10;
 
 // GPU counts a study offers: 1, 2, 4, 8, ... up to the largest job any GPU
 // partition of the profile allows (plus that maximum when it is not a power of two).

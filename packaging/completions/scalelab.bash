@@ -31,7 +31,7 @@ _scalelab() {
             COMPREPLY=($(compgen -W "compose jobs results" -- "$cur")); return ;;
         --ssh-config|--spec|--screenshot|-o|--output)
             COMPREPLY=($(compgen -f -- "$cur")); return ;;
-        --connection|--gpus|--name|--size|--batch-size)
+        --connection|--gpus|--name|--size|--batch-size|--repeats)
             return ;;
     esac
     if [[ -z $cmd ]]; then

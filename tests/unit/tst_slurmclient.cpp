@@ -343,6 +343,19 @@ void TestSlurmClient::shellBodiesRunInRealShells()
              QStringList({"--parsable", "--comment=sl-00112233445566aa", "--chdir=" + dir, "job.sbatch"}));
     auto [rc2, out2, err2] = runLogin(SlurmClient::reconcileShellBody(dir));
     QCOMPARE(out2, QByteArray("jobid\n4242;testbed\n"));
+    // One at a time: the job waits for the previous one; anything but a job id is dropped.
+    QFile::remove(dir + "/jobid");
+    QFile::remove(dir + "/args");   // the fake sbatch appends
+    auto [rcD, outD, errD] = runLogin(SlurmClient::submitShellBody(dir, "sl-00112233445566aa", QStringLiteral("4241")));
+    QCOMPARE(rcD, 0);
+    {
+        QFile argsD(dir + "/args");
+        QVERIFY(argsD.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(argsD.readAll()).split('\n', Qt::SkipEmptyParts),
+                 QStringList({"--parsable", "--comment=sl-00112233445566aa", "--chdir=" + dir,
+                              "--dependency=afterany:4241", "job.sbatch"}));
+    }
+    QVERIFY(!SlurmClient::submitShellBody(dir, "sl-00112233445566aa", QStringLiteral("1; rm -rf ~")).contains(QLatin1String("dependency")));
     QFile::remove(dir + "/jobid");
     QFile(dir + "/reject").open(QIODevice::WriteOnly);
     auto [rc3, out3, err3] = runLogin(SlurmClient::submitShellBody(dir, "sl-00112233445566aa"));

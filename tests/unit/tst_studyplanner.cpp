@@ -55,6 +55,32 @@ private Q_SLOTS:
         QCOMPARE(vs[0].spec.args, ddpSpec(p.id, QStringLiteral("gpu")).args);   // mode None: untouched
     }
 
+    void repeatsRunInRounds()
+    {
+        const auto &p = repoProfile(QStringLiteral("puhti"));
+        const auto vs = planStudyVariants(ddpSpec(p.id, QStringLiteral("gpu")), {1, 2}, {}, p, 3);
+        QCOMPARE(vs.size(), 6);
+        QStringList names;
+        for (const auto &v : vs)
+            names << v.spec.jobName;
+        // Rounds: a slow hour of the cluster does not land on one GPU count.
+        QCOMPARE(names, (QStringList{QStringLiteral("ddp-1g-r1"), QStringLiteral("ddp-2g-r1"), QStringLiteral("ddp-1g-r2"),
+                                     QStringLiteral("ddp-2g-r2"), QStringLiteral("ddp-1g-r3"), QStringLiteral("ddp-2g-r3")}));
+        QCOMPARE(vs[4].repeat, 3);
+        QCOMPARE(vs[4].spec.gpus, 1);
+        // Out of range is clamped, never zero runs.
+        QCOMPARE(planStudyVariants(ddpSpec(p.id, QStringLiteral("gpu")), {1}, {}, p, 0).size(), 1);
+        QCOMPARE(planStudyVariants(ddpSpec(p.id, QStringLiteral("gpu")), {1}, {}, p, 99).size(), kMaxStudyRepeats);
+    }
+
+    void uniqueStudyNames()
+    {
+        QCOMPARE(uniqueStudyName(QStringLiteral("resnet"), {}), QStringLiteral("resnet"));
+        QCOMPARE(uniqueStudyName(QStringLiteral("resnet"), {QStringLiteral("resnet")}), QStringLiteral("resnet (2)"));
+        QCOMPARE(uniqueStudyName(QStringLiteral(" resnet "), {QStringLiteral("resnet"), QStringLiteral("resnet (2)")}),
+                 QStringLiteral("resnet (3)"));
+    }
+
     void keepGlobalBatchDividesByGpus()
     {
         const auto &p = repoProfile(QStringLiteral("puhti"));

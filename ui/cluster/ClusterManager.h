@@ -49,7 +49,8 @@ public:
     explicit ClusterManager(AppServices &services, QObject *parent = nullptr);
     ~ClusterManager() override;
 
-    void submit(const QList<scalelab::JobSpec> &specs, const QString &studyName) override;
+    void submit(const QList<scalelab::JobSpec> &specs, const QString &studyName,
+                scalelab::StudyOrder order = scalelab::StudyOrder::AllAtOnce) override;
     void dryRun(const scalelab::JobSpec &spec) override;
     void dryRunRun(qint64 runId) override;
     void cancel(qint64 runId) override;

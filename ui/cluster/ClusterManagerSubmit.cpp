@@ -28,7 +28,7 @@ QString diagnosticsText(const Diagnostics &diags)
 
 } // namespace
 
-void ClusterManager::submit(const QList<JobSpec> &specs, const QString &studyName)
+void ClusterManager::submit(const QList<JobSpec> &specs, const QString &studyName, StudyOrder runOrder)
 {
     if (specs.isEmpty()) {
         Q_EMIT submitFinished(tr("Nothing to submit."), false);
@@ -100,11 +100,15 @@ void ClusterManager::submit(const QList<JobSpec> &specs, const QString &studyNam
         Cluster &c = cluster(alias);
         c.waitingForUser = false;   // the researcher asked for it: dialogs may appear again
         Q_EMIT connectionStatus(alias, tr("submitting %n run(s) to %1…", nullptr, byAlias[alias].size()).arg(alias));
-        enqueue(c, [store = m_workerStore, alias, ids = byAlias[alias], self = QPointer(this)](RemoteExecutor &ex) {
+        enqueue(c, [store = m_workerStore, alias, ids = byAlias[alias], runOrder, self = QPointer(this)](RemoteExecutor &ex) {
             SlurmClient client(ex, *store, alias);
             QList<QPair<qint64, SubmitOutcome>> outcomes;
-            for (qint64 id : ids)
-                outcomes.append({id, client.submit(id)});
+            QString previous;   // one at a time: each job waits for the last one submitted
+            for (qint64 id : ids) {
+                outcomes.append({id, client.submit(id, runOrder == StudyOrder::OneAtATime ? previous : QString())});
+                if (outcomes.last().second.kind == SubmitOutcome::Kind::Submitted)
+                    previous = outcomes.last().second.jobId;
+            }
             QMetaObject::invokeMethod(
                 self, [self, alias, outcomes] { if (self) self->onSubmitDone(alias, outcomes); }, Qt::QueuedConnection);
         });

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/compose/StudyPlanner.h"
 #include "core/model/JobSpec.h"
 #include "ui/common/ClusterDiscovery.h"
 
@@ -23,7 +24,9 @@ public:
     using QObject::QObject;
 
     // Renders, stores (intent) and submits each spec; a study name groups them.
-    virtual void submit(const QList<scalelab::JobSpec> &specs, const QString &studyName) = 0;
+    // OneAtATime chains the jobs of each cluster (each waits for the previous one).
+    virtual void submit(const QList<scalelab::JobSpec> &specs, const QString &studyName,
+                        scalelab::StudyOrder order = scalelab::StudyOrder::AllAtOnce) = 0;
     // sbatch --test-only of the spec's script.
     virtual void dryRun(const scalelab::JobSpec &spec) = 0;
     // sbatch --test-only of a stored run's script, on its cluster.

@@ -5,9 +5,11 @@
 #include "core/model/LaunchGeometry.h"
 
 #include "ui/common/ClusterService.h"
+#include "core/store/RunStore.h"
 
 #include <QButtonGroup>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDate>
 #include <QDialogButtonBox>
 #include <QFormLayout>
@@ -63,9 +65,20 @@ ScalingStudyDialog::ScalingStudyDialog(AppServices &services, const JobSpec &bas
 
     m_name = new QLineEdit(this);
     m_name->setAccessibleName(tr("Study name"));
-    m_name->setText(QStringLiteral("%1 %2 %3")
-                        .arg(base.jobName.isEmpty() ? frameworkId(base.framework) : base.jobName, profile.id,
-                             QDate::currentDate().toString(Qt::ISODate)));
+    m_name->setText(proposedName());
+    m_repeats = new QSpinBox(this);
+    m_repeats->setRange(1, kMaxStudyRepeats);
+    m_repeats->setValue(1);
+    m_repeats->setAccessibleName(tr("Runs per GPU count"));
+    m_repeats->setToolTip(tr("Run every GPU count this many times: the charts show the median with the min–max "
+                             "range and flag repeats that differ by more than 10 %"));
+    m_order = new QComboBox(this);
+    m_order->setAccessibleName(tr("Run order"));
+    m_order->addItem(tr("One at a time (each job waits for the previous one)"), int(StudyOrder::OneAtATime));
+    m_order->addItem(tr("All at once (runs may share nodes and disturb each other's timings)"),
+                     int(StudyOrder::AllAtOnce));
+    m_order->setToolTip(tr("One at a time chains the jobs with sbatch --dependency=afterany, so no run shares its "
+                           "nodes, file system or network with another run of the study"));
 
     auto *countsBox = new QGroupBox(tr("GPU counts"), this);
     auto *countsLay = new QHBoxLayout(countsBox);
@@ -159,6 +172,8 @@ ScalingStudyDialog::ScalingStudyDialog(AppServices &services, const JobSpec &bas
 
     auto *form = new QFormLayout;
     form->addRow(tr("Study name:"), m_name);
+    form->addRow(tr("Runs per GPU count:"), m_repeats);
+    form->addRow(tr("Order:"), m_order);
     auto *lay = new QVBoxLayout(this);
     lay->addWidget(new QLabel(tr("Base job: %1 on %2, partition %3, %4, time %5")
                                   .arg(frameworkName(base.framework), profile.name,
@@ -173,6 +188,9 @@ ScalingStudyDialog::ScalingStudyDialog(AppServices &services, const JobSpec &bas
     lay->addLayout(buttons);
     resize(900, 560);
 
+    connect(m_repeats, &QSpinBox::valueChanged, this, &ScalingStudyDialog::replan);
+    connect(m_order, &QComboBox::currentIndexChanged, this, &ScalingStudyDialog::replan);
+    connect(m_name, &QLineEdit::textEdited, this, &ScalingStudyDialog::replan);
     connect(close, &QPushButton::clicked, this, &QDialog::close);
     connect(m_submitAll, &QPushButton::clicked, this, &ScalingStudyDialog::submitAll);
     connect(m_dryRunAll, &QPushButton::clicked, this, &ScalingStudyDialog::dryRunAll);
@@ -223,7 +241,8 @@ void ScalingStudyDialog::replan()
     const bool batch = !m_batchNone->isChecked();
     m_batchName->setEnabled(batch);
     m_batchValue->setEnabled(batch);
-    m_variants = planStudyVariants(m_base, selectedGpuCounts(), batchScaling(), m_profile);
+    m_submitted = false;   // a changed study may be submitted (again)
+    m_variants = planStudyVariants(m_base, selectedGpuCounts(), batchScaling(), m_profile, repeats());
     m_table->setRowCount(int(m_variants.size()));
     double hours = 0;
     int withErrors = 0;
@@ -248,7 +267,8 @@ void ScalingStudyDialog::replan()
             if (firstError.isEmpty())
                 firstError = tr("%1 GPUs: %2").arg(v.spec.gpus).arg(err->message);
         }
-        const QStringList cells{QString::number(v.spec.gpus),
+        const QStringList cells{v.repeat > 1 || repeats() > 1 ? tr("%1 (run %2)").arg(v.spec.gpus).arg(v.repeat)
+                                                              : QString::number(v.spec.gpus),
                                 g.partitionName + (v.partitionChanged ? tr(" (moved)") : QString()),
                                 QString::number(g.nodes),
                                 QString::number(g.totalTasks()),
@@ -286,15 +306,47 @@ void ScalingStudyDialog::replan()
     m_dryRunAll->setToolTip(why.isEmpty() ? tr("Ask Slurm about every variant without submitting") : why);
 }
 
+int ScalingStudyDialog::repeats() const
+{
+    return m_repeats ? m_repeats->value() : 1;
+}
+
+StudyOrder ScalingStudyDialog::order() const
+{
+    return m_order ? StudyOrder(m_order->currentData().toInt()) : StudyOrder::OneAtATime;
+}
+
+QString ScalingStudyDialog::proposedName(const QStringList &taken) const
+{
+    const QString stem = QStringLiteral("%1 %2 %3")
+                             .arg(m_base.jobName.isEmpty() ? frameworkId(m_base.framework) : m_base.jobName, m_profile.id,
+                                  QDate::currentDate().toString(Qt::ISODate));
+    // The studies table is small (one row per study): read here, not a query over runs.
+    QStringList existing = taken;
+    if (const auto studies = m_services.store().studies(); studies.ok())
+        for (const StudyRecord &s : studies.value)
+            existing << s.name;
+    return uniqueStudyName(stem, existing);
+}
+
 void ScalingStudyDialog::submitAll()
 {
+    if (m_submitted)
+        return;   // the second click of a double-click
     if (ClusterService *cm = m_services.clusters()) {
         QList<JobSpec> specs;
         for (const auto &v : m_variants)
             specs << v.spec;
-        cm->submit(specs, m_name->text().trimmed());
+        const QString name = m_name->text().trimmed();
+        cm->submit(specs, name, order());
+        m_submitted = true;
+        m_submitAll->setEnabled(false);
+        m_submitAll->setToolTip(tr("Submitted as study \"%1\"; change the study to submit another").arg(name));
         m_log->setText(tr("Submitting %n run(s)…", nullptr, int(specs.size())));
-        Q_EMIT message(tr("Study \"%1\" submitted.").arg(m_name->text().trimmed()));
+        Q_EMIT message(tr("Study \"%1\" submitted.").arg(name));
+        // The next study gets a name of its own (the stored list now has this one).
+        const QSignalBlocker block(m_name);
+        m_name->setText(proposedName({name}));
     }
 }
 

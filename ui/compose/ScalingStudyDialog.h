@@ -9,6 +9,7 @@
 
 class QButtonGroup;
 class QCheckBox;
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -35,6 +36,14 @@ public:
     QTableWidget *table() const { return m_table; }
     QPushButton *submitButton() const { return m_submitAll; }
     BatchScaling batchScaling() const;
+    int repeats() const;
+    StudyOrder order() const;
+    QSpinBox *repeatsBox() const { return m_repeats; }
+    QComboBox *orderCombo() const { return m_order; }
+    QLineEdit *nameEdit() const { return m_name; }
+    // After a submit the button stays disabled until the study changes
+    // (name, counts, batch, repeats): a double-click never submits twice.
+    bool submitted() const { return m_submitted; }
 
 Q_SIGNALS:
     void message(const QString &text);
@@ -49,7 +58,11 @@ private:
     ClusterProfile m_profile;
     QList<StudyVariant> m_variants;
     QList<QCheckBox *> m_counts;
+    QString proposedName(const QStringList &taken = {}) const;   // unique among the stored studies and `taken`
     QLineEdit *m_name;
+    QSpinBox *m_repeats;
+    QComboBox *m_order;
+    bool m_submitted = false;
     QRadioButton *m_batchNone;
     QRadioButton *m_batchPerGpu;
     QRadioButton *m_batchGlobal;

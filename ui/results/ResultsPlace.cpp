@@ -2,7 +2,11 @@
 #include "ui/results/ResultsPlace.h"
 
 #include "ui/common/AppServices.h"
+#include "ui/results/ChartExportDialog.h"
 #include "ui/results/ChartExporter.h"
+#include "ui/results/EpochCurves.h"
+#include "ui/results/QCustomPlotInclude.h"
+#include "ui/results/StudyChartBuilder.h"
 #include "core/ingest/IngestService.h"
 #include "ui/results/RunComparisonView.h"
 #include "core/store/RunStore.h"
@@ -65,8 +69,21 @@ void ResultsPlace::buildUi()
                               "(all runs of the study when none is selected)"));
     m_patterns = new QPushButton(tr("Metrics…"), this);
     m_patterns->setToolTip(tr("User-defined metrics read from the study's job output"));
-    auto *exportTable = new QPushButton(tr("Export…"), this);
-    exportTable->setToolTip(tr("Save the runs table as CSV or JSON"));
+    m_export = new QPushButton(tr("Export table"), this);
+    m_export->setObjectName(QStringLiteral("exportTable"));
+    m_export->setToolTip(tr("Save the runs table as CSV or JSON: every run shown, or only the selected ones"));
+    m_export->setMenu(new QMenu(m_export));
+    connect(m_export->menu(), &QMenu::aboutToShow, this, [this] {
+        QMenu *menu = m_export->menu();
+        menu->clear();
+        const QStringList choices = exportChoices();
+        menu->addAction(choices[0], this, [this] { exportTable(false); });
+        QAction *sel = menu->addAction(choices[1], this, [this] { exportTable(true); });
+        sel->setEnabled(!m_selectionOrder.isEmpty());
+    });
+    m_chartExport = new QPushButton(tr("Export chart…"), this);
+    m_chartExport->setObjectName(QStringLiteral("exportChart"));
+    m_chartExport->setToolTip(tr("Save a study chart or an epoch curve as PNG (any size), SVG or PDF"));
     m_report = new QPushButton(tr("Scaling report…"), this);
     bar->addWidget(new QLabel(tr("Study:"), this));
     bar->addWidget(m_study);
@@ -75,7 +92,8 @@ void ResultsPlace::buildUi()
     bar->addWidget(m_columns);
     bar->addWidget(m_reingest);
     bar->addWidget(m_patterns);
-    bar->addWidget(exportTable);
+    bar->addWidget(m_export);
+    bar->addWidget(m_chartExport);
     bar->addWidget(m_report);
     layout->addLayout(bar);
 
@@ -101,7 +119,9 @@ void ResultsPlace::buildUi()
     chartScroll->setWidget(m_charts);
     m_timeline = new UtilisationTimeline(this);
     m_compare = new RunComparisonView(this);
+    m_epochs = new EpochCurves(this);
     m_tabs->addTab(chartScroll, tr("Study charts"));
+    m_tabs->addTab(m_epochs, tr("Epoch curves"));
     m_tabs->addTab(m_timeline, tr("GPU timelines"));
     m_tabs->addTab(m_compare, tr("Compare runs"));
 
@@ -143,7 +163,7 @@ void ResultsPlace::buildUi()
         reingest(ids);
     });
     connect(m_patterns, &QPushButton::clicked, this, &ResultsPlace::editPatterns);
-    connect(exportTable, &QPushButton::clicked, this, &ResultsPlace::exportTable);
+    connect(m_chartExport, &QPushButton::clicked, this, &ResultsPlace::exportChart);
     connect(m_report, &QPushButton::clicked, this, &ResultsPlace::exportReport);
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &ResultsPlace::onSelectionChanged);
 }
@@ -272,16 +292,22 @@ void ResultsPlace::onSelectionChanged()
     m_selectionOrder = order;
 
     QList<RunMetricsRow> rows;
+    QList<qint64> missing;
     for (qint64 id : m_selectionOrder)
         if (const RunMetricsRow *r = m_table.find(id)) {
             rows << *r;
             // A table of every run leaves scripts out; the comparison diffs
-            // them, so the few selected runs read theirs.
-            if (rows.last().run.script.isEmpty())
-                if (const auto full = m_services.store().run(id); full.ok())
-                    rows.last().run.script = full.value.script;
+            // them, so the few selected runs read theirs (on a pool thread).
+            if (rows.last().run.script.isEmpty()) {
+                if (m_scripts.contains(id))
+                    rows.last().run.script = m_scripts.value(id);
+                else
+                    missing << id;
+            }
         }
     m_compare->setRows(rows);
+    if (!missing.isEmpty())
+        loadScripts(missing);
     if (rows.isEmpty()) {
         // No selection: the timelines of the charted study (a few runs).
         for (const RunMetricsRow &r : m_table.rows)
@@ -289,6 +315,7 @@ void ResultsPlace::onSelectionChanged()
                 rows << r;
     }
     m_timeline->setRuns(rows, m_services.store());
+    m_epochs->setRuns(rows, m_services.store());
     if (!m_selectionOrder.isEmpty()) {
         const RunMetricsRow *first = m_table.find(m_selectionOrder.first());
         if (first && first->run.studyId > 0 && m_study->currentData().toLongLong() <= 0)
@@ -344,22 +371,103 @@ void ResultsPlace::showColumnsMenu()
             selectRuns(keep);
         });
     };
-    for (const QString &c : RunMetricsTable::fixedColumns())
+    const QStringList fixed = RunMetricsTable::fixedColumns();
+    for (const QString &c : fixed)
         addColumn(c);
     menu->addSeparator();
     for (const QString &c : m_table.metricNames)
-        addColumn(c);
+        if (!fixed.contains(c))   // "gpus" and "nodes" are fixed columns and metrics: listed once
+            addColumn(c);
+    menu->setObjectName(QStringLiteral("columnsMenu"));
     menu->popup(m_columns->mapToGlobal(QPoint(0, m_columns->height())));
 }
 
-void ResultsPlace::exportTable()
+QStringList ResultsPlace::exportChoices() const
 {
-    const QList<qint64> ids = selectedRunIds();
+    const qsizetype all = m_table.rows.size(), sel = m_selectionOrder.size();
+    return {all == 1 ? tr("The 1 run of the table (CSV or JSON)…") : tr("All %1 runs of the table (CSV or JSON)…").arg(all),
+            sel == 0   ? tr("Selected runs only (none selected)")
+            : sel == 1 ? tr("Only the 1 selected run (CSV or JSON)…")
+                       : tr("Only the %1 selected runs (CSV or JSON)…").arg(sel)};
+}
+
+QString ResultsPlace::columnsMenuTitles() const
+{
+    QStringList titles;
+    const QStringList fixed = RunMetricsTable::fixedColumns();
+    for (const QString &c : fixed)
+        titles << RunMetricsTable::columnTitle(c, m_table.units.value(c));
+    for (const QString &c : m_table.metricNames)
+        if (!fixed.contains(c))
+            titles << RunMetricsTable::columnTitle(c, m_table.units.value(c));
+    return titles.join(u'\n');
+}
+
+QString ResultsPlace::exportTableTo(const QString &path, bool selectedOnly) const
+{
+    const QList<qint64> ids = selectedOnly ? selectedRunIds() : QList<qint64>{};
+    if (path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
+        return ChartExporter::saveText(path, QByteArray::fromStdString(m_table.toJson(ids).dump(2)));
+    return ChartExporter::saveText(path, m_table.toCsv(ids, m_model->columns()).toUtf8());
+}
+
+void ResultsPlace::exportTable(bool selectedOnly)
+{
+    const QList<qint64> ids = selectedOnly ? selectedRunIds() : QList<qint64>{};
+    if (selectedOnly && ids.isEmpty())
+        return;
     const QStringList cols = m_model->columns();
     const RunMetricsTable table = m_table;
+    const int count = selectedOnly ? int(ids.size()) : int(table.rows.size());
     ChartExporter::askAndSaveTable(
-        this, QStringLiteral("scalelab-runs"), [table, ids, cols] { return table.toCsv(ids, cols).toUtf8(); },
+        this, selectedOnly ? QStringLiteral("scalelab-runs-selected") : QStringLiteral("scalelab-runs-all"),
+        [table, ids, cols] { return table.toCsv(ids, cols).toUtf8(); },
         [table, ids] { return QByteArray::fromStdString(table.toJson(ids).dump(2)); });
+    m_status->setText(selectedOnly ? tr("Exporting the selected runs (%1)…").arg(count)
+                                   : tr("Exporting all runs of the table (%1)…").arg(count));
+}
+
+void ResultsPlace::exportChart()
+{
+    QList<QPair<QString, QCustomPlot *>> charts;
+    for (StudyChart c : StudyChartBuilder::all())
+        charts.append({StudyChartBuilder::title(c), m_charts->chart(c)});
+    charts.append({tr("Loss per epoch"), m_epochs->lossPlot()});
+    charts.append({tr("Throughput per epoch"), m_epochs->throughputPlot()});
+    QString base = QStringLiteral("study");
+    for (const StudyRecord &s : m_table.studies)
+        if (s.id == m_chartStudy)
+            base = s.name;
+    auto *dlg = new ChartExportDialog(charts, base.simplified().replace(QLatin1Char(' '), QLatin1Char('-')), this);
+    dlg->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dlg, &ChartExportDialog::saved, this, [this](const QString &path) {
+        m_status->setText(tr("Chart saved to %1.").arg(path));
+    });
+    dlg->show();
+}
+
+void ResultsPlace::loadScripts(const QList<qint64> &runIds)
+{
+    const quint64 generation = ++m_scriptGeneration;
+    RunStore *store = &m_services.store();
+    auto *watcher = new QFutureWatcher<QHash<qint64, QString>>(this);
+    connect(watcher, &QFutureWatcher<QHash<qint64, QString>>::finished, this, [this, watcher, generation] {
+        watcher->deleteLater();
+        const QHash<qint64, QString> got = watcher->result();
+        for (auto it = got.cbegin(); it != got.cend(); ++it)
+            m_scripts.insert(it.key(), it.value());
+        if (generation == m_scriptGeneration)
+            onSelectionChanged();   // the comparison now diffs the scripts
+    });
+    watcher->setFuture(QtConcurrent::run([store, runIds] {
+        QHash<qint64, QString> out;
+        for (qint64 id : runIds) {   // a run that cannot be read stays without a script (no retry loop)
+            const auto full = store->run(id);
+            out.insert(id, full.ok() ? full.value.script : QString());
+        }
+        store->closeThreadConnection();   // this pool thread may be reused by others
+        return out;
+    }));
 }
 
 void ResultsPlace::exportReport()
@@ -372,11 +480,45 @@ void ResultsPlace::exportReport()
     dlg->setAcceptMode(QFileDialog::AcceptSave);
     dlg->setAttribute(Qt::WA_DeleteOnClose);
     connect(dlg, &QFileDialog::fileSelected, this, [this, study](const QString &file) {
-        QString path = file.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive) ? file : file + QStringLiteral(".pdf");
-        const QString e = writeScalingReport(m_services.store(), study, path);
-        m_status->setText(e.isEmpty() ? tr("Report written to %1.").arg(path) : e);
+        const QString path = file.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive) ? file : file + QStringLiteral(".pdf");
+        writeReportInBackground(study, path);
     });
     dlg->open();
+}
+
+void ResultsPlace::writeReportInBackground(qint64 studyId, const QString &path)
+{
+    // Reading the store and printing the PDF run on pool threads; only the
+    // charts (widgets) and the HTML are made here, in milliseconds.
+    m_status->setText(tr("Writing the scaling report to %1…").arg(path));
+    m_report->setEnabled(false);
+    RunStore *store = &m_services.store();
+    auto *loaded = new QFutureWatcher<ReportInput>(this);
+    connect(loaded, &QFutureWatcher<ReportInput>::finished, this, [this, loaded, path] {
+        loaded->deleteLater();
+        const ReportInput in = loaded->result();
+        if (!in.error.isEmpty()) {
+            m_report->setEnabled(m_chartStudy > 0);
+            m_status->setText(in.error);
+            Q_EMIT reportWritten(path, in.error);
+            return;
+        }
+        const ReportContent content = buildReportContent(in);
+        auto *printed = new QFutureWatcher<QString>(this);
+        connect(printed, &QFutureWatcher<QString>::finished, this, [this, printed, path] {
+            printed->deleteLater();
+            const QString e = printed->result();
+            m_report->setEnabled(m_chartStudy > 0);
+            m_status->setText(e.isEmpty() ? tr("Report written to %1.").arg(path) : e);
+            Q_EMIT reportWritten(path, e);
+        });
+        printed->setFuture(QtConcurrent::run([content, path] { return printReport(content, path); }));
+    });
+    loaded->setFuture(QtConcurrent::run([store, studyId] {
+        ReportInput in = loadReportInput(*store, studyId);
+        store->closeThreadConnection();   // this pool thread may be reused by others
+        return in;
+    }));
 }
 
 void ResultsPlace::editPatterns()

@@ -4,6 +4,7 @@
 #include "core/analysis/RunMetricsTable.h"
 
 #include <QFuture>
+#include <QHash>
 #include <QList>
 #include <QSet>
 #include <QWidget>
@@ -18,6 +19,7 @@ class QTreeView;
 namespace scalelab {
 
 class AppServices;
+class EpochCurves;
 class RunComparisonView;
 class RunsTableModel;
 class StudyCharts;
@@ -50,12 +52,21 @@ public:
     QTreeView *view() const { return m_view; }
     StudyCharts *charts() const { return m_charts; }
     UtilisationTimeline *timeline() const { return m_timeline; }
+    EpochCurves *epochCurves() const { return m_epochs; }
+    QPushButton *exportButton() const { return m_export; }
+    QPushButton *chartExportButton() const { return m_chartExport; }
+    // The Export menu's entries: "All 4 runs (CSV or JSON)…", "2 selected runs…".
+    QStringList exportChoices() const;
+    // Saves the table (all runs or the selected ones) to `path` (.csv or .json); "" or an error.
+    QString exportTableTo(const QString &path, bool selectedOnly) const;
+    QString columnsMenuTitles() const;   // the Columns menu's entries, one per line (tests)
     RunComparisonView *comparison() const { return m_compare; }
     QLineEdit *filterEdit() const { return m_filter; }
     QComboBox *groupCombo() const { return m_group; }
 
 Q_SIGNALS:
     void ingestFinished(const QStringList &errors);
+    void reportWritten(const QString &path, const QString &error);   // error "" = written
     void tableLoaded();
 
 private:
@@ -63,8 +74,14 @@ private:
     void onSelectionChanged();
     void updateCharts();
     void showColumnsMenu();
-    void exportTable();
+    void exportTable(bool selectedOnly);
+    void exportChart();
+    void loadScripts(const QList<qint64> &runIds);
     void exportReport();
+public:
+    // The report for the Scaling report button: store read and PDF printed off the GUI thread.
+    void writeReportInBackground(qint64 studyId, const QString &path);
+private:
     void editPatterns();
     void autoIngest();
     void applyTable(const RunMetricsTable &table);
@@ -83,6 +100,11 @@ private:
     QPushButton *m_reingest = nullptr;
     QPushButton *m_patterns = nullptr;
     QPushButton *m_report = nullptr;
+    QPushButton *m_export = nullptr;
+    QPushButton *m_chartExport = nullptr;
+    EpochCurves *m_epochs = nullptr;
+    QHash<qint64, QString> m_scripts;   // scripts of selected runs, read on a pool thread
+    quint64 m_scriptGeneration = 0;
     QLabel *m_status = nullptr;
     QTabWidget *m_tabs = nullptr;
     StudyCharts *m_charts = nullptr;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/results/RunsTableModel.h"
 
+#include "core/analysis/MetricGlossary.h"
+
 #include "core/model/MetricNames.h"
 
 #include <QColor>
@@ -81,6 +83,8 @@ QString RunsTableModel::provenance(const RunMetricsRow &row, const QString &colu
         lines << tr("rule: %1").arg(m.rule);
     if (!m.formula.isEmpty())
         lines << tr("computed: %1").arg(m.formula);
+    if (const QString meaning = metricDescription(m.name); !meaning.isEmpty())
+        lines << meaning;
     return lines.join(u'\n');
 }
 
@@ -322,7 +326,13 @@ QVariant RunsTableModel::data(const QModelIndex &index, int role) const
 
 QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= m_columns.size())
+    if (orientation != Qt::Horizontal || section < 0 || section >= m_columns.size())
+        return {};
+    if (role == Qt::ToolTipRole) {   // what the column means; each cell's tooltip says where its value came from
+        const QString d = metricDescription(m_columns[section]);
+        return d.isEmpty() ? QVariant() : QVariant(d);
+    }
+    if (role != Qt::DisplayRole)
         return {};
     return RunMetricsTable::columnTitle(m_columns[section], m_table.units.value(m_columns[section]));
 }

@@ -1,17 +1,54 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/analysis/RunMetricsTable.h"
+#include "core/analysis/StudyScaling.h"
+#include "core/model/StudyRecord.h"
+
+#include <QImage>
+#include <QList>
+#include <QPair>
 #include <QString>
+
 
 namespace scalelab {
 
 class RunStore;
 
-// Writes a PDF about one study: the scaling advisor's sentence and warnings,
-// the charts (rendered as images), the runs table, cluster, profile and
-// Slurm version, dates, and every run's job script. Needs a QApplication
-// (charts are widgets); works under QT_QPA_PLATFORM=offscreen.
-// Returns "" or an error naming what failed.
+// What a report is written from: read from the store on any thread.
+struct ReportInput {
+    StudyRecord study;
+    RunMetricsTable table;
+    QString error;   // "" = read
+};
+ReportInput loadReportInput(RunStore &store, qint64 studyId);
+
+// The report's content: the scaling advisor's sentence and warnings, a
+// scaling table per GPU count (runtime, speedup, efficiency, throughput,
+// accuracy, GPU-hours as text, each naming its metric), the charts as images,
+// the runs table, cluster, profile and Slurm version, dates, how the runs
+// overlapped, and every run's job script (long lines wrapped with a marker).
+struct ReportContent {
+    QString title;
+    QString html;
+    QList<QPair<QString, QImage>> images;   // resource name -> chart image
+};
+// GUI thread (the charts are widgets); needs a QApplication.
+ReportContent buildReportContent(const ReportInput &input);
+// Lays the content out and prints it to an A4 PDF; any thread (the document
+// is made there). "" or an error naming the file.
+QString printReport(const ReportContent &content, const QString &pdfPath);
+
+// All three in a row (the CLI and tests). Returns "" or an error naming what failed.
 QString writeScalingReport(RunStore &store, qint64 studyId, const QString &pdfPath);
+
+// The HTML parts (ScalingReportTables.cpp).
+namespace report {
+QString scalingTableHtml(const ScalingAnalysis &analysis, const StudyScalingInput &input);
+QString runsTableHtml(const RunMetricsTable &table, const StudyScalingInput &input);
+QString scriptsHtml(const RunMetricsTable &table);
+// Wraps lines longer than `width` characters; continuation lines start with "↪ ".
+QString wrapScript(const QString &script, int width = 100);
+} // namespace report
 
 } // namespace scalelab

@@ -18,6 +18,8 @@ const QColor kMeasured(0x1f, 0x77, 0xb4);
 const QColor kIdeal(0x7f, 0x7f, 0x7f);
 const QColor kFit(0xd6, 0x27, 0x28);
 const QColor kSecond(0xff, 0x7f, 0x0e);
+const QColor kIncomplete(0xb0, 0x3a, 0x2e);
+const QColor kWarn(0x8a, 0x5a, 0x00);
 
 struct Point {
     double gpus;
@@ -77,6 +79,77 @@ QString gpuLabel(int g)
     return g == 1 ? QStringLiteral("1 GPU") : QStringLiteral("%1 GPUs").arg(g);
 }
 
+// Min–max bars of repeats around the medians of `g` (same order as its data).
+void addRange(QCustomPlot *plot, QCPGraph *g, const QList<double> &minus, const QList<double> &plus)
+{
+    auto *bars = new QCPErrorBars(plot->xAxis, g->valueAxis());
+    bars->setName(QObject::tr("min–max of repeats"));
+    bars->setObjectName(QStringLiteral("range"));
+    bars->setDataPlottable(g);
+    bars->setData(QVector<double>(minus.begin(), minus.end()), QVector<double>(plus.begin(), plus.end()));
+    bars->setPen(QPen(g->pen().color(), 1.2));
+    bars->setWhiskerWidth(8);
+}
+
+// Completed runs of `metric`: one point per GPU count at the median, with
+// min–max bars when a GPU count was run more than once.
+QCPGraph *addMeasured(QCustomPlot *plot, const QList<RunMetricsRow> &rows, const QString &metric, const QString &name,
+                      const QColor &colour, QCPAxis *axis = nullptr)
+{
+    const QList<MetricAtGpus> sum = StudyScaling::summarize(rows, metric);
+    QList<Point> pts;
+    QList<double> minus, plus;
+    bool repeats = false;
+    for (const MetricAtGpus &m : sum) {
+        QStringList ids;
+        for (qint64 id : m.runIds)
+            ids << QString::number(id);
+        pts << Point{double(m.gpus), m.median,
+                     m.runs == 1 ? QObject::tr("run %1, completed").arg(ids.join(QString()))
+                                 : QObject::tr("median of %1 completed runs (%2), range %3–%4")
+                                       .arg(m.runs)
+                                       .arg(ids.join(QStringLiteral(", ")))
+                                       .arg(QString::number(m.min, 'g', 4), QString::number(m.max, 'g', 4))};
+        minus << m.median - m.min;
+        plus << m.max - m.median;
+        repeats = repeats || m.runs > 1;
+    }
+    QCPGraph *g = addGraph(plot, name, colour, true, false, pts, axis);
+    if (repeats) {
+        g->setName(QObject::tr("%1 (median)").arg(name));
+        addRange(plot, g, minus, plus);
+    }
+    return g;
+}
+
+// Runs that did not complete: hollow, in another colour, labelled with their
+// state; never part of the measured line or the analysis.
+void addIncomplete(QCustomPlot *plot, const QList<RunMetricsRow> &rows, const QString &metric, QCPAxis *axis = nullptr)
+{
+    const QList<IncompleteValue> inc = StudyScaling::incomplete(rows, metric);
+    if (inc.isEmpty())
+        return;
+    QList<Point> pts;
+    for (const IncompleteValue &v : inc)
+        pts << Point{double(v.gpus), v.value,
+                     QObject::tr("run %1 (job %2) ended %3: not measured, left out").arg(v.runId).arg(v.jobId, v.state)};
+    QCPGraph *g = addGraph(plot, QObject::tr("did not complete (left out)"), kIncomplete, true, false, pts, axis);
+    g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kIncomplete, 1.6), Qt::NoBrush, 9));
+    g->setObjectName(QStringLiteral("incomplete"));
+    for (const IncompleteValue &v : inc) {
+        auto *t = new QCPItemText(plot);
+        t->setClipToAxisRect(false);
+        t->position->setAxes(plot->xAxis, axis ? axis : plot->yAxis);
+        t->position->setCoords(v.gpus, v.value);
+        t->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+        t->setPadding(QMargins(6, 0, 0, 4));
+        t->setText(v.state.section(u' ', 0, 0));   // "CANCELLED by 1001" -> "CANCELLED"
+        t->setColor(kIncomplete);
+        t->setFont(QFont(plot->font().family(), 7));
+        t->setObjectName(QStringLiteral("incompleteLabel"));
+    }
+}
+
 } // namespace
 
 QList<StudyChart> StudyChartBuilder::all()
@@ -120,22 +193,6 @@ void StudyChartBuilder::build(QCustomPlot *plot, StudyChart chart, const QList<R
     plot->yAxis2->setVisible(false);
     plot->setObjectName(id(chart));
 
-    // Per-run points of one metric: every run with a job, failed ones included
-    // (they are shown, the analysis leaves them out).
-    auto perRun = [&](const QString &name) {
-        QList<Point> pts;
-        if (name.isEmpty())
-            return pts;
-        for (const RunMetricsRow &r : rows) {
-            if (!r.run.hasJob())
-                continue;
-            if (auto v = r.value(name))
-                pts << Point{double(StudyScaling::gpusOf(r)), *v,
-                             QStringLiteral("run %1 (job %2, %3)").arg(r.run.id).arg(r.run.jobId, r.stateText())};
-        }
-        return pts;
-    };
-
     QSet<int> counts;
     for (const RunMetricsRow &r : rows)
         if (r.run.hasJob() && StudyScaling::gpusOf(r) > 0)
@@ -157,8 +214,8 @@ void StudyChartBuilder::build(QCustomPlot *plot, StudyChart chart, const QList<R
     switch (chart) {
     case StudyChart::Runtime: {
         yLabel = QObject::tr("%1 [s]").arg(in.runtimeMetric.isEmpty() ? QStringLiteral("runtime") : in.runtimeMetric);
-        const QList<Point> m = perRun(in.runtimeMetric);
-        empty = m.isEmpty();
+        const bool m = !StudyScaling::summarize(rows, in.runtimeMetric).isEmpty();
+        empty = !m && StudyScaling::incomplete(rows, in.runtimeMetric).isEmpty();
         emptyText = QObject::tr("No runtime stored (train_time_s or elapsed_s)");
         if (base && base->runtimeSeconds) {
             QList<Point> ideal;
@@ -166,7 +223,8 @@ void StudyChartBuilder::build(QCustomPlot *plot, StudyChart chart, const QList<R
                 ideal << Point{x, *base->runtimeSeconds * double(base->gpus) / x, {}};
             addGraph(plot, QObject::tr("ideal (1/N)"), kIdeal, false, true, ideal)->setObjectName(QStringLiteral("ideal"));
         }
-        addGraph(plot, QObject::tr("measured"), kMeasured, true, false, m)->setObjectName(QStringLiteral("measured"));
+        addMeasured(plot, rows, in.runtimeMetric, QObject::tr("measured"), kMeasured)->setObjectName(QStringLiteral("measured"));
+        addIncomplete(plot, rows, in.runtimeMetric);
         break;
     }
     case StudyChart::Speedup:
@@ -175,9 +233,21 @@ void StudyChartBuilder::build(QCustomPlot *plot, StudyChart chart, const QList<R
         yLabel = speedup ? QObject::tr("speedup vs %1").arg(base ? gpuLabel(base->gpus) : QObject::tr("baseline"))
                          : QObject::tr("efficiency (speedup / GPUs)");
         QList<Point> m, pred;
-        for (const ScalingPoint &p : pts)
+        QList<double> minus, plus;
+        bool repeats = false;
+        for (const ScalingPoint &p : pts) {
+            const double scale = speedup ? 1.0 : double(pts.first().gpus) / p.gpus;
             m << Point{double(p.gpus), speedup ? p.speedup : p.efficiency,
-                       QStringLiteral("%1, mean of %2 run(s)").arg(gpuLabel(p.gpus)).arg(p.runs)};
+                       p.runs == 1 ? QObject::tr("%1, 1 completed run").arg(gpuLabel(p.gpus))
+                                   : QObject::tr("%1, median of %2 completed runs, range %3–%4")
+                                         .arg(gpuLabel(p.gpus))
+                                         .arg(p.runs)
+                                         .arg(p.speedupMin * scale, 0, 'f', 2)
+                                         .arg(p.speedupMax * scale, 0, 'f', 2)};
+            minus << (p.speedup - p.speedupMin) * scale;
+            plus << (p.speedupMax - p.speedup) * scale;
+            repeats = repeats || p.runs > 1;
+        }
         for (const ScalingPoint &p : analysis.predictions())
             pred << Point{double(p.gpus), speedup ? p.speedup : p.efficiency,
                           QStringLiteral("%1, predicted").arg(gpuLabel(p.gpus))};
@@ -210,14 +280,18 @@ void StudyChartBuilder::build(QCustomPlot *plot, StudyChart chart, const QList<R
             g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, kFit, Qt::white, 8));
             g->setObjectName(QStringLiteral("predicted"));
         }
-        addGraph(plot, QObject::tr("measured"), kMeasured, true, false, m)->setObjectName(QStringLiteral("measured"));
+        QCPGraph *g = addGraph(plot, repeats ? QObject::tr("measured (median)") : QObject::tr("measured"), kMeasured, true,
+                               false, m);
+        g->setObjectName(QStringLiteral("measured"));
+        if (repeats)
+            addRange(plot, g, minus, plus);
         break;
     }
     case StudyChart::Throughput: {
         yLabel = QObject::tr("%1 [samples/s]").arg(in.throughputMetric.isEmpty() ? QStringLiteral("throughput")
                                                                                  : in.throughputMetric);
-        const QList<Point> m = perRun(in.throughputMetric);
-        empty = m.isEmpty();
+        empty = StudyScaling::summarize(rows, in.throughputMetric).isEmpty()
+                && StudyScaling::incomplete(rows, in.throughputMetric).isEmpty();
         emptyText = QObject::tr("No throughput in the job output (samples_per_s or throughput)");
         if (base && base->throughput) {
             QList<Point> ideal;
@@ -225,28 +299,33 @@ void StudyChartBuilder::build(QCustomPlot *plot, StudyChart chart, const QList<R
                 ideal << Point{x, *base->throughput * x / double(base->gpus), {}};
             addGraph(plot, QObject::tr("ideal (linear)"), kIdeal, false, true, ideal)->setObjectName(QStringLiteral("ideal"));
         }
-        addGraph(plot, QObject::tr("measured"), kMeasured, true, false, m)->setObjectName(QStringLiteral("measured"));
+        addMeasured(plot, rows, in.throughputMetric, QObject::tr("measured"), kMeasured)
+            ->setObjectName(QStringLiteral("measured"));
+        addIncomplete(plot, rows, in.throughputMetric);
         break;
     }
     case StudyChart::Accuracy: {
         yLabel = in.accuracyMetric.isEmpty() ? QStringLiteral("accuracy") : in.accuracyMetric;
-        const QList<Point> m = perRun(in.accuracyMetric);
-        empty = m.isEmpty();
+        empty = StudyScaling::summarize(rows, in.accuracyMetric).isEmpty()
+                && StudyScaling::incomplete(rows, in.accuracyMetric).isEmpty();
         emptyText = QObject::tr("No accuracy in the job output (test_accuracy or val_accuracy)");
-        addGraph(plot, QObject::tr("measured"), kMeasured, true, false, m)->setObjectName(QStringLiteral("measured"));
+        addMeasured(plot, rows, in.accuracyMetric, QObject::tr("measured"), kMeasured)
+            ->setObjectName(QStringLiteral("measured"));
+        addIncomplete(plot, rows, in.accuracyMetric);
         break;
     }
     case StudyChart::Cost: {
         yLabel = QObject::tr("GPU-hours");
-        const QList<Point> m = perRun(metric::GpuHours);
-        const QList<Point> bill = perRun(metric::BillingHours);
-        empty = m.isEmpty() && bill.isEmpty();
+        const bool bill = !StudyScaling::summarize(rows, metric::BillingHours).isEmpty();
+        empty = StudyScaling::summarize(rows, metric::GpuHours).isEmpty() && !bill
+                && StudyScaling::incomplete(rows, metric::GpuHours).isEmpty();
         emptyText = QObject::tr("No accounting stored (GPU-hours, billing)");
-        addGraph(plot, QObject::tr("GPU-hours"), kMeasured, true, false, m)->setObjectName(QStringLiteral("measured"));
-        if (!bill.isEmpty()) {
+        addMeasured(plot, rows, metric::GpuHours, QObject::tr("GPU-hours"), kMeasured)->setObjectName(QStringLiteral("measured"));
+        addIncomplete(plot, rows, metric::GpuHours);
+        if (bill) {
             plot->yAxis2->setVisible(true);
             plot->yAxis2->setLabel(QObject::tr("billing × hours"));
-            QCPGraph *g = addGraph(plot, QObject::tr("billing × hours"), kSecond, true, false, bill, plot->yAxis2);
+            QCPGraph *g = addMeasured(plot, rows, metric::BillingHours, QObject::tr("billing × hours"), kSecond, plot->yAxis2);
             // Hollow and larger: billing is often proportional to GPUs, so
             // both points land on the same spot and the disc must stay visible.
             g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(kSecond, 1.8), Qt::NoBrush, 12));
@@ -271,11 +350,11 @@ void StudyChartBuilder::build(QCustomPlot *plot, StudyChart chart, const QList<R
     auto fitY = [](QCPAxis *axis, QCustomPlot *p, bool includeZero) {
         bool found = false;
         QCPRange r;
-        for (int i = 0; i < p->graphCount(); ++i) {
-            if (p->graph(i)->valueAxis() != axis)
+        for (int i = 0; i < p->plottableCount(); ++i) {   // graphs and min–max bars
+            if (p->plottable(i)->valueAxis() != axis)
                 continue;
             bool ok = false;
-            const QCPRange gr = p->graph(i)->getValueRange(ok);
+            const QCPRange gr = p->plottable(i)->getValueRange(ok);
             if (ok) {
                 r = found ? QCPRange(std::min(r.lower, gr.lower), std::max(r.upper, gr.upper)) : gr;
                 found = true;
@@ -289,9 +368,32 @@ void StudyChartBuilder::build(QCustomPlot *plot, StudyChart chart, const QList<R
         axis->setRange(r.lower, r.upper + pad);
     };
     fitY(plot->yAxis, plot, chart != StudyChart::Accuracy);
-    if (chart == StudyChart::Accuracy) {   // room below the lowest point too
+    if (chart == StudyChart::Accuracy) {
+        // At least a tenth of the scale (0.1 of a fraction, 10 points of a
+        // percentage) is shown: a difference of 1/360 must not look like a collapse.
         const QCPRange r = plot->yAxis->range();
-        plot->yAxis->setRange(r.lower - (r.upper - r.lower) * 0.08, r.upper);
+        const bool fraction = r.upper <= 1.2;   // data up to 1 plus the 8 % headroom
+        const double top = fraction ? 1.0 : 100.0, minSpan = top / 10.0;
+        double lo = r.lower - (r.upper - r.lower) * 0.08, hi = r.upper;
+        if (hi - lo < minSpan) {
+            const double mid = (hi + lo) / 2.0;
+            lo = mid - minSpan / 2.0;
+            hi = mid + minSpan / 2.0;
+            if (hi > top) { lo -= hi - top; hi = top; }
+            if (lo < 0) { hi -= lo; lo = 0; }
+        }
+        plot->yAxis->setRange(std::max(lo, 0.0), std::min(hi, top));   // never beyond 0..1 (or 0..100 %)
+    }
+    const bool timing = chart != StudyChart::Accuracy && chart != StudyChart::Cost;
+    if (timing && !analysis.overlaps().isEmpty()) {
+        auto *t = new QCPItemText(plot);
+        t->position->setType(QCPItemPosition::ptAxisRectRatio);
+        t->position->setCoords(0.02, 0.02);
+        t->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        t->setText(QObject::tr("⚠ runs overlapped on shared nodes"));
+        t->setColor(kWarn);
+        t->setFont(QFont(plot->font().family(), 7));
+        t->setObjectName(QStringLiteral("overlapNote"));
     }
     if (plot->yAxis2->visible())
         fitY(plot->yAxis2, plot, true);

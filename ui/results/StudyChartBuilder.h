@@ -14,11 +14,14 @@ namespace scalelab {
 enum class StudyChart { Runtime, Speedup, Efficiency, Throughput, Accuracy, Cost };
 
 // Fills one QCustomPlot with one study chart against the GPU count. Graph
-// names are stable ("measured", "ideal", "Amdahl fit", "threshold",
-// "predicted", "billing"), so tests and exports can find them; "measured"
-// holds exactly the stored metric values (one point per run for runtime,
-// throughput, accuracy and cost; one per GPU count for speedup and
-// efficiency, which ScalingAnalysis averages).
+// object names are stable ("measured", "ideal", "amdahl", "threshold",
+// "predicted", "billing", "incomplete", "range"), so tests and exports can
+// find them. "measured" holds one point per GPU count: the median of the
+// completed runs' stored values (StudyScaling::summarize; speedup and
+// efficiency from ScalingAnalysis), with min–max bars ("range") when a count
+// was repeated. Runs that did not complete are the hollow "incomplete" points,
+// labelled with their state; an overlap of runs on shared nodes is noted on
+// the timing charts.
 class StudyChartBuilder {
 public:
     static QList<StudyChart> all();

@@ -78,8 +78,32 @@ QStringList StudyCharts::warningTexts() const
     return m_analysis.warnings();
 }
 
+QByteArray StudyCharts::contentKey(const QList<RunMetricsRow> &rows, const QString &studyName)
+{
+    // Everything a chart or the header draws from: a reload that changed
+    // none of it redraws nothing.
+    QByteArray key = studyName.toUtf8();
+    for (const RunMetricsRow &r : rows) {
+        key += QByteArray::number(r.run.id) + ':' + r.run.jobId.toUtf8() + ':' + r.stateText().toUtf8() + ':'
+               + QByteArray::number(r.run.gpus);
+        if (r.accounting)
+            key += r.accounting->stateText.toUtf8() + r.accounting->exitCode.toUtf8() + r.accounting->start.toUtf8()
+                   + r.accounting->end.toUtf8() + r.accounting->nodeList.toUtf8();
+        for (auto it = r.metrics.cbegin(); it != r.metrics.cend(); ++it)
+            key += it.key().toUtf8() + '=' + QByteArray::number(it->value, 'g', 17) + ';';
+        key += '|';
+    }
+    return key;
+}
+
 void StudyCharts::setRows(const QList<RunMetricsRow> &rows, const QString &studyName)
 {
+    QByteArray key = contentKey(rows, studyName);
+    if (m_built && key == m_key)
+        return;
+    m_key = std::move(key);
+    m_built = true;
+    ++m_builds;
     m_studyName = studyName;
     m_input = StudyScaling::input(rows);
     m_analysis = StudyScaling::analyze(m_input, m_threshold);

@@ -17,7 +17,9 @@ namespace scalelab {
 // One study against the GPU count: the scaling advisor's sentence and
 // warnings on top, then six charts (runtime with the ideal 1/N line, speedup
 // with ideal and Amdahl fit, efficiency with the threshold, throughput,
-// accuracy, GPU-hours/billing). Hover shows the values; right-click exports.
+// accuracy, GPU-hours/billing). Completed runs are drawn at the median of
+// their repeats with min–max bars; runs that did not complete are hollow and
+// labelled. Hover shows the values; the export button (or right-click) saves one.
 class StudyCharts : public QWidget {
     Q_OBJECT
 public:
@@ -28,8 +30,12 @@ public:
     // the grid taller than the window and cut the bottom row's legends.
     bool hasHeightForWidth() const override { return false; }
 
-    // The runs of one study (others are ignored by the caller).
+    // The runs of one study (others are ignored by the caller). Rows that
+    // draw the same as last time (same runs, states and metric values) are
+    // not redrawn: every Results reload calls this.
     void setRows(const QList<RunMetricsRow> &rows, const QString &studyName);
+    int buildCount() const { return m_builds; }   // how often the charts were really redrawn
+    static QByteArray contentKey(const QList<RunMetricsRow> &rows, const QString &studyName);
 
     QCustomPlot *chart(StudyChart c) const;
     const ScalingAnalysis &analysis() const { return m_analysis; }
@@ -48,6 +54,9 @@ private:
     StudyScalingInput m_input;
     QString m_studyName;
     double m_threshold = 0.7;
+    QByteArray m_key;
+    bool m_built = false;
+    int m_builds = 0;
 };
 
 } // namespace scalelab

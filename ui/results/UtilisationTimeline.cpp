@@ -31,10 +31,19 @@ struct LoadJob {
     RunMetricsRow row;
 };
 
-QList<UtilisationTimeline::Entry> loadAll(const QList<LoadJob> &jobs)
+QList<UtilisationTimeline::Entry> loadAll(RunStore *store, QList<LoadJob> jobs)
 {
+    // The run's file list is read here too: nothing of it on the GUI thread.
+    for (LoadJob &j : jobs) {
+        const auto files = store->files(j.runId);
+        if (files.ok()) {
+            j.files = IngestService::gpuSampleFiles(files.value);
+            j.logFile = IngestService::logFile(files.value, j.row.run.jobId);
+        }
+    }
+    store->closeThreadConnection();   // this pool thread may be reused by others
     QList<UtilisationTimeline::Entry> out;
-    for (const LoadJob &j : jobs) {
+    for (const LoadJob &j : std::as_const(jobs)) {
         UtilisationTimeline::Entry e;
         e.runId = j.runId;
         e.label = j.label;
@@ -111,6 +120,13 @@ void UtilisationTimeline::prepare(Entry &e)
 void UtilisationTimeline::setRuns(const QList<RunMetricsRow> &rows, RunStore &store)
 {
     QList<LoadJob> jobs;
+    QByteArray key;
+    for (const RunMetricsRow &r : rows)
+        key += QByteArray::number(r.run.id) + ':' + r.stateText().toUtf8() + ':'
+               + QByteArray::number(r.metrics.size()) + ';';
+    if (key == m_key && (m_loading || !m_entries.isEmpty() || rows.isEmpty()))
+        return;   // the same runs as shown (or loading): a reload re-reads no sample file
+    m_key = key;
     for (const RunMetricsRow &r : rows) {
         LoadJob j;
         j.runId = r.run.id;
@@ -119,12 +135,7 @@ void UtilisationTimeline::setRuns(const QList<RunMetricsRow> &rows, RunStore &st
                       .arg(r.run.jobId.isEmpty() ? QStringLiteral("-") : r.run.jobId)
                       .arg(r.run.gpus)
                       .arg(r.stateText());
-        const auto files = store.files(r.run.id);   // small DB read; parsing happens in the worker
-        if (files.ok()) {
-            j.files = IngestService::gpuSampleFiles(files.value);
-            j.logFile = IngestService::logFile(files.value, r.run.jobId);
-        }
-        j.row = r;
+        j.row = r;   // files are looked up in the worker
         jobs << j;
     }
     const quint64 generation = ++m_generation;
@@ -139,7 +150,7 @@ void UtilisationTimeline::setRuns(const QList<RunMetricsRow> &rows, RunStore &st
         setEntries(watcher->result());
         Q_EMIT loaded();
     });
-    watcher->setFuture(QtConcurrent::run(loadAll, jobs));
+    watcher->setFuture(QtConcurrent::run(loadAll, &store, jobs));
 }
 
 void UtilisationTimeline::setEntries(const QList<Entry> &entries)

@@ -85,6 +85,7 @@ private:
     bool m_loading = false;
     bool m_syncing = false;
     quint64 m_generation = 0;
+    QByteArray m_key;   // the runs shown: setRuns with the same ones does nothing
 };
 
 } // namespace scalelab
