@@ -171,6 +171,7 @@ void ClusterManager::onConnectionState(const QString &alias, int state, const QS
     case S::Failed: text = tr("cannot connect to %1: %2").arg(alias, message); break;
     case S::Disconnected: text = tr("disconnected from %1").arg(alias); break;
     }
+    recordConnectionState(alias, text);
     Q_EMIT connectionStatus(alias, text);
 }
 
@@ -321,7 +322,7 @@ void ClusterManager::onPollDone(const QString &alias, const PollReport &rep)
                tr("Job %1 on %2 ended: %3").arg(run.ok() ? run.value.jobId : QString(), alias, state));
     }
     if (!rep.fetchErrors.isEmpty())
-        Q_EMIT connectionStatus(alias, tr("fetching outputs: %1").arg(rep.fetchErrors.join(QLatin1String("; "))));
+        Q_EMIT clusterMessage(alias, tr("fetching outputs: %1").arg(rep.fetchErrors.join(QLatin1String("; "))));
     if (rep.tailChanged)
         Q_EMIT outputUpdated(rep.tailRun);
     if (rep.moreActive)
@@ -341,7 +342,7 @@ void ClusterManager::notify(const QString &title, const QString &text)
         m_tray->showMessage(title, text, QSystemTrayIcon::Information, 10000);
         return;
     }
-    Q_EMIT connectionStatus(QString(), title + QStringLiteral(": ") + text);
+    Q_EMIT clusterMessage(QString(), title + QStringLiteral(": ") + text);
 }
 
 } // namespace scalelab

@@ -99,7 +99,7 @@ void ClusterManager::submit(const QList<JobSpec> &specs, const QString &studyNam
     for (const QString &alias : std::as_const(order)) {
         Cluster &c = cluster(alias);
         c.waitingForUser = false;   // the researcher asked for it: dialogs may appear again
-        Q_EMIT connectionStatus(alias, tr("submitting %n run(s) to %1…", nullptr, byAlias[alias].size()).arg(alias));
+        Q_EMIT clusterMessage(alias, tr("submitting %n run(s) to %1…", nullptr, byAlias[alias].size()).arg(alias));
         enqueue(c, [store = m_workerStore, alias, ids = byAlias[alias], self = QPointer(this)](RemoteExecutor &ex) {
             SlurmClient client(ex, *store, alias);
             QList<QPair<qint64, SubmitOutcome>> outcomes;
@@ -147,8 +147,9 @@ void ClusterManager::onSubmitDone(const QString &alias, const QList<QPair<qint64
     Q_EMIT submitFinished(message, problems.isEmpty());
     if (!submitted.isEmpty() || needReconcile) {
         c.scheduler.recordSuccess();
-        // A first look soon (jobs often start or fail quickly), then the interval.
-        schedulePoll(c, std::min(c.scheduler.nextDelaySeconds(), 10) * 1000);
+        // One poll at once (the app knows a job exists; squeue says how it
+        // stands), then the normal interval.
+        schedulePoll(c, 0);
     }
 }
 
@@ -199,7 +200,7 @@ void ClusterManager::enqueueReconcile(Cluster &c)
 void ClusterManager::onReconcileDone(const QString &alias, const QStringList &messages, bool changed)
 {
     if (!messages.isEmpty())
-        Q_EMIT connectionStatus(alias, messages.join(QLatin1String("; ")));
+        Q_EMIT clusterMessage(alias, messages.join(QLatin1String("; ")));
     if (changed) {
         Q_EMIT m_services.runsChanged();
         schedulePoll(cluster(alias), 0);

@@ -51,6 +51,10 @@ public:
     // returns "" or why it cannot.
     QString openConnections(QWidget *parent);
 
+    // The profile chosen in Compose: Connections opens on it.
+    QString currentProfile() const { return m_currentProfile; }
+    void setCurrentProfile(const QString &profileId) { m_currentProfile = profileId; }
+
 Q_SIGNALS:
     // The cluster manager was created (GuiMain makes it after the first paint).
     void clustersChanged();
@@ -69,6 +73,7 @@ private:
     QString m_storeError;
     ClusterService *m_clusters = nullptr;
     DialogFactory m_connectionsDialog;
+    QString m_currentProfile;
 };
 
 } // namespace scalelab

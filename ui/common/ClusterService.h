@@ -3,6 +3,7 @@
 
 #include "core/model/JobSpec.h"
 
+#include <QHash>
 #include <QList>
 #include <QObject>
 #include <QString>
@@ -46,6 +47,12 @@ public:
     virtual QString aliasForProfile(const QString &profileId) const = 0;
     virtual QStringList clusterAliases() const = 0;
     virtual int pollDelaySeconds(const QString &alias) const = 0;   // -1 when not polling
+    // The last connection state of an alias this session ("connected to …"), "" = never used.
+    virtual QString connectionState(const QString &alias) const { return m_states.value(alias); }
+
+protected:
+    // Kept by the implementation as it reports states.
+    void recordConnectionState(const QString &alias, const QString &text) { m_states.insert(alias, text); }
 
 Q_SIGNALS:
     void dryRunFinished(QString verdict, bool ok);
@@ -57,6 +64,12 @@ Q_SIGNALS:
     void outputUpdated(qint64 runId);
     // A run reached a final state (after its outputs were fetched).
     void runFinished(qint64 runId, QString state);
+    // A passing message about a cluster (submitting, fetching, reconciled):
+    // shown for a while, unlike connectionStatus, which is the lasting state.
+    void clusterMessage(QString clusterId, QString text);
+
+private:
+    QHash<QString, QString> m_states;
 };
 
 } // namespace scalelab
