@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/ingest/FailureCause.h"
 
+#include "core/base/InputLimits.h"
+#include "core/store/RunStore.h"
+
 #include <QRegularExpression>
 #include <QStringList>
 
@@ -97,6 +100,18 @@ std::optional<FailureLine> findFailureLine(const QByteArray &output)
             break;
     }
     return std::nullopt;
+}
+
+QString recordFailureLine(RunStore &store, qint64 runId, const QString &outputPath)
+{
+    const auto read = InputLimits::readFile(outputPath, QStringLiteral("job output"));
+    if (!read.ok)
+        return {};
+    const auto found = findFailureLine(read.data);
+    const QString text = found ? QStringLiteral("line %1: %2").arg(found->line).arg(found->text) : QString();
+    if (!text.isEmpty())
+        store.setFailureLine(runId, text);
+    return text;
 }
 
 } // namespace scalelab

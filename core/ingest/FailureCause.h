@@ -29,4 +29,10 @@ struct FailureLine {
 
 std::optional<FailureLine> findFailureLine(const QByteArray &output);
 
+// The failure line of a finished run from its fetched output file
+// (store.runFilesDirectory/scalelab-<job>.out, read through InputLimits),
+// stored with the run so views show it without reading files. "" = none.
+class RunStore;
+QString recordFailureLine(RunStore &store, qint64 runId, const QString &outputPath);
+
 } // namespace scalelab

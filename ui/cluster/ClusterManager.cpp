@@ -7,6 +7,7 @@
 #include "ui/cluster/GuiSshCallbacks.h"
 #include "core/store/RunStore.h"
 #include "core/client/SlurmClient.h"
+#include "core/ingest/FailureCause.h"
 
 #include <QApplication>
 #include <QIcon>
@@ -276,6 +277,12 @@ void ClusterManager::poll(const QString &alias)
             rep.finalRuns << u.runId;
             const FetchResult f = client.fetch(u.runId, fetchBytes);
             rep.fetchErrors << f.errors;
+            // Why a run failed, found once here so views need not read its files.
+            if (u.to != JobState::Completed)
+                if (const auto run = store->run(u.runId); run.ok())
+                    recordFailureLine(*store, u.runId,
+                                      store->runFilesDirectory(u.runId) + QLatin1Char('/')
+                                          + SlurmClient::outputFileName(run.value.jobId));
         }
         if (before && before->clusterAlias == alias && before->hasJob() && !before->isTerminal()
             && !rep.finalRuns.contains(watched)) {

@@ -67,7 +67,10 @@ public:
     int pollDelaySeconds(const QString &alias) const override;
 
 private:
-    void dryRunScript(const QString &alias, const QString &script);
+    void dryRunScript(const QString &alias, const QString &script, const QString &program);
+    // Whether the profile's cluster can be reached as configured (stored host
+    // details, or an alias the SSH config knows, or a connection this session).
+    bool isConfigured(const QString &profileId, const QString &alias) const;
     struct Cluster {
         QString alias;
         ClusterConnection *connection = nullptr;

@@ -57,7 +57,7 @@ public:
     // modal, no nested loop) to save, discard or cancel. `action` ends the
     // question "Save the changes … before %1?".
     void whenDiscardable(const QString &action, std::function<void()> proceed);
-    QMessageBox *pendingQuestion() const { return m_discardQuestion; }
+    QMessageBox *pendingQuestion() const;
     // The form as it was when the window last closed (AppSettings).
     void restoreLastSession();
     void rememberSession() const;

@@ -22,6 +22,7 @@
 #include <QMimeData>
 #include <QPushButton>
 #include <QSaveFile>
+#include <QUndoStack>
 
 namespace scalelab {
 
@@ -189,6 +190,11 @@ void ComposePlace::dropEvent(QDropEvent *event)
 
 // ---- Unsaved changes and the next start -------------------------------------
 
+QMessageBox *ComposePlace::pendingQuestion() const
+{
+    return m_discardQuestion;
+}
+
 void ComposePlace::whenDiscardable(const QString &action, std::function<void()> proceed)
 {
     if (!isModified()) {
@@ -250,6 +256,9 @@ void ComposePlace::rememberSession() const
 
 void ComposePlace::restoreLastSession()
 {
+    // A spec opened at start (scalelab --open) or edits made meanwhile win.
+    if (!m_specPath.isEmpty() || isModified() || m_history->stack()->count() > 0)
+        return;
     const QByteArray json = AppSettings::get(AppSettings::Key::LastSpecJson).toString().toUtf8();
     if (json.isEmpty())
         return;

@@ -40,7 +40,7 @@ public:
 
     // Help ▸ Guide (0) or Help ▸ Keyboard shortcuts (1); one dialog, raised again.
     void showHelp(int page);
-    HelpDialog *helpDialog() const { return m_help; }
+    HelpDialog *helpDialog() const;
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;

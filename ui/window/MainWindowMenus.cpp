@@ -97,6 +97,11 @@ void MainWindow::buildMenus()
     connect(about, &QAction::triggered, this, &MainWindow::showAbout);
 }
 
+HelpDialog *MainWindow::helpDialog() const
+{
+    return m_help;
+}
+
 void MainWindow::showHelp(int page)
 {
     if (!m_help) {
