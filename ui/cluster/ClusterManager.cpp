@@ -332,8 +332,24 @@ void ClusterManager::onPollDone(const QString &alias, const PollReport &rep)
         Q_EMIT clusterMessage(alias, tr("fetching outputs: %1").arg(rep.fetchErrors.join(QLatin1String("; "))));
     if (rep.tailChanged)
         Q_EMIT outputUpdated(rep.tailRun);
+    int delayMs = c.scheduler.nextDelaySeconds() * 1000;
+    for (auto it = m_settling.begin(); it != m_settling.end();) {
+        const auto run = m_services.store().run(it.key());
+        if (!run.ok() || run.value.clusterAlias != alias) {
+            ++it;
+            continue;
+        }
+        if (run.value.isTerminal() || it.value()) {
+            it = m_settling.erase(it);
+            continue;
+        }
+        // Still COMPLETING after the poll that followed scancel: look once more shortly.
+        it.value() = true;
+        delayMs = std::min(delayMs, 3000);
+        ++it;
+    }
     if (rep.moreActive)
-        schedulePoll(c, c.scheduler.nextDelaySeconds() * 1000);
+        schedulePoll(c, delayMs);
 }
 
 void ClusterManager::notify(const QString &title, const QString &text)

@@ -107,6 +107,9 @@ private:
     QPointer<QWidget> m_dialogParent;
     QSystemTrayIcon *m_tray = nullptr;
     qint64 m_watched = 0;
+    // Runs cancelled just now: the poll right after scancel often still sees
+    // them COMPLETING; one follow-up poll (not a faster timer) settles them.
+    QHash<qint64, bool> m_settling;   // run id -> follow-up already used
     bool m_destroying = false;
 };
 

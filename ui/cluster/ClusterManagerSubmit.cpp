@@ -333,6 +333,8 @@ void ClusterManager::cancel(qint64 runId)
                 if (!self)
                     return;
                 Q_EMIT self->cancelFinished(runId, o.message, o.ok);
+                if (o.ok)
+                    self->m_settling.insert(runId, false);
                 self->schedulePoll(self->cluster(alias), 0);   // show CANCELLED without waiting
             },
             Qt::QueuedConnection);
