@@ -81,6 +81,8 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
         m_compose = m_window->compose();
         QVERIFY(m_compose);
+        // A place built after the window is shown appears with the next events.
+        QTRY_VERIFY(m_compose->isVisible());
     }
 
     void cleanup()
@@ -286,6 +288,7 @@ private Q_SLOTS:
         s.gpus = 8;
         s.time = QStringLiteral("01:00:00");
         s.program = QStringLiteral("/scratch/project/train.py");
+        s.account = QStringLiteral("project_2001234");
         m_compose->loadSpec(s);
         auto count = [this](Severity sev) {
             int n = 0;
@@ -293,6 +296,7 @@ private Q_SLOTS:
                 n += d.severity == sev;
             return n;
         };
+        QCOMPARE(count(Severity::Error), 0);
         QVERIFY2(count(Severity::Info) > 0, "the valid job should carry its notes (omp-threads)");
         s.time = QStringLiteral("99-00:00:00");   // beyond the partition's limit: an error
         m_compose->loadSpec(s);
