@@ -109,6 +109,8 @@ public:
     // rejected "withdrawn", so nothing sends it later. Refused for any other run.
     QString withdrawRun(qint64 runId);
     static QString withdrawnText();
+    // Puts a run (a resubmitted point) into a study; 0 takes it out again.
+    QString setRunStudy(qint64 runId, qint64 studyId);
 
 private:
     QString connection(QSqlDatabase &db);   // this thread's open connection

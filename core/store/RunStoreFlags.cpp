@@ -96,4 +96,17 @@ QString RunStore::withdrawRun(qint64 runId)
                          : QStringLiteral("may already have reached Slurm (%1)").arg(submitStateId(r.value.submitState)));
 }
 
+QString RunStore::setRunStudy(qint64 runId, qint64 studyId)
+{
+    QSqlDatabase db;
+    if (QString e = connection(db); !e.isEmpty())
+        return e;
+    QSqlQuery q(db);
+    if (QString e = RunStoreSql::exec(q, QStringLiteral("UPDATE runs SET study_id = ?, updated = ? WHERE id = ?"),
+                                      {studyId > 0 ? QVariant(studyId) : QVariant(), RunStoreSql::toText({}), runId});
+        !e.isEmpty())
+        return e;
+    return q.numRowsAffected() == 1 ? QString() : QStringLiteral("run store: no run with id %1").arg(runId);
+}
+
 } // namespace scalelab

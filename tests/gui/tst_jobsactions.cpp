@@ -15,6 +15,7 @@
 #include "ui/jobs/RunDetailsView.h"
 
 #include <QCheckBox>
+#include <QDateTime>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
@@ -166,6 +167,29 @@ private Q_SLOTS:
         place.reload();
         QVERIFY(place.selectRun(ok));
         QVERIFY(!banner->isVisible());
+    }
+
+    void resubmittedPointJoinsItsStudy()
+    {
+        RunStore &store = m_services->store();
+        StudyRecord study;
+        study.name = QStringLiteral("ddp scaling");
+        study.created = QDateTime::currentDateTimeUtc();
+        const qint64 studyId = store.createStudy(study).value;
+        const qint64 point = addRun(QStringLiteral("5000"), JobState::Failed);
+        QCOMPARE(store.setRunStudy(point, studyId), QString());
+        const qint64 again = addRun(QStringLiteral("5001"), JobState::Completed);   // Resubmit: same spec, no study
+        JobsPlace place(*m_services);
+        place.show();
+        QVERIFY(place.selectRun(again));
+        QVERIFY(place.addToStudyButton()->isEnabled());
+        QCOMPARE(place.addToStudyButton()->text(), QStringLiteral("Add to \"ddp scaling\""));
+        place.addToStudyButton()->click();
+        QCOMPARE(store.run(again).value.studyId, studyId);
+        const QModelIndex row = place.model()->indexOfRun(again);
+        QCOMPARE(row.parent().data().toString(), QStringLiteral("ddp scaling"));
+        QVERIFY(place.selectRun(again));
+        QVERIFY(!place.addToStudyButton()->isEnabled());   // already in it
     }
 
     void connectionsOpenOnTheCurrentProfileAndListEveryCluster()

@@ -427,4 +427,24 @@ bool JobsModel::hasActiveRuns() const
                        [&](const StudyRow &s) { return std::any_of(s.runs.begin(), s.runs.end(), active); });
 }
 
+qint64 JobsModel::studyOfSameSpec(qint64 runId) const
+{
+    const RunRow *row = runRow(runId);
+    if (!row || row->run.studyId > 0 || row->run.specJson.isEmpty())
+        return 0;
+    for (const StudyRow &st : m_studies)
+        for (const RunRow &r : st.runs)
+            if (r.run.specJson == row->run.specJson)
+                return st.study.id;
+    return 0;
+}
+
+QString JobsModel::studyName(qint64 studyId) const
+{
+    for (const StudyRow &st : m_studies)
+        if (st.study.id == studyId)
+            return st.study.name;
+    return {};
+}
+
 } // namespace scalelab

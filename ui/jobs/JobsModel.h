@@ -69,6 +69,10 @@ public:
     QModelIndex indexOfRun(qint64 runId, int column = 0) const;
     const RunRow *runRow(qint64 runId) const;
     bool hasActiveRuns() const;
+    // For a run outside any study (a resubmitted point): the study holding a
+    // run with the very same spec, i.e. the point it repeats; 0 = none.
+    qint64 studyOfSameSpec(qint64 runId) const;
+    QString studyName(qint64 studyId) const;
 
     static QColor stateColour(JobState state);
     static QIcon stateIcon(const QColor &colour);

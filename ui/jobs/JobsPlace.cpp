@@ -42,6 +42,7 @@ JobsPlace::JobsPlace(AppServices &services, QWidget *parent)
     , m_tick(new QTimer(this))
     , m_withdraw(new QPushButton(tr("Withdraw")))
     , m_hide(new QPushButton(tr("Hide")))
+    , m_addToStudy(new QPushButton(tr("Add to study")))
     , m_showHidden(new QCheckBox(tr("Show hidden")))
     , m_messageExpiry(new QTimer(this))
 {
@@ -80,7 +81,9 @@ JobsPlace::JobsPlace(AppServices &services, QWidget *parent)
     m_showHidden->setToolTip(tr("Also list runs that were hidden"));
     auto *top = new QHBoxLayout;
     top->addWidget(m_filter, 1);
-    for (QPushButton *b : {m_cancel, m_withdraw, m_dryRun, m_resubmit, m_clone, m_hide, m_refresh})
+    m_addToStudy->setObjectName(QStringLiteral("addToStudyButton"));
+    m_addToStudy->setToolTip(tr("Put this resubmitted run into the study of the point it repeats (same spec)"));
+    for (QPushButton *b : {m_cancel, m_withdraw, m_dryRun, m_resubmit, m_clone, m_addToStudy, m_hide, m_refresh})
         top->addWidget(b);
     top->addWidget(m_showHidden);
 
@@ -127,6 +130,7 @@ JobsPlace::JobsPlace(AppServices &services, QWidget *parent)
     connect(m_clone, &QPushButton::clicked, this, &JobsPlace::cloneSelected);
     connect(m_withdraw, &QPushButton::clicked, this, [this] { withdrawSelected(); });
     connect(m_hide, &QPushButton::clicked, this, &JobsPlace::toggleHiddenSelected);
+    connect(m_addToStudy, &QPushButton::clicked, this, &JobsPlace::addSelectedToStudy);
     connect(m_showHidden, &QCheckBox::toggled, this, [this](bool on) {
         m_model->setShowHidden(on);
         reload();
@@ -278,6 +282,9 @@ void JobsPlace::updateButtons()
         && (row->run.submitState == SubmitState::Intent || row->run.submitState == SubmitState::Uploaded);
     m_withdraw->setEnabled(unsent);
     m_hide->setEnabled(row != nullptr);
+    const qint64 study = row ? m_model->studyOfSameSpec(id) : 0;
+    m_addToStudy->setEnabled(study > 0);
+    m_addToStudy->setText(study > 0 ? tr("Add to \"%1\"").arg(m_model->studyName(study)) : tr("Add to study"));
     m_hide->setText(row && row->hidden ? tr("Unhide") : tr("Hide"));
     m_showHidden->setText(m_model->hiddenCount() > 0 ? tr("Show hidden (%1)").arg(m_model->hiddenCount()) : tr("Show hidden"));
     m_dryRun->setEnabled(haveClusters && row && !row->run.script.isEmpty());
@@ -297,36 +304,6 @@ void JobsPlace::showMessage(const QString &text, bool error)
         m_messageExpiry->start();
     else
         m_messageExpiry->stop();
-}
-
-QString JobsPlace::withdrawSelected()
-{
-    const qint64 id = selectedRunId();
-    if (id <= 0)
-        return tr("No run is selected.");
-    const QString e = m_services.store().withdrawRun(id);
-    if (e.isEmpty())
-        showMessage(tr("Run %1 withdrawn: it had not reached Slurm and will not be sent.").arg(id));
-    else
-        showMessage(e, true);
-    Q_EMIT m_services.runsChanged();
-    return e;
-}
-
-void JobsPlace::toggleHiddenSelected()
-{
-    const qint64 id = selectedRunId();
-    const JobsModel::RunRow *row = m_model->runRow(id);
-    if (!row)
-        return;
-    const bool hide = !row->hidden;
-    if (const QString e = m_services.store().setHidden(id, hide); !e.isEmpty()) {
-        showMessage(e, true);
-        return;
-    }
-    showMessage(hide ? tr("Run %1 hidden (kept in the run store; \"Show hidden\" lists it again).").arg(id)
-                     : tr("Run %1 shown again.").arg(id));
-    Q_EMIT m_services.runsChanged();
 }
 
 void JobsPlace::cancelSelected()

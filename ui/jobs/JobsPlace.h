@@ -37,6 +37,9 @@ public:
     QLabel *messageLabel() const { return m_message; }
     QPushButton *withdrawButton() const { return m_withdraw; }
     QPushButton *hideButton() const { return m_hide; }
+    QPushButton *addToStudyButton() const { return m_addToStudy; }
+    // The selected resubmitted point joins the study of the run it repeats.
+    void addSelectedToStudy();
     QCheckBox *showHiddenCheck() const { return m_showHidden; }
 
     // The selected unsent run is withdrawn (never sent); "" = done, else why not.
@@ -77,6 +80,7 @@ private:
     QPushButton *m_refresh;
     QPushButton *m_withdraw;
     QPushButton *m_hide;
+    QPushButton *m_addToStudy;
     QCheckBox *m_showHidden;
     QTimer *m_messageExpiry;
     QTimer *m_tick;
