@@ -44,7 +44,10 @@ QList<QPair<QString, QString>> HelpDialog::shortcutRows(const QList<QAction *> &
             continue;
         QStringList keys;
         for (const QKeySequence &k : a->shortcuts())
-            keys << k.toString(QKeySequence::NativeText);
+            if (const QString text = k.toString(QKeySequence::NativeText); !text.isEmpty())
+                keys << text;
+        if (keys.isEmpty())
+            continue;   // a standard key this platform does not define (Preferences on Linux)
         rows.append({a->text().remove(QLatin1Char('&')).remove(QStringLiteral("…")), keys.join(tr(" or "))});
     }
     return rows;
