@@ -50,6 +50,14 @@ public:
     // Opens the connections dialog (window-modal, deleted when closed);
     // returns "" or why it cannot.
     QString openConnections(QWidget *parent);
+    // "Add your cluster" (ui/cluster/AddClusterWizard), made the same way.
+    void setAddClusterFactory(DialogFactory factory) { m_addCluster = std::move(factory); }
+    bool canAddCluster() const { return bool(m_addCluster); }
+    QString openAddCluster(QWidget *parent);
+
+    // Reads every profile folder again (a profile was added or refreshed)
+    // and says so with profilesChanged.
+    void reloadProfiles();
 
     // The profile chosen in Compose: Connections opens on it.
     QString currentProfile() const { return m_currentProfile; }
@@ -64,6 +72,8 @@ Q_SIGNALS:
     void openSpecRequested(const scalelab::JobSpec &spec);
     // A place asks the window to switch to another (0 compose, 1 jobs, 2 results).
     void showPlaceRequested(int place);
+    // The profile folders were read again (reloadProfiles).
+    void profilesChanged();
 
 private:
     ProfileRegistry m_profiles;
@@ -74,6 +84,7 @@ private:
     ClusterService *m_clusters = nullptr;
     DialogFactory m_connectionsDialog;
     QString m_currentProfile;
+    DialogFactory m_addCluster;
 };
 
 } // namespace scalelab

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/model/JobSpec.h"
+#include "ui/common/ClusterDiscovery.h"
 
 #include <QHash>
 #include <QList>
@@ -50,9 +51,22 @@ public:
     // The last connection state of an alias this session ("connected to …"), "" = never used.
     virtual QString connectionState(const QString &alias) const { return m_states.value(alias); }
 
-protected:
-    // Kept by the implementation as it reports states.
-    void recordConnectionState(const QString &alias, const QString &text) { m_states.insert(alias, text); }
+    // Discovery (the profile drift banner, Refresh). Not pure: a layer
+    // without it (tests of one place) simply never reports a connection.
+    virtual bool isConnected(const QString &alias) const
+    {
+        Q_UNUSED(alias);
+        return false;
+    }
+    // Runs the discovery script on alias's connection (its worker thread;
+    // connects if needed) with `site`'s advice carried over; the result comes
+    // as profileDiscovered. False when this layer cannot.
+    virtual bool discoverProfile(const QString &alias, const scalelab::ClusterProfile &site)
+    {
+        Q_UNUSED(alias);
+        Q_UNUSED(site);
+        return false;
+    }
 
 Q_SIGNALS:
     void dryRunFinished(QString verdict, bool ok);
@@ -64,9 +78,15 @@ Q_SIGNALS:
     void outputUpdated(qint64 runId);
     // A run reached a final state (after its outputs were fetched).
     void runFinished(qint64 runId, QString state);
+    // The answer to discoverProfile (on the GUI thread).
+    void profileDiscovered(QString alias, scalelab::DiscoveryOutcome outcome);
     // A passing message about a cluster (submitting, fetching, reconciled):
     // shown for a while, unlike connectionStatus, which is the lasting state.
     void clusterMessage(QString clusterId, QString text);
+
+protected:
+    // Kept by the implementation as it reports states.
+    void recordConnectionState(const QString &alias, const QString &text) { m_states.insert(alias, text); }
 
 private:
     QHash<QString, QString> m_states;

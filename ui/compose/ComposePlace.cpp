@@ -7,6 +7,7 @@
 #include "ui/compose/FormHistory.h"
 #include "ui/compose/JobForm.h"
 #include "core/compose/JobValidator.h"
+#include "ui/compose/ProfileDriftBanner.h"
 #include "core/base/InputLimits.h"
 #include "core/model/JobSpecJson.h"
 #include "core/model/LaunchGeometry.h"
@@ -91,7 +92,13 @@ ComposePlace::ComposePlace(AppServices &services, QWidget *parent) : QWidget(par
     actions->addWidget(m_study);
     actions->addWidget(m_dryRun);
     actions->addWidget(m_submit);
+    // Issue 13: the profile vs the live cluster, above the form.
+    m_drift = new ProfileDriftBanner(services, this);
+    connect(m_drift, &ProfileDriftBanner::message, this, &ComposePlace::message);
+    connect(&services, &AppServices::profilesChanged, m_form, &JobForm::reloadProfiles);
+
     auto *lay = new QVBoxLayout(this);
+    lay->addWidget(m_drift);
     lay->addWidget(split, 1);
     lay->addLayout(actions);
 
@@ -112,6 +119,7 @@ ComposePlace::ComposePlace(AppServices &services, QWidget *parent) : QWidget(par
     m_history = new FormHistory(m_form, this);
     connect(m_history, &FormHistory::modifiedChanged, this, &ComposePlace::documentChanged);
     connect(m_history, &FormHistory::applied, this, &ComposePlace::afterUndoRedo);
+    m_drift->followProfileCombo(m_form->profileCombo());
     rerender();
 }
 
