@@ -519,12 +519,34 @@ int SlurmCommands::status(CliContext &ctx, const QStringList &args)
 
 int SlurmCommands::cancel(CliContext &ctx, const QStringList &args)
 {
-    CliParser a(QStringLiteral("cancel"), QStringLiteral("[options] RUN"), QStringLiteral("Cancels the run's Slurm job (scancel)."));
+    CliParser a(QStringLiteral("cancel"), QStringLiteral("[options] RUN"),
+                QStringLiteral("Cancels the run's Slurm job (scancel). A run that never reached Slurm\n"
+                               "(not sent yet) is withdrawn instead, without connecting: it is never sent."));
     addConnectionOptions(a, QStringLiteral("SSH config Host alias (default: the run's cluster)"));
     a.examples({QStringLiteral("scalelab cancel 12")});
     if (auto rc = a.parse(ctx, args))
         return *rc;
     ctx.setJsonMode(a.isSet(QStringLiteral("json")));
+    // An unsent run has no job to scancel and maybe no reachable cluster.
+    if (const auto id = runIdArg(ctx, a.positional(), "cancel")) {
+        RunStore store;
+        if (!openStore(ctx, store))
+            return int(ExitCode::Errors);
+        if (const auto run = store.run(*id); run.ok() && !run.value.hasJob()
+            && (run.value.submitState == SubmitState::Intent || run.value.submitState == SubmitState::Uploaded)) {
+            const QString e = store.withdrawRun(*id);
+            const QString message = e.isEmpty() ? QStringLiteral("run %1 withdrawn: it had not reached Slurm and will not be sent").arg(*id) : e;
+            (e.isEmpty() ? ctx.out : ctx.err) << (e.isEmpty() ? "" : "scalelab: ") << message << "\n";
+            if (ctx.jsonMode())
+                ctx.printJson("cancel", Json{{"cancelled", e.isEmpty()}, {"withdrawn", e.isEmpty()},
+                                             {"message", message.toStdString()}, {"run", storedRunsJson(store, {*id}).front()}});
+            ctx.out.flush();
+            ctx.err.flush();
+            return e.isEmpty() ? 0 : int(ExitCode::Errors);
+        }
+    } else {
+        return int(ExitCode::Unusable);
+    }
     return onRunCluster(ctx, a, "cancel", [&](RunStore &store, SlurmClient &client, qint64 id) {
         const CommandOutcome c = client.cancel(id);
         (c.ok ? ctx.out : ctx.err) << (c.ok ? "" : "scalelab: ") << c.message << "\n";

@@ -183,6 +183,10 @@ SubmitOutcome SlurmClient::submit(qint64 runId, const QString &afterJobId)
     // Which Slurm will run it: probed once per client (per connection), kept with the run.
     const QString slurmVersion = detectVersion();
 
+    // A run withdrawn while its script was uploading stays unsent.
+    if (const auto again = m_store.run(runId); again.ok() && again.value.submitState == SubmitState::Rejected)
+        return refuse(QStringLiteral("run %1 was withdrawn: %2").arg(runId).arg(again.value.rejection));
+
     // (c) From here sbatch may run: record that BEFORE sending, so a crash
     // leaves "unknown" (reconcile) and never a silent second submission.
     if (QString e = m_store.setSubmitState(runId, SubmitState::Unknown, QStringLiteral("sbatch sent, no reply yet"));

@@ -488,4 +488,15 @@ Diagnostics validateJob(const JobSpec &asked, const ClusterProfile &profile)
     return out;
 }
 
+Diagnostics notesConsistentWithErrors(const Diagnostics &diagnostics)
+{
+    if (!hasErrors(diagnostics))
+        return diagnostics;
+    Diagnostics out;
+    for (const Diagnostic &d : diagnostics)
+        if (d.severity != Severity::Info)
+            out << d;
+    return out;
+}
+
 } // namespace scalelab

@@ -72,6 +72,12 @@ const QList<QStringList> &migrations()
                            " name TEXT NOT NULL, unit TEXT NOT NULL DEFAULT '', steps BLOB NOT NULL,"
                            " vals BLOB NOT NULL, PRIMARY KEY (run_id, name))"),
         },
+        {
+            // What the researcher set on a run (hidden from the views; the store keeps the run) and
+            // the line of its output that says why it failed (RunStoreFlags.cpp).
+            QStringLiteral("CREATE TABLE run_flags (run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,"
+                           " hidden INTEGER NOT NULL DEFAULT 0, failure_line TEXT NOT NULL DEFAULT '')"),
+        },
     };
     return m;
 }

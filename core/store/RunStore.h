@@ -12,6 +12,7 @@
 
 #include <QList>
 #include <QMutex>
+#include <QHash>
 #include <QSet>
 #include <QString>
 #include <QStringList>
@@ -97,6 +98,19 @@ public:
     // Series (RunStoreSeries.cpp): replaces the run's series of that name.
     QString setSeries(const MetricSeries &series);
     StoreResult<QList<MetricSeries>> series(qint64 runId);
+
+    // Flags (RunStoreFlags.cpp). Hidden runs stay in the store; views leave them out.
+    QString setHidden(qint64 runId, bool hidden);
+    StoreResult<QSet<qint64>> hiddenRuns();
+    // The output line that says why a run failed ("" = none found).
+    QString setFailureLine(qint64 runId, const QString &line);
+    StoreResult<QHash<qint64, QString>> failureLines();
+    // A run that never reached Slurm (intent or uploaded, no job) is marked
+    // rejected "withdrawn", so nothing sends it later. Refused for any other run.
+    QString withdrawRun(qint64 runId);
+    static QString withdrawnText();
+    // Puts a run (a resubmitted point) into a study; 0 takes it out again.
+    QString setRunStudy(qint64 runId, qint64 studyId);
 
 private:
     QString connection(QSqlDatabase &db);   // this thread's open connection

@@ -7,6 +7,7 @@
 #include "ui/cluster/GuiSshCallbacks.h"
 #include "core/store/RunStore.h"
 #include "core/client/SlurmClient.h"
+#include "core/ingest/FailureCause.h"
 
 #include <QApplication>
 #include <QIcon>
@@ -171,6 +172,7 @@ void ClusterManager::onConnectionState(const QString &alias, int state, const QS
     case S::Failed: text = tr("cannot connect to %1: %2").arg(alias, message); break;
     case S::Disconnected: text = tr("disconnected from %1").arg(alias); break;
     }
+    recordConnectionState(alias, text);
     Q_EMIT connectionStatus(alias, text);
 }
 
@@ -275,6 +277,12 @@ void ClusterManager::poll(const QString &alias)
             rep.finalRuns << u.runId;
             const FetchResult f = client.fetch(u.runId, fetchBytes);
             rep.fetchErrors << f.errors;
+            // Why a run failed, found once here so views need not read its files.
+            if (u.to != JobState::Completed)
+                if (const auto run = store->run(u.runId); run.ok())
+                    recordFailureLine(*store, u.runId,
+                                      store->runFilesDirectory(u.runId) + QLatin1Char('/')
+                                          + SlurmClient::outputFileName(run.value.jobId));
         }
         if (before && before->clusterAlias == alias && before->hasJob() && !before->isTerminal()
             && !rep.finalRuns.contains(watched)) {
@@ -321,11 +329,27 @@ void ClusterManager::onPollDone(const QString &alias, const PollReport &rep)
                tr("Job %1 on %2 ended: %3").arg(run.ok() ? run.value.jobId : QString(), alias, state));
     }
     if (!rep.fetchErrors.isEmpty())
-        Q_EMIT connectionStatus(alias, tr("fetching outputs: %1").arg(rep.fetchErrors.join(QLatin1String("; "))));
+        Q_EMIT clusterMessage(alias, tr("fetching outputs: %1").arg(rep.fetchErrors.join(QLatin1String("; "))));
     if (rep.tailChanged)
         Q_EMIT outputUpdated(rep.tailRun);
+    int delayMs = c.scheduler.nextDelaySeconds() * 1000;
+    for (auto it = m_settling.begin(); it != m_settling.end();) {
+        const auto run = m_services.store().run(it.key());
+        if (!run.ok() || run.value.clusterAlias != alias) {
+            ++it;
+            continue;
+        }
+        if (run.value.isTerminal() || it.value()) {
+            it = m_settling.erase(it);
+            continue;
+        }
+        // Still COMPLETING after the poll that followed scancel: look once more shortly.
+        it.value() = true;
+        delayMs = std::min(delayMs, 3000);
+        ++it;
+    }
     if (rep.moreActive)
-        schedulePoll(c, c.scheduler.nextDelaySeconds() * 1000);
+        schedulePoll(c, delayMs);
 }
 
 void ClusterManager::notify(const QString &title, const QString &text)
@@ -341,7 +365,7 @@ void ClusterManager::notify(const QString &title, const QString &text)
         m_tray->showMessage(title, text, QSystemTrayIcon::Information, 10000);
         return;
     }
-    Q_EMIT connectionStatus(QString(), title + QStringLiteral(": ") + text);
+    Q_EMIT clusterMessage(QString(), title + QStringLiteral(": ") + text);
 }
 
 } // namespace scalelab

@@ -71,7 +71,10 @@ public:
     bool discoverProfile(const QString &alias, const scalelab::ClusterProfile &site) override;
 
 private:
-    void dryRunScript(const QString &alias, const QString &script);
+    void dryRunScript(const QString &alias, const QString &script, const QString &program);
+    // Whether the profile's cluster can be reached as configured (stored host
+    // details, or an alias the SSH config knows, or a connection this session).
+    bool isConfigured(const QString &profileId, const QString &alias) const;
     struct Cluster {
         QString alias;
         ClusterConnection *connection = nullptr;
@@ -108,6 +111,9 @@ private:
     QPointer<QWidget> m_dialogParent;
     QSystemTrayIcon *m_tray = nullptr;
     qint64 m_watched = 0;
+    // Runs cancelled just now: the poll right after scancel often still sees
+    // them COMPLETING; one follow-up poll (not a faster timer) settles them.
+    QHash<qint64, bool> m_settling;   // run id -> follow-up already used
     bool m_destroying = false;
 };
 

@@ -11,11 +11,44 @@
 #include "core/compose/SbatchRenderer.h"
 #include "core/client/SlurmClient.h"
 
+#include "core/sshconfig/SshConfigFile.h"
+#include "ui/common/AppSettings.h"
+
 #include <QDateTime>
+#include <QWidget>
 
 namespace scalelab {
 
 namespace {
+
+// `test -e` of the spec's program on the cluster, over the open
+// connection. The path is one argv word: the executor quotes every word with
+// ShellQuote, and a "~/" path goes in as "$1" of a fixed `sh -c` line.
+// Returns "" when it exists, else what is wrong or why it was not checked
+// (`problem` says which).
+QString checkProgram(RemoteExecutor &ex, const QString &program, bool *problem)
+{
+    *problem = false;
+    if (program.isEmpty())
+        return {};
+    if (program.contains(QLatin1Char('$')) || program.contains(QLatin1Char('`')))
+        return QObject::tr("Program %1 uses shell variables: not checked before the job runs.").arg(program);
+    if (!program.startsWith(QLatin1Char('/')) && !program.startsWith(QLatin1String("~/")))
+        return QObject::tr("Program %1 is a relative path (found from the run's folder or PATH when the job "
+                           "runs): not checked.").arg(program);
+    const RemoteResult r =
+        program.startsWith(QLatin1String("~/"))
+            ? ex.run({QStringLiteral("sh"), QStringLiteral("-c"), QStringLiteral("test -e \"$HOME/$1\""),
+                      QStringLiteral("scalelab-check"), program.mid(2)},
+                     30000)
+            : ex.run({QStringLiteral("test"), QStringLiteral("-e"), program}, 30000);
+    if (!r.transportOk())
+        return QObject::tr("Whether program %1 exists could not be checked: %2").arg(program, r.transportError);
+    if (r.exitCode == 0)
+        return {};
+    *problem = true;
+    return QObject::tr("Program %1 does not exist on the cluster (test -e); fix the Program field.").arg(program);
+}
 
 QString diagnosticsText(const Diagnostics &diags)
 {
@@ -58,6 +91,19 @@ void ClusterManager::submit(const QList<JobSpec> &specs, const QString &studyNam
         }
         prepared.append({spec, profile, aliasForProfile(spec.profile)});
     }
+    // A cluster never configured would keep the runs queued until it became
+    // reachable: nothing is stored, the researcher is sent to Connections.
+    for (const Prepared &p : std::as_const(prepared)) {
+        if (isConfigured(p.spec.profile, p.alias))
+            continue;
+        Q_EMIT submitFinished(tr("%1 is not configured yet (no host details and no \"%2\" in your SSH config); "
+                                 "nothing was submitted. Set it up in Connections, then submit again.")
+                                  .arg(p.profile->name.isEmpty() ? p.spec.profile : p.profile->name, p.alias),
+                              false);
+        m_services.setCurrentProfile(p.spec.profile);
+        m_services.openConnections(m_dialogParent);
+        return;
+    }
 
     // Start the connections first: a new connection's first task reconciles
     // the runs that exist now, and must not include the ones created below
@@ -99,7 +145,7 @@ void ClusterManager::submit(const QList<JobSpec> &specs, const QString &studyNam
     for (const QString &alias : std::as_const(order)) {
         Cluster &c = cluster(alias);
         c.waitingForUser = false;   // the researcher asked for it: dialogs may appear again
-        Q_EMIT connectionStatus(alias, tr("submitting %n run(s) to %1…", nullptr, byAlias[alias].size()).arg(alias));
+        Q_EMIT clusterMessage(alias, tr("submitting %n run(s) to %1…", nullptr, byAlias[alias].size()).arg(alias));
         enqueue(c, [store = m_workerStore, alias, ids = byAlias[alias], runOrder, self = QPointer(this)](RemoteExecutor &ex) {
             SlurmClient client(ex, *store, alias);
             QList<QPair<qint64, SubmitOutcome>> outcomes;
@@ -151,8 +197,9 @@ void ClusterManager::onSubmitDone(const QString &alias, const QList<QPair<qint64
     Q_EMIT submitFinished(message, problems.isEmpty());
     if (!submitted.isEmpty() || needReconcile) {
         c.scheduler.recordSuccess();
-        // A first look soon (jobs often start or fail quickly), then the interval.
-        schedulePoll(c, std::min(c.scheduler.nextDelaySeconds(), 10) * 1000);
+        // One poll at once (the app knows a job exists; squeue says how it
+        // stands), then the normal interval.
+        schedulePoll(c, 0);
     }
 }
 
@@ -203,7 +250,7 @@ void ClusterManager::enqueueReconcile(Cluster &c)
 void ClusterManager::onReconcileDone(const QString &alias, const QStringList &messages, bool changed)
 {
     if (!messages.isEmpty())
-        Q_EMIT connectionStatus(alias, messages.join(QLatin1String("; ")));
+        Q_EMIT clusterMessage(alias, messages.join(QLatin1String("; ")));
     if (changed) {
         Q_EMIT m_services.runsChanged();
         schedulePoll(cluster(alias), 0);
@@ -217,18 +264,43 @@ void ClusterManager::dryRun(const JobSpec &spec)
         Q_EMIT dryRunFinished(tr("Unknown cluster profile \"%1\".").arg(spec.profile), false);
         return;
     }
-    dryRunScript(aliasForProfile(spec.profile), renderSbatch(spec, *profile));
+    const QString alias = aliasForProfile(spec.profile);
+    if (!isConfigured(spec.profile, alias)) {
+        Q_EMIT dryRunFinished(tr("%1 is not configured yet; set it up in Connections.").arg(spec.profile), false);
+        m_services.setCurrentProfile(spec.profile);
+        m_services.openConnections(m_dialogParent);
+        return;
+    }
+    dryRunScript(alias, renderSbatch(spec, *profile), spec.program);
 }
 
-void ClusterManager::dryRunScript(const QString &alias, const QString &script)
+bool ClusterManager::isConfigured(const QString &profileId, const QString &alias) const
+{
+    if (!AppSettings::clusterConnection(profileId).hostName.isEmpty())
+        return true;
+    if (connectionState(alias).startsWith(tr("connected to")))
+        return true;
+    // An alias the SSH config does not know resolves to itself.
+    const SshHostConfig h = SshConfigFile::load(AppSettings::sshConfigPath()).resolve(alias);
+    return h.hostName != h.alias;
+}
+
+void ClusterManager::dryRunScript(const QString &alias, const QString &script, const QString &program)
 {
     Cluster &c = cluster(alias);
     c.waitingForUser = false;
-    enqueue(c, [store = m_workerStore, alias, script, self = QPointer(this)](RemoteExecutor &ex) {
+    enqueue(c, [store = m_workerStore, alias, script, program, self = QPointer(this)](RemoteExecutor &ex) {
         SlurmClient client(ex, *store, alias);
         const TestOnlyResult r = client.testOnly(script);
-        const QString verdict = r.transportError.isEmpty() ? r.verdict.trimmed() : r.transportError;
-        const bool ok = r.ok();
+        QString verdict = r.transportError.isEmpty() ? r.verdict.trimmed() : r.transportError;
+        bool ok = r.ok();
+        if (r.transportError.isEmpty()) {
+            bool missing = false;
+            if (const QString check = checkProgram(ex, program, &missing); !check.isEmpty()) {
+                verdict += QLatin1Char('\n') + check;
+                ok = ok && !missing;
+            }
+        }
         QMetaObject::invokeMethod(
             self, [self, verdict, ok] { if (self) Q_EMIT self->dryRunFinished(verdict, ok); }, Qt::QueuedConnection);
     });
@@ -241,8 +313,9 @@ void ClusterManager::dryRunRun(qint64 runId)
         Q_EMIT dryRunFinished(run.error, false);
         return;
     }
+    const auto spec = parseJobSpec(run.value.specJson);
     dryRunScript(run.value.clusterAlias.isEmpty() ? aliasForProfile(run.value.profile) : run.value.clusterAlias,
-                 run.value.script);
+                 run.value.script, spec.spec ? spec.spec->program : QString());
 }
 
 void ClusterManager::cancel(qint64 runId)
@@ -264,6 +337,8 @@ void ClusterManager::cancel(qint64 runId)
                 if (!self)
                     return;
                 Q_EMIT self->cancelFinished(runId, o.message, o.ok);
+                if (o.ok)
+                    self->m_settling.insert(runId, false);
                 self->schedulePoll(self->cluster(alias), 0);   // show CANCELLED without waiting
             },
             Qt::QueuedConnection);

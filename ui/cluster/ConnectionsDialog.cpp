@@ -2,9 +2,7 @@
 #include "ui/cluster/ConnectionsDialog.h"
 
 #include "ui/common/AppServices.h"
-#include "core/ssh/ClusterConnection.h"
 #include "ui/common/ClusterService.h"
-#include "ui/cluster/GuiSshCallbacks.h"
 #include "core/sshconfig/SshConfigFile.h"
 
 #include <QComboBox>
@@ -21,7 +19,8 @@
 #include <QRadioButton>
 #include <QRegularExpression>
 #include <QSpinBox>
-#include <QTemporaryDir>
+#include <QHeaderView>
+#include <QTreeWidget>
 #include <QVBoxLayout>
 
 namespace scalelab {
@@ -49,6 +48,8 @@ ConnectionsDialog::ConnectionsDialog(AppServices &services, QWidget *parent)
     , m_user(new QLineEdit)
     , m_port(new QSpinBox)
     , m_jump(new QLineEdit)
+    , m_key(new QLineEdit)
+    , m_overview(new QTreeWidget)
     , m_testButton(new QPushButton(tr("Test connection")))
     , m_cancelButton(new QPushButton(tr("Cancel test")))
     , m_progress(new QProgressBar)
@@ -62,6 +63,13 @@ ConnectionsDialog::ConnectionsDialog(AppServices &services, QWidget *parent)
     for (const ClusterProfile &p : m_services.profiles().profiles())
         m_profile->addItem(p.name.isEmpty() ? p.id : QStringLiteral("%1 (%2)").arg(p.name, p.id), p.id);
     top->addRow(tr("Cluster:"), m_profile);
+    m_overview->setObjectName(QStringLiteral("clustersOverview"));
+    m_overview->setHeaderLabels({tr("Cluster"), tr("Reached as"), tr("State")});
+    m_overview->setRootIsDecorated(false);
+    m_overview->setMaximumHeight(130);
+    m_overview->header()->setStretchLastSection(true);
+    m_overview->setToolTip(tr("Every cluster profile, how it is reached and how its connection stands in this session"));
+    layout->addWidget(m_overview);
     layout->addLayout(top);
 
     auto *box = new QGroupBox(tr("Connect with"));
@@ -78,6 +86,9 @@ ConnectionsDialog::ConnectionsDialog(AppServices &services, QWidget *parent)
     m_port->setRange(1, 65535);
     m_jump->setObjectName(QStringLiteral("jumpEdit"));
     m_jump->setPlaceholderText(tr("none (an alias of your SSH config, or user@host:port)"));
+    m_key->setObjectName(QStringLiteral("keyEdit"));
+    m_key->setPlaceholderText(tr("from your SSH config or agent, e.g. ~/.ssh/id_ed25519"));
+    m_key->setToolTip(tr("The private key file to log in with (IdentityFile)"));
     form->addRow(m_aliasMode);
     form->addRow(tr("SSH alias:"), m_alias);
     form->addRow(QString(), m_resolved);
@@ -86,6 +97,8 @@ ConnectionsDialog::ConnectionsDialog(AppServices &services, QWidget *parent)
     form->addRow(tr("User:"), m_user);
     form->addRow(tr("Port:"), m_port);
     form->addRow(tr("Jump host:"), m_jump);
+    form->addRow(tr("Key file:"), m_key);
+    m_form = form;
     layout->addWidget(box);
     auto *note = new QLabel(tr("SSH config: %1. Host keys are checked against its known_hosts; unknown keys are "
                                "shown to you before anything else is sent.")
@@ -128,8 +141,50 @@ ConnectionsDialog::ConnectionsDialog(AppServices &services, QWidget *parent)
     connect(m_alias, &QLineEdit::textChanged, this, &ConnectionsDialog::updateResolved);
     connect(m_testButton, &QPushButton::clicked, this, &ConnectionsDialog::startTest);
     connect(m_cancelButton, &QPushButton::clicked, this, &ConnectionsDialog::cancelTest);
-    if (m_profile->count() > 0)
+    connect(m_overview, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem *item) {
+        if (item)
+            selectProfile(item->data(0, Qt::UserRole).toString());
+    });
+    // Opens on the profile Compose shows, else the first.
+    const int current = m_profile->findData(m_services.currentProfile());
+    if (current > 0)
+        m_profile->setCurrentIndex(current);   // loads the form
+    else if (m_profile->count() > 0)
         loadForm(m_profile->currentData().toString());
+    refreshOverview();
+}
+
+void ConnectionsDialog::refreshOverview()
+{
+    const SshConfigFile config = SshConfigFile::load(AppSettings::userSshConfigPath());
+    ClusterService *cm = m_services.clusters();
+    const QSignalBlocker block(m_overview);
+    m_overview->clear();
+    for (const ClusterProfile &p : m_services.profiles().profiles()) {
+        const AppSettings::ClusterConnection c = m_edited.value(p.id, AppSettings::clusterConnection(p.id));
+        const QString alias = AppSettings::effectiveAlias(p.id, &p);
+        QString reached, state;
+        if (!c.hostName.isEmpty()) {
+            reached = tr("%1@%2:%3").arg(c.user, c.hostName).arg(c.port);
+        } else {
+            const SshHostConfig h = config.resolve(alias);
+            // An alias the SSH config does not know resolves to itself.
+            reached = h.hostName != h.alias ? tr("%1 (%2@%3)").arg(alias, h.user, h.hostName) : QString();
+        }
+        if (reached.isEmpty())
+            state = tr("not configured");
+        else if (const QString s = cm ? cm->connectionState(alias) : QString(); !s.isEmpty())
+            state = s;
+        else
+            state = tr("configured, not used yet this session");
+        auto *item = new QTreeWidgetItem(m_overview, {p.id, reached.isEmpty() ? tr("—") : reached, state});
+        item->setData(0, Qt::UserRole, p.id);
+        item->setToolTip(2, state);
+        if (p.id == m_current)
+            m_overview->setCurrentItem(item);
+    }
+    m_overview->resizeColumnToContents(0);
+    m_overview->resizeColumnToContents(1);
 }
 
 ConnectionsDialog::~ConnectionsDialog()
@@ -161,6 +216,7 @@ void ConnectionsDialog::loadForm(const QString &profileId)
     m_user->setText(!c.hostName.isEmpty() ? c.user : configKnowsIt ? resolved.user : login.user);
     m_port->setValue(!c.hostName.isEmpty() ? c.port : configKnowsIt ? resolved.port : (login.port > 0 ? login.port : 22));
     m_jump->setText(!c.hostName.isEmpty() ? c.proxyJump : configKnowsIt ? resolved.proxyJump : login.proxyJump);
+    m_key->setText(c.identityFile);
     (c.hostName.isEmpty() ? m_aliasMode : m_hostMode)->setChecked(true);
     updateMode();
     updateResolved();
@@ -177,18 +233,21 @@ void ConnectionsDialog::storeForm()
         c.user = m_user->text().trimmed();
         c.port = m_port->value();
         c.proxyJump = m_jump->text().trimmed();
+        c.identityFile = m_key->text().trimmed();
     }
     m_edited.insert(m_current, c);
 }
 
 void ConnectionsDialog::updateMode()
 {
+    // The other mode's rows are hidden, not greyed: a greyed field holding a
+    // value looks like a placeholder, and typing into it doubled the value.
     const bool alias = m_aliasMode->isChecked();
-    m_alias->setEnabled(alias);
-    m_resolved->setEnabled(alias);
+    m_form->setRowVisible(m_alias, alias);
+    m_form->setRowVisible(m_resolved, alias);
     for (QWidget *w : {static_cast<QWidget *>(m_host), static_cast<QWidget *>(m_user),
-                       static_cast<QWidget *>(m_port), static_cast<QWidget *>(m_jump)})
-        w->setEnabled(!alias);
+                       static_cast<QWidget *>(m_port), static_cast<QWidget *>(m_jump), static_cast<QWidget *>(m_key)})
+        m_form->setRowVisible(w, !alias);
 }
 
 void ConnectionsDialog::updateResolved()
@@ -216,6 +275,9 @@ QString ConnectionsDialog::save()
                 if (!value.isEmpty())
                     if (const QString e = SshConfigFile::validateName(what, value); !e.isEmpty())
                         return tr("%1: %2").arg(it.key(), e);
+        if (!c.identityFile.isEmpty())
+            if (const QString e = AppSettings::identityFileProblem(c.identityFile); !e.isEmpty())
+                return tr("%1: %2").arg(it.key(), e);
     }
     for (auto it = m_edited.cbegin(); it != m_edited.cend(); ++it)
         AppSettings::setClusterConnection(it.key(), it.value());
@@ -243,137 +305,6 @@ QStringList ConnectionsDialog::parseAssociations(const QByteArray &out)
         lines << QStringLiteral("%1: %2").arg(it.key(), it.value().isEmpty() ? tr("all partitions")
                                                                                : it.value().join(QLatin1String(", ")));
     return lines;
-}
-
-QString ConnectionsDialog::resultText() const { return m_result->toPlainText(); }
-
-void ConnectionsDialog::startTest()
-{
-    if (m_test)
-        return;
-    storeForm();
-    SshConnectionSettings settings;
-    settings.configPath = AppSettings::userSshConfigPath();
-    if (m_hostMode->isChecked()) {
-        // Test what is in the form, before it is saved: a one-off config entry.
-        const AppSettings::ClusterConnection c = m_edited.value(m_current);
-        for (const auto &[what, value] : {std::pair{tr("host"), c.hostName}, std::pair{tr("user"), c.user},
-                                          std::pair{tr("jump host"), c.proxyJump}})
-            if (const QString e = value.isEmpty() ? QString() : SshConfigFile::validateName(what, value); !e.isEmpty()) {
-                m_result->setPlainText(e);
-                return;
-            }
-        if (c.hostName.isEmpty()) {
-            m_result->setPlainText(tr("Enter the host name of the login node."));
-            return;
-        }
-        m_testConfigDir = std::make_shared<QTemporaryDir>();
-        QString text = QStringLiteral("Host scalelab-test\n  HostName %1\n").arg(c.hostName);
-        if (!c.user.isEmpty())
-            text += QStringLiteral("  User %1\n").arg(c.user);
-        text += QStringLiteral("  Port %1\n").arg(c.port);
-        if (!c.proxyJump.isEmpty())
-            text += QStringLiteral("  ProxyJump %1\n").arg(c.proxyJump);
-        text += QStringLiteral("Match all\n  Include %1\n").arg(AppSettings::userSshConfigPath());
-        QFile f(m_testConfigDir->filePath(QStringLiteral("ssh_config")));
-        if (!f.open(QIODevice::WriteOnly) || f.write(text.toUtf8()) < 0) {
-            m_result->setPlainText(tr("Cannot write %1").arg(f.fileName()));
-            return;
-        }
-        f.close();
-        settings.configPath = f.fileName();
-        settings.alias = QStringLiteral("scalelab-test");
-    } else {
-        settings.alias = m_alias->text().trimmed().isEmpty() ? m_alias->placeholderText() : m_alias->text().trimmed();
-        if (const QString e = SshConfigFile::validateName(tr("alias"), settings.alias); !e.isEmpty()) {
-            m_result->setPlainText(e);
-            return;
-        }
-    }
-
-    m_result->setPlainText(tr("Connecting to %1…").arg(settings.alias));
-    m_testButton->setEnabled(false);
-    m_progress->setVisible(true);
-    m_cancelButton->setVisible(true);
-    // Both live until the task ended, even if this dialog is gone by then.
-    auto *callbacks = new GuiSshCallbacks(settings.alias);
-    callbacks->setDialogParent(this);
-    auto *conn = new ClusterConnection(settings, callbacks);
-    m_test = conn;
-    m_testCallbacks = callbacks;
-    connect(conn, &ClusterConnection::stateChanged, this, [this, conn](ClusterConnection::State s, const QString &m) {
-        if (conn == m_test && s == ClusterConnection::State::Connected)
-            m_result->setPlainText(tr("Connected (%1). Asking Slurm…").arg(m.trimmed()));
-    });
-    auto configDir = m_testConfigDir;
-    connect(conn, &ClusterConnection::taskFinished, conn, [conn, callbacks, configDir] {
-        conn->stop();   // idle now: only disconnects
-        conn->deleteLater();
-        callbacks->deleteLater();
-    });
-    conn->start();
-    conn->enqueue([self = QPointer(this), conn](RemoteExecutor &ex) {
-        QStringList lines;
-        bool ok = false;
-        const RemoteResult version = ex.run({QStringLiteral("sbatch"), QStringLiteral("--version")}, 30000);
-        if (!version.transportOk()) {
-            lines << tr("Connection failed: %1").arg(version.transportError);
-        } else {
-            lines << (version.ok() ? tr("Slurm: %1").arg(sanitize(version.out))
-                                   : tr("sbatch --version failed: %1").arg(sanitize(version.err)));
-            const RemoteResult id = ex.run({QStringLiteral("id"), QStringLiteral("-un")}, 30000);
-            const QString user = sanitize(id.out);
-            static const QRegularExpression userRe(QStringLiteral("^[A-Za-z0-9_.][A-Za-z0-9_.@-]*$"));
-            if (!id.ok() || !userRe.match(user).hasMatch()) {
-                lines << tr("Cannot tell the user name (id -un): %1").arg(sanitize(id.err + id.out));
-            } else {
-                lines << tr("User: %1").arg(user);
-                const RemoteResult assoc =
-                    ex.run({QStringLiteral("sacctmgr"), QStringLiteral("-nP"), QStringLiteral("show"),
-                            QStringLiteral("assoc"), QStringLiteral("user=") + user,
-                            QStringLiteral("format=account,partition")},
-                           30000);
-                if (assoc.ok()) {
-                    const QStringList accounts = parseAssociations(assoc.out);
-                    lines << (accounts.isEmpty() ? tr("Accounts: none found for %1").arg(user)
-                                                 : tr("Accounts and partitions:\n  %1").arg(accounts.join(QLatin1String("\n  "))));
-                    ok = version.ok();
-                } else {
-                    lines << tr("sacctmgr failed: %1").arg(sanitize(assoc.err));
-                }
-            }
-        }
-        const QString text = lines.join(QLatin1Char('\n'));
-        QMetaObject::invokeMethod(
-            self,
-            [self, conn, ok, text] {
-                if (self && self->m_test == conn)
-                    self->finishTest(ok, text);
-            },
-            Qt::QueuedConnection);
-    });
-}
-
-void ConnectionsDialog::finishTest(bool ok, const QString &text)
-{
-    m_test = nullptr;
-    m_testCallbacks = nullptr;
-    m_testButton->setEnabled(true);
-    m_progress->setVisible(false);
-    m_cancelButton->setVisible(false);
-    m_result->setPlainText(text);
-    Q_EMIT testFinished(ok);
-}
-
-void ConnectionsDialog::cancelTest()
-{
-    if (!m_test)
-        return;
-    // Do not wait for the worker: its questions answer "cancelled" from now
-    // on, and the connection deletes itself when its one task returns.
-    m_testCallbacks->stop();
-    m_test->disconnect(this);
-    finishTest(false, tr("Test cancelled."));
 }
 
 } // namespace scalelab

@@ -17,6 +17,8 @@ class QProgressBar;
 class QPushButton;
 class QRadioButton;
 class QSpinBox;
+class QFormLayout;
+class QTreeWidget;
 class QTemporaryDir;
 
 namespace scalelab {
@@ -47,6 +49,11 @@ public:
     // into "account: partition, partition" lines ("all partitions" when empty).
     static QStringList parseAssociations(const QByteArray &out);
 
+    // Every profile with how it is reached and its state this session.
+    QTreeWidget *overview() const { return m_overview; }
+    QString currentProfile() const { return m_current; }
+    void refreshOverview();
+
 Q_SIGNALS:
     void testFinished(bool ok);
 
@@ -69,6 +76,9 @@ private:
     QLineEdit *m_user;
     QSpinBox *m_port;
     QLineEdit *m_jump;
+    QLineEdit *m_key;
+    QFormLayout *m_form = nullptr;
+    QTreeWidget *m_overview;
     QPushButton *m_testButton;
     QPushButton *m_cancelButton;
     QProgressBar *m_progress;

@@ -59,6 +59,10 @@ public:
     // and says so with profilesChanged.
     void reloadProfiles();
 
+    // The profile chosen in Compose: Connections opens on it.
+    QString currentProfile() const { return m_currentProfile; }
+    void setCurrentProfile(const QString &profileId) { m_currentProfile = profileId; }
+
 Q_SIGNALS:
     // The cluster manager was created (GuiMain makes it after the first paint).
     void clustersChanged();
@@ -79,6 +83,7 @@ private:
     QString m_storeError;
     ClusterService *m_clusters = nullptr;
     DialogFactory m_connectionsDialog;
+    QString m_currentProfile;
     DialogFactory m_addCluster;
 };
 

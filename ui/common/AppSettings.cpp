@@ -29,7 +29,13 @@ const KeyInfo &info(AppSettings::Key key)
     static const KeyInfo notify{"notifications/enabled", true};
     static const KeyInfo tail{"jobs/tailKilobytes", 256};
     static const KeyInfo fetch{"jobs/fetchMegabytes", 64};
+    static const KeyInfo lastSpec{"compose/lastSpec", QString()};
+    static const KeyInfo lastPath{"compose/lastSpecPath", QString()};
+    static const KeyInfo lastModified{"compose/lastSpecModified", false};
     switch (key) {
+    case K::LastSpecJson: return lastSpec;
+    case K::LastSpecPath: return lastPath;
+    case K::LastSpecModified: return lastModified;
     case K::PollIntervalSeconds: return poll;
     case K::NotificationsEnabled: return notify;
     case K::TailKilobytes: return tail;
@@ -119,6 +125,7 @@ AppSettings::ClusterConnection AppSettings::clusterConnection(const QString &pro
     c.user = s.value(g + QStringLiteral("user")).toString();
     c.port = s.value(g + QStringLiteral("port"), 22).toInt();
     c.proxyJump = s.value(g + QStringLiteral("proxyJump")).toString();
+    c.identityFile = s.value(g + QStringLiteral("identityFile")).toString();
     return c;
 }
 
@@ -137,6 +144,7 @@ void AppSettings::setClusterConnection(const QString &profileId, const ClusterCo
     put("user", c.user, c.user.isEmpty());
     put("port", c.port, c.port == 22 || c.port <= 0);
     put("proxyJump", c.proxyJump, c.proxyJump.isEmpty());
+    put("identityFile", c.identityFile, c.identityFile.isEmpty());
     s.sync();
 }
 
@@ -150,6 +158,15 @@ QString AppSettings::effectiveAlias(const QString &profileId, const ClusterProfi
     if (profile && !profile->loginHosts.isEmpty() && !profile->loginHosts.first().alias.isEmpty())
         return profile->loginHosts.first().alias;
     return profileId;
+}
+
+QString AppSettings::identityFileProblem(const QString &path)
+{
+    if (path.contains(QLatin1Char('"')) || path.contains(QLatin1Char('\n')) || path.contains(QLatin1Char('\r')))
+        return QStringLiteral("key file %1: a path with quotes or line breaks cannot be written to an SSH config").arg(path);
+    if (!path.startsWith(QLatin1Char('/')) && !path.startsWith(QLatin1String("~/")))
+        return QStringLiteral("key file %1: give the full path (/home/… or ~/.ssh/…)").arg(path);
+    return {};
 }
 
 QString AppSettings::userSshConfigPath() { return SshConfigFile::defaultPath(); }
@@ -206,6 +223,11 @@ QString AppSettings::writeGeneratedConfig()
             text += QStringLiteral("  Port %1\n").arg(c.port);
         if (!c.proxyJump.isEmpty())
             text += QStringLiteral("  ProxyJump %1\n").arg(c.proxyJump);
+        if (!c.identityFile.isEmpty()) {
+            if (const QString e = identityFileProblem(c.identityFile); !e.isEmpty())
+                return QStringLiteral("cluster %1: %2").arg(id, e);
+            text += QStringLiteral("  IdentityFile \"%1\"\n").arg(c.identityFile);
+        }
     }
     text += QStringLiteral("\nMatch all\n  Include %1\n").arg(userSshConfigPath());
     const QString path = generatedConfigPath();

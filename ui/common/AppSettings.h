@@ -26,6 +26,9 @@ public:
         NotificationsEnabled,  // desktop notification when a run ends
         TailKilobytes,         // how much of a running job's output the Jobs place keeps
         FetchMegabytes,        // per-file cap when outputs are downloaded after the end
+        LastSpecJson,          // the Compose form when the window closed (profile included), "" = none
+        LastSpecPath,          // the spec file it came from, "" = unsaved
+        LastSpecModified,      // it differed from that file
     };
 
     static QVariant get(Key key);
@@ -51,6 +54,7 @@ public:
         QString user;
         int port = 22;
         QString proxyJump;
+        QString identityFile;   // private key file (IdentityFile); "" = the SSH config's or agent's
     };
     static ClusterConnection clusterConnection(const QString &profileId);
     static void setClusterConnection(const QString &profileId, const ClusterConnection &c);
@@ -62,6 +66,8 @@ public:
     // entered, in which case the generated file (which Includes that one).
     static QString sshConfigPath();
     static QString userSshConfigPath();
+    // "" when `path` can be written as an IdentityFile line, else why not.
+    static QString identityFileProblem(const QString &path);
     static QString generatedConfigPath();
     // The settings file: $SCALELAB_SETTINGS_FILE or QSettings' native file.
     static QString settingsFilePath();

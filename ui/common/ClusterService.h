@@ -5,6 +5,7 @@
 #include "core/model/JobSpec.h"
 #include "ui/common/ClusterDiscovery.h"
 
+#include <QHash>
 #include <QList>
 #include <QObject>
 #include <QString>
@@ -50,6 +51,8 @@ public:
     virtual QString aliasForProfile(const QString &profileId) const = 0;
     virtual QStringList clusterAliases() const = 0;
     virtual int pollDelaySeconds(const QString &alias) const = 0;   // -1 when not polling
+    // The last connection state of an alias this session ("connected to …"), "" = never used.
+    virtual QString connectionState(const QString &alias) const { return m_states.value(alias); }
 
     // Discovery (the profile drift banner, Refresh). Not pure: a layer
     // without it (tests of one place) simply never reports a connection.
@@ -80,6 +83,16 @@ Q_SIGNALS:
     void runFinished(qint64 runId, QString state);
     // The answer to discoverProfile (on the GUI thread).
     void profileDiscovered(QString alias, scalelab::DiscoveryOutcome outcome);
+    // A passing message about a cluster (submitting, fetching, reconciled):
+    // shown for a while, unlike connectionStatus, which is the lasting state.
+    void clusterMessage(QString clusterId, QString text);
+
+protected:
+    // Kept by the implementation as it reports states.
+    void recordConnectionState(const QString &alias, const QString &text) { m_states.insert(alias, text); }
+
+private:
+    QHash<QString, QString> m_states;
 };
 
 } // namespace scalelab

@@ -4,7 +4,9 @@
 #include "ui/common/AfterFirstPaint.h"
 #include "ui/common/AppServices.h"
 #include "ui/compose/DiagnosticsPanel.h"
+#include "ui/compose/FormHistory.h"
 #include "ui/compose/JobForm.h"
+#include "core/compose/JobValidator.h"
 #include "ui/compose/ProfileDriftBanner.h"
 #include "core/base/InputLimits.h"
 #include "core/model/JobSpecJson.h"
@@ -38,16 +40,6 @@
 
 namespace scalelab {
 
-namespace {
-
-bool isDroppable(const QString &path)
-{
-    const QString s = QFileInfo(path).suffix().toLower();
-    return s == QLatin1String("sh") || s == QLatin1String("sbatch") || s == QLatin1String("slurm")
-        || s == QLatin1String("json");
-}
-
-} // namespace
 
 ComposePlace::ComposePlace(AppServices &services, QWidget *parent) : QWidget(parent), m_services(services)
 {
@@ -117,14 +109,39 @@ ComposePlace::ComposePlace(AppServices &services, QWidget *parent) : QWidget(par
     connect(m_submit, &QPushButton::clicked, this, &ComposePlace::submit);
     connect(m_dryRun, &QPushButton::clicked, this, &ComposePlace::dryRun);
     connect(m_study, &QPushButton::clicked, this, &ComposePlace::openStudy);
-    connect(&services, &AppServices::openSpecRequested, this, &ComposePlace::loadSpec);
+    connect(&services, &AppServices::openSpecRequested, this, &ComposePlace::cloneSpec);
 
     // A sensible start: the first profile's default partition, 1 GPU.
     JobSpec start = m_form->spec();
     start.gpus = 1;
     start.time = QStringLiteral("01:00:00");
     m_form->setSpec(start);
+    m_history = new FormHistory(m_form, this);
+    connect(m_history, &FormHistory::modifiedChanged, this, &ComposePlace::documentChanged);
+    connect(m_history, &FormHistory::applied, this, &ComposePlace::afterUndoRedo);
     m_drift->followProfileCombo(m_form->profileCombo());
+    rerender();
+}
+
+bool ComposePlace::isModified() const
+{
+    return m_history->isModified();
+}
+
+QString ComposePlace::documentName() const
+{
+    return m_specPath.isEmpty() ? tr("Untitled") : QFileInfo(m_specPath).fileName();
+}
+
+void ComposePlace::setSpecPath(const QString &path)
+{
+    m_specPath = path;
+    Q_EMIT documentChanged();
+}
+
+void ComposePlace::afterUndoRedo()
+{
+    m_diagnostics->clearImported();
     rerender();
 }
 
@@ -135,6 +152,7 @@ JobSpec ComposePlace::spec() const
 
 void ComposePlace::onEdited()
 {
+    m_history->record();
     m_diagnostics->clearImported();
     rerender();
 }
@@ -143,6 +161,7 @@ void ComposePlace::rerender()
 {
     const JobSpec s = m_form->spec();
     const ClusterProfile *profile = m_form->profile();
+    m_services.setCurrentProfile(s.profile);
     m_form->clearMarks();
     if (!profile) {
         m_current = {Diagnostic{Severity::Error, QStringLiteral("unknown-profile"), QStringLiteral("profile"), 0, 0,
@@ -150,7 +169,7 @@ void ComposePlace::rerender()
         m_preview->setScript(QString());
     } else {
         RenderResult r = renderAndValidate(s, *profile);
-        m_current = r.diagnostics;
+        m_current = notesConsistentWithErrors(r.diagnostics);
         m_preview->setScript(r.script);
         m_form->showGeometry(computeGeometry(s, *profile));
     }
@@ -231,155 +250,10 @@ void ComposePlace::applyFix(const Fix &fix)
         return;
     }
     m_form->setSpec(s);
+    m_history->record();
     m_diagnostics->clearImported();
     rerender();
     Q_EMIT message(tr("Applied: %1").arg(fix.label));
-}
-
-// ---- Files -------------------------------------------------------------
-
-void ComposePlace::showFileProblems(const QString &title, const Diagnostics &diags)
-{
-    m_diagnostics->setImported(diags, title);
-}
-
-QString ComposePlace::openSpecFile(const QString &path)
-{
-    const auto read = InputLimits::readFile(path, tr("job spec"));
-    if (!read.ok) {
-        showFileProblems(tr("Spec file %1 could not be opened").arg(QFileInfo(path).fileName()), {read.problem});
-        Q_EMIT message(read.problem.message);
-        return read.problem.message;
-    }
-    const auto parsed = parseJobSpec(read.data, path);
-    if (!parsed.spec) {
-        showFileProblems(tr("Spec file %1 could not be opened").arg(QFileInfo(path).fileName()), parsed.errors);
-        const QString err = parsed.errors.value(0).message;
-        Q_EMIT message(err);
-        return err.isEmpty() ? tr("invalid spec") : err;
-    }
-    loadSpec(*parsed.spec);
-    m_specPath = path;
-    RecentSpecs::add(path);
-    Q_EMIT recentSpecsChanged();
-    Q_EMIT message(tr("Opened %1.").arg(path));
-    return {};
-}
-
-QString ComposePlace::saveSpecFile(const QString &path)
-{
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(jobSpecToJson(spec())) < 0 || !f.commit()) {
-        const QString err = tr("Could not save %1: %2").arg(path, f.errorString());
-        Q_EMIT message(err);
-        return err;
-    }
-    m_specPath = path;
-    RecentSpecs::add(path);
-    Q_EMIT recentSpecsChanged();
-    Q_EMIT message(tr("Saved %1.").arg(path));
-    return {};
-}
-
-QString ComposePlace::importScriptFile(const QString &path)
-{
-    const auto read = InputLimits::readFile(path, tr("script"));
-    if (!read.ok) {
-        showFileProblems(tr("Script %1 could not be imported").arg(QFileInfo(path).fileName()), {read.problem});
-        Q_EMIT message(read.problem.message);
-        return read.problem.message;
-    }
-    importScriptText(QString::fromUtf8(read.data), QFileInfo(path).fileName());
-    return {};
-}
-
-void ComposePlace::importScriptText(const QString &text, const QString &sourceName)
-{
-    const ClusterProfile *profile = m_form->profile();
-    if (!profile) {
-        Q_EMIT message(tr("Choose a cluster profile before importing a script."));
-        return;
-    }
-    ScriptImport imp = importSbatchScript(text, *profile);
-    imp.diagnostics = InputLimits::capDiagnostics(imp.diagnostics, sourceName);
-    if (imp.spec.profile.isEmpty())
-        imp.spec.profile = profile->id;
-    m_form->keepPartitionAcrossProfiles(imp.spec.partition);
-    m_form->setSpec(imp.spec);
-    rerender();
-    // The script may name another site: offer the switch rather than
-    // replacing its partition with this profile's default.
-    if (const auto site = recogniseSite(imp, m_services.profiles().profiles(), profile->id)) {
-        imp.diagnostics.prepend(finding(
-            Severity::Info, QStringLiteral("site-recognised"), QStringLiteral("profile"), 0,
-            tr("This looks like a %1 script (%2) — switch profile?").arg(site->profileName, site->reasons.join(QStringLiteral(", "))),
-            Fix{QStringLiteral("profile"), site->profileId, tr("switch to %1").arg(site->profileName)}));
-    }
-    m_importText = text;
-    m_importName = sourceName;
-    m_diagnostics->setImported(imp.diagnostics, tr("Imported script %1 (until the next edit)").arg(sourceName),
-                               imp.summary);
-    m_specPath.clear();
-    Q_EMIT message(tr("Imported %1: %n finding(s).", nullptr, int(imp.diagnostics.size())).arg(sourceName));
-}
-
-void ComposePlace::openSpecDialog()
-{
-    auto *dlg = new QFileDialog(window(), tr("Open job spec"), QFileInfo(m_specPath).absolutePath(),
-                                tr("Job specs (*.json);;All files (*)"));
-    dlg->setFileMode(QFileDialog::ExistingFile);
-    dlg->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dlg, &QFileDialog::fileSelected, this, [this](const QString &p) { openSpecFile(p); });
-    dlg->open();
-}
-
-void ComposePlace::saveSpec()
-{
-    if (m_specPath.isEmpty())
-        saveSpecAsDialog();
-    else
-        saveSpecFile(m_specPath);
-}
-
-void ComposePlace::saveSpecAsDialog()
-{
-    const JobSpec s = spec();
-    auto *dlg = new QFileDialog(window(), tr("Save job spec"),
-                                m_specPath.isEmpty() ? (s.jobName.isEmpty() ? QStringLiteral("job") : s.jobName) + QStringLiteral(".json")
-                                                     : m_specPath,
-                                tr("Job specs (*.json)"));
-    dlg->setAcceptMode(QFileDialog::AcceptSave);
-    dlg->setDefaultSuffix(QStringLiteral("json"));
-    dlg->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dlg, &QFileDialog::fileSelected, this, [this](const QString &p) { saveSpecFile(p); });
-    dlg->open();
-}
-
-void ComposePlace::importScriptDialog()
-{
-    auto *dlg = new QFileDialog(window(), tr("Import sbatch script"), QString(),
-                                tr("Batch scripts (*.sh *.sbatch *.slurm);;All files (*)"));
-    dlg->setFileMode(QFileDialog::ExistingFile);
-    dlg->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dlg, &QFileDialog::fileSelected, this, [this](const QString &p) { importScriptFile(p); });
-    dlg->open();
-}
-
-void ComposePlace::dragEnterEvent(QDragEnterEvent *event)
-{
-    const auto urls = event->mimeData()->urls();
-    if (urls.size() == 1 && urls.first().isLocalFile() && isDroppable(urls.first().toLocalFile()))
-        event->acceptProposedAction();
-}
-
-void ComposePlace::dropEvent(QDropEvent *event)
-{
-    const QString path = event->mimeData()->urls().value(0).toLocalFile();
-    if (path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
-        openSpecFile(path);
-    else
-        importScriptFile(path);
-    event->acceptProposedAction();
 }
 
 // ---- Actions -----------------------------------------------------------

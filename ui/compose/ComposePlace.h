@@ -7,6 +7,8 @@
 #include <QPointer>
 #include <QWidget>
 
+#include <functional>
+
 class QLabel;
 class QMessageBox;
 class QPushButton;
@@ -15,6 +17,7 @@ namespace scalelab {
 
 class AppServices;
 class DiagnosticsPanel;
+class FormHistory;
 class JobForm;
 class ProfileDriftBanner;
 class ScriptPreview;
@@ -47,6 +50,22 @@ public:
     // Called when the cluster layer appears or goes (enables submit).
     void updateActions();
 
+    // Undo/redo and the modified mark (FormHistory).
+    FormHistory *history() const { return m_history; }
+    bool isModified() const;
+    // "train.json", or "Untitled" for a form never saved.
+    QString documentName() const;
+    // Runs `proceed` at once when nothing is unsaved; otherwise asks (window-
+    // modal, no nested loop) to save, discard or cancel. `action` ends the
+    // question "Save the changes … before %1?".
+    void whenDiscardable(const QString &action, std::function<void()> proceed);
+    QMessageBox *pendingQuestion() const;
+    // The form as it was when the window last closed (AppSettings).
+    void restoreLastSession();
+    void rememberSession() const;
+    // A run's spec into the form ("Clone"): asks first when unsaved.
+    void cloneSpec(const JobSpec &spec);
+
 public Q_SLOTS:
     void openSpecDialog();
     void saveSpec();
@@ -62,6 +81,8 @@ public Q_SLOTS:
 Q_SIGNALS:
     void message(const QString &text);
     void recentSpecsChanged();
+    // The file name or the modified mark changed (the window title follows).
+    void documentChanged();
 
 protected:
     void dragEnterEvent(QDragEnterEvent *event) override;
@@ -72,6 +93,8 @@ private:
     void onEdited();
     void connectClusters();
     void showFileProblems(const QString &title, const Diagnostics &diags);
+    void setSpecPath(const QString &path);
+    void afterUndoRedo();
 
     AppServices &m_services;
     JobForm *m_form;
@@ -87,6 +110,8 @@ private:
     QString m_importText;   // the last imported script, read again on a profile switch
     QString m_importName;
     QPointer<QMessageBox> m_confirm;
+    QPointer<QMessageBox> m_discardQuestion;
+    FormHistory *m_history = nullptr;
     QObject *m_connectedClusters = nullptr;
 };
 

@@ -2,6 +2,7 @@
 #include "ui/compose/JobForm.h"
 
 #include "ui/compose/EnvironmentEditor.h"
+#include "ui/common/WheelGuard.h"
 #include "core/profiles/ProfileRegistry.h"
 #include "core/base/InputLimits.h"
 #include "core/base/ShellQuote.h"
@@ -143,6 +144,18 @@ JobForm::JobForm(const ProfileRegistry &profiles, QWidget *parent) : QWidget(par
     lay->addWidget(envBox);
     lay->addStretch(1);
 
+    // Tab follows the rows as they are shown, not the order of creation.
+    const QList<QWidget *> order{m_profile, m_partition, m_account, m_time,       m_gpus,    m_nodes,  m_framework,
+                                 m_launcher, m_cpusPerGpu, m_memory, m_program, m_args, m_jobName, m_sampling};
+    for (qsizetype i = 1; i < order.size(); ++i)
+        setTabOrder(order[i - 1], order[i]);
+    for (QWidget *w : m_env->findChildren<QWidget *>())
+        if (w->focusPolicy() & Qt::TabFocus) {
+            setTabOrder(m_sampling, w);
+            break;
+        }
+    // Scrolling the form over a spin box or combo must not change it.
+    WheelGuard::guardChildren(this);
 
     buildProfiles();
     connect(m_profile, &QComboBox::currentIndexChanged, this, &JobForm::onProfileChanged);

@@ -6,6 +6,8 @@
 #include <QApplication>
 #include <QPainter>
 
+#include <algorithm>
+
 namespace scalelab {
 
 void ElapsedDelegate::paint(QPainter *painter, const QStyleOptionViewItem &option, const QModelIndex &index) const
@@ -24,24 +26,31 @@ void ElapsedDelegate::paint(QPainter *painter, const QStyleOptionViewItem &optio
     QStyle *style = w ? w->style() : QApplication::style();
     style->drawControl(QStyle::CE_ItemViewItem, &bg, painter, w);
 
-    const QRect r = option.rect.adjusted(3, 3, -3, -3);
+    // The text keeps the cell; the bar is a strip under it, so no outline
+    // ever crosses the digits (it read as struck through).
+    const QRect cell = option.rect.adjusted(3, 1, -3, -1);
+    const int barHeight = std::clamp(cell.height() / 5, 3, 5);
+    const QRect bar(cell.left(), cell.bottom() - barHeight + 1, cell.width(), barHeight);
+    const QRect textRect(cell.left(), cell.top(), cell.width(), cell.height() - barHeight - 1);
     QColor colour = index.data(JobsModel::StateColourRole).value<QColor>();
     if (!colour.isValid())
         colour = option.palette.highlight().color();
     painter->save();
     painter->setRenderHint(QPainter::Antialiasing);
-    painter->setPen(colour.darker(120));
-    painter->setBrush(option.palette.base());
-    painter->drawRoundedRect(QRectF(r).adjusted(0.5, 0.5, -0.5, -0.5), 3, 3);
-    QRectF filled = QRectF(r).adjusted(1, 1, -1, -1);
+    QColor track = colour;
+    track.setAlpha(45);
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(track);
+    painter->drawRoundedRect(QRectF(bar), 1.5, 1.5);
+    QRectF filled(bar);
     filled.setWidth(filled.width() * progress);
     QColor fill = colour;
-    fill.setAlpha(progress >= 1.0 ? 150 : 110);
-    painter->setPen(Qt::NoPen);
+    fill.setAlpha(progress >= 1.0 ? 220 : 170);
     painter->setBrush(fill);
-    painter->drawRoundedRect(filled, 2, 2);
-    painter->setPen(option.palette.text().color());
-    painter->drawText(r, Qt::AlignCenter, index.data(Qt::DisplayRole).toString());
+    painter->drawRoundedRect(filled, 1.5, 1.5);
+    const bool selected = option.state & QStyle::State_Selected;
+    painter->setPen(selected ? option.palette.highlightedText().color() : option.palette.text().color());
+    painter->drawText(textRect, Qt::AlignCenter, index.data(Qt::DisplayRole).toString());
     painter->restore();
 }
 

@@ -9,6 +9,8 @@
 #include <QPixmap>
 
 #include <algorithm>
+#include <QSet>
+
 #include <map>
 
 namespace scalelab {
@@ -34,10 +36,23 @@ QString JobsModel::reload()
         studyIndex[s.id] = newStudies.size();
         newStudies.push_back({s, {}});
     }
+    const auto hidden = m_store.hiddenRuns();
+    const auto failures = m_store.failureLines();
     std::vector<RunRow> loose;
+    int hiddenCount = 0;
+    QSet<qint64> studiesWithRuns;
     for (const RunRecord &r : runs.value) {
+        studiesWithRuns.insert(r.studyId);
         RunRow row;
         row.run = r;
+        row.hidden = hidden.ok() && hidden.value.contains(r.id);
+        if (row.hidden) {
+            ++hiddenCount;
+            if (!m_showHidden)
+                continue;
+        }
+        if (failures.ok())
+            row.failureLine = failures.value.value(r.id);
         if (const auto parsed = parseJobSpec(r.specJson); parsed.spec) {
             row.limitSeconds = SlurmTime::parseSeconds(parsed.spec->time).value_or(-1);
             row.jobName = parsed.spec->jobName;
@@ -47,7 +62,11 @@ QString JobsModel::reload()
                 for (const StateChange &c : history.value) {
                     if (!row.started.isValid() && (c.state == JobState::Running || c.state == JobState::Completing))
                         row.started = c.at;
-                    if (!row.ended.isValid() && SlurmJobState::isTerminal(c.state))
+                    // COMPLETING: the job's processes have ended (a cancel, or the
+                    // end), Slurm is cleaning up: the clock stops there.
+                    if (!row.ended.isValid()
+                        && (SlurmJobState::isTerminal(c.state) || (c.state == JobState::Completing && row.started.isValid()
+                                                                   && row.started != c.at)))
                         row.ended = c.at;
                 }
             }
@@ -78,7 +97,15 @@ QString JobsModel::reload()
         order.push_back({loose[i].run.created, Top{-1, int(i)}});
     std::stable_sort(order.begin(), order.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
 
+    // A study whose runs are all hidden is hidden with them.
+    if (!m_showHidden)
+        newStudies.erase(std::remove_if(newStudies.begin(), newStudies.end(),
+                                        [&](const StudyRow &st) {
+                                            return st.runs.empty() && studiesWithRuns.contains(st.study.id);
+                                        }),
+                         newStudies.end());
     beginResetModel();
+    m_hiddenCount = hiddenCount;
     m_studies = std::move(newStudies);
     m_loose = std::move(loose);
     m_top.clear();
@@ -131,7 +158,7 @@ QVariant JobsModel::headerData(int section, Qt::Orientation orientation, int rol
     case Cluster: return tr("Cluster");
     case JobId: return tr("Job ID");
     case State: return tr("State");
-    case Reason: return tr("Pending reason");
+    case Reason: return tr("Reason / cause");
     case Gpus: return tr("GPUs");
     case Nodes: return tr("Nodes");
     case Elapsed: return tr("Elapsed / limit");
@@ -252,8 +279,12 @@ QVariant JobsModel::runData(const RunRow &row, int column, int role) const
         return std::min(1.0, double(e) / double(row.limitSeconds));
     }
     case Qt::ForegroundRole:
+        if (row.hidden)
+            return QColor(0x80, 0x80, 0x80);   // shown only with "Show hidden"
         if (column == State)
             return runColour(r).darker(115);
+        if (column == Reason && !row.failureLine.isEmpty() && r.isTerminal())
+            return QColor(0xb0, 0x00, 0x20);
         return {};
     case Qt::DecorationRole:
         if (column == State)
@@ -262,6 +293,8 @@ QVariant JobsModel::runData(const RunRow &row, int column, int role) const
     case Qt::ToolTipRole:
         if (column == State && !r.rejection.isEmpty())
             return r.rejection;
+        if (column == Reason && !row.failureLine.isEmpty())
+            return tr("First error in the job's output (%1)").arg(row.failureLine);
         if (column == Name)
             return tr("token %1, remote dir %2").arg(r.token, r.remoteDir.isEmpty() ? tr("(not yet)") : r.remoteDir);
         return {};
@@ -285,6 +318,10 @@ QVariant JobsModel::runData(const RunRow &row, int column, int role) const
     case JobId: return r.jobId;
     case State: return stateText(r);
     case Reason: {
+        if (!row.failureLine.isEmpty() && r.isTerminal())
+            return row.failureLine;
+        if (r.submitState == SubmitState::Rejected)
+            return r.rejection.section(QLatin1Char('\n'), 0, 0);
         if (r.state != JobState::Pending)
             return QString();
         return r.reason == QLatin1String("None") ? QString() : r.reason;
@@ -388,6 +425,26 @@ bool JobsModel::hasActiveRuns() const
     return std::any_of(m_loose.begin(), m_loose.end(), active)
         || std::any_of(m_studies.begin(), m_studies.end(),
                        [&](const StudyRow &s) { return std::any_of(s.runs.begin(), s.runs.end(), active); });
+}
+
+qint64 JobsModel::studyOfSameSpec(qint64 runId) const
+{
+    const RunRow *row = runRow(runId);
+    if (!row || row->run.studyId > 0 || row->run.specJson.isEmpty())
+        return 0;
+    for (const StudyRow &st : m_studies)
+        for (const RunRow &r : st.runs)
+            if (r.run.specJson == row->run.specJson)
+                return st.study.id;
+    return 0;
+}
+
+QString JobsModel::studyName(qint64 studyId) const
+{
+    for (const StudyRow &st : m_studies)
+        if (st.study.id == studyId)
+            return st.study.name;
+    return {};
 }
 
 } // namespace scalelab

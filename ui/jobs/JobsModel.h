@@ -43,6 +43,8 @@ public:
         qint64 limitSeconds = -1;
         QString jobName;
         qint64 accountedElapsed = -1;   // sacct Elapsed when known (wins over the history)
+        QString failureLine;            // "line 42: ValueError: …" for a failed run, "" = none found
+        bool hidden = false;
     };
     struct StudyRow {
         StudyRecord study;
@@ -52,6 +54,10 @@ public:
     explicit JobsModel(RunStore &store, QObject *parent = nullptr);
 
     QString reload();   // "" = ok, else the store's error (the old rows stay)
+    // Hidden runs (RunStore::setHidden) are left out unless shown; takes effect on reload().
+    void setShowHidden(bool show) { m_showHidden = show; }
+    bool showHidden() const { return m_showHidden; }
+    int hiddenCount() const { return m_hiddenCount; }
 
     QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
     QModelIndex parent(const QModelIndex &child) const override;
@@ -63,6 +69,10 @@ public:
     QModelIndex indexOfRun(qint64 runId, int column = 0) const;
     const RunRow *runRow(qint64 runId) const;
     bool hasActiveRuns() const;
+    // For a run outside any study (a resubmitted point): the study holding a
+    // run with the very same spec, i.e. the point it repeats; 0 = none.
+    qint64 studyOfSameSpec(qint64 runId) const;
+    QString studyName(qint64 studyId) const;
 
     static QColor stateColour(JobState state);
     static QIcon stateIcon(const QColor &colour);
@@ -85,6 +95,8 @@ private:
     std::vector<StudyRow> m_studies;
     std::vector<RunRow> m_loose;
     std::vector<Top> m_top;
+    bool m_showHidden = false;
+    int m_hiddenCount = 0;
 };
 
 } // namespace scalelab

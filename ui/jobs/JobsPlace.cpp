@@ -10,6 +10,7 @@
 #include "ui/jobs/RunDetailsView.h"
 #include "core/store/RunStore.h"
 
+#include <QCheckBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -39,6 +40,11 @@ JobsPlace::JobsPlace(AppServices &services, QWidget *parent)
     , m_clone(new QPushButton(tr("Clone to Compose")))
     , m_refresh(new QPushButton(tr("Refresh now")))
     , m_tick(new QTimer(this))
+    , m_withdraw(new QPushButton(tr("Withdraw")))
+    , m_hide(new QPushButton(tr("Hide")))
+    , m_addToStudy(new QPushButton(tr("Add to study")))
+    , m_showHidden(new QCheckBox(tr("Show hidden")))
+    , m_messageExpiry(new QTimer(this))
 {
     setObjectName(QStringLiteral("jobsPlace"));
     m_proxy->setSourceModel(m_model);
@@ -67,10 +73,19 @@ JobsPlace::JobsPlace(AppServices &services, QWidget *parent)
     m_refresh->setToolTip(tr("Poll the clusters now (F5)"));
     m_refresh->setShortcut(QKeySequence::Refresh);
 
+    m_withdraw->setObjectName(QStringLiteral("withdrawButton"));
+    m_withdraw->setToolTip(tr("Drop a run that never reached Slurm, so it is never sent"));
+    m_hide->setObjectName(QStringLiteral("hideButton"));
+    m_hide->setToolTip(tr("Hide the run from Jobs and Results; the run store keeps it (Show hidden brings it back)"));
+    m_showHidden->setObjectName(QStringLiteral("showHiddenCheck"));
+    m_showHidden->setToolTip(tr("Also list runs that were hidden"));
     auto *top = new QHBoxLayout;
     top->addWidget(m_filter, 1);
-    for (QPushButton *b : {m_cancel, m_dryRun, m_resubmit, m_clone, m_refresh})
+    m_addToStudy->setObjectName(QStringLiteral("addToStudyButton"));
+    m_addToStudy->setToolTip(tr("Put this resubmitted run into the study of the point it repeats (same spec)"));
+    for (QPushButton *b : {m_cancel, m_withdraw, m_dryRun, m_resubmit, m_clone, m_addToStudy, m_hide, m_refresh})
         top->addWidget(b);
+    top->addWidget(m_showHidden);
 
     m_view->setObjectName(QStringLiteral("jobsView"));
     m_view->setModel(m_proxy);
@@ -113,6 +128,17 @@ JobsPlace::JobsPlace(AppServices &services, QWidget *parent)
     connect(m_dryRun, &QPushButton::clicked, this, &JobsPlace::dryRunSelected);
     connect(m_resubmit, &QPushButton::clicked, this, &JobsPlace::resubmitSelected);
     connect(m_clone, &QPushButton::clicked, this, &JobsPlace::cloneSelected);
+    connect(m_withdraw, &QPushButton::clicked, this, [this] { withdrawSelected(); });
+    connect(m_hide, &QPushButton::clicked, this, &JobsPlace::toggleHiddenSelected);
+    connect(m_addToStudy, &QPushButton::clicked, this, &JobsPlace::addSelectedToStudy);
+    connect(m_showHidden, &QCheckBox::toggled, this, [this](bool on) {
+        m_model->setShowHidden(on);
+        reload();
+    });
+    // Passing messages go after a while; errors stay until the next message.
+    m_messageExpiry->setSingleShot(true);
+    m_messageExpiry->setInterval(20000);
+    connect(m_messageExpiry, &QTimer::timeout, this, [this] { showMessage(QString()); });
     connect(m_refresh, &QPushButton::clicked, this, [this] {
         if (ClusterService *cm = clusters()) {
             cm->refreshNow();
@@ -252,6 +278,15 @@ void JobsPlace::updateButtons()
     const bool haveClusters = m_services.clusters() != nullptr;
     const QString noClusters = tr("The cluster connection is not available yet.");
     m_cancel->setEnabled(haveClusters && row && row->run.hasJob() && !row->run.isTerminal());
+    const bool unsent = row && !row->run.hasJob()
+        && (row->run.submitState == SubmitState::Intent || row->run.submitState == SubmitState::Uploaded);
+    m_withdraw->setEnabled(unsent);
+    m_hide->setEnabled(row != nullptr);
+    const qint64 study = row ? m_model->studyOfSameSpec(id) : 0;
+    m_addToStudy->setEnabled(study > 0);
+    m_addToStudy->setText(study > 0 ? tr("Add to \"%1\"").arg(m_model->studyName(study)) : tr("Add to study"));
+    m_hide->setText(row && row->hidden ? tr("Unhide") : tr("Hide"));
+    m_showHidden->setText(m_model->hiddenCount() > 0 ? tr("Show hidden (%1)").arg(m_model->hiddenCount()) : tr("Show hidden"));
     m_dryRun->setEnabled(haveClusters && row && !row->run.script.isEmpty());
     m_resubmit->setEnabled(haveClusters && row && !row->run.specJson.isEmpty());
     m_clone->setEnabled(row && !row->run.specJson.isEmpty());
@@ -265,6 +300,10 @@ void JobsPlace::showMessage(const QString &text, bool error)
     m_message->setText(text);
     m_message->setStyleSheet(error ? QStringLiteral("color: #b00020;") : QString());
     m_message->setVisible(!text.isEmpty());
+    if (!text.isEmpty() && !error)
+        m_messageExpiry->start();
+    else
+        m_messageExpiry->stop();
 }
 
 void JobsPlace::cancelSelected()

@@ -5,6 +5,7 @@
 #include <QSet>
 #include <QWidget>
 
+class QCheckBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -34,6 +35,17 @@ public:
     RunDetailsView *details() const { return m_details; }
     QLineEdit *filterEdit() const { return m_filter; }
     QLabel *messageLabel() const { return m_message; }
+    QPushButton *withdrawButton() const { return m_withdraw; }
+    QPushButton *hideButton() const { return m_hide; }
+    QPushButton *addToStudyButton() const { return m_addToStudy; }
+    // The selected resubmitted point joins the study of the run it repeats.
+    void addSelectedToStudy();
+    QCheckBox *showHiddenCheck() const { return m_showHidden; }
+
+    // The selected unsent run is withdrawn (never sent); "" = done, else why not.
+    QString withdrawSelected();
+    // Hides the selected run (or shows it again when it is hidden).
+    void toggleHiddenSelected();
 
     qint64 selectedRunId() const;
     bool selectRun(qint64 runId);
@@ -66,6 +78,11 @@ private:
     QPushButton *m_resubmit;
     QPushButton *m_clone;
     QPushButton *m_refresh;
+    QPushButton *m_withdraw;
+    QPushButton *m_hide;
+    QPushButton *m_addToStudy;
+    QCheckBox *m_showHidden;
+    QTimer *m_messageExpiry;
     QTimer *m_tick;
     QPointer<ClusterService> m_attached;
     QSet<qint64> m_collapsedStudies;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/jobs/RunDetailsView.h"
 
+#include "core/ingest/FailureCause.h"
+
 #include "ui/jobs/JobsModel.h"
 #include "ui/jobs/OutputTailView.h"
 #include "core/store/RunStore.h"
@@ -24,6 +26,7 @@ RunDetailsView::RunDetailsView(RunStore &store, QWidget *parent)
     , m_accounting(new QTreeWidget)
     , m_history(new QTreeWidget)
     , m_output(new OutputTailView)
+    , m_failure(new QLabel)
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -46,7 +49,20 @@ RunDetailsView::RunDetailsView(RunStore &store, QWidget *parent)
     m_history->setRootIsDecorated(false);
     m_history->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
 
-    m_tabs->addTab(m_output, tr("Output"));
+    m_failure->setObjectName(QStringLiteral("failureBanner"));
+    m_failure->setTextFormat(Qt::PlainText);
+    m_failure->setWordWrap(true);
+    m_failure->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_failure->setStyleSheet(QStringLiteral("QLabel { background: #fdecea; color: #8a1c13; border: 1px solid #e6a19a;"
+                                            " border-radius: 3px; padding: 4px 6px; }"));
+    m_failure->hide();
+    auto *outputPage = new QWidget;
+    auto *outputLayout = new QVBoxLayout(outputPage);
+    outputLayout->setContentsMargins(0, 0, 0, 0);
+    outputLayout->setSpacing(2);
+    outputLayout->addWidget(m_failure);
+    outputLayout->addWidget(m_output, 1);
+    m_tabs->addTab(outputPage, tr("Output"));
     m_tabs->addTab(m_script, tr("Script"));
     m_tabs->addTab(m_accounting, tr("Accounting"));
     m_tabs->addTab(m_history, tr("State history"));
@@ -93,6 +109,27 @@ void RunDetailsView::refresh()
     fillAccounting();
     fillHistory();
     refreshOutput();
+    updateFailureBanner(r);
+}
+
+void RunDetailsView::updateFailureBanner(const RunRecord &r)
+{
+    QString line;
+    if (r.isTerminal() && r.state != JobState::Completed) {
+        if (const auto stored = m_store.failureLines(); stored.ok())
+            line = stored.value.value(r.id);
+        if (line.isEmpty()) {
+            // Fetched before the line was recorded: look in the tail shown below
+            // (already read, bounded), and keep what is found.
+            if (const auto found = findFailureLine(m_output->toPlainText().toUtf8())) {
+                line = tr("near the end: %1").arg(found->text);
+                m_store.setFailureLine(r.id, line);
+            }
+        }
+    }
+    m_failure->setVisible(!line.isEmpty());
+    m_failure->setText(line.isEmpty() ? QString()
+                                      : tr("%1 — first error in the output, %2").arg(JobsModel::stateText(r), line));
 }
 
 void RunDetailsView::refreshOutput()

@@ -12,6 +12,7 @@ namespace scalelab {
 
 class OutputTailView;
 class RunStore;
+struct RunRecord;
 
 // The lower half of the Jobs place for the selected run: a summary line and
 // tabs with its sbatch script, Slurm accounting (every sacct field), state
@@ -32,10 +33,13 @@ public:
     QTreeWidget *accountingView() const { return m_accounting; }
     QTreeWidget *historyView() const { return m_history; }
     OutputTailView *outputView() const { return m_output; }
+    // Above the output of a failed run: the first error line of its output.
+    QLabel *failureBanner() const { return m_failure; }
 
 private:
     void fillAccounting();
     void fillHistory();
+    void updateFailureBanner(const RunRecord &run);
 
     RunStore &m_store;
     qint64 m_runId = 0;
@@ -46,6 +50,7 @@ private:
     QTreeWidget *m_accounting;
     QTreeWidget *m_history;
     OutputTailView *m_output;
+    QLabel *m_failure;
 };
 
 } // namespace scalelab

@@ -4,7 +4,8 @@
 #include "ui/common/AfterFirstPaint.h"
 #include "ui/common/AppServices.h"
 #include "ui/compose/ComposePlace.h"
-#include "ui/compose/ProfileDriftBanner.h"
+#include "ui/compose/FormHistory.h"
+#include "ui/window/HelpDialog.h"
 #include "ui/common/RecentSpecs.h"
 #include "ui/common/UiResources.h"
 #include "ui/window/SettingsDialog.h"
@@ -14,6 +15,8 @@
 #include "ui/common/ClusterService.h"
 
 #include <QAction>
+#include <QCloseEvent>
+#include <QUndoStack>
 #include <QApplication>
 #include <QFileInfo>
 #include <QLabel>
@@ -31,7 +34,7 @@ namespace scalelab {
 MainWindow::MainWindow(AppServices &services, QWidget *parent) : QMainWindow(parent), m_services(services)
 {
     ensureUiResources();
-    setWindowTitle(tr("ScaleLab"));
+    setWindowTitle(tr("Untitled[*] — ScaleLab"));
     setAccessibleName(tr("ScaleLab"));
     m_tabs = new QTabWidget(this);
     m_tabs->setAccessibleName(tr("Places"));
@@ -73,12 +76,17 @@ QWidget *MainWindow::place(int index)
             m_compose = new ComposePlace(m_services, m_containers[index]);
             connect(m_compose, &ComposePlace::message, this, [this](const QString &t) { statusBar()->showMessage(t, 8000); });
             connect(m_compose, &ComposePlace::recentSpecsChanged, this, &MainWindow::rebuildRecentMenu);
+            connect(m_compose, &ComposePlace::documentChanged, this, &MainWindow::updateTitle);
             m_compose->updateActions();
+            connectUndo();
+            // The form of the last session, once this one is on screen.
+            new AfterFirstPaint(m_compose, [this] { m_compose->restoreLastSession(); });
+            updateTitle();
             // Opening the store (SQLite, migrations) waits until the form has
             // painted; a broken store is reported then.
             new AfterFirstPaint(m_compose, [this] {
                 if (const QString error = m_services.storeError(); !error.isEmpty())
-                    statusBar()->showMessage(tr("The run store could not be opened: %1").arg(error));
+                    statusBar()->showMessage(tr("The run store could not be opened: %1").arg(error), 30000);
             });
             w = m_compose;
         } else if (index == JobsIndex) {
@@ -121,82 +129,6 @@ QAction *MainWindow::action(const QString &name) const
     return findChild<QAction *>(name);
 }
 
-void MainWindow::buildMenus()
-{
-    QMenu *file = menuBar()->addMenu(tr("&File"));
-    connect(addAction(file, QStringLiteral("openSpec"), tr("&Open spec…"), {QKeySequence::Open}), &QAction::triggered, this,
-            [this] {
-                showPlace(ComposeIndex);
-                compose()->openSpecDialog();
-            });
-    connect(addAction(file, QStringLiteral("saveSpec"), tr("&Save spec"), {QKeySequence::Save}), &QAction::triggered, this,
-            [this] { compose()->saveSpec(); });
-    connect(addAction(file, QStringLiteral("saveSpecAs"), tr("Save spec &as…"), {QKeySequence(tr("Ctrl+Shift+S"))}),
-            &QAction::triggered, this, [this] { compose()->saveSpecAsDialog(); });
-    m_recentMenu = file->addMenu(tr("&Recent specs"));
-    m_recentMenu->setObjectName(QStringLiteral("recentSpecs"));
-    // Filled when opened (reading settings is kept out of start-up).
-    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
-    connect(addAction(file, QStringLiteral("importScript"), tr("&Import sbatch script…"), {QKeySequence(tr("Ctrl+I"))}),
-            &QAction::triggered, this, [this] {
-                showPlace(ComposeIndex);
-                compose()->importScriptDialog();
-            });
-    file->addSeparator();
-    auto *quit = addAction(file, QStringLiteral("quit"), tr("&Quit"), {QKeySequence::Quit, QKeySequence(tr("Ctrl+Q"))});
-    quit->setMenuRole(QAction::QuitRole);
-    connect(quit, &QAction::triggered, this, &QWidget::close);
-
-    QMenu *job = menuBar()->addMenu(tr("&Job"));
-    connect(addAction(job, QStringLiteral("submit"), tr("&Submit"), {QKeySequence(tr("Ctrl+Return")), QKeySequence(tr("Ctrl+Enter"))},
-                      QStringLiteral(":/scalelab/icons/submit.svg")),
-            &QAction::triggered, this, [this] { compose()->submit(); });
-    connect(addAction(job, QStringLiteral("dryRun"), tr("&Dry run"),
-                      {QKeySequence(tr("Ctrl+Shift+Return")), QKeySequence(tr("Ctrl+Shift+Enter"))},
-                      QStringLiteral(":/scalelab/icons/dryrun.svg")),
-            &QAction::triggered, this, [this] { compose()->dryRun(); });
-    connect(addAction(job, QStringLiteral("copyScript"), tr("&Copy script"), {QKeySequence(tr("Ctrl+Shift+C"))},
-                      QStringLiteral(":/scalelab/icons/copy.svg")),
-            &QAction::triggered, this, [this] { compose()->copyScript(); });
-    connect(addAction(job, QStringLiteral("study"), tr("Scaling s&tudy…"), {}, QStringLiteral(":/scalelab/icons/study.svg")),
-            &QAction::triggered, this, [this] {
-                showPlace(ComposeIndex);
-                compose()->openStudy();
-            });
-
-    QMenu *clusters = menuBar()->addMenu(tr("&Clusters"));
-    connect(addAction(clusters, QStringLiteral("connections"), tr("&Connections…"), {QKeySequence(tr("Ctrl+K"))}),
-            &QAction::triggered, this, &MainWindow::openConnections);
-    connect(addAction(clusters, QStringLiteral("addCluster"), tr("&Add cluster…"), {}), &QAction::triggered, this,
-            [this] {
-                if (const QString e = m_services.openAddCluster(this); !e.isEmpty())
-                    statusBar()->showMessage(tr("Cannot add a cluster: %1").arg(e), 15000);
-            });
-    connect(addAction(clusters, QStringLiteral("refreshProfile"), tr("&Refresh profile from cluster"), {}),
-            &QAction::triggered, this, [this] {
-                showPlace(ComposeIndex);
-                compose()->driftBanner()->refresh();
-            });
-    connect(addAction(clusters, QStringLiteral("settings"), tr("&Settings…"), {QKeySequence::Preferences}),
-            &QAction::triggered, this, [this] {
-                auto *d = new SettingsDialog(m_services, this);
-                d->setAttribute(Qt::WA_DeleteOnClose);
-                d->open();
-            });
-
-    QMenu *view = menuBar()->addMenu(tr("&View"));
-    const QStringList placeNames{tr("&Compose"), tr("&Jobs"), tr("&Results")};
-    const QStringList ids{QStringLiteral("showCompose"), QStringLiteral("showJobs"), QStringLiteral("showResults")};
-    for (int i = 0; i < 3; ++i)
-        connect(addAction(view, ids[i], placeNames[i], {QKeySequence(tr("Ctrl+%1").arg(i + 1))}), &QAction::triggered,
-                this, [this, i] { showPlace(i); });
-
-    QMenu *help = menuBar()->addMenu(tr("&Help"));
-    auto *about = addAction(help, QStringLiteral("about"), tr("&About ScaleLab"), {});
-    about->setMenuRole(QAction::AboutRole);
-    connect(about, &QAction::triggered, this, &MainWindow::showAbout);
-}
-
 void MainWindow::openConnections()
 {
     if (const QString error = m_services.openConnections(this); !error.isEmpty())
@@ -220,7 +152,8 @@ void MainWindow::rebuildRecentMenu()
                 statusBar()->showMessage(tr("%1 no longer exists; removed from the recent specs.").arg(path), 8000);
                 return;
             }
-            compose()->openSpecFile(path);
+            compose()->whenDiscardable(tr("opening %1").arg(QFileInfo(path).fileName()),
+                                       [this, path] { compose()->openSpecFile(path); });
         });
     }
     if (recent.isEmpty())
@@ -231,24 +164,15 @@ void MainWindow::rebuildRecentMenu()
     }
 }
 
-void MainWindow::showAbout()
-{
-    auto *box = new QMessageBox(QMessageBox::Information, tr("About ScaleLab"),
-                                tr("<b>ScaleLab %1</b><p>Compose multi-GPU Slurm jobs, submit them over SSH, watch them "
-                                   "and compare finished runs: speedup, efficiency, GPU utilisation and accuracy.</p>")
-                                    .arg(QApplication::applicationVersion()),
-                                QMessageBox::Ok, this);
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->setIconPixmap(QIcon(QStringLiteral(":/scalelab/icon.svg")).pixmap(64, 64));
-    box->open();
-}
-
 void MainWindow::attachClusters()
 {
     ClusterService *cm = m_services.clusters();
     if (cm && cm != m_attachedClusters) {
         m_attachedClusters = cm;
         connect(cm, &ClusterService::connectionStatus, this, &MainWindow::setConnectionStatus);
+        connect(cm, &ClusterService::clusterMessage, this, [this](const QString &clusterId, const QString &text) {
+            statusBar()->showMessage(clusterId.isEmpty() ? text : tr("%1: %2").arg(clusterId, text), 15000);
+        });
     }
     if (m_compose)
         m_compose->updateActions();
@@ -267,6 +191,40 @@ void MainWindow::applyIcons()
     for (const auto &[action, icon] : m_actionIcons)
         if (action)
             action->setIcon(QIcon(icon));
+}
+
+void MainWindow::updateTitle()
+{
+    if (!m_compose)
+        return;
+    // "[*]" is where Qt draws the modified mark.
+    setWindowTitle(tr("%1[*] — ScaleLab").arg(m_compose->documentName()));
+    setWindowModified(m_compose->isModified());
+}
+
+void MainWindow::connectUndo()
+{
+    QUndoStack *stack = m_compose->history()->stack();
+    m_undo->setEnabled(stack->canUndo());
+    m_redo->setEnabled(stack->canRedo());
+    connect(stack, &QUndoStack::canUndoChanged, m_undo, &QAction::setEnabled);
+    connect(stack, &QUndoStack::canRedoChanged, m_redo, &QAction::setEnabled);
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (m_compose && !m_closeConfirmed && m_compose->isModified()) {
+        event->ignore();
+        m_compose->whenDiscardable(tr("quitting"), [this] {
+            m_closeConfirmed = true;
+            close();
+        });
+        return;
+    }
+    if (m_compose)
+        m_compose->rememberSession();
+    m_closeConfirmed = false;
+    QMainWindow::closeEvent(event);
 }
 
 ComposePlace *MainWindow::compose()

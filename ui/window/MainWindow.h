@@ -10,11 +10,13 @@ class QAction;
 class QLabel;
 class QMenu;
 class QTabWidget;
+class QCloseEvent;
 
 namespace scalelab {
 
 class AppServices;
 class ComposePlace;
+class HelpDialog;
 
 // The window: three places (Compose, Jobs, Results), menus, shortcuts and a
 // status bar with one connection line per cluster. Jobs and Results are
@@ -36,8 +38,14 @@ public:
     // Connects the status bar to the cluster layer (once it exists).
     void attachClusters();
 
+    // Help ▸ Guide (0) or Help ▸ Keyboard shortcuts (1); one dialog, raised again.
+    void showHelp(int page);
+    HelpDialog *helpDialog() const;
+
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
+    // Asks before unsaved Compose changes are lost; remembers the form.
+    void closeEvent(QCloseEvent *event) override;
 
 Q_SIGNALS:
     // The first frame is on screen and the current place is built: the time
@@ -53,6 +61,8 @@ private:
     void rebuildRecentMenu();
     void openConnections();
     void showAbout();
+    void updateTitle();
+    void connectUndo();
     QAction *addAction(QMenu *menu, const QString &name, const QString &text, const QList<QKeySequence> &keys,
                        const QString &icon = {});
 
@@ -67,6 +77,10 @@ private:
     QMenu *m_recentMenu = nullptr;
     QHash<QString, QLabel *> m_connectionLabels;
     QObject *m_attachedClusters = nullptr;
+    QAction *m_undo = nullptr;
+    QAction *m_redo = nullptr;
+    QPointer<HelpDialog> m_help;
+    bool m_closeConfirmed = false;
 };
 
 } // namespace scalelab

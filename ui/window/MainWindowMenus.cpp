@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// MainWindow: menus, shortcuts and help.
+#include "ui/window/MainWindow.h"
+
+#include "ui/common/AppServices.h"
+#include "ui/compose/ComposePlace.h"
+#include "ui/compose/FormHistory.h"
+#include "ui/compose/ProfileDriftBanner.h"
+#include "ui/window/HelpDialog.h"
+#include "ui/window/SettingsDialog.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QStatusBar>
+#include <QUndoStack>
+
+namespace scalelab {
+
+void MainWindow::buildMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    connect(addAction(file, QStringLiteral("openSpec"), tr("&Open spec…"), {QKeySequence::Open}), &QAction::triggered, this,
+            [this] {
+                showPlace(ComposeIndex);
+                compose()->openSpecDialog();
+            });
+    connect(addAction(file, QStringLiteral("saveSpec"), tr("&Save spec"), {QKeySequence::Save}), &QAction::triggered, this,
+            [this] { compose()->saveSpec(); });
+    connect(addAction(file, QStringLiteral("saveSpecAs"), tr("Save spec &as…"), {QKeySequence(tr("Ctrl+Shift+S"))}),
+            &QAction::triggered, this, [this] { compose()->saveSpecAsDialog(); });
+    m_recentMenu = file->addMenu(tr("&Recent specs"));
+    m_recentMenu->setObjectName(QStringLiteral("recentSpecs"));
+    // Filled when opened (reading settings is kept out of start-up).
+    connect(m_recentMenu, &QMenu::aboutToShow, this, &MainWindow::rebuildRecentMenu);
+    connect(addAction(file, QStringLiteral("importScript"), tr("&Import sbatch script…"), {QKeySequence(tr("Ctrl+I"))}),
+            &QAction::triggered, this, [this] {
+                showPlace(ComposeIndex);
+                compose()->importScriptDialog();
+            });
+    file->addSeparator();
+    // One key only: QKeySequence::Quit is Ctrl+Q on Linux, and the same key
+    // bound twice makes Qt drop both ("Ambiguous shortcut overload").
+    auto *quit = addAction(file, QStringLiteral("quit"), tr("&Quit"), {QKeySequence(Qt::CTRL | Qt::Key_Q)});
+    quit->setMenuRole(QAction::QuitRole);
+    connect(quit, &QAction::triggered, this, &QWidget::close);
+
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    m_undo = addAction(edit, QStringLiteral("undo"), tr("&Undo"), {QKeySequence::Undo});
+    m_redo = addAction(edit, QStringLiteral("redo"), tr("&Redo"), {QKeySequence::Redo});
+    m_undo->setEnabled(false);
+    m_redo->setEnabled(false);
+    connect(m_undo, &QAction::triggered, this, [this] { compose()->history()->stack()->undo(); });
+    connect(m_redo, &QAction::triggered, this, [this] { compose()->history()->stack()->redo(); });
+
+    QMenu *job = menuBar()->addMenu(tr("&Job"));
+    connect(addAction(job, QStringLiteral("submit"), tr("&Submit"), {QKeySequence(tr("Ctrl+Return")), QKeySequence(tr("Ctrl+Enter"))},
+                      QStringLiteral(":/scalelab/icons/submit.svg")),
+            &QAction::triggered, this, [this] { compose()->submit(); });
+    connect(addAction(job, QStringLiteral("dryRun"), tr("&Dry run"),
+                      {QKeySequence(tr("Ctrl+Shift+Return")), QKeySequence(tr("Ctrl+Shift+Enter"))},
+                      QStringLiteral(":/scalelab/icons/dryrun.svg")),
+            &QAction::triggered, this, [this] { compose()->dryRun(); });
+    connect(addAction(job, QStringLiteral("copyScript"), tr("&Copy script"), {QKeySequence(tr("Ctrl+Shift+C"))},
+                      QStringLiteral(":/scalelab/icons/copy.svg")),
+            &QAction::triggered, this, [this] { compose()->copyScript(); });
+    connect(addAction(job, QStringLiteral("study"), tr("Scaling s&tudy…"), {}, QStringLiteral(":/scalelab/icons/study.svg")),
+            &QAction::triggered, this, [this] {
+                showPlace(ComposeIndex);
+                compose()->openStudy();
+            });
+
+    QMenu *clusters = menuBar()->addMenu(tr("&Clusters"));
+    connect(addAction(clusters, QStringLiteral("connections"), tr("&Connections…"), {QKeySequence(tr("Ctrl+K"))}),
+            &QAction::triggered, this, &MainWindow::openConnections);
+    connect(addAction(clusters, QStringLiteral("addCluster"), tr("&Add cluster…"), {}), &QAction::triggered, this,
+            [this] {
+                if (const QString e = m_services.openAddCluster(this); !e.isEmpty())
+                    statusBar()->showMessage(tr("Cannot add a cluster: %1").arg(e), 15000);
+            });
+    connect(addAction(clusters, QStringLiteral("refreshProfile"), tr("&Refresh profile from cluster"), {}),
+            &QAction::triggered, this, [this] {
+                showPlace(ComposeIndex);
+                compose()->driftBanner()->refresh();
+            });
+    connect(addAction(clusters, QStringLiteral("settings"), tr("&Settings…"), {QKeySequence::Preferences}),
+            &QAction::triggered, this, [this] {
+                auto *d = new SettingsDialog(m_services, this);
+                d->setAttribute(Qt::WA_DeleteOnClose);
+                d->open();
+            });
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    const QStringList placeNames{tr("&Compose"), tr("&Jobs"), tr("&Results")};
+    const QStringList ids{QStringLiteral("showCompose"), QStringLiteral("showJobs"), QStringLiteral("showResults")};
+    for (int i = 0; i < 3; ++i)
+        connect(addAction(view, ids[i], placeNames[i], {QKeySequence(tr("Ctrl+%1").arg(i + 1))}), &QAction::triggered,
+                this, [this, i] { showPlace(i); });
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    connect(addAction(help, QStringLiteral("guide"), tr("&Guide"), {QKeySequence::HelpContents}), &QAction::triggered,
+            this, [this] { showHelp(HelpDialog::GuidePage); });
+    connect(addAction(help, QStringLiteral("shortcuts"), tr("&Keyboard shortcuts"), {QKeySequence(tr("Ctrl+/"))}),
+            &QAction::triggered, this, [this] { showHelp(HelpDialog::ShortcutsPage); });
+    help->addSeparator();
+    auto *about = addAction(help, QStringLiteral("about"), tr("&About ScaleLab"), {});
+    about->setMenuRole(QAction::AboutRole);
+    connect(about, &QAction::triggered, this, &MainWindow::showAbout);
+}
+
+HelpDialog *MainWindow::helpDialog() const
+{
+    return m_help;
+}
+
+void MainWindow::showHelp(int page)
+{
+    if (!m_help) {
+        QList<QAction *> actions;
+        for (QAction *top : menuBar()->actions())
+            if (QMenu *menu = top->menu())
+                for (QAction *a : menu->actions())
+                    if (!a->isSeparator() && !a->menu())
+                        actions << a;
+        m_help = new HelpDialog(actions, this);
+        m_help->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    m_help->showPage(HelpDialog::Page(page));
+    m_help->show();
+    m_help->raise();
+}
+
+void MainWindow::showAbout()
+{
+    auto *box = new QMessageBox(QMessageBox::Information, tr("About ScaleLab"),
+                                tr("<b>ScaleLab %1</b><p>Compose multi-GPU Slurm jobs, submit them over SSH, watch them "
+                                   "and compare finished runs: speedup, efficiency, GPU utilisation and accuracy.</p>")
+                                    .arg(QApplication::applicationVersion()),
+                                QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setIconPixmap(QIcon(QStringLiteral(":/scalelab/icon.svg")).pixmap(64, 64));
+    box->open();
+}
+
+} // namespace scalelab
