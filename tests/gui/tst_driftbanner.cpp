@@ -38,7 +38,7 @@ public:
     bool connected = false;
     int discoveries = 0;
 
-    void submit(const QList<JobSpec> &, const QString &) override {}
+    void submit(const QList<JobSpec> &, const QString &, StudyOrder) override {}
     void dryRun(const JobSpec &) override {}
     void dryRunRun(qint64) override {}
     void cancel(qint64) override {}
