@@ -1,5 +1,6 @@
 #include "app/cli/CliMain.h"
 #include "app/GuiMain.h"
+#include "core/base/Logging.h"
 
 #include <QApplication>
 #include <QCoreApplication>
@@ -9,6 +10,9 @@ int main(int argc, char **argv)
     QStringList args;
     for (int i = 1; i < argc; ++i)
         args << QString::fromLocal8Bit(argv[i]);
+    // Before anything connects or writes the store: every layer logs to one
+    // file (scalelab.* categories; QT_LOGGING_RULES decides what is written).
+    scalelab::LogFile::install();
     if (scalelab::CliMain::needsGuiApplication(args)) {
         if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
             qputenv("QT_QPA_PLATFORM", "offscreen");

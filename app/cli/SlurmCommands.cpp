@@ -5,6 +5,7 @@
 #include "core/model/JobSpecJson.h"
 #include "core/compose/JobValidator.h"
 #include "core/client/RunDraft.h"
+#include "core/client/RunLifecycle.h"
 #include "core/store/RunStore.h"
 #include "core/compose/SbatchRenderer.h"
 #include "core/client/SlurmClient.h"
@@ -60,7 +61,7 @@ int rejectUnknown(CliContext &ctx, const CliArgs &a, const char *cmd)
 
 bool openStore(CliContext &ctx, RunStore &store)
 {
-    const QString error = store.open();
+    const QString error = store.open().errorText();
     if (!error.isEmpty()) {
         ctx.err << "scalelab: cannot open the run store: " << error << "\n";
         ctx.err.flush();
@@ -71,26 +72,24 @@ bool openStore(CliContext &ctx, RunStore &store)
 
 // Resolves unresolved submissions of a cluster before anything else is sent,
 // so an interrupted submit is completed, never duplicated.
-void reconcileCluster(CliContext &ctx, RunStore &store, SlurmClient &client, const QString &alias)
+void reconcileCluster(CliContext &ctx, RunLifecycle &lifecycle)
 {
-    const auto unresolved = store.unresolvedRuns(alias);
-    for (const auto &run : unresolved.value) {
-        const ReconcileOutcome r = client.reconcile(run.id);
-        switch (r.kind) {
+    const ReconcileReport report = lifecycle.reconcileUnresolved();
+    for (const ReconciledRun &r : report.runs) {
+        switch (r.outcome.kind) {
         case ReconcileOutcome::Kind::Found:
-            ctx.out << "run " << run.id << ": reconciled, job " << r.jobId << "\n";
+            ctx.out << "run " << r.runId << ": reconciled, job " << r.outcome.jobId << "\n";
             break;
-        case ReconcileOutcome::Kind::NotSubmitted: {
-            // Certainly never reached Slurm: finish the submission now.
-            const SubmitOutcome s = client.submit(run.id);
-            ctx.out << "run " << run.id << ": was not submitted; "
-                    << (s.kind == SubmitOutcome::Kind::Submitted ? QStringLiteral("submitted as job %1").arg(s.jobId)
-                                                                  : s.message)
+        case ReconcileOutcome::Kind::NotSubmitted:
+            // Certainly never reached Slurm: RunLifecycle finished the submission.
+            ctx.out << "run " << r.runId << ": was not submitted; "
+                    << (r.resubmit && r.resubmit->kind == SubmitOutcome::Kind::Submitted
+                            ? QStringLiteral("submitted as job %1").arg(r.resubmit->jobId)
+                            : (r.resubmit ? r.resubmit->message : QString()))
                     << "\n";
             break;
-        }
         case ReconcileOutcome::Kind::StillUnknown:
-            ctx.out << "run " << run.id << ": outcome still unknown (" << r.message << ")\n";
+            ctx.out << "run " << r.runId << ": outcome still unknown (" << r.outcome.message << ")\n";
             break;
         case ReconcileOutcome::Kind::NothingToDo:
             break;
@@ -145,45 +144,47 @@ int submitSpecs(CliContext &ctx, const QList<JobSpec> &specs, const ClusterProfi
         return allOk ? 0 : int(ExitCode::Errors);
     }
 
-    reconcileCluster(ctx, store, client, alias);
-    qint64 studyId = 0;
-    if (!studyName.isEmpty()) {
-        StudyRecord st;
-        st.name = studyName;
-        st.specTemplateJson = jobSpecToJson(specs.front());
-        const auto created = store.createStudy(st);
-        if (!created.ok())
-            return ctx.unusable(QStringLiteral("cannot store the study: %1").arg(created.error));
-        studyId = created.value;
-        ctx.out << "study " << studyId << " (" << studyName << ")\n";
+    RunLifecycle lifecycle(client, store);
+    reconcileCluster(ctx, lifecycle);
+    // All runs valid and stored (one transaction) before the first is sent:
+    // a store failure sends nothing.
+    QList<SubmitRequest> requests;
+    for (const auto &spec : specs)
+        requests << SubmitRequest{spec, &profile, alias};
+    const auto stored = RunLifecycle::storeBatch(store, requests, studyName);
+    if (!stored) {
+        ctx.err << "scalelab: cannot store the runs (nothing was sent): " << stored.error().message << "\n";
+        ctx.err.flush();
+        return int(ExitCode::Errors);
     }
+    if (!studyName.isEmpty() && !stored->isEmpty())
+        ctx.out << "study " << stored->front().studyId << " (" << studyName << ")\n";
+    QList<qint64> ids;
+    for (const RunRecord &run : *stored)
+        ids << run.id;
     bool allOk = true;
-    for (const auto &spec : specs) {
-        const auto created = store.createRun(draftRun(spec, profile, alias, studyId));
-        if (!created.ok()) {
-            ctx.err << "scalelab: cannot store the run: " << created.error << "\n";
-            allOk = false;
-            continue;
-        }
-        const RunRecord run = created.value;
-        const SubmitOutcome s = client.submit(run.id);
+    const QList<SentRun> sent = lifecycle.sendBatch(ids);   // in the order of `ids`
+    for (qsizetype i = 0; i < sent.size(); ++i) {
+        const SubmitOutcome &s = sent[i].outcome;
+        const qint64 runId = sent[i].runId;
+        const int gpus = stored->at(i).gpus;
         switch (s.kind) {
         case SubmitOutcome::Kind::Submitted:
-            ctx.out << "run " << run.id << ": submitted as job " << s.jobId << " on " << alias << " (" << spec.gpus
+            ctx.out << "run " << runId << ": submitted as job " << s.jobId << " on " << alias << " (" << gpus
                     << " GPU(s))\n";
             break;
         case SubmitOutcome::Kind::Rejected:
-            ctx.out << "run " << run.id << ": rejected by Slurm:\n  " << s.message.trimmed() << "\n";
+            ctx.out << "run " << runId << ": rejected by Slurm:\n  " << s.message.trimmed() << "\n";
             allOk = false;
             break;
         case SubmitOutcome::Kind::Unknown:
-            ctx.out << "run " << run.id << ": outcome unknown (" << s.message
+            ctx.out << "run " << runId << ": outcome unknown (" << s.message
                     << "); `scalelab status` reconciles it without submitting twice\n";
             allOk = false;
             break;
         case SubmitOutcome::Kind::NotSent:
         case SubmitOutcome::Kind::Refused:
-            ctx.out << "run " << run.id << ": not submitted: " << s.message << "\n";
+            ctx.out << "run " << runId << ": not submitted: " << s.message << "\n";
             allOk = false;
             break;
         }
@@ -220,9 +221,9 @@ FetchResult fetchAndIngest(CliContext &ctx, RunStore &store, SlurmClient &client
 Json accountingJson(RunStore &store, qint64 runId)
 {
     const auto acct = store.accounting(runId);
-    if (!acct.ok() || !acct.value)
+    if (!acct.ok() || !acct.value())
         return nullptr;
-    const SacctRecord &a = *acct.value;
+    const SacctRecord &a = *acct.value();
     auto str = [](const QString &q) { return q.toStdString(); };
     return Json{{"jobId", str(a.jobId)},   {"state", str(a.stateText)}, {"exitCode", str(a.exitCode)},
                 {"submit", str(a.submit)}, {"start", str(a.start)},     {"end", str(a.end)},
@@ -260,7 +261,7 @@ int onRunCluster(CliContext &ctx, const QStringList &args, const char *cmd,
     const auto run = store.run(*id);
     if (!run.ok())
         return ctx.unusable(QStringLiteral("no run %1 (see `scalelab runs`)").arg(*id));
-    CliCluster cluster(ctx, o.alias.isEmpty() ? run.value.clusterAlias : o.alias, o.sshConfig, o.acceptNew);
+    CliCluster cluster(ctx, o.alias.isEmpty() ? run.value().clusterAlias : o.alias, o.sshConfig, o.acceptNew);
     if (!cluster.connect().isEmpty())
         return int(ExitCode::Errors);
     SlurmClient client(cluster.executor(), store, cluster.alias());
@@ -381,7 +382,7 @@ int SlurmCommands::status(CliContext &ctx, const QStringList &args)
         return int(ExitCode::Errors);
     const auto all = store.runs();
     QStringList aliases;
-    for (const auto &r : all.value) {
+    for (const auto &r : all.value()) {
         const bool unresolved = r.submitState == SubmitState::Intent || r.submitState == SubmitState::Uploaded
             || r.submitState == SubmitState::Unknown;
         if ((unresolved || (r.hasJob() && !r.isTerminal())) && !aliases.contains(r.clusterAlias))
@@ -399,8 +400,11 @@ int SlurmCommands::status(CliContext &ctx, const QStringList &args)
             continue;
         }
         SlurmClient client(cluster.executor(), store, alias);
-        reconcileCluster(ctx, store, client, alias);
-        const PollResult poll = client.pollOnce();
+        RunLifecycle lifecycle(client, store);
+        reconcileCluster(ctx, lifecycle);
+        // Poll, then fetch and ingest every run that finished in this cycle.
+        const PollCycleReport cycle = lifecycle.pollCycle();
+        const PollResult &poll = cycle.poll;
         if (poll.controllerDown) {
             ctx.err << "scalelab: " << alias << ": Slurm controller unreachable: " << poll.message
                     << " (states kept; try again later)\n";
@@ -410,10 +414,10 @@ int SlurmCommands::status(CliContext &ctx, const QStringList &args)
             ctx.err << "scalelab: " << alias << ": " << (poll.transportError.isEmpty() ? poll.message : poll.transportError) << "\n";
             failed = true;
         }
-        for (const auto &u : poll.updates) {
-            if (u.final)
-                fetchAndIngest(ctx, store, client, u.runId);
-        }
+        for (const QString &e : cycle.fetchErrors)
+            ctx.err << "scalelab: " << alias << ": fetch: " << e << "\n";
+        for (const QString &e : cycle.ingestErrors)
+            ctx.err << "scalelab: " << alias << ": ingest: " << e << "\n";
         cj["squeueCalls"] = poll.squeueCalls;
         cj["sacctCalls"] = poll.sacctCalls;
         clusters.push_back(cj);
@@ -422,7 +426,7 @@ int SlurmCommands::status(CliContext &ctx, const QStringList &args)
     const auto after = store.runs();
     if (json) {
         Json runs = Json::array();
-        for (const auto &r : after.value)
+        for (const auto &r : after.value())
             runs.push_back(Json{{"id", r.id},
                                 {"study", r.studyId},
                                 {"cluster", r.clusterAlias.toStdString()},
@@ -438,7 +442,7 @@ int SlurmCommands::status(CliContext &ctx, const QStringList &args)
         ctx.out << QStringLiteral("%1 %2 %3 %4 %5 %6\n").arg(QStringLiteral("RUN"), 5).arg(QStringLiteral("CLUSTER"), -12)
                        .arg(QStringLiteral("JOB"), 8).arg(QStringLiteral("STATE"), -12).arg(QStringLiteral("GPUS"), 4)
                        .arg(QStringLiteral("REASON / SUBMISSION"));
-        for (const auto &r : after.value)
+        for (const auto &r : after.value())
             ctx.out << QStringLiteral("%1 %2 %3 %4 %5 %6\n")
                            .arg(r.id, 5)
                            .arg(r.clusterAlias, -12)
@@ -458,9 +462,13 @@ int SlurmCommands::cancel(CliContext &ctx, const QStringList &args)
         return 0;
     }
     return onRunCluster(ctx, args, "cancel", [&](RunStore &, SlurmClient &client, qint64 id) {
-        const CommandOutcome c = client.cancel(id);
-        (c.ok ? ctx.out : ctx.err) << (c.ok ? "" : "scalelab: ") << c.message << "\n";
-        return c.ok;
+        const Result<QString> c = client.cancel(id);
+        if (!c) {
+            ctx.err << "scalelab: " << c.error().message << "\n";
+            return false;
+        }
+        ctx.out << *c << "\n";
+        return true;
     });
 }
 
@@ -504,7 +512,7 @@ int SlurmCommands::runs(CliContext &ctx, const QStringList &args)
         ctx.printJson(QByteArray::fromStdString(arr.dump(2)));
         return 0;
     }
-    for (const auto &r : all.value)
+    for (const auto &r : all.value())
         ctx.out << QStringLiteral("%1  study %2  %3  job %4  %5  %6 GPU(s) on %7 node(s)  %8\n")
                        .arg(r.id)
                        .arg(r.studyId)

@@ -115,19 +115,19 @@ RunMetricsTable RunMetricsTable::load(RunStore &store, qint64 studyId)
     RunMetricsTable t;
     const auto studies = store.studies();
     if (!studies.ok()) {
-        t.error = studies.error;
+        t.error = studies.errorText();
         return t;
     }
     QMap<qint64, QString> studyNames;
-    for (const StudyRecord &s : studies.value)
+    for (const StudyRecord &s : studies.value())
         studyNames.insert(s.id, s.name);
     const auto runs = studyId > 0 ? store.runsInStudy(studyId) : store.runs();
     if (!runs.ok()) {
-        t.error = runs.error;
+        t.error = runs.errorText();
         return t;
     }
     QSet<QString> names;
-    for (const RunRecord &r : runs.value) {
+    for (const RunRecord &r : runs.value()) {
         if (studyId == 0 && r.studyId != 0)
             continue;
         RunMetricsRow row;
@@ -135,13 +135,13 @@ RunMetricsTable RunMetricsTable::load(RunStore &store, qint64 studyId)
         row.studyName = studyNames.value(r.studyId);
         const auto acct = store.accounting(r.id);
         if (acct.ok())
-            row.accounting = acct.value;
+            row.accounting = acct.value();
         const auto ms = store.metrics(r.id);
         if (!ms.ok()) {
-            t.error = ms.error;
+            t.error = ms.errorText();
             return t;
         }
-        for (const MetricRecord &m : ms.value) {
+        for (const MetricRecord &m : ms.value()) {
             auto it = row.metrics.find(m.name);
             if (it == row.metrics.end() || sourceRank(m.source) > sourceRank(it->source))
                 row.metrics.insert(m.name, m);

@@ -33,7 +33,8 @@ public:
     TestOnlyResult testOnly(const QString &script);
     // One squeue for all active runs, one sacct for those that left the queue.
     PollResult pollOnce();
-    CommandOutcome cancel(qint64 runId);
+    // The confirmation text ("cancel requested for job N") or why not.
+    Result<QString> cancel(qint64 runId);
     // Downloads the run's scalelab-* files (whole, up to maxBytesPerFile each)
     // into RunStore::runFilesDirectory(runId).
     FetchResult fetch(qint64 runId, qint64 maxBytesPerFile = 64 * 1024 * 1024);
@@ -50,7 +51,7 @@ public:
     static QString outputFileName(const QString &jobId);   // "scalelab-<id>.out"
 
 private:
-    QString remoteDirFor(const RunRecord &run, QString *error);
+    Result<QString> remoteDirFor(const RunRecord &run);
     ReconcileOutcome lookUpByToken(const RunRecord &run, const QString &remoteDir, bool attemptRecent);
 
     RemoteExecutor &m_exec;

@@ -104,13 +104,13 @@ IngestResult IngestService::ingestRun(RunStore &store, qint64 runId)
     IngestResult result;
     const auto run = store.run(runId);
     if (!run.ok()) {
-        result.error = run.error;
+        result.error = run.errorText();
         return result;
     }
     auto put = [&](const QString &name, double value, const QString &unit, const QString &source) {
         if (!result.error.isEmpty())
             return;
-        if (QString e = store.setMetric({runId, name, value, unit, source}); !e.isEmpty())
+        if (QString e = store.setMetric({runId, name, value, unit, source}).errorText(); !e.isEmpty())
             result.error = e;
         else
             result.written << name;
@@ -119,11 +119,11 @@ IngestResult IngestService::ingestRun(RunStore &store, qint64 runId)
     // Accounting.
     const auto acct = store.accounting(runId);
     if (!acct.ok()) {
-        result.error = acct.error;
+        result.error = acct.errorText();
         return result;
     }
-    if (acct.value) {
-        const AccountingMetricsResult am = AccountingMetrics::fromRecords(recordsOf(*acct.value));
+    if (acct.value()) {
+        const AccountingMetricsResult am = AccountingMetrics::fromRecords(recordsOf(*acct.value()));
         result.diagnostics += am.diagnostics;
         const AccountingMetrics &m = am.metrics;
         const QString s = metric::SourceSacct;
@@ -146,13 +146,13 @@ IngestResult IngestService::ingestRun(RunStore &store, qint64 runId)
 
     const auto files = store.files(runId);
     if (!files.ok()) {
-        result.error = files.error;
+        result.error = files.errorText();
         return result;
     }
-    result.logFile = logFile(files.value, run.value.jobId);
+    result.logFile = logFile(files.value(), run.value().jobId);
 
     // GPU samples: only what the sampler measured.
-    result.gpuFiles = gpuSampleFiles(files.value);
+    result.gpuFiles = gpuSampleFiles(files.value());
     if (!result.gpuFiles.isEmpty()) {
         const GpuSampleSummary g = GpuSampleParser::parseFiles(result.gpuFiles);
         result.diagnostics += g.diagnostics;
@@ -170,17 +170,17 @@ IngestResult IngestService::ingestRun(RunStore &store, qint64 runId)
     } else {
         const QString marker = noSamplesMarker(result.logFile);
         result.noGpuSamplesReason = marker.isEmpty() ? QStringLiteral("no GPU sampler file was fetched") : marker;
-        if (!marker.isEmpty() || run.value.isTerminal())
+        if (!marker.isEmpty() || run.value().isTerminal())
             put(metric::GpuSamples, 0, QString(), metric::SourceGpu);
     }
 
     // Training log: built-in patterns + the study's own.
     if (!result.logFile.isEmpty()) {
         QList<MetricPattern> user;
-        if (run.value.studyId > 0) {
-            const auto study = store.study(run.value.studyId);
+        if (run.value().studyId > 0) {
+            const auto study = store.study(run.value().studyId);
             if (study.ok()) {
-                const StudyNotesContent notes = StudyMetricPatterns::read(study.value.notes);
+                const StudyNotesContent notes = StudyMetricPatterns::read(study.value().notes);
                 user = notes.patterns;
                 result.diagnostics += notes.diagnostics;
             }

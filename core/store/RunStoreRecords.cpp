@@ -41,48 +41,48 @@ QList<QMap<QString, QString>> linesFromJson(const QString &json)
 
 } // namespace
 
-StoreResult<QList<StateChange>> RunStore::stateHistory(qint64 runId)
+Result<QList<StateChange>> RunStore::stateHistory(qint64 runId)
 {
     QSqlDatabase db;
-    if (QString e = connection(db); !e.isEmpty())
-        return StoreResult<QList<StateChange>>::failure(e);
+    if (auto e = connection(db); !e)
+        return fail(e.error());
     QSqlQuery q(db);
-    if (QString e = RunStoreSql::exec(
+    if (auto e = RunStoreSql::exec(
             q, QStringLiteral("SELECT state, reason, at FROM state_history WHERE run_id = ? ORDER BY id"), {runId});
-        !e.isEmpty())
-        return StoreResult<QList<StateChange>>::failure(e);
+        !e)
+        return fail(e.error());
     QList<StateChange> out;
     while (q.next())
         out << StateChange{runId, SlurmJobState::parse(q.value(0).toString()), q.value(1).toString(),
                            RunStoreSql::fromText(q.value(2))};
-    return {out, {}};
+    return out;
 }
 
-QString RunStore::recordFinal(qint64 runId, const SacctRecord &acct, const QDateTime &at)
+Result<void> RunStore::recordFinal(qint64 runId, const SacctRecord &acct, const QDateTime &at)
 {
     QSqlDatabase db;
-    if (QString e = connection(db); !e.isEmpty())
-        return e;
+    if (auto e = connection(db); !e)
+        return fail(e.error());
     RunStoreTransaction tx(db);
-    if (QString e = tx.begin(); !e.isEmpty())
-        return e;
+    if (auto e = tx.begin(); !e)
+        return fail(e.error());
     auto st = updateStateIn(db, runId, acct.state, acct.reason == QLatin1String("None") ? QString() : acct.reason, at);
-    if (!st.ok())
-        return st.error;
-    if (QString e = saveAccountingIn(db, runId, acct); !e.isEmpty())
-        return e;
+    if (!st)
+        return fail(st.error());
+    if (auto e = saveAccountingIn(db, runId, acct); !e)
+        return fail(e.error());
     return tx.commit();
 }
 
-QString RunStore::saveAccounting(qint64 runId, const SacctRecord &acct)
+Result<void> RunStore::saveAccounting(qint64 runId, const SacctRecord &acct)
 {
     QSqlDatabase db;
-    if (QString e = connection(db); !e.isEmpty())
-        return e;
+    if (auto e = connection(db); !e)
+        return fail(e.error());
     return saveAccountingIn(db, runId, acct);
 }
 
-QString RunStore::saveAccountingIn(QSqlDatabase &db, qint64 runId, const SacctRecord &a)
+Result<void> RunStore::saveAccountingIn(QSqlDatabase &db, qint64 runId, const SacctRecord &a)
 {
     QSqlQuery q(db);
     return RunStoreSql::exec(
@@ -98,24 +98,23 @@ QString RunStore::saveAccountingIn(QSqlDatabase &db, qint64 runId, const SacctRe
          RunStoreSql::toText({})});
 }
 
-StoreResult<std::optional<SacctRecord>> RunStore::accounting(qint64 runId)
+Result<std::optional<SacctRecord>> RunStore::accounting(qint64 runId)
 {
-    using R = StoreResult<std::optional<SacctRecord>>;
     QSqlDatabase db;
-    if (QString e = connection(db); !e.isEmpty())
-        return R::failure(e);
+    if (auto e = connection(db); !e)
+        return fail(e.error());
     QSqlQuery q(db);
-    if (QString e = RunStoreSql::exec(
+    if (auto e = RunStoreSql::exec(
             q,
             QStringLiteral("SELECT job_id, state, exit_code, submit_time, start_time, end_time, elapsed, alloc_tres,"
                            " max_rss, node_list, reason, total_cpu, alloc_cpus, partition, account,"
                            " tres_usage_in_ave, tres_usage_in_max, timelimit, job_name, work_dir, comment, raw,"
                            " lines_json FROM accounting WHERE run_id = ?"),
             {runId});
-        !e.isEmpty())
-        return R::failure(e);
+        !e)
+        return fail(e.error());
     if (!q.next())
-        return {std::nullopt, {}};
+        return std::nullopt;
     SacctRecord a;
     int i = 0;
     a.jobId = q.value(i++).toString();
@@ -143,14 +142,14 @@ StoreResult<std::optional<SacctRecord>> RunStore::accounting(qint64 runId)
     const QString raw = q.value(i++).toString();
     a.rawLines = raw.isEmpty() ? QStringList() : raw.split(QLatin1Char('\n'));
     a.lines = linesFromJson(q.value(i++).toString());
-    return {a, {}};
+    return a;
 }
 
-QString RunStore::recordFile(const FileRecord &f)
+Result<void> RunStore::recordFile(const FileRecord &f)
 {
     QSqlDatabase db;
-    if (QString e = connection(db); !e.isEmpty())
-        return e;
+    if (auto e = connection(db); !e)
+        return fail(e.error());
     QSqlQuery q(db);
     return RunStoreSql::exec(q,
                              QStringLiteral("INSERT OR REPLACE INTO files (run_id, remote_path, local_path, size,"
@@ -158,65 +157,65 @@ QString RunStore::recordFile(const FileRecord &f)
                              {f.runId, f.remotePath, f.localPath, f.size, f.fetchedOffset, RunStoreSql::toText(f.fetchedAt)});
 }
 
-StoreResult<QList<FileRecord>> RunStore::files(qint64 runId)
+Result<QList<FileRecord>> RunStore::files(qint64 runId)
 {
     QSqlDatabase db;
-    if (QString e = connection(db); !e.isEmpty())
-        return StoreResult<QList<FileRecord>>::failure(e);
+    if (auto e = connection(db); !e)
+        return fail(e.error());
     QSqlQuery q(db);
-    if (QString e = RunStoreSql::exec(q,
+    if (auto e = RunStoreSql::exec(q,
                                       QStringLiteral("SELECT remote_path, local_path, size, fetched_offset, fetched_at"
                                                      " FROM files WHERE run_id = ? ORDER BY remote_path"),
                                       {runId});
-        !e.isEmpty())
-        return StoreResult<QList<FileRecord>>::failure(e);
+        !e)
+        return fail(e.error());
     QList<FileRecord> out;
     while (q.next())
         out << FileRecord{runId, q.value(0).toString(), q.value(1).toString(), q.value(2).toLongLong(),
                           q.value(3).toLongLong(), RunStoreSql::fromText(q.value(4))};
-    return {out, {}};
+    return out;
 }
 
-StoreResult<std::optional<FileRecord>> RunStore::file(qint64 runId, const QString &remotePath)
+Result<std::optional<FileRecord>> RunStore::file(qint64 runId, const QString &remotePath)
 {
     auto all = files(runId);
     if (!all.ok())
-        return StoreResult<std::optional<FileRecord>>::failure(all.error);
-    for (const auto &f : all.value)
+        return fail(all.error());
+    for (const auto &f : *all)
         if (f.remotePath == remotePath)
-            return {f, {}};
-    return {std::nullopt, {}};
+            return f;
+    return std::nullopt;
 }
 
-QString RunStore::setMetric(const MetricRecord &m)
+Result<void> RunStore::setMetric(const MetricRecord &m)
 {
     QSqlDatabase db;
-    if (QString e = connection(db); !e.isEmpty())
-        return e;
+    if (auto e = connection(db); !e)
+        return fail(e.error());
     if (m.name.isEmpty())
-        return QStringLiteral("run store: a metric needs a name");
+        return fail(ErrorCode::InvalidValue, QStringLiteral("run store: a metric needs a name"));
     QSqlQuery q(db);
     return RunStoreSql::exec(
         q, QStringLiteral("INSERT OR REPLACE INTO metrics (run_id, name, value, unit, source) VALUES (?, ?, ?, ?, ?)"),
         {m.runId, m.name, m.value, m.unit, m.source});
 }
 
-StoreResult<QList<MetricRecord>> RunStore::metrics(qint64 runId)
+Result<QList<MetricRecord>> RunStore::metrics(qint64 runId)
 {
     QSqlDatabase db;
-    if (QString e = connection(db); !e.isEmpty())
-        return StoreResult<QList<MetricRecord>>::failure(e);
+    if (auto e = connection(db); !e)
+        return fail(e.error());
     QSqlQuery q(db);
-    if (QString e = RunStoreSql::exec(
+    if (auto e = RunStoreSql::exec(
             q, QStringLiteral("SELECT name, value, unit, source FROM metrics WHERE run_id = ? ORDER BY name, source"),
             {runId});
-        !e.isEmpty())
-        return StoreResult<QList<MetricRecord>>::failure(e);
+        !e)
+        return fail(e.error());
     QList<MetricRecord> out;
     while (q.next())
         out << MetricRecord{runId, q.value(0).toString(), q.value(1).toDouble(), q.value(2).toString(),
                             q.value(3).toString()};
-    return {out, {}};
+    return out;
 }
 
 } // namespace scalelab

@@ -1,5 +1,8 @@
 #pragma once
 
+#include "core/base/Logging.h"
+#include "core/base/Result.h"
+
 #include <QDateTime>
 #include <QSqlDatabase>
 #include <QSqlError>
@@ -12,12 +15,14 @@ namespace scalelab {
 // Small SQL helpers shared by the RunStore translation units (internal).
 class RunStoreSql {
 public:
-    static QString error(const QString &what, const QSqlError &e)
+    static tl::unexpected<Error> error(const QString &what, const QSqlError &e)
     {
-        return QStringLiteral("run store: %1 failed: %2").arg(what, e.text());
+        // `what` is the statement's first words (no bound values).
+        qCWarning(lcStore).noquote() << QStringLiteral("%1 failed: %2").arg(what, e.text());
+        return fail(ErrorCode::StoreFailed, QStringLiteral("run store: %1 failed: %2").arg(what, e.text()));
     }
-    // Prepares and runs `sql` with positional binds; "" on success.
-    static QString exec(QSqlQuery &q, const QString &sql, const QVariantList &binds = {})
+    // Prepares and runs `sql` with positional binds.
+    static Result<void> exec(QSqlQuery &q, const QString &sql, const QVariantList &binds = {})
     {
         if (!q.prepare(sql))
             return error(sql.left(60), q.lastError());
@@ -30,14 +35,14 @@ public:
         }
         if (!q.exec())
             return error(sql.left(60), q.lastError());
-        return {};
+        return success();
     }
-    static QString execPlain(QSqlDatabase &db, const QString &sql)
+    static Result<void> execPlain(QSqlDatabase &db, const QString &sql)
     {
         QSqlQuery q(db);
         if (!q.exec(sql))
             return error(sql.left(60), q.lastError());
-        return {};
+        return success();
     }
     static QString toText(const QDateTime &t)
     {

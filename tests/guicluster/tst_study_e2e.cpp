@@ -97,7 +97,7 @@ void TestStudyE2E::studyRunsAndChartsMatchAccountingAndLogs()
 
     // Expected values straight from sacct and the fetched logs.
     RunStore store;
-    QCOMPARE(store.open(), QString());
+    QCOMPARE(store.open().errorText(), QString());
     QMap<int, double> elapsedByGpus, accuracyByGpus, trainTimeByGpus, gpuHoursByGpus;
     for (const auto &v : runs) {
         const QJsonObject run = v.toObject();

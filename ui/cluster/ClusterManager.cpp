@@ -14,16 +14,6 @@
 
 namespace scalelab {
 
-// What one poll task learnt, carried back to the GUI thread.
-struct ClusterManager::PollReport {
-    PollResult poll;
-    QList<qint64> finalRuns;
-    QStringList fetchErrors;
-    bool moreActive = false;
-    qint64 tailRun = 0;
-    bool tailChanged = false;
-};
-
 ClusterManager::ClusterManager(AppServices &services, QObject *parent)
     : ClusterService(parent)
     , m_services(services)
@@ -207,7 +197,7 @@ void ClusterManager::scheduleClustersWithWork(int delayMs)
     if (!runs.ok())
         return;
     QSet<QString> aliases;
-    for (const RunRecord &r : runs.value) {
+    for (const RunRecord &r : runs.value()) {
         if (r.clusterAlias.isEmpty())
             continue;
         const bool unresolved = r.submitState == SubmitState::Uploaded || r.submitState == SubmitState::Unknown;
@@ -234,9 +224,9 @@ void ClusterManager::watchOutput(qint64 runId)
     const auto run = m_services.store().run(runId);
     // Finished runs had their outputs fetched at the end: looking at one
     // must not open a connection (or ask for a login).
-    if (!run.ok() || !run.value.hasJob() || run.value.isTerminal() || run.value.clusterAlias.isEmpty())
+    if (!run.ok() || !run.value().hasJob() || run.value().isTerminal() || run.value().clusterAlias.isEmpty())
         return;
-    Cluster &c = cluster(run.value.clusterAlias);
+    Cluster &c = cluster(run.value().clusterAlias);
     if (c.waitingForUser)
         return;
     const qint64 maxBytes = AppSettings::tailBytes();
@@ -260,39 +250,16 @@ void ClusterManager::poll(const QString &alias)
     const qint64 fetchBytes = AppSettings::fetchBytes();
     enqueue(c, [store = m_workerStore, alias, watched, tailBytes, fetchBytes, self = QPointer(this)](RemoteExecutor &ex) {
         SlurmClient client(ex, *store, alias);
-        PollReport rep;
-        // The watched run's state before polling: a run that ends in this
-        // poll still gets its last output bytes.
-        std::optional<RunRecord> before;
-        if (watched > 0)
-            if (auto r = store->run(watched); r.ok())
-                before = r.value;
-        rep.poll = client.pollOnce();
-        for (const RunStateUpdate &u : rep.poll.updates) {
-            if (!u.final)
-                continue;
-            rep.finalRuns << u.runId;
-            const FetchResult f = client.fetch(u.runId, fetchBytes);
-            rep.fetchErrors << f.errors;
-        }
-        if (before && before->clusterAlias == alias && before->hasJob() && !before->isTerminal()
-            && !rep.finalRuns.contains(watched)) {
-            const TailResult t = client.tailOutput(watched, tailBytes);
-            rep.tailRun = watched;
-            rep.tailChanged = !t.data.isEmpty();
-        }
-        const auto active = store->activeRuns(alias);
-        const auto unresolved = store->unresolvedRuns(alias);
-        rep.moreActive = (active.ok() && !active.value.isEmpty()) || !active.ok();
-        if (unresolved.ok())
-            for (const RunRecord &r : unresolved.value)
-                rep.moreActive = rep.moreActive || r.submitState != SubmitState::Intent;
+        RunLifecycle lifecycle(client, *store);
+        // Finished runs are fetched and ingested here, on the worker, whether
+        // or not Results is ever opened.
+        const PollCycleReport rep = lifecycle.pollCycle({watched, tailBytes, fetchBytes});
         QMetaObject::invokeMethod(
             self, [self, alias, rep] { if (self) self->onPollDone(alias, rep); }, Qt::QueuedConnection);
     });
 }
 
-void ClusterManager::onPollDone(const QString &alias, const PollReport &rep)
+void ClusterManager::onPollDone(const QString &alias, const PollCycleReport &rep)
 {
     Cluster &c = cluster(alias);
     c.pollQueued = false;
@@ -312,15 +279,17 @@ void ClusterManager::onPollDone(const QString &alias, const PollReport &rep)
         Q_EMIT m_services.runsChanged();
     for (qint64 id : rep.finalRuns) {
         const auto run = m_services.store().run(id);
-        const QString state = run.ok() ? SlurmJobState::displayName(run.value.state) : tr("finished");
-        Q_EMIT runFinished(id, run.ok() ? SlurmJobState::id(run.value.state) : QString());
+        const QString state = run.ok() ? SlurmJobState::displayName(run.value().state) : tr("finished");
+        Q_EMIT runFinished(id, run.ok() ? SlurmJobState::id(run.value().state) : QString());
         if (id == m_watched)
             Q_EMIT outputUpdated(id);
         notify(tr("Run %1 %2").arg(id).arg(state.toLower()),
-               tr("Job %1 on %2 ended: %3").arg(run.ok() ? run.value.jobId : QString(), alias, state));
+               tr("Job %1 on %2 ended: %3").arg(run.ok() ? run.value().jobId : QString(), alias, state));
     }
     if (!rep.fetchErrors.isEmpty())
         Q_EMIT connectionStatus(alias, tr("fetching outputs: %1").arg(rep.fetchErrors.join(QLatin1String("; "))));
+    if (!rep.ingestErrors.isEmpty())
+        Q_EMIT connectionStatus(alias, tr("reading metrics: %1").arg(rep.ingestErrors.join(QLatin1String("; "))));
     if (rep.tailChanged)
         Q_EMIT outputUpdated(rep.tailRun);
     if (rep.moreActive)

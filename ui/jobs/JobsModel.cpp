@@ -22,19 +22,19 @@ QString JobsModel::reload()
 {
     const auto runs = m_store.runs();
     if (!runs.ok())
-        return runs.error;
+        return runs.errorText();
     const auto studies = m_store.studies();
     if (!studies.ok())
-        return studies.error;
+        return studies.errorText();
 
     std::vector<StudyRow> newStudies;
     std::map<qint64, size_t> studyIndex;
-    for (const StudyRecord &s : studies.value) {
+    for (const StudyRecord &s : studies.value()) {
         studyIndex[s.id] = newStudies.size();
         newStudies.push_back({s, {}});
     }
     std::vector<RunRow> loose;
-    for (const RunRecord &r : runs.value) {
+    for (const RunRecord &r : runs.value()) {
         RunRow row;
         row.run = r;
         if (const auto parsed = parseJobSpec(r.specJson); parsed.spec) {
@@ -43,7 +43,7 @@ QString JobsModel::reload()
         }
         if (r.hasJob()) {
             if (const auto history = m_store.stateHistory(r.id); history.ok()) {
-                for (const StateChange &c : history.value) {
+                for (const StateChange &c : history.value()) {
                     if (!row.started.isValid() && (c.state == JobState::Running || c.state == JobState::Completing))
                         row.started = c.at;
                     if (!row.ended.isValid() && SlurmJobState::isTerminal(c.state))
@@ -51,10 +51,10 @@ QString JobsModel::reload()
                 }
             }
             if (r.isTerminal()) {
-                if (const auto acct = m_store.accounting(r.id); acct.ok() && acct.value) {
-                    row.accountedElapsed = SlurmTime::parseSeconds(acct.value->elapsed).value_or(-1);
+                if (const auto acct = m_store.accounting(r.id); acct.ok() && acct.value()) {
+                    row.accountedElapsed = SlurmTime::parseSeconds(acct.value()->elapsed).value_or(-1);
                     if (row.limitSeconds < 0)
-                        row.limitSeconds = SlurmTime::parseSeconds(acct.value->timelimit).value_or(-1);
+                        row.limitSeconds = SlurmTime::parseSeconds(acct.value()->timelimit).value_or(-1);
                 }
             }
         }

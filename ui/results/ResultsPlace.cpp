@@ -152,7 +152,7 @@ void ResultsPlace::reload()
         m_study->addItem(tr("All runs"), qint64(0));
         const auto studies = store.studies();
         if (studies.ok())
-            for (const StudyRecord &s : studies.value)
+            for (const StudyRecord &s : studies.value())
                 m_study->addItem(s.name, s.id);
         const int i = m_study->findData(chosen);
         m_study->setCurrentIndex(i >= 0 ? i : 0);
@@ -266,7 +266,7 @@ void ResultsPlace::updateCharts()
                                       : RunMetricsTable::load(m_services.store(), m_chartStudy);
         rows = t.rows;
         const auto s = m_services.store().study(m_chartStudy);
-        name = s.ok() ? s.value.name : QString();
+        name = s.ok() ? s.value().name : QString();
     }
     m_charts->setRows(rows, name);
     m_patterns->setEnabled(m_chartStudy > 0);
@@ -341,7 +341,7 @@ void ResultsPlace::editPatterns()
         QList<qint64> ids;
         const auto runs = m_services.store().runsInStudy(studyId);
         if (runs.ok())
-            for (const RunRecord &r : runs.value)
+            for (const RunRecord &r : runs.value())
                 if (r.hasJob())
                     ids << r.id;
         reingest(ids);
@@ -389,7 +389,7 @@ void ResultsPlace::autoIngest()
         if (!r.run.isTerminal() || !r.metrics.isEmpty() || m_autoIngested.contains(r.run.id))
             continue;
         const auto files = m_services.store().files(r.run.id);
-        if (!r.accounting && (!files.ok() || files.value.isEmpty()))
+        if (!r.accounting && (!files.ok() || files.value().isEmpty()))
             continue;
         m_autoIngested.insert(r.run.id);
         todo << r.run.id;

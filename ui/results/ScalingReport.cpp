@@ -47,14 +47,14 @@ QString writeScalingReport(RunStore &store, qint64 studyId, const QString &pdfPa
                               "run with QT_QPA_PLATFORM=offscreen when there is no display");
     const auto study = store.study(studyId);
     if (!study.ok())
-        return QStringLiteral("scaling report: study %1: %2").arg(studyId).arg(study.error);
+        return QStringLiteral("scaling report: study %1: %2").arg(studyId).arg(study.errorText());
     const RunMetricsTable table = RunMetricsTable::load(store, studyId);
     if (!table.error.isEmpty())
         return QStringLiteral("scaling report: %1").arg(table.error);
 
     StudyCharts charts;
     charts.resize(1500, 900);
-    charts.setRows(table.rows, study.value.name);
+    charts.setRows(table.rows, study.value().name);
     const ScalingAnalysis &analysis = charts.analysis();
     const StudyScalingInput &input = charts.input();
 
@@ -83,12 +83,12 @@ QString writeScalingReport(RunStore &store, qint64 studyId, const QString &pdfPa
     std::sort(ends.begin(), ends.end());
 
     QString html;
-    html += QStringLiteral("<h1>Scaling report: %1</h1>").arg(esc(study.value.name));
+    html += QStringLiteral("<h1>Scaling report: %1</h1>").arg(esc(study.value().name));
     html += QStringLiteral("<table cellpadding=\"2\">");
     auto info = [&html](const QString &k, const QString &v) {
         html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(esc(k), esc(v));
     };
-    info(QStringLiteral("Study created"), study.value.created.toString(Qt::ISODate));
+    info(QStringLiteral("Study created"), study.value().created.toString(Qt::ISODate));
     info(QStringLiteral("Cluster"), joinSet(clusters));
     info(QStringLiteral("Profile"), joinSet(profileNames));
     info(QStringLiteral("Slurm version"), joinSet(slurm) == QStringLiteral("–") ? QStringLiteral("not documented in the profile")
@@ -176,7 +176,7 @@ QString writeScalingReport(RunStore &store, qint64 studyId, const QString &pdfPa
         QPdfWriter writer(pdfPath);   // the file is complete when the writer is gone
         writer.setPageSize(QPageSize(QPageSize::A4));
         writer.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter);
-        writer.setTitle(QStringLiteral("ScaleLab scaling report: %1").arg(study.value.name));
+        writer.setTitle(QStringLiteral("ScaleLab scaling report: %1").arg(study.value().name));
         writer.setCreator(QStringLiteral("ScaleLab"));
         writer.setResolution(300);
         doc.setPageSize(writer.pageLayout().paintRectPoints().size());

@@ -120,8 +120,8 @@ void UtilisationTimeline::setRuns(const QList<RunMetricsRow> &rows, RunStore &st
                       .arg(r.stateText());
         const auto files = store.files(r.run.id);   // small DB read; parsing happens in the worker
         if (files.ok()) {
-            j.files = IngestService::gpuSampleFiles(files.value);
-            j.logFile = IngestService::logFile(files.value, r.run.jobId);
+            j.files = IngestService::gpuSampleFiles(files.value());
+            j.logFile = IngestService::logFile(files.value(), r.run.jobId);
         }
         j.row = r;
         jobs << j;

@@ -1,5 +1,6 @@
 #include "ui/window/MainWindow.h"
 
+#include "ui/window/DiagnosticsDialog.h"
 #include "ui/common/AppServices.h"
 #include "ui/compose/ComposePlace.h"
 #include "ui/common/RecentSpecs.h"
@@ -184,6 +185,11 @@ void MainWindow::buildMenus()
                 this, [this, i] { showPlace(i); });
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
+    connect(addAction(help, QStringLiteral("diagnostics"), tr("&Diagnostics…"), {}), &QAction::triggered, this, [this] {
+        auto *d = new DiagnosticsDialog(this);
+        d->setAttribute(Qt::WA_DeleteOnClose);
+        d->open();
+    });
     auto *about = addAction(help, QStringLiteral("about"), tr("&About ScaleLab"), {});
     about->setMenuRole(QAction::AboutRole);
     connect(about, &QAction::triggered, this, &MainWindow::showAbout);
