@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
 # ScaleLab set-up for a fresh Debian 12 machine (Debian packages only).
 #   ./setup.sh app    install, build and open the app
 #   ./setup.sh test   install, build and run every test, the real loopback
 #                     Slurm + SSH cluster included (needs root for the cluster)
+#   ./setup.sh test24        the cluster tests again on Slurm 24.11 (chroot)
+#   ./setup.sh sanitize      the unit, GUI and fuzz-replay tests built with
+#                            clang under AddressSanitizer + UBSan (build-asan/)
+#   ./setup.sh reproducible  the same commit built twice, compared byte for byte
 #   ./setup.sh bench  build and print the benchmark ratios
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -19,7 +24,9 @@ APP_PACKAGES="build-essential cmake ninja-build pkg-config qt6-base-dev libqt6sq
 # PyTorch for the real DDP runs, an X server for GUI screenshots, PDF text.
 TEST_PACKAGES="slurm-wlm slurm-client slurmdbd mariadb-server munge openssh-server openssh-client
   zsh fish tcsh dash libpam-google-authenticator oathtool python3-torch python3-sklearn procps iproute2
-  xvfb xauth poppler-utils"
+  xvfb xauth poppler-utils mmdebstrap"
+# What the packaging and portability checks add (packaging/, clang_check).
+PACKAGE_TEST_PACKAGES="lintian mmdebstrap appstream desktop-file-utils man-db file clang"
 
 install_packages() {
   local wanted="$1" missing=""
@@ -34,23 +41,75 @@ install_packages() {
 }
 
 build() {
-  cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  # "$@": extra cache settings, e.g. the test hooks for `./setup.sh test`.
+  cmake -S "$here" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
   cmake --build "$build" -j"$(nproc)"
+}
+
+# The unit, GUI and fuzz-replay tests again, built with clang and
+# -fsanitize=address,undefined in their own directory and run with leak
+# detection on: one extra build checks both the second compiler (README:
+# Supported systems) and memory safety. Only what those tests need is built.
+sanitized_clang_tests() {
+  local asan=${SCALELAB_ASAN_BUILD_DIR:-$here/build-asan} start=$SECONDS targets
+  CC=clang CXX=clang++ cmake -S "$here" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DSCALELAB_SANITIZE=ON >/dev/null
+  targets=$(cd "$here/tests" && ls unit/tst_*.cpp gui/tst_*.cpp fuzz/fuzz_*.cpp | sed 's|.*/||; s|\.cpp$||')
+  # shellcheck disable=SC2086
+  cmake --build "$asan" -j"$(nproc)" --target scalelab $targets
+  (
+    cd "$asan"
+    export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1"
+    export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+    # Leaks inside system libraries (fontconfig, the X/GL stack) are theirs, not ours.
+    export LSAN_OPTIONS="suppressions=$here/tests/sanitizers/lsan.supp:print_suppressions=0"
+    ctest --output-on-failure -j2 --timeout 900 -L 'unit|gui|fuzz'
+  )
+  echo "setup: clang + sanitizer build and tests took $((SECONDS - start)) s"
+}
+
+# Reproducible builds: the same commit built twice from different folders
+# gives the same executable and .deb, byte for byte (prints both hashes).
+reproducible_check() {
+  local start=$SECONDS
+  "$here/packaging/reproducible.sh" HEAD
+  echo "setup: reproducible-build check took $((SECONDS - start)) s"
 }
 
 case "$mode" in
   app)
     install_packages "$APP_PACKAGES"
-    build
+    build -DSCALELAB_TEST_HOOKS=OFF
     exec "$build/app/scalelab"
     ;;
   test)
+    install_packages "$APP_PACKAGES $TEST_PACKAGES $PACKAGE_TEST_PACKAGES"
+    # The crash-consistency tests kill scalelab at chosen points through a
+    # hook that only test builds contain.
+    build -DSCALELAB_TEST_HOOKS=ON
+    # The cluster fixtures (tests/cluster/testcluster) start before the tests
+    # that need them and stop after them; `ctest` alone does the same. Label
+    # "package": the .deb in a fresh Debian 12 chroot, lintian, desktop files.
+    # The cluster tests on Slurm 24.11 (label slurm24) are `./setup.sh test24`
+    # until their whole suite has passed here (README: Slurm versions).
+    (cd "$build" && ctest --output-on-failure -j2 --timeout 900 -LE 'bench|slurm24')
+    ;;
+  test24)
+    # Every cluster test again on Slurm 24.11: Debian 13 packages in a cached
+    # chroot, one cluster up at a time.
     install_packages "$APP_PACKAGES $TEST_PACKAGES"
-    build
-    cd "$build"
-    # The cluster fixture (tests/cluster/testcluster) starts before the tests
-    # that need it and stops after them; `ctest` alone does the same.
-    ctest --output-on-failure -j2 --timeout 900 -LE bench
+    build -DSCALELAB_TEST_HOOKS=ON
+    SCALELAB_TESTCLUSTER_SLURM=24.11 "$here/tests/cluster/testcluster" build-root
+    (cd "$build" && ctest --output-on-failure -j2 --timeout 900 -L slurm24)
+    ;;
+  sanitize)
+    # Not yet part of `test`: see the README (Hostile input).
+    install_packages "$APP_PACKAGES $TEST_PACKAGES $PACKAGE_TEST_PACKAGES"
+    sanitized_clang_tests
+    ;;
+  reproducible)
+    install_packages "$APP_PACKAGES $PACKAGE_TEST_PACKAGES"
+    reproducible_check
     ;;
   bench)
     install_packages "$APP_PACKAGES $TEST_PACKAGES"
@@ -58,7 +117,7 @@ case "$mode" in
     for b in "$build"/tests/bench_*; do [ -x "$b" ] && "$b"; done
     ;;
   *)
-    echo "usage: $0 app|test|bench" >&2
+    echo "usage: $0 app|test|test24|bench|sanitize|reproducible" >&2
     exit 2
     ;;
 esac

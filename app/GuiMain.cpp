@@ -1,13 +1,18 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/GuiMain.h"
 
+#include "app/cli/CliMain.h"
+
+#include "ui/common/AfterFirstPaint.h"
 #include "ui/common/AppServices.h"
 #include "ui/compose/ComposePlace.h"
 #include "ui/common/FirstFrameProbe.h"
+#include "ui/common/PrivateData.h"
 #include "ui/window/MainWindow.h"
 #include "ui/common/StartupStyle.h"
 
-#include "ui/common/ClusterModule.h"
-#include "ui/common/ClusterService.h"
+#include "ui/cluster/ClusterManager.h"
+#include "ui/cluster/ConnectionsDialog.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -18,57 +23,12 @@
 
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <optional>
-#include <thread>
 
 namespace scalelab {
 
 namespace {
-
-struct GuiOptions {
-    QString screenshot;
-    QString place = QStringLiteral("compose");
-    QString spec;
-    QSize size{1280, 800};
-    bool dark = false;
-    QString error;
-};
-
-GuiOptions parseOptions(int argc, char **argv)
-{
-    GuiOptions o;
-    o.dark = qEnvironmentVariable("SCALELAB_DARK") == QLatin1String("1");
-    for (int i = 1; i < argc; ++i) {
-        const QString a = QString::fromLocal8Bit(argv[i]);
-        auto value = [&]() -> QString {
-            if (i + 1 >= argc) {
-                o.error = QStringLiteral("%1 needs a value").arg(a);
-                return {};
-            }
-            return QString::fromLocal8Bit(argv[++i]);
-        };
-        if (a == QLatin1String("--screenshot")) {
-            o.screenshot = value();
-        } else if (a == QLatin1String("--place")) {
-            o.place = value();
-            if (o.place != QLatin1String("compose") && o.place != QLatin1String("jobs") && o.place != QLatin1String("results"))
-                o.error = QStringLiteral("--place must be compose, jobs or results, not \"%1\"").arg(o.place);
-        } else if (a == QLatin1String("--spec")) {
-            o.spec = value();
-        } else if (a == QLatin1String("--size")) {
-            const QStringList wh = value().split(QLatin1Char('x'));
-            const int w = wh.value(0).toInt(), h = wh.value(1).toInt();
-            if (wh.size() != 2 || w < 200 || h < 150 || w > 8000 || h > 8000)
-                o.error = QStringLiteral("--size must be WIDTHxHEIGHT, e.g. 1280x800 (200x150 to 8000x8000)");
-            else
-                o.size = QSize(w, h);
-        } else if (a == QLatin1String("--dark")) {
-            o.dark = true;
-        }
-        // Anything else is left to QApplication (-style, -platform, ...).
-    }
-    return o;
-}
 
 void applyDarkPalette(QApplication &app)
 {
@@ -107,15 +67,10 @@ int placeIndex(const QString &place)
 
 } // namespace
 
-int GuiMain::run(int argc, char **argv)
+int GuiMain::run(int argc, char **argv, const WindowOptions &opts)
 {
     QElapsedTimer clock;
     clock.start();
-    const GuiOptions opts = parseOptions(argc, argv);
-    if (!opts.error.isEmpty()) {
-        std::fprintf(stderr, "scalelab: %s\n", qPrintable(opts.error));
-        return 2;
-    }
     const bool screenshot = !opts.screenshot.isEmpty();
     // Must be decided before QApplication picks a platform plugin.
     if (screenshot && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY")
@@ -126,6 +81,12 @@ int GuiMain::run(int argc, char **argv)
     QApplication::setApplicationName(QStringLiteral("ScaleLab"));
     QApplication::setOrganizationName(QStringLiteral("ScaleLab"));
     QApplication::setApplicationVersion(QStringLiteral(SCALELAB_VERSION));
+    // The window id: docks match the window to io.github.scalelab.scalelab.desktop
+    // (its StartupWMClass) and show its icon.
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.scalelab.scalelab"));
+    // Settings are created owner-only before QSettings first writes them.
+    for (const QString &p : PrivateData::secure(PrivateData::Create::Settings))
+        std::fprintf(stderr, "scalelab: warning: %s\n", qPrintable(p));
     // The platform's style (or -style), Fusion for the dark palette; see
     // StartupStyle for what it changes.
     app.setStyle(new StartupStyle(opts.dark ? QStringLiteral("Fusion") : QApplication::style()->name()));
@@ -140,6 +101,8 @@ int GuiMain::run(int argc, char **argv)
     };
     phase("qapp");
     AppServices services;
+    services.setConnectionsDialogFactory(
+        [](AppServices &s, QWidget *parent) -> QDialog * { return new ConnectionsDialog(s, parent); });
     phase("services");
     MainWindow window(services);
     phase("window");
@@ -153,8 +116,6 @@ int GuiMain::run(int argc, char **argv)
         // No cluster layer: a screenshot never opens SSH connections.
         window.resize(opts.size);
         window.showPlace(placeIndex(opts.place));
-        if (opts.place == QLatin1String("results") && !ClusterModule::instance())
-            std::fprintf(stderr, "scalelab: no charts: %s\n", qPrintable(ClusterModule::loadError()));
         window.show();
         int rc = 0;
         // Grab once layout and the first paint have happened (posted events
@@ -184,38 +145,25 @@ int GuiMain::run(int argc, char **argv)
             window.compose()->installEventFilter(&*probe);
         });
     }
-    // The cluster layer (a module with libssh) starts after the first frame,
-    // its libraries mapped on a worker thread so the form paints meanwhile;
-    // then it reconciles runs left from an earlier session.
+    // The cluster layer (one SSH worker per cluster, reconciling runs left
+    // from an earlier session) is built once the place the window opens on
+    // has painted: neither the first frame nor the form waits for it.
     const bool exitAfterClusters = exitAfter == QLatin1String("clusters");   // for the test of this path
     auto startClusters = [&services, &window, &app, exitAfterClusters] {
-        ClusterModule *module = ClusterModule::instance();   // loaded by now
-        if (!module) {
-            window.statusBar()->showMessage(
-                QCoreApplication::translate("GuiMain", "No cluster connections: %1").arg(ClusterModule::loadError()));
-            window.attachClusters();   // Submit and Dry run say why they are off
-        } else {
-            ClusterService *clusters = module->createClusters(services, &app);   // registers itself in services
-            clusters->setDialogParent(&window);
-            window.attachClusters();
-        }
+        auto *clusters = new ClusterManager(services, &app);   // registers itself in services
+        clusters->setDialogParent(&window);
+        window.attachClusters();
         if (exitAfterClusters) {
-            std::printf("clusters %s\n", services.clusters() ? "started" : qPrintable(ClusterModule::loadError()));
+            std::printf("clusters %s\n", services.clusters() ? "started" : "missing");
             std::fflush(stdout);
             QCoreApplication::quit();
         }
     };
-    std::thread loader;
-    QObject::connect(&window, &MainWindow::firstFramePainted, &window, [&loader, &app, startClusters] {
-        loader = std::thread([&app, startClusters] {
-            ClusterModule::instance();
-            QMetaObject::invokeMethod(&app, startClusters, Qt::QueuedConnection);
-        });
+    QObject::connect(&window, &MainWindow::firstFramePainted, &window, [&window, startClusters] {
+        new AfterFirstPaint(window.place(window.places()->currentIndex()), startClusters);
     });
     window.show();
     const int rc = app.exec();
-    if (loader.joinable())
-        loader.join();
     // Stop the workers while the services they use still exist.
     delete services.clusters();
     return rc;

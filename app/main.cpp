@@ -1,31 +1,55 @@
-#include "app/cli/CliMain.h"
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/GuiMain.h"
+#include "app/cli/CliMain.h"
 #include "core/base/Logging.h"
+#include "ui/common/PrivateData.h"
 
 #include <QApplication>
 #include <QCoreApplication>
+
+#include <cstdio>
+
+namespace {
+
+// Private data is tightened at every start, headless commands included.
+void securePrivateData()
+{
+    for (const QString &p : scalelab::PrivateData::secure(scalelab::PrivateData::Create::Nothing))
+        std::fprintf(stderr, "scalelab: warning: %s\n", qPrintable(p));
+}
+
+} // namespace
 
 int main(int argc, char **argv)
 {
     QStringList args;
     for (int i = 1; i < argc; ++i)
         args << QString::fromLocal8Bit(argv[i]);
-    // Before anything connects or writes the store: every layer logs to one
-    // file (scalelab.* categories; QT_LOGGING_RULES decides what is written).
+    // Before anything connects or writes the store, window or command: every
+    // layer logs to one file (scalelab.* categories; QT_LOGGING_RULES decides
+    // what is written).
     scalelab::LogFile::install();
-    if (scalelab::CliMain::needsGuiApplication(args)) {
+    const scalelab::CliMain::Route route = scalelab::CliMain::route(args);
+    switch (route.kind) {
+    case scalelab::CliMain::Route::Kind::Exit:
+        return route.exitCode;
+    case scalelab::CliMain::Route::Kind::Window:
+        return scalelab::GuiMain::run(argc, argv, route.window);
+    case scalelab::CliMain::Route::Kind::Command:
+        break;
+    }
+    if (scalelab::CliMain::needsGuiApplication(route.command)) {
         if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
             qputenv("QT_QPA_PLATFORM", "offscreen");
         QApplication app(argc, argv);
         QCoreApplication::setApplicationName(QStringLiteral("ScaleLab"));
-        return scalelab::CliMain::run(args);
+        securePrivateData();
+        return scalelab::CliMain::run(route.command, route.args);
     }
-    if (scalelab::CliMain::isCliInvocation(args)) {
-        // Headless: no display needed, no widgets created.
-        QCoreApplication app(argc, argv);
-        QCoreApplication::setApplicationName(QStringLiteral("ScaleLab"));
-        QCoreApplication::setApplicationVersion(QStringLiteral(SCALELAB_VERSION));
-        return scalelab::CliMain::run(args);
-    }
-    return scalelab::GuiMain::run(argc, argv);
+    // Headless: no display needed, no widgets created.
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("ScaleLab"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(SCALELAB_VERSION));
+    securePrivateData();
+    return scalelab::CliMain::run(route.command, route.args);
 }

@@ -1,8 +1,11 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/cli/CliCluster.h"
 
 #include "core/ssh/CliSshCallbacks.h"
-#include "app/cli/FaultInjectingExecutor.h"
 #include "core/ssh/SshSession.h"
+#ifdef SCALELAB_TEST_HOOKS
+#include "app/cli/FaultInjectingExecutor.h"
+#endif
 
 namespace scalelab {
 
@@ -20,11 +23,14 @@ CliCluster::~CliCluster() = default;
 
 RemoteExecutor &CliCluster::executor()
 {
-    if (!FaultInjectingExecutor::enabled())
-        return *m_session;
-    if (!m_faults)
-        m_faults = std::make_unique<FaultInjectingExecutor>(*m_session);
-    return *m_faults;
+#ifdef SCALELAB_TEST_HOOKS
+    if (FaultInjectingExecutor::enabled()) {
+        if (!m_faults)
+            m_faults = std::make_unique<FaultInjectingExecutor>(*m_session);
+        return *m_faults;
+    }
+#endif
+    return *m_session;
 }
 
 QString CliCluster::connect()

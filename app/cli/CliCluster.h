@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 #include "app/cli/CliContext.h"
@@ -21,8 +22,8 @@ public:
 
     // "" when connected; otherwise the one-line reason, already printed.
     QString connect();
-    // The executor commands go through (the session, or a fault-injecting
-    // wrapper around it in crash tests).
+    // The executor commands go through: the session, or in test builds
+    // (SCALELAB_TEST_HOOKS) a fault-injecting wrapper around it.
     RemoteExecutor &executor();
     SshSession &session() { return *m_session; }
     const QString &alias() const { return m_alias; }
@@ -32,7 +33,9 @@ private:
     QString m_alias;
     std::unique_ptr<CliSshCallbacks> m_callbacks;
     std::unique_ptr<SshSession> m_session;
+#ifdef SCALELAB_TEST_HOOKS
     std::unique_ptr<FaultInjectingExecutor> m_faults;
+#endif
 };
 
 } // namespace scalelab

@@ -1,14 +1,32 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/cli/CliContext.h"
 
+#include "app/cli/CliParser.h"
+#include "core/base/InputLimits.h"
 #include "core/model/JobSpecJson.h"
 
-#include <QFile>
-
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 namespace scalelab {
 
-CliContext::CliContext() : out(stdout), err(stderr) {}
+CliContext::CliContext()
+{
+    // Unbuffered QFiles over the C streams: every write reaches stdio at once,
+    // and a failed one (EPIPE, ENOSPC) is seen by finishOutput().
+    m_stdout.open(stdout, QIODevice::WriteOnly | QIODevice::Unbuffered, QFileDevice::DontCloseHandle);
+    m_stderr.open(stderr, QIODevice::WriteOnly | QIODevice::Unbuffered, QFileDevice::DontCloseHandle);
+    out.setDevice(&m_stdout);
+    err.setDevice(&m_stderr);
+}
+
+CliContext::~CliContext()
+{
+    out.flush();
+    err.flush();
+}
 
 const ProfileRegistry &CliContext::profiles()
 {
@@ -26,8 +44,8 @@ const ClusterProfile *CliContext::profileFor(const QString &id)
         QStringList ids;
         for (const auto &prof : profiles().profiles())
             ids << prof.id;
-        err << "scalelab: unknown profile \"" << id << "\" (known: " << ids.join(QStringLiteral(", "))
-            << "); see `scalelab profiles`\n";
+        err << "scalelab: unknown profile \"" << id << "\"" << didYouMean(id, ids)
+            << " (known: " << ids.join(QStringLiteral(", ")) << "); see `scalelab profiles`\n";
         for (const auto &d : profiles().problems())
             if (d.severity == Severity::Error && d.message.contains(id))
                 err << "scalelab: " << d.message << "\n";
@@ -36,19 +54,52 @@ const ClusterProfile *CliContext::profileFor(const QString &id)
     return p;
 }
 
-std::optional<JobSpec> CliContext::readSpec(const QString &path)
+QString CliContext::inputName(const QString &path)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        unusable(QStringLiteral("cannot read %1: %2").arg(path, f.errorString()));
+    return path == QLatin1String("-") ? QStringLiteral("<stdin>") : path;
+}
+
+std::optional<QByteArray> CliContext::readInput(const QString &path, qint64 maxBytes)
+{
+    if (path != QLatin1String("-")) {
+        // Files: unreadable or too large is refused with the limit named.
+        const auto read = InputLimits::readFile(path, QStringLiteral("input"), maxBytes);
+        if (!read.ok) {
+            unusable(read.problem.message);
+            return std::nullopt;
+        }
+        return read.data;
+    }
+    QFile f;
+    if (!f.open(stdin, QIODevice::ReadOnly, QFileDevice::DontCloseHandle)) {
+        unusable(QStringLiteral("cannot read %1: %2").arg(inputName(path), f.errorString()));
         return std::nullopt;
     }
-    auto parsed = parseJobSpec(f.readAll(), path);
+    // stdin is a pipe: read until its end, up to the same cap as a file.
+    QByteArray data;
+    while (data.size() < maxBytes) {
+        const QByteArray chunk = f.read(std::min<qint64>(64 * 1024, maxBytes - data.size()));
+        if (chunk.isEmpty())
+            break;
+        data += chunk;
+    }
+    if (data.size() >= maxBytes && !f.atEnd()) {
+        unusable(QStringLiteral("<stdin> is larger than %1 bytes; give a smaller input").arg(maxBytes));
+        return std::nullopt;
+    }
+    return data;
+}
+
+std::optional<JobSpec> CliContext::readSpec(const QString &path)
+{
+    const auto data = readInput(path);
+    if (!data)
+        return std::nullopt;
+    auto parsed = parseJobSpec(*data, inputName(path));
     if (!parsed.spec) {
         // The first problem is the one-line reason; the rest help fix all at once.
-        err << "scalelab: " << parsed.errors.front().message << "\n";
-        for (qsizetype i = 1; i < parsed.errors.size(); ++i)
-            err << "scalelab: " << parsed.errors[i].message << "\n";
+        for (const auto &e : parsed.errors)
+            err << "scalelab: " << e.message << "\n";
         err.flush();
         return std::nullopt;
     }
@@ -62,56 +113,43 @@ int CliContext::unusable(const QString &reason)
     return int(ExitCode::Unusable);
 }
 
-void CliContext::printJson(const QByteArray &json)
+void CliContext::setJsonMode(bool on)
 {
-    out << QString::fromUtf8(json);
-    if (!json.endsWith('\n'))
-        out << "\n";
+    m_json = on;
     out.flush();
+    out.setDevice(on ? &m_stderr : &m_stdout);
 }
 
-bool CliArgs::flag(const QString &name)
+std::string CliContext::schemaId(const char *command)
 {
-    const qsizetype i = m_args.indexOf(name);
-    if (i < 0)
-        return false;
-    m_args.removeAt(i);
-    return true;
+    return std::string("scalelab.") + command + ".v1";
 }
 
-std::optional<QString> CliArgs::value(const QString &name)
+void CliContext::printJson(const char *command, const nlohmann::ordered_json &body)
 {
-    for (qsizetype i = 0; i < m_args.size(); ++i) {
-        if (m_args[i] == name && i + 1 < m_args.size()) {
-            const QString v = m_args[i + 1];
-            m_args.remove(i, 2);
-            return v;
-        }
-        if (m_args[i].startsWith(name + QLatin1Char('='))) {
-            const QString v = m_args[i].mid(name.size() + 1);
-            m_args.removeAt(i);
-            return v;
-        }
+    nlohmann::ordered_json doc{{"schema", schemaId(command)}};
+    for (auto it = body.begin(); it != body.end(); ++it)
+        doc[it.key()] = it.value();
+    QTextStream json(&m_stdout);
+    // Names from a cluster may not be UTF-8: replaced, never a throw.
+    json << QString::fromStdString(doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace)) << "\n";
+    json.flush();
+}
+
+bool CliContext::finishOutput()
+{
+    out.flush();
+    err.flush();
+    errno = 0;
+    const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) || m_stdout.error() != QFileDevice::NoError
+        || out.status() != QTextStream::Ok;
+    if (failed) {
+        const int e = errno;
+        std::fprintf(stderr, "scalelab: could not write the output: %s\n",
+                     e ? std::strerror(e) : qPrintable(m_stdout.errorString()));
+        std::fflush(stderr);
     }
-    return std::nullopt;
-}
-
-QStringList CliArgs::positional() const
-{
-    QStringList out;
-    for (const auto &a : m_args)
-        if (!a.startsWith(QLatin1String("--")) || a == QLatin1String("--"))
-            out << a;
-    return out;
-}
-
-QStringList CliArgs::unknownOptions() const
-{
-    QStringList out;
-    for (const auto &a : m_args)
-        if (a.startsWith(QLatin1String("--")) && a != QLatin1String("--"))
-            out << a;
-    return out;
+    return !failed;
 }
 
 } // namespace scalelab

@@ -1,12 +1,17 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/base/InputLimits.h"
 #include "core/model/ClusterProfile.h"
 #include "core/model/JobSpec.h"
 #include "core/profiles/ProfileRegistry.h"
 
+#include <QFile>
 #include <QString>
 #include <QStringList>
 #include <QTextStream>
+
+#include <nlohmann/json.hpp>
 
 #include <optional>
 
@@ -16,37 +21,48 @@ namespace scalelab {
 enum class ExitCode : int { Ok = 0, Errors = 1, Unusable = 2 };
 
 // What every headless command needs: output streams, the profiles, and the
-// shared ways of reading a spec or failing with a one-line reason.
+// shared ways of reading an input file or failing with a one-line reason.
 class CliContext {
+    // Declared before the streams so that they outlive them.
+    QFile m_stdout;
+    QFile m_stderr;
+
 public:
     CliContext();
+    ~CliContext();
+    CliContext(const CliContext &) = delete;
+    CliContext &operator=(const CliContext &) = delete;
 
+    // Human output. With --json (setJsonMode) it goes to stderr, so stdout
+    // carries nothing but the one JSON document.
     QTextStream out;
     QTextStream err;
 
     const ProfileRegistry &profiles();
-    // Reads and parses a spec file; prints the reason and returns nullopt on
-    // unusable input (exit code 2).
+    // A file argument's bytes; "-" is stdin. nullopt (reason printed) when unreadable.
+    std::optional<QByteArray> readInput(const QString &path, qint64 maxBytes = InputLimits::kMaxFileBytes);
+    // How an input is named in messages: the path, or "<stdin>" for "-".
+    static QString inputName(const QString &path);
+    // Reads and parses a spec file ("-": stdin); prints the reason and
+    // returns nullopt on unusable input (exit code 2).
     std::optional<JobSpec> readSpec(const QString &path);
+    // The profile, or nullptr with the known ids and a did-you-mean printed.
     const ClusterProfile *profileFor(const QString &id);
     int unusable(const QString &reason);
-    void printJson(const QByteArray &json);
+
+    void setJsonMode(bool on);
+    bool jsonMode() const { return m_json; }
+    // Prints `body` on stdout with "schema": "scalelab.<command>.v1" first.
+    void printJson(const char *command, const nlohmann::ordered_json &body);
+    static std::string schemaId(const char *command);
+
+    // Flushes stdout; false (and the reason on stderr) when it could not be
+    // written, e.g. a full disk: the command must then not exit 0.
+    bool finishOutput();
 
 private:
+    bool m_json = false;
     std::optional<ProfileRegistry> m_registry;
-};
-
-// Minimal option scanning: "--flag", "--key value", "--key=value".
-class CliArgs {
-public:
-    explicit CliArgs(const QStringList &args) : m_args(args) {}
-    bool flag(const QString &name);
-    std::optional<QString> value(const QString &name);
-    QStringList positional() const;   // what is left after flags and values
-    QStringList unknownOptions() const;
-
-private:
-    QStringList m_args;
 };
 
 } // namespace scalelab

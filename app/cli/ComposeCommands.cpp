@@ -1,12 +1,14 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/cli/ComposeCommands.h"
 
+#include "app/cli/CliParser.h"
+
 #include "core/base/DiagnosticFormat.h"
+#include "core/base/InputLimits.h"
 #include "core/model/JobSpecJson.h"
 #include "core/compose/SbatchRenderer.h"
 #include "core/scriptimport/ScriptImporter.h"
 #include "core/slurm/SlurmTime.h"
-
-#include <QFile>
 
 #include <nlohmann/json.hpp>
 
@@ -43,35 +45,23 @@ Json partitionJson(const Partition &p)
     return j;
 }
 
-bool wantsHelp(const QStringList &args)
-{
-    return args.contains(QStringLiteral("--help")) || args.contains(QStringLiteral("-h"));
-}
-
-int unknownOptions(CliContext &ctx, const CliArgs &a, const char *cmd)
-{
-    const auto unknown = a.unknownOptions();
-    if (unknown.isEmpty())
-        return -1;
-    return ctx.unusable(QStringLiteral("%1: unknown option %2 (see `scalelab %1 --help`)")
-                            .arg(QString::fromLatin1(cmd), unknown.front()));
-}
-
 } // namespace
 
 int ComposeCommands::profiles(CliContext &ctx, const QStringList &args)
 {
-    if (wantsHelp(args)) {
-        ctx.out << "Usage: scalelab profiles [--json]\n\n"
-                   "Lists the cluster profiles (built-in and from "
-                << ProfileRegistry::userDirectory()
-                << ")\nwith their partitions and limits. Broken profile files are reported on stderr.\n";
-        return 0;
-    }
-    CliArgs a(args);
-    const bool json = a.flag(QStringLiteral("--json"));
-    if (int rc = unknownOptions(ctx, a, "profiles"); rc >= 0)
-        return rc;
+    CliParser a(QStringLiteral("profiles"), QStringLiteral("[--json]"),
+                QStringLiteral("Lists the cluster profiles (built-in and from %1)\nwith their partitions and limits. "
+                               "A broken profile file is reported on stderr\n(file, line or key, and what is wrong) "
+                               "and the others are still listed.\n"
+                               "Exit code: 0 all profiles loaded (warnings allowed), 1 a profile file has errors.")
+                    .arg(ProfileRegistry::userDirectory()));
+    a.examples({QStringLiteral("scalelab profiles"),
+                QStringLiteral("scalelab profiles --json | jq -r '.profiles[].id'")});
+    if (auto rc = a.parse(ctx, args))
+        return *rc;
+    if (!a.positional().isEmpty())
+        return ctx.unusable(QStringLiteral("profiles takes no arguments (see `scalelab profiles --help`)"));
+    const bool json = a.isSet(QStringLiteral("json"));
     const auto &reg = ctx.profiles();
     for (const auto &d : reg.problems())
         ctx.err << "scalelab: " << severityName(d.severity) << ": " << d.message << "\n";
@@ -85,6 +75,9 @@ int ComposeCommands::profiles(CliContext &ctx, const QStringList &args)
             j["site"] = s(p.site);
             j["file"] = s(p.filePath);
             j["userOverride"] = p.userOverride;
+            j["origin"] = s(p.origin);   // shipped, system or user (profiles/README.md: precedence)
+            if (!p.discovered.isEmpty())
+                j["discovered"] = s(p.discovered);
             j["gpuRequest"] = s(gpuRequestStyleId(p.gpuRequest));
             j["accountRequired"] = p.accountRequired;
             Json hosts = Json::array();
@@ -104,11 +97,11 @@ int ComposeCommands::profiles(CliContext &ctx, const QStringList &args)
             j["partitions"] = parts;
             arr.push_back(j);
         }
-        ctx.printJson(QByteArray::fromStdString(arr.dump(2)));
-        return 0;
+        ctx.printJson("profiles", Json{{"profiles", arr}});
+        return hasErrors(reg.problems()) ? int(ExitCode::Errors) : int(ExitCode::Ok);
     }
     for (const auto &p : reg.profiles()) {
-        ctx.out << p.id << "  " << p.name << (p.userOverride ? "  (user profile)" : "") << "\n";
+        ctx.out << p.id << "  " << p.name << "  (" << p.origin << (p.discovered.isEmpty() ? QString() : QStringLiteral(", discovered ") + p.discovered) << ")\n";
         for (const auto &part : p.partitions) {
             const GpuType *t = p.gpuType(part.gpuType);
             ctx.out << QStringLiteral("    %1%2 %3 x %4, %5 CPUs, %6 MB/node, nodes %7-%8, max %9")
@@ -128,22 +121,22 @@ int ComposeCommands::profiles(CliContext &ctx, const QStringList &args)
         }
     }
     ctx.out.flush();
-    return 0;
+    // The list above is usable; a broken file is still an error to fix.
+    return hasErrors(reg.problems()) ? int(ExitCode::Errors) : int(ExitCode::Ok);
 }
 
 int ComposeCommands::render(CliContext &ctx, const QStringList &args)
 {
-    if (wantsHelp(args)) {
-        ctx.out << "Usage: scalelab render SPEC.json [--json]\n\n"
-                   "Prints the sbatch script for a job spec on stdout and its diagnostics on stderr.\n"
-                   "--json prints {\"script\": ..., \"diagnostics\": [...]} instead.\n"
-                   "Exit code: 0 no errors (warnings allowed), 1 errors found, 2 unusable input.\n";
-        return 0;
-    }
-    CliArgs a(args);
-    const bool json = a.flag(QStringLiteral("--json"));
-    if (int rc = unknownOptions(ctx, a, "render"); rc >= 0)
-        return rc;
+    CliParser a(QStringLiteral("render"), QStringLiteral("[--json] SPEC.json"),
+                QStringLiteral("Prints the sbatch script for a job spec on stdout and its diagnostics on stderr.\n"
+                               "SPEC.json may be - to read the spec from stdin.\n"
+                               "--json prints {\"schema\", \"script\", \"diagnostics\": [...]} instead.\n"
+                               "Exit code: 0 no errors (warnings allowed), 1 errors found, 2 unusable input."));
+    a.examples({QStringLiteral("scalelab render job.json > job.sbatch"),
+                QStringLiteral("scalelab render --json - < job.json")});
+    if (auto rc = a.parse(ctx, args))
+        return *rc;
+    const bool json = a.isSet(QStringLiteral("json"));
     const QStringList pos = a.positional();
     if (pos.size() != 1)
         return ctx.unusable(QStringLiteral("render needs exactly one SPEC.json (see `scalelab render --help`)"));
@@ -158,12 +151,12 @@ int ComposeCommands::render(CliContext &ctx, const QStringList &args)
         Json j;
         j["script"] = s(r.script);
         j["diagnostics"] = DiagnosticFormat::toJson(r.diagnostics);
-        ctx.printJson(QByteArray::fromStdString(j.dump(2)));
+        ctx.printJson("render", j);
     } else {
         ctx.out << r.script;
         ctx.out.flush();
         for (const auto &d : r.diagnostics)
-            ctx.err << DiagnosticFormat::toText(d, pos.front()) << "\n";
+            ctx.err << DiagnosticFormat::toText(d, CliContext::inputName(pos.front())) << "\n";
         ctx.err.flush();
     }
     return hasErrors(r.diagnostics) ? int(ExitCode::Errors) : int(ExitCode::Ok);
@@ -171,18 +164,20 @@ int ComposeCommands::render(CliContext &ctx, const QStringList &args)
 
 int ComposeCommands::lint(CliContext &ctx, const QStringList &args)
 {
-    if (wantsHelp(args)) {
-        ctx.out << "Usage: scalelab lint SCRIPT --profile ID [--json]\n\n"
-                   "Reads an existing sbatch script, works out the job it asks for and reports\n"
-                   "its mistakes with line numbers. --json prints {\"spec\": ..., \"diagnostics\": [...]}.\n"
-                   "Exit code: 0 no errors (warnings allowed), 1 errors found, 2 unusable input.\n";
-        return 0;
-    }
-    CliArgs a(args);
-    const bool json = a.flag(QStringLiteral("--json"));
-    const auto profileId = a.value(QStringLiteral("--profile"));
-    if (int rc = unknownOptions(ctx, a, "lint"); rc >= 0)
-        return rc;
+    CliParser a(QStringLiteral("lint"), QStringLiteral("--profile ID [--json] SCRIPT"),
+                QStringLiteral("Reads an existing sbatch script (- for stdin), works out the job it asks for and\n"
+                               "reports its mistakes with line numbers. --json prints {\"schema\", \"spec\", "
+                               "\"diagnostics\": [...], \"summary\": [...]} (summary: what an\n"
+                               "import into ScaleLab changes or drops).\n"
+                               "Exit code: 0 no errors (warnings allowed), 1 errors found, 2 unusable input."));
+    a.value({QStringLiteral("p"), QStringLiteral("profile")}, QStringLiteral("ID"),
+            QStringLiteral("the cluster profile to check against (see `scalelab profiles`)"));
+    a.examples({QStringLiteral("scalelab lint job.sh --profile puhti"),
+                QStringLiteral("ssh login cat job.sh | scalelab lint --profile mahti --json -")});
+    if (auto rc = a.parse(ctx, args))
+        return *rc;
+    const bool json = a.isSet(QStringLiteral("json"));
+    const auto profileId = a.value(QStringLiteral("profile"));
     const QStringList pos = a.positional();
     if (pos.size() != 1)
         return ctx.unusable(QStringLiteral("lint needs exactly one SCRIPT (see `scalelab lint --help`)"));
@@ -191,23 +186,25 @@ int ComposeCommands::lint(CliContext &ctx, const QStringList &args)
     const ClusterProfile *profile = ctx.profileFor(*profileId);
     if (!profile)
         return int(ExitCode::Unusable);
-    QFile f(pos.front());
-    if (!f.open(QIODevice::ReadOnly))
-        return ctx.unusable(QStringLiteral("cannot read %1: %2").arg(pos.front(), f.errorString()));
-    const QByteArray raw = f.read(16 * 1024 * 1024);
-    const ScriptImport imp = importSbatchScript(QString::fromUtf8(raw), *profile);
+    const auto raw = ctx.readInput(pos.front());
+    if (!raw)
+        return int(ExitCode::Unusable);
+    ScriptImport imp = importSbatchScript(QString::fromUtf8(*raw), *profile);
+    // The summary counts every finding; the list shows the first ones.
+    const int errors = countOf(imp.diagnostics, Severity::Error);
+    const int warnings = countOf(imp.diagnostics, Severity::Warning);
+    const int notes = countOf(imp.diagnostics, Severity::Info);
+    imp.diagnostics = InputLimits::capDiagnostics(imp.diagnostics, CliContext::inputName(pos.front()));
     if (json) {
         Json j;
         j["spec"] = Json::parse(jobSpecToJson(imp.spec).toStdString());
         j["diagnostics"] = DiagnosticFormat::toJson(imp.diagnostics);
-        ctx.printJson(QByteArray::fromStdString(j.dump(2)));
+        j["summary"] = DiagnosticFormat::toJson(imp.summary);   // what the import changed or dropped
+        ctx.printJson("lint", j);
     } else {
         for (const auto &d : imp.diagnostics)
-            ctx.out << DiagnosticFormat::toText(d, pos.front()) << "\n";
-        ctx.out << QStringLiteral("%1 error(s), %2 warning(s), %3 note(s)\n")
-                       .arg(countOf(imp.diagnostics, Severity::Error))
-                       .arg(countOf(imp.diagnostics, Severity::Warning))
-                       .arg(countOf(imp.diagnostics, Severity::Info));
+            ctx.out << DiagnosticFormat::toText(d, CliContext::inputName(pos.front())) << "\n";
+        ctx.out << QStringLiteral("%1 error(s), %2 warning(s), %3 note(s)\n").arg(errors).arg(warnings).arg(notes);
         ctx.out.flush();
     }
     return hasErrors(imp.diagnostics) ? int(ExitCode::Errors) : int(ExitCode::Ok);

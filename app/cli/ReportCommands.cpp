@@ -1,4 +1,7 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/cli/ReportCommands.h"
+
+#include "app/cli/CliParser.h"
 
 #include "core/store/RunStore.h"
 #include "ui/results/ScalingReport.h"
@@ -7,16 +10,15 @@ namespace scalelab {
 
 int ReportCommands::report(CliContext &ctx, const QStringList &args)
 {
-    if (args.contains(QStringLiteral("--help")) || args.contains(QStringLiteral("-h"))) {
-        ctx.out << "Usage: scalelab report STUDY -o FILE.pdf\n\n"
-                   "Writes the scaling report of a study (charts, table, advisor, job scripts,\n"
-                   "cluster, Slurm version and dates) as PDF. STUDY is a study id (see `scalelab runs`).\n";
-        return 0;
-    }
-    CliArgs a(args);
-    const auto out = a.value(QStringLiteral("-o")).value_or(a.value(QStringLiteral("--output")).value_or(QString()));
-    if (!a.unknownOptions().isEmpty())
-        return ctx.unusable(QStringLiteral("report: unknown option %1").arg(a.unknownOptions().front()));
+    CliParser a(QStringLiteral("report"), QStringLiteral("-o FILE.pdf [--json] STUDY"),
+                QStringLiteral("Writes the scaling report of a study (charts, table, advisor, job scripts,\n"
+                               "cluster, Slurm version and dates) as PDF. STUDY is a study id (see `scalelab runs`)."));
+    a.value({QStringLiteral("o"), QStringLiteral("output")}, QStringLiteral("FILE.pdf"), QStringLiteral("where to write the PDF"));
+    a.examples({QStringLiteral("scalelab report 3 -o study3.pdf")});
+    if (auto rc = a.parse(ctx, args))
+        return *rc;
+    ctx.setJsonMode(a.isSet(QStringLiteral("json")));
+    const QString out = a.value(QStringLiteral("output")).value_or(QString());
     const QStringList pos = a.positional();
     bool ok = false;
     const qint64 study = pos.size() == 1 ? pos.front().toLongLong(&ok) : 0;
@@ -35,6 +37,8 @@ int ReportCommands::report(CliContext &ctx, const QStringList &args)
     }
     ctx.out << out << "\n";
     ctx.out.flush();
+    if (ctx.jsonMode())
+        ctx.printJson("report", nlohmann::ordered_json{{"study", study}, {"file", out.toStdString()}});
     return 0;
 }
 

@@ -1,6 +1,8 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/cli/SlurmCommands.h"
 
 #include "app/cli/CliCluster.h"
+#include "app/cli/CliParser.h"
 #include "core/base/DiagnosticFormat.h"
 #include "core/model/JobSpecJson.h"
 #include "core/compose/JobValidator.h"
@@ -14,7 +16,11 @@
 #include "core/ingest/IngestService.h"
 #include "core/analysis/RunMetricsTable.h"
 
+#include <QDir>
+#include <QFileInfo>
+#include <QHash>
 #include <QMap>
+#include <QRegularExpression>
 
 #include <functional>
 
@@ -32,31 +38,60 @@ struct ConnectionOptions {
     bool acceptNew = false;
 };
 
-ConnectionOptions connectionOptions(CliArgs &a)
+void addConnectionOptions(CliParser &a, const QString &aliasHelp)
+{
+    a.value({QStringLiteral("connection")}, QStringLiteral("ALIAS"), aliasHelp);
+    a.value({QStringLiteral("ssh-config")}, QStringLiteral("FILE"),
+            QStringLiteral("OpenSSH-format config (default: $SCALELAB_SSH_CONFIG or ~/.ssh/config)"));
+    a.flag({QStringLiteral("accept-new-host-key")},
+           QStringLiteral("add an unknown host key to known_hosts (a changed key is always refused)"));
+}
+
+ConnectionOptions connectionOptions(const CliParser &a)
 {
     ConnectionOptions o;
-    o.alias = a.value(QStringLiteral("--connection")).value_or(QString());
-    o.sshConfig = a.value(QStringLiteral("--ssh-config")).value_or(QString());
-    o.acceptNew = a.flag(QStringLiteral("--accept-new-host-key"));
+    o.alias = a.value(QStringLiteral("connection")).value_or(QString());
+    o.sshConfig = a.value(QStringLiteral("ssh-config")).value_or(QString());
+    o.acceptNew = a.isSet(QStringLiteral("accept-new-host-key"));
     return o;
 }
 
-const char *kConnectionHelp =
-    "  --connection ALIAS       SSH config Host alias (default: the profile's login host alias)\n"
-    "  --ssh-config FILE        OpenSSH-format config (default: $SCALELAB_SSH_CONFIG or ~/.ssh/config)\n"
-    "  --accept-new-host-key    add an unknown host key to known_hosts (a changed key is always refused)\n";
+const QString kAliasHelp = QStringLiteral("SSH config Host alias (default: the profile's login host alias)");
 
-bool wantsHelp(const QStringList &args)
+// The job name Slurm was given: the #SBATCH line of the script as uploaded.
+QString jobNameOf(const RunRecord &r)
 {
-    return args.contains(QStringLiteral("--help")) || args.contains(QStringLiteral("-h"));
+    static const QRegularExpression line(QStringLiteral("^#SBATCH\\s+(?:--job-name[= ]|-J\\s*)(\\S+)"),
+                                         QRegularExpression::MultilineOption);
+    return line.match(r.script).captured(1);
 }
 
-int rejectUnknown(CliContext &ctx, const CliArgs &a, const char *cmd)
+Json runJson(const RunRecord &r)
 {
-    const auto unknown = a.unknownOptions();
-    if (unknown.isEmpty())
-        return -1;
-    return ctx.unusable(QStringLiteral("%1: unknown option %2 (see `scalelab %1 --help`)").arg(QString::fromLatin1(cmd), unknown.front()));
+    auto str = [](const QString &q) { return q.toStdString(); };
+    return Json{{"id", r.id},
+                {"study", r.studyId},
+                {"cluster", str(r.clusterAlias)},
+                {"profile", str(r.profile)},
+                {"jobId", str(r.jobId)},
+                {"jobName", str(jobNameOf(r))},
+                {"state", str(SlurmJobState::id(r.state))},
+                {"reason", str(r.reason)},
+                {"submitState", str(submitStateId(r.submitState))},
+                {"gpus", r.gpus},
+                {"nodes", r.nodes},
+                {"rejection", str(r.rejection)}};
+}
+
+// With --json the human lines go to stderr and the command prints one
+// document at the end; a run given to it by id is read back from the store.
+Json storedRunsJson(RunStore &store, const QList<qint64> &ids)
+{
+    Json arr = Json::array();
+    for (qint64 id : ids)
+        if (const auto r = store.run(id); r.ok())
+            arr.push_back(runJson(*r));
+    return arr;
 }
 
 bool openStore(CliContext &ctx, RunStore &store)
@@ -121,6 +156,7 @@ std::optional<Prepared> prepareSpec(CliContext &ctx, const QString &path, int *r
 int submitSpecs(CliContext &ctx, const QList<JobSpec> &specs, const ClusterProfile &profile, const ConnectionOptions &o,
                 bool dryRun, const QString &studyName)
 {
+    const char *command = studyName.isEmpty() ? "submit" : "study";
     const QString alias = o.alias.isEmpty() ? defaultClusterAlias(profile) : o.alias;
     CliCluster cluster(ctx, alias, o.sshConfig, o.acceptNew);
     if (!cluster.connect().isEmpty())
@@ -132,6 +168,7 @@ int submitSpecs(CliContext &ctx, const QList<JobSpec> &specs, const ClusterProfi
 
     if (dryRun) {
         bool allOk = true;
+        Json verdicts = Json::array();
         for (const auto &spec : specs) {
             const TestOnlyResult t = client.testOnly(renderSbatch(spec, profile));
             ctx.out << QStringLiteral("%1 GPU(s): %2\n").arg(spec.gpus).arg(t.ok() ? QStringLiteral("accepted") : QStringLiteral("refused"));
@@ -139,8 +176,11 @@ int submitSpecs(CliContext &ctx, const QList<JobSpec> &specs, const ClusterProfi
             if (!verdict.isEmpty())
                 ctx.out << "  " << QString(verdict).replace(QLatin1Char('\n'), QStringLiteral("\n  ")) << "\n";
             allOk = allOk && t.ok();
+            verdicts.push_back(Json{{"gpus", spec.gpus}, {"accepted", t.ok()}, {"verdict", verdict.toStdString()}});
         }
         ctx.out.flush();
+        if (ctx.jsonMode())
+            ctx.printJson(command, Json{{"cluster", alias.toStdString()}, {"dryRun", true}, {"variants", verdicts}});
         return allOk ? 0 : int(ExitCode::Errors);
     }
 
@@ -157,8 +197,9 @@ int submitSpecs(CliContext &ctx, const QList<JobSpec> &specs, const ClusterProfi
         ctx.err.flush();
         return int(ExitCode::Errors);
     }
-    if (!studyName.isEmpty() && !stored->isEmpty())
-        ctx.out << "study " << stored->front().studyId << " (" << studyName << ")\n";
+    const qint64 studyId = studyName.isEmpty() || stored->isEmpty() ? 0 : stored->front().studyId;
+    if (studyId > 0)
+        ctx.out << "study " << studyId << " (" << studyName << ")\n";
     QList<qint64> ids;
     for (const RunRecord &run : *stored)
         ids << run.id;
@@ -191,6 +232,13 @@ int submitSpecs(CliContext &ctx, const QList<JobSpec> &specs, const ClusterProfi
         ctx.out.flush();
     }
     ctx.err.flush();
+    if (ctx.jsonMode()) {
+        Json body{{"cluster", alias.toStdString()}, {"dryRun", false}};
+        if (studyId > 0)
+            body["study"] = Json{{"id", studyId}, {"name", studyName.toStdString()}};
+        body["runs"] = storedRunsJson(store, ids);
+        ctx.printJson(command, body);
+    }
     return allOk ? 0 : int(ExitCode::Errors);
 }
 
@@ -202,20 +250,6 @@ bool printValidation(CliContext &ctx, const JobSpec &spec, const ClusterProfile 
             ctx.err << DiagnosticFormat::toText(d, file) << "\n";
     ctx.err.flush();
     return !hasErrors(ds);
-}
-
-// A finished run's files are fetched and turned into metrics at once, so
-// `runs --json` and the explorer show them without another step.
-FetchResult fetchAndIngest(CliContext &ctx, RunStore &store, SlurmClient &client, qint64 runId)
-{
-    const FetchResult f = client.fetch(runId);
-    for (const auto &e : f.errors)
-        ctx.err << "scalelab: run " << runId << ": fetch: " << e << "\n";
-    const IngestResult ingest = IngestService::ingestRun(store, runId);
-    if (!ingest.error.isEmpty())
-        ctx.err << "scalelab: run " << runId << ": ingest: " << ingest.error << "\n";
-    ctx.err.flush();
-    return f;
 }
 
 Json accountingJson(RunStore &store, qint64 runId)
@@ -245,13 +279,10 @@ std::optional<qint64> runIdArg(CliContext &ctx, const QStringList &pos, const ch
 
 // The shape of every command about one stored run: parse RUN and the
 // connection options, open the store, connect to the run's cluster, act.
-int onRunCluster(CliContext &ctx, const QStringList &args, const char *cmd,
-                 const std::function<bool(RunStore &, SlurmClient &, qint64)> &act)
+int onRunCluster(CliContext &ctx, const CliParser &a, const char *cmd,
+                 const std::function<bool(RunStore &, RunLifecycle &, qint64)> &act)
 {
-    CliArgs a(args);
     const ConnectionOptions o = connectionOptions(a);
-    if (int rc = rejectUnknown(ctx, a, cmd); rc >= 0)
-        return rc;
     const auto id = runIdArg(ctx, a.positional(), cmd);
     if (!id)
         return int(ExitCode::Unusable);
@@ -265,7 +296,8 @@ int onRunCluster(CliContext &ctx, const QStringList &args, const char *cmd,
     if (!cluster.connect().isEmpty())
         return int(ExitCode::Errors);
     SlurmClient client(cluster.executor(), store, cluster.alias());
-    const bool ok = act(store, client, *id);
+    RunLifecycle lifecycle(client, store);
+    const bool ok = act(store, lifecycle, *id);
     ctx.out.flush();
     ctx.err.flush();
     return ok ? 0 : int(ExitCode::Errors);
@@ -275,61 +307,65 @@ int onRunCluster(CliContext &ctx, const QStringList &args, const char *cmd,
 
 int SlurmCommands::submit(CliContext &ctx, const QStringList &args)
 {
-    if (wantsHelp(args)) {
-        ctx.out << "Usage: scalelab submit SPEC.json [--connection ALIAS] [--dry-run]\n\n"
-                   "Validates, renders and submits a job over SSH exactly once: the run is stored\n"
-                   "before anything is sent and reconciled if the outcome is unknown.\n"
-                   "  --dry-run                sbatch --test-only: Slurm's verdict, nothing submitted\n"
-                << kConnectionHelp;
-        return 0;
-    }
-    CliArgs a(args);
-    const bool dryRun = a.flag(QStringLiteral("--dry-run"));
+    CliParser a(QStringLiteral("submit"), QStringLiteral("[options] SPEC.json"),
+                QStringLiteral("Validates, renders and submits a job over SSH exactly once: the run is stored\n"
+                               "before anything is sent and reconciled if the outcome is unknown.\n"
+                               "SPEC.json may be - to read the spec from stdin."));
+    a.flag({QStringLiteral("dry-run")}, QStringLiteral("sbatch --test-only: Slurm's verdict, nothing submitted"));
+    addConnectionOptions(a, kAliasHelp);
+    a.examples({QStringLiteral("scalelab submit job.json"), QStringLiteral("scalelab submit --dry-run job.json"),
+                QStringLiteral("scalelab submit --json job.json | jq '.runs[0].jobId'")});
+    if (auto rc = a.parse(ctx, args))
+        return *rc;
+    ctx.setJsonMode(a.isSet(QStringLiteral("json")));
+    const bool dryRun = a.isSet(QStringLiteral("dry-run"));
     const ConnectionOptions o = connectionOptions(a);
-    if (int rc = rejectUnknown(ctx, a, "submit"); rc >= 0)
-        return rc;
     if (a.positional().size() != 1)
         return ctx.unusable(QStringLiteral("submit needs exactly one SPEC.json"));
     int rc = 0;
     auto p = prepareSpec(ctx, a.positional().front(), &rc);
     if (!p)
         return rc;
-    if (!printValidation(ctx, p->spec, *p->profile, a.positional().front()))
+    if (!printValidation(ctx, p->spec, *p->profile, CliContext::inputName(a.positional().front())))
         return int(ExitCode::Errors);
     return submitSpecs(ctx, {p->spec}, *p->profile, o, dryRun, {});
 }
 
 int SlurmCommands::study(CliContext &ctx, const QStringList &args)
 {
-    if (wantsHelp(args)) {
-        ctx.out << "Usage: scalelab study SPEC.json --gpus 1,2,4,8 [--name NAME] [--dry-run]\n"
-                   "                      [--keep-global-batch ARG=VALUE | --keep-per-gpu-batch ARG=VALUE]\n\n"
-                   "Submits one run per GPU count as a scaling study and prints the study id.\n"
-                   "  --keep-global-batch --batch-size=256   each run gets 256/N per process\n"
-                   "  --keep-per-gpu-batch --batch-size=64   each process keeps 64\n"
-                << kConnectionHelp;
-        return 0;
-    }
-    CliArgs a(args);
-    const bool dryRun = a.flag(QStringLiteral("--dry-run"));
-    const auto gpus = a.value(QStringLiteral("--gpus"));
-    const QString name = a.value(QStringLiteral("--name")).value_or(QString());
+    CliParser a(QStringLiteral("study"), QStringLiteral("--gpus 1,2,4,8 [options] SPEC.json"),
+                QStringLiteral("Submits one run per GPU count as a scaling study and prints the study id.\n"
+                               "SPEC.json may be - to read the spec from stdin."));
+    a.value({QStringLiteral("gpus")}, QStringLiteral("N,N,..."), QStringLiteral("the GPU counts, one run each"));
+    a.value({QStringLiteral("name")}, QStringLiteral("NAME"), QStringLiteral("the study's name (default: framework and counts)"));
+    a.flag({QStringLiteral("dry-run")}, QStringLiteral("sbatch --test-only for every run: nothing submitted"));
+    a.value({QStringLiteral("keep-global-batch")}, QStringLiteral("ARG=VALUE"),
+            QStringLiteral("e.g. --batch-size=256: each run gets 256/N per process"));
+    a.value({QStringLiteral("keep-per-gpu-batch")}, QStringLiteral("ARG=VALUE"),
+            QStringLiteral("e.g. --batch-size=64: each process keeps 64"));
+    addConnectionOptions(a, kAliasHelp);
+    a.examples({QStringLiteral("scalelab study job.json --gpus 1,2,4,8"),
+                QStringLiteral("scalelab study job.json --gpus 2,4 --keep-global-batch --batch-size=256 --dry-run")});
+    if (auto rc = a.parse(ctx, args))
+        return *rc;
+    ctx.setJsonMode(a.isSet(QStringLiteral("json")));
+    const bool dryRun = a.isSet(QStringLiteral("dry-run"));
+    const auto gpus = a.value(QStringLiteral("gpus"));
+    const QString name = a.value(QStringLiteral("name")).value_or(QString());
     BatchScaling scaling;
-    for (auto [flag, mode] : {std::pair{QStringLiteral("--keep-global-batch"), BatchScalingMode::KeepGlobal},
-                              std::pair{QStringLiteral("--keep-per-gpu-batch"), BatchScalingMode::KeepPerGpu}}) {
+    for (auto [flag, mode] : {std::pair{QStringLiteral("keep-global-batch"), BatchScalingMode::KeepGlobal},
+                              std::pair{QStringLiteral("keep-per-gpu-batch"), BatchScalingMode::KeepPerGpu}}) {
         if (auto v = a.value(flag)) {
             const qsizetype eq = v->lastIndexOf(QLatin1Char('='));
             bool ok = false;
             scaling.baseValue = eq > 0 ? v->mid(eq + 1).toInt(&ok) : 0;
             if (!ok || scaling.baseValue <= 0)
-                return ctx.unusable(QStringLiteral("%1 wants NAME=VALUE, e.g. --batch-size=256").arg(flag));
+                return ctx.unusable(QStringLiteral("--%1 wants NAME=VALUE, e.g. --batch-size=256").arg(flag));
             scaling.name = v->left(eq);
             scaling.mode = mode;
         }
     }
     const ConnectionOptions o = connectionOptions(a);
-    if (int rc = rejectUnknown(ctx, a, "study"); rc >= 0)
-        return rc;
     if (a.positional().size() != 1 || !gpus)
         return ctx.unusable(QStringLiteral("study needs SPEC.json and --gpus 1,2,4,8"));
     QList<int> counts;
@@ -364,19 +400,21 @@ int SlurmCommands::study(CliContext &ctx, const QStringList &args)
 
 int SlurmCommands::status(CliContext &ctx, const QStringList &args)
 {
-    if (wantsHelp(args)) {
-        ctx.out << "Usage: scalelab status [--json]\n\n"
-                   "One poll cycle over every active run (one squeue per cluster, one sacct for jobs\n"
-                   "that left the queue), reconciling interrupted submissions first; fetches the\n"
-                   "outputs of runs that finished. Then prints the runs and exits.\n"
-                << kConnectionHelp;
-        return 0;
-    }
-    CliArgs a(args);
-    const bool json = a.flag(QStringLiteral("--json"));
+    CliParser a(QStringLiteral("status"), QStringLiteral("[options]"),
+                QStringLiteral("One poll cycle over every active run (one squeue per cluster, one sacct for jobs\n"
+                               "that left the queue), reconciling interrupted submissions first; fetches the\n"
+                               "outputs of runs that finished. Then prints the runs and exits."));
+    addConnectionOptions(a, QStringLiteral("only this cluster (SSH config Host alias): poll it and list its runs"));
+    a.examples({QStringLiteral("scalelab status"), QStringLiteral("scalelab status --connection puhti --json")});
+    if (auto rc = a.parse(ctx, args))
+        return *rc;
+    if (!a.positional().isEmpty())
+        return ctx.unusable(QStringLiteral("status takes no arguments (see `scalelab status --help`)"));
+    const bool json = a.isSet(QStringLiteral("json"));
+    ctx.setJsonMode(json);
     const ConnectionOptions o = connectionOptions(a);
-    if (int rc = rejectUnknown(ctx, a, "status"); rc >= 0)
-        return rc;
+    // --connection: that cluster alone, polled and listed.
+    auto wanted = [&o](const RunRecord &r) { return o.alias.isEmpty() || r.clusterAlias == o.alias; };
     RunStore store;
     if (!openStore(ctx, store))
         return int(ExitCode::Errors);
@@ -385,7 +423,7 @@ int SlurmCommands::status(CliContext &ctx, const QStringList &args)
     for (const auto &r : all.value()) {
         const bool unresolved = r.submitState == SubmitState::Intent || r.submitState == SubmitState::Uploaded
             || r.submitState == SubmitState::Unknown;
-        if ((unresolved || (r.hasJob() && !r.isTerminal())) && !aliases.contains(r.clusterAlias))
+        if (wanted(r) && (unresolved || (r.hasJob() && !r.isTerminal())) && !aliases.contains(r.clusterAlias))
             aliases << r.clusterAlias;
     }
     bool failed = false;
@@ -427,23 +465,16 @@ int SlurmCommands::status(CliContext &ctx, const QStringList &args)
     if (json) {
         Json runs = Json::array();
         for (const auto &r : after.value())
-            runs.push_back(Json{{"id", r.id},
-                                {"study", r.studyId},
-                                {"cluster", r.clusterAlias.toStdString()},
-                                {"jobId", r.jobId.toStdString()},
-                                {"state", SlurmJobState::id(r.state).toStdString()},
-                                {"reason", r.reason.toStdString()},
-                                {"submitState", submitStateId(r.submitState).toStdString()},
-                                {"gpus", r.gpus},
-                                {"nodes", r.nodes},
-                                {"rejection", r.rejection.toStdString()}});
-        ctx.printJson(QByteArray::fromStdString(Json{{"clusters", clusters}, {"runs", runs}}.dump(2)));
+            if (wanted(r))
+                runs.push_back(runJson(r));
+        ctx.printJson("status", Json{{"clusters", clusters}, {"runs", runs}});
     } else {
         ctx.out << QStringLiteral("%1 %2 %3 %4 %5 %6\n").arg(QStringLiteral("RUN"), 5).arg(QStringLiteral("CLUSTER"), -12)
                        .arg(QStringLiteral("JOB"), 8).arg(QStringLiteral("STATE"), -12).arg(QStringLiteral("GPUS"), 4)
                        .arg(QStringLiteral("REASON / SUBMISSION"));
         for (const auto &r : after.value())
-            ctx.out << QStringLiteral("%1 %2 %3 %4 %5 %6\n")
+            if (wanted(r))
+                ctx.out << QStringLiteral("%1 %2 %3 %4 %5 %6\n")
                            .arg(r.id, 5)
                            .arg(r.clusterAlias, -12)
                            .arg(r.jobId.isEmpty() ? QStringLiteral("-") : r.jobId, 8)
@@ -457,59 +488,91 @@ int SlurmCommands::status(CliContext &ctx, const QStringList &args)
 
 int SlurmCommands::cancel(CliContext &ctx, const QStringList &args)
 {
-    if (wantsHelp(args)) {
-        ctx.out << "Usage: scalelab cancel RUN\n\nCancels the run's Slurm job (scancel).\n" << kConnectionHelp;
-        return 0;
-    }
-    return onRunCluster(ctx, args, "cancel", [&](RunStore &, SlurmClient &client, qint64 id) {
-        const Result<QString> c = client.cancel(id);
-        if (!c) {
-            ctx.err << "scalelab: " << c.error().message << "\n";
-            return false;
-        }
-        ctx.out << *c << "\n";
-        return true;
+    CliParser a(QStringLiteral("cancel"), QStringLiteral("[options] RUN"), QStringLiteral("Cancels the run's Slurm job (scancel)."));
+    addConnectionOptions(a, QStringLiteral("SSH config Host alias (default: the run's cluster)"));
+    a.examples({QStringLiteral("scalelab cancel 12")});
+    if (auto rc = a.parse(ctx, args))
+        return *rc;
+    ctx.setJsonMode(a.isSet(QStringLiteral("json")));
+    return onRunCluster(ctx, a, "cancel", [&](RunStore &store, RunLifecycle &lifecycle, qint64 id) {
+        const Result<QString> c = lifecycle.cancel(id);
+        const QString message = c ? *c : c.error().message;
+        (c ? ctx.out : ctx.err) << (c ? "" : "scalelab: ") << message << "\n";
+        if (ctx.jsonMode())
+            ctx.printJson("cancel", Json{{"cancelled", c.ok()},
+                                         {"message", message.toStdString()},
+                                         {"run", storedRunsJson(store, {id}).front()}});
+        return c.ok();
     });
 }
 
 int SlurmCommands::fetch(CliContext &ctx, const QStringList &args)
 {
-    if (wantsHelp(args)) {
-        ctx.out << "Usage: scalelab fetch RUN\n\nDownloads the run's output and GPU sample files over SFTP\n"
-                   "into the local run store and ingests their metrics.\n"
-                << kConnectionHelp;
-        return 0;
-    }
-    return onRunCluster(ctx, args, "fetch", [&](RunStore &store, SlurmClient &client, qint64 id) {
-        const FetchResult f = fetchAndIngest(ctx, store, client, id);
-        for (const auto &file : f.files)
+    CliParser a(QStringLiteral("fetch"), QStringLiteral("[options] RUN"),
+                QStringLiteral("Downloads the run's output and GPU sample files over SFTP\n"
+                               "into the local run store and ingests their metrics."));
+    addConnectionOptions(a, QStringLiteral("SSH config Host alias (default: the run's cluster)"));
+    a.examples({QStringLiteral("scalelab fetch 12"), QStringLiteral("scalelab fetch --json 12 | jq -r '.files[].localPath'")});
+    if (auto rc = a.parse(ctx, args))
+        return *rc;
+    ctx.setJsonMode(a.isSet(QStringLiteral("json")));
+    return onRunCluster(ctx, a, "fetch", [&](RunStore &store, RunLifecycle &lifecycle, qint64 id) {
+        // Fetched and turned into metrics at once, so `runs --json` and the
+        // explorer show them without another step.
+        const FetchReport report = lifecycle.fetchAndIngest(id);
+        const FetchResult &f = report.fetch;
+        for (const auto &e : f.errors)
+            ctx.err << "scalelab: run " << id << ": fetch: " << e << "\n";
+        if (!report.ingest.error.isEmpty())
+            ctx.err << "scalelab: run " << id << ": ingest: " << report.ingest.error << "\n";
+        Json files = Json::array(), truncated = Json::array(), errors = Json::array();
+        for (const auto &file : f.files) {
             ctx.out << file.localPath << " (" << file.size << " bytes)\n";
-        for (const auto &t : f.truncated)
+            files.push_back(Json{{"localPath", file.localPath.toStdString()}, {"size", file.size}});
+        }
+        for (const auto &t : f.truncated) {
             ctx.out << t << ": larger than the size cap, first part kept\n";
+            truncated.push_back(t.toStdString());
+        }
+        for (const auto &e : f.errors)
+            errors.push_back(e.toStdString());
+        if (ctx.jsonMode())
+            ctx.printJson("fetch", Json{{"run", storedRunsJson(store, {id}).front()},
+                                        {"files", files},
+                                        {"truncated", truncated},
+                                        {"errors", errors}});
         return f.ok();
     });
 }
 
 int SlurmCommands::runs(CliContext &ctx, const QStringList &args)
 {
-    if (wantsHelp(args)) {
-        ctx.out << "Usage: scalelab runs [--json]\n\nLists the stored runs (no network).\n";
-        return 0;
-    }
-    CliArgs a(args);
-    const bool json = a.flag(QStringLiteral("--json"));
-    if (int rc = rejectUnknown(ctx, a, "runs"); rc >= 0)
-        return rc;
+    CliParser a(QStringLiteral("runs"), QStringLiteral("[--json]"),
+                QStringLiteral("Lists the stored runs (no network). --json adds each run's job name, metrics\n"
+                               "and accounting."));
+    a.examples({QStringLiteral("scalelab runs"), QStringLiteral("scalelab runs --json | jq '.runs[] | {id, jobName, state}'")});
+    if (auto rc = a.parse(ctx, args))
+        return *rc;
+    if (!a.positional().isEmpty())
+        return ctx.unusable(QStringLiteral("runs takes no arguments (see `scalelab runs --help`)"));
+    const bool json = a.isSet(QStringLiteral("json"));
     RunStore store;
     if (!openStore(ctx, store))
         return int(ExitCode::Errors);
     const auto all = store.runs();
     if (json) {
         Json arr = runsWithMetricsJson(store);
+        QHash<qint64, const RunRecord *> byId;
+        for (const auto &r : all.value())
+            byId.insert(r.id, &r);
         if (arr.is_array())
-            for (auto &entry : arr)
-                entry["accounting"] = accountingJson(store, entry["id"].get<qint64>());
-        ctx.printJson(QByteArray::fromStdString(arr.dump(2)));
+            for (auto &entry : arr) {
+                const qint64 id = entry["id"].get<qint64>();
+                if (const RunRecord *r = byId.value(id))
+                    entry["jobName"] = jobNameOf(*r).toStdString();
+                entry["accounting"] = accountingJson(store, id);
+            }
+        ctx.printJson("runs", Json{{"runs", arr}});
         return 0;
     }
     for (const auto &r : all.value())

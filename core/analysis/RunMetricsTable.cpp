@@ -1,8 +1,12 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/analysis/RunMetricsTable.h"
 
 #include "core/model/MetricNames.h"
 #include "core/store/RunStore.h"
 
+#include <QSet>
+
+#include <algorithm>
 #include <cmath>
 
 namespace scalelab {
@@ -35,11 +39,22 @@ QString number(double v)
 nlohmann::ordered_json rowJson(const RunMetricsRow &r)
 {
     nlohmann::ordered_json metrics = nlohmann::ordered_json::object();
-    for (const MetricRecord &m : r.metrics)
-        metrics[m.name.toStdString()] = {{"value", std::isfinite(m.value) ? nlohmann::ordered_json(m.value)
-                                                                           : nlohmann::ordered_json()},
-                                         {"unit", m.unit.toStdString()},
-                                         {"source", m.source.toStdString()}};
+    for (const MetricRecord &m : r.metrics) {
+        nlohmann::ordered_json e = {{"value", std::isfinite(m.value) ? nlohmann::ordered_json(m.value)
+                                                                      : nlohmann::ordered_json()},
+                                    {"unit", m.unit.toStdString()},
+                                    {"source", m.source.toStdString()}};
+        // Where it came from, when it was read from a file.
+        if (!m.file.isEmpty())
+            e["file"] = m.file.toStdString();
+        if (m.line > 0)
+            e["line"] = m.line;
+        if (!m.rule.isEmpty())
+            e["rule"] = m.rule.toStdString();
+        if (!m.formula.isEmpty())
+            e["formula"] = m.formula.toStdString();
+        metrics[m.name.toStdString()] = e;
+    }
     nlohmann::ordered_json j;
     j["id"] = r.run.id;
     j["study"] = r.run.studyId;
@@ -79,6 +94,7 @@ QString RunMetricsRow::text(const QString &column) const
     if (column == QLatin1String("id")) return QString::number(run.id);
     if (column == QLatin1String("study")) return studyName;
     if (column == QLatin1String("cluster")) return run.clusterAlias;
+    if (column == QLatin1String("slurm")) return run.slurmVersion;
     if (column == QLatin1String("partition")) return run.partition;
     if (column == QLatin1String("framework")) return run.framework;
     if (column == QLatin1String("gpus")) return QString::number(run.gpus);
@@ -92,16 +108,21 @@ QString RunMetricsRow::text(const QString &column) const
 
 QStringList RunMetricsTable::fixedColumns()
 {
-    return {QStringLiteral("id"),   QStringLiteral("study"), QStringLiteral("cluster"),
-            QStringLiteral("partition"), QStringLiteral("framework"), QStringLiteral("gpus"),
-            QStringLiteral("nodes"), QStringLiteral("jobId"), QStringLiteral("state"), QStringLiteral("created")};
+    // Built once: the runs table asks for every cell it draws.
+    static const QStringList columns{QStringLiteral("id"),        QStringLiteral("study"),
+                                     QStringLiteral("cluster"),   QStringLiteral("partition"),
+                                     QStringLiteral("framework"), QStringLiteral("gpus"),
+                                     QStringLiteral("nodes"),     QStringLiteral("jobId"),
+                                     QStringLiteral("state"),     QStringLiteral("created"),
+                                     QStringLiteral("slurm")};
+    return columns;
 }
 
 QString RunMetricsTable::columnTitle(const QString &column, const QString &unit)
 {
     static const QMap<QString, QString> fixed = {
         {QStringLiteral("id"), QStringLiteral("Run")},         {QStringLiteral("study"), QStringLiteral("Study")},
-        {QStringLiteral("cluster"), QStringLiteral("Cluster")}, {QStringLiteral("partition"), QStringLiteral("Partition")},
+        {QStringLiteral("cluster"), QStringLiteral("Cluster")}, {QStringLiteral("slurm"), QStringLiteral("Slurm")}, {QStringLiteral("partition"), QStringLiteral("Partition")},
         {QStringLiteral("framework"), QStringLiteral("Framework")}, {QStringLiteral("gpus"), QStringLiteral("GPUs")},
         {QStringLiteral("nodes"), QStringLiteral("Nodes")},     {QStringLiteral("jobId"), QStringLiteral("Job")},
         {QStringLiteral("state"), QStringLiteral("State")},     {QStringLiteral("created"), QStringLiteral("Created")}};
@@ -113,46 +134,44 @@ QString RunMetricsTable::columnTitle(const QString &column, const QString &unit)
 RunMetricsTable RunMetricsTable::load(RunStore &store, qint64 studyId)
 {
     RunMetricsTable t;
-    const auto studies = store.studies();
-    if (!studies.ok()) {
-        t.error = studies.errorText();
+    auto read = store.tableRecords(studyId);
+    if (!read.ok()) {
+        t.error = read.errorText();
         return t;
     }
-    QMap<qint64, QString> studyNames;
-    for (const StudyRecord &s : studies.value())
+    RunTableRecords &records = *read;
+    t.studies = records.studies;
+    QHash<qint64, QString> studyNames;
+    for (const StudyRecord &s : std::as_const(records.studies))
         studyNames.insert(s.id, s.name);
-    const auto runs = studyId > 0 ? store.runsInStudy(studyId) : store.runs();
-    if (!runs.ok()) {
-        t.error = runs.errorText();
-        return t;
-    }
     QSet<QString> names;
-    for (const RunRecord &r : runs.value()) {
+    t.rows.reserve(records.runs.size());
+    for (RunRecord &r : records.runs) {
         if (studyId == 0 && r.studyId != 0)
             continue;
         RunMetricsRow row;
-        row.run = r;
         row.studyName = studyNames.value(r.studyId);
-        const auto acct = store.accounting(r.id);
-        if (acct.ok())
-            row.accounting = acct.value();
-        const auto ms = store.metrics(r.id);
-        if (!ms.ok()) {
-            t.error = ms.errorText();
-            return t;
-        }
-        for (const MetricRecord &m : ms.value()) {
+        if (auto acct = records.accounting.constFind(r.id); acct != records.accounting.constEnd())
+            row.accounting = *acct;
+        for (const MetricRecord &m : records.metrics.value(r.id)) {
             auto it = row.metrics.find(m.name);
             if (it == row.metrics.end() || sourceRank(m.source) > sourceRank(it->source))
                 row.metrics.insert(m.name, m);
-            names.insert(m.name);
-            if (!t.units.contains(m.name) || t.units.value(m.name).isEmpty())
+            if (!names.contains(m.name)) {
+                names.insert(m.name);
                 t.units.insert(m.name, m.unit);
+            } else if (t.units.value(m.name).isEmpty()) {
+                t.units.insert(m.name, m.unit);
+            }
         }
-        t.rows.append(row);
+        // Finished, files or accounting here, nothing read from them yet.
+        if (r.isTerminal() && row.metrics.isEmpty()
+            && (row.accounting || records.runsWithFiles.contains(r.id)))
+            t.needsIngest << r.id;
+        row.run = std::move(r);
+        t.rows.append(std::move(row));
     }
-    std::sort(t.rows.begin(), t.rows.end(),
-              [](const RunMetricsRow &a, const RunMetricsRow &b) { return a.run.id < b.run.id; });
+    // The store returns runs by id already; kept sorted for find().
     t.metricNames = QStringList(names.begin(), names.end());
     t.metricNames.sort();
     return t;
@@ -160,10 +179,11 @@ RunMetricsTable RunMetricsTable::load(RunStore &store, qint64 studyId)
 
 const RunMetricsRow *RunMetricsTable::find(qint64 runId) const
 {
-    for (const RunMetricsRow &r : rows)
-        if (r.run.id == runId)
-            return &r;
-    return nullptr;
+    // Rows are in id order (load() keeps the store's order, see `rows`): a
+    // binary search, since selections and exports ask for many ids of 100,000 rows.
+    auto it = std::lower_bound(rows.begin(), rows.end(), runId,
+                               [](const RunMetricsRow &r, qint64 id) { return r.run.id < id; });
+    return it != rows.end() && it->run.id == runId ? &*it : nullptr;
 }
 
 QString RunMetricsTable::toCsv(const QList<qint64> &rowIds, const QStringList &columns) const
@@ -173,8 +193,9 @@ QString RunMetricsTable::toCsv(const QList<qint64> &rowIds, const QStringList &c
     for (const QString &c : cols)
         header << csvField(columnTitle(c, units.value(c)));
     QString out = header.join(QLatin1Char(',')) + QLatin1Char('\n');
+    const QSet<qint64> wanted(rowIds.begin(), rowIds.end());
     for (const RunMetricsRow &r : rows) {
-        if (!rowIds.isEmpty() && !rowIds.contains(r.run.id))
+        if (!wanted.isEmpty() && !wanted.contains(r.run.id))
             continue;
         QStringList fields;
         for (const QString &c : cols)
@@ -187,8 +208,9 @@ QString RunMetricsTable::toCsv(const QList<qint64> &rowIds, const QStringList &c
 nlohmann::ordered_json RunMetricsTable::toJson(const QList<qint64> &rowIds) const
 {
     nlohmann::ordered_json arr = nlohmann::ordered_json::array();
+    const QSet<qint64> wanted(rowIds.begin(), rowIds.end());
     for (const RunMetricsRow &r : rows)
-        if (rowIds.isEmpty() || rowIds.contains(r.run.id))
+        if (wanted.isEmpty() || wanted.contains(r.run.id))
             arr.push_back(rowJson(r));
     return arr;
 }

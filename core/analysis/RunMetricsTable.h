@@ -1,7 +1,9 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 #include "core/model/MetricRecord.h"
 #include "core/model/RunRecord.h"
+#include "core/model/StudyRecord.h"
 #include "core/slurm/SacctRecord.h"
 
 #include <QList>
@@ -33,10 +35,14 @@ struct RunMetricsRow {
 // Runs + their stored metrics as one table: the runs table, its CSV/JSON
 // export and `scalelab runs --json` all read it.
 struct RunMetricsTable {
-    QList<RunMetricsRow> rows;             // by run id
+    QList<RunMetricsRow> rows;             // in run id order (find() relies on it)
     QStringList metricNames;               // every metric name seen, sorted
     QMap<QString, QString> units;          // metric name -> unit
     QString error;                         // "" = loaded
+    // Finished runs with files or accounting but no metrics yet: what the
+    // window ingests on its own.
+    QList<qint64> needsIngest;
+    QList<StudyRecord> studies;            // every study (for pickers), whatever studyId was
 
     // studyId < 0: all runs; 0: runs outside a study; > 0: that study.
     // Where a metric name has several sources, a user pattern wins over the

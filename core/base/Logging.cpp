@@ -1,4 +1,7 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/base/Logging.h"
+
+#include "core/base/PrivateFiles.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -23,7 +26,7 @@ bool isPlainValue(const QString &v)
 {
     static const QRegularExpression numbers(QStringLiteral("^[0-9][0-9,._]*$"));
     static const QStringList fixed{QStringLiteral("all"), QStringLiteral("f"), QStringLiteral("scalelab-*"),
-                                   QStringLiteral("true")};
+                                   QStringLiteral("standard"), QStringLiteral("true")};
     return numbers.match(v).hasMatch() || fixed.contains(v);
 }
 
@@ -117,10 +120,31 @@ QString redactedCommand(const QStringList &argv)
 {
     if (argv.isEmpty())
         return {};
-    QStringList out{argv.first()};
     if (argv.size() >= 3 && argv.at(0) == QLatin1String("sh") && argv.at(1) == QLatin1String("-c"))
         return QStringLiteral("sh -c <%1-byte script>").arg(argv.at(2).toUtf8().size());
-    for (qsizetype i = 1; i < argv.size(); ++i)
+    QStringList out{argv.first()};
+    qsizetype i = 1;
+    // Queries run as `env -u SQUEUE_FORMAT ... NAME=value squeue ...`
+    // (SlurmClient::queryArgv): the variable names are ScaleLab's own, and
+    // the program after them is named like the first word.
+    if (argv.first() == QLatin1String("env")) {
+        static const QRegularExpression name(QStringLiteral("^[A-Z_][A-Z0-9_]*$"));
+        for (; i < argv.size(); ++i) {
+            const QString &w = argv.at(i);
+            const qsizetype eq = w.indexOf(QLatin1Char('='));
+            if (w == QLatin1String("-u") && i + 1 < argv.size()) {
+                out << w << (name.match(argv.at(i + 1)).hasMatch() ? argv.at(i + 1) : QStringLiteral("<…>"));
+                ++i;
+            } else if (eq > 0 && name.match(w.left(eq)).hasMatch()) {
+                out << w.left(eq + 1) + (isPlainValue(w.mid(eq + 1)) ? w.mid(eq + 1) : QStringLiteral("<…>"));
+            } else {
+                break;
+            }
+        }
+        if (i < argv.size())
+            out << argv.at(i++);
+    }
+    for (; i < argv.size(); ++i)
         out << redactWord(argv.at(i));
     return out.join(QLatin1Char(' '));
 }
@@ -140,10 +164,11 @@ void LogFile::install(const QString &path, qint64 capBytes)
         QMutexLocker lock(&s.mutex);
         s.path = path;
         s.cap = std::max<qint64>(capBytes, 4096);
-        const QString dir = QFileInfo(path).absolutePath();
-        if (QDir().mkpath(dir))
-            QFile::setPermissions(dir, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
-        openLocked(s);
+        // Owner only, like the rest of the researcher's data: the log names
+        // clusters, job ids and run states. A folder that cannot be made
+        // leaves logging off, never the program.
+        if (PrivateFiles::makeDirectory(QFileInfo(path).absolutePath()).isEmpty())
+            openLocked(s);
         if (s.installed)
             return;
         s.installed = true;

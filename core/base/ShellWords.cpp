@@ -1,4 +1,7 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/base/ShellWords.h"
+
+#include <QSet>
 
 namespace scalelab {
 
@@ -21,11 +24,23 @@ class Lexer {
 public:
     Lexer(const QString &text, const VariableLookup &lookup) : m_s(text), m_lookup(lookup) {}
 
+    // Lexes from `from` up to the first top-level newline instead of the end.
+    void stopAtNewline(int from)
+    {
+        m_i = from;
+        m_stopAtNewline = true;
+    }
+    int stoppedAt() const { return m_stoppedAt; }
+
     ShellLexResult run()
     {
         const int n = int(m_s.size());
         while (m_i < n) {
             const QChar c = m_s.at(m_i);
+            if (m_stopAtNewline && c == QLatin1Char('\n')) {
+                m_stoppedAt = m_i;
+                break;
+            }
             if (isBlank(c)) {
                 endWord();
                 ++m_i;
@@ -257,8 +272,12 @@ private:
 
     void noteUnresolved(const QString &name)
     {
-        if (!m_r.unresolved.contains(name))
+        // A set beside the ordered list: a line with a million distinct
+        // $names must not search the list a million times.
+        if (!m_unresolvedSeen.contains(name)) {
+            m_unresolvedSeen.insert(name);
             m_r.unresolved << name;
+        }
     }
 
     std::optional<QString> lookup(const QString &name) const
@@ -349,6 +368,9 @@ private:
     bool m_redirectPending = false;
     bool m_heredocPending = false;
     bool m_heredocStripTabs = false;
+    bool m_stopAtNewline = false;
+    int m_stoppedAt = -1;
+    QSet<QString> m_unresolvedSeen;
 };
 
 } // namespace
@@ -356,6 +378,19 @@ private:
 ShellLexResult lexShell(const QString &text, const VariableLookup &lookup)
 {
     return Lexer(text, lookup).run();
+}
+
+ShellLineEnd findShellLineEnd(const QString &text, int from)
+{
+    const VariableLookup none;
+    Lexer lexer(text, none);
+    lexer.stopAtNewline(from);
+    const ShellLexResult r = lexer.run();
+    ShellLineEnd e;
+    e.end = lexer.stoppedAt() >= 0 ? lexer.stoppedAt() : int(text.size());
+    e.unterminated = r.unterminatedQuote;
+    e.unterminatedOffset = r.unterminatedOffset;
+    return e;
 }
 
 } // namespace scalelab

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 #include <QList>
@@ -51,5 +52,16 @@ using VariableLookup = std::function<std::optional<QString>(const QString &name)
 // redirections. It never fails: problems are reported in the result. Without a
 // lookup, variables are kept as written.
 ShellLexResult lexShell(const QString &text, const VariableLookup &lookup = {});
+
+// Where the logical shell line that starts at `from` in `text` ends: the first
+// newline outside any quote, $( ), backtick or backslash continuation, read
+// the way lexShell reads. One pass from `from`, so joining a multi-line quote
+// costs its length once instead of a re-lex per added line.
+struct ShellLineEnd {
+    int end = 0;                   // offset of that newline, or text.size()
+    bool unterminated = false;     // a construct opened and never closed
+    int unterminatedOffset = -1;   // where it opened (in `text`)
+};
+ShellLineEnd findShellLineEnd(const QString &text, int from);
 
 } // namespace scalelab

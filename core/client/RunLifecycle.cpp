@@ -1,10 +1,10 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/client/RunLifecycle.h"
 
 #include "core/base/Logging.h"
 #include "core/client/RunDraft.h"
 #include "core/client/SlurmClient.h"
 #include "core/compose/SbatchRenderer.h"
-#include "core/ingest/IngestService.h"
 #include "core/model/JobSpecJson.h"
 #include "core/store/RunStore.h"
 
@@ -169,18 +169,13 @@ PollCycleReport RunLifecycle::pollCycle(const PollCycleOptions &options)
         if (!u.final)
             continue;
         rep.finalRuns << u.runId;
-        const FetchResult f = m_client.fetch(u.runId, options.fetchBytes);
-        rep.fetchErrors << f.errors;
         // Metrics are stored in the same cycle that saw the run finish, so
         // Results and `scalelab runs --json` have them without another step.
-        const IngestResult ingest = IngestService::ingestRun(m_store, u.runId);
-        if (!ingest.error.isEmpty())
-            rep.ingestErrors << QStringLiteral("run %1: %2").arg(u.runId).arg(ingest.error);
-        rep.metricsStored += int(ingest.written.size());
-        qCInfo(lcIngest).noquote() << QStringLiteral("run %1: %2 metric(s) stored%3")
-                                          .arg(u.runId)
-                                          .arg(ingest.written.size())
-                                          .arg(ingest.error.isEmpty() ? QString() : QStringLiteral(", ingest failed"));
+        const FetchReport f = fetchAndIngest(u.runId, options.fetchBytes);
+        rep.fetchErrors << f.fetch.errors;
+        if (!f.ingest.error.isEmpty())
+            rep.ingestErrors << QStringLiteral("run %1: %2").arg(u.runId).arg(f.ingest.error);
+        rep.metricsStored += int(f.ingest.written.size());
     }
     if (before && before->clusterAlias == alias && before->hasJob() && !before->isTerminal()
         && !rep.finalRuns.contains(options.watchedRun)) {
@@ -195,6 +190,34 @@ PollCycleReport RunLifecycle::pollCycle(const PollCycleOptions &options)
         for (const RunRecord &r : *unresolved)
             rep.moreActive = rep.moreActive || r.submitState != SubmitState::Intent;
     return rep;
+}
+
+FetchReport RunLifecycle::fetchAndIngest(qint64 runId, qint64 maxBytesPerFile)
+{
+    FetchReport out;
+    out.fetch = m_client.fetch(runId, maxBytesPerFile);
+    out.ingest = IngestService::ingestRun(m_store, runId);
+    qCInfo(lcIngest).noquote() << QStringLiteral("run %1: %2 file(s) fetched, %3 metric(s) stored%4")
+                                      .arg(runId)
+                                      .arg(out.fetch.files.size())
+                                      .arg(out.ingest.written.size())
+                                      .arg(out.ingest.error.isEmpty() ? QString() : QStringLiteral(", ingest failed"));
+    return out;
+}
+
+Result<QString> RunLifecycle::cancel(qint64 runId)
+{
+    Result<QString> r = m_client.cancel(runId);
+    qCInfo(lcSlurm).noquote() << QStringLiteral("%1: cancel run %2: %3")
+                                     .arg(m_client.clusterAlias())
+                                     .arg(runId)
+                                     .arg(r ? QStringLiteral("requested") : QStringLiteral("failed"));
+    return r;
+}
+
+TailResult RunLifecycle::tail(qint64 runId, qint64 maxBytes)
+{
+    return m_client.tailOutput(runId, maxBytes);
 }
 
 } // namespace scalelab

@@ -1,8 +1,10 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 #include "core/base/Diagnostic.h"
 #include "core/base/Result.h"
 #include "core/client/SlurmClientResults.h"
+#include "core/ingest/IngestService.h"
 #include "core/model/ClusterProfile.h"
 #include "core/model/JobSpec.h"
 #include "core/model/RunRecord.h"
@@ -25,6 +27,7 @@ class SlurmClient;
 //   sendBatch                    (one SlurmClient::submit per stored run)
 //   reconcileUnresolved          (runs left unresolved by a crash or lost link)
 //   pollCycle                    (poll, then fetch + ingest what finished, then tail)
+//   fetchAndIngest, cancel, tail (one run, on request)
 // The CLI calls these on its main thread; the window runs them as tasks on the
 // connection's worker thread and posts the report back to the GUI thread.
 
@@ -48,6 +51,11 @@ struct ReconciledRun {
 struct ReconcileReport {
     QList<ReconciledRun> runs;
     bool changed() const;   // a run got a job id or was sent
+};
+
+struct FetchReport {
+    FetchResult fetch;
+    IngestResult ingest;
 };
 
 struct PollCycleOptions {
@@ -88,6 +96,14 @@ public:
     // and ingested (metrics stored before this returns), then the watched
     // run's output tail.
     PollCycleReport pollCycle(const PollCycleOptions &options = {});
+    // The run's scalelab-* files downloaded, then its metrics stored: what a
+    // poll cycle does for each run that finished, and `scalelab fetch`.
+    FetchReport fetchAndIngest(qint64 runId, qint64 maxBytesPerFile = 64 * 1024 * 1024);
+    // scancel of the run's job: the confirmation text or why not.
+    Result<QString> cancel(qint64 runId);
+    // The run's new output bytes now (a run just opened in the window),
+    // between poll cycles.
+    TailResult tail(qint64 runId, qint64 maxBytes = 1024 * 1024);
 
 private:
     SlurmClient &m_client;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // SlurmClient: version, submission, reconciliation, --test-only.
 // Polling, cancel and file transfer are in SlurmClientPoll.cpp.
 #include "core/client/SlurmClient.h"
@@ -57,6 +58,20 @@ QString SlurmClient::submitShellBody(const QString &remoteDir, const QString &to
         .arg(dir, token, scriptFileName());
 }
 
+QStringList SlurmClient::queryArgv(const QStringList &argv)
+{
+    static const char *const shaping[] = {
+        "SQUEUE_FORMAT", "SQUEUE_FORMAT2", "SQUEUE_SORT", "SQUEUE_STATES", "SQUEUE_ALL", "SQUEUE_ARRAY",
+        "SQUEUE_NAMES", "SQUEUE_PARTITION", "SQUEUE_QOS", "SQUEUE_ACCOUNT", "SQUEUE_USERS", "SQUEUE_LICENSES",
+        "SACCT_FORMAT", "SACCT_FEDERATION", "SACCT_LOCAL", "SINFO_FORMAT", "SINFO_SORT", "SINFO_PARTITION"};
+    QStringList out{QStringLiteral("env")};
+    for (const char *v : shaping)
+        out << QStringLiteral("-u") << QString::fromLatin1(v);
+    // "standard" = ISO 8601 without the time zone, what the parsers read.
+    out << QStringLiteral("SLURM_TIME_FORMAT=standard");
+    return out + argv;
+}
+
 QString SlurmClient::reconcileShellBody(const QString &remoteDir)
 {
     // Prints a status word, then the id file's content. "tmp-recent": sbatch
@@ -69,20 +84,18 @@ QString SlurmClient::reconcileShellBody(const QString &remoteDir)
         .arg(ShellQuote::quote(remoteDir), scriptFileName());
 }
 
-QString SlurmClient::detectVersion(QString *error)
+Result<QString> SlurmClient::detectVersion()
 {
     if (!m_version.isEmpty())
         return m_version;
     const RemoteResult r = m_exec.run({QStringLiteral("sbatch"), QStringLiteral("--version")}, kQueryTimeoutMs);
     const QString text = RemoteValidation::sanitize(r.out, 200);
-    if (!r.ok() || !text.startsWith(QLatin1String("slurm"))) {
-        if (error)
-            *error = r.transportOk() ? QStringLiteral("sbatch --version failed (exit %1): %2")
-                                           .arg(r.exitCode)
-                                           .arg(RemoteValidation::sanitize(r.err + r.out, 400))
-                                     : r.transportError;
-        return {};
-    }
+    if (!r.transportOk())
+        return fail(ErrorCode::Transport, r.transportError);
+    if (!r.ok() || !text.startsWith(QLatin1String("slurm")))
+        return fail(ErrorCode::RemoteFailed, QStringLiteral("sbatch --version failed (exit %1): %2")
+                                                 .arg(r.exitCode)
+                                                 .arg(RemoteValidation::sanitize(r.err + r.out, 400)));
     // "slurm 22.05.8" / "slurm-wlm 22.05.8"
     m_version = text.section(QLatin1Char(' '), 1, 1).trimmed();
     return m_version;
@@ -151,6 +164,7 @@ SubmitOutcome SlurmClient::submit(qint64 runId)
     if (run.remoteDir != dir)
         if (auto e = m_store.setRemoteDir(runId, dir); !e)
             return refuse(e.error().message);
+    m_exec.reached(SubmitStep::DirectoryStored);
 
     // (b) directory + script. Nothing here can create a job, so failures are NotSent.
     if (QString e = m_exec.mkdirs(dir); !e.isEmpty())
@@ -159,13 +173,23 @@ SubmitOutcome SlurmClient::submit(qint64 runId)
         return SubmitOutcome{K::NotSent, {}, QStringLiteral("uploading the job script failed: %1").arg(e), false};
     if (auto e = m_store.setSubmitState(runId, SubmitState::Uploaded); !e)
         return refuse(e.error().message);
+    m_exec.reached(SubmitStep::ScriptUploaded);
+
+    // Which Slurm will run it: probed once per client (per connection) and
+    // kept with the run before sending, so a failed write sends nothing.
+    // Not known (an odd sbatch, a brief outage): the run is sent without it.
+    if (const Result<QString> slurmVersion = detectVersion(); slurmVersion)
+        if (auto e = m_store.setSlurmVersion(runId, *slurmVersion); !e)
+            return refuse(e.error().message);
 
     // (c) From here sbatch may run: record that BEFORE sending, so a crash
     // leaves "unknown" (reconcile) and never a silent second submission.
     if (auto e = m_store.setSubmitState(runId, SubmitState::Unknown, QStringLiteral("sbatch sent, no reply yet")); !e)
         return refuse(e.error().message);
+    m_exec.reached(SubmitStep::UnknownStored);
     const RemoteResult r =
         m_exec.run({QStringLiteral("sh"), QStringLiteral("-c"), submitShellBody(dir, run.token)}, kSbatchTimeoutMs);
+    m_exec.reached(SubmitStep::SbatchReturned);
 
     // (d) After sbatch the stored state is "unknown". Each write below only
     // narrows it; when one fails the run stays "unknown" and reconcile()
@@ -176,11 +200,16 @@ SubmitOutcome SlurmClient::submit(qint64 runId)
                                  .arg(what, e.message),
                              false};
     };
+    // Every answer below is stored before it is returned.
+    auto recorded = [&](SubmitOutcome o) {
+        m_exec.reached(SubmitStep::OutcomeStored);
+        return o;
+    };
     if (!r.transportOk()) {
         const QString m = QStringLiteral("connection lost while sbatch ran (%1); reconcile the run").arg(r.transportError);
         if (auto e = m_store.setSubmitState(runId, SubmitState::Unknown, m); !e)
             return unresolved(QStringLiteral("connection lost while sbatch ran (%1)").arg(r.transportError), e.error());
-        return SubmitOutcome{K::Unknown, {}, m, false};
+        return recorded(SubmitOutcome{K::Unknown, {}, m, false});
     }
     if (r.exitCode == 0) {
         const QString first = QString::fromUtf8(r.out).trimmed().section(QLatin1Char('\n'), 0, 0);
@@ -190,11 +219,11 @@ SubmitOutcome SlurmClient::submit(qint64 runId)
                                   .arg(RemoteValidation::sanitize(r.out, 200));
             if (auto e = m_store.setSubmitState(runId, SubmitState::Unknown, m); !e)
                 return unresolved(QStringLiteral("sbatch printed no job id"), e.error());
-            return SubmitOutcome{K::Unknown, {}, m, false};
+            return recorded(SubmitOutcome{K::Unknown, {}, m, false});
         }
         if (auto e = m_store.markSubmitted(runId, jobId, SubmitState::Submitted); !e)
             return unresolved(QStringLiteral("job %1 was submitted").arg(jobId), e.error(), jobId);
-        return SubmitOutcome{K::Submitted, jobId, {}, false};
+        return recorded(SubmitOutcome{K::Submitted, jobId, {}, false});
     }
     const QString text = sbatchErrorText(r.err);
     if (r.err.contains("sbatch: error:")) {
@@ -202,18 +231,18 @@ SubmitOutcome SlurmClient::submit(qint64 runId)
             // sbatch reported failure itself: no job. Safe to submit again later.
             if (auto e = m_store.setSubmitState(runId, SubmitState::Uploaded, text); !e)
                 return unresolved(QStringLiteral("the controller was down and no job was created"), e.error());
-            return SubmitOutcome{K::NotSent, {}, text, true};
+            return recorded(SubmitOutcome{K::NotSent, {}, text, true});
         }
         if (auto e = m_store.setSubmitState(runId, SubmitState::Rejected, text); !e)
             return unresolved(QStringLiteral("Slurm rejected the job (%1)").arg(text), e.error());
-        return SubmitOutcome{K::Rejected, {}, text, false};
+        return recorded(SubmitOutcome{K::Rejected, {}, text, false});
     }
     const QString m = QStringLiteral("the submit command failed (exit %1): %2; reconcile the run")
                           .arg(r.exitCode)
                           .arg(text.isEmpty() ? RemoteValidation::sanitize(r.out, 400) : text);
     if (auto e = m_store.setSubmitState(runId, SubmitState::Unknown, m); !e)
         return unresolved(QStringLiteral("the submit command failed (exit %1)").arg(r.exitCode), e.error());
-    return SubmitOutcome{K::Unknown, {}, m, false};
+    return recorded(SubmitOutcome{K::Unknown, {}, m, false});
 }
 
 ReconcileOutcome SlurmClient::reconcile(qint64 runId)
@@ -281,8 +310,8 @@ ReconcileOutcome SlurmClient::lookUpByToken(const RunRecord &run, const QString 
         return {K::Found, jobId, message};
     };
 
-    const RemoteResult sq = m_exec.run({QStringLiteral("squeue"), QStringLiteral("--me"), QStringLiteral("--states=all"),
-                                        QStringLiteral("--noheader"), SqueueParser::formatArgument()},
+    const RemoteResult sq = m_exec.run(queryArgv({QStringLiteral("squeue"), QStringLiteral("--me"), QStringLiteral("--states=all"),
+                                                  QStringLiteral("--noheader"), SqueueParser::formatArgument()}),
                                        kQueryTimeoutMs);
     bool squeueSure = false;
     if (sq.transportOk()) {
@@ -298,7 +327,7 @@ ReconcileOutcome SlurmClient::lookUpByToken(const RunRecord &run, const QString 
     QStringList sacctArgs{QStringLiteral("sacct"), QStringLiteral("-X"),
                           QStringLiteral("--starttime=now-%1hours").arg(hours)};
     sacctArgs << SacctParser::formatArguments();
-    const RemoteResult sa = m_exec.run(sacctArgs, kQueryTimeoutMs);
+    const RemoteResult sa = m_exec.run(queryArgv(sacctArgs), kQueryTimeoutMs);
     bool sacctSure = false;
     if (sa.ok()) {
         sacctSure = true;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 #include "core/client/RemoteExecutor.h"
@@ -24,8 +25,9 @@ class SlurmClient {
 public:
     SlurmClient(RemoteExecutor &executor, RunStore &store, QString clusterAlias);
 
-    // `sbatch --version` once per client (session); "" + error on failure.
-    QString detectVersion(QString *error = nullptr);
+    // `sbatch --version` once per client (session): "22.05.8", or why not
+    // (Transport: the connection failed; RemoteFailed: sbatch said no).
+    Result<QString> detectVersion();
 
     SubmitOutcome submit(qint64 runId);
     ReconcileOutcome reconcile(qint64 runId);
@@ -49,6 +51,11 @@ public:
     static QString submitShellBody(const QString &remoteDir, const QString &token);
     static QString reconcileShellBody(const QString &remoteDir);
     static QString outputFileName(const QString &jobId);   // "scalelab-<id>.out"
+    // A query (squeue/sacct/scontrol) as sent: prefixed with `env` so that
+    // output-shaping variables of the login shell's rc files (SQUEUE_FORMAT,
+    // SACCT_FORMAT, SLURM_TIME_FORMAT, SQUEUE_STATES, ...) cannot change what
+    // is parsed. SLURM_CONF is kept: it is how a site's clients find slurmctld.
+    static QStringList queryArgv(const QStringList &argv);
 
 private:
     Result<QString> remoteDirFor(const RunRecord &run);

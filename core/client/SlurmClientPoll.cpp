@@ -1,6 +1,8 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // SlurmClient: polling, cancel and fetching output files.
 #include "core/client/SlurmClient.h"
 
+#include "core/base/PrivateFiles.h"
 #include "core/base/RemoteValidation.h"
 #include "core/slurm/SacctParser.h"
 #include "core/slurm/SqueueParser.h"
@@ -39,8 +41,8 @@ PollResult SlurmClient::pollOnce()
         return result;
 
     // One squeue for the user: filtered by slurmctld, unlike a -j list.
-    const RemoteResult sq = m_exec.run({QStringLiteral("squeue"), QStringLiteral("--me"), QStringLiteral("--noheader"),
-                                        SqueueParser::formatArgument()},
+    const RemoteResult sq = m_exec.run(queryArgv({QStringLiteral("squeue"), QStringLiteral("--me"), QStringLiteral("--noheader"),
+                                                  SqueueParser::formatArgument()}),
                                        kQueryTimeoutMs);
     ++result.squeueCalls;
     if (!sq.transportOk()) {
@@ -90,7 +92,7 @@ PollResult SlurmClient::pollOnce()
     // One sacct for every job that left the queue (with steps: MaxRSS lives there).
     QStringList args{QStringLiteral("sacct"), QStringLiteral("--jobs=") + gone.join(QLatin1Char(','))};
     args << SacctParser::formatArguments();
-    const RemoteResult sa = m_exec.run(args, kQueryTimeoutMs);
+    const RemoteResult sa = m_exec.run(queryArgv(args), kQueryTimeoutMs);
     ++result.sacctCalls;
     if (!sa.ok()) {
         result.transportError = sa.transportError;
@@ -184,7 +186,7 @@ FetchResult SlurmClient::fetch(qint64 runId, qint64 maxBytesPerFile)
         return result;
     }
     const QString localDir = m_store.runFilesDirectory(runId);
-    if (!QDir().mkpath(localDir)) {
+    if (!PrivateFiles::makeDirectory(localDir).isEmpty()) {
         result.errors << QStringLiteral("cannot create %1").arg(localDir);
         return result;
     }
@@ -256,7 +258,7 @@ TailResult SlurmClient::tailOutput(qint64 runId, qint64 maxBytes)
             return result;
         }
     }
-    if (!QDir().mkpath(m_store.runFilesDirectory(runId))) {
+    if (!PrivateFiles::makeDirectory(m_store.runFilesDirectory(runId)).isEmpty()) {
         result.error = QStringLiteral("cannot create %1").arg(m_store.runFilesDirectory(runId));
         return result;
     }

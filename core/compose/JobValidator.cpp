@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/compose/JobValidator.h"
 #include "core/model/SpecFields.h"
 
@@ -68,8 +69,8 @@ const Partition *suggestPartition(const JobSpec &spec, const ClusterProfile &pro
         JobSpec s = spec;
         s.nodes = 0;
         const int nodes = nodesNeeded(s, p);
-        if (spec.gpus > p.maxGpus() || (p.minGpusPerJob > 0 && spec.gpus < p.minGpusPerJob) || nodes > p.maxNodes
-            || nodes < p.minNodes)
+        if (spec.gpus > p.maxGpus() || (p.minGpusPerJob > 0 && spec.gpus < p.minGpusPerJob)
+            || (nodes > p.maxNodes && p.isKnown(QStringLiteral("maxNodes"))) || nodes < p.minNodes)
             continue;
         if (!frameworkSpansNodes(spec.framework) && spec.gpus > p.gpusPerNode)
             continue;
@@ -103,11 +104,56 @@ QString suggestionText(const Partition *p)
     return p ? QStringLiteral(" Use partition %1.").arg(p->name) : QString();
 }
 
+// A partition's QOS limits are enforced by Slurm like the partition's own
+// (DenyOnLimit rejects at submit); reported only where the QOS is stricter
+// than the partition, with the QOS named.
+template <class Alternative>
+void checkQos(const JobSpec &spec, const LaunchGeometry &g, const Partition &p, const QosLimits &q,
+              Alternative &alternative, Diagnostics &out)
+{
+    if (q.maxGpusPerJob > 0 && spec.gpus > q.maxGpusPerJob && !(p.maxGpusPerJob > 0 && p.maxGpusPerJob <= q.maxGpusPerJob))
+        out << diag(Severity::Error, "qos-gpu-limit", "gpus",
+                    QStringLiteral("QOS %1 of partition %2 allows at most %3 GPUs per job (MaxTRESPerJob gres/gpu=%3); "
+                                   "%4 requested.%5")
+                        .arg(q.name, p.name)
+                        .arg(q.maxGpusPerJob)
+                        .arg(spec.gpus)
+                        .arg(suggestionText(alternative())),
+                    partitionFix(alternative()));
+    if (q.maxNodesPerJob > 0 && g.nodes > q.maxNodesPerJob && !(p.isKnown(QStringLiteral("maxNodes")) && p.maxNodes <= q.maxNodesPerJob))
+        out << diag(Severity::Error, "qos-node-limit", "nodes",
+                    QStringLiteral("QOS %1 of partition %2 allows at most %3 nodes per job; %4 needed.%5")
+                        .arg(q.name, p.name)
+                        .arg(q.maxNodesPerJob)
+                        .arg(g.nodes)
+                        .arg(suggestionText(alternative())),
+                    partitionFix(alternative()));
+    const auto secs = SlurmTime::parseSeconds(spec.time);
+    if (q.maxWallSeconds > 0 && secs && *secs > q.maxWallSeconds
+        && !(p.maxTimeSeconds > 0 && p.maxTimeSeconds <= q.maxWallSeconds)) {
+        const QString max = SlurmTime::format(q.maxWallSeconds);
+        out << diag(Severity::Error, "qos-time-limit", "time",
+                    QStringLiteral("%1 exceeds the MaxWall of %2 set by QOS %3 of partition %4. Shorten it to %2.")
+                        .arg(spec.time, max, q.name, p.name),
+                    Fix{QStringLiteral("time"), max, QStringLiteral("set time to %1").arg(max)});
+    }
+}
+
 void checkPartition(const JobSpec &spec, const ClusterProfile &profile, const LaunchGeometry &g, Diagnostics &out)
 {
     const Partition &p = *g.partition;
     const QString pn = p.name;
-    if (p.gpusPerNode <= 0) {
+    if (!p.unknown.isEmpty()) {
+        // A number nobody knows is never turned into a finding: say which
+        // checks are skipped and how to learn the values.
+        out << diag(Severity::Info, "limit-unknown", "partition",
+                    QStringLiteral("%1 does not know partition %2's %3, so those checks are skipped. "
+                                   "`scalelab discover` reads them from the cluster.")
+                        .arg(profile.name, pn, p.unknown.join(QStringLiteral(", "))));
+    }
+    const bool gpusKnown = p.isKnown(QStringLiteral("gpusPerNode"));
+    const bool maxNodesKnown = p.isKnown(QStringLiteral("maxNodes"));
+    if (p.gpusPerNode <= 0 && gpusKnown) {
         const Partition *alt = suggestPartition(spec, profile, pn);
         out << diag(Severity::Error, "partition-no-gpus", "partition",
                     QStringLiteral("Partition %1 has no GPUs.%2").arg(pn, suggestionText(alt)), partitionFix(alt));
@@ -123,15 +169,21 @@ void checkPartition(const JobSpec &spec, const ClusterProfile &profile, const La
         return alt;
     };
 
+    const QosLimits *qos = p.qos.isEmpty() ? nullptr : profile.qosNamed(p.qos);
     if (p.maxGpusPerJob > 0 && spec.gpus > p.maxGpusPerJob) {
+        const bool byQos = qos && qos->maxGpusPerJob == p.maxGpusPerJob;
         out << diag(Severity::Error, "partition-gpu-limit", "gpus",
-                    QStringLiteral("Partition %1 allows at most %2 GPUs per job; %3 requested.%4")
+                    QStringLiteral("Partition %1 allows at most %2 GPUs per job%5; %3 requested.%4")
                         .arg(pn)
                         .arg(p.maxGpusPerJob)
                         .arg(spec.gpus)
-                        .arg(suggestionText(alternative())),
+                        .arg(suggestionText(alternative()),
+                             byQos ? QStringLiteral(" (QOS %1: MaxTRESPerJob gres/gpu=%2)").arg(qos->name).arg(qos->maxGpusPerJob)
+                                   : QString()),
                     partitionFix(alternative()));
     }
+    if (qos)
+        checkQos(spec, g, p, *qos, alternative, out);
     if (p.minGpusPerJob > 0 && spec.gpus < p.minGpusPerJob) {
         out << diag(Severity::Error, "partition-min-gpus", "gpus",
                     QStringLiteral("Partition %1 is for jobs of at least %2 GPUs; %3 requested.%4")
@@ -141,7 +193,7 @@ void checkPartition(const JobSpec &spec, const ClusterProfile &profile, const La
                         .arg(suggestionText(alternative())),
                     partitionFix(alternative()));
     }
-    if (g.gpusPerNode > p.gpusPerNode && frameworkSpansNodes(spec.framework)) {
+    if (gpusKnown && g.gpusPerNode > p.gpusPerNode && frameworkSpansNodes(spec.framework)) {
         const int needed = (g.gpus + p.gpusPerNode - 1) / p.gpusPerNode;
         Fix fix;
         QString how;
@@ -157,7 +209,7 @@ void checkPartition(const JobSpec &spec, const ClusterProfile &profile, const La
                         .arg(how),
                     fix);
     }
-    if (g.nodes > p.maxNodes) {
+    if (maxNodesKnown && g.nodes > p.maxNodes) {
         out << diag(Severity::Error, "nodes-exceeded", "nodes",
                     QStringLiteral("%1 nodes needed but partition %2 allows at most %3.%4")
                         .arg(g.nodes)
@@ -190,7 +242,9 @@ void checkPartition(const JobSpec &spec, const ClusterProfile &profile, const La
         out << diag(Severity::Warning, "time-missing", "time",
                     QStringLiteral("No time limit: Slurm uses partition %1's default, which may be its maximum (%2) "
                                    "and delay the start. Set a realistic limit.")
-                        .arg(pn, p.maxTimeSeconds > 0 ? SlurmTime::format(p.maxTimeSeconds) : QStringLiteral("unlimited")),
+                        .arg(pn, p.maxTimeSeconds > 0                     ? SlurmTime::format(p.maxTimeSeconds)
+                                 : p.isKnown(QStringLiteral("maxTime")) ? QStringLiteral("unlimited")
+                                                                        : QStringLiteral("not known")),
                     Fix{QStringLiteral("time"), QStringLiteral("01:00:00"), QStringLiteral("set time to 01:00:00")});
     } else if (auto secs = SlurmTime::parseSeconds(spec.time); !secs) {
         out << diag(Severity::Error, "time-malformed", "time",

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/compose/SbatchRenderer.h"
 
 #include "core/compose/JobValidator.h"
@@ -148,6 +149,17 @@ QString samplerScript(const JobSpec &spec, const ClusterProfile &profile, const 
     return s.join(QLatin1Char('\n'));
 }
 
+// Rank 0's host for a multi-node job. Node names need not resolve on the
+// nodes (NodeName is Slurm's label; NodeAddr is how nodes reach each other),
+// so the first node's NodeAddr comes from slurmctld, falling back to the name.
+QStringList firstNodeAddressLines(const QString &var)
+{
+    return {QStringLiteral("SCALELAB_FIRST_NODE=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)"),
+            QStringLiteral("%1=$(scontrol show node -o \"$SCALELAB_FIRST_NODE\" | tr ' ' '\\n' | sed -n 's/^NodeAddr=//p' | head -n 1)")
+                .arg(var),
+            QStringLiteral("export %1=\"${%1:-$SCALELAB_FIRST_NODE}\"").arg(var)};
+}
+
 QString launchLine(const JobSpec &spec, const ClusterProfile &profile, const LaunchGeometry &g, QStringList &pre)
 {
     const QString cmd = commandFor(spec);
@@ -163,10 +175,12 @@ QString launchLine(const JobSpec &spec, const ClusterProfile &profile, const Lau
         // torchrun --standalone always listens on port 29400, so two jobs
         // sharing a node collide ("Address already in use"); each job gets
         // its own port from its id instead, on one node as across nodes.
-        pre << QStringLiteral("# c10d rendezvous on the first node, on a port of this job's own (shared nodes).")
-            << QStringLiteral("export RDZV_HOST=%1").arg(g.nodes <= 1 ? QStringLiteral("localhost")
-                                                                       : QStringLiteral("$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)"))
-            << QStringLiteral("export RDZV_PORT=$((20000 + SLURM_JOB_ID % 20000))");
+        pre << QStringLiteral("# c10d rendezvous on the first node, on a port of this job's own (shared nodes).");
+        if (g.nodes <= 1)
+            pre << QStringLiteral("export RDZV_HOST=localhost");
+        else
+            pre << firstNodeAddressLines(QStringLiteral("RDZV_HOST"));
+        pre << QStringLiteral("export RDZV_PORT=$((20000 + SLURM_JOB_ID % 20000))");
         t << (g.nodes <= 1 ? QStringLiteral("--nnodes=1 --nproc_per_node=%1").arg(g.processesPerNode)
                            : QStringLiteral("--nnodes=$SLURM_JOB_NUM_NODES --nproc_per_node=%1").arg(g.processesPerNode))
           << QStringLiteral("--rdzv_id=$SLURM_JOB_ID --rdzv_backend=c10d --rdzv_endpoint=\"$RDZV_HOST:$RDZV_PORT\"");
@@ -202,7 +216,7 @@ QString launchLine(const JobSpec &spec, const ClusterProfile &profile, const Lau
     if (spec.framework == Framework::DataParallel || spec.framework == Framework::TfMirrored)
         return QStringLiteral("# One process drives all %1 GPU(s) of the node.\n").arg(g.gpusPerNode) + srun + container + cmd;
     pre << QStringLiteral("# Rank 0's address for frameworks that read MASTER_ADDR/MASTER_PORT (DDP, DeepSpeed).")
-        << QStringLiteral("export MASTER_ADDR=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)")
+        << firstNodeAddressLines(QStringLiteral("MASTER_ADDR"))
         << QStringLiteral("export MASTER_PORT=$((20000 + SLURM_JOB_ID % 20000))");
     return QStringLiteral("# srun starts one process per GPU (%1 in total); ranks come from SLURM_PROCID.\n")
                .arg(g.totalProcesses())

@@ -1,4 +1,7 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/ingest/GpuSampleParser.h"
+
+#include "core/ingest/GpuSampleFormats.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -7,8 +10,10 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string_view>
 
 namespace scalelab {
@@ -55,45 +60,6 @@ double number(std::string_view s)
     double v = kNaN;
     const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
     return r.ec == std::errc() ? v : kNaN;
-}
-
-int twoDigits(const char *p)
-{
-    if (p[0] < '0' || p[0] > '9' || p[1] < '0' || p[1] > '9')
-        return -1;
-    return (p[0] - '0') * 10 + (p[1] - '0');
-}
-
-// Days since 1970-01-01 of a proleptic Gregorian date (civil calendar arithmetic).
-qint64 daysFromCivil(int y, int m, int d)
-{
-    y -= m <= 2 ? 1 : 0;
-    const qint64 era = (y >= 0 ? y : y - 399) / 400;
-    const qint64 yoe = y - era * 400;
-    const qint64 doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
-    const qint64 doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    return era * 146097 + doe - 719468;
-}
-
-// "2021/02/03 10:15:23.012" (nvidia-smi), also "2021-02-03T10:15:23" -> epoch seconds.
-double timestamp(std::string_view s)
-{
-    if (s.size() < 19)
-        return kNaN;
-    const char *p = s.data();
-    const int y = twoDigits(p) * 100 + twoDigits(p + 2);
-    const int mo = twoDigits(p + 5), d = twoDigits(p + 8);
-    const int h = twoDigits(p + 11), mi = twoDigits(p + 14), sec = twoDigits(p + 17);
-    if (twoDigits(p) < 0 || twoDigits(p + 2) < 0 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || mi < 0
-        || sec < 0)
-        return kNaN;
-    double frac = 0;
-    if (s.size() > 20 && s[19] == '.') {
-        double scale = 0.1;
-        for (size_t i = 20; i < s.size() && s[i] >= '0' && s[i] <= '9'; ++i, scale /= 10)
-            frac += (s[i] - '0') * scale;
-    }
-    return double(daysFromCivil(y, mo, d)) * 86400.0 + h * 3600.0 + mi * 60.0 + sec + frac;
 }
 
 bool startsWith(std::string_view s, std::string_view prefix)
@@ -166,65 +132,7 @@ void addDiag(GpuSampleSummary &s, Severity sev, const char *rule, const QString 
                           (file.isEmpty() ? QString() : file + QStringLiteral(": ")) + msg, {}});
 }
 
-void finalize(GpuSampleSummary &s)
-{
-    std::sort(s.gpus.begin(), s.gpus.end(), [](const GpuTimeline &a, const GpuTimeline &b) {
-        return a.host != b.host ? a.host < b.host : (a.index != b.index ? a.index < b.index : a.key < b.key);
-    });
-    double utilSum = 0, memSum = 0;
-    qint64 utilN = 0, memN = 0;
-    s.durationSeconds = 0;
-    s.meanUtilPercent = s.peakUtilPercent = s.meanMemUsedMiB = s.peakMemUsedMiB = std::nullopt;
-    for (GpuTimeline &g : s.gpus) {
-        double gu = 0, gm = 0, pu = -1, pm = -1;
-        qint64 nu = 0, nm = 0;
-        for (qsizetype i = 0; i < g.seconds.size(); ++i) {
-            const double u = g.utilPercent[i], m = g.memUsedMiB[i];
-            if (!std::isnan(u)) { gu += u; ++nu; pu = std::max(pu, u); }
-            if (!std::isnan(m)) { gm += m; ++nm; pm = std::max(pm, m); }
-        }
-        g.meanUtilPercent = nu ? std::optional<double>(gu / nu) : std::nullopt;
-        g.peakUtilPercent = nu ? std::optional<double>(pu) : std::nullopt;
-        g.meanMemUsedMiB = nm ? std::optional<double>(gm / nm) : std::nullopt;
-        g.peakMemUsedMiB = nm ? std::optional<double>(pm) : std::nullopt;
-        utilSum += gu; utilN += nu; memSum += gm; memN += nm;
-        if (nu) s.peakUtilPercent = std::max(s.peakUtilPercent.value_or(pu), pu);
-        if (nm) s.peakMemUsedMiB = std::max(s.peakMemUsedMiB.value_or(pm), pm);
-        if (!g.seconds.isEmpty())
-            s.durationSeconds = std::max(s.durationSeconds, g.seconds.back());
-    }
-    if (utilN) s.meanUtilPercent = utilSum / utilN;
-    if (memN) s.meanMemUsedMiB = memSum / memN;
-    if (s.rows > 0)
-        s.noSamples = false;
-}
-
 } // namespace
-
-const GpuTimeline *GpuSampleSummary::find(const QString &key) const
-{
-    for (const GpuTimeline &g : gpus)
-        if (g.key == key)
-            return &g;
-    return nullptr;
-}
-
-QString GpuSampleParser::hostFromFileName(const QString &fileName)
-{
-    const QString base = QFileInfo(fileName).fileName();
-    static const QString prefix = QStringLiteral("scalelab-gpu-");
-    if (!base.startsWith(prefix) || !base.endsWith(QLatin1String(".csv")))
-        return {};
-    const QString rest = base.mid(prefix.size(), base.size() - prefix.size() - 4);
-    // The job id is digits (array jobs: 123_4); the host may contain dashes.
-    const qsizetype dash = rest.indexOf(u'-');
-    if (dash <= 0)
-        return {};
-    for (QChar c : rest.left(dash))
-        if (!c.isDigit() && c != u'_')
-            return {};
-    return rest.mid(dash + 1);
-}
 
 GpuSampleSummary GpuSampleParser::parse(QByteArrayView data, const GpuSampleParseOptions &options)
 {
@@ -233,16 +141,65 @@ GpuSampleSummary GpuSampleParser::parse(QByteArrayView data, const GpuSamplePars
     const QString host = options.host.isEmpty() ? hostFromFileName(file) : options.host;
     const std::string_view all(data.data(), size_t(data.size()));
 
+    enum class Mode { None, Csv, RocmConcise };
+    Mode mode = Mode::None;
     Columns cols;
-    bool haveHeader = false;
-    int roundIndex = -1;           // rocm-smi: sample number (one per header)
+    QHash<int, int> roundOf;       // task -> sample number (rocm-smi prints no time)
+    double markTime = kNaN;        // the sampler's "# time <epoch seconds>" line
     bool warnedNoTime = false;
     double t0 = kNaN;              // absolute time of the first sample
-    std::vector<int> byIndex;      // GPU index -> position in s.gpus
-    QHash<QByteArray, int> byId;   // uuid/bus id -> position (no index column)
+    QHash<qint64, int> slotOf;     // (task, GPU index) -> position in s.gpus
+    QHash<QByteArray, int> byId;   // (task, uuid/bus id) -> position (no index column)
     Fields f;
-    int firstSkippedLine = 0;
-    QString firstSkipped;
+    int firstSkippedLine = 0, headerless = 0, firstHeaderless = 0, foreignLine = 0;
+    QString firstSkipped, foreign;
+
+    auto timeline = [&](int task, int gpuIndex) -> GpuTimeline & {
+        const qint64 key = (qint64(task + 1) << 20) | qint64(gpuIndex);
+        auto it = slotOf.find(key);
+        if (it == slotOf.end()) {
+            GpuTimeline g;
+            g.host = host;
+            g.index = gpuIndex;
+            g.task = task;
+            QString k = QString::number(gpuIndex);
+            if (task >= 0)
+                k = QStringLiteral("task%1:").arg(task) + k;
+            g.key = host.isEmpty() ? k : host + u':' + k;
+            s.gpus.append(g);
+            it = slotOf.insert(key, int(s.gpus.size() - 1));
+        }
+        return s.gpus[*it];
+    };
+    // Time of a sample without a timestamp column.
+    auto untimed = [&](int task, int lineNo) {
+        if (!std::isnan(markTime)) {
+            if (std::isnan(t0) || markTime < t0)
+                t0 = markTime;
+            return markTime;
+        }
+        const double step = options.sampleSeconds > 0 ? options.sampleSeconds : 1.0;
+        if (options.sampleSeconds <= 0 && !warnedNoTime) {
+            warnedNoTime = true;
+            addDiag(s, Severity::Info, "gpu-csv-no-timestamps", file, lineNo,
+                    QStringLiteral("the samples carry no timestamps and the sampling interval is unknown; "
+                                   "times are sample numbers"));
+        }
+        return double(std::max(roundOf.value(task, 0) - 1, 0)) * step;
+    };
+    auto addSample = [&](GpuTimeline &g, double t, double util, double memMiB) {
+        g.seconds.append(t);
+        g.utilPercent.append(util);
+        g.memUsedMiB.append(memMiB);
+        ++s.rows;
+    };
+    auto skip = [&](std::string_view line, int lineNo) {
+        ++s.skippedLines;
+        if (!firstSkippedLine) {
+            firstSkippedLine = lineNo;
+            firstSkipped = QString::fromUtf8(line.data(), qsizetype(std::min<size_t>(line.size(), 120)));
+        }
+    };
 
     size_t pos = 0;
     int lineNo = 0;
@@ -254,66 +211,120 @@ GpuSampleSummary GpuSampleParser::parse(QByteArrayView data, const GpuSamplePars
         const bool lastLineUnterminated = end == all.size();
         pos = end + 1;
         ++lineNo;
-        const std::string_view line = trim(raw);
-        if (line.empty() || line.front() == '=' || line.front() == '#')
+        std::string_view line = trim(raw);
+        if (line.empty())
             continue;
-
-        if (startsWith(line, "scalelab:")) {
-            s.noSamplesReason = QString::fromUtf8(trim(line.substr(9)).data(), qsizetype(trim(line.substr(9)).size()));
+        const int task = gpuformat::takeTaskLabel(line);
+        if (line.empty())
+            continue;
+        if (startsWith(line, "# time ")) {
+            const std::string_view v = trim(line.substr(7));
+            double t = kNaN;
+            std::from_chars(v.data(), v.data() + v.size(), t);
+            markTime = t;
             continue;
         }
-        const char c0 = line.front();
+        if (line.find("ROCm System Management Interface") != std::string_view::npos) {
+            s.tool = GpuSampleSummary::Tool::RocmSmi;
+            ++roundOf[task];
+            continue;
+        }
+        if (line.front() == '=' || line.front() == '#') {
+            if (const QString tool = gpuformat::foreignTool(line); !tool.isEmpty() && foreign.isEmpty()) {
+                foreign = tool;   // "# gpu pwr ..." of nvidia-smi dmon
+                foreignLine = lineNo;
+            }
+            continue;
+        }
+        if (startsWith(line, "scalelab:")) {
+            const std::string_view why = trim(line.substr(9));
+            s.noSamplesReason = QString::fromUtf8(why.data(), qsizetype(why.size()));
+            continue;
+        }
         if (startsWith(line, "device,")) {
             cols = rocmColumns(f, splitFields(line, f));
             s.tool = GpuSampleSummary::Tool::RocmSmi;
-            haveHeader = true;
-            ++roundIndex;
+            mode = Mode::Csv;
+            ++roundOf[task];
+            continue;
+        }
+        if (gpuformat::isRocmConciseHeader(line)) {
+            s.tool = GpuSampleSummary::Tool::RocmSmi;
+            mode = Mode::RocmConcise;
+            if (!roundOf.contains(task))
+                roundOf[task] = 1;
+            continue;
+        }
+        int device = 0;
+        double value = 0;
+        if (const auto field = gpuformat::rocmPlainLine(line, device, value); field != gpuformat::RocmField::None) {
+            s.tool = GpuSampleSummary::Tool::RocmSmi;
+            if (!roundOf.contains(task))
+                roundOf[task] = 1;
+            GpuTimeline &g = timeline(task, device);
+            if (field == gpuformat::RocmField::Util)
+                addSample(g, untimed(task, lineNo), value, kNaN);
+            else if (field == gpuformat::RocmField::VramUsedBytes && !g.memUsedMiB.isEmpty())
+                g.memUsedMiB.back() = value / kMiB;
+            else if (field == gpuformat::RocmField::VramTotalBytes && !g.memTotalMiB)
+                g.memTotalMiB = value / kMiB;
+            continue;
+        }
+        if (gpuformat::isNvidiaHeader(line)) {
+            cols = nvidiaColumns(f, splitFields(line, f));
+            s.tool = GpuSampleSummary::Tool::NvidiaSmi;
+            mode = Mode::Csv;
+            if (cols.util < 0 && cols.memUsed < 0)
+                addDiag(s, Severity::Warning, "gpu-csv-no-columns", file, lineNo,
+                        QStringLiteral("the header has neither utilization.gpu nor memory.used; "
+                                       "query them with nvidia-smi --query-gpu"));
+            continue;
+        }
+        if (const QString tool = gpuformat::foreignTool(line); !tool.isEmpty()) {
+            if (foreign.isEmpty()) {
+                foreign = tool;
+                foreignLine = lineNo;
+            }
+            continue;
+        }
+        const char c0 = line.front();
+        if (mode == Mode::RocmConcise) {
+            double util = kNaN;
+            if (gpuformat::rocmConciseRow(line, device, util)) {
+                GpuTimeline &g = timeline(task, device);
+                addSample(g, untimed(task, lineNo), util, kNaN);
+                continue;
+            } else if (c0 == '(') {
+                continue;   // the table's second header line
+            }
+            skip(line, lineNo);
             continue;
         }
         if (!(c0 >= '0' && c0 <= '9') && !startsWith(line, "card")) {
-            if (line.find("utilization.") != std::string_view::npos || line.find("memory.") != std::string_view::npos
-                || startsWith(line, "index") || startsWith(line, "timestamp")) {
-                cols = nvidiaColumns(f, splitFields(line, f));
-                s.tool = GpuSampleSummary::Tool::NvidiaSmi;
-                haveHeader = true;
-                if (cols.util < 0 && cols.memUsed < 0)
-                    addDiag(s, Severity::Warning, "gpu-csv-no-columns", file, lineNo,
-                            QStringLiteral("the header has neither utilization.gpu nor memory.used; "
-                                           "query them with nvidia-smi --query-gpu"));
-                continue;
-            }
-            ++s.skippedLines;
-            if (!firstSkippedLine) {
-                firstSkippedLine = lineNo;
-                firstSkipped = QString::fromUtf8(line.data(), qsizetype(std::min<size_t>(line.size(), 120)));
-            }
+            skip(line, lineNo);
             continue;
         }
-        if (!haveHeader) {
-            // `--format=csv,noheader`: assume the order the composer's sampler queries.
-            cols = {0, 1, 2, 4, 5, -1, false, 6};
-            s.tool = GpuSampleSummary::Tool::NvidiaSmi;
-            haveHeader = true;
-            addDiag(s, Severity::Info, "gpu-csv-no-header", file, lineNo,
-                    QStringLiteral("no header line; assuming index, timestamp, utilization.gpu, "
-                                   "utilization.memory, memory.used, memory.total"));
+        if (mode != Mode::Csv) {
+            // Columns are never guessed: the tools' orders differ between versions and queries.
+            if (!headerless++)
+                firstHeaderless = lineNo;
+            continue;
         }
         const int n = splitFields(line, f);
-        if (n < cols.count) {
-            if (!lastLineUnterminated)
-                addDiag(s, Severity::Warning, "gpu-csv-short-row", file, lineNo,
-                        QStringLiteral("row has %1 of %2 fields; it was skipped").arg(n).arg(cols.count));
-            else
+        if (n != cols.count) {
+            if (n < cols.count && lastLineUnterminated)
                 addDiag(s, Severity::Info, "gpu-csv-truncated", file, lineNo,
                         QStringLiteral("the last line is incomplete (the sampler was stopped while writing); "
                                        "it was skipped"));
+            else
+                addDiag(s, Severity::Warning, "gpu-csv-short-row", file, lineNo,
+                        QStringLiteral("row has %1 fields, the header %2; it was skipped").arg(n).arg(cols.count));
             ++s.skippedLines;
             continue;
         }
 
         // Which GPU.
-        int gpuIndex = -1;
-        int slot = -1;
+        int gpuIndex = 0;
         if (cols.index >= 0) {
             std::string_view idx = f[cols.index];
             if (startsWith(idx, "card"))
@@ -326,64 +337,36 @@ GpuSampleSummary GpuSampleParser::parse(QByteArrayView data, const GpuSamplePars
                 ++s.skippedLines;
                 continue;
             }
-            if (size_t(gpuIndex) >= byIndex.size())
-                byIndex.resize(size_t(gpuIndex) + 1, -1);
-            slot = byIndex[size_t(gpuIndex)];
         } else if (cols.uuid >= 0) {
-            const QByteArray id(f[cols.uuid].data(), qsizetype(f[cols.uuid].size()));
-            slot = byId.value(id, -1);
-            if (slot < 0)
-                gpuIndex = int(byId.size());
-        } else {
-            gpuIndex = 0;
-            slot = byIndex.empty() ? -1 : byIndex[0];
-            if (byIndex.empty())
-                byIndex.assign(1, -1);
+            const QByteArray id = QByteArray::number(task) + '/' + QByteArray(f[cols.uuid].data(), qsizetype(f[cols.uuid].size()));
+            auto it = byId.find(id);
+            if (it == byId.end())
+                it = byId.insert(id, int(byId.size()));
+            gpuIndex = *it;
         }
-        if (slot < 0) {
-            GpuTimeline g;
-            g.host = host;
-            g.index = gpuIndex;
-            g.key = host.isEmpty() ? QString::number(gpuIndex) : host + u':' + QString::number(gpuIndex);
-            s.gpus.append(g);
-            slot = int(s.gpus.size() - 1);
-            if (cols.index >= 0 || cols.uuid < 0)
-                byIndex[size_t(gpuIndex)] = slot;
-            else
-                byId.insert(QByteArray(f[cols.uuid].data(), qsizetype(f[cols.uuid].size())), slot);
-        }
-        GpuTimeline &g = s.gpus[slot];
 
         // When.
         double t = kNaN;
-        if (cols.timestamp >= 0)
-            t = timestamp(f[cols.timestamp]);
-        if (std::isnan(t)) {
-            if (cols.timestamp >= 0) {
+        if (cols.timestamp >= 0) {
+            t = gpuformat::timestamp(f[cols.timestamp]);
+            if (std::isnan(t)) {
                 addDiag(s, Severity::Warning, "gpu-csv-bad-timestamp", file, lineNo,
                         QStringLiteral("timestamp '%1' is not YYYY/MM/DD HH:MM:SS.mmm; the row was skipped")
                             .arg(QString::fromUtf8(f[cols.timestamp].data(), qsizetype(f[cols.timestamp].size()))));
                 ++s.skippedLines;
                 continue;
             }
-            const double step = options.sampleSeconds > 0 ? options.sampleSeconds : 1.0;
-            if (options.sampleSeconds <= 0 && !warnedNoTime) {
-                warnedNoTime = true;
-                addDiag(s, Severity::Info, "gpu-csv-no-timestamps", file, lineNo,
-                        QStringLiteral("the samples carry no timestamps and the sampling interval is unknown; "
-                                       "times are sample numbers"));
-            }
-            t = double(std::max(roundIndex, 0)) * step;
-        } else if (std::isnan(t0) || t < t0) {
-            t0 = t;   // rows are in time order; min() guards a clock step back
+            if (std::isnan(t0) || t < t0)
+                t0 = t;   // rows are in time order; min() guards a clock step back
+        } else {
+            t = untimed(task, lineNo);
         }
+        GpuTimeline &g = timeline(task, gpuIndex);
         const double util = cols.util >= 0 ? number(f[cols.util]) : kNaN;
         double mem = cols.memUsed >= 0 ? number(f[cols.memUsed]) : kNaN;
         if (cols.memInBytes)
             mem /= kMiB;
-        g.seconds.append(t);
-        g.utilPercent.append(util);
-        g.memUsedMiB.append(mem);
+        addSample(g, t, util, mem);
         if (!g.memTotalMiB && cols.memTotal >= 0) {
             double total = number(f[cols.memTotal]);
             if (cols.memInBytes)
@@ -391,7 +374,6 @@ GpuSampleSummary GpuSampleParser::parse(QByteArrayView data, const GpuSamplePars
             if (!std::isnan(total))
                 g.memTotalMiB = total;
         }
-        ++s.rows;
     }
 
     if (!std::isnan(t0)) {
@@ -400,75 +382,29 @@ GpuSampleSummary GpuSampleParser::parse(QByteArrayView data, const GpuSamplePars
             for (double &t : g.seconds)
                 t -= t0;
     }
+    if (headerless > 0)
+        addDiag(s, Severity::Error, "gpu-csv-no-header", file, firstHeaderless,
+                QStringLiteral("%1 data row(s) before any header line were not read: columns are never guessed; "
+                               "keep nvidia-smi's header (no `noheader` in --format)").arg(headerless));
+    if (s.rows == 0 && !foreign.isEmpty()) {
+        addDiag(s, Severity::Error, "gpu-samples-foreign-tool", file, foreignLine,
+                QStringLiteral("this is %1 output, which ScaleLab does not read as GPU samples; sample with "
+                               "nvidia-smi --query-gpu=index,timestamp,utilization.gpu,memory.used --format=csv -l N "
+                               "or rocm-smi --showuse --showmemuse --showmeminfo vram --csv").arg(foreign));
+        s.noSamplesReason = QStringLiteral("the GPU sample file is %1 output, which is not read").arg(foreign);
+    } else if (s.rows == 0 && headerless == 0 && s.noSamplesReason.isEmpty() && s.skippedLines > 0
+               && s.tool == GpuSampleSummary::Tool::Unknown) {
+        addDiag(s, Severity::Error, "gpu-samples-unknown-format", file, firstSkippedLine,
+                QStringLiteral("neither an nvidia-smi --query-gpu CSV header nor rocm-smi output was found; "
+                               "the first line is '%1'").arg(firstSkipped));
+    }
     if (s.skippedLines > 0 && firstSkippedLine > 0)
         addDiag(s, Severity::Info, "gpu-csv-skipped-lines", file, firstSkippedLine,
                 QStringLiteral("%1 line(s) were not GPU samples, the first: '%2'").arg(s.skippedLines).arg(firstSkipped));
     if (s.rows == 0 && s.noSamplesReason.isEmpty())
         s.noSamplesReason = QStringLiteral("the file has no GPU samples");
-    finalize(s);
+    GpuSampleParser::finalize(s);
     return s;
-}
-
-GpuSampleSummary GpuSampleParser::parseFile(const QString &path, double sampleSeconds)
-{
-    QFile f(path);
-    GpuSampleParseOptions o;
-    o.fileName = path;
-    o.sampleSeconds = sampleSeconds;
-    if (!f.open(QIODevice::ReadOnly)) {
-        GpuSampleSummary s;
-        s.noSamplesReason = QStringLiteral("the file could not be read");
-        addDiag(s, Severity::Error, "gpu-csv-unreadable", path, 0,
-                QStringLiteral("cannot read the GPU sample file: %1").arg(f.errorString()));
-        return s;
-    }
-    if (f.size() == 0)
-        return parse({}, o);
-    // Mapping avoids copying files of 100 MB and more.
-    if (uchar *p = f.map(0, f.size()))
-        return parse(QByteArrayView(reinterpret_cast<const char *>(p), f.size()), o);
-    const QByteArray bytes = f.readAll();
-    return parse(bytes, o);
-}
-
-GpuSampleSummary GpuSampleParser::parseFiles(const QStringList &paths, double sampleSeconds)
-{
-    QList<GpuSampleSummary> parts;
-    for (const QString &p : paths)
-        parts.append(parseFile(p, sampleSeconds));
-    return merge(parts);
-}
-
-GpuSampleSummary GpuSampleParser::merge(const QList<GpuSampleSummary> &parts)
-{
-    if (parts.size() == 1)
-        return parts.front();
-    GpuSampleSummary out;
-    std::optional<double> origin;
-    for (const GpuSampleSummary &p : parts)
-        if (p.originEpochSeconds)
-            origin = std::min(origin.value_or(*p.originEpochSeconds), *p.originEpochSeconds);
-    QStringList reasons;
-    for (const GpuSampleSummary &p : parts) {
-        if (out.tool == GpuSampleSummary::Tool::Unknown)
-            out.tool = p.tool;
-        out.rows += p.rows;
-        out.skippedLines += p.skippedLines;
-        out.diagnostics.append(p.diagnostics);
-        if (!p.noSamplesReason.isEmpty() && !reasons.contains(p.noSamplesReason))
-            reasons.append(p.noSamplesReason);
-        const double shift = (origin && p.originEpochSeconds) ? *p.originEpochSeconds - *origin : 0.0;
-        for (GpuTimeline g : p.gpus) {
-            if (shift != 0.0)
-                for (double &t : g.seconds)
-                    t += shift;
-            out.gpus.append(g);
-        }
-    }
-    out.originEpochSeconds = origin;
-    out.noSamplesReason = reasons.join(QStringLiteral("; "));
-    finalize(out);
-    return out;
 }
 
 } // namespace scalelab

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 #include "core/base/Diagnostic.h"
@@ -16,9 +17,11 @@ namespace scalelab {
 // GPUs and hosts). Where the tool printed no value ([N/A], [Not Supported],
 // N/A) the sample is NaN: it stays missing and is left out of the means.
 struct GpuTimeline {
-    QString key;                  // "host:index", or "index" when the host is unknown
+    QString key;                  // "host:index" / "host:task3:index"; no "host:" when unknown
     QString host;
     int index = -1;
+    int task = -1;                // srun --label task when lines carry one (per-task GPU cgroups
+                                  // show every task's GPU as device 0: tasks keep them apart)
     QVector<double> seconds;
     QVector<double> utilPercent;
     QVector<double> memUsedMiB;
@@ -87,6 +90,9 @@ public:
     // One file per host, merged into one run keyed by host:index.
     static GpuSampleSummary parseFiles(const QStringList &paths, double sampleSeconds = 0);
     static GpuSampleSummary merge(const QList<GpuSampleSummary> &parts);
+
+    // Recomputes the per-GPU and run statistics from the timelines (GpuSampleFiles.cpp).
+    static void finalize(GpuSampleSummary &s);
 
     // "scalelab-gpu-123-tb-node1.csv" -> "tb-node1"; empty when not of that form.
     static QString hostFromFileName(const QString &fileName);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/ingest/IngestService.h"
 
 #include "core/ingest/AccountingMetrics.h"
@@ -47,6 +48,28 @@ QList<AccountingMetrics::Record> recordsOf(const SacctRecord &a)
     r[QStringLiteral("TRESUsageInAve")] = a.tresUsageInAve;
     r[QStringLiteral("TRESUsageInMax")] = a.tresUsageInMax;
     return {r};
+}
+
+constexpr qsizetype kMaxSeriesPoints = 5000;
+
+// Every k-th point (and the last) so a 200 MB log's tqdm updates stay a curve, not a table.
+void thin(MetricSeries &s, qsizetype max)
+{
+    const qsizetype n = s.values.size();
+    if (n <= max)
+        return;
+    const qsizetype stride = (n + max - 1) / max;
+    QVector<double> steps, values;
+    for (qsizetype i = 0; i < n; i += stride) {
+        steps.append(s.steps[i]);
+        values.append(s.values[i]);
+    }
+    if ((n - 1) % stride != 0) {
+        steps.append(s.steps.back());
+        values.append(s.values.back());
+    }
+    s.steps = steps;
+    s.values = values;
 }
 
 } // namespace
@@ -107,10 +130,15 @@ IngestResult IngestService::ingestRun(RunStore &store, qint64 runId)
         result.error = run.errorText();
         return result;
     }
-    auto put = [&](const QString &name, double value, const QString &unit, const QString &source) {
+    auto put = [&](const QString &name, double value, const QString &unit, const QString &source,
+                   const QString &file = {}, const QString &rule = {}, const QString &formula = {}) {
         if (!result.error.isEmpty())
             return;
-        if (QString e = store.setMetric({runId, name, value, unit, source}).errorText(); !e.isEmpty())
+        MetricRecord rec{runId, name, value, unit, source};
+        rec.file = file;
+        rec.rule = rule;
+        rec.formula = formula;
+        if (QString e = store.setMetric(rec).errorText(); !e.isEmpty())
             result.error = e;
         else
             result.written << name;
@@ -129,10 +157,20 @@ IngestResult IngestService::ingestRun(RunStore &store, qint64 runId)
         const QString s = metric::SourceSacct;
         if (m.elapsedSeconds) put(metric::ElapsedS, double(*m.elapsedSeconds), QStringLiteral("s"), s);
         if (m.queueWaitSeconds) put(metric::QueueWaitS, double(*m.queueWaitSeconds), QStringLiteral("s"), s);
-        if (m.gpus) put(metric::Gpus, *m.gpus, QStringLiteral("GPUs"), s);
+        // A GPU job whose AllocTRES lacks gres/gpu (site accounting without
+        // it): the run's requested GPUs, with that source named.
+        std::optional<int> gpus = m.gpus;
+        std::optional<double> gpuHours = m.gpuHours;
+        QString gpuSource = s;
+        if (run.value().gpus > 0 && (!gpus || *gpus == 0)) {
+            gpus = run.value().gpus;
+            gpuSource = metric::SourceSpecGpus;
+            gpuHours = m.elapsedSeconds ? std::optional<double>(*gpus * double(*m.elapsedSeconds) / 3600.0) : std::nullopt;
+        }
+        if (gpus) put(metric::Gpus, *gpus, QStringLiteral("GPUs"), gpuSource);
         if (m.nodes) put(metric::Nodes, *m.nodes, QStringLiteral("nodes"), s);
         if (m.allocCpus) put(metric::AllocCpus, *m.allocCpus, QStringLiteral("CPUs"), s);
-        if (m.gpuHours) put(metric::GpuHours, *m.gpuHours, QStringLiteral("GPU h"), s);
+        if (gpuHours) put(metric::GpuHours, *gpuHours, QStringLiteral("GPU h"), gpuSource);
         if (m.billing) put(metric::Billing, *m.billing, QString(), s);
         if (m.billingHours) put(metric::BillingHours, *m.billingHours, QStringLiteral("billing h"), s);
         if (m.maxRssBytes) put(metric::MaxRssMiB, double(*m.maxRssBytes) / (1024.0 * 1024.0), QStringLiteral("MiB"), s);
@@ -159,13 +197,22 @@ IngestResult IngestService::ingestRun(RunStore &store, qint64 runId)
         result.noGpuSamples = g.noSamples;
         result.noGpuSamplesReason = g.noSamplesReason;
         const QString s = metric::SourceGpu;
-        put(metric::GpuSamples, double(g.rows), QString(), s);
+        const QString gpuFileList = result.gpuFiles.join(QStringLiteral(", "));
+        const QString tool = g.tool == GpuSampleSummary::Tool::RocmSmi ? QStringLiteral("gpu.rocm-smi")
+                                                                        : QStringLiteral("gpu.nvidia-smi");
+        const QString over = QStringLiteral("over %1 samples of %2 GPU(s)").arg(g.rows).arg(g.gpus.size());
+        put(metric::GpuSamples, double(g.rows), QString(), s, gpuFileList, tool, QStringLiteral("rows read"));
         if (!g.noSamples) {
-            put(metric::GpusSampled, double(g.gpus.size()), QStringLiteral("GPUs"), s);
-            if (g.meanUtilPercent) put(metric::GpuUtilMeanPct, *g.meanUtilPercent, QStringLiteral("%"), s);
-            if (g.peakUtilPercent) put(metric::GpuUtilPeakPct, *g.peakUtilPercent, QStringLiteral("%"), s);
-            if (g.meanMemUsedMiB) put(metric::GpuMemMeanMiB, *g.meanMemUsedMiB, QStringLiteral("MiB"), s);
-            if (g.peakMemUsedMiB) put(metric::GpuMemPeakMiB, *g.peakMemUsedMiB, QStringLiteral("MiB"), s);
+            put(metric::GpusSampled, double(g.gpus.size()), QStringLiteral("GPUs"), s, gpuFileList, tool,
+                QStringLiteral("GPUs (host, task, index) seen"));
+            if (g.meanUtilPercent)
+                put(metric::GpuUtilMeanPct, *g.meanUtilPercent, QStringLiteral("%"), s, gpuFileList, tool, QStringLiteral("mean ") + over);
+            if (g.peakUtilPercent)
+                put(metric::GpuUtilPeakPct, *g.peakUtilPercent, QStringLiteral("%"), s, gpuFileList, tool, QStringLiteral("maximum ") + over);
+            if (g.meanMemUsedMiB)
+                put(metric::GpuMemMeanMiB, *g.meanMemUsedMiB, QStringLiteral("MiB"), s, gpuFileList, tool, QStringLiteral("mean ") + over);
+            if (g.peakMemUsedMiB)
+                put(metric::GpuMemPeakMiB, *g.peakMemUsedMiB, QStringLiteral("MiB"), s, gpuFileList, tool, QStringLiteral("maximum ") + over);
         }
     } else {
         const QString marker = noSamplesMarker(result.logFile);
@@ -193,10 +240,29 @@ IngestResult IngestService::ingestRun(RunStore &store, qint64 runId)
         for (const MetricPattern &p : user)
             userNames << p.name;
         for (const LogMetric &m : log.metrics) {
-            if (m.count == 0)
+            if (m.count == 0 || !result.error.isEmpty())
                 continue;
-            put(m.name, m.value, m.unit,
-                userNames.contains(m.name) ? metric::SourcePattern : metric::SourceLog);
+            MetricRecord rec{runId, m.name, m.value, m.unit,
+                             userNames.contains(m.name) ? metric::SourcePattern : metric::SourceLog};
+            rec.file = m.file;
+            rec.line = m.line;
+            rec.rule = m.rule;
+            rec.formula = m.formula;
+            if (QString e = store.setMetric(rec).errorText(); !e.isEmpty()) {
+                result.error = e;
+                break;
+            }
+            result.written << m.name;
+            // A value printed more than once is a curve (per step or epoch).
+            if (m.values.size() >= 2) {
+                MetricSeries series{runId, m.name, m.unit, m.steps, m.values};
+                thin(series, kMaxSeriesPoints);
+                if (QString e = store.setSeries(series).errorText(); !e.isEmpty()) {
+                    result.error = e;
+                    break;
+                }
+                result.series << m.name;
+            }
         }
     }
     return result;

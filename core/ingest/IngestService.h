@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 #include "core/base/Diagnostic.h"
@@ -15,6 +16,7 @@ class RunStore;
 struct IngestResult {
     QString error;                 // "" = the metrics were written
     QStringList written;           // metric names stored, in order
+    QStringList series;            // metric names whose series (per step/epoch) were stored
     Diagnostics diagnostics;       // parser warnings, unreadable files, bad user patterns
     bool noGpuSamples = true;
     QString noGpuSamplesReason;    // e.g. the sampler's "no nvidia-smi on HOST; no GPU samples"

@@ -1,7 +1,10 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/ingest/LogMetricExtractor.h"
 
-#include <QFile>
+#include "core/ingest/LogLineText.h"
+
 #include <QHash>
+#include <QSet>
 
 #include <algorithm>
 #include <cmath>
@@ -12,72 +15,8 @@ namespace scalelab {
 
 namespace {
 
-constexpr int kMaxValues = 100000;
 constexpr int kMaxPerLine = 64;   // values one pattern may take from one line
-
-// A decimal number as frameworks print it: 0.99, 98, .5, 1e-3, -0.2.
-const QString kNum = QStringLiteral("([-+]?[0-9]*\\.?[0-9]+(?:[eE][-+]?[0-9]+)?)");
-
-MetricPattern builtin(const char *name, const char *unit, MetricAggregation agg, const QString &regex,
-                      const char *anchor, bool ratio = false)
-{
-    MetricPattern p;
-    p.name = QString::fromLatin1(name);
-    p.unit = QString::fromLatin1(unit);
-    p.aggregation = agg;
-    p.regex = regex;
-    p.anchor = QString::fromLatin1(anchor);
-    p.ratio = ratio;
-    return p;
-}
-
-// Rank of a launcher prefix at the start of a line: "[1,3]<stdout>:" -> 3,
-// "[default1]:" -> 1; -1 when there is none.
-int prefixRank(const char *p, const char *end)
-{
-    if (p >= end || *p != '[')
-        return -1;
-    const char *q = p + 1;
-    if (end - q >= 7 && std::memcmp(q, "default", 7) == 0) {
-        q += 7;
-        int r = 0;
-        const char *d = q;
-        while (q < end && *q >= '0' && *q <= '9')
-            r = r * 10 + (*q++ - '0');
-        return (q > d && q + 1 < end && q[0] == ']' && q[1] == ':') ? r : -1;
-    }
-    while (q < end && *q >= '0' && *q <= '9')
-        ++q;
-    if (q == p + 1 || q >= end || *q != ',')
-        return -1;
-    ++q;
-    int r = 0;
-    const char *d = q;
-    while (q < end && *q >= '0' && *q <= '9')
-        r = r * 10 + (*q++ - '0');
-    return (q > d && q + 1 < end && q[0] == ']' && q[1] == '<') ? r : -1;
-}
-
-// The PyTorch example's train-loss lines are frequent (every log interval),
-// so its builtin gets a regex-free form: the value after "\tLoss: " on a line
-// that also says "Train Epoch: ".
-const QString kTrainEpochRegex = QStringLiteral("Train Epoch: [0-9]+ .*\\sLoss: ") + kNum;
-
-struct Hit {
-    qint64 offset;
-    double value;
-};
-
-struct Accumulator {
-    int count = 0;
-    double sum = 0;
-    double chosen = std::numeric_limits<double>::quiet_NaN();
-    qint64 chosenOffset = -1;   // start of the chosen line
-    qint64 chosenEnd = -1;
-    qint64 lastOffset = -1;
-    qint64 lastEnd = -1;
-    QList<Hit> hits;
-};
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 } // namespace
 
@@ -102,6 +41,7 @@ QString LogMetricExtractor::aggregationId(MetricAggregation a)
     case MetricAggregation::Mean: return QStringLiteral("mean");
     case MetricAggregation::Max: return QStringLiteral("max");
     case MetricAggregation::Min: return QStringLiteral("min");
+    case MetricAggregation::PerRankSum: return QStringLiteral("per-rank-sum");
     }
     return {};
 }
@@ -109,62 +49,10 @@ QString LogMetricExtractor::aggregationId(MetricAggregation a)
 std::optional<MetricAggregation> LogMetricExtractor::aggregationFromId(const QString &id)
 {
     for (MetricAggregation a : {MetricAggregation::Last, MetricAggregation::Mean, MetricAggregation::Max,
-                                MetricAggregation::Min})
+                                MetricAggregation::Min, MetricAggregation::PerRankSum})
         if (aggregationId(a) == id.trimmed().toLower())
             return a;
     return std::nullopt;
-}
-
-QList<MetricPattern> LogMetricExtractor::builtinPatterns()
-{
-    using A = MetricAggregation;
-    const QString n = kNum;
-    // Anchors are few and shared (acc, ccuracy, oss, time, samples, /sec,
-    // s/step): each distinct anchor costs one memmem pass over the log.
-    return {
-        // Keras / Horovod examples (seed 002): "Test loss: 0.0196", "Test accuracy: 0.9936", "Train time: 124.7"
-        builtin("test_accuracy", "", A::Last, QStringLiteral("Test accuracy:\\s*") + n, "acc"),
-        // PyTorch MNIST example: "Test set: Average loss: 0.0345, Accuracy: 9800/10000 (98%)"
-        builtin("test_accuracy", "", A::Last, QStringLiteral("Accuracy: ([0-9]+)/([0-9]+) \\("), "ccuracy", true),
-        // This project's example and ddp-runs: "test_accuracy 0.9091  train_time_s 0.91"
-        builtin("test_accuracy", "", A::Last, QStringLiteral("\\btest_accuracy[=:\\s]\\s*") + n, "acc"),
-        // Keras fit progress: "... - val_accuracy: 0.98"; Lightning: "val_acc=0.95"
-        builtin("val_accuracy", "", A::Last, QStringLiteral("\\bval_acc(?:uracy)?[=:]\\s*") + n, "acc"),
-        builtin("train_accuracy", "", A::Last, QStringLiteral(" - accuracy: ") + n, "acc"),
-        builtin("test_loss", "", A::Last, QStringLiteral("Test loss:\\s*") + n, "oss"),
-        builtin("test_loss", "", A::Last, QStringLiteral("Test set: Average loss:\\s*") + n, "oss"),
-        builtin("test_loss", "", A::Last, QStringLiteral("\\btest_loss[=:\\s]\\s*") + n, "oss"),
-        builtin("val_loss", "", A::Last, QStringLiteral("\\bval_loss[=:]\\s*") + n, "oss"),
-        builtin("train_loss", "", A::Last, QStringLiteral("\\btrain_loss[=:\\s]\\s*") + n, "oss"),
-        builtin("train_loss", "", A::Last, QStringLiteral("\\b[Ee]poch\\s*[0-9]+\\s+loss[=:\\s]\\s*") + n, "oss"),
-        builtin("train_loss", "", A::Last, QStringLiteral(" - loss: ") + n, "oss"),
-        // PyTorch MNIST example: "Train Epoch: 1 [1280/60000 (2%)]\tLoss: 1.381224"
-        builtin("train_loss", "", A::Last, kTrainEpochRegex, "oss"),
-        builtin("train_time_s", "s", A::Last, QStringLiteral("Train time:\\s*") + n, "time"),
-        builtin("train_time_s", "s", A::Last, QStringLiteral("\\btrain_time_s[=:\\s]\\s*") + n, "time"),
-        // "epoch 3 loss 0.47 time 0.139 samples/s 10375.2", "Epoch 3 ... time 12.3s"
-        builtin("epoch_time_s", "s", A::Mean, QStringLiteral("\\b[Ee]poch\\s*[0-9]+\\b.*\\btime[=:\\s]\\s*") + n, "time"),
-        // Keras: "469/469 [====] - 12s 25ms/step - loss: ..."
-        builtin("epoch_time_s", "s", A::Mean, QStringLiteral(" - ") + n + QStringLiteral("s [0-9.]+[mu]?s/step"),
-                "s/step"),
-        // Whole-run throughput summaries.
-        builtin("samples_per_s", "samples/s", A::Last, QStringLiteral("\\bsamples_per_s[=:\\s]\\s*") + n,
-                "samples"),
-        // Hugging Face Trainer: "train_samples_per_second = 12.3"
-        builtin("samples_per_s", "samples/s", A::Last, QStringLiteral("\\btrain_samples_per_second\\s*[=:]\\s*") + n,
-                "samples"),
-        builtin("samples_per_s", "samples/s", A::Last, QStringLiteral("total images/sec:\\s*") + n, "/sec"),
-        builtin("samples_per_s", "samples/s", A::Last,
-                QStringLiteral("Total img/sec on [0-9]+ GPU\\(s\\):\\s*") + n, "/sec"),
-        // Per-step / per-epoch throughput (images, examples and samples are all samples).
-        builtin("throughput", "samples/s", A::Mean, QStringLiteral("(?<!total )images/sec:\\s*") + n, "/sec"),
-        builtin("throughput", "samples/s", A::Mean, n + QStringLiteral("\\s*(?:images|examples)/sec\\b(?!:?\\s*[0-9])"), "/sec"),
-        builtin("throughput", "samples/s", A::Mean, QStringLiteral("\\bexamples/sec[=:]\\s*") + n, "/sec"),
-        builtin("throughput", "samples/s", A::Mean, QStringLiteral("average exp/sec = ") + n, "/sec"),
-        builtin("throughput", "samples/s", A::Mean, n + QStringLiteral(" examples/second"), "/sec"),
-        builtin("throughput", "samples/s", A::Mean, QStringLiteral("samples/s[=:\\s]\\s*") + n, "samples"),
-        builtin("throughput", "samples/s", A::Mean, n + QStringLiteral("\\s*samples/s\\b(?!:?\\s*[0-9])"), "samples"),
-    };
 }
 
 QString LogMetricExtractor::literalOf(const QString &regex)
@@ -249,14 +137,24 @@ QString LogMetricExtractor::literalOf(const QString &regex)
 LogMetricExtractor::LogMetricExtractor(const QList<MetricPattern> &userPatterns, bool includeBuiltins, bool rank0Only)
     : m_rank0Only(rank0Only)
 {
-    QList<MetricPattern> all = includeBuiltins ? builtinPatterns() : QList<MetricPattern>{};
+    // A user pattern named like a built-in metric replaces the built-in rules of that metric.
+    QSet<QString> userNames;
+    for (const MetricPattern &p : userPatterns)
+        userNames.insert(p.name.trimmed());
+    QList<MetricPattern> all;
+    if (includeBuiltins)
+        for (const MetricPattern &p : builtinPatterns())
+            if (!userNames.contains(p.name))
+                all.append(p);
     const qsizetype firstUser = all.size();
     all.append(userPatterns);
     QHash<QByteArray, int> groupOf;
     for (qsizetype i = 0; i < all.size(); ++i) {
-        const MetricPattern &p = all[i];
+        MetricPattern p = all[i];
         const bool user = i >= firstUser;
         const QString where = user ? QStringLiteral("patterns[%1]").arg(i - firstUser) : QStringLiteral("builtin");
+        if (user && p.rule.isEmpty())
+            p.rule = where;
         auto fail = [&](const QString &field, const QString &msg) {
             m_diagnostics.append({Severity::Error, QStringLiteral("metric-pattern-invalid"),
                                   where + u'.' + field, 0, 0, msg, {}});
@@ -272,8 +170,8 @@ LogMetricExtractor::LogMetricExtractor(const QList<MetricPattern> &userPatterns,
                      .arg(p.name).arg(re.patternErrorOffset()).arg(re.errorString()));
             continue;
         }
-        const int needed = p.valueGroup + (p.ratio ? 1 : 0);
-        if (p.valueGroup < 1 || re.captureCount() < needed) {
+        const int needed = std::max({p.valueGroup + (p.ratio ? 1 : 0), p.stepGroup, p.rankGroup});
+        if (!p.ncclTable && (p.valueGroup < 1 || re.captureCount() < needed)) {
             fail(QStringLiteral("regex"),
                  QStringLiteral("metric '%1': the regex needs %2 capture group(s) around the number, it has %3; "
                                 "put ( ) around the value")
@@ -284,14 +182,20 @@ LogMetricExtractor::LogMetricExtractor(const QList<MetricPattern> &userPatterns,
         Compiled c;
         c.pattern = p;
         c.re = re;
-        c.literal = (p.literal.isEmpty() ? literalOf(p.regex) : p.literal).toUtf8();
+        c.numberBefore = p.numberBefore.toUtf8();
+        c.stepLiteral = p.stepLiteral.toUtf8();
+        for (const QString &x : p.excludeIf)
+            c.exclude.append(x.toUtf8());
+        c.literal = (!p.numberBefore.isEmpty() ? p.numberBefore
+                                               : (p.literal.isEmpty() ? literalOf(p.regex) : p.literal)).toUtf8();
         const QByteArray anchor = p.anchor.isEmpty() ? c.literal : p.anchor.toUtf8();
-        if (!p.ratio && p.valueGroup == 1) {
-            if (!user && p.regex == kTrainEpochRegex) {
-                c.fast = LiteralNumberMatcher::fromRegex(QStringLiteral("\tLoss: ") + kNum);
+        if (!p.ratio && p.valueGroup == 1 && p.stepGroup == 0 && p.rankGroup == 0 && p.form == ValueForm::Number
+            && p.numberBefore.isEmpty()) {
+            c.fast = LiteralNumberMatcher::fromRegex(p.regex);
+            // "Train Epoch: 1 [...]\tLoss: 0.5": the frequent line gets the regex-free form too.
+            if (!c.fast && !user && p.regex.startsWith(QLatin1String("Train Epoch: [0-9]+ .*\\sLoss: "))) {
+                c.fast = LiteralNumberMatcher::fromRegex(QStringLiteral("\tLoss: ") + p.regex.mid(p.regex.indexOf(u'(')));
                 c.alsoRequired = "Train Epoch: ";
-            } else {
-                c.fast = LiteralNumberMatcher::fromRegex(p.regex);
             }
         }
         c.metric = int(m_metricNames.indexOf(p.name));
@@ -301,6 +205,8 @@ LogMetricExtractor::LogMetricExtractor(const QList<MetricPattern> &userPatterns,
         }
         const int index = int(m_patterns.size());
         m_patterns.append(c);
+        if (p.ncclTable)
+            continue;   // read from the whole log, not per line
         auto it = groupOf.find(anchor);
         if (it == groupOf.end()) {
             it = groupOf.insert(anchor, int(m_groups.size()));
@@ -317,154 +223,94 @@ LogMetricExtractor::LogMetricExtractor(const QList<MetricPattern> &userPatterns,
     }
 }
 
-LogMetricResult LogMetricExtractor::extract(QByteArrayView log) const
+// Values of one rule in one line (ANSI already removed).
+int LogMetricExtractor::matchSegment(const Compiled &c, std::string_view line, SegmentMatch *out, int max,
+                                     bool *tooLong) const
 {
-    LogMetricResult result;
-    result.bytes = log.size();
-    const char *const begin = log.data();
-    const char *const end = begin + log.size();
-    QList<Accumulator> acc(m_metricNames.size());
-
-    for (const Group &g : m_groups) {
-        const char *p = begin;
-        while (p < end) {
-            const char *hit = g.anchor.isEmpty()
-                ? p
-                : static_cast<const char *>(memmem(p, size_t(end - p), g.anchor.constData(), size_t(g.anchor.size())));
-            if (!hit)
+    const MetricPattern &p = c.pattern;
+    auto stepOf = [&](size_t from) {
+        if (c.stepLiteral.isEmpty())
+            return kNaN;
+        const size_t at = line.find(std::string_view(c.stepLiteral.constData(), size_t(c.stepLiteral.size())));
+        Q_UNUSED(from);
+        return at == std::string_view::npos ? kNaN : logtext::numberAfter(line, at + size_t(c.stepLiteral.size())).value_or(kNaN);
+    };
+    int n = 0;
+    if (!c.numberBefore.isEmpty()) {
+        const std::string_view lit(c.numberBefore.constData(), size_t(c.numberBefore.size()));
+        size_t from = 0;
+        while (n < max) {
+            const size_t at = line.find(lit, from);
+            if (at == std::string_view::npos)
                 break;
-            // The segment around the hit: '\r' separates progress-bar updates too.
-            const char *ls = hit;
-            while (ls > begin && ls[-1] != '\n' && ls[-1] != '\r')
-                --ls;
-            const char *le = hit;
-            while (le < end && *le != '\n' && *le != '\r')
-                ++le;
-            p = le + 1;
-            if (m_rank0Only && prefixRank(ls, le) > 0)
-                continue;
-            const std::string_view line(ls, size_t(le - ls));
-            QString text;
-            for (int pi : g.patterns) {
-                const Compiled &c = m_patterns[pi];
-                if (!c.literal.isEmpty()
-                    && line.find(std::string_view(c.literal.constData(), size_t(c.literal.size()))) == std::string_view::npos)
-                    continue;
-                if (!c.alsoRequired.isEmpty()
-                    && line.find(std::string_view(c.alsoRequired.constData(), size_t(c.alsoRequired.size()))) == std::string_view::npos)
-                    continue;
-                double values[kMaxPerLine];
-                int nValues = 0;
-                if (c.fast) {
-                    nValues = c.fast->match(line, values, kMaxPerLine);
-                } else {
-                    if (text.isNull())
-                        text = QString::fromUtf8(ls, le - ls);
-                    QRegularExpressionMatchIterator it = c.re.globalMatch(text);
-                    while (it.hasNext() && nValues < kMaxPerLine) {
-                        const QRegularExpressionMatch m = it.next();
-                        bool ok = false;
-                        double v = m.capturedView(c.pattern.valueGroup).toDouble(&ok);
-                        if (!ok)
-                            continue;
-                        if (c.pattern.ratio) {
-                            bool ok2 = false;
-                            const double d = m.capturedView(c.pattern.valueGroup + 1).toDouble(&ok2);
-                            if (!ok2 || d == 0)
-                                continue;
-                            v /= d;
-                        }
-                        values[nValues++] = v;
-                    }
+            if (auto v = logtext::numberBefore(line, at)) {
+                double value = *v;
+                if (p.form == ValueForm::Reciprocal) {
+                    if (value == 0) { from = at + lit.size(); continue; }
+                    value = 1.0 / value;
+                } else if (p.form == ValueForm::Percent) {
+                    value /= 100.0;
                 }
-                for (int vi = 0; vi < nValues; ++vi) {
-                    const double v = values[vi];
-                    Accumulator &a = acc[c.metric];
-                    const qint64 off = ls - begin;
-                    ++a.count;
-                    a.sum += v;
-                    if (a.hits.size() < kMaxValues)
-                        a.hits.append({off, v});
-                    if (off >= a.lastOffset) {
-                        a.lastOffset = off;
-                        a.lastEnd = le - begin;
-                    }
-                    const MetricAggregation agg = c.pattern.aggregation;
-                    const bool better = std::isnan(a.chosen)
-                        || (agg == MetricAggregation::Max && v > a.chosen)
-                        || (agg == MetricAggregation::Min && v < a.chosen)
-                        || ((agg == MetricAggregation::Last || agg == MetricAggregation::Mean) && off >= a.chosenOffset);
-                    if (better) {
-                        a.chosen = v;
-                        a.chosenOffset = off;
-                        a.chosenEnd = le - begin;
-                    }
-                }
+                out[n++] = {value, stepOf(at), -1};
             }
+            from = at + lit.size();
         }
+        return n;
     }
-
-    // Line numbers only for the chosen lines: one newline count up to the furthest.
-    QList<qint64> offsets;
-    for (const Accumulator &a : acc)
-        if (a.count)
-            offsets.append(a.chosenOffset);
-    std::sort(offsets.begin(), offsets.end());
-    QHash<qint64, qint64> lineOf;
-    qint64 lineNo = 1;
-    const char *q = begin;
-    for (qint64 off : offsets) {
-        const char *target = begin + off;
-        while (q < target) {
-            const void *nl = std::memchr(q, '\n', size_t(target - q));
-            if (!nl)
-                break;
-            ++lineNo;
-            q = static_cast<const char *>(nl) + 1;
+    if (c.fast) {
+        double values[kMaxPerLine];
+        const int k = c.fast->match(line, values, std::min(max, kMaxPerLine));
+        const double step = k > 0 ? stepOf(0) : kNaN;
+        for (int i = 0; i < k; ++i)
+            if (std::isfinite(values[i]))   // a thousand digits is no metric
+                out[n++] = {values[i], step, -1};
+        return n;
+    }
+    if (qsizetype(line.size()) > kMaxRegexLine) {
+        *tooLong = true;
+        return 0;
+    }
+    const QString text = QString::fromUtf8(line.data(), qsizetype(line.size()));
+    QRegularExpressionMatchIterator it = c.re.globalMatch(text);
+    while (it.hasNext() && n < max) {
+        const QRegularExpressionMatch m = it.next();
+        bool ok = false;
+        double v = 0;
+        if (p.form == ValueForm::Duration) {
+            const QByteArray t = m.capturedView(p.valueGroup).toUtf8();
+            const auto d = logtext::duration(std::string_view(t.constData(), size_t(t.size())));
+            ok = d.has_value();
+            v = d.value_or(0);
+        } else {
+            v = m.capturedView(p.valueGroup).toDouble(&ok);
         }
-        q = target;
-        lineOf.insert(off, lineNo);
-    }
-
-    for (qsizetype i = 0; i < m_metricNames.size(); ++i) {
-        Accumulator &a = acc[i];
-        if (!a.count)
+        if (!ok || !std::isfinite(v))
             continue;
-        const Compiled *first = nullptr;
-        for (const Compiled &c : m_patterns)
-            if (c.metric == i) { first = &c; break; }
-        LogMetric m;
-        m.name = m_metricNames[i];
-        m.unit = first->pattern.unit;
-        m.aggregation = first->pattern.aggregation;
-        m.count = a.count;
-        m.value = m.aggregation == MetricAggregation::Mean ? a.sum / a.count : a.chosen;
-        m.line = lineOf.value(a.chosenOffset);
-        m.sourceLine = QString::fromUtf8(begin + a.chosenOffset, a.chosenEnd - a.chosenOffset);
-        std::stable_sort(a.hits.begin(), a.hits.end(), [](const Hit &x, const Hit &y) { return x.offset < y.offset; });
-        m.values.reserve(a.hits.size());
-        for (const Hit &h : a.hits)
-            m.values.append(h.value);
-        result.metrics.append(m);
+        if (p.ratio) {
+            bool ok2 = false;
+            const double d = m.capturedView(p.valueGroup + 1).toDouble(&ok2);
+            if (!ok2 || d == 0)
+                continue;
+            v /= d;
+        }
+        if (p.form == ValueForm::Percent)
+            v /= 100.0;
+        else if (p.form == ValueForm::Reciprocal)
+            v = v == 0 ? kNaN : 1.0 / v;
+        if (std::isnan(v))
+            continue;
+        double step = p.stepGroup ? m.capturedView(p.stepGroup).toDouble(&ok) : stepOf(0);
+        if (p.stepGroup && !ok)
+            step = kNaN;
+        int rank = -1;
+        if (p.rankGroup) {
+            rank = m.capturedView(p.rankGroup).toInt(&ok);
+            if (!ok)
+                rank = -1;
+        }
+        out[n++] = {v, step, rank};
     }
-    return result;
-}
-
-LogMetricResult LogMetricExtractor::extractFile(const QString &path) const
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        LogMetricResult r;
-        r.diagnostics.append({Severity::Error, QStringLiteral("log-unreadable"), {}, 0, 0,
-                              QStringLiteral("%1: cannot read the job output: %2").arg(path, f.errorString()), {}});
-        return r;
-    }
-    if (f.size() == 0)
-        return extract({});
-    if (uchar *p = f.map(0, f.size()))
-        return extract(QByteArrayView(reinterpret_cast<const char *>(p), f.size()));
-    const QByteArray bytes = f.readAll();
-    return extract(bytes);
+    return n;
 }
 
 } // namespace scalelab

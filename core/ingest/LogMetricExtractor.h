@@ -1,19 +1,34 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 #include "core/base/Diagnostic.h"
 #include "core/ingest/LiteralNumberMatcher.h"
 
 #include <QByteArrayView>
+#include <QHash>
 #include <QList>
 #include <QRegularExpression>
 #include <QString>
+#include <QStringList>
 #include <QVector>
 
 #include <optional>
+#include <string_view>
 
 namespace scalelab {
 
-enum class MetricAggregation { Last, Mean, Max, Min };
+// How the values of one metric become one number. PerRankSum: each rank's
+// values are averaged, then the ranks' averages are added (throughput every
+// rank prints for itself); it needs rank-labelled lines from at least two ranks.
+enum class MetricAggregation { Last, Mean, Max, Min, PerRankSum };
+
+// How the matched text becomes the value.
+enum class ValueForm {
+    Number,       // as printed
+    Percent,      // "96%" -> 0.96 (accuracies are fractions in the store)
+    Reciprocal,   // tqdm "12.70s/it" -> 1/12.70 it/s
+    Duration,     // Hugging Face "0:04:37.12" -> 277.12 s
+};
 
 // A metric to read from job output: every match of `regex` gives one value.
 // The value is capture group `valueGroup`; with `ratio` it is that group
@@ -32,6 +47,20 @@ struct MetricPattern {
     // not be part of `literal`): patterns with the same anchor share one scan
     // of the log. Empty = literal.
     QString anchor;
+
+    // Built-in readers (FrameworkReaders.cpp) also say:
+    QString rule;                 // stable id, e.g. "hf.dict.eval_loss"; user patterns: "patterns[i]"
+    QString meaning;              // one sentence for tooltips and `scalelab metrics`
+    ValueForm form = ValueForm::Number;
+    int stepGroup = 0;            // capture group holding the step/epoch (0 = none)
+    int rankGroup = 0;            // capture group holding the rank (0 = from the line's prefix)
+    QString stepLiteral;          // step = the number after this text on the same line
+    // When set, the value is the number printed right before this text
+    // ("2.21it/s", "212.4 images/sec"), found without a regex so that a long
+    // run of digits costs linear time; `regex` then only documents the rule.
+    QString numberBefore;
+    QStringList excludeIf;        // lines containing any of these are not this rule's
+    bool ncclTable = false;       // the nccl-/rccl-tests result table (NcclTestsReader)
 };
 
 struct LogMetric {
@@ -42,32 +71,44 @@ struct LogMetric {
     int count = 0;                // matches that gave a value
     qint64 line = 0;              // 1-based line of the chosen match (mean: the last)
     QString sourceLine;           // that line, rank prefix and all
-    QVector<double> values;       // every value in log order (first 100000)
+    QVector<double> values;       // every value in log order (first kMaxHits)
+    QVector<double> steps;        // the step/epoch of each value; NaN = not printed
+    // Where it came from.
+    QString file;                 // the log (extractFile), "" for in-memory text
+    QString rule;                 // rule of the chosen match
+    QString meaning;
+    QString formula;              // for derived values: how the number was computed; "" = as printed
+    int ranks = 0;                // PerRankSum: ranks added
 };
 
 struct LogMetricResult {
     QList<LogMetric> metrics;     // in the order the patterns were given
     Diagnostics diagnostics;
     qint64 bytes = 0;
+    QString file;
 
     const LogMetric *find(const QString &name) const;
     std::optional<double> value(const QString &name) const;
 };
 
-// Reads metrics from training output (Keras/Horovod, PyTorch, Lightning,
-// tf_cnn_benchmarks, this project's example) and from user patterns.
-// Lines are raw bytes: each anchor literal is searched with memmem over the
-// whole log and only lines containing a pattern's literal reach the regex,
-// so a 200 MB log costs a few memory scans. With `rank0Only`, lines that a
-// launcher prefixed with a non-zero rank (`[1,3]<stdout>:` from horovodrun /
-// mpirun --tag-output, `[default1]:` from torchrun --tee) are ignored,
-// because every rank prints the same metrics.
+// Reads metrics from training output with the per-framework tables of
+// FrameworkReaders plus user patterns. Lines are raw bytes: each anchor
+// literal is searched with memmem over the whole log and only lines
+// containing a pattern's literal reach the regex, so a 200 MB log costs a few
+// memory scans. '\r' ends a line too (progress bars), ANSI escape sequences
+// are removed before matching. Regexes only see lines up to 64 KB (noted
+// when a longer line is skipped), so job output cannot make ingest quadratic.
+// With `rank0Only`, lines a launcher labelled with a non-zero rank
+// (`[1,3]<stdout>:` mpirun --tag-output, `[default1]:` torchrun --tee,
+// ` 3: ` srun --label, `[Rank 3]` DeepSpeed) are ignored, because every rank
+// prints the same metrics; PerRankSum metrics read every rank.
+// When two rules of one metric match the same line, the first rule wins.
 class LogMetricExtractor {
 public:
     explicit LogMetricExtractor(const QList<MetricPattern> &userPatterns = {}, bool includeBuiltins = true,
                                 bool rank0Only = true);
 
-    static QList<MetricPattern> builtinPatterns();
+    static QList<MetricPattern> builtinPatterns();   // FrameworkReaders.cpp
     // Longest run of literal text every match of `regex` must contain; empty
     // when there is none (top-level alternation, case-insensitive flag, ...).
     static QString literalOf(const QString &regex);
@@ -82,11 +123,17 @@ public:
     LogMetricResult extract(QByteArrayView log) const;
     LogMetricResult extractFile(const QString &path) const;
 
+    static constexpr qsizetype kMaxRegexLine = 64 * 1024;
+    static constexpr int kMaxHits = 200000;   // values kept per metric
+
 private:
     struct Compiled {
         MetricPattern pattern;
         QRegularExpression re;
         QByteArray literal;
+        QByteArray numberBefore;
+        QByteArray stepLiteral;
+        QList<QByteArray> exclude;
         std::optional<LiteralNumberMatcher> fast;   // set when the regex has that simple shape
         QByteArray alsoRequired;      // further text the line must contain (fast form of a builtin)
         int metric = 0;           // index into the result's metrics
@@ -95,6 +142,22 @@ private:
         QByteArray anchor;
         QList<int> patterns;      // indexes into m_patterns
     };
+    struct SegmentMatch {
+        double value;
+        double step;
+        int rank;     // -1 = the line's
+    };
+    struct Hit {
+        qint64 offset;   // start of the line
+        qint64 end;
+        double value;
+        double step;
+        int rank;
+        int pattern;
+    };
+    int matchSegment(const Compiled &c, std::string_view line, SegmentMatch *out, int max, bool *tooLong) const;
+    LogMetric aggregate(const QList<Hit> &hits, const char *begin, QHash<qint64, qint64> &lineOf) const;
+
     QList<Compiled> m_patterns;
     QList<Group> m_groups;
     QStringList m_metricNames;

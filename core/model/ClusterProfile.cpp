@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/model/ClusterProfile.h"
 
 namespace scalelab {
@@ -43,6 +44,14 @@ const GpuType *ClusterProfile::gpuType(const QString &id) const
     for (const auto &g : gpuTypes)
         if (g.id == id)
             return &g;
+    return nullptr;
+}
+
+const QosLimits *ClusterProfile::qosNamed(const QString &name) const
+{
+    for (const auto &q : qos)
+        if (q.name == name)
+            return &q;
     return nullptr;
 }
 

@@ -1,8 +1,10 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 #include "core/model/GpuType.h"
 #include "core/model/LoginHost.h"
 #include "core/model/Partition.h"
+#include "core/model/QosLimits.h"
 
 #include <QList>
 #include <QMap>
@@ -39,11 +41,14 @@ struct ClusterProfile {
     QString docsUrl;
     QString filePath;     // where it was loaded from
     bool userOverride = false;
+    QString origin;       // "user", "system" or "shipped" folder it came from
+    QString discovered;   // "ALIAS DATE" for a profile written by `scalelab discover`, else ""
     QString slurmVersion; // as documented, informational
 
     QList<LoginHost> loginHosts;
     QList<GpuType> gpuTypes;
     QList<Partition> partitions;
+    QList<QosLimits> qos;   // QOS named by partitions (Partition::qos)
 
     bool accountRequired = false;
     QString accountPattern;   // regular expression the account must match
@@ -62,6 +67,7 @@ struct ClusterProfile {
     const Partition *partition(const QString &name) const;
     const Partition *defaultPartition() const;
     const GpuType *gpuType(const QString &id) const;
+    const QosLimits *qosNamed(const QString &name) const;
     bool operator==(const ClusterProfile &) const = default;
 };
 

@@ -1,6 +1,8 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/model/JobSpecJson.h"
 #include "core/model/SpecFields.h"
 
+#include "core/base/InputLimits.h"
 #include "core/base/JsonSupport.h"
 
 namespace scalelab {
@@ -11,22 +13,17 @@ using Json = JsonSupport::Json;
 
 class SpecReader {
 public:
-    SpecReader(const QByteArray &raw, const QString &file) : m_raw(raw), m_file(file.isEmpty() ? QStringLiteral("<spec>") : file) {}
+    SpecReader(const QByteArray &raw, const QString &file)
+        : m_positions(raw), m_file(file.isEmpty() ? QStringLiteral("<spec>") : file) {}
 
     Diagnostics errors;
 
     // nlohmann does not keep positions, so find where a key is written to
-    // give the researcher a line to look at.
+    // give the researcher a line to look at (one indexing pass for all keys).
     void lineOfKey(const QString &key, int *line, int *column) const
     {
-        const QByteArray needle = '"' + key.section(QLatin1Char('.'), -1).section(QLatin1Char('['), 0, 0).toUtf8() + '"';
-        const qsizetype pos = m_raw.indexOf(needle);
-        if (pos < 0) {
-            *line = 0;
-            *column = 0;
-            return;
-        }
-        JsonSupport::lineColumnAt(m_raw, std::size_t(pos), line, column);
+        const QByteArray name = key.section(QLatin1Char('.'), -1).section(QLatin1Char('['), 0, 0).toUtf8();
+        m_positions.keyPosition(name, line, column);
     }
 
     void error(const QString &key, const QString &msg, const QString &rule = QStringLiteral("spec-invalid"))
@@ -100,7 +97,7 @@ public:
     }
 
 private:
-    QByteArray m_raw;
+    JsonPositions m_positions;
     QString m_file;
 };
 
@@ -218,7 +215,7 @@ JobSpecParseResult parseJobSpec(const QByteArray &json, const QString &fileName)
             s.gpuSampleSeconds = r.integer(*it, "gpuSampleSeconds", QStringLiteral("monitoring.gpuSampleSeconds"), 0, 10);
         }
     }
-    result.errors = r.errors;
+    result.errors = InputLimits::capDiagnostics(r.errors, fileName.isEmpty() ? QStringLiteral("<spec>") : fileName);
     if (r.errors.isEmpty())
         result.spec = s;
     return result;

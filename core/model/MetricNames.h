@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 #include <QString>
@@ -5,8 +6,9 @@
 namespace scalelab::metric {
 
 // Names under which IngestService stores a run's numbers (MetricRecord::name).
-// Log metrics keep LogMetricExtractor's names (train_time_s, samples_per_s,
-// throughput, test_accuracy, ...) and user patterns their own.
+// Log metrics keep the names of the reader rules (core/ingest/FrameworkReaders.cpp:
+// train_time_s, samples_per_s, throughput, test_accuracy, ...) and user patterns their own.
+// samples_per_s / throughput are the whole job's; *_per_gpu one GPU's.
 inline const QString ElapsedS = QStringLiteral("elapsed_s");
 inline const QString QueueWaitS = QStringLiteral("queue_wait_s");
 inline const QString Gpus = QStringLiteral("gpus");
@@ -30,6 +32,11 @@ inline const QString GpuMemPeakMiB = QStringLiteral("gpu_mem_peak_mib");
 inline const QString TrainTimeS = QStringLiteral("train_time_s");
 inline const QString SamplesPerS = QStringLiteral("samples_per_s");
 inline const QString Throughput = QStringLiteral("throughput");
+inline const QString SamplesPerSPerGpu = QStringLiteral("samples_per_s_per_gpu");   // one GPU, never averaged with the total
+inline const QString ThroughputPerGpu = QStringLiteral("throughput_per_gpu");        // per step/epoch, one GPU
+inline const QString ItPerS = QStringLiteral("it_per_s");                              // tqdm's main bar
+inline const QString TrainLoss = QStringLiteral("train_loss");
+inline const QString EvalLoss = QStringLiteral("eval_loss");
 inline const QString TestAccuracy = QStringLiteral("test_accuracy");
 inline const QString ValAccuracy = QStringLiteral("val_accuracy");
 
@@ -38,5 +45,8 @@ inline const QString SourceSacct = QStringLiteral("sacct");
 inline const QString SourceGpu = QStringLiteral("gpu-samples");
 inline const QString SourceLog = QStringLiteral("stdout");
 inline const QString SourcePattern = QStringLiteral("pattern");
+// GPUs from the run's own request: the site's AllocTRES had no gres/gpu
+// (AccountingStorageTRES without it), so sacct alone would say 0 GPU-hours.
+inline const QString SourceSpecGpus = QStringLiteral("spec (no gres/gpu in AllocTRES)");
 
 } // namespace scalelab::metric

@@ -1,9 +1,25 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <QList>
 #include <QMap>
 #include <QString>
+#include <QStringList>
 
 namespace scalelab {
+
+// One kind of node in a partition whose nodes differ (discovered profiles):
+// the partition's own numbers are then those of its largest kind, and every
+// kind is listed, never averaged.
+struct NodeType {
+    QString gpuType;
+    int gpus = 0;
+    int cpus = 0;
+    qint64 memoryMB = 0;
+    QStringList features;
+    int count = 0;   // nodes of this kind
+    bool operator==(const NodeType &) const = default;
+};
 
 // A partition's limits as the site documents them. Every limit carries the URL
 // it was taken from (`sources`, keyed by the JSON key of the limit).
@@ -22,7 +38,11 @@ struct Partition {
     int minGpusPerJob = 0;        // 0 = none
     bool exclusive = false;       // whole nodes are allocated
     QMap<QString, QString> sources;
+    QString qos;                  // the partition QOS (Slurm QOS=), "" = none
+    QList<NodeType> nodeTypes;    // only when its nodes differ
+    QStringList unknown;          // limit keys whose value is not known: checks on them are skipped
 
+    bool isKnown(const QString &limitKey) const { return !unknown.contains(limitKey); }
     int maxGpus() const
     {
         const int byNodes = gpusPerNode * maxNodes;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 #include "core/slurm/SlurmJobState.h"
@@ -39,6 +40,7 @@ struct RunRecord {
     QString rejection;         // Slurm's own message (sanitized) or the transport error
     QDateTime created;         // UTC
     QDateTime updated;         // UTC
+    QString slurmVersion;      // "24.11.5": the cluster's Slurm when the job was submitted, "" unknown
 
     bool hasJob() const { return !jobId.isEmpty(); }
     bool isTerminal() const { return SlurmJobState::isTerminal(state); }

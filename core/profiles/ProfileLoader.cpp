@@ -1,17 +1,26 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/profiles/ProfileLoader.h"
 
+#include "core/base/InputLimits.h"
 #include "core/base/JsonSupport.h"
 #include "core/slurm/SlurmTime.h"
 
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
+#include <QSet>
 
 namespace scalelab {
 
 namespace {
 
 using Json = JsonSupport::Json;
+
+// null or "unknown": the profile says honestly that it does not know.
+bool isUnknown(const Json &v)
+{
+    return v.is_null() || (v.is_string() && v.get<std::string>() == "unknown");
+}
 
 // Walks one profile document, collecting every problem with its key path so
 // a researcher editing a profile sees all mistakes at once.
@@ -20,6 +29,10 @@ public:
     ProfileReader(const QString &file) : m_file(file) {}
 
     Diagnostics problems;
+    // Looked up once per partition: sets, not the profile's lists, so a
+    // profile with thousands of partitions stays linear.
+    QSet<QString> gpuTypeIds;
+    QSet<QString> partitionNames;
 
     void error(const QString &key, const QString &msg)
     {
@@ -54,7 +67,9 @@ public:
         return value;
     }
 
-    bool readInt(const Json *v, const QString &path, qint64 *out, qint64 min = 0)
+    // Most limits end up in an int: larger values are refused here rather
+    // than wrapped around later.
+    bool readInt(const Json *v, const QString &path, qint64 *out, qint64 min = 0, qint64 max = 1000000000)
     {
         if (!v)
             return false;
@@ -62,9 +77,17 @@ public:
             error(path, QStringLiteral("must be a whole number, found %1").arg(JsonSupport::typeName(*v)));
             return false;
         }
+        if (v->is_number_unsigned() && v->get<quint64>() > quint64(max)) {
+            error(path, QStringLiteral("must be at most %1, found %2").arg(max).arg(v->get<quint64>()));
+            return false;
+        }
         const qint64 n = v->get<qint64>();
         if (n < min) {
             error(path, QStringLiteral("must be at least %1, found %2").arg(min).arg(n));
+            return false;
+        }
+        if (n > max) {
+            error(path, QStringLiteral("must be at most %1, found %2").arg(max).arg(n));
             return false;
         }
         *out = n;
@@ -124,7 +147,7 @@ void readPartition(ProfileReader &r, const Json &pj, const QString &path, Cluste
         QStringLiteral("gpusPerNode"),   QStringLiteral("cpusPerNode"),    QStringLiteral("memoryPerNodeMB"),
         QStringLiteral("minNodes"),      QStringLiteral("maxNodes"),       QStringLiteral("maxTime"),
         QStringLiteral("maxGpusPerJob"), QStringLiteral("minGpusPerJob"), QStringLiteral("exclusive"),
-        QStringLiteral("notes")};
+        QStringLiteral("notes"),         QStringLiteral("qos"),            QStringLiteral("nodeTypes")};
     Partition p;
     p.name = r.plainString(pj, "name", path + QStringLiteral(".name"), true);
     const QString base = p.name.isEmpty() ? path : QStringLiteral("partitions[%1]").arg(p.name);
@@ -154,6 +177,11 @@ void readPartition(ProfileReader &r, const Json &pj, const QString &path, Cluste
         if (!v) {
             if (required)
                 r.error(kpath, QStringLiteral("is required"));
+            return;
+        }
+        if (isUnknown(*v)) {   // an honest "not known": checks that need it are skipped
+            p.unknown << QString::fromLatin1(key);
+            p.sources.insert(QString::fromLatin1(key), used);
             return;
         }
         if (r.readInt(v, kpath, out, min))
@@ -189,7 +217,10 @@ void readPartition(ProfileReader &r, const Json &pj, const QString &path, Cluste
         QString text;
         if (!v)
             r.error(kpath, QStringLiteral("is required (Slurm time, e.g. \"3-00:00:00\", or \"UNLIMITED\")"));
-        else if (r.readString(v, kpath, &text)) {
+        else if (isUnknown(*v)) {
+            p.unknown << QStringLiteral("maxTime");
+            p.sources.insert(QStringLiteral("maxTime"), used);
+        } else if (r.readString(v, kpath, &text)) {
             if (text.compare(QLatin1String("UNLIMITED"), Qt::CaseInsensitive) == 0) {
                 p.maxTimeSeconds = 0;
             } else if (auto secs = SlurmTime::parseSeconds(text)) {
@@ -200,15 +231,46 @@ void readPartition(ProfileReader &r, const Json &pj, const QString &path, Cluste
             p.sources.insert(QStringLiteral("maxTime"), used);
         }
     }
-    if (p.minNodes > p.maxNodes)
+    p.qos = r.plainString(pj, "qos", base + QStringLiteral(".qos"), false);
+    if (auto it = pj.find("nodeTypes"); it != pj.end()) {
+        if (!it->is_array())
+            r.error(base + QStringLiteral(".nodeTypes"), QStringLiteral("must be an array of node kinds"));
+        else
+            for (std::size_t i = 0; i < it->size(); ++i) {
+                const Json &nj = (*it)[i];
+                const QString npath = base + QStringLiteral(".nodeTypes[%1]").arg(i);
+                if (!nj.is_object()) {
+                    r.error(npath, QStringLiteral("must be an object"));
+                    continue;
+                }
+                NodeType t;
+                t.gpuType = r.plainString(nj, "gpuType", npath + QStringLiteral(".gpuType"), false);
+                qint64 gpus = 0, cpus = 0, count = 0;
+                for (auto [key, out] : {std::pair{"gpus", &gpus}, std::pair{"cpus", &cpus}, std::pair{"count", &count},
+                                        std::pair{"memoryMB", &t.memoryMB}})
+                    if (auto f = nj.find(key); f != nj.end())
+                        r.readInt(&*f, npath + QLatin1Char('.') + QString::fromLatin1(key), out, 0);
+                t.gpus = int(gpus);
+                t.cpus = int(cpus);
+                t.count = int(count);
+                if (auto f = nj.find("features"); f != nj.end() && f->is_array())
+                    for (const auto &x : *f)
+                        if (x.is_string())
+                            t.features << JsonSupport::str(x);
+                p.nodeTypes << t;
+            }
+    }
+    if (p.minNodes > p.maxNodes && p.isKnown(QStringLiteral("maxNodes")))
         r.error(base + QStringLiteral(".minNodes"), QStringLiteral("is larger than maxNodes"));
-    if (!p.gpuType.isEmpty() && !profile.gpuType(p.gpuType))
+    if (!p.gpuType.isEmpty() && !r.gpuTypeIds.contains(p.gpuType))
         r.error(base + QStringLiteral(".gpuType"),
                 QStringLiteral("\"%1\" is not one of the profile's gpuTypes").arg(p.gpuType));
-    if (profile.partition(p.name))
+    if (r.partitionNames.contains(p.name))
         r.error(base, QStringLiteral("partition \"%1\" is listed twice").arg(p.name));
-    if (!p.name.isEmpty())
+    if (!p.name.isEmpty()) {
         profile.partitions << p;
+        r.partitionNames.insert(p.name);
+    }
 }
 
 } // namespace
@@ -237,7 +299,7 @@ ProfileLoadResult loadProfile(const QByteArray &data, const QString &filePath)
         QStringLiteral("loginHosts"),  QStringLiteral("account"),        QStringLiteral("gpuRequest"),
         QStringLiteral("memoryRequired"), QStringLiteral("cpusPerGpuBroken"), QStringLiteral("containerRuntime"),
         QStringLiteral("defaultModules"), QStringLiteral("defaultVariables"), QStringLiteral("gpuTypes"),
-        QStringLiteral("partitions"),  QStringLiteral("notes"), QStringLiteral("torchrunArgs"), QStringLiteral("cpuBind"),          QStringLiteral("$schema"),
+        QStringLiteral("partitions"),  QStringLiteral("notes"), QStringLiteral("qos"), QStringLiteral("discovered"), QStringLiteral("torchrunArgs"), QStringLiteral("cpuBind"),          QStringLiteral("$schema"),
         QStringLiteral("comment")};
     for (auto it = j.begin(); it != j.end(); ++it)
         if (!known.contains(QString::fromStdString(it.key())))
@@ -274,7 +336,7 @@ ProfileLoadResult loadProfile(const QByteArray &data, const QString &filePath)
                 lh.auth = r.plainString(h, "auth", path + QStringLiteral(".auth"), false);
                 qint64 port = 22;
                 if (auto pt = h.find("port"); pt != h.end())
-                    r.readInt(&*pt, path + QStringLiteral(".port"), &port, 1);
+                    r.readInt(&*pt, path + QStringLiteral(".port"), &port, 1, 65535);
                 lh.port = int(port);
                 for (const QString &v : {lh.alias, lh.hostName, lh.user, lh.proxyJump})
                     if (v.startsWith(QLatin1Char('-')))
@@ -378,7 +440,42 @@ ProfileLoadResult loadProfile(const QByteArray &data, const QString &filePath)
                 r.readInt(&*m, path + QStringLiteral(".memoryGB"), &mem, 0);
             t.memoryGB = int(mem);
             p.gpuTypes << t;
+            r.gpuTypeIds.insert(t.id);
         }
+    }
+
+    p.discovered = r.plainString(j, "discovered", QStringLiteral("discovered"), false);
+    if (auto it = j.find("qos"); it != j.end()) {
+        if (!it->is_array())
+            r.error(QStringLiteral("qos"), QStringLiteral("must be an array of QOS limits"));
+        else
+            for (std::size_t i = 0; i < it->size(); ++i) {
+                const Json &q = (*it)[i];
+                const QString path = QStringLiteral("qos[%1]").arg(i);
+                if (!q.is_object()) {
+                    r.error(path, QStringLiteral("must be an object {name, maxGpusPerJob, maxWall, ..., source}"));
+                    continue;
+                }
+                QosLimits l;
+                l.name = r.plainString(q, "name", path + QStringLiteral(".name"), true);
+                l.source = r.plainString(q, "source", path + QStringLiteral(".source"), true);
+                qint64 gpus = 0, nodes = 0, jobs = 0;
+                for (auto [key, out] : {std::pair{"maxGpusPerJob", &gpus}, std::pair{"maxNodesPerJob", &nodes},
+                                        std::pair{"maxJobsPerUser", &jobs}})
+                    if (auto f = q.find(key); f != q.end())
+                        r.readInt(&*f, path + QLatin1Char('.') + QString::fromLatin1(key), out, 0);
+                l.maxGpusPerJob = int(gpus);
+                l.maxNodesPerJob = int(nodes);
+                l.maxJobsPerUser = int(jobs);
+                const QString wall = r.plainString(q, "maxWall", path + QStringLiteral(".maxWall"), false);
+                if (!wall.isEmpty() && wall.compare(QLatin1String("UNLIMITED"), Qt::CaseInsensitive) != 0) {
+                    if (auto secs = SlurmTime::parseSeconds(wall))
+                        l.maxWallSeconds = *secs;
+                    else
+                        r.error(path + QStringLiteral(".maxWall"), QStringLiteral("\"%1\" is not a Slurm time (use D-HH:MM:SS)").arg(wall));
+                }
+                p.qos << l;
+            }
     }
 
     if (auto it = j.find("partitions"); it == j.end() || !it->is_array() || it->empty()) {
@@ -407,7 +504,7 @@ ProfileLoadResult loadProfile(const QByteArray &data, const QString &filePath)
         }
     }
 
-    result.problems = r.problems;
+    result.problems = InputLimits::capDiagnostics(r.problems, file);
     if (!hasErrors(r.problems))
         result.profile = p;
     return result;
@@ -415,14 +512,16 @@ ProfileLoadResult loadProfile(const QByteArray &data, const QString &filePath)
 
 ProfileLoadResult loadProfileFile(const QString &filePath)
 {
-    QFile f(filePath);
-    if (!f.open(QIODevice::ReadOnly)) {
+    const auto read = InputLimits::readFile(filePath, QStringLiteral("profile"));
+    if (!read.ok) {
         ProfileLoadResult r;
-        r.problems << Diagnostic{Severity::Error, QStringLiteral("profile-unreadable"), {}, 0, 0,
-                                 QStringLiteral("%1: cannot read: %2").arg(filePath, f.errorString()), {}};
+        Diagnostic d = read.problem;
+        if (d.rule == QLatin1String("file-unreadable"))
+            d.rule = QStringLiteral("profile-unreadable");
+        r.problems << d;
         return r;
     }
-    return loadProfile(f.readAll(), filePath);
+    return loadProfile(read.data, filePath);
 }
 
 } // namespace scalelab

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/profiles/ProfileRegistry.h"
 
 #include "core/profiles/ProfileLoader.h"
@@ -13,15 +14,15 @@ namespace scalelab {
 
 QStringList ProfileRegistry::builtInDirectories()
 {
-    // The first directory that exists wins, so a build tree uses the sources
-    // and an installed binary its own data, never both at once.
+    // Found relative to the executable only: installed, bin/../share/scalelab;
+    // in a build tree the same path is a link to the sources made by CMake.
+    // No absolute path is compiled in, so a build is reproducible and a lone
+    // copied binary never reads the build machine's profiles.
     QStringList candidates;
     if (const QString env = qEnvironmentVariable("SCALELAB_PROFILE_DIR"); !env.isEmpty())
         candidates << env;
     if (QCoreApplication::instance())
         candidates << QCoreApplication::applicationDirPath() + QStringLiteral("/../share/scalelab/profiles");
-    candidates << QStringLiteral(SCALELAB_SOURCE_DATA_DIR "/profiles")
-               << QStringLiteral(SCALELAB_INSTALL_DATA_DIR "/profiles");
     for (const auto &c : candidates)
         if (QFileInfo(c).isDir())
             return {QDir(c).canonicalPath()};
@@ -36,17 +37,57 @@ QString ProfileRegistry::userDirectory()
         + QStringLiteral("/ScaleLab/profiles");
 }
 
+QStringList ProfileRegistry::userDirectories()
+{
+    QStringList dirs{userDirectory()};
+    if (qEnvironmentVariable("SCALELAB_USER_PROFILE_DIR").isEmpty())
+        dirs << QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation)
+                + QStringLiteral("/ScaleLab/profiles");
+    return dirs;
+}
+
+QStringList ProfileRegistry::systemDirectories()
+{
+    if (const QString env = qEnvironmentVariable("SCALELAB_SYSTEM_PROFILE_DIR"); !env.isEmpty())
+        return {env};
+    QString xdg = qEnvironmentVariable("XDG_CONFIG_DIRS");
+    if (xdg.isEmpty())
+        xdg = QStringLiteral("/etc/xdg");
+    QStringList dirs;
+    for (const QString &d : xdg.split(QLatin1Char(':'), Qt::SkipEmptyParts))
+        dirs << d + QStringLiteral("/scalelab/profiles");
+    return dirs;
+}
+
+int ProfileRegistry::precedence(const QString &origin)
+{
+    if (origin == QLatin1String("user"))
+        return 3;
+    if (origin == QLatin1String("system"))
+        return 2;
+    return 1;
+}
+
 void ProfileRegistry::loadDefaults()
 {
     for (const auto &dir : builtInDirectories())
-        loadDirectory(dir, false);
-    const QString user = userDirectory();
-    if (QFileInfo(user).isDir())
-        loadDirectory(user, true);
+        loadDirectory(dir, QStringLiteral("shipped"));
+    for (const auto &dir : systemDirectories())
+        if (QFileInfo(dir).isDir())
+            loadDirectory(dir, QStringLiteral("system"));
+    for (const auto &dir : userDirectories())
+        if (QFileInfo(dir).isDir())
+            loadDirectory(dir, QStringLiteral("user"));
 }
 
 void ProfileRegistry::loadDirectory(const QString &dir, bool userDir)
 {
+    loadDirectory(dir, userDir ? QStringLiteral("user") : QStringLiteral("shipped"));
+}
+
+void ProfileRegistry::loadDirectory(const QString &dir, const QString &origin)
+{
+    const bool userDir = origin != QLatin1String("shipped");
     const QFileInfoList files =
         QDir(dir).entryInfoList({QStringLiteral("*.json")}, QDir::Files | QDir::Readable, QDir::Name);
     for (const QFileInfo &fi : files) {
@@ -59,12 +100,13 @@ void ProfileRegistry::loadDirectory(const QString &dir, bool userDir)
             continue;
         ClusterProfile p = *result.profile;
         p.userOverride = userDir;
+        p.origin = origin;
         auto it = std::find_if(m_profiles.begin(), m_profiles.end(),
                                [&](const ClusterProfile &e) { return e.id == p.id; });
         if (it == m_profiles.end()) {
             m_profiles << p;
-        } else if (userDir && !it->userOverride) {
-            *it = p;   // the user's copy replaces the built-in one
+        } else if (precedence(origin) > precedence(it->origin)) {
+            *it = p;   // a higher folder's copy replaces the lower one whole
         } else {
             m_problems << Diagnostic{Severity::Warning, QStringLiteral("profile-duplicate-id"), fi.absoluteFilePath(),
                                      0, 0,

@@ -1,4 +1,7 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/scriptimport/LaunchLineParser.h"
+
+#include "core/scriptimport/LaunchWalker.h"
 
 #include <QRegularExpression>
 #include <QSet>
@@ -13,6 +16,7 @@ QString processLauncherName(ProcessLauncher l)
     case ProcessLauncher::DeepSpeed: return QStringLiteral("deepspeed");
     case ProcessLauncher::Horovodrun: return QStringLiteral("horovodrun");
     case ProcessLauncher::Mpirun: return QStringLiteral("mpirun");
+    case ProcessLauncher::Accelerate: return QStringLiteral("accelerate");
     }
     return {};
 }
@@ -25,95 +29,7 @@ bool isPythonInterpreter(const QString &word)
 
 namespace {
 
-QString baseName(const QString &word)
-{
-    const int slash = int(word.lastIndexOf(QLatin1Char('/')));
-    return slash >= 0 ? word.mid(slash + 1) : word;
-}
-
-// Walks the words of one command, layer by layer.
-class Walker {
-public:
-    Walker(const ShellCommand &cmd, const ScriptLine &line) : m_w(cmd.words), m_line(line) {}
-
-    bool atEnd() const { return m_i >= m_w.size(); }
-    const QString &peek() const { return m_w[m_i].text; }
-    int lineOfCurrent() const { return atEnd() ? m_line.line : m_line.lineAt(m_w[m_i].offset); }
-    QString take() { return m_w[m_i++].text; }
-    int index() const { return int(m_i); }
-
-    // One option: "--name=value", "--name value", "-xVALUE" or a flag. The
-    // caller says which names take a value. Returns false at the first
-    // non-option word.
-    struct Opt {
-        QString name;
-        QString value;
-        bool hasValue = false;
-        int line = 0;
-    };
-    bool nextOption(const QSet<QString> &takesValue, Opt *opt, const QSet<QString> &shortGlued = {})
-    {
-        if (atEnd())
-            return false;
-        const QString w = peek();
-        if (w == QLatin1String("--")) {
-            ++m_i;
-            return false;
-        }
-        if (!w.startsWith(QLatin1Char('-')) || w.size() < 2)
-            return false;
-        *opt = Opt{};
-        opt->line = lineOfCurrent();
-        ++m_i;
-        const int eq = int(w.indexOf(QLatin1Char('=')));
-        if (w.startsWith(QLatin1String("--")) && eq > 0) {
-            opt->name = w.left(eq);
-            opt->value = w.mid(eq + 1);
-            opt->hasValue = true;
-            return true;
-        }
-        if (!w.startsWith(QLatin1String("--")) && w.size() > 2 && shortGlued.contains(w.left(2))) {
-            opt->name = w.left(2);   // -N2, -n4
-            opt->value = w.mid(2);
-            opt->hasValue = true;
-            return true;
-        }
-        opt->name = w;
-        if (takesValue.contains(w) && !atEnd()) {
-            opt->value = take();
-            opt->hasValue = true;
-        }
-        return true;
-    }
-
-    QStringList rest()
-    {
-        QStringList out;
-        while (!atEnd())
-            out << take();
-        return out;
-    }
-
-private:
-    const QList<ShellWord> &m_w;
-    const ScriptLine &m_line;
-    qsizetype m_i = 0;
-};
-
-void takeProgram(Walker &w, LaunchCommand &lc)
-{
-    lc.programLine = w.lineOfCurrent();
-    lc.programWordIndex = w.index();
-    lc.program = w.take();
-    lc.args = w.rest();
-}
-
-int toCount(const QString &text)
-{
-    bool ok = false;
-    const int v = text.toInt(&ok);
-    return ok && v > 0 && v <= 100000 ? v : 0;   // beyond any cluster: treated as unknown
-}
+using namespace launchparse;
 
 void skipPrefixes(Walker &w)
 {
@@ -133,200 +49,6 @@ void skipPrefixes(Walker &w)
                 w.take();   // the CPU list
         } else {
             return;
-        }
-    }
-}
-
-void parseSrun(Walker &w, LaunchCommand &lc)
-{
-    // srun flags that take no value; every other long option without '='
-    // takes the next word.
-    static const QSet<QString> flags = {
-        QStringLiteral("--exclusive"),  QStringLiteral("--label"),      QStringLiteral("--unbuffered"),
-        QStringLiteral("--verbose"),    QStringLiteral("--quiet"),      QStringLiteral("--overlap"),
-        QStringLiteral("--overcommit"), QStringLiteral("--no-kill"),    QStringLiteral("--pty"),
-        QStringLiteral("--exact"),      QStringLiteral("--multi-prog"), QStringLiteral("--oversubscribe"),
-        QStringLiteral("--spread-job"), QStringLiteral("--use-min-nodes"), QStringLiteral("--whole"),
-        QStringLiteral("--disable-status"), QStringLiteral("--preserve-env"), QStringLiteral("--test-only"),
-        QStringLiteral("--kill-on-bad-exit"), QStringLiteral("--contiguous"), QStringLiteral("--hold"),
-        QStringLiteral("--immediate"),  QStringLiteral("--no-allocate"), QStringLiteral("--reboot"),
-        QStringLiteral("--requeue"),    QStringLiteral("--no-requeue"), QStringLiteral("--get-user-env"),
-        QStringLiteral("--propagate"),  QStringLiteral("--nice"),       QStringLiteral("--help"),
-        QStringLiteral("--usage"),      QStringLiteral("--version"),    QStringLiteral("--send-libs"),
-    };
-    static const QSet<QString> shortWithValue = {
-        QStringLiteral("-A"), QStringLiteral("-b"), QStringLiteral("-c"), QStringLiteral("-d"), QStringLiteral("-D"),
-        QStringLiteral("-e"), QStringLiteral("-i"), QStringLiteral("-J"), QStringLiteral("-m"), QStringLiteral("-M"),
-        QStringLiteral("-n"), QStringLiteral("-N"), QStringLiteral("-o"), QStringLiteral("-p"), QStringLiteral("-q"),
-        QStringLiteral("-r"), QStringLiteral("-t"), QStringLiteral("-T"), QStringLiteral("-w"), QStringLiteral("-W"),
-        QStringLiteral("-x"), QStringLiteral("-C"), QStringLiteral("-G"), QStringLiteral("-B"), QStringLiteral("-S"),
-        QStringLiteral("-L"),
-    };
-    lc.underSrun = true;
-    while (!w.atEnd()) {
-        const QString word = w.peek();
-        if (!word.startsWith(QLatin1Char('-')))
-            break;
-        QSet<QString> takes = shortWithValue;
-        if (word.startsWith(QLatin1String("--")) && !word.contains(QLatin1Char('=')) && !flags.contains(word))
-            takes.insert(word);
-        Walker::Opt o;
-        if (!w.nextOption(takes, &o, shortWithValue))
-            break;
-        if (o.name == QLatin1String("-n") || o.name == QLatin1String("--ntasks"))
-            lc.srunTasks = toCount(o.value);
-        else if (o.name == QLatin1String("-N") || o.name == QLatin1String("--nodes"))
-            lc.srunNodes = toCount(o.value.section(QLatin1Char('-'), 0, 0));
-        else if (o.name == QLatin1String("--ntasks-per-node"))
-            lc.srunTasksPerNode = toCount(o.value);
-    }
-}
-
-void parseMpirun(Walker &w, LaunchCommand &lc, const QString &word)
-{
-    static const QSet<QString> takes = {
-        QStringLiteral("-np"), QStringLiteral("-n"), QStringLiteral("--np"), QStringLiteral("-c"),
-        QStringLiteral("-N"), QStringLiteral("-npernode"), QStringLiteral("--npernode"), QStringLiteral("-ppn"),
-        QStringLiteral("-H"), QStringLiteral("--host"), QStringLiteral("-host"), QStringLiteral("-hosts"),
-        QStringLiteral("-hostfile"), QStringLiteral("--hostfile"), QStringLiteral("-machinefile"),
-        QStringLiteral("--machinefile"), QStringLiteral("-f"), QStringLiteral("--map-by"), QStringLiteral("-map-by"),
-        QStringLiteral("--bind-to"), QStringLiteral("-bind-to"), QStringLiteral("--rank-by"), QStringLiteral("-x"),
-        QStringLiteral("--prefix"), QStringLiteral("-wdir"), QStringLiteral("--wdir"), QStringLiteral("-mca"),
-        QStringLiteral("--mca"), QStringLiteral("-genv"), QStringLiteral("-env"), QStringLiteral("--output-filename"),
-    };
-    lc.launcher = ProcessLauncher::Mpirun;
-    lc.launcherWord = word;
-    Walker::Opt o;
-    while (w.nextOption(takes, &o)) {
-        if (o.name == QLatin1String("-mca") || o.name == QLatin1String("--mca") || o.name == QLatin1String("-genv")
-            || o.name == QLatin1String("-env")) {
-            if (!w.atEnd())
-                w.take();   // these take two words
-        } else if (o.name == QLatin1String("-np") || o.name == QLatin1String("-n") || o.name == QLatin1String("--np")
-                   || o.name == QLatin1String("-c")) {
-            lc.np = toCount(o.value);
-            lc.npText = o.value;
-            lc.npLine = o.line;
-        } else if (o.name.contains(QLatin1String("host")) || o.name == QLatin1String("-H")
-                   || o.name.contains(QLatin1String("machinefile")) || o.name == QLatin1String("-f")) {
-            lc.hostfile = true;
-        }
-    }
-}
-
-void parseContainer(Walker &w, LaunchCommand &lc, const QString &runtime)
-{
-    static const QSet<QString> takes = {
-        QStringLiteral("-B"),       QStringLiteral("--bind"),     QStringLiteral("--mount"), QStringLiteral("-H"),
-        QStringLiteral("--home"),   QStringLiteral("--env"),      QStringLiteral("--env-file"), QStringLiteral("--pwd"),
-        QStringLiteral("-W"),       QStringLiteral("--workdir"),  QStringLiteral("-o"),       QStringLiteral("--overlay"),
-        QStringLiteral("--security"), QStringLiteral("--hostname"), QStringLiteral("--network"),
-        QStringLiteral("--network-args"), QStringLiteral("-S"),   QStringLiteral("--scratch"), QStringLiteral("--dns"),
-        QStringLiteral("--app"),    QStringLiteral("--add-caps"), QStringLiteral("--drop-caps"),
-        QStringLiteral("--fusemount"), QStringLiteral("--apply-cgroups"), QStringLiteral("--no-mount"),
-    };
-    lc.container.runtime = runtime;
-    Walker::Opt o;
-    while (w.nextOption(takes, &o)) {
-        if (o.name == QLatin1String("-B") || o.name == QLatin1String("--bind"))
-            lc.container.binds << o.value;
-    }
-    if (!w.atEnd())
-        lc.container.image = w.take();
-}
-
-// torchrun / python -m torch.distributed.run|launch options up to the script.
-void parseTorchrun(Walker &w, LaunchCommand &lc)
-{
-    static const QSet<QString> flags = {
-        QStringLiteral("--standalone"), QStringLiteral("--use_env"), QStringLiteral("--use-env"),
-        QStringLiteral("--no_python"),  QStringLiteral("--no-python"), QStringLiteral("--run_path"),
-        QStringLiteral("--run-path"),   QStringLiteral("-m"),        QStringLiteral("--module"),
-    };
-    lc.launcher = ProcessLauncher::Torchrun;
-    bool module = false;
-    while (!w.atEnd() && w.peek().startsWith(QLatin1Char('-'))) {
-        QSet<QString> takes;
-        if (!flags.contains(w.peek()))
-            takes.insert(w.peek());
-        Walker::Opt o;
-        if (!w.nextOption(takes, &o))
-            break;
-        const QString name = QString(o.name).replace(QLatin1Char('-'), QLatin1Char('_'));
-        if (name == QLatin1String("__nproc_per_node")) {
-            lc.nprocText = o.value;
-            lc.nprocPerNode = toCount(o.value);
-            lc.nprocLine = o.line;
-        } else if (name == QLatin1String("__nnodes")) {
-            lc.nnodesText = o.value;
-            lc.nnodes = toCount(o.value);
-            lc.nnodesLine = o.line;
-        } else if (name == QLatin1String("__standalone")) {
-            lc.standalone = true;
-        } else if (name == QLatin1String("_m") || name == QLatin1String("__module")) {
-            module = true;
-        }
-    }
-    if (module) {
-        lc.program = QStringLiteral("-m");
-        lc.programLine = w.lineOfCurrent();
-        lc.programWordIndex = w.index();
-        lc.args = w.rest();
-    }
-}
-
-void parseDeepSpeed(Walker &w, LaunchCommand &lc)
-{
-    static const QSet<QString> takes = {
-        QStringLiteral("--num_gpus"), QStringLiteral("--num-gpus"), QStringLiteral("--num_nodes"),
-        QStringLiteral("--num-nodes"), QStringLiteral("-H"), QStringLiteral("--hostfile"), QStringLiteral("-i"),
-        QStringLiteral("--include"), QStringLiteral("-e"), QStringLiteral("--exclude"), QStringLiteral("--master_port"),
-        QStringLiteral("--master_addr"), QStringLiteral("--launcher"), QStringLiteral("--launcher_args"),
-        QStringLiteral("--min_elastic_nodes"), QStringLiteral("--max_elastic_nodes"), QStringLiteral("--ssh_port"),
-        QStringLiteral("--bind_core_list"), QStringLiteral("--autotuning"), QStringLiteral("--enable_each_rank_log"),
-    };
-    lc.launcher = ProcessLauncher::DeepSpeed;
-    Walker::Opt o;
-    while (w.nextOption(takes, &o)) {
-        const QString name = QString(o.name).replace(QLatin1Char('-'), QLatin1Char('_'));
-        if (name == QLatin1String("__num_gpus")) {
-            lc.nprocText = o.value;
-            lc.nprocPerNode = toCount(o.value);
-            lc.nprocLine = o.line;
-        } else if (name == QLatin1String("__num_nodes")) {
-            lc.nnodesText = o.value;
-            lc.nnodes = toCount(o.value);
-            lc.nnodesLine = o.line;
-        } else if (name == QLatin1String("_H") || name == QLatin1String("__hostfile")) {
-            lc.hostfile = true;
-        }
-    }
-}
-
-void parseHorovodrun(Walker &w, LaunchCommand &lc)
-{
-    static const QSet<QString> takes = {
-        QStringLiteral("-np"), QStringLiteral("--num-proc"), QStringLiteral("-p"), QStringLiteral("--ssh-port"),
-        QStringLiteral("-H"), QStringLiteral("--hosts"), QStringLiteral("--hostfile"), QStringLiteral("--mpi-args"),
-        QStringLiteral("--start-timeout"), QStringLiteral("--network-interface"), QStringLiteral("--log-level"),
-        QStringLiteral("--timeline-filename"), QStringLiteral("--binding-args"), QStringLiteral("--output-filename"),
-        QStringLiteral("--config-file"), QStringLiteral("-i"), QStringLiteral("--ssh-identity-file"),
-        QStringLiteral("--min-np"), QStringLiteral("--max-np"), QStringLiteral("--slots"),
-        QStringLiteral("--host-discovery-script"), QStringLiteral("--gloo-timeout-seconds"),
-        QStringLiteral("--cycle-time-ms"), QStringLiteral("--cache-capacity"), QStringLiteral("--fusion-threshold-mb"),
-        QStringLiteral("--num-nccl-streams"), QStringLiteral("--reset-limit"),
-    };
-    lc.launcher = ProcessLauncher::Horovodrun;
-    lc.launcherWord = QStringLiteral("horovodrun");
-    Walker::Opt o;
-    while (w.nextOption(takes, &o)) {
-        if (o.name == QLatin1String("-np") || o.name == QLatin1String("--num-proc")) {
-            lc.np = toCount(o.value);
-            lc.npText = o.value;
-            lc.npLine = o.line;
-        } else if (o.name == QLatin1String("-H") || o.name == QLatin1String("--hosts")
-                   || o.name == QLatin1String("--hostfile") || o.name == QLatin1String("--host-discovery-script")) {
-            lc.hostfile = true;
         }
     }
 }
@@ -364,6 +86,14 @@ void parsePython(Walker &w, LaunchCommand &lc)
             if (!w.atEnd()) {
                 takeProgram(w, lc);
             }
+            return;
+        }
+        if (module == QLatin1String("accelerate.commands.launch")) {
+            lc.launcherWord = lc.interpreter + QStringLiteral(" -m ") + module;
+            w.take();
+            parseAccelerate(w, lc);
+            if (!w.atEnd())
+                takeProgram(w, lc);
             return;
         }
         lc.programLine = w.lineOfCurrent();
@@ -446,6 +176,18 @@ bool walk(Walker &w, LaunchCommand &lc, bool wrapped, int depth)
                 return false;   // build, pull, inspect ...
             parseContainer(w, lc, base);
             wrapped = true;
+            if (sub == QLatin1String("run") && !w.atEnd()) {
+                // `run IMG torchrun ...`: the image's runscript usually execs
+                // its arguments, so a launcher or interpreter there is the launch.
+                const QString next = baseName(w.peek());
+                static const QSet<QString> launchers = {
+                    QStringLiteral("torchrun"), QStringLiteral("deepspeed"), QStringLiteral("accelerate"),
+                    QStringLiteral("horovodrun"), QStringLiteral("mpirun"), QStringLiteral("bash"), QStringLiteral("sh"),
+                    QStringLiteral("kernprof"), QStringLiteral("srun"),
+                };
+                if (launchers.contains(next) || isPythonInterpreter(next))
+                    continue;
+            }
             if (sub == QLatin1String("run")) {
                 lc.programLine = lc.line;
                 lc.program = lc.container.image;
@@ -469,6 +211,18 @@ bool walk(Walker &w, LaunchCommand &lc, bool wrapped, int depth)
             lc.launcherWord = base;
             w.take();
             parseDeepSpeed(w, lc);
+            if (!w.atEnd())
+                takeProgram(w, lc);
+            return true;
+        } else if (base == QLatin1String("accelerate") || base == QLatin1String("accelerate-launch")) {
+            w.take();
+            if (base == QLatin1String("accelerate")) {
+                if (w.atEnd() || w.peek() != QLatin1String("launch"))
+                    return false;   // accelerate config, env, test ...
+                w.take();
+            }
+            lc.launcherWord = QStringLiteral("accelerate launch");
+            parseAccelerate(w, lc);
             if (!w.atEnd())
                 takeProgram(w, lc);
             return true;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 #include "core/model/JobSpec.h"
@@ -14,7 +15,7 @@ namespace scalelab {
 // The tool that starts the training processes, innermost first wins:
 // `srun torchrun ...` is Torchrun (under srun), `horovodrun -np 4 python` is
 // Horovodrun, `srun python ...` is None (srun alone starts them).
-enum class ProcessLauncher { None, Torchrun, DeepSpeed, Horovodrun, Mpirun };
+enum class ProcessLauncher { None, Torchrun, DeepSpeed, Horovodrun, Mpirun, Accelerate };
 
 QString processLauncherName(ProcessLauncher l);
 
@@ -43,6 +44,10 @@ struct LaunchCommand {
     QString npText;
     int npLine = 0;
     bool standalone = false;    // torchrun --standalone
+    QString rdzvEndpoint;       // torchrun --rdzv_endpoint / --master_addr, accelerate --main_process_ip
+    QString masterPort;         // torchrun --master_port, accelerate --main_process_port (expanded)
+    QString nodeRank;           // torchrun --node_rank, accelerate --machine_rank (as written)
+    int nodeRankLine = 0;
     bool hostfile = false;      // deepspeed/horovodrun/mpirun told about other hosts
 
     QString interpreter;        // "python3", "kernprof" ...; empty for executables

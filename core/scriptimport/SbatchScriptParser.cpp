@@ -1,57 +1,18 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/scriptimport/SbatchScriptParser.h"
 
+#include "core/base/InputLimits.h"
 #include "core/base/ShellWords.h"
 
 #include <QRegularExpression>
 
 #include <algorithm>
 #include <iterator>
+#include <optional>
 
 namespace scalelab {
 
 namespace {
-
-using A = SbatchArg;
-
-// sbatch 22.05's options; the argument kind decides whether "--opt value"
-// consumes the next word.
-const SbatchOptionInfo kOptions[] = {
-    {"account", 'A', A::Required},        {"acctg-freq", 0, A::Required},     {"array", 'a', A::Required},
-    {"batch", 0, A::Required},            {"bb", 0, A::Required},             {"bbf", 0, A::Required},
-    {"begin", 'b', A::Required},          {"chdir", 'D', A::Required},        {"cluster-constraint", 0, A::Required},
-    {"clusters", 'M', A::Required},       {"comment", 0, A::Required},        {"constraint", 'C', A::Required},
-    {"container", 0, A::Required},        {"contiguous", 0, A::None},         {"core-spec", 'S', A::Required},
-    {"cores-per-socket", 0, A::Required}, {"cpu-freq", 0, A::Required},       {"cpus-per-gpu", 0, A::Required},
-    {"cpus-per-task", 'c', A::Required},  {"deadline", 0, A::Required},       {"delay-boot", 0, A::Required},
-    {"dependency", 'd', A::Required},     {"distribution", 'm', A::Required}, {"error", 'e', A::Required},
-    {"exclude", 'x', A::Required},        {"exclusive", 0, A::Optional},      {"export", 0, A::Required},
-    {"export-file", 0, A::Required},      {"extra-node-info", 'B', A::Required}, {"get-user-env", 0, A::Optional},
-    {"gid", 0, A::Required},              {"gpu-bind", 0, A::Required},       {"gpu-freq", 0, A::Required},
-    {"gpus", 'G', A::Required},           {"gpus-per-node", 0, A::Required},  {"gpus-per-socket", 0, A::Required},
-    {"gpus-per-task", 0, A::Required},    {"gres", 0, A::Required},           {"gres-flags", 0, A::Required},
-    {"help", 'h', A::None},               {"hint", 0, A::Required},           {"hold", 'H', A::None},
-    {"ignore-pbs", 0, A::None},           {"input", 'i', A::Required},        {"job-name", 'J', A::Required},
-    {"kill-on-invalid-dep", 0, A::Required}, {"licenses", 'L', A::Required},  {"mail-type", 0, A::Required},
-    {"mail-user", 0, A::Required},        {"mcs-label", 0, A::Required},      {"mem", 0, A::Required},
-    {"mem-bind", 0, A::Required},         {"mem-per-cpu", 0, A::Required},    {"mem-per-gpu", 0, A::Required},
-    {"mincpus", 0, A::Required},          {"network", 0, A::Required},        {"nice", 0, A::Optional},
-    {"no-kill", 'k', A::Optional},        {"no-requeue", 0, A::None},         {"nodefile", 'F', A::Required},
-    {"nodelist", 'w', A::Required},       {"nodes", 'N', A::Required},        {"ntasks", 'n', A::Required},
-    {"ntasks-per-core", 0, A::Required},  {"ntasks-per-gpu", 0, A::Required}, {"ntasks-per-node", 0, A::Required},
-    {"ntasks-per-socket", 0, A::Required}, {"open-mode", 0, A::Required},     {"output", 'o', A::Required},
-    {"overcommit", 'O', A::None},         {"oversubscribe", 's', A::None},    {"parsable", 0, A::None},
-    {"partition", 'p', A::Required},      {"power", 0, A::Required},          {"prefer", 0, A::Required},
-    {"priority", 0, A::Required},         {"profile", 0, A::Required},        {"propagate", 0, A::Optional},
-    {"qos", 'q', A::Required},            {"quiet", 'Q', A::None},            {"reboot", 0, A::None},
-    {"requeue", 0, A::None},              {"reservation", 0, A::Required},    {"signal", 0, A::Required},
-    {"sockets-per-node", 0, A::Required}, {"spread-job", 0, A::None},         {"switches", 0, A::Required},
-    {"test-only", 0, A::None},            {"thread-spec", 0, A::Required},    {"threads-per-core", 0, A::Required},
-    {"time", 't', A::Required},           {"time-min", 0, A::Required},       {"tmp", 0, A::Required},
-    {"tres-per-task", 0, A::Required},    {"uid", 0, A::Required},            {"usage", 0, A::None},
-    {"use-min-nodes", 0, A::None},        {"verbose", 'v', A::None},          {"version", 'V', A::None},
-    {"wait", 'W', A::None},               {"wait-all-nodes", 0, A::Required}, {"wckey", 0, A::Required},
-    {"wrap", 0, A::Required},
-};
 
 Diagnostic finding(Severity sev, const QString &rule, int line, const QString &message, int column = 0)
 {
@@ -139,14 +100,36 @@ QList<SbatchOption> parseDirective(const QString &line, int lineNo, Diagnostics 
             }
             if (!info) {
                 opt.name = name;
+                if (diags && !ambiguous) {
+                    if (const auto gone = removedSbatchOption(name)) {
+                        *diags << finding(Severity::Error, QStringLiteral("option-removed"), lineNo, *gone, w.column);
+                        opt.value = inlineValue;
+                        opt.hasValue = hasInline;
+                        out << opt;
+                        continue;
+                    }
+                }
+                const QString dashed = QString(name).replace(QLatin1Char('_'), QLatin1Char('-'));
+                if (diags && !ambiguous && dashed != name && findSbatchLongOption(dashed)) {
+                    // --job_name: getopt matches names exactly, so sbatch refuses it.
+                    *diags << finding(Severity::Error, QStringLiteral("unknown-option"), lineNo,
+                                      QStringLiteral("--%1 is not an sbatch option; sbatch refuses the script. Write "
+                                                     "--%2 (with hyphens).")
+                                          .arg(InputLimits::quoted(name), InputLimits::quoted(dashed)),
+                                      w.column);
+                    opt.value = inlineValue;
+                    opt.hasValue = hasInline;
+                    out << opt;
+                    continue;
+                }
                 if (diags)
                     *diags << finding(Severity::Warning, QStringLiteral("unknown-option"), lineNo,
                                       ambiguous ? QStringLiteral("--%1 is ambiguous: it abbreviates several sbatch options. "
                                                                  "Write the option out in full.")
-                                                      .arg(name)
-                                                : QStringLiteral("--%1 is not an sbatch option (Slurm 22.05); sbatch "
-                                                                 "refuses the script. Check the spelling.")
-                                                      .arg(name),
+                                                      .arg(InputLimits::quoted(name))
+                                                : QStringLiteral("--%1 is not an sbatch option (Slurm 22.05 to 24.11); "
+                                                                 "sbatch refuses the script. Check the spelling.")
+                                                      .arg(InputLimits::quoted(name)),
                                       w.column);
                 opt.value = inlineValue;
                 opt.hasValue = hasInline;
@@ -177,8 +160,9 @@ QList<SbatchOption> parseDirective(const QString &line, int lineNo, Diagnostics 
                                   lineNo,
                                   dash ? QStringLiteral("\"%1\" starts with a typographic dash; Slurm needs two ASCII "
                                                         "hyphens (--). Retype the option.")
-                                             .arg(w.text)
-                                       : QStringLiteral("\"%1\" is not an option; sbatch cannot use it here.").arg(w.text),
+                                             .arg(InputLimits::quoted(w.text))
+                                       : QStringLiteral("\"%1\" is not an option; sbatch cannot use it here.")
+                                             .arg(InputLimits::quoted(w.text)),
                                   w.column);
             }
             continue;
@@ -200,7 +184,7 @@ QList<SbatchOption> parseDirective(const QString &line, int lineNo, Diagnostics 
             opt.hasValue = true;
         } else if (info->arg == SbatchArg::None && hasInline && w.text.startsWith(QLatin1String("--")) && diags) {
             *diags << finding(Severity::Warning, QStringLiteral("invalid-value"), lineNo,
-                              QStringLiteral("%1 takes no value; \"%2\" is ignored.").arg(opt.written, inlineValue), w.column);
+                              QStringLiteral("%1 takes no value; \"%2\" is ignored.").arg(opt.written, InputLimits::quoted(inlineValue)), w.column);
         }
         if (diags && opt.hasValue) {
             const auto m = placeholderRegex().match(opt.value);
@@ -260,11 +244,9 @@ bool isDirective(const QString &line)
 
 int ScriptLine::lineAt(int offset) const
 {
-    int result = line;
-    for (int i = 0; i < lineOffsets.size(); ++i)
-        if (lineOffsets[i] <= offset)
-            result = line + i;
-    return result;
+    // lineOffsets ascend: a binary search keeps a long joined line cheap.
+    const auto it = std::upper_bound(lineOffsets.cbegin(), lineOffsets.cend(), offset);
+    return it == lineOffsets.cbegin() ? line : line + int(it - lineOffsets.cbegin()) - 1;
 }
 
 const SbatchOption *ParsedSbatchScript::find(const QString &name) const
@@ -272,38 +254,6 @@ const SbatchOption *ParsedSbatchScript::find(const QString &name) const
     for (auto it = options.crbegin(); it != options.crend(); ++it)
         if (it->name == name)
             return &*it;
-    return nullptr;
-}
-
-const SbatchOptionInfo *findSbatchLongOption(QStringView name, bool *ambiguous)
-{
-    if (ambiguous)
-        *ambiguous = false;
-    if (name.isEmpty())
-        return nullptr;
-    const SbatchOptionInfo *prefix = nullptr;
-    int prefixCount = 0;
-    for (const auto &o : kOptions) {
-        const QLatin1String ln(o.longName);
-        if (name == ln)
-            return &o;
-        if (ln.startsWith(name)) {
-            prefix = &o;
-            ++prefixCount;
-        }
-    }
-    if (prefixCount == 1)
-        return prefix;
-    if (ambiguous)
-        *ambiguous = prefixCount > 1;
-    return nullptr;
-}
-
-const SbatchOptionInfo *findSbatchShortOption(QChar c)
-{
-    for (const auto &o : kOptions)
-        if (o.shortName != 0 && QLatin1Char(o.shortName) == c)
-            return &o;
     return nullptr;
 }
 
@@ -337,6 +287,19 @@ ParsedSbatchScript parseSbatchScript(const QString &input)
     } else {
         out.interpreter = lines.front().mid(2).trimmed();
     }
+
+    // Where each physical line starts in `text`, for joining lines by offset.
+    QList<int> lineStart;
+    lineStart.reserve(lines.size());
+    for (int k = 0, at = 0; k < lines.size(); ++k) {
+        lineStart << at;
+        at += int(lines[k].size()) + 1;
+    }
+    // Scans for a quote that never closes read to the end of the script; once
+    // they have read the script twice over, later ones are reported without
+    // trying to join, so hostile input stays linear.
+    qint64 failedScanBudget = 2 * qint64(text.size()) + 65536;
+    bool joinBudgetReported = false;
 
     bool inHeader = true;
     const int count = int(lines.size());
@@ -386,15 +349,33 @@ ParsedSbatchScript parseSbatchScript(const QString &input)
         sl.lineOffsets << 0;
         ShellLexResult lex = lexShell(sl.text);
         int j = i;
-        constexpr int kMaxJoined = 2000;
-        while ((lex.unterminatedQuote || lex.trailingBackslash) && j + 1 < count && j - i < kMaxJoined) {
-            ++j;
-            sl.lineOffsets << int(sl.text.size()) + 1;
-            sl.text += QLatin1Char('\n') + lines[j];
-            lex = lexShell(sl.text);
+        int unterminatedAt = lex.unterminatedQuote ? sl.lineAt(lex.unterminatedOffset) : 0;
+        if ((lex.unterminatedQuote || lex.trailingBackslash) && i + 1 < count) {
+            if (failedScanBudget > 0) {
+                // One scan from this line to where the shell's line really ends.
+                const ShellLineEnd end = findShellLineEnd(text, lineStart[i]);
+                if (end.unterminated) {
+                    failedScanBudget -= text.size() - lineStart[i];
+                    unterminatedAt = int(std::upper_bound(lineStart.cbegin(), lineStart.cend(), end.unterminatedOffset)
+                                         - lineStart.cbegin());
+                } else {
+                    j = int(std::upper_bound(lineStart.cbegin(), lineStart.cend(), end.end) - lineStart.cbegin()) - 1;
+                    j = std::max(i, std::min(j, count - 1));
+                    sl.text = text.mid(lineStart[i], end.end - lineStart[i]);
+                    sl.lineOffsets.clear();
+                    for (int k = i; k <= j; ++k)
+                        sl.lineOffsets << lineStart[k] - lineStart[i];
+                    lex = lexShell(sl.text);
+                }
+            } else if (!joinBudgetReported && lex.unterminatedQuote) {
+                joinBudgetReported = true;
+                diags << finding(Severity::Info, QStringLiteral("input-too-large"), lineNo,
+                                 QStringLiteral("From here on, quotes left open are not followed onto the next lines: "
+                                                "too many of them never close. Fix the ones reported above first."));
+            }
         }
         if (lex.unterminatedQuote) {
-            const int at = sl.lineAt(lex.unterminatedOffset);
+            const int at = unterminatedAt;
             diags << finding(Severity::Error, QStringLiteral("cannot-parse"), at,
                              QStringLiteral("A quote or $( opened on line %1 is never closed; the shell reads the rest "
                                             "of the script as part of it. Close it.")
@@ -403,6 +384,7 @@ ParsedSbatchScript parseSbatchScript(const QString &input)
             sl.text = raw;
             sl.lineOffsets = {0};
             j = i;
+            lex = lexShell(sl.text);
         }
         sl.lastLine = j + 1;
         i = j;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 #include "core/base/Diagnostic.h"
@@ -5,6 +6,8 @@
 #include <QList>
 #include <QString>
 #include <QStringView>
+
+#include <optional>
 
 namespace scalelab {
 
@@ -51,10 +54,14 @@ struct SbatchOptionInfo {
     SbatchArg arg;
 };
 
-// sbatch's options (Slurm 22.05). Long names match exactly or by an
+// sbatch's options (Slurm 22.05, plus the few added up to 24.11). Long names match exactly or by an
 // unambiguous prefix, as getopt_long does.
 const SbatchOptionInfo *findSbatchLongOption(QStringView name, bool *ambiguous = nullptr);
 const SbatchOptionInfo *findSbatchShortOption(QChar c);
+
+// Why sbatch refuses an option scripts still carry (--workdir renamed
+// --chdir, srun's --cpu-bind ...); nullopt for any other name.
+std::optional<QString> removedSbatchOption(const QString &name);
 
 // Splits a script into #SBATCH options and shell lines. Never fails: every
 // problem (binary data, DOS line breaks, options Slurm ignores, unknown

@@ -1,6 +1,8 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/scriptimport/ScriptImporter.h"
 #include "core/model/SpecFields.h"
 
+#include "core/scriptimport/ImportSummary.h"
 #include "core/scriptimport/ScriptOptionReader.h"
 #include "core/base/ShellWords.h"
 #include "core/slurm/SlurmTime.h"
@@ -41,6 +43,57 @@ bool isAssignment(const QString &word)
     return re.match(word).hasMatch();
 }
 
+// The shell splits an unquoted expansion into words: `torchrun $DIST_ARGS
+// train.py` passes each option of DIST_ARGS on its own. Words written without
+// quotes whose expansion holds blanks are split the same way.
+ShellCommand splitUnquotedExpansions(const ShellCommand &cmd, const QString &source)
+{
+    static const QRegularExpression blanks(QStringLiteral("[ \\t\\n]+"));
+    ShellCommand out = cmd;
+    out.words.clear();
+    for (const ShellWord &w : cmd.words) {
+        const QStringView written = QStringView(source).mid(w.offset, std::max(0, w.end - w.offset));
+        const bool quoted = written.contains(QLatin1Char('"')) || written.contains(QLatin1Char('\''))
+                            || written.contains(QLatin1Char('\\'));
+        if (quoted || !written.contains(QLatin1Char('$')) || written.contains(QLatin1String("$(")) || !w.text.contains(blanks)) {
+            out.words << w;
+            continue;
+        }
+        // A command substitution inside the value is known only at run time
+        // (one hostname, say): its blanks do not split.
+        QString part;
+        int depth = 0;
+        bool tick = false;
+        const int n = int(w.text.size());
+        for (int i = 0; i < n; ++i) {
+            const QChar c = w.text.at(i);
+            if (c == QLatin1Char('`')) {
+                tick = !tick;
+            } else if (c == QLatin1Char('$') && i + 1 < n && w.text.at(i + 1) == QLatin1Char('(')) {
+                part += QLatin1String("$(");
+                ++depth;
+                ++i;
+                continue;
+            } else if (c == QLatin1Char('(') && depth > 0) {
+                ++depth;
+            } else if (c == QLatin1Char(')') && depth > 0) {
+                --depth;
+            }
+            const bool blank = c == QLatin1Char(' ') || c == QLatin1Char('\t') || c == QLatin1Char('\n');
+            if (blank && depth == 0 && !tick) {
+                if (!part.isEmpty())
+                    out.words << ShellWord{part, w.offset, w.end};
+                part.clear();
+            } else {
+                part += c;
+            }
+        }
+        if (!part.isEmpty())
+            out.words << ShellWord{part, w.offset, w.end};
+    }
+    return out;
+}
+
 class Importer {
 public:
     Importer(const QString &text, const ClusterProfile &profile) : m_text(text), m_profile(profile) {}
@@ -52,6 +105,7 @@ public:
         m_imp.options = parsed.options;
         m_imp.disabledOptions = parsed.disabledOptions;
         m_imp.ignoredOptions = parsed.ignoredOptions;
+        m_imp.lines = parsed.lines;
         m_imp.spec.profile = m_profile.id;
         attachFields();
         readScriptOptions(m_imp);
@@ -59,6 +113,7 @@ public:
         readCommands(parsed);
         choosePrimary();
         lintScriptImport(m_imp, m_profile);
+        m_imp.summary = importSummary(m_imp);
         return m_imp;
     }
 
@@ -68,14 +123,21 @@ private:
     // Parser findings on an option line are about that option's spec field.
     void attachFields()
     {
+        // Options by line, looked up once per finding (a scan of all options
+        // per finding is quadratic on scripts made of #SBATCH lines).
+        QMultiHash<int, const SbatchOption *> byLine;
+        for (auto it = m_imp.options.crbegin(); it != m_imp.options.crend(); ++it)
+            byLine.insert(it->line, &*it);   // values() then come out in script order
         for (auto &d : m_imp.diagnostics) {
             if (!d.field.isEmpty() || d.line == 0)
                 continue;
-            for (const auto &o : m_imp.options)
-                if (o.line == d.line && (d.column == 0 || o.column == d.column)) {
-                    d.field = specFieldOfOption(o.name);
+            for (auto it = byLine.constFind(d.line); it != byLine.cend() && it.key() == d.line; ++it) {
+                const SbatchOption *o = *it;
+                if (d.column == 0 || o->column == d.column) {
+                    d.field = specFieldOfOption(o->name);
                     break;
                 }
+            }
         }
     }
 
@@ -94,8 +156,8 @@ private:
             m_vars.insert(QStringLiteral("SLURM_NTASKS_PER_NODE"), QString::number(r.tasksPerNode));
         if (r.gpusPerNode > 0)
             m_vars.insert(QStringLiteral("SLURM_GPUS_ON_NODE"), QString::number(r.gpusPerNode));
-        if (auto *o = opt("gpus-per-node"))
-            m_vars.insert(QStringLiteral("SLURM_GPUS_PER_NODE"), o->value);
+        if (opt("gpus-per-node") && r.gpusPerNode > 0)   // "a100:4" in the option, "4" to the launcher
+            m_vars.insert(QStringLiteral("SLURM_GPUS_PER_NODE"), QString::number(r.gpusPerNode));
         if (auto *o = opt("gpus"))
             m_vars.insert(QStringLiteral("SLURM_GPUS"), o->value);
         if (r.cpusPerTask > 0)
@@ -141,6 +203,7 @@ private:
 
                 if (first == QLatin1String("export") || first == QLatin1String("declare")
                     || first == QLatin1String("local") || first == QLatin1String("readonly")) {
+                    bool verbatim = false;
                     for (int i = 1; i < rc.words.size(); ++i) {
                         const QString &w = rc.words[i].text;
                         if (!isAssignment(w))
@@ -148,8 +211,19 @@ private:
                         const int eq = int(w.indexOf(QLatin1Char('=')));
                         const QString name = w.left(eq);
                         m_vars.insert(name, ec.words[i].text.mid(eq + 1));
-                        if (first == QLatin1String("export") && depth == 0)
+                        // $(...), $((...)), `...` and values built from setup
+                        // variables only mean something to the shell: the line
+                        // is kept as written instead of becoming a quoted value.
+                        if (needsShell(w.mid(eq + 1)))
+                            verbatim = true;
+                        else if (first == QLatin1String("export") && depth == 0)
                             env.variables.append({name, w.mid(eq + 1)});
+                    }
+                    if (verbatim && depth == 0) {
+                        m_setup << Candidate{line, source};
+                        for (int i = 1; i < rc.words.size(); ++i)
+                            if (isAssignment(rc.words[i].text))
+                                m_shellVars.insert(rc.words[i].text.left(int(rc.words[i].text.indexOf(QLatin1Char('=')))));
                     }
                     continue;
                 }
@@ -157,6 +231,7 @@ private:
                     for (int i = 0; i < rc.words.size(); ++i) {
                         const int eq = int(rc.words[i].text.indexOf(QLatin1Char('=')));
                         m_vars.insert(rc.words[i].text.left(eq), ec.words[i].text.mid(eq + 1));
+                        m_shellVars.insert(rc.words[i].text.left(eq));
                     }
                     if (depth == 0)
                         m_setup << Candidate{line, source};
@@ -177,9 +252,11 @@ private:
                     }
                     continue;
                 }
-                if (auto lc = parseLaunchCommand(ec, sl, expanded.unresolved)) {
+                const ShellCommand split = splitUnquotedExpansions(ec, sl.text);
+                const bool wasSplit = split.words.size() != ec.words.size();
+                if (auto lc = parseLaunchCommand(split, sl, expanded.unresolved)) {
                     // Program arguments keep $SLURM_* as written: they change with the job.
-                    if (lc->programWordIndex >= 0) {
+                    if (lc->programWordIndex >= 0 && !wasSplit) {
                         const int start = lc->program == QLatin1String("-m") ? lc->programWordIndex : lc->programWordIndex + 1;
                         for (int i = 0; i < lc->args.size() && start + i < rc.words.size(); ++i)
                             if (rc.words[start + i].text.contains(QLatin1String("$SLURM_"))
@@ -261,6 +338,11 @@ private:
             spec.framework = Framework::DeepSpeed;
             spec.launcher = Launcher::DeepSpeed;
             return;
+        case ProcessLauncher::Accelerate:
+            // accelerate launch starts torch.distributed workers as torchrun does.
+            spec.framework = mentionsDeepSpeed ? Framework::DeepSpeed : Framework::PytorchDdp;
+            spec.launcher = Launcher::Torchrun;
+            return;
         case ProcessLauncher::Horovodrun:
             spec.framework = Framework::Horovod;
             spec.launcher = Launcher::Horovodrun;
@@ -307,8 +389,23 @@ private:
         }
     }
 
+    // A value the shell has to compute, or one built from a variable that
+    // only the setup lines define.
+    bool needsShell(const QString &value) const
+    {
+        if (value.contains(QLatin1String("$(")) || value.contains(QLatin1Char('`')))
+            return true;
+        static const QRegularExpression ref(QStringLiteral("\\$\\{?([A-Za-z_][A-Za-z0-9_]*)"));
+        auto it = ref.globalMatch(value);
+        while (it.hasNext())
+            if (m_shellVars.contains(it.next().captured(1)))
+                return true;
+        return false;
+    }
+
     const QString &m_text;
     const ClusterProfile &m_profile;
+    QSet<QString> m_shellVars;   // set by setup lines, not by exported variables
     ScriptImport m_imp;
     QHash<QString, QString> m_vars;
     QList<Candidate> m_setup;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 #include "core/model/ClusterProfile.h"
@@ -33,6 +34,8 @@ struct ScriptImport {
     QList<SbatchOption> options;        // #SBATCH options in effect
     QList<SbatchOption> disabledOptions;   // ##SBATCH
     QList<SbatchOption> ignoredOptions;    // #SBATCH after the first command
+    QList<ScriptLine> lines;            // the shell commands after the header, as the parser joined them
+    Diagnostics summary;                // infos: what the import changed, dropped or could not carry over
     QList<LaunchCommand> launches;      // every command that starts a program
     int primaryLaunch = -1;             // index into launches the spec was built from
     ScriptRequest request;

@@ -1,8 +1,12 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/scriptimport/ScriptImporter.h"
 #include "core/model/SpecFields.h"
 
 #include "core/compose/JobValidator.h"
+#include "core/scriptimport/LintRules.h"
 #include "core/scriptimport/ScriptOptionReader.h"
+
+#include <QRegularExpression>
 
 #include <algorithm>
 
@@ -14,92 +18,6 @@
 namespace scalelab {
 
 namespace {
-
-QString plural(int n, const char *one, const char *many)
-{
-    return QStringLiteral("%1 %2").arg(n).arg(QLatin1String(n == 1 ? one : many));
-}
-
-// How many processes the primary launch line starts and on how many nodes.
-struct Started {
-    int instances = 1;       // copies of the launcher (srun tasks, or 1)
-    int instanceNodes = 1;   // nodes those copies run on
-    int processes = 0;       // training processes; 0 = unknown
-    int perInstance = 1;     // processes each copy spawns
-    QString unknownBecause;  // why processes is unknown
-    int countLine = 0;       // the line of the option that set the count
-};
-
-Started countStarted(const LaunchCommand &l, const ScriptRequest &r)
-{
-    Started s;
-    const int jobNodes = r.effectiveNodes();
-    if (l.underSrun) {
-        int nodes = l.srunNodes > 0 ? std::min(l.srunNodes, jobNodes) : jobNodes;
-        if (l.srunTasks > 0)
-            s.instances = l.srunTasks;
-        else if (l.srunTasksPerNode > 0)
-            s.instances = satMul(l.srunTasksPerNode, nodes);
-        else if (l.srunNodes > 0)
-            s.instances = satMul(nodes, r.tasksPerNode);
-        else
-            s.instances = r.tasks;
-        s.instanceNodes = std::max(1, std::min(nodes, s.instances));
-    }
-    s.countLine = l.line;
-    auto unresolvedCount = [&](const QString &text, int line) {
-        s.unknownBecause = text;
-        s.countLine = line ? line : l.line;
-    };
-    switch (l.launcher) {
-    case ProcessLauncher::Torchrun:
-        if (l.nprocText.isEmpty())
-            s.perInstance = 1;   // torchrun's default
-        else if (l.nprocPerNode > 0)
-            s.perInstance = l.nprocPerNode;
-        else if (l.nprocText == QLatin1String("gpu") || l.nprocText == QLatin1String("auto"))
-            s.perInstance = r.gpusPerNode;
-        else
-            unresolvedCount(l.nprocText, l.nprocLine);
-        if (l.nprocLine)
-            s.countLine = l.nprocLine;
-        break;
-    case ProcessLauncher::DeepSpeed:
-        // Without --num_gpus DeepSpeed uses every GPU it sees on the node.
-        if (l.nprocText.isEmpty())
-            s.perInstance = r.gpusPerNode;
-        else if (l.nprocPerNode > 0)
-            s.perInstance = l.nprocPerNode;
-        else
-            unresolvedCount(l.nprocText, l.nprocLine);
-        if (!l.underSrun && l.hostfile) {
-            s.instances = l.nnodes > 0 ? l.nnodes : jobNodes;
-            s.instanceNodes = s.instances;
-        }
-        if (l.nprocLine)
-            s.countLine = l.nprocLine;
-        break;
-    case ProcessLauncher::Horovodrun:
-    case ProcessLauncher::Mpirun:
-        if (l.npText.isEmpty() && l.launcher == ProcessLauncher::Mpirun)
-            s.perInstance = r.tasks;   // mpirun inside Slurm fills every task slot
-        else if (l.np > 0)
-            s.perInstance = l.np;
-        else
-            unresolvedCount(l.npText.isEmpty() ? QStringLiteral("(no -np)") : l.npText, l.npLine);
-        if (l.launcher == ProcessLauncher::Mpirun || l.hostfile)
-            s.instanceNodes = jobNodes;   // mpirun reads the Slurm allocation
-        if (l.npLine)
-            s.countLine = l.npLine;
-        break;
-    case ProcessLauncher::None:
-        s.perInstance = 1;
-        break;
-    }
-    if (s.unknownBecause.isEmpty())
-        s.processes = satMul(s.instances, s.perInstance);
-    return s;
-}
 
 class Linter {
 public:
@@ -118,6 +36,12 @@ public:
         }
         lintSite();
         lintPartition();
+        lintTimeLimit(m_imp, m_profile);
+        lintUnsetVariables(m_imp);
+        lintOutputDirectories(m_imp);
+        lintPlaceholderValues(m_imp);
+        lintFixedPort(m_imp, m_profile);
+        lintLauncherRendezvous(m_imp);
         mapValidator();
     }
 
@@ -146,9 +70,11 @@ private:
                                                      : l.launcherWord;
 
         if (!s.unknownBecause.isEmpty()) {
-            add(finding(Severity::Warning, QStringLiteral("unresolved-variable"), QStringLiteral("launcher"), s.countLine,
-                        QStringLiteral("The process count %1 of %2 depends on a value the script does not set; the "
-                                       "GPU check is skipped. Use a number or a $SLURM_* variable.")
+            // A count computed at run time ($(nvidia-smi -L | wc -l)) is fine;
+            // an unset variable is reported by variable-never-set.
+            add(finding(Severity::Info, QStringLiteral("unresolved-variable"), QStringLiteral("launcher"), s.countLine,
+                        QStringLiteral("The process count %1 of %2 is only known when the job runs; the GPU check is "
+                                       "skipped.")
                             .arg(s.unknownBecause, who)));
         }
 
@@ -180,16 +106,24 @@ private:
                             .arg(l.nnodes)
                             .arg(who, plural(s.instanceNodes, "node", "nodes"))));
         }
-        if (torch && l.underSrun && s.instances > s.instanceNodes) {
+        // srun x launcher: every srun task runs the launcher, which spawns its own workers.
+        const bool spawns = l.launcher != ProcessLauncher::None;
+        const bool multiplied = spawns && l.underSrun && s.instances > s.instanceNodes;
+        if (multiplied) {
             add(finding(Severity::Error, QStringLiteral("launcher-too-many-processes"), QStringLiteral("launcher"),
                         l.line,
-                        QStringLiteral("srun starts %1 copies of %2 (%3 per node), and each spawns its own workers: "
-                                       "%4 processes compete for %5 GPUs. Use --ntasks-per-node=1 with torchrun.")
+                        QStringLiteral("srun starts %1 copies of %2 (%3 per node), and each spawns its own workers%4: "
+                                       "%5 processes compete for %6 GPUs. Start the launcher once per node "
+                                       "(--ntasks-per-node=1).")
                             .arg(s.instances)
                             .arg(who)
                             .arg(s.instances / std::max(1, s.instanceNodes))
-                            .arg(s.processes)
-                            .arg(r.gpus)));
+                            .arg(s.perInstance > 0 && s.unknownBecause.isEmpty()
+                                     ? QStringLiteral(" (%1 each)").arg(s.perInstance) : QString())
+                            .arg(s.processes > 0 ? QString::number(s.processes) : QStringLiteral("N x M"))
+                            .arg(r.gpus),
+                        Fix{QStringLiteral("launcher"), launcherIdFor(l.launcher),
+                            QStringLiteral("let ScaleLab start %1 once per node").arg(launcherIdFor(l.launcher))}));
         }
 
         // First node only: one process without srun on a multi-node job.
@@ -214,27 +148,30 @@ private:
             const int line = optionLine("ntasks") ? optionLine("ntasks") : optionLine("ntasks-per-node");
             add(finding(Severity::Warning, QStringLiteral("tasks-never-started"), QString(), line,
                         QStringLiteral("%1 reserved, but line %2 starts one process without srun, so %3 never "
-                                       "started. Their CPUs only reach that one process as extra threads, and "
+                                       "started%4. Their CPUs only reach that one process as extra threads, and "
                                        "the task count suggests one process per GPU that is not there. Reserve "
-                                       "--ntasks=1 --cpus-per-task=%4, or start the program with srun.")
+                                       "--ntasks=1 --cpus-per-task=%5, or start the program with srun.")
                             .arg(plural(r.tasks, "task is", "tasks are"))
                             .arg(l.line)
                             .arg(plural(r.tasks - 1, "task is", "tasks are"))
+                            .arg(idleCost(r.tasks - 1))
                             .arg(satMul(std::max(1, r.cpusPerTask), r.tasks) / nodes)));
         } else if (l.underSrun && l.srunTasks > 0 && l.srunTasks < r.tasks && r.tasksGiven) {
             add(finding(Severity::Warning, QStringLiteral("tasks-never-started"), QString(), l.line,
-                        QStringLiteral("srun -n %1 starts %2 of the %3 tasks the job reserved; the rest idle. Drop -n "
+                        QStringLiteral("srun -n %1 starts %2 of the %3 tasks the job reserved; the rest idle%4. Drop -n "
                                        "or reserve fewer tasks.")
                             .arg(l.srunTasks)
                             .arg(l.srunTasks)
-                            .arg(r.tasks)));
+                            .arg(r.tasks)
+                            .arg(idleCost(r.tasks - l.srunTasks))));
         }
 
         // Processes against GPUs.
         if (s.processes <= 0 || r.gpus <= 0)
             return;
         const bool onePerNode = l.launcher == ProcessLauncher::None && s.instances <= s.instanceNodes;
-        if (s.processes < r.gpus && !onePerNode) {
+        const bool firstNodeOnly = torch && nodes > 1 && !l.underSrun;   // reported above, same cause
+        if (s.processes < r.gpus && !onePerNode && !firstNodeOnly) {
             add(finding(Severity::Warning, QStringLiteral("launcher-too-few-processes"), QStringLiteral("gpus"),
                         s.countLine,
                         QStringLiteral("%1 reserved but %2 starts %3%4: %5 never used. Start one process per GPU%6, or "
@@ -247,12 +184,18 @@ private:
                                  plural(s.processes, "GPU", "GPUs")),
                         Fix{QStringLiteral("gpus"), QString::number(s.processes),
                             QStringLiteral("reserve %1 GPUs").arg(s.processes)}));
-        } else if (s.processes > r.gpus && !(torch && l.underSrun && s.instances > s.instanceNodes)) {
+        } else if (s.processes > r.gpus && !multiplied) {
             add(finding(torch ? Severity::Error : Severity::Warning, QStringLiteral("launcher-too-many-processes"),
                         QStringLiteral("gpus"), s.countLine,
-                        QStringLiteral("%1 starts %2 for %3; processes share GPUs or fail to find one. Start one "
+                        QStringLiteral("%1 starts %2 for %3%4; processes share GPUs or fail to find one. Start one "
                                        "process per GPU.")
-                            .arg(who, plural(s.processes, "process", "processes"), plural(r.gpus, "GPU", "GPUs")),
+                            .arg(who, plural(s.processes, "process", "processes"), plural(r.gpus, "GPU", "GPUs"),
+                                 s.instanceNodes > 1 && s.processes % s.instanceNodes == 0
+                                     ? QStringLiteral(" (%1 per node on %2 nodes, each with %3 GPUs)")
+                                           .arg(s.processes / s.instanceNodes)
+                                           .arg(s.instanceNodes)
+                                           .arg(r.gpusPerNode)
+                                     : QString()),
                         Fix{QStringLiteral("gpus"), QString::number(s.processes),
                             QStringLiteral("reserve %1 GPUs").arg(s.processes)}));
         }
@@ -263,6 +206,36 @@ private:
                                        "enough slots). Reserve --ntasks=%1.")
                             .arg(l.np)
                             .arg(r.tasks)));
+        }
+    }
+
+    // ", leaving 24 CPUs and 96G of memory idle" for tasks nobody starts.
+    QString idleCost(int idleTasks) const
+    {
+        const ScriptRequest &r = m_imp.request;
+        if (idleTasks <= 0)
+            return {};
+        const int cpus = satMul(std::max(1, r.cpusPerTask), idleTasks);
+        QString mem;
+        if (const SbatchOption *o = m_imp.option(QStringLiteral("mem-per-cpu")); o && o->hasValue) {
+            static const QRegularExpression re(QStringLiteral("^([0-9]+)([KMGT]?)B?$"), QRegularExpression::CaseInsensitiveOption);
+            const auto m = re.match(o->value.trimmed());
+            if (m.hasMatch())
+                mem = QStringLiteral(" and %1%2 of memory (--mem-per-cpu=%3 x %4)")
+                          .arg(m.captured(1).toLongLong() * cpus)
+                          .arg(m.captured(2).isEmpty() ? QStringLiteral("M") : m.captured(2).toUpper(), o->value)
+                          .arg(cpus);
+        }
+        return QStringLiteral(", leaving %1 CPUs%2 idle").arg(cpus).arg(mem);
+    }
+
+    static QString launcherIdFor(ProcessLauncher l)
+    {
+        switch (l) {
+        case ProcessLauncher::DeepSpeed: return QStringLiteral("deepspeed");
+        case ProcessLauncher::Horovodrun: return QStringLiteral("horovodrun");
+        case ProcessLauncher::Mpirun: return QStringLiteral("mpirun");
+        default: return QStringLiteral("torchrun");
         }
     }
 
@@ -281,9 +254,13 @@ private:
         for (const auto &n : m_profile.notes)
             if (n.rule == QLatin1String("site-cpus-per-gpu"))
                 note = QStringLiteral(" ") + n.text;
-        const int perTask = m_imp.request.gpusPerNode > 0 && m_imp.spec.cpusPerGpu > 0
-                                ? m_imp.spec.cpusPerGpu * m_imp.request.gpusPerNode / std::max(1, m_imp.request.tasksPerNode)
-                                : 0;
+        // In 64 bits: both factors may be up to kMaxScriptCount; advice beyond
+        // that bound would be nonsense, so none is given then.
+        const qint64 product = m_imp.request.gpusPerNode > 0 && m_imp.spec.cpusPerGpu > 0
+                                   ? qint64(m_imp.spec.cpusPerGpu) * m_imp.request.gpusPerNode
+                                         / std::max(1, m_imp.request.tasksPerNode)
+                                   : 0;
+        const int perTask = product <= kMaxScriptCount ? int(product) : 0;
         add(finding(Severity::Warning, QStringLiteral("site-cpus-per-gpu"), QLatin1String(SpecField::cpusPerGpu), cpg->line,
                     QStringLiteral("On %1, --cpus-per-gpu breaks direct GPU-to-GPU communication.%2 Request CPUs with "
                                    "--cpus-per-task%3 instead.")
@@ -348,9 +325,40 @@ private:
         if (m_imp.options.isEmpty() && m_imp.launches.isEmpty())
             return;   // nothing was read (empty, binary): the spec is all defaults
         const Diagnostics v = validateJob(m_imp.spec, m_profile);
+        bool limitsSkipped = false;
         for (Diagnostic d : v) {
             if (d.severity == Severity::Info)
                 continue;
+            // About how the spec holds the script ("$@" as program, a multi-line
+            // quoted command), not a mistake in the script: the summary says it.
+            static const QStringList representation = {
+                QStringLiteral("program-invalid"), QStringLiteral("argument-newline"),
+                QStringLiteral("variable-value-newline"), QStringLiteral("variable-name-invalid"),
+                QStringLiteral("module-name-invalid"), QStringLiteral("job-name-invalid"),
+            };
+            if (representation.contains(d.rule))
+                continue;
+            // A profile without partitions knows no limits: nothing to hold the
+            // script against (noted once below), rather than invented errors.
+            static const QStringList limits = {
+                QStringLiteral("unknown-partition"), QStringLiteral("partition-no-gpus"),
+                QStringLiteral("partition-gpu-limit"), QStringLiteral("partition-min-gpus"),
+                QStringLiteral("gpus-per-node-exceeded"), QStringLiteral("nodes-exceeded"),
+                QStringLiteral("nodes-below-min"), QStringLiteral("exclusive-partial-node"),
+                QStringLiteral("time-exceeded"), QStringLiteral("cpus-per-node-exceeded"),
+                QStringLiteral("memory-exceeded"), QStringLiteral("memory-required"),
+            };
+            if (m_profile.partitions.isEmpty() && limits.contains(d.rule)) {
+                limitsSkipped = true;
+                continue;
+            }
+            // Choices a correct script may make on purpose (the site's default
+            // time, part of an exclusive node): worth knowing, not a mistake.
+            if (d.rule == QLatin1String("time-missing") || d.rule == QLatin1String("exclusive-partial-node")
+                || d.rule == QLatin1String("nodes-spread"))
+                d.severity = Severity::Info;
+            if (!d.field.isEmpty() && hasRule(QStringLiteral("placeholder-value"), d.field))
+                continue;   // one finding for an example value, not also "malformed"
             if (d.rule == QLatin1String("program-missing") && hasRule(QStringLiteral("no-launch-line")))
                 continue;
             if (hasRule(d.rule, d.field))
@@ -365,6 +373,12 @@ private:
                 d.line = m_imp.lineOf(d.field);
             add(d);
         }
+        if (limitsSkipped)
+            add(finding(Severity::Info, QStringLiteral("profile-limits-unknown"), QStringLiteral("partition"),
+                        m_imp.lineOf(QStringLiteral("partition")),
+                        QStringLiteral("Profile %1 lists no partitions, so the request is not checked against node "
+                                       "sizes or limits.")
+                            .arg(m_profile.name.isEmpty() ? m_profile.id : m_profile.name)));
     }
 
     ScriptImport &m_imp;

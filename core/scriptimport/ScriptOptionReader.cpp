@@ -1,6 +1,8 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/scriptimport/ScriptOptionReader.h"
 #include "core/model/SpecFields.h"
 
+#include "core/base/InputLimits.h"
 #include "core/slurm/SlurmTime.h"
 
 #include <QHash>
@@ -64,6 +66,10 @@ GpuCount parseGres(const QString &text)
     return g;
 }
 
+// A per-node memory no machine has (1 PB): beyond it a value is a typo and
+// products of it could overflow.
+constexpr qint64 kMaxMemoryMB = qint64(1) << 30;
+
 std::optional<qint64> memoryMB(const QString &text)
 {
     static const QRegularExpression re(QStringLiteral("^([0-9]+)([KMGT]?)B?$"), QRegularExpression::CaseInsensitiveOption);
@@ -72,7 +78,7 @@ std::optional<qint64> memoryMB(const QString &text)
         return std::nullopt;
     bool ok = false;
     const qint64 n = m.captured(1).toLongLong(&ok);
-    if (!ok || n > (qint64(1) << 40))
+    if (!ok || n > kMaxMemoryMB * 1024)   // the largest count any unit can make sense of
         return std::nullopt;
     switch (m.captured(2).isEmpty() ? 'M' : m.captured(2).at(0).toUpper().toLatin1()) {
     case 'K': return n / 1024;
@@ -117,7 +123,7 @@ public:
         auto v = positiveInt(o->value);
         if (!v)
             add(finding(Severity::Error, QStringLiteral("invalid-value"), specFieldOfOption(o->name), o->line,
-                        QStringLiteral("%1=%2 is not a whole number from 1 to %3.").arg(o->written, o->value).arg(kMaxScriptCount)));
+                        QStringLiteral("%1=%2 is not a whole number from 1 to %3.").arg(o->written, InputLimits::quoted(o->value)).arg(kMaxScriptCount)));
         return v;
     }
 
@@ -154,14 +160,14 @@ public:
             spec.time = o->value;
             if (!SlurmTime::parseSeconds(o->value))
                 add(finding(Severity::Error, QStringLiteral("invalid-value"), QStringLiteral("time"), o->line,
-                            QStringLiteral("%1=%2 is not a Slurm time; use HH:MM:SS or D-HH:MM:SS.").arg(o->written, o->value)));
+                            QStringLiteral("%1=%2 is not a Slurm time; use HH:MM:SS or D-HH:MM:SS.").arg(o->written, InputLimits::quoted(o->value))));
         }
         if (auto *o = opt("nodes"); o && o->hasValue) {
             if (auto n = positiveInt(o->value.section(QLatin1Char('-'), 0, 0)))
                 r.nodes = *n;
             else
                 add(finding(Severity::Error, QStringLiteral("invalid-value"), QStringLiteral("nodes"), o->line,
-                            QStringLiteral("%1=%2 is not a node count.").arg(o->written, o->value)));
+                            QStringLiteral("%1=%2 is not a node count.").arg(o->written, InputLimits::quoted(o->value))));
         }
         const int nodes = r.effectiveNodes();
         const auto ntasks = intOption("ntasks");
@@ -212,7 +218,7 @@ public:
             const GpuCount g = parseGres(o->value);
             if (!g.ok)
                 add(finding(Severity::Error, QStringLiteral("invalid-value"), QStringLiteral("gpus"), o->line,
-                            QStringLiteral("--gres=%1 is not a GPU request; use gpu:COUNT or gpu:TYPE:COUNT.").arg(o->value)));
+                            QStringLiteral("--gres=%1 is not a GPU request; use gpu:COUNT or gpu:TYPE:COUNT.").arg(InputLimits::quoted(o->value))));
             else if (g.count > 0) {
                 sources << o;
                 r.gpusPerNode = g.count;
@@ -227,7 +233,7 @@ public:
             const GpuCount g = parseTypedCount(o->value);
             if (!g.ok) {
                 add(finding(Severity::Error, QStringLiteral("invalid-value"), QStringLiteral("gpus"), o->line,
-                            QStringLiteral("%1=%2 is not a GPU count; use COUNT or TYPE:COUNT.").arg(o->written, o->value)));
+                            QStringLiteral("%1=%2 is not a GPU count; use COUNT or TYPE:COUNT.").arg(o->written, InputLimits::quoted(o->value))));
                 return;
             }
             sources << o;
@@ -278,7 +284,7 @@ public:
         const auto mb = memoryMB(o->value);
         if (!mb) {
             add(finding(Severity::Error, QStringLiteral("invalid-value"), QStringLiteral("memory"), o->line,
-                        QStringLiteral("%1=%2 is not a memory size; use e.g. 64G or 16000M.").arg(o->written, o->value)));
+                        QStringLiteral("%1=%2 is not a memory size; use e.g. 64G or 16000M.").arg(o->written, InputLimits::quoted(o->value))));
             return;
         }
         if (o->name == QLatin1String("mem")) {
@@ -289,6 +295,17 @@ public:
                                                                  : satMul(std::max(1, r.cpusPerTask), r.tasksPerNode);
         if (per <= 0)
             return;
+        // Both factors are bounded, their product is not: 2^40 T x 8 GPUs
+        // overflowed into a negative --mem.
+        if (*mb > kMaxMemoryMB / per) {
+            add(finding(Severity::Error, QStringLiteral("invalid-value"), QStringLiteral("memory"), o->line,
+                        QStringLiteral("%1=%2 x %3 is more memory than any node has (over %4 TB); check the number "
+                                       "and the unit.")
+                            .arg(o->written, InputLimits::quoted(o->value))
+                            .arg(per)
+                            .arg(kMaxMemoryMB / (1024 * 1024))));
+            return;
+        }
         m_imp.spec.memory = memoryText(*mb * per);
         add(finding(Severity::Info, QStringLiteral("memory-converted"), QStringLiteral("memory"), o->line,
                     QStringLiteral("%1=%2 becomes --mem=%3 per node (%4 x %2).")

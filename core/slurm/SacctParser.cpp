@@ -1,8 +1,12 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/slurm/SacctParser.h"
 
 #include "core/base/RemoteValidation.h"
+#include "core/slurm/SlurmOutputShape.h"
 
 #include <QHash>
+
+#include <cmath>
 
 namespace scalelab {
 
@@ -103,8 +107,44 @@ SacctParseResult parseLines(const QStringList &lines, int firstLineNo, const QSt
     for (qsizetype i = 0; i < n; ++i)
         if (fields[i].compare(QLatin1String("JobID"), Qt::CaseInsensitive) == 0)
             idIndex = i;
+    // JobIDRaw alone (jobstats and the like): array elements show their own id.
+    for (qsizetype i = 0; i < n && idIndex < 0; ++i)
+        if (fields[i].compare(QLatin1String("JobIDRaw"), Qt::CaseInsensitive) == 0)
+            idIndex = i;
     QHash<QString, qsizetype> byId;
     const bool lastIsUserText = n > 0 && isUserTextField(fields.last());
+    // Not one line in the requested layout: another command's output, or a
+    // format forced by the login shell. Refuse it whole rather than line by line.
+    if (n > 1) {
+        const QByteArray all = lines.join(QLatin1Char('\n')).toUtf8();
+        const auto kind = SlurmOutputShape::classify(all, delimiter);
+        if (kind != SlurmOutputShape::Kind::Delimited && kind != SlurmOutputShape::Kind::Empty) {
+            result.diagnostics << Diagnostic{Severity::Error, QStringLiteral("sacct-layout"), {}, firstLineNo, 0,
+                                             QStringLiteral("sacct output is %1, not the %2 fields separated by \"%3\" "
+                                                            "that were asked for; nothing was read")
+                                                 .arg(SlurmOutputShape::describe(kind))
+                                                 .arg(n)
+                                                 .arg(delimiter),
+                                             QStringLiteral("run sacct with --parsable2 --delimiter and --format as "
+                                                            "ScaleLab does (a SACCT_FORMAT or alias in the login shell "
+                                                            "cannot override those)")};
+            return result;
+        }
+    }
+    // `--parsable` (not --parsable2) ends every line with the delimiter. When
+    // the last field is user text, it must also be the one delimiter too many,
+    // since a name may end with the delimiter.
+    bool trailingDelimiter = !delimiter.isEmpty();
+    bool anyLine = false;
+    for (QString l : lines) {
+        if (l.endsWith(QLatin1Char('\r')))
+            l.chop(1);
+        if (l.trimmed().isEmpty())
+            continue;
+        anyLine = true;
+        trailingDelimiter = trailingDelimiter && l.endsWith(delimiter) && (!lastIsUserText || l.count(delimiter) == n);
+    }
+    trailingDelimiter = trailingDelimiter && anyLine;
     for (qsizetype i = 0; i < lines.size(); ++i) {
         QString line = lines[i];
         if (line.endsWith(QLatin1Char('\r')))
@@ -123,6 +163,8 @@ SacctParseResult parseLines(const QStringList &lines, int firstLineNo, const QSt
             malformed(QStringLiteral("cannot be read: the format has no JobID field"));
             continue;
         }
+        if (trailingDelimiter)
+            line.chop(delimiter.size());
         QStringList parts = line.split(delimiter);
         if (parts.size() > n && lastIsUserText) {
             const QString rest = parts.mid(n - 1).join(delimiter);
@@ -238,9 +280,14 @@ qint64 SacctParser::sizeToBytes(const QString &size)
     }
     bool ok = false;
     const double v = s.toDouble(&ok);
-    if (!ok || v < 0)
+    // "inf", "nan" and 1e300 parse as doubles; converting them to qint64 is
+    // undefined behaviour, so anything not below 2^63 bytes is "unknown".
+    if (!ok || !std::isfinite(v) || v < 0)
         return -1;
-    return qint64(v * double(mult));
+    const double bytes = v * double(mult);
+    if (!(bytes < 9.2e18))
+        return -1;
+    return qint64(bytes);
 }
 
 QString SacctParser::tresValue(const QString &tres, const QString &key)

@@ -1,6 +1,9 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/slurm/SlurmTime.h"
 
+#include <QDateTime>
 #include <QStringList>
+#include <QTimeZone>
 
 namespace scalelab {
 
@@ -88,6 +91,29 @@ QString SlurmTime::format(qint64 seconds)
                             .arg(m, 2, 10, QLatin1Char('0'))
                             .arg(s, 2, 10, QLatin1Char('0'));
     return d > 0 ? QStringLiteral("%1-%2").arg(d).arg(hms) : hms;
+}
+
+std::optional<qint64> SlurmTime::parseTimestamp(const QString &text)
+{
+    const QString t = text.trimmed();
+    if (t.isEmpty() || t == QLatin1String("Unknown") || t == QLatin1String("None") || t == QLatin1String("N/A"))
+        return std::nullopt;
+    bool digits = true;
+    for (const QChar c : t)
+        digits = digits && c.isDigit();
+    if (digits) {
+        bool ok = false;
+        const qint64 v = t.toLongLong(&ok);
+        // 0 and NO_VAL/INFINITE (2^32-2, 2^32-1) mean "not set" in Slurm.
+        if (!ok || v <= 0 || v >= 4294967294LL)
+            return std::nullopt;
+        return v;
+    }
+    QDateTime dt = QDateTime::fromString(t, Qt::ISODate);
+    if (!dt.isValid())
+        return std::nullopt;
+    dt.setTimeZone(QTimeZone::utc());
+    return dt.toSecsSinceEpoch();
 }
 
 } // namespace scalelab

@@ -1,6 +1,8 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/slurm/SqueueParser.h"
 
 #include "core/base/RemoteValidation.h"
+#include "core/slurm/SlurmOutputShape.h"
 
 namespace scalelab {
 
@@ -59,8 +61,21 @@ SqueueParseResult SqueueParser::parse(const QByteArray &out, const QByteArray &e
         result.controllerMessage = controllerDownLine(isControllerDown(err) ? err : out);
         return result;
     }
-    const QStringList lines = QString::fromUtf8(out).split(QLatin1Char('\n'));
     const qsizetype n = m_fields.size();
+    if (n > 1) {
+        const auto kind = SlurmOutputShape::classify(out, m_delimiter);
+        if (kind != SlurmOutputShape::Kind::Delimited && kind != SlurmOutputShape::Kind::Empty) {
+            result.diagnostics << Diagnostic{Severity::Error, QStringLiteral("squeue-layout"), {}, 1, 0,
+                                             QStringLiteral("squeue output is %1, not the %2 fields separated by \"%3\" "
+                                                            "that were asked for; nothing was read")
+                                                 .arg(SlurmOutputShape::describe(kind))
+                                                 .arg(n)
+                                                 .arg(m_delimiter),
+                                             QStringLiteral("run squeue with --noheader and --format as ScaleLab does")};
+            return result;
+        }
+    }
+    const QStringList lines = QString::fromUtf8(out).split(QLatin1Char('\n'));
     for (qsizetype i = 0; i < lines.size(); ++i) {
         QString line = lines[i];
         if (line.endsWith(QLatin1Char('\r')))
@@ -69,6 +84,9 @@ SqueueParseResult SqueueParser::parse(const QByteArray &out, const QByteArray &e
             continue;
         const int lineNo = int(i + 1);
         QStringList parts = line.split(m_delimiter);
+        // `-O name:delimiter` ends every line with the delimiter.
+        if (parts.size() == n + 1 && parts.last().isEmpty() && !isUserText(m_fields.last()))
+            parts.removeLast();
         if (parts.size() > n && isUserText(m_fields.last())) {
             const QString rest = parts.mid(n - 1).join(m_delimiter);
             parts = parts.mid(0, n - 1);
@@ -140,6 +158,47 @@ SqueueParseResult SqueueParser::parse(const QByteArray &out, const QByteArray &e
             result.rows << row;
     }
     return result;
+}
+
+SqueueParseResult SqueueParser::parseWithHeader(const QByteArray &out, const QString &delimiter)
+{
+    // `squeue -O field:delimiter,...` prints upper-case names; the ones
+    // ScaleLab reads map to their % codes, the rest are carried but ignored.
+    // "JOBID" appears twice when both jobid (%A) and jobarrayid (%i) are asked.
+    static const QList<QPair<QString, QString>> names{
+        {QStringLiteral("STATE"), QStringLiteral("%T")},       {QStringLiteral("ST"), QStringLiteral("%t")},
+        {QStringLiteral("REASON"), QStringLiteral("%r")},      {QStringLiteral("PARTITION"), QStringLiteral("%P")},
+        {QStringLiteral("TIME"), QStringLiteral("%M")},        {QStringLiteral("TIME_LIMIT"), QStringLiteral("%l")},
+        {QStringLiteral("NODES"), QStringLiteral("%D")},       {QStringLiteral("NODELIST"), QStringLiteral("%N")},
+        {QStringLiteral("TRES_PER_NODE"), QStringLiteral("%b")}, {QStringLiteral("SUBMIT_TIME"), QStringLiteral("%V")},
+        {QStringLiteral("START_TIME"), QStringLiteral("%S")},  {QStringLiteral("WORK_DIR"), QStringLiteral("%Z")},
+        {QStringLiteral("COMMENT"), QStringLiteral("%k")},     {QStringLiteral("NAME"), QStringLiteral("%j")}};
+    const qsizetype nl = out.indexOf('\n');
+    if (nl < 0)
+        return {};
+    const QString header = QString::fromUtf8(out.left(nl)).trimmed();
+    QStringList fields;
+    QStringList seen;
+    int jobIds = 0;
+    for (const QString &raw : header.split(delimiter)) {
+        const QString name = raw.trimmed();
+        QString code = QStringLiteral("-");
+        if (name == QLatin1String("JOBID"))
+            code = ++jobIds == 1 ? QStringLiteral("%A") : QStringLiteral("%i");
+        for (const auto &[n, c] : names)
+            if (name == n && !seen.contains(name))
+                code = c;
+        seen << name;
+        fields << code;
+    }
+    if (!fields.isEmpty() && header.endsWith(delimiter) && fields.last() == QLatin1String("-"))
+        fields.removeLast();   // the trailing delimiter after the last name
+    SqueueParseResult r = SqueueParser(fields, delimiter).parse(out.mid(nl + 1));
+    for (auto &row : r.rows)
+        row.line += 1;
+    for (auto &d : r.diagnostics)
+        d.line += 1;
+    return r;
 }
 
 } // namespace scalelab

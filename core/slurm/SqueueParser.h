@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 #include "core/base/Diagnostic.h"
@@ -32,6 +33,9 @@ public:
     explicit SqueueParser(QStringList fields = defaultFields(), QString delimiter = SqueueParser::delimiter());
 
     SqueueParseResult parse(const QByteArray &out, const QByteArray &err = {}) const;
+    // `squeue -O name:D,...` output with its header line (saved outputs):
+    // columns are found by their printed names.
+    static SqueueParseResult parseWithHeader(const QByteArray &out, const QString &delimiter);
 
     // True when `text` (stdout or stderr of any Slurm client) says slurmctld is unreachable.
     static bool isControllerDown(const QByteArray &text);

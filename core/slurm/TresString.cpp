@@ -1,6 +1,9 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/slurm/TresString.h"
 
 #include <QStringList>
+
+#include <algorithm>
 
 namespace scalelab {
 
@@ -158,6 +161,32 @@ std::optional<double> TresParseResult::gpuCount() const
             sum = sum.value_or(0) + *it->number;
     }
     return sum;
+}
+
+std::optional<int> TresString::gpusInGresRequest(QStringView text)
+{
+    std::optional<int> total;
+    for (QStringView item : text.trimmed().split(u',')) {
+        item = item.trimmed();
+        // "gres:gpu:2" / "gres/gpu:2" / "gres/gpu=2" / "gpu:6" -> "gpu..."
+        if (item.startsWith(u"gres:") || item.startsWith(u"gres/"))
+            item = item.mid(5);
+        if (!(item == u"gpu" || item.startsWith(u"gpu:") || item.startsWith(u"gpu=")))
+            continue;
+        int count = 1;   // "gres:gpu" with no count means one
+        const qsizetype sep = std::max(item.lastIndexOf(u':'), item.lastIndexOf(u'='));
+        if (sep > 0) {
+            bool ok = false;
+            const int n = item.mid(sep + 1).toInt(&ok);
+            if (ok && n >= 0)
+                count = n;
+            else if (item.count(u':') > 1 || item.contains(u'='))
+                continue;   // "gpu:a100:x": unreadable, not a guess
+            // else "gpu:a100" (type, no count) -> 1
+        }
+        total = total.value_or(0) + count;
+    }
+    return total;
 }
 
 } // namespace scalelab

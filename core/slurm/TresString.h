@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 #include "core/base/Diagnostic.h"
@@ -43,6 +44,12 @@ public:
 
     // "62056K", "1000M", "1.5G", "2T", "123" (plain = bytes); 1024-based as Slurm.
     static std::optional<double> parseSizeBytes(QStringView text);
+    // GPUs in a per-node/per-job/per-task GRES request as squeue %b and
+    // `scontrol show job` TresPerNode print it: "gres:gpu:2" (<= 23.02),
+    // "gres/gpu:2" (>= 23.11), typed "gres/gpu:a100:2", bare "gpu:6", lists
+    // "gres:gpu:1,gres:gpfs" (no count = 1), "gres/gpu=2" (TresPerTask).
+    // "N/A", "" or no GPU item -> nullopt.
+    static std::optional<int> gpusInGresRequest(QStringView text);
     // sacct durations: "MM:SS", "MM:SS.mmm", "HH:MM:SS", "D-HH:MM:SS", with optional fraction.
     static std::optional<double> parseDurationSeconds(QStringView text);
 };

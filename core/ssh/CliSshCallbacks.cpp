@@ -1,12 +1,11 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/ssh/CliSshCallbacks.h"
 
+#include "core/ssh/PlatformTerminal.h"
 #include "core/ssh/SshSession.h"
 
 #include <QProcess>
 
-#include <fcntl.h>
-#include <termios.h>
-#include <unistd.h>
 
 namespace scalelab {
 
@@ -45,42 +44,11 @@ void CliSshCallbacks::hostKeyRefused(const HostKeyInfo &, const QString &message
 
 std::optional<QString> CliSshCallbacks::readTerminalLine(const QString &prompt, bool echo)
 {
-    const int fd = ::open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC);
-    if (fd < 0)
+    std::optional<QByteArray> line = PlatformTerminal::readLine(prompt.toLocal8Bit(), echo);
+    if (!line)
         return std::nullopt;
-    termios saved{};
-    const bool isTty = tcgetattr(fd, &saved) == 0;
-    if (!isTty) {
-        ::close(fd);
-        return std::nullopt;
-    }
-    const QByteArray p = prompt.toLocal8Bit();
-    if (::write(fd, p.constData(), p.size()) < 0) {
-        ::close(fd);
-        return std::nullopt;
-    }
-    if (!echo) {
-        termios quiet = saved;
-        quiet.c_lflag &= ~static_cast<tcflag_t>(ECHO);
-        quiet.c_lflag |= ECHONL;
-        tcsetattr(fd, TCSAFLUSH, &quiet);
-    }
-    QByteArray line;
-    char c = 0;
-    bool gotAny = false;
-    while (::read(fd, &c, 1) == 1) {
-        gotAny = true;
-        if (c == '\n' || c == '\r')
-            break;
-        line += c;
-    }
-    if (!echo)
-        tcsetattr(fd, TCSAFLUSH, &saved);
-    ::close(fd);
-    if (!gotAny)
-        return std::nullopt;
-    QString out = QString::fromLocal8Bit(line);
-    line.fill('\0');
+    QString out = QString::fromLocal8Bit(*line);
+    line->fill('\0');   // the secret does not linger in freed memory
     return out;
 }
 

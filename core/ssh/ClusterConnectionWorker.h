@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // Internal to core/ssh: the QObject that lives on ClusterConnection's thread

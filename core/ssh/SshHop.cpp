@@ -1,17 +1,14 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/ssh/SshHop.h"
 
 #include "core/ssh/KnownHostsFile.h"
+#include "core/ssh/PlatformSocket.h"
 #include "core/sshconfig/SshConfigFile.h"
 #include "core/ssh/SshSession.h"
 
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-
-#include <fcntl.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <chrono>
 
@@ -39,7 +36,7 @@ void SshHop::stopBridge()
         carrierChannel = nullptr;
     }
     if (pumpFd >= 0) {
-        ::close(pumpFd);
+        PlatformSocket::closeFd(pumpFd);
         pumpFd = -1;
     }
 }
@@ -53,7 +50,7 @@ void SshHop::close()
         session = nullptr;
     }
     if (sessionFd >= 0) {
-        ::close(sessionFd);
+        PlatformSocket::closeFd(sessionFd);
         sessionFd = -1;
     }
 }
@@ -327,26 +324,6 @@ QString authenticate(ssh_session s, const SshHostConfig &c, SshCallbacks *callba
     return msg;
 }
 
-bool writeAll(int fd, const char *data, int n)
-{
-    while (n > 0) {
-        const ssize_t w = ::write(fd, data, size_t(n));
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            if (errno == EAGAIN) {
-                pollfd p{fd, POLLOUT, 0};
-                ::poll(&p, 1, 100);
-                continue;
-            }
-            return false;
-        }
-        data += w;
-        n -= int(w);
-    }
-    return true;
-}
-
 // Moves bytes between the socketpair and the direct-tcpip channel until
 // either side ends or stopPump is set. Sole user of the carrier session.
 void pumpLoop(SshHop *hop)
@@ -355,14 +332,13 @@ void pumpLoop(SshHop *hop)
     const int carrierFd = ssh_get_fd(hop->carrier);
     auto lastKeepalive = std::chrono::steady_clock::now();
     while (!hop->stopPump) {
-        pollfd fds[2] = {{hop->pumpFd, POLLIN, 0}, {carrierFd, POLLIN, 0}};
-        ::poll(fds, carrierFd >= 0 ? 2 : 1, 50);
-        if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
-            const ssize_t n = ::read(hop->pumpFd, buf, sizeof buf);
-            if (n > 0) {
+        if (PlatformSocket::waitReadable(hop->pumpFd, carrierFd, 50)) {
+            int n = 0;
+            const auto r = PlatformSocket::readSome(hop->pumpFd, buf, int(sizeof buf), &n);
+            if (r == PlatformSocket::ReadResult::Data) {
                 if (ssh_channel_write(hop->carrierChannel, buf, uint32_t(n)) == SSH_ERROR)
                     break;
-            } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+            } else if (r != PlatformSocket::ReadResult::Again) {
                 ssh_channel_send_eof(hop->carrierChannel);
                 break;
             }
@@ -370,7 +346,7 @@ void pumpLoop(SshHop *hop)
         for (;;) {
             const int n = ssh_channel_read_nonblocking(hop->carrierChannel, buf, sizeof buf, 0);
             if (n > 0) {
-                if (!writeAll(hop->pumpFd, buf, n))
+                if (!PlatformSocket::writeAll(hop->pumpFd, buf, n))
                     goto done;
                 continue;
             }
@@ -388,7 +364,7 @@ void pumpLoop(SshHop *hop)
     }
 done:
     // Wake the next session: its socket sees EOF.
-    ::shutdown(hop->pumpFd, SHUT_RDWR);
+    PlatformSocket::shutdownBoth(hop->pumpFd);
 }
 
 } // namespace
@@ -451,8 +427,8 @@ int sshStartBridge(ssh_session carrier, SshHop &next, QString *error)
         return -1;
     }
     int sv[2];
-    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
-        *error = QStringLiteral("socketpair failed");
+    if (const QString e = PlatformSocket::makePair(sv); !e.isEmpty()) {
+        *error = e;
         ssh_channel_free(ch);
         return -1;
     }

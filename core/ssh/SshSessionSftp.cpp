@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The file half of SshSession: SFTP (needs the blocking session of libssh 0.10).
 #include "core/ssh/SshSessionPrivate.h"
 

@@ -1,4 +1,8 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/sshconfig/SshConfigFile.h"
+
+#include "core/base/InputLimits.h"
+#include "core/base/PlatformUser.h"
 
 #include <QDir>
 #include <QFile>
@@ -6,20 +10,20 @@
 #include <QRegularExpression>
 #include <QTextStream>
 
-#include <pwd.h>
-#include <unistd.h>
-
 namespace scalelab {
 
 namespace {
 
 constexpr int kMaxIncludeDepth = 16;
+// Includes read in total: a file including another twice, sixteen levels
+// deep, would otherwise be read 65536 times even without a cycle.
+constexpr int kMaxIncludedFiles = 256;
+// As for every other file ScaleLab reads (InputLimits::kMaxFileBytes).
+constexpr qint64 kMaxConfigBytes = 16 * 1024 * 1024;
 
 QString localUserName()
 {
-    if (const passwd *pw = getpwuid(getuid()))
-        return QString::fromLocal8Bit(pw->pw_name);
-    return qEnvironmentVariable("USER");
+    return PlatformUser::loginName();
 }
 
 // Splits a config line into words, honouring double quotes (ssh_config(5)).
@@ -164,7 +168,19 @@ bool SshConfigFile::parseFile(const QString &file, const QStringList &currentHos
             *error = QStringLiteral("%1: cannot read: %2").arg(file, f.errorString());
         return false;
     }
-    return parseText(QString::fromUtf8(f.readAll()), file, currentHost, currentMatchNever, depth, error);
+    const QByteArray data = f.read(kMaxConfigBytes + 1);
+    if (data.size() > kMaxConfigBytes) {
+        if (error->isEmpty())
+            *error = QStringLiteral("%1: larger than %2 MB, the most ScaleLab reads of an ssh config; check the file")
+                         .arg(file)
+                         .arg(kMaxConfigBytes / (1024 * 1024));
+        return false;
+    }
+    const QString canonical = QFileInfo(file).canonicalFilePath();
+    m_includeStack << canonical;
+    const bool ok = parseText(QString::fromUtf8(data), file, currentHost, currentMatchNever, depth, error);
+    m_includeStack.removeLast();
+    return ok;
 }
 
 bool SshConfigFile::parseText(const QString &text, const QString &file, QStringList currentHost,
@@ -186,7 +202,7 @@ bool SshConfigFile::parseText(const QString &text, const QString &file, QStringL
         static const QRegularExpression keyRe(QStringLiteral("^([A-Za-z]+)\\s*(?:=\\s*|\\s+)(.*)$"));
         const auto m = keyRe.match(line);
         if (!m.hasMatch()) {
-            fail(lineNo, QStringLiteral("cannot parse \"%1\" (expected: Keyword value)").arg(line));
+            fail(lineNo, QStringLiteral("cannot parse \"%1\" (expected: Keyword value)").arg(InputLimits::quoted(line)));
             continue;
         }
         const QString keyword = m.captured(1).toLower();
@@ -214,7 +230,8 @@ bool SshConfigFile::parseText(const QString &text, const QString &file, QStringL
         }
         if (keyword == QLatin1String("include")) {
             if (depth >= kMaxIncludeDepth) {
-                fail(lineNo, QStringLiteral("Include nested too deeply"));
+                fail(lineNo, QStringLiteral("Include nested more than %1 levels deep; ScaleLab reads no deeper")
+                                 .arg(kMaxIncludeDepth));
                 continue;
             }
             for (const QString &w : words) {
@@ -224,8 +241,23 @@ bool SshConfigFile::parseText(const QString &text, const QString &file, QStringL
                 const QFileInfo fi(pattern);
                 QDir dir = fi.dir();
                 const QStringList matches = dir.entryList(QStringList{fi.fileName()}, QDir::Files, QDir::Name);
-                for (const QString &name : matches)
-                    parseFile(dir.filePath(name), currentHost, currentMatchNever, depth + 1, error);
+                for (const QString &name : matches) {
+                    const QString path = dir.filePath(name);
+                    if (m_includeStack.contains(QFileInfo(path).canonicalFilePath())) {
+                        fail(lineNo, QStringLiteral("Include %1 includes itself (directly or through other files); "
+                                                    "remove the loop")
+                                         .arg(path));
+                        continue;
+                    }
+                    if (++m_filesRead > kMaxIncludedFiles) {
+                        fail(lineNo, QStringLiteral("Include: more than %1 files included in all; ScaleLab stops "
+                                                    "reading Includes here")
+                                         .arg(kMaxIncludedFiles));
+                        return false;
+                    }
+                    if (!parseFile(path, currentHost, currentMatchNever, depth + 1, error))
+                        ok = false;
+                }
             }
             continue;   // the outer Host context is restored after the include
         }

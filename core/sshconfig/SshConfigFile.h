@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 #include "core/sshconfig/SshHostConfig.h"
@@ -54,6 +55,8 @@ private:
 
     QString m_path;
     QList<Entry> m_entries;
+    QStringList m_includeStack;   // canonical paths of the files being read, outermost first
+    int m_filesRead = 0;          // all files read for this config, Includes counted each time
 };
 
 } // namespace scalelab

@@ -1,6 +1,8 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/store/RunStore.h"
 
 #include "core/base/Logging.h"
+#include "core/base/PrivateFiles.h"
 #include "core/store/RunStoreSql.h"
 #include "core/store/RunStoreTransaction.h"
 
@@ -56,13 +58,27 @@ const QList<QStringList> &migrations()
                            " name TEXT NOT NULL, value REAL NOT NULL, unit TEXT NOT NULL DEFAULT '',"
                            " source TEXT NOT NULL DEFAULT '', PRIMARY KEY (run_id, name, source))"),
         },
+        {
+            // The Slurm version that ran the job (`sbatch --version` of the cluster), "" if not known.
+            QStringLiteral("ALTER TABLE runs ADD COLUMN slurm_version TEXT NOT NULL DEFAULT ''"),
+        },
+        {
+            // Where each value came from, and the series behind it (per-epoch curves).
+            QStringLiteral("ALTER TABLE metrics ADD COLUMN file TEXT NOT NULL DEFAULT ''"),
+            QStringLiteral("ALTER TABLE metrics ADD COLUMN line INTEGER NOT NULL DEFAULT 0"),
+            QStringLiteral("ALTER TABLE metrics ADD COLUMN rule TEXT NOT NULL DEFAULT ''"),
+            QStringLiteral("ALTER TABLE metrics ADD COLUMN formula TEXT NOT NULL DEFAULT ''"),
+            QStringLiteral("CREATE TABLE metric_series (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+                           " name TEXT NOT NULL, unit TEXT NOT NULL DEFAULT '', steps BLOB NOT NULL,"
+                           " vals BLOB NOT NULL, PRIMARY KEY (run_id, name))"),
+        },
     };
     return m;
 }
 
 const char *kRunColumns = "id, study_id, token, profile, cluster_alias, partition, gpus, nodes, framework,"
                           " spec_json, script, remote_dir, job_id, state, reason, submit_state, rejection,"
-                          " created, updated";
+                          " created, updated, slurm_version";
 
 RunRecord runFromQuery(const QSqlQuery &q)
 {
@@ -86,6 +102,7 @@ RunRecord runFromQuery(const QSqlQuery &q)
     r.rejection = q.value(16).toString();
     r.created = RunStoreSql::fromText(q.value(17));
     r.updated = RunStoreSql::fromText(q.value(18));
+    r.slurmVersion = q.value(19).toString();
     return r;
 }
 
@@ -115,6 +132,16 @@ quint64 threadSerial()
 }
 
 } // namespace
+
+const char *RunStoreSql::runColumns()
+{
+    return kRunColumns;
+}
+
+RunRecord RunStoreSql::readRun(const QSqlQuery &q)
+{
+    return runFromQuery(q);
+}
 
 RunStore::RunStore(const QString &dataDir)
     : m_dataDir(dataDir.isEmpty() ? defaultDataDirectory() : dataDir)
@@ -169,11 +196,15 @@ Result<void> RunStore::connection(QSqlDatabase &db)
         if (db.isOpen())
             return ensureMigrated(db);
     } else {
-        if (!QDir().mkpath(m_dataDir))
+        // Owner only from the first start: the store holds accounts, paths
+        // and job scripts (SQLite gives its -wal and -shm files the mode of
+        // the database file).
+        QString e = PrivateFiles::makeDirectory(m_dataDir);
+        if (e.isEmpty())
+            e = PrivateFiles::makeFile(databasePath());
+        if (!e.isEmpty())
             return fail(ErrorCode::StoreUnavailable,
-                        QStringLiteral("run store: cannot create the data directory %1 (set SCALELAB_DATA_DIR to a "
-                                       "writable directory)")
-                            .arg(m_dataDir));
+                        QStringLiteral("run store: %1 (set SCALELAB_DATA_DIR to a writable directory)").arg(e));
         db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
         QMutexLocker lock(&m_mutex);
         m_connections.insert(name);
@@ -444,6 +475,18 @@ Result<QList<RunRecord>> RunStore::unresolvedRuns(const QString &clusterAlias)
 {
     return selectRuns(QStringLiteral("WHERE cluster_alias = ? AND submit_state IN ('intent','uploaded','unknown')"),
                       {clusterAlias});
+}
+
+Result<void> RunStore::setSlurmVersion(qint64 runId, const QString &version)
+{
+    QSqlDatabase db;
+    if (auto e = connection(db); !e)
+        return fail(e.error());
+    QSqlQuery q(db);
+    if (auto e = RunStoreSql::exec(q, QStringLiteral("UPDATE runs SET slurm_version = ? WHERE id = ?"), {version, runId});
+        !e)
+        return fail(e.error());
+    return oneRowChanged(q, QStringLiteral("run"), runId);
 }
 
 Result<void> RunStore::setRemoteDir(qint64 runId, const QString &remoteDir)

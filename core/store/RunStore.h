@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 #include "core/base/Result.h"
@@ -6,6 +7,7 @@
 #include "core/model/RunRecord.h"
 #include "core/slurm/SacctRecord.h"
 #include "core/model/StateChange.h"
+#include "core/store/RunTableRecords.h"
 #include "core/model/StudyRecord.h"
 
 #include <QList>
@@ -71,6 +73,7 @@ public:
     // Runs of a cluster in intent/uploaded/unknown (need submit or reconcile).
     Result<QList<RunRecord>> unresolvedRuns(const QString &clusterAlias);
     Result<void> setRemoteDir(qint64 runId, const QString &remoteDir);
+    Result<void> setSlurmVersion(qint64 runId, const QString &version);   // "24.11.5"
     Result<void> setSubmitState(qint64 runId, SubmitState state, const QString &rejection = {});
     // Job id known: submit_state = `how` (Submitted or Reconciled), state PENDING.
     Result<void> markSubmitted(qint64 runId, const QString &jobId, SubmitState how = SubmitState::Submitted);
@@ -90,6 +93,15 @@ public:
 
     Result<void> setMetric(const MetricRecord &metric);
     Result<QList<MetricRecord>> metrics(qint64 runId);
+
+    // The runs table in a fixed few queries in one read transaction: studyId
+    // > 0 reads that study's runs with their scripts, otherwise every run
+    // without its script (RunTableRecords).
+    Result<RunTableRecords> tableRecords(qint64 studyId = -1);
+
+    // Series (RunStoreSeries.cpp): replaces the run's series of that name.
+    Result<void> setSeries(const MetricSeries &series);
+    Result<QList<MetricSeries>> series(qint64 runId);
 
 private:
     Result<void> connection(QSqlDatabase &db);   // this thread's open connection

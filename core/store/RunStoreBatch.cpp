@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // RunStore: storing a batch of runs (a study) in one transaction.
 #include "core/store/RunStore.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // RunStore: what is learnt about a run after submission (history,
 // accounting, fetched files, metrics). The runs/studies half is RunStore.cpp.
 #include "core/store/RunStore.h"
@@ -98,25 +99,17 @@ Result<void> RunStore::saveAccountingIn(QSqlDatabase &db, qint64 runId, const Sa
          RunStoreSql::toText({})});
 }
 
-Result<std::optional<SacctRecord>> RunStore::accounting(qint64 runId)
+const char *RunStoreSql::accountingColumns()
 {
-    QSqlDatabase db;
-    if (auto e = connection(db); !e)
-        return fail(e.error());
-    QSqlQuery q(db);
-    if (auto e = RunStoreSql::exec(
-            q,
-            QStringLiteral("SELECT job_id, state, exit_code, submit_time, start_time, end_time, elapsed, alloc_tres,"
-                           " max_rss, node_list, reason, total_cpu, alloc_cpus, partition, account,"
-                           " tres_usage_in_ave, tres_usage_in_max, timelimit, job_name, work_dir, comment, raw,"
-                           " lines_json FROM accounting WHERE run_id = ?"),
-            {runId});
-        !e)
-        return fail(e.error());
-    if (!q.next())
-        return std::nullopt;
+    return "job_id, state, exit_code, submit_time, start_time, end_time, elapsed, alloc_tres, max_rss, node_list,"
+           " reason, total_cpu, alloc_cpus, partition, account, tres_usage_in_ave, tres_usage_in_max, timelimit,"
+           " job_name, work_dir, comment, raw, lines_json";
+}
+
+SacctRecord RunStoreSql::readAccounting(const QSqlQuery &q, int first)
+{
     SacctRecord a;
-    int i = 0;
+    int i = first;
     a.jobId = q.value(i++).toString();
     a.stateText = q.value(i++).toString();
     a.state = SlurmJobState::parse(a.stateText);
@@ -143,6 +136,23 @@ Result<std::optional<SacctRecord>> RunStore::accounting(qint64 runId)
     a.rawLines = raw.isEmpty() ? QStringList() : raw.split(QLatin1Char('\n'));
     a.lines = linesFromJson(q.value(i++).toString());
     return a;
+}
+
+Result<std::optional<SacctRecord>> RunStore::accounting(qint64 runId)
+{
+    QSqlDatabase db;
+    if (auto e = connection(db); !e)
+        return fail(e.error());
+    QSqlQuery q(db);
+    if (auto e = RunStoreSql::exec(q,
+                                   QStringLiteral("SELECT %1 FROM accounting WHERE run_id = ?")
+                                       .arg(QLatin1String(RunStoreSql::accountingColumns())),
+                                   {runId});
+        !e)
+        return fail(e.error());
+    if (!q.next())
+        return std::nullopt;
+    return RunStoreSql::readAccounting(q, 0);
 }
 
 Result<void> RunStore::recordFile(const FileRecord &f)
@@ -196,8 +206,9 @@ Result<void> RunStore::setMetric(const MetricRecord &m)
         return fail(ErrorCode::InvalidValue, QStringLiteral("run store: a metric needs a name"));
     QSqlQuery q(db);
     return RunStoreSql::exec(
-        q, QStringLiteral("INSERT OR REPLACE INTO metrics (run_id, name, value, unit, source) VALUES (?, ?, ?, ?, ?)"),
-        {m.runId, m.name, m.value, m.unit, m.source});
+        q, QStringLiteral("INSERT OR REPLACE INTO metrics (run_id, name, value, unit, source, file, line, rule, formula)"
+                          " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        {m.runId, m.name, m.value, m.unit, m.source, m.file, m.line, m.rule, m.formula});
 }
 
 Result<QList<MetricRecord>> RunStore::metrics(qint64 runId)
@@ -207,14 +218,16 @@ Result<QList<MetricRecord>> RunStore::metrics(qint64 runId)
         return fail(e.error());
     QSqlQuery q(db);
     if (auto e = RunStoreSql::exec(
-            q, QStringLiteral("SELECT name, value, unit, source FROM metrics WHERE run_id = ? ORDER BY name, source"),
+            q, QStringLiteral("SELECT name, value, unit, source, file, line, rule, formula FROM metrics"
+                              " WHERE run_id = ? ORDER BY name, source"),
             {runId});
         !e)
         return fail(e.error());
     QList<MetricRecord> out;
     while (q.next())
         out << MetricRecord{runId, q.value(0).toString(), q.value(1).toDouble(), q.value(2).toString(),
-                            q.value(3).toString()};
+                            q.value(3).toString(), q.value(4).toString(), q.value(5).toLongLong(),
+                            q.value(6).toString(), q.value(7).toString()};
     return out;
 }
 

@@ -1,7 +1,10 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 #include "core/base/Logging.h"
 #include "core/base/Result.h"
+#include "core/model/RunRecord.h"
+#include "core/slurm/SacctRecord.h"
 
 #include <QDateTime>
 #include <QSqlDatabase>
@@ -44,6 +47,12 @@ public:
             return error(sql.left(60), q.lastError());
         return success();
     }
+    // The runs and accounting tables' columns in the order the readers expect.
+    static const char *runColumns();
+    static RunRecord readRun(const QSqlQuery &q);
+    static const char *accountingColumns();
+    static SacctRecord readAccounting(const QSqlQuery &q, int first);
+
     static QString toText(const QDateTime &t)
     {
         return (t.isValid() ? t : QDateTime::currentDateTimeUtc()).toUTC().toString(Qt::ISODateWithMs);

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
 """Data-parallel training of a small MLP on scikit-learn's digits, with PyTorch DDP.
 
 Runs on CPUs (gloo backend) so it works with Debian's CPU-only python3-torch

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The reference of bench_startup: a bare Qt Widgets window (one label),
 // linked against Qt Widgets alone and timed to the same end point as
 // scalelab (its first frame painted completely).

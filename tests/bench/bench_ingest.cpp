@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Ingest benchmark (prints ratios; not a pass/fail test).
 //  1. A 200 MB synthetic training log: LogMetricExtractor with one user
 //     pattern against `grep -c` of the same pattern on the same file.
@@ -165,5 +166,21 @@ int main(int argc, char **argv)
     const double csvMb = QFileInfo(csv).size() / 1e6;
     std::printf("gpu csv: %lld rows (%.0f MB)\n", rows, csvMb);
     std::printf("  GpuSampleParser: %.3f s  %.2f M rows/s  %.0f MB/s\n", gpuTime, rows / gpuTime / 1e6, csvMb / gpuTime);
+
+    // 3. Hostile job output (issue 11 F3): one line of digits before a unit, 64 KB .. 8 MB.
+    //    Linear time means the time roughly doubles with the input: growth factor <= 2.2.
+    std::printf("hostile logs, all builtin rules (growth factor per doubling, goal <= 2.2):\n");
+    for (const char *tail : {" samples/s\n", "it/s\n", " images/sec\n", " img/sec per GPU\n", "\n", " Train Epoch: 1 x\n"}) {
+        double previous = 0, worst = 0;
+        std::printf("  digits + '%s':", QByteArray(tail).trimmed().constData());
+        for (qint64 size = 64 * 1024; size <= 8 * 1024 * 1024; size *= 2) {
+            const QByteArray text = QByteArray(size, '7') + tail;
+            const double t = bestOf(3, [&] { builtins.extract(text); });
+            if (previous > 0)
+                worst = std::max(worst, t / previous);
+            previous = t;
+        }
+        std::printf(" 8 MB in %.3f s, worst growth %.2f %s\n", previous, worst, worst <= 2.2 ? "OK" : "ABOVE GOAL");
+    }
     return 0;
 }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Replot cost of a GPU utilisation timeline: 8 GPUs x 48 h at 1 Hz
 // (8 x 172,800 = 1.38 M points) against 10 k points, offscreen, through the
 // explorer's own UtilisationTimeline (adaptive sampling, one-call fills).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Polling cost against the real loopback cluster (tests/cluster/testcluster up).
 // (a) N poll cycles (SlurmClient::pollOnce) over one kept SshSession vs N
 //     `ssh -F $SCALELAB_SSH_CONFIG <alias> squeue --me` with a fresh login each;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Per-edit cost of the Compose place: renderAndValidate for the golden specs
 // with the edits a researcher makes (GPU count, time), and the whole GUI path
 // (spin box edit -> preview + diagnostics). Prints medians and p99 in µs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Time to first window of `scalelab` with 1,000 stored runs, divided by the
 // same for a bare Qt Widgets window (bare_window, linked against Qt Widgets
 // only). Both are launched as fresh processes, offscreen, and timed from

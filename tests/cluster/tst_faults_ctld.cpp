@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Outages of the real loopback cluster while jobs are watched:
 //  - sshd restarted under a live session → the next SlurmClient call reports a
 //    transport error, SshSession::reconnect works, polling continues;

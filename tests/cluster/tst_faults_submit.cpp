@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // A TCP proxy cutting the SSH connection at each phase of a submit → exactly
 // one job on the cluster and a reconciled store. Real SshSession, real sshd
 // and real sbatch; the proxy (tests/support/TcpCutProxy.h) drops the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Hostile strings in every user field of a job spec, submitted through the
 // real `scalelab` CLI under all five login shells (bash, dash, zsh, fish,
 // tcsh): the job must run the program at its hostile path with the exact
@@ -143,7 +144,7 @@ class TestHostileFields : public QObject {
     QJsonArray runsJson()
     {
         const auto r = runCli({QStringLiteral("runs"), QStringLiteral("--json")});
-        return QJsonDocument::fromJson(r.out.toUtf8()).array();
+        return QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("runs")).toArray();
     }
 
 private Q_SLOTS:

@@ -1,8 +1,10 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The log file against a real login: key + TOTP through the MFA sshd of the
 // loopback cluster, commands, an SFTP upload and a download. Then the log is
 // searched for what must never be in it (every TOTP code given, the TOTP
 // secret, the private key, user paths) and for what must be (one line per
-// remote command with its exit code). Fails without the cluster.
+// remote command with its exit code). Fails without the cluster. The file's
+// cap and permissions are tests/unit/tst_logging.cpp.
 #include "core/base/Logging.h"
 #include "core/ssh/SshSession.h"
 #include "core/sshconfig/SshConfigFile.h"
@@ -52,7 +54,6 @@ class TestLogRedaction : public QObject {
     Q_OBJECT
 private Q_SLOTS:
     void mfaLoginLeavesNoSecretsInTheLog();
-    void logFileIsPrivateAndCapped();
 };
 
 void TestLogRedaction::mfaLoginLeavesNoSecretsInTheLog()
@@ -126,31 +127,6 @@ void TestLogRedaction::mfaLoginLeavesNoSecretsInTheLog()
     QVERIFY2(keyLines > 0, "the test read no private key lines to look for");
     for (const char *word : {"passphrase", "password", "PRIVATE KEY"})
         QVERIFY2(!log.contains(word), word);
-}
-
-void TestLogRedaction::logFileIsPrivateAndCapped()
-{
-    QTemporaryDir state;
-    const QString logPath = state.filePath(QStringLiteral("ScaleLab/scalelab.log"));
-    LogFile::install(logPath, 8192);
-    QCOMPARE(QFileInfo(logPath).permissions() & (QFile::ReadGroup | QFile::ReadOther | QFile::WriteGroup
-                                                  | QFile::WriteOther),
-             QFileDevice::Permissions());
-    QCOMPARE(QFileInfo(QFileInfo(logPath).absolutePath()).permissions()
-                 & (QFile::ReadOther | QFile::ExeOther | QFile::ReadGroup),
-             QFileDevice::Permissions());
-    for (int i = 0; i < 400; ++i)
-        qCInfo(lcSlurm, "line %d of a long poll history", i);
-    QVERIFY(QFileInfo(logPath).size() <= 8192);
-    QVERIFY(QFileInfo::exists(logPath + QStringLiteral(".1")));
-    QVERIFY(QFileInfo(logPath + QStringLiteral(".1")).size() <= 8192);
-    QVERIFY2(LogFile::tail().contains(QLatin1String("scalelab.slurm info: line 399 of a long poll history")),
-             qPrintable(LogFile::tail()));
-    // QT_LOGGING_RULES (here set the same way) switches a category off.
-    QLoggingCategory::setFilterRules(QStringLiteral("scalelab.slurm.info=false"));
-    qCInfo(lcSlurm, "must not be written");
-    QLoggingCategory::setFilterRules(QString());
-    QVERIFY(!LogFile::tail().contains(QLatin1String("must not be written")));
 }
 
 QTEST_GUILESS_MAIN(TestLogRedaction)

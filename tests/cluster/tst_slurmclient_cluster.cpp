@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // SlurmClient over a real SshSession against the loopback Slurm cluster:
 // rendered 1/2/4/8-GPU jobs complete with the right AllocTRES, a failing job,
 // a timed-out job, a rejection with Slurm's text, --test-only, cancel, fetch,
@@ -77,8 +78,9 @@ private Q_SLOTS:
 
     void version()
     {
-        QString error;
-        QCOMPARE(m_client->detectVersion(&error), QStringLiteral("22.05.8"));
+        const Result<QString> version = m_client->detectVersion();
+        QVERIFY2(version, qPrintable(version.errorText()));
+        QCOMPARE(*version, m_env.expectedSlurmVersion());
     }
 
     void testOnlyGivesSlurmVerdict()

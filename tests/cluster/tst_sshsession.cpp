@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // SshSession and ClusterConnection against the real loopback test cluster
 // (tests/cluster/testcluster): key auth, SFTP, ProxyJump, key + TOTP,
 // host key decisions before authentication, hostile argv under five login

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Smoke test of the loopback test cluster itself (tests/cluster/testcluster),
 // using only the OpenSSH client binary: if this fails, every other cluster
 // test would fail for reasons that have nothing to do with ScaleLab.

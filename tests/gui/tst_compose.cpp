@@ -1,6 +1,8 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Compose place driven like a researcher would: typing into the form,
 // clicking diagnostics and Fix buttons, submit gating, spec files.
 #include "IsolatedHost.h"
+#include "ScreenshotDir.h"
 #include "ui/common/AppServices.h"
 #include "ui/compose/ComposePlace.h"
 #include "ui/compose/DiagnosticsPanel.h"
@@ -135,6 +137,44 @@ private Q_SLOTS:
         QVERIFY(!panel()->hasImported());
     }
 
+    // A LUMI script imported under another profile: its partition stays, the
+    // site is recognised with a switch offered, and the summary lists what the
+    // import changed or dropped.
+    void importRecognisesSiteAndKeepsPartition()
+    {
+        selectProfile(QStringLiteral("mahti"));
+        const QString path = QStringLiteral(SCALELAB_TEST_DATA_DIR "/lint/right/torchrun-2node-rdzv-container.sbatch");
+        QCOMPARE(m_place->importScriptFile(path), QString());
+        QCOMPARE(m_place->spec().partition, QStringLiteral("standard-g"));
+        QCOMPARE(form()->partitionCombo()->currentData().toString(), QStringLiteral("standard-g"));
+        const QString all = tableText();
+        QVERIFY2(all.contains(QLatin1String("This looks like a LUMI-G script (partition standard-g")), qPrintable(all));
+        QVERIFY2(all.contains(QLatin1String("What the import changed or dropped")), qPrintable(all));
+        QVERIFY2(all.contains(QLatin1String("--output (line 10)")), qPrintable(all));
+        m_place->grab().save(test::screenshotPath(QStringLiteral("compose-import-site.png")));
+
+        QTableWidgetItem *site = nullptr;
+        for (int r = 0; r < panel()->tree()->rowCount() && !site; ++r)
+            if (auto *it = panel()->tree()->item(r, 0); it && it->text().startsWith(QLatin1String("This looks like")))
+                site = it;
+        QVERIFY(site);
+        auto *fix = qobject_cast<QPushButton *>(panel()->tree()->cellWidget(site->row(), 2));
+        QVERIFY(fix);
+        QVERIFY2(fix->text().contains(QLatin1String("switch to LUMI")), qPrintable(fix->text()));
+        QTest::mouseClick(fix, Qt::LeftButton);
+        QCOMPARE(m_place->spec().profile, QStringLiteral("lumi"));
+        QCOMPARE(m_place->spec().partition, QStringLiteral("standard-g"));
+        QVERIFY(panel()->hasImported());   // read again under LUMI
+        QVERIFY(!tableText().contains(QLatin1String("This looks like")));
+
+        // Switching the profile by hand keeps the script's partition as well.
+        selectProfile(QStringLiteral("mahti"));
+        QCOMPARE(m_place->spec().partition, QStringLiteral("standard-g"));
+        selectPartition(QStringLiteral("gpumedium"));
+        selectProfile(QStringLiteral("lumi"));
+        QCOMPARE(m_place->spec().partition, QString());   // a hand-picked one is not carried over
+    }
+
     void importEveryScriptFillsTheForm_data()
     {
         QTest::addColumn<QString>("file");
@@ -225,6 +265,14 @@ private:
     JobForm *form() const { return m_place->form(); }
     DiagnosticsPanel *panel() const { return m_place->diagnosticsPanel(); }
     QString script() const { return m_place->preview()->script(); }
+    QString tableText() const
+    {
+        QStringList texts;
+        for (int r = 0; r < panel()->tree()->rowCount(); ++r)
+            if (auto *it = panel()->tree()->item(r, 0))
+                texts << it->text();
+        return texts.join(QLatin1Char('\n'));
+    }
 
     template <typename W>
     W *findField(const QString &name) const

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The SSH questions of the desktop app: GuiSshCallbacks asked from a worker
 // thread (as the SSH layer does) opens the dialog on the GUI thread without a
 // nested event loop, and each button gives the right answer back to the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The Jobs place over a real run store (temp SCALELAB_DATA_DIR) holding runs
 // in several states and two studies: grouping, filtering, state colours,
 // the elapsed/limit progress data, and the details of a selected run.

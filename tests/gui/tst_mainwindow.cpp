@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The window shell: places, shortcuts, status bar, accessible names, and the
 // `scalelab --screenshot` command of the real binary.
 #include "IsolatedHost.h"
@@ -7,17 +8,19 @@
 #include "ui/results/ResultsPlace.h"
 #include "ui/compose/ScriptPreview.h"
 #include "ui/common/StartupStyle.h"
-#include "ui/cluster/UiClusterModule.h"
+#include "ui/cluster/ConnectionsDialog.h"
 
 #include <QAbstractButton>
 #include <QAbstractSpinBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QDialog>
 #include <QGuiApplication>
 #include <QImage>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QPointer>
 #include <QProcess>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -35,8 +38,6 @@ private Q_SLOTS:
     {
         QVERIFY(m_dir.isValid());
         test::isolateFromHost(m_dir, QStringLiteral("tst_mainwindow"));
-        // Everything is linked into this test: no module file to load.
-        ClusterModule::setInstance(&m_module);
         m_services = std::make_unique<AppServices>();
         m_window = std::make_unique<MainWindow>(*m_services);
         m_window->show();
@@ -62,20 +63,30 @@ private Q_SLOTS:
         QCOMPARE(m_window->places()->currentIndex(), 0);
     }
 
-    void resultsPlaceComesFromTheModule()
+    void resultsPlaceIsBuiltOnFirstUse()
     {
-        QVERIFY(qobject_cast<ResultsPlace *>(m_window->place(MainWindow::ResultsIndex)));
-    }
-
-    void withoutTheModuleResultsSayWhy()
-    {
-        ClusterModule::setInstance(nullptr);   // looks for the file next to this test: not there
         AppServices services;
         MainWindow window(services);
-        auto *label = qobject_cast<QLabel *>(window.place(MainWindow::ResultsIndex));
-        QVERIFY(label);
-        QVERIFY2(label->text().contains(QLatin1String("cluster module is not installed")), qPrintable(label->text()));
-        ClusterModule::setInstance(&m_module);
+        QVERIFY(!window.places()->widget(MainWindow::ResultsIndex)->findChild<ResultsPlace *>());
+        QVERIFY(qobject_cast<ResultsPlace *>(window.place(MainWindow::ResultsIndex)));
+        QCOMPARE(window.places()->widget(MainWindow::ResultsIndex)->findChildren<ResultsPlace *>().size(), 1);
+    }
+
+    void connectionsDialogComesFromTheFactory()
+    {
+        AppServices services;
+        QCOMPARE(services.openConnections(nullptr), QStringLiteral("this build has no connections dialog"));
+        QPointer<QDialog> opened;
+        services.setConnectionsDialogFactory([&opened](AppServices &s, QWidget *parent) -> QDialog * {
+            opened = new ConnectionsDialog(s, parent);
+            return opened;
+        });
+        QCOMPARE(services.openConnections(m_window.get()), QString());
+        QVERIFY(opened);
+        QVERIFY(opened->isVisible());
+        QVERIFY(opened->testAttribute(Qt::WA_DeleteOnClose));
+        opened->reject();
+        QTRY_VERIFY(!opened);
     }
 
     void brokenStoreIsReportedAfterTheFormIsBuilt()
@@ -171,7 +182,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("spec");
         QTest::newRow("compose") << QStringLiteral("compose") << QStringLiteral(SCALELAB_TEST_DATA_DIR "/specs/testbed-ddp-2node.json");
         QTest::newRow("jobs") << QStringLiteral("jobs") << QString();
-        QTest::newRow("results") << QStringLiteral("results") << QString();   // charts from the loaded module
+        QTest::newRow("results") << QStringLiteral("results") << QString();
     }
 
     void screenshotCommandWritesPng()
@@ -191,7 +202,7 @@ private Q_SLOTS:
         QVERIFY(p.waitForFinished(30000));
         const QByteArray err = p.readAllStandardError();
         QVERIFY2(p.exitCode() == 0, err.constData());
-        QVERIFY2(!err.contains("cluster module"), err.constData());
+        QVERIFY2(!err.contains("scalelab:"), err.constData());
         const QImage img(out);
         QVERIFY(!img.isNull());
         QCOMPARE(img.size(), QSize(900, 640));
@@ -212,8 +223,8 @@ private Q_SLOTS:
 
     void realBinaryStartsTheClusterLayerAfterTheWindow()
     {
-        // The path a researcher's start takes: first frame, the module loaded
-        // on a worker thread, ClusterManager created, then a normal quit.
+        // The path a researcher's start takes: first frame, the Compose form
+        // painted, ClusterManager created, then a normal quit.
         QProcess p;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
@@ -238,7 +249,6 @@ private Q_SLOTS:
 
 private:
     QTemporaryDir m_dir;
-    UiClusterModule m_module;
     std::unique_ptr<AppServices> m_services;
     std::unique_ptr<MainWindow> m_window;
 };

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Result explorer: table, study charts, advisor, timelines, comparison and
 // exports on a synthetic study in a temporary store.
 
@@ -26,6 +27,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolTip>
 #include <QTreeView>
 
 #include <nlohmann/json.hpp>
@@ -72,10 +74,12 @@ private Q_SLOTS:
         m_study = testing::fillSyntheticStudy(m_services->store(), path(QStringLiteral("files")), m_runs);
         QCOMPARE(m_runs.size(), 4);
         m_place = std::make_unique<ResultsPlace>(*m_services);
+        QTRY_VERIFY(!m_place->isLoading());   // the store is read off the GUI thread
         m_place->resize(1400, 950);
         m_place->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_place.get()));
         m_place->showStudy(0);
+        QTRY_VERIFY(!m_place->isLoading());
     }
 
     void ingestStoredWhatTheFilesSay()
@@ -108,15 +112,29 @@ private Q_SLOTS:
         const int idCol = int(model->columns().indexOf(QStringLiteral("id")));
         const int utilCol = int(model->columns().indexOf(metric::GpuUtilMeanPct));
         QVERIFY(idCol >= 0 && utilCol >= 0);
-        QCOMPARE(model->item(3, idCol)->text(), QString::number(m_runs[3]));
-        QCOMPARE(model->item(3, utilCol)->text(), QStringLiteral("no GPU samples"));
+        QCOMPARE(model->index(3, idCol).data().toString(), QString::number(m_runs[3]));
+        QCOMPARE(model->index(3, utilCol).data().toString(), QStringLiteral("no GPU samples"));
+        // Every number says where it came from (tooltip): file and line, rule, formula.
+        int row0 = -1;
+        for (int r = 0; r < model->rowCount(); ++r)
+            if (model->index(r, idCol).data().toString() == QString::number(m_runs[0]))
+                row0 = r;
+        QVERIFY(row0 >= 0);
+        const int timeCol = int(model->columns().indexOf(metric::TrainTimeS));
+        QVERIFY(timeCol >= 0);
+        const QString timeTip = model->index(row0, timeCol).data(Qt::ToolTipRole).toString();
+        QVERIFY2(timeTip.contains(QLatin1String(".out, line 6")), qPrintable(timeTip));
+        QVERIFY2(timeTip.contains(QLatin1String("rule: pytorch.example.train_time")), qPrintable(timeTip));
+        const QString utilTip = model->index(row0, utilCol).data(Qt::ToolTipRole).toString();
+        QVERIFY2(utilTip.contains(QLatin1String("rule: gpu.nvidia-smi")), qPrintable(utilTip));
+        QVERIFY2(utilTip.contains(QLatin1String("computed: mean over")), qPrintable(utilTip));
         // Filter and grouping.
         m_place->filterEdit()->setText(QStringLiteral("tb-never-matches"));
-        QCOMPARE(m_place->proxy()->rowCount(), 0);
+        QCOMPARE(model->rowCount(), 0);
         m_place->filterEdit()->clear();
         m_place->groupCombo()->setCurrentIndex(int(RunsTableModel::GroupBy::Gpus));
         QCOMPARE(model->rowCount(), 3);   // 1, 2, 4 GPUs
-        QCOMPARE(model->item(0)->rowCount(), 2);   // the 1-GPU study run and the extra run
+        QCOMPARE(model->rowCount(model->index(0, 0)), 2);   // the 1-GPU study run and the extra run
         m_place->groupCombo()->setCurrentIndex(int(RunsTableModel::GroupBy::Study));
         QCOMPARE(model->rowCount(), 2);
         m_place->groupCombo()->setCurrentIndex(0);
@@ -125,7 +143,7 @@ private Q_SLOTS:
         QStringList cols = model->columns();
         cols << QStringLiteral("final_loss");
         model->setColumns(cols);
-        QCOMPARE(model->item(0, int(cols.size()) - 1)->text(), QStringLiteral("0.11"));
+        QCOMPARE(model->index(0, int(cols.size()) - 1).data().toString(), QStringLiteral("0.11"));
     }
 
     void chartsEqualStoredMetrics()
@@ -163,8 +181,11 @@ private Q_SLOTS:
     void advisorMatchesScalingAnalysis()
     {
         QList<ScalingRun> runs;
+        // A copy: syntheticRuns() returns a temporary list, so a reference
+        // into it would dangle after this statement (ASan: heap-use-after-free).
+        const QList<testing::SyntheticRun> synthetic = testing::syntheticRuns();
         for (int i = 0; i < 3; ++i) {
-            const testing::SyntheticRun &s = testing::syntheticRuns()[i];
+            const testing::SyntheticRun &s = synthetic[i];
             ScalingRun r;
             r.label = QStringLiteral("job %1").arg(100 + i);
             r.gpus = s.gpus;
@@ -317,6 +338,23 @@ private Q_SLOTS:
         const QImage shot = m_place->grab().toImage();
         QVERIFY(!shot.isNull());
         QVERIFY(shot.save(test::screenshotPath(QStringLiteral("results.png"))));
+        // The provenance tooltip of a metric cell, as a researcher hovering it sees it.
+        {
+            RunsTableModel *model = m_place->model();
+            const int timeCol = int(model->columns().indexOf(metric::TrainTimeS));
+            QVERIFY(timeCol >= 0);
+            const QString tip = model->index(0, timeCol).data(Qt::ToolTipRole).toString();
+            QToolTip::showText(m_place->mapToGlobal(QPoint(400, 200)), tip, m_place.get());
+            QWidget *label = nullptr;
+            QTRY_VERIFY_WITH_TIMEOUT((label = [] {
+                for (QWidget *w : QApplication::topLevelWidgets())
+                    if (w->inherits("QTipLabel") && w->isVisible())
+                        return w;
+                return static_cast<QWidget *>(nullptr);
+            }()) != nullptr, 5000);
+            QVERIFY(label->grab().save(test::screenshotPath(QStringLiteral("results-tooltip.png"))));
+            QToolTip::hideText();
+        }
         if (const QString extra = qEnvironmentVariable("SCALELAB_TIMELINE_SHOT"); !extra.isEmpty()) {
             m_place->findChild<QTabWidget *>()->setCurrentIndex(1);   // to look at the timelines too
             m_place->timeline()->setTrackerX(120);

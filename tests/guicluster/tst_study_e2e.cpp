@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The result explorer end to end on the real cluster: a 1-, 2- and 4-process
 // PyTorch DDP study of the shipped example is composed from one spec,
 // submitted over SSH (`scalelab study`), watched (`scalelab status`), fetched
@@ -82,7 +83,10 @@ void TestStudyE2E::studyRunsAndChartsMatchAccountingAndLogs()
     while (!allDone && t.elapsed() < 300000) {
         QThread::msleep(3000);
         runCli({QStringLiteral("status")});
-        runs = QJsonDocument::fromJson(runCli({QStringLiteral("runs"), QStringLiteral("--json")}).out.toUtf8()).array();
+        runs = QJsonDocument::fromJson(runCli({QStringLiteral("runs"), QStringLiteral("--json")}).out.toUtf8())
+                   .object()
+                   .value(QStringLiteral("runs"))
+                   .toArray();
         allDone = runs.size() == 3;
         for (const auto &v : runs) {
             const QString state = v.toObject().value(QStringLiteral("state")).toString();
@@ -120,6 +124,36 @@ void TestStudyE2E::studyRunsAndChartsMatchAccountingAndLogs()
         accuracyByGpus[gpus] = acc.captured(1).toDouble();
         trainTimeByGpus[gpus] = tt.captured(1).toDouble();
         QVERIFY(text.contains(QLatin1String("no GPU samples")));
+        // The per-epoch curves reached the store: rank 0's "epoch N loss X ... samples/s Y" lines.
+        const qint64 runId = run.value(QStringLiteral("id")).toInteger();
+        QVector<double> epochs, losses, rates;
+        for (auto it = QRegularExpression(QStringLiteral("epoch (\\d+) loss ([0-9.]+) time [0-9.]+ samples/s ([0-9.]+)"))
+                           .globalMatch(text);
+             it.hasNext();) {
+            const auto m = it.next();
+            epochs << m.captured(1).toDouble();
+            losses << m.captured(2).toDouble();
+            rates << m.captured(3).toDouble();
+        }
+        QCOMPARE(epochs.size(), 5);
+        const auto series = store.series(runId);
+        QVERIFY2(series.ok(), qPrintable(series.errorText()));
+        QMap<QString, MetricSeries> byName;
+        for (const MetricSeries &ms : series.value())
+            byName.insert(ms.name, ms);
+        QVERIFY2(byName.contains(QStringLiteral("train_loss")), qPrintable(QStringList(byName.keys()).join(u',')));
+        QCOMPARE(byName[QStringLiteral("train_loss")].steps, epochs);
+        QCOMPARE(byName[QStringLiteral("train_loss")].values, losses);
+        QCOMPARE(byName[QStringLiteral("throughput")].steps, epochs);
+        QCOMPARE(byName[QStringLiteral("throughput")].values, rates);
+        // And every log value says where it came from.
+        for (const MetricRecord &m : store.metrics(runId).value())
+            if (m.name == QLatin1String("test_accuracy")) {
+                QCOMPARE(m.rule, QStringLiteral("pytorch.example.test_accuracy"));
+                QVERIFY2(m.file.endsWith(QStringLiteral("/scalelab-%1.out").arg(run.value(QStringLiteral("jobId")).toString())),
+                         qPrintable(m.file));
+                QVERIFY(m.line > 0);
+            }
     }
     QCOMPARE(elapsedByGpus.keys(), (QList<int>{1, 2, 4}));
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // KnownHostsFile: verdicts, line numbers, hashed entries, append round-trip.
 #include "core/ssh/KnownHostsFile.h"
 

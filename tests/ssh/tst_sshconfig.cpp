@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // SshConfigFile: OpenSSH config semantics (first value wins, patterns, Include).
 #include "core/sshconfig/SshConfigFile.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // A tiny Slurm living in a FakeRemoteExecutor's file system, for SlurmClient
@@ -54,8 +55,18 @@ struct FakeSlurm {
         return r;
     }
 
-    RemoteResult handle(const QStringList &argv)
+    RemoteResult handle(const QStringList &queryArgv)
     {
+        // Queries arrive as `env -u VAR ... SLURM_TIME_FORMAT=standard squeue ...`.
+        QStringList argv = queryArgv;
+        if (argv.value(0) == "env") {
+            argv.removeFirst();
+            while (!argv.isEmpty() && (argv.first() == "-u" || argv.first().contains('='))) {
+                if (argv.first() == "-u")
+                    argv.removeFirst();
+                argv.removeFirst();
+            }
+        }
         const QString cmd = argv.value(0);
         if (cmd == "sh" && argv.value(1) == "-c") {
             const QString body = argv.value(2);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Header-only loopback TCP proxy for fault tests: listens on 127.0.0.1:<any>,
 // forwards each connection to 127.0.0.1:<target> (the test cluster's sshd)

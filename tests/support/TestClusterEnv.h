@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 // Header-only helper for tests that need the real loopback Slurm + sshd cluster
 // (tests/cluster/testcluster). load() runs `testcluster env`, exports what it
@@ -27,7 +28,13 @@ struct TestClusterEnv {
     QString sshdLog;        // SCALELAB_SSHD_LOG (127.0.0.1:2222)
     QString jumpSshdLog;    // SCALELAB_JUMP_SSHD_LOG (127.0.0.1:2223)
     QString mfaSshdLog;     // SCALELAB_MFA_SSHD_LOG (127.0.0.1:2224)
+    QString slurmSeries;    // SCALELAB_TESTCLUSTER_SLURM: "22.05" (host) or "24.11" (chroot)
     QString error;          // empty when everything loaded
+    // What `sbatch --version` prints on this cluster, without "slurm-wlm ".
+    QString expectedSlurmVersion() const
+    {
+        return slurmSeries == QLatin1String("24.11") ? QStringLiteral("24.11.5") : QStringLiteral("22.05.8");
+    }
 
     bool ok() const { return error.isEmpty(); }
 
@@ -147,6 +154,7 @@ struct TestClusterEnv {
             else if (key == QLatin1String("SCALELAB_SSHD_LOG")) env.sshdLog = value;
             else if (key == QLatin1String("SCALELAB_JUMP_SSHD_LOG")) env.jumpSshdLog = value;
             else if (key == QLatin1String("SCALELAB_MFA_SSHD_LOG")) env.mfaSshdLog = value;
+            else if (key == QLatin1String("SCALELAB_TESTCLUSTER_SLURM")) env.slurmSeries = value;
         }
         QStringList missing;
         if (env.clusterDir.isEmpty()) missing << QStringLiteral("SCALELAB_TESTCLUSTER_DIR");
@@ -157,6 +165,7 @@ struct TestClusterEnv {
         if (env.sshdLog.isEmpty()) missing << QStringLiteral("SCALELAB_SSHD_LOG");
         if (env.jumpSshdLog.isEmpty()) missing << QStringLiteral("SCALELAB_JUMP_SSHD_LOG");
         if (env.mfaSshdLog.isEmpty()) missing << QStringLiteral("SCALELAB_MFA_SSHD_LOG");
+        if (env.slurmSeries.isEmpty()) missing << QStringLiteral("SCALELAB_TESTCLUSTER_SLURM");
         if (!missing.isEmpty())
             env.error = QStringLiteral("'%1 env' did not print %2").arg(script, missing.join(QLatin1String(", ")));
         return env;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 // Shared by the script import tests: cluster profiles built in code (so the
@@ -127,7 +128,8 @@ inline const QSet<QString> &importerRules()
         "nodes-unspecified", "no-launch-line", "unresolved-variable", "torchrun-without-srun-multinode",
         "torchrun-standalone-multinode", "torchrun-nnodes-mismatch", "launcher-too-many-processes",
         "launcher-too-few-processes", "first-node-only", "tasks-never-started", "site-cpus-per-gpu",
-        "geometry-partition-mismatch"};
+        "geometry-partition-mismatch", "time-reads-as-minutes", "variable-never-set", "output-directory-missing",
+        "fixed-port-shared-node", "torchrun-no-rendezvous", "node-rank-procid", "option-removed"};
     return s;
 }
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Keeps ARCHITECTURE.md's include arrows true: every #include in core/, ui/
 // and app/ must point down (or sideways within its own folder), never up and
 // never in a circle. A new folder fails until it is given its place here and
@@ -21,6 +22,7 @@ const QHash<QString, QStringList> &directArrows()
         {"core/slurm", {"core/base"}},
         {"core/model", {"core/slurm"}},
         {"core/profiles", {"core/model"}},
+        {"core/discovery", {"core/model"}},
         {"core/compose", {"core/model"}},
         {"core/store", {"core/model"}},
         {"core/scriptimport", {"core/compose"}},
@@ -29,7 +31,7 @@ const QHash<QString, QStringList> &directArrows()
         {"core/ingest", {"core/store"}},
         {"core/analysis", {"core/store"}},
         // The window's folders see all of core except the SSH layer.
-        {"ui/common", {"core/profiles", "core/scriptimport", "core/client", "core/ingest", "core/analysis",
+        {"ui/common", {"core/profiles", "core/discovery", "core/scriptimport", "core/client", "core/ingest", "core/analysis",
                        "core/sshconfig"}},
         {"ui/compose", {"ui/common"}},
         {"ui/jobs", {"ui/common"}},
@@ -91,6 +93,15 @@ const QList<Guarded> &guardedHeaders()
     return guarded;
 }
 
+// POSIX-only headers: allowed only in Platform*Posix.cpp files, so a port to
+// another system replaces those files and nothing else (README: Supported
+// systems). The fault injector kills its own process for the crash tests.
+bool posixAllowed(const QString &path)
+{
+    static const QRegularExpression platformFile(QStringLiteral("/Platform\\w*Posix\\.cpp$"));
+    return platformFile.match(path).hasMatch() || path == QLatin1String("app/cli/FaultInjectingExecutor.cpp");
+}
+
 // Files are (repository path, text). Returns one line per wrong arrow.
 QStringList violations(const QList<QPair<QString, QString>> &files, const QSet<QString> &repoPaths)
 {
@@ -118,6 +129,11 @@ QStringList violations(const QList<QPair<QString, QString>> &files, const QSet<Q
                     out << QStringLiteral("%1:%2: %3 is not allowed in %4 (<%5>)").arg(path).arg(line).arg(g.what,
                                                                                                    from, inc);
             }
+            static const QRegularExpression posixRe(
+                QStringLiteral("^(unistd|termios|pwd|grp|poll|dlfcn|sys/(socket|wait|ioctl|mman|un))\\.h$"));
+            if (posixRe.match(inc).hasMatch() && !posixAllowed(path))
+                out << QStringLiteral("%1:%2: <%3> is POSIX-only: move the call into a Platform*Posix.cpp file")
+                           .arg(path).arg(line).arg(inc);
             if (!repoPaths.contains(inc))
                 continue;   // a Qt, system or generated header
             const QString to = roomOf(inc);
@@ -167,6 +183,9 @@ void TestArchitecture::checkerFindsWrongArrows_data()
                                      << "Qt Widgets is not allowed in core/model";
     QTest::newRow("qcustomplot outside results") << "ui/jobs/A.cpp" << "#include <qcustomplot.h>\n"
                                                  << "QCustomPlot is not allowed in ui/jobs";
+    QTest::newRow("posix outside platform files") << "core/ssh/A.cpp" << "#include <termios.h>\n"
+                                                   << "core/ssh/A.cpp:1: <termios.h> is POSIX-only";
+    QTest::newRow("posix in a platform file") << "core/ssh/PlatformTtyPosix.cpp" << "#include <termios.h>\n" << "";
     QTest::newRow("unknown folder") << "core/misc/A.cpp" << "" << "has no place in the arrows";
 }
 

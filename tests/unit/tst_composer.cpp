@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Renders and validates every profile x framework x GPU count, and checks the
 // scripts' geometry lines, the fixes and the golden scripts.
 #include "core/compose/JobValidator.h"
@@ -110,13 +111,17 @@ void TestComposer::matrix_data()
             maxPerNode = std::max(maxPerNode, part.gpusPerNode);
             maxTotal = std::max(maxTotal, part.maxGpus());
         }
-        QList<int> counts{1, 2, maxPerNode, 2 * maxPerNode};
+        // A profile that does not know its GPUs per node (generic) forbids
+        // nothing: no count may be refused on a made-up number.
+        const bool unknown = std::any_of(p.partitions.begin(), p.partitions.end(),
+                                         [](const Partition &x) { return !x.isKnown(QStringLiteral("gpusPerNode")); });
+        QList<int> counts = unknown ? QList<int>{1, 2, 8} : QList<int>{1, 2, maxPerNode, 2 * maxPerNode};
         std::sort(counts.begin(), counts.end());
         counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
         for (auto f : allFrameworks()) {
             for (int n : counts) {
-                const bool fits = n <= maxTotal;
-                const bool legal = fits && (frameworkSpansNodes(f) || n <= maxPerNode);
+                const bool fits = unknown || n <= maxTotal;
+                const bool legal = fits && (unknown || frameworkSpansNodes(f) || n <= maxPerNode);
                 QTest::addRow("%s/%s/%d", qPrintable(p.id), qPrintable(frameworkId(f)), n)
                     << p.id << int(f) << n << legal;
             }

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // TresString and AccountingMetrics against sacct output of the loopback test
 // cluster (tests/data/slurm-samples) and a hand-made GPU-usage record.
 #include "core/ingest/AccountingMetrics.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The shipped example spec parses, and the example's output feeds the log
 // extractor and the scaling analysis.
 #include "core/model/JobSpecJson.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // GpuSampleParser on sampler files in the documented nvidia-smi / rocm-smi
 // CSV formats (tests/data/ingest, see its README).
 #include "core/ingest/GpuSampleParser.h"
@@ -41,7 +42,15 @@ private Q_SLOTS:
     void inlineRows_data();
     void inlineRows();
     void unreadableFile();
+    void calendarDates();
     void manyRowsQuickly();
+    void headerlessRefused();
+    void strayHelpLinesNeverShiftColumns();
+    void rocmConciseTablePerTask();
+    void rocmPlainOutput();
+    void foreignToolRefused_data();
+    void foreignToolRefused();
+    void labelledTasksKeptApart();
 };
 
 // Whole-run numbers per file.
@@ -60,8 +69,6 @@ void TstIngestGpu::files_data()
                                                    << 1370.0 / 23 << 90.0 << 12300.0 << "nv-ai-03:0";
     QTest::newRow("seed 002 order, memory.free") << "util-95660.csv" << nv << 1 << qint64(5) << 32.0 << 45.0 << 9000.0
                                                  << "0";
-    QTest::newRow("noheader,nounits") << "scalelab-gpu-60-gpu01.csv" << nv << 2 << qint64(6) << 70.0 << 80.0 << 8001.0
-                                      << "gpu01:0";
     QTest::newRow("rocm-smi loop") << "scalelab-gpu-77-nid005001.csv" << rocm << 2 << qint64(6) << 469.0 / 5 << 97.0
                                    << 8237576192.0 / 1048576 << "nid005001:0";
     QTest::newRow("node 2 [Not Supported]") << "scalelab-gpu-53-tb-node2.csv" << nv << 2 << qint64(8) << 30.0 << 30.0
@@ -245,6 +252,18 @@ void TstIngestGpu::inlineRows_data()
                                                   "2021/02/03 10:15:23.013, GPU-bbb, 30 %, 5 MiB\n") << 2 << 20.0 << 5.0;
 }
 
+void TstIngestGpu::calendarDates()
+{
+    // A leap day into March: the calendar, not a 31-day month, decides.
+    const QByteArray hdr = "index, timestamp, utilization.gpu [%], memory.used [MiB]\n";
+    const GpuSampleSummary s = GpuSampleParser::parse(hdr + "0, 2024/02/29 23:59:59.000, 10 %, 5 MiB\n"
+                                                            "0, 2024/03/01 00:00:01.500, 30 %, 5 MiB\n");
+    QVERIFY(s.originEpochSeconds);
+    QCOMPARE(*s.originEpochSeconds, 1709251199.0);   // 2024-02-29T23:59:59Z
+    QCOMPARE(s.gpus.size(), 1);
+    QCOMPARE(s.gpus[0].seconds, (QVector<double>{0, 2.5}));
+}
+
 void TstIngestGpu::inlineRows()
 {
     QFETCH(QByteArray, csv);
@@ -297,6 +316,152 @@ void TstIngestGpu::manyRowsQuickly()
     QCOMPARE(s.gpus.size(), 8);
     QVERIFY(near(s.durationSeconds, rounds - 1 + 0.007, 1e-3));
     // No time limit here (Debug builds on a busy machine); bench_ingest reports the rate.
+}
+
+void TstIngestGpu::headerlessRefused()
+{
+    // `--format=csv,noheader`: the column order is not guessed.
+    const GpuSampleSummary s = GpuSampleParser::parseFile(ingest(QStringLiteral("scalelab-gpu-60-gpu01.csv")));
+    QCOMPARE(s.rows, qint64(0));
+    QVERIFY(s.noSamples);
+    QVERIFY(s.gpus.isEmpty());
+    QVERIFY(hasRule(s.diagnostics, "gpu-csv-no-header"));
+    for (const Diagnostic &d : s.diagnostics)
+        if (d.rule == QLatin1String("gpu-csv-no-header")) {
+            QCOMPARE(d.severity, Severity::Error);
+            QCOMPARE(d.line, 1);
+            QVERIFY2(d.message.contains(QLatin1String("6 data row(s)")), qPrintable(d.message));
+            QVERIFY2(d.message.contains(QLatin1String("scalelab-gpu-60-gpu01.csv")), qPrintable(d.message));
+        }
+}
+
+void TstIngestGpu::strayHelpLinesNeverShiftColumns()
+{
+    const QByteArray csv = "index, timestamp, utilization.gpu [%], memory.total [MiB], memory.used [MiB]\n"
+                           "0, 2020/11/12 14:02:14.854, 98 %, 32480 MiB, 30994 MiB\n"
+                           "memory.used\n"
+                           "Total memory allocated by active contexts, see memory.used.\n"
+                           "utilization.gpu, memory.used [MiB] are the fields\n"
+                           "0, 2020/11/12 14:02:19.858, 50 %, 32480 MiB, 30994 MiB\n"
+                           "0, 2020/11/12 14:02:24.858, 50 %, 30994 MiB\n";
+    const GpuSampleSummary s = GpuSampleParser::parse(csv);
+    QCOMPARE(s.rows, qint64(2));
+    QCOMPARE(s.gpus[0].memUsedMiB, (QVector<double>{30994, 30994}));
+    QCOMPARE(s.gpus[0].seconds.size(), 2);
+    QVERIFY(std::abs(s.gpus[0].seconds[1] - 5.004) < 1e-6);
+    QVERIFY(hasRule(s.diagnostics, "gpu-csv-short-row"));
+}
+
+void TstIngestGpu::rocmConciseTablePerTask()
+{
+    // `srun --label rocm-smi` in a loop under per-task GPU cgroups, with the sampler's time marks.
+    QByteArray text;
+    for (int round = 0; round < 2; ++round) {
+        text += "# time " + QByteArray::number(1700000000 + 10 * round) + ".25\n";
+        for (int task = 0; task < 2; ++task) {
+            const QByteArray l = QByteArray::number(task) + ": ";
+            text += l + "========================= ROCm System Management Interface =========================\n"
+                  + l + "=================================== Concise Info ===================================\n"
+                  + l + "Device  Node  IDs              Temp    Power   Partitions          SCLK    MCLK     Fan  Perf    PwrCap  VRAM%  GPU%\n"
+                  + l + "              (DID,     GUID)  (Edge)  (Avg)   (Mem, Compute, ID)\n"
+                  + l + "====================================================================================\n"
+                  + l + "0       " + QByteArray::number(8 + 3 * task) + "     0x7408,   13395  46.0\xc2\xb0""C  102.0W  N/A, N/A, 0         800Mhz  1600Mhz  0%   manual  500.0W  "
+                  + QByteArray::number(10 * task) + "%     " + QByteArray::number(40 + 10 * task + round) + "%\n"
+                  + l + "================================ End of ROCm SMI Log ===============================\n";
+        }
+    }
+    GpuSampleParseOptions o;
+    o.host = QStringLiteral("nid005001");
+    const GpuSampleSummary s = GpuSampleParser::parse(text, o);
+    QCOMPARE(s.tool, GpuSampleSummary::Tool::RocmSmi);
+    QCOMPARE(s.rows, qint64(4));
+    QCOMPARE(s.gpus.size(), 2);
+    QCOMPARE(s.gpus[0].key, QStringLiteral("nid005001:task0:0"));
+    QCOMPARE(s.gpus[1].key, QStringLiteral("nid005001:task1:0"));
+    QCOMPARE(s.gpus[0].utilPercent, (QVector<double>{40, 41}));
+    QCOMPARE(s.gpus[1].utilPercent, (QVector<double>{50, 51}));
+    QCOMPARE(s.gpus[1].seconds, (QVector<double>{0, 10}));
+    QCOMPARE(*s.originEpochSeconds, 1700000000.25);
+    QCOMPARE(s.skippedLines, qint64(0));
+}
+
+void TstIngestGpu::rocmPlainOutput()
+{
+    // rocm-smi --showuse --showmemuse --showmeminfo vram without --csv.
+    const QByteArray text =
+        "======================= ROCm System Management Interface =======================\n"
+        "============================== % time GPU is busy ==============================\n"
+        "GPU[0]\t\t: GPU use (%): 93\n"
+        "GPU[1]\t\t: GPU use (%): 91\n"
+        "================================================================================\n"
+        "============================== Current Memory Use ==============================\n"
+        "GPU[0]\t\t: GPU Memory Allocated (VRAM%): 12\n"
+        "GPU[1]\t\t: GPU Memory Allocated (VRAM%): 13\n"
+        "============================ Memory Usage (Bytes) ============================\n"
+        "GPU[0]\t\t: VRAM Total Memory (B): 68702699520\n"
+        "GPU[0]\t\t: VRAM Total Used Memory (B): 8237576192\n"
+        "GPU[1]\t\t: VRAM Total Memory (B): 68702699520\n"
+        "GPU[1]\t\t: VRAM Total Used Memory (B): 1048576\n"
+        "============================= End of ROCm SMI Log ==============================\n";
+    const GpuSampleSummary s = GpuSampleParser::parse(text);
+    QCOMPARE(s.tool, GpuSampleSummary::Tool::RocmSmi);
+    QCOMPARE(s.rows, qint64(2));
+    QCOMPARE(*s.meanUtilPercent, 92.0);
+    QCOMPARE(s.gpus[0].memUsedMiB, QVector<double>{8237576192.0 / 1048576});
+    QCOMPARE(s.gpus[1].memUsedMiB, QVector<double>{1.0});
+    QCOMPARE(*s.gpus[1].memTotalMiB, 65520.0);
+}
+
+void TstIngestGpu::foreignToolRefused_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QString>("tool");
+    QTest::newRow("nvidia-smi table")
+        << QByteArray("Tue Nov 12 14:02:14 2024\n"
+                      "+-----------------------------------------------------------------------------+\n"
+                      "| NVIDIA-SMI 535.104.05   Driver Version: 535.104.05   CUDA Version: 12.2     |\n"
+                      "|   0  Tesla V100-SXM2...  On   | 00000000:06:00.0 Off |                    0 |\n")
+        << "nvidia-smi's default table";
+    QTest::newRow("nvidia-smi dmon") << QByteArray("# gpu   pwr gtemp mtemp    sm   mem   enc   dec\n"
+                                                   "# Idx     W     C     C     %     %     %     %\n"
+                                                   "    0    43    31    30     0     0     0     0\n")
+                                     << "nvidia-smi dmon";
+}
+
+void TstIngestGpu::foreignToolRefused()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(QString, tool);
+    GpuSampleParseOptions o;
+    o.fileName = QStringLiteral("scalelab-gpu-9-n1.csv");
+    const GpuSampleSummary s = GpuSampleParser::parse(text, o);
+    QCOMPARE(s.rows, qint64(0));
+    QCOMPARE(s.tool, GpuSampleSummary::Tool::Unknown);
+    QVERIFY(hasRule(s.diagnostics, "gpu-samples-foreign-tool"));
+    for (const Diagnostic &d : s.diagnostics)
+        if (d.rule == QLatin1String("gpu-samples-foreign-tool")) {
+            QCOMPARE(d.severity, Severity::Error);
+            QVERIFY2(d.message.contains(tool), qPrintable(d.message));
+            QVERIFY2(d.message.contains(QLatin1String("scalelab-gpu-9-n1.csv")), qPrintable(d.message));
+        }
+    QVERIFY(s.noSamplesReason.contains(tool));
+}
+
+void TstIngestGpu::labelledTasksKeptApart()
+{
+    const QByteArray csv = "0: index, timestamp, utilization.gpu [%], memory.used [MiB]\n"
+                           "1: index, timestamp, utilization.gpu [%], memory.used [MiB]\n"
+                           "0: 0, 2024/05/01 12:00:00.000, 10 %, 100 MiB\n"
+                           "1: 0, 2024/05/01 12:00:00.000, 30 %, 300 MiB\n"
+                           "1: 0, 2024/05/01 12:00:02.000, 50 %, 300 MiB\n";
+    GpuSampleParseOptions o;
+    o.host = QStringLiteral("gpu01");
+    const GpuSampleSummary s = GpuSampleParser::parse(csv, o);
+    QCOMPARE(s.gpus.size(), 2);
+    QCOMPARE(s.gpus[0].key, QStringLiteral("gpu01:task0:0"));
+    QCOMPARE(s.gpus[1].utilPercent, (QVector<double>{30, 50}));
+    QCOMPARE(s.gpus[1].task, 1);
+    QCOMPARE(*s.meanUtilPercent, 30.0);
 }
 
 QTEST_GUILESS_MAIN(TstIngestGpu)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Profile loading: every bad profile is reported with file and line/column or
 // key, never crashes, never hides the good profiles; user profiles override.
 #include "core/model/JobSpecJson.h"

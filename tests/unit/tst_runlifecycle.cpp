@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // RunLifecycle against the fake Slurm: a batch is validated and stored whole
 // before anything is sent; unresolved runs are reconciled and sent once; a run
 // that finishes is fetched and its metrics stored in the poll cycle that saw

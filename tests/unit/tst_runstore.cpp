@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The run store: schema, runs and their history, accounting, files, metrics,
 // per-thread connections, and surviving kill -9 in the middle of writes.
 #include "core/store/RunStore.h"

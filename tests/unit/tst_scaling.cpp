@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // ScalingAnalysis: speedup, efficiency, the Amdahl fit and the advice text.
 #include "core/analysis/ScalingAnalysis.h"
 

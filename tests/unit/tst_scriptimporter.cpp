@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Importing and linting existing sbatch scripts: the seed guides' examples
 // (tests/data/scripts) with the spec each should give and the mistakes each
 // contains; hostile input is in tst_scriptimporthostile.cpp.
@@ -180,11 +181,13 @@ void TestScriptImporter::seedScriptDetails()
         QCOMPARE(l->nprocPerNode, 4);
         QCOMPARE(l->nprocLine, 19);
         QCOMPARE(imp.spec.environment.modules, QStringList{"pytorch"});
-        QCOMPARE(imp.spec.environment.setup, QStringList{"module use /projappl/project_462000007/ai/modulefiles/"});
-        QCOMPARE(imp.spec.environment.variables.size(), 3);
+        // $(hostname) stays a command substitution: the line is kept as written.
+        QCOMPARE(imp.spec.environment.setup, (QStringList{"export RDZV_HOST=$(hostname)",
+                                                          "module use /projappl/project_462000007/ai/modulefiles/"}));
+        QCOMPARE(imp.spec.environment.variables.size(), 2);
         QCOMPARE(imp.spec.environment.variables[0].first, QStringLiteral("OMP_NUM_THREADS"));
         QCOMPARE(imp.spec.environment.variables[0].second, QStringLiteral("$SLURM_CPUS_PER_TASK"));
-        QCOMPARE(imp.spec.environment.variables[1].second, QStringLiteral("$(hostname)"));
+        QCOMPARE(imp.spec.environment.variables[1].first, QStringLiteral("RDZV_PORT"));
         QCOMPARE(imp.spec.cpusPerGpu, 16);
         QVERIFY(imp.spec.args.isEmpty());   // <options> is a placeholder, not an argument
         const auto it = std::find_if(imp.diagnostics.begin(), imp.diagnostics.end(),
@@ -215,7 +218,7 @@ void TestScriptImporter::synthetic_data()
         << "puhti"
         << sh({"#!/bin/bash", "#SBATCH --account=project_2001234", "#SBATCH --partition=gpu", "#SBATCH --nodes=2",
                "#SBATCH --gres=gpu:v100:4", "#SBATCH --time=1:00:00", "torchrun --nnodes=2 --nproc_per_node=4 train.py"})
-        << QStringList{"torchrun-without-srun-multinode@7", "launcher-too-few-processes@7"};
+        << QStringList{"torchrun-without-srun-multinode@7"};   // the 4 idle GPUs are the same mistake
     QTest::newRow("torchrun standalone on 2 nodes")
         << "puhti"
         << sh({"#!/bin/bash", "#SBATCH -A project_2001234 -p gpu", "#SBATCH -N2 --ntasks-per-node=1", "#SBATCH --gres=gpu:v100:4",
@@ -225,7 +228,7 @@ void TestScriptImporter::synthetic_data()
         << "puhti"
         << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --nodes=2 --ntasks-per-node=1", "#SBATCH --gres=gpu:v100:4",
                "#SBATCH --time=10:00", "srun torchrun \\", "  --nnodes=4 \\", "  --nproc_per_node=gpu train.py"})
-        << QStringList{"torchrun-nnodes-mismatch@7"};
+        << QStringList{"torchrun-no-rendezvous@6", "torchrun-nnodes-mismatch@7"};
     QTest::newRow("torchrun per task")
         << "puhti"
         << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --nodes=1 --ntasks-per-node=4", "#SBATCH --gres=gpu:v100:4",
@@ -235,7 +238,7 @@ void TestScriptImporter::synthetic_data()
         << "puhti"
         << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --nodes=2 --ntasks-per-node=1", "#SBATCH --gpus-per-node=4",
                "#SBATCH --time=10:00", "NGPU=$SLURM_GPUS_ON_NODE", "export NN=${SLURM_NNODES}",
-               "srun torchrun --nnodes=$NN --nproc_per_node=$NGPU train.py --epochs ${EPOCHS:-3}"})
+               "srun torchrun --nnodes=$NN --nproc_per_node=$NGPU --rdzv_endpoint=$(hostname):29500 train.py --epochs ${EPOCHS:-3}"})
         << QStringList{};
     QTest::newRow("unresolved count")
         << "puhti"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Hostile input for the sbatch script importer: empty, binary, huge and
 // broken scripts and random fragments must neither crash nor throw, and every
 // finding must name a rule and a line inside the script. Also the shell lexer.

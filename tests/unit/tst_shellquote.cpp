@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Quoting is checked by real shells: whatever the word, the shell must hand
 // it back unchanged and run nothing embedded in it.
 #include "core/base/ShellQuote.h"

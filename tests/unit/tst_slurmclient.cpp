@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // SlurmClient against a scripted executor: exactly-once submission with the
 // connection lost at every phase, rejection, polling load, cancel, fetch.
 #include "FakeSlurm.h"
@@ -108,7 +109,9 @@ void TestSlurmClient::submitHappyPath()
     QCOMPARE(r.remoteDir, dir);
     QCOMPARE(m_exec->files.value(dir + "/job.sbatch"), before.script.toUtf8());
     QCOMPARE(m_exec->files.value(dir + "/jobid"), QByteArray("100\n"));
-    QCOMPARE(m_exec->countCommands("sbatch"), 1);
+    QCOMPARE(m_exec->countCommands("sbatch --parsable"), 1);
+    QCOMPARE(m_exec->countCommands("sbatch --version"), 1);   // the version probe, once per client
+    QCOMPARE(r.slurmVersion, QStringLiteral("22.05.8"));
     QCOMPARE(m_slurm->jobs.size(), 1);
     QCOMPARE(m_slurm->jobs[0].token, before.token);
     // no user text in any command
@@ -125,10 +128,22 @@ void TestSlurmClient::submitHappyPath()
     QVERIFY(argv[2].contains("--comment=" + before.token));
     QVERIFY(argv[2].contains("--chdir=" + dir));
     QVERIFY(ShellQuote::isSafeForRemote(argv[2]));
+    // The protocol's steps as the executor heard them (what the crash hook names).
+    QCOMPARE(m_exec->steps, (QList<SubmitStep>{SubmitStep::DirectoryStored, SubmitStep::ScriptUploaded,
+                                               SubmitStep::UnknownStored, SubmitStep::SbatchReturned,
+                                               SubmitStep::OutcomeStored}));
+    QStringList ids;
+    for (SubmitStep step : std::as_const(m_exec->steps))
+        ids << submitStepId(step);
+    QCOMPARE(ids, QStringList({"directory-stored", "script-uploaded", "unknown-stored", "sbatch-returned",
+                               "outcome-stored"}));
+    QVERIFY(submitStepFromId(QStringLiteral("sbatch-returned")) == SubmitStep::SbatchReturned);
+    QVERIFY(!submitStepFromId(QStringLiteral("sbatch --parsable")));
     // exactly once: a second submit sends nothing
     const int callsBefore = m_exec->calls.size();
     QCOMPARE(m_client->submit(id).kind, SubmitOutcome::Kind::Refused);
     QCOMPARE(m_exec->calls.size(), callsBefore);
+    QCOMPARE(m_exec->steps.size(), 5);
 }
 
 void TestSlurmClient::submitRejectedStoresSlurmText()
@@ -145,7 +160,7 @@ void TestSlurmClient::submitRejectedStoresSlurmText()
     QCOMPARE(r.submitState, SubmitState::Rejected);
     QCOMPARE(r.rejection, o.message);
     QCOMPARE(m_client->submit(id).kind, SubmitOutcome::Kind::Refused);
-    QCOMPARE(m_exec->countCommands("sbatch"), 1);
+    QCOMPARE(m_exec->countCommands("sbatch --parsable"), 1);
 }
 
 void TestSlurmClient::submitControllerDownIsRetryable()
@@ -379,6 +394,14 @@ void TestSlurmClient::pollOneSqueueOneSacct()
     QCOMPARE(m_exec->commands().size(), 2);
     QCOMPARE(m_exec->countCommands("squeue --me"), 1);
     QCOMPARE(m_exec->countCommands("sacct --jobs=101,102 "), 1);
+    // Queries carry their own environment: rc files cannot reshape what is parsed.
+    for (const QStringList &argv : m_exec->commands()) {
+        QCOMPARE(argv.first(), QStringLiteral("env"));
+        QVERIFY(argv.join(' ').contains("-u SQUEUE_FORMAT -u SQUEUE_FORMAT2 "));
+        QVERIFY(argv.join(' ').contains("-u SACCT_FORMAT "));
+        QVERIFY(argv.contains("SLURM_TIME_FORMAT=standard"));
+        QVERIFY(!argv.join(' ').contains("SLURM_CONF"));
+    }
     QCOMPARE(m_store->run(a).value().state, JobState::Running);
     QCOMPARE(m_store->run(b).value().state, JobState::Completed);
     QCOMPARE(m_store->run(c).value().state, JobState::Timeout);
@@ -473,14 +496,14 @@ void TestSlurmClient::pollScheduler()
 
 void TestSlurmClient::detectVersionOnce()
 {
-    QCOMPARE(m_client->detectVersion(), QStringLiteral("22.05.8"));
-    QCOMPARE(m_client->detectVersion(), QStringLiteral("22.05.8"));
+    QCOMPARE(m_client->detectVersion().value(), QStringLiteral("22.05.8"));
+    QCOMPARE(m_client->detectVersion().value(), QStringLiteral("22.05.8"));
     QCOMPARE(m_exec->countCommands("sbatch --version"), 1);
     FakeRemoteExecutor broken;
     SlurmClient other(broken, *m_store, "testbed");
-    QString error;
-    QCOMPARE(other.detectVersion(&error), QString());
-    QVERIFY(error.contains("127"));
+    const Result<QString> failed = other.detectVersion();
+    QVERIFY(failed.failedWith(ErrorCode::RemoteFailed));
+    QVERIFY2(failed.errorText().startsWith("sbatch --version failed (exit 127)"), qPrintable(failed.errorText()));
 }
 
 void TestSlurmClient::testOnly()

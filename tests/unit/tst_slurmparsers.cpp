@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Parsers for squeue/sacct output, on real outputs of the testbed cluster
 // (tests/data/slurm-samples) and on malformed input.
 #include "core/slurm/SacctParser.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // The scaling-study planner: variants per GPU count, batch scaling, partition
 // moves, and the fixes it applies through applyFix.
 #include "core/compose/JobValidator.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Every store write of the submit protocol fails once (an SQLite trigger
 // refuses exactly that write), then the run is recovered the way the CLI and
 // the window do it (RunLifecycle::reconcileUnresolved). Whatever write failed:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // Line diff (Myers) used by the run comparison, and the study notes that
 // hold a study's user metric patterns.
 

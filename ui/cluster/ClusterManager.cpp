@@ -1,9 +1,11 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/cluster/ClusterManager.h"
 
 #include "ui/common/AppServices.h"
 #include "ui/common/AppSettings.h"
 #include "core/ssh/ClusterConnection.h"
 #include "ui/cluster/GuiSshCallbacks.h"
+#include "core/base/Logging.h"
 #include "core/store/RunStore.h"
 #include "core/client/SlurmClient.h"
 
@@ -160,6 +162,8 @@ void ClusterManager::onConnectionState(const QString &alias, int state, const QS
     case S::Failed: text = tr("cannot connect to %1: %2").arg(alias, message); break;
     case S::Disconnected: text = tr("disconnected from %1").arg(alias); break;
     }
+    // What the status bar said, for a report that starts "it said cannot connect".
+    qCInfo(lcUi).noquote() << QStringLiteral("status: %1").arg(text);
     Q_EMIT connectionStatus(alias, text);
 }
 
@@ -232,7 +236,7 @@ void ClusterManager::watchOutput(qint64 runId)
     const qint64 maxBytes = AppSettings::tailBytes();
     enqueue(c, [store = m_workerStore, alias = c.alias, runId, maxBytes, self = QPointer(this)](RemoteExecutor &ex) {
         SlurmClient client(ex, *store, alias);
-        const TailResult t = client.tailOutput(runId, maxBytes);
+        const TailResult t = RunLifecycle(client, *store).tail(runId, maxBytes);
         if (!t.data.isEmpty())
             QMetaObject::invokeMethod(
                 self, [self, runId] { if (self) Q_EMIT self->outputUpdated(runId); }, Qt::QueuedConnection);
@@ -261,6 +265,11 @@ void ClusterManager::poll(const QString &alias)
 
 void ClusterManager::onPollDone(const QString &alias, const PollCycleReport &rep)
 {
+    if (!rep.finalRuns.isEmpty())
+        qCInfo(lcUi).noquote() << QStringLiteral("%1: %2 run(s) finished, %3 metric(s) stored, shown in Jobs and Results")
+                                      .arg(alias)
+                                      .arg(rep.finalRuns.size())
+                                      .arg(rep.metricsStored);
     Cluster &c = cluster(alias);
     c.pollQueued = false;
     if (rep.poll.ok())
@@ -313,5 +322,3 @@ void ClusterManager::notify(const QString &title, const QString &text)
 }
 
 } // namespace scalelab
-
-#include "moc_ClusterManager.cpp"

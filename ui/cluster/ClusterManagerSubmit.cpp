@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 // ClusterManager: submitting, dry runs, cancelling and reconciling.
 #include "ui/cluster/ClusterManager.h"
 
@@ -8,6 +9,7 @@
 #include "core/store/RunStore.h"
 #include "core/compose/SbatchRenderer.h"
 #include "core/client/SlurmClient.h"
+#include "core/base/Logging.h"
 
 #include <QDateTime>
 
@@ -63,6 +65,9 @@ void ClusterManager::submit(const QList<JobSpec> &specs, const QString &studyNam
         byAlias[run.clusterAlias] << run.id;
     }
     Q_EMIT m_services.runsChanged();
+    qCInfo(lcUi).noquote() << QStringLiteral("submit: %1 run(s) stored%2, sending")
+                                  .arg(stored->size())
+                                  .arg(studyName.trimmed().isEmpty() ? QString() : QStringLiteral(" as a study"));
 
     for (const QString &alias : std::as_const(order)) {
         Cluster &c = cluster(alias);
@@ -215,7 +220,7 @@ void ClusterManager::cancel(qint64 runId)
     c.waitingForUser = false;
     enqueue(c, [store = m_workerStore, alias, runId, self = QPointer(this)](RemoteExecutor &ex) {
         SlurmClient client(ex, *store, alias);
-        const Result<QString> o = client.cancel(runId);
+        const Result<QString> o = RunLifecycle(client, *store).cancel(runId);
         QMetaObject::invokeMethod(
             self,
             [self, runId, o, alias] {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/cluster/ConnectionsDialog.h"
 
 #include "ui/common/AppServices.h"
@@ -376,5 +377,3 @@ void ConnectionsDialog::cancelTest()
 }
 
 } // namespace scalelab
-
-#include "moc_ConnectionsDialog.cpp"

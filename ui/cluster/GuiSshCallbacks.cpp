@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/cluster/GuiSshCallbacks.h"
 
 #include "ui/cluster/HostKeyDialog.h"
@@ -154,5 +155,3 @@ std::optional<QStringList> GuiSshCallbacks::keyboardInteractive(const QString &n
 }
 
 } // namespace scalelab
-
-#include "moc_GuiSshCallbacks.cpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/cluster/HostKeyDialog.h"
 
 #include <QDialogButtonBox>
@@ -141,5 +142,3 @@ void HostKeyDialog::finishWith(SshCallbacks::HostKeyDecision d)
 }
 
 } // namespace scalelab
-
-#include "moc_HostKeyDialog.cpp"

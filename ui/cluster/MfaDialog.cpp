@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/cluster/MfaDialog.h"
 
 #include <QDialogButtonBox>
@@ -59,5 +60,3 @@ void MfaDialog::finish(bool ok)
 }
 
 } // namespace scalelab
-
-#include "moc_MfaDialog.cpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/cluster/PassphraseDialog.h"
 
 #include <QDialogButtonBox>
@@ -44,5 +45,3 @@ void PassphraseDialog::finish(bool ok)
 }
 
 } // namespace scalelab
-
-#include "moc_PassphraseDialog.cpp"

@@ -1,6 +1,9 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/common/AppServices.h"
 
 #include "core/store/RunStore.h"
+
+#include <QDialog>
 
 namespace scalelab {
 
@@ -30,8 +33,21 @@ QString AppServices::storeError()
     return m_storeError;
 }
 
+QString AppServices::clustersUnavailableReason()
+{
+    return tr("The cluster layer is still starting.");
+}
+
+QString AppServices::openConnections(QWidget *parent)
+{
+    if (!m_connectionsDialog)
+        return tr("this build has no connections dialog");
+    QDialog *d = m_connectionsDialog(*this, parent);
+    d->setAttribute(Qt::WA_DeleteOnClose);
+    d->open();
+    return {};
+}
+
 AppServices::~AppServices() = default;
 
 } // namespace scalelab
-
-#include "moc_AppServices.cpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 #include "core/model/JobSpec.h"
@@ -5,7 +6,11 @@
 
 #include <QObject>
 
+#include <functional>
 #include <memory>
+
+class QDialog;
+class QWidget;
 
 namespace scalelab {
 
@@ -35,6 +40,16 @@ public:
         m_clusters = clusters;
         Q_EMIT clustersChanged();
     }
+    // Why Submit and Dry run are off while there is no cluster layer yet.
+    static QString clustersUnavailableReason();
+
+    // The connections dialog lives with the SSH layer (ui/cluster), which
+    // the places below it may not include: GuiMain says how to make it.
+    using DialogFactory = std::function<QDialog *(AppServices &, QWidget *parent)>;
+    void setConnectionsDialogFactory(DialogFactory factory) { m_connectionsDialog = std::move(factory); }
+    // Opens the connections dialog (window-modal, deleted when closed);
+    // returns "" or why it cannot.
+    QString openConnections(QWidget *parent);
 
 Q_SIGNALS:
     // The cluster manager was created (GuiMain makes it after the first paint).
@@ -53,6 +68,7 @@ private:
     std::unique_ptr<RunStore> m_store;
     QString m_storeError;
     ClusterService *m_clusters = nullptr;
+    DialogFactory m_connectionsDialog;
 };
 
 } // namespace scalelab

@@ -1,5 +1,7 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/common/AppSettings.h"
 
+#include "core/base/PrivateFiles.h"
 #include "core/model/ClusterProfile.h"
 #include "core/client/PollScheduler.h"
 #include "core/sshconfig/SshConfigFile.h"
@@ -58,6 +60,8 @@ QSettings &AppSettings::settings()
     }
     return *s;
 }
+
+QString AppSettings::settingsFilePath() { return settings().fileName(); }
 
 QString AppSettings::name(Key key) { return QString::fromLatin1(info(key).name); }
 QVariant AppSettings::defaultValue(Key key) { return info(key).defaultValue; }
@@ -196,7 +200,11 @@ QString AppSettings::writeGeneratedConfig()
     }
     text += QStringLiteral("\nMatch all\n  Include %1\n").arg(userSshConfigPath());
     const QString path = generatedConfigPath();
-    QDir().mkpath(QFileInfo(path).absolutePath());
+    // Owner only, like the researcher's own ~/.ssh/config: QSaveFile keeps
+    // the mode of the file it replaces.
+    for (const QString &e : {PrivateFiles::makeDirectory(QFileInfo(path).absolutePath()), PrivateFiles::makeFile(path)})
+        if (!e.isEmpty())
+            return e;
     QSaveFile f(path);
     if (!f.open(QIODevice::WriteOnly))
         return QStringLiteral("cannot write %1: %2").arg(path, f.errorString());

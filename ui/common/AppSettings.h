@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 #include <QString>
@@ -59,6 +60,8 @@ public:
     static QString sshConfigPath();
     static QString userSshConfigPath();
     static QString generatedConfigPath();
+    // The settings file: $SCALELAB_SETTINGS_FILE or QSettings' native file.
+    static QString settingsFilePath();
     // Rewrites the generated config from every cluster with an explicit host; "" = ok.
     static QString writeGeneratedConfig();
     static QString generatedAlias(const QString &profileId) { return QStringLiteral("scalelab-") + profileId; }

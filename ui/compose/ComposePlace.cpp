@@ -1,9 +1,11 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/compose/ComposePlace.h"
 
+#include "ui/common/AfterFirstPaint.h"
 #include "ui/common/AppServices.h"
-#include "ui/common/ClusterModule.h"
 #include "ui/compose/DiagnosticsPanel.h"
 #include "ui/compose/JobForm.h"
+#include "core/base/InputLimits.h"
 #include "core/model/JobSpecJson.h"
 #include "core/model/LaunchGeometry.h"
 #include "core/profiles/ProfileRegistry.h"
@@ -11,6 +13,7 @@
 #include "ui/common/UiResources.h"
 #include "core/compose/SbatchRenderer.h"
 #include "ui/compose/ScalingStudyDialog.h"
+#include "core/scriptimport/ImportSummary.h"
 #include "core/scriptimport/ScriptImporter.h"
 #include "ui/compose/ScriptPreview.h"
 #include "core/model/SpecFix.h"
@@ -60,14 +63,20 @@ ComposePlace::ComposePlace(AppServices &services, QWidget *parent) : QWidget(par
     m_preview = new ScriptPreview(this);
     m_diagnostics = new DiagnosticsPanel(this);
 
-    m_study = new QPushButton(QIcon(QStringLiteral(":/scalelab/icons/study.svg")), tr("Scaling study…"), this);
+    m_study = new QPushButton(tr("Scaling study…"), this);
     m_study->setAccessibleName(tr("Scaling study"));
     m_study->setToolTip(tr("Sweep this job over GPU counts"));
-    m_dryRun = new QPushButton(QIcon(QStringLiteral(":/scalelab/icons/dryrun.svg")), tr("Dry run"), this);
+    m_dryRun = new QPushButton(tr("Dry run"), this);
     m_dryRun->setAccessibleName(tr("Dry run"));
-    m_submit = new QPushButton(QIcon(QStringLiteral(":/scalelab/icons/submit.svg")), tr("Submit"), this);
+    m_submit = new QPushButton(tr("Submit"), this);
     m_submit->setAccessibleName(tr("Submit"));
     m_submit->setDefault(true);
+    // SVG icons load the icon engine and image plugins: not before the form is on screen.
+    new AfterFirstPaint(this, [this] {
+        m_study->setIcon(QIcon(QStringLiteral(":/scalelab/icons/study.svg")));
+        m_dryRun->setIcon(QIcon(QStringLiteral(":/scalelab/icons/dryrun.svg")));
+        m_submit->setIcon(QIcon(QStringLiteral(":/scalelab/icons/submit.svg")));
+    });
     m_verdict = new QLabel(this);
     m_verdict->setAccessibleName(tr("Last dry run or submit result"));
     m_verdict->setWordWrap(true);
@@ -152,7 +161,7 @@ void ComposePlace::updateActions()
             firstError = &d;
             break;
         }
-    const QString noClusters = ClusterModule::unavailableReason();
+    const QString noClusters = AppServices::clustersUnavailableReason();
     m_submit->setEnabled(haveClusters && !firstError);
     m_submit->setToolTip(!haveClusters ? noClusters
                          : firstError  ? tr("Fix first: %1").arg(firstError->message)
@@ -198,6 +207,15 @@ void ComposePlace::focusDiagnostic(const Diagnostic &diag)
 
 void ComposePlace::applyFix(const Fix &fix)
 {
+    if (fix.field == QLatin1String("profile") && m_diagnostics->hasImported() && !m_importText.isEmpty()) {
+        // Switching the site of an imported script reads it again there.
+        JobSpec s = m_form->spec();
+        s.profile = fix.value;
+        m_form->setSpec(s);
+        importScriptText(m_importText, m_importName);
+        Q_EMIT message(tr("Applied: %1").arg(fix.label));
+        return;
+    }
     JobSpec s = m_form->spec();
     const QString error = scalelab::applyFix(s, fix);
     if (!error.isEmpty()) {
@@ -219,13 +237,13 @@ void ComposePlace::showFileProblems(const QString &title, const Diagnostics &dia
 
 QString ComposePlace::openSpecFile(const QString &path)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        const QString err = tr("Cannot open %1: %2").arg(path, f.errorString());
-        Q_EMIT message(err);
-        return err;
+    const auto read = InputLimits::readFile(path, tr("job spec"));
+    if (!read.ok) {
+        showFileProblems(tr("Spec file %1 could not be opened").arg(QFileInfo(path).fileName()), {read.problem});
+        Q_EMIT message(read.problem.message);
+        return read.problem.message;
     }
-    const auto parsed = parseJobSpec(f.readAll(), path);
+    const auto parsed = parseJobSpec(read.data, path);
     if (!parsed.spec) {
         showFileProblems(tr("Spec file %1 could not be opened").arg(QFileInfo(path).fileName()), parsed.errors);
         const QString err = parsed.errors.value(0).message;
@@ -257,13 +275,13 @@ QString ComposePlace::saveSpecFile(const QString &path)
 
 QString ComposePlace::importScriptFile(const QString &path)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        const QString err = tr("Cannot open %1: %2").arg(path, f.errorString());
-        Q_EMIT message(err);
-        return err;
+    const auto read = InputLimits::readFile(path, tr("script"));
+    if (!read.ok) {
+        showFileProblems(tr("Script %1 could not be imported").arg(QFileInfo(path).fileName()), {read.problem});
+        Q_EMIT message(read.problem.message);
+        return read.problem.message;
     }
-    importScriptText(QString::fromUtf8(f.readAll()), QFileInfo(path).fileName());
+    importScriptText(QString::fromUtf8(read.data), QFileInfo(path).fileName());
     return {};
 }
 
@@ -275,11 +293,24 @@ void ComposePlace::importScriptText(const QString &text, const QString &sourceNa
         return;
     }
     ScriptImport imp = importSbatchScript(text, *profile);
+    imp.diagnostics = InputLimits::capDiagnostics(imp.diagnostics, sourceName);
     if (imp.spec.profile.isEmpty())
         imp.spec.profile = profile->id;
+    m_form->keepPartitionAcrossProfiles(imp.spec.partition);
     m_form->setSpec(imp.spec);
     rerender();
-    m_diagnostics->setImported(imp.diagnostics, tr("Imported script %1 (until the next edit)").arg(sourceName));
+    // The script may name another site: offer the switch rather than
+    // replacing its partition with this profile's default.
+    if (const auto site = recogniseSite(imp, m_services.profiles().profiles(), profile->id)) {
+        imp.diagnostics.prepend(finding(
+            Severity::Info, QStringLiteral("site-recognised"), QStringLiteral("profile"), 0,
+            tr("This looks like a %1 script (%2) — switch profile?").arg(site->profileName, site->reasons.join(QStringLiteral(", "))),
+            Fix{QStringLiteral("profile"), site->profileId, tr("switch to %1").arg(site->profileName)}));
+    }
+    m_importText = text;
+    m_importName = sourceName;
+    m_diagnostics->setImported(imp.diagnostics, tr("Imported script %1 (until the next edit)").arg(sourceName),
+                               imp.summary);
     m_specPath.clear();
     Q_EMIT message(tr("Imported %1: %n finding(s).", nullptr, int(imp.diagnostics.size())).arg(sourceName));
 }
@@ -409,5 +440,3 @@ void ComposePlace::openStudy()
 }
 
 } // namespace scalelab
-
-#include "moc_ComposePlace.cpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 #include "core/base/Diagnostic.h"
@@ -80,6 +81,8 @@ private:
     QLabel *m_verdict;
     Diagnostics m_current;
     QString m_specPath;
+    QString m_importText;   // the last imported script, read again on a profile switch
+    QString m_importName;
     QPointer<QMessageBox> m_confirm;
     QObject *m_connectedClusters = nullptr;
 };

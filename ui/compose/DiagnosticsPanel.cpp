@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/compose/DiagnosticsPanel.h"
 
 #include <QHeaderView>
@@ -62,7 +63,8 @@ DiagnosticsPanel::DiagnosticsPanel(QWidget *parent) : QWidget(parent)
         if (!item || !item->data(DiagIndexRole).isValid())
             return;
         const int i = item->data(DiagIndexRole).toInt();
-        const Diagnostics &list = item->data(ImportedRole).toBool() ? m_imported : m_current;
+        const int source = item->data(ImportedRole).toInt();   // 0 this job, 1 imported, 2 import summary
+        const Diagnostics &list = source == 2 ? m_importSummary : source == 1 ? m_imported : m_current;
         if (i >= 0 && i < list.size())
             Q_EMIT activated(list[i]);
     };
@@ -79,9 +81,10 @@ void DiagnosticsPanel::setDiagnostics(const Diagnostics &diags)
     rebuild();
 }
 
-void DiagnosticsPanel::setImported(const Diagnostics &diags, const QString &title)
+void DiagnosticsPanel::setImported(const Diagnostics &diags, const QString &title, const Diagnostics &summary)
 {
     m_imported = diags;
+    m_importSummary = summary;
     m_importSource = title;
     rebuild();
 }
@@ -91,6 +94,7 @@ void DiagnosticsPanel::clearImported()
     if (!hasImported())
         return;
     m_imported.clear();
+    m_importSummary.clear();
     m_importSource.clear();
     rebuild();
 }
@@ -132,6 +136,8 @@ void DiagnosticsPanel::rebuild()
     m_summary->setText(summaryText());
     if (hasImported())
         addSection(m_importSource, m_imported, true, false);
+    if (hasImported() && !m_importSummary.isEmpty())
+        addSection(tr("What the import changed or dropped"), m_importSummary, true, false);
     addSection(tr("This job"), m_current, false, true);
     m_tree->resizeRowsToContents();
     // Row heights depend on the wrapped width, final only once laid out.
@@ -170,14 +176,16 @@ void DiagnosticsPanel::addSection(const QString &title, const Diagnostics &diags
             text = tr("line %1: %2").arg(d.line).arg(d.message);
         auto *item = new QTableWidgetItem(severityIcon(style(), d.severity), text);
         item->setData(DiagIndexRole, i);
-        item->setData(ImportedRole, imported);
+        item->setData(ImportedRole, !imported ? 0 : &diags == &m_importSummary ? 2 : 1);
         item->setToolTip(QStringLiteral("%1 [%2]: %3").arg(severityName(d.severity), d.rule, d.message));
         item->setData(Qt::AccessibleTextRole, QStringLiteral("%1: %2").arg(severityName(d.severity), text));
         const int row = addRow(item);
         auto *field = new QTableWidgetItem(d.field);
         field->setData(Qt::AccessibleTextRole, tr("Field %1").arg(d.field));
         m_tree->setItem(row, FieldCol, field);
-        if (fixable && d.fix.isValid()) {
+        // Imported findings are about the script; only the profile switch
+        // ("this looks like a LUMI script") is a change to the form.
+        if ((fixable || d.rule == QLatin1String("site-recognised")) && d.fix.isValid()) {
             auto *button = new QPushButton(tr("Fix: %1").arg(d.fix.label), m_tree);
             button->setAccessibleName(tr("Fix: %1").arg(d.fix.label));
             button->setToolTip(tr("Apply: %1").arg(d.fix.label));
@@ -190,5 +198,3 @@ void DiagnosticsPanel::addSection(const QString &title, const Diagnostics &diags
 }
 
 } // namespace scalelab
-
-#include "moc_DiagnosticsPanel.cpp"

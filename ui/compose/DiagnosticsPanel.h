@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 #include "core/base/Diagnostic.h"
@@ -20,7 +21,8 @@ public:
     explicit DiagnosticsPanel(QWidget *parent = nullptr);
 
     void setDiagnostics(const Diagnostics &diags);
-    void setImported(const Diagnostics &diags, const QString &title);
+    // `summary`: what the import changed or dropped, in a section of its own.
+    void setImported(const Diagnostics &diags, const QString &title, const Diagnostics &summary = {});
     void clearImported();
     bool hasImported() const { return !m_imported.isEmpty() || !m_importSource.isEmpty(); }
 
@@ -47,6 +49,7 @@ private:
     Diagnostics m_current;
     Diagnostics m_imported;
     QString m_importSource;
+    Diagnostics m_importSummary;
 };
 
 } // namespace scalelab

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/compose/EnvironmentEditor.h"
 
 #include <QComboBox>
@@ -161,5 +162,3 @@ QWidget *EnvironmentEditor::fieldWidget(const QString &field) const
 }
 
 } // namespace scalelab
-
-#include "moc_EnvironmentEditor.cpp"

@@ -1,13 +1,18 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/compose/JobForm.h"
 #include "core/model/SpecFields.h"
 
 #include "ui/compose/EnvironmentEditor.h"
 #include "core/profiles/ProfileRegistry.h"
+#include "core/base/InputLimits.h"
 #include "core/base/ShellQuote.h"
 #include "core/base/ShellWords.h"
 #include "core/slurm/SlurmTime.h"
 
 #include <QComboBox>
+#include <QFileInfo>
+#include <QHash>
+#include <QStandardItemModel>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
@@ -143,6 +148,8 @@ JobForm::JobForm(const ProfileRegistry &profiles, QWidget *parent) : QWidget(par
     buildProfiles();
     connect(m_profile, &QComboBox::currentIndexChanged, this, &JobForm::onProfileChanged);
     connect(m_partition, &QComboBox::currentIndexChanged, this, [this] {
+        if (!m_updating)
+            m_keptPartition.clear();   // chosen by hand: no longer the script's
         updatePartitionInfo();
         changed();
     });
@@ -173,8 +180,43 @@ void JobForm::buildProfiles()
     m_profile->clear();
     for (const auto &p : m_profiles.profiles())
         m_profile->addItem(p.name.isEmpty() ? p.id : QStringLiteral("%1 (%2)").arg(p.name, p.id), p.id);
+    addBrokenProfiles();
     m_updating = false;
     onProfileChanged();
+}
+
+// A profile file that could not be loaded stays visible, greyed out, with
+// its problems as the tooltip: the researcher sees which file to fix while
+// the good profiles remain usable.
+void JobForm::addBrokenProfiles()
+{
+    QStringList files;
+    QHash<QString, QStringList> errors;
+    for (const auto &d : m_profiles.problems()) {
+        if (d.severity != Severity::Error)
+            continue;
+        if (!errors.contains(d.field))
+            files << d.field;
+        errors[d.field] << d.message;
+    }
+    auto *model = qobject_cast<QStandardItemModel *>(m_profile->model());
+    for (const QString &file : files) {
+        const QStringList &messages = errors[file];
+        // The message starts with the path; the item names the file once.
+        QString first = messages.front();
+        if (first.startsWith(file + QLatin1Char(':')))
+            first = first.mid(file.size() + 1);
+        auto *item = new QStandardItem(tr("%1 — cannot be used: %2")
+                                           .arg(QFileInfo(file).fileName(), InputLimits::quoted(first.trimmed())));
+        item->setEnabled(false);
+        item->setData(QString(), Qt::UserRole);
+        item->setToolTip(messages.join(QLatin1Char('\n')));
+        item->setData(true, kBrokenProfileRole);
+        if (model)
+            model->appendRow(item);
+        else
+            delete item;
+    }
 }
 
 const ClusterProfile *JobForm::profile() const
@@ -187,7 +229,7 @@ void JobForm::onProfileChanged()
     const ClusterProfile *p = profile();
     const bool was = m_updating;
     m_updating = true;
-    fillPartitions(p, QString());
+    fillPartitions(p, m_keptPartition);
     m_account->setPlaceholderText(p && !p->accountExample.isEmpty() ? tr("e.g. %1").arg(p->accountExample)
                                                                     : tr("billing project, if the site needs one"));
     if (p)
@@ -382,5 +424,3 @@ void JobForm::clearMarks()
 }
 
 } // namespace scalelab
-
-#include "moc_JobForm.cpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 #include "core/base/Diagnostic.h"
@@ -28,6 +29,9 @@ public:
 
     JobSpec spec() const;
     void setSpec(const JobSpec &spec);   // does not emit edited()
+    // An imported script's partition stays selected when the profile changes
+    // (shown as "not in this profile" there) until another one is chosen.
+    void keepPartitionAcrossProfiles(const QString &partition) { m_keptPartition = partition; }
     const ClusterProfile *profile() const;
 
     // Derived values shown in the form (e.g. "auto (2)" nodes).
@@ -39,6 +43,9 @@ public:
     bool focusField(const QString &field, Severity severity);
     void clearMarks();
 
+    // Items of profileCombo() for profile files that failed to load carry
+    // true in this role (and are disabled, with the problems as tooltip).
+    static constexpr int kBrokenProfileRole = Qt::UserRole + 1;
     QComboBox *profileCombo() const { return m_profile; }
     QComboBox *partitionCombo() const { return m_partition; }
     QSpinBox *gpusSpin() const { return m_gpus; }
@@ -49,6 +56,7 @@ Q_SIGNALS:
 
 private:
     void buildProfiles();
+    void addBrokenProfiles();
     void fillPartitions(const ClusterProfile *p, const QString &selected);
     void fillLaunchers(Framework f, std::optional<Launcher> selected);
     void updatePartitionInfo();
@@ -75,6 +83,7 @@ private:
     QHash<QString, QWidget *> m_fields;
     QList<QWidget *> m_marked;
     bool m_updating = false;
+    QString m_keptPartition;
 };
 
 } // namespace scalelab

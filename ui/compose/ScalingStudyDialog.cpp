@@ -1,7 +1,7 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/compose/ScalingStudyDialog.h"
 
 #include "ui/common/AppServices.h"
-#include "ui/common/ClusterModule.h"
 #include "core/model/LaunchGeometry.h"
 
 #include "ui/common/ClusterService.h"
@@ -278,7 +278,7 @@ void ScalingStudyDialog::replan()
     const bool ok = !m_variants.isEmpty() && withErrors == 0;
     m_submitAll->setEnabled(ok && haveClusters);
     m_dryRunAll->setEnabled(ok && haveClusters);
-    const QString why = !haveClusters         ? ClusterModule::unavailableReason()
+    const QString why = !haveClusters         ? AppServices::clustersUnavailableReason()
                         : m_variants.isEmpty() ? tr("Choose at least one GPU count.")
                         : withErrors           ? tr("Fix first: %1").arg(firstError)
                                                : QString();
@@ -309,5 +309,3 @@ void ScalingStudyDialog::dryRunAll()
 }
 
 } // namespace scalelab
-
-#include "moc_ScalingStudyDialog.cpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/compose/ScriptHighlighter.h"
 
 #include <QGuiApplication>
@@ -86,5 +87,3 @@ void ScriptHighlighter::highlightBlock(const QString &text)
 }
 
 } // namespace scalelab
-
-#include "moc_ScriptHighlighter.cpp"

@@ -1,6 +1,9 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/compose/ScriptPreview.h"
 
 #include "ui/compose/ScriptHighlighter.h"
+
+#include "ui/common/AfterFirstPaint.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -21,10 +24,15 @@ namespace scalelab {
 ScriptPreview::ScriptPreview(QWidget *parent) : QWidget(parent)
 {
     m_title = new QLabel(tr("<b>sbatch script</b>"), this);
-    m_copy = new QPushButton(QIcon(QStringLiteral(":/scalelab/icons/copy.svg")), tr("Copy"), this);
+    m_copy = new QPushButton(tr("Copy"), this);
     m_copy->setAccessibleName(tr("Copy script"));
     m_copy->setToolTip(tr("Copy the script to the clipboard (Ctrl+Shift+C)"));
-    m_save = new QPushButton(style()->standardIcon(QStyle::SP_DialogSaveButton), tr("Save as…"), this);
+    m_save = new QPushButton(tr("Save as…"), this);
+    // Icons (the SVG engine and image plugins) once the preview is on screen.
+    new AfterFirstPaint(this, [this] {
+        m_copy->setIcon(QIcon(QStringLiteral(":/scalelab/icons/copy.svg")));
+        m_save->setIcon(style()->standardIcon(QStyle::SP_DialogSaveButton));
+    });
     m_save->setAccessibleName(tr("Save script as"));
     m_save->setToolTip(tr("Save the script to a file"));
     m_editor = new QPlainTextEdit(this);
@@ -99,5 +107,3 @@ void ScriptPreview::changeEvent(QEvent *event)
 }
 
 } // namespace scalelab
-
-#include "moc_ScriptPreview.cpp"

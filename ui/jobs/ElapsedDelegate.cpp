@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/jobs/ElapsedDelegate.h"
 
 #include "ui/jobs/JobsModel.h"
@@ -52,5 +53,3 @@ QSize ElapsedDelegate::sizeHint(const QStyleOptionViewItem &option, const QModel
 }
 
 } // namespace scalelab
-
-#include "moc_ElapsedDelegate.cpp"

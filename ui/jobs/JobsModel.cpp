@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/jobs/JobsModel.h"
 
 #include "core/model/JobSpecJson.h"
@@ -390,5 +391,3 @@ bool JobsModel::hasActiveRuns() const
 }
 
 } // namespace scalelab
-
-#include "moc_JobsModel.cpp"

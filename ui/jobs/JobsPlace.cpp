@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/jobs/JobsPlace.h"
 
 #include "ui/common/AppServices.h"
@@ -336,5 +337,3 @@ void JobsPlace::cloneSelected()
 }
 
 } // namespace scalelab
-
-#include "moc_JobsPlace.cpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/jobs/OutputTailView.h"
 
 #include "core/store/RunStore.h"
@@ -101,5 +102,3 @@ void OutputTailView::showRun(RunStore &store, qint64 runId, qint64 maxBytes)
 }
 
 } // namespace scalelab
-
-#include "moc_OutputTailView.cpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/jobs/RunDetailsView.h"
 
 #include "ui/jobs/JobsModel.h"
@@ -173,5 +174,3 @@ void RunDetailsView::fillHistory()
 }
 
 } // namespace scalelab
-
-#include "moc_RunDetailsView.cpp"

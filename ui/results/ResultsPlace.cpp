@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/results/ResultsPlace.h"
 
 #include "ui/common/AppServices.h"
@@ -22,12 +23,13 @@
 #include <QMenu>
 #include <QPushButton>
 #include <QScrollArea>
-#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTreeView>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
+
+#include <utility>
 
 namespace scalelab {
 
@@ -36,6 +38,12 @@ ResultsPlace::ResultsPlace(AppServices &services, QWidget *parent) : QWidget(par
     buildUi();
     connect(&m_services, &AppServices::runsChanged, this, &ResultsPlace::reload);
     reload();
+}
+
+ResultsPlace::~ResultsPlace()
+{
+    // The load uses the store, which the window's services own.
+    m_loadFuture.waitForFinished();
 }
 
 void ResultsPlace::buildUi()
@@ -72,15 +80,9 @@ void ResultsPlace::buildUi()
     layout->addLayout(bar);
 
     m_model = new RunsTableModel(this);
-    m_proxy = new QSortFilterProxyModel(this);
-    m_proxy->setSourceModel(m_model);
-    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    m_proxy->setFilterKeyColumn(-1);
-    m_proxy->setRecursiveFilteringEnabled(true);
-    m_proxy->setSortRole(RunsTableModel::SortRole);
     m_view = new QTreeView(this);
     m_view->setObjectName(QStringLiteral("runsTable"));
-    m_view->setModel(m_proxy);
+    m_view->setModel(m_model);   // sorts and filters itself: no proxy over 100,000 rows
     m_view->setSortingEnabled(true);
     m_view->sortByColumn(0, Qt::AscendingOrder);
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
@@ -88,6 +90,9 @@ void ResultsPlace::buildUi()
     m_view->setAlternatingRowColors(true);
     m_view->setUniformRowHeights(true);
     m_view->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Widths from the rows on screen only: measuring every cell of a large
+    // table was the longest stall of a reload (15,000 text layouts at 1,000 runs).
+    m_view->header()->setResizeContentsPrecision(0);
 
     m_tabs = new QTabWidget(this);
     m_charts = new StudyCharts(this);
@@ -111,14 +116,16 @@ void ResultsPlace::buildUi()
     m_status->setWordWrap(true);
     layout->addWidget(m_status);
 
-    connect(m_filter, &QLineEdit::textChanged, m_proxy, [this](const QString &t) {
-        m_proxy->setFilterFixedString(t);
-        m_view->expandAll();
+    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString &t) {
+        const QList<qint64> keep = m_selectionOrder;
+        m_model->setFilter(t);
+        expandGroups();
+        selectRuns(keep);
     });
     connect(m_group, &QComboBox::currentIndexChanged, this, [this](int i) {
         const QList<qint64> keep = m_selectionOrder;
         m_model->setGroupBy(RunsTableModel::GroupBy(i));
-        m_view->expandAll();
+        expandGroups();
         selectRuns(keep);
     });
     connect(m_study, &QComboBox::currentIndexChanged, this, [this] {
@@ -143,22 +150,54 @@ void ResultsPlace::buildUi()
 
 void ResultsPlace::reload()
 {
-    RunStore &store = m_services.store();
-    // Study list (keeps the choice).
-    const qint64 chosen = m_study->currentData().isValid() ? m_study->currentData().toLongLong() : -1;
+    // The store is read on a pool thread (its own connection); the table is
+    // swapped in on the GUI thread when it arrives. A reload asked for while
+    // one runs is done once after it, with whatever changed meanwhile.
+    if (m_loadFuture.isRunning()) {
+        m_reloadAgain = true;
+        return;
+    }
+    const qint64 chosen = m_study->currentData().isValid() ? m_study->currentData().toLongLong() : 0;
+    const qint64 studyFilter = chosen > 0 ? chosen : -1;
+    RunStore *store = &m_services.store();
+    m_loadFuture = QtConcurrent::run([store, studyFilter] {
+        RunMetricsTable table = RunMetricsTable::load(*store, studyFilter);
+        store->closeThreadConnection();   // this pool thread may be reused by others
+        return table;
+    });
+    auto *watcher = new QFutureWatcher<RunMetricsTable>(this);
+    connect(watcher, &QFutureWatcher<RunMetricsTable>::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        applyTable(watcher->result());
+        if (std::exchange(m_reloadAgain, false))
+            reload();
+        else
+            Q_EMIT tableLoaded();
+    });
+    watcher->setFuture(m_loadFuture);
+}
+
+bool ResultsPlace::isLoading() const
+{
+    return m_loadFuture.isRunning() || m_reloadAgain;
+}
+
+void ResultsPlace::applyTable(const RunMetricsTable &table)
+{
     {
+        // Study list (keeps the choice).
+        const QVariant chosen = m_study->currentData();
         const QSignalBlocker block(m_study);
         m_study->clear();
         m_study->addItem(tr("All runs"), qint64(0));
-        const auto studies = store.studies();
-        if (studies.ok())
-            for (const StudyRecord &s : studies.value())
-                m_study->addItem(s.name, s.id);
-        const int i = m_study->findData(chosen);
+        for (const StudyRecord &s : table.studies)
+            m_study->addItem(s.name, s.id);
+        const int i = chosen.isValid() ? m_study->findData(chosen) : 0;
         m_study->setCurrentIndex(i >= 0 ? i : 0);
     }
-    const qint64 studyFilter = m_study->currentData().toLongLong();
-    m_table = RunMetricsTable::load(store, studyFilter > 0 ? studyFilter : -1);
+    // The old table (100,000 rows of maps and strings) is freed on a pool
+    // thread: freeing it here was a stall of its own.
+    RunMetricsTable old = std::exchange(m_table, table);
     const QList<qint64> keep = m_selectionOrder;
     {
         const QSignalBlocker block(m_view->selectionModel());
@@ -166,14 +205,22 @@ void ResultsPlace::reload()
         if (!m_customColumns)
             m_model->setColumns(RunsTableModel::defaultColumns(m_table));
         m_model->setTable(m_table);
-        m_view->expandAll();
+        expandGroups();
     }
+    (void)QtConcurrent::run([gone = std::move(old)]() mutable { gone = RunMetricsTable(); });
     m_selectionOrder.clear();
     selectRuns(keep);
     m_status->setText(!m_table.error.isEmpty() ? tr("Cannot read the run store: %1").arg(m_table.error)
                                                : tr("%n run(s).", nullptr, int(m_table.rows.size())));
     onSelectionChanged();
     autoIngest();
+}
+
+void ResultsPlace::expandGroups()
+{
+    // Only group rows have children; expandAll() would walk every run row.
+    if (m_model->groupBy() != RunsTableModel::GroupBy::None)
+        m_view->expandAll();
 }
 
 void ResultsPlace::showStudy(qint64 studyId)
@@ -191,20 +238,14 @@ QList<qint64> ResultsPlace::selectedRunIds() const
 void ResultsPlace::selectRuns(const QList<qint64> &runIds)
 {
     QItemSelection sel;
-    std::function<void(const QModelIndex &)> walk = [&](const QModelIndex &parent) {
-        for (int r = 0; r < m_proxy->rowCount(parent); ++r) {
-            const QModelIndex idx = m_proxy->index(r, 0, parent);
-            const QVariant id = idx.data(RunsTableModel::RunIdRole);
-            if (id.isValid() && runIds.contains(id.toLongLong()))
-                sel.select(idx, m_proxy->index(r, m_proxy->columnCount() - 1, parent));
-            walk(idx);
-        }
-    };
-    walk({});
     m_selectionOrder.clear();
-    for (qint64 id : runIds)
-        if (m_table.find(id))
-            m_selectionOrder << id;
+    for (qint64 id : runIds) {
+        const QModelIndex first = m_model->indexOfRun(id);
+        if (!first.isValid())
+            continue;
+        sel.select(first, m_model->indexOfRun(id, m_model->columnCount() - 1));
+        m_selectionOrder << id;
+    }
     {
         const QSignalBlocker block(m_view->selectionModel());
         m_view->selectionModel()->select(sel, QItemSelectionModel::ClearAndSelect);
@@ -232,8 +273,14 @@ void ResultsPlace::onSelectionChanged()
 
     QList<RunMetricsRow> rows;
     for (qint64 id : m_selectionOrder)
-        if (const RunMetricsRow *r = m_table.find(id))
+        if (const RunMetricsRow *r = m_table.find(id)) {
             rows << *r;
+            // A table of every run leaves scripts out; the comparison diffs
+            // them, so the few selected runs read theirs.
+            if (rows.last().run.script.isEmpty())
+                if (const auto full = m_services.store().run(id); full.ok())
+                    rows.last().run.script = full.value().script;
+        }
     m_compare->setRows(rows);
     if (rows.isEmpty()) {
         // No selection: the timelines of the charted study (a few runs).
@@ -261,12 +308,13 @@ void ResultsPlace::updateCharts()
     QList<RunMetricsRow> rows;
     QString name;
     if (m_chartStudy > 0) {
-        const RunMetricsTable t = m_study->currentData().toLongLong() == m_chartStudy
-                                      ? m_table
-                                      : RunMetricsTable::load(m_services.store(), m_chartStudy);
-        rows = t.rows;
-        const auto s = m_services.store().study(m_chartStudy);
-        name = s.ok() ? s.value().name : QString();
+        // The table holds either every run or just this study's.
+        for (const RunMetricsRow &r : m_table.rows)
+            if (r.run.studyId == m_chartStudy)
+                rows << r;
+        for (const StudyRecord &s : m_table.studies)
+            if (s.id == m_chartStudy)
+                name = s.name;
     }
     m_charts->setRows(rows, name);
     m_patterns->setEnabled(m_chartStudy > 0);
@@ -292,7 +340,7 @@ void ResultsPlace::showColumnsMenu()
             const QList<qint64> keep = m_selectionOrder;
             m_customColumns = true;
             m_model->setColumns(cols);
-            m_view->expandAll();
+            expandGroups();
             selectRuns(keep);
         });
     };
@@ -385,18 +433,12 @@ void ResultsPlace::autoIngest()
     // Finished runs whose files or accounting arrived but that have no
     // metrics yet (the jobs place fetched them): ingest once per session.
     QList<qint64> todo;
-    for (const RunMetricsRow &r : m_table.rows) {
-        if (!r.run.isTerminal() || !r.metrics.isEmpty() || m_autoIngested.contains(r.run.id))
-            continue;
-        const auto files = m_services.store().files(r.run.id);
-        if (!r.accounting && (!files.ok() || files.value().isEmpty()))
-            continue;
-        m_autoIngested.insert(r.run.id);
-        todo << r.run.id;
-    }
+    for (qint64 id : m_table.needsIngest)
+        if (!m_autoIngested.contains(id)) {
+            m_autoIngested.insert(id);
+            todo << id;
+        }
     reingest(todo);
 }
 
 } // namespace scalelab
-
-#include "moc_ResultsPlace.cpp"

@@ -1,7 +1,9 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
 #include "core/analysis/RunMetricsTable.h"
 
+#include <QFuture>
 #include <QList>
 #include <QSet>
 #include <QWidget>
@@ -10,7 +12,6 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
-class QSortFilterProxyModel;
 class QTabWidget;
 class QTreeView;
 
@@ -31,8 +32,11 @@ class ResultsPlace : public QWidget {
     Q_OBJECT
 public:
     explicit ResultsPlace(AppServices &services, QWidget *parent = nullptr);
+    ~ResultsPlace() override;
 
+    // Reads the store on a pool thread; tableLoaded() when the table shows it.
     void reload();
+    bool isLoading() const;
     // Selects these runs in the table (as a researcher's Ctrl+clicks would).
     void selectRuns(const QList<qint64> &runIds);
     QList<qint64> selectedRunIds() const;
@@ -43,7 +47,6 @@ public:
     bool isIngesting() const { return m_ingesting > 0; }
 
     RunsTableModel *model() const { return m_model; }
-    QSortFilterProxyModel *proxy() const { return m_proxy; }
     QTreeView *view() const { return m_view; }
     StudyCharts *charts() const { return m_charts; }
     UtilisationTimeline *timeline() const { return m_timeline; }
@@ -53,6 +56,7 @@ public:
 
 Q_SIGNALS:
     void ingestFinished(const QStringList &errors);
+    void tableLoaded();
 
 private:
     void buildUi();
@@ -63,11 +67,14 @@ private:
     void exportReport();
     void editPatterns();
     void autoIngest();
+    void applyTable(const RunMetricsTable &table);
+    void expandGroups();
 
     AppServices &m_services;
     RunMetricsTable m_table;
+    QFuture<RunMetricsTable> m_loadFuture;
+    bool m_reloadAgain = false;
     RunsTableModel *m_model = nullptr;
-    QSortFilterProxyModel *m_proxy = nullptr;
     QTreeView *m_view = nullptr;
     QComboBox *m_study = nullptr;
     QLineEdit *m_filter = nullptr;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/results/RunComparisonView.h"
 
 #include "core/model/JobSpecJson.h"
@@ -225,5 +226,3 @@ void RunComparisonView::refreshDiffs()
 }
 
 } // namespace scalelab
-
-#include "moc_RunComparisonView.cpp"

@@ -1,21 +1,38 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/results/RunsTableModel.h"
 
 #include "core/model/MetricNames.h"
 
+#include <QColor>
+#include <QFont>
 #include <QMap>
+
+#include <algorithm>
+#include <optional>
+#include <vector>
 
 namespace scalelab {
 
-RunsTableModel::RunsTableModel(QObject *parent) : QStandardItemModel(parent)
+namespace {
+
+// Group rows have internal id 0 at the top level; a run row inside group g
+// has internal id g + 1. Ungrouped run rows are top-level (id 0).
+constexpr quintptr TopLevel = 0;
+
+QString noSamplesText()
 {
-    setSortRole(SortRole);
+    return RunsTableModel::tr("no GPU samples");
 }
+
+} // namespace
+
+RunsTableModel::RunsTableModel(QObject *parent) : QAbstractItemModel(parent) {}
 
 QStringList RunsTableModel::defaultColumns(const RunMetricsTable &table)
 {
     QStringList cols{QStringLiteral("id"),  QStringLiteral("study"), QStringLiteral("cluster"),
                      QStringLiteral("framework"), QStringLiteral("gpus"), QStringLiteral("jobId"),
-                     QStringLiteral("state")};
+                     QStringLiteral("state"), QStringLiteral("slurm")};
     const QStringList wanted{metric::TrainTimeS,   metric::ElapsedS,       metric::SamplesPerS,
                              metric::Throughput,   metric::TestAccuracy,   metric::GpuUtilMeanPct,
                              metric::GpuHours,     metric::CpuEfficiency,  metric::QueueWaitS};
@@ -37,7 +54,7 @@ QString RunsTableModel::cellText(const RunMetricsRow &row, const QString &column
                            || column == metric::GpuMemMeanMiB || column == metric::GpuMemPeakMiB
                            || column == metric::GpusSampled;
     if (gpuColumn && !row.value(column) && row.value(metric::GpuSamples).value_or(-1) == 0)
-        return tr("no GPU samples");
+        return noSamplesText();
     if (RunMetricsTable::fixedColumns().contains(column))
         return row.text(column);
     const auto v = row.value(column);
@@ -46,6 +63,25 @@ QString RunsTableModel::cellText(const RunMetricsRow &row, const QString &column
     if (column == metric::CpuEfficiency)
         return QStringLiteral("%1 %").arg(*v * 100.0, 0, 'f', 1);
     return QString::number(*v, 'g', 6);
+}
+
+QString RunsTableModel::provenance(const RunMetricsRow &row, const QString &column)
+{
+    const auto it = row.metrics.find(column);
+    if (it == row.metrics.end())
+        return {};
+    const MetricRecord &m = *it;
+    QStringList lines;
+    lines << tr("%1 = %2 %3").arg(m.name, QString::number(m.value, 'g', 10), m.unit).trimmed();
+    if (!m.file.isEmpty())
+        lines << (m.line > 0 ? tr("from %1, line %2").arg(m.file).arg(m.line) : tr("from %1").arg(m.file));
+    else
+        lines << tr("from %1").arg(m.source);
+    if (!m.rule.isEmpty())
+        lines << tr("rule: %1").arg(m.rule);
+    if (!m.formula.isEmpty())
+        lines << tr("computed: %1").arg(m.formula);
+    return lines.join(u'\n');
 }
 
 void RunsTableModel::setTable(const RunMetricsTable &table)
@@ -68,6 +104,117 @@ void RunsTableModel::setGroupBy(GroupBy g)
     rebuild();
 }
 
+void RunsTableModel::setFilter(const QString &text)
+{
+    const QString lower = text.toLower();
+    if (lower == m_filter)
+        return;
+    m_filter = lower;
+    beginResetModel();
+    arrange();
+    endResetModel();
+}
+
+void RunsTableModel::rebuild()
+{
+    beginResetModel();
+    m_haystacks.clear();
+    m_tableRowOfRun.clear();
+    m_tableRowOfRun.reserve(m_table.rows.size());
+    for (int i = 0; i < m_table.rows.size(); ++i)
+        m_tableRowOfRun.insert(m_table.rows[i].run.id, i);
+    arrange();
+    endResetModel();
+}
+
+bool RunsTableModel::rowVisible(int tableRow) const
+{
+    if (m_filter.isEmpty())
+        return true;
+    if (m_haystacks.size() != m_table.rows.size()) {
+        m_haystacks.clear();
+        m_haystacks.reserve(m_table.rows.size());
+        for (const RunMetricsRow &r : m_table.rows) {
+            QStringList cells;
+            for (const QString &c : m_columns)
+                cells << cellText(r, c);
+            m_haystacks << cells.join(QChar(0x1f)).toLower();   // a separator no filter text contains
+        }
+    }
+    return m_haystacks[tableRow].contains(m_filter);
+}
+
+void RunsTableModel::arrange()
+{
+    m_top.clear();
+    m_groups.clear();
+    if (m_groupBy == GroupBy::None) {
+        m_top.reserve(m_table.rows.size());
+        for (int i = 0; i < m_table.rows.size(); ++i)
+            if (rowVisible(i))
+                m_top << i;
+        sortRows(m_top);
+        return;
+    }
+    QMap<QString, QList<int>> groups;
+    for (int i = 0; i < m_table.rows.size(); ++i)
+        if (rowVisible(i))
+            groups[groupKey(m_table.rows[i])] << i;
+    for (auto it = groups.begin(); it != groups.end(); ++it) {
+        sortRows(it.value());
+        m_groups << Group{it.key(), it.value()};
+    }
+    if (m_groupBy == GroupBy::Gpus)   // numeric order, not text order
+        std::stable_sort(m_groups.begin(), m_groups.end(), [this](const Group &a, const Group &b) {
+            return m_table.rows[a.rows.first()].run.gpus < m_table.rows[b.rows.first()].run.gpus;
+        });
+    if (m_sortColumn == 0 && m_sortOrder == Qt::DescendingOrder)
+        std::reverse(m_groups.begin(), m_groups.end());
+}
+
+void RunsTableModel::sortRows(QList<int> &rows) const
+{
+    if (m_sortColumn < 0 || m_sortColumn >= m_columns.size())
+        return;
+    const QString &column = m_columns[m_sortColumn];
+    // One key per row, computed once: numbers sort before text, by value.
+    struct Keyed {
+        std::optional<double> number;
+        QString text;
+        int row;
+    };
+    std::vector<Keyed> keyed;
+    keyed.reserve(rows.size());
+    for (int i : rows) {
+        const RunMetricsRow &r = m_table.rows[i];
+        Keyed k{{}, {}, i};
+        if (column == QLatin1String("id"))
+            k.number = double(r.run.id);
+        else if (column == QLatin1String("gpus"))
+            k.number = r.run.gpus;
+        else if (column == QLatin1String("nodes"))
+            k.number = r.run.nodes;
+        else if (auto v = r.value(column))
+            k.number = *v;
+        else
+            k.text = cellText(r, column);
+        keyed.push_back(std::move(k));
+    }
+    auto less = [](const Keyed &a, const Keyed &b) {
+        if (a.number && b.number)
+            return *a.number < *b.number;
+        if (a.number || b.number)
+            return bool(a.number);
+        return QString::compare(a.text, b.text, Qt::CaseInsensitive) < 0;
+    };
+    if (m_sortOrder == Qt::AscendingOrder)
+        std::stable_sort(keyed.begin(), keyed.end(), less);
+    else
+        std::stable_sort(keyed.begin(), keyed.end(), [&](const Keyed &a, const Keyed &b) { return less(b, a); });
+    for (qsizetype i = 0; i < rows.size(); ++i)
+        rows[i] = keyed[size_t(i)].row;
+}
+
 QString RunsTableModel::groupKey(const RunMetricsRow &row) const
 {
     switch (m_groupBy) {
@@ -80,72 +227,166 @@ QString RunsTableModel::groupKey(const RunMetricsRow &row) const
     return {};
 }
 
-void RunsTableModel::rebuild()
+QModelIndex RunsTableModel::index(int row, int column, const QModelIndex &parent) const
 {
-    clear();
-    setColumnCount(int(m_columns.size()));
-    QStringList headers;
-    for (const QString &c : m_columns)
-        headers << RunMetricsTable::columnTitle(c, m_table.units.value(c));
-    setHorizontalHeaderLabels(headers);
-
-    auto makeRow = [this](const RunMetricsRow &r) {
-        QList<QStandardItem *> items;
-        for (const QString &c : m_columns) {
-            auto *item = new QStandardItem(cellText(r, c));
-            item->setEditable(false);
-            item->setData(r.run.id, RunIdRole);
-            QVariant sort;
-            if (c == QLatin1String("id"))
-                sort = r.run.id;
-            else if (c == QLatin1String("gpus"))
-                sort = r.run.gpus;
-            else if (c == QLatin1String("nodes"))
-                sort = r.run.nodes;
-            else if (auto v = r.value(c))
-                sort = *v;
-            else
-                sort = item->text();
-            item->setData(sort, SortRole);
-            if (item->text() == tr("no GPU samples"))
-                item->setForeground(QColor(150, 90, 0));
-            items << item;
-        }
-        return items;
-    };
-
-    if (m_groupBy == GroupBy::None) {
-        for (const RunMetricsRow &r : m_table.rows)
-            appendRow(makeRow(r));
-        return;
+    if (row < 0 || column < 0 || column >= m_columns.size())
+        return {};
+    if (!parent.isValid()) {
+        const int rows = m_groupBy == GroupBy::None ? int(m_top.size()) : int(m_groups.size());
+        return row < rows ? createIndex(row, column, TopLevel) : QModelIndex();
     }
-    QMap<QString, QList<const RunMetricsRow *>> groups;
-    for (const RunMetricsRow &r : m_table.rows)
-        groups[groupKey(r)] << &r;
-    auto keys = groups.keys();
-    if (m_groupBy == GroupBy::Gpus)   // numeric order, not text order
-        std::sort(keys.begin(), keys.end(), [&](const QString &a, const QString &b) {
-            return groups[a].first()->run.gpus < groups[b].first()->run.gpus;
-        });
-    for (const QString &k : keys) {
-        auto *parent = new QStandardItem(tr("%1 (%n run(s))", nullptr, int(groups[k].size())).arg(k));
-        parent->setEditable(false);
-        parent->setData(k, SortRole);
-        QFont f = parent->font();
-        f.setBold(true);
-        parent->setFont(f);
-        QList<QStandardItem *> head{parent};
-        for (int i = 1; i < m_columns.size(); ++i) {
-            auto *blank = new QStandardItem;
-            blank->setEditable(false);
-            head << blank;
+    if (m_groupBy == GroupBy::None || parent.internalId() != TopLevel || parent.row() >= m_groups.size())
+        return {};
+    if (row >= m_groups[parent.row()].rows.size())
+        return {};
+    return createIndex(row, column, quintptr(parent.row()) + 1);
+}
+
+QModelIndex RunsTableModel::parent(const QModelIndex &child) const
+{
+    if (!child.isValid() || child.internalId() == TopLevel)
+        return {};
+    return createIndex(int(child.internalId() - 1), 0, TopLevel);
+}
+
+int RunsTableModel::rowCount(const QModelIndex &parent) const
+{
+    if (!parent.isValid())
+        return m_groupBy == GroupBy::None ? int(m_top.size()) : int(m_groups.size());
+    if (m_groupBy == GroupBy::None || parent.internalId() != TopLevel || parent.column() != 0)
+        return 0;
+    return int(m_groups.value(parent.row()).rows.size());
+}
+
+int RunsTableModel::columnCount(const QModelIndex &) const
+{
+    return int(m_columns.size());
+}
+
+int RunsTableModel::tableRow(const QModelIndex &index) const
+{
+    if (!index.isValid())
+        return -1;
+    if (m_groupBy == GroupBy::None)
+        return m_top.value(index.row(), -1);
+    if (index.internalId() == TopLevel)
+        return -1;
+    return m_groups.value(int(index.internalId() - 1)).rows.value(index.row(), -1);
+}
+
+QVariant RunsTableModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid())
+        return {};
+    const int row = tableRow(index);
+    if (row < 0) {   // a group row
+        const Group &g = m_groups[index.row()];
+        switch (role) {
+        case Qt::DisplayRole:
+            return index.column() == 0 ? tr("%1 (%n run(s))", nullptr, int(g.rows.size())).arg(g.key) : QVariant();
+        case SortRole: return g.key;
+        case Qt::FontRole: {
+            QFont f;
+            f.setBold(true);
+            return f;
         }
-        for (const RunMetricsRow *r : groups[k])
-            parent->appendRow(makeRow(*r));
-        appendRow(head);
+        default: return {};
+        }
+    }
+    const RunMetricsRow &r = m_table.rows[row];
+    const QString &column = m_columns[index.column()];
+    switch (role) {
+    case Qt::DisplayRole: return cellText(r, column);
+    case RunIdRole: return r.run.id;
+    case SortRole:
+        if (column == QLatin1String("id"))
+            return r.run.id;
+        if (column == QLatin1String("gpus"))
+            return r.run.gpus;
+        if (column == QLatin1String("nodes"))
+            return r.run.nodes;
+        if (auto v = r.value(column))
+            return *v;
+        return cellText(r, column);
+    case Qt::ForegroundRole:
+        if (cellText(r, column) == noSamplesText())
+            return QColor(150, 90, 0);
+        return {};
+    case Qt::ToolTipRole: {   // where the number came from
+        const QString tip = provenance(r, column);
+        return tip.isEmpty() ? QVariant() : QVariant(tip);
+    }
+    default: return {};
     }
 }
 
-} // namespace scalelab
+QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= m_columns.size())
+        return {};
+    return RunMetricsTable::columnTitle(m_columns[section], m_table.units.value(m_columns[section]));
+}
 
-#include "moc_RunsTableModel.cpp"
+RunsTableModel::RowKey RunsTableModel::keyOf(const QModelIndex &index) const
+{
+    const int row = tableRow(index);
+    if (row >= 0)
+        return {m_table.rows[row].run.id, {}};
+    if (index.isValid() && m_groupBy != GroupBy::None)
+        return {-1, m_groups.value(index.row()).key};
+    return {};
+}
+
+QModelIndex RunsTableModel::indexOf(const RowKey &key, int column) const
+{
+    if (key.runId >= 0)
+        return indexOfRun(key.runId, column);
+    for (int g = 0; g < m_groups.size(); ++g)
+        if (m_groups[g].key == key.group)
+            return createIndex(g, column, TopLevel);
+    return {};
+}
+
+QModelIndex RunsTableModel::indexOfRun(qint64 runId, int column) const
+{
+    const int row = m_tableRowOfRun.value(runId, -1);
+    if (row < 0)
+        return {};
+    if (m_groupBy == GroupBy::None) {
+        const qsizetype at = m_top.indexOf(row);
+        return at < 0 ? QModelIndex() : createIndex(int(at), column, TopLevel);
+    }
+    const QString key = groupKey(m_table.rows[row]);
+    for (int g = 0; g < m_groups.size(); ++g) {
+        if (m_groups[g].key != key)
+            continue;
+        const qsizetype at = m_groups[g].rows.indexOf(row);
+        return at < 0 ? QModelIndex() : createIndex(int(at), column, quintptr(g) + 1);
+    }
+    return {};
+}
+
+void RunsTableModel::sort(int column, Qt::SortOrder order)
+{
+    if (column == m_sortColumn && order == m_sortOrder)
+        return;
+    // A layout change, not a reset: the view keeps its selection and
+    // expanded groups, which follow their runs to the new places.
+    Q_EMIT layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    const QModelIndexList before = persistentIndexList();
+    QList<RowKey> keys;
+    keys.reserve(before.size());
+    for (const QModelIndex &i : before)
+        keys << keyOf(i);
+    m_sortColumn = column;
+    m_sortOrder = order;
+    arrange();
+    QModelIndexList after;
+    after.reserve(before.size());
+    for (int i = 0; i < before.size(); ++i)
+        after << indexOf(keys[i], before[i].column());
+    changePersistentIndexList(before, after);
+    Q_EMIT layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+}
+
+} // namespace scalelab

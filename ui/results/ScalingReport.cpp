@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/results/ScalingReport.h"
 
 #include "core/model/MetricNames.h"
@@ -70,7 +71,10 @@ QString writeScalingReport(RunStore &store, qint64 studyId, const QString &pdfPa
         profileNames << r.run.profile;
         partitions << r.run.partition;
         frameworks << r.run.framework;
-        if (const ClusterProfile *p = profiles.find(r.run.profile); p && !p->slurmVersion.isEmpty())
+        // The version that ran the job beats the one the profile documents.
+        if (!r.run.slurmVersion.isEmpty())
+            slurm << QStringLiteral("%1 (ran the jobs)").arg(r.run.slurmVersion);
+        else if (const ClusterProfile *p = profiles.find(r.run.profile); p && !p->slurmVersion.isEmpty())
             slurm << QStringLiteral("%1 (%2 profile)").arg(p->slurmVersion, p->id);
         if (r.accounting) {
             submits << r.accounting->submit;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/results/StudyCharts.h"
 
 #include "ui/results/ChartExporter.h"
@@ -125,5 +126,3 @@ void StudyCharts::showTooltip(QCustomPlot *plot, QMouseEvent *event)
 }
 
 } // namespace scalelab
-
-#include "moc_StudyCharts.cpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/results/StudyPatternsDialog.h"
 
 #include "core/ingest/LogMetricExtractor.h"
@@ -72,7 +73,8 @@ void StudyPatternsDialog::addRow(const QString &name, const QString &regex, cons
     m_table->setItem(r, 1, new QTableWidgetItem(regex));
     m_table->setItem(r, 2, new QTableWidgetItem(unit));
     auto *agg = new QComboBox(m_table);
-    agg->addItems({QStringLiteral("last"), QStringLiteral("mean"), QStringLiteral("max"), QStringLiteral("min")});
+    agg->addItems({QStringLiteral("last"), QStringLiteral("mean"), QStringLiteral("max"), QStringLiteral("min"),
+                   QStringLiteral("per-rank-sum")});
     agg->setCurrentText(aggregation);
     m_table->setCellWidget(r, 3, agg);
 }
@@ -110,5 +112,3 @@ void StudyPatternsDialog::save()
 }
 
 } // namespace scalelab
-
-#include "moc_StudyPatternsDialog.cpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/results/UtilisationTimeline.h"
 
 #include "ui/results/ChartExporter.h"
@@ -312,5 +313,3 @@ QString UtilisationTimeline::trackerText(int plot) const
 }
 
 } // namespace scalelab
-
-#include "moc_UtilisationTimeline.cpp"

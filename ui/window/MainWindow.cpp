@@ -1,14 +1,16 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/window/MainWindow.h"
 
+#include "ui/common/AfterFirstPaint.h"
 #include "ui/window/DiagnosticsDialog.h"
 #include "ui/common/AppServices.h"
 #include "ui/compose/ComposePlace.h"
 #include "ui/common/RecentSpecs.h"
 #include "ui/common/UiResources.h"
-#include "ui/common/ClusterModule.h"
 #include "ui/window/SettingsDialog.h"
 
 #include "ui/jobs/JobsPlace.h"
+#include "ui/results/ResultsPlace.h"
 #include "ui/common/ClusterService.h"
 
 #include <QAction>
@@ -74,20 +76,15 @@ QWidget *MainWindow::place(int index)
             m_compose->updateActions();
             // Opening the store (SQLite, migrations) waits until the form has
             // painted; a broken store is reported then.
-            QTimer::singleShot(0, this, [this] {
+            new AfterFirstPaint(m_compose, [this] {
                 if (const QString error = m_services.storeError(); !error.isEmpty())
                     statusBar()->showMessage(tr("The run store could not be opened: %1").arg(error));
             });
             w = m_compose;
         } else if (index == JobsIndex) {
             w = new JobsPlace(m_services, m_containers[index]);
-        } else if (ClusterModule *module = ClusterModule::instance()) {
-            w = module->createResultsPlace(m_services, m_containers[index]);
         } else {
-            auto *missing = new QLabel(tr("Results cannot be shown: %1").arg(ClusterModule::loadError()), m_containers[index]);
-            missing->setWordWrap(true);
-            missing->setAlignment(Qt::AlignCenter);
-            w = missing;
+            w = new ResultsPlace(m_services, m_containers[index]);
         }
         m_containers[index]->layout()->addWidget(w);
         m_built[index] = w;
@@ -197,7 +194,7 @@ void MainWindow::buildMenus()
 
 void MainWindow::openConnections()
 {
-    if (const QString error = ClusterModule::openConnections(m_services, this); !error.isEmpty())
+    if (const QString error = m_services.openConnections(this); !error.isEmpty())
         statusBar()->showMessage(tr("Connections cannot be edited: %1").arg(error), 15000);
 }
 
@@ -278,8 +275,9 @@ bool MainWindow::eventFilter(QObject *watched, QEvent *event)
     if (watched == m_tabs && event->type() == QEvent::Paint) {
         m_tabs->removeEventFilter(this);
         QTimer::singleShot(0, this, [this] {
-            place(m_tabs->currentIndex());
-            applyIcons();
+            QWidget *current = place(m_tabs->currentIndex());
+            // The SVG icon engine and image plugins load once the place is on screen.
+            new AfterFirstPaint(current, [this] { applyIcons(); });
             Q_EMIT firstFramePainted();
         });
     }
@@ -309,5 +307,3 @@ QString MainWindow::connectionStatusText() const
 }
 
 } // namespace scalelab
-
-#include "moc_MainWindow.cpp"

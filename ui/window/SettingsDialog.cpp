@@ -1,9 +1,9 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/window/SettingsDialog.h"
 
 #include "ui/common/AppServices.h"
 #include "ui/common/AppSettings.h"
 #include "ui/common/ClusterService.h"
-#include "ui/common/ClusterModule.h"
 #include "core/client/PollScheduler.h"
 
 #include <QCheckBox>
@@ -55,7 +55,7 @@ SettingsDialog::SettingsDialog(AppServices &services, QWidget *parent)
     auto *connections = new QPushButton(tr("Cluster connections…"));
     connections->setObjectName(QStringLiteral("connectionsButton"));
     connect(connections, &QPushButton::clicked, this, [this, connections] {
-        if (const QString error = ClusterModule::openConnections(m_services, this); !error.isEmpty())
+        if (const QString error = m_services.openConnections(this); !error.isEmpty())
             connections->setToolTip(tr("Connections cannot be edited: %1").arg(error));
     });
     layout->addWidget(connections, 0, Qt::AlignLeft);
@@ -80,5 +80,3 @@ void SettingsDialog::save()
 }
 
 } // namespace scalelab
-
-#include "moc_SettingsDialog.cpp"

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/discovery/ProfileJson.h"
+
+#include "core/slurm/SlurmTime.h"
+
+#include <nlohmann/json.hpp>
+
+namespace scalelab {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::string s(const QString &q)
+{
+    return q.toStdString();
+}
+
+Json setting(Json value, const QString &source)
+{
+    return Json{{"value", std::move(value)}, {"source", s(source)}};
+}
+
+Json stringList(const QStringList &l)
+{
+    Json a = Json::array();
+    for (const auto &x : l)
+        a.push_back(s(x));
+    return a;
+}
+
+Json partitionJson(const Partition &p)
+{
+    Json j;
+    j["name"] = s(p.name);
+    j["description"] = s(p.description);
+    j["default"] = p.isDefault;
+    j["gpuType"] = s(p.gpuType);
+    j["source"] = s(p.sources.value(QStringLiteral("partition")));
+    auto limit = [&](const char *key, Json value) {
+        const QString k = QString::fromLatin1(key);
+        if (!p.isKnown(k))
+            value = nullptr;
+        j[key] = setting(std::move(value), p.sources.value(k, p.sources.value(QStringLiteral("partition"))));
+    };
+    limit("gpusPerNode", p.gpusPerNode);
+    limit("cpusPerNode", p.cpusPerNode);
+    limit("memoryPerNodeMB", p.memoryPerNodeMB);
+    limit("minNodes", p.minNodes);
+    limit("maxNodes", p.maxNodes);
+    limit("maxTime", p.maxTimeSeconds > 0 ? s(SlurmTime::format(p.maxTimeSeconds)) : std::string("UNLIMITED"));
+    limit("maxGpusPerJob", p.maxGpusPerJob);
+    limit("minGpusPerJob", p.minGpusPerJob);
+    limit("exclusive", p.exclusive);
+    if (!p.qos.isEmpty())
+        j["qos"] = s(p.qos);
+    if (!p.nodeTypes.isEmpty()) {
+        Json types = Json::array();
+        for (const auto &t : p.nodeTypes)
+            types.push_back(Json{{"gpuType", s(t.gpuType)}, {"gpus", t.gpus}, {"cpus", t.cpus},
+                                 {"memoryMB", t.memoryMB}, {"features", stringList(t.features)}, {"count", t.count}});
+        j["nodeTypes"] = types;
+    }
+    return j;
+}
+
+} // namespace
+
+QByteArray ProfileJson::write(const ClusterProfile &p)
+{
+    Json j;
+    j["id"] = s(p.id);
+    j["name"] = s(p.name);
+    j["site"] = s(p.site);
+    j["description"] = s(p.description);
+    j["docsUrl"] = s(p.docsUrl);
+    if (!p.slurmVersion.isEmpty())
+        j["slurmVersion"] = s(p.slurmVersion);
+    if (!p.discovered.isEmpty())
+        j["discovered"] = s(p.discovered);
+    Json hosts = Json::array();
+    for (const auto &h : p.loginHosts)
+        hosts.push_back(Json{{"alias", s(h.alias)}, {"hostName", s(h.hostName)}, {"port", h.port},
+                             {"user", s(h.user)}, {"proxyJump", s(h.proxyJump)}, {"auth", s(h.auth)}});
+    j["loginHosts"] = hosts;
+    j["account"] = Json{{"required", p.accountRequired}, {"pattern", s(p.accountPattern)},
+                        {"example", s(p.accountExample)}, {"source", s(p.sources.value(QStringLiteral("account")))}};
+    auto src = [&](const char *key) { return p.sources.value(QString::fromLatin1(key)); };
+    j["gpuRequest"] = setting(s(gpuRequestStyleId(p.gpuRequest)), src("gpuRequest"));
+    j["memoryRequired"] = setting(p.memoryRequired, src("memoryRequired"));
+    j["cpusPerGpuBroken"] = setting(p.cpusPerGpuBroken, src("cpusPerGpuBroken"));
+    j["containerRuntime"] = setting(s(p.containerRuntime), src("containerRuntime"));
+    j["defaultModules"] = setting(stringList(p.defaultModules), src("defaultModules"));
+    Json vars = Json::object();
+    for (const auto &[k, v] : p.defaultVariables)
+        vars[s(k)] = s(v);
+    j["defaultVariables"] = setting(vars, src("defaultVariables"));
+    if (!p.torchrunArgs.isEmpty())
+        j["torchrunArgs"] = setting(stringList(p.torchrunArgs), src("torchrunArgs"));
+    j["cpuBind"] = setting(s(p.cpuBind), src("cpuBind"));
+    Json gpus = Json::array();
+    for (const auto &g : p.gpuTypes)
+        gpus.push_back(Json{{"id", s(g.id)}, {"model", s(g.model)},
+                            {"vendor", g.vendor == GpuVendor::Amd ? "amd" : "nvidia"}, {"memoryGB", g.memoryGB},
+                            {"monitor", g.monitor == GpuMonitor::RocmSmi ? "rocm-smi" : "nvidia-smi"},
+                            {"source", s(g.source)}});
+    j["gpuTypes"] = gpus;
+    if (!p.qos.isEmpty()) {
+        Json qos = Json::array();
+        for (const auto &q : p.qos) {
+            Json o{{"name", s(q.name)}};
+            if (q.maxGpusPerJob > 0)
+                o["maxGpusPerJob"] = q.maxGpusPerJob;
+            if (q.maxNodesPerJob > 0)
+                o["maxNodesPerJob"] = q.maxNodesPerJob;
+            if (q.maxWallSeconds > 0)
+                o["maxWall"] = s(SlurmTime::format(q.maxWallSeconds));
+            if (q.maxJobsPerUser > 0)
+                o["maxJobsPerUser"] = q.maxJobsPerUser;
+            o["source"] = s(q.source);
+            qos.push_back(o);
+        }
+        j["qos"] = qos;
+    }
+    Json parts = Json::array();
+    for (const auto &part : p.partitions)
+        parts.push_back(partitionJson(part));
+    j["partitions"] = parts;
+    Json notes = Json::array();
+    for (const auto &n : p.notes)
+        notes.push_back(Json{{"rule", s(n.rule)}, {"text", s(n.text)}, {"source", s(n.source)}});
+    j["notes"] = notes;
+    // error_handler replace: a lone surrogate can never make dump() throw.
+    return QByteArray::fromStdString(j.dump(2, ' ', false, Json::error_handler_t::replace)) + '\n';
+}
+
+} // namespace scalelab

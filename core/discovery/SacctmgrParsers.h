@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/discovery/ScontrolParsers.h"
+
+namespace scalelab {
+
+// `sacctmgr -P show assoc ... format=Cluster,Account,User,Partition,QOS,DefaultQOS`
+// and `sacctmgr -P show qos format=Name,MaxWall,MaxTRES,MaxTRESPU,MaxJobsPU,MaxTRESPerNode,Flags`,
+// read by their header line so added or reordered columns do not matter.
+class SacctmgrParsers {
+public:
+    static ParsedList<AssociationFacts> associations(const QString &text);
+    static ParsedList<QosFacts> qos(const QString &text);
+};
+
+// `sinfo` output: the default table (header PARTITION AVAIL TIMELIMIT NODES
+// STATE NODELIST) or a fixed `-h -N -O`/`-o` list whose columns the caller
+// names (nodehost, partition, cpus, memory, gres, gresused, statelong,
+// features, timelimit). Columns are separated by blanks; `*` after a
+// partition marks the default.
+struct SinfoRow {
+    QString node;
+    QString partition;
+    bool defaultPartition = false;
+    QString avail;
+    SlurmLimit timeLimitSeconds;
+    int nodes = 0;
+    int cpus = 0;
+    qint64 memoryMB = 0;
+    QList<GresItem> gres;
+    QList<GresItem> gresUsed;
+    QString state;
+    QStringList features;
+    QString nodeList;
+};
+
+class SinfoParser {
+public:
+    static ParsedList<SinfoRow> parse(const QString &text, const QStringList &columns = {});
+};
+
+} // namespace scalelab

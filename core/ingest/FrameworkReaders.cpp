@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The built-in log readers: one small table per framework. Each rule says
+// which metric it feeds, its unit, how repeated values combine and what the
+// number means. Formats were checked against each framework's own source:
+// Hugging Face transformers (Trainer.log -> "{'loss': ..., 'epoch': ...}",
+// trainer_pt_utils.log_metrics -> "  key = value" with *_runtime as
+// H:MM:SS.ff), DeepSpeed utils/timer.py ThroughputTimer ("{epoch}/{step},
+// SamplesPerSec=" and later "global_step=N, RunningAvgSamplesPerSec=...,
+// CurrSamplesPerSec=..., MemAllocated=..GB, MaxMemAllocated=..GB"; its batch
+// size is the global train batch), Horovod's synthetic benchmarks
+// ("Iter #k: X img/sec per GPU", "Img/sec per GPU: X +-Y", "Total img/sec on
+// N GPU(s): X +-Y"; printed by rank 0), Keras Progbar ("- 12s 25ms/step -
+// loss: ... - val_accuracy: ..."), tqdm's format_meter ("n/total [elapsed<
+// remaining, X.XXit/s]" or "X.XXs/it"; nested bars end with ESC[A),
+// Lightning (banner, progress-bar metrics "name=value"), nccl-tests
+// src/common.cu ("# Avg bus bandwidth    : X" and the result table).
+//
+// Metric names: samples_per_s is the whole job's throughput over the run,
+// samples_per_s_per_gpu one GPU's; throughput / throughput_per_gpu are the
+// same per step or epoch (their series). Per-GPU and total values are never
+// one metric, so they are never averaged together.
+#include "core/ingest/LogMetricExtractor.h"
+
+namespace scalelab {
+
+namespace {
+
+using A = MetricAggregation;
+
+// A number as frameworks print it: 0.99, 98, .5, 1e-3, -0.2. This exact text
+// is what LiteralNumberMatcher recognises, so "literal + kNum" rules run
+// without a regex engine.
+const QString kNum = QStringLiteral("([-+]?[0-9]*\\.?[0-9]+(?:[eE][-+]?[0-9]+)?)");
+// The same in possessive form for rules the regex engine runs: no
+// backtracking inside a long run of digits.
+const QString kNumP = QStringLiteral("([-+]?+(?:[0-9]*+\\.)?[0-9]++(?:[eE][-+]?+[0-9]++)?+)");
+
+MetricPattern rule(const char *id, const char *name, const char *unit, A agg, const QString &regex,
+                   const char *anchor, const char *meaning)
+{
+    MetricPattern p;
+    p.rule = QString::fromLatin1(id);
+    p.name = QString::fromLatin1(name);
+    p.unit = QString::fromUtf8(unit);
+    p.aggregation = agg;
+    p.regex = regex;
+    p.anchor = QString::fromLatin1(anchor);
+    p.meaning = QString::fromUtf8(meaning);
+    return p;
+}
+
+MetricPattern step(MetricPattern p, int valueGroup, int stepGroup)
+{
+    p.valueGroup = valueGroup;
+    p.stepGroup = stepGroup;
+    return p;
+}
+
+MetricPattern stepAfter(MetricPattern p, const char *literal)
+{
+    p.stepLiteral = QString::fromLatin1(literal);
+    return p;
+}
+
+MetricPattern before(MetricPattern p, const char *literal, QStringList exclude = {})
+{
+    p.numberBefore = QString::fromLatin1(literal);
+    p.excludeIf = exclude;
+    return p;
+}
+
+MetricPattern form(MetricPattern p, ValueForm f)
+{
+    p.form = f;
+    return p;
+}
+
+const QString kNestedBar = QStringLiteral("\x1b[A");   // tqdm bars below the first (evaluation loops)
+
+// "| 400/1000 [04:37<04:31,  2.21it/s" (or "9.38s/it"): the step counter of the bar.
+MetricPattern tqdmSteps(const char *id, const char *name, int group, const char *rateUnit, const char *meaning)
+{
+    MetricPattern p = rule(id, name, "steps", MetricAggregation::Last,
+                           QStringLiteral("\\|\\s*+([0-9]++)/([0-9]++) \\[[0-9:]++<[0-9:?]++,\\s*+[0-9.?]++")
+                               + QLatin1String(rateUnit),
+                           rateUnit, meaning);
+    p.valueGroup = group;
+    p.excludeIf = {kNestedBar};
+    return p;
+}
+
+QList<MetricPattern> keras()
+{
+    const QString n = kNum;
+    return {
+        rule("keras.test_accuracy", "test_accuracy", "", A::Last, "Test accuracy:\\s*" + n, "acc",
+             "accuracy on the test set printed after training (Keras/Horovod examples)"),
+        rule("keras.train_accuracy", "train_accuracy", "", A::Last, " - accuracy: " + n, "acc",
+             "training accuracy of the epoch (Keras progress line)"),
+        rule("keras.val_accuracy", "val_accuracy", "", A::Last, "\\bval_acc(?:uracy)?[=:]\\s*+" + kNumP, "acc",
+             "validation accuracy of the epoch (Keras progress line, Lightning progress bar)"),
+        rule("keras.test_loss", "test_loss", "", A::Last, "Test loss:\\s*" + n, "oss",
+             "loss on the test set printed after training"),
+        rule("keras.val_loss", "val_loss", "", A::Last, "\\bval_loss[=:]\\s*" + n, "oss",
+             "validation loss of the epoch (Keras progress line, Lightning progress bar)"),
+        rule("keras.train_loss", "train_loss", "", A::Last, " - loss: " + n, "oss",
+             "training loss of the epoch (Keras progress line)"),
+        rule("keras.train_time", "train_time_s", "s", A::Last, "Train time:\\s*" + n, "time",
+             "training wall time printed by the Keras/Horovod examples"),
+        rule("keras.epoch_time", "epoch_time_s", "s", A::Mean,
+             "(?<![0-9.])([0-9]++(?:\\.[0-9]++)?)s [0-9.]++[mu]?s/step", "s/step",
+             "seconds per epoch (Keras progress line \"12s 25ms/step\")"),
+    };
+}
+
+QList<MetricPattern> pytorch()
+{
+    const QString n = kNum;
+    return {
+        // ScaleLab's example (resources/examples/pytorch_ddp_digits.py) and the DDP test runs.
+        rule("pytorch.example.test_accuracy", "test_accuracy", "", A::Last, "\\btest_accuracy[=:\\s]\\s*" + n, "acc",
+             "test accuracy printed by rank 0 after training"),
+        rule("pytorch.example.test_loss", "test_loss", "", A::Last, "\\btest_loss[=:\\s]\\s*" + n, "oss",
+             "test loss printed by rank 0 after training"),
+        stepAfter(rule("pytorch.example.train_loss", "train_loss", "", A::Last, "\\btrain_loss[=:\\s]\\s*" + n, "oss",
+                       "training loss of the epoch"), "epoch"),
+        step(rule("pytorch.example.epoch_loss", "train_loss", "", A::Last,
+                  "\\b[Ee]poch\\s*+([0-9]+)\\s++loss[=:\\s]\\s*+" + kNumP, "oss",
+                  "training loss of the epoch (\"epoch 3 loss 0.47 ...\")"), 2, 1),
+        rule("pytorch.example.train_time", "train_time_s", "s", A::Last, "\\btrain_time_s[=:\\s]\\s*" + n, "time",
+             "training wall time printed by rank 0"),
+        step(rule("pytorch.example.epoch_time", "epoch_time_s", "s", A::Mean,
+                  "\\b[Ee]poch\\s*+([0-9]+)\\b[^\\r\\n]*?\\btime[=:\\s]\\s*+" + kNumP, "time",
+                  "seconds per epoch"), 2, 1),
+        rule("pytorch.example.samples_per_s", "samples_per_s", "samples/s", A::Last,
+             "\\bsamples_per_s[=:\\s]\\s*" + n, "samples",
+             "samples per second of the whole job over the whole training (all ranks)"),
+        stepAfter(rule("pytorch.example.epoch_samples_per_s", "throughput", "samples/s", A::Mean,
+                       "samples/s[=:\\s]\\s*" + n, "samples", "samples per second of the whole job in one epoch"),
+                  "epoch "),
+        // PyTorch MNIST examples: "Test set: Average loss: 0.0345, Accuracy: 9800/10000 (98%)".
+        [] {
+            MetricPattern p = rule("pytorch.mnist.test_accuracy", "test_accuracy", "", A::Last,
+                                   "Accuracy: ([0-9]+)/([0-9]+) \\(", "ccuracy", "correct / total on the test set");
+            p.ratio = true;
+            return p;
+        }(),
+        rule("pytorch.mnist.test_loss", "test_loss", "", A::Last, "Test set: Average loss:\\s*" + n, "oss",
+             "average loss on the test set"),
+        stepAfter(rule("pytorch.mnist.train_loss", "train_loss", "", A::Last, "Train Epoch: [0-9]+ .*\\sLoss: " + n,
+                       "oss", "training loss at a log interval (\"Train Epoch: 1 [1280/60000 (2%)]\\tLoss: ...\")"),
+                  "Train Epoch: "),
+        // LUMI ml-examples pytorch/ptdist: " * Rank 0 - Epoch  1: 212.39 images/sec per GPU".
+        [] {
+            MetricPattern p = step(rule("pytorch.ptdist.images_per_sec_per_gpu", "throughput_per_gpu", "samples/s",
+                                        A::Mean, "\\bRank ([0-9]+) - Epoch\\s++([0-9]+): " + kNumP
+                                            + " images/sec per GPU", "/sec",
+                                        "images per second of one GPU in an epoch (rank 0's print)"), 3, 2);
+            p.rankGroup = 1;
+            return p;
+        }(),
+        rule("pytorch.ptdist.total_average", "samples_per_s", "samples/s", A::Last,
+             "Total average: " + kNumP + " images/sec", "/sec", "images per second of the whole job, averaged over epochs"),
+        // The same lines when every rank prints its own (srun without a rank filter): the
+        // ranks' means add up to the job's throughput.
+        [] {
+            MetricPattern p = step(rule("pytorch.ptdist.rank_sum", "samples_per_s_rank_sum", "samples/s",
+                                        A::PerRankSum, "\\bRank ([0-9]+) - Epoch\\s++([0-9]+): " + kNumP
+                                            + " images/sec per GPU", "/sec",
+                                        "sum over ranks of each rank's mean images/sec (only when every rank prints)"),
+                                   3, 2);
+            p.rankGroup = 1;
+            return p;
+        }(),
+    };
+}
+
+QList<MetricPattern> huggingFace()
+{
+    const QString n = kNum;
+    auto dict = [&](const char *id, const char *key, const char *name, const char *unit, const char *anchor,
+                    const char *meaning) {
+        return stepAfter(rule(id, name, unit, A::Last, QStringLiteral("'%1': ").arg(QLatin1String(key)) + n, anchor,
+                              meaning), "'epoch': ");
+    };
+    auto block = [&](const char *id, const char *key, const char *name, const char *unit, const char *anchor,
+                     const char *meaning) {
+        return rule(id, name, unit, A::Last, QStringLiteral("\\b%1\\s*[=:]\\s*").arg(QLatin1String(key)) + n, anchor,
+                    meaning);
+    };
+    auto runtime = [&](const char *id, const char *key, const char *name, const char *meaning) {
+        return form(rule(id, name, "s", A::Last,
+                         QStringLiteral("\\b%1\\s*+=\\s*+([0-9]++:[0-9]{2}:[0-9.]++)").arg(QLatin1String(key)), "time",
+                         meaning), ValueForm::Duration);
+    };
+    return {
+        dict("hf.dict.loss", "loss", "train_loss", "", "oss", "training loss at a logging step (Trainer log dict)"),
+        dict("hf.dict.train_loss", "train_loss", "train_loss", "", "oss", "average training loss of the run"),
+        dict("hf.dict.eval_loss", "eval_loss", "eval_loss", "", "oss", "evaluation loss (Trainer evaluate)"),
+        dict("hf.dict.eval_accuracy", "eval_accuracy", "eval_accuracy", "", "acc", "evaluation accuracy"),
+        dict("hf.dict.eval_runtime", "eval_runtime", "eval_runtime_s", "s", "time", "seconds the evaluation took"),
+        dict("hf.dict.eval_samples_per_second", "eval_samples_per_second", "eval_samples_per_s", "samples/s",
+             "samples", "evaluation samples per second of the whole job"),
+        dict("hf.dict.train_runtime", "train_runtime", "train_time_s", "s", "time", "seconds the training took"),
+        dict("hf.dict.train_samples_per_second", "train_samples_per_second", "samples_per_s", "samples/s", "samples",
+             "training samples per second of the whole job (global batch)"),
+        block("hf.block.train_loss", "train_loss", "train_loss", "", "oss", "average training loss (log_metrics)"),
+        block("hf.block.eval_loss", "eval_loss", "eval_loss", "", "oss", "evaluation loss (log_metrics)"),
+        block("hf.block.eval_accuracy", "eval_accuracy", "eval_accuracy", "", "acc", "evaluation accuracy (log_metrics)"),
+        block("hf.block.train_samples_per_second", "train_samples_per_second", "samples_per_s", "samples/s", "samples",
+              "training samples per second of the whole job (log_metrics)"),
+        block("hf.block.eval_samples_per_second", "eval_samples_per_second", "eval_samples_per_s", "samples/s",
+              "samples", "evaluation samples per second (log_metrics)"),
+        runtime("hf.block.train_runtime", "train_runtime", "train_time_s", "training time (log_metrics, H:MM:SS.ff)"),
+        runtime("hf.block.eval_runtime", "eval_runtime", "eval_runtime_s", "evaluation time (log_metrics, H:MM:SS.ff)"),
+    };
+}
+
+QList<MetricPattern> deepSpeed()
+{
+    return {
+        step(rule("deepspeed.running_avg_samples_per_sec", "samples_per_s", "samples/s", A::Last,
+                  "global_step=([0-9]+), RunningAvgSamplesPerSec=" + kNumP, "PerSec",
+                  "DeepSpeed: samples per second of the whole job, averaged since the start"), 2, 1),
+        step(rule("deepspeed.samples_per_sec", "samples_per_s", "samples/s", A::Last,
+                  "\\b[0-9]+/([0-9]+), SamplesPerSec=" + kNumP, "PerSec",
+                  "DeepSpeed: samples per second of the whole job, averaged since the start"), 2, 1),
+        stepAfter(rule("deepspeed.curr_samples_per_sec", "throughput", "samples/s", A::Mean,
+                       "CurrSamplesPerSec=" + kNum, "PerSec", "DeepSpeed: samples per second of the whole job in one step"),
+                  "global_step="),
+        rule("deepspeed.max_mem_allocated", "gpu_mem_max_alloc_gb", "GB", A::Max, "MaxMemAllocated=" + kNum, "PerSec",
+             "DeepSpeed: peak memory allocated by PyTorch on rank 0's GPU"),
+    };
+}
+
+QList<MetricPattern> horovod()
+{
+    return {
+        step(rule("horovod.iter_img_per_sec_per_gpu", "throughput_per_gpu", "samples/s", A::Mean,
+                  "Iter #([0-9]+): " + kNumP + " img/sec per [CG]PU", "/sec",
+                  "Horovod synthetic benchmark: images per second of one GPU in an iteration"), 2, 1),
+        rule("horovod.img_per_sec_per_gpu", "samples_per_s_per_gpu", "samples/s", A::Last,
+             "Img/sec per [CG]PU: " + kNumP, "/sec", "Horovod synthetic benchmark: mean images per second of one GPU"),
+        rule("horovod.total_img_per_sec", "samples_per_s", "samples/s", A::Last,
+             "Total img/sec on [0-9]+ [CG]PU\\(s\\): " + kNumP, "/sec",
+             "Horovod synthetic benchmark: images per second of all GPUs"),
+        // tf_cnn_benchmarks (used for Horovod's published numbers).
+        rule("tf_cnn.total_images_per_sec", "samples_per_s", "samples/s", A::Last, "total images/sec:\\s*" + kNum,
+             "/sec", "tf_cnn_benchmarks: images per second of this worker over the run"),
+        [] {
+            MetricPattern p = rule("tf_cnn.step_images_per_sec", "throughput", "samples/s", A::Mean,
+                                   "images/sec:\\s*" + kNum, "/sec", "tf_cnn_benchmarks: images per second at a step");
+            p.excludeIf = {QStringLiteral("total images/sec")};
+            return p;
+        }(),
+    };
+}
+
+QList<MetricPattern> generic()
+{
+    const QStringList notTotal{QStringLiteral("per GPU"), QStringLiteral("per CPU"), QStringLiteral("Total"),
+                               QStringLiteral("total"), QStringLiteral("per rank")};
+    return {
+        // tqdm (also Lightning's and Hugging Face's bars).
+        before(rule("tqdm.it_per_s", "it_per_s", "it/s", A::Last, "(?<![0-9.])" + kNumP + "it/s", "it/s",
+                    "tqdm: iterations per second at the last update of the main progress bar"),
+               "it/s", {kNestedBar}),
+        form(before(rule("tqdm.s_per_it", "it_per_s", "it/s", A::Last, "(?<![0-9.])" + kNumP + "s/it", "s/it",
+                         "tqdm: iterations per second at the last update of the main progress bar"),
+                    "s/it", {kNestedBar}),
+             ValueForm::Reciprocal),
+        tqdmSteps("tqdm.steps_done", "steps_done", 1, "it/s", "tqdm: steps completed on the main progress bar at its last update"),
+        tqdmSteps("tqdm.steps_done_slow", "steps_done", 1, "s/it", "tqdm: steps completed on the main progress bar at its last update"),
+        tqdmSteps("tqdm.steps_total", "steps_total", 2, "it/s", "tqdm: steps the main progress bar expects"),
+        tqdmSteps("tqdm.steps_total_slow", "steps_total", 2, "s/it", "tqdm: steps the main progress bar expects"),
+        // Lightning: banner, progress-bar metrics, printed trainer.logged_metrics.
+        rule("lightning.world_size", "world_size", "ranks", A::Max,
+             "Initializing distributed: GLOBAL_RANK: [0-9]+, MEMBER: [0-9]+/([0-9]+)", "MEMBER",
+             "Lightning: processes in the job (banner)"),
+        rule("generic.loss_equals", "train_loss", "", A::Last, "\\bloss=" + kNum, "oss",
+             "running training loss printed as loss=X (Lightning progress bar, many training loops)"),
+        rule("lightning.logged.train_loss", "train_loss", "", A::Last, "'train_loss': tensor\\(" + kNum, "oss",
+             "Lightning logged_metrics: training loss"),
+        rule("lightning.logged.val_loss", "val_loss", "", A::Last, "'val_loss': tensor\\(" + kNum, "oss",
+             "Lightning logged_metrics: validation loss"),
+        rule("lightning.logged.val_acc", "val_accuracy", "", A::Last, "'val_acc': tensor\\(" + kNum, "acc",
+             "Lightning logged_metrics: validation accuracy"),
+        rule("lightning.logged.test_acc", "test_accuracy", "", A::Last, "'test_acc': tensor\\(" + kNum, "acc",
+             "Lightning logged_metrics: test accuracy"),
+        rule("lightning.example.peak_memory", "peak_mem_gb", "GB", A::Max, "Peak memory usage: " + kNum, "Peak memory",
+             "peak GPU memory printed by Lightning's examples"),
+        // Other common prints.
+        form(rule("generic.test_accuracy_percent", "test_accuracy", "", A::Last,
+                  "\\[TEST\\] Accuracy:\\s*+" + kNumP + "\\s*+%", "ccuracy", "test accuracy printed in percent"),
+             ValueForm::Percent),
+        rule("generic.total_training_time", "train_time_s", "s", A::Last, "Total training time:\\s*" + kNum, "time",
+             "training wall time"),
+        rule("generic.world_size", "world_size", "ranks", A::Max, "\\bworld_size[=:\\s]\\s*" + kNum, "world_size",
+             "processes in the job"),
+        rule("generic.rank_of", "world_size", "ranks", A::Max, "\\bRank [0-9]+ of ([0-9]+)\\b", "Rank",
+             "processes in the job (\"Rank 3 of 8\")"),
+        before(rule("generic.images_per_sec", "throughput", "samples/s", A::Mean,
+                    "(?<![0-9.])" + kNumP + "\\s*images/sec", "/sec", "images per second of the job at a step"),
+               "images/sec", notTotal),
+        rule("generic.examples_per_sec", "throughput", "samples/s", A::Mean, "\\bexamples/sec[=:]\\s*" + kNum, "/sec",
+             "examples per second at a step"),
+        rule("generic.exp_per_sec", "throughput", "samples/s", A::Mean, "average exp/sec = " + kNum, "/sec",
+             "examples per second at a step"),
+        before(rule("generic.examples_per_second", "throughput", "samples/s", A::Mean,
+                    "(?<![0-9.])" + kNumP + " examples/second", "/sec", "examples per second at a step"),
+               "examples/second", notTotal),
+        before(rule("generic.samples_per_s", "throughput", "samples/s", A::Mean,
+                    "(?<![0-9.])" + kNumP + "\\s*samples/s", "samples", "samples per second at a step"),
+               "samples/s", notTotal),
+        // nccl-tests / rccl-tests.
+        rule("nccl.avg_busbw", "nccl_busbw_avg_gbps", "GB/s", A::Last, "# Avg bus bandwidth\\s*[=:]\\s*" + kNum,
+             "bandwidth", "nccl-/rccl-tests: bus bandwidth averaged over the message sizes"),
+        [] {
+            MetricPattern p = rule("nccl.busbw_table", "nccl_busbw_peak_gbps", "GB/s", A::Max, QString(), "",
+                                   "nccl-/rccl-tests: highest out-of-place bus bandwidth in the result table");
+            p.ncclTable = true;
+            return p;
+        }(),
+    };
+}
+
+} // namespace
+
+QList<MetricPattern> LogMetricExtractor::builtinPatterns()
+{
+    // Order matters where rules of one metric can match the same line: the first wins.
+    QList<MetricPattern> all;
+    all << keras() << pytorch() << huggingFace() << deepSpeed() << horovod() << generic();
+    return all;
+}
+
+} // namespace scalelab

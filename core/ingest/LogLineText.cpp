@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/ingest/LogLineText.h"
+
+#include <charconv>
+#include <cstring>
+
+namespace scalelab::logtext {
+
+namespace {
+
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+
+std::optional<double> parse(std::string_view s)
+{
+    if (s.empty())
+        return std::nullopt;
+    if (s.front() == '+')
+        s.remove_prefix(1);
+    double v = 0;
+    const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (r.ec != std::errc() || r.ptr != s.data() + s.size())
+        return std::nullopt;
+    return v;
+}
+
+int digitsAt(std::string_view s, size_t &i)
+{
+    int v = 0;
+    const size_t from = i;
+    while (i < s.size() && isDigit(s[i]) && i - from < 9)
+        v = v * 10 + (s[i++] - '0');
+    return i > from ? v : -1;
+}
+
+} // namespace
+
+int lineRank(std::string_view line)
+{
+    size_t i = 0;
+    if (!line.empty() && line[0] == '[') {
+        i = 1;
+        if (line.substr(1, 7) == "default") {
+            i = 8;
+            const int r = digitsAt(line, i);
+            return (r >= 0 && line.substr(i, 2) == "]:") ? r : -1;
+        }
+        if (digitsAt(line, i) >= 0 && i < line.size() && line[i] == ',') {
+            ++i;
+            const int r = digitsAt(line, i);
+            return (r >= 0 && line.substr(i, 2) == "]<") ? r : -1;
+        }
+    } else {
+        // srun --label: right-aligned task number, ": ", then the task's text.
+        while (i < line.size() && i < 8 && line[i] == ' ')
+            ++i;
+        const size_t d = i;
+        const int r = digitsAt(line, i);
+        if (r >= 0 && i - d <= 6 && i < line.size() && line[i] == ':'
+            && (i + 1 == line.size() || line[i + 1] == ' '))
+            return r;
+    }
+    // DeepSpeed's log_dist: "[2022-03-11 ...] [INFO] [logging.py:69:log_dist] [Rank 0] ..."
+    const size_t at = line.find("[Rank ");
+    if (at != std::string_view::npos) {
+        size_t j = at + 6;
+        const int r = digitsAt(line, j);
+        if (r >= 0 && j < line.size() && line[j] == ']')
+            return r;
+    }
+    return -1;
+}
+
+std::string_view withoutAnsi(std::string_view line, std::string &buf)
+{
+    if (line.find('\x1b') == std::string_view::npos)
+        return line;
+    buf.clear();
+    buf.reserve(line.size());
+    for (size_t i = 0; i < line.size(); ++i) {
+        if (line[i] != '\x1b') {
+            buf += line[i];
+            continue;
+        }
+        if (i + 1 < line.size() && line[i + 1] == '[') {   // CSI: ESC [ params final
+            i += 2;
+            while (i < line.size() && !(line[i] >= '@' && line[i] <= '~'))
+                ++i;
+        } else if (i + 1 < line.size()) {
+            ++i;   // two-character escape
+        }
+    }
+    return buf;
+}
+
+std::optional<double> numberBefore(std::string_view line, size_t at)
+{
+    size_t e = at;
+    while (e > 0 && line[e - 1] == ' ')
+        --e;
+    size_t b = e;
+    const size_t limit = e >= 64 ? e - 64 : 0;
+    while (b > limit && (isDigit(line[b - 1]) || line[b - 1] == '.'))
+        --b;
+    if (b == e)
+        return std::nullopt;
+    if (b > 0 && (isDigit(line[b - 1]) || line[b - 1] == '.'))
+        return std::nullopt;   // more than 64 digits: not a metric
+    if (b > 0 && (line[b - 1] == '-' || line[b - 1] == '+') && (b == 1 || !isDigit(line[b - 2])))
+        --b;
+    std::string_view num = line.substr(b, e - b);
+    while (!num.empty() && num.back() == '.')
+        num.remove_suffix(1);
+    return parse(num);
+}
+
+std::optional<double> numberAfter(std::string_view line, size_t at)
+{
+    size_t i = at;
+    while (i < line.size() && (line[i] == ' ' || line[i] == '=' || line[i] == ':' || line[i] == '\t'))
+        ++i;
+    const size_t b = i;
+    if (i < line.size() && (line[i] == '-' || line[i] == '+'))
+        ++i;
+    while (i < line.size() && i - b < 64 && (isDigit(line[i]) || line[i] == '.'))
+        ++i;
+    if (i < line.size() && (line[i] == 'e' || line[i] == 'E') && i + 1 < line.size()
+        && (isDigit(line[i + 1]) || line[i + 1] == '-' || line[i + 1] == '+')) {
+        i += 2;
+        while (i < line.size() && i - b < 80 && isDigit(line[i]))
+            ++i;
+    }
+    std::string_view num = line.substr(b, i - b);
+    while (!num.empty() && num.back() == '.')
+        num.remove_suffix(1);
+    return parse(num);
+}
+
+std::optional<double> duration(std::string_view text)
+{
+    // H:MM:SS or H:MM:SS.ff; more than one day prints "1 day, H:MM:SS.ff".
+    double days = 0;
+    const size_t comma = text.find(", ");
+    if (comma != std::string_view::npos) {
+        size_t i = 0;
+        const int d = digitsAt(text, i);
+        if (d < 0)
+            return std::nullopt;
+        days = d;
+        text.remove_prefix(comma + 2);
+    }
+    size_t i = 0;
+    const int h = digitsAt(text, i);
+    if (h < 0 || i >= text.size() || text[i] != ':')
+        return std::nullopt;
+    ++i;
+    const int m = digitsAt(text, i);
+    if (m < 0 || m > 59 || i >= text.size() || text[i] != ':')
+        return std::nullopt;
+    ++i;
+    const auto s = parse(text.substr(i));
+    if (!s || *s < 0 || *s >= 60)
+        return std::nullopt;
+    return days * 86400.0 + h * 3600.0 + m * 60.0 + *s;
+}
+
+} // namespace scalelab::logtext

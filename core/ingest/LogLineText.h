@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace scalelab::logtext {
+
+// Small pure helpers over one line of job output (raw bytes), shared by the
+// log readers. None of them looks at more than the line it is given, and
+// each is linear in it.
+
+// Rank a launcher or framework put on the line: "[1,3]<stdout>:" (mpirun
+// --tag-output), "[default3]:" (torchrun --tee), " 3: " (srun --label),
+// "[Rank 3]" (DeepSpeed log_dist); -1 when there is none.
+int lineRank(std::string_view line);
+
+// The line without ANSI escape sequences (colours, cursor moves); `buf` holds
+// the copy when one was needed.
+std::string_view withoutAnsi(std::string_view line, std::string &buf);
+
+// The number printed right before position `at` (spaces allowed between):
+// "2.21it/s" with `at` on "it/s" -> 2.21. Looks back at most 64 characters;
+// a longer run of digits is no metric and gives nothing.
+std::optional<double> numberBefore(std::string_view line, size_t at);
+
+// The number right after position `at`, after spaces, '=' or ':'.
+std::optional<double> numberAfter(std::string_view line, size_t at);
+
+// Hugging Face's "H:MM:SS.ff" (datetime.timedelta + centiseconds) in seconds.
+std::optional<double> duration(std::string_view text);
+
+} // namespace scalelab::logtext

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// A broken profile in the user's folder (issue 11, F1): the window still
+// opens, the good profiles stay usable and the broken file is listed greyed
+// out with its error. Saves screenshots of the list for a human to look at.
+#include "IsolatedHost.h"
+#include "ScreenshotDir.h"
+#include "ui/common/AppServices.h"
+#include "ui/compose/ComposePlace.h"
+#include "ui/compose/JobForm.h"
+#include "ui/window/MainWindow.h"
+
+#include <QAbstractItemView>
+#include <QComboBox>
+#include <QStandardItemModel>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <memory>
+
+using namespace scalelab;
+
+class TestBrokenProfile : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        test::isolateFromHost(m_dir, QStringLiteral("tst_brokenprofile"));
+        const QString profiles = m_dir.filePath(QStringLiteral("profiles"));
+        QVERIFY(QDir().mkpath(profiles));
+        m_bad = QDir(profiles).filePath(QStringLiteral("my-site.json"));
+        QFile f(m_bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\n  \"id\": \"my-site\",\n  \"name\": \"My site\",\n  \"gpuTypes\": [{\"id\": \"a100\", \"memoryGB\": 1e999}]\n}\n");
+        f.close();
+        qputenv("SCALELAB_USER_PROFILE_DIR", profiles.toUtf8());
+        m_services = std::make_unique<AppServices>();
+        m_window = std::make_unique<MainWindow>(*m_services);
+        m_window->resize(1200, 800);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    }
+
+    void cleanupTestCase()
+    {
+        m_window.reset();
+        m_services.reset();
+    }
+
+    void goodProfilesStayUsableAndTheBrokenOneIsGreyed()
+    {
+        auto *compose = qobject_cast<ComposePlace *>(m_window->place(MainWindow::ComposeIndex));
+        QVERIFY(compose);
+        QComboBox *combo = compose->form()->profileCombo();
+        auto *model = qobject_cast<QStandardItemModel *>(combo->model());
+        QVERIFY(model);
+        const int good = int(m_services->profiles().profiles().size());
+        QCOMPARE(good, 7);   // profiles/*.json of the repository
+        QCOMPARE(combo->count(), good + 1);
+        // The selection is a loadable profile, never the broken file.
+        QVERIFY(compose->form()->profile());
+        QVERIFY(!combo->currentData().toString().isEmpty());
+
+        QStandardItem *broken = model->item(good);
+        QVERIFY(broken);
+        QVERIFY(!broken->isEnabled());
+        QCOMPARE(broken->data(JobForm::kBrokenProfileRole).toBool(), true);
+        QCOMPARE(broken->text(), QStringLiteral("my-site.json — cannot be used: 4:43: malformed JSON: number overflow "
+                                                "parsing '1e999': the number is too large; write a smaller value"));
+        QCOMPARE(broken->toolTip(), m_bad + QStringLiteral(":4:43: malformed JSON: number overflow parsing '1e999': "
+                                                           "the number is too large; write a smaller value"));
+        for (int i = 0; i < good; ++i)
+            QVERIFY(model->item(i)->isEnabled());
+
+        QVERIFY(m_window->grab().save(test::screenshotPath(QStringLiteral("broken-profile-window.png"))));
+        combo->showPopup();
+        QAbstractItemView *view = combo->view();
+        QVERIFY(QTest::qWaitForWindowExposed(view->window()));
+        QVERIFY(view->window()->grab().save(test::screenshotPath(QStringLiteral("broken-profile-list.png"))));
+        combo->hidePopup();
+    }
+
+private:
+    QTemporaryDir m_dir;
+    QString m_bad;
+    std::unique_ptr<AppServices> m_services;
+    std::unique_ptr<MainWindow> m_window;
+};
+
+QTEST_MAIN(TestBrokenProfile)
+#include "tst_brokenprofile.moc"

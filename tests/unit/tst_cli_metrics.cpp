@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// `scalelab metrics LOG [--patterns FILE] [--json]` through the real executable.
+#include "CliRunner.h"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace scalelab::test;
+
+namespace {
+QString data(const char *name) { return QStringLiteral(SCALELAB_TEST_DATA_DIR "/ingest/") + QLatin1String(name); }
+} // namespace
+
+class TstCliMetrics : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void table();
+    void json();
+    void userPatterns();
+    void unreadable_data();
+    void unreadable();
+    void hostileLogs();
+};
+
+void TstCliMetrics::table()
+{
+    const CliRun r = runCli({QStringLiteral("metrics"), data("slurm-95659.out")});
+    QCOMPARE(r.exitCode, 0);
+    const QStringList lines = r.out.split(u'\n', Qt::SkipEmptyParts);
+    QVERIFY2(lines.value(0).startsWith(QLatin1String("metric")), qPrintable(r.out));
+    QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral(
+                 "\\ntest_accuracy +0\\.9936000109 +14 +keras\\.test_accuracy\\n"))),
+             qPrintable(r.out));
+    QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral("\\ntrain_time_s +124\\.7497151 +s +15 +keras\\.train_time\\n"))),
+             qPrintable(r.out));
+}
+
+void TstCliMetrics::json()
+{
+    const CliRun r = runCli({QStringLiteral("metrics"), data("frameworks/ptdist-8ranks-labelled.out"), QStringLiteral("--json")});
+    QCOMPARE(r.exitCode, 0);
+    const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QCOMPARE(o.value(QStringLiteral("file")).toString(), data("frameworks/ptdist-8ranks-labelled.out"));
+    QJsonObject sum;
+    for (const QJsonValue &v : o.value(QStringLiteral("metrics")).toArray())
+        if (v.toObject().value(QStringLiteral("metric")).toString() == QLatin1String("samples_per_s_rank_sum"))
+            sum = v.toObject();
+    QCOMPARE(sum.value(QStringLiteral("value")).toDouble(), 1636.0);
+    QCOMPARE(sum.value(QStringLiteral("unit")).toString(), QStringLiteral("samples/s"));
+    QCOMPARE(sum.value(QStringLiteral("rule")).toString(), QStringLiteral("pytorch.ptdist.rank_sum"));
+    QCOMPARE(sum.value(QStringLiteral("aggregation")).toString(), QStringLiteral("per-rank-sum"));
+    QCOMPARE(sum.value(QStringLiteral("line")).toInt(), 16);
+    QCOMPARE(sum.value(QStringLiteral("formula")).toString(), QStringLiteral("sum over 8 ranks of each rank's mean (16 values)"));
+}
+
+void TstCliMetrics::userPatterns()
+{
+    QTemporaryDir dir;
+    QFile f(dir.filePath(QStringLiteral("patterns.json")));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"json([{"name": "test_accuracy", "regex": "Test loss: ([0-9.]+)", "unit": "x", "aggregation": "max"}])json");
+    f.close();
+    const CliRun r = runCli({QStringLiteral("metrics"), data("slurm-95659.out"), QStringLiteral("--patterns"), f.fileName(),
+                             QStringLiteral("--json")});
+    QCOMPARE(r.exitCode, 0);
+    const QJsonArray ms = QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("metrics")).toArray();
+    bool found = false;
+    for (const QJsonValue &v : ms) {
+        const QJsonObject m = v.toObject();
+        if (m.value(QStringLiteral("metric")).toString() != QLatin1String("test_accuracy"))
+            continue;
+        found = true;
+        QCOMPARE(m.value(QStringLiteral("value")).toDouble(), 0.01960514299571514);   // the user's pattern replaced the built-in
+        QCOMPARE(m.value(QStringLiteral("rule")).toString(), QStringLiteral("patterns[0]"));
+        QCOMPARE(m.value(QStringLiteral("unit")).toString(), QStringLiteral("x"));
+    }
+    QVERIFY(found);
+}
+
+void TstCliMetrics::unreadable_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("missing log") << QStringList{QStringLiteral("/nonexistent/job.out")}
+                                 << "cannot read /nonexistent/job.out: no such file";
+    QTest::newRow("directory") << QStringList{QStringLiteral(SCALELAB_TEST_DATA_DIR)} << "not a readable file";
+    QTest::newRow("no log") << QStringList{} << "needs exactly one LOG file";
+    QTest::newRow("missing patterns") << QStringList{data("slurm-95659.out"), QStringLiteral("--patterns"),
+                                                     QStringLiteral("/nonexistent/p.json")}
+                                      << "cannot read the pattern file /nonexistent/p.json";
+    QTest::newRow("patterns not JSON") << QStringList{data("slurm-95659.out"), QStringLiteral("--patterns"),
+                                                      data("slurm-95659.out")}
+                                       << "is not JSON";
+    QTest::newRow("unknown option") << QStringList{data("slurm-95659.out"), QStringLiteral("--bogus")}
+                                    << "unknown option --bogus";
+}
+
+void TstCliMetrics::unreadable()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, message);
+    const CliRun r = runCli(QStringList{QStringLiteral("metrics")} + args);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(message), qPrintable(r.err));
+    QVERIFY(r.out.isEmpty());
+}
+
+void TstCliMetrics::hostileLogs()
+{
+    // Issue 11 F3: a megabyte of digits before "samples/s" on one line, and a bad regex.
+    QTemporaryDir dir;
+    QFile f(dir.filePath(QStringLiteral("digits.out")));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(QByteArray(1 << 20, '3') + " samples/s\n" + QByteArray(1 << 20, '4') + "\ntest_accuracy 0.5\n");
+    f.close();
+    const CliRun r = runCli({QStringLiteral("metrics"), f.fileName(), QStringLiteral("--json")});
+    QCOMPARE(r.exitCode, 0);
+    const QJsonArray ms = QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("metrics")).toArray();
+    QCOMPARE(ms.size(), 1);
+    QCOMPARE(ms[0].toObject().value(QStringLiteral("metric")).toString(), QStringLiteral("test_accuracy"));
+    QCOMPARE(ms[0].toObject().value(QStringLiteral("line")).toInt(), 3);
+
+    QFile p(dir.filePath(QStringLiteral("bad.json")));
+    QVERIFY(p.open(QIODevice::WriteOnly));
+    p.write(R"json([{"name": "x", "regex": "([0-9"}])json");
+    p.close();
+    const CliRun bad = runCli({QStringLiteral("metrics"), f.fileName(), QStringLiteral("--patterns"), p.fileName()});
+    QCOMPARE(bad.exitCode, 2);
+    QVERIFY2(bad.err.contains(QLatin1String("metric 'x': the regex is invalid")), qPrintable(bad.err));
+}
+
+QTEST_GUILESS_MAIN(TstCliMetrics)
+#include "tst_cli_metrics.moc"
