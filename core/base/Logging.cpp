@@ -25,7 +25,7 @@ namespace {
 bool isPlainValue(const QString &v)
 {
     static const QRegularExpression numbers(QStringLiteral("^[0-9][0-9,._]*$"));
-    static const QStringList fixed{QStringLiteral("all"), QStringLiteral("f"), QStringLiteral("scalelab-*"),
+    static const QStringList fixed{QStringLiteral("--"), QStringLiteral("all"), QStringLiteral("f"), QStringLiteral("scalelab-*"),
                                    QStringLiteral("standard"), QStringLiteral("true")};
     return numbers.match(v).hasMatch() || fixed.contains(v);
 }
