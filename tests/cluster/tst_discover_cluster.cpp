@@ -54,8 +54,8 @@ class TestDiscoverCluster : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
-        const auto env = scalelab::test::TestClusterEnv::load();
-        QVERIFY2(env.error.isEmpty(), qPrintable(env.error));
+        m_env = scalelab::test::TestClusterEnv::load();
+        QVERIFY2(m_env.error.isEmpty(), qPrintable(m_env.error));
         qputenv("SCALELAB_DATA_DIR", m_data.path().toUtf8());
         qputenv("XDG_CACHE_HOME", m_data.filePath(QStringLiteral("cache")).toUtf8());
         qputenv("SCALELAB_USER_PROFILE_DIR", m_userProfiles.path().toUtf8());
@@ -71,7 +71,7 @@ private Q_SLOTS:
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QJsonObject profile = QJsonDocument::fromJson(f.readAll()).object();
         QCOMPARE(profile.value(QStringLiteral("id")).toString(), QStringLiteral("testbed"));
-        QCOMPARE(profile.value(QStringLiteral("slurmVersion")).toString(), QStringLiteral("22.05.8"));
+        QCOMPARE(profile.value(QStringLiteral("slurmVersion")).toString(), m_env.expectedSlurmVersion());
         const QStringList parts = scontrol({QStringLiteral("-o"), QStringLiteral("show"), QStringLiteral("partition")})
                                       .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(parts.size(), 4);
@@ -222,6 +222,7 @@ private Q_SLOTS:
     }
 
 private:
+    scalelab::test::TestClusterEnv m_env;
     QTemporaryDir m_data;
     QTemporaryDir m_files;
     QTemporaryDir m_userProfiles;

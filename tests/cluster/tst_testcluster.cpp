@@ -5,6 +5,7 @@
 
 #include "TestClusterEnv.h"
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
@@ -174,6 +175,35 @@ private Q_SLOTS:
         const Run rss = ssh(QStringLiteral("testbed"), QStringLiteral("sacct -n -P -j %1.batch -o MaxRSS,TotalCPU").arg(id));
         QVERIFY2(rss.exitCode == 0 && rss.out.trimmed().contains(QRegularExpression(QStringLiteral("^\\d+K\\|"))),
                  qPrintable(rss.describe()));
+    }
+
+    // Tests write job programs to /tmp and look for injection canaries there:
+    // that only proves something if the cluster's /tmp is this host's. It is
+    // for 22.05 (on the host) and for 24.11 (the root bind-mounts /tmp).
+    void clusterSharesTheHostsTmp()
+    {
+        const QString dir = QStringLiteral("/tmp/scalelab-tc-tmp-%1").arg(QCoreApplication::applicationPid());
+        QVERIFY(QDir().mkpath(dir));
+        QFile::setPermissions(dir, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
+                                       | QFileDevice::ReadOther | QFileDevice::ExeOther);
+        QFile token(dir + QStringLiteral("/token.txt"));
+        QVERIFY(token.open(QIODevice::WriteOnly));
+        token.write("written on the host\n");
+        token.close();
+        QFile::setPermissions(token.fileName(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadOther);
+        const QString id = submit(QStringLiteral("testbed"), QStringLiteral("-o tb-tmp-%j.out --wrap 'cat %1'").arg(token.fileName()));
+        QVERIFY(!id.isEmpty());
+        const QString fin = waitForFinalState(id);
+        QVERIFY2(fin.startsWith(QStringLiteral("COMPLETED|")), qPrintable(fin));
+        const Run out = ssh(QStringLiteral("testbed"), QStringLiteral("cat tb-tmp-%1.out && rm -f tb-tmp-%1.out").arg(id));
+        QVERIFY2(out.exitCode == 0, qPrintable(out.describe()));
+        QCOMPARE(out.out, QStringLiteral("written on the host\n"));
+        const QString back = dir + QStringLiteral("-login");
+        const Run touch = ssh(QStringLiteral("testbed"), QStringLiteral("touch ") + back);
+        QVERIFY2(touch.exitCode == 0, qPrintable(touch.describe()));
+        QVERIFY2(QFile::exists(back), qPrintable(back));
+        QFile::remove(back);
+        QDir(dir).removeRecursively();
     }
 
     void jumpHostReachesTarget()
