@@ -12,6 +12,7 @@
 #include "ui/common/StartupStyle.h"
 
 #include "ui/cluster/ClusterManager.h"
+#include "ui/cluster/AddClusterWizard.h"
 #include "ui/cluster/ConnectionsDialog.h"
 
 #include <QApplication>
@@ -103,6 +104,8 @@ int GuiMain::run(int argc, char **argv, const WindowOptions &opts)
     AppServices services;
     services.setConnectionsDialogFactory(
         [](AppServices &s, QWidget *parent) -> QDialog * { return new ConnectionsDialog(s, parent); });
+    services.setAddClusterFactory(
+        [](AppServices &s, QWidget *parent) -> QDialog * { return new AddClusterWizard(s, parent); });
     phase("services");
     MainWindow window(services);
     phase("window");
@@ -153,6 +156,9 @@ int GuiMain::run(int argc, char **argv, const WindowOptions &opts)
         auto *clusters = new ClusterManager(services, &app);   // registers itself in services
         clusters->setDialogParent(&window);
         window.attachClusters();
+        // First launch (issue 13): nothing configured yet, so offer "Add your cluster".
+        if (!exitAfterClusters && !clusterConfigured(services))
+            services.openAddCluster(&window);
         if (exitAfterClusters) {
             std::printf("clusters %s\n", services.clusters() ? "started" : "missing");
             std::fflush(stdout);

@@ -291,6 +291,20 @@ bool SshConfigFile::parseText(const QString &text, const QString &file, QStringL
     return ok;
 }
 
+QStringList SshConfigFile::hostAliases() const
+{
+    QStringList out;
+    for (const Entry &e : m_entries) {
+        if (e.matchNever)
+            continue;
+        for (const QString &pattern : e.hostPatterns)
+            if (!pattern.contains(QLatin1Char('*')) && !pattern.contains(QLatin1Char('?'))
+                && !pattern.startsWith(QLatin1Char('!')) && !out.contains(pattern))
+                out << pattern;
+    }
+    return out;
+}
+
 SshHostConfig SshConfigFile::resolve(const QString &alias) const
 {
     SshHostConfig c;

@@ -30,6 +30,9 @@ public:
     static SshConfigFile fromText(const QString &text, const QString &pathForMessages, QString *error = nullptr);
 
     SshHostConfig resolve(const QString &alias) const;
+    // The Host names a researcher can pick: patterns without * ? or !, in
+    // file order, each once (entries of a Match block are not aliases).
+    QStringList hostAliases() const;
     // Whether `name` matches a comma/space separated pattern list (exposed for tests).
     static bool matchPatternList(const QStringList &patterns, const QString &name);
     static bool matchWildcard(const QString &pattern, const QString &name);

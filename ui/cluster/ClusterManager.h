@@ -66,6 +66,9 @@ public:
     QString aliasForProfile(const QString &profileId) const override;
     QStringList clusterAliases() const override;
     int pollDelaySeconds(const QString &alias) const override;
+    // ClusterManagerDiscovery.cpp
+    bool isConnected(const QString &alias) const override;
+    bool discoverProfile(const QString &alias, const scalelab::ClusterProfile &site) override;
 
 private:
     void dryRunScript(const QString &alias, const QString &script);

@@ -48,6 +48,24 @@ QString AppServices::openConnections(QWidget *parent)
     return {};
 }
 
+QString AppServices::openAddCluster(QWidget *parent)
+{
+    if (!m_addCluster)
+        return tr("this build cannot add clusters");
+    QDialog *d = m_addCluster(*this, parent);
+    d->setAttribute(Qt::WA_DeleteOnClose);
+    d->open();
+    return {};
+}
+
+void AppServices::reloadProfiles()
+{
+    m_profiles = ProfileRegistry();
+    m_profiles.loadDefaults();
+    m_profilesLoaded = true;
+    Q_EMIT profilesChanged();
+}
+
 AppServices::~AppServices() = default;
 
 } // namespace scalelab

@@ -50,6 +50,14 @@ public:
     // Opens the connections dialog (window-modal, deleted when closed);
     // returns "" or why it cannot.
     QString openConnections(QWidget *parent);
+    // "Add your cluster" (ui/cluster/AddClusterWizard), made the same way.
+    void setAddClusterFactory(DialogFactory factory) { m_addCluster = std::move(factory); }
+    bool canAddCluster() const { return bool(m_addCluster); }
+    QString openAddCluster(QWidget *parent);
+
+    // Reads every profile folder again (a profile was added or refreshed)
+    // and says so with profilesChanged.
+    void reloadProfiles();
 
 Q_SIGNALS:
     // The cluster manager was created (GuiMain makes it after the first paint).
@@ -60,6 +68,8 @@ Q_SIGNALS:
     void openSpecRequested(const scalelab::JobSpec &spec);
     // A place asks the window to switch to another (0 compose, 1 jobs, 2 results).
     void showPlaceRequested(int place);
+    // The profile folders were read again (reloadProfiles).
+    void profilesChanged();
 
 private:
     ProfileRegistry m_profiles;
@@ -69,6 +79,7 @@ private:
     QString m_storeError;
     ClusterService *m_clusters = nullptr;
     DialogFactory m_connectionsDialog;
+    DialogFactory m_addCluster;
 };
 
 } // namespace scalelab

@@ -63,6 +63,15 @@ QSettings &AppSettings::settings()
 
 QString AppSettings::settingsFilePath() { return settings().fileName(); }
 
+QStringList AppSettings::configuredClusters()
+{
+    QSettings &s = settings();
+    s.beginGroup(QStringLiteral("clusters"));
+    const QStringList ids = s.childGroups();
+    s.endGroup();
+    return ids;
+}
+
 QString AppSettings::name(Key key) { return QString::fromLatin1(info(key).name); }
 QVariant AppSettings::defaultValue(Key key) { return info(key).defaultValue; }
 QVariant AppSettings::get(Key key) { return settings().value(name(key), defaultValue(key)); }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 #include <QVariant>
 
 #include <memory>
@@ -53,6 +54,8 @@ public:
     };
     static ClusterConnection clusterConnection(const QString &profileId);
     static void setClusterConnection(const QString &profileId, const ClusterConnection &c);
+    // Profile ids with a stored connection (the researcher configured them).
+    static QStringList configuredClusters();
     // The alias to connect with: stored alias, else the profile's first login host alias, else the id.
     static QString effectiveAlias(const QString &profileId, const ClusterProfile *profile);
     // $SCALELAB_SSH_CONFIG, else ~/.ssh/config, unless explicit hosts were

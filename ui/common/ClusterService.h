@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/model/JobSpec.h"
+#include "ui/common/ClusterDiscovery.h"
 
 #include <QList>
 #include <QObject>
@@ -47,6 +48,23 @@ public:
     virtual QStringList clusterAliases() const = 0;
     virtual int pollDelaySeconds(const QString &alias) const = 0;   // -1 when not polling
 
+    // Discovery (the profile drift banner, Refresh). Not pure: a layer
+    // without it (tests of one place) simply never reports a connection.
+    virtual bool isConnected(const QString &alias) const
+    {
+        Q_UNUSED(alias);
+        return false;
+    }
+    // Runs the discovery script on alias's connection (its worker thread;
+    // connects if needed) with `site`'s advice carried over; the result comes
+    // as profileDiscovered. False when this layer cannot.
+    virtual bool discoverProfile(const QString &alias, const scalelab::ClusterProfile &site)
+    {
+        Q_UNUSED(alias);
+        Q_UNUSED(site);
+        return false;
+    }
+
 Q_SIGNALS:
     void dryRunFinished(QString verdict, bool ok);
     void submitFinished(QString message, bool ok);
@@ -57,6 +75,8 @@ Q_SIGNALS:
     void outputUpdated(qint64 runId);
     // A run reached a final state (after its outputs were fetched).
     void runFinished(qint64 runId, QString state);
+    // The answer to discoverProfile (on the GUI thread).
+    void profileDiscovered(QString alias, scalelab::DiscoveryOutcome outcome);
 };
 
 } // namespace scalelab

@@ -5,6 +5,7 @@
 #include "ui/common/AppServices.h"
 #include "ui/compose/DiagnosticsPanel.h"
 #include "ui/compose/JobForm.h"
+#include "ui/compose/ProfileDriftBanner.h"
 #include "core/base/InputLimits.h"
 #include "core/model/JobSpecJson.h"
 #include "core/model/LaunchGeometry.h"
@@ -99,7 +100,13 @@ ComposePlace::ComposePlace(AppServices &services, QWidget *parent) : QWidget(par
     actions->addWidget(m_study);
     actions->addWidget(m_dryRun);
     actions->addWidget(m_submit);
+    // Issue 13: the profile vs the live cluster, above the form.
+    m_drift = new ProfileDriftBanner(services, this);
+    connect(m_drift, &ProfileDriftBanner::message, this, &ComposePlace::message);
+    connect(&services, &AppServices::profilesChanged, m_form, &JobForm::reloadProfiles);
+
     auto *lay = new QVBoxLayout(this);
+    lay->addWidget(m_drift);
     lay->addWidget(split, 1);
     lay->addLayout(actions);
 
@@ -117,6 +124,7 @@ ComposePlace::ComposePlace(AppServices &services, QWidget *parent) : QWidget(par
     start.gpus = 1;
     start.time = QStringLiteral("01:00:00");
     m_form->setSpec(start);
+    m_drift->followProfileCombo(m_form->profileCombo());
     rerender();
 }
 

@@ -16,6 +16,7 @@ namespace scalelab {
 class AppServices;
 class DiagnosticsPanel;
 class JobForm;
+class ProfileDriftBanner;
 class ScriptPreview;
 struct ClusterProfile;
 
@@ -33,6 +34,7 @@ public:
     QPushButton *submitButton() const { return m_submit; }
     QPushButton *dryRunButton() const { return m_dryRun; }
     QPushButton *studyButton() const { return m_study; }
+    ProfileDriftBanner *driftBanner() const { return m_drift; }
     JobSpec spec() const;
     QString specPath() const { return m_specPath; }
 
@@ -79,6 +81,7 @@ private:
     QPushButton *m_dryRun;
     QPushButton *m_study;
     QLabel *m_verdict;
+    ProfileDriftBanner *m_drift;
     Diagnostics m_current;
     QString m_specPath;
     QString m_importText;   // the last imported script, read again on a profile switch

@@ -185,6 +185,14 @@ void JobForm::buildProfiles()
     onProfileChanged();
 }
 
+void JobForm::reloadProfiles()
+{
+    const JobSpec s = spec();
+    buildProfiles();
+    setSpec(s);
+    changed();   // the same spec may now validate differently
+}
+
 // A profile file that could not be loaded stays visible, greyed out, with
 // its problems as the tooltip: the researcher sees which file to fix while
 // the good profiles remain usable.

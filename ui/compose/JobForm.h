@@ -33,6 +33,8 @@ public:
     // (shown as "not in this profile" there) until another one is chosen.
     void keepPartitionAcrossProfiles(const QString &partition) { m_keptPartition = partition; }
     const ClusterProfile *profile() const;
+    // The profile folders were read again: the list is rebuilt, the spec kept.
+    void reloadProfiles();
 
     // Derived values shown in the form (e.g. "auto (2)" nodes).
     void showGeometry(const LaunchGeometry &g);

@@ -5,6 +5,7 @@
 #include "ui/window/DiagnosticsDialog.h"
 #include "ui/common/AppServices.h"
 #include "ui/compose/ComposePlace.h"
+#include "ui/compose/ProfileDriftBanner.h"
 #include "ui/common/RecentSpecs.h"
 #include "ui/common/UiResources.h"
 #include "ui/window/SettingsDialog.h"
@@ -167,6 +168,16 @@ void MainWindow::buildMenus()
     QMenu *clusters = menuBar()->addMenu(tr("&Clusters"));
     connect(addAction(clusters, QStringLiteral("connections"), tr("&Connections…"), {QKeySequence(tr("Ctrl+K"))}),
             &QAction::triggered, this, &MainWindow::openConnections);
+    connect(addAction(clusters, QStringLiteral("addCluster"), tr("&Add cluster…"), {}), &QAction::triggered, this,
+            [this] {
+                if (const QString e = m_services.openAddCluster(this); !e.isEmpty())
+                    statusBar()->showMessage(tr("Cannot add a cluster: %1").arg(e), 15000);
+            });
+    connect(addAction(clusters, QStringLiteral("refreshProfile"), tr("&Refresh profile from cluster"), {}),
+            &QAction::triggered, this, [this] {
+                showPlace(ComposeIndex);
+                compose()->driftBanner()->refresh();
+            });
     connect(addAction(clusters, QStringLiteral("settings"), tr("&Settings…"), {QKeySequence::Preferences}),
             &QAction::triggered, this, [this] {
                 auto *d = new SettingsDialog(m_services, this);

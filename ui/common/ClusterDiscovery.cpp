@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "ui/common/ClusterDiscovery.h"
+
+#include "ui/common/AppServices.h"
+#include "ui/common/AppSettings.h"
+#include "core/base/PrivateFiles.h"
+#include "core/client/RemoteExecutor.h"
+#include "core/discovery/DiscoveryScript.h"
+#include "core/discovery/ProfileJson.h"
+#include "core/profiles/ProfileLoader.h"
+#include "core/profiles/ProfileRegistry.h"
+#include "core/sshconfig/SshConfigFile.h"
+#include "core/store/RunStore.h"
+
+#include <QDate>
+#include <QDir>
+#include <QRandomGenerator>
+#include <QSaveFile>
+
+namespace scalelab {
+
+DiscoveryOutcome runDiscovery(RemoteExecutor &ex, const QString &alias, const QString &sshConfig,
+                              const std::optional<ClusterProfile> &site, const QList<ClusterProfile> &known)
+{
+    DiscoveryOutcome out;
+    out.alias = alias;
+    // A fresh nonce per run: cluster output cannot forge a section marker.
+    const DiscoveryScript script(QString::number(QRandomGenerator::system()->generate64(), 16));
+    const RemoteResult r = ex.run(script.argv(), 120000);
+    if (!r.transportOk()) {
+        out.error = r.transportError;
+        return out;
+    }
+    DiscoveryScript::Parsed parsed = script.parse(r.out, alias, QDate::currentDate().toString(Qt::ISODate));
+    const SshHostConfig host = SshConfigFile::load(sshConfig).resolve(alias);
+    parsed.input.login.alias = alias;
+    parsed.input.login.hostName = host.hostName;
+    parsed.input.login.port = host.port;
+    parsed.input.login.user = host.user;
+    parsed.input.login.proxyJump = host.hasProxyJump() ? host.proxyJump : QString();
+    const ClusterProfile *siteProfile = site ? &*site : ProfileBuilder::matchSite(parsed.input, known);
+    out.built = ProfileBuilder::build(parsed.input, siteProfile);
+    out.built.diagnostics = parsed.diagnostics + out.built.diagnostics;
+    return out;
+}
+
+QString saveUserProfile(const ClusterProfile &profile, QString *path)
+{
+    const QString dir = ProfileRegistry::userDirectory();
+    if (const QString e = PrivateFiles::makeDirectory(dir); !e.isEmpty())
+        return e;
+    const QString file = QDir(dir).filePath(profile.id + QStringLiteral(".json"));
+    if (path)
+        *path = file;
+    const QByteArray data = ProfileJson::write(profile);
+    // Read it back before it replaces anything: a file that would not load
+    // is never written (it would hide a good profile of the same id).
+    const ProfileLoadResult check = loadProfile(data, file);
+    if (!check.profile) {
+        QStringList why;
+        for (const Diagnostic &d : check.problems)
+            why << d.message;
+        return QObject::tr("the profile was not saved, it would not load: %1").arg(why.join(QStringLiteral("; ")));
+    }
+    QSaveFile f(file);
+    if (!f.open(QIODevice::WriteOnly) || f.write(data) != data.size() || !f.commit())
+        return QObject::tr("cannot write the profile %1: %2").arg(file, f.errorString());
+    return {};
+}
+
+ClusterProfile refreshedProfile(const ClusterProfile &current, const ClusterProfile &fromCluster)
+{
+    ClusterProfile p = fromCluster;
+    p.id = current.id;
+    p.name = current.name;
+    if (!current.description.isEmpty())
+        p.description = current.description;
+    return p;
+}
+
+QString whyClusterConfigured(AppServices &services)
+{
+    if (const QStringList ids = AppSettings::configuredClusters(); !ids.isEmpty())
+        return QStringLiteral("a connection is stored for %1").arg(ids.first());
+    const auto runs = services.store().runs();
+    if (runs.ok() && !runs.value().isEmpty())
+        return QStringLiteral("the run store has runs");
+    const QStringList hosts = SshConfigFile::load(AppSettings::userSshConfigPath()).hostAliases();
+    for (const ClusterProfile &p : services.profiles().profiles()) {
+        if (p.origin == QLatin1String("user") || p.origin == QLatin1String("system"))
+            return QStringLiteral("%1 profile %2 (%3)").arg(p.origin, p.id, p.filePath);
+        if (p.id == QLatin1String("generic"))
+            continue;   // its login alias is an example ("mycluster"), not a site
+        for (const LoginHost &h : p.loginHosts)
+            if (!h.alias.isEmpty() && hosts.contains(h.alias))
+                return QStringLiteral("the SSH config has Host %1 of profile %2").arg(h.alias, p.id);
+    }
+    return {};
+}
+
+} // namespace scalelab

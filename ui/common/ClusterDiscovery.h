@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/discovery/ProfileBuilder.h"
+#include "core/discovery/ProfileCheck.h"
+
+#include <QList>
+#include <QMetaType>
+#include <QString>
+
+#include <optional>
+
+namespace scalelab {
+
+class AppServices;
+class RemoteExecutor;
+
+// What one run of the discovery script on a cluster gave the window: the
+// profile built from it (every value with its command and date), or why not.
+struct DiscoveryOutcome {
+    QString alias;
+    QString slurmVersion;   // `sbatch --version` as the test step saw it ("" = not asked)
+    QString error;          // transport error; "" when the script ran
+    BuiltProfile built;
+    bool ok() const { return error.isEmpty(); }
+};
+
+// The window's side of `scalelab discover`: the same read-only commands
+// (DiscoveryScript, one round trip) and ProfileBuilder. Call on a worker
+// thread only (it waits on the cluster). `site`: the profile whose site advice
+// carries over (nullopt = a shipped one matched by cluster or host name from
+// `known`). `sshConfig` resolves the alias into the login host written down.
+DiscoveryOutcome runDiscovery(RemoteExecutor &ex, const QString &alias, const QString &sshConfig,
+                              const std::optional<ClusterProfile> &site, const QList<ClusterProfile> &known);
+
+// Writes `profile` as <user profile folder>/<id>.json (ProfileJson, atomic
+// save). Returns "" or what went wrong, naming the file; `path` gets the file.
+QString saveUserProfile(const ClusterProfile &profile, QString *path = nullptr);
+
+// The profile `Update` writes: the cluster's facts under the profile's own
+// id and name (so the researcher's choice in Compose stays the same).
+ClusterProfile refreshedProfile(const ClusterProfile &current, const ClusterProfile &fromCluster);
+
+// Whether the window should offer "Add your cluster": no stored connection,
+// no run in the store, no user or system profile, and no shipped site
+// profile whose login alias is a Host of the researcher's SSH config (the
+// generic profile's alias is only an example).
+// whyClusterConfigured names the first thing found ("" = nothing).
+QString whyClusterConfigured(AppServices &services);
+inline bool clusterConfigured(AppServices &services) { return !whyClusterConfigured(services).isEmpty(); }
+
+} // namespace scalelab
+
+Q_DECLARE_METATYPE(scalelab::DiscoveryOutcome)
