@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/GuiMain.h"
 #include "app/cli/CliMain.h"
+#include "core/base/Logging.h"
 #include "ui/common/PrivateData.h"
 
 #include <QApplication>
@@ -24,6 +25,10 @@ int main(int argc, char **argv)
     QStringList args;
     for (int i = 1; i < argc; ++i)
         args << QString::fromLocal8Bit(argv[i]);
+    // Before anything connects or writes the store, window or command: every
+    // layer logs to one file (scalelab.* categories; QT_LOGGING_RULES decides
+    // what is written).
+    scalelab::LogFile::install();
     const scalelab::CliMain::Route route = scalelab::CliMain::route(args);
     switch (route.kind) {
     case scalelab::CliMain::Route::Kind::Exit:

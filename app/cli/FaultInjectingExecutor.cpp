@@ -2,12 +2,13 @@
 #include "app/cli/FaultInjectingExecutor.h"
 
 #include <csignal>
+#include <cstdio>
 #include <unistd.h>
 
 namespace scalelab {
 
 FaultInjectingExecutor::FaultInjectingExecutor(RemoteExecutor &inner)
-    : m_inner(inner), m_word(qEnvironmentVariable("SCALELAB_FAULT_KILL_AFTER"))
+    : m_inner(inner), m_killAfter(stepFromEnvironment())
 {
 }
 
@@ -16,12 +17,23 @@ bool FaultInjectingExecutor::enabled()
     return qEnvironmentVariableIsSet("SCALELAB_FAULT_KILL_AFTER");
 }
 
-RemoteResult FaultInjectingExecutor::run(const QStringList &argv, int timeoutMs)
+std::optional<SubmitStep> FaultInjectingExecutor::stepFromEnvironment()
 {
-    RemoteResult r = m_inner.run(argv, timeoutMs);
-    if (!m_word.isEmpty() && argv.join(QLatin1Char(' ')).contains(m_word))
+    const QString name = qEnvironmentVariable("SCALELAB_FAULT_KILL_AFTER");
+    const std::optional<SubmitStep> step = submitStepFromId(name);
+    if (!step && !name.isEmpty())
+        std::fprintf(stderr,
+                     "scalelab: SCALELAB_FAULT_KILL_AFTER=%s is not a submit step (directory-stored, "
+                     "script-uploaded, unknown-stored, sbatch-returned, outcome-stored); the hook is off\n",
+                     qPrintable(name));
+    return step;
+}
+
+void FaultInjectingExecutor::reached(SubmitStep step)
+{
+    m_inner.reached(step);
+    if (m_killAfter == step)
         ::kill(::getpid(), SIGKILL);
-    return r;
 }
 
 } // namespace scalelab

@@ -25,7 +25,7 @@ int ReportCommands::report(CliContext &ctx, const QStringList &args)
     if (!ok || study <= 0 || out.isEmpty())
         return ctx.unusable(QStringLiteral("report needs STUDY and -o FILE.pdf (see `scalelab report --help`)"));
     RunStore store;
-    if (const QString e = store.open(); !e.isEmpty())
+    if (const QString e = store.open().errorText(); !e.isEmpty())
         return ctx.unusable(QStringLiteral("cannot open the run store: %1").arg(e));
     if (!store.study(study).ok())
         return ctx.unusable(QStringLiteral("no study %1 (see `scalelab runs`)").arg(study));

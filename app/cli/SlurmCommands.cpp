@@ -7,6 +7,7 @@
 #include "core/model/JobSpecJson.h"
 #include "core/compose/JobValidator.h"
 #include "core/client/RunDraft.h"
+#include "core/client/RunLifecycle.h"
 #include "core/store/RunStore.h"
 #include "core/compose/SbatchRenderer.h"
 #include "core/client/SlurmClient.h"
@@ -89,13 +90,13 @@ Json storedRunsJson(RunStore &store, const QList<qint64> &ids)
     Json arr = Json::array();
     for (qint64 id : ids)
         if (const auto r = store.run(id); r.ok())
-            arr.push_back(runJson(r.value));
+            arr.push_back(runJson(*r));
     return arr;
 }
 
 bool openStore(CliContext &ctx, RunStore &store)
 {
-    const QString error = store.open();
+    const QString error = store.open().errorText();
     if (!error.isEmpty()) {
         ctx.err << "scalelab: cannot open the run store: " << error << "\n";
         ctx.err.flush();
@@ -106,26 +107,24 @@ bool openStore(CliContext &ctx, RunStore &store)
 
 // Resolves unresolved submissions of a cluster before anything else is sent,
 // so an interrupted submit is completed, never duplicated.
-void reconcileCluster(CliContext &ctx, RunStore &store, SlurmClient &client, const QString &alias)
+void reconcileCluster(CliContext &ctx, RunLifecycle &lifecycle)
 {
-    const auto unresolved = store.unresolvedRuns(alias);
-    for (const auto &run : unresolved.value) {
-        const ReconcileOutcome r = client.reconcile(run.id);
-        switch (r.kind) {
+    const ReconcileReport report = lifecycle.reconcileUnresolved();
+    for (const ReconciledRun &r : report.runs) {
+        switch (r.outcome.kind) {
         case ReconcileOutcome::Kind::Found:
-            ctx.out << "run " << run.id << ": reconciled, job " << r.jobId << "\n";
+            ctx.out << "run " << r.runId << ": reconciled, job " << r.outcome.jobId << "\n";
             break;
-        case ReconcileOutcome::Kind::NotSubmitted: {
-            // Certainly never reached Slurm: finish the submission now.
-            const SubmitOutcome s = client.submit(run.id);
-            ctx.out << "run " << run.id << ": was not submitted; "
-                    << (s.kind == SubmitOutcome::Kind::Submitted ? QStringLiteral("submitted as job %1").arg(s.jobId)
-                                                                  : s.message)
+        case ReconcileOutcome::Kind::NotSubmitted:
+            // Certainly never reached Slurm: RunLifecycle finished the submission.
+            ctx.out << "run " << r.runId << ": was not submitted; "
+                    << (r.resubmit && r.resubmit->kind == SubmitOutcome::Kind::Submitted
+                            ? QStringLiteral("submitted as job %1").arg(r.resubmit->jobId)
+                            : (r.resubmit ? r.resubmit->message : QString()))
                     << "\n";
             break;
-        }
         case ReconcileOutcome::Kind::StillUnknown:
-            ctx.out << "run " << run.id << ": outcome still unknown (" << r.message << ")\n";
+            ctx.out << "run " << r.runId << ": outcome still unknown (" << r.outcome.message << ")\n";
             break;
         case ReconcileOutcome::Kind::NothingToDo:
             break;
@@ -185,53 +184,54 @@ int submitSpecs(CliContext &ctx, const QList<JobSpec> &specs, const ClusterProfi
         return allOk ? 0 : int(ExitCode::Errors);
     }
 
-    reconcileCluster(ctx, store, client, alias);
-    qint64 studyId = 0;
-    if (!studyName.isEmpty()) {
-        StudyRecord st;
-        st.name = studyName;
-        st.specTemplateJson = jobSpecToJson(specs.front());
-        const auto created = store.createStudy(st);
-        if (!created.ok())
-            return ctx.unusable(QStringLiteral("cannot store the study: %1").arg(created.error));
-        studyId = created.value;
-        ctx.out << "study " << studyId << " (" << studyName << ")\n";
+    RunLifecycle lifecycle(client, store);
+    reconcileCluster(ctx, lifecycle);
+    // All runs valid and stored (one transaction) before the first is sent:
+    // a store failure sends nothing.
+    QList<SubmitRequest> requests;
+    for (const auto &spec : specs)
+        requests << SubmitRequest{spec, &profile, alias};
+    const auto stored = RunLifecycle::storeBatch(store, requests, studyName);
+    if (!stored) {
+        ctx.err << "scalelab: cannot store the runs (nothing was sent): " << stored.error().message << "\n";
+        ctx.err.flush();
+        return int(ExitCode::Errors);
     }
+    const qint64 studyId = studyName.isEmpty() || stored->isEmpty() ? 0 : stored->front().studyId;
+    if (studyId > 0)
+        ctx.out << "study " << studyId << " (" << studyName << ")\n";
+    QList<qint64> ids;
+    for (const RunRecord &run : *stored)
+        ids << run.id;
     bool allOk = true;
-    QList<qint64> runIds;
-    QString previousJob;   // one at a time: each job waits for the one before
-    for (const auto &spec : specs) {
-        const auto created = store.createRun(draftRun(spec, profile, alias, studyId));
-        if (!created.ok()) {
-            ctx.err << "scalelab: cannot store the run: " << created.error << "\n";
-            allOk = false;
-            continue;
-        }
-        const RunRecord run = created.value;
-        runIds << run.id;
-        const SubmitOutcome s =
-            client.submit(run.id, order == StudyOrder::OneAtATime ? previousJob : QString());
+    const bool chained = order == StudyOrder::OneAtATime;
+    const QList<SentRun> sent = lifecycle.sendBatch(ids, chained);   // in the order of `ids`
+    QString previousJob;   // chained: each job waits for the one before
+    for (qsizetype i = 0; i < sent.size(); ++i) {
+        const SubmitOutcome &s = sent[i].outcome;
+        const qint64 runId = sent[i].runId;
+        const int gpus = stored->at(i).gpus;
         switch (s.kind) {
         case SubmitOutcome::Kind::Submitted:
-            ctx.out << "run " << run.id << ": submitted as job " << s.jobId << " on " << alias << " (" << spec.gpus
+            ctx.out << "run " << runId << ": submitted as job " << s.jobId << " on " << alias << " (" << gpus
                     << " GPU(s))";
-            if (order == StudyOrder::OneAtATime && !previousJob.isEmpty())
+            if (chained && !previousJob.isEmpty())
                 ctx.out << ", starts after job " << previousJob;
             ctx.out << "\n";
             previousJob = s.jobId;
             break;
         case SubmitOutcome::Kind::Rejected:
-            ctx.out << "run " << run.id << ": rejected by Slurm:\n  " << s.message.trimmed() << "\n";
+            ctx.out << "run " << runId << ": rejected by Slurm:\n  " << s.message.trimmed() << "\n";
             allOk = false;
             break;
         case SubmitOutcome::Kind::Unknown:
-            ctx.out << "run " << run.id << ": outcome unknown (" << s.message
+            ctx.out << "run " << runId << ": outcome unknown (" << s.message
                     << "); `scalelab status` reconciles it without submitting twice\n";
             allOk = false;
             break;
         case SubmitOutcome::Kind::NotSent:
         case SubmitOutcome::Kind::Refused:
-            ctx.out << "run " << run.id << ": not submitted: " << s.message << "\n";
+            ctx.out << "run " << runId << ": not submitted: " << s.message << "\n";
             allOk = false;
             break;
         }
@@ -242,7 +242,7 @@ int submitSpecs(CliContext &ctx, const QList<JobSpec> &specs, const ClusterProfi
         Json body{{"cluster", alias.toStdString()}, {"dryRun", false}};
         if (studyId > 0)
             body["study"] = Json{{"id", studyId}, {"name", studyName.toStdString()}};
-        body["runs"] = storedRunsJson(store, runIds);
+        body["runs"] = storedRunsJson(store, ids);
         ctx.printJson(command, body);
     }
     return allOk ? 0 : int(ExitCode::Errors);
@@ -258,26 +258,12 @@ bool printValidation(CliContext &ctx, const JobSpec &spec, const ClusterProfile 
     return !hasErrors(ds);
 }
 
-// A finished run's files are fetched and turned into metrics at once, so
-// `runs --json` and the explorer show them without another step.
-FetchResult fetchAndIngest(CliContext &ctx, RunStore &store, SlurmClient &client, qint64 runId)
-{
-    const FetchResult f = client.fetch(runId);
-    for (const auto &e : f.errors)
-        ctx.err << "scalelab: run " << runId << ": fetch: " << e << "\n";
-    const IngestResult ingest = IngestService::ingestRun(store, runId);
-    if (!ingest.error.isEmpty())
-        ctx.err << "scalelab: run " << runId << ": ingest: " << ingest.error << "\n";
-    ctx.err.flush();
-    return f;
-}
-
 Json accountingJson(RunStore &store, qint64 runId)
 {
     const auto acct = store.accounting(runId);
-    if (!acct.ok() || !acct.value)
+    if (!acct.ok() || !acct.value())
         return nullptr;
-    const SacctRecord &a = *acct.value;
+    const SacctRecord &a = *acct.value();
     auto str = [](const QString &q) { return q.toStdString(); };
     return Json{{"jobId", str(a.jobId)},   {"state", str(a.stateText)}, {"exitCode", str(a.exitCode)},
                 {"submit", str(a.submit)}, {"start", str(a.start)},     {"end", str(a.end)},
@@ -300,7 +286,7 @@ std::optional<qint64> runIdArg(CliContext &ctx, const QStringList &pos, const ch
 // The shape of every command about one stored run: parse RUN and the
 // connection options, open the store, connect to the run's cluster, act.
 int onRunCluster(CliContext &ctx, const CliParser &a, const char *cmd,
-                 const std::function<bool(RunStore &, SlurmClient &, qint64)> &act)
+                 const std::function<bool(RunStore &, RunLifecycle &, qint64)> &act)
 {
     const ConnectionOptions o = connectionOptions(a);
     const auto id = runIdArg(ctx, a.positional(), cmd);
@@ -312,11 +298,12 @@ int onRunCluster(CliContext &ctx, const CliParser &a, const char *cmd,
     const auto run = store.run(*id);
     if (!run.ok())
         return ctx.unusable(QStringLiteral("no run %1 (see `scalelab runs`)").arg(*id));
-    CliCluster cluster(ctx, o.alias.isEmpty() ? run.value.clusterAlias : o.alias, o.sshConfig, o.acceptNew);
+    CliCluster cluster(ctx, o.alias.isEmpty() ? run.value().clusterAlias : o.alias, o.sshConfig, o.acceptNew);
     if (!cluster.connect().isEmpty())
         return int(ExitCode::Errors);
     SlurmClient client(cluster.executor(), store, cluster.alias());
-    const bool ok = act(store, client, *id);
+    RunLifecycle lifecycle(client, store);
+    const bool ok = act(store, lifecycle, *id);
     ctx.out.flush();
     ctx.err.flush();
     return ok ? 0 : int(ExitCode::Errors);
@@ -454,7 +441,7 @@ int SlurmCommands::status(CliContext &ctx, const QStringList &args)
         return int(ExitCode::Errors);
     const auto all = store.runs();
     QStringList aliases;
-    for (const auto &r : all.value) {
+    for (const auto &r : all.value()) {
         const bool unresolved = r.submitState == SubmitState::Intent || r.submitState == SubmitState::Uploaded
             || r.submitState == SubmitState::Unknown;
         if (wanted(r) && (unresolved || (r.hasJob() && !r.isTerminal())) && !aliases.contains(r.clusterAlias))
@@ -472,8 +459,11 @@ int SlurmCommands::status(CliContext &ctx, const QStringList &args)
             continue;
         }
         SlurmClient client(cluster.executor(), store, alias);
-        reconcileCluster(ctx, store, client, alias);
-        const PollResult poll = client.pollOnce();
+        RunLifecycle lifecycle(client, store);
+        reconcileCluster(ctx, lifecycle);
+        // Poll, then fetch and ingest every run that finished in this cycle.
+        const PollCycleReport cycle = lifecycle.pollCycle();
+        const PollResult &poll = cycle.poll;
         if (poll.controllerDown) {
             ctx.err << "scalelab: " << alias << ": Slurm controller unreachable: " << poll.message
                     << " (states kept; try again later)\n";
@@ -483,10 +473,10 @@ int SlurmCommands::status(CliContext &ctx, const QStringList &args)
             ctx.err << "scalelab: " << alias << ": " << (poll.transportError.isEmpty() ? poll.message : poll.transportError) << "\n";
             failed = true;
         }
-        for (const auto &u : poll.updates) {
-            if (u.final)
-                fetchAndIngest(ctx, store, client, u.runId);
-        }
+        for (const QString &e : cycle.fetchErrors)
+            ctx.err << "scalelab: " << alias << ": fetch: " << e << "\n";
+        for (const QString &e : cycle.ingestErrors)
+            ctx.err << "scalelab: " << alias << ": ingest: " << e << "\n";
         cj["squeueCalls"] = poll.squeueCalls;
         cj["sacctCalls"] = poll.sacctCalls;
         clusters.push_back(cj);
@@ -495,7 +485,7 @@ int SlurmCommands::status(CliContext &ctx, const QStringList &args)
     const auto after = store.runs();
     if (json) {
         Json runs = Json::array();
-        for (const auto &r : after.value)
+        for (const auto &r : after.value())
             if (wanted(r))
                 runs.push_back(runJson(r));
         ctx.printJson("status", Json{{"clusters", clusters}, {"runs", runs}});
@@ -503,7 +493,7 @@ int SlurmCommands::status(CliContext &ctx, const QStringList &args)
         ctx.out << QStringLiteral("%1 %2 %3 %4 %5 %6\n").arg(QStringLiteral("RUN"), 5).arg(QStringLiteral("CLUSTER"), -12)
                        .arg(QStringLiteral("JOB"), 8).arg(QStringLiteral("STATE"), -12).arg(QStringLiteral("GPUS"), 4)
                        .arg(QStringLiteral("REASON / SUBMISSION"));
-        for (const auto &r : after.value)
+        for (const auto &r : after.value())
             if (wanted(r))
                 ctx.out << QStringLiteral("%1 %2 %3 %4 %5 %6\n")
                            .arg(r.id, 5)
@@ -532,9 +522,9 @@ int SlurmCommands::cancel(CliContext &ctx, const QStringList &args)
         RunStore store;
         if (!openStore(ctx, store))
             return int(ExitCode::Errors);
-        if (const auto run = store.run(*id); run.ok() && !run.value.hasJob()
-            && (run.value.submitState == SubmitState::Intent || run.value.submitState == SubmitState::Uploaded)) {
-            const QString e = store.withdrawRun(*id);
+        if (const auto run = store.run(*id); run.ok() && !run->hasJob()
+            && (run->submitState == SubmitState::Intent || run->submitState == SubmitState::Uploaded)) {
+            const QString e = store.withdrawRun(*id).errorText();
             const QString message = e.isEmpty() ? QStringLiteral("run %1 withdrawn: it had not reached Slurm and will not be sent").arg(*id) : e;
             (e.isEmpty() ? ctx.out : ctx.err) << (e.isEmpty() ? "" : "scalelab: ") << message << "\n";
             if (ctx.jsonMode())
@@ -547,14 +537,15 @@ int SlurmCommands::cancel(CliContext &ctx, const QStringList &args)
     } else {
         return int(ExitCode::Unusable);
     }
-    return onRunCluster(ctx, a, "cancel", [&](RunStore &store, SlurmClient &client, qint64 id) {
-        const CommandOutcome c = client.cancel(id);
-        (c.ok ? ctx.out : ctx.err) << (c.ok ? "" : "scalelab: ") << c.message << "\n";
+    return onRunCluster(ctx, a, "cancel", [&](RunStore &store, RunLifecycle &lifecycle, qint64 id) {
+        const Result<QString> c = lifecycle.cancel(id);
+        const QString message = c ? *c : c.error().message;
+        (c ? ctx.out : ctx.err) << (c ? "" : "scalelab: ") << message << "\n";
         if (ctx.jsonMode())
-            ctx.printJson("cancel", Json{{"cancelled", c.ok},
-                                         {"message", c.message.toStdString()},
+            ctx.printJson("cancel", Json{{"cancelled", c.ok()},
+                                         {"message", message.toStdString()},
                                          {"run", storedRunsJson(store, {id}).front()}});
-        return c.ok;
+        return c.ok();
     });
 }
 
@@ -568,8 +559,15 @@ int SlurmCommands::fetch(CliContext &ctx, const QStringList &args)
     if (auto rc = a.parse(ctx, args))
         return *rc;
     ctx.setJsonMode(a.isSet(QStringLiteral("json")));
-    return onRunCluster(ctx, a, "fetch", [&](RunStore &store, SlurmClient &client, qint64 id) {
-        const FetchResult f = fetchAndIngest(ctx, store, client, id);
+    return onRunCluster(ctx, a, "fetch", [&](RunStore &store, RunLifecycle &lifecycle, qint64 id) {
+        // Fetched and turned into metrics at once, so `runs --json` and the
+        // explorer show them without another step.
+        const FetchReport report = lifecycle.fetchAndIngest(id);
+        const FetchResult &f = report.fetch;
+        for (const auto &e : f.errors)
+            ctx.err << "scalelab: run " << id << ": fetch: " << e << "\n";
+        if (!report.ingest.error.isEmpty())
+            ctx.err << "scalelab: run " << id << ": ingest: " << report.ingest.error << "\n";
         Json files = Json::array(), truncated = Json::array(), errors = Json::array();
         for (const auto &file : f.files) {
             ctx.out << file.localPath << " (" << file.size << " bytes)\n";
@@ -608,7 +606,7 @@ int SlurmCommands::runs(CliContext &ctx, const QStringList &args)
     if (json) {
         Json arr = runsWithMetricsJson(store);
         QHash<qint64, const RunRecord *> byId;
-        for (const auto &r : all.value)
+        for (const auto &r : all.value())
             byId.insert(r.id, &r);
         if (arr.is_array())
             for (auto &entry : arr) {
@@ -626,7 +624,7 @@ int SlurmCommands::runs(CliContext &ctx, const QStringList &args)
         ctx.printJson("runs", Json{{"runs", arr}});
         return 0;
     }
-    for (const auto &r : all.value)
+    for (const auto &r : all.value())
         ctx.out << QStringLiteral("%1  study %2  %3  job %4  %5  %6 GPU(s) on %7 node(s)  %8\n")
                        .arg(r.id)
                        .arg(r.studyId)

@@ -136,10 +136,10 @@ RunMetricsTable RunMetricsTable::load(RunStore &store, qint64 studyId)
     RunMetricsTable t;
     auto read = store.tableRecords(studyId);
     if (!read.ok()) {
-        t.error = read.error;
+        t.error = read.errorText();
         return t;
     }
-    RunTableRecords &records = read.value;
+    RunTableRecords &records = *read;
     t.studies = records.studies;
     QHash<qint64, QString> studyNames;
     for (const StudyRecord &s : std::as_const(records.studies))

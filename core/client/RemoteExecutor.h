@@ -5,6 +5,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
+
 namespace scalelab {
 
 struct RemoteResult {
@@ -25,6 +27,21 @@ struct RemoteFileChunk {
     bool missing = false;  // the file does not exist (yet)
 };
 
+// The steps of SlurmClient::submit, in order. Each store write is followed
+// by the step it completes, so a crash test can stop the process between any
+// two of them.
+enum class SubmitStep {
+    DirectoryStored,   // the run's remote directory is in the store
+    ScriptUploaded,    // job.sbatch is on the cluster and the run is "uploaded"
+    UnknownStored,     // the run is "unknown": sbatch is about to be sent
+    SbatchReturned,    // sbatch answered; nothing about its answer is stored yet
+    OutcomeStored,     // the job id (or the rejection) is stored
+};
+
+// "directory-stored", "script-uploaded", "unknown-stored", "sbatch-returned", "outcome-stored".
+QString submitStepId(SubmitStep step);
+std::optional<SubmitStep> submitStepFromId(const QString &id);
+
 // Runs commands and moves files on one remote host. Implemented over libssh
 // in core/ssh (SshSession) and by fakes in unit tests. Synchronous: it is
 // called only from the worker thread that owns the connection.
@@ -41,6 +58,10 @@ public:
     virtual RemoteFileChunk download(const QString &remotePath, qint64 offset = 0,
                                      qint64 maxBytes = 16 * 1024 * 1024) = 0;
     virtual QString homeDirectory() = 0;   // absolute remote $HOME, "" if unknown
+    // SlurmClient::submit reports each step it has completed. Nothing by
+    // default; the fault-injecting executor of test builds (app/cli) stops
+    // the process at a named step.
+    virtual void reached(SubmitStep step) { (void)step; }
 };
 
 } // namespace scalelab

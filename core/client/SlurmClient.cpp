@@ -88,50 +88,45 @@ QString SlurmClient::reconcileShellBody(const QString &remoteDir)
         .arg(ShellQuote::quote(remoteDir), scriptFileName());
 }
 
-QString SlurmClient::detectVersion(QString *error)
+Result<QString> SlurmClient::detectVersion()
 {
     if (!m_version.isEmpty())
         return m_version;
     const RemoteResult r = m_exec.run({QStringLiteral("sbatch"), QStringLiteral("--version")}, kQueryTimeoutMs);
     const QString text = RemoteValidation::sanitize(r.out, 200);
-    if (!r.ok() || !text.startsWith(QLatin1String("slurm"))) {
-        if (error)
-            *error = r.transportOk() ? QStringLiteral("sbatch --version failed (exit %1): %2")
-                                           .arg(r.exitCode)
-                                           .arg(RemoteValidation::sanitize(r.err + r.out, 400))
-                                     : r.transportError;
-        return {};
-    }
+    if (!r.transportOk())
+        return fail(ErrorCode::Transport, r.transportError);
+    if (!r.ok() || !text.startsWith(QLatin1String("slurm")))
+        return fail(ErrorCode::RemoteFailed, QStringLiteral("sbatch --version failed (exit %1): %2")
+                                                 .arg(r.exitCode)
+                                                 .arg(RemoteValidation::sanitize(r.err + r.out, 400)));
     // "slurm 22.05.8" / "slurm-wlm 22.05.8"
     m_version = text.section(QLatin1Char(' '), 1, 1).trimmed();
     return m_version;
 }
 
-QString SlurmClient::remoteDirFor(const RunRecord &run, QString *error)
+Result<QString> SlurmClient::remoteDirFor(const RunRecord &run)
 {
     if (!run.remoteDir.isEmpty()) {
-        if (!RemoteValidation::isSafePath(run.remoteDir)) {
-            *error = QStringLiteral("stored remote directory \"%1\" has characters ScaleLab does not send in commands")
-                         .arg(run.remoteDir);
-            return {};
-        }
+        if (!RemoteValidation::isSafePath(run.remoteDir))
+            return fail(ErrorCode::InvalidValue,
+                        QStringLiteral("stored remote directory \"%1\" has characters ScaleLab does not send in "
+                                       "commands")
+                            .arg(run.remoteDir));
         return run.remoteDir;
     }
     if (m_home.isEmpty()) {
         const QString home = m_exec.homeDirectory();
-        if (home.isEmpty()) {
-            *error = QStringLiteral("the remote home directory is unknown (connection lost?)");
-            return {};
-        }
+        if (home.isEmpty())
+            return fail(ErrorCode::Transport, QStringLiteral("the remote home directory is unknown (connection lost?)"));
         QString h = home;
         while (h.size() > 1 && h.endsWith(QLatin1Char('/')))
             h.chop(1);
-        if (!RemoteValidation::isSafePath(h)) {
-            *error = QStringLiteral("the remote home directory \"%1\" has characters ScaleLab does not send in "
-                                    "commands (allowed: letters, digits, . _ - + /)")
-                         .arg(RemoteValidation::sanitize(home.toUtf8(), 200));
-            return {};
-        }
+        if (!RemoteValidation::isSafePath(h))
+            return fail(ErrorCode::InvalidValue,
+                        QStringLiteral("the remote home directory \"%1\" has characters ScaleLab does not send in "
+                                       "commands (allowed: letters, digits, . _ - + /)")
+                            .arg(RemoteValidation::sanitize(home.toUtf8(), 200)));
         m_home = h;
     }
     return m_home + QLatin1Char('/') + runsRoot() + QLatin1Char('/') + run.token;
@@ -142,9 +137,9 @@ SubmitOutcome SlurmClient::submit(qint64 runId, const QString &afterJobId)
     using K = SubmitOutcome::Kind;
     auto refuse = [](const QString &m) { return SubmitOutcome{K::Refused, {}, m, false}; };
     const auto stored = m_store.run(runId);
-    if (!stored.ok())
-        return refuse(stored.error);
-    const RunRecord run = stored.value;
+    if (!stored)
+        return refuse(stored.error().message);
+    const RunRecord run = *stored;
     switch (run.submitState) {
     case SubmitState::Intent:
     case SubmitState::Uploaded:
@@ -164,40 +159,65 @@ SubmitOutcome SlurmClient::submit(qint64 runId, const QString &afterJobId)
     if (run.script.trimmed().isEmpty())
         return refuse(QStringLiteral("run %1 has no rendered script").arg(runId));
 
-    QString error;
-    const QString dir = remoteDirFor(run, &error);
-    if (dir.isEmpty())
-        return SubmitOutcome{K::NotSent, {}, error, false};
+    const Result<QString> dirResult = remoteDirFor(run);
+    if (!dirResult)
+        return SubmitOutcome{K::NotSent, {}, dirResult.error().message, false};
+    const QString dir = *dirResult;
+    // (a) Store writes before anything can create a job: a failure stops here
+    // with nothing sent, and the run stays as it was (intent/uploaded).
     if (run.remoteDir != dir)
-        if (QString e = m_store.setRemoteDir(runId, dir); !e.isEmpty())
-            return refuse(e);
+        if (auto e = m_store.setRemoteDir(runId, dir); !e)
+            return refuse(e.error().message);
+    m_exec.reached(SubmitStep::DirectoryStored);
 
     // (b) directory + script. Nothing here can create a job, so failures are NotSent.
     if (QString e = m_exec.mkdirs(dir); !e.isEmpty())
         return SubmitOutcome{K::NotSent, {}, QStringLiteral("creating %1 failed: %2").arg(dir, e), false};
     if (QString e = m_exec.upload(dir + QLatin1Char('/') + scriptFileName(), run.script.toUtf8(), 0644); !e.isEmpty())
         return SubmitOutcome{K::NotSent, {}, QStringLiteral("uploading the job script failed: %1").arg(e), false};
-    if (QString e = m_store.setSubmitState(runId, SubmitState::Uploaded); !e.isEmpty())
-        return refuse(e);
+    if (auto e = m_store.setSubmitState(runId, SubmitState::Uploaded); !e)
+        return refuse(e.error().message);
+    m_exec.reached(SubmitStep::ScriptUploaded);
 
-    // Which Slurm will run it: probed once per client (per connection), kept with the run.
-    const QString slurmVersion = detectVersion();
+    // Which Slurm will run it: probed once per client (per connection) and
+    // kept with the run before sending, so a failed write sends nothing.
+    // Not known (an odd sbatch, a brief outage): the run is sent without it.
+    if (const Result<QString> slurmVersion = detectVersion(); slurmVersion)
+        if (auto e = m_store.setSlurmVersion(runId, *slurmVersion); !e)
+            return refuse(e.error().message);
 
     // A run withdrawn while its script was uploading stays unsent.
-    if (const auto again = m_store.run(runId); again.ok() && again.value.submitState == SubmitState::Rejected)
-        return refuse(QStringLiteral("run %1 was withdrawn: %2").arg(runId).arg(again.value.rejection));
+    if (const auto again = m_store.run(runId); again.ok() && again.value().submitState == SubmitState::Rejected)
+        return refuse(QStringLiteral("run %1 was withdrawn: %2").arg(runId).arg(again.value().rejection));
 
     // (c) From here sbatch may run: record that BEFORE sending, so a crash
     // leaves "unknown" (reconcile) and never a silent second submission.
-    if (QString e = m_store.setSubmitState(runId, SubmitState::Unknown, QStringLiteral("sbatch sent, no reply yet"));
-        !e.isEmpty())
-        return refuse(e);
+    if (auto e = m_store.setSubmitState(runId, SubmitState::Unknown, QStringLiteral("sbatch sent, no reply yet")); !e)
+        return refuse(e.error().message);
+    m_exec.reached(SubmitStep::UnknownStored);
     const RemoteResult r =
         m_exec.run({QStringLiteral("sh"), QStringLiteral("-c"), submitShellBody(dir, run.token, afterJobId)}, kSbatchTimeoutMs);
+    m_exec.reached(SubmitStep::SbatchReturned);
+
+    // (d) After sbatch the stored state is "unknown". Each write below only
+    // narrows it; when one fails the run stays "unknown" and reconcile()
+    // resolves it from the remote jobid file, so the outcome is Unknown.
+    auto unresolved = [&](const QString &what, const Error &e, const QString &jobId = {}) {
+        return SubmitOutcome{K::Unknown, jobId,
+                             QStringLiteral("%1, but the store could not record it (%2); reconcile the run")
+                                 .arg(what, e.message),
+                             false};
+    };
+    // Every answer below is stored before it is returned.
+    auto recorded = [&](SubmitOutcome o) {
+        m_exec.reached(SubmitStep::OutcomeStored);
+        return o;
+    };
     if (!r.transportOk()) {
         const QString m = QStringLiteral("connection lost while sbatch ran (%1); reconcile the run").arg(r.transportError);
-        m_store.setSubmitState(runId, SubmitState::Unknown, m);
-        return SubmitOutcome{K::Unknown, {}, m, false};
+        if (auto e = m_store.setSubmitState(runId, SubmitState::Unknown, m); !e)
+            return unresolved(QStringLiteral("connection lost while sbatch ran (%1)").arg(r.transportError), e.error());
+        return recorded(SubmitOutcome{K::Unknown, {}, m, false});
     }
     if (r.exitCode == 0) {
         const QString first = QString::fromUtf8(r.out).trimmed().section(QLatin1Char('\n'), 0, 0);
@@ -205,49 +225,50 @@ SubmitOutcome SlurmClient::submit(qint64 runId, const QString &afterJobId)
         if (!RemoteValidation::isJobId(jobId)) {
             const QString m = QStringLiteral("sbatch succeeded but printed \"%1\" instead of a job id; reconcile the run")
                                   .arg(RemoteValidation::sanitize(r.out, 200));
-            m_store.setSubmitState(runId, SubmitState::Unknown, m);
-            return SubmitOutcome{K::Unknown, {}, m, false};
+            if (auto e = m_store.setSubmitState(runId, SubmitState::Unknown, m); !e)
+                return unresolved(QStringLiteral("sbatch printed no job id"), e.error());
+            return recorded(SubmitOutcome{K::Unknown, {}, m, false});
         }
-        if (!slurmVersion.isEmpty())
-            m_store.setSlurmVersion(runId, slurmVersion);
-        if (QString e = m_store.markSubmitted(runId, jobId, SubmitState::Submitted); !e.isEmpty())
-            return SubmitOutcome{K::Unknown, jobId, QStringLiteral("job %1 submitted but not stored: %2").arg(jobId, e),
-                                 false};
-        return SubmitOutcome{K::Submitted, jobId, {}, false};
+        if (auto e = m_store.markSubmitted(runId, jobId, SubmitState::Submitted); !e)
+            return unresolved(QStringLiteral("job %1 was submitted").arg(jobId), e.error(), jobId);
+        return recorded(SubmitOutcome{K::Submitted, jobId, {}, false});
     }
     const QString text = sbatchErrorText(r.err);
     if (r.err.contains("sbatch: error:")) {
         if (SqueueParser::isControllerDown(r.err)) {
             // sbatch reported failure itself: no job. Safe to submit again later.
-            m_store.setSubmitState(runId, SubmitState::Uploaded, text);
-            return SubmitOutcome{K::NotSent, {}, text, true};
+            if (auto e = m_store.setSubmitState(runId, SubmitState::Uploaded, text); !e)
+                return unresolved(QStringLiteral("the controller was down and no job was created"), e.error());
+            return recorded(SubmitOutcome{K::NotSent, {}, text, true});
         }
-        m_store.setSubmitState(runId, SubmitState::Rejected, text);
-        return SubmitOutcome{K::Rejected, {}, text, false};
+        if (auto e = m_store.setSubmitState(runId, SubmitState::Rejected, text); !e)
+            return unresolved(QStringLiteral("Slurm rejected the job (%1)").arg(text), e.error());
+        return recorded(SubmitOutcome{K::Rejected, {}, text, false});
     }
     const QString m = QStringLiteral("the submit command failed (exit %1): %2; reconcile the run")
                           .arg(r.exitCode)
                           .arg(text.isEmpty() ? RemoteValidation::sanitize(r.out, 400) : text);
-    m_store.setSubmitState(runId, SubmitState::Unknown, m);
-    return SubmitOutcome{K::Unknown, {}, m, false};
+    if (auto e = m_store.setSubmitState(runId, SubmitState::Unknown, m); !e)
+        return unresolved(QStringLiteral("the submit command failed (exit %1)").arg(r.exitCode), e.error());
+    return recorded(SubmitOutcome{K::Unknown, {}, m, false});
 }
 
 ReconcileOutcome SlurmClient::reconcile(qint64 runId)
 {
     using K = ReconcileOutcome::Kind;
     const auto stored = m_store.run(runId);
-    if (!stored.ok())
-        return {K::StillUnknown, {}, stored.error};
-    const RunRecord run = stored.value;
+    if (!stored)
+        return {K::StillUnknown, {}, stored.error().message};
+    const RunRecord run = *stored;
     if (run.submitState != SubmitState::Intent && run.submitState != SubmitState::Uploaded
         && run.submitState != SubmitState::Unknown)
         return {K::NothingToDo, run.jobId, QStringLiteral("run %1 is %2").arg(runId).arg(submitStateId(run.submitState))};
     if (!RemoteValidation::isRunToken(run.token))
         return {K::StillUnknown, {}, QStringLiteral("run %1 has an invalid token").arg(runId)};
-    QString error;
-    const QString dir = remoteDirFor(run, &error);
-    if (dir.isEmpty())
-        return {K::StillUnknown, {}, error};
+    const Result<QString> dirResult = remoteDirFor(run);
+    if (!dirResult)
+        return {K::StillUnknown, {}, dirResult.error().message};
+    const QString dir = *dirResult;
 
     const RemoteResult r = m_exec.run({QStringLiteral("sh"), QStringLiteral("-c"), reconcileShellBody(dir)},
                                       kQueryTimeoutMs);
@@ -261,15 +282,15 @@ ReconcileOutcome SlurmClient::reconcile(qint64 runId)
 
     if ((status == QLatin1String("jobid") || status.startsWith(QLatin1String("tmp")))
         && RemoteValidation::isJobId(idText)) {
-        if (QString e = m_store.markSubmitted(runId, idText, SubmitState::Reconciled); !e.isEmpty())
-            return {K::StillUnknown, idText, e};
+        if (auto e = m_store.markSubmitted(runId, idText, SubmitState::Reconciled); !e)
+            return {K::StillUnknown, idText, e.error().message};
         return {K::Found, idText, QStringLiteral("job %1 found in %2").arg(idText, dir)};
     }
     if (status == QLatin1String("nodir") || status == QLatin1String("empty") || status == QLatin1String("uploaded")) {
         // The wrapper creates jobid.tmp before sbatch starts; without it sbatch never ran.
         const SubmitState back = status == QLatin1String("uploaded") ? SubmitState::Uploaded : SubmitState::Intent;
-        if (QString e = m_store.setSubmitState(runId, back); !e.isEmpty())
-            return {K::StillUnknown, {}, e};
+        if (auto e = m_store.setSubmitState(runId, back); !e)
+            return {K::StillUnknown, {}, e.error().message};
         return {K::NotSubmitted, {}, QStringLiteral("sbatch never ran for this run; it can be submitted")};
     }
     if (status == QLatin1String("tmp") || status == QLatin1String("tmp-recent"))
@@ -285,11 +306,16 @@ ReconcileOutcome SlurmClient::lookUpByToken(const RunRecord &run, const QString 
         return comment == run.token || workDir == dir;
     };
     auto found = [&](const QString &jobId, JobState state, const QString &how) -> ReconcileOutcome {
-        if (QString e = m_store.markSubmitted(run.id, jobId, SubmitState::Reconciled); !e.isEmpty())
-            return {K::StillUnknown, jobId, e};
+        if (auto e = m_store.markSubmitted(run.id, jobId, SubmitState::Reconciled); !e)
+            return {K::StillUnknown, jobId, e.error().message};
+        QString message = QStringLiteral("job %1 found by its token in %2").arg(jobId, how);
+        // The job id is stored: the run is resolved. A failed state write only
+        // delays the state until the next poll, which reads it again.
         if (state != JobState::Unknown && state != JobState::Pending)
-            m_store.updateState(run.id, state, {});
-        return {K::Found, jobId, QStringLiteral("job %1 found by its token in %2").arg(jobId, how)};
+            if (auto e = m_store.updateState(run.id, state, {}); !e)
+                message += QStringLiteral(" (its state %1 is not stored yet: %2)")
+                               .arg(SlurmJobState::id(state), e.error().message);
+        return {K::Found, jobId, message};
     };
 
     const RemoteResult sq = m_exec.run(queryArgv({QStringLiteral("squeue"), QStringLiteral("--me"), QStringLiteral("--states=all"),
@@ -327,10 +353,10 @@ ReconcileOutcome SlurmClient::lookUpByToken(const RunRecord &run, const QString 
     if (attemptRecent)
         return {K::StillUnknown, {},
                 QStringLiteral("sbatch was started less than 5 minutes ago and may still be waiting; try again later")};
-    if (QString e = m_store.setSubmitState(run.id, SubmitState::Uploaded,
-                                           QStringLiteral("an earlier sbatch attempt left no job"));
-        !e.isEmpty())
-        return {K::StillUnknown, {}, e};
+    if (auto e = m_store.setSubmitState(run.id, SubmitState::Uploaded,
+                                        QStringLiteral("an earlier sbatch attempt left no job"));
+        !e)
+        return {K::StillUnknown, {}, e.error().message};
     return {K::NotSubmitted, {},
             QStringLiteral("sbatch was tried but no job carries this run's token; it can be submitted")};
 }
@@ -340,10 +366,9 @@ TestOnlyResult SlurmClient::testOnly(const QString &script)
     TestOnlyResult result;
     RunRecord scratch;
     scratch.token = RunStore::newToken();
-    QString error;
-    const QString runDir = remoteDirFor(scratch, &error);
-    if (runDir.isEmpty()) {
-        result.transportError = error;
+    // Only for its side effect of learning (and checking) the remote home.
+    if (const Result<QString> runDir = remoteDirFor(scratch); !runDir) {
+        result.transportError = runDir.error().message;
         return result;
     }
     // Beside the runs, never inside one.
@@ -363,6 +388,7 @@ TestOnlyResult SlurmClient::testOnly(const QString &script)
     result.exitCode = r.exitCode;
     result.transportError = r.transportError;
     result.verdict = RemoteValidation::sanitize(r.err.isEmpty() ? r.out : r.err, 2000);
+    // Best effort: a leftover scratch dir holds no job and is never read again.
     m_exec.run({QStringLiteral("rm"), QStringLiteral("-rf"), QStringLiteral("--"), dir}, kQueryTimeoutMs);
     return result;
 }

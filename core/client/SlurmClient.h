@@ -25,8 +25,9 @@ class SlurmClient {
 public:
     SlurmClient(RemoteExecutor &executor, RunStore &store, QString clusterAlias);
 
-    // `sbatch --version` once per client (session); "" + error on failure.
-    QString detectVersion(QString *error = nullptr);
+    // `sbatch --version` once per client (session): "22.05.8", or why not
+    // (Transport: the connection failed; RemoteFailed: sbatch said no).
+    Result<QString> detectVersion();
 
     // `afterJobId` (a job id, else ignored) makes the job wait until that job
     // has ended (sbatch --dependency=afterany:ID): a study run one at a time.
@@ -36,7 +37,8 @@ public:
     TestOnlyResult testOnly(const QString &script);
     // One squeue for all active runs, one sacct for those that left the queue.
     PollResult pollOnce();
-    CommandOutcome cancel(qint64 runId);
+    // The confirmation text ("cancel requested for job N") or why not.
+    Result<QString> cancel(qint64 runId);
     // Downloads the run's scalelab-* files (whole, up to maxBytesPerFile each)
     // into RunStore::runFilesDirectory(runId).
     FetchResult fetch(qint64 runId, qint64 maxBytesPerFile = 64 * 1024 * 1024);
@@ -58,7 +60,7 @@ public:
     static QStringList queryArgv(const QStringList &argv);
 
 private:
-    QString remoteDirFor(const RunRecord &run, QString *error);
+    Result<QString> remoteDirFor(const RunRecord &run);
     ReconcileOutcome lookUpByToken(const RunRecord &run, const QString &remoteDir, bool attemptRecent);
 
     RemoteExecutor &m_exec;

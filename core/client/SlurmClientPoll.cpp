@@ -29,11 +29,11 @@ PollResult SlurmClient::pollOnce()
     PollResult result;
     const auto active = m_store.activeRuns(m_alias);
     if (!active.ok()) {
-        result.message = active.error;
+        result.message = active.error().message;
         return result;
     }
     QHash<QString, RunRecord> byJob;
-    for (const RunRecord &run : active.value)
+    for (const RunRecord &run : *active)
         if (RemoteValidation::isJobId(run.jobId))
             byJob.insert(run.jobId, run);
     result.activeRuns = int(byJob.size());
@@ -75,8 +75,9 @@ PollResult SlurmClient::pollOnce()
         const QString reason = cleanReason(row.reason);
         auto changed = m_store.updateState(it->id, row.state, reason);
         if (!changed.ok())
-            result.diagnostics << Diagnostic{Severity::Warning, QStringLiteral("store-error"), {}, 0, 0, changed.error, {}};
-        else if (changed.value)
+            result.diagnostics << Diagnostic{Severity::Warning, QStringLiteral("store-error"), {}, 0, 0,
+                                             changed.error().message, {}};
+        else if (*changed)
             result.updates << RunStateUpdate{it->id, row.jobId, it->state, row.state, reason, false};
     }
 
@@ -123,8 +124,9 @@ PollResult SlurmClient::pollOnce()
             continue;
         }
         m_incompleteCycles.remove(rec.jobId);
-        if (QString e = m_store.recordFinal(it->id, rec); !e.isEmpty()) {
-            result.diagnostics << Diagnostic{Severity::Warning, QStringLiteral("store-error"), {}, 0, 0, e, {}};
+        if (auto e = m_store.recordFinal(it->id, rec); !e) {
+            result.diagnostics << Diagnostic{Severity::Warning, QStringLiteral("store-error"), {}, 0, 0,
+                                             e.error().message, {}};
             continue;
         }
         result.updates << RunStateUpdate{it->id, rec.jobId, it->state, rec.state, cleanReason(rec.reason), true};
@@ -135,35 +137,38 @@ PollResult SlurmClient::pollOnce()
     return result;
 }
 
-CommandOutcome SlurmClient::cancel(qint64 runId)
+Result<QString> SlurmClient::cancel(qint64 runId)
 {
     const auto stored = m_store.run(runId);
-    if (!stored.ok())
-        return {false, stored.error};
-    const RunRecord &run = stored.value;
+    if (!stored)
+        return fail(stored.error());
+    const RunRecord &run = *stored;
     if (run.submitState == SubmitState::Unknown)
-        return {false, QStringLiteral("run %1 may have a job whose id is not known yet; reconcile it first").arg(runId)};
+        return fail(ErrorCode::WrongState,
+                    QStringLiteral("run %1 may have a job whose id is not known yet; reconcile it first").arg(runId));
     if (!RemoteValidation::isJobId(run.jobId))
-        return {false, QStringLiteral("run %1 has no Slurm job to cancel").arg(runId)};
+        return fail(ErrorCode::WrongState, QStringLiteral("run %1 has no Slurm job to cancel").arg(runId));
     if (run.isTerminal())
-        return {false, QStringLiteral("job %1 already ended (%2)").arg(run.jobId, SlurmJobState::displayName(run.state))};
+        return fail(ErrorCode::WrongState, QStringLiteral("job %1 already ended (%2)")
+                                               .arg(run.jobId, SlurmJobState::displayName(run.state)));
     const RemoteResult r = m_exec.run({QStringLiteral("scancel"), run.jobId}, kQueryTimeoutMs);
     if (!r.transportOk())
-        return {false, r.transportError};
+        return fail(ErrorCode::Transport, r.transportError);
     if (r.exitCode != 0)
-        return {false, QStringLiteral("scancel %1 failed: %2").arg(run.jobId, RemoteValidation::sanitize(r.err, 400))};
-    return {true, QStringLiteral("cancel requested for job %1").arg(run.jobId)};
+        return fail(ErrorCode::RemoteFailed, QStringLiteral("scancel %1 failed: %2")
+                                                 .arg(run.jobId, RemoteValidation::sanitize(r.err, 400)));
+    return QStringLiteral("cancel requested for job %1").arg(run.jobId);
 }
 
 FetchResult SlurmClient::fetch(qint64 runId, qint64 maxBytesPerFile)
 {
     FetchResult result;
     const auto stored = m_store.run(runId);
-    if (!stored.ok()) {
-        result.errors << stored.error;
+    if (!stored) {
+        result.errors << stored.error().message;
         return result;
     }
-    const RunRecord &run = stored.value;
+    const RunRecord &run = *stored;
     if (!RemoteValidation::isSafePath(run.remoteDir)) {
         result.errors << QStringLiteral("run %1 has no usable remote directory").arg(runId);
         return result;
@@ -207,8 +212,8 @@ FetchResult SlurmClient::fetch(qint64 runId, qint64 maxBytesPerFile)
         if (size > chunk.data.size())
             result.truncated << remote;
         FileRecord rec{runId, remote, local, size, qint64(chunk.data.size()), QDateTime::currentDateTimeUtc()};
-        if (QString e = m_store.recordFile(rec); !e.isEmpty())
-            result.errors << e;
+        if (auto e = m_store.recordFile(rec); !e)
+            result.errors << e.error().message;
         result.files << rec;
     }
     return result;
@@ -218,11 +223,11 @@ TailResult SlurmClient::tailOutput(qint64 runId, qint64 maxBytes)
 {
     TailResult result;
     const auto stored = m_store.run(runId);
-    if (!stored.ok()) {
-        result.error = stored.error;
+    if (!stored) {
+        result.error = stored.error().message;
         return result;
     }
-    const RunRecord &run = stored.value;
+    const RunRecord &run = *stored;
     if (!RemoteValidation::isJobId(run.jobId) || !RemoteValidation::isSafePath(run.remoteDir)) {
         result.error = QStringLiteral("run %1 has no job output yet").arg(runId);
         result.missing = true;
@@ -232,7 +237,7 @@ TailResult SlurmClient::tailOutput(qint64 runId, qint64 maxBytes)
     const QString remote = run.remoteDir + QLatin1Char('/') + name;
     const QString local = m_store.runFilesDirectory(runId) + QLatin1Char('/') + name;
     const auto known = m_store.file(runId, remote);
-    qint64 offset = known.ok() && known.value ? known.value->fetchedOffset : 0;
+    qint64 offset = known && *known ? (*known)->fetchedOffset : 0;
     if (offset > 0 && QFileInfo(local).size() != offset)
         offset = 0;   // the local copy was removed or edited: start over
     RemoteFileChunk chunk = m_exec.download(remote, offset, maxBytes);
@@ -269,8 +274,8 @@ TailResult SlurmClient::tailOutput(qint64 runId, qint64 maxBytes)
     result.offset = offset;
     result.fileSize = chunk.fileSize;
     FileRecord rec{runId, remote, local, chunk.fileSize, offset + chunk.data.size(), QDateTime::currentDateTimeUtc()};
-    if (QString e = m_store.recordFile(rec); !e.isEmpty())
-        result.error = e;
+    if (auto e = m_store.recordFile(rec); !e)
+        result.error = e.error().message;
     return result;
 }
 

@@ -68,11 +68,6 @@ struct PollResult {
     bool ok() const { return !controllerDown && transportError.isEmpty() && message.isEmpty(); }
 };
 
-struct CommandOutcome {
-    bool ok = false;
-    QString message;
-};
-
 struct FetchResult {
     QList<FileRecord> files;  // fetched now
     QStringList truncated;    // remote paths larger than the cap (first bytes kept)

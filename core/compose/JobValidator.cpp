@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/compose/JobValidator.h"
+#include "core/model/SpecFields.h"
 
 #include "core/model/LaunchGeometry.h"
 #include "core/slurm/SlurmTime.h"
@@ -269,14 +270,14 @@ void checkPartition(const JobSpec &spec, const ClusterProfile &profile, const La
     const int cpusPerNode = g.cpusPerTask * g.tasksPerNode;
     if (p.cpusPerNode > 0 && cpusPerNode > p.cpusPerNode && g.gpusPerNode <= p.gpusPerNode) {
         const int fitting = std::max(1, p.cpusPerNode / std::max(1, g.gpusPerNode));
-        out << diag(Severity::Error, "cpus-per-node-exceeded", "cpusPerGpu",
+        out << diag(Severity::Error, "cpus-per-node-exceeded", SpecField::cpusPerGpu,
                     QStringLiteral("%1 CPUs per node requested (%2 tasks x %3 CPUs) but a %4 node has %5.")
                         .arg(cpusPerNode)
                         .arg(g.tasksPerNode)
                         .arg(g.cpusPerTask)
                         .arg(pn)
                         .arg(p.cpusPerNode),
-                    Fix{QStringLiteral("cpusPerGpu"), QString::number(fitting),
+                    Fix{QLatin1String(SpecField::cpusPerGpu), QString::number(fitting),
                         QStringLiteral("set CPUs per GPU to %1").arg(fitting)});
     }
     if (!spec.memory.isEmpty()) {
@@ -379,7 +380,7 @@ void checkLaunch(const JobSpec &spec, const ClusterProfile &profile, const Launc
                         Fix{QStringLiteral("nodes"), QString(), QStringLiteral("derive nodes from GPUs"), true});
     }
     if (profile.cpusPerGpuBroken && spec.cpusPerGpu > 0) {
-        out << diag(Severity::Info, "site-cpus-per-gpu", "cpusPerGpu",
+        out << diag(Severity::Info, "site-cpus-per-gpu", SpecField::cpusPerGpu,
                     QStringLiteral("%1: --cpus-per-gpu breaks direct GPU-to-GPU communication here, so CPUs are "
                                    "requested with --cpus-per-task (%2 per task) instead.")
                         .arg(profile.name)
@@ -392,7 +393,7 @@ void checkLaunch(const JobSpec &spec, const ClusterProfile &profile, const Launc
                         .arg(g.totalProcesses()));
     }
     const int threads = std::max(1, g.cpusPerTask / std::max(1, g.processesPerNode / g.tasksPerNode));
-    out << diag(Severity::Info, "omp-threads", "cpusPerGpu",
+    out << diag(Severity::Info, "omp-threads", SpecField::cpusPerGpu,
                 QStringLiteral("OMP_NUM_THREADS is set to %1 per process so data loading and BLAS threads do not "
                                "oversubscribe the %2 CPUs of each task.")
                     .arg(threads)
@@ -464,7 +465,7 @@ Diagnostics validateJob(const JobSpec &asked, const ClusterProfile &profile)
     // Absurd counts are reported once and bounded, so no rule overflows.
     JobSpec spec = asked;
     if (spec.gpus > 100000 || spec.nodes > 100000 || spec.cpusPerGpu > 10000) {
-        out << diag(Severity::Error, "count-out-of-range", spec.gpus > 100000 ? "gpus" : spec.nodes > 100000 ? "nodes" : "cpusPerGpu",
+        out << diag(Severity::Error, "count-out-of-range", spec.gpus > 100000 ? "gpus" : spec.nodes > 100000 ? "nodes" : SpecField::cpusPerGpu,
                     QStringLiteral("GPU and node counts above 100000 (or 10000 CPUs per GPU) are not real requests."));
         spec.gpus = std::min(spec.gpus, 100000);
         spec.nodes = std::min(spec.nodes, 100000);

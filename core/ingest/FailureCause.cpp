@@ -110,7 +110,7 @@ QString recordFailureLine(RunStore &store, qint64 runId, const QString &outputPa
     const auto found = findFailureLine(read.data);
     const QString text = found ? QStringLiteral("line %1: %2").arg(found->line).arg(found->text) : QString();
     if (!text.isEmpty())
-        store.setFailureLine(runId, text);
+        (void)store.setFailureLine(runId, text);   // the text is returned either way; a lost line is found again on view
     return text;
 }
 

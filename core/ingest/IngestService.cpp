@@ -127,7 +127,7 @@ IngestResult IngestService::ingestRun(RunStore &store, qint64 runId)
     IngestResult result;
     const auto run = store.run(runId);
     if (!run.ok()) {
-        result.error = run.error;
+        result.error = run.errorText();
         return result;
     }
     auto put = [&](const QString &name, double value, const QString &unit, const QString &source,
@@ -138,7 +138,7 @@ IngestResult IngestService::ingestRun(RunStore &store, qint64 runId)
         rec.file = file;
         rec.rule = rule;
         rec.formula = formula;
-        if (QString e = store.setMetric(rec); !e.isEmpty())
+        if (QString e = store.setMetric(rec).errorText(); !e.isEmpty())
             result.error = e;
         else
             result.written << name;
@@ -147,11 +147,11 @@ IngestResult IngestService::ingestRun(RunStore &store, qint64 runId)
     // Accounting.
     const auto acct = store.accounting(runId);
     if (!acct.ok()) {
-        result.error = acct.error;
+        result.error = acct.errorText();
         return result;
     }
-    if (acct.value) {
-        const AccountingMetricsResult am = AccountingMetrics::fromRecords(recordsOf(*acct.value));
+    if (acct.value()) {
+        const AccountingMetricsResult am = AccountingMetrics::fromRecords(recordsOf(*acct.value()));
         result.diagnostics += am.diagnostics;
         const AccountingMetrics &m = am.metrics;
         const QString s = metric::SourceSacct;
@@ -162,8 +162,8 @@ IngestResult IngestService::ingestRun(RunStore &store, qint64 runId)
         std::optional<int> gpus = m.gpus;
         std::optional<double> gpuHours = m.gpuHours;
         QString gpuSource = s;
-        if (run.value.gpus > 0 && (!gpus || *gpus == 0)) {
-            gpus = run.value.gpus;
+        if (run.value().gpus > 0 && (!gpus || *gpus == 0)) {
+            gpus = run.value().gpus;
             gpuSource = metric::SourceSpecGpus;
             gpuHours = m.elapsedSeconds ? std::optional<double>(*gpus * double(*m.elapsedSeconds) / 3600.0) : std::nullopt;
         }
@@ -184,13 +184,13 @@ IngestResult IngestService::ingestRun(RunStore &store, qint64 runId)
 
     const auto files = store.files(runId);
     if (!files.ok()) {
-        result.error = files.error;
+        result.error = files.errorText();
         return result;
     }
-    result.logFile = logFile(files.value, run.value.jobId);
+    result.logFile = logFile(files.value(), run.value().jobId);
 
     // GPU samples: only what the sampler measured.
-    result.gpuFiles = gpuSampleFiles(files.value);
+    result.gpuFiles = gpuSampleFiles(files.value());
     if (!result.gpuFiles.isEmpty()) {
         const GpuSampleSummary g = GpuSampleParser::parseFiles(result.gpuFiles);
         result.diagnostics += g.diagnostics;
@@ -217,17 +217,17 @@ IngestResult IngestService::ingestRun(RunStore &store, qint64 runId)
     } else {
         const QString marker = noSamplesMarker(result.logFile);
         result.noGpuSamplesReason = marker.isEmpty() ? QStringLiteral("no GPU sampler file was fetched") : marker;
-        if (!marker.isEmpty() || run.value.isTerminal())
+        if (!marker.isEmpty() || run.value().isTerminal())
             put(metric::GpuSamples, 0, QString(), metric::SourceGpu);
     }
 
     // Training log: built-in patterns + the study's own.
     if (!result.logFile.isEmpty()) {
         QList<MetricPattern> user;
-        if (run.value.studyId > 0) {
-            const auto study = store.study(run.value.studyId);
+        if (run.value().studyId > 0) {
+            const auto study = store.study(run.value().studyId);
             if (study.ok()) {
-                const StudyNotesContent notes = StudyMetricPatterns::read(study.value.notes);
+                const StudyNotesContent notes = StudyMetricPatterns::read(study.value().notes);
                 user = notes.patterns;
                 result.diagnostics += notes.diagnostics;
             }
@@ -248,7 +248,7 @@ IngestResult IngestService::ingestRun(RunStore &store, qint64 runId)
             rec.line = m.line;
             rec.rule = m.rule;
             rec.formula = m.formula;
-            if (QString e = store.setMetric(rec); !e.isEmpty()) {
+            if (QString e = store.setMetric(rec).errorText(); !e.isEmpty()) {
                 result.error = e;
                 break;
             }
@@ -257,7 +257,7 @@ IngestResult IngestService::ingestRun(RunStore &store, qint64 runId)
             if (m.values.size() >= 2) {
                 MetricSeries series{runId, m.name, m.unit, m.steps, m.values};
                 thin(series, kMaxSeriesPoints);
-                if (QString e = store.setSeries(series); !e.isEmpty()) {
+                if (QString e = store.setSeries(series).errorText(); !e.isEmpty()) {
                     result.error = e;
                     break;
                 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/model/JobSpecJson.h"
+#include "core/model/SpecFields.h"
 
 #include "core/base/InputLimits.h"
 #include "core/base/JsonSupport.h"
@@ -123,7 +124,7 @@ JobSpecParseResult parseJobSpec(const QByteArray &json, const QString &fileName)
                 {QStringLiteral("profile"), QStringLiteral("partition"), QStringLiteral("gpus"), QStringLiteral("nodes"),
                  QStringLiteral("framework"), QStringLiteral("launcher"), QStringLiteral("time"),
                  QStringLiteral("account"), QStringLiteral("jobName"), QStringLiteral("program"), QStringLiteral("args"),
-                 QStringLiteral("cpusPerGpu"), QStringLiteral("memory"), QStringLiteral("environment"),
+                 QLatin1String(SpecField::cpusPerGpu), QStringLiteral("memory"), QStringLiteral("environment"),
                  QStringLiteral("monitoring")});
     JobSpec s;
     s.profile = r.string(j, "profile", QStringLiteral("profile"));
@@ -161,7 +162,7 @@ JobSpecParseResult parseJobSpec(const QByteArray &json, const QString &fileName)
     s.jobName = r.string(j, "jobName", QStringLiteral("jobName"));
     s.program = r.string(j, "program", QStringLiteral("program"));
     s.args = r.stringList(j, "args", QStringLiteral("args"));
-    s.cpusPerGpu = r.integer(j, "cpusPerGpu", QStringLiteral("cpusPerGpu"), 0, 0);
+    s.cpusPerGpu = r.integer(j, SpecField::cpusPerGpu, QLatin1String(SpecField::cpusPerGpu), 0, 0);
     if (auto it = j.find("memory"); it != j.end() && it->is_number_integer())
         s.memory = QString::number(it->get<long long>()) + QLatin1Char('M');   // Slurm's default unit
     else
@@ -248,7 +249,7 @@ QByteArray jobSpecToJson(const JobSpec &s, int indent)
         j["args"] = a;
     }
     if (s.cpusPerGpu > 0)
-        j["cpusPerGpu"] = s.cpusPerGpu;
+        j[SpecField::cpusPerGpu] = s.cpusPerGpu;
     if (!s.memory.isEmpty())
         j["memory"] = str(s.memory);
     const JobEnvironment &e = s.environment;

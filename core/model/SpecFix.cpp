@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/model/SpecFix.h"
+#include "core/model/SpecFields.h"
 
 #include <QRegularExpression>
 
@@ -37,7 +38,7 @@ QString applyFix(JobSpec &spec, const Fix &fix)
         return setInt(spec.gpus, fix, 0, 0);
     if (f == QLatin1String("nodes"))
         return setInt(spec.nodes, fix, 0, 0);
-    if (f == QLatin1String("cpusPerGpu"))
+    if (f == QLatin1String(SpecField::cpusPerGpu))
         return setInt(spec.cpusPerGpu, fix, 0, 0);
     if (f == QLatin1String("monitoring.gpuSampleSeconds") || f == QLatin1String("gpuSampleSeconds"))
         return setInt(spec.gpuSampleSeconds, fix, 10, 0);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/scriptimport/ScriptImporter.h"
+#include "core/model/SpecFields.h"
 
 #include "core/scriptimport/ImportSummary.h"
 #include "core/scriptimport/ScriptOptionReader.h"
@@ -434,7 +435,7 @@ int ScriptImport::lineOf(const QString &field) const
         const int l = optLine({"nodes"});
         return l ? l : request.gpuOptionLine;
     }
-    if (field == QLatin1String("cpusPerGpu"))
+    if (field == QLatin1String(SpecField::cpusPerGpu))
         return optLine({"cpus-per-gpu", "cpus-per-task"});
     if (field == QLatin1String("memory"))
         return optLine({"mem", "mem-per-gpu", "mem-per-cpu"});
@@ -466,8 +467,8 @@ QString specFieldOfOption(const QString &option)
         {QStringLiteral("gpus"), QStringLiteral("gpus")},
         {QStringLiteral("gpus-per-node"), QStringLiteral("gpus")},
         {QStringLiteral("gpus-per-task"), QStringLiteral("gpus")},
-        {QStringLiteral("cpus-per-gpu"), QStringLiteral("cpusPerGpu")},
-        {QStringLiteral("cpus-per-task"), QStringLiteral("cpusPerGpu")},
+        {QStringLiteral("cpus-per-gpu"), QLatin1String(SpecField::cpusPerGpu)},
+        {QStringLiteral("cpus-per-task"), QLatin1String(SpecField::cpusPerGpu)},
         {QStringLiteral("mem"), QStringLiteral("memory")},
         {QStringLiteral("mem-per-cpu"), QStringLiteral("memory")},
         {QStringLiteral("mem-per-gpu"), QStringLiteral("memory")},

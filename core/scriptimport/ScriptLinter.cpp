@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/scriptimport/ScriptImporter.h"
+#include "core/model/SpecFields.h"
 
 #include "core/compose/JobValidator.h"
 #include "core/scriptimport/LintRules.h"
@@ -260,7 +261,7 @@ private:
                                          / std::max(1, m_imp.request.tasksPerNode)
                                    : 0;
         const int perTask = product <= kMaxScriptCount ? int(product) : 0;
-        add(finding(Severity::Warning, QStringLiteral("site-cpus-per-gpu"), QStringLiteral("cpusPerGpu"), cpg->line,
+        add(finding(Severity::Warning, QStringLiteral("site-cpus-per-gpu"), QLatin1String(SpecField::cpusPerGpu), cpg->line,
                     QStringLiteral("On %1, --cpus-per-gpu breaks direct GPU-to-GPU communication.%2 Request CPUs with "
                                    "--cpus-per-task%3 instead.")
                         .arg(m_profile.name.isEmpty() ? m_profile.id : m_profile.name, note,
@@ -302,7 +303,7 @@ private:
         const int cpus = satMul(std::max(1, r.cpusPerTask), r.tasksPerNode);
         if (p->cpusPerNode > 0 && cpus > p->cpusPerNode) {
             const int fit = std::max(1, p->cpusPerNode / std::max(1, r.tasksPerNode));
-            add(finding(Severity::Error, QStringLiteral("geometry-partition-mismatch"), QStringLiteral("cpusPerGpu"),
+            add(finding(Severity::Error, QStringLiteral("geometry-partition-mismatch"), QLatin1String(SpecField::cpusPerGpu),
                         optionLine("cpus-per-task") ? optionLine("cpus-per-task") : optionLine("ntasks-per-node"),
                         QStringLiteral("%1 CPUs per node requested (%2 x %3) but a %4 node has %5. Use "
                                        "--cpus-per-task=%6.")

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/scriptimport/ScriptOptionReader.h"
+#include "core/model/SpecFields.h"
 
 #include "core/base/InputLimits.h"
 #include "core/slurm/SlurmTime.h"
@@ -185,7 +186,7 @@ public:
             r.cpusPerTask = *c;
         const auto cpusPerGpu = intOption("cpus-per-gpu");
         if (cpusPerGpu && r.cpusPerTask > 0)
-            add(finding(Severity::Warning, QStringLiteral("conflicting-options"), QStringLiteral("cpusPerGpu"),
+            add(finding(Severity::Warning, QStringLiteral("conflicting-options"), QLatin1String(SpecField::cpusPerGpu),
                         opt("cpus-per-gpu")->line,
                         QStringLiteral("--cpus-per-gpu and --cpus-per-task both set the CPUs of a task; Slurm rejects "
                                        "or overrides one. Keep one of them.")));

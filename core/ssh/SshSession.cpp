@@ -2,10 +2,12 @@
 #include "core/ssh/SshSessionPrivate.h"
 
 #include "core/ssh/KnownHostsFile.h"
+#include "core/base/Logging.h"
 #include "core/base/ShellQuote.h"
 #include "core/sshconfig/SshConfigFile.h"
 
 #include <QDeadlineTimer>
+#include <QElapsedTimer>
 #include <QThread>
 
 #include <algorithm>
@@ -133,7 +135,21 @@ QString SshSession::reconnect(int attempt)
 
 QString SshSession::connectToHost()
 {
+    QElapsedTimer timer;
+    timer.start();
     d->lastConnectError = connectImpl();
+    // The error texts name hosts, files and libssh's reason, never an answer
+    // given to a prompt (those stay inside sshConnectAndAuthenticate).
+    if (d->lastConnectError.isEmpty())
+        qCInfo(lcSsh).noquote() << QStringLiteral("%1: connected (%2 hop(s)) in %3 ms")
+                                       .arg(d->settings.alias)
+                                       .arg(d->hops.size())
+                                       .arg(timer.elapsed());
+    else
+        qCWarning(lcSsh).noquote() << QStringLiteral("%1: connecting failed after %2 ms: %3")
+                                          .arg(d->settings.alias)
+                                          .arg(timer.elapsed())
+                                          .arg(d->lastConnectError);
     return d->lastConnectError;
 }
 
@@ -240,6 +256,26 @@ QString SshSession::sanitizeForDisplay(const QByteArray &raw)
 }
 
 RemoteResult SshSession::run(const QStringList &argv, int timeoutMs)
+{
+    // One line per remote command: what ran (user values redacted), how it
+    // ended and how long it took; this is what a "my job shows Unknown" report needs.
+    QElapsedTimer timer;
+    timer.start();
+    const RemoteResult r = runImpl(argv, timeoutMs);
+    if (r.transportOk())
+        qCInfo(lcSsh).noquote() << QStringLiteral("%1: %2 -> exit %3 in %4 ms")
+                                       .arg(d->settings.alias, redactedCommand(argv))
+                                       .arg(r.exitCode)
+                                       .arg(timer.elapsed());
+    else
+        qCWarning(lcSsh).noquote() << QStringLiteral("%1: %2 -> transport error after %3 ms: %4")
+                                          .arg(d->settings.alias, redactedCommand(argv))
+                                          .arg(timer.elapsed())
+                                          .arg(r.transportError);
+    return r;
+}
+
+RemoteResult SshSession::runImpl(const QStringList &argv, int timeoutMs)
 {
     RemoteResult r;
     if (argv.isEmpty()) {

@@ -72,6 +72,9 @@ public:
 
 private:
     QString connectImpl();
+    RemoteResult runImpl(const QStringList &argv, int timeoutMs);
+    QString uploadImpl(const QString &remotePath, const QByteArray &data, int mode);
+    RemoteFileChunk downloadImpl(const QString &remotePath, qint64 offset, qint64 maxBytes);
     QString notConnectedText() const;
 
     std::unique_ptr<Private> d;

@@ -2,8 +2,10 @@
 // The file half of SshSession: SFTP (needs the blocking session of libssh 0.10).
 #include "core/ssh/SshSessionPrivate.h"
 
+#include "core/base/Logging.h"
 #include "core/base/ShellQuote.h"
 
+#include <QElapsedTimer>
 #include <QRandomGenerator>
 
 #include <fcntl.h>
@@ -121,7 +123,58 @@ QString SshSession::mkdirs(const QString &remoteDir)
     return {};
 }
 
+namespace {
+
+// Transfers are logged by file name only: the directories hold the remote
+// user name and run tokens.
+QString loggedPath(QString text, const QString &remotePath)
+{
+    const QString name = remotePath.section(QLatin1Char('/'), -1);
+    const QString dir = remotePath.left(remotePath.size() - name.size());
+    if (!dir.isEmpty())
+        text.replace(dir, QStringLiteral("<…>/"));
+    return text;
+}
+
+} // namespace
+
 QString SshSession::upload(const QString &remotePath, const QByteArray &data, int mode)
+{
+    QElapsedTimer timer;
+    timer.start();
+    const QString e = uploadImpl(remotePath, data, mode);
+    const QString what = QStringLiteral("%1: sftp upload %2 (%3 bytes)")
+                             .arg(d->settings.alias, loggedPath(remotePath, remotePath))
+                             .arg(data.size());
+    if (e.isEmpty())
+        qCInfo(lcSsh).noquote() << QStringLiteral("%1 -> ok in %2 ms").arg(what).arg(timer.elapsed());
+    else
+        qCWarning(lcSsh).noquote() << QStringLiteral("%1 -> failed after %2 ms: %3")
+                                          .arg(what)
+                                          .arg(timer.elapsed())
+                                          .arg(loggedPath(e, remotePath));
+    return e;
+}
+
+RemoteFileChunk SshSession::download(const QString &remotePath, qint64 offset, qint64 maxBytes)
+{
+    QElapsedTimer timer;
+    timer.start();
+    const RemoteFileChunk c = downloadImpl(remotePath, offset, maxBytes);
+    const QString what = QStringLiteral("%1: sftp download %2 from byte %3")
+                             .arg(d->settings.alias, loggedPath(remotePath, remotePath))
+                             .arg(offset);
+    if (c.error.isEmpty())
+        qCInfo(lcSsh).noquote() << QStringLiteral("%1 -> %2 bytes in %3 ms").arg(what).arg(c.data.size()).arg(timer.elapsed());
+    else
+        qCInfo(lcSsh).noquote() << QStringLiteral("%1 -> %2 after %3 ms: %4")
+                                       .arg(what, c.missing ? QStringLiteral("missing") : QStringLiteral("failed"))
+                                       .arg(timer.elapsed())
+                                       .arg(loggedPath(c.error, remotePath));
+    return c;
+}
+
+QString SshSession::uploadImpl(const QString &remotePath, const QByteArray &data, int mode)
 {
     if (QString e = d->ensureSftp(); !e.isEmpty())
         return e;
@@ -182,7 +235,7 @@ QString SshSession::upload(const QString &remotePath, const QByteArray &data, in
     return {};
 }
 
-RemoteFileChunk SshSession::download(const QString &remotePath, qint64 offset, qint64 maxBytes)
+RemoteFileChunk SshSession::downloadImpl(const QString &remotePath, qint64 offset, qint64 maxBytes)
 {
     RemoteFileChunk c;
     if (QString e = d->ensureSftp(); !e.isEmpty()) {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/store/RunStore.h"
 
+#include "core/base/Logging.h"
 #include "core/base/PrivateFiles.h"
-
 #include "core/store/RunStoreSql.h"
 #include "core/store/RunStoreTransaction.h"
 
@@ -121,6 +121,14 @@ QString terminalStateList()
     return ids.join(QLatin1Char(','));
 }
 
+// An UPDATE/DELETE by id that matched nothing: the id is unknown.
+Result<void> oneRowChanged(const QSqlQuery &q, const QString &what, qint64 id)
+{
+    if (q.numRowsAffected() == 1)
+        return success();
+    return fail(ErrorCode::NotFound, QStringLiteral("run store: no %1 with id %2").arg(what).arg(id));
+}
+
 quint64 threadSerial()
 {
     // Unique for the life of the process, unlike thread ids which get reused.
@@ -186,7 +194,7 @@ QString RunStore::runFilesDirectory(qint64 runId) const
     return m_dataDir + QStringLiteral("/runs/") + QString::number(runId);
 }
 
-QString RunStore::connection(QSqlDatabase &db)
+Result<void> RunStore::connection(QSqlDatabase &db)
 {
     const QString name = m_connectionPrefix + QStringLiteral("-t") + QString::number(threadSerial());
     if (QSqlDatabase::contains(name)) {
@@ -201,7 +209,8 @@ QString RunStore::connection(QSqlDatabase &db)
         if (e.isEmpty())
             e = PrivateFiles::makeFile(databasePath());
         if (!e.isEmpty())
-            return QStringLiteral("run store: %1 (set SCALELAB_DATA_DIR to a writable directory)").arg(e);
+            return fail(ErrorCode::StoreUnavailable,
+                        QStringLiteral("run store: %1 (set SCALELAB_DATA_DIR to a writable directory)").arg(e));
         db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
         QMutexLocker lock(&m_mutex);
         m_connections.insert(name);
@@ -209,28 +218,28 @@ QString RunStore::connection(QSqlDatabase &db)
     db.setDatabaseName(databasePath());
     db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=10000"));
     if (!db.open())
-        return RunStoreSql::error(QStringLiteral("opening %1").arg(databasePath()), db.lastError());
+        return fail(ErrorCode::StoreUnavailable,
+                    QStringLiteral("run store: opening %1 failed: %2").arg(databasePath(), db.lastError().text()));
     for (const char *pragma : {"PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON",
                                "PRAGMA busy_timeout=10000"}) {
-        const QString e = RunStoreSql::execPlain(db, QString::fromLatin1(pragma));
-        if (!e.isEmpty())
+        if (auto e = RunStoreSql::execPlain(db, QString::fromLatin1(pragma)); !e)
             return e;
     }
     return ensureMigrated(db);
 }
 
-QString RunStore::ensureMigrated(QSqlDatabase &db)
+Result<void> RunStore::ensureMigrated(QSqlDatabase &db)
 {
     QMutexLocker lock(&m_mutex);
     // A store refused once (e.g. written by a newer ScaleLab) stays refused:
     // nothing may read or write a schema this build does not know.
-    if (!m_refusal.isEmpty())
-        return m_refusal;
+    if (m_refusal)
+        return fail(*m_refusal);
     if (!m_migrated) {
-        const QString e = migrate(db);
-        if (!e.isEmpty()) {
-            if (e.contains(QLatin1String("newer than this ScaleLab")))
-                m_refusal = e;
+        Result<void> e = migrate(db);
+        if (!e) {
+            if (e.error().code == ErrorCode::StoreNewerSchema)
+                m_refusal = e.error();
             return e;
         }
         m_migrated = true;
@@ -238,40 +247,42 @@ QString RunStore::ensureMigrated(QSqlDatabase &db)
     return {};
 }
 
-QString RunStore::migrate(QSqlDatabase &db)
+Result<void> RunStore::migrate(QSqlDatabase &db)
 {
     const auto &all = migrations();
     for (int version = 0; version < all.size(); ++version) {
         RunStoreTransaction tx(db);
-        if (QString e = tx.begin(); !e.isEmpty())
-            return e;
+        if (auto e = tx.begin(); !e)
+            return fail(e.error());
         // Read inside the transaction: another process may have migrated meanwhile.
         QSqlQuery q(db);
-        if (QString e = RunStoreSql::exec(q, QStringLiteral("PRAGMA user_version")); !e.isEmpty())
-            return e;
+        if (auto e = RunStoreSql::exec(q, QStringLiteral("PRAGMA user_version")); !e)
+            return fail(e.error());
         const int current = q.next() ? q.value(0).toInt() : 0;
         q.finish();
         if (current > all.size())
-            return QStringLiteral("run store: %1 has schema version %2, newer than this ScaleLab (%3); "
-                                  "use a newer ScaleLab or another SCALELAB_DATA_DIR")
-                .arg(databasePath())
-                .arg(current)
-                .arg(all.size());
+            return fail(ErrorCode::StoreNewerSchema,
+                        QStringLiteral("run store: %1 has schema version %2, newer than this ScaleLab (%3); "
+                                       "use a newer ScaleLab or another SCALELAB_DATA_DIR")
+                            .arg(databasePath())
+                            .arg(current)
+                            .arg(all.size()));
         if (current > version)
             continue;
         for (const QString &sql : all[version])
-            if (QString e = RunStoreSql::execPlain(db, sql); !e.isEmpty())
-                return QStringLiteral("run store migration %1: %2").arg(version + 1).arg(e);
-        if (QString e = RunStoreSql::execPlain(db, QStringLiteral("PRAGMA user_version=%1").arg(version + 1));
-            !e.isEmpty())
+            if (auto e = RunStoreSql::execPlain(db, sql); !e)
+                return fail(ErrorCode::StoreFailed,
+                            QStringLiteral("run store migration %1: %2").arg(version + 1).arg(e.error().message));
+        if (auto e = RunStoreSql::execPlain(db, QStringLiteral("PRAGMA user_version=%1").arg(version + 1));
+            !e)
             return e;
-        if (QString e = tx.commit(); !e.isEmpty())
-            return e;
+        if (auto e = tx.commit(); !e)
+            return fail(e.error());
     }
     return {};
 }
 
-QString RunStore::open()
+Result<void> RunStore::open()
 {
     QSqlDatabase db;
     return connection(db);
@@ -289,92 +300,106 @@ void RunStore::closeThreadConnection()
     m_connections.remove(name);
 }
 
-StoreResult<int> RunStore::schemaVersion()
+Result<int> RunStore::schemaVersion()
 {
     QSqlDatabase db;
-    if (QString e = connection(db); !e.isEmpty())
-        return StoreResult<int>::failure(e);
+    if (auto e = connection(db); !e)
+        return fail(e.error());
     QSqlQuery q(db);
-    if (QString e = RunStoreSql::exec(q, QStringLiteral("PRAGMA user_version")); !e.isEmpty())
-        return StoreResult<int>::failure(e);
-    return {q.next() ? q.value(0).toInt() : 0, {}};
+    if (auto e = RunStoreSql::exec(q, QStringLiteral("PRAGMA user_version")); !e)
+        return fail(e.error());
+    return q.next() ? q.value(0).toInt() : 0;
 }
 
-StoreResult<QString> RunStore::integrityCheck()
+Result<QString> RunStore::integrityCheck()
 {
     QSqlDatabase db;
-    if (QString e = connection(db); !e.isEmpty())
-        return StoreResult<QString>::failure(e);
+    if (auto e = connection(db); !e)
+        return fail(e.error());
     QSqlQuery q(db);
-    if (QString e = RunStoreSql::exec(q, QStringLiteral("PRAGMA integrity_check")); !e.isEmpty())
-        return StoreResult<QString>::failure(e);
+    if (auto e = RunStoreSql::exec(q, QStringLiteral("PRAGMA integrity_check")); !e)
+        return fail(e.error());
     QStringList lines;
     while (q.next())
         lines << q.value(0).toString();
-    return {lines.join(QLatin1Char('\n')), {}};
+    return lines.join(QLatin1Char('\n'));
 }
 
-StoreResult<qint64> RunStore::createStudy(const StudyRecord &study)
+Result<qint64> RunStore::createStudy(const StudyRecord &study)
 {
     QSqlDatabase db;
-    if (QString e = connection(db); !e.isEmpty())
-        return StoreResult<qint64>::failure(e);
-    if (study.name.trimmed().isEmpty())
-        return StoreResult<qint64>::failure(QStringLiteral("run store: a study needs a name"));
-    QSqlQuery q(db);
-    if (QString e = RunStoreSql::exec(
-            q, QStringLiteral("INSERT INTO studies (name, created, spec_template, notes) VALUES (?, ?, ?, ?)"),
-            {study.name, RunStoreSql::toText(study.created), QString::fromUtf8(study.specTemplateJson), study.notes});
-        !e.isEmpty())
-        return StoreResult<qint64>::failure(e);
-    return {q.lastInsertId().toLongLong(), {}};
+    if (auto e = connection(db); !e)
+        return fail(e.error());
+    return insertStudyIn(db, study);
 }
 
-StoreResult<StudyRecord> RunStore::study(qint64 id)
+Result<qint64> RunStore::insertStudyIn(QSqlDatabase &db, const StudyRecord &study)
+{
+    if (study.name.trimmed().isEmpty())
+        return fail(ErrorCode::InvalidValue, QStringLiteral("run store: a study needs a name"));
+    QSqlQuery q(db);
+    if (auto e = RunStoreSql::exec(
+            q, QStringLiteral("INSERT INTO studies (name, created, spec_template, notes) VALUES (?, ?, ?, ?)"),
+            {study.name, RunStoreSql::toText(study.created), QString::fromUtf8(study.specTemplateJson), study.notes});
+        !e)
+        return fail(e.error());
+    return q.lastInsertId().toLongLong();
+}
+
+Result<StudyRecord> RunStore::study(qint64 id)
 {
     auto all = studies();
     if (!all.ok())
-        return StoreResult<StudyRecord>::failure(all.error);
-    for (const auto &s : all.value)
+        return fail(all.error());
+    for (const auto &s : *all)
         if (s.id == id)
-            return {s, {}};
-    return StoreResult<StudyRecord>::failure(QStringLiteral("run store: no study with id %1").arg(id));
+            return s;
+    return fail(ErrorCode::NotFound, QStringLiteral("run store: no study with id %1").arg(id));
 }
 
-StoreResult<QList<StudyRecord>> RunStore::studies()
+Result<QList<StudyRecord>> RunStore::studies()
 {
     QSqlDatabase db;
-    if (QString e = connection(db); !e.isEmpty())
-        return StoreResult<QList<StudyRecord>>::failure(e);
+    if (auto e = connection(db); !e)
+        return fail(e.error());
     QSqlQuery q(db);
-    if (QString e = RunStoreSql::exec(
+    if (auto e = RunStoreSql::exec(
             q, QStringLiteral("SELECT id, name, created, spec_template, notes FROM studies ORDER BY id"));
-        !e.isEmpty())
-        return StoreResult<QList<StudyRecord>>::failure(e);
+        !e)
+        return fail(e.error());
     QList<StudyRecord> out;
     while (q.next())
         out << StudyRecord{q.value(0).toLongLong(), q.value(1).toString(), RunStoreSql::fromText(q.value(2)),
                            q.value(3).toString().toUtf8(), q.value(4).toString()};
-    return {out, {}};
+    return out;
 }
 
-QString RunStore::setStudyNotes(qint64 id, const QString &notes)
+Result<void> RunStore::setStudyNotes(qint64 id, const QString &notes)
 {
     QSqlDatabase db;
-    if (QString e = connection(db); !e.isEmpty())
-        return e;
+    if (auto e = connection(db); !e)
+        return fail(e.error());
     QSqlQuery q(db);
-    if (QString e = RunStoreSql::exec(q, QStringLiteral("UPDATE studies SET notes = ? WHERE id = ?"), {notes, id});
-        !e.isEmpty())
-        return e;
-    return q.numRowsAffected() == 1 ? QString() : QStringLiteral("run store: no study with id %1").arg(id);
+    if (auto e = RunStoreSql::exec(q, QStringLiteral("UPDATE studies SET notes = ? WHERE id = ?"), {notes, id});
+        !e)
+        return fail(e.error());
+    return oneRowChanged(q, QStringLiteral("study"), id);
 }
 
-StoreResult<RunRecord> RunStore::createRun(const RunRecord &in)
+Result<RunRecord> RunStore::createRun(const RunRecord &in)
 {
     QSqlDatabase db;
-    if (QString e = connection(db); !e.isEmpty())
-        return StoreResult<RunRecord>::failure(e);
+    if (auto e = connection(db); !e)
+        return fail(e.error());
+    const Result<qint64> id = insertRunIn(db, in);
+    if (!id)
+        return fail(id.error());
+    // Re-read so the caller sees exactly what was stored (timestamps rounded to ms).
+    return run(*id);
+}
+
+Result<qint64> RunStore::insertRunIn(QSqlDatabase &db, const RunRecord &in)
+{
     RunRecord r = in;
     if (r.token.isEmpty())
         r.token = newToken();
@@ -383,7 +408,7 @@ StoreResult<RunRecord> RunStore::createRun(const RunRecord &in)
     r.jobId.clear();
     r.created = r.updated = QDateTime::currentDateTimeUtc();
     QSqlQuery q(db);
-    const QString e = RunStoreSql::exec(
+    const Result<void> e = RunStoreSql::exec(
         q,
         QStringLiteral("INSERT INTO runs (study_id, token, profile, cluster_alias, partition, gpus, nodes, framework,"
                        " spec_json, script, remote_dir, job_id, state, reason, submit_state, rejection, created,"
@@ -392,61 +417,59 @@ StoreResult<RunRecord> RunStore::createRun(const RunRecord &in)
          r.clusterAlias, r.partition, r.gpus, r.nodes, r.framework, QString::fromUtf8(r.specJson), r.script,
          r.remoteDir, SlurmJobState::id(r.state), r.reason, RunStoreSql::toText(r.created),
          RunStoreSql::toText(r.updated)});
-    if (!e.isEmpty())
-        return StoreResult<RunRecord>::failure(e);
-    r.id = q.lastInsertId().toLongLong();
-    // Re-read so the caller sees exactly what was stored (timestamps rounded to ms).
-    return run(r.id);
+    if (!e)
+        return fail(e.error());
+    return q.lastInsertId().toLongLong();
 }
 
-StoreResult<QList<RunRecord>> RunStore::selectRuns(const QString &where, const QVariantList &binds)
+Result<QList<RunRecord>> RunStore::selectRuns(const QString &where, const QVariantList &binds)
 {
     QSqlDatabase db;
-    if (QString e = connection(db); !e.isEmpty())
-        return StoreResult<QList<RunRecord>>::failure(e);
+    if (auto e = connection(db); !e)
+        return fail(e.error());
     QSqlQuery q(db);
     q.setForwardOnly(true);
-    if (QString e = RunStoreSql::exec(
+    if (auto e = RunStoreSql::exec(
             q, QStringLiteral("SELECT %1 FROM runs %2 ORDER BY id").arg(QLatin1String(kRunColumns), where), binds);
-        !e.isEmpty())
-        return StoreResult<QList<RunRecord>>::failure(e);
+        !e)
+        return fail(e.error());
     QList<RunRecord> out;
     while (q.next())
         out << runFromQuery(q);
-    return {out, {}};
+    return out;
 }
 
-StoreResult<RunRecord> RunStore::run(qint64 id)
+Result<RunRecord> RunStore::run(qint64 id)
 {
     auto r = selectRuns(QStringLiteral("WHERE id = ?"), {id});
     if (!r.ok())
-        return StoreResult<RunRecord>::failure(r.error);
-    if (r.value.isEmpty())
-        return StoreResult<RunRecord>::failure(QStringLiteral("run store: no run with id %1").arg(id));
-    return {r.value.first(), {}};
+        return fail(r.error());
+    if (r->isEmpty())
+        return fail(ErrorCode::NotFound, QStringLiteral("run store: no run with id %1").arg(id));
+    return r->first();
 }
 
-StoreResult<RunRecord> RunStore::runByToken(const QString &token)
+Result<RunRecord> RunStore::runByToken(const QString &token)
 {
     auto r = selectRuns(QStringLiteral("WHERE token = ?"), {token});
     if (!r.ok())
-        return StoreResult<RunRecord>::failure(r.error);
-    if (r.value.isEmpty())
-        return StoreResult<RunRecord>::failure(QStringLiteral("run store: no run with token %1").arg(token));
-    return {r.value.first(), {}};
+        return fail(r.error());
+    if (r->isEmpty())
+        return fail(ErrorCode::NotFound, QStringLiteral("run store: no run with token %1").arg(token));
+    return r->first();
 }
 
-StoreResult<QList<RunRecord>> RunStore::runs()
+Result<QList<RunRecord>> RunStore::runs()
 {
     return selectRuns({}, {});
 }
 
-StoreResult<QList<RunRecord>> RunStore::runsInStudy(qint64 studyId)
+Result<QList<RunRecord>> RunStore::runsInStudy(qint64 studyId)
 {
     return selectRuns(QStringLiteral("WHERE study_id = ?"), {studyId});
 }
 
-StoreResult<QList<RunRecord>> RunStore::activeRuns(const QString &clusterAlias)
+Result<QList<RunRecord>> RunStore::activeRuns(const QString &clusterAlias)
 {
     return selectRuns(QStringLiteral("WHERE cluster_alias = ? AND job_id <> '' AND submit_state IN "
                                      "('submitted','reconciled') AND state NOT IN (%1)")
@@ -454,126 +477,139 @@ StoreResult<QList<RunRecord>> RunStore::activeRuns(const QString &clusterAlias)
                       {clusterAlias});
 }
 
-StoreResult<QList<RunRecord>> RunStore::unresolvedRuns(const QString &clusterAlias)
+Result<QList<RunRecord>> RunStore::unresolvedRuns(const QString &clusterAlias)
 {
     return selectRuns(QStringLiteral("WHERE cluster_alias = ? AND submit_state IN ('intent','uploaded','unknown')"),
                       {clusterAlias});
 }
 
-QString RunStore::setSlurmVersion(qint64 runId, const QString &version)
+Result<void> RunStore::setSlurmVersion(qint64 runId, const QString &version)
 {
     QSqlDatabase db;
-    if (QString e = connection(db); !e.isEmpty())
-        return e;
+    if (auto e = connection(db); !e)
+        return fail(e.error());
     QSqlQuery q(db);
-    if (QString e = RunStoreSql::exec(q, QStringLiteral("UPDATE runs SET slurm_version = ? WHERE id = ?"), {version, runId});
-        !e.isEmpty())
-        return e;
-    return q.numRowsAffected() == 1 ? QString() : QStringLiteral("run store: no run with id %1").arg(runId);
+    if (auto e = RunStoreSql::exec(q, QStringLiteral("UPDATE runs SET slurm_version = ? WHERE id = ?"), {version, runId});
+        !e)
+        return fail(e.error());
+    return oneRowChanged(q, QStringLiteral("run"), runId);
 }
 
-QString RunStore::setRemoteDir(qint64 runId, const QString &remoteDir)
+Result<void> RunStore::setRemoteDir(qint64 runId, const QString &remoteDir)
 {
     QSqlDatabase db;
-    if (QString e = connection(db); !e.isEmpty())
-        return e;
+    if (auto e = connection(db); !e)
+        return fail(e.error());
     QSqlQuery q(db);
-    if (QString e = RunStoreSql::exec(q, QStringLiteral("UPDATE runs SET remote_dir = ?, updated = ? WHERE id = ?"),
+    if (auto e = RunStoreSql::exec(q, QStringLiteral("UPDATE runs SET remote_dir = ?, updated = ? WHERE id = ?"),
                                       {remoteDir, RunStoreSql::toText({}), runId});
-        !e.isEmpty())
-        return e;
-    return q.numRowsAffected() == 1 ? QString() : QStringLiteral("run store: no run with id %1").arg(runId);
+        !e)
+        return fail(e.error());
+    return oneRowChanged(q, QStringLiteral("run"), runId);
 }
 
-QString RunStore::setSubmitState(qint64 runId, SubmitState state, const QString &rejection)
+Result<void> RunStore::setSubmitState(qint64 runId, SubmitState state, const QString &rejection)
 {
     QSqlDatabase db;
-    if (QString e = connection(db); !e.isEmpty())
-        return e;
+    if (auto e = connection(db); !e)
+        return fail(e.error());
     QSqlQuery q(db);
-    if (QString e = RunStoreSql::exec(
+    if (auto e = RunStoreSql::exec(
             q, QStringLiteral("UPDATE runs SET submit_state = ?, rejection = ?, updated = ? WHERE id = ?"),
             {submitStateId(state), rejection, RunStoreSql::toText({}), runId});
-        !e.isEmpty())
+        !e)
+        return fail(e.error());
+    if (auto e = oneRowChanged(q, QStringLiteral("run"), runId); !e)
         return e;
-    return q.numRowsAffected() == 1 ? QString() : QStringLiteral("run store: no run with id %1").arg(runId);
+    // The rejection text is Slurm's and may quote the script: not logged.
+    qCInfo(lcStore).noquote() << QStringLiteral("run %1: submission %2").arg(runId).arg(submitStateId(state));
+    return success();
 }
 
-QString RunStore::markSubmitted(qint64 runId, const QString &jobId, SubmitState how)
+Result<void> RunStore::markSubmitted(qint64 runId, const QString &jobId, SubmitState how)
 {
     QSqlDatabase db;
-    if (QString e = connection(db); !e.isEmpty())
-        return e;
+    if (auto e = connection(db); !e)
+        return fail(e.error());
     RunStoreTransaction tx(db);
-    if (QString e = tx.begin(); !e.isEmpty())
-        return e;
+    if (auto e = tx.begin(); !e)
+        return fail(e.error());
     QSqlQuery q(db);
-    if (QString e = RunStoreSql::exec(
+    if (auto e = RunStoreSql::exec(
             q, QStringLiteral("UPDATE runs SET job_id = ?, submit_state = ?, rejection = '', updated = ? WHERE id = ?"),
             {jobId, submitStateId(how), RunStoreSql::toText({}), runId});
-        !e.isEmpty())
+        !e)
+        return fail(e.error());
+    if (auto e = oneRowChanged(q, QStringLiteral("run"), runId); !e)
         return e;
-    if (q.numRowsAffected() != 1)
-        return QStringLiteral("run store: no run with id %1").arg(runId);
     auto st = updateStateIn(db, runId, JobState::Pending, {}, {});
-    if (!st.ok())
-        return st.error;
-    return tx.commit();
+    if (!st)
+        return fail(st.error());
+    if (auto e = tx.commit(); !e)
+        return e;
+    qCInfo(lcStore).noquote() << QStringLiteral("run %1: submission %2, job %3").arg(runId).arg(submitStateId(how), jobId);
+    return success();
 }
 
-StoreResult<bool> RunStore::updateState(qint64 runId, JobState state, const QString &reason, const QDateTime &at)
+Result<bool> RunStore::updateState(qint64 runId, JobState state, const QString &reason, const QDateTime &at)
 {
     QSqlDatabase db;
-    if (QString e = connection(db); !e.isEmpty())
-        return StoreResult<bool>::failure(e);
+    if (auto e = connection(db); !e)
+        return fail(e.error());
     RunStoreTransaction tx(db);
-    if (QString e = tx.begin(); !e.isEmpty())
-        return StoreResult<bool>::failure(e);
+    if (auto e = tx.begin(); !e)
+        return fail(e.error());
     auto r = updateStateIn(db, runId, state, reason, at);
     if (!r.ok())
         return r;
-    if (QString e = tx.commit(); !e.isEmpty())
-        return StoreResult<bool>::failure(e);
+    if (auto e = tx.commit(); !e)
+        return fail(e.error());
     return r;
 }
 
-StoreResult<bool> RunStore::updateStateIn(QSqlDatabase &db, qint64 runId, JobState state, const QString &reason,
+Result<bool> RunStore::updateStateIn(QSqlDatabase &db, qint64 runId, JobState state, const QString &reason,
                                           const QDateTime &at)
 {
     QSqlQuery q(db);
-    if (QString e = RunStoreSql::exec(q, QStringLiteral("SELECT state, reason FROM runs WHERE id = ?"), {runId});
-        !e.isEmpty())
-        return StoreResult<bool>::failure(e);
+    if (auto e = RunStoreSql::exec(q, QStringLiteral("SELECT state, reason FROM runs WHERE id = ?"), {runId});
+        !e)
+        return fail(e.error());
     if (!q.next())
-        return StoreResult<bool>::failure(QStringLiteral("run store: no run with id %1").arg(runId));
+        return fail(ErrorCode::NotFound, QStringLiteral("run store: no run with id %1").arg(runId));
     const QString newState = SlurmJobState::id(state);
-    if (q.value(0).toString() == newState && q.value(1).toString() == reason)
-        return {false, {}};
+    const QString oldState = q.value(0).toString();
+    if (oldState == newState && q.value(1).toString() == reason)
+        return false;
     q.finish();
     const QString when = RunStoreSql::toText(at);
     QSqlQuery u(db);
-    if (QString e = RunStoreSql::exec(u, QStringLiteral("UPDATE runs SET state = ?, reason = ?, updated = ? WHERE id = ?"),
+    if (auto e = RunStoreSql::exec(u, QStringLiteral("UPDATE runs SET state = ?, reason = ?, updated = ? WHERE id = ?"),
                                       {newState, reason, when, runId});
-        !e.isEmpty())
-        return StoreResult<bool>::failure(e);
+        !e)
+        return fail(e.error());
     QSqlQuery h(db);
-    if (QString e = RunStoreSql::exec(
+    if (auto e = RunStoreSql::exec(
             h, QStringLiteral("INSERT INTO state_history (run_id, state, reason, at) VALUES (?, ?, ?, ?)"),
             {runId, newState, reason, when});
-        !e.isEmpty())
-        return StoreResult<bool>::failure(e);
-    return {true, {}};
+        !e)
+        return fail(e.error());
+    // Slurm's reason words (Resources, Priority, ...) carry no user values.
+    qCInfo(lcStore).noquote() << QStringLiteral("run %1: state %2 -> %3%4")
+                                     .arg(runId)
+                                     .arg(oldState, newState,
+                                          reason.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(reason));
+    return true;
 }
 
-QString RunStore::deleteRun(qint64 runId)
+Result<void> RunStore::deleteRun(qint64 runId)
 {
     QSqlDatabase db;
-    if (QString e = connection(db); !e.isEmpty())
+    if (auto e = connection(db); !e)
         return e;
     QSqlQuery q(db);
-    if (QString e = RunStoreSql::exec(q, QStringLiteral("DELETE FROM runs WHERE id = ?"), {runId}); !e.isEmpty())
-        return e;
-    return q.numRowsAffected() == 1 ? QString() : QStringLiteral("run store: no run with id %1").arg(runId);
+    if (auto e = RunStoreSql::exec(q, QStringLiteral("DELETE FROM runs WHERE id = ?"), {runId}); !e)
+        return fail(e.error());
+    return oneRowChanged(q, QStringLiteral("run"), runId);
 }
 
 } // namespace scalelab

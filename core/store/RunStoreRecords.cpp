@@ -42,48 +42,48 @@ QList<QMap<QString, QString>> linesFromJson(const QString &json)
 
 } // namespace
 
-StoreResult<QList<StateChange>> RunStore::stateHistory(qint64 runId)
+Result<QList<StateChange>> RunStore::stateHistory(qint64 runId)
 {
     QSqlDatabase db;
-    if (QString e = connection(db); !e.isEmpty())
-        return StoreResult<QList<StateChange>>::failure(e);
+    if (auto e = connection(db); !e)
+        return fail(e.error());
     QSqlQuery q(db);
-    if (QString e = RunStoreSql::exec(
+    if (auto e = RunStoreSql::exec(
             q, QStringLiteral("SELECT state, reason, at FROM state_history WHERE run_id = ? ORDER BY id"), {runId});
-        !e.isEmpty())
-        return StoreResult<QList<StateChange>>::failure(e);
+        !e)
+        return fail(e.error());
     QList<StateChange> out;
     while (q.next())
         out << StateChange{runId, SlurmJobState::parse(q.value(0).toString()), q.value(1).toString(),
                            RunStoreSql::fromText(q.value(2))};
-    return {out, {}};
+    return out;
 }
 
-QString RunStore::recordFinal(qint64 runId, const SacctRecord &acct, const QDateTime &at)
+Result<void> RunStore::recordFinal(qint64 runId, const SacctRecord &acct, const QDateTime &at)
 {
     QSqlDatabase db;
-    if (QString e = connection(db); !e.isEmpty())
-        return e;
+    if (auto e = connection(db); !e)
+        return fail(e.error());
     RunStoreTransaction tx(db);
-    if (QString e = tx.begin(); !e.isEmpty())
-        return e;
+    if (auto e = tx.begin(); !e)
+        return fail(e.error());
     auto st = updateStateIn(db, runId, acct.state, acct.reason == QLatin1String("None") ? QString() : acct.reason, at);
-    if (!st.ok())
-        return st.error;
-    if (QString e = saveAccountingIn(db, runId, acct); !e.isEmpty())
-        return e;
+    if (!st)
+        return fail(st.error());
+    if (auto e = saveAccountingIn(db, runId, acct); !e)
+        return fail(e.error());
     return tx.commit();
 }
 
-QString RunStore::saveAccounting(qint64 runId, const SacctRecord &acct)
+Result<void> RunStore::saveAccounting(qint64 runId, const SacctRecord &acct)
 {
     QSqlDatabase db;
-    if (QString e = connection(db); !e.isEmpty())
-        return e;
+    if (auto e = connection(db); !e)
+        return fail(e.error());
     return saveAccountingIn(db, runId, acct);
 }
 
-QString RunStore::saveAccountingIn(QSqlDatabase &db, qint64 runId, const SacctRecord &a)
+Result<void> RunStore::saveAccountingIn(QSqlDatabase &db, qint64 runId, const SacctRecord &a)
 {
     QSqlQuery q(db);
     return RunStoreSql::exec(
@@ -138,29 +138,28 @@ SacctRecord RunStoreSql::readAccounting(const QSqlQuery &q, int first)
     return a;
 }
 
-StoreResult<std::optional<SacctRecord>> RunStore::accounting(qint64 runId)
+Result<std::optional<SacctRecord>> RunStore::accounting(qint64 runId)
 {
-    using R = StoreResult<std::optional<SacctRecord>>;
     QSqlDatabase db;
-    if (QString e = connection(db); !e.isEmpty())
-        return R::failure(e);
+    if (auto e = connection(db); !e)
+        return fail(e.error());
     QSqlQuery q(db);
-    if (QString e = RunStoreSql::exec(q,
-                                      QStringLiteral("SELECT %1 FROM accounting WHERE run_id = ?")
-                                          .arg(QLatin1String(RunStoreSql::accountingColumns())),
-                                      {runId});
-        !e.isEmpty())
-        return R::failure(e);
+    if (auto e = RunStoreSql::exec(q,
+                                   QStringLiteral("SELECT %1 FROM accounting WHERE run_id = ?")
+                                       .arg(QLatin1String(RunStoreSql::accountingColumns())),
+                                   {runId});
+        !e)
+        return fail(e.error());
     if (!q.next())
-        return {std::nullopt, {}};
-    return {RunStoreSql::readAccounting(q, 0), {}};
+        return std::nullopt;
+    return RunStoreSql::readAccounting(q, 0);
 }
 
-QString RunStore::recordFile(const FileRecord &f)
+Result<void> RunStore::recordFile(const FileRecord &f)
 {
     QSqlDatabase db;
-    if (QString e = connection(db); !e.isEmpty())
-        return e;
+    if (auto e = connection(db); !e)
+        return fail(e.error());
     QSqlQuery q(db);
     return RunStoreSql::exec(q,
                              QStringLiteral("INSERT OR REPLACE INTO files (run_id, remote_path, local_path, size,"
@@ -168,43 +167,43 @@ QString RunStore::recordFile(const FileRecord &f)
                              {f.runId, f.remotePath, f.localPath, f.size, f.fetchedOffset, RunStoreSql::toText(f.fetchedAt)});
 }
 
-StoreResult<QList<FileRecord>> RunStore::files(qint64 runId)
+Result<QList<FileRecord>> RunStore::files(qint64 runId)
 {
     QSqlDatabase db;
-    if (QString e = connection(db); !e.isEmpty())
-        return StoreResult<QList<FileRecord>>::failure(e);
+    if (auto e = connection(db); !e)
+        return fail(e.error());
     QSqlQuery q(db);
-    if (QString e = RunStoreSql::exec(q,
+    if (auto e = RunStoreSql::exec(q,
                                       QStringLiteral("SELECT remote_path, local_path, size, fetched_offset, fetched_at"
                                                      " FROM files WHERE run_id = ? ORDER BY remote_path"),
                                       {runId});
-        !e.isEmpty())
-        return StoreResult<QList<FileRecord>>::failure(e);
+        !e)
+        return fail(e.error());
     QList<FileRecord> out;
     while (q.next())
         out << FileRecord{runId, q.value(0).toString(), q.value(1).toString(), q.value(2).toLongLong(),
                           q.value(3).toLongLong(), RunStoreSql::fromText(q.value(4))};
-    return {out, {}};
+    return out;
 }
 
-StoreResult<std::optional<FileRecord>> RunStore::file(qint64 runId, const QString &remotePath)
+Result<std::optional<FileRecord>> RunStore::file(qint64 runId, const QString &remotePath)
 {
     auto all = files(runId);
     if (!all.ok())
-        return StoreResult<std::optional<FileRecord>>::failure(all.error);
-    for (const auto &f : all.value)
+        return fail(all.error());
+    for (const auto &f : *all)
         if (f.remotePath == remotePath)
-            return {f, {}};
-    return {std::nullopt, {}};
+            return f;
+    return std::nullopt;
 }
 
-QString RunStore::setMetric(const MetricRecord &m)
+Result<void> RunStore::setMetric(const MetricRecord &m)
 {
     QSqlDatabase db;
-    if (QString e = connection(db); !e.isEmpty())
-        return e;
+    if (auto e = connection(db); !e)
+        return fail(e.error());
     if (m.name.isEmpty())
-        return QStringLiteral("run store: a metric needs a name");
+        return fail(ErrorCode::InvalidValue, QStringLiteral("run store: a metric needs a name"));
     QSqlQuery q(db);
     return RunStoreSql::exec(
         q, QStringLiteral("INSERT OR REPLACE INTO metrics (run_id, name, value, unit, source, file, line, rule, formula)"
@@ -212,24 +211,24 @@ QString RunStore::setMetric(const MetricRecord &m)
         {m.runId, m.name, m.value, m.unit, m.source, m.file, m.line, m.rule, m.formula});
 }
 
-StoreResult<QList<MetricRecord>> RunStore::metrics(qint64 runId)
+Result<QList<MetricRecord>> RunStore::metrics(qint64 runId)
 {
     QSqlDatabase db;
-    if (QString e = connection(db); !e.isEmpty())
-        return StoreResult<QList<MetricRecord>>::failure(e);
+    if (auto e = connection(db); !e)
+        return fail(e.error());
     QSqlQuery q(db);
-    if (QString e = RunStoreSql::exec(
+    if (auto e = RunStoreSql::exec(
             q, QStringLiteral("SELECT name, value, unit, source, file, line, rule, formula FROM metrics"
                               " WHERE run_id = ? ORDER BY name, source"),
             {runId});
-        !e.isEmpty())
-        return StoreResult<QList<MetricRecord>>::failure(e);
+        !e)
+        return fail(e.error());
     QList<MetricRecord> out;
     while (q.next())
         out << MetricRecord{runId, q.value(0).toString(), q.value(1).toDouble(), q.value(2).toString(),
                             q.value(3).toString(), q.value(4).toString(), q.value(5).toLongLong(),
                             q.value(6).toString(), q.value(7).toString()};
-    return {out, {}};
+    return out;
 }
 
 } // namespace scalelab

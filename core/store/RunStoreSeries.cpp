@@ -37,36 +37,39 @@ QVector<double> unpack(const QByteArray &b)
 
 } // namespace
 
-QString RunStore::setSeries(const MetricSeries &s)
+Result<void> RunStore::setSeries(const MetricSeries &s)
 {
     QSqlDatabase db;
-    if (QString e = connection(db); !e.isEmpty())
-        return e;
+    if (auto e = connection(db); !e)
+        return fail(e.error());
     if (s.name.isEmpty())
-        return QStringLiteral("run store: a series needs a name");
+        return fail(ErrorCode::InvalidValue, QStringLiteral("run store: a series needs a name"));
     if (s.steps.size() != s.values.size())
-        return QStringLiteral("run store: series %1 has %2 steps for %3 values").arg(s.name).arg(s.steps.size()).arg(s.values.size());
+        return fail(ErrorCode::InvalidValue, QStringLiteral("run store: series %1 has %2 steps for %3 values")
+                                                 .arg(s.name)
+                                                 .arg(s.steps.size())
+                                                 .arg(s.values.size()));
     QSqlQuery q(db);
     return RunStoreSql::exec(
         q, QStringLiteral("INSERT OR REPLACE INTO metric_series (run_id, name, unit, steps, vals) VALUES (?, ?, ?, ?, ?)"),
         {s.runId, s.name, s.unit, pack(s.steps), pack(s.values)});
 }
 
-StoreResult<QList<MetricSeries>> RunStore::series(qint64 runId)
+Result<QList<MetricSeries>> RunStore::series(qint64 runId)
 {
     QSqlDatabase db;
-    if (QString e = connection(db); !e.isEmpty())
-        return StoreResult<QList<MetricSeries>>::failure(e);
+    if (auto e = connection(db); !e)
+        return fail(e.error());
     QSqlQuery q(db);
-    if (QString e = RunStoreSql::exec(
+    if (auto e = RunStoreSql::exec(
             q, QStringLiteral("SELECT name, unit, steps, vals FROM metric_series WHERE run_id = ? ORDER BY name"), {runId});
-        !e.isEmpty())
-        return StoreResult<QList<MetricSeries>>::failure(e);
+        !e)
+        return fail(e.error());
     QList<MetricSeries> out;
     while (q.next())
         out << MetricSeries{runId, q.value(0).toString(), q.value(1).toString(), unpack(q.value(2).toByteArray()),
                             unpack(q.value(3).toByteArray())};
-    return {out, {}};
+    return out;
 }
 
 } // namespace scalelab

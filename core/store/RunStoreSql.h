@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/base/Logging.h"
+#include "core/base/Result.h"
 #include "core/model/RunRecord.h"
 #include "core/slurm/SacctRecord.h"
 
@@ -16,12 +18,14 @@ namespace scalelab {
 // Small SQL helpers shared by the RunStore translation units (internal).
 class RunStoreSql {
 public:
-    static QString error(const QString &what, const QSqlError &e)
+    static tl::unexpected<Error> error(const QString &what, const QSqlError &e)
     {
-        return QStringLiteral("run store: %1 failed: %2").arg(what, e.text());
+        // `what` is the statement's first words (no bound values).
+        qCWarning(lcStore).noquote() << QStringLiteral("%1 failed: %2").arg(what, e.text());
+        return fail(ErrorCode::StoreFailed, QStringLiteral("run store: %1 failed: %2").arg(what, e.text()));
     }
-    // Prepares and runs `sql` with positional binds; "" on success.
-    static QString exec(QSqlQuery &q, const QString &sql, const QVariantList &binds = {})
+    // Prepares and runs `sql` with positional binds.
+    static Result<void> exec(QSqlQuery &q, const QString &sql, const QVariantList &binds = {})
     {
         if (!q.prepare(sql))
             return error(sql.left(60), q.lastError());
@@ -34,14 +38,14 @@ public:
         }
         if (!q.exec())
             return error(sql.left(60), q.lastError());
-        return {};
+        return success();
     }
-    static QString execPlain(QSqlDatabase &db, const QString &sql)
+    static Result<void> execPlain(QSqlDatabase &db, const QString &sql)
     {
         QSqlQuery q(db);
         if (!q.exec(sql))
             return error(sql.left(60), q.lastError());
-        return {};
+        return success();
     }
     // The runs and accounting tables' columns in the order the readers expect.
     static const char *runColumns();

@@ -6,16 +6,15 @@
 
 namespace scalelab {
 
-StoreResult<RunTableRecords> RunStore::tableRecords(qint64 studyId)
+Result<RunTableRecords> RunStore::tableRecords(qint64 studyId)
 {
-    using R = StoreResult<RunTableRecords>;
     QSqlDatabase db;
-    if (QString e = connection(db); !e.isEmpty())
-        return R::failure(e);
+    if (auto e = connection(db); !e)
+        return fail(e.error());
     // One read transaction: the four queries see the same snapshot even
     // while a connection worker records new metrics.
     if (!db.transaction())
-        return R::failure(RunStoreSql::error(QStringLiteral("BEGIN"), db.lastError()));
+        return RunStoreSql::error(QStringLiteral("BEGIN"), db.lastError());
     struct Rollback {
         QSqlDatabase &db;
         ~Rollback() { db.rollback(); }
@@ -24,8 +23,8 @@ StoreResult<RunTableRecords> RunStore::tableRecords(qint64 studyId)
     RunTableRecords out;
     auto studies = this->studies();
     if (!studies.ok())
-        return R::failure(studies.error);
-    out.studies = std::move(studies.value);
+        return fail(studies.error());
+    out.studies = std::move(*studies);
 
     const bool one = studyId > 0;
     const QVariantList binds = one ? QVariantList{studyId} : QVariantList{};
@@ -39,21 +38,21 @@ StoreResult<RunTableRecords> RunStore::tableRecords(qint64 studyId)
     QString columns = QString::fromLatin1(RunStoreSql::runColumns());
     if (!one)
         columns.replace(QLatin1String(" script,"), QLatin1String(" '' AS script,"));
-    if (QString e = RunStoreSql::exec(q, QStringLiteral("SELECT %1 FROM runs%2 ORDER BY id").arg(columns, runFilter),
+    if (auto e = RunStoreSql::exec(q, QStringLiteral("SELECT %1 FROM runs%2 ORDER BY id").arg(columns, runFilter),
                                       binds);
-        !e.isEmpty())
-        return R::failure(e);
+        !e)
+        return fail(e.error());
     while (q.next())
         out.runs << RunStoreSql::readRun(q);
 
-    if (QString e = RunStoreSql::exec(q,
+    if (auto e = RunStoreSql::exec(q,
                                       QStringLiteral("SELECT t.run_id, t.name, t.value, t.unit, t.source, t.file, t.line, t.rule,"
                                                      " t.formula FROM metrics t%1"
                                                      " ORDER BY t.run_id, t.name, t.source")
                                           .arg(joinFilter),
                                       binds);
-        !e.isEmpty())
-        return R::failure(e);
+        !e)
+        return fail(e.error());
     while (q.next()) {
         const qint64 run = q.value(0).toLongLong();
         out.metrics[run] << MetricRecord{run,
@@ -69,20 +68,20 @@ StoreResult<RunTableRecords> RunStore::tableRecords(qint64 studyId)
 
     QString accountingColumns = QString::fromLatin1(RunStoreSql::accountingColumns());
     accountingColumns.replace(QLatin1String(", "), QLatin1String(", t."));
-    if (QString e = RunStoreSql::exec(
+    if (auto e = RunStoreSql::exec(
             q, QStringLiteral("SELECT t.run_id, t.%1 FROM accounting t%2").arg(accountingColumns, joinFilter), binds);
-        !e.isEmpty())
-        return R::failure(e);
+        !e)
+        return fail(e.error());
     while (q.next())
         out.accounting.insert(q.value(0).toLongLong(), RunStoreSql::readAccounting(q, 1));
 
-    if (QString e = RunStoreSql::exec(
+    if (auto e = RunStoreSql::exec(
             q, QStringLiteral("SELECT DISTINCT t.run_id FROM files t%1").arg(joinFilter), binds);
-        !e.isEmpty())
-        return R::failure(e);
+        !e)
+        return fail(e.error());
     while (q.next())
         out.runsWithFiles.insert(q.value(0).toLongLong());
-    return {std::move(out), {}};
+    return out;
 }
 
 } // namespace scalelab

@@ -12,20 +12,20 @@ public:
     ~RunStoreTransaction()
     {
         if (m_open)
-            RunStoreSql::execPlain(m_db, QStringLiteral("ROLLBACK"));
+            (void)RunStoreSql::execPlain(m_db, QStringLiteral("ROLLBACK"));   // nothing more to do if it fails
     }
-    QString begin()
+    Result<void> begin()
     {
-        const QString e = RunStoreSql::execPlain(m_db, QStringLiteral("BEGIN IMMEDIATE"));
-        m_open = e.isEmpty();
-        return e;
+        Result<void> r = RunStoreSql::execPlain(m_db, QStringLiteral("BEGIN IMMEDIATE"));
+        m_open = r.ok();
+        return r;
     }
-    QString commit()
+    Result<void> commit()
     {
-        const QString e = RunStoreSql::execPlain(m_db, QStringLiteral("COMMIT"));
-        if (e.isEmpty())
+        Result<void> r = RunStoreSql::execPlain(m_db, QStringLiteral("COMMIT"));
+        if (r.ok())
             m_open = false;
-        return e;
+        return r;
     }
 
 private:

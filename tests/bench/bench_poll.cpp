@@ -111,7 +111,7 @@ public:
     {
         if (QString e = m_ssh->connectToHost(); !e.isEmpty())
             return e;
-        if (QString e = m_store.open(); !e.isEmpty())
+        if (QString e = m_store.open().errorText(); !e.isEmpty())
             return e;
         m_client = std::make_unique<SlurmClient>(*m_ssh, m_store, m_alias);
         return {};
@@ -139,14 +139,14 @@ public:
             rec.script = QStringLiteral("#!/bin/bash\ntrue\n");
             const auto c = m_store.createRun(rec);
             if (!c.ok())
-                return c.error;
-            if (QString e = m_store.markSubmitted(c.value.id, line.section(QLatin1Char(';'), 0, 0).trimmed()); !e.isEmpty())
+                return c.errorText();
+            if (QString e = m_store.markSubmitted(c.value().id, line.section(QLatin1Char(';'), 0, 0).trimmed()).errorText(); !e.isEmpty())
                 return e;
         }
         return {};
     }
 
-    int tracked() { return int(m_store.activeRuns(m_alias).value.size()); }
+    int tracked() { return int(m_store.activeRuns(m_alias).value().size()); }
 
     // (a)
     void timing(int cycles)

@@ -21,7 +21,7 @@ namespace {
 QString populate(const QString &dir, int count)
 {
     RunStore store(dir);
-    if (const QString err = store.open(); !err.isEmpty())
+    if (const QString err = store.open().errorText(); !err.isEmpty())
         return err;
     const QDateTime t0 = QDateTime::currentDateTimeUtc().addDays(-30);
     for (int i = 0; i < count; ++i) {
@@ -37,10 +37,12 @@ QString populate(const QString &dir, int count)
         r.remoteDir = QStringLiteral("/tmp/bench/run-%1").arg(i);
         const auto created = store.createRun(r);
         if (!created.ok())
-            return created.error;
+            return created.errorText();
         // Final runs: nothing for the cluster layer to poll or reconcile.
-        store.markSubmitted(created.value.id, QString::number(1000 + i));
-        store.updateState(created.value.id, JobState::Completed, QString(), t0.addSecs(i * 60));
+        if (auto e = store.markSubmitted(created.value().id, QString::number(1000 + i)); !e)
+            return e.errorText();
+        if (auto e = store.updateState(created.value().id, JobState::Completed, QString(), t0.addSecs(i * 60)); !e)
+            return e.errorText();
     }
     return {};
 }

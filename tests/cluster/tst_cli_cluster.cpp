@@ -20,7 +20,8 @@ private Q_SLOTS:
     void submitsReachCompleted();
     void dryRunAndRejection();
     void cancelRunningJob();
-    void killedAfterSbatchIsReconciled();
+    void killedDuringSubmitIsSettledOnce_data();
+    void killedDuringSubmitIsSettledOnce();
 
 private:
     // `replace` swaps one piece of the written spec for another (from, to).
@@ -210,30 +211,46 @@ void TestCliCluster::cancelRunningJob()
     QCOMPARE(waitForState(id, {QStringLiteral("CANCELLED")}, 90).value(QStringLiteral("state")).toString(), QStringLiteral("CANCELLED"));
 }
 
-void TestCliCluster::killedAfterSbatchIsReconciled()
+void TestCliCluster::killedDuringSubmitIsSettledOnce_data()
+{
+    QTest::addColumn<QString>("step");
+    QTest::addColumn<QString>("statusLine");     // what `status` says about the run afterwards
+    QTest::addColumn<QString>("submitState");
+    // The job exists but its id was never stored: found by reconcile.
+    QTest::newRow("after sbatch returned") << "sbatch-returned" << "run %1: reconciled, job " << "reconciled";
+    // "unknown" stored, sbatch never sent: reconcile sees no job and sends it, once.
+    QTest::newRow("before sbatch was sent") << "unknown-stored" << "run %1: was not submitted; submitted as job "
+                                            << "submitted";
+}
+
+void TestCliCluster::killedDuringSubmitIsSettledOnce()
 {
 #ifndef SCALELAB_TEST_HOOKS
     QSKIP("scalelab was built without the fault hook: configure with -DSCALELAB_TEST_HOOKS=ON (./setup.sh test does)");
 #endif
+    QFETCH(QString, step);
+    QFETCH(QString, statusLine);
+    QFETCH(QString, submitState);
     const qsizetype before = runsJson().size();
     QProcessEnvironment env;
-    // The submission itself, not the `sbatch --version` probe before it.
-    env.insert(QStringLiteral("SCALELAB_FAULT_KILL_AFTER"), QStringLiteral("sbatch --parsable"));
+    // A step of the submit protocol, not a command: the `sbatch --version`
+    // probe, reconcile and polls cannot trigger it.
+    env.insert(QStringLiteral("SCALELAB_FAULT_KILL_AFTER"), step);
     // Unique per test run: the cluster's accounting outlives the test.
-    const QString name = QStringLiteral("killed-%1").arg(QCoreApplication::applicationPid());
+    const QString name = QStringLiteral("killed-%1-%2").arg(step).arg(QCoreApplication::applicationPid());
     const auto killed = runCli({QStringLiteral("submit"), writeSpec(name, 2)}, env);
-    QCOMPARE(killed.exitCode, -1);   // died by SIGKILL after sbatch ran
+    QCOMPARE(killed.exitCode, -1);   // died by SIGKILL at that step
     QJsonArray runs = runsJson();
     QCOMPARE(runs.size(), before + 1);
     const QJsonObject run = runs.last().toObject();
     const qint64 id = run.value(QStringLiteral("id")).toInteger();
-    QVERIFY(run.value(QStringLiteral("jobId")).toString().isEmpty());
-    QVERIFY(run.value(QStringLiteral("submitState")).toString() != QLatin1String("submitted"));
+    QCOMPARE(run.value(QStringLiteral("jobId")).toString(), QString());
+    QCOMPARE(run.value(QStringLiteral("submitState")).toString(), QStringLiteral("unknown"));
     const auto st = runCli({QStringLiteral("status")});
-    QVERIFY2(st.out.contains(QStringLiteral("run %1: reconciled").arg(id)), qPrintable(st.out + st.err));
+    QVERIFY2(st.out.contains(statusLine.arg(id)), qPrintable(st.out + st.err));
     const QJsonObject done = waitForState(id, {QStringLiteral("COMPLETED")}, 120);
     QCOMPARE(done.value(QStringLiteral("state")).toString(), QStringLiteral("COMPLETED"));
-    QCOMPARE(done.value(QStringLiteral("submitState")).toString(), QStringLiteral("reconciled"));
+    QCOMPARE(done.value(QStringLiteral("submitState")).toString(), submitState);
     // Exactly one job carries this run's name on the cluster.
     QProcess ssh;
     ssh.start(QStringLiteral("ssh"), {QStringLiteral("-F"), qEnvironmentVariable("SCALELAB_SSH_CONFIG"), QStringLiteral("testbed"),

@@ -58,12 +58,12 @@ private Q_SLOTS:
         r.script = renderSbatch(s, test::repoProfile("testbed"));
         QVERIFY2(r.script.contains("NodeAddr="), qPrintable(r.script));
         const auto created = m_cluster.store->createRun(r);
-        QVERIFY2(created.ok(), qPrintable(created.error));
-        const qint64 id = created.value.id;
+        QVERIFY2(created.ok(), qPrintable(created.errorText()));
+        const qint64 id = created.value().id;
         const SubmitOutcome o = m_cluster.client->submit(id);
         QVERIFY2(o.kind == SubmitOutcome::Kind::Submitted, qPrintable(o.message));
-        QVERIFY(m_cluster.pollUntil([&] { return m_cluster.store->run(id).value.isTerminal(); }, 600));
-        const RunRecord done = m_cluster.store->run(id).value;
+        QVERIFY(m_cluster.pollUntil([&] { return m_cluster.store->run(id).value().isTerminal(); }, 600));
+        const RunRecord done = m_cluster.store->run(id).value();
         const FetchResult f = m_cluster.client->fetch(id);
         QString log;
         for (const auto &file : f.files)

@@ -79,18 +79,18 @@ class TestFaultsCtld : public QObject {
         const auto created = m_store->createRun(draftRun(s, test::repoProfile("testbed"), "testbed"));
         if (!created.ok())
             return 0;
-        const SubmitOutcome o = m_client->submit(created.value.id);
+        const SubmitOutcome o = m_client->submit(created.value().id);
         if (o.kind != SubmitOutcome::Kind::Submitted) {
             qWarning("submit: %s", qPrintable(o.message));
             return 0;
         }
-        return created.value.id;
+        return created.value().id;
     }
 
     JobState pollUntil(qint64 id, const QList<JobState> &wanted, int seconds)
     {
-        m_cluster.pollUntil([&] { return wanted.contains(m_store->run(id).value.state); }, seconds);
-        return m_store->run(id).value.state;
+        m_cluster.pollUntil([&] { return wanted.contains(m_store->run(id).value().state); }, seconds);
+        return m_store->run(id).value().state;
     }
 
 private Q_SLOTS:
@@ -111,8 +111,8 @@ private Q_SLOTS:
         QVERIFY2(!dropped.transportError.isEmpty(), qPrintable("poll after the sshd restart: " + dropped.message));
         QVERIFY(!dropped.ok());
         QVERIFY(!m_ssh->isConnected());
-        QCOMPARE(m_store->run(id).value.submitState, SubmitState::Submitted);
-        QVERIFY(!m_store->run(id).value.isTerminal());
+        QCOMPARE(m_store->run(id).value().submitState, SubmitState::Submitted);
+        QVERIFY(!m_store->run(id).value().isTerminal());
 
         QCOMPARE(m_ssh->reconnect(0), QString());
         QVERIFY(m_ssh->isConnected());
@@ -129,8 +129,8 @@ private Q_SLOTS:
         // Running, normally; a queue busy with other tests' jobs may keep it pending a while.
         const JobState started = pollUntil(id, {JobState::Running}, 60);
         QVERIFY2(started == JobState::Running || started == JobState::Pending, qPrintable(SlurmJobState::id(started)));
-        const RunRecord before = m_store->run(id).value;
-        const int historyBefore = int(m_store->stateHistory(id).value.size());
+        const RunRecord before = m_store->run(id).value();
+        const int historyBefore = int(m_store->stateHistory(id).value().size());
 
         PollScheduler scheduler;
         QCOMPARE(scheduler.nextDelaySeconds(), 30);
@@ -154,10 +154,10 @@ private Q_SLOTS:
                 scheduler.recordFailure();
                 delays << scheduler.nextDelaySeconds();
                 // The run keeps its state: a controller outage is not a failed job.
-                const RunRecord now = m_store->run(id).value;
+                const RunRecord now = m_store->run(id).value();
                 QCOMPARE(now.state, before.state);
                 QCOMPARE(now.jobId, before.jobId);
-                QCOMPARE(int(m_store->stateHistory(id).value.size()), historyBefore);
+                QCOMPARE(int(m_store->stateHistory(id).value().size()), historyBefore);
             }
             QCOMPARE(delays, (QList<int>{60, 120}));
             QCOMPARE(scheduler.consecutiveFailures(), 2);
@@ -181,7 +181,7 @@ private Q_SLOTS:
                     QCOMPARE(v.toObject().value(QStringLiteral("state")).toString(), SlurmJobState::id(before.state));
                 }
             QVERIFY(listed);
-            QCOMPARE(m_store->run(id).value.state, before.state);
+            QCOMPARE(m_store->run(id).value().state, before.state);
 
             QCOMPARE(testcluster(QStringLiteral("start-ctld")), QString());
             guard.stopped = false;
@@ -194,9 +194,9 @@ private Q_SLOTS:
         QCOMPARE(scheduler.nextDelaySeconds(), 30);
         QCOMPARE(scheduler.consecutiveFailures(), 0);
         QCOMPARE(pollUntil(id, {JobState::Completed, JobState::Failed, JobState::Cancelled}, 240), JobState::Completed);
-        const RunRecord done = m_store->run(id).value;
+        const RunRecord done = m_store->run(id).value();
         QCOMPARE(done.jobId, before.jobId);
-        QVERIFY(m_store->accounting(id).value.has_value());
+        QVERIFY(m_store->accounting(id).value().has_value());
     }
 };
 

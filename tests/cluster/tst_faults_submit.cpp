@@ -157,10 +157,10 @@ class TestFaultsSubmit : public QObject {
         for (int round = 0; round < 8; ++round) {
             const auto unresolved = store.unresolvedRuns(alias);
             if (!unresolved.ok())
-                return unresolved.error;
-            if (unresolved.value.isEmpty())
+                return unresolved.errorText();
+            if (unresolved.value().isEmpty())
                 return {};
-            for (const RunRecord &run : unresolved.value) {
+            for (const RunRecord &run : unresolved.value()) {
                 const ReconcileOutcome r = client.reconcile(run.id);
                 *log << QStringLiteral("reconcile: kind %1 job %2 (%3)").arg(int(r.kind)).arg(r.jobId, r.message);
                 if (r.kind == ReconcileOutcome::Kind::NotSubmitted) {
@@ -241,10 +241,10 @@ private Q_SLOTS:
                                  .arg(QDateTime::currentMSecsSinceEpoch() % 100000000);
         QTemporaryDir data;
         RunStore store(data.path());
-        QCOMPARE(store.open(), QString());
+        QCOMPARE(store.open().errorText(), QString());
         const auto created = store.createRun(draftRun(spec(name), test::repoProfile("testbed"), alias));
-        QVERIFY2(created.ok(), qPrintable(created.error));
-        const qint64 id = created.value.id;
+        QVERIFY2(created.ok(), qPrintable(created.errorText()));
+        const qint64 id = created.value().id;
         const int cutsBefore = m_proxy.cutCount();
 
         // 1. The interrupted submission.
@@ -266,7 +266,7 @@ private Q_SLOTS:
             QVERIFY2(m_proxy.cutCount() > cutsBefore, "the fault did not fire: the proxy cut nothing");
             QCOMPARE(int(o.kind), expected);
             QVERIFY(o.jobId.isEmpty());
-            const RunRecord after = store.run(id).value;
+            const RunRecord after = store.run(id).value();
             QVERIFY(after.jobId.isEmpty());
             QCOMPARE(after.submitState == SubmitState::Unknown, expected == int(SubmitOutcome::Kind::Unknown));
         }
@@ -282,7 +282,7 @@ private Q_SLOTS:
         QCOMPARE(m_proxy.connectionCount(), connectionsBefore + 1);   // one login for the whole recovery
 
         // 3. Exactly one job with this name; the store holds its id.
-        const RunRecord run = store.run(id).value;
+        const RunRecord run = store.run(id).value();
         QVERIFY2(!run.jobId.isEmpty(), qPrintable(log.join('\n')));
         QVERIFY2(run.submitState == SubmitState::Submitted || run.submitState == SubmitState::Reconciled,
                  qPrintable(submitStateId(run.submitState)));

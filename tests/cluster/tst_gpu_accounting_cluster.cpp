@@ -79,21 +79,21 @@ private Q_SLOTS:
         r.framework = frameworkId(s.framework);
         r.script = renderSbatch(s, test::repoProfile("testbed"));
         const auto created = m_cluster.store->createRun(r);
-        QVERIFY2(created.ok(), qPrintable(created.error));
-        const qint64 id = created.value.id;
+        QVERIFY2(created.ok(), qPrintable(created.errorText()));
+        const qint64 id = created.value().id;
         const SubmitOutcome o = m_cluster.client->submit(id);
         QVERIFY2(o.kind == SubmitOutcome::Kind::Submitted, qPrintable(o.message));
-        QVERIFY(m_cluster.pollUntil([&] { return m_cluster.store->run(id).value.isTerminal(); }, 180));
-        QCOMPARE(m_cluster.store->run(id).value.state, JobState::Completed);
+        QVERIFY(m_cluster.pollUntil([&] { return m_cluster.store->run(id).value().isTerminal(); }, 180));
+        QCOMPARE(m_cluster.store->run(id).value().state, JobState::Completed);
 
         const auto acct = m_cluster.store->accounting(id);
-        QVERIFY2(acct.ok() && acct.value, qPrintable(acct.error));
-        QVERIFY2(!acct.value->allocTres.contains(QStringLiteral("gres/gpu")), qPrintable(acct.value->allocTres));
-        QCOMPARE(acct.value->allocatedGpus(), 0);
+        QVERIFY2(acct.ok() && acct.value(), qPrintable(acct.errorText()));
+        QVERIFY2(!acct.value()->allocTres.contains(QStringLiteral("gres/gpu")), qPrintable(acct.value()->allocTres));
+        QCOMPARE(acct.value()->allocatedGpus(), 0);
 
         const IngestResult in = IngestService::ingestRun(*m_cluster.store, id);
         QCOMPARE(in.error, QString());
-        const auto metrics = m_cluster.store->metrics(id).value;
+        const auto metrics = m_cluster.store->metrics(id).value();
         std::optional<MetricRecord> gpus, hours, elapsed;
         for (const auto &m : metrics) {
             if (m.name == metric::Gpus) gpus = m;

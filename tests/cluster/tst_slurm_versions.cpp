@@ -147,28 +147,28 @@ private Q_SLOTS:
         r.framework = frameworkId(s.framework);
         r.script = renderSbatch(s, test::repoProfile("testbed"));
         const auto created = m_cluster.store->createRun(r);
-        QVERIFY2(created.ok(), qPrintable(created.error));
-        const qint64 id = created.value.id;
+        QVERIFY2(created.ok(), qPrintable(created.errorText()));
+        const qint64 id = created.value().id;
         const SubmitOutcome o = m_cluster.client->submit(id);
         QVERIFY2(o.kind == SubmitOutcome::Kind::Submitted, qPrintable(o.message));
         Diagnostics seenDiagnostics;
         const bool done = m_cluster.pollUntil(
             [&] {
-                return m_cluster.store->run(id).value.isTerminal();
+                return m_cluster.store->run(id).value().isTerminal();
             },
             180);
         QVERIFY(done);
-        QCOMPARE(m_cluster.store->run(id).value.state, JobState::Completed);
+        QCOMPARE(m_cluster.store->run(id).value().state, JobState::Completed);
         const PollResult again = m_cluster.client->pollOnce();
         seenDiagnostics << again.diagnostics;
         QCOMPARE(seenDiagnostics.size(), 0);
         const auto acct = m_cluster.store->accounting(id);
-        QVERIFY2(acct.ok() && acct.value, qPrintable(acct.error));
+        QVERIFY2(acct.ok() && acct.value(), qPrintable(acct.errorText()));
         static const QRegularExpression iso(QStringLiteral("^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d$"));
-        QVERIFY2(iso.match(acct.value->submit).hasMatch(), qPrintable(acct.value->submit));   // not %s epochs
-        QVERIFY2(iso.match(acct.value->start).hasMatch(), qPrintable(acct.value->start));
-        QCOMPARE(acct.value->allocatedGpus(), 1);
-        QCOMPARE(acct.value->jobId, m_cluster.store->run(id).value.jobId);
+        QVERIFY2(iso.match(acct.value()->submit).hasMatch(), qPrintable(acct.value()->submit));   // not %s epochs
+        QVERIFY2(iso.match(acct.value()->start).hasMatch(), qPrintable(acct.value()->start));
+        QCOMPARE(acct.value()->allocatedGpus(), 1);
+        QCOMPARE(acct.value()->jobId, m_cluster.store->run(id).value().jobId);
         restoreBashrc();
     }
 };

@@ -55,8 +55,8 @@ class TestSlurmClientCluster : public QObject {
         r.script = renderSbatch(s, test::repoProfile("testbed"));
         auto c = m_store->createRun(r);
         if (!c.ok())
-            qFatal("%s", qPrintable(c.error));
-        return c.value.id;
+            qFatal("%s", qPrintable(c.errorText()));
+        return c.value().id;
     }
 
     // Polls every 2 s until every run is final (or the deadline passes).
@@ -64,7 +64,7 @@ class TestSlurmClientCluster : public QObject {
     {
         return m_cluster.pollUntil(
             [&] {
-                return std::all_of(runs.begin(), runs.end(), [&](qint64 id) { return m_store->run(id).value.isTerminal(); });
+                return std::all_of(runs.begin(), runs.end(), [&](qint64 id) { return m_store->run(id).value().isTerminal(); });
             },
             seconds);
     }
@@ -78,8 +78,9 @@ private Q_SLOTS:
 
     void version()
     {
-        QString error;
-        QCOMPARE(m_client->detectVersion(&error), m_env.expectedSlurmVersion());
+        const Result<QString> version = m_client->detectVersion();
+        QVERIFY2(version, qPrintable(version.errorText()));
+        QCOMPARE(*version, m_env.expectedSlurmVersion());
     }
 
     void testOnlyGivesSlurmVerdict()
@@ -100,8 +101,8 @@ private Q_SLOTS:
         QCOMPARE(o.kind, SubmitOutcome::Kind::Rejected);
         QVERIFY2(o.message.contains("sbatch: error: Batch job submission failed: Job violates accounting/QOS policy"),
                  qPrintable(o.message));
-        QCOMPARE(m_store->run(id).value.rejection, o.message);
-        QCOMPARE(m_store->run(id).value.submitState, SubmitState::Rejected);
+        QCOMPARE(m_store->run(id).value().rejection, o.message);
+        QCOMPARE(m_store->run(id).value().submitState, SubmitState::Rejected);
     }
 
     void jobsRunToTheirEnd()
@@ -118,31 +119,31 @@ private Q_SLOTS:
             const SubmitOutcome o = m_client->submit(id);
             QVERIFY2(o.kind == SubmitOutcome::Kind::Submitted, qPrintable(o.message));
         }
-        const CommandOutcome c = m_client->cancel(cancelled);
-        QVERIFY2(c.ok, qPrintable(c.message));
+        const Result<QString> c = m_client->cancel(cancelled);
+        QVERIFY2(c.ok(), qPrintable(c.errorText()));
         QVERIFY2(pollUntilFinal(all, 240), "jobs did not finish within 240 s");
 
         for (auto it = gpuRuns.begin(); it != gpuRuns.end(); ++it) {
-            const RunRecord r = m_store->run(it.key()).value;
+            const RunRecord r = m_store->run(it.key()).value();
             QCOMPARE(r.state, JobState::Completed);
-            const auto acct = m_store->accounting(it.key()).value;
+            const auto acct = m_store->accounting(it.key()).value();
             QVERIFY(acct.has_value());
             QCOMPARE(acct->allocatedGpus(), it.value());
             QVERIFY2(acct->workDir.endsWith(r.token), qPrintable(acct->workDir + " / " + r.token + " / " + acct->rawLines.join("\n")));
         }
-        QCOMPARE(m_store->run(failing).value.state, JobState::Failed);
-        QCOMPARE(m_store->accounting(failing).value->exitStatus(), 3);
-        QCOMPARE(m_store->run(timeout).value.state, JobState::Timeout);
-        QCOMPARE(m_store->run(cancelled).value.state, JobState::Cancelled);
+        QCOMPARE(m_store->run(failing).value().state, JobState::Failed);
+        QCOMPARE(m_store->accounting(failing).value()->exitStatus(), 3);
+        QCOMPARE(m_store->run(timeout).value().state, JobState::Timeout);
+        QCOMPARE(m_store->run(cancelled).value().state, JobState::Cancelled);
         // state history recorded with timestamps; terminal runs are not polled any more
-        QVERIFY(m_store->stateHistory(failing).value.size() >= 2);
-        QVERIFY(m_store->activeRuns("testbed").value.isEmpty());
+        QVERIFY(m_store->stateHistory(failing).value().size() >= 2);
+        QVERIFY(m_store->activeRuns("testbed").value().isEmpty());
 
         // fetch the output of the 2-GPU job
         const qint64 two = gpuRuns.key(2);
         const FetchResult f = m_client->fetch(two);
         QVERIFY2(f.ok(), qPrintable(f.errors.join("; ")));
-        const RunRecord r = m_store->run(two).value;
+        const RunRecord r = m_store->run(two).value();
         const QString out = m_store->runFilesDirectory(two) + "/" + SlurmClient::outputFileName(r.jobId);
         QFile file(out);
         QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(out));
@@ -156,12 +157,12 @@ private Q_SLOTS:
         // Do what submit() does up to sbatch, run the real wrapper, and pretend
         // the reply never arrived: reconcile must find the job, not submit again.
         const qint64 id = createRun(spec(1, "/bin/true", {}));
-        const RunRecord run = m_store->run(id).value;
+        const RunRecord run = m_store->run(id).value();
         const QString dir = m_ssh->homeDirectory() + "/" + SlurmClient::runsRoot() + "/" + run.token;
-        QCOMPARE(m_store->setRemoteDir(id, dir), QString());
+        QCOMPARE(m_store->setRemoteDir(id, dir).errorText(), QString());
         QCOMPARE(m_ssh->mkdirs(dir), QString());
         QCOMPARE(m_ssh->upload(dir + "/job.sbatch", run.script.toUtf8()), QString());
-        QCOMPARE(m_store->setSubmitState(id, SubmitState::Unknown, "lost"), QString());
+        QCOMPARE(m_store->setSubmitState(id, SubmitState::Unknown, "lost").errorText(), QString());
         const RemoteResult r = m_ssh->run({"sh", "-c", SlurmClient::submitShellBody(dir, run.token)});
         QVERIFY2(r.ok(), r.err.constData());
         const QString jobId = QString::fromUtf8(r.out).trimmed();
@@ -172,12 +173,12 @@ private Q_SLOTS:
 
         // Same, but the jobid file is gone: found through squeue/sacct by the run dir.
         const qint64 id2 = createRun(spec(1, "/bin/true", {}));
-        const RunRecord run2 = m_store->run(id2).value;
+        const RunRecord run2 = m_store->run(id2).value();
         const QString dir2 = m_ssh->homeDirectory() + "/" + SlurmClient::runsRoot() + "/" + run2.token;
-        QCOMPARE(m_store->setRemoteDir(id2, dir2), QString());
+        QCOMPARE(m_store->setRemoteDir(id2, dir2).errorText(), QString());
         QCOMPARE(m_ssh->mkdirs(dir2), QString());
         QCOMPARE(m_ssh->upload(dir2 + "/job.sbatch", run2.script.toUtf8()), QString());
-        QCOMPARE(m_store->setSubmitState(id2, SubmitState::Unknown, "lost"), QString());
+        QCOMPARE(m_store->setSubmitState(id2, SubmitState::Unknown, "lost").errorText(), QString());
         const RemoteResult r2 = m_ssh->run({"sh", "-c", SlurmClient::submitShellBody(dir2, run2.token)});
         QVERIFY(r2.ok());
         QVERIFY(m_ssh->run({"sh", "-c", "cd " + dir2 + " && mv jobid jobid.tmp && : > jobid.tmp"}).ok());

@@ -70,7 +70,7 @@ inline qint64 fillSyntheticStudy(RunStore &store, const QString &dir, QList<qint
     study.notes = StudyMetricPatterns::write(QStringLiteral("a researcher's scaling test"), {p});
     const auto sid = store.createStudy(study);
     if (!sid.ok())
-        qFatal("createStudy: %s", qPrintable(sid.error));
+        qFatal("createStudy: %s", qPrintable(sid.errorText()));
 
     auto addRun = [&](qint64 studyId, int gpus, const QString &jobId, qint64 elapsed, const QString &state,
                       const QByteArray &csv, const QByteArray &out) {
@@ -94,10 +94,12 @@ inline qint64 fillSyntheticStudy(RunStore &store, const QString &dir, QList<qint
         r.script = scriptFor(gpus, QStringLiteral("mnist-ddp"));
         const auto created = store.createRun(r);
         if (!created.ok())
-            qFatal("createRun: %s", qPrintable(created.error));
-        const qint64 id = created.value.id;
-        store.setRemoteDir(id, QStringLiteral("/home/researcher/scalelab/run-%1").arg(id));
-        store.markSubmitted(id, jobId);
+            qFatal("createRun: %s", qPrintable(created.errorText()));
+        const qint64 id = created.value().id;
+        if (auto e = store.setRemoteDir(id, QStringLiteral("/home/researcher/scalelab/run-%1").arg(id)); !e)
+            qFatal("%s", qPrintable(e.errorText()));
+        if (auto e = store.markSubmitted(id, jobId); !e)
+            qFatal("%s", qPrintable(e.errorText()));
         const QString header = QStringLiteral("JobID|JobName|State|ExitCode|Submit|Start|End|Elapsed|AllocTRES|MaxRSS|TotalCPU|AllocCPUS|NodeList\n");
         const QString tres = QStringLiteral("billing=%1,cpu=%2,gres/gpu=%3,mem=16000M,node=1").arg(gpus * 4).arg(gpus * 4).arg(gpus);
         const QString start = QStringLiteral("2024-05-01T10:00:00");
@@ -114,14 +116,16 @@ inline qint64 fillSyntheticStudy(RunStore &store, const QString &dir, QList<qint
         const SacctParseResult parsed = SacctParser::parseWithHeader(text.toUtf8());
         if (parsed.records.isEmpty())
             qFatal("synthetic sacct text did not parse");
-        store.recordFinal(id, parsed.records.first());
+        if (auto e = store.recordFinal(id, parsed.records.first()); !e)
+            qFatal("%s", qPrintable(e.errorText()));
         auto record = [&](const QString &name, const QByteArray &data) {
             QDir().mkpath(dir + QLatin1Char('/') + QString::number(id));
             const QString local = dir + QLatin1Char('/') + QString::number(id) + QLatin1Char('/') + name;
             if (!writeFile(local, data))
                 qFatal("cannot write %s", qPrintable(local));
-            store.recordFile({id, QStringLiteral("/home/researcher/scalelab/run-%1/%2").arg(id).arg(name), local,
-                              data.size(), data.size(), QDateTime::currentDateTimeUtc()});
+            if (auto e = store.recordFile({id, QStringLiteral("/home/researcher/scalelab/run-%1/%2").arg(id).arg(name), local,
+                              data.size(), data.size(), QDateTime::currentDateTimeUtc()}); !e)
+                qFatal("%s", qPrintable(e.errorText()));
         };
         if (!csv.isEmpty())
             record(QStringLiteral("scalelab-gpu-%1-tb-node1.csv").arg(jobId), csv);
@@ -160,7 +164,7 @@ inline qint64 fillSyntheticStudy(RunStore &store, const QString &dir, QList<qint
                    .arg(s.throughput)
                    .arg(s.gpus)
                    .toUtf8();
-        addRun(sid.value, s.gpus, QString::number(job++), s.elapsed, QStringLiteral("COMPLETED"), csv, out);
+        addRun(sid.value(), s.gpus, QString::number(job++), s.elapsed, QStringLiteral("COMPLETED"), csv, out);
     }
     // Outside the study: the node had no nvidia-smi, so the sampler printed its marker into the output.
     addRun(0, 1, QStringLiteral("200"), 60, QStringLiteral("COMPLETED"), {},
@@ -170,7 +174,7 @@ inline qint64 fillSyntheticStudy(RunStore &store, const QString &dir, QList<qint
         if (!r.error.isEmpty())
             qFatal("ingest of run %lld: %s", id, qPrintable(r.error));
     }
-    return sid.value;
+    return sid.value();
 }
 
 } // namespace scalelab::testing

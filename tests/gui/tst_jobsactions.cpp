@@ -55,14 +55,14 @@ class TestJobsActions : public QObject {
         r.script = QStringLiteral("#!/bin/bash\nsrun python3 /home/researcher/train.py\n");
         const auto created = m_services->store().createRun(r);
         if (!created.ok())
-            qFatal("%s", qPrintable(created.error));
+            qFatal("%s", qPrintable(created.errorText()));
         if (!jobId.isEmpty()) {
-            m_services->store().markSubmitted(created.value.id, jobId);
-            m_services->store().updateState(created.value.id, JobState::Running, {}, {});
+            m_services->store().markSubmitted(created.value().id, jobId);
+            m_services->store().updateState(created.value().id, JobState::Running, {}, {});
             if (state != JobState::Pending)
-                m_services->store().updateState(created.value.id, state, {}, {});
+                m_services->store().updateState(created.value().id, state, {}, {});
         }
-        return created.value.id;
+        return created.value().id;
     }
 
 private Q_SLOTS:
@@ -87,11 +87,11 @@ private Q_SLOTS:
         QVERIFY(place.withdrawButton()->isEnabled());
         QCOMPARE(place.model()->runRow(unsent)->run.submitState, SubmitState::Intent);
         place.withdrawButton()->click();
-        const RunRecord after = m_services->store().run(unsent).value;
+        const RunRecord after = m_services->store().run(unsent).value();
         QCOMPARE(after.submitState, SubmitState::Rejected);
         QCOMPARE(after.rejection, RunStore::withdrawnText());
         // Nothing left for a reconcile to send later.
-        QCOMPARE(m_services->store().unresolvedRuns(QStringLiteral("never-configured")).value.size(), 0);
+        QCOMPARE(m_services->store().unresolvedRuns(QStringLiteral("never-configured")).value().size(), 0);
         QCOMPARE(place.messageLabel()->text(),
                  QStringLiteral("Run %1 withdrawn: it had not reached Slurm and will not be sent.").arg(unsent));
         QVERIFY(place.selectRun(unsent));
@@ -99,7 +99,7 @@ private Q_SLOTS:
         QCOMPARE(place.model()->data(place.model()->indexOfRun(unsent, JobsModel::Reason)).toString(),
                  RunStore::withdrawnText());
         // A submitted run is refused by the store itself.
-        QCOMPARE(m_services->store().withdrawRun(sent),
+        QCOMPARE(m_services->store().withdrawRun(sent).errorText(),
                  QStringLiteral("run %1 cannot be withdrawn: it is Slurm job 4711; cancel it instead").arg(sent));
     }
 
@@ -112,7 +112,7 @@ private Q_SLOTS:
         QCOMPARE(p.exitCode(), 0);
         QCOMPARE(QString::fromUtf8(p.readAllStandardOutput()).trimmed(),
                  QStringLiteral("run %1 withdrawn: it had not reached Slurm and will not be sent").arg(unsent));
-        QCOMPARE(m_services->store().run(unsent).value.submitState, SubmitState::Rejected);
+        QCOMPARE(m_services->store().run(unsent).value().submitState, SubmitState::Rejected);
     }
 
     void hiddenRunsLeaveTheViewButStayInTheStore()
@@ -125,7 +125,7 @@ private Q_SLOTS:
         place.hideButton()->click();
         QVERIFY(!place.model()->indexOfRun(id).isValid());
         QVERIFY(m_services->store().run(id).ok());   // kept
-        QVERIFY(m_services->store().hiddenRuns().value.contains(id));
+        QVERIFY(m_services->store().hiddenRuns().value().contains(id));
         QCOMPARE(place.showHiddenCheck()->text(), QStringLiteral("Show hidden (1)"));
         place.showHiddenCheck()->setChecked(true);
         QVERIFY(place.model()->indexOfRun(id).isValid());
@@ -134,7 +134,7 @@ private Q_SLOTS:
         place.hideButton()->click();
         place.showHiddenCheck()->setChecked(false);
         QVERIFY(place.model()->indexOfRun(id).isValid());
-        QVERIFY(!m_services->store().hiddenRuns().value.contains(id));
+        QVERIFY(!m_services->store().hiddenRuns().value().contains(id));
     }
 
     void failedRunShowsItsFirstErrorLine()
@@ -175,9 +175,9 @@ private Q_SLOTS:
         StudyRecord study;
         study.name = QStringLiteral("ddp scaling");
         study.created = QDateTime::currentDateTimeUtc();
-        const qint64 studyId = store.createStudy(study).value;
+        const qint64 studyId = store.createStudy(study).value();
         const qint64 point = addRun(QStringLiteral("5000"), JobState::Failed);
-        QCOMPARE(store.setRunStudy(point, studyId), QString());
+        QCOMPARE(store.setRunStudy(point, studyId).errorText(), QString());
         const qint64 again = addRun(QStringLiteral("5001"), JobState::Completed);   // Resubmit: same spec, no study
         JobsPlace place(*m_services);
         place.show();
@@ -185,7 +185,7 @@ private Q_SLOTS:
         QVERIFY(place.addToStudyButton()->isEnabled());
         QCOMPARE(place.addToStudyButton()->text(), QStringLiteral("Add to \"ddp scaling\""));
         place.addToStudyButton()->click();
-        QCOMPARE(store.run(again).value.studyId, studyId);
+        QCOMPARE(store.run(again).value().studyId, studyId);
         const QModelIndex row = place.model()->indexOfRun(again);
         QCOMPARE(row.parent().data().toString(), QStringLiteral("ddp scaling"));
         QVERIFY(place.selectRun(again));

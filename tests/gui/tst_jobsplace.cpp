@@ -73,10 +73,11 @@ class TestJobsPlace : public QObject {
                        .arg(gpus);
         const auto created = store.createRun(r);
         if (!created.ok())
-            qFatal("%s", qPrintable(created.error));
+            qFatal("%s", qPrintable(created.errorText()));
         if (!jobId.isEmpty())
-            store.markSubmitted(created.value.id, jobId);
-        return created.value.id;
+            if (auto e = store.markSubmitted(created.value().id, jobId); !e)
+                qFatal("%s", qPrintable(e.errorText()));
+        return created.value().id;
     }
 
 private Q_SLOTS:
@@ -93,14 +94,15 @@ private Q_SLOTS:
         StudyRecord ddp;
         ddp.name = QStringLiteral("DDP scaling");
         ddp.created = now.addSecs(-600);
-        m_ddpStudy = store.createStudy(ddp).value;
+        m_ddpStudy = store.createStudy(ddp).value();
         StudyRecord hvd;
         hvd.name = QStringLiteral("Horovod sweep");
         hvd.created = now.addSecs(-3600);
-        m_hvdStudy = store.createStudy(hvd).value;
+        m_hvdStudy = store.createStudy(hvd).value();
 
         m_completed = addRun(m_ddpStudy, 1, QStringLiteral("ddp-1"), QStringLiteral("101"));
-        store.updateState(m_completed, JobState::Running, {}, now.addSecs(-500));
+        if (auto e = store.updateState(m_completed, JobState::Running, {}, now.addSecs(-500)); !e)
+            qFatal("%s", qPrintable(e.errorText()));
         SacctRecord acct;
         acct.jobId = QStringLiteral("101");
         acct.jobName = QStringLiteral("ddp-1");
@@ -121,22 +123,28 @@ private Q_SLOTS:
         acct.steps << batch;
         acct.lines = {{{"JobID", "101"}, {"State", "COMPLETED"}},
                       {{"JobID", "101.batch"}, {"State", "COMPLETED"}, {"MaxRSS", "843688K"}}};
-        QCOMPARE(store.recordFinal(m_completed, acct, now.addSecs(-200)), QString());
+        QCOMPARE(store.recordFinal(m_completed, acct, now.addSecs(-200)).errorText(), QString());
 
         m_running = addRun(m_ddpStudy, 2, QStringLiteral("ddp-2"), QStringLiteral("102"));
-        store.updateState(m_running, JobState::Running, {}, now.addSecs(-120));
+        if (auto e = store.updateState(m_running, JobState::Running, {}, now.addSecs(-120)); !e)
+            qFatal("%s", qPrintable(e.errorText()));
         m_pending = addRun(m_ddpStudy, 8, QStringLiteral("ddp-8"), QStringLiteral("103"));
-        store.updateState(m_pending, JobState::Pending, QStringLiteral("Resources"), now.addSecs(-60));
+        if (auto e = store.updateState(m_pending, JobState::Pending, QStringLiteral("Resources"), now.addSecs(-60)); !e)
+            qFatal("%s", qPrintable(e.errorText()));
 
         m_cancelled = addRun(m_hvdStudy, 4, QStringLiteral("hvd-4"), QStringLiteral("90"));
-        store.updateState(m_cancelled, JobState::Cancelled, {}, now.addSecs(-3000));
+        if (auto e = store.updateState(m_cancelled, JobState::Cancelled, {}, now.addSecs(-3000)); !e)
+            qFatal("%s", qPrintable(e.errorText()));
 
         m_failed = addRun(0, 2, QStringLiteral("lonely-fail"), QStringLiteral("104"));
-        store.updateState(m_failed, JobState::Running, {}, now.addSecs(-100));
-        store.updateState(m_failed, JobState::Failed, {}, now.addSecs(-90));
+        if (auto e = store.updateState(m_failed, JobState::Running, {}, now.addSecs(-100)); !e)
+            qFatal("%s", qPrintable(e.errorText()));
+        if (auto e = store.updateState(m_failed, JobState::Failed, {}, now.addSecs(-90)); !e)
+            qFatal("%s", qPrintable(e.errorText()));
         m_rejected = addRun(0, 3, QStringLiteral("too-big"), QString());
-        store.setSubmitState(m_rejected, SubmitState::Rejected,
-                             QStringLiteral("sbatch: error: Batch job submission failed: Job violates accounting/QOS policy"));
+        if (auto e = store.setSubmitState(m_rejected, SubmitState::Rejected,
+                             QStringLiteral("sbatch: error: Batch job submission failed: Job violates accounting/QOS policy")); !e)
+            qFatal("%s", qPrintable(e.errorText()));
 
         // A local copy of the running job's output, with terminal junk in it.
         QDir().mkpath(store.runFilesDirectory(m_running));
@@ -286,12 +294,14 @@ private Q_SLOTS:
     {
         JobsPlace place(*m_services);
         QVERIFY(place.selectRun(m_pending));
-        m_services->store().updateState(m_pending, JobState::Running, {});
+        if (auto e = m_services->store().updateState(m_pending, JobState::Running, {}); !e)
+            qFatal("%s", qPrintable(e.errorText()));
         Q_EMIT m_services->runsChanged();
         QCOMPARE(place.selectedRunId(), m_pending);
         QCOMPARE(place.model()->indexOfRun(m_pending, JobsModel::State).data().toString(), QStringLiteral("Running"));
         QVERIFY(place.details()->findChild<QLabel *>("runSummary")->text().contains(QLatin1String("Running")));
-        m_services->store().updateState(m_pending, JobState::Pending, QStringLiteral("Resources"));
+        if (auto e = m_services->store().updateState(m_pending, JobState::Pending, QStringLiteral("Resources")); !e)
+            qFatal("%s", qPrintable(e.errorText()));
         Q_EMIT m_services->runsChanged();
     }
 

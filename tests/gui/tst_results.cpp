@@ -57,7 +57,7 @@ private:
     }
     double stored(qint64 run, const QString &name)
     {
-        for (const MetricRecord &m : m_services->store().metrics(run).value)
+        for (const MetricRecord &m : m_services->store().metrics(run).value())
             if (m.name == name)
                 return m.value;
         return NAN;
@@ -100,7 +100,7 @@ private Q_SLOTS:
         // No GPU tool: gpu_samples = 0 and no invented utilisation.
         QCOMPARE(stored(m_runs[3], metric::GpuSamples), 0.0);
         QVERIFY(std::isnan(stored(m_runs[3], metric::GpuUtilMeanPct)));
-        const auto files = m_services->store().files(m_runs[3]).value;
+        const auto files = m_services->store().files(m_runs[3]).value();
         QCOMPARE(IngestService::noSamplesMarker(IngestService::logFile(files, QStringLiteral("200"))),
                  QStringLiteral("no nvidia-smi on tb-node1; no GPU samples"));
     }

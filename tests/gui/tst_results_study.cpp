@@ -146,7 +146,7 @@ private:
         StudyRecord study;
         study.name = QStringLiteral("honest scaling");
         study.created = QDateTime(QDate(2024, 5, 1), QTime(9, 0), QTimeZone::utc());
-        m_study = store.createStudy(study).value;
+        m_study = store.createStudy(study).value();
         // 160 characters: wrapped in the PDF with a marker.
         const QString longLine = QStringLiteral("srun python train.py --data ")
                                  + QStringLiteral("/scratch/project_2001234/a-long-dataset-path").repeated(3);
@@ -160,7 +160,7 @@ private:
             r.nodes = 1;
             r.framework = QStringLiteral("pytorch-ddp");
             r.script = QStringLiteral("#!/bin/bash\n#SBATCH --gpus-per-node=%1\n%2\n").arg(p.gpus).arg(longLine);
-            const qint64 id = store.createRun(r).value.id;
+            const qint64 id = store.createRun(r).value().id;
             store.markSubmitted(id, p.jobId);
             store.setSlurmVersion(id, QStringLiteral("22.05.11"));
             const QString text =
@@ -171,13 +171,13 @@ private:
                     .arg(p.nodes);
             const SacctParseResult parsed = SacctParser::parseWithHeader(text.toUtf8());
             QVERIFY(!parsed.records.isEmpty());
-            QCOMPARE(store.recordFinal(id, parsed.records.first()), QString());
+            QCOMPARE(store.recordFinal(id, parsed.records.first()).errorText(), QString());
             auto metric = [&](const QString &name, double v, const QString &unit) {
                 MetricRecord m{id, name, v, unit, metric::SourceLog};
                 m.file = QStringLiteral("/data/runs/%1/scalelab-%2.out").arg(id).arg(p.jobId);
                 m.line = 12;
                 m.rule = QStringLiteral("pytorch.example.") + name;
-                QCOMPARE(store.setMetric(m), QString());
+                QCOMPARE(store.setMetric(m).errorText(), QString());
             };
             metric(metric::TrainTimeS, p.trainTime, QStringLiteral("s"));
             metric(metric::SamplesPerS, p.samples, QStringLiteral("samples/s"));
@@ -187,13 +187,13 @@ private:
             metric(metric::Nodes, 1, QString());
             // Per-epoch values (what ingest stores when a log prints a value per epoch).
             QCOMPARE(store.setSeries({id, QStringLiteral("train_loss"), QString(), {1, 2, 3},
-                                      {0.9 / p.gpus, 0.5 / p.gpus, 0.3 / p.gpus}}),
+                                      {0.9 / p.gpus, 0.5 / p.gpus, 0.3 / p.gpus}}).errorText(),
                      QString());
             QCOMPARE(store.setSeries({id, QStringLiteral("throughput"), QStringLiteral("samples/s"), {1, 2, 3},
-                                      {p.samples * 0.9, p.samples, p.samples * 1.05}}),
+                                      {p.samples * 0.9, p.samples, p.samples * 1.05}}).errorText(),
                      QString());
             QCOMPARE(store.setSeries({id, QStringLiteral("epoch_time_s"), QStringLiteral("s"), {1, 2, 3},
-                                      {p.trainTime / 3, p.trainTime / 3, p.trainTime / 3}}),
+                                      {p.trainTime / 3, p.trainTime / 3, p.trainTime / 3}}).errorText(),
                      QString());
             m_runs << id;
         }
@@ -308,7 +308,7 @@ private Q_SLOTS:
         QCOMPARE(m_place->charts()->buildCount(), before);
         // A changed value is drawn.
         MetricRecord m{m_runs[2], metric::TrainTimeS, 1.4, QStringLiteral("s"), metric::SourceLog};
-        QCOMPARE(m_services->store().setMetric(m), QString());
+        QCOMPARE(m_services->store().setMetric(m).errorText(), QString());
         m_place->reload();
         auto drawn = [this] {
             return graphData(m_place->charts()->chart(StudyChart::Runtime), QStringLiteral("measured")).value(1).value;
@@ -316,7 +316,7 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(drawn(), 1.4, 10000);
         const int after = m_place->charts()->buildCount();
         m.value = 1.5;   // restored before asserting: the later tests read 1.5
-        QCOMPARE(m_services->store().setMetric(m), QString());
+        QCOMPARE(m_services->store().setMetric(m).errorText(), QString());
         m_place->reload();
         QTRY_COMPARE_WITH_TIMEOUT(drawn(), 1.5, 10000);
         QVERIFY2(after > before, qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(after)));

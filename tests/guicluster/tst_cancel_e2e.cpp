@@ -67,9 +67,9 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(submitted.count() == 1, 60000);
         QVERIFY2(submitted.first().at(1).toBool(), qPrintable(submitted.first().at(0).toString()));
         qint64 runId = 0;
-        for (const RunRecord &r : m_services->store().runs().value)
+        for (const RunRecord &r : m_services->store().runs().value())
             runId = std::max(runId, r.id);
-        QVERIFY(m_services->store().run(runId).value.hasJob());
+        QVERIFY(m_services->store().run(runId).value().hasJob());
         // The poll right after submit reads squeue: RUNNING (or PENDING while
         // nodes are busy), never left at "Not sent yet".
         QTRY_VERIFY_WITH_TIMEOUT(stateOf(runId) == QLatin1String("RUNNING"), 120000);

@@ -53,7 +53,7 @@ class TestGuiE2e : public QObject {
     qint64 newestRunId()
     {
         qint64 id = 0;
-        for (const RunRecord &r : m_services->store().runs().value)
+        for (const RunRecord &r : m_services->store().runs().value())
             id = std::max(id, r.id);
         return id;
     }
@@ -116,6 +116,15 @@ private Q_SLOTS:
     {
         QSignalSpy submitted(m_clusters.get(), &ClusterManager::submitFinished);
         QSignalSpy status(m_clusters.get(), &ClusterManager::connectionStatus);
+        // What the store holds for a run at the moment the window learns it
+        // finished: the poll cycle that saw it finish has already ingested it,
+        // and no Results place exists in this test.
+        QMap<qint64, QMap<QString, double>> metricsWhenFinished;
+        const QMetaObject::Connection finishedWatch =
+            connect(m_clusters.get(), &ClusterManager::runFinished, this, [&](qint64 id, const QString &) {
+            for (const MetricRecord &m : m_services->store().metrics(id).value())
+                metricsWhenFinished[id].insert(m.name, m.value);
+        });
         m_clusters->submit({e2eSpec(QStringLiteral("/bin/echo"), {QStringLiteral("hello"), QStringLiteral("from"),
                                                                   QStringLiteral("gui-e2e")})},
                            QStringLiteral("GUI end-to-end"));
@@ -129,7 +138,7 @@ private Q_SLOTS:
 
         QTRY_VERIFY_WITH_TIMEOUT(submitted.count() == 1, 60000);
         QVERIFY2(submitted.first().at(1).toBool(), qPrintable(submitted.first().at(0).toString()));
-        const RunRecord run = m_services->store().run(runId).value;
+        const RunRecord run = m_services->store().run(runId).value();
         QVERIFY(run.hasJob());
         QCOMPARE(run.clusterAlias, QStringLiteral("testbed"));
         QVERIFY(!status.isEmpty());
@@ -137,6 +146,11 @@ private Q_SLOTS:
         // The poller (not the test) brings the state into the table.
         QTRY_VERIFY_WITH_TIMEOUT(stateOf(runId) == QLatin1String("COMPLETED"), 120000);
         QCOMPARE(m_place->model()->indexOfRun(runId, JobsModel::JobId).data().toString(), run.jobId);
+        QTRY_VERIFY_WITH_TIMEOUT(metricsWhenFinished.contains(runId), 30000);
+        QCOMPARE(metricsWhenFinished[runId].value(QStringLiteral("gpus")), 2.0);
+        QCOMPARE(metricsWhenFinished[runId].value(QStringLiteral("exit_code")), 0.0);
+        QVERIFY(metricsWhenFinished[runId].contains(QStringLiteral("elapsed_s")));
+        disconnect(finishedWatch);
         QTRY_VERIFY_WITH_TIMEOUT(
             m_place->details()->outputView()->toPlainText().contains(QLatin1String("hello from gui-e2e")), 30000);
         // Accounting was stored with the final state and is shown.
@@ -165,15 +179,15 @@ private Q_SLOTS:
         r.specJson = jobSpecToJson(spec);
         r.script = renderSbatch(spec, *m_services->profiles().find(QStringLiteral("testbed")));
         const auto created = m_services->store().createRun(r);
-        QVERIFY2(created.ok(), qPrintable(created.error));
-        QCOMPARE(m_services->store().setSubmitState(created.value.id, SubmitState::Unknown), QString());
+        QVERIFY2(created.ok(), qPrintable(created.errorText()));
+        QCOMPARE(m_services->store().setSubmitState(created.value().id, SubmitState::Unknown).errorText(), QString());
 
         m_clusters.reset();
         m_clusters = std::make_unique<ClusterManager>(*m_services);
-        QTRY_VERIFY_WITH_TIMEOUT(m_services->store().run(created.value.id).value.hasJob(), 60000);
-        QTRY_VERIFY_WITH_TIMEOUT(stateOf(created.value.id) == QLatin1String("COMPLETED"), 120000);
+        QTRY_VERIFY_WITH_TIMEOUT(m_services->store().run(created.value().id).value().hasJob(), 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(stateOf(created.value().id) == QLatin1String("COMPLETED"), 120000);
         // Exactly one job: the token is on one job only.
-        QCOMPARE(m_services->store().run(created.value.id).value.submitState, SubmitState::Submitted);
+        QCOMPARE(m_services->store().run(created.value().id).value().submitState, SubmitState::Submitted);
     }
 
     void cancelShowsCancelled()

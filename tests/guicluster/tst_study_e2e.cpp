@@ -101,7 +101,7 @@ void TestStudyE2E::studyRunsAndChartsMatchAccountingAndLogs()
 
     // Expected values straight from sacct and the fetched logs.
     RunStore store;
-    QCOMPARE(store.open(), QString());
+    QCOMPARE(store.open().errorText(), QString());
     QMap<int, double> elapsedByGpus, accuracyByGpus, trainTimeByGpus, gpuHoursByGpus;
     for (const auto &v : runs) {
         const QJsonObject run = v.toObject();
@@ -137,9 +137,9 @@ void TestStudyE2E::studyRunsAndChartsMatchAccountingAndLogs()
         }
         QCOMPARE(epochs.size(), 5);
         const auto series = store.series(runId);
-        QVERIFY2(series.ok(), qPrintable(series.error));
+        QVERIFY2(series.ok(), qPrintable(series.errorText()));
         QMap<QString, MetricSeries> byName;
-        for (const MetricSeries &ms : series.value)
+        for (const MetricSeries &ms : series.value())
             byName.insert(ms.name, ms);
         QVERIFY2(byName.contains(QStringLiteral("train_loss")), qPrintable(QStringList(byName.keys()).join(u',')));
         QCOMPARE(byName[QStringLiteral("train_loss")].steps, epochs);
@@ -147,7 +147,7 @@ void TestStudyE2E::studyRunsAndChartsMatchAccountingAndLogs()
         QCOMPARE(byName[QStringLiteral("throughput")].steps, epochs);
         QCOMPARE(byName[QStringLiteral("throughput")].values, rates);
         // And every log value says where it came from.
-        for (const MetricRecord &m : store.metrics(runId).value)
+        for (const MetricRecord &m : store.metrics(runId).value())
             if (m.name == QLatin1String("test_accuracy")) {
                 QCOMPARE(m.rule, QStringLiteral("pytorch.example.test_accuracy"));
                 QVERIFY2(m.file.endsWith(QStringLiteral("/scalelab-%1.out").arg(run.value(QStringLiteral("jobId")).toString())),

@@ -38,7 +38,7 @@ struct ClusterClient {
         if (QString e = ssh->connectToHost(); !e.isEmpty())
             return e;
         store = std::make_unique<RunStore>(dataDir);
-        if (QString e = store->open(); !e.isEmpty())
+        if (QString e = store->open().errorText(); !e.isEmpty())
             return e;
         client = std::make_unique<SlurmClient>(*ssh, *store, alias);
         return {};

@@ -32,6 +32,7 @@ public:
     std::function<RemoteResult(const QStringList &argv)> onRun;
     QString failMkdirs;   // returned by the next mkdirs (then cleared)
     QString failUpload;   // returned by the next upload (then cleared)
+    QList<SubmitStep> steps;   // what SlurmClient::submit reported, in order
 
     RemoteResult run(const QStringList &argv, int) override
     {
@@ -43,6 +44,8 @@ public:
         r.err = "fake: command not scripted\n";
         return r;
     }
+
+    void reached(SubmitStep step) override { steps << step; }
 
     QString mkdirs(const QString &remoteDir) override
     {

@@ -294,8 +294,8 @@ void TestCliConventions::noDisplayIsSaid()
 void TestCliConventions::storeTwoClusters()
 {
     RunStore store(m_dir.filePath(QStringLiteral("data")));
-    QCOMPARE(store.open(), QString());
-    if (!store.runs().value.isEmpty())
+    QCOMPARE(store.open().errorText(), QString());
+    if (!store.runs().value().isEmpty())
         return;
     for (const char *alias : {"alpha", "beta", "alpha"}) {
         RunRecord r;
@@ -309,13 +309,14 @@ void TestCliConventions::storeTwoClusters()
                          .arg(alias)
                          .toUtf8();
         const auto created = store.createRun(r);
-        QVERIFY2(created.ok(), qPrintable(created.error));
-        QCOMPARE(store.markSubmitted(created.value.id, QString::number(100 + created.value.id)), QString());
-        QCOMPARE(store.setSlurmVersion(created.value.id, QString::fromLatin1(alias) == QLatin1String("beta")
-                                                             ? QStringLiteral("24.11.5")
-                                                             : QStringLiteral("22.05.8")),
+        QVERIFY2(created.ok(), qPrintable(created.errorText()));
+        QCOMPARE(store.markSubmitted(created.value().id, QString::number(100 + created.value().id)).errorText(),
                  QString());
-        QVERIFY(store.updateState(created.value.id, JobState::Completed, QString()).ok());
+        QCOMPARE(store.setSlurmVersion(created.value().id, QString::fromLatin1(alias) == QLatin1String("beta")
+                                                               ? QStringLiteral("24.11.5")
+                                                               : QStringLiteral("22.05.8")).errorText(),
+                 QString());
+        QVERIFY(store.updateState(created.value().id, JobState::Completed, QString()).ok());
     }
 }
 

@@ -22,7 +22,7 @@ namespace {
 std::optional<MetricRecord> storedMetric(RunStore &store, qint64 runId, const QString &name)
 {
     const auto all = store.metrics(runId);
-    for (const auto &m : all.value)
+    for (const auto &m : all.value())
         if (m.name == name)
             return m;
     return std::nullopt;
@@ -61,10 +61,10 @@ class TestGpuCountSource : public QObject {
         r.script = QStringLiteral("#!/bin/bash\n");
         const auto c = m_store->createRun(r);
         if (!c.ok())
-            qFatal("%s", qPrintable(c.error));
-        if (const QString e = m_store->saveAccounting(c.value.id, acct); !e.isEmpty())
+            qFatal("%s", qPrintable(c.errorText()));
+        if (const QString e = m_store->saveAccounting(c.value().id, acct).errorText(); !e.isEmpty())
             qFatal("%s", qPrintable(e));
-        return c.value.id;
+        return c.value().id;
     }
 
 private Q_SLOTS:
@@ -72,7 +72,7 @@ private Q_SLOTS:
     {
         QVERIFY(m_dir.isValid());
         m_store = std::make_unique<RunStore>(m_dir.path());
-        QCOMPARE(m_store->open(), QString());
+        QCOMPARE(m_store->open().errorText(), QString());
     }
 
     void allocTresWithGpusIsTheSource()

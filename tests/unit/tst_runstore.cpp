@@ -51,19 +51,19 @@ RunRecord newRun(const QString &cluster = QStringLiteral("testbed"), int gpus = 
 int crashWriter(const QString &dir)
 {
     RunStore store(dir);
-    if (!store.open().isEmpty())
+    if (!store.open().errorText().isEmpty())
         return 2;
     const SacctRecord acct = sampleRecord(QStringLiteral("3"));
     for (int i = 0;; ++i) {
         auto run = store.createRun(newRun());
         if (!run.ok())
             return 3;
-        const qint64 id = run.value.id;
-        if (!store.markSubmitted(id, QString::number(1000 + i)).isEmpty())
+        const qint64 id = run.value().id;
+        if (!store.markSubmitted(id, QString::number(1000 + i)).errorText().isEmpty())
             return 4;
         if (!store.updateState(id, JobState::Running, {}).ok())
             return 5;
-        if (!store.recordFinal(id, acct).isEmpty())
+        if (!store.recordFinal(id, acct).errorText().isEmpty())
             return 6;
         std::printf("committed %lld\n", static_cast<long long>(id));
         std::fflush(stdout);
@@ -111,10 +111,10 @@ void TestRunStore::cleanup()
 void TestRunStore::opensAndMigrates()
 {
     RunStore store(m_dir->path());
-    QCOMPARE(store.open(), QString());
+    QCOMPARE(store.open().errorText(), QString());
     QVERIFY(QFile::exists(m_dir->path() + "/runs.sqlite"));
-    QCOMPARE(store.schemaVersion().value, RunStore::latestSchemaVersion());
-    QCOMPARE(store.integrityCheck().value, QStringLiteral("ok"));
+    QCOMPARE(store.schemaVersion().value(), RunStore::latestSchemaVersion());
+    QCOMPARE(store.integrityCheck().value(), QStringLiteral("ok"));
     {
         QSqlDatabase raw = QSqlDatabase::addDatabase("QSQLITE", "raw-check");
         raw.setDatabaseName(store.databasePath());
@@ -139,11 +139,11 @@ void TestRunStore::reopenKeepsDataAndVersion()
     {
         RunStore store(m_dir->path());
         auto r = store.createRun(newRun());
-        QVERIFY2(r.ok(), qPrintable(r.error));
-        id = r.value.id;
+        QVERIFY2(r.ok(), qPrintable(r.errorText()));
+        id = r.value().id;
     }
     RunStore again(m_dir->path());
-    QCOMPARE(again.schemaVersion().value, RunStore::latestSchemaVersion());
+    QCOMPARE(again.schemaVersion().value(), RunStore::latestSchemaVersion());
     QVERIFY(again.run(id).ok());
 }
 
@@ -151,7 +151,7 @@ void TestRunStore::refusesNewerSchema()
 {
     {
         RunStore store(m_dir->path());
-        QCOMPARE(store.open(), QString());
+        QCOMPARE(store.open().errorText(), QString());
     }
     {
         QSqlDatabase raw = QSqlDatabase::addDatabase("QSQLITE", "raw-future");
@@ -162,11 +162,15 @@ void TestRunStore::refusesNewerSchema()
     }
     QSqlDatabase::removeDatabase("raw-future");
     RunStore store(m_dir->path());
-    const QString e = store.open();
-    QVERIFY(e.contains("newer"));
-    QVERIFY(e.contains("99"));
-    const auto rr = store.runs();
-    QVERIFY2(!rr.ok(), qPrintable(QString::number(rr.value.size()) + rr.error + QString::number(store.schemaVersion().value)));
+    const auto opened = store.open();
+    // Recognised by its code; the message is for the researcher.
+    QVERIFY(opened.failedWith(ErrorCode::StoreNewerSchema));
+    QVERIFY(opened.errorText().contains("newer"));
+    QVERIFY(opened.errorText().contains("99"));
+    // Refused for the life of the RunStore, every call.
+    QVERIFY(store.runs().failedWith(ErrorCode::StoreNewerSchema));
+    QVERIFY(store.schemaVersion().failedWith(ErrorCode::StoreNewerSchema));
+    QVERIFY(store.setMetric({1, "m", 1, "", ""}).failedWith(ErrorCode::StoreNewerSchema));
 }
 
 void TestRunStore::dataDirFromEnvironment()
@@ -184,22 +188,22 @@ void TestRunStore::studies()
 {
     RunStore store(m_dir->path());
     auto id = store.createStudy({0, "scaling resnet", {}, R"({"gpus":1})", ""});
-    QVERIFY2(id.ok(), qPrintable(id.error));
+    QVERIFY2(id.ok(), qPrintable(id.errorText()));
     QVERIFY(!store.createStudy({0, "  ", {}, {}, {}}).ok());
-    QCOMPARE(store.setStudyNotes(id.value, "a researcher's notes"), QString());
-    auto s = store.study(id.value);
+    QCOMPARE(store.setStudyNotes(id.value(), "a researcher's notes").errorText(), QString());
+    auto s = store.study(id.value());
     QVERIFY(s.ok());
-    QCOMPARE(s.value.name, QStringLiteral("scaling resnet"));
-    QCOMPARE(s.value.notes, QStringLiteral("a researcher's notes"));
-    QCOMPARE(s.value.specTemplateJson, QByteArray(R"({"gpus":1})"));
-    QVERIFY(s.value.created.isValid());
+    QCOMPARE(s.value().name, QStringLiteral("scaling resnet"));
+    QCOMPARE(s.value().notes, QStringLiteral("a researcher's notes"));
+    QCOMPARE(s.value().specTemplateJson, QByteArray(R"({"gpus":1})"));
+    QVERIFY(s.value().created.isValid());
     QVERIFY(!store.study(9999).ok());
     RunRecord r = newRun();
-    r.studyId = id.value;
+    r.studyId = id.value();
     QVERIFY(store.createRun(r).ok());
     QVERIFY(store.createRun(newRun()).ok());
-    QCOMPARE(store.runsInStudy(id.value).value.size(), 1);
-    QCOMPARE(store.runs().value.size(), 2);
+    QCOMPARE(store.runsInStudy(id.value()).value().size(), 1);
+    QCOMPARE(store.runs().value().size(), 2);
 }
 
 void TestRunStore::createRunStoresIntent()
@@ -208,16 +212,16 @@ void TestRunStore::createRunStoresIntent()
     RunRecord in = newRun();
     in.jobId = "123";   // ignored: nothing has been submitted yet
     auto r = store.createRun(in);
-    QVERIFY2(r.ok(), qPrintable(r.error));
-    QVERIFY(r.value.id > 0);
-    QVERIFY(QRegularExpression("^sl-[0-9a-f]{16}$").match(r.value.token).hasMatch());
-    QCOMPARE(r.value.submitState, SubmitState::Intent);
-    QCOMPARE(r.value.jobId, QString());
-    QCOMPARE(r.value.script, in.script);
-    QCOMPARE(r.value.specJson, in.specJson);
-    QCOMPARE(r.value.studyId, 0);
-    QVERIFY(r.value.created.isValid());
-    QCOMPARE(store.runByToken(r.value.token).value.id, r.value.id);
+    QVERIFY2(r.ok(), qPrintable(r.errorText()));
+    QVERIFY(r.value().id > 0);
+    QVERIFY(QRegularExpression("^sl-[0-9a-f]{16}$").match(r.value().token).hasMatch());
+    QCOMPARE(r.value().submitState, SubmitState::Intent);
+    QCOMPARE(r.value().jobId, QString());
+    QCOMPARE(r.value().script, in.script);
+    QCOMPARE(r.value().specJson, in.specJson);
+    QCOMPARE(r.value().studyId, 0);
+    QVERIFY(r.value().created.isValid());
+    QCOMPARE(store.runByToken(r.value().token).value().id, r.value().id);
     QVERIFY(!store.runByToken("sl-nope").ok());
     QVERIFY(!store.run(424242).ok());
     QVERIFY(RunStore::newToken() != RunStore::newToken());
@@ -231,59 +235,59 @@ void TestRunStore::duplicateTokenRejected()
     QVERIFY(store.createRun(r).ok());
     auto dup = store.createRun(r);
     QVERIFY(!dup.ok());
-    QVERIFY(dup.error.contains("UNIQUE", Qt::CaseInsensitive));
+    QVERIFY(dup.errorText().contains("UNIQUE", Qt::CaseInsensitive));
 }
 
 void TestRunStore::submitStatesAndActiveLists()
 {
     RunStore store(m_dir->path());
-    const qint64 a = store.createRun(newRun()).value.id;
-    const qint64 b = store.createRun(newRun()).value.id;
-    const qint64 c = store.createRun(newRun()).value.id;
-    const qint64 other = store.createRun(newRun("elsewhere")).value.id;
-    QCOMPARE(store.unresolvedRuns("testbed").value.size(), 3);
-    QCOMPARE(store.setRemoteDir(a, "/home/r/.scalelab/runs/x"), QString());
-    QCOMPARE(store.setSubmitState(a, SubmitState::Uploaded), QString());
-    QCOMPARE(store.markSubmitted(a, "41"), QString());
-    QCOMPARE(store.setSubmitState(b, SubmitState::Rejected, "sbatch: error: Invalid partition"), QString());
-    QCOMPARE(store.setSubmitState(c, SubmitState::Unknown, "connection lost"), QString());
-    QCOMPARE(store.markSubmitted(other, "7"), QString());
-    QVERIFY(!store.setSubmitState(9999, SubmitState::Uploaded).isEmpty());
+    const qint64 a = store.createRun(newRun()).value().id;
+    const qint64 b = store.createRun(newRun()).value().id;
+    const qint64 c = store.createRun(newRun()).value().id;
+    const qint64 other = store.createRun(newRun("elsewhere")).value().id;
+    QCOMPARE(store.unresolvedRuns("testbed").value().size(), 3);
+    QCOMPARE(store.setRemoteDir(a, "/home/r/.scalelab/runs/x").errorText(), QString());
+    QCOMPARE(store.setSubmitState(a, SubmitState::Uploaded).errorText(), QString());
+    QCOMPARE(store.markSubmitted(a, "41").errorText(), QString());
+    QCOMPARE(store.setSubmitState(b, SubmitState::Rejected, "sbatch: error: Invalid partition").errorText(), QString());
+    QCOMPARE(store.setSubmitState(c, SubmitState::Unknown, "connection lost").errorText(), QString());
+    QCOMPARE(store.markSubmitted(other, "7").errorText(), QString());
+    QVERIFY(!store.setSubmitState(9999, SubmitState::Uploaded).errorText().isEmpty());
 
-    auto ra = store.run(a).value;
+    auto ra = store.run(a).value();
     QCOMPARE(ra.submitState, SubmitState::Submitted);
     QCOMPARE(ra.jobId, QStringLiteral("41"));
     QCOMPARE(ra.state, JobState::Pending);
     QCOMPARE(ra.remoteDir, QStringLiteral("/home/r/.scalelab/runs/x"));
-    QCOMPARE(store.run(b).value.rejection, QStringLiteral("sbatch: error: Invalid partition"));
+    QCOMPARE(store.run(b).value().rejection, QStringLiteral("sbatch: error: Invalid partition"));
 
-    auto active = store.activeRuns("testbed").value;
+    auto active = store.activeRuns("testbed").value();
     QCOMPARE(active.size(), 1);
     QCOMPARE(active[0].id, a);
-    auto unresolved = store.unresolvedRuns("testbed").value;
+    auto unresolved = store.unresolvedRuns("testbed").value();
     QCOMPARE(unresolved.size(), 1);
     QCOMPARE(unresolved[0].id, c);
 
     QVERIFY(store.updateState(a, JobState::Completed, {}).ok());
-    QVERIFY(store.activeRuns("testbed").value.isEmpty());
-    QCOMPARE(store.markSubmitted(c, "42", SubmitState::Reconciled), QString());
-    QCOMPARE(store.activeRuns("testbed").value.size(), 1);
-    QCOMPARE(store.run(c).value.submitState, SubmitState::Reconciled);
-    QCOMPARE(store.deleteRun(c), QString());
+    QVERIFY(store.activeRuns("testbed").value().isEmpty());
+    QCOMPARE(store.markSubmitted(c, "42", SubmitState::Reconciled).errorText(), QString());
+    QCOMPARE(store.activeRuns("testbed").value().size(), 1);
+    QCOMPARE(store.run(c).value().submitState, SubmitState::Reconciled);
+    QCOMPARE(store.deleteRun(c).errorText(), QString());
     QVERIFY(!store.run(c).ok());
 }
 
 void TestRunStore::stateHistoryOnlyOnChange()
 {
     RunStore store(m_dir->path());
-    const qint64 id = store.createRun(newRun()).value.id;
-    QCOMPARE(store.markSubmitted(id, "5"), QString());
+    const qint64 id = store.createRun(newRun()).value().id;
+    QCOMPARE(store.markSubmitted(id, "5").errorText(), QString());
     const QDateTime t0 = QDateTime::fromString("2026-11-22T10:08:24.000Z", Qt::ISODateWithMs);
-    QCOMPARE(store.updateState(id, JobState::Pending, "Resources", t0).value, true);
-    QCOMPARE(store.updateState(id, JobState::Pending, "Resources").value, false);
-    QCOMPARE(store.updateState(id, JobState::Running, {}).value, true);
-    QCOMPARE(store.updateState(id, JobState::Running, {}).value, false);
-    auto h = store.stateHistory(id).value;
+    QCOMPARE(store.updateState(id, JobState::Pending, "Resources", t0).value(), true);
+    QCOMPARE(store.updateState(id, JobState::Pending, "Resources").value(), false);
+    QCOMPARE(store.updateState(id, JobState::Running, {}).value(), true);
+    QCOMPARE(store.updateState(id, JobState::Running, {}).value(), false);
+    auto h = store.stateHistory(id).value();
     QCOMPARE(h.size(), 3);   // PENDING (submitted), PENDING/Resources, RUNNING
     QCOMPARE(h[0].state, JobState::Pending);
     QCOMPARE(h[1].reason, QStringLiteral("Resources"));
@@ -295,19 +299,19 @@ void TestRunStore::stateHistoryOnlyOnChange()
 void TestRunStore::finalStateWithAccounting()
 {
     RunStore store(m_dir->path());
-    const qint64 id = store.createRun(newRun()).value.id;
-    QCOMPARE(store.markSubmitted(id, "1"), QString());
-    QVERIFY(!store.accounting(id).value.has_value());
+    const qint64 id = store.createRun(newRun()).value().id;
+    QCOMPARE(store.markSubmitted(id, "1").errorText(), QString());
+    QVERIFY(!store.accounting(id).value().has_value());
     const SacctRecord timeout = sampleRecord("1");
     QCOMPARE(timeout.state, JobState::Timeout);
-    QCOMPARE(store.recordFinal(id, timeout), QString());
-    auto run = store.run(id).value;
+    QCOMPARE(store.recordFinal(id, timeout).errorText(), QString());
+    auto run = store.run(id).value();
     QCOMPARE(run.state, JobState::Timeout);
     QCOMPARE(run.reason, QString());   // sacct's "None"
     auto acct = store.accounting(id);
     QVERIFY(acct.ok());
-    QVERIFY(acct.value.has_value());
-    const SacctRecord &a = *acct.value;
+    QVERIFY(acct.value().has_value());
+    const SacctRecord &a = *acct.value();
     QCOMPARE(a.state, JobState::Timeout);
     QCOMPARE(a.maxRss, QStringLiteral("62056K"));
     QCOMPARE(a.allocatedGpus(), 1);
@@ -321,35 +325,35 @@ void TestRunStore::finalStateWithAccounting()
 void TestRunStore::filesAndMetrics()
 {
     RunStore store(m_dir->path());
-    const qint64 id = store.createRun(newRun()).value.id;
+    const qint64 id = store.createRun(newRun()).value().id;
     FileRecord f{id, "/home/r/.scalelab/runs/t/scalelab-5.out", store.runFilesDirectory(id) + "/scalelab-5.out", 100,
                  40, QDateTime::currentDateTimeUtc()};
-    QCOMPARE(store.recordFile(f), QString());
+    QCOMPARE(store.recordFile(f).errorText(), QString());
     f.fetchedOffset = 100;
-    QCOMPARE(store.recordFile(f), QString());   // replaces
-    auto files = store.files(id).value;
+    QCOMPARE(store.recordFile(f).errorText(), QString());   // replaces
+    auto files = store.files(id).value();
     QCOMPARE(files.size(), 1);
     QCOMPARE(files[0].fetchedOffset, 100);
-    QVERIFY(store.file(id, f.remotePath).value.has_value());
-    QVERIFY(!store.file(id, "/nope").value.has_value());
-    QCOMPARE(store.setMetric({id, "test_accuracy", 0.9091, "", "stdout"}), QString());
-    QCOMPARE(store.setMetric({id, "train_time_s", 0.91, "s", "stdout"}), QString());
-    QCOMPARE(store.setMetric({id, "train_time_s", 0.95, "s", "stdout"}), QString());
-    QVERIFY(!store.setMetric({id, "", 1, "", ""}).isEmpty());
-    auto m = store.metrics(id).value;
+    QVERIFY(store.file(id, f.remotePath).value().has_value());
+    QVERIFY(!store.file(id, "/nope").value().has_value());
+    QCOMPARE(store.setMetric({id, "test_accuracy", 0.9091, "", "stdout"}).errorText(), QString());
+    QCOMPARE(store.setMetric({id, "train_time_s", 0.91, "s", "stdout"}).errorText(), QString());
+    QCOMPARE(store.setMetric({id, "train_time_s", 0.95, "s", "stdout"}).errorText(), QString());
+    QVERIFY(!store.setMetric({id, "", 1, "", ""}).errorText().isEmpty());
+    auto m = store.metrics(id).value();
     QCOMPARE(m.size(), 2);
     QCOMPARE(m[1].value, 0.95);
     // deleting the run removes what hangs off it
-    QCOMPARE(store.deleteRun(id), QString());
-    QVERIFY(store.files(id).value.isEmpty());
-    QVERIFY(store.metrics(id).value.isEmpty());
+    QCOMPARE(store.deleteRun(id).errorText(), QString());
+    QVERIFY(store.files(id).value().isEmpty());
+    QVERIFY(store.metrics(id).value().isEmpty());
 }
 
 void TestRunStore::foreignKeysEnforced()
 {
     RunStore store(m_dir->path());
-    QVERIFY(!store.recordFile({9999, "/x", "/y", 1, 1, {}}).isEmpty());
-    QVERIFY(!store.setMetric({9999, "m", 1, "", ""}).isEmpty());
+    QVERIFY(!store.recordFile({9999, "/x", "/y", 1, 1, {}}).errorText().isEmpty());
+    QVERIFY(!store.setMetric({9999, "m", 1, "", ""}).errorText().isEmpty());
     RunRecord r = newRun();
     r.studyId = 777;   // no such study
     QVERIFY(!store.createRun(r).ok());
@@ -358,15 +362,15 @@ void TestRunStore::foreignKeysEnforced()
 void TestRunStore::concurrentThreads()
 {
     RunStore store(m_dir->path());
-    QCOMPARE(store.open(), QString());
+    QCOMPARE(store.open().errorText(), QString());
     QList<QThread *> threads;
     QAtomicInt failures = 0;
     for (int t = 0; t < 4; ++t) {
         threads << QThread::create([&store, &failures] {
             for (int i = 0; i < 25; ++i) {
                 auto r = store.createRun(newRun());
-                if (!r.ok() || !store.markSubmitted(r.value.id, QString::number(i + 1)).isEmpty()
-                    || !store.updateState(r.value.id, JobState::Running, {}).ok())
+                if (!r.ok() || !store.markSubmitted(r.value().id, QString::number(i + 1)).errorText().isEmpty()
+                    || !store.updateState(r.value().id, JobState::Running, {}).ok())
                     failures.fetchAndAddRelaxed(1);
             }
             store.closeThreadConnection();
@@ -378,8 +382,8 @@ void TestRunStore::concurrentThreads()
         delete t;
     }
     QCOMPARE(failures.loadRelaxed(), 0);
-    QCOMPARE(store.runs().value.size(), 100);
-    QCOMPARE(store.activeRuns("testbed").value.size(), 100);
+    QCOMPARE(store.runs().value().size(), 100);
+    QCOMPARE(store.activeRuns("testbed").value().size(), 100);
 }
 
 void TestRunStore::survivesKill9()
@@ -409,21 +413,21 @@ void TestRunStore::survivesKill9()
     }
     QVERIFY(committed.size() >= 20 + 35 + 50);
     RunStore store(m_dir->path());
-    QCOMPARE(store.open(), QString());
-    QCOMPARE(store.integrityCheck().value, QStringLiteral("ok"));
+    QCOMPARE(store.open().errorText(), QString());
+    QCOMPARE(store.integrityCheck().value(), QStringLiteral("ok"));
     for (qint64 id : std::as_const(committed)) {
         auto r = store.run(id);
-        QVERIFY2(r.ok(), qPrintable(r.error));
-        QCOMPARE(r.value.state, JobState::Completed);
-        QCOMPARE(store.stateHistory(id).value.size(), 3);
-        QVERIFY(store.accounting(id).value.has_value());
+        QVERIFY2(r.ok(), qPrintable(r.errorText()));
+        QCOMPARE(r.value().state, JobState::Completed);
+        QCOMPARE(store.stateHistory(id).value().size(), 3);
+        QVERIFY(store.accounting(id).value().has_value());
     }
     // Runs the child had not finished are whole transactions or absent: every
     // run row has a consistent history.
-    for (const auto &r : store.runs().value) {
-        const auto h = store.stateHistory(r.id).value;
+    for (const auto &r : store.runs().value()) {
+        const auto h = store.stateHistory(r.id).value();
         if (r.state == JobState::Completed)
-            QVERIFY(store.accounting(r.id).value.has_value());
+            QVERIFY(store.accounting(r.id).value().has_value());
         if (r.hasJob())
             QVERIFY(!h.isEmpty());
     }

@@ -72,14 +72,14 @@ private:
     FakeRemoteExecutor *m_exec = nullptr;
     FakeSlurm *m_slurm = nullptr;
     SlurmClient *m_client = nullptr;
-    qint64 createRun() { return m_store->createRun(newRun()).value.id; }
+    qint64 createRun() { return m_store->createRun(newRun()).value().id; }
 };
 
 void TestSlurmClient::init()
 {
     m_dir = new QTemporaryDir;
     m_store = new RunStore(m_dir->path());
-    QCOMPARE(m_store->open(), QString());
+    QCOMPARE(m_store->open().errorText(), QString());
     m_exec = new FakeRemoteExecutor;
     m_slurm = new FakeSlurm(*m_exec);
     m_client = new SlurmClient(*m_exec, *m_store, "testbed");
@@ -97,11 +97,11 @@ void TestSlurmClient::cleanup()
 void TestSlurmClient::submitHappyPath()
 {
     const qint64 id = createRun();
-    const RunRecord before = m_store->run(id).value;
+    const RunRecord before = m_store->run(id).value();
     const SubmitOutcome o = m_client->submit(id);
     QCOMPARE(o.kind, SubmitOutcome::Kind::Submitted);
     QCOMPARE(o.jobId, QStringLiteral("100"));
-    const RunRecord r = m_store->run(id).value;
+    const RunRecord r = m_store->run(id).value();
     QCOMPARE(r.submitState, SubmitState::Submitted);
     QCOMPARE(r.jobId, QStringLiteral("100"));
     QCOMPARE(r.state, JobState::Pending);
@@ -128,10 +128,22 @@ void TestSlurmClient::submitHappyPath()
     QVERIFY(argv[2].contains("--comment=" + before.token));
     QVERIFY(argv[2].contains("--chdir=" + dir));
     QVERIFY(ShellQuote::isSafeForRemote(argv[2]));
+    // The protocol's steps as the executor heard them (what the crash hook names).
+    QCOMPARE(m_exec->steps, (QList<SubmitStep>{SubmitStep::DirectoryStored, SubmitStep::ScriptUploaded,
+                                               SubmitStep::UnknownStored, SubmitStep::SbatchReturned,
+                                               SubmitStep::OutcomeStored}));
+    QStringList ids;
+    for (SubmitStep step : std::as_const(m_exec->steps))
+        ids << submitStepId(step);
+    QCOMPARE(ids, QStringList({"directory-stored", "script-uploaded", "unknown-stored", "sbatch-returned",
+                               "outcome-stored"}));
+    QVERIFY(submitStepFromId(QStringLiteral("sbatch-returned")) == SubmitStep::SbatchReturned);
+    QVERIFY(!submitStepFromId(QStringLiteral("sbatch --parsable")));
     // exactly once: a second submit sends nothing
     const int callsBefore = m_exec->calls.size();
     QCOMPARE(m_client->submit(id).kind, SubmitOutcome::Kind::Refused);
     QCOMPARE(m_exec->calls.size(), callsBefore);
+    QCOMPARE(m_exec->steps.size(), 5);
 }
 
 void TestSlurmClient::submitRejectedStoresSlurmText()
@@ -144,7 +156,7 @@ void TestSlurmClient::submitRejectedStoresSlurmText()
     QVERIFY(o.message.startsWith("sbatch: error: QOSMaxGRESPerJob\nsbatch: error: Batch job submission failed: Job "
                                  "violates accounting/QOS policy"));
     QVERIFY(!o.message.contains(QChar(0x1b)));
-    const RunRecord r = m_store->run(id).value;
+    const RunRecord r = m_store->run(id).value();
     QCOMPARE(r.submitState, SubmitState::Rejected);
     QCOMPARE(r.rejection, o.message);
     QCOMPARE(m_client->submit(id).kind, SubmitOutcome::Kind::Refused);
@@ -158,7 +170,7 @@ void TestSlurmClient::submitControllerDownIsRetryable()
     const SubmitOutcome o = m_client->submit(id);
     QCOMPARE(o.kind, SubmitOutcome::Kind::NotSent);
     QVERIFY(o.controllerDown);
-    QCOMPARE(m_store->run(id).value.submitState, SubmitState::Uploaded);
+    QCOMPARE(m_store->run(id).value().submitState, SubmitState::Uploaded);
     m_slurm->controllerDown = false;
     QCOMPARE(m_client->submit(id).kind, SubmitOutcome::Kind::Submitted);
     QCOMPARE(m_slurm->jobs.size(), 1);
@@ -168,11 +180,11 @@ void TestSlurmClient::submitRefusesUnsafeValues()
 {
     RunRecord bad = newRun();
     bad.token = "sl-X; rm -rf /";
-    const qint64 badToken = m_store->createRun(bad).value.id;
+    const qint64 badToken = m_store->createRun(bad).value().id;
     QCOMPARE(m_client->submit(badToken).kind, SubmitOutcome::Kind::Refused);
     RunRecord other = newRun();
     other.clusterAlias = "elsewhere";
-    QCOMPARE(m_client->submit(m_store->createRun(other).value.id).kind, SubmitOutcome::Kind::Refused);
+    QCOMPARE(m_client->submit(m_store->createRun(other).value().id).kind, SubmitOutcome::Kind::Refused);
     QCOMPARE(m_client->submit(424242).kind, SubmitOutcome::Kind::Refused);
     QCOMPARE(m_exec->calls.size(), 0);
 
@@ -182,7 +194,7 @@ void TestSlurmClient::submitRefusesUnsafeValues()
     QCOMPARE(o.kind, SubmitOutcome::Kind::NotSent);
     QVERIFY(o.message.contains("home directory"));
     QCOMPARE(m_exec->commands().size(), 0);
-    QCOMPARE(m_store->run(id).value.submitState, SubmitState::Intent);
+    QCOMPARE(m_store->run(id).value().submitState, SubmitState::Intent);
 }
 
 void TestSlurmClient::lossBeforeUpload()
@@ -190,7 +202,7 @@ void TestSlurmClient::lossBeforeUpload()
     const qint64 id = createRun();
     m_exec->failMkdirs = "connection lost";
     QCOMPARE(m_client->submit(id).kind, SubmitOutcome::Kind::NotSent);
-    QCOMPARE(m_store->run(id).value.submitState, SubmitState::Intent);
+    QCOMPARE(m_store->run(id).value().submitState, SubmitState::Intent);
     QCOMPARE(m_exec->countCommands("sbatch"), 0);
     const ReconcileOutcome rec = m_client->reconcile(id);
     QCOMPARE(rec.kind, ReconcileOutcome::Kind::NotSubmitted);
@@ -211,12 +223,12 @@ void TestSlurmClient::lossAfterUploadBeforeSbatch()
     m_slurm->drop = FakeSlurm::Drop::BeforeCommand;
     const SubmitOutcome o = m_client->submit(id);
     QCOMPARE(o.kind, SubmitOutcome::Kind::Unknown);
-    QCOMPARE(m_store->run(id).value.submitState, SubmitState::Unknown);
+    QCOMPARE(m_store->run(id).value().submitState, SubmitState::Unknown);
     // unknown: submit refuses until reconciled
     QCOMPARE(m_client->submit(id).kind, SubmitOutcome::Kind::Refused);
     const ReconcileOutcome rec = m_client->reconcile(id);
     QCOMPARE(rec.kind, ReconcileOutcome::Kind::NotSubmitted);
-    QCOMPARE(m_store->run(id).value.submitState, SubmitState::Uploaded);
+    QCOMPARE(m_store->run(id).value().submitState, SubmitState::Uploaded);
     QCOMPARE(m_client->submit(id).kind, SubmitOutcome::Kind::Submitted);
     QCOMPARE(m_slurm->jobs.size(), 1);
 }
@@ -238,7 +250,7 @@ void TestSlurmClient::lossAfterSbatchBeforeReply()
     const ReconcileOutcome rec = m_client->reconcile(id);
     QCOMPARE(rec.kind, ReconcileOutcome::Kind::Found);
     QCOMPARE(rec.jobId, QStringLiteral("100"));
-    const RunRecord r = m_store->run(id).value;
+    const RunRecord r = m_store->run(id).value();
     QCOMPARE(r.submitState, SubmitState::Reconciled);
     QCOMPARE(r.jobId, QStringLiteral("100"));
     QCOMPARE(m_client->submit(id).kind, SubmitOutcome::Kind::Refused);
@@ -274,7 +286,7 @@ void TestSlurmClient::sbatchDiedSilently()
     const ReconcileOutcome rec = m_client->reconcile(id);
     if (jobExists) {
         QCOMPARE(rec.kind, ReconcileOutcome::Kind::Found);
-        QCOMPARE(m_store->run(id).value.jobId, QStringLiteral("100"));
+        QCOMPARE(m_store->run(id).value().jobId, QStringLiteral("100"));
         QCOMPARE(m_client->submit(id).kind, SubmitOutcome::Kind::Refused);
         QCOMPARE(m_slurm->jobs.size(), 1);
     } else if (recent) {
@@ -384,7 +396,7 @@ void TestSlurmClient::pollOneSqueueOneSacct()
     QCOMPARE(p.sacctCalls, 0);
     QCOMPARE(p.updates.size(), 3);   // reason "Resources" arrives
     QCOMPARE(m_exec->commands().size(), 1);
-    QCOMPARE(m_store->run(a).value.reason, QStringLiteral("Resources"));
+    QCOMPARE(m_store->run(a).value().reason, QStringLiteral("Resources"));
 
     // cycle 2: a runs, b and c finished; sacct lags for nothing
     m_slurm->jobs[0].state = JobState::Running;
@@ -403,10 +415,10 @@ void TestSlurmClient::pollOneSqueueOneSacct()
         QVERIFY(argv.contains("SLURM_TIME_FORMAT=standard"));
         QVERIFY(!argv.join(' ').contains("SLURM_CONF"));
     }
-    QCOMPARE(m_store->run(a).value.state, JobState::Running);
-    QCOMPARE(m_store->run(b).value.state, JobState::Completed);
-    QCOMPARE(m_store->run(c).value.state, JobState::Timeout);
-    const auto acct = m_store->accounting(b).value;
+    QCOMPARE(m_store->run(a).value().state, JobState::Running);
+    QCOMPARE(m_store->run(b).value().state, JobState::Completed);
+    QCOMPARE(m_store->run(c).value().state, JobState::Timeout);
+    const auto acct = m_store->accounting(b).value();
     QVERIFY(acct.has_value());
     QCOMPARE(acct->maxRss, QStringLiteral("843688K"));
     QCOMPARE(acct->allocatedGpus(), 2);
@@ -421,13 +433,13 @@ void TestSlurmClient::pollOneSqueueOneSacct()
     m_exec->calls.clear();
     p = m_client->pollOnce();
     QCOMPARE(m_exec->countCommands("sacct --jobs=100 "), 1);   // terminal b, c never polled again
-    QCOMPARE(m_store->run(a).value.state, JobState::Running);
+    QCOMPARE(m_store->run(a).value().state, JobState::Running);
 
     // cycle 4: sacct caught up
     m_slurm->sacctLags = false;
     p = m_client->pollOnce();
-    QCOMPARE(m_store->run(a).value.state, JobState::Failed);
-    const auto history = m_store->stateHistory(a).value;
+    QCOMPARE(m_store->run(a).value().state, JobState::Failed);
+    const auto history = m_store->stateHistory(a).value();
     QCOMPARE(history.size(), 4);   // PENDING, PENDING/Resources, RUNNING, FAILED
     QCOMPARE(history.last().state, JobState::Failed);
 
@@ -450,7 +462,7 @@ void TestSlurmClient::pollControllerDown()
     QVERIFY(p.message.contains("Unable to contact slurm controller"));
     QCOMPARE(p.sacctCalls, 0);
     QCOMPARE(m_exec->commands().size(), 1);
-    QCOMPARE(m_store->run(a).value.state, JobState::Pending);
+    QCOMPARE(m_store->run(a).value().state, JobState::Pending);
 
     m_slurm->controllerDown = false;
     m_exec->onRun = [](const QStringList &) {
@@ -497,14 +509,14 @@ void TestSlurmClient::pollScheduler()
 
 void TestSlurmClient::detectVersionOnce()
 {
-    QCOMPARE(m_client->detectVersion(), QStringLiteral("22.05.8"));
-    QCOMPARE(m_client->detectVersion(), QStringLiteral("22.05.8"));
+    QCOMPARE(m_client->detectVersion().value(), QStringLiteral("22.05.8"));
+    QCOMPARE(m_client->detectVersion().value(), QStringLiteral("22.05.8"));
     QCOMPARE(m_exec->countCommands("sbatch --version"), 1);
     FakeRemoteExecutor broken;
     SlurmClient other(broken, *m_store, "testbed");
-    QString error;
-    QCOMPARE(other.detectVersion(&error), QString());
-    QVERIFY(error.contains("127"));
+    const Result<QString> failed = other.detectVersion();
+    QVERIFY(failed.failedWith(ErrorCode::RemoteFailed));
+    QVERIFY2(failed.errorText().startsWith("sbatch --version failed (exit 127)"), qPrintable(failed.errorText()));
 }
 
 void TestSlurmClient::testOnly()
@@ -530,20 +542,21 @@ void TestSlurmClient::testOnly()
 void TestSlurmClient::cancel()
 {
     const qint64 id = createRun();
-    QVERIFY(!m_client->cancel(id).ok);   // no job yet
+    QVERIFY(m_client->cancel(id).failedWith(ErrorCode::WrongState));   // no job yet
     QCOMPARE(m_client->submit(id).kind, SubmitOutcome::Kind::Submitted);
-    const CommandOutcome c = m_client->cancel(id);
-    QVERIFY2(c.ok, qPrintable(c.message));
+    const Result<QString> c = m_client->cancel(id);
+    QCOMPARE(c.errorText(), QString());
+    QCOMPARE(*c, QStringLiteral("cancel requested for job 100"));
     QCOMPARE(m_exec->commands().last(), QStringList({"scancel", "100"}));
-    m_store->updateState(id, JobState::Cancelled, {});
-    QVERIFY(!m_client->cancel(id).ok);
+    QVERIFY(m_store->updateState(id, JobState::Cancelled, {}).ok());
+    QVERIFY(m_client->cancel(id).failedWith(ErrorCode::WrongState));
 }
 
 void TestSlurmClient::fetchAndTail()
 {
     const qint64 id = createRun();
     QCOMPARE(m_client->submit(id).kind, SubmitOutcome::Kind::Submitted);
-    const QString dir = m_store->run(id).value.remoteDir;
+    const QString dir = m_store->run(id).value().remoteDir;
     // nothing written yet
     QVERIFY(m_client->tailOutput(id).missing);
     m_exec->files.insert(dir + "/scalelab-100.out", "line 1\n");
@@ -576,7 +589,7 @@ void TestSlurmClient::fetchAndTail()
     QCOMPARE(f.files.size(), 2);
     QCOMPARE(f.truncated, QStringList({dir + "/scalelab-gpu-100-tb-node1.csv"}));
     QCOMPARE(QFileInfo(m_store->runFilesDirectory(id) + "/scalelab-gpu-100-tb-node1.csv").size(), 1000);
-    QCOMPARE(m_store->files(id).value.size(), 2);
+    QCOMPARE(m_store->files(id).value().size(), 2);
     const QStringList find = m_exec->commands().last();
     QCOMPARE(find.value(0), QStringLiteral("find"));
     QCOMPARE(find.value(1), dir);

@@ -5,9 +5,9 @@
 #include "ui/common/AppSettings.h"
 #include "core/ssh/ClusterConnection.h"
 #include "ui/cluster/GuiSshCallbacks.h"
+#include "core/base/Logging.h"
 #include "core/store/RunStore.h"
 #include "core/client/SlurmClient.h"
-#include "core/ingest/FailureCause.h"
 
 #include <QApplication>
 #include <QIcon>
@@ -15,16 +15,6 @@
 #include <QTimer>
 
 namespace scalelab {
-
-// What one poll task learnt, carried back to the GUI thread.
-struct ClusterManager::PollReport {
-    PollResult poll;
-    QList<qint64> finalRuns;
-    QStringList fetchErrors;
-    bool moreActive = false;
-    qint64 tailRun = 0;
-    bool tailChanged = false;
-};
 
 ClusterManager::ClusterManager(AppServices &services, QObject *parent)
     : ClusterService(parent)
@@ -173,6 +163,8 @@ void ClusterManager::onConnectionState(const QString &alias, int state, const QS
     case S::Disconnected: text = tr("disconnected from %1").arg(alias); break;
     }
     recordConnectionState(alias, text);
+    // What the status bar said, for a report that starts "it said cannot connect".
+    qCInfo(lcUi).noquote() << QStringLiteral("status: %1").arg(text);
     Q_EMIT connectionStatus(alias, text);
 }
 
@@ -210,7 +202,7 @@ void ClusterManager::scheduleClustersWithWork(int delayMs)
     if (!runs.ok())
         return;
     QSet<QString> aliases;
-    for (const RunRecord &r : runs.value) {
+    for (const RunRecord &r : runs.value()) {
         if (r.clusterAlias.isEmpty())
             continue;
         const bool unresolved = r.submitState == SubmitState::Uploaded || r.submitState == SubmitState::Unknown;
@@ -237,15 +229,15 @@ void ClusterManager::watchOutput(qint64 runId)
     const auto run = m_services.store().run(runId);
     // Finished runs had their outputs fetched at the end: looking at one
     // must not open a connection (or ask for a login).
-    if (!run.ok() || !run.value.hasJob() || run.value.isTerminal() || run.value.clusterAlias.isEmpty())
+    if (!run.ok() || !run.value().hasJob() || run.value().isTerminal() || run.value().clusterAlias.isEmpty())
         return;
-    Cluster &c = cluster(run.value.clusterAlias);
+    Cluster &c = cluster(run.value().clusterAlias);
     if (c.waitingForUser)
         return;
     const qint64 maxBytes = AppSettings::tailBytes();
     enqueue(c, [store = m_workerStore, alias = c.alias, runId, maxBytes, self = QPointer(this)](RemoteExecutor &ex) {
         SlurmClient client(ex, *store, alias);
-        const TailResult t = client.tailOutput(runId, maxBytes);
+        const TailResult t = RunLifecycle(client, *store).tail(runId, maxBytes);
         if (!t.data.isEmpty())
             QMetaObject::invokeMethod(
                 self, [self, runId] { if (self) Q_EMIT self->outputUpdated(runId); }, Qt::QueuedConnection);
@@ -263,46 +255,22 @@ void ClusterManager::poll(const QString &alias)
     const qint64 fetchBytes = AppSettings::fetchBytes();
     enqueue(c, [store = m_workerStore, alias, watched, tailBytes, fetchBytes, self = QPointer(this)](RemoteExecutor &ex) {
         SlurmClient client(ex, *store, alias);
-        PollReport rep;
-        // The watched run's state before polling: a run that ends in this
-        // poll still gets its last output bytes.
-        std::optional<RunRecord> before;
-        if (watched > 0)
-            if (auto r = store->run(watched); r.ok())
-                before = r.value;
-        rep.poll = client.pollOnce();
-        for (const RunStateUpdate &u : rep.poll.updates) {
-            if (!u.final)
-                continue;
-            rep.finalRuns << u.runId;
-            const FetchResult f = client.fetch(u.runId, fetchBytes);
-            rep.fetchErrors << f.errors;
-            // Why a run failed, found once here so views need not read its files.
-            if (u.to != JobState::Completed)
-                if (const auto run = store->run(u.runId); run.ok())
-                    recordFailureLine(*store, u.runId,
-                                      store->runFilesDirectory(u.runId) + QLatin1Char('/')
-                                          + SlurmClient::outputFileName(run.value.jobId));
-        }
-        if (before && before->clusterAlias == alias && before->hasJob() && !before->isTerminal()
-            && !rep.finalRuns.contains(watched)) {
-            const TailResult t = client.tailOutput(watched, tailBytes);
-            rep.tailRun = watched;
-            rep.tailChanged = !t.data.isEmpty();
-        }
-        const auto active = store->activeRuns(alias);
-        const auto unresolved = store->unresolvedRuns(alias);
-        rep.moreActive = (active.ok() && !active.value.isEmpty()) || !active.ok();
-        if (unresolved.ok())
-            for (const RunRecord &r : unresolved.value)
-                rep.moreActive = rep.moreActive || r.submitState != SubmitState::Intent;
+        RunLifecycle lifecycle(client, *store);
+        // Finished runs are fetched and ingested here, on the worker, whether
+        // or not Results is ever opened.
+        const PollCycleReport rep = lifecycle.pollCycle({watched, tailBytes, fetchBytes});
         QMetaObject::invokeMethod(
             self, [self, alias, rep] { if (self) self->onPollDone(alias, rep); }, Qt::QueuedConnection);
     });
 }
 
-void ClusterManager::onPollDone(const QString &alias, const PollReport &rep)
+void ClusterManager::onPollDone(const QString &alias, const PollCycleReport &rep)
 {
+    if (!rep.finalRuns.isEmpty())
+        qCInfo(lcUi).noquote() << QStringLiteral("%1: %2 run(s) finished, %3 metric(s) stored, shown in Jobs and Results")
+                                      .arg(alias)
+                                      .arg(rep.finalRuns.size())
+                                      .arg(rep.metricsStored);
     Cluster &c = cluster(alias);
     c.pollQueued = false;
     if (rep.poll.ok())
@@ -321,25 +289,27 @@ void ClusterManager::onPollDone(const QString &alias, const PollReport &rep)
         Q_EMIT m_services.runsChanged();
     for (qint64 id : rep.finalRuns) {
         const auto run = m_services.store().run(id);
-        const QString state = run.ok() ? SlurmJobState::displayName(run.value.state) : tr("finished");
-        Q_EMIT runFinished(id, run.ok() ? SlurmJobState::id(run.value.state) : QString());
+        const QString state = run.ok() ? SlurmJobState::displayName(run.value().state) : tr("finished");
+        Q_EMIT runFinished(id, run.ok() ? SlurmJobState::id(run.value().state) : QString());
         if (id == m_watched)
             Q_EMIT outputUpdated(id);
         notify(tr("Run %1 %2").arg(id).arg(state.toLower()),
-               tr("Job %1 on %2 ended: %3").arg(run.ok() ? run.value.jobId : QString(), alias, state));
+               tr("Job %1 on %2 ended: %3").arg(run.ok() ? run.value().jobId : QString(), alias, state));
     }
     if (!rep.fetchErrors.isEmpty())
         Q_EMIT clusterMessage(alias, tr("fetching outputs: %1").arg(rep.fetchErrors.join(QLatin1String("; "))));
+    if (!rep.ingestErrors.isEmpty())
+        Q_EMIT clusterMessage(alias, tr("reading metrics: %1").arg(rep.ingestErrors.join(QLatin1String("; "))));
     if (rep.tailChanged)
         Q_EMIT outputUpdated(rep.tailRun);
     int delayMs = c.scheduler.nextDelaySeconds() * 1000;
     for (auto it = m_settling.begin(); it != m_settling.end();) {
         const auto run = m_services.store().run(it.key());
-        if (!run.ok() || run.value.clusterAlias != alias) {
+        if (!run.ok() || run->clusterAlias != alias) {
             ++it;
             continue;
         }
-        if (run.value.isTerminal() || it.value()) {
+        if (run->isTerminal() || it.value()) {
             it = m_settling.erase(it);
             continue;
         }

@@ -5,6 +5,7 @@
 #include "core/model/JobSpec.h"
 #include "core/client/PollScheduler.h"
 #include "core/client/RemoteExecutor.h"
+#include "core/client/RunLifecycle.h"
 #include "core/client/SlurmClientResults.h"
 
 #include <QHash>
@@ -87,7 +88,6 @@ private:
         bool stale = false;         // settings changed: restart once idle
         bool everConnected = false;
     };
-    struct PollReport;
 
     Cluster &cluster(const QString &alias);
     ClusterConnection *connection(Cluster &c);
@@ -99,9 +99,9 @@ private:
 
     void schedulePoll(Cluster &c, int delayMs);
     void poll(const QString &alias);
-    void onPollDone(const QString &alias, const PollReport &report);
+    void onPollDone(const QString &alias, const PollCycleReport &report);
     void onReconcileDone(const QString &alias, const QStringList &messages, bool changed);
-    void onSubmitDone(const QString &alias, const QList<QPair<qint64, SubmitOutcome>> &outcomes);
+    void onSubmitDone(const QString &alias, const QList<SentRun> &outcomes);
     void notify(const QString &title, const QString &text);
     void scheduleClustersWithWork(int delayMs);
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // ClusterManager: submitting, dry runs, cancelling and reconciling.
 #include "ui/cluster/ClusterManager.h"
-#include "core/client/RunDraft.h"
 
 #include "ui/common/AppServices.h"
 #include "core/ssh/ClusterConnection.h"
@@ -10,6 +9,7 @@
 #include "core/store/RunStore.h"
 #include "core/compose/SbatchRenderer.h"
 #include "core/client/SlurmClient.h"
+#include "core/base/Logging.h"
 
 #include "core/sshconfig/SshConfigFile.h"
 #include "ui/common/AppSettings.h"
@@ -68,37 +68,22 @@ void ClusterManager::submit(const QList<JobSpec> &specs, const QString &studyNam
         return;
     }
     // Check everything first: a study is submitted whole or not at all.
-    struct Prepared {
-        JobSpec spec;
-        const ClusterProfile *profile;
-        QString alias;
-    };
-    QList<Prepared> prepared;
-    for (const JobSpec &spec : specs) {
-        const ClusterProfile *profile = m_services.profiles().find(spec.profile);
-        if (!profile) {
-            Q_EMIT submitFinished(tr("Unknown cluster profile \"%1\"; choose one of the loaded profiles.").arg(spec.profile),
-                                  false);
-            return;
-        }
-        const RenderResult r = renderAndValidate(spec, *profile);
-        if (hasErrors(r.diagnostics)) {
-            Q_EMIT submitFinished(tr("The %1-GPU job has errors; fix them before submitting:\n%2")
-                                      .arg(spec.gpus)
-                                      .arg(diagnosticsText(r.diagnostics)),
-                                  false);
-            return;
-        }
-        prepared.append({spec, profile, aliasForProfile(spec.profile)});
+    QList<SubmitRequest> requests;
+    for (const JobSpec &spec : specs)
+        requests << SubmitRequest{spec, m_services.profiles().find(spec.profile), aliasForProfile(spec.profile)};
+    if (const Diagnostics errors = RunLifecycle::validateBatch(requests); hasErrors(errors)) {
+        Q_EMIT submitFinished(tr("The study has errors; fix them before submitting:\n%1").arg(diagnosticsText(errors)),
+                              false);
+        return;
     }
     // A cluster never configured would keep the runs queued until it became
     // reachable: nothing is stored, the researcher is sent to Connections.
-    for (const Prepared &p : std::as_const(prepared)) {
+    for (const SubmitRequest &p : std::as_const(requests)) {
         if (isConfigured(p.spec.profile, p.alias))
             continue;
         Q_EMIT submitFinished(tr("%1 is not configured yet (no host details and no \"%2\" in your SSH config); "
                                  "nothing was submitted. Set it up in Connections, then submit again.")
-                                  .arg(p.profile->name.isEmpty() ? p.spec.profile : p.profile->name, p.alias),
+                                  .arg(!p.profile || p.profile->name.isEmpty() ? p.spec.profile : p.profile->name, p.alias),
                               false);
         m_services.setCurrentProfile(p.spec.profile);
         m_services.openConnections(m_dialogParent);
@@ -108,39 +93,27 @@ void ClusterManager::submit(const QList<JobSpec> &specs, const QString &studyNam
     // Start the connections first: a new connection's first task reconciles
     // the runs that exist now, and must not include the ones created below
     // (their own submit tasks send them).
-    for (const Prepared &p : std::as_const(prepared))
-        connection(cluster(p.alias));
+    for (const SubmitRequest &r : std::as_const(requests))
+        connection(cluster(r.alias));
 
-    RunStore &store = m_services.store();
-    qint64 studyId = 0;
-    if (!studyName.trimmed().isEmpty()) {
-        StudyRecord study;
-        study.name = studyName.trimmed();
-        study.created = QDateTime::currentDateTimeUtc();
-        study.specTemplateJson = jobSpecToJson(specs.first());
-        const auto created = store.createStudy(study);
-        if (!created.ok()) {
-            Q_EMIT submitFinished(tr("Cannot store the study: %1").arg(created.error), false);
-            return;
-        }
-        studyId = created.value;
+    // The intent of every run is stored (one transaction) before anything is
+    // sent (exactly-once protocol); a store failure sends nothing.
+    const auto stored = RunLifecycle::storeBatch(m_services.store(), requests, studyName);
+    if (!stored) {
+        Q_EMIT submitFinished(tr("Cannot store the runs, nothing was sent: %1").arg(stored.error().message), false);
+        return;
     }
-
-    // The intent is stored before anything is sent (exactly-once protocol).
     QHash<QString, QList<qint64>> byAlias;
     QStringList order;
-    for (const Prepared &p : std::as_const(prepared)) {
-        const RunRecord run = draftRun(p.spec, *p.profile, p.alias, studyId);
-        const auto created = store.createRun(run);
-        if (!created.ok()) {
-            Q_EMIT submitFinished(tr("Cannot store the run: %1").arg(created.error), false);
-            return;
-        }
-        if (!byAlias.contains(p.alias))
-            order << p.alias;
-        byAlias[p.alias] << created.value.id;
+    for (const RunRecord &run : *stored) {
+        if (!byAlias.contains(run.clusterAlias))
+            order << run.clusterAlias;
+        byAlias[run.clusterAlias] << run.id;
     }
     Q_EMIT m_services.runsChanged();
+    qCInfo(lcUi).noquote() << QStringLiteral("submit: %1 run(s) stored%2, sending")
+                                  .arg(stored->size())
+                                  .arg(studyName.trimmed().isEmpty() ? QString() : QStringLiteral(" as a study"));
 
     for (const QString &alias : std::as_const(order)) {
         Cluster &c = cluster(alias);
@@ -148,25 +121,19 @@ void ClusterManager::submit(const QList<JobSpec> &specs, const QString &studyNam
         Q_EMIT clusterMessage(alias, tr("submitting %n run(s) to %1…", nullptr, byAlias[alias].size()).arg(alias));
         enqueue(c, [store = m_workerStore, alias, ids = byAlias[alias], runOrder, self = QPointer(this)](RemoteExecutor &ex) {
             SlurmClient client(ex, *store, alias);
-            QList<QPair<qint64, SubmitOutcome>> outcomes;
-            QString previous;   // one at a time: each job waits for the last one submitted
-            for (qint64 id : ids) {
-                outcomes.append({id, client.submit(id, runOrder == StudyOrder::OneAtATime ? previous : QString())});
-                if (outcomes.last().second.kind == SubmitOutcome::Kind::Submitted)
-                    previous = outcomes.last().second.jobId;
-            }
+            const QList<SentRun> outcomes = RunLifecycle(client, *store).sendBatch(ids, runOrder == StudyOrder::OneAtATime);
             QMetaObject::invokeMethod(
                 self, [self, alias, outcomes] { if (self) self->onSubmitDone(alias, outcomes); }, Qt::QueuedConnection);
         });
     }
 }
 
-void ClusterManager::onSubmitDone(const QString &alias, const QList<QPair<qint64, SubmitOutcome>> &outcomes)
+void ClusterManager::onSubmitDone(const QString &alias, const QList<SentRun> &outcomes)
 {
     using K = SubmitOutcome::Kind;
     QStringList submitted, problems;
     bool needReconcile = false;
-    for (const auto &[id, o] : outcomes) {
+    for (const auto &[id, o] : outcomes) {   // SentRun: run id, outcome
         switch (o.kind) {
         case K::Submitted: submitted << tr("run %1 → job %2").arg(id).arg(o.jobId); break;
         case K::Rejected: problems << tr("run %1 rejected by Slurm: %2").arg(id).arg(o.message); break;
@@ -209,37 +176,33 @@ void ClusterManager::enqueueReconcile(Cluster &c)
     // unresolved ones are settled here.
     qint64 newest = 0;
     if (const auto runs = m_services.store().runs(); runs.ok())
-        for (const RunRecord &r : runs.value)
+        for (const RunRecord &r : runs.value())
             newest = std::max(newest, r.id);
     if (!c.connection)
         return;   // connection() enqueues this itself when it starts one
     const QString alias = c.alias;
     if (c.connection->enqueue([store = m_workerStore, alias, newest, self = QPointer(this)](RemoteExecutor &ex) {
-            const auto unresolved = store->unresolvedRuns(alias);
-            if (!unresolved.ok() || unresolved.value.isEmpty())
-                return;
             SlurmClient client(ex, *store, alias);
+            const ReconcileReport report = RunLifecycle(client, *store).reconcileUnresolved(newest);
+            if (report.runs.isEmpty())
+                return;
             QStringList messages;
-            bool changed = false;
-            for (const RunRecord &r : unresolved.value) {
-                if (r.id > newest)
-                    continue;
-                const ReconcileOutcome o = client.reconcile(r.id);
-                using K = ReconcileOutcome::Kind;
-                if (o.kind == K::Found) {
-                    changed = true;
-                    messages << tr("run %1: %2").arg(r.id).arg(o.message);
-                } else if (o.kind == K::NotSubmitted) {
-                    // The researcher asked for this run and no job exists: send it now, once.
-                    const SubmitOutcome s = client.submit(r.id);
-                    changed = true;
-                    messages << (s.kind == SubmitOutcome::Kind::Submitted
-                                     ? tr("run %1 had not reached Slurm; submitted now as job %2").arg(r.id).arg(s.jobId)
-                                     : tr("run %1 had not reached Slurm; submitting it failed: %2").arg(r.id).arg(s.message));
-                } else if (o.kind == K::StillUnknown) {
-                    messages << tr("run %1: still unknown (%2)").arg(r.id).arg(o.message);
-                }
+            using K = ReconcileOutcome::Kind;
+            for (const ReconciledRun &r : report.runs) {
+                if (r.resubmit)
+                    messages << (r.resubmit->kind == SubmitOutcome::Kind::Submitted
+                                     ? tr("run %1 had not reached Slurm; submitted now as job %2")
+                                           .arg(r.runId)
+                                           .arg(r.resubmit->jobId)
+                                     : tr("run %1 had not reached Slurm; submitting it failed: %2")
+                                           .arg(r.runId)
+                                           .arg(r.resubmit->message));
+                else if (r.outcome.kind == K::Found)
+                    messages << tr("run %1: %2").arg(r.runId).arg(r.outcome.message);
+                else if (r.outcome.kind == K::StillUnknown)
+                    messages << tr("run %1: still unknown (%2)").arg(r.runId).arg(r.outcome.message);
             }
+            const bool changed = report.changed();
             QMetaObject::invokeMethod(
                 self, [self, alias, messages, changed] { if (self) self->onReconcileDone(alias, messages, changed); },
                 Qt::QueuedConnection);
@@ -310,34 +273,34 @@ void ClusterManager::dryRunRun(qint64 runId)
 {
     const auto run = m_services.store().run(runId);
     if (!run.ok()) {
-        Q_EMIT dryRunFinished(run.error, false);
+        Q_EMIT dryRunFinished(run.errorText(), false);
         return;
     }
-    const auto spec = parseJobSpec(run.value.specJson);
-    dryRunScript(run.value.clusterAlias.isEmpty() ? aliasForProfile(run.value.profile) : run.value.clusterAlias,
-                 run.value.script, spec.spec ? spec.spec->program : QString());
+    const auto spec = parseJobSpec(run.value().specJson);
+    dryRunScript(run.value().clusterAlias.isEmpty() ? aliasForProfile(run.value().profile) : run.value().clusterAlias,
+                 run.value().script, spec.spec ? spec.spec->program : QString());
 }
 
 void ClusterManager::cancel(qint64 runId)
 {
     const auto run = m_services.store().run(runId);
-    if (!run.ok() || !run.value.hasJob()) {
-        Q_EMIT cancelFinished(runId, run.ok() ? tr("run %1 has no Slurm job to cancel").arg(runId) : run.error, false);
+    if (!run.ok() || !run.value().hasJob()) {
+        Q_EMIT cancelFinished(runId, run.ok() ? tr("run %1 has no Slurm job to cancel").arg(runId) : run.errorText(), false);
         return;
     }
-    const QString alias = run.value.clusterAlias;
+    const QString alias = run.value().clusterAlias;
     Cluster &c = cluster(alias);
     c.waitingForUser = false;
     enqueue(c, [store = m_workerStore, alias, runId, self = QPointer(this)](RemoteExecutor &ex) {
         SlurmClient client(ex, *store, alias);
-        const CommandOutcome o = client.cancel(runId);
+        const Result<QString> o = RunLifecycle(client, *store).cancel(runId);
         QMetaObject::invokeMethod(
             self,
             [self, runId, o, alias] {
                 if (!self)
                     return;
-                Q_EMIT self->cancelFinished(runId, o.message, o.ok);
-                if (o.ok)
+                Q_EMIT self->cancelFinished(runId, o ? *o : o.error().message, o.ok());
+                if (o.ok())
                     self->m_settling.insert(runId, false);
                 self->schedulePoll(self->cluster(alias), 0);   // show CANCELLED without waiting
             },

@@ -22,7 +22,7 @@ RunStore &AppServices::store()
 {
     if (!m_storeOpened) {
         m_storeOpened = true;
-        m_storeError = m_store->open();
+        m_storeError = m_store->open().errorText();
     }
     return *m_store;
 }

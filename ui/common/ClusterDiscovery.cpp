@@ -83,7 +83,7 @@ QString whyClusterConfigured(AppServices &services)
     if (const QStringList ids = AppSettings::configuredClusters(); !ids.isEmpty())
         return QStringLiteral("a connection is stored for %1").arg(ids.first());
     const auto runs = services.store().runs();
-    if (runs.ok() && !runs.value.isEmpty())
+    if (runs.ok() && !runs.value().isEmpty())
         return QStringLiteral("the run store has runs");
     const QStringList hosts = SshConfigFile::load(AppSettings::userSshConfigPath()).hostAliases();
     for (const ClusterProfile &p : services.profiles().profiles()) {

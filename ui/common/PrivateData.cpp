@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/common/PrivateData.h"
 
+#include "core/base/Logging.h"
 #include "core/base/PrivateFiles.h"
 #include "core/store/RunStore.h"
 #include "ui/common/AppSettings.h"
@@ -14,7 +15,8 @@ QStringList PrivateData::folders()
 {
     QStringList dirs{RunStore::defaultDataDirectory(), QFileInfo(AppSettings::settingsFilePath()).absolutePath(),
                      QFileInfo(AppSettings::generatedConfigPath()).absolutePath(),
-                     QStandardPaths::writableLocation(QStandardPaths::CacheLocation)};
+                     QStandardPaths::writableLocation(QStandardPaths::CacheLocation),
+                     QFileInfo(LogFile::defaultPath()).absolutePath()};
     dirs.removeDuplicates();
     dirs.removeAll(QString());
     return dirs;

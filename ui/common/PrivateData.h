@@ -7,7 +7,7 @@ namespace scalelab {
 
 // Called once at every start (window and headless commands): the folders
 // ScaleLab keeps the researcher's data in — the run store, the settings with
-// the SSH config the app writes, and its cache — are made owner-only (0700,
+// the SSH config the app writes, its cache and its log — are made owner-only (0700,
 // their files 0600), including folders left readable by older versions.
 // The window also creates the settings folder and file this way, so QSettings
 // never creates them world-readable. Returns one line per entry it could not

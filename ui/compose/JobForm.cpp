@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/compose/JobForm.h"
+#include "core/model/SpecFields.h"
 
 #include "ui/compose/EnvironmentEditor.h"
 #include "ui/common/WheelGuard.h"
@@ -95,7 +96,7 @@ JobForm::JobForm(const ProfileRegistry &profiles, QWidget *parent) : QWidget(par
     m_args = named(new QLineEdit(this), tr("Arguments"), QStringLiteral("args"),
                    tr("Program arguments, split like a shell: quote words with spaces"));
     m_args->setPlaceholderText(tr("--epochs 10 --batch-size 64"));
-    m_cpusPerGpu = named(new QSpinBox(this), tr("CPUs per GPU"), QStringLiteral("cpusPerGpu"),
+    m_cpusPerGpu = named(new QSpinBox(this), tr("CPUs per GPU"), QLatin1String(SpecField::cpusPerGpu),
                          tr("0 = the node's CPUs shared evenly among its GPUs"));
     m_cpusPerGpu->setRange(0, 1024);
     m_cpusPerGpu->setSpecialValueText(tr("auto"));

@@ -324,7 +324,7 @@ QString ScalingStudyDialog::proposedName(const QStringList &taken) const
     // The studies table is small (one row per study): read here, not a query over runs.
     QStringList existing = taken;
     if (const auto studies = m_services.store().studies(); studies.ok())
-        for (const StudyRecord &s : studies.value)
+        for (const StudyRecord &s : studies.value())
             existing << s.name;
     return uniqueStudyName(stem, existing);
 }

@@ -25,14 +25,14 @@ QString JobsModel::reload()
 {
     const auto runs = m_store.runs();
     if (!runs.ok())
-        return runs.error;
+        return runs.errorText();
     const auto studies = m_store.studies();
     if (!studies.ok())
-        return studies.error;
+        return studies.errorText();
 
     std::vector<StudyRow> newStudies;
     std::map<qint64, size_t> studyIndex;
-    for (const StudyRecord &s : studies.value) {
+    for (const StudyRecord &s : studies.value()) {
         studyIndex[s.id] = newStudies.size();
         newStudies.push_back({s, {}});
     }
@@ -41,25 +41,25 @@ QString JobsModel::reload()
     std::vector<RunRow> loose;
     int hiddenCount = 0;
     QSet<qint64> studiesWithRuns;
-    for (const RunRecord &r : runs.value) {
+    for (const RunRecord &r : runs.value()) {
         studiesWithRuns.insert(r.studyId);
         RunRow row;
         row.run = r;
-        row.hidden = hidden.ok() && hidden.value.contains(r.id);
+        row.hidden = hidden.ok() && hidden.value().contains(r.id);
         if (row.hidden) {
             ++hiddenCount;
             if (!m_showHidden)
                 continue;
         }
         if (failures.ok())
-            row.failureLine = failures.value.value(r.id);
+            row.failureLine = failures.value().value(r.id);
         if (const auto parsed = parseJobSpec(r.specJson); parsed.spec) {
             row.limitSeconds = SlurmTime::parseSeconds(parsed.spec->time).value_or(-1);
             row.jobName = parsed.spec->jobName;
         }
         if (r.hasJob()) {
             if (const auto history = m_store.stateHistory(r.id); history.ok()) {
-                for (const StateChange &c : history.value) {
+                for (const StateChange &c : history.value()) {
                     if (!row.started.isValid() && (c.state == JobState::Running || c.state == JobState::Completing))
                         row.started = c.at;
                     // COMPLETING: the job's processes have ended (a cancel, or the
@@ -71,10 +71,10 @@ QString JobsModel::reload()
                 }
             }
             if (r.isTerminal()) {
-                if (const auto acct = m_store.accounting(r.id); acct.ok() && acct.value) {
-                    row.accountedElapsed = SlurmTime::parseSeconds(acct.value->elapsed).value_or(-1);
+                if (const auto acct = m_store.accounting(r.id); acct.ok() && acct.value()) {
+                    row.accountedElapsed = SlurmTime::parseSeconds(acct.value()->elapsed).value_or(-1);
                     if (row.limitSeconds < 0)
-                        row.limitSeconds = SlurmTime::parseSeconds(acct.value->timelimit).value_or(-1);
+                        row.limitSeconds = SlurmTime::parseSeconds(acct.value()->timelimit).value_or(-1);
                 }
             }
         }

@@ -14,7 +14,7 @@ QString JobsPlace::withdrawSelected()
     const qint64 id = selectedRunId();
     if (id <= 0)
         return tr("No run is selected.");
-    const QString e = m_services.store().withdrawRun(id);
+    const QString e = m_services.store().withdrawRun(id).errorText();
     if (e.isEmpty())
         showMessage(tr("Run %1 withdrawn: it had not reached Slurm and will not be sent.").arg(id));
     else
@@ -30,7 +30,7 @@ void JobsPlace::toggleHiddenSelected()
     if (!row)
         return;
     const bool hide = !row->hidden;
-    if (const QString e = m_services.store().setHidden(id, hide); !e.isEmpty()) {
+    if (const QString e = m_services.store().setHidden(id, hide).errorText(); !e.isEmpty()) {
         showMessage(e, true);
         return;
     }
@@ -46,7 +46,7 @@ void JobsPlace::addSelectedToStudy()
     if (study <= 0)
         return;
     const QString name = m_model->studyName(study);
-    if (const QString e = m_services.store().setRunStudy(id, study); !e.isEmpty()) {
+    if (const QString e = m_services.store().setRunStudy(id, study).errorText(); !e.isEmpty()) {
         showMessage(e, true);
         return;
     }

@@ -61,18 +61,18 @@ void OutputTailView::showRun(RunStore &store, qint64 runId, qint64 maxBytes)
 {
     const auto run = store.run(runId);
     if (!run.ok()) {
-        setPlainText(run.error);
+        setPlainText(run.errorText());
         return;
     }
-    if (!run.value.hasJob()) {
+    if (!run.value().hasJob()) {
         setPlainText(tr("No output: the run has no Slurm job."));
         return;
     }
-    const QString path = localOutputPath(store, runId, run.value.jobId);
+    const QString path = localOutputPath(store, runId, run.value().jobId);
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
-        setPlainText(run.value.isTerminal() ? tr("No output was fetched for job %1 (%2).").arg(run.value.jobId, path)
-                                            : tr("Waiting for output of job %1…").arg(run.value.jobId));
+        setPlainText(run.value().isTerminal() ? tr("No output was fetched for job %1 (%2).").arg(run.value().jobId, path)
+                                            : tr("Waiting for output of job %1…").arg(run.value().jobId));
         return;
     }
     const qint64 size = f.size();

@@ -92,10 +92,10 @@ void RunDetailsView::refresh()
     }
     const auto run = m_store.run(m_runId);
     if (!run.ok()) {
-        m_summary->setText(run.error);
+        m_summary->setText(run.errorText());
         return;
     }
-    const RunRecord &r = run.value;
+    const RunRecord &r = run.value();
     QString summary = tr("Run %1 on %2 · %3 · %4 GPU(s)").arg(r.id).arg(r.clusterAlias, JobsModel::stateText(r)).arg(r.gpus);
     if (r.hasJob())
         summary += tr(" · job %1").arg(r.jobId);
@@ -117,13 +117,13 @@ void RunDetailsView::updateFailureBanner(const RunRecord &r)
     QString line;
     if (r.isTerminal() && r.state != JobState::Completed) {
         if (const auto stored = m_store.failureLines(); stored.ok())
-            line = stored.value.value(r.id);
+            line = stored.value().value(r.id);
         if (line.isEmpty()) {
             // Fetched before the line was recorded: look in the tail shown below
             // (already read, bounded), and keep what is found.
             if (const auto found = findFailureLine(m_output->toPlainText().toUtf8())) {
                 line = tr("near the end: %1").arg(found->text);
-                m_store.setFailureLine(r.id, line);
+                (void)m_store.setFailureLine(r.id, line);   // shown either way; kept when it can be
             }
         }
     }
@@ -142,14 +142,14 @@ void RunDetailsView::fillAccounting()
 {
     m_accounting->clear();
     const auto acct = m_store.accounting(m_runId);
-    if (!acct.ok() || !acct.value) {
+    if (!acct.ok() || !acct.value()) {
         auto *item = new QTreeWidgetItem(m_accounting, {tr("(none yet)"),
                                                         acct.ok() ? tr("Slurm accounting is stored when the job ends.")
-                                                                  : acct.error});
+                                                                  : acct.errorText()});
         item->setDisabled(true);
         return;
     }
-    const SacctRecord &a = *acct.value;
+    const SacctRecord &a = *acct.value();
     // Field names as sacct prints them, so they can be looked up in its manual.
     const QList<QPair<QString, QString>> rows = {
         {QStringLiteral("JobID"), a.jobId},         {QStringLiteral("JobName"), a.jobName},
@@ -200,10 +200,10 @@ void RunDetailsView::fillHistory()
     m_history->clear();
     const auto history = m_store.stateHistory(m_runId);
     if (!history.ok()) {
-        new QTreeWidgetItem(m_history, {QString(), history.error});
+        new QTreeWidgetItem(m_history, {QString(), history.errorText()});
         return;
     }
-    for (const StateChange &c : history.value) {
+    for (const StateChange &c : history.value()) {
         auto *item = new QTreeWidgetItem(m_history, {c.at.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")),
                                                      SlurmJobState::displayName(c.state), c.reason});
         item->setIcon(1, JobsModel::stateIcon(JobsModel::stateColour(c.state)));

@@ -110,7 +110,7 @@ void EpochCurves::setRuns(const QList<RunMetricsRow> &rows, RunStore &store)
     watcher->setFuture(QtConcurrent::run([s, want]() mutable {
         for (RunSeries &r : want)
             if (const auto got = s->series(r.runId); got.ok())
-                r.series = got.value;
+                r.series = got.value();
         s->closeThreadConnection();   // this pool thread may be reused by others
         return want;
     }));

@@ -463,7 +463,7 @@ void ResultsPlace::loadScripts(const QList<qint64> &runIds)
         QHash<qint64, QString> out;
         for (qint64 id : runIds) {   // a run that cannot be read stays without a script (no retry loop)
             const auto full = store->run(id);
-            out.insert(id, full.ok() ? full.value.script : QString());
+            out.insert(id, full.ok() ? full.value().script : QString());
         }
         store->closeThreadConnection();   // this pool thread may be reused by others
         return out;
@@ -531,7 +531,7 @@ void ResultsPlace::editPatterns()
         QList<qint64> ids;
         const auto runs = m_services.store().runsInStudy(studyId);
         if (runs.ok())
-            for (const RunRecord &r : runs.value)
+            for (const RunRecord &r : runs.value())
                 if (r.hasJob())
                     ids << r.id;
         reingest(ids);

@@ -56,10 +56,10 @@ ReportInput loadReportInput(RunStore &store, qint64 studyId)
     ReportInput in;
     const auto study = store.study(studyId);
     if (!study.ok()) {
-        in.error = QStringLiteral("scaling report: study %1: %2").arg(studyId).arg(study.error);
+        in.error = QStringLiteral("scaling report: study %1: %2").arg(studyId).arg(study.errorText());
         return in;
     }
-    in.study = study.value;
+    in.study = study.value();
     in.table = RunMetricsTable::load(store, studyId);
     if (!in.table.error.isEmpty())
         in.error = QStringLiteral("scaling report: %1").arg(in.table.error);

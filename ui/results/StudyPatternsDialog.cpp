@@ -54,10 +54,10 @@ StudyPatternsDialog::StudyPatternsDialog(RunStore &store, qint64 studyId, QWidge
 
     const auto study = store.study(studyId);
     if (!study.ok()) {
-        m_error->setText(study.error);
+        m_error->setText(study.errorText());
         return;
     }
-    const StudyNotesContent notes = StudyMetricPatterns::read(study.value.notes);
+    const StudyNotesContent notes = StudyMetricPatterns::read(study.value().notes);
     m_text = notes.text;
     for (const MetricPattern &p : notes.patterns)
         addRow(p.name, p.regex, p.unit, LogMetricExtractor::aggregationId(p.aggregation));
@@ -103,7 +103,7 @@ void StudyPatternsDialog::save()
         m_error->setText(problems.join(QLatin1Char('\n')));
         return;
     }
-    if (QString e = m_store.setStudyNotes(m_studyId, StudyMetricPatterns::write(m_text, patterns)); !e.isEmpty()) {
+    if (QString e = m_store.setStudyNotes(m_studyId, StudyMetricPatterns::write(m_text, patterns)).errorText(); !e.isEmpty()) {
         m_error->setText(e);
         return;
     }

@@ -37,8 +37,8 @@ QList<UtilisationTimeline::Entry> loadAll(RunStore *store, QList<LoadJob> jobs)
     for (LoadJob &j : jobs) {
         const auto files = store->files(j.runId);
         if (files.ok()) {
-            j.files = IngestService::gpuSampleFiles(files.value);
-            j.logFile = IngestService::logFile(files.value, j.row.run.jobId);
+            j.files = IngestService::gpuSampleFiles(files.value());
+            j.logFile = IngestService::logFile(files.value(), j.row.run.jobId);
         }
     }
     store->closeThreadConnection();   // this pool thread may be reused by others

@@ -6,6 +6,7 @@
 #include "ui/compose/ComposePlace.h"
 #include "ui/compose/FormHistory.h"
 #include "ui/compose/ProfileDriftBanner.h"
+#include "ui/window/DiagnosticsDialog.h"
 #include "ui/window/HelpDialog.h"
 #include "ui/window/SettingsDialog.h"
 
@@ -103,6 +104,11 @@ void MainWindow::buildMenus()
             this, [this] { showHelp(HelpDialog::GuidePage); });
     connect(addAction(help, QStringLiteral("shortcuts"), tr("&Keyboard shortcuts"), {QKeySequence(tr("Ctrl+/"))}),
             &QAction::triggered, this, [this] { showHelp(HelpDialog::ShortcutsPage); });
+    connect(addAction(help, QStringLiteral("diagnostics"), tr("&Diagnostics…"), {}), &QAction::triggered, this, [this] {
+        auto *d = new DiagnosticsDialog(this);
+        d->setAttribute(Qt::WA_DeleteOnClose);
+        d->open();
+    });
     help->addSeparator();
     auto *about = addAction(help, QStringLiteral("about"), tr("&About ScaleLab"), {});
     about->setMenuRole(QAction::AboutRole);

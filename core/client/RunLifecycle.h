@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/base/Diagnostic.h"
+#include "core/base/Result.h"
+#include "core/client/SlurmClientResults.h"
+#include "core/ingest/IngestService.h"
+#include "core/model/ClusterProfile.h"
+#include "core/model/JobSpec.h"
+#include "core/model/RunRecord.h"
+
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <limits>
+#include <optional>
+
+namespace scalelab {
+
+class RunStore;
+class SlurmClient;
+
+// The life of a run from the researcher's "submit" to stored metrics, written
+// once for the CLI and the window:
+//   validateBatch + storeBatch   (no network: all runs valid, all stored, or nothing)
+//   sendBatch                    (one SlurmClient::submit per stored run)
+//   reconcileUnresolved          (runs left unresolved by a crash or lost link)
+//   pollCycle                    (poll, then fetch + ingest what finished, then tail)
+//   fetchAndIngest, cancel, tail (one run, on request)
+// The CLI calls these on its main thread; the window runs them as tasks on the
+// connection's worker thread and posts the report back to the GUI thread.
+
+struct SubmitRequest {
+    JobSpec spec;
+    const ClusterProfile *profile = nullptr;
+    QString alias;   // SSH alias the run is sent through
+};
+
+struct SentRun {
+    qint64 runId = 0;
+    SubmitOutcome outcome;
+};
+
+struct ReconciledRun {
+    qint64 runId = 0;
+    ReconcileOutcome outcome;
+    std::optional<SubmitOutcome> resubmit;   // set when sbatch had certainly not run and it was sent now
+};
+
+struct ReconcileReport {
+    QList<ReconciledRun> runs;
+    bool changed() const;   // a run got a job id or was sent
+};
+
+struct FetchReport {
+    FetchResult fetch;
+    IngestResult ingest;
+};
+
+struct PollCycleOptions {
+    qint64 watchedRun = 0;                    // its new output bytes are fetched (tail) while it runs
+    qint64 tailBytes = 1024 * 1024;
+    qint64 fetchBytes = 64 * 1024 * 1024;
+};
+
+struct PollCycleReport {
+    PollResult poll;
+    QList<qint64> finalRuns;      // finished in this cycle: fetched and ingested
+    QStringList fetchErrors;
+    QStringList ingestErrors;
+    int metricsStored = 0;        // over all finalRuns
+    qint64 tailRun = 0;
+    bool tailChanged = false;
+    bool moreActive = false;      // another cycle is needed (active or unresolved runs remain)
+};
+
+class RunLifecycle {
+public:
+    RunLifecycle(SlurmClient &client, RunStore &store);
+
+    // Every request checked (profile, validator errors); each error's message
+    // starts with the GPU count of its run. Pure.
+    static Diagnostics validateBatch(const QList<SubmitRequest> &requests);
+    // Stores the study (when named) and every run in one transaction, after
+    // validateBatch found no error. On failure nothing is stored.
+    static Result<QList<RunRecord>> storeBatch(RunStore &store, const QList<SubmitRequest> &requests,
+                                               const QString &studyName);
+
+    // Sends stored runs of this client's cluster, in order. Chained: each job
+    // waits for the last one sent (--dependency=afterany), so a study's runs
+    // do not disturb each other's timings.
+    QList<SentRun> sendBatch(const QList<qint64> &runIds, bool chained = false);
+    // Resolves the cluster's runs in intent/uploaded/unknown with id <=
+    // newestRunId; a run whose sbatch certainly never ran is sent now, once.
+    ReconcileReport reconcileUnresolved(qint64 newestRunId = std::numeric_limits<qint64>::max());
+    // One cycle: squeue/sacct, then every run that finished in it is fetched
+    // and ingested (metrics stored before this returns), then the watched
+    // run's output tail.
+    PollCycleReport pollCycle(const PollCycleOptions &options = {});
+    // The run's scalelab-* files downloaded, then its metrics stored: what a
+    // poll cycle does for each run that finished, and `scalelab fetch`.
+    FetchReport fetchAndIngest(qint64 runId, qint64 maxBytesPerFile = 64 * 1024 * 1024);
+    // scancel of the run's job: the confirmation text or why not.
+    Result<QString> cancel(qint64 runId);
+    // The run's new output bytes now (a run just opened in the window),
+    // between poll cycles.
+    TailResult tail(qint64 runId, qint64 maxBytes = 1024 * 1024);
+
+private:
+    SlurmClient &m_client;
+    RunStore &m_store;
+};
+
+} // namespace scalelab

@@ -1,0 +1,11 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+// Names of job spec fields as they appear in spec JSON files, diagnostics
+// (Diagnostic::field), fixes and the Compose form: one definition each, so a
+// rename cannot leave one of the readers behind.
+namespace scalelab::SpecField {
+
+inline constexpr char cpusPerGpu[] = "cpusPerGpu";
+
+} // namespace scalelab::SpecField

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// RunStore: storing a batch of runs (a study) in one transaction.
+#include "core/store/RunStore.h"
+
+#include "core/store/RunStoreSql.h"
+#include "core/store/RunStoreTransaction.h"
+
+namespace scalelab {
+
+Result<QList<RunRecord>> RunStore::createRuns(const QList<RunRecord> &runs, const std::optional<StudyRecord> &study)
+{
+    QSqlDatabase db;
+    if (auto e = connection(db); !e)
+        return fail(e.error());
+    QList<qint64> ids;
+    {
+        // Everything or nothing: a half-stored study would leave runs that
+        // nobody sends, or send a study missing some of its GPU counts.
+        RunStoreTransaction tx(db);
+        if (auto e = tx.begin(); !e)
+            return fail(e.error());
+        qint64 studyId = 0;
+        if (study) {
+            const Result<qint64> created = insertStudyIn(db, *study);
+            if (!created)
+                return fail(created.error());
+            studyId = *created;
+        }
+        for (RunRecord r : runs) {
+            if (study)
+                r.studyId = studyId;
+            const Result<qint64> id = insertRunIn(db, r);
+            if (!id)
+                return fail(id.error());
+            ids << *id;
+        }
+        if (auto e = tx.commit(); !e)
+            return fail(e.error());
+    }
+    QList<RunRecord> out;
+    for (qint64 id : std::as_const(ids)) {
+        const Result<RunRecord> r = run(id);
+        if (!r)
+            return fail(r.error());
+        out << *r;
+    }
+    return out;
+}
+
+} // namespace scalelab
