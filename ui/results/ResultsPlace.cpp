@@ -56,13 +56,16 @@ void ResultsPlace::buildUi()
     auto *bar = new QHBoxLayout;
     m_study = new QComboBox(this);
     m_study->setObjectName(QStringLiteral("studyCombo"));
-    m_study->setMinimumContentsLength(12);   // narrow windows: the list itself is wider
+    m_study->setMinimumContentsLength(9);   // narrow windows: the list itself is wider
     m_filter = new QLineEdit(this);
     m_filter->setPlaceholderText(tr("Filter runs (any column)…"));
     m_filter->setClearButtonEnabled(true);
     m_group = new QComboBox(this);
     m_group->addItems({tr("No grouping"), tr("Group by study"), tr("Group by cluster"), tr("Group by framework"),
                        tr("Group by GPUs")});
+    // Sized by a short text, not the longest item: a 900 px window fits the whole bar.
+    m_group->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_group->setMinimumContentsLength(8);
     m_columns = new QPushButton(tr("Columns…"), this);
     m_reingest = new QPushButton(tr("Re-ingest"), this);
     m_reingest->setToolTip(tr("Read the selected runs' accounting, GPU samples and output again "
