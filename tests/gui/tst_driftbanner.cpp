@@ -4,6 +4,7 @@
 // a cluster layer that answers discovery with a known reading: the shipped
 // testbed profile with chosen fields changed. Review must list exactly those
 // differences; Update and Refresh must write the user profile.
+#include "IdleClusterService.h"
 #include "IsolatedHost.h"
 #include "ScreenshotDir.h"
 #include "ui/common/AppServices.h"
@@ -31,26 +32,13 @@ namespace {
 // A cluster layer whose "cluster" is a profile the test chose; connected
 // when the test says so. Discovery answers on the next event loop turn, as
 // the real worker does.
-class FakeClusters : public ClusterService {
+class FakeClusters : public test::IdleClusterService {
 public:
-    using ClusterService::ClusterService;
+    using IdleClusterService::IdleClusterService;
     ClusterProfile reading;
     bool connected = false;
     int discoveries = 0;
 
-    void submit(const QList<JobSpec> &, const QString &, StudyOrder) override {}
-    void dryRun(const JobSpec &) override {}
-    void dryRunRun(qint64) override {}
-    void cancel(qint64) override {}
-    void refreshNow() override {}
-    void watchOutput(qint64) override {}
-    qint64 watchedRun() const override { return 0; }
-    void applySettings() override {}
-    void connectionSettingsChanged() override {}
-    void setDialogParent(QWidget *) override {}
-    QString aliasForProfile(const QString &profileId) const override { return profileId; }
-    QStringList clusterAliases() const override { return {QStringLiteral("testbed")}; }
-    int pollDelaySeconds(const QString &) const override { return -1; }
     bool isConnected(const QString &alias) const override { return connected && alias == QLatin1String("testbed"); }
     bool discoverProfile(const QString &alias, const ClusterProfile &) override
     {

@@ -7,6 +7,7 @@
 // choices, the Columns menu, the study dialog's repeats, order and single
 // submit, and saves screenshots of the place at 1280×800 and 1100×680.
 
+#include "IdleClusterService.h"
 #include "ScreenshotDir.h"
 
 #include "core/analysis/MetricGlossary.h"
@@ -44,9 +45,9 @@ using namespace scalelab;
 namespace {
 
 // Records what the study dialog asks of the cluster layer.
-class FakeClusters : public ClusterService {
+class FakeClusters : public test::IdleClusterService {
 public:
-    using ClusterService::ClusterService;
+    using IdleClusterService::IdleClusterService;
     struct Call {
         QList<JobSpec> specs;
         QString name;
@@ -57,18 +58,6 @@ public:
     {
         calls.append({specs, studyName, order});
     }
-    void dryRun(const JobSpec &) override {}
-    void dryRunRun(qint64) override {}
-    void cancel(qint64) override {}
-    void refreshNow() override {}
-    void watchOutput(qint64) override {}
-    qint64 watchedRun() const override { return 0; }
-    void applySettings() override {}
-    void connectionSettingsChanged() override {}
-    void setDialogParent(QWidget *) override {}
-    QString aliasForProfile(const QString &p) const override { return p; }
-    QStringList clusterAliases() const override { return {QStringLiteral("testbed")}; }
-    int pollDelaySeconds(const QString &) const override { return -1; }
 };
 
 struct Planned {
@@ -161,8 +150,8 @@ private:
             r.framework = QStringLiteral("pytorch-ddp");
             r.script = QStringLiteral("#!/bin/bash\n#SBATCH --gpus-per-node=%1\n%2\n").arg(p.gpus).arg(longLine);
             const qint64 id = store.createRun(r).value().id;
-            store.markSubmitted(id, p.jobId);
-            store.setSlurmVersion(id, QStringLiteral("22.05.11"));
+            QCOMPARE(store.markSubmitted(id, p.jobId).errorText(), QString());
+            QCOMPARE(store.setSlurmVersion(id, QStringLiteral("22.05.11")).errorText(), QString());
             const QString text =
                 QStringLiteral("JobID|JobName|State|ExitCode|Submit|Start|End|Elapsed|AllocTRES|NodeList\n"
                                "%1|honest|%2|0:0|2024-05-01T09:59:30|%3|%4|00:00:05|billing=4,cpu=4,gres/gpu=%5,node=1|%6\n")
