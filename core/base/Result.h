@@ -37,7 +37,7 @@ class [[nodiscard]] Result : public tl::expected<T, Error> {
     using Base = tl::expected<T, Error>;
 
 public:
-    using Base::expected;
+    using Base::Base;   // the constructors of tl::expected (clang needs this spelling)
     Result(const tl::expected<T, Error> &e) : tl::expected<T, Error>(e) {}
     Result(tl::expected<T, Error> &&e) : tl::expected<T, Error>(std::move(e)) {}
 
