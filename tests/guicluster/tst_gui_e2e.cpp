@@ -115,7 +115,7 @@ private Q_SLOTS:
     void submitRunsToCompletedWithOutput()
     {
         QSignalSpy submitted(m_clusters.get(), &ClusterManager::submitFinished);
-        QSignalSpy status(m_clusters.get(), &ClusterManager::connectionStatus);
+        QSignalSpy status(m_clusters.get(), &ClusterManager::clusterMessage);   // "submitting 1 run(s) to testbed…"
         // What the store holds for a run at the moment the window learns it
         // finished: the poll cycle that saw it finish has already ingested it,
         // and no Results place exists in this test.

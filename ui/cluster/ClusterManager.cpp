@@ -309,11 +309,13 @@ void ClusterManager::onPollDone(const QString &alias, const PollCycleReport &rep
             ++it;
             continue;
         }
-        if (run->isTerminal() || it.value()) {
+        // Settled: ended, running after a submit, or its one follow-up used.
+        if (run->isTerminal() || it.value() || run->state == JobState::Running) {
             it = m_settling.erase(it);
             continue;
         }
-        // Still COMPLETING after the poll that followed scancel: look once more shortly.
+        // Still PENDING after the poll that followed sbatch, or COMPLETING after
+        // the one that followed scancel: one more poll shortly, not a faster timer.
         it.value() = true;
         delayMs = std::min(delayMs, 3000);
         ++it;

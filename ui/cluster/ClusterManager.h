@@ -113,7 +113,7 @@ private:
     qint64 m_watched = 0;
     // Runs cancelled just now: the poll right after scancel often still sees
     // them COMPLETING; one follow-up poll (not a faster timer) settles them.
-    QHash<qint64, bool> m_settling;   // run id -> follow-up already used
+    QHash<qint64, bool> m_settling;   // run id (just submitted or cancelled) -> follow-up already used
     bool m_destroying = false;
 };
 

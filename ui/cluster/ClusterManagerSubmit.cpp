@@ -135,7 +135,10 @@ void ClusterManager::onSubmitDone(const QString &alias, const QList<SentRun> &ou
     bool needReconcile = false;
     for (const auto &[id, o] : outcomes) {   // SentRun: run id, outcome
         switch (o.kind) {
-        case K::Submitted: submitted << tr("run %1 → job %2").arg(id).arg(o.jobId); break;
+        case K::Submitted:
+            submitted << tr("run %1 → job %2").arg(id).arg(o.jobId);
+            m_settling.insert(id, false);   // still PENDING at the first poll: one more look shortly
+            break;
         case K::Rejected: problems << tr("run %1 rejected by Slurm: %2").arg(id).arg(o.message); break;
         case K::Unknown:
             needReconcile = true;
