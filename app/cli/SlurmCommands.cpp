@@ -3,6 +3,7 @@
 
 #include "app/cli/CliCluster.h"
 #include "app/cli/CliParser.h"
+#include "app/cli/RunJson.h"
 #include "core/base/DiagnosticFormat.h"
 #include "core/model/JobSpecJson.h"
 #include "core/compose/JobValidator.h"
@@ -57,42 +58,6 @@ ConnectionOptions connectionOptions(const CliParser &a)
 }
 
 const QString kAliasHelp = QStringLiteral("SSH config Host alias (default: the profile's login host alias)");
-
-// The job name Slurm was given: the #SBATCH line of the script as uploaded.
-QString jobNameOf(const RunRecord &r)
-{
-    static const QRegularExpression line(QStringLiteral("^#SBATCH\\s+(?:--job-name[= ]|-J\\s*)(\\S+)"),
-                                         QRegularExpression::MultilineOption);
-    return line.match(r.script).captured(1);
-}
-
-Json runJson(const RunRecord &r)
-{
-    auto str = [](const QString &q) { return q.toStdString(); };
-    return Json{{"id", r.id},
-                {"study", r.studyId},
-                {"cluster", str(r.clusterAlias)},
-                {"profile", str(r.profile)},
-                {"jobId", str(r.jobId)},
-                {"jobName", str(jobNameOf(r))},
-                {"state", str(SlurmJobState::id(r.state))},
-                {"reason", str(r.reason)},
-                {"submitState", str(submitStateId(r.submitState))},
-                {"gpus", r.gpus},
-                {"nodes", r.nodes},
-                {"rejection", str(r.rejection)}};
-}
-
-// With --json the human lines go to stderr and the command prints one
-// document at the end; a run given to it by id is read back from the store.
-Json storedRunsJson(RunStore &store, const QList<qint64> &ids)
-{
-    Json arr = Json::array();
-    for (qint64 id : ids)
-        if (const auto r = store.run(id); r.ok())
-            arr.push_back(runJson(*r));
-    return arr;
-}
 
 bool openStore(CliContext &ctx, RunStore &store)
 {
@@ -256,20 +221,6 @@ bool printValidation(CliContext &ctx, const JobSpec &spec, const ClusterProfile 
             ctx.err << DiagnosticFormat::toText(d, file) << "\n";
     ctx.err.flush();
     return !hasErrors(ds);
-}
-
-Json accountingJson(RunStore &store, qint64 runId)
-{
-    const auto acct = store.accounting(runId);
-    if (!acct.ok() || !acct.value())
-        return nullptr;
-    const SacctRecord &a = *acct.value();
-    auto str = [](const QString &q) { return q.toStdString(); };
-    return Json{{"jobId", str(a.jobId)},   {"state", str(a.stateText)}, {"exitCode", str(a.exitCode)},
-                {"submit", str(a.submit)}, {"start", str(a.start)},     {"end", str(a.end)},
-                {"elapsed", str(a.elapsed)}, {"allocTres", str(a.allocTres)}, {"maxRss", str(a.maxRss)},
-                {"nodeList", str(a.nodeList)}, {"reason", str(a.reason)}, {"totalCpu", str(a.totalCpu)},
-                {"allocCpus", a.allocCpus}};
 }
 
 std::optional<qint64> runIdArg(CliContext &ctx, const QStringList &pos, const char *cmd)

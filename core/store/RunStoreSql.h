@@ -11,9 +11,13 @@
 #include <QSqlError>
 #include <QSqlQuery>
 #include <QString>
+#include <QStringList>
 #include <QVariant>
 
 namespace scalelab {
+
+// The schema's migrations in order (RunStoreMigrations.cpp).
+const QList<QStringList> &runStoreMigrations();
 
 // Small SQL helpers shared by the RunStore translation units (internal).
 class RunStoreSql {
