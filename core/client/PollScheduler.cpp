@@ -32,4 +32,13 @@ void PollScheduler::recordFailure()
     m_current = std::min(m_current * 2, kMaximumSeconds);
 }
 
+std::optional<int> FollowUpPolls::next(JobState state)
+{
+    const bool started = state != JobState::Pending && state != JobState::Unknown;
+    const int allowed = m_after == After::Submit ? 1 : 4;
+    if (SlurmJobState::isTerminal(state) || (m_after == After::Submit && started) || m_used >= allowed)
+        return std::nullopt;
+    return 3000 << m_used++;
+}
+
 } // namespace scalelab

@@ -60,6 +60,7 @@ private Q_SLOTS:
     void pollControllerDown();
     void pollNothingActiveSendsNothing();
     void pollScheduler();
+    void followUpPollsAfterSubmitAndCancel();
 
     void detectVersionOnce();
     void testOnly();
@@ -505,6 +506,24 @@ void TestSlurmClient::pollScheduler()
     s.setBaseInterval(10000);
     QCOMPARE(s.baseInterval(), 300);
     QCOMPARE(PollScheduler(5).nextDelaySeconds(), 10);
+}
+
+void TestSlurmClient::followUpPollsAfterSubmitAndCancel()
+{
+    // After sbatch: one quick look while PENDING, none once the job started.
+    FollowUpPolls submit(FollowUpPolls::After::Submit);
+    QCOMPARE(submit.next(JobState::Pending), std::optional<int>(3000));
+    QCOMPARE(submit.next(JobState::Pending), std::nullopt);
+    QCOMPARE(FollowUpPolls(FollowUpPolls::After::Submit).next(JobState::Running), std::nullopt);
+    // After scancel a run still RUNNING is not settled (the cancel only asked):
+    // looks at 3, 6, 12 and 24 s, then the normal timer.
+    FollowUpPolls cancel(FollowUpPolls::After::Cancel);
+    QCOMPARE(cancel.next(JobState::Running), std::optional<int>(3000));
+    QCOMPARE(cancel.next(JobState::Completing), std::optional<int>(6000));
+    QCOMPARE(cancel.next(JobState::Running), std::optional<int>(12000));
+    QCOMPARE(cancel.next(JobState::Running), std::optional<int>(24000));
+    QCOMPARE(cancel.next(JobState::Running), std::nullopt);
+    QCOMPARE(FollowUpPolls(FollowUpPolls::After::Cancel).next(JobState::Cancelled), std::nullopt);
 }
 
 void TestSlurmClient::detectVersionOnce()

@@ -309,15 +309,12 @@ void ClusterManager::onPollDone(const QString &alias, const PollCycleReport &rep
             ++it;
             continue;
         }
-        // Settled: ended, running after a submit, or its one follow-up used.
-        if (run->isTerminal() || it.value() || run->state == JobState::Running) {
+        const std::optional<int> followUp = it.value().next(run->state);
+        if (!followUp) {
             it = m_settling.erase(it);
             continue;
         }
-        // Still PENDING after the poll that followed sbatch, or COMPLETING after
-        // the one that followed scancel: one more poll shortly, not a faster timer.
-        it.value() = true;
-        delayMs = std::min(delayMs, 3000);
+        delayMs = std::min(delayMs, *followUp);
         ++it;
     }
     if (rep.moreActive)

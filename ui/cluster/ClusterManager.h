@@ -111,9 +111,7 @@ private:
     QPointer<QWidget> m_dialogParent;
     QSystemTrayIcon *m_tray = nullptr;
     qint64 m_watched = 0;
-    // Runs cancelled just now: the poll right after scancel often still sees
-    // them COMPLETING; one follow-up poll (not a faster timer) settles them.
-    QHash<qint64, bool> m_settling;   // run id (just submitted or cancelled) -> follow-up already used
+    QHash<qint64, FollowUpPolls> m_settling;   // runs submitted or cancelled just now
     bool m_destroying = false;
 };
 

@@ -137,7 +137,7 @@ void ClusterManager::onSubmitDone(const QString &alias, const QList<SentRun> &ou
         switch (o.kind) {
         case K::Submitted:
             submitted << tr("run %1 → job %2").arg(id).arg(o.jobId);
-            m_settling.insert(id, false);   // still PENDING at the first poll: one more look shortly
+            m_settling.insert(id, FollowUpPolls(FollowUpPolls::After::Submit));
             break;
         case K::Rejected: problems << tr("run %1 rejected by Slurm: %2").arg(id).arg(o.message); break;
         case K::Unknown:
@@ -304,7 +304,7 @@ void ClusterManager::cancel(qint64 runId)
                     return;
                 Q_EMIT self->cancelFinished(runId, o ? *o : o.error().message, o.ok());
                 if (o.ok())
-                    self->m_settling.insert(runId, false);
+                    self->m_settling.insert(runId, FollowUpPolls(FollowUpPolls::After::Cancel));
                 self->schedulePoll(self->cluster(alias), 0);   // show CANCELLED without waiting
             },
             Qt::QueuedConnection);
