@@ -66,7 +66,7 @@ int placeIndex(const QString &place)
     return MainWindow::ComposeIndex;
 }
 
-} // namespace
+}   // namespace
 
 int GuiMain::run(int argc, char **argv, const WindowOptions &opts)
 {
@@ -175,4 +175,4 @@ int GuiMain::run(int argc, char **argv, const WindowOptions &opts)
     return rc;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

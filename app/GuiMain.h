@@ -19,4 +19,4 @@ public:
     static int run(int argc, char **argv, const WindowOptions &opts);
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -18,7 +18,7 @@ void securePrivateData()
         std::fprintf(stderr, "scalelab: warning: %s\n", qPrintable(p));
 }
 
-} // namespace
+}   // namespace
 
 int main(int argc, char **argv)
 {

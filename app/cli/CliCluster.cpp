@@ -10,7 +10,9 @@
 namespace scalelab {
 
 CliCluster::CliCluster(CliContext &ctx, const QString &alias, const QString &sshConfig, bool acceptNewHostKey)
-    : m_ctx(ctx), m_alias(alias), m_callbacks(std::make_unique<CliSshCallbacks>(acceptNewHostKey))
+    : m_ctx(ctx)
+    , m_alias(alias)
+    , m_callbacks(std::make_unique<CliSshCallbacks>(acceptNewHostKey))
 {
     SshConnectionSettings s;
     s.alias = alias;
@@ -43,4 +45,4 @@ QString CliCluster::connect()
     return error;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

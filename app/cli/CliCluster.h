@@ -38,4 +38,4 @@ private:
 #endif
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -142,7 +142,7 @@ bool CliContext::finishOutput()
     err.flush();
     errno = 0;
     const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) || m_stdout.error() != QFileDevice::NoError
-        || out.status() != QTextStream::Ok;
+                        || out.status() != QTextStream::Ok;
     if (failed) {
         const int e = errno;
         std::fprintf(stderr, "scalelab: could not write the output: %s\n",
@@ -152,4 +152,4 @@ bool CliContext::finishOutput()
     return !failed;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -65,4 +65,4 @@ private:
     std::optional<ProfileRegistry> m_registry;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

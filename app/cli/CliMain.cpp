@@ -22,7 +22,8 @@ using Command = std::function<int(CliContext &, const QStringList &)>;
 
 int version(CliContext &ctx, const QStringList &args)
 {
-    CliParser a(QStringLiteral("version"), QStringLiteral("[--json]"), QStringLiteral("Prints the version of ScaleLab."));
+    CliParser a(QStringLiteral("version"), QStringLiteral("[--json]"),
+                QStringLiteral("Prints the version of ScaleLab."));
     if (auto rc = a.parse(ctx, args))
         return *rc;
     if (a.isSet(QStringLiteral("json")))
@@ -37,7 +38,8 @@ const std::map<QString, std::pair<Command, const char *>> &commands()
 {
     static const std::map<QString, std::pair<Command, const char *>> table = {
         {QStringLiteral("profiles"), {&ComposeCommands::profiles, "list cluster profiles, partitions and limits"}},
-        {QStringLiteral("render"), {&ComposeCommands::render, "print the sbatch script of a job spec and its diagnostics"}},
+        {QStringLiteral("render"),
+         {&ComposeCommands::render, "print the sbatch script of a job spec and its diagnostics"}},
         {QStringLiteral("lint"), {&ComposeCommands::lint, "check an existing sbatch script against a profile"}},
         {QStringLiteral("metrics"), {&MetricsCommand::run, "print the metrics ingest reads from a job output file"}},
         {QStringLiteral("submit"), {&SlurmCommands::submit, "submit a job spec over SSH, exactly once"}},
@@ -47,23 +49,33 @@ const std::map<QString, std::pair<Command, const char *>> &commands()
         {QStringLiteral("fetch"), {&SlurmCommands::fetch, "download a run's output and GPU sample files"}},
         {QStringLiteral("runs"), {&SlurmCommands::runs, "list stored runs (--json includes metrics)"}},
         {QStringLiteral("report"), {&ReportCommands::report, "write a study's scaling report as PDF"}},
-        {QStringLiteral("discover"), {&DiscoverCommands::discover, "read a cluster's Slurm limits over SSH and write its profile"}},
+        {QStringLiteral("discover"),
+         {&DiscoverCommands::discover, "read a cluster's Slurm limits over SSH and write its profile"}},
         {QStringLiteral("version"), {&version, "print the version (also -V, --version)"}},
     };
     return table;
 }
 
 // Options that belong after a command: named when one is typed before it.
-const QStringList kCommandOptions{QStringLiteral("--json"), QStringLiteral("--connection"), QStringLiteral("--dry-run"),
-                                  QStringLiteral("--profile"), QStringLiteral("--gpus"), QStringLiteral("--output"),
+const QStringList kCommandOptions{QStringLiteral("--json"),       QStringLiteral("--connection"),
+                                  QStringLiteral("--dry-run"),    QStringLiteral("--profile"),
+                                  QStringLiteral("--gpus"),       QStringLiteral("--output"),
                                   QStringLiteral("--ssh-config"), QStringLiteral("--name")};
 
 // Qt's own options (QApplication reads them from argv): accepted, not shown.
-const QStringList kQtValueOptions{QStringLiteral("platform"), QStringLiteral("platformpluginpath"),
-                                  QStringLiteral("platformtheme"), QStringLiteral("plugin"), QStringLiteral("qwindowgeometry"),
-                                  QStringLiteral("qwindowicon"), QStringLiteral("qwindowtitle"), QStringLiteral("style"),
-                                  QStringLiteral("stylesheet"), QStringLiteral("session"), QStringLiteral("display"),
-                                  QStringLiteral("geometry"), QStringLiteral("title")};
+const QStringList kQtValueOptions{QStringLiteral("platform"),
+                                  QStringLiteral("platformpluginpath"),
+                                  QStringLiteral("platformtheme"),
+                                  QStringLiteral("plugin"),
+                                  QStringLiteral("qwindowgeometry"),
+                                  QStringLiteral("qwindowicon"),
+                                  QStringLiteral("qwindowtitle"),
+                                  QStringLiteral("style"),
+                                  QStringLiteral("stylesheet"),
+                                  QStringLiteral("session"),
+                                  QStringLiteral("display"),
+                                  QStringLiteral("geometry"),
+                                  QStringLiteral("title")};
 const QStringList kQtFlags{QStringLiteral("reverse"), QStringLiteral("widgetcount"), QStringLiteral("nograb"),
                            QStringLiteral("dograb"), QStringLiteral("sync")};
 
@@ -97,8 +109,8 @@ CliMain::Route unknownCommand(const QString &word)
     CliContext ctx;
     QStringList names = CliMain::commandNames();
     names << QStringLiteral("help");
-    return exitWith(ctx.unusable(QStringLiteral("unknown command \"%1\"%2; see `scalelab --help`")
-                                     .arg(word, didYouMean(word, names))));
+    return exitWith(ctx.unusable(
+        QStringLiteral("unknown command \"%1\"%2; see `scalelab --help`").arg(word, didYouMean(word, names))));
 }
 
 CliMain::Route commandOrHelp(const QString &word, const QStringList &rest)
@@ -118,10 +130,10 @@ CliMain::Route commandOrHelp(const QString &word, const QStringList &rest)
 bool haveDisplay(const QCommandLineParser &p)
 {
     return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
-        || !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") || p.isSet(QStringLiteral("platform"));
+           || !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") || p.isSet(QStringLiteral("platform"));
 }
 
-} // namespace
+}   // namespace
 
 QStringList CliMain::commandNames()
 {
@@ -141,7 +153,9 @@ QString CliMain::usage()
         "Commands:\n");
     for (const auto &[name, cmd] : commands())
         u += QStringLiteral("  %1%2\n").arg(name, -10).arg(QString::fromLatin1(cmd.second));
-    u += QStringLiteral("  %1%2\n").arg(QStringLiteral("help"), -10).arg(QStringLiteral("this help, or a command's: scalelab help submit"));
+    u += QStringLiteral("  %1%2\n")
+             .arg(QStringLiteral("help"), -10)
+             .arg(QStringLiteral("this help, or a command's: scalelab help submit"));
     u += QStringLiteral(
         "\nOptions:\n"
         "  -h, --help             this help\n"
@@ -212,7 +226,8 @@ CliMain::Route CliMain::route(const QStringList &args)
         const QStringList unknown = p.unknownOptionNames();
         if (unknown.isEmpty())
             return exitWith(ctx.unusable(QStringLiteral("%1 see `scalelab --help`").arg(p.errorText())));
-        const QString typed = (unknown.front().size() == 1 ? QStringLiteral("-") : QStringLiteral("--")) + unknown.front();
+        const QString typed =
+            (unknown.front().size() == 1 ? QStringLiteral("-") : QStringLiteral("--")) + unknown.front();
         QStringList known;
         for (const auto &o : own)
             known << QStringLiteral("--") + o.names().back();
@@ -220,8 +235,8 @@ CliMain::Route CliMain::route(const QStringList &args)
         QString hint;
         if (!best.isEmpty())
             hint = kCommandOptions.contains(best)
-                ? QStringLiteral(" (did you mean \"%1\"? It goes after a command: scalelab runs %1)").arg(best)
-                : QStringLiteral(" (did you mean \"%1\"?)").arg(best);
+                       ? QStringLiteral(" (did you mean \"%1\"? It goes after a command: scalelab runs %1)").arg(best)
+                       : QStringLiteral(" (did you mean \"%1\"?)").arg(best);
         return exitWith(ctx.unusable(QStringLiteral("unknown option %1%2; see `scalelab --help`").arg(typed, hint)));
     }
     const QStringList positional = p.positionalArguments();
@@ -243,7 +258,8 @@ CliMain::Route CliMain::route(const QStringList &args)
     o.dark = p.isSet(QStringLiteral("dark")) || qEnvironmentVariable("SCALELAB_DARK") == QLatin1String("1");
     if (p.isSet(QStringLiteral("place"))) {
         o.place = p.value(QStringLiteral("place"));
-        if (o.place != QLatin1String("compose") && o.place != QLatin1String("jobs") && o.place != QLatin1String("results"))
+        if (o.place != QLatin1String("compose") && o.place != QLatin1String("jobs")
+            && o.place != QLatin1String("results"))
             return exitWith(CliContext().unusable(
                 QStringLiteral("--place must be compose, jobs or results, not \"%1\"").arg(o.place)));
     }
@@ -257,7 +273,8 @@ CliMain::Route CliMain::route(const QStringList &args)
     }
     // A screenshot is drawn offscreen; the window itself needs somewhere to appear.
     if (o.screenshot.isEmpty() && !haveDisplay(p))
-        return exitWith(CliContext().unusable(QStringLiteral("no display: use a headless command, see scalelab --help")));
+        return exitWith(
+            CliContext().unusable(QStringLiteral("no display: use a headless command, see scalelab --help")));
     return r;
 }
 
@@ -272,7 +289,7 @@ int CliMain::run(const QString &command, const QStringList &args)
     // `profiles check` compares a profile with the live cluster (over SSH).
     const bool check = command == QLatin1String("profiles") && args.value(0) == QLatin1String("check");
     const auto it = commands().find(command);
-    int rc = check ? DiscoverCommands::profilesCheck(ctx, args.mid(1))
+    int rc = check                    ? DiscoverCommands::profilesCheck(ctx, args.mid(1))
              : it == commands().end() ? ctx.unusable(QStringLiteral("unknown command \"%1\"").arg(command))
                                       : it->second.first(ctx, args);
     // A result that never reached its reader is not a success.
@@ -281,4 +298,4 @@ int CliMain::run(const QString &command, const QStringList &args)
     return rc;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -24,10 +24,10 @@ public:
     struct Route {
         enum class Kind { Window, Command, Exit };
         Kind kind = Kind::Exit;
-        int exitCode = 0;     // Exit: help and version printed, or the error
-        QString command;      // Command
-        QStringList args;     // Command: the words after it
-        WindowOptions window; // Window
+        int exitCode = 0;   // Exit: help and version printed, or the error
+        QString command;   // Command
+        QStringList args;   // Command: the words after it
+        WindowOptions window;   // Window
     };
     // Decided before any application object exists; prints help, version
     // and errors (unknown command or option: exit 2 with a did-you-mean; no
@@ -41,4 +41,4 @@ public:
     static QStringList commandNames();
 };
 
-} // namespace scalelab
+}   // namespace scalelab

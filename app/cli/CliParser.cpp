@@ -35,7 +35,7 @@ QString dashed(const QString &name)
     return (name.size() == 1 ? QStringLiteral("-") : QStringLiteral("--")) + name;
 }
 
-} // namespace
+}   // namespace
 
 QString closestMatch(const QString &typed, const QStringList &candidates)
 {
@@ -63,7 +63,9 @@ QString didYouMean(const QString &typed, const QStringList &candidates)
 }
 
 CliParser::CliParser(const QString &command, const QString &synopsis, const QString &description)
-    : m_command(command), m_synopsis(synopsis), m_description(description)
+    : m_command(command)
+    , m_synopsis(synopsis)
+    , m_description(description)
 {
     // "-o FILE" and "-h" as single letters; "--" ends the options.
     m_parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsCompactedShortOptions);
@@ -122,8 +124,8 @@ std::optional<int> CliParser::parse(CliContext &ctx, const QStringList &args)
                 if (n.size() > 1)
                     known << dashed(n);
         const QString typed = dashed(unknown.front());
-        return ctx.unusable(QStringLiteral("%1: unknown option %2%3; %4")
-                                .arg(m_command, typed, didYouMean(typed, known), see));
+        return ctx.unusable(
+            QStringLiteral("%1: unknown option %2%3; %4").arg(m_command, typed, didYouMean(typed, known), see));
     }
     // A missing value ("--profile" last) or a value given to a flag.
     return ctx.unusable(QStringLiteral("%1: %2 %3").arg(m_command, m_parser.errorText(), see));
@@ -162,4 +164,4 @@ QString CliParser::help() const
     return h;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

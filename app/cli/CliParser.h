@@ -51,4 +51,4 @@ private:
     QCommandLineParser m_parser;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -45,7 +45,7 @@ Json partitionJson(const Partition &p)
     return j;
 }
 
-} // namespace
+}   // namespace
 
 int ComposeCommands::profiles(CliContext &ctx, const QStringList &args)
 {
@@ -55,8 +55,8 @@ int ComposeCommands::profiles(CliContext &ctx, const QStringList &args)
                                "and the others are still listed.\n"
                                "Exit code: 0 all profiles loaded (warnings allowed), 1 a profile file has errors.")
                     .arg(ProfileRegistry::userDirectory()));
-    a.examples({QStringLiteral("scalelab profiles"),
-                QStringLiteral("scalelab profiles --json | jq -r '.profiles[].id'")});
+    a.examples(
+        {QStringLiteral("scalelab profiles"), QStringLiteral("scalelab profiles --json | jq -r '.profiles[].id'")});
     if (auto rc = a.parse(ctx, args))
         return *rc;
     if (!a.positional().isEmpty())
@@ -101,7 +101,8 @@ int ComposeCommands::profiles(CliContext &ctx, const QStringList &args)
         return hasErrors(reg.problems()) ? int(ExitCode::Errors) : int(ExitCode::Ok);
     }
     for (const auto &p : reg.profiles()) {
-        ctx.out << p.id << "  " << p.name << "  (" << p.origin << (p.discovered.isEmpty() ? QString() : QStringLiteral(", discovered ") + p.discovered) << ")\n";
+        ctx.out << p.id << "  " << p.name << "  (" << p.origin
+                << (p.discovered.isEmpty() ? QString() : QStringLiteral(", discovered ") + p.discovered) << ")\n";
         for (const auto &part : p.partitions) {
             const GpuType *t = p.gpuType(part.gpuType);
             ctx.out << QStringLiteral("    %1%2 %3 x %4, %5 CPUs, %6 MB/node, nodes %7-%8, max %9")
@@ -112,7 +113,8 @@ int ComposeCommands::profiles(CliContext &ctx, const QStringList &args)
                            .arg(part.memoryPerNodeMB)
                            .arg(part.minNodes)
                            .arg(part.maxNodes)
-                           .arg(part.maxTimeSeconds > 0 ? SlurmTime::format(part.maxTimeSeconds) : QStringLiteral("unlimited"));
+                           .arg(part.maxTimeSeconds > 0 ? SlurmTime::format(part.maxTimeSeconds)
+                                                        : QStringLiteral("unlimited"));
             if (part.maxGpusPerJob > 0)
                 ctx.out << QStringLiteral(", <= %1 GPUs/job").arg(part.maxGpusPerJob);
             if (part.exclusive)
@@ -210,4 +212,4 @@ int ComposeCommands::lint(CliContext &ctx, const QStringList &args)
     return hasErrors(imp.diagnostics) ? int(ExitCode::Errors) : int(ExitCode::Ok);
 }
 
-} // namespace scalelab
+}   // namespace scalelab

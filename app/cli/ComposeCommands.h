@@ -13,4 +13,4 @@ public:
     static int lint(CliContext &ctx, const QStringList &args);
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -54,8 +54,8 @@ Discovered discoverOver(CliContext &ctx, const QString &alias, const QString &ss
         return d;
     }
     d.parsed = script.parse(r.out, alias, QDate::currentDate().toString(Qt::ISODate));
-    const SshHostConfig host = SshConfigFile::load(sshConfig.isEmpty() ? SshConfigFile::defaultPath() : sshConfig)
-                                   .resolve(alias);
+    const SshHostConfig host =
+        SshConfigFile::load(sshConfig.isEmpty() ? SshConfigFile::defaultPath() : sshConfig).resolve(alias);
     d.parsed.input.login.alias = alias;
     d.parsed.input.login.hostName = host.hostName;
     d.parsed.input.login.port = host.port;
@@ -85,20 +85,24 @@ QString writeFile(const QString &path, const QByteArray &data)
     return {};
 }
 
-} // namespace
+}   // namespace
 
 int DiscoverCommands::discover(CliContext &ctx, const QStringList &args)
 {
-    CliParser a(QStringLiteral("discover"), QStringLiteral("[--output FILE] [--json] ALIAS"),
-                QStringLiteral("Reads the cluster's Slurm facts (scontrol, sacctmgr; read-only, one round trip) and\n"
-                               "builds a profile in the shipped schema, every value with its source and date. The\n"
-                               "profile is cached in ~/.cache/ScaleLab/discovered/; --output writes it where you\n"
-                               "want (e.g. the user profile folder).\n"
-                               "Exit code: 0 profile built, 1 no GPU partition found, 2 cannot connect or unusable input."));
-    a.value({QStringLiteral("o"), QStringLiteral("output")}, QStringLiteral("FILE"), QStringLiteral("write the profile here too"));
-    a.value({QStringLiteral("ssh-config")}, QStringLiteral("FILE"), QStringLiteral("OpenSSH config to read the alias from"));
+    CliParser a(
+        QStringLiteral("discover"), QStringLiteral("[--output FILE] [--json] ALIAS"),
+        QStringLiteral("Reads the cluster's Slurm facts (scontrol, sacctmgr; read-only, one round trip) and\n"
+                       "builds a profile in the shipped schema, every value with its source and date. The\n"
+                       "profile is cached in ~/.cache/ScaleLab/discovered/; --output writes it where you\n"
+                       "want (e.g. the user profile folder).\n"
+                       "Exit code: 0 profile built, 1 no GPU partition found, 2 cannot connect or unusable input."));
+    a.value({QStringLiteral("o"), QStringLiteral("output")}, QStringLiteral("FILE"),
+            QStringLiteral("write the profile here too"));
+    a.value({QStringLiteral("ssh-config")}, QStringLiteral("FILE"),
+            QStringLiteral("OpenSSH config to read the alias from"));
     a.flag({QStringLiteral("accept-new-host-key")}, QStringLiteral("trust a host key seen for the first time"));
-    a.examples({QStringLiteral("scalelab discover mycluster --output ~/.local/share/ScaleLab/profiles/mycluster.json")});
+    a.examples(
+        {QStringLiteral("scalelab discover mycluster --output ~/.local/share/ScaleLab/profiles/mycluster.json")});
     if (auto rc = a.parse(ctx, args))
         return *rc;
     const QString output = a.value(QStringLiteral("output")).value_or(QString());
@@ -140,7 +144,10 @@ int DiscoverCommands::discover(CliContext &ctx, const QStringList &args)
                            .arg(part.memoryPerNodeMB)
                            .arg(part.minNodes)
                            .arg(part.maxNodes)
-                           .arg(part.isKnown(QStringLiteral("maxTime")) ? (part.maxTimeSeconds ? QString::number(part.maxTimeSeconds) + QStringLiteral(" s") : QStringLiteral("UNLIMITED")) : QStringLiteral("not known"));
+                           .arg(part.isKnown(QStringLiteral("maxTime"))
+                                    ? (part.maxTimeSeconds ? QString::number(part.maxTimeSeconds) + QStringLiteral(" s")
+                                                           : QStringLiteral("UNLIMITED"))
+                                    : QStringLiteral("not known"));
             if (!part.qos.isEmpty())
                 ctx.out << ", QOS " << part.qos;
             ctx.out << "\n";
@@ -158,8 +165,10 @@ int DiscoverCommands::profilesCheck(CliContext &ctx, const QStringList &args)
     CliParser a(QStringLiteral("profiles check"), QStringLiteral("[--connection ALIAS] [--json] ID"),
                 QStringLiteral("Compares profile ID with the live cluster (the limits Slurm states) and lists each\n"
                                "difference.\nExit code: 0 none, 1 differences, 2 cannot connect or unknown profile."));
-    a.value({QStringLiteral("connection")}, QStringLiteral("ALIAS"), QStringLiteral("SSH alias (default: the profile's login host)"));
-    a.value({QStringLiteral("ssh-config")}, QStringLiteral("FILE"), QStringLiteral("OpenSSH config to read the alias from"));
+    a.value({QStringLiteral("connection")}, QStringLiteral("ALIAS"),
+            QStringLiteral("SSH alias (default: the profile's login host)"));
+    a.value({QStringLiteral("ssh-config")}, QStringLiteral("FILE"),
+            QStringLiteral("OpenSSH config to read the alias from"));
     a.flag({QStringLiteral("accept-new-host-key")}, QStringLiteral("trust a host key seen for the first time"));
     if (auto rc = a.parse(ctx, args))
         return *rc;
@@ -184,8 +193,10 @@ int DiscoverCommands::profilesCheck(CliContext &ctx, const QStringList &args)
     if (json) {
         Json arr = Json::array();
         for (const auto &x : diffs)
-            arr.push_back(Json{{"partition", x.partition.toStdString()}, {"field", x.field.toStdString()},
-                               {"profile", x.profileValue.toStdString()}, {"cluster", x.clusterValue.toStdString()},
+            arr.push_back(Json{{"partition", x.partition.toStdString()},
+                               {"field", x.field.toStdString()},
+                               {"profile", x.profileValue.toStdString()},
+                               {"cluster", x.clusterValue.toStdString()},
                                {"source", x.source.toStdString()}});
         Json j{{"profile", profile->id.toStdString()}, {"connection", alias.toStdString()}, {"differences", arr}};
         ctx.printJson("profiles.check", j);
@@ -193,7 +204,8 @@ int DiscoverCommands::profilesCheck(CliContext &ctx, const QStringList &args)
         if (diffs.isEmpty())
             ctx.out << "Profile " << profile->id << " agrees with " << alias << ".\n";
         else
-            ctx.out << "Profile " << profile->id << " differs from " << alias << " in " << diffs.size() << " place(s):\n";
+            ctx.out << "Profile " << profile->id << " differs from " << alias << " in " << diffs.size()
+                    << " place(s):\n";
         for (const auto &x : diffs)
             ctx.out << QStringLiteral("  %1 %2: profile %3, cluster %4  (%5)\n")
                            .arg(x.partition, x.field, x.profileValue, x.clusterValue, x.source);
@@ -202,4 +214,4 @@ int DiscoverCommands::profilesCheck(CliContext &ctx, const QStringList &args)
     return diffs.isEmpty() ? 0 : int(ExitCode::Errors);
 }
 
-} // namespace scalelab
+}   // namespace scalelab

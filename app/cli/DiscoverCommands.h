@@ -13,4 +13,4 @@ public:
     static int profilesCheck(CliContext &ctx, const QStringList &args);
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -8,9 +8,9 @@
 namespace scalelab {
 
 FaultInjectingExecutor::FaultInjectingExecutor(RemoteExecutor &inner)
-    : m_inner(inner), m_killAfter(stepFromEnvironment())
-{
-}
+    : m_inner(inner)
+    , m_killAfter(stepFromEnvironment())
+{}
 
 bool FaultInjectingExecutor::enabled()
 {
@@ -36,4 +36,4 @@ void FaultInjectingExecutor::reached(SubmitStep step)
         ::kill(::getpid(), SIGKILL);
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -39,4 +39,4 @@ private:
     std::optional<SubmitStep> m_killAfter;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

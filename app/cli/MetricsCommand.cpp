@@ -27,24 +27,23 @@ int unusable(CliContext &ctx, const QString &reason)
     return kUnusable;
 }
 
-const char *kHelp =
-    "Usage: scalelab metrics LOG [--patterns FILE] [--json]\n\n"
-    "Prints the metrics ScaleLab's ingest reads from a job output file: metric, value, unit,\n"
-    "the line it came from and the rule that read it (built-in readers for PyTorch, torchrun,\n"
-    "Hugging Face Trainer, Lightning, DeepSpeed, Keras, Horovod, tqdm and nccl-/rccl-tests).\n"
-    "--patterns FILE adds your own patterns: a JSON array of {\"name\", \"regex\", \"unit\",\n"
-    "\"aggregation\": \"last|mean|max|min|per-rank-sum\"} (or a study's notes object with\n"
-    "\"metricPatterns\"); a pattern with a built-in name replaces that metric's value.\n"
-    "--json prints {\"file\", \"metrics\": [...], \"diagnostics\": [...]}.\n"
-    "Exit code: 0 read (even with no metrics), 2 unusable input (unreadable LOG or FILE,\n"
-    "invalid pattern).\n";
+const char *kHelp = "Usage: scalelab metrics LOG [--patterns FILE] [--json]\n\n"
+                    "Prints the metrics ScaleLab's ingest reads from a job output file: metric, value, unit,\n"
+                    "the line it came from and the rule that read it (built-in readers for PyTorch, torchrun,\n"
+                    "Hugging Face Trainer, Lightning, DeepSpeed, Keras, Horovod, tqdm and nccl-/rccl-tests).\n"
+                    "--patterns FILE adds your own patterns: a JSON array of {\"name\", \"regex\", \"unit\",\n"
+                    "\"aggregation\": \"last|mean|max|min|per-rank-sum\"} (or a study's notes object with\n"
+                    "\"metricPatterns\"); a pattern with a built-in name replaces that metric's value.\n"
+                    "--json prints {\"file\", \"metrics\": [...], \"diagnostics\": [...]}.\n"
+                    "Exit code: 0 read (even with no metrics), 2 unusable input (unreadable LOG or FILE,\n"
+                    "invalid pattern).\n";
 
 QString number(double v)
 {
     return QString::number(v, 'g', 10);
 }
 
-} // namespace
+}   // namespace
 
 int MetricsCommand::run(CliContext &ctx, const QStringList &args)
 {
@@ -85,7 +84,8 @@ int MetricsCommand::run(CliContext &ctx, const QStringList &args)
     if (!patternsPath.isEmpty()) {
         QFile f(patternsPath);
         if (!f.open(QIODevice::ReadOnly))
-            return unusable(ctx, QStringLiteral("cannot read the pattern file %1: %2").arg(patternsPath, f.errorString()));
+            return unusable(ctx,
+                            QStringLiteral("cannot read the pattern file %1: %2").arg(patternsPath, f.errorString()));
         if (f.size() > kMaxPatternFile)
             return unusable(ctx, QStringLiteral("%1 is larger than 16 MB; that is no pattern file").arg(patternsPath));
         QString text = QString::fromUtf8(f.readAll()).trimmed();
@@ -93,7 +93,8 @@ int MetricsCommand::run(CliContext &ctx, const QStringList &args)
             text = QStringLiteral("{\"metricPatterns\": %1}").arg(text);
         if (!text.startsWith(u'{') || nlohmann::json::parse(text.toStdString(), nullptr, false).is_discarded())
             return unusable(ctx, QStringLiteral("%1 is not JSON: give an array of {\"name\", \"regex\", \"unit\", "
-                                                "\"aggregation\"} objects").arg(patternsPath));
+                                                "\"aggregation\"} objects")
+                                     .arg(patternsPath));
         const StudyNotesContent notes = StudyMetricPatterns::read(text);
         if (!notes.diagnostics.isEmpty()) {
             for (const Diagnostic &d : notes.diagnostics)
@@ -145,15 +146,21 @@ int MetricsCommand::run(CliContext &ctx, const QStringList &args)
         ctx.out << QStringLiteral("%1: no metrics found\n").arg(log);
     } else {
         ctx.out << QStringLiteral("%1  %2  %3  %4  %5\n")
-                       .arg(QStringLiteral("metric"), -24).arg(QStringLiteral("value"), 14)
-                       .arg(QStringLiteral("unit"), -10).arg(QStringLiteral("line"), 7).arg(QStringLiteral("rule"));
+                       .arg(QStringLiteral("metric"), -24)
+                       .arg(QStringLiteral("value"), 14)
+                       .arg(QStringLiteral("unit"), -10)
+                       .arg(QStringLiteral("line"), 7)
+                       .arg(QStringLiteral("rule"));
         for (const LogMetric &m : r.metrics) {
             QString rule = m.rule;
             if (!m.formula.isEmpty())
                 rule += QStringLiteral(" (%1)").arg(m.formula);
             ctx.out << QStringLiteral("%1  %2  %3  %4  %5\n")
-                           .arg(m.name, -24).arg(number(m.value), 14).arg(m.unit, -10)
-                           .arg(QString::number(m.line), 7).arg(rule);
+                           .arg(m.name, -24)
+                           .arg(number(m.value), 14)
+                           .arg(m.unit, -10)
+                           .arg(QString::number(m.line), 7)
+                           .arg(rule);
         }
     }
     for (const Diagnostic &d : r.diagnostics)
@@ -163,4 +170,4 @@ int MetricsCommand::run(CliContext &ctx, const QStringList &args)
     return kOk;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

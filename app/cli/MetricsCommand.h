@@ -16,4 +16,4 @@ public:
     static int run(CliContext &ctx, const QStringList &args);
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -13,7 +13,8 @@ int ReportCommands::report(CliContext &ctx, const QStringList &args)
     CliParser a(QStringLiteral("report"), QStringLiteral("-o FILE.pdf [--json] STUDY"),
                 QStringLiteral("Writes the scaling report of a study (charts, table, advisor, job scripts,\n"
                                "cluster, Slurm version and dates) as PDF. STUDY is a study id (see `scalelab runs`)."));
-    a.value({QStringLiteral("o"), QStringLiteral("output")}, QStringLiteral("FILE.pdf"), QStringLiteral("where to write the PDF"));
+    a.value({QStringLiteral("o"), QStringLiteral("output")}, QStringLiteral("FILE.pdf"),
+            QStringLiteral("where to write the PDF"));
     a.examples({QStringLiteral("scalelab report 3 -o study3.pdf")});
     if (auto rc = a.parse(ctx, args))
         return *rc;
@@ -42,4 +43,4 @@ int ReportCommands::report(CliContext &ctx, const QStringList &args)
     return 0;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -11,4 +11,4 @@ public:
     static int report(CliContext &ctx, const QStringList &args);
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -53,11 +53,11 @@ Json accountingJson(RunStore &store, qint64 runId)
         return nullptr;
     const SacctRecord &a = *acct.value();
     auto str = [](const QString &q) { return q.toStdString(); };
-    return Json{{"jobId", str(a.jobId)},   {"state", str(a.stateText)}, {"exitCode", str(a.exitCode)},
-                {"submit", str(a.submit)}, {"start", str(a.start)},     {"end", str(a.end)},
-                {"elapsed", str(a.elapsed)}, {"allocTres", str(a.allocTres)}, {"maxRss", str(a.maxRss)},
-                {"nodeList", str(a.nodeList)}, {"reason", str(a.reason)}, {"totalCpu", str(a.totalCpu)},
+    return Json{{"jobId", str(a.jobId)},       {"state", str(a.stateText)},     {"exitCode", str(a.exitCode)},
+                {"submit", str(a.submit)},     {"start", str(a.start)},         {"end", str(a.end)},
+                {"elapsed", str(a.elapsed)},   {"allocTres", str(a.allocTres)}, {"maxRss", str(a.maxRss)},
+                {"nodeList", str(a.nodeList)}, {"reason", str(a.reason)},       {"totalCpu", str(a.totalCpu)},
                 {"allocCpus", a.allocCpus}};
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -20,4 +20,4 @@ nlohmann::ordered_json storedRunsJson(RunStore &store, const QList<qint64> &ids)
 // The run's sacct record, or null when none is stored.
 nlohmann::ordered_json accountingJson(RunStore &store, qint64 runId);
 
-} // namespace scalelab
+}   // namespace scalelab

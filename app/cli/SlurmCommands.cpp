@@ -136,7 +136,9 @@ int submitSpecs(CliContext &ctx, const QList<JobSpec> &specs, const ClusterProfi
         Json verdicts = Json::array();
         for (const auto &spec : specs) {
             const TestOnlyResult t = client.testOnly(renderSbatch(spec, profile));
-            ctx.out << QStringLiteral("%1 GPU(s): %2\n").arg(spec.gpus).arg(t.ok() ? QStringLiteral("accepted") : QStringLiteral("refused"));
+            ctx.out << QStringLiteral("%1 GPU(s): %2\n")
+                           .arg(spec.gpus)
+                           .arg(t.ok() ? QStringLiteral("accepted") : QStringLiteral("refused"));
             const QString verdict = t.transportError.isEmpty() ? t.verdict.trimmed() : t.transportError;
             if (!verdict.isEmpty())
                 ctx.out << "  " << QString(verdict).replace(QLatin1Char('\n'), QStringLiteral("\n  ")) << "\n";
@@ -260,7 +262,7 @@ int onRunCluster(CliContext &ctx, const CliParser &a, const char *cmd,
     return ok ? 0 : int(ExitCode::Errors);
 }
 
-} // namespace
+}   // namespace
 
 int SlurmCommands::submit(CliContext &ctx, const QStringList &args)
 {
@@ -294,7 +296,8 @@ int SlurmCommands::study(CliContext &ctx, const QStringList &args)
                 QStringLiteral("Submits one run per GPU count as a scaling study and prints the study id.\n"
                                "SPEC.json may be - to read the spec from stdin."));
     a.value({QStringLiteral("gpus")}, QStringLiteral("N,N,..."), QStringLiteral("the GPU counts, one run each"));
-    a.value({QStringLiteral("name")}, QStringLiteral("NAME"), QStringLiteral("the study's name (default: framework and counts)"));
+    a.value({QStringLiteral("name")}, QStringLiteral("NAME"),
+            QStringLiteral("the study's name (default: framework and counts)"));
     a.value({QStringLiteral("repeats")}, QStringLiteral("N"),
             QStringLiteral("run every GPU count N times (1-%1; default 1); charts show the median and the range")
                 .arg(kMaxStudyRepeats));
@@ -321,7 +324,8 @@ int SlurmCommands::study(CliContext &ctx, const QStringList &args)
         bool ok = false;
         repeats = r->trimmed().toInt(&ok);
         if (!ok || repeats < 1 || repeats > kMaxStudyRepeats)
-            return ctx.unusable(QStringLiteral("--repeats: \"%1\" is not a number from 1 to %2").arg(*r).arg(kMaxStudyRepeats));
+            return ctx.unusable(
+                QStringLiteral("--repeats: \"%1\" is not a number from 1 to %2").arg(*r).arg(kMaxStudyRepeats));
     }
     const StudyOrder order = a.isSet(QStringLiteral("all-at-once")) ? StudyOrder::AllAtOnce : StudyOrder::OneAtATime;
     BatchScaling scaling;
@@ -366,7 +370,8 @@ int SlurmCommands::study(CliContext &ctx, const QStringList &args)
     ctx.err.flush();
     if (errors)
         return int(ExitCode::Errors);
-    const QString studyName = name.isEmpty() ? QStringLiteral("%1 %2 GPUs").arg(frameworkId(p->spec.framework), *gpus) : name;
+    const QString studyName =
+        name.isEmpty() ? QStringLiteral("%1 %2 GPUs").arg(frameworkId(p->spec.framework), *gpus) : name;
     return submitSpecs(ctx, specs, *p->profile, o, dryRun, studyName, order);
 }
 
@@ -394,7 +399,7 @@ int SlurmCommands::status(CliContext &ctx, const QStringList &args)
     QStringList aliases;
     for (const auto &r : all.value()) {
         const bool unresolved = r.submitState == SubmitState::Intent || r.submitState == SubmitState::Uploaded
-            || r.submitState == SubmitState::Unknown;
+                                || r.submitState == SubmitState::Unknown;
         if (wanted(r) && (unresolved || (r.hasJob() && !r.isTerminal())) && !aliases.contains(r.clusterAlias))
             aliases << r.clusterAlias;
     }
@@ -421,7 +426,8 @@ int SlurmCommands::status(CliContext &ctx, const QStringList &args)
             cj["controllerDown"] = true;
             failed = true;
         } else if (!poll.ok()) {
-            ctx.err << "scalelab: " << alias << ": " << (poll.transportError.isEmpty() ? poll.message : poll.transportError) << "\n";
+            ctx.err << "scalelab: " << alias << ": "
+                    << (poll.transportError.isEmpty() ? poll.message : poll.transportError) << "\n";
             failed = true;
         }
         for (const QString &e : cycle.fetchErrors)
@@ -441,18 +447,24 @@ int SlurmCommands::status(CliContext &ctx, const QStringList &args)
                 runs.push_back(runJson(r));
         ctx.printJson("status", Json{{"clusters", clusters}, {"runs", runs}});
     } else {
-        ctx.out << QStringLiteral("%1 %2 %3 %4 %5 %6\n").arg(QStringLiteral("RUN"), 5).arg(QStringLiteral("CLUSTER"), -12)
-                       .arg(QStringLiteral("JOB"), 8).arg(QStringLiteral("STATE"), -12).arg(QStringLiteral("GPUS"), 4)
+        ctx.out << QStringLiteral("%1 %2 %3 %4 %5 %6\n")
+                       .arg(QStringLiteral("RUN"), 5)
+                       .arg(QStringLiteral("CLUSTER"), -12)
+                       .arg(QStringLiteral("JOB"), 8)
+                       .arg(QStringLiteral("STATE"), -12)
+                       .arg(QStringLiteral("GPUS"), 4)
                        .arg(QStringLiteral("REASON / SUBMISSION"));
         for (const auto &r : after.value())
             if (wanted(r))
                 ctx.out << QStringLiteral("%1 %2 %3 %4 %5 %6\n")
-                           .arg(r.id, 5)
-                           .arg(r.clusterAlias, -12)
-                           .arg(r.jobId.isEmpty() ? QStringLiteral("-") : r.jobId, 8)
-                           .arg(r.hasJob() ? SlurmJobState::id(r.state) : submitStateId(r.submitState).toUpper(), -12)
-                           .arg(r.gpus, 4)
-                           .arg(r.submitState == SubmitState::Rejected ? r.rejection.section(QLatin1Char('\n'), -1) : r.reason);
+                               .arg(r.id, 5)
+                               .arg(r.clusterAlias, -12)
+                               .arg(r.jobId.isEmpty() ? QStringLiteral("-") : r.jobId, 8)
+                               .arg(r.hasJob() ? SlurmJobState::id(r.state) : submitStateId(r.submitState).toUpper(),
+                                    -12)
+                               .arg(r.gpus, 4)
+                               .arg(r.submitState == SubmitState::Rejected ? r.rejection.section(QLatin1Char('\n'), -1)
+                                                                           : r.reason);
         ctx.out.flush();
     }
     return failed ? int(ExitCode::Errors) : 0;
@@ -473,14 +485,19 @@ int SlurmCommands::cancel(CliContext &ctx, const QStringList &args)
         RunStore store;
         if (!openStore(ctx, store))
             return int(ExitCode::Errors);
-        if (const auto run = store.run(*id); run.ok() && !run->hasJob()
+        if (const auto run = store.run(*id);
+            run.ok() && !run->hasJob()
             && (run->submitState == SubmitState::Intent || run->submitState == SubmitState::Uploaded)) {
             const QString e = store.withdrawRun(*id).errorText();
-            const QString message = e.isEmpty() ? QStringLiteral("run %1 withdrawn: it had not reached Slurm and will not be sent").arg(*id) : e;
+            const QString message =
+                e.isEmpty() ? QStringLiteral("run %1 withdrawn: it had not reached Slurm and will not be sent").arg(*id)
+                            : e;
             (e.isEmpty() ? ctx.out : ctx.err) << (e.isEmpty() ? "" : "scalelab: ") << message << "\n";
             if (ctx.jsonMode())
-                ctx.printJson("cancel", Json{{"cancelled", e.isEmpty()}, {"withdrawn", e.isEmpty()},
-                                             {"message", message.toStdString()}, {"run", storedRunsJson(store, {*id}).front()}});
+                ctx.printJson("cancel", Json{{"cancelled", e.isEmpty()},
+                                             {"withdrawn", e.isEmpty()},
+                                             {"message", message.toStdString()},
+                                             {"run", storedRunsJson(store, {*id}).front()}});
             ctx.out.flush();
             ctx.err.flush();
             return e.isEmpty() ? 0 : int(ExitCode::Errors);
@@ -506,7 +523,8 @@ int SlurmCommands::fetch(CliContext &ctx, const QStringList &args)
                 QStringLiteral("Downloads the run's output and GPU sample files over SFTP\n"
                                "into the local run store and ingests their metrics."));
     addConnectionOptions(a, QStringLiteral("SSH config Host alias (default: the run's cluster)"));
-    a.examples({QStringLiteral("scalelab fetch 12"), QStringLiteral("scalelab fetch --json 12 | jq -r '.files[].localPath'")});
+    a.examples(
+        {QStringLiteral("scalelab fetch 12"), QStringLiteral("scalelab fetch --json 12 | jq -r '.files[].localPath'")});
     if (auto rc = a.parse(ctx, args))
         return *rc;
     ctx.setJsonMode(a.isSet(QStringLiteral("json")));
@@ -544,7 +562,8 @@ int SlurmCommands::runs(CliContext &ctx, const QStringList &args)
     CliParser a(QStringLiteral("runs"), QStringLiteral("[--json]"),
                 QStringLiteral("Lists the stored runs (no network). --json adds each run's job name, Slurm\n"
                                "version, job spec, metrics and accounting."));
-    a.examples({QStringLiteral("scalelab runs"), QStringLiteral("scalelab runs --json | jq '.runs[] | {id, jobName, state}'")});
+    a.examples({QStringLiteral("scalelab runs"),
+                QStringLiteral("scalelab runs --json | jq '.runs[] | {id, jobName, state}'")});
     if (auto rc = a.parse(ctx, args))
         return *rc;
     if (!a.positional().isEmpty())
@@ -589,4 +608,4 @@ int SlurmCommands::runs(CliContext &ctx, const QStringList &args)
     return 0;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

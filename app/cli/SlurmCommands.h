@@ -17,4 +17,4 @@ public:
     static int runs(CliContext &ctx, const QStringList &args);
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -26,7 +26,8 @@ QString metricDescription(const QString &name)
         {metric::ExitCode, QStringLiteral("The job's exit status (sacct ExitCode, before the colon).")},
         {metric::CpuEfficiency, QStringLiteral("TotalCPU ÷ (AllocCPUS × Elapsed), as seff computes it: 1 = every "
                                                "allocated core busy the whole time.")},
-        {metric::SacctGpuUtilPct, QStringLiteral("Mean GPU utilisation recorded by Slurm (TRESUsageInAve gres/gpuutil).")},
+        {metric::SacctGpuUtilPct,
+         QStringLiteral("Mean GPU utilisation recorded by Slurm (TRESUsageInAve gres/gpuutil).")},
         {metric::GpuSamples, QStringLiteral("Rows read from the job's GPU sample files (nvidia-smi / rocm-smi); 0 = "
                                             "the node had no GPU tool.")},
         {metric::GpuUtilMeanPct, QStringLiteral("Mean of every GPU sample of the job (nvidia-smi utilization.gpu), "
@@ -59,4 +60,4 @@ QString metricDescription(const QString &name)
     return text.value(name);
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -10,4 +10,4 @@ namespace scalelab {
 // (user patterns describe themselves through their rule).
 QString metricDescription(const QString &name);
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -15,10 +15,14 @@ namespace {
 
 int sourceRank(const QString &source)
 {
-    if (source == metric::SourcePattern) return 4;
-    if (source == metric::SourceLog) return 3;
-    if (source == metric::SourceGpu) return 2;
-    if (source == metric::SourceSacct) return 1;
+    if (source == metric::SourcePattern)
+        return 4;
+    if (source == metric::SourceLog)
+        return 3;
+    if (source == metric::SourceGpu)
+        return 2;
+    if (source == metric::SourceSacct)
+        return 1;
     return 0;
 }
 
@@ -40,10 +44,10 @@ nlohmann::ordered_json rowJson(const RunMetricsRow &r)
 {
     nlohmann::ordered_json metrics = nlohmann::ordered_json::object();
     for (const MetricRecord &m : r.metrics) {
-        nlohmann::ordered_json e = {{"value", std::isfinite(m.value) ? nlohmann::ordered_json(m.value)
-                                                                      : nlohmann::ordered_json()},
-                                    {"unit", m.unit.toStdString()},
-                                    {"source", m.source.toStdString()}};
+        nlohmann::ordered_json e = {
+            {"value", std::isfinite(m.value) ? nlohmann::ordered_json(m.value) : nlohmann::ordered_json()},
+            {"unit", m.unit.toStdString()},
+            {"source", m.source.toStdString()}};
         // Where it came from, when it was read from a file.
         if (!m.file.isEmpty())
             e["file"] = m.file.toStdString();
@@ -74,7 +78,7 @@ nlohmann::ordered_json rowJson(const RunMetricsRow &r)
     return j;
 }
 
-} // namespace
+}   // namespace
 
 std::optional<double> RunMetricsRow::value(const QString &name) const
 {
@@ -91,17 +95,28 @@ QString RunMetricsRow::stateText() const
 
 QString RunMetricsRow::text(const QString &column) const
 {
-    if (column == QLatin1String("id")) return QString::number(run.id);
-    if (column == QLatin1String("study")) return studyName;
-    if (column == QLatin1String("cluster")) return run.clusterAlias;
-    if (column == QLatin1String("slurm")) return run.slurmVersion;
-    if (column == QLatin1String("partition")) return run.partition;
-    if (column == QLatin1String("framework")) return run.framework;
-    if (column == QLatin1String("gpus")) return QString::number(run.gpus);
-    if (column == QLatin1String("nodes")) return QString::number(run.nodes);
-    if (column == QLatin1String("jobId")) return run.jobId;
-    if (column == QLatin1String("state")) return stateText();
-    if (column == QLatin1String("created")) return run.created.toString(Qt::ISODate);
+    if (column == QLatin1String("id"))
+        return QString::number(run.id);
+    if (column == QLatin1String("study"))
+        return studyName;
+    if (column == QLatin1String("cluster"))
+        return run.clusterAlias;
+    if (column == QLatin1String("slurm"))
+        return run.slurmVersion;
+    if (column == QLatin1String("partition"))
+        return run.partition;
+    if (column == QLatin1String("framework"))
+        return run.framework;
+    if (column == QLatin1String("gpus"))
+        return QString::number(run.gpus);
+    if (column == QLatin1String("nodes"))
+        return QString::number(run.nodes);
+    if (column == QLatin1String("jobId"))
+        return run.jobId;
+    if (column == QLatin1String("state"))
+        return stateText();
+    if (column == QLatin1String("created"))
+        return run.created.toString(Qt::ISODate);
     const auto v = value(column);
     return v ? number(*v) : QString();
 }
@@ -109,23 +124,26 @@ QString RunMetricsRow::text(const QString &column) const
 QStringList RunMetricsTable::fixedColumns()
 {
     // Built once: the runs table asks for every cell it draws.
-    static const QStringList columns{QStringLiteral("id"),        QStringLiteral("study"),
-                                     QStringLiteral("cluster"),   QStringLiteral("partition"),
-                                     QStringLiteral("framework"), QStringLiteral("gpus"),
-                                     QStringLiteral("nodes"),     QStringLiteral("jobId"),
-                                     QStringLiteral("state"),     QStringLiteral("created"),
-                                     QStringLiteral("slurm")};
+    static const QStringList columns{
+        QStringLiteral("id"),        QStringLiteral("study"),   QStringLiteral("cluster"), QStringLiteral("partition"),
+        QStringLiteral("framework"), QStringLiteral("gpus"),    QStringLiteral("nodes"),   QStringLiteral("jobId"),
+        QStringLiteral("state"),     QStringLiteral("created"), QStringLiteral("slurm")};
     return columns;
 }
 
 QString RunMetricsTable::columnTitle(const QString &column, const QString &unit)
 {
-    static const QMap<QString, QString> fixed = {
-        {QStringLiteral("id"), QStringLiteral("Run")},         {QStringLiteral("study"), QStringLiteral("Study")},
-        {QStringLiteral("cluster"), QStringLiteral("Cluster")}, {QStringLiteral("slurm"), QStringLiteral("Slurm")}, {QStringLiteral("partition"), QStringLiteral("Partition")},
-        {QStringLiteral("framework"), QStringLiteral("Framework")}, {QStringLiteral("gpus"), QStringLiteral("GPUs")},
-        {QStringLiteral("nodes"), QStringLiteral("Nodes")},     {QStringLiteral("jobId"), QStringLiteral("Job")},
-        {QStringLiteral("state"), QStringLiteral("State")},     {QStringLiteral("created"), QStringLiteral("Created")}};
+    static const QMap<QString, QString> fixed = {{QStringLiteral("id"), QStringLiteral("Run")},
+                                                 {QStringLiteral("study"), QStringLiteral("Study")},
+                                                 {QStringLiteral("cluster"), QStringLiteral("Cluster")},
+                                                 {QStringLiteral("slurm"), QStringLiteral("Slurm")},
+                                                 {QStringLiteral("partition"), QStringLiteral("Partition")},
+                                                 {QStringLiteral("framework"), QStringLiteral("Framework")},
+                                                 {QStringLiteral("gpus"), QStringLiteral("GPUs")},
+                                                 {QStringLiteral("nodes"), QStringLiteral("Nodes")},
+                                                 {QStringLiteral("jobId"), QStringLiteral("Job")},
+                                                 {QStringLiteral("state"), QStringLiteral("State")},
+                                                 {QStringLiteral("created"), QStringLiteral("Created")}};
     if (fixed.contains(column))
         return fixed.value(column);
     return unit.isEmpty() ? column : QStringLiteral("%1 [%2]").arg(column, unit);
@@ -165,8 +183,7 @@ RunMetricsTable RunMetricsTable::load(RunStore &store, qint64 studyId)
             }
         }
         // Finished, files or accounting here, nothing read from them yet.
-        if (r.isTerminal() && row.metrics.isEmpty()
-            && (row.accounting || records.runsWithFiles.contains(r.id)))
+        if (r.isTerminal() && row.metrics.isEmpty() && (row.accounting || records.runsWithFiles.contains(r.id)))
             t.needsIngest << r.id;
         row.run = std::move(r);
         t.rows.append(std::move(row));
@@ -223,4 +240,4 @@ nlohmann::ordered_json runsWithMetricsJson(RunStore &store)
     return t.toJson();
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -35,21 +35,21 @@ struct RunMetricsRow {
 // Runs + their stored metrics as one table: the runs table, its CSV/JSON
 // export and `scalelab runs --json` all read it.
 struct RunMetricsTable {
-    QList<RunMetricsRow> rows;             // in run id order (find() relies on it)
-    QStringList metricNames;               // every metric name seen, sorted
-    QMap<QString, QString> units;          // metric name -> unit
-    QString error;                         // "" = loaded
+    QList<RunMetricsRow> rows;   // in run id order (find() relies on it)
+    QStringList metricNames;   // every metric name seen, sorted
+    QMap<QString, QString> units;   // metric name -> unit
+    QString error;   // "" = loaded
     // Finished runs with files or accounting but no metrics yet: what the
     // window ingests on its own.
     QList<qint64> needsIngest;
-    QList<StudyRecord> studies;            // every study (for pickers), whatever studyId was
+    QList<StudyRecord> studies;   // every study (for pickers), whatever studyId was
 
     // studyId < 0: all runs; 0: runs outside a study; > 0: that study.
     // Where a metric name has several sources, a user pattern wins over the
     // job output, which wins over GPU samples and accounting.
     static RunMetricsTable load(RunStore &store, qint64 studyId = -1);
 
-    static QStringList fixedColumns();     // "id", "study", "cluster", ...
+    static QStringList fixedColumns();   // "id", "study", "cluster", ...
     static QString columnTitle(const QString &column, const QString &unit = {});
 
     const RunMetricsRow *find(qint64 runId) const;
@@ -63,4 +63,4 @@ struct RunMetricsTable {
 // {"error": "..."}.
 nlohmann::ordered_json runsWithMetricsJson(RunStore &store);
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -70,7 +70,7 @@ QString number(double v)
     return QString::number(v, 'g', 4);
 }
 
-} // namespace
+}   // namespace
 
 QString ScalingAnalysis::advice() const
 {
@@ -89,27 +89,47 @@ ScalingAnalysis ScalingAnalysis::analyze(const QList<ScalingRun> &runs, double e
 
     QList<ScalingRun> usable;
     for (const ScalingRun &r : runs) {
-        const QString name = r.label.isEmpty() ? gpuWord(r.gpus) : QStringLiteral("%1 (%2)").arg(r.label, gpuWord(r.gpus));
+        const QString name =
+            r.label.isEmpty() ? gpuWord(r.gpus) : QStringLiteral("%1 (%2)").arg(r.label, gpuWord(r.gpus));
         if (r.gpus <= 0) {
-            a.m_diagnostics.append({Severity::Warning, QStringLiteral("scaling-run-no-gpus"), QStringLiteral("gpus"), 0, 0,
-                                    QStringLiteral("run %1 has no GPU count; it is left out").arg(name), {}});
+            a.m_diagnostics.append({Severity::Warning,
+                                    QStringLiteral("scaling-run-no-gpus"),
+                                    QStringLiteral("gpus"),
+                                    0,
+                                    0,
+                                    QStringLiteral("run %1 has no GPU count; it is left out").arg(name),
+                                    {}});
             leftOut.append(name + QStringLiteral(": no GPU count"));
         } else if (r.failed) {
-            const QString state = r.state.isEmpty() ? QStringLiteral("did not complete") : QStringLiteral("ended %1").arg(r.state);
-            a.m_diagnostics.append({Severity::Warning, QStringLiteral("scaling-run-failed"), {}, 0, 0,
-                                    QStringLiteral("run %1 %2; it is left out").arg(name, state), {}});
+            const QString state =
+                r.state.isEmpty() ? QStringLiteral("did not complete") : QStringLiteral("ended %1").arg(r.state);
+            a.m_diagnostics.append({Severity::Warning,
+                                    QStringLiteral("scaling-run-failed"),
+                                    {},
+                                    0,
+                                    0,
+                                    QStringLiteral("run %1 %2; it is left out").arg(name, state),
+                                    {}});
             leftOut.append(name + u' ' + state);
         } else if (!(r.runtimeSeconds.value_or(0) > 0) && !(r.throughput.value_or(0) > 0)) {
-            a.m_diagnostics.append({Severity::Warning, QStringLiteral("scaling-run-no-timing"), {}, 0, 0,
-                                    QStringLiteral("run %1 has neither a runtime nor a throughput; it is left out").arg(name), {}});
+            a.m_diagnostics.append(
+                {Severity::Warning,
+                 QStringLiteral("scaling-run-no-timing"),
+                 {},
+                 0,
+                 0,
+                 QStringLiteral("run %1 has neither a runtime nor a throughput; it is left out").arg(name),
+                 {}});
             leftOut.append(name + QStringLiteral(": no runtime or throughput"));
         } else {
             usable.append(r);
         }
     }
 
-    const bool allRuntime = std::all_of(usable.begin(), usable.end(), [](const ScalingRun &r) { return r.runtimeSeconds.value_or(0) > 0; });
-    const bool allThroughput = std::all_of(usable.begin(), usable.end(), [](const ScalingRun &r) { return r.throughput.value_or(0) > 0; });
+    const bool allRuntime =
+        std::all_of(usable.begin(), usable.end(), [](const ScalingRun &r) { return r.runtimeSeconds.value_or(0) > 0; });
+    const bool allThroughput =
+        std::all_of(usable.begin(), usable.end(), [](const ScalingRun &r) { return r.throughput.value_or(0) > 0; });
     a.m_basis = (!allRuntime && allThroughput) ? ScalingBasis::Throughput : ScalingBasis::Runtime;
     if (!allRuntime && !allThroughput) {
         QList<ScalingRun> kept;
@@ -117,9 +137,16 @@ ScalingAnalysis ScalingAnalysis::analyze(const QList<ScalingRun> &runs, double e
             if (r.runtimeSeconds.value_or(0) > 0) {
                 kept.append(r);
             } else {
-                const QString name = r.label.isEmpty() ? gpuWord(r.gpus) : QStringLiteral("%1 (%2)").arg(r.label, gpuWord(r.gpus));
-                a.m_diagnostics.append({Severity::Warning, QStringLiteral("scaling-run-no-runtime"), {}, 0, 0,
-                                        QStringLiteral("run %1 has no runtime while others do; it is left out").arg(name), {}});
+                const QString name =
+                    r.label.isEmpty() ? gpuWord(r.gpus) : QStringLiteral("%1 (%2)").arg(r.label, gpuWord(r.gpus));
+                a.m_diagnostics.append(
+                    {Severity::Warning,
+                     QStringLiteral("scaling-run-no-runtime"),
+                     {},
+                     0,
+                     0,
+                     QStringLiteral("run %1 has no runtime while others do; it is left out").arg(name),
+                     {}});
                 leftOut.append(name + QStringLiteral(": no runtime"));
             }
         }
@@ -137,11 +164,16 @@ ScalingAnalysis ScalingAnalysis::analyze(const QList<ScalingRun> &runs, double e
         p.runs = int(it->size());
         QList<double> rt, th, gh, ut, acc;
         for (const ScalingRun &r : *it) {
-            if (r.runtimeSeconds.value_or(0) > 0) rt.append(*r.runtimeSeconds);
-            if (r.throughput.value_or(0) > 0) th.append(*r.throughput);
-            if (r.gpuHours) gh.append(*r.gpuHours);
-            if (r.meanGpuUtilPercent) ut.append(*r.meanGpuUtilPercent);
-            if (r.accuracy) acc.append(*r.accuracy);
+            if (r.runtimeSeconds.value_or(0) > 0)
+                rt.append(*r.runtimeSeconds);
+            if (r.throughput.value_or(0) > 0)
+                th.append(*r.throughput);
+            if (r.gpuHours)
+                gh.append(*r.gpuHours);
+            if (r.meanGpuUtilPercent)
+                ut.append(*r.meanGpuUtilPercent);
+            if (r.accuracy)
+                acc.append(*r.accuracy);
         }
         p.runtimeSeconds = medianOf(rt);
         p.runtimeMin = minOf(rt);
@@ -194,15 +226,17 @@ ScalingAnalysis ScalingAnalysis::analyze(const QList<ScalingRun> &runs, double e
                           rt ? QStringLiteral("s") : QStringLiteral("samples/s"));
     }
     if (!noisy.isEmpty())
-        a.m_warnings.append(QStringLiteral("Noisy timings: the %1 of repeats differ by more than %2 of their median "
-                                           "(%3); the charts show the median and the min–max range; more repeats "
-                                           "or runs one at a time give steadier numbers.")
-                                .arg(a.m_basis == ScalingBasis::Runtime ? QStringLiteral("runtimes") : QStringLiteral("throughputs"),
-                                     percent(kNoisySpread), noisy.join(QStringLiteral("; "))));
+        a.m_warnings.append(
+            QStringLiteral("Noisy timings: the %1 of repeats differ by more than %2 of their median "
+                           "(%3); the charts show the median and the min–max range; more repeats "
+                           "or runs one at a time give steadier numbers.")
+                .arg(a.m_basis == ScalingBasis::Runtime ? QStringLiteral("runtimes") : QStringLiteral("throughputs"),
+                     percent(kNoisySpread), noisy.join(QStringLiteral("; "))));
     if (!a.m_overlaps.isEmpty()) {
         QStringList pairs;
         for (const RunOverlap &o : std::as_const(a.m_overlaps))
-            pairs << QStringLiteral("%1 and %2 on %3 for %4 s").arg(o.first, o.second, o.nodes.join(QStringLiteral(", ")))
+            pairs << QStringLiteral("%1 and %2 on %3 for %4 s")
+                         .arg(o.first, o.second, o.nodes.join(QStringLiteral(", ")))
                          .arg(o.seconds);
         a.m_warnings.append(QStringLiteral("Runs overlapped on shared nodes and may have slowed each other: %1. "
                                            "Run the study one at a time for clean timings.")
@@ -225,8 +259,10 @@ QStringList expandNodeList(const QString &list)
     int depth = 0;
     QString cur;
     for (const QChar c : list) {
-        if (c == u'[') ++depth;
-        if (c == u']') --depth;
+        if (c == u'[')
+            ++depth;
+        if (c == u']')
+            --depth;
         if (c == u',' && depth == 0) {
             names << cur;
             cur.clear();
@@ -256,7 +292,7 @@ QStringList expandNodeList(const QString &list)
     return out;
 }
 
-} // namespace
+}   // namespace
 
 QList<RunOverlap> ScalingAnalysis::findOverlaps(const QList<ScalingRun> &runs)
 {
@@ -315,7 +351,10 @@ void ScalingAnalysis::fit()
     const double n = double(m_points.size());
     for (const ScalingPoint &p : m_points) {
         const double x = 1.0 / p.gpus, y = cost(p, m_basis);
-        sx += x; sy += y; sxx += x * x; sxy += x * y;
+        sx += x;
+        sy += y;
+        sxx += x * x;
+        sxy += x * y;
     }
     const double den = n * sxx - sx * sx;
     if (den <= 0)
@@ -324,7 +363,7 @@ void ScalingAnalysis::fit()
     double a = (sy - b * sx) / n;
     if (b <= 0)
         return;   // cost does not fall with more GPUs: Amdahl's law does not describe the runs
-    if (a < 0) {  // better than linear: fit with no serial part
+    if (a < 0) {   // better than linear: fit with no serial part
         a = 0;
         b = sxy / sxx;
     }
@@ -375,8 +414,10 @@ void ScalingAnalysis::recommend()
         return;
     }
     const ScalingPoint &base = m_points.front();
-    const QString vsBase = m_baselineGpus == 1 ? QString() : QStringLiteral(" the speed of %1").arg(gpuWord(m_baselineGpus));
-    const QString basisWord = m_basis == ScalingBasis::Runtime ? QStringLiteral("runtime") : QStringLiteral("throughput");
+    const QString vsBase =
+        m_baselineGpus == 1 ? QString() : QStringLiteral(" the speed of %1").arg(gpuWord(m_baselineGpus));
+    const QString basisWord =
+        m_basis == ScalingBasis::Runtime ? QStringLiteral("runtime") : QStringLiteral("throughput");
 
     // Low utilisation and accuracy changes apply whatever the recommendation.
     QStringList lowUtil;
@@ -390,8 +431,10 @@ void ScalingAnalysis::recommend()
 
     if (m_points.size() == 1) {
         m_recommendedGpus = base.gpus;
-        m_summary = QStringLiteral("Only the %1-GPU run can be compared: run the same job on %2 to see whether it scales.")
-                        .arg(base.gpus).arg(gpuWord(base.gpus * 2));
+        m_summary =
+            QStringLiteral("Only the %1-GPU run can be compared: run the same job on %2 to see whether it scales.")
+                .arg(base.gpus)
+                .arg(gpuWord(base.gpus * 2));
         return;
     }
 
@@ -409,14 +452,15 @@ void ScalingAnalysis::recommend()
         m_tooSmall = true;
         m_recommendedGpus = m_baselineGpus;
         if (!slower.isEmpty() && slower.size() == m_points.size() - 1)
-            m_summary = QStringLiteral("More GPUs made this job slower than on %1: %2; the model is too small to scale: use %1.")
+            m_summary = QStringLiteral(
+                            "More GPUs made this job slower than on %1: %2; the model is too small to scale: use %1.")
                             .arg(gpuWord(m_baselineGpus), slower.join(QStringLiteral(", ")));
         else if (!slower.isEmpty())
             m_summary = QStringLiteral("%1 gave only %2 the speed of %3 and %4 slower: the model is too small to "
                                        "scale: use %3.")
                             .arg(gpuWord(best->gpus), times(best->speedup), gpuWord(m_baselineGpus),
-                                 slower.join(QStringLiteral(", ")) + (slower.size() == 1 ? QStringLiteral(" was")
-                                                                                        : QStringLiteral(" were")));
+                                 slower.join(QStringLiteral(", "))
+                                     + (slower.size() == 1 ? QStringLiteral(" was") : QStringLiteral(" were")));
         else
             m_summary = QStringLiteral("%1 gave only %2 the speed of %3: the model is too small to scale: use %3.")
                             .arg(gpuWord(best->gpus), times(best->speedup), gpuWord(m_baselineGpus));
@@ -436,8 +480,8 @@ void ScalingAnalysis::recommend()
                        .arg(gpuWord(base.gpus), gpuWord(next.gpus), times(next.speedup), vsBase,
                             percent(next.efficiency), percent(m_threshold));
     } else {
-        sentence = QStringLiteral("%1: %2%3 at %4 efficiency").arg(gpuWord(rec->gpus), times(rec->speedup), vsBase,
-                                                                   percent(rec->efficiency));
+        sentence = QStringLiteral("%1: %2%3 at %4 efficiency")
+                       .arg(gpuWord(rec->gpus), times(rec->speedup), vsBase, percent(rec->efficiency));
         // The next doubling: measured if it was run, else the Amdahl estimate.
         const int next = rec->gpus * 2;
         const ScalingPoint *measured = nullptr;
@@ -470,9 +514,11 @@ void ScalingAnalysis::recommend()
             const QString cost = QStringLiteral("%1 the GPU-hours").arg(times(*costRatio));
             if (measured) {
                 if (gain >= 0)
-                    sentence += QStringLiteral("; %1 gave %2 more speed for %3").arg(gpuWord(next), percent(gain), cost);
+                    sentence +=
+                        QStringLiteral("; %1 gave %2 more speed for %3").arg(gpuWord(next), percent(gain), cost);
                 else
-                    sentence += QStringLiteral("; %1 were %2 slower and took %3").arg(gpuWord(next), percent(-gain), cost);
+                    sentence +=
+                        QStringLiteral("; %1 were %2 slower and took %3").arg(gpuWord(next), percent(-gain), cost);
             } else {
                 sentence += QStringLiteral("; %1 would add about %2 speed for %3 (Amdahl estimate, serial fraction %4)")
                                 .arg(gpuWord(next), percent(std::max(0.0, gain)), cost)
@@ -481,18 +527,22 @@ void ScalingAnalysis::recommend()
         }
     }
     if (!slower.isEmpty())
-        sentence += QStringLiteral("; slower than %1: %2").arg(gpuWord(m_baselineGpus), slower.join(QStringLiteral(", ")));
+        sentence +=
+            QStringLiteral("; slower than %1: %2").arg(gpuWord(m_baselineGpus), slower.join(QStringLiteral(", ")));
     m_summary = sentence + u'.';
 
     if (base.accuracy && rec->accuracy && rec != &base && *base.accuracy - *rec->accuracy > 0.01)
         m_warnings.append(QStringLiteral("Accuracy fell from %1 on %2 to %3 on %4: the global batch grows with the "
                                          "GPU count; scale the learning rate or train longer.")
-                              .arg(*base.accuracy, 0, 'f', 3).arg(gpuWord(base.gpus))
-                              .arg(*rec->accuracy, 0, 'f', 3).arg(gpuWord(rec->gpus)));
+                              .arg(*base.accuracy, 0, 'f', 3)
+                              .arg(gpuWord(base.gpus))
+                              .arg(*rec->accuracy, 0, 'f', 3)
+                              .arg(gpuWord(rec->gpus)));
     if (m_amdahl && m_amdahl->points > 2 && m_amdahl->r2 < 0.8)
-        m_warnings.append(QStringLiteral("The %1 do not follow Amdahl's law well (R² %2): treat the estimate with care.")
-                              .arg(basisWord == QLatin1String("runtime") ? QStringLiteral("runtimes") : QStringLiteral("throughputs"))
-                              .arg(m_amdahl->r2, 0, 'f', 2));
+        m_warnings.append(
+            QStringLiteral("The %1 do not follow Amdahl's law well (R² %2): treat the estimate with care.")
+                .arg(basisWord == QLatin1String("runtime") ? QStringLiteral("runtimes") : QStringLiteral("throughputs"))
+                .arg(m_amdahl->r2, 0, 'f', 2));
 }
 
-} // namespace scalelab
+}   // namespace scalelab

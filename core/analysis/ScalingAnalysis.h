@@ -13,41 +13,41 @@ namespace scalelab {
 
 // One run of the same job at some GPU count, as measured.
 struct ScalingRun {
-    QString label;                          // e.g. the job id, used in messages
+    QString label;   // e.g. the job id, used in messages
     int gpus = 0;
     std::optional<double> runtimeSeconds;   // e.g. train time from the log, or sacct Elapsed
-    std::optional<double> throughput;       // samples/s
-    std::optional<double> gpuHours;         // from accounting; else gpus * runtime
+    std::optional<double> throughput;   // samples/s
+    std::optional<double> gpuHours;   // from accounting; else gpus * runtime
     std::optional<double> meanGpuUtilPercent;
     std::optional<double> accuracy;
-    bool failed = false;                    // did not complete (FAILED, TIMEOUT, CANCELLED...)
-    QString state;                          // shown when failed
+    bool failed = false;   // did not complete (FAILED, TIMEOUT, CANCELLED...)
+    QString state;   // shown when failed
     // When and where it ran (sacct Start/End, NodeList expanded): runs that
     // shared a node at the same time disturbed each other's timings.
-    QString start, end;                     // ISO, "" = unknown
+    QString start, end;   // ISO, "" = unknown
     QStringList nodes;
 };
 
 // Two runs that ran on a shared node at the same time.
 struct RunOverlap {
-    QString first, second;                  // ScalingRun labels
-    QStringList nodes;                      // the nodes both used
-    qint64 seconds = 0;                     // how long they ran together
+    QString first, second;   // ScalingRun labels
+    QStringList nodes;   // the nodes both used
+    qint64 seconds = 0;   // how long they ran together
 };
 
 // One GPU count, measured (the median of its completed runs) or predicted.
 struct ScalingPoint {
     int gpus = 0;
-    int runs = 0;                           // completed runs used; 0 for a prediction
+    int runs = 0;   // completed runs used; 0 for a prediction
     bool predicted = false;
     std::optional<double> runtimeSeconds;   // median
-    std::optional<double> throughput;       // median
+    std::optional<double> throughput;   // median
     // The range of the repeats (min..max); equal to the median for one run.
     std::optional<double> runtimeMin, runtimeMax, throughputMin, throughputMax;
-    double spread = 0;                      // (max - min) / median of the basis metric; 0 for one run
-    double speedup = 1.0;                   // vs the baseline (smallest GPU count)
+    double spread = 0;   // (max - min) / median of the basis metric; 0 for one run
+    double speedup = 1.0;   // vs the baseline (smallest GPU count)
     double speedupMin = 1.0, speedupMax = 1.0;   // from the range, against the baseline median
-    double efficiency = 1.0;                // speedup / (gpus / baseline gpus)
+    double efficiency = 1.0;   // speedup / (gpus / baseline gpus)
     std::optional<double> gpuHours;
     std::optional<double> meanGpuUtilPercent;
     std::optional<double> accuracy;
@@ -55,10 +55,10 @@ struct ScalingPoint {
 
 // runtime(N) = T1 * (s + (1 - s) / N), fitted by least squares.
 struct AmdahlFit {
-    double serialFraction = 0;              // s, 0..1
-    std::optional<double> t1Seconds;        // only when runtimes were fitted
+    double serialFraction = 0;   // s, 0..1
+    std::optional<double> t1Seconds;   // only when runtimes were fitted
     double r2 = 0;
-    int points = 0;                         // distinct GPU counts used (at least kMinFitPoints)
+    int points = 0;   // distinct GPU counts used (at least kMinFitPoints)
 };
 
 // A curve with two parameters through two points always fits exactly (R² 1):
@@ -78,16 +78,16 @@ public:
     // Pairs of runs (completed or not) that shared a node while both ran.
     static QList<RunOverlap> findOverlaps(const QList<ScalingRun> &runs);
 
-    const QList<ScalingPoint> &points() const { return m_points; }           // measured, by GPU count
-    const QList<ScalingPoint> &predictions() const { return m_predictions; } // 2x and 4x the largest
+    const QList<ScalingPoint> &points() const { return m_points; }   // measured, by GPU count
+    const QList<ScalingPoint> &predictions() const { return m_predictions; }   // 2x and 4x the largest
     const std::optional<AmdahlFit> &amdahl() const { return m_amdahl; }
     ScalingBasis basis() const { return m_basis; }
-    int baselineGpus() const { return m_baselineGpus; }                      // 0 when nothing usable
-    int recommendedGpus() const { return m_recommendedGpus; }                // 0 when nothing usable
+    int baselineGpus() const { return m_baselineGpus; }   // 0 when nothing usable
+    int recommendedGpus() const { return m_recommendedGpus; }   // 0 when nothing usable
     double efficiencyThreshold() const { return m_threshold; }
     bool tooSmallToScale() const { return m_tooSmall; }
-    const Diagnostics &diagnostics() const { return m_diagnostics; }         // warnings about runs
-    const QList<RunOverlap> &overlaps() const { return m_overlaps; }          // runs that disturbed each other
+    const Diagnostics &diagnostics() const { return m_diagnostics; }   // warnings about runs
+    const QList<RunOverlap> &overlaps() const { return m_overlaps; }   // runs that disturbed each other
     // Why there is no fit ("" when there is one, or nothing to fit).
     QString noFitReason() const { return m_noFitReason; }
     // Completed runs used / runs given.
@@ -109,7 +109,7 @@ private:
     QList<ScalingPoint> m_points;
     QList<ScalingPoint> m_predictions;
     std::optional<AmdahlFit> m_amdahl;
-    double m_fitA = 0, m_fitB = 0;          // cost(N) = a + b / N in basis units
+    double m_fitA = 0, m_fitB = 0;   // cost(N) = a + b / N in basis units
     ScalingBasis m_basis = ScalingBasis::Runtime;
     int m_baselineGpus = 0;
     int m_recommendedGpus = 0;
@@ -124,4 +124,4 @@ private:
     QStringList m_warnings;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

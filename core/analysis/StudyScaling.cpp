@@ -28,7 +28,7 @@ QString choose(const QList<const RunMetricsRow *> &rows, const QStringList &cand
     return {};
 }
 
-} // namespace
+}   // namespace
 
 bool StudyScaling::completed(const RunMetricsRow &row)
 {
@@ -64,10 +64,14 @@ StudyScalingInput StudyScaling::input(const QList<RunMetricsRow> &rows)
         ScalingRun s;
         s.label = QStringLiteral("job %1").arg(r->run.jobId);
         s.gpus = gpusOf(*r);
-        if (!in.runtimeMetric.isEmpty()) s.runtimeSeconds = r->value(in.runtimeMetric);
-        if (!in.throughputMetric.isEmpty()) s.throughput = r->value(in.throughputMetric);
-        if (!in.accuracyMetric.isEmpty()) s.accuracy = r->value(in.accuracyMetric);
-        if (!in.utilMetric.isEmpty()) s.meanGpuUtilPercent = r->value(in.utilMetric);
+        if (!in.runtimeMetric.isEmpty())
+            s.runtimeSeconds = r->value(in.runtimeMetric);
+        if (!in.throughputMetric.isEmpty())
+            s.throughput = r->value(in.throughputMetric);
+        if (!in.accuracyMetric.isEmpty())
+            s.accuracy = r->value(in.accuracyMetric);
+        if (!in.utilMetric.isEmpty())
+            s.meanGpuUtilPercent = r->value(in.utilMetric);
         s.gpuHours = r->value(metric::GpuHours);
         s.failed = !completed(*r);
         s.state = r->accounting ? r->accounting->stateText : SlurmJobState::id(r->run.state);
@@ -128,4 +132,4 @@ ScalingAnalysis StudyScaling::analyze(const StudyScalingInput &in, double thresh
     return ScalingAnalysis::analyze(in.runs, threshold);
 }
 
-} // namespace scalelab
+}   // namespace scalelab

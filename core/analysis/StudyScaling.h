@@ -15,11 +15,11 @@ namespace scalelab {
 // every GPU count is measured the same way.
 struct StudyScalingInput {
     QList<ScalingRun> runs;
-    QList<qint64> runIds;          // parallel to runs
-    QString runtimeMetric;         // train_time_s when every run has it, else elapsed_s; "" = none
-    QString throughputMetric;      // samples_per_s or throughput; "" = none
-    QString accuracyMetric;        // test_accuracy or val_accuracy; "" = none
-    QString utilMetric;            // gpu_util_mean_pct or sacct_gpu_util_pct; "" = none
+    QList<qint64> runIds;   // parallel to runs
+    QString runtimeMetric;   // train_time_s when every run has it, else elapsed_s; "" = none
+    QString throughputMetric;   // samples_per_s or throughput; "" = none
+    QString accuracyMetric;   // test_accuracy or val_accuracy; "" = none
+    QString utilMetric;   // gpu_util_mean_pct or sacct_gpu_util_pct; "" = none
 };
 
 // One metric at one GPU count over the completed runs: what a chart draws
@@ -54,4 +54,4 @@ public:
     static QList<IncompleteValue> incomplete(const QList<RunMetricsRow> &rows, const QString &metric);
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -8,9 +8,12 @@ namespace scalelab {
 QString severityName(Severity s)
 {
     switch (s) {
-    case Severity::Info: return QStringLiteral("info");
-    case Severity::Warning: return QStringLiteral("warning");
-    case Severity::Error: return QStringLiteral("error");
+    case Severity::Info:
+        return QStringLiteral("info");
+    case Severity::Warning:
+        return QStringLiteral("warning");
+    case Severity::Error:
+        return QStringLiteral("error");
     }
     return {};
 }
@@ -30,14 +33,12 @@ Diagnostic finding(Severity severity, const QString &rule, const QString &field,
 
 bool hasErrors(const Diagnostics &diags)
 {
-    return std::any_of(diags.begin(), diags.end(),
-                       [](const Diagnostic &d) { return d.severity == Severity::Error; });
+    return std::any_of(diags.begin(), diags.end(), [](const Diagnostic &d) { return d.severity == Severity::Error; });
 }
 
 int countOf(const Diagnostics &diags, Severity s)
 {
-    return int(std::count_if(diags.begin(), diags.end(),
-                             [s](const Diagnostic &d) { return d.severity == s; }));
+    return int(std::count_if(diags.begin(), diags.end(), [s](const Diagnostic &d) { return d.severity == s; }));
 }
 
-} // namespace scalelab
+}   // namespace scalelab

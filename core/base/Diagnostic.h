@@ -27,9 +27,9 @@ struct Fix {
 // for scripts, a line), a message and an optional fix.
 struct Diagnostic {
     Severity severity = Severity::Error;
-    QString rule;     // stable id, e.g. "gpus-per-node-exceeded"
-    QString field;    // job spec key or "" when not about one field
-    int line = 0;     // 1-based script/file line, 0 when not applicable
+    QString rule;   // stable id, e.g. "gpus-per-node-exceeded"
+    QString field;   // job spec key or "" when not about one field
+    int line = 0;   // 1-based script/file line, 0 when not applicable
     int column = 0;   // 1-based, 0 when not applicable
     QString message;
     Fix fix;
@@ -46,4 +46,4 @@ Diagnostic finding(Severity severity, const QString &rule, const QString &field,
 bool hasErrors(const Diagnostics &diags);
 int countOf(const Diagnostics &diags, Severity s);
 
-} // namespace scalelab
+}   // namespace scalelab

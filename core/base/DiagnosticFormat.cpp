@@ -53,4 +53,4 @@ nlohmann::ordered_json DiagnosticFormat::toJson(const Diagnostics &ds)
     return arr;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

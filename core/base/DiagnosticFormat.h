@@ -18,4 +18,4 @@ public:
     static nlohmann::ordered_json toJson(const Diagnostics &ds);
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -62,6 +62,6 @@ QString quoted(const QString &text, int max)
     return text.left(max) + QStringLiteral("... (%1 more characters)").arg(text.size() - max);
 }
 
-} // namespace InputLimits
+}   // namespace InputLimits
 
-} // namespace scalelab
+}   // namespace scalelab

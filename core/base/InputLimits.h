@@ -38,6 +38,6 @@ Diagnostics capDiagnostics(Diagnostics diags, const QString &file, int max = kMa
 // much was left out.
 QString quoted(const QString &text, int max = kMaxQuotedChars);
 
-} // namespace InputLimits
+}   // namespace InputLimits
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -32,8 +32,8 @@ class ShapeCheck : public nlohmann::json_sax<JsonSupport::Json> {
 public:
     std::size_t position = 0;
     std::string what;
-    QString limit;       // set when a cap stopped the pass
-    QByteArray limitKey; // the key that went over the key cap
+    QString limit;   // set when a cap stopped the pass
+    QByteArray limitKey;   // the key that went over the key cap
     std::size_t keysSeen = 0;
 
     bool null() override { return true; }
@@ -71,7 +71,8 @@ private:
     {
         m_keys.push_back(0);
         if (int(m_keys.size()) > JsonSupport::kMaxDepth) {
-            limit = QStringLiteral("nested more than %1 levels deep; ScaleLab reads at most %1").arg(JsonSupport::kMaxDepth);
+            limit = QStringLiteral("nested more than %1 levels deep; ScaleLab reads at most %1")
+                        .arg(JsonSupport::kMaxDepth);
             return false;
         }
         return true;
@@ -109,10 +110,9 @@ qsizetype offsetOfDepth(const QByteArray &data, int depth)
     return 0;
 }
 
-} // namespace
+}   // namespace
 
-std::optional<JsonSupport::Json> JsonSupport::parse(const QByteArray &data, const QString &fileName,
-                                                      Diagnostic *error)
+std::optional<JsonSupport::Json> JsonSupport::parse(const QByteArray &data, const QString &fileName, Diagnostic *error)
 {
     const QString file = fileName.isEmpty() ? QStringLiteral("<input>") : fileName;
     ShapeCheck check;
@@ -229,4 +229,4 @@ QString JsonSupport::typeName(const Json &j)
     return QString::fromLatin1(j.type_name());
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -40,7 +40,9 @@ public:
 // the whole file each (nlohmann keeps no positions).
 class JsonPositions {
 public:
-    explicit JsonPositions(const QByteArray &raw) : m_raw(raw) {}
+    explicit JsonPositions(const QByteArray &raw)
+        : m_raw(raw)
+    {}
 
     // 1-based line and column of the first place `key` is written as an
     // object key; false when it is not found.
@@ -57,4 +59,4 @@ private:
     mutable QList<qsizetype> m_lineStarts;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

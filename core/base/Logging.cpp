@@ -25,8 +25,8 @@ namespace {
 bool isPlainValue(const QString &v)
 {
     static const QRegularExpression numbers(QStringLiteral("^[0-9][0-9,._]*$"));
-    static const QStringList fixed{QStringLiteral("--"), QStringLiteral("all"), QStringLiteral("f"), QStringLiteral("scalelab-*"),
-                                   QStringLiteral("standard"), QStringLiteral("true")};
+    static const QStringList fixed{QStringLiteral("--"),         QStringLiteral("all"),      QStringLiteral("f"),
+                                   QStringLiteral("scalelab-*"), QStringLiteral("standard"), QStringLiteral("true")};
     return numbers.match(v).hasMatch() || fixed.contains(v);
 }
 
@@ -63,7 +63,8 @@ void openLocked(LogState &s)
     const bool existed = s.file.exists();
     if (!s.file.open(QIODevice::WriteOnly | QIODevice::Append | QIODevice::Text))
         return;
-    if (!existed || (s.file.permissions() & ~(QFile::ReadOwner | QFile::WriteOwner | QFile::ReadUser | QFile::WriteUser)))
+    if (!existed
+        || (s.file.permissions() & ~(QFile::ReadOwner | QFile::WriteOwner | QFile::ReadUser | QFile::WriteUser)))
         s.file.setPermissions(QFile::ReadOwner | QFile::WriteOwner);
 }
 
@@ -79,11 +80,16 @@ void rotateLocked(LogState &s)
 const char *levelName(QtMsgType type)
 {
     switch (type) {
-    case QtDebugMsg: return "debug";
-    case QtInfoMsg: return "info";
-    case QtWarningMsg: return "warning";
-    case QtCriticalMsg: return "critical";
-    case QtFatalMsg: return "fatal";
+    case QtDebugMsg:
+        return "debug";
+    case QtInfoMsg:
+        return "info";
+    case QtWarningMsg:
+        return "warning";
+    case QtCriticalMsg:
+        return "critical";
+    case QtFatalMsg:
+        return "fatal";
     }
     return "info";
 }
@@ -114,7 +120,7 @@ void handler(QtMsgType type, const QMessageLogContext &context, const QString &m
     }
 }
 
-} // namespace
+}   // namespace
 
 QString redactedCommand(const QStringList &argv)
 {
@@ -198,4 +204,4 @@ QString LogFile::tail(qint64 maxBytes)
     return QString::fromUtf8(f.readAll());
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -11,11 +11,11 @@
 // What may be logged: program names, fixed options, job ids, states, exit
 // codes, durations, error texts. Never a passphrase, password, TOTP code,
 // key, nor a value the researcher typed (paths, names): see redactedCommand.
-Q_DECLARE_LOGGING_CATEGORY(lcSsh)      // "scalelab.ssh": connections, one line per remote command/transfer
-Q_DECLARE_LOGGING_CATEGORY(lcSlurm)    // "scalelab.slurm": submit/reconcile/poll outcomes
-Q_DECLARE_LOGGING_CATEGORY(lcStore)    // "scalelab.store": state changes of runs, store failures
+Q_DECLARE_LOGGING_CATEGORY(lcSsh)   // "scalelab.ssh": connections, one line per remote command/transfer
+Q_DECLARE_LOGGING_CATEGORY(lcSlurm)   // "scalelab.slurm": submit/reconcile/poll outcomes
+Q_DECLARE_LOGGING_CATEGORY(lcStore)   // "scalelab.store": state changes of runs, store failures
 Q_DECLARE_LOGGING_CATEGORY(lcIngest)   // "scalelab.ingest": metrics stored per run
-Q_DECLARE_LOGGING_CATEGORY(lcUi)       // "scalelab.ui": window-level events
+Q_DECLARE_LOGGING_CATEGORY(lcUi)   // "scalelab.ui": window-level events
 
 namespace scalelab {
 
@@ -41,4 +41,4 @@ public:
     static QString tail(qint64 maxBytes = 256 * 1024);
 };
 
-} // namespace scalelab
+}   // namespace scalelab

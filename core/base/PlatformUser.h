@@ -10,4 +10,4 @@ namespace scalelab::PlatformUser {
 
 QString loginName();
 
-} // namespace scalelab::PlatformUser
+}   // namespace scalelab::PlatformUser

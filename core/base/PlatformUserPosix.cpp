@@ -13,4 +13,4 @@ QString loginName()
     return qEnvironmentVariable("USER");
 }
 
-} // namespace scalelab::PlatformUser
+}   // namespace scalelab::PlatformUser

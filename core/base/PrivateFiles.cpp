@@ -16,7 +16,8 @@ QString setMode(const QString &path, QFile::Permissions mode)
 {
     // Owner bits only: QFile::permissions() also reports the User bits, which
     // setPermissions ignores on Unix, so compare what was asked for.
-    const QFile::Permissions ownerOnly = QFileInfo(path).permissions()
+    const QFile::Permissions ownerOnly =
+        QFileInfo(path).permissions()
         & (QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner | QFile::ReadGroup | QFile::WriteGroup
            | QFile::ExeGroup | QFile::ReadOther | QFile::WriteOther | QFile::ExeOther);
     if (ownerOnly == mode)
@@ -27,7 +28,7 @@ QString setMode(const QString &path, QFile::Permissions mode)
     return {};
 }
 
-} // namespace
+}   // namespace
 
 QString makeDirectory(const QString &dir)
 {
@@ -76,4 +77,4 @@ QStringList tightenFolder(const QString &dir)
     return problems;
 }
 
-} // namespace scalelab::PrivateFiles
+}   // namespace scalelab::PrivateFiles

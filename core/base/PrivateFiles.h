@@ -26,5 +26,5 @@ QString makeFile(const QString &file);
 // could not change; a missing folder is not an error.
 QStringList tightenFolder(const QString &dir);
 
-} // namespace PrivateFiles
-} // namespace scalelab
+}   // namespace PrivateFiles
+}   // namespace scalelab

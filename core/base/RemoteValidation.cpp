@@ -9,10 +9,10 @@ namespace {
 bool isPathChar(QChar c)
 {
     const ushort u = c.unicode();
-    return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || u == '.'
-        || u == '_' || u == '-' || u == '+';
+    return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || u == '.' || u == '_'
+           || u == '-' || u == '+';
 }
-} // namespace
+}   // namespace
 
 bool RemoteValidation::isJobId(const QString &s)
 {
@@ -87,4 +87,4 @@ QString RemoteValidation::sanitize(const QByteArray &text, int maxChars)
     return out.trimmed();
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -15,13 +15,13 @@ namespace scalelab {
 enum class ErrorCode {
     StoreUnavailable,   // the store cannot be opened (directory, SQLite file)
     StoreNewerSchema,   // written by a newer ScaleLab: refused for the life of the RunStore
-    StoreFailed,        // an SQL statement or transaction failed
-    NotFound,           // no run/study with that id or token
-    InvalidValue,       // a value ScaleLab will not store or send (empty name, unsafe path, bad token)
-    WrongState,         // the run is not in a state that allows the call (already submitted, ...)
-    Transport,          // the connection failed: the outcome of a remote command is unknown
-    RemoteFailed,       // the remote command ran and failed
-    LocalFile,          // a local file could not be written or read
+    StoreFailed,   // an SQL statement or transaction failed
+    NotFound,   // no run/study with that id or token
+    InvalidValue,   // a value ScaleLab will not store or send (empty name, unsafe path, bad token)
+    WrongState,   // the run is not in a state that allows the call (already submitted, ...)
+    Transport,   // the connection failed: the outcome of a remote command is unknown
+    RemoteFailed,   // the remote command ran and failed
+    LocalFile,   // a local file could not be written or read
 };
 
 struct Error {
@@ -38,17 +38,21 @@ class [[nodiscard]] Result : public tl::expected<T, Error> {
 
 public:
     using Base::Base;   // the constructors of tl::expected (clang needs this spelling)
-    Result(const tl::expected<T, Error> &e) : tl::expected<T, Error>(e) {}
-    Result(tl::expected<T, Error> &&e) : tl::expected<T, Error>(std::move(e)) {}
+    Result(const tl::expected<T, Error> &e)
+        : tl::expected<T, Error>(e)
+    {}
+    Result(tl::expected<T, Error> &&e)
+        : tl::expected<T, Error>(std::move(e))
+    {}
 
     // On a temporary, value() and * return the value itself, not a reference
     // into the dying Result: `for (auto &r : store.runs().value())` is safe.
     std::add_lvalue_reference_t<T> value() & requires(!std::is_void_v<T>) { return Base::value(); }
-    std::add_lvalue_reference_t<const T> value() const & requires(!std::is_void_v<T>) { return Base::value(); }
+    std::add_lvalue_reference_t<const T> value() const &requires(!std::is_void_v<T>) { return Base::value(); }
     T value() && requires(!std::is_void_v<T>) { return std::move(Base::value()); }
-    T value() const && requires(!std::is_void_v<T>) { return Base::value(); }
+    T value() const &&requires(!std::is_void_v<T>) { return Base::value(); }
     std::add_lvalue_reference_t<T> operator*() & requires(!std::is_void_v<T>) { return Base::operator*(); }
-    std::add_lvalue_reference_t<const T> operator*() const & requires(!std::is_void_v<T>) { return Base::operator*(); }
+    std::add_lvalue_reference_t<const T> operator*() const &requires(!std::is_void_v<T>) { return Base::operator*(); }
     T operator*() && requires(!std::is_void_v<T>) { return std::move(Base::operator*()); }
 
     bool ok() const { return this->has_value(); }
@@ -72,4 +76,4 @@ inline Result<void> success()
     return {};
 }
 
-} // namespace scalelab
+}   // namespace scalelab

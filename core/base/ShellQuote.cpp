@@ -11,8 +11,8 @@ bool ShellQuote::isPlain(const QString &word)
     for (QChar c : word) {
         const ushort u = c.unicode();
         const bool ok = (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || u == '_'
-            || u == '-' || u == '.' || u == '/' || u == ',' || u == ':' || u == '=' || u == '+' || u == '@'
-            || u == '%';
+                        || u == '-' || u == '.' || u == '/' || u == ',' || u == ':' || u == '=' || u == '+' || u == '@'
+                        || u == '%';
         if (!ok)
             return false;
     }
@@ -58,8 +58,8 @@ QString ShellQuote::quoteExpandingVariables(const QString &value)
             out += c;
         } else if (c == QLatin1Char('$')) {
             const QChar next = i + 1 < value.size() ? value.at(i + 1) : QChar();
-            const bool variable = next == QLatin1Char('_') || next == QLatin1Char('{')
-                || (next.unicode() < 128 && next.isLetter());
+            const bool variable =
+                next == QLatin1Char('_') || next == QLatin1Char('{') || (next.unicode() < 128 && next.isLetter());
             if (!variable)
                 out += QLatin1Char('\\');
             else if (next == QLatin1Char('{')) {
@@ -67,7 +67,8 @@ QString ShellQuote::quoteExpandingVariables(const QString &value)
                 const qsizetype close = value.indexOf(QLatin1Char('}'), i);
                 bool plain = close > i + 2;
                 for (qsizetype k = i + 2; plain && k < close; ++k)
-                    plain = value.at(k) == QLatin1Char('_') || (value.at(k).unicode() < 128 && value.at(k).isLetterOrNumber());
+                    plain = value.at(k) == QLatin1Char('_')
+                            || (value.at(k).unicode() < 128 && value.at(k).isLetterOrNumber());
                 if (!plain)
                     out += QLatin1Char('\\');
             }
@@ -89,4 +90,4 @@ QString ShellQuote::join(const QStringList &argv)
     return q.join(QLatin1Char(' '));
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -24,4 +24,4 @@ public:
     static bool isSafeForRemote(const QString &word);
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -16,13 +16,25 @@ QStringList ShellCommand::texts() const
 
 namespace {
 
-bool isNameStart(QChar c) { return c.isLetter() || c == QLatin1Char('_'); }
-bool isNameChar(QChar c) { return c.isLetterOrNumber() || c == QLatin1Char('_'); }
-bool isBlank(QChar c) { return c == QLatin1Char(' ') || c == QLatin1Char('\t') || c == QLatin1Char('\n') || c == QLatin1Char('\r'); }
+bool isNameStart(QChar c)
+{
+    return c.isLetter() || c == QLatin1Char('_');
+}
+bool isNameChar(QChar c)
+{
+    return c.isLetterOrNumber() || c == QLatin1Char('_');
+}
+bool isBlank(QChar c)
+{
+    return c == QLatin1Char(' ') || c == QLatin1Char('\t') || c == QLatin1Char('\n') || c == QLatin1Char('\r');
+}
 
 class Lexer {
 public:
-    Lexer(const QString &text, const VariableLookup &lookup) : m_s(text), m_lookup(lookup) {}
+    Lexer(const QString &text, const VariableLookup &lookup)
+        : m_s(text)
+        , m_lookup(lookup)
+    {}
 
     // Lexes from `from` up to the first top-level newline instead of the end.
     void stopAtNewline(int from)
@@ -88,7 +100,8 @@ public:
                 }
                 endWord();
                 QString op(c);
-                if (m_i + 1 < n && (m_s.at(m_i + 1) == c || (c == QLatin1Char('|') && m_s.at(m_i + 1) == QLatin1Char('&'))))
+                if (m_i + 1 < n
+                    && (m_s.at(m_i + 1) == c || (c == QLatin1Char('|') && m_s.at(m_i + 1) == QLatin1Char('&'))))
                     op += m_s.at(m_i + 1);
                 m_i += int(op.size());
                 endCommand(op);
@@ -202,7 +215,8 @@ private:
                     m_i += 2;
                     continue;
                 }
-                if (next == QLatin1Char('"') || next == QLatin1Char('\\') || next == QLatin1Char('$') || next == QLatin1Char('`')) {
+                if (next == QLatin1Char('"') || next == QLatin1Char('\\') || next == QLatin1Char('$')
+                    || next == QLatin1Char('`')) {
                     m_word += next;
                     m_i += 2;
                     continue;
@@ -317,7 +331,8 @@ private:
             const QString rest = inner.mid(k);
             const QString verbatim = m_s.mid(m_i, close - m_i + 1);
             m_i = close + 1;
-            if (name.isEmpty() || !(rest.isEmpty() || rest.startsWith(QLatin1String(":-")) || rest.startsWith(QLatin1Char('-')))) {
+            if (name.isEmpty()
+                || !(rest.isEmpty() || rest.startsWith(QLatin1String(":-")) || rest.startsWith(QLatin1Char('-')))) {
                 m_word += verbatim;   // ${#x}, ${x/a/b} ...: beyond this lexer
                 if (!name.isEmpty())
                     noteUnresolved(name);
@@ -373,7 +388,7 @@ private:
     QSet<QString> m_unresolvedSeen;
 };
 
-} // namespace
+}   // namespace
 
 ShellLexResult lexShell(const QString &text, const VariableLookup &lookup)
 {
@@ -393,4 +408,4 @@ ShellLineEnd findShellLineEnd(const QString &text, int from)
     return e;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -37,11 +37,11 @@ struct ShellHeredoc {
 
 struct ShellLexResult {
     QList<ShellCommand> commands;
-    QStringList unresolved;          // variables referenced but unknown, in order, unique
-    QList<ShellHeredoc> heredocs;    // bodies follow the line in the script
-    bool unterminatedQuote = false;  // a ' " ` or $( that never closes
+    QStringList unresolved;   // variables referenced but unknown, in order, unique
+    QList<ShellHeredoc> heredocs;   // bodies follow the line in the script
+    bool unterminatedQuote = false;   // a ' " ` or $( that never closes
     int unterminatedOffset = -1;
-    bool trailingBackslash = false;  // line continues on the next one
+    bool trailingBackslash = false;   // line continues on the next one
 };
 
 // Returns the value of a variable, or nullopt when unknown.
@@ -58,10 +58,10 @@ ShellLexResult lexShell(const QString &text, const VariableLookup &lookup = {});
 // the way lexShell reads. One pass from `from`, so joining a multi-line quote
 // costs its length once instead of a re-lex per added line.
 struct ShellLineEnd {
-    int end = 0;                   // offset of that newline, or text.size()
-    bool unterminated = false;     // a construct opened and never closed
+    int end = 0;   // offset of that newline, or text.size()
+    bool unterminated = false;   // a construct opened and never closed
     int unterminatedOffset = -1;   // where it opened (in `text`)
 };
 ShellLineEnd findShellLineEnd(const QString &text, int from);
 
-} // namespace scalelab
+}   // namespace scalelab

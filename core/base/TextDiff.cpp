@@ -11,9 +11,15 @@ QString TextDiffResult::toText() const
     QString out;
     for (const DiffLine &l : lines) {
         switch (l.kind) {
-        case DiffLine::Kind::Same: out += QLatin1String("  "); break;
-        case DiffLine::Kind::Removed: out += QLatin1String("- "); break;
-        case DiffLine::Kind::Added: out += QLatin1String("+ "); break;
+        case DiffLine::Kind::Same:
+            out += QLatin1String("  ");
+            break;
+        case DiffLine::Kind::Removed:
+            out += QLatin1String("- ");
+            break;
+        case DiffLine::Kind::Added:
+            out += QLatin1String("+ ");
+            break;
         }
         out += l.text;
         out += QLatin1Char('\n');
@@ -135,4 +141,4 @@ TextDiffResult TextDiff::diffLines(const QStringList &a, const QStringList &b)
     return r;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -37,4 +37,4 @@ public:
     static TextDiffResult diff(const QString &left, const QString &right);   // split on \n
 };
 
-} // namespace scalelab
+}   // namespace scalelab

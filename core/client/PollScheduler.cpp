@@ -8,8 +8,7 @@ namespace scalelab {
 PollScheduler::PollScheduler(int baseSeconds)
     : m_base(std::clamp(baseSeconds, kMinimumSeconds, kMaximumSeconds))
     , m_current(m_base)
-{
-}
+{}
 
 void PollScheduler::setBaseInterval(int seconds)
 {
@@ -41,4 +40,4 @@ std::optional<int> FollowUpPolls::next(JobState state)
     return 3000 << m_used++;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -41,7 +41,9 @@ private:
 class FollowUpPolls {
 public:
     enum class After { Submit, Cancel };
-    explicit FollowUpPolls(After after = After::Submit) : m_after(after) {}
+    explicit FollowUpPolls(After after = After::Submit)
+        : m_after(after)
+    {}
 
     // Milliseconds until the next look given the state the last poll read,
     // or nullopt once the run is settled and the normal timer takes over.
@@ -53,4 +55,4 @@ private:
     int m_used = 0;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -13,7 +13,7 @@ constexpr StepName kSteps[] = {
     {SubmitStep::UnknownStored, "unknown-stored"},     {SubmitStep::SbatchReturned, "sbatch-returned"},
     {SubmitStep::OutcomeStored, "outcome-stored"},
 };
-} // namespace
+}   // namespace
 
 QString submitStepId(SubmitStep step)
 {
@@ -31,4 +31,4 @@ std::optional<SubmitStep> submitStepFromId(const QString &id)
     return std::nullopt;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

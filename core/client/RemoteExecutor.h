@@ -21,10 +21,10 @@ struct RemoteResult {
 
 struct RemoteFileChunk {
     QByteArray data;
-    qint64 offset = 0;     // where `data` starts
-    qint64 fileSize = -1;  // size of the whole remote file, -1 if unknown
-    QString error;         // non-empty on failure (e.g. "no such file")
-    bool missing = false;  // the file does not exist (yet)
+    qint64 offset = 0;   // where `data` starts
+    qint64 fileSize = -1;   // size of the whole remote file, -1 if unknown
+    QString error;   // non-empty on failure (e.g. "no such file")
+    bool missing = false;   // the file does not exist (yet)
 };
 
 // The steps of SlurmClient::submit, in order. Each store write is followed
@@ -32,10 +32,10 @@ struct RemoteFileChunk {
 // two of them.
 enum class SubmitStep {
     DirectoryStored,   // the run's remote directory is in the store
-    ScriptUploaded,    // job.sbatch is on the cluster and the run is "uploaded"
-    UnknownStored,     // the run is "unknown": sbatch is about to be sent
-    SbatchReturned,    // sbatch answered; nothing about its answer is stored yet
-    OutcomeStored,     // the job id (or the rejection) is stored
+    ScriptUploaded,   // job.sbatch is on the cluster and the run is "uploaded"
+    UnknownStored,   // the run is "unknown": sbatch is about to be sent
+    SbatchReturned,   // sbatch answered; nothing about its answer is stored yet
+    OutcomeStored,   // the job id (or the rejection) is stored
 };
 
 // "directory-stored", "script-uploaded", "unknown-stored", "sbatch-returned", "outcome-stored".
@@ -64,4 +64,4 @@ public:
     virtual void reached(SubmitStep step) { (void)step; }
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -32,4 +32,4 @@ QString defaultClusterAlias(const ClusterProfile &profile)
     return profile.loginHosts.isEmpty() ? profile.id : profile.loginHosts.front().alias;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -15,4 +15,4 @@ RunRecord draftRun(const JobSpec &spec, const ClusterProfile &profile, const QSt
 // The SSH alias a cluster is reached by when the researcher names none.
 QString defaultClusterAlias(const ClusterProfile &profile);
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -21,11 +21,16 @@ namespace {
 QString kindName(SubmitOutcome::Kind k)
 {
     switch (k) {
-    case SubmitOutcome::Kind::Submitted: return QStringLiteral("submitted");
-    case SubmitOutcome::Kind::Rejected: return QStringLiteral("rejected by Slurm");
-    case SubmitOutcome::Kind::Unknown: return QStringLiteral("outcome unknown (reconcile pending)");
-    case SubmitOutcome::Kind::NotSent: return QStringLiteral("not sent");
-    case SubmitOutcome::Kind::Refused: return QStringLiteral("refused by ScaleLab");
+    case SubmitOutcome::Kind::Submitted:
+        return QStringLiteral("submitted");
+    case SubmitOutcome::Kind::Rejected:
+        return QStringLiteral("rejected by Slurm");
+    case SubmitOutcome::Kind::Unknown:
+        return QStringLiteral("outcome unknown (reconcile pending)");
+    case SubmitOutcome::Kind::NotSent:
+        return QStringLiteral("not sent");
+    case SubmitOutcome::Kind::Refused:
+        return QStringLiteral("refused by ScaleLab");
     }
     return {};
 }
@@ -33,10 +38,14 @@ QString kindName(SubmitOutcome::Kind k)
 QString kindName(ReconcileOutcome::Kind k)
 {
     switch (k) {
-    case ReconcileOutcome::Kind::Found: return QStringLiteral("job found");
-    case ReconcileOutcome::Kind::NotSubmitted: return QStringLiteral("never reached Slurm");
-    case ReconcileOutcome::Kind::StillUnknown: return QStringLiteral("still unknown");
-    case ReconcileOutcome::Kind::NothingToDo: return QStringLiteral("nothing to do");
+    case ReconcileOutcome::Kind::Found:
+        return QStringLiteral("job found");
+    case ReconcileOutcome::Kind::NotSubmitted:
+        return QStringLiteral("never reached Slurm");
+    case ReconcileOutcome::Kind::StillUnknown:
+        return QStringLiteral("still unknown");
+    case ReconcileOutcome::Kind::NothingToDo:
+        return QStringLiteral("nothing to do");
     }
     return {};
 }
@@ -50,7 +59,7 @@ void logSubmit(const QString &alias, qint64 runId, const SubmitOutcome &o)
                                           o.jobId.isEmpty() ? QString() : QStringLiteral(", job %1").arg(o.jobId));
 }
 
-} // namespace
+}   // namespace
 
 bool ReconcileReport::changed() const
 {
@@ -63,20 +72,24 @@ bool ReconcileReport::changed() const
 RunLifecycle::RunLifecycle(SlurmClient &client, RunStore &store)
     : m_client(client)
     , m_store(store)
-{
-}
+{}
 
 Diagnostics RunLifecycle::validateBatch(const QList<SubmitRequest> &requests)
 {
     Diagnostics out;
     if (requests.isEmpty())
-        out << Diagnostic{Severity::Error, QStringLiteral("empty-batch"), {}, 0, 0,
-                          QStringLiteral("nothing to submit"), {}};
+        out << Diagnostic{
+            Severity::Error, QStringLiteral("empty-batch"), {}, 0, 0, QStringLiteral("nothing to submit"), {}};
     for (const SubmitRequest &r : requests) {
         const QString who = QStringLiteral("%1 GPU(s): ").arg(r.spec.gpus);
         if (!r.profile) {
-            out << Diagnostic{Severity::Error, QStringLiteral("unknown-profile"), QStringLiteral("profile"), 0, 0,
-                              who + QStringLiteral("unknown cluster profile \"%1\"; choose one of the loaded profiles")
+            out << Diagnostic{Severity::Error,
+                              QStringLiteral("unknown-profile"),
+                              QStringLiteral("profile"),
+                              0,
+                              0,
+                              who
+                                  + QStringLiteral("unknown cluster profile \"%1\"; choose one of the loaded profiles")
                                         .arg(r.spec.profile),
                               {}};
             continue;
@@ -205,7 +218,8 @@ FetchReport RunLifecycle::fetchAndIngest(qint64 runId, qint64 maxBytesPerFile)
     // Why a run failed, found once here so views need not read its files.
     if (const auto run = m_store.run(runId); run && run->isTerminal() && run->state != JobState::Completed)
         recordFailureLine(m_store, runId,
-                          m_store.runFilesDirectory(runId) + QLatin1Char('/') + SlurmClient::outputFileName(run->jobId));
+                          m_store.runFilesDirectory(runId) + QLatin1Char('/')
+                              + SlurmClient::outputFileName(run->jobId));
     qCInfo(lcIngest).noquote() << QStringLiteral("run %1: %2 file(s) fetched, %3 metric(s) stored%4")
                                       .arg(runId)
                                       .arg(out.fetch.files.size())
@@ -229,4 +243,4 @@ TailResult RunLifecycle::tail(qint64 runId, qint64 maxBytes)
     return m_client.tailOutput(runId, maxBytes);
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -59,20 +59,20 @@ struct FetchReport {
 };
 
 struct PollCycleOptions {
-    qint64 watchedRun = 0;                    // its new output bytes are fetched (tail) while it runs
+    qint64 watchedRun = 0;   // its new output bytes are fetched (tail) while it runs
     qint64 tailBytes = 1024 * 1024;
     qint64 fetchBytes = 64 * 1024 * 1024;
 };
 
 struct PollCycleReport {
     PollResult poll;
-    QList<qint64> finalRuns;      // finished in this cycle: fetched and ingested
+    QList<qint64> finalRuns;   // finished in this cycle: fetched and ingested
     QStringList fetchErrors;
     QStringList ingestErrors;
-    int metricsStored = 0;        // over all finalRuns
+    int metricsStored = 0;   // over all finalRuns
     qint64 tailRun = 0;
     bool tailChanged = false;
-    bool moreActive = false;      // another cycle is needed (active or unresolved runs remain)
+    bool moreActive = false;   // another cycle is needed (active or unresolved runs remain)
 };
 
 class RunLifecycle {
@@ -112,4 +112,4 @@ private:
     RunStore &m_store;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

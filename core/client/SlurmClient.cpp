@@ -23,14 +23,13 @@ QString sbatchErrorText(const QByteArray &err)
     // Slurm's own lines, verbatim but printable.
     return RemoteValidation::sanitize(err, 2000);
 }
-} // namespace
+}   // namespace
 
 SlurmClient::SlurmClient(RemoteExecutor &executor, RunStore &store, QString clusterAlias)
     : m_exec(executor)
     , m_store(store)
     , m_alias(std::move(clusterAlias))
-{
-}
+{}
 
 QString SlurmClient::runsRoot()
 {
@@ -50,9 +49,8 @@ QString SlurmClient::outputFileName(const QString &jobId)
 QString SlurmClient::submitShellBody(const QString &remoteDir, const QString &token, const QString &afterJobId)
 {
     // A dependency only on a plain, validated job id: nothing else reaches the shell.
-    const QString dependency = RemoteValidation::isJobId(afterJobId)
-                                   ? QStringLiteral(" --dependency=afterany:%1").arg(afterJobId)
-                                   : QString();
+    const QString dependency =
+        RemoteValidation::isJobId(afterJobId) ? QStringLiteral(" --dependency=afterany:%1").arg(afterJobId) : QString();
     // One line (tcsh breaks on multi-line quoted words), no '!' (csh history)
     // and no backslashes (fish). jobid.tmp is created by the redirection
     // BEFORE sbatch starts: its presence tells reconcile() sbatch was tried.
@@ -65,9 +63,9 @@ QString SlurmClient::submitShellBody(const QString &remoteDir, const QString &to
 QStringList SlurmClient::queryArgv(const QStringList &argv)
 {
     static const char *const shaping[] = {
-        "SQUEUE_FORMAT", "SQUEUE_FORMAT2", "SQUEUE_SORT", "SQUEUE_STATES", "SQUEUE_ALL", "SQUEUE_ARRAY",
-        "SQUEUE_NAMES", "SQUEUE_PARTITION", "SQUEUE_QOS", "SQUEUE_ACCOUNT", "SQUEUE_USERS", "SQUEUE_LICENSES",
-        "SACCT_FORMAT", "SACCT_FEDERATION", "SACCT_LOCAL", "SINFO_FORMAT", "SINFO_SORT", "SINFO_PARTITION"};
+        "SQUEUE_FORMAT", "SQUEUE_FORMAT2",   "SQUEUE_SORT", "SQUEUE_STATES",  "SQUEUE_ALL",   "SQUEUE_ARRAY",
+        "SQUEUE_NAMES",  "SQUEUE_PARTITION", "SQUEUE_QOS",  "SQUEUE_ACCOUNT", "SQUEUE_USERS", "SQUEUE_LICENSES",
+        "SACCT_FORMAT",  "SACCT_FEDERATION", "SACCT_LOCAL", "SINFO_FORMAT",   "SINFO_SORT",   "SINFO_PARTITION"};
     QStringList out{QStringLiteral("env")};
     for (const char *v : shaping)
         out << QStringLiteral("-u") << QString::fromLatin1(v);
@@ -118,7 +116,8 @@ Result<QString> SlurmClient::remoteDirFor(const RunRecord &run)
     if (m_home.isEmpty()) {
         const QString home = m_exec.homeDirectory();
         if (home.isEmpty())
-            return fail(ErrorCode::Transport, QStringLiteral("the remote home directory is unknown (connection lost?)"));
+            return fail(ErrorCode::Transport,
+                        QStringLiteral("the remote home directory is unknown (connection lost?)"));
         QString h = home;
         while (h.size() > 1 && h.endsWith(QLatin1Char('/')))
             h.chop(1);
@@ -148,7 +147,8 @@ SubmitOutcome SlurmClient::submit(qint64 runId, const QString &afterJobId)
     case SubmitState::Reconciled:
         return refuse(QStringLiteral("run %1 was already submitted as job %2").arg(runId).arg(run.jobId));
     case SubmitState::Rejected:
-        return refuse(QStringLiteral("run %1 was rejected by Slurm; create a new run with a corrected spec").arg(runId));
+        return refuse(
+            QStringLiteral("run %1 was rejected by Slurm; create a new run with a corrected spec").arg(runId));
     case SubmitState::Unknown:
         return refuse(QStringLiteral("run %1 may already have been submitted; reconcile it first").arg(runId));
     }
@@ -195,18 +195,18 @@ SubmitOutcome SlurmClient::submit(qint64 runId, const QString &afterJobId)
     if (auto e = m_store.setSubmitState(runId, SubmitState::Unknown, QStringLiteral("sbatch sent, no reply yet")); !e)
         return refuse(e.error().message);
     m_exec.reached(SubmitStep::UnknownStored);
-    const RemoteResult r =
-        m_exec.run({QStringLiteral("sh"), QStringLiteral("-c"), submitShellBody(dir, run.token, afterJobId)}, kSbatchTimeoutMs);
+    const RemoteResult r = m_exec.run(
+        {QStringLiteral("sh"), QStringLiteral("-c"), submitShellBody(dir, run.token, afterJobId)}, kSbatchTimeoutMs);
     m_exec.reached(SubmitStep::SbatchReturned);
 
     // (d) After sbatch the stored state is "unknown". Each write below only
     // narrows it; when one fails the run stays "unknown" and reconcile()
     // resolves it from the remote jobid file, so the outcome is Unknown.
     auto unresolved = [&](const QString &what, const Error &e, const QString &jobId = {}) {
-        return SubmitOutcome{K::Unknown, jobId,
-                             QStringLiteral("%1, but the store could not record it (%2); reconcile the run")
-                                 .arg(what, e.message),
-                             false};
+        return SubmitOutcome{
+            K::Unknown, jobId,
+            QStringLiteral("%1, but the store could not record it (%2); reconcile the run").arg(what, e.message),
+            false};
     };
     // Every answer below is stored before it is returned.
     auto recorded = [&](SubmitOutcome o) {
@@ -214,7 +214,8 @@ SubmitOutcome SlurmClient::submit(qint64 runId, const QString &afterJobId)
         return o;
     };
     if (!r.transportOk()) {
-        const QString m = QStringLiteral("connection lost while sbatch ran (%1); reconcile the run").arg(r.transportError);
+        const QString m =
+            QStringLiteral("connection lost while sbatch ran (%1); reconcile the run").arg(r.transportError);
         if (auto e = m_store.setSubmitState(runId, SubmitState::Unknown, m); !e)
             return unresolved(QStringLiteral("connection lost while sbatch ran (%1)").arg(r.transportError), e.error());
         return recorded(SubmitOutcome{K::Unknown, {}, m, false});
@@ -223,8 +224,9 @@ SubmitOutcome SlurmClient::submit(qint64 runId, const QString &afterJobId)
         const QString first = QString::fromUtf8(r.out).trimmed().section(QLatin1Char('\n'), 0, 0);
         const QString jobId = first.section(QLatin1Char(';'), 0, 0).trimmed();   // "id;cluster"
         if (!RemoteValidation::isJobId(jobId)) {
-            const QString m = QStringLiteral("sbatch succeeded but printed \"%1\" instead of a job id; reconcile the run")
-                                  .arg(RemoteValidation::sanitize(r.out, 200));
+            const QString m =
+                QStringLiteral("sbatch succeeded but printed \"%1\" instead of a job id; reconcile the run")
+                    .arg(RemoteValidation::sanitize(r.out, 200));
             if (auto e = m_store.setSubmitState(runId, SubmitState::Unknown, m); !e)
                 return unresolved(QStringLiteral("sbatch printed no job id"), e.error());
             return recorded(SubmitOutcome{K::Unknown, {}, m, false});
@@ -262,7 +264,8 @@ ReconcileOutcome SlurmClient::reconcile(qint64 runId)
     const RunRecord run = *stored;
     if (run.submitState != SubmitState::Intent && run.submitState != SubmitState::Uploaded
         && run.submitState != SubmitState::Unknown)
-        return {K::NothingToDo, run.jobId, QStringLiteral("run %1 is %2").arg(runId).arg(submitStateId(run.submitState))};
+        return {K::NothingToDo, run.jobId,
+                QStringLiteral("run %1 is %2").arg(runId).arg(submitStateId(run.submitState))};
     if (!RemoteValidation::isRunToken(run.token))
         return {K::StillUnknown, {}, QStringLiteral("run %1 has an invalid token").arg(runId)};
     const Result<QString> dirResult = remoteDirFor(run);
@@ -270,12 +273,14 @@ ReconcileOutcome SlurmClient::reconcile(qint64 runId)
         return {K::StillUnknown, {}, dirResult.error().message};
     const QString dir = *dirResult;
 
-    const RemoteResult r = m_exec.run({QStringLiteral("sh"), QStringLiteral("-c"), reconcileShellBody(dir)},
-                                      kQueryTimeoutMs);
+    const RemoteResult r =
+        m_exec.run({QStringLiteral("sh"), QStringLiteral("-c"), reconcileShellBody(dir)}, kQueryTimeoutMs);
     if (!r.ok())
-        return {K::StillUnknown, {},
-                r.transportOk() ? QStringLiteral("reading %1 failed: %2").arg(dir, RemoteValidation::sanitize(r.err, 300))
-                                : r.transportError};
+        return {K::StillUnknown,
+                {},
+                r.transportOk()
+                    ? QStringLiteral("reading %1 failed: %2").arg(dir, RemoteValidation::sanitize(r.err, 300))
+                    : r.transportError};
     const QStringList lines = QString::fromUtf8(r.out).split(QLatin1Char('\n'));
     const QString status = lines.value(0).trimmed();
     const QString idText = lines.value(1).trimmed().section(QLatin1Char(';'), 0, 0);
@@ -295,7 +300,8 @@ ReconcileOutcome SlurmClient::reconcile(qint64 runId)
     }
     if (status == QLatin1String("tmp") || status == QLatin1String("tmp-recent"))
         return lookUpByToken(run, dir, status == QLatin1String("tmp-recent"));
-    return {K::StillUnknown, {},
+    return {K::StillUnknown,
+            {},
             QStringLiteral("unexpected reply while reconciling: %1").arg(RemoteValidation::sanitize(r.out, 200))};
 }
 
@@ -318,9 +324,10 @@ ReconcileOutcome SlurmClient::lookUpByToken(const RunRecord &run, const QString 
         return {K::Found, jobId, message};
     };
 
-    const RemoteResult sq = m_exec.run(queryArgv({QStringLiteral("squeue"), QStringLiteral("--me"), QStringLiteral("--states=all"),
-                                                  QStringLiteral("--noheader"), SqueueParser::formatArgument()}),
-                                       kQueryTimeoutMs);
+    const RemoteResult sq =
+        m_exec.run(queryArgv({QStringLiteral("squeue"), QStringLiteral("--me"), QStringLiteral("--states=all"),
+                              QStringLiteral("--noheader"), SqueueParser::formatArgument()}),
+                   kQueryTimeoutMs);
     bool squeueSure = false;
     if (sq.transportOk()) {
         const auto parsed = SqueueParser().parse(sq.out, sq.err);
@@ -345,19 +352,22 @@ ReconcileOutcome SlurmClient::lookUpByToken(const RunRecord &run, const QString 
                 return found(rec.jobId, rec.state, QStringLiteral("sacct"));
     }
     if (!squeueSure || !sacctSure)
-        return {K::StillUnknown, {},
+        return {K::StillUnknown,
+                {},
                 QStringLiteral("sbatch was started but its job cannot be looked up now (%1); try again later")
-                    .arg(!sq.transportOk() ? sq.transportError
+                    .arg(!sq.transportOk()   ? sq.transportError
                          : !sa.transportOk() ? sa.transportError
                                              : QStringLiteral("controller or accounting unavailable"))};
     if (attemptRecent)
-        return {K::StillUnknown, {},
+        return {K::StillUnknown,
+                {},
                 QStringLiteral("sbatch was started less than 5 minutes ago and may still be waiting; try again later")};
     if (auto e = m_store.setSubmitState(run.id, SubmitState::Uploaded,
                                         QStringLiteral("an earlier sbatch attempt left no job"));
         !e)
         return {K::StillUnknown, {}, e.error().message};
-    return {K::NotSubmitted, {},
+    return {K::NotSubmitted,
+            {},
             QStringLiteral("sbatch was tried but no job carries this run's token; it can be submitted")};
 }
 
@@ -382,9 +392,9 @@ TestOnlyResult SlurmClient::testOnly(const QString &script)
         result.transportError = QStringLiteral("uploading the script failed: %1").arg(e);
         return result;
     }
-    const RemoteResult r = m_exec.run({QStringLiteral("sbatch"), QStringLiteral("--test-only"),
-                                       QStringLiteral("--chdir=") + dir, path},
-                                      kSbatchTimeoutMs);
+    const RemoteResult r =
+        m_exec.run({QStringLiteral("sbatch"), QStringLiteral("--test-only"), QStringLiteral("--chdir=") + dir, path},
+                   kSbatchTimeoutMs);
     result.exitCode = r.exitCode;
     result.transportError = r.transportError;
     result.verdict = RemoteValidation::sanitize(r.err.isEmpty() ? r.out : r.err, 2000);
@@ -393,4 +403,4 @@ TestOnlyResult SlurmClient::testOnly(const QString &script)
     return result;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

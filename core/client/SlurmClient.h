@@ -48,8 +48,8 @@ public:
     QString clusterAlias() const { return m_alias; }
 
     // Remote layout and the exact shell bodies (public for tests).
-    static QString runsRoot();                       // ".scalelab/runs" under $HOME
-    static QString scriptFileName();                 // "job.sbatch"
+    static QString runsRoot();   // ".scalelab/runs" under $HOME
+    static QString scriptFileName();   // "job.sbatch"
     static QString submitShellBody(const QString &remoteDir, const QString &token, const QString &afterJobId = {});
     static QString reconcileShellBody(const QString &remoteDir);
     static QString outputFileName(const QString &jobId);   // "scalelab-<id>.out"
@@ -71,4 +71,4 @@ private:
     QHash<QString, int> m_incompleteCycles;   // job id -> polls that saw a half-written sacct record
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -22,7 +22,7 @@ QString cleanReason(const QString &reason)
 {
     return reason == QLatin1String("None") || reason == QLatin1String("(null)") ? QString() : reason;
 }
-} // namespace
+}   // namespace
 
 PollResult SlurmClient::pollOnce()
 {
@@ -41,8 +41,8 @@ PollResult SlurmClient::pollOnce()
         return result;
 
     // One squeue for the user: filtered by slurmctld, unlike a -j list.
-    const RemoteResult sq = m_exec.run(queryArgv({QStringLiteral("squeue"), QStringLiteral("--me"), QStringLiteral("--noheader"),
-                                                  SqueueParser::formatArgument()}),
+    const RemoteResult sq = m_exec.run(queryArgv({QStringLiteral("squeue"), QStringLiteral("--me"),
+                                                  QStringLiteral("--noheader"), SqueueParser::formatArgument()}),
                                        kQueryTimeoutMs);
     ++result.squeueCalls;
     if (!sq.transportOk()) {
@@ -57,9 +57,8 @@ PollResult SlurmClient::pollOnce()
         return result;
     }
     if (sq.exitCode != 0) {
-        result.message = QStringLiteral("squeue failed (exit %1): %2")
-                             .arg(sq.exitCode)
-                             .arg(RemoteValidation::sanitize(sq.err, 400));
+        result.message =
+            QStringLiteral("squeue failed (exit %1): %2").arg(sq.exitCode).arg(RemoteValidation::sanitize(sq.err, 400));
         return result;
     }
     result.diagnostics << parsed.diagnostics;
@@ -75,8 +74,8 @@ PollResult SlurmClient::pollOnce()
         const QString reason = cleanReason(row.reason);
         auto changed = m_store.updateState(it->id, row.state, reason);
         if (!changed.ok())
-            result.diagnostics << Diagnostic{Severity::Warning, QStringLiteral("store-error"), {}, 0, 0,
-                                             changed.error().message, {}};
+            result.diagnostics << Diagnostic{
+                Severity::Warning, QStringLiteral("store-error"), {}, 0, 0, changed.error().message, {}};
         else if (*changed)
             result.updates << RunStateUpdate{it->id, row.jobId, it->state, row.state, reason, false};
     }
@@ -87,7 +86,8 @@ PollResult SlurmClient::pollOnce()
             gone << it.key();
     if (gone.isEmpty())
         return result;
-    std::sort(gone.begin(), gone.end(), [](const QString &a, const QString &b) { return a.toLongLong() < b.toLongLong(); });
+    std::sort(gone.begin(), gone.end(),
+              [](const QString &a, const QString &b) { return a.toLongLong() < b.toLongLong(); });
 
     // One sacct for every job that left the queue (with steps: MaxRSS lives there).
     QStringList args{QStringLiteral("sacct"), QStringLiteral("--jobs=") + gone.join(QLatin1Char(','))};
@@ -125,8 +125,8 @@ PollResult SlurmClient::pollOnce()
         }
         m_incompleteCycles.remove(rec.jobId);
         if (auto e = m_store.recordFinal(it->id, rec); !e) {
-            result.diagnostics << Diagnostic{Severity::Warning, QStringLiteral("store-error"), {}, 0, 0,
-                                             e.error().message, {}};
+            result.diagnostics << Diagnostic{
+                Severity::Warning, QStringLiteral("store-error"), {}, 0, 0, e.error().message, {}};
             continue;
         }
         result.updates << RunStateUpdate{it->id, rec.jobId, it->state, rec.state, cleanReason(rec.reason), true};
@@ -149,14 +149,14 @@ Result<QString> SlurmClient::cancel(qint64 runId)
     if (!RemoteValidation::isJobId(run.jobId))
         return fail(ErrorCode::WrongState, QStringLiteral("run %1 has no Slurm job to cancel").arg(runId));
     if (run.isTerminal())
-        return fail(ErrorCode::WrongState, QStringLiteral("job %1 already ended (%2)")
-                                               .arg(run.jobId, SlurmJobState::displayName(run.state)));
+        return fail(ErrorCode::WrongState,
+                    QStringLiteral("job %1 already ended (%2)").arg(run.jobId, SlurmJobState::displayName(run.state)));
     const RemoteResult r = m_exec.run({QStringLiteral("scancel"), run.jobId}, kQueryTimeoutMs);
     if (!r.transportOk())
         return fail(ErrorCode::Transport, r.transportError);
     if (r.exitCode != 0)
-        return fail(ErrorCode::RemoteFailed, QStringLiteral("scancel %1 failed: %2")
-                                                 .arg(run.jobId, RemoteValidation::sanitize(r.err, 400)));
+        return fail(ErrorCode::RemoteFailed,
+                    QStringLiteral("scancel %1 failed: %2").arg(run.jobId, RemoteValidation::sanitize(r.err, 400)));
     return QStringLiteral("cancel requested for job %1").arg(run.jobId);
 }
 
@@ -174,11 +174,11 @@ FetchResult SlurmClient::fetch(qint64 runId, qint64 maxBytesPerFile)
         return result;
     }
     // The files the job script writes all start with "scalelab-".
-    const RemoteResult ls = m_exec.run({QStringLiteral("find"), run.remoteDir, QStringLiteral("-maxdepth"),
-                                        QStringLiteral("1"), QStringLiteral("-type"), QStringLiteral("f"),
-                                        QStringLiteral("-name"), QStringLiteral("scalelab-*"), QStringLiteral("-printf"),
-                                        QStringLiteral("%s %f\\n")},
-                                       kQueryTimeoutMs);
+    const RemoteResult ls =
+        m_exec.run({QStringLiteral("find"), run.remoteDir, QStringLiteral("-maxdepth"), QStringLiteral("1"),
+                    QStringLiteral("-type"), QStringLiteral("f"), QStringLiteral("-name"), QStringLiteral("scalelab-*"),
+                    QStringLiteral("-printf"), QStringLiteral("%s %f\\n")},
+                   kQueryTimeoutMs);
     if (!ls.ok()) {
         result.errors << (ls.transportOk() ? QStringLiteral("listing %1 failed: %2")
                                                  .arg(run.remoteDir, RemoteValidation::sanitize(ls.err, 300))
@@ -263,8 +263,8 @@ TailResult SlurmClient::tailOutput(qint64 runId, qint64 maxBytes)
         return result;
     }
     QFile out(local);
-    const QIODevice::OpenMode mode = offset == 0 ? (QIODevice::WriteOnly | QIODevice::Truncate)
-                                                 : (QIODevice::WriteOnly | QIODevice::Append);
+    const QIODevice::OpenMode mode =
+        offset == 0 ? (QIODevice::WriteOnly | QIODevice::Truncate) : (QIODevice::WriteOnly | QIODevice::Append);
     if (!out.open(mode) || out.write(chunk.data) != chunk.data.size()) {
         result.error = QStringLiteral("cannot write %1").arg(local);
         return result;
@@ -279,4 +279,4 @@ TailResult SlurmClient::tailOutput(qint64 runId, qint64 maxBytes)
     return result;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -15,11 +15,11 @@ namespace scalelab {
 
 struct SubmitOutcome {
     enum class Kind {
-        Submitted,  // sbatch printed a job id
+        Submitted,   // sbatch printed a job id
         Rejected,   // Slurm refused the job; `message` is its own text
-        Unknown,    // sbatch may have run; the run needs reconcile() before anything else
-        NotSent,    // failed before sbatch was sent (or sbatch said the controller is down): safe to retry
-        Refused,    // ScaleLab did not try (already submitted, invalid values, store error)
+        Unknown,   // sbatch may have run; the run needs reconcile() before anything else
+        NotSent,   // failed before sbatch was sent (or sbatch said the controller is down): safe to retry
+        Refused,   // ScaleLab did not try (already submitted, invalid values, store error)
     };
     Kind kind = Kind::Refused;
     QString jobId;
@@ -29,10 +29,10 @@ struct SubmitOutcome {
 
 struct ReconcileOutcome {
     enum class Kind {
-        Found,          // the job exists; the store now holds its id (submit_state reconciled)
+        Found,   // the job exists; the store now holds its id (submit_state reconciled)
         NotSubmitted,   // certainly no job: submit() may be called again
         StillUnknown,   // cannot tell yet (connection, controller down, sbatch may still run)
-        NothingToDo,    // the run already has a job id or was rejected
+        NothingToDo,   // the run already has a job id or was rejected
     };
     Kind kind = Kind::StillUnknown;
     QString jobId;
@@ -41,7 +41,7 @@ struct ReconcileOutcome {
 
 struct TestOnlyResult {
     int exitCode = -1;
-    QString verdict;          // Slurm's text (sbatch --test-only writes to stderr)
+    QString verdict;   // Slurm's text (sbatch --test-only writes to stderr)
     QString transportError;
     bool ok() const { return transportError.isEmpty() && exitCode == 0; }
 };
@@ -52,35 +52,35 @@ struct RunStateUpdate {
     JobState from = JobState::Unknown;
     JobState to = JobState::Unknown;
     QString reason;
-    bool final = false;       // accounting stored, never polled again
+    bool final = false;   // accounting stored, never polled again
 };
 
 struct PollResult {
     bool controllerDown = false;
-    QString message;          // controller/transport error for the UI, "" when fine
+    QString message;   // controller/transport error for the UI, "" when fine
     QString transportError;
-    int activeRuns = 0;       // runs with a job that were looked at
+    int activeRuns = 0;   // runs with a job that were looked at
     int squeueCalls = 0;
     int sacctCalls = 0;
     QList<RunStateUpdate> updates;
-    QStringList missingJobs;  // left the queue but unknown to sacct (yet)
-    Diagnostics diagnostics;  // unreadable output lines
+    QStringList missingJobs;   // left the queue but unknown to sacct (yet)
+    Diagnostics diagnostics;   // unreadable output lines
     bool ok() const { return !controllerDown && transportError.isEmpty() && message.isEmpty(); }
 };
 
 struct FetchResult {
-    QList<FileRecord> files;  // fetched now
-    QStringList truncated;    // remote paths larger than the cap (first bytes kept)
+    QList<FileRecord> files;   // fetched now
+    QStringList truncated;   // remote paths larger than the cap (first bytes kept)
     QStringList errors;
     bool ok() const { return errors.isEmpty(); }
 };
 
 struct TailResult {
-    QByteArray data;          // new bytes since the last fetch
-    qint64 offset = 0;        // where `data` starts in the remote file
+    QByteArray data;   // new bytes since the last fetch
+    qint64 offset = 0;   // where `data` starts in the remote file
     qint64 fileSize = -1;
-    bool missing = false;     // no output file yet (job pending)
+    bool missing = false;   // no output file yet (job pending)
     QString error;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -39,10 +39,14 @@ std::optional<qint64> memoryMB(const QString &text)
     const qint64 n = m.captured(1).toLongLong();
     const QChar unit = m.captured(2).isEmpty() ? QLatin1Char('M') : m.captured(2).at(0).toUpper();
     switch (unit.toLatin1()) {
-    case 'K': return n / 1024;
-    case 'G': return n * 1024;
-    case 'T': return n * 1024 * 1024;
-    default: return n;
+    case 'K':
+        return n / 1024;
+    case 'G':
+        return n * 1024;
+    case 'T':
+        return n * 1024 * 1024;
+    default:
+        return n;
     }
 }
 
@@ -111,7 +115,8 @@ template <class Alternative>
 void checkQos(const JobSpec &spec, const LaunchGeometry &g, const Partition &p, const QosLimits &q,
               Alternative &alternative, Diagnostics &out)
 {
-    if (q.maxGpusPerJob > 0 && spec.gpus > q.maxGpusPerJob && !(p.maxGpusPerJob > 0 && p.maxGpusPerJob <= q.maxGpusPerJob))
+    if (q.maxGpusPerJob > 0 && spec.gpus > q.maxGpusPerJob
+        && !(p.maxGpusPerJob > 0 && p.maxGpusPerJob <= q.maxGpusPerJob))
         out << diag(Severity::Error, "qos-gpu-limit", "gpus",
                     QStringLiteral("QOS %1 of partition %2 allows at most %3 GPUs per job (MaxTRESPerJob gres/gpu=%3); "
                                    "%4 requested.%5")
@@ -120,7 +125,8 @@ void checkQos(const JobSpec &spec, const LaunchGeometry &g, const Partition &p, 
                         .arg(spec.gpus)
                         .arg(suggestionText(alternative())),
                     partitionFix(alternative()));
-    if (q.maxNodesPerJob > 0 && g.nodes > q.maxNodesPerJob && !(p.isKnown(QStringLiteral("maxNodes")) && p.maxNodes <= q.maxNodesPerJob))
+    if (q.maxNodesPerJob > 0 && g.nodes > q.maxNodesPerJob
+        && !(p.isKnown(QStringLiteral("maxNodes")) && p.maxNodes <= q.maxNodesPerJob))
         out << diag(Severity::Error, "qos-node-limit", "nodes",
                     QStringLiteral("QOS %1 of partition %2 allows at most %3 nodes per job; %4 needed.%5")
                         .arg(q.name, p.name)
@@ -172,15 +178,17 @@ void checkPartition(const JobSpec &spec, const ClusterProfile &profile, const La
     const QosLimits *qos = p.qos.isEmpty() ? nullptr : profile.qosNamed(p.qos);
     if (p.maxGpusPerJob > 0 && spec.gpus > p.maxGpusPerJob) {
         const bool byQos = qos && qos->maxGpusPerJob == p.maxGpusPerJob;
-        out << diag(Severity::Error, "partition-gpu-limit", "gpus",
-                    QStringLiteral("Partition %1 allows at most %2 GPUs per job%5; %3 requested.%4")
-                        .arg(pn)
-                        .arg(p.maxGpusPerJob)
-                        .arg(spec.gpus)
-                        .arg(suggestionText(alternative()),
-                             byQos ? QStringLiteral(" (QOS %1: MaxTRESPerJob gres/gpu=%2)").arg(qos->name).arg(qos->maxGpusPerJob)
-                                   : QString()),
-                    partitionFix(alternative()));
+        out << diag(
+            Severity::Error, "partition-gpu-limit", "gpus",
+            QStringLiteral("Partition %1 allows at most %2 GPUs per job%5; %3 requested.%4")
+                .arg(pn)
+                .arg(p.maxGpusPerJob)
+                .arg(spec.gpus)
+                .arg(suggestionText(alternative()),
+                     byQos
+                         ? QStringLiteral(" (QOS %1: MaxTRESPerJob gres/gpu=%2)").arg(qos->name).arg(qos->maxGpusPerJob)
+                         : QString()),
+            partitionFix(alternative()));
     }
     if (qos)
         checkQos(spec, g, p, *qos, alternative, out);
@@ -242,7 +250,7 @@ void checkPartition(const JobSpec &spec, const ClusterProfile &profile, const La
         out << diag(Severity::Warning, "time-missing", "time",
                     QStringLiteral("No time limit: Slurm uses partition %1's default, which may be its maximum (%2) "
                                    "and delay the start. Set a realistic limit.")
-                        .arg(pn, p.maxTimeSeconds > 0                     ? SlurmTime::format(p.maxTimeSeconds)
+                        .arg(pn, p.maxTimeSeconds > 0                   ? SlurmTime::format(p.maxTimeSeconds)
                                  : p.isKnown(QStringLiteral("maxTime")) ? QStringLiteral("unlimited")
                                                                         : QStringLiteral("not known")),
                     Fix{QStringLiteral("time"), QStringLiteral("01:00:00"), QStringLiteral("set time to 01:00:00")});
@@ -256,8 +264,9 @@ void checkPartition(const JobSpec &spec, const ClusterProfile &profile, const La
         const Partition *longer = alternative();
         out << diag(Severity::Error, "time-exceeded", "time",
                     QStringLiteral("%1 exceeds partition %2's limit of %3.%4")
-                        .arg(spec.time, pn, max, longer ? QStringLiteral(" Shorten it to %1 or use partition %2.").arg(max, longer->name)
-                                                        : QStringLiteral(" Shorten it to %1.").arg(max)),
+                        .arg(spec.time, pn, max,
+                             longer ? QStringLiteral(" Shorten it to %1 or use partition %2.").arg(max, longer->name)
+                                    : QStringLiteral(" Shorten it to %1.").arg(max)),
                     Fix{QStringLiteral("time"), max, QStringLiteral("set time to %1").arg(max)});
     }
     if (p.maxTimeSeconds > 0 && p.maxTimeSeconds <= 3600)
@@ -283,9 +292,10 @@ void checkPartition(const JobSpec &spec, const ClusterProfile &profile, const La
     if (!spec.memory.isEmpty()) {
         const auto mb = memoryMB(spec.memory);
         if (!mb) {
-            out << diag(Severity::Error, "memory-malformed", "memory",
-                        QStringLiteral("\"%1\" is not a Slurm memory size; use e.g. 64G or 16000M (0 = the whole node).")
-                            .arg(spec.memory));
+            out << diag(
+                Severity::Error, "memory-malformed", "memory",
+                QStringLiteral("\"%1\" is not a Slurm memory size; use e.g. 64G or 16000M (0 = the whole node).")
+                    .arg(spec.memory));
         } else if (p.memoryPerNodeMB > 0 && *mb > p.memoryPerNodeMB) {
             const QString max = QStringLiteral("%1M").arg(p.memoryPerNodeMB);
             out << diag(Severity::Error, "memory-exceeded", "memory",
@@ -299,7 +309,8 @@ void checkPartition(const JobSpec &spec, const ClusterProfile &profile, const La
         }
     } else if (profile.memoryRequired && !p.exclusive) {
         const qint64 share = p.gpusPerNode > 0 ? p.memoryPerNodeMB / p.gpusPerNode * std::max(1, g.gpusPerNode) : 0;
-        const QString value = share > 0 ? QStringLiteral("%1G").arg(std::max<qint64>(1, share / 1024)) : QStringLiteral("16G");
+        const QString value =
+            share > 0 ? QStringLiteral("%1G").arg(std::max<qint64>(1, share / 1024)) : QStringLiteral("16G");
         out << diag(Severity::Error, "memory-required", "memory",
                     QStringLiteral("%1 requires a memory request (--mem). A fair share for %2 GPUs is %3.")
                         .arg(profile.name)
@@ -336,7 +347,8 @@ void checkLaunch(const JobSpec &spec, const ClusterProfile &profile, const Launc
                         .arg(cap)
                         .arg(how),
                     bigger ? partitionFix(bigger)
-                    : alt  ? Fix{QStringLiteral("framework"), frameworkId(*alt), QStringLiteral("use %1").arg(frameworkName(*alt))}
+                    : alt  ? Fix{QStringLiteral("framework"), frameworkId(*alt),
+                                QStringLiteral("use %1").arg(frameworkName(*alt))}
                            : Fix{});
     }
     if (spec.launcher && !launchersFor(spec.framework).contains(*spec.launcher)) {
@@ -407,9 +419,9 @@ void checkFields(const JobSpec &spec, const ClusterProfile &profile, Diagnostics
         if (profile.accountRequired)
             out << diag(Severity::Error, "account-missing", "account",
                         QStringLiteral("%1 needs a billing account (project)%2.")
-                            .arg(profile.name,
-                                 profile.accountExample.isEmpty() ? QString()
-                                                                  : QStringLiteral(", e.g. %1").arg(profile.accountExample)));
+                            .arg(profile.name, profile.accountExample.isEmpty()
+                                                   ? QString()
+                                                   : QStringLiteral(", e.g. %1").arg(profile.accountExample)));
     } else if (account.contains(QLatin1Char('<')) || account.contains(QLatin1Char('>'))) {
         out << diag(Severity::Error, "placeholder-value", "account",
                     QStringLiteral("\"%1\" is a placeholder; put your project's account.").arg(account));
@@ -417,10 +429,12 @@ void checkFields(const JobSpec &spec, const ClusterProfile &profile, Diagnostics
         out << diag(Severity::Error, "account-malformed", "account",
                     QStringLiteral("\"%1\" does not look like a %2 account%3.")
                         .arg(account, profile.name,
-                             profile.accountExample.isEmpty() ? QString()
-                                                              : QStringLiteral(" (e.g. %1)").arg(profile.accountExample)));
+                             profile.accountExample.isEmpty()
+                                 ? QString()
+                                 : QStringLiteral(" (e.g. %1)").arg(profile.accountExample)));
     }
-    static const QRegularExpression programVar(QStringLiteral("^\\$(\\{[A-Za-z_][A-Za-z0-9_]*\\}|[A-Za-z_][A-Za-z0-9_]*)"));
+    static const QRegularExpression programVar(
+        QStringLiteral("^\\$(\\{[A-Za-z_][A-Za-z0-9_]*\\}|[A-Za-z_][A-Za-z0-9_]*)"));
     if (spec.program.trimmed().startsWith(QLatin1Char('$')) && !programVar.match(spec.program.trimmed()).hasMatch())
         out << diag(Severity::Error, "program-invalid", "program",
                     QStringLiteral("A program starting with '$' must start with a variable name ($DIR/train.py or "
@@ -431,8 +445,9 @@ void checkFields(const JobSpec &spec, const ClusterProfile &profile, Diagnostics
     static const QRegularExpression varName(QStringLiteral("^[A-Za-z_][A-Za-z0-9_]*$"));
     for (const auto &[name, value] : spec.environment.variables) {
         if (!varName.match(name).hasMatch())
-            out << diag(Severity::Error, "variable-name-invalid", "environment.variables",
-                        QStringLiteral("\"%1\" is not a valid environment variable name (letters, digits, _).").arg(name));
+            out << diag(
+                Severity::Error, "variable-name-invalid", "environment.variables",
+                QStringLiteral("\"%1\" is not a valid environment variable name (letters, digits, _).").arg(name));
         if (value.contains(QLatin1Char('\n')))
             out << diag(Severity::Error, "variable-value-newline", "environment.variables",
                         QStringLiteral("The value of %1 contains a line break.").arg(name));
@@ -453,11 +468,12 @@ void checkFields(const JobSpec &spec, const ClusterProfile &profile, Diagnostics
         out << diag(Severity::Error, "sample-interval-invalid", "monitoring.gpuSampleSeconds",
                     QStringLiteral("The GPU sampling interval must be 0 (off) or a number of seconds."));
     if (!spec.profile.isEmpty() && spec.profile != profile.id)
-        out << diag(Severity::Warning, "profile-mismatch", "profile",
-                    QStringLiteral("The spec names profile %1 but is checked against %2.").arg(spec.profile, profile.id));
+        out << diag(
+            Severity::Warning, "profile-mismatch", "profile",
+            QStringLiteral("The spec names profile %1 but is checked against %2.").arg(spec.profile, profile.id));
 }
 
-} // namespace
+}   // namespace
 
 Diagnostics validateJob(const JobSpec &asked, const ClusterProfile &profile)
 {
@@ -465,7 +481,10 @@ Diagnostics validateJob(const JobSpec &asked, const ClusterProfile &profile)
     // Absurd counts are reported once and bounded, so no rule overflows.
     JobSpec spec = asked;
     if (spec.gpus > 100000 || spec.nodes > 100000 || spec.cpusPerGpu > 10000) {
-        out << diag(Severity::Error, "count-out-of-range", spec.gpus > 100000 ? "gpus" : spec.nodes > 100000 ? "nodes" : SpecField::cpusPerGpu,
+        out << diag(Severity::Error, "count-out-of-range",
+                    spec.gpus > 100000    ? "gpus"
+                    : spec.nodes > 100000 ? "nodes"
+                                          : SpecField::cpusPerGpu,
                     QStringLiteral("GPU and node counts above 100000 (or 10000 CPUs per GPU) are not real requests."));
         spec.gpus = std::min(spec.gpus, 100000);
         spec.nodes = std::min(spec.nodes, 100000);
@@ -478,9 +497,10 @@ Diagnostics validateJob(const JobSpec &asked, const ClusterProfile &profile)
     const LaunchGeometry g = computeGeometry(spec, profile);
     if (!g.partition) {
         const Partition *def = profile.defaultPartition();
-        out << diag(Severity::Error, "unknown-partition", "partition",
-                    QStringLiteral("%1 has no partition \"%2\".%3").arg(profile.name, spec.partition, suggestionText(def)),
-                    partitionFix(def));
+        out << diag(
+            Severity::Error, "unknown-partition", "partition",
+            QStringLiteral("%1 has no partition \"%2\".%3").arg(profile.name, spec.partition, suggestionText(def)),
+            partitionFix(def));
     } else if (spec.gpus >= 1) {
         checkPartition(spec, profile, g, out);
         checkLaunch(spec, profile, g, out);
@@ -500,4 +520,4 @@ Diagnostics notesConsistentWithErrors(const Diagnostics &diagnostics)
     return out;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -18,4 +18,4 @@ Diagnostics validateJob(const JobSpec &spec, const ClusterProfile &profile);
 // remains. Warnings and errors pass unchanged, in order.
 Diagnostics notesConsistentWithErrors(const Diagnostics &diagnostics);
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -41,7 +41,8 @@ QString programWord(const QString &program)
         // "$DIR/train.py" or "${DIR}/train.py": the variable expands, the rest
         // is quoted; anything else after '$' is refused by the validator and
         // rendered literally here.
-        static const QRegularExpression var(QStringLiteral("^\\$(\\{([A-Za-z_][A-Za-z0-9_]*)\\}|([A-Za-z_][A-Za-z0-9_]*))(.*)$"));
+        static const QRegularExpression var(
+            QStringLiteral("^\\$(\\{([A-Za-z_][A-Za-z0-9_]*)\\}|([A-Za-z_][A-Za-z0-9_]*))(.*)$"));
         const auto m = var.match(p);
         if (!m.hasMatch())
             return ShellQuote::quote(p);
@@ -94,7 +95,8 @@ void appendGpuRequest(QStringList &lines, const ClusterProfile &profile, const L
         lines << QStringLiteral("#SBATCH --gpus-per-node=%1").arg(g.gpusPerNode);
         break;
     case GpuRequestStyle::GpusPerTask:
-        lines << QStringLiteral("#SBATCH --gpus-per-task=%1").arg(std::max(1, g.gpusPerNode / std::max(1, g.tasksPerNode)));
+        lines << QStringLiteral("#SBATCH --gpus-per-task=%1")
+                     .arg(std::max(1, g.gpusPerNode / std::max(1, g.tasksPerNode)));
         break;
     }
 }
@@ -107,26 +109,20 @@ QString samplerScript(const JobSpec &spec, const ClusterProfile &profile, const 
     QStringList s;
     s << QStringLiteral("# GPU sampler: one CSV per node (scalelab-gpu-<job>-<host>.csv), stopped on exit.")
       << QStringLiteral("cat > \"scalelab-sampler-$SLURM_JOB_ID.sh\" <<'SCALELAB_SAMPLER'")
-      << QStringLiteral("#!/bin/bash")
-      << QStringLiteral("host=$(hostname -s)")
+      << QStringLiteral("#!/bin/bash") << QStringLiteral("host=$(hostname -s)")
       << QStringLiteral("out=\"scalelab-gpu-${SLURM_JOB_ID}-${host}.csv\"");
     if (rocm) {
-        s << QStringLiteral("if command -v rocm-smi >/dev/null 2>&1; then")
-          << QStringLiteral("  while :; do")
+        s << QStringLiteral("if command -v rocm-smi >/dev/null 2>&1; then") << QStringLiteral("  while :; do")
           << QStringLiteral("    echo \"# time $(date +%s.%N)\"")
           << QStringLiteral("    rocm-smi --showuse --showmemuse --showmeminfo vram --csv")
-          << QStringLiteral("    sleep %1").arg(n)
-          << QStringLiteral("  done > \"$out\"")
-          << QStringLiteral("else")
-          << QStringLiteral("  echo \"scalelab: no rocm-smi on ${host}; no GPU samples\"")
-          << QStringLiteral("fi");
+          << QStringLiteral("    sleep %1").arg(n) << QStringLiteral("  done > \"$out\"") << QStringLiteral("else")
+          << QStringLiteral("  echo \"scalelab: no rocm-smi on ${host}; no GPU samples\"") << QStringLiteral("fi");
     } else {
         s << QStringLiteral("if command -v nvidia-smi >/dev/null 2>&1; then")
           << QStringLiteral("  exec nvidia-smi --query-gpu=index,timestamp,utilization.gpu,utilization.memory,"
                             "memory.used,memory.total --format=csv -l %1 > \"$out\"")
                  .arg(n)
-          << QStringLiteral("else")
-          << QStringLiteral("  echo \"scalelab: no nvidia-smi on ${host}; no GPU samples\"")
+          << QStringLiteral("else") << QStringLiteral("  echo \"scalelab: no nvidia-smi on ${host}; no GPU samples\"")
           << QStringLiteral("fi");
     }
     s << QStringLiteral("SCALELAB_SAMPLER");
@@ -142,8 +138,7 @@ QString samplerScript(const JobSpec &spec, const ClusterProfile &profile, const 
     else
         s << QStringLiteral("  bash \"scalelab-sampler-$SLURM_JOB_ID.sh\" &");
     s << QStringLiteral("  SCALELAB_SAMPLER_PID=$!")
-      << QStringLiteral("  trap 'kill \"$SCALELAB_SAMPLER_PID\" 2>/dev/null' EXIT")
-      << QStringLiteral("else")
+      << QStringLiteral("  trap 'kill \"$SCALELAB_SAMPLER_PID\" 2>/dev/null' EXIT") << QStringLiteral("else")
       << QStringLiteral("  echo \"scalelab: no %1 on $(hostname -s); no GPU samples\"").arg(tool)
       << QStringLiteral("fi");
     return s.join(QLatin1Char('\n'));
@@ -155,7 +150,8 @@ QString samplerScript(const JobSpec &spec, const ClusterProfile &profile, const 
 QStringList firstNodeAddressLines(const QString &var)
 {
     return {QStringLiteral("SCALELAB_FIRST_NODE=$(scontrol show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)"),
-            QStringLiteral("%1=$(scontrol show node -o \"$SCALELAB_FIRST_NODE\" | tr ' ' '\\n' | sed -n 's/^NodeAddr=//p' | head -n 1)")
+            QStringLiteral("%1=$(scontrol show node -o \"$SCALELAB_FIRST_NODE\" | tr ' ' '\\n' | sed -n "
+                           "'s/^NodeAddr=//p' | head -n 1)")
                 .arg(var),
             QStringLiteral("export %1=\"${%1:-$SCALELAB_FIRST_NODE}\"").arg(var)};
 }
@@ -181,49 +177,53 @@ QString launchLine(const JobSpec &spec, const ClusterProfile &profile, const Lau
         else
             pre << firstNodeAddressLines(QStringLiteral("RDZV_HOST"));
         pre << QStringLiteral("export RDZV_PORT=$((20000 + SLURM_JOB_ID % 20000))");
-        t << (g.nodes <= 1 ? QStringLiteral("--nnodes=1 --nproc_per_node=%1").arg(g.processesPerNode)
-                           : QStringLiteral("--nnodes=$SLURM_JOB_NUM_NODES --nproc_per_node=%1").arg(g.processesPerNode))
+        t << (g.nodes <= 1
+                  ? QStringLiteral("--nnodes=1 --nproc_per_node=%1").arg(g.processesPerNode)
+                  : QStringLiteral("--nnodes=$SLURM_JOB_NUM_NODES --nproc_per_node=%1").arg(g.processesPerNode))
           << QStringLiteral("--rdzv_id=$SLURM_JOB_ID --rdzv_backend=c10d --rdzv_endpoint=\"$RDZV_HOST:$RDZV_PORT\"");
         QString body = t.join(QLatin1Char(' '));
         // torchrun wants the script path, not "python3 script".
         QString prog = cmd;
         if (prog.startsWith(QLatin1String("python3 ")))
             prog = prog.mid(8);
-        return QStringLiteral("# One torchrun agent per node starts %1 worker(s) on it.\n").arg(g.processesPerNode) + srun
-            + container + body + QLatin1Char(' ') + prog;
+        return QStringLiteral("# One torchrun agent per node starts %1 worker(s) on it.\n").arg(g.processesPerNode)
+               + srun + container + body + QLatin1Char(' ') + prog;
     }
     case Launcher::DeepSpeed: {
         QString prog = cmd;
         if (prog.startsWith(QLatin1String("python3 ")))
             prog = prog.mid(8);
-        return QStringLiteral("# The deepspeed launcher starts %1 worker(s) on this node.\n").arg(g.processesPerNode) + srun
-            + container + QStringLiteral("deepspeed --num_gpus=%1 ").arg(g.processesPerNode) + prog;
+        return QStringLiteral("# The deepspeed launcher starts %1 worker(s) on this node.\n").arg(g.processesPerNode)
+               + srun + container + QStringLiteral("deepspeed --num_gpus=%1 ").arg(g.processesPerNode) + prog;
     }
     case Launcher::Horovodrun:
-        return QStringLiteral("# horovodrun starts one process per GPU (%1 in total).\n").arg(g.totalProcesses()) + container
-            + QStringLiteral("horovodrun -np $SLURM_NTASKS ") + cmd;
+        return QStringLiteral("# horovodrun starts one process per GPU (%1 in total).\n").arg(g.totalProcesses())
+               + container + QStringLiteral("horovodrun -np $SLURM_NTASKS ") + cmd;
     case Launcher::Mpirun:
-        return QStringLiteral("# mpirun starts one rank per Slurm task (%1 in total).\n").arg(g.totalTasks()) + container
-            + QStringLiteral("mpirun -np $SLURM_NTASKS ") + cmd;
+        return QStringLiteral("# mpirun starts one rank per Slurm task (%1 in total).\n").arg(g.totalTasks())
+               + container + QStringLiteral("mpirun -np $SLURM_NTASKS ") + cmd;
     case Launcher::Srun:
         break;
     }
     if (spec.framework == Framework::TfMultiWorker) {
         pre << QStringLiteral("# MultiWorkerMirroredStrategy: one worker per node; build the strategy with")
-            << QStringLiteral("# tf.distribute.cluster_resolver.SlurmClusterResolver(), which reads the Slurm task layout.");
-        return QStringLiteral("# srun starts one worker per node (%1 in total).\n").arg(g.nodes) + srun + container + cmd;
+            << QStringLiteral(
+                   "# tf.distribute.cluster_resolver.SlurmClusterResolver(), which reads the Slurm task layout.");
+        return QStringLiteral("# srun starts one worker per node (%1 in total).\n").arg(g.nodes) + srun + container
+               + cmd;
     }
     if (spec.framework == Framework::DataParallel || spec.framework == Framework::TfMirrored)
-        return QStringLiteral("# One process drives all %1 GPU(s) of the node.\n").arg(g.gpusPerNode) + srun + container + cmd;
+        return QStringLiteral("# One process drives all %1 GPU(s) of the node.\n").arg(g.gpusPerNode) + srun + container
+               + cmd;
     pre << QStringLiteral("# Rank 0's address for frameworks that read MASTER_ADDR/MASTER_PORT (DDP, DeepSpeed).")
         << firstNodeAddressLines(QStringLiteral("MASTER_ADDR"))
         << QStringLiteral("export MASTER_PORT=$((20000 + SLURM_JOB_ID % 20000))");
     return QStringLiteral("# srun starts one process per GPU (%1 in total); ranks come from SLURM_PROCID.\n")
                .arg(g.totalProcesses())
-        + srun + container + cmd;
+           + srun + container + cmd;
 }
 
-} // namespace
+}   // namespace
 
 QString outputFilePattern()
 {
@@ -243,7 +243,8 @@ QString renderSbatch(const JobSpec &spec, const ClusterProfile &profile)
     QStringList l;
     l.reserve(64);
     l << QStringLiteral("#!/bin/bash")
-      << QStringLiteral("# Composed by ScaleLab %1 for %2 (profile %3).").arg(QStringLiteral(SCALELAB_VERSION), profile.name, profile.id)
+      << QStringLiteral("# Composed by ScaleLab %1 for %2 (profile %3).")
+             .arg(QStringLiteral(SCALELAB_VERSION), profile.name, profile.id)
       << QStringLiteral("# %1 on %2 GPU(s): %3 node(s) x %4 %5 GPU(s), %6 task(s) per node, %7 CPU(s) per task.")
              .arg(frameworkName(spec.framework))
              .arg(spec.gpus)
@@ -254,24 +255,26 @@ QString renderSbatch(const JobSpec &spec, const ClusterProfile &profile)
              .arg(g.cpusPerTask)
       << QStringLiteral("#SBATCH --job-name=%1").arg(safeJobName(spec));
     if (!spec.account.trimmed().isEmpty())
-        l << QStringLiteral("#SBATCH --account=%1").arg(ShellQuote::isPlain(spec.account.trimmed()) ? spec.account.trimmed()
-                                                                                                    : QStringLiteral("INVALID"));
-    l << QStringLiteral("#SBATCH --partition=%1").arg(g.partitionName.isEmpty() ? QStringLiteral("INVALID") : g.partitionName);
+        l << QStringLiteral("#SBATCH --account=%1")
+                 .arg(ShellQuote::isPlain(spec.account.trimmed()) ? spec.account.trimmed() : QStringLiteral("INVALID"));
+    l << QStringLiteral("#SBATCH --partition=%1")
+             .arg(g.partitionName.isEmpty() ? QStringLiteral("INVALID") : g.partitionName);
     if (!spec.time.trimmed().isEmpty())
-        l << QStringLiteral("#SBATCH --time=%1").arg(ShellQuote::isPlain(spec.time.trimmed()) ? spec.time.trimmed()
-                                                                                              : QStringLiteral("INVALID"));
+        l << QStringLiteral("#SBATCH --time=%1")
+                 .arg(ShellQuote::isPlain(spec.time.trimmed()) ? spec.time.trimmed() : QStringLiteral("INVALID"));
     l << QStringLiteral("#SBATCH --nodes=%1").arg(g.nodes)
       << QStringLiteral("#SBATCH --ntasks-per-node=%1").arg(g.tasksPerNode)
       << QStringLiteral("#SBATCH --cpus-per-task=%1").arg(g.cpusPerTask);
     appendGpuRequest(l, profile, g);
     if (!spec.memory.trimmed().isEmpty())
-        l << QStringLiteral("#SBATCH --mem=%1").arg(ShellQuote::isPlain(spec.memory.trimmed()) ? spec.memory.trimmed()
-                                                                                               : QStringLiteral("INVALID"));
+        l << QStringLiteral("#SBATCH --mem=%1")
+                 .arg(ShellQuote::isPlain(spec.memory.trimmed()) ? spec.memory.trimmed() : QStringLiteral("INVALID"));
     l << QStringLiteral("#SBATCH --output=%1").arg(outputFilePattern()) << QString();
 
     l << QStringLiteral("set -o pipefail")
       << QStringLiteral("echo \"scalelab: job $SLURM_JOB_ID started $(date -Is) on $SLURM_JOB_NODELIST\"")
-      << QStringLiteral("echo \"scalelab: geometry gpus=%1 nodes=%2 tasks_per_node=%3 procs_per_node=%4 cpus_per_task=%5\"")
+      << QStringLiteral(
+             "echo \"scalelab: geometry gpus=%1 nodes=%2 tasks_per_node=%3 procs_per_node=%4 cpus_per_task=%5\"")
              .arg(spec.gpus)
              .arg(g.nodes)
              .arg(g.tasksPerNode)
@@ -280,7 +283,8 @@ QString renderSbatch(const JobSpec &spec, const ClusterProfile &profile)
       << QString();
 
     const JobEnvironment &env = spec.environment;
-    const QStringList modules = env.modules.isEmpty() && env.container.image.isEmpty() ? profile.defaultModules : env.modules;
+    const QStringList modules =
+        env.modules.isEmpty() && env.container.image.isEmpty() ? profile.defaultModules : env.modules;
     // `module use/purge/unload` lines from the spec must precede the loads.
     QStringList moduleSetup, otherSetup;
     for (const auto &line : env.setup)
@@ -302,7 +306,8 @@ QString renderSbatch(const JobSpec &spec, const ClusterProfile &profile)
     QList<QPair<QString, QString>> vars = profile.defaultVariables;
     if (g.nodes > 1 || spec.gpus > 1) {
         const QString lib = amd ? QStringLiteral("RCCL") : QStringLiteral("NCCL");
-        l << QStringLiteral("# %1 (the collective library; RCCL reads NCCL_* too): warnings only unless debugging.").arg(lib);
+        l << QStringLiteral("# %1 (the collective library; RCCL reads NCCL_* too): warnings only unless debugging.")
+                 .arg(lib);
         vars.prepend(qMakePair(QStringLiteral("NCCL_DEBUG"), QStringLiteral("WARN")));
     }
     for (const auto &[k, v] : vars)
@@ -332,4 +337,4 @@ RenderResult renderAndValidate(const JobSpec &spec, const ClusterProfile &profil
     return RenderResult{renderSbatch(spec, profile), validateJob(spec, profile)};
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -19,7 +19,7 @@ RenderResult renderAndValidate(const JobSpec &spec, const ClusterProfile &profil
 
 // File names the rendered script writes (job id substituted by Slurm's %j or
 // $SLURM_JOB_ID); the fetcher and the ingest use the same names.
-QString outputFilePattern();           // "scalelab-%j.out"
-QString gpuSamplesFilePrefix();        // "scalelab-gpu-" + jobid + "-" + host + ".csv"
+QString outputFilePattern();   // "scalelab-%j.out"
+QString gpuSamplesFilePrefix();   // "scalelab-gpu-" + jobid + "-" + host + ".csv"
 
-} // namespace scalelab
+}   // namespace scalelab

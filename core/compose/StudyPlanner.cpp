@@ -65,7 +65,7 @@ const Fix *partitionFixOf(const Diagnostics &diags)
     return nullptr;
 }
 
-} // namespace
+}   // namespace
 
 QString uniqueStudyName(const QString &wanted, const QStringList &existing)
 {
@@ -133,8 +133,9 @@ QList<StudyVariant> planStudyVariants(const JobSpec &base, const QList<int> &gpu
             const Fix *fix = partitionFixOf(diags);
             if (!fix || fix->value == v.spec.partition)
                 break;
-            const QString from = v.spec.partition.isEmpty() && profile.defaultPartition() ? profile.defaultPartition()->name
-                                                                                           : v.spec.partition;
+            const QString from = v.spec.partition.isEmpty() && profile.defaultPartition()
+                                     ? profile.defaultPartition()->name
+                                     : v.spec.partition;
             JobSpec moved = v.spec;
             if (!applyFix(moved, *fix).isEmpty())
                 break;
@@ -194,4 +195,4 @@ double estimatedGpuHours(const JobSpec &spec)
     return spec.gpus * double(*secs) / 3600.0;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -12,9 +12,9 @@ namespace scalelab {
 
 // How the batch size follows the GPU count across a scaling study.
 enum class BatchScalingMode {
-    None,        // arguments and variables stay as in the base spec
-    KeepPerGpu,  // every process gets `baseValue` (the global batch grows with GPUs)
-    KeepGlobal,  // the global batch stays `baseValue`: each process gets baseValue / gpus
+    None,   // arguments and variables stay as in the base spec
+    KeepPerGpu,   // every process gets `baseValue` (the global batch grows with GPUs)
+    KeepGlobal,   // the global batch stays `baseValue`: each process gets baseValue / gpus
 };
 
 struct BatchScaling {
@@ -38,9 +38,9 @@ QString uniqueStudyName(const QString &wanted, const QStringList &existing);
 // One run of a study: the spec and what validating it found.
 struct StudyVariant {
     JobSpec spec;
-    int repeat = 1;            // 1..repeats: which measurement of this GPU count
+    int repeat = 1;   // 1..repeats: which measurement of this GPU count
     Diagnostics diagnostics;   // validator findings plus the planner's own
-    int batchValue = 0;        // per-process batch written into the spec, 0 = untouched
+    int batchValue = 0;   // per-process batch written into the spec, 0 = untouched
     bool partitionChanged = false;
 };
 
@@ -50,8 +50,8 @@ struct StudyVariant {
 // `repeats` > 1 runs every GPU count that many times, in rounds (1, 2, 4, 1,
 // 2, 4, ...) so a slow hour of the cluster does not land on one GPU count;
 // the job names get "-r<k>".
-QList<StudyVariant> planStudyVariants(const JobSpec &base, const QList<int> &gpuCounts,
-                                      const BatchScaling &scaling, const ClusterProfile &profile, int repeats = 1);
+QList<StudyVariant> planStudyVariants(const JobSpec &base, const QList<int> &gpuCounts, const BatchScaling &scaling,
+                                      const ClusterProfile &profile, int repeats = 1);
 QList<JobSpec> planStudy(const JobSpec &base, const QList<int> &gpuCounts, const BatchScaling &scaling,
                          const ClusterProfile &profile, int repeats = 1);
 inline constexpr int kMaxStudyRepeats = 10;
@@ -65,4 +65,4 @@ QList<int> defaultStudyGpuCounts(const ClusterProfile &profile, const QString &p
 // GPUs x the time limit in hours; 0 when the time is missing or malformed.
 double estimatedGpuHours(const JobSpec &spec);
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -22,41 +22,41 @@ using SlurmLimit = std::optional<qint64>;
 struct PartitionFacts {
     QString name;
     bool isDefault = false;
-    QString state;                 // UP, DOWN, DRAIN, INACTIVE
-    SlurmLimit maxTimeSeconds;     // 0 = UNLIMITED
+    QString state;   // UP, DOWN, DRAIN, INACTIVE
+    SlurmLimit maxTimeSeconds;   // 0 = UNLIMITED
     SlurmLimit defaultTimeSeconds;
     SlurmLimit minNodes;
-    SlurmLimit maxNodes;           // 0 = UNLIMITED
-    QString nodes;                 // host list as printed, e.g. tb-node[1-2]
-    QString overSubscribe;         // NO, YES:4, FORCE:1, EXCLUSIVE (Shared= before 16.x)
-    bool exclusive = false;        // OverSubscribe=EXCLUSIVE or ExclusiveUser
-    QStringList allowAccounts;     // empty = ALL
-    QStringList allowQos;          // empty = ALL
-    QString qos;                   // partition QOS, empty for N/A
+    SlurmLimit maxNodes;   // 0 = UNLIMITED
+    QString nodes;   // host list as printed, e.g. tb-node[1-2]
+    QString overSubscribe;   // NO, YES:4, FORCE:1, EXCLUSIVE (Shared= before 16.x)
+    bool exclusive = false;   // OverSubscribe=EXCLUSIVE or ExclusiveUser
+    QStringList allowAccounts;   // empty = ALL
+    QStringList allowQos;   // empty = ALL
+    QString qos;   // partition QOS, empty for N/A
     SlurmLimit defMemPerCpuMB;
     SlurmLimit defMemPerGpuMB;
     SlurmLimit defMemPerNodeMB;
-    SlurmLimit maxMemPerNodeMB;    // 0 = UNLIMITED
+    SlurmLimit maxMemPerNodeMB;   // 0 = UNLIMITED
     SlurmLimit maxMemPerCpuMB;
     SlurmLimit defCpuPerGpu;
-    SlurmLimit maxCpusPerNode;     // 0 = UNLIMITED
-    QString billingWeights;        // TRESBillingWeights as printed
+    SlurmLimit maxCpusPerNode;   // 0 = UNLIMITED
+    QString billingWeights;   // TRESBillingWeights as printed
 };
 
 struct GresItem {
-    QString name;     // "gpu"
-    QString type;     // "v100", empty when untyped
+    QString name;   // "gpu"
+    QString type;   // "v100", empty when untyped
     int count = 0;
 };
 
 struct NodeFacts {
     QString name;
-    int cpus = 0;                 // CPUEfctv (22.05+) else CPUTot
+    int cpus = 0;   // CPUEfctv (22.05+) else CPUTot
     int sockets = 0;
     int coresPerSocket = 0;
     int threadsPerCore = 0;
     qint64 realMemoryMB = 0;
-    qint64 memSpecLimitMB = 0;    // reserved for the system
+    qint64 memSpecLimitMB = 0;   // reserved for the system
     QList<GresItem> gres;
     QStringList features;
     QStringList partitions;
@@ -65,13 +65,13 @@ struct NodeFacts {
 
     qint64 usableMemoryMB() const { return realMemoryMB - memSpecLimitMB; }
     int gpus() const;
-    QString gpuType() const;      // first typed GPU GRES, "" if untyped/none
+    QString gpuType() const;   // first typed GPU GRES, "" if untyped/none
 };
 
 struct ConfigFacts {
     QMap<QString, QString> values;   // every `Key = Value` line
     QString value(const QString &key) const { return values.value(key); }
-    QString version() const;          // SLURM_VERSION
+    QString version() const;   // SLURM_VERSION
     bool accountingCountsGpus() const;   // AccountingStorageTRES has gres/gpu
 };
 
@@ -86,8 +86,8 @@ struct AssociationFacts {
 
 struct QosFacts {
     QString name;
-    SlurmLimit maxWallSeconds;      // MaxWall (per job)
-    QString maxTresPerJob;          // as printed, e.g. gres/gpu=2
+    SlurmLimit maxWallSeconds;   // MaxWall (per job)
+    QString maxTresPerJob;   // as printed, e.g. gres/gpu=2
     QString maxTresPerUser;
     QString maxTresPerNode;
     SlurmLimit maxJobsPerUser;
@@ -97,4 +97,4 @@ struct QosFacts {
     std::optional<int> maxNodesPerJob() const;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

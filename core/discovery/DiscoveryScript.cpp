@@ -26,9 +26,11 @@ const Section kSections[] = {
     {"qos", "sacctmgr -P show qos format=Name,MaxWall,MaxTRES,MaxTRESPU,MaxJobsPU,MaxTRESPerNode,Flags"},
 };
 
-} // namespace
+}   // namespace
 
-DiscoveryScript::DiscoveryScript(const QString &nonce) : m_marker(QStringLiteral("@@scalelab-%1@@").arg(nonce)) {}
+DiscoveryScript::DiscoveryScript(const QString &nonce)
+    : m_marker(QStringLiteral("@@scalelab-%1@@").arg(nonce))
+{}
 
 QStringList DiscoveryScript::sectionNames()
 {
@@ -97,4 +99,4 @@ DiscoveryScript::Parsed DiscoveryScript::parse(const QByteArray &output, const Q
     return out;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

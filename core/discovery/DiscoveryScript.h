@@ -30,4 +30,4 @@ private:
     QString m_marker;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

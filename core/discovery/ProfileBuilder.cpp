@@ -34,18 +34,18 @@ NodeType nodeTypeOf(const NodeFacts &n, qint64 maxMem, qint64 maxCpus)
 bool sameKind(const NodeType &a, const NodeType &b)
 {
     return a.gpuType == b.gpuType && a.gpus == b.gpus && a.cpus == b.cpus && a.memoryMB == b.memoryMB
-        && a.features == b.features;
+           && a.features == b.features;
 }
 
-} // namespace
+}   // namespace
 
 QString ProfileBuilder::idFrom(const QString &name)
 {
     QString id;
     for (QChar c : name.toLower())
         id += (c.isLetterOrNumber() && c.unicode() < 128) || c == QLatin1Char('-') || c == QLatin1Char('_')
-            ? c
-            : QLatin1Char('-');
+                  ? c
+                  : QLatin1Char('-');
     while (id.startsWith(QLatin1Char('-')) || id.startsWith(QLatin1Char('_')))
         id.remove(0, 1);
     id.truncate(64);
@@ -164,13 +164,14 @@ BuiltProfile ProfileBuilder::build(const DiscoveryInput &in, const ClusterProfil
             part.sources.insert(QStringLiteral("maxGpusPerJob"), qosSource + QStringLiteral(": QOS ") + qos->name);
         }
         const Partition *known = site ? site->partition(pf.name) : nullptr;
-        part.description = known ? known->description
-                                 : QStringLiteral("%1 node(s), %2 GPU(s) %3 each%4.")
-                                       .arg(nodeCount)
-                                       .arg(top.gpus)
-                                       .arg(top.gpuType)
-                                       .arg(kinds.size() > 1 ? QStringLiteral(" (largest of %1 node kinds)").arg(kinds.size())
-                                                             : QString());
+        part.description =
+            known ? known->description
+                  : QStringLiteral("%1 node(s), %2 GPU(s) %3 each%4.")
+                        .arg(nodeCount)
+                        .arg(top.gpus)
+                        .arg(top.gpuType)
+                        .arg(kinds.size() > 1 ? QStringLiteral(" (largest of %1 node kinds)").arg(kinds.size())
+                                              : QString());
         if (known && known->minGpusPerJob > 0) {
             part.minGpusPerJob = known->minGpusPerJob;   // site advice, not a Slurm limit
             part.sources.insert(QStringLiteral("minGpusPerJob"), known->sources.value(QStringLiteral("minGpusPerJob")));
@@ -194,15 +195,15 @@ BuiltProfile ProfileBuilder::build(const DiscoveryInput &in, const ClusterProfil
                 g.monitor = g.vendor == GpuVendor::Amd ? GpuMonitor::RocmSmi : GpuMonitor::NvidiaSmi;
                 g.model = vendor ? QStringLiteral("%1 (vendor guessed from the GRES type name)").arg(k.gpuType)
                                  : QStringLiteral("%1 (vendor not known)").arg(k.gpuType);
-                g.source = nodeSource + (vendor ? QStringLiteral("; vendor is a guess from the name")
-                                                : QStringLiteral("; vendor not known"));
-                out.diagnostics << finding(Severity::Info, QStringLiteral("discovery-gpu-vendor-guess"), k.gpuType, 0,
-                                           vendor ? QStringLiteral("GPU type %1: vendor %2 is a guess from the name.")
-                                                        .arg(k.gpuType,
-                                                             *vendor == GpuVendor::Amd ? QStringLiteral("AMD")
-                                                                                       : QStringLiteral("NVIDIA"))
-                                                  : QStringLiteral("GPU type %1: vendor not known; set it in the profile.")
-                                                        .arg(k.gpuType));
+                g.source = nodeSource
+                           + (vendor ? QStringLiteral("; vendor is a guess from the name")
+                                     : QStringLiteral("; vendor not known"));
+                out.diagnostics << finding(
+                    Severity::Info, QStringLiteral("discovery-gpu-vendor-guess"), k.gpuType, 0,
+                    vendor ? QStringLiteral("GPU type %1: vendor %2 is a guess from the name.")
+                                 .arg(k.gpuType,
+                                      *vendor == GpuVendor::Amd ? QStringLiteral("AMD") : QStringLiteral("NVIDIA"))
+                           : QStringLiteral("GPU type %1: vendor not known; set it in the profile.").arg(k.gpuType));
             }
             gpuTypes.insert(g.id, g);
         }
@@ -231,7 +232,8 @@ BuiltProfile ProfileBuilder::build(const DiscoveryInput &in, const ClusterProfil
                                    QStringLiteral("Left out (no GPUs): %1.").arg(cpuOnly.join(QStringLiteral(", "))));
 
     // How GPUs are requested: typed GRES when every GPU node has a type.
-    const bool typed = std::all_of(gpuTypes.begin(), gpuTypes.end(), [](const GpuType &g) { return g.id != QLatin1String("gpu"); });
+    const bool typed =
+        std::all_of(gpuTypes.begin(), gpuTypes.end(), [](const GpuType &g) { return g.id != QLatin1String("gpu"); });
     if (site) {
         p.description = site->description;
         p.accountRequired = site->accountRequired;
@@ -251,9 +253,9 @@ BuiltProfile ProfileBuilder::build(const DiscoveryInput &in, const ClusterProfil
         for (const char *k : {"gpuRequest", "memoryRequired", "cpusPerGpuBroken", "containerRuntime", "defaultModules",
                               "defaultVariables", "torchrunArgs", "cpuBind", "account"})
             if (p.sources.value(QString::fromLatin1(k)).isEmpty())
-                p.sources.insert(QString::fromLatin1(k), QStringLiteral("site advice from the %1 profile (%2)")
-                                                             .arg(site->id, site->origin.isEmpty() ? QStringLiteral("shipped")
-                                                                                                   : site->origin));
+                p.sources.insert(QString::fromLatin1(k),
+                                 QStringLiteral("site advice from the %1 profile (%2)")
+                                     .arg(site->id, site->origin.isEmpty() ? QStringLiteral("shipped") : site->origin));
     } else {
         p.description = QStringLiteral("Discovered from Slurm on %1 (%2). Site advice (modules, container runtime, "
                                        "pitfalls) is not known.")
@@ -280,8 +282,9 @@ BuiltProfile ProfileBuilder::build(const DiscoveryInput &in, const ClusterProfil
                           "DefMemPerNode", "EnforcePartLimits"})
         if (const QString v = in.config.value(QString::fromLatin1(k)); !v.isEmpty())
             facts << QStringLiteral("%1=%2").arg(QString::fromLatin1(k), v);
-    facts << (in.config.accountingCountsGpus() ? QStringLiteral("accounting counts gres/gpu")
-                                               : QStringLiteral("accounting does NOT count gres/gpu (sacct shows no GPUs)"));
+    facts << (in.config.accountingCountsGpus()
+                  ? QStringLiteral("accounting counts gres/gpu")
+                  : QStringLiteral("accounting does NOT count gres/gpu (sacct shows no GPUs)"));
     p.notes.erase(std::remove_if(p.notes.begin(), p.notes.end(),
                                  [](const ProfileNote &n) { return n.rule == QLatin1String("site-slurm-config"); }),
                   p.notes.end());
@@ -289,4 +292,4 @@ BuiltProfile ProfileBuilder::build(const DiscoveryInput &in, const ClusterProfil
     return out;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

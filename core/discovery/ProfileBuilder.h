@@ -8,10 +8,10 @@ namespace scalelab {
 
 // Everything `scalelab discover` read from one cluster, and when.
 struct DiscoveryInput {
-    QString alias;            // SSH alias it was read through
-    QString date;             // ISO date of the reading, e.g. 2026-11-23
-    LoginHost login;          // as resolved from the SSH config
-    QString versionText;      // `scontrol --version`: "slurm 22.05.8"
+    QString alias;   // SSH alias it was read through
+    QString date;   // ISO date of the reading, e.g. 2026-11-23
+    LoginHost login;   // as resolved from the SSH config
+    QString versionText;   // `scontrol --version`: "slurm 22.05.8"
     ConfigFacts config;
     QList<PartitionFacts> partitions;
     QList<NodeFacts> nodes;
@@ -43,4 +43,4 @@ public:
     static QString idFrom(const QString &name);
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -12,7 +12,7 @@ QString timeText(qint64 secs)
     return secs > 0 ? SlurmTime::format(secs) : QStringLiteral("UNLIMITED");
 }
 
-} // namespace
+}   // namespace
 
 QList<ProfileDifference> ProfileCheck::compare(const ClusterProfile &profile, const ClusterProfile &cluster)
 {
@@ -54,4 +54,4 @@ QList<ProfileDifference> ProfileCheck::compare(const ClusterProfile &profile, co
     return out;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

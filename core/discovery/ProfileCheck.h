@@ -7,11 +7,11 @@ namespace scalelab {
 
 // One place where a profile and the live cluster disagree.
 struct ProfileDifference {
-    QString partition;      // "" for site-wide values
-    QString field;          // profile key: maxTime, maxNodes, gpusPerNode, ..., or "partition"
+    QString partition;   // "" for site-wide values
+    QString field;   // profile key: maxTime, maxNodes, gpusPerNode, ..., or "partition"
     QString profileValue;   // as written in the profile ("(absent)" when missing)
     QString clusterValue;   // as the cluster says ("(absent)" when missing)
-    QString source;         // the command and date the cluster value comes from
+    QString source;   // the command and date the cluster value comes from
     bool operator==(const ProfileDifference &) const = default;
 };
 
@@ -24,4 +24,4 @@ public:
     static QList<ProfileDifference> compare(const ClusterProfile &profile, const ClusterProfile &cluster);
 };
 
-} // namespace scalelab
+}   // namespace scalelab

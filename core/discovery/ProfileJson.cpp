@@ -57,14 +57,18 @@ Json partitionJson(const Partition &p)
     if (!p.nodeTypes.isEmpty()) {
         Json types = Json::array();
         for (const auto &t : p.nodeTypes)
-            types.push_back(Json{{"gpuType", s(t.gpuType)}, {"gpus", t.gpus}, {"cpus", t.cpus},
-                                 {"memoryMB", t.memoryMB}, {"features", stringList(t.features)}, {"count", t.count}});
+            types.push_back(Json{{"gpuType", s(t.gpuType)},
+                                 {"gpus", t.gpus},
+                                 {"cpus", t.cpus},
+                                 {"memoryMB", t.memoryMB},
+                                 {"features", stringList(t.features)},
+                                 {"count", t.count}});
         j["nodeTypes"] = types;
     }
     return j;
 }
 
-} // namespace
+}   // namespace
 
 QByteArray ProfileJson::write(const ClusterProfile &p)
 {
@@ -80,11 +84,17 @@ QByteArray ProfileJson::write(const ClusterProfile &p)
         j["discovered"] = s(p.discovered);
     Json hosts = Json::array();
     for (const auto &h : p.loginHosts)
-        hosts.push_back(Json{{"alias", s(h.alias)}, {"hostName", s(h.hostName)}, {"port", h.port},
-                             {"user", s(h.user)}, {"proxyJump", s(h.proxyJump)}, {"auth", s(h.auth)}});
+        hosts.push_back(Json{{"alias", s(h.alias)},
+                             {"hostName", s(h.hostName)},
+                             {"port", h.port},
+                             {"user", s(h.user)},
+                             {"proxyJump", s(h.proxyJump)},
+                             {"auth", s(h.auth)}});
     j["loginHosts"] = hosts;
-    j["account"] = Json{{"required", p.accountRequired}, {"pattern", s(p.accountPattern)},
-                        {"example", s(p.accountExample)}, {"source", s(p.sources.value(QStringLiteral("account")))}};
+    j["account"] = Json{{"required", p.accountRequired},
+                        {"pattern", s(p.accountPattern)},
+                        {"example", s(p.accountExample)},
+                        {"source", s(p.sources.value(QStringLiteral("account")))}};
     auto src = [&](const char *key) { return p.sources.value(QString::fromLatin1(key)); };
     j["gpuRequest"] = setting(s(gpuRequestStyleId(p.gpuRequest)), src("gpuRequest"));
     j["memoryRequired"] = setting(p.memoryRequired, src("memoryRequired"));
@@ -100,8 +110,10 @@ QByteArray ProfileJson::write(const ClusterProfile &p)
     j["cpuBind"] = setting(s(p.cpuBind), src("cpuBind"));
     Json gpus = Json::array();
     for (const auto &g : p.gpuTypes)
-        gpus.push_back(Json{{"id", s(g.id)}, {"model", s(g.model)},
-                            {"vendor", g.vendor == GpuVendor::Amd ? "amd" : "nvidia"}, {"memoryGB", g.memoryGB},
+        gpus.push_back(Json{{"id", s(g.id)},
+                            {"model", s(g.model)},
+                            {"vendor", g.vendor == GpuVendor::Amd ? "amd" : "nvidia"},
+                            {"memoryGB", g.memoryGB},
                             {"monitor", g.monitor == GpuMonitor::RocmSmi ? "rocm-smi" : "nvidia-smi"},
                             {"source", s(g.source)}});
     j["gpuTypes"] = gpus;
@@ -134,4 +146,4 @@ QByteArray ProfileJson::write(const ClusterProfile &p)
     return QByteArray::fromStdString(j.dump(2, ' ', false, Json::error_handler_t::replace)) + '\n';
 }
 
-} // namespace scalelab
+}   // namespace scalelab

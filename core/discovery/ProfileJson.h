@@ -16,4 +16,4 @@ public:
     static QByteArray write(const ClusterProfile &profile);
 };
 
-} // namespace scalelab
+}   // namespace scalelab

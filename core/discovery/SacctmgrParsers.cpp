@@ -32,7 +32,7 @@ std::optional<int> tresCount(const QString &tres, const QString &key)
     return std::nullopt;
 }
 
-} // namespace
+}   // namespace
 
 std::optional<int> QosFacts::maxGpusPerJob() const
 {
@@ -121,9 +121,8 @@ ParsedList<SinfoRow> SinfoParser::parse(const QString &text, const QStringList &
             } else if (c == QLatin1String("avail")) {
                 row.avail = v;
             } else if (c == QLatin1String("timelimit")) {
-                row.timeLimitSeconds = v.compare(QLatin1String("infinite"), Qt::CaseInsensitive) == 0
-                    ? SlurmLimit(0)
-                    : limit(v);
+                row.timeLimitSeconds =
+                    v.compare(QLatin1String("infinite"), Qt::CaseInsensitive) == 0 ? SlurmLimit(0) : limit(v);
             } else if (c == QLatin1String("nodes")) {
                 row.nodes = v.toInt();
             } else if (c == QLatin1String("cpus")) {
@@ -147,4 +146,4 @@ ParsedList<SinfoRow> SinfoParser::parse(const QString &text, const QStringList &
     return result;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

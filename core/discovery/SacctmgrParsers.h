@@ -40,4 +40,4 @@ public:
     static ParsedList<SinfoRow> parse(const QString &text, const QStringList &columns = {});
 };
 
-} // namespace scalelab
+}   // namespace scalelab

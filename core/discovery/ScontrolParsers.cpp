@@ -45,7 +45,7 @@ Diagnostic unreadable(const QString &what, int index, const QString &why)
                    QStringLiteral("%1 record %2: %3; it is left out.").arg(what).arg(index + 1).arg(why));
 }
 
-} // namespace
+}   // namespace
 
 int NodeFacts::gpus() const
 {
@@ -148,7 +148,8 @@ ParsedList<PartitionFacts> ScontrolParsers::partitions(const QString &text)
         p.maxMemPerNodeMB = count(r.value("MaxMemPerNode"));
         p.maxMemPerCpuMB = count(r.value("MaxMemPerCPU"));
         p.maxCpusPerNode = count(r.value("MaxCPUsPerNode"));
-        p.billingWeights = SlurmRecords::isNone(r.value("TRESBillingWeights")) ? QString() : r.value("TRESBillingWeights");
+        p.billingWeights =
+            SlurmRecords::isNone(r.value("TRESBillingWeights")) ? QString() : r.value("TRESBillingWeights");
         // DefMemPerCPU=UNLIMITED means "no default" here, not "everything".
         auto mem = [&](const char *key) -> SlurmLimit {
             const QString v = r.value(key);
@@ -227,4 +228,4 @@ ConfigFacts ScontrolParsers::config(const QString &text)
     return c;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -28,4 +28,4 @@ public:
     static QList<GresItem> gresFromTres(const QString &tres);
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -54,7 +54,7 @@ int keyLength(QStringView word)
     return -1;
 }
 
-} // namespace
+}   // namespace
 
 QList<SlurmRecord> SlurmRecords::split(const QString &text, const QString &firstKey)
 {
@@ -149,9 +149,9 @@ bool SlurmRecords::isNone(const QString &v)
 {
     const QString t = v.trimmed();
     return t.isEmpty() || t.compare(QLatin1String("UNLIMITED"), Qt::CaseInsensitive) == 0
-        || t.compare(QLatin1String("INFINITE"), Qt::CaseInsensitive) == 0
-        || t.compare(QLatin1String("NONE"), Qt::CaseInsensitive) == 0 || t == QLatin1String("N/A")
-        || t == QLatin1String("(null)");
+           || t.compare(QLatin1String("INFINITE"), Qt::CaseInsensitive) == 0
+           || t.compare(QLatin1String("NONE"), Qt::CaseInsensitive) == 0 || t == QLatin1String("N/A")
+           || t == QLatin1String("(null)");
 }
 
-} // namespace scalelab
+}   // namespace scalelab

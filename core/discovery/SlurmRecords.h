@@ -46,4 +46,4 @@ public:
     static bool isNone(const QString &v);
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -14,7 +14,11 @@ namespace {
 
 void warn(Diagnostics &diags, const QString &field, const QString &jobId, const QString &value, const QString &what)
 {
-    diags.append({Severity::Warning, QStringLiteral("sacct-field-unreadable"), field, 0, 0,
+    diags.append({Severity::Warning,
+                  QStringLiteral("sacct-field-unreadable"),
+                  field,
+                  0,
+                  0,
                   QStringLiteral("sacct job %1: %2 '%3' is not %4; it is left empty")
                       .arg(jobId.isEmpty() ? QStringLiteral("?") : jobId, field, value, what),
                   {}});
@@ -25,7 +29,7 @@ bool isAbsent(const QString &v)
 {
     const QString t = v.trimmed();
     return t.isEmpty() || t == QLatin1String("Unknown") || t == QLatin1String("None")
-        || t == QLatin1String("None assigned") || t == QLatin1String("N/A");
+           || t == QLatin1String("None assigned") || t == QLatin1String("N/A");
 }
 
 std::optional<QDateTime> parseTime(const QString &v)
@@ -44,15 +48,14 @@ QString field(const AccountingMetrics::Record &r, const char *name)
     return r.value(QLatin1String(name));
 }
 
-} // namespace
+}   // namespace
 
 bool AccountingMetrics::isFinished() const
 {
-    static const QStringList live = {QStringLiteral("PENDING"), QStringLiteral("RUNNING"),
-                                      QStringLiteral("REQUEUED"), QStringLiteral("RESIZING"),
-                                      QStringLiteral("SUSPENDED"), QStringLiteral("COMPLETING"),
-                                      QStringLiteral("CONFIGURING"), QStringLiteral("STAGE_OUT"),
-                                      QStringLiteral("SIGNALING")};
+    static const QStringList live = {
+        QStringLiteral("PENDING"),     QStringLiteral("RUNNING"),   QStringLiteral("REQUEUED"),
+        QStringLiteral("RESIZING"),    QStringLiteral("SUSPENDED"), QStringLiteral("COMPLETING"),
+        QStringLiteral("CONFIGURING"), QStringLiteral("STAGE_OUT"), QStringLiteral("SIGNALING")};
     return !state.isEmpty() && !live.contains(state);
 }
 
@@ -175,8 +178,13 @@ AccountingMetricsResult AccountingMetrics::fromRecords(const QList<Record> &line
 {
     if (lines.isEmpty()) {
         AccountingMetricsResult r;
-        r.diagnostics.append({Severity::Error, QStringLiteral("sacct-no-record"), {}, 0, 0,
-                              QStringLiteral("sacct returned no line for this job; check the job id"), {}});
+        r.diagnostics.append({Severity::Error,
+                              QStringLiteral("sacct-no-record"),
+                              {},
+                              0,
+                              0,
+                              QStringLiteral("sacct returned no line for this job; check the job id"),
+                              {}});
         return r;
     }
     // The job line is the one whose JobID has no step suffix.
@@ -207,4 +215,4 @@ AccountingMetricsResult AccountingMetrics::fromRecords(const QList<Record> &line
     return result;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

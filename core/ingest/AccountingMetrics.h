@@ -28,32 +28,32 @@ public:
     static AccountingMetricsResult fromRecords(const QList<Record> &lines);
 
     QString jobId;
-    QString state;                          // first word, e.g. "CANCELLED" for "CANCELLED by 1001"
+    QString state;   // first word, e.g. "CANCELLED" for "CANCELLED by 1001"
     QString nodeList;
-    std::optional<int> exitCode;            // ExitCode "3:0" -> 3
-    std::optional<int> exitSignal;          // ExitCode "0:15" -> 15
+    std::optional<int> exitCode;   // ExitCode "3:0" -> 3
+    std::optional<int> exitSignal;   // ExitCode "0:15" -> 15
     std::optional<qint64> elapsedSeconds;
-    std::optional<qint64> queueWaitSeconds; // Start - Submit
-    std::optional<int> gpus;                // AllocTRES gres/gpu
-    std::optional<int> nodes;               // AllocTRES node, else NNodes
-    std::optional<int> allocCpus;           // AllocCPUS, else AllocTRES cpu
-    std::optional<double> gpuHours;         // gpus * elapsed / 3600
-    std::optional<double> billing;          // AllocTRES billing
-    std::optional<double> billingHours;     // billing * elapsed / 3600
+    std::optional<qint64> queueWaitSeconds;   // Start - Submit
+    std::optional<int> gpus;   // AllocTRES gres/gpu
+    std::optional<int> nodes;   // AllocTRES node, else NNodes
+    std::optional<int> allocCpus;   // AllocCPUS, else AllocTRES cpu
+    std::optional<double> gpuHours;   // gpus * elapsed / 3600
+    std::optional<double> billing;   // AllocTRES billing
+    std::optional<double> billingHours;   // billing * elapsed / 3600
     std::optional<qint64> maxRssBytes;
     std::optional<double> totalCpuSeconds;
-    std::optional<double> cpuEfficiency;    // as seff: TotalCPU / (Elapsed * AllocCPUS), 0..1
+    std::optional<double> cpuEfficiency;   // as seff: TotalCPU / (Elapsed * AllocCPUS), 0..1
     std::optional<double> gpuUtilPercent;   // TRESUsageInAve gres/gpuutil
-    std::optional<double> gpuUtilMaxPercent;// TRESUsageInMax gres/gpuutil
+    std::optional<double> gpuUtilMaxPercent;   // TRESUsageInMax gres/gpuutil
     std::optional<double> gpuMemMaxBytes;   // TRESUsageInMax gres/gpumem
 
-    bool isFinished() const;                // a terminal state (not PENDING/RUNNING/...)
-    bool isSuccessful() const;              // COMPLETED with exit code 0
+    bool isFinished() const;   // a terminal state (not PENDING/RUNNING/...)
+    bool isSuccessful() const;   // COMPLETED with exit code 0
 };
 
 struct AccountingMetricsResult {
     AccountingMetrics metrics;
-    Diagnostics diagnostics;                // Warning per unreadable field, naming it
+    Diagnostics diagnostics;   // Warning per unreadable field, naming it
 };
 
-} // namespace scalelab
+}   // namespace scalelab

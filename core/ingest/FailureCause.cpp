@@ -44,10 +44,10 @@ bool isPythonException(const QString &s)
 // (a progress bar the error was printed into) starts at "slurmstepd".
 qsizetype errorReportStart(const QString &s)
 {
-    static const QRegularExpression report(QStringLiteral(
-        "(^|:\\s)(error|ERROR|Error|FATAL|fatal)(:|\\s\\*\\*\\*)"
-        "|No such file or directory|command not found|Permission denied|Segmentation fault"
-        "|^Killed$|\\d+ Killed\\b|\\bout of memory\\b|\\bOOM Killed\\b|oom-kill"),
+    static const QRegularExpression report(
+        QStringLiteral("(^|:\\s)(error|ERROR|Error|FATAL|fatal)(:|\\s\\*\\*\\*)"
+                       "|No such file or directory|command not found|Permission denied|Segmentation fault"
+                       "|^Killed$|\\d+ Killed\\b|\\bout of memory\\b|\\bOOM Killed\\b|oom-kill"),
         QRegularExpression::CaseInsensitiveOption);
     // "error" alone in a table header ("busbw  error") is not a report: the
     // pattern needs "error:" at the start or after "program: ".
@@ -68,7 +68,7 @@ qsizetype errorReportStart(const QString &s)
     return from;
 }
 
-} // namespace
+}   // namespace
 
 std::optional<FailureLine> findFailureLine(const QByteArray &output)
 {
@@ -110,8 +110,9 @@ QString recordFailureLine(RunStore &store, qint64 runId, const QString &outputPa
     const auto found = findFailureLine(read.data);
     const QString text = found ? QStringLiteral("line %1: %2").arg(found->line).arg(found->text) : QString();
     if (!text.isEmpty())
-        (void)store.setFailureLine(runId, text);   // the text is returned either way; a lost line is found again on view
+        (void)store.setFailureLine(runId,
+                                   text);   // the text is returned either way; a lost line is found again on view
     return text;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

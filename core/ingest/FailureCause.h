@@ -23,8 +23,8 @@ namespace scalelab {
 // on its own and ANSI escape sequences are dropped (progress bars print the
 // error into the same physical line). Pure, linear in the text.
 struct FailureLine {
-    int line = 0;      // 1-based physical line of the output
-    QString text;      // the segment, trimmed, at most 300 characters
+    int line = 0;   // 1-based physical line of the output
+    QString text;   // the segment, trimmed, at most 300 characters
 };
 
 std::optional<FailureLine> findFailureLine(const QByteArray &output);
@@ -35,4 +35,4 @@ std::optional<FailureLine> findFailureLine(const QByteArray &output);
 class RunStore;
 QString recordFailureLine(RunStore &store, qint64 runId, const QString &outputPath);
 
-} // namespace scalelab
+}   // namespace scalelab

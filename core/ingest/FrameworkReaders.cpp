@@ -35,8 +35,8 @@ const QString kNum = QStringLiteral("([-+]?[0-9]*\\.?[0-9]+(?:[eE][-+]?[0-9]+)?)
 // backtracking inside a long run of digits.
 const QString kNumP = QStringLiteral("([-+]?+(?:[0-9]*+\\.)?[0-9]++(?:[eE][-+]?+[0-9]++)?+)");
 
-MetricPattern rule(const char *id, const char *name, const char *unit, A agg, const QString &regex,
-                   const char *anchor, const char *meaning)
+MetricPattern rule(const char *id, const char *name, const char *unit, A agg, const QString &regex, const char *anchor,
+                   const char *meaning)
 {
     MetricPattern p;
     p.rule = QString::fromLatin1(id);
@@ -123,18 +123,19 @@ QList<MetricPattern> pytorch()
         rule("pytorch.example.test_loss", "test_loss", "", A::Last, "\\btest_loss[=:\\s]\\s*" + n, "oss",
              "test loss printed by rank 0 after training"),
         stepAfter(rule("pytorch.example.train_loss", "train_loss", "", A::Last, "\\btrain_loss[=:\\s]\\s*" + n, "oss",
-                       "training loss of the epoch"), "epoch"),
+                       "training loss of the epoch"),
+                  "epoch"),
         step(rule("pytorch.example.epoch_loss", "train_loss", "", A::Last,
                   "\\b[Ee]poch\\s*+([0-9]+)\\s++loss[=:\\s]\\s*+" + kNumP, "oss",
-                  "training loss of the epoch (\"epoch 3 loss 0.47 ...\")"), 2, 1),
+                  "training loss of the epoch (\"epoch 3 loss 0.47 ...\")"),
+             2, 1),
         rule("pytorch.example.train_time", "train_time_s", "s", A::Last, "\\btrain_time_s[=:\\s]\\s*" + n, "time",
              "training wall time printed by rank 0"),
         step(rule("pytorch.example.epoch_time", "epoch_time_s", "s", A::Mean,
-                  "\\b[Ee]poch\\s*+([0-9]+)\\b[^\\r\\n]*?\\btime[=:\\s]\\s*+" + kNumP, "time",
-                  "seconds per epoch"), 2, 1),
-        rule("pytorch.example.samples_per_s", "samples_per_s", "samples/s", A::Last,
-             "\\bsamples_per_s[=:\\s]\\s*" + n, "samples",
-             "samples per second of the whole job over the whole training (all ranks)"),
+                  "\\b[Ee]poch\\s*+([0-9]+)\\b[^\\r\\n]*?\\btime[=:\\s]\\s*+" + kNumP, "time", "seconds per epoch"),
+             2, 1),
+        rule("pytorch.example.samples_per_s", "samples_per_s", "samples/s", A::Last, "\\bsamples_per_s[=:\\s]\\s*" + n,
+             "samples", "samples per second of the whole job over the whole training (all ranks)"),
         stepAfter(rule("pytorch.example.epoch_samples_per_s", "throughput", "samples/s", A::Mean,
                        "samples/s[=:\\s]\\s*" + n, "samples", "samples per second of the whole job in one epoch"),
                   "epoch "),
@@ -152,23 +153,25 @@ QList<MetricPattern> pytorch()
                   "Train Epoch: "),
         // LUMI ml-examples pytorch/ptdist: " * Rank 0 - Epoch  1: 212.39 images/sec per GPU".
         [] {
-            MetricPattern p = step(rule("pytorch.ptdist.images_per_sec_per_gpu", "throughput_per_gpu", "samples/s",
-                                        A::Mean, "\\bRank ([0-9]+) - Epoch\\s++([0-9]+): " + kNumP
-                                            + " images/sec per GPU", "/sec",
-                                        "images per second of one GPU in an epoch (rank 0's print)"), 3, 2);
+            MetricPattern p =
+                step(rule("pytorch.ptdist.images_per_sec_per_gpu", "throughput_per_gpu", "samples/s", A::Mean,
+                          "\\bRank ([0-9]+) - Epoch\\s++([0-9]+): " + kNumP + " images/sec per GPU", "/sec",
+                          "images per second of one GPU in an epoch (rank 0's print)"),
+                     3, 2);
             p.rankGroup = 1;
             return p;
         }(),
         rule("pytorch.ptdist.total_average", "samples_per_s", "samples/s", A::Last,
-             "Total average: " + kNumP + " images/sec", "/sec", "images per second of the whole job, averaged over epochs"),
+             "Total average: " + kNumP + " images/sec", "/sec",
+             "images per second of the whole job, averaged over epochs"),
         // The same lines when every rank prints its own (srun without a rank filter): the
         // ranks' means add up to the job's throughput.
         [] {
-            MetricPattern p = step(rule("pytorch.ptdist.rank_sum", "samples_per_s_rank_sum", "samples/s",
-                                        A::PerRankSum, "\\bRank ([0-9]+) - Epoch\\s++([0-9]+): " + kNumP
-                                            + " images/sec per GPU", "/sec",
-                                        "sum over ranks of each rank's mean images/sec (only when every rank prints)"),
-                                   3, 2);
+            MetricPattern p =
+                step(rule("pytorch.ptdist.rank_sum", "samples_per_s_rank_sum", "samples/s", A::PerRankSum,
+                          "\\bRank ([0-9]+) - Epoch\\s++([0-9]+): " + kNumP + " images/sec per GPU", "/sec",
+                          "sum over ranks of each rank's mean images/sec (only when every rank prints)"),
+                     3, 2);
             p.rankGroup = 1;
             return p;
         }(),
@@ -180,8 +183,9 @@ QList<MetricPattern> huggingFace()
     const QString n = kNum;
     auto dict = [&](const char *id, const char *key, const char *name, const char *unit, const char *anchor,
                     const char *meaning) {
-        return stepAfter(rule(id, name, unit, A::Last, QStringLiteral("'%1': ").arg(QLatin1String(key)) + n, anchor,
-                              meaning), "'epoch': ");
+        return stepAfter(
+            rule(id, name, unit, A::Last, QStringLiteral("'%1': ").arg(QLatin1String(key)) + n, anchor, meaning),
+            "'epoch': ");
     };
     auto block = [&](const char *id, const char *key, const char *name, const char *unit, const char *anchor,
                      const char *meaning) {
@@ -191,7 +195,8 @@ QList<MetricPattern> huggingFace()
     auto runtime = [&](const char *id, const char *key, const char *name, const char *meaning) {
         return form(rule(id, name, "s", A::Last,
                          QStringLiteral("\\b%1\\s*+=\\s*+([0-9]++:[0-9]{2}:[0-9.]++)").arg(QLatin1String(key)), "time",
-                         meaning), ValueForm::Duration);
+                         meaning),
+                    ValueForm::Duration);
     };
     return {
         dict("hf.dict.loss", "loss", "train_loss", "", "oss", "training loss at a logging step (Trainer log dict)"),
@@ -199,14 +204,15 @@ QList<MetricPattern> huggingFace()
         dict("hf.dict.eval_loss", "eval_loss", "eval_loss", "", "oss", "evaluation loss (Trainer evaluate)"),
         dict("hf.dict.eval_accuracy", "eval_accuracy", "eval_accuracy", "", "acc", "evaluation accuracy"),
         dict("hf.dict.eval_runtime", "eval_runtime", "eval_runtime_s", "s", "time", "seconds the evaluation took"),
-        dict("hf.dict.eval_samples_per_second", "eval_samples_per_second", "eval_samples_per_s", "samples/s",
-             "samples", "evaluation samples per second of the whole job"),
+        dict("hf.dict.eval_samples_per_second", "eval_samples_per_second", "eval_samples_per_s", "samples/s", "samples",
+             "evaluation samples per second of the whole job"),
         dict("hf.dict.train_runtime", "train_runtime", "train_time_s", "s", "time", "seconds the training took"),
         dict("hf.dict.train_samples_per_second", "train_samples_per_second", "samples_per_s", "samples/s", "samples",
              "training samples per second of the whole job (global batch)"),
         block("hf.block.train_loss", "train_loss", "train_loss", "", "oss", "average training loss (log_metrics)"),
         block("hf.block.eval_loss", "eval_loss", "eval_loss", "", "oss", "evaluation loss (log_metrics)"),
-        block("hf.block.eval_accuracy", "eval_accuracy", "eval_accuracy", "", "acc", "evaluation accuracy (log_metrics)"),
+        block("hf.block.eval_accuracy", "eval_accuracy", "eval_accuracy", "", "acc",
+              "evaluation accuracy (log_metrics)"),
         block("hf.block.train_samples_per_second", "train_samples_per_second", "samples_per_s", "samples/s", "samples",
               "training samples per second of the whole job (log_metrics)"),
         block("hf.block.eval_samples_per_second", "eval_samples_per_second", "eval_samples_per_s", "samples/s",
@@ -221,12 +227,15 @@ QList<MetricPattern> deepSpeed()
     return {
         step(rule("deepspeed.running_avg_samples_per_sec", "samples_per_s", "samples/s", A::Last,
                   "global_step=([0-9]+), RunningAvgSamplesPerSec=" + kNumP, "PerSec",
-                  "DeepSpeed: samples per second of the whole job, averaged since the start"), 2, 1),
+                  "DeepSpeed: samples per second of the whole job, averaged since the start"),
+             2, 1),
         step(rule("deepspeed.samples_per_sec", "samples_per_s", "samples/s", A::Last,
                   "\\b[0-9]+/([0-9]+), SamplesPerSec=" + kNumP, "PerSec",
-                  "DeepSpeed: samples per second of the whole job, averaged since the start"), 2, 1),
+                  "DeepSpeed: samples per second of the whole job, averaged since the start"),
+             2, 1),
         stepAfter(rule("deepspeed.curr_samples_per_sec", "throughput", "samples/s", A::Mean,
-                       "CurrSamplesPerSec=" + kNum, "PerSec", "DeepSpeed: samples per second of the whole job in one step"),
+                       "CurrSamplesPerSec=" + kNum, "PerSec",
+                       "DeepSpeed: samples per second of the whole job in one step"),
                   "global_step="),
         rule("deepspeed.max_mem_allocated", "gpu_mem_max_alloc_gb", "GB", A::Max, "MaxMemAllocated=" + kNum, "PerSec",
              "DeepSpeed: peak memory allocated by PyTorch on rank 0's GPU"),
@@ -238,7 +247,8 @@ QList<MetricPattern> horovod()
     return {
         step(rule("horovod.iter_img_per_sec_per_gpu", "throughput_per_gpu", "samples/s", A::Mean,
                   "Iter #([0-9]+): " + kNumP + " img/sec per [CG]PU", "/sec",
-                  "Horovod synthetic benchmark: images per second of one GPU in an iteration"), 2, 1),
+                  "Horovod synthetic benchmark: images per second of one GPU in an iteration"),
+             2, 1),
         rule("horovod.img_per_sec_per_gpu", "samples_per_s_per_gpu", "samples/s", A::Last,
              "Img/sec per [CG]PU: " + kNumP, "/sec", "Horovod synthetic benchmark: mean images per second of one GPU"),
         rule("horovod.total_img_per_sec", "samples_per_s", "samples/s", A::Last,
@@ -269,8 +279,10 @@ QList<MetricPattern> generic()
                          "tqdm: iterations per second at the last update of the main progress bar"),
                     "s/it", {kNestedBar}),
              ValueForm::Reciprocal),
-        tqdmSteps("tqdm.steps_done", "steps_done", 1, "it/s", "tqdm: steps completed on the main progress bar at its last update"),
-        tqdmSteps("tqdm.steps_done_slow", "steps_done", 1, "s/it", "tqdm: steps completed on the main progress bar at its last update"),
+        tqdmSteps("tqdm.steps_done", "steps_done", 1, "it/s",
+                  "tqdm: steps completed on the main progress bar at its last update"),
+        tqdmSteps("tqdm.steps_done_slow", "steps_done", 1, "s/it",
+                  "tqdm: steps completed on the main progress bar at its last update"),
         tqdmSteps("tqdm.steps_total", "steps_total", 2, "it/s", "tqdm: steps the main progress bar expects"),
         tqdmSteps("tqdm.steps_total_slow", "steps_total", 2, "s/it", "tqdm: steps the main progress bar expects"),
         // Lightning: banner, progress-bar metrics, printed trainer.logged_metrics.
@@ -324,7 +336,7 @@ QList<MetricPattern> generic()
     };
 }
 
-} // namespace
+}   // namespace
 
 QList<MetricPattern> LogMetricExtractor::builtinPatterns()
 {
@@ -334,4 +346,4 @@ QList<MetricPattern> LogMetricExtractor::builtinPatterns()
     return all;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

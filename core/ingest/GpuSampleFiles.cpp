@@ -36,7 +36,6 @@ QString GpuSampleParser::hostFromFileName(const QString &fileName)
     return rest.mid(dash + 1);
 }
 
-
 void GpuSampleParser::finalize(GpuSampleSummary &s)
 {
     std::sort(s.gpus.begin(), s.gpus.end(), [](const GpuTimeline &a, const GpuTimeline &b) {
@@ -51,25 +50,39 @@ void GpuSampleParser::finalize(GpuSampleSummary &s)
         qint64 nu = 0, nm = 0;
         for (qsizetype i = 0; i < g.seconds.size(); ++i) {
             const double u = g.utilPercent[i], m = g.memUsedMiB[i];
-            if (!std::isnan(u)) { gu += u; ++nu; pu = std::max(pu, u); }
-            if (!std::isnan(m)) { gm += m; ++nm; pm = std::max(pm, m); }
+            if (!std::isnan(u)) {
+                gu += u;
+                ++nu;
+                pu = std::max(pu, u);
+            }
+            if (!std::isnan(m)) {
+                gm += m;
+                ++nm;
+                pm = std::max(pm, m);
+            }
         }
         g.meanUtilPercent = nu ? std::optional<double>(gu / nu) : std::nullopt;
         g.peakUtilPercent = nu ? std::optional<double>(pu) : std::nullopt;
         g.meanMemUsedMiB = nm ? std::optional<double>(gm / nm) : std::nullopt;
         g.peakMemUsedMiB = nm ? std::optional<double>(pm) : std::nullopt;
-        utilSum += gu; utilN += nu; memSum += gm; memN += nm;
-        if (nu) s.peakUtilPercent = std::max(s.peakUtilPercent.value_or(pu), pu);
-        if (nm) s.peakMemUsedMiB = std::max(s.peakMemUsedMiB.value_or(pm), pm);
+        utilSum += gu;
+        utilN += nu;
+        memSum += gm;
+        memN += nm;
+        if (nu)
+            s.peakUtilPercent = std::max(s.peakUtilPercent.value_or(pu), pu);
+        if (nm)
+            s.peakMemUsedMiB = std::max(s.peakMemUsedMiB.value_or(pm), pm);
         if (!g.seconds.isEmpty())
             s.durationSeconds = std::max(s.durationSeconds, g.seconds.back());
     }
-    if (utilN) s.meanUtilPercent = utilSum / utilN;
-    if (memN) s.meanMemUsedMiB = memSum / memN;
+    if (utilN)
+        s.meanUtilPercent = utilSum / utilN;
+    if (memN)
+        s.meanMemUsedMiB = memSum / memN;
     if (s.rows > 0)
         s.noSamples = false;
 }
-
 
 GpuSampleSummary GpuSampleParser::parseFile(const QString &path, double sampleSeconds)
 {
@@ -80,8 +93,13 @@ GpuSampleSummary GpuSampleParser::parseFile(const QString &path, double sampleSe
     if (!f.open(QIODevice::ReadOnly)) {
         GpuSampleSummary s;
         s.noSamplesReason = QStringLiteral("the file could not be read");
-        s.diagnostics.append({Severity::Error, QStringLiteral("gpu-csv-unreadable"), {}, 0, 0,
-                              path + QStringLiteral(": cannot read the GPU sample file: %1").arg(f.errorString()), {}});
+        s.diagnostics.append({Severity::Error,
+                              QStringLiteral("gpu-csv-unreadable"),
+                              {},
+                              0,
+                              0,
+                              path + QStringLiteral(": cannot read the GPU sample file: %1").arg(f.errorString()),
+                              {}});
         return s;
     }
     if (f.size() == 0)
@@ -133,5 +151,4 @@ GpuSampleSummary GpuSampleParser::merge(const QList<GpuSampleSummary> &parts)
     return out;
 }
 
-
-} // namespace scalelab
+}   // namespace scalelab

@@ -11,7 +11,10 @@ namespace scalelab::gpuformat {
 
 namespace {
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
 
 std::string_view trim(std::string_view s)
 {
@@ -77,8 +80,7 @@ double timestampImpl(std::string_view s)
     const int y = twoDigits(p) * 100 + twoDigits(p + 2);
     const int mo = twoDigits(p + 5), d = twoDigits(p + 8);
     const int h = twoDigits(p + 11), mi = twoDigits(p + 14), sec = twoDigits(p + 17);
-    if (twoDigits(p) < 0 || twoDigits(p + 2) < 0 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || mi < 0
-        || sec < 0)
+    if (twoDigits(p) < 0 || twoDigits(p + 2) < 0 || mo < 1 || mo > 12 || d < 1 || d > 31 || h < 0 || mi < 0 || sec < 0)
         return kNaN;
     const std::optional<qint64> days = daysSinceEpoch(y, mo, d);
     if (!days)
@@ -92,7 +94,7 @@ double timestampImpl(std::string_view s)
     return double(*days) * 86400.0 + h * 3600.0 + mi * 60.0 + sec + frac;
 }
 
-} // namespace
+}   // namespace
 
 double timestamp(std::string_view s)
 {
@@ -152,7 +154,8 @@ int takeTaskLabel(std::string_view &line)
     int task = 0;
     while (i < line.size() && isDigit(line[i]) && i < 7)
         task = task * 10 + (line[i++] - '0');
-    if (i == 0 || i >= line.size() || line[i] != ':' || (i + 1 < line.size() && line[i + 1] != ' ' && line[i + 1] != '\t'))
+    if (i == 0 || i >= line.size() || line[i] != ':'
+        || (i + 1 < line.size() && line[i + 1] != ' ' && line[i + 1] != '\t'))
         return -1;
     line = trim(line.substr(i + 1));
     return task;
@@ -165,12 +168,12 @@ bool isNvidiaHeader(std::string_view line)
     size_t start = 0;
     while (true) {
         const size_t comma = line.find(',', start);
-        const std::string_view f = trim(line.substr(start, comma == std::string_view::npos ? std::string_view::npos
-                                                                                           : comma - start));
+        const std::string_view f =
+            trim(line.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
         if (!isFieldName(f))
             return false;
         known = known || f.find('.') != std::string_view::npos || f == "index" || f == "timestamp" || f == "uuid"
-            || f == "name" || f.substr(0, 6) == "index " || f.substr(0, 10) == "timestamp ";
+                || f == "name" || f.substr(0, 6) == "index " || f.substr(0, 10) == "timestamp ";
         ++fields;
         if (comma == std::string_view::npos)
             break;
@@ -182,8 +185,8 @@ bool isNvidiaHeader(std::string_view line)
 bool isRocmConciseHeader(std::string_view line)
 {
     return line.substr(0, 3) == "GPU" || line.substr(0, 6) == "Device"
-        ? line.find("VRAM%") != std::string_view::npos && line.find("GPU%") != std::string_view::npos
-        : false;
+               ? line.find("VRAM%") != std::string_view::npos && line.find("GPU%") != std::string_view::npos
+               : false;
 }
 
 RocmField rocmPlainLine(std::string_view line, int &device, double &value)
@@ -231,4 +234,4 @@ QString foreignTool(std::string_view line)
     return {};
 }
 
-} // namespace scalelab::gpuformat
+}   // namespace scalelab::gpuformat

@@ -40,4 +40,4 @@ RocmField rocmPlainLine(std::string_view line, int &device, double &value);
 // "amd-smi", "xpu-smi", "dcgmi"; "" when the line says nothing of the kind.
 QString foreignTool(std::string_view line);
 
-} // namespace scalelab::gpuformat
+}   // namespace scalelab::gpuformat

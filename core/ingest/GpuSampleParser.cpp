@@ -100,12 +100,18 @@ Columns nvidiaColumns(const Fields &f, int n)
     c.count = n;
     for (int i = 0; i < n; ++i) {
         const std::string_view name = headerName(f[i]);
-        if (name == "index") c.index = i;
-        else if (name == "timestamp") c.timestamp = i;
-        else if (name == "utilization.gpu") c.util = i;
-        else if (name == "memory.used") c.memUsed = i;
-        else if (name == "memory.total") c.memTotal = i;
-        else if (name == "uuid" || name == "gpu_uuid" || name == "pci.bus_id") c.uuid = c.uuid < 0 ? i : c.uuid;
+        if (name == "index")
+            c.index = i;
+        else if (name == "timestamp")
+            c.timestamp = i;
+        else if (name == "utilization.gpu")
+            c.util = i;
+        else if (name == "memory.used")
+            c.memUsed = i;
+        else if (name == "memory.total")
+            c.memTotal = i;
+        else if (name == "uuid" || name == "gpu_uuid" || name == "pci.bus_id")
+            c.uuid = c.uuid < 0 ? i : c.uuid;
     }
     return c;
 }
@@ -117,22 +123,32 @@ Columns rocmColumns(const Fields &f, int n)
     c.memInBytes = true;
     for (int i = 0; i < n; ++i) {
         const std::string_view name = f[i];
-        if (name == "device") c.index = i;
-        else if (containsNoCase(name, "timestamp")) c.timestamp = i;
-        else if (name == "GPU use (%)") c.util = i;
-        else if (name == "VRAM Total Used Memory (B)") c.memUsed = i;
-        else if (name == "VRAM Total Memory (B)") c.memTotal = i;
+        if (name == "device")
+            c.index = i;
+        else if (containsNoCase(name, "timestamp"))
+            c.timestamp = i;
+        else if (name == "GPU use (%)")
+            c.util = i;
+        else if (name == "VRAM Total Used Memory (B)")
+            c.memUsed = i;
+        else if (name == "VRAM Total Memory (B)")
+            c.memTotal = i;
     }
     return c;
 }
 
 void addDiag(GpuSampleSummary &s, Severity sev, const char *rule, const QString &file, int line, const QString &msg)
 {
-    s.diagnostics.append({sev, QString::fromLatin1(rule), {}, line, 0,
-                          (file.isEmpty() ? QString() : file + QStringLiteral(": ")) + msg, {}});
+    s.diagnostics.append({sev,
+                          QString::fromLatin1(rule),
+                          {},
+                          line,
+                          0,
+                          (file.isEmpty() ? QString() : file + QStringLiteral(": ")) + msg,
+                          {}});
 }
 
-} // namespace
+}   // namespace
 
 GpuSampleSummary GpuSampleParser::parse(QByteArrayView data, const GpuSampleParseOptions &options)
 {
@@ -144,11 +160,11 @@ GpuSampleSummary GpuSampleParser::parse(QByteArrayView data, const GpuSamplePars
     enum class Mode { None, Csv, RocmConcise };
     Mode mode = Mode::None;
     Columns cols;
-    QHash<int, int> roundOf;       // task -> sample number (rocm-smi prints no time)
-    double markTime = kNaN;        // the sampler's "# time <epoch seconds>" line
+    QHash<int, int> roundOf;   // task -> sample number (rocm-smi prints no time)
+    double markTime = kNaN;   // the sampler's "# time <epoch seconds>" line
     bool warnedNoTime = false;
-    double t0 = kNaN;              // absolute time of the first sample
-    QHash<qint64, int> slotOf;     // (task, GPU index) -> position in s.gpus
+    double t0 = kNaN;   // absolute time of the first sample
+    QHash<qint64, int> slotOf;   // (task, GPU index) -> position in s.gpus
     QHash<QByteArray, int> byId;   // (task, uuid/bus id) -> position (no index column)
     Fields f;
     int firstSkippedLine = 0, headerless = 0, firstHeaderless = 0, foreignLine = 0;
@@ -338,7 +354,8 @@ GpuSampleSummary GpuSampleParser::parse(QByteArrayView data, const GpuSamplePars
                 continue;
             }
         } else if (cols.uuid >= 0) {
-            const QByteArray id = QByteArray::number(task) + '/' + QByteArray(f[cols.uuid].data(), qsizetype(f[cols.uuid].size()));
+            const QByteArray id =
+                QByteArray::number(task) + '/' + QByteArray(f[cols.uuid].data(), qsizetype(f[cols.uuid].size()));
             auto it = byId.find(id);
             if (it == byId.end())
                 it = byId.insert(id, int(byId.size()));
@@ -385,26 +402,30 @@ GpuSampleSummary GpuSampleParser::parse(QByteArrayView data, const GpuSamplePars
     if (headerless > 0)
         addDiag(s, Severity::Error, "gpu-csv-no-header", file, firstHeaderless,
                 QStringLiteral("%1 data row(s) before any header line were not read: columns are never guessed; "
-                               "keep nvidia-smi's header (no `noheader` in --format)").arg(headerless));
+                               "keep nvidia-smi's header (no `noheader` in --format)")
+                    .arg(headerless));
     if (s.rows == 0 && !foreign.isEmpty()) {
         addDiag(s, Severity::Error, "gpu-samples-foreign-tool", file, foreignLine,
                 QStringLiteral("this is %1 output, which ScaleLab does not read as GPU samples; sample with "
                                "nvidia-smi --query-gpu=index,timestamp,utilization.gpu,memory.used --format=csv -l N "
-                               "or rocm-smi --showuse --showmemuse --showmeminfo vram --csv").arg(foreign));
+                               "or rocm-smi --showuse --showmemuse --showmeminfo vram --csv")
+                    .arg(foreign));
         s.noSamplesReason = QStringLiteral("the GPU sample file is %1 output, which is not read").arg(foreign);
     } else if (s.rows == 0 && headerless == 0 && s.noSamplesReason.isEmpty() && s.skippedLines > 0
                && s.tool == GpuSampleSummary::Tool::Unknown) {
         addDiag(s, Severity::Error, "gpu-samples-unknown-format", file, firstSkippedLine,
                 QStringLiteral("neither an nvidia-smi --query-gpu CSV header nor rocm-smi output was found; "
-                               "the first line is '%1'").arg(firstSkipped));
+                               "the first line is '%1'")
+                    .arg(firstSkipped));
     }
     if (s.skippedLines > 0 && firstSkippedLine > 0)
-        addDiag(s, Severity::Info, "gpu-csv-skipped-lines", file, firstSkippedLine,
-                QStringLiteral("%1 line(s) were not GPU samples, the first: '%2'").arg(s.skippedLines).arg(firstSkipped));
+        addDiag(
+            s, Severity::Info, "gpu-csv-skipped-lines", file, firstSkippedLine,
+            QStringLiteral("%1 line(s) were not GPU samples, the first: '%2'").arg(s.skippedLines).arg(firstSkipped));
     if (s.rows == 0 && s.noSamplesReason.isEmpty())
         s.noSamplesReason = QStringLiteral("the file has no GPU samples");
     GpuSampleParser::finalize(s);
     return s;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

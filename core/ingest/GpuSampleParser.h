@@ -17,11 +17,11 @@ namespace scalelab {
 // GPUs and hosts). Where the tool printed no value ([N/A], [Not Supported],
 // N/A) the sample is NaN: it stays missing and is left out of the means.
 struct GpuTimeline {
-    QString key;                  // "host:index" / "host:task3:index"; no "host:" when unknown
+    QString key;   // "host:index" / "host:task3:index"; no "host:" when unknown
     QString host;
     int index = -1;
-    int task = -1;                // srun --label task when lines carry one (per-task GPU cgroups
-                                  // show every task's GPU as device 0: tasks keep them apart)
+    int task = -1;   // srun --label task when lines carry one (per-task GPU cgroups
+        // show every task's GPU as device 0: tasks keep them apart)
     QVector<double> seconds;
     QVector<double> utilPercent;
     QVector<double> memUsedMiB;
@@ -35,17 +35,17 @@ struct GpuTimeline {
 struct GpuSampleSummary {
     enum class Tool { Unknown, NvidiaSmi, RocmSmi };
     Tool tool = Tool::Unknown;
-    bool noSamples = true;        // true until a data row is read
-    QString noSamplesReason;      // e.g. the sampler's "no nvidia-smi on HOST; no GPU samples"
-    QList<GpuTimeline> gpus;      // sorted by host, then index
+    bool noSamples = true;   // true until a data row is read
+    QString noSamplesReason;   // e.g. the sampler's "no nvidia-smi on HOST; no GPU samples"
+    QList<GpuTimeline> gpus;   // sorted by host, then index
     // Over all GPUs of the run (every sample counts once).
     std::optional<double> meanUtilPercent;
     std::optional<double> peakUtilPercent;
     std::optional<double> meanMemUsedMiB;
     std::optional<double> peakMemUsedMiB;
     double durationSeconds = 0;   // last sample time
-    qint64 rows = 0;              // data rows read
-    qint64 skippedLines = 0;      // lines that were neither data, header nor marker
+    qint64 rows = 0;   // data rows read
+    qint64 skippedLines = 0;   // lines that were neither data, header nor marker
     // Absolute time (seconds since the Unix epoch, as printed, no zone) of
     // second 0; empty for rocm-smi, which prints no timestamps. Used to align
     // files from several hosts.
@@ -56,8 +56,8 @@ struct GpuSampleSummary {
 };
 
 struct GpuSampleParseOptions {
-    QString host;               // key prefix; empty = from fileName, else none
-    QString fileName;           // for diagnostics and the host
+    QString host;   // key prefix; empty = from fileName, else none
+    QString fileName;   // for diagnostics and the host
     double sampleSeconds = 0;   // rocm-smi sample spacing; 0 = unknown (1 s assumed, noted)
 };
 
@@ -98,4 +98,4 @@ public:
     static QString hostFromFileName(const QString &fileName);
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -72,7 +72,7 @@ void thin(MetricSeries &s, qsizetype max)
     s.values = values;
 }
 
-} // namespace
+}   // namespace
 
 QStringList IngestService::gpuSampleFiles(const QList<FileRecord> &files)
 {
@@ -95,7 +95,8 @@ QString IngestService::logFile(const QList<FileRecord> &files, const QString &jo
             continue;
         if (!jobId.isEmpty() && name == QStringLiteral("scalelab-%1.out").arg(jobId))
             return f.localPath;
-        if (fallback.isEmpty() && (name.startsWith(QLatin1String("scalelab-")) || name.startsWith(QLatin1String("slurm-"))))
+        if (fallback.isEmpty()
+            && (name.startsWith(QLatin1String("scalelab-")) || name.startsWith(QLatin1String("slurm-"))))
             fallback = f.localPath;
     }
     return fallback;
@@ -155,8 +156,10 @@ IngestResult IngestService::ingestRun(RunStore &store, qint64 runId)
         result.diagnostics += am.diagnostics;
         const AccountingMetrics &m = am.metrics;
         const QString s = metric::SourceSacct;
-        if (m.elapsedSeconds) put(metric::ElapsedS, double(*m.elapsedSeconds), QStringLiteral("s"), s);
-        if (m.queueWaitSeconds) put(metric::QueueWaitS, double(*m.queueWaitSeconds), QStringLiteral("s"), s);
+        if (m.elapsedSeconds)
+            put(metric::ElapsedS, double(*m.elapsedSeconds), QStringLiteral("s"), s);
+        if (m.queueWaitSeconds)
+            put(metric::QueueWaitS, double(*m.queueWaitSeconds), QStringLiteral("s"), s);
         // A GPU job whose AllocTRES lacks gres/gpu (site accounting without
         // it): the run's requested GPUs, with that source named.
         std::optional<int> gpus = m.gpus;
@@ -165,19 +168,31 @@ IngestResult IngestService::ingestRun(RunStore &store, qint64 runId)
         if (run.value().gpus > 0 && (!gpus || *gpus == 0)) {
             gpus = run.value().gpus;
             gpuSource = metric::SourceSpecGpus;
-            gpuHours = m.elapsedSeconds ? std::optional<double>(*gpus * double(*m.elapsedSeconds) / 3600.0) : std::nullopt;
+            gpuHours =
+                m.elapsedSeconds ? std::optional<double>(*gpus * double(*m.elapsedSeconds) / 3600.0) : std::nullopt;
         }
-        if (gpus) put(metric::Gpus, *gpus, QStringLiteral("GPUs"), gpuSource);
-        if (m.nodes) put(metric::Nodes, *m.nodes, QStringLiteral("nodes"), s);
-        if (m.allocCpus) put(metric::AllocCpus, *m.allocCpus, QStringLiteral("CPUs"), s);
-        if (gpuHours) put(metric::GpuHours, *gpuHours, QStringLiteral("GPU h"), gpuSource);
-        if (m.billing) put(metric::Billing, *m.billing, QString(), s);
-        if (m.billingHours) put(metric::BillingHours, *m.billingHours, QStringLiteral("billing h"), s);
-        if (m.maxRssBytes) put(metric::MaxRssMiB, double(*m.maxRssBytes) / (1024.0 * 1024.0), QStringLiteral("MiB"), s);
-        if (m.exitCode) put(metric::ExitCode, *m.exitCode, QString(), s);
-        if (m.cpuEfficiency) put(metric::CpuEfficiency, *m.cpuEfficiency, QString(), s);
-        if (m.gpuUtilPercent) put(metric::SacctGpuUtilPct, *m.gpuUtilPercent, QStringLiteral("%"), s);
-        if (m.gpuUtilMaxPercent) put(metric::SacctGpuUtilMaxPct, *m.gpuUtilMaxPercent, QStringLiteral("%"), s);
+        if (gpus)
+            put(metric::Gpus, *gpus, QStringLiteral("GPUs"), gpuSource);
+        if (m.nodes)
+            put(metric::Nodes, *m.nodes, QStringLiteral("nodes"), s);
+        if (m.allocCpus)
+            put(metric::AllocCpus, *m.allocCpus, QStringLiteral("CPUs"), s);
+        if (gpuHours)
+            put(metric::GpuHours, *gpuHours, QStringLiteral("GPU h"), gpuSource);
+        if (m.billing)
+            put(metric::Billing, *m.billing, QString(), s);
+        if (m.billingHours)
+            put(metric::BillingHours, *m.billingHours, QStringLiteral("billing h"), s);
+        if (m.maxRssBytes)
+            put(metric::MaxRssMiB, double(*m.maxRssBytes) / (1024.0 * 1024.0), QStringLiteral("MiB"), s);
+        if (m.exitCode)
+            put(metric::ExitCode, *m.exitCode, QString(), s);
+        if (m.cpuEfficiency)
+            put(metric::CpuEfficiency, *m.cpuEfficiency, QString(), s);
+        if (m.gpuUtilPercent)
+            put(metric::SacctGpuUtilPct, *m.gpuUtilPercent, QStringLiteral("%"), s);
+        if (m.gpuUtilMaxPercent)
+            put(metric::SacctGpuUtilMaxPct, *m.gpuUtilMaxPercent, QStringLiteral("%"), s);
         if (m.gpuMemMaxBytes)
             put(metric::SacctGpuMemMaxMiB, *m.gpuMemMaxBytes / (1024.0 * 1024.0), QStringLiteral("MiB"), s);
     }
@@ -199,20 +214,24 @@ IngestResult IngestService::ingestRun(RunStore &store, qint64 runId)
         const QString s = metric::SourceGpu;
         const QString gpuFileList = result.gpuFiles.join(QStringLiteral(", "));
         const QString tool = g.tool == GpuSampleSummary::Tool::RocmSmi ? QStringLiteral("gpu.rocm-smi")
-                                                                        : QStringLiteral("gpu.nvidia-smi");
+                                                                       : QStringLiteral("gpu.nvidia-smi");
         const QString over = QStringLiteral("over %1 samples of %2 GPU(s)").arg(g.rows).arg(g.gpus.size());
         put(metric::GpuSamples, double(g.rows), QString(), s, gpuFileList, tool, QStringLiteral("rows read"));
         if (!g.noSamples) {
             put(metric::GpusSampled, double(g.gpus.size()), QStringLiteral("GPUs"), s, gpuFileList, tool,
                 QStringLiteral("GPUs (host, task, index) seen"));
             if (g.meanUtilPercent)
-                put(metric::GpuUtilMeanPct, *g.meanUtilPercent, QStringLiteral("%"), s, gpuFileList, tool, QStringLiteral("mean ") + over);
+                put(metric::GpuUtilMeanPct, *g.meanUtilPercent, QStringLiteral("%"), s, gpuFileList, tool,
+                    QStringLiteral("mean ") + over);
             if (g.peakUtilPercent)
-                put(metric::GpuUtilPeakPct, *g.peakUtilPercent, QStringLiteral("%"), s, gpuFileList, tool, QStringLiteral("maximum ") + over);
+                put(metric::GpuUtilPeakPct, *g.peakUtilPercent, QStringLiteral("%"), s, gpuFileList, tool,
+                    QStringLiteral("maximum ") + over);
             if (g.meanMemUsedMiB)
-                put(metric::GpuMemMeanMiB, *g.meanMemUsedMiB, QStringLiteral("MiB"), s, gpuFileList, tool, QStringLiteral("mean ") + over);
+                put(metric::GpuMemMeanMiB, *g.meanMemUsedMiB, QStringLiteral("MiB"), s, gpuFileList, tool,
+                    QStringLiteral("mean ") + over);
             if (g.peakMemUsedMiB)
-                put(metric::GpuMemPeakMiB, *g.peakMemUsedMiB, QStringLiteral("MiB"), s, gpuFileList, tool, QStringLiteral("maximum ") + over);
+                put(metric::GpuMemPeakMiB, *g.peakMemUsedMiB, QStringLiteral("MiB"), s, gpuFileList, tool,
+                    QStringLiteral("maximum ") + over);
         }
     } else {
         const QString marker = noSamplesMarker(result.logFile);
@@ -268,4 +287,4 @@ IngestResult IngestService::ingestRun(RunStore &store, qint64 runId)
     return result;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -14,14 +14,14 @@ namespace scalelab {
 class RunStore;
 
 struct IngestResult {
-    QString error;                 // "" = the metrics were written
-    QStringList written;           // metric names stored, in order
-    QStringList series;            // metric names whose series (per step/epoch) were stored
-    Diagnostics diagnostics;       // parser warnings, unreadable files, bad user patterns
+    QString error;   // "" = the metrics were written
+    QStringList written;   // metric names stored, in order
+    QStringList series;   // metric names whose series (per step/epoch) were stored
+    Diagnostics diagnostics;   // parser warnings, unreadable files, bad user patterns
     bool noGpuSamples = true;
-    QString noGpuSamplesReason;    // e.g. the sampler's "no nvidia-smi on HOST; no GPU samples"
-    QStringList gpuFiles;          // local sampler CSVs used
-    QString logFile;               // local job output used ("" = none fetched)
+    QString noGpuSamplesReason;   // e.g. the sampler's "no nvidia-smi on HOST; no GPU samples"
+    QStringList gpuFiles;   // local sampler CSVs used
+    QString logFile;   // local job output used ("" = none fetched)
 };
 
 // Turns what is known about a finished run into stored metrics: the Slurm
@@ -44,4 +44,4 @@ public:
     static QString noSamplesMarker(const QString &logPath);
 };
 
-} // namespace scalelab
+}   // namespace scalelab

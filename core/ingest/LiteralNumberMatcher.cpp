@@ -14,10 +14,16 @@ bool isWord(char c)
     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
 
 // PCRE's \s: space, \t, \n, \v, \f, \r.
-bool isSpace(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+bool isSpace(char c)
+{
+    return c == ' ' || (c >= '\t' && c <= '\r');
+}
 
 bool eat(const QString &re, qsizetype &i, const char *token)
 {
@@ -29,7 +35,7 @@ bool eat(const QString &re, qsizetype &i, const char *token)
     return false;
 }
 
-} // namespace
+}   // namespace
 
 std::optional<LiteralNumberMatcher> LiteralNumberMatcher::fromRegex(const QString &re)
 {
@@ -55,11 +61,20 @@ std::optional<LiteralNumberMatcher> LiteralNumberMatcher::fromRegex(const QStrin
     }
     if (m.m_literal.empty())
         return std::nullopt;
-    if (eat(re, i, "\\s*[=:]\\s*")) { m.m_sep = Sep::SpacesOneOfSpaces; m.m_sepChars = "=:"; }
-    else if (eat(re, i, "\\s*")) m.m_sep = Sep::Spaces0;
-    else if (eat(re, i, "\\s+")) m.m_sep = Sep::Spaces1;
-    else if (eat(re, i, "[=:\\s]\\s*")) { m.m_sep = Sep::OneOfThenSpaces; m.m_sepChars = "=: \t\n\v\f\r"; }
-    else if (eat(re, i, "[=:]\\s*")) { m.m_sep = Sep::OneOfThenSpaces; m.m_sepChars = "=:"; }
+    if (eat(re, i, "\\s*[=:]\\s*")) {
+        m.m_sep = Sep::SpacesOneOfSpaces;
+        m.m_sepChars = "=:";
+    } else if (eat(re, i, "\\s*"))
+        m.m_sep = Sep::Spaces0;
+    else if (eat(re, i, "\\s+"))
+        m.m_sep = Sep::Spaces1;
+    else if (eat(re, i, "[=:\\s]\\s*")) {
+        m.m_sep = Sep::OneOfThenSpaces;
+        m.m_sepChars = "=: \t\n\v\f\r";
+    } else if (eat(re, i, "[=:]\\s*")) {
+        m.m_sep = Sep::OneOfThenSpaces;
+        m.m_sepChars = "=:";
+    }
     const QString group = re.mid(i);
     if (group == QLatin1String("([-+]?[0-9]*\\.?[0-9]+(?:[eE][-+]?[0-9]+)?)")) {
         m.m_num = Num::Decimal;
@@ -138,24 +153,32 @@ int LiteralNumberMatcher::match(std::string_view line, double *out, int max) con
         case Sep::None:
             break;
         case Sep::Spaces0:
-            while (p < n && isSpace(line[p])) ++p;
+            while (p < n && isSpace(line[p]))
+                ++p;
             break;
         case Sep::Spaces1: {
             const size_t s = p;
-            while (p < n && isSpace(line[p])) ++p;
-            if (p == s) continue;
+            while (p < n && isSpace(line[p]))
+                ++p;
+            if (p == s)
+                continue;
             break;
         }
         case Sep::OneOfThenSpaces:
-            if (p >= n || m_sepChars.find(line[p]) == std::string_view::npos) continue;
+            if (p >= n || m_sepChars.find(line[p]) == std::string_view::npos)
+                continue;
             ++p;
-            while (p < n && isSpace(line[p])) ++p;
+            while (p < n && isSpace(line[p]))
+                ++p;
             break;
         case Sep::SpacesOneOfSpaces:
-            while (p < n && isSpace(line[p])) ++p;
-            if (p >= n || m_sepChars.find(line[p]) == std::string_view::npos) continue;
+            while (p < n && isSpace(line[p]))
+                ++p;
+            if (p >= n || m_sepChars.find(line[p]) == std::string_view::npos)
+                continue;
             ++p;
-            while (p < n && isSpace(line[p])) ++p;
+            while (p < n && isSpace(line[p]))
+                ++p;
             break;
         }
         const size_t end = numberEnd(line, p);
@@ -170,4 +193,4 @@ int LiteralNumberMatcher::match(std::string_view line, double *out, int max) con
     return found;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -35,8 +35,8 @@ private:
     Sep m_sep = Sep::None;
     std::string_view m_sepChars;   // for the [..] separators (static text)
     Num m_num = Num::Decimal;
-    std::string_view m_classChars; // for Num::Class (static text)
-    bool m_classDigits = false;  // class includes 0-9
+    std::string_view m_classChars;   // for Num::Class (static text)
+    bool m_classDigits = false;   // class includes 0-9
 };
 
-} // namespace scalelab
+}   // namespace scalelab

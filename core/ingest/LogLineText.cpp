@@ -8,7 +8,10 @@ namespace scalelab::logtext {
 
 namespace {
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
 
 std::optional<double> parse(std::string_view s)
 {
@@ -32,7 +35,7 @@ int digitsAt(std::string_view s, size_t &i)
     return i > from ? v : -1;
 }
 
-} // namespace
+}   // namespace
 
 int lineRank(std::string_view line)
 {
@@ -55,8 +58,7 @@ int lineRank(std::string_view line)
             ++i;
         const size_t d = i;
         const int r = digitsAt(line, i);
-        if (r >= 0 && i - d <= 6 && i < line.size() && line[i] == ':'
-            && (i + 1 == line.size() || line[i + 1] == ' '))
+        if (r >= 0 && i - d <= 6 && i < line.size() && line[i] == ':' && (i + 1 == line.size() || line[i + 1] == ' '))
             return r;
     }
     // DeepSpeed's log_dist: "[2022-03-11 ...] [INFO] [logging.py:69:log_dist] [Rank 0] ..."
@@ -163,4 +165,4 @@ std::optional<double> duration(std::string_view text)
     return days * 86400.0 + h * 3600.0 + m * 60.0 + *s;
 }
 
-} // namespace scalelab::logtext
+}   // namespace scalelab::logtext

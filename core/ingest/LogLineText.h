@@ -31,4 +31,4 @@ std::optional<double> numberAfter(std::string_view line, size_t at);
 // Hugging Face's "H:MM:SS.ff" (datetime.timedelta + centiseconds) in seconds.
 std::optional<double> duration(std::string_view text);
 
-} // namespace scalelab::logtext
+}   // namespace scalelab::logtext

@@ -24,10 +24,14 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 QString formOf(const MetricPattern &p)
 {
     switch (p.form) {
-    case ValueForm::Percent: return QStringLiteral("printed percent / 100");
-    case ValueForm::Reciprocal: return QStringLiteral("1 / printed seconds per iteration");
-    case ValueForm::Duration: return QStringLiteral("printed H:MM:SS.ff in seconds");
-    case ValueForm::Number: break;
+    case ValueForm::Percent:
+        return QStringLiteral("printed percent / 100");
+    case ValueForm::Reciprocal:
+        return QStringLiteral("1 / printed seconds per iteration");
+    case ValueForm::Duration:
+        return QStringLiteral("printed H:MM:SS.ff in seconds");
+    case ValueForm::Number:
+        break;
     }
     return p.ratio ? QStringLiteral("printed numerator / denominator") : QString();
 }
@@ -37,7 +41,7 @@ bool contains(std::string_view hay, const QByteArray &needle)
     return hay.find(std::string_view(needle.constData(), size_t(needle.size()))) != std::string_view::npos;
 }
 
-} // namespace
+}   // namespace
 
 LogMetric LogMetricExtractor::aggregate(const QList<Hit> &hits, const char *begin, QHash<qint64, qint64> &lineOf) const
 {
@@ -57,9 +61,17 @@ LogMetric LogMetricExtractor::aggregate(const QList<Hit> &hits, const char *begi
         m.steps.append(h.step);
         sum += h.value;
         switch (m.aggregation) {
-        case MetricAggregation::Max: if (h.value > hits[chosen].value) chosen = i; break;
-        case MetricAggregation::Min: if (h.value < hits[chosen].value) chosen = i; break;
-        default: chosen = i; break;
+        case MetricAggregation::Max:
+            if (h.value > hits[chosen].value)
+                chosen = i;
+            break;
+        case MetricAggregation::Min:
+            if (h.value < hits[chosen].value)
+                chosen = i;
+            break;
+        default:
+            chosen = i;
+            break;
         }
     }
     const Hit &c = hits[chosen];
@@ -96,7 +108,8 @@ LogMetric LogMetricExtractor::aggregate(const QList<Hit> &hits, const char *begi
         m.value = 0;
         for (const auto &[s, n] : perRank)
             m.value += s / n;
-        formula << QStringLiteral("sum over %1 ranks of each rank's mean (%2 values)").arg(perRank.size()).arg(hits.size());
+        formula
+            << QStringLiteral("sum over %1 ranks of each rank's mean (%2 values)").arg(perRank.size()).arg(hits.size());
         break;
     }
     }
@@ -147,8 +160,9 @@ LogMetricResult LogMetricExtractor::extract(QByteArrayView log) const
         const char *p = begin;
         while (p < end) {
             const char *hit = g.anchor.isEmpty()
-                ? p
-                : static_cast<const char *>(memmem(p, size_t(end - p), g.anchor.constData(), size_t(g.anchor.size())));
+                                  ? p
+                                  : static_cast<const char *>(
+                                      memmem(p, size_t(end - p), g.anchor.constData(), size_t(g.anchor.size())));
             if (!hit)
                 break;
             // The segment around the hit: '\r' separates progress-bar updates too.
@@ -164,7 +178,8 @@ LogMetricResult LogMetricExtractor::extract(QByteArrayView log) const
             const std::string_view line = logtext::withoutAnsi(raw, buf);
             for (int pi : g.patterns) {
                 const Compiled &c = m_patterns[pi];
-                if (std::any_of(c.exclude.begin(), c.exclude.end(), [&](const QByteArray &x) { return contains(raw, x); }))
+                if (std::any_of(c.exclude.begin(), c.exclude.end(),
+                                [&](const QByteArray &x) { return contains(raw, x); }))
                     continue;
                 if (!c.literal.isEmpty() && !contains(line, c.literal))
                     continue;
@@ -175,9 +190,15 @@ LogMetricResult LogMetricExtractor::extract(QByteArrayView log) const
                 if (tooLong && !tooLongNoted[pi]) {
                     tooLongNoted[pi] = true;
                     result.diagnostics.append(
-                        {Severity::Info, QStringLiteral("log-line-too-long"), c.pattern.rule, 0, 0,
+                        {Severity::Info,
+                         QStringLiteral("log-line-too-long"),
+                         c.pattern.rule,
+                         0,
+                         0,
                          QStringLiteral("a line of %1 bytes is longer than %2 KB; rule %3 (%4) was not applied to it")
-                             .arg(raw.size()).arg(kMaxRegexLine / 1024).arg(c.pattern.rule, c.pattern.name),
+                             .arg(raw.size())
+                             .arg(kMaxRegexLine / 1024)
+                             .arg(c.pattern.rule, c.pattern.name),
                          {}});
                 }
                 for (int i = 0; i < n; ++i)
@@ -190,16 +211,22 @@ LogMetricResult LogMetricExtractor::extract(QByteArrayView log) const
         if (!m_patterns[pi].pattern.ncclTable)
             continue;
         for (const NcclRow &r : NcclTestsReader::rows(std::string_view(begin, size_t(log.size()))))
-            add(pi, r.offset, r.lineEnd, r.busBwGBps, r.bytes, logtext::lineRank(std::string_view(begin + r.offset, size_t(r.lineEnd - r.offset))));
+            add(pi, r.offset, r.lineEnd, r.busBwGBps, r.bytes,
+                logtext::lineRank(std::string_view(begin + r.offset, size_t(r.lineEnd - r.offset))));
     }
 
     if (tailSkipped) {
         qint64 lastLine = 1;
         for (const char *t = begin; t < begin + tail; ++t)
             lastLine += *t == '\n' ? 1 : 0;
-        result.diagnostics.append({Severity::Info, QStringLiteral("log-truncated-line"), {}, int(lastLine), 0,
+        result.diagnostics.append({Severity::Info,
+                                   QStringLiteral("log-truncated-line"),
+                                   {},
+                                   int(lastLine),
+                                   0,
                                    QStringLiteral("line %1: the log ends without a line break, so its last line may be "
-                                                  "cut off; values on it were not read").arg(lastLine),
+                                                  "cut off; values on it were not read")
+                                       .arg(lastLine),
                                    {}});
     }
 
@@ -243,10 +270,15 @@ LogMetricResult LogMetricExtractor::extract(QByteArrayView log) const
         LogMetric m = aggregate(hits[i], begin, lineOf);
         if (m.aggregation == MetricAggregation::PerRankSum && m.ranks < 2) {
             result.diagnostics.append(
-                {Severity::Info, QStringLiteral("metric-per-rank-unlabelled"), m.name, int(m.line), 0,
+                {Severity::Info,
+                 QStringLiteral("metric-per-rank-unlabelled"),
+                 m.name,
+                 int(m.line),
+                 0,
                  QStringLiteral("%1 value(s) but lines labelled with %2 rank(s); a per-rank sum needs labels "
                                 "from every rank (srun --label, torchrun --tee 3); not reported")
-                     .arg(m.count).arg(m.ranks),
+                     .arg(m.count)
+                     .arg(m.ranks),
                  {}});
             continue;
         }
@@ -261,8 +293,13 @@ LogMetricResult LogMetricExtractor::extractFile(const QString &path) const
     if (!f.open(QIODevice::ReadOnly)) {
         LogMetricResult r;
         r.file = path;
-        r.diagnostics.append({Severity::Error, QStringLiteral("log-unreadable"), {}, 0, 0,
-                              QStringLiteral("%1: cannot read the job output: %2").arg(path, f.errorString()), {}});
+        r.diagnostics.append({Severity::Error,
+                              QStringLiteral("log-unreadable"),
+                              {},
+                              0,
+                              0,
+                              QStringLiteral("%1: cannot read the job output: %2").arg(path, f.errorString()),
+                              {}});
         return r;
     }
     LogMetricResult r;
@@ -280,4 +317,4 @@ LogMetricResult LogMetricExtractor::extractFile(const QString &path) const
     return r;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

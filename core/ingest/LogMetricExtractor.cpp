@@ -18,7 +18,7 @@ namespace {
 constexpr int kMaxPerLine = 64;   // values one pattern may take from one line
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-} // namespace
+}   // namespace
 
 const LogMetric *LogMetricResult::find(const QString &name) const
 {
@@ -37,11 +37,16 @@ std::optional<double> LogMetricResult::value(const QString &name) const
 QString LogMetricExtractor::aggregationId(MetricAggregation a)
 {
     switch (a) {
-    case MetricAggregation::Last: return QStringLiteral("last");
-    case MetricAggregation::Mean: return QStringLiteral("mean");
-    case MetricAggregation::Max: return QStringLiteral("max");
-    case MetricAggregation::Min: return QStringLiteral("min");
-    case MetricAggregation::PerRankSum: return QStringLiteral("per-rank-sum");
+    case MetricAggregation::Last:
+        return QStringLiteral("last");
+    case MetricAggregation::Mean:
+        return QStringLiteral("mean");
+    case MetricAggregation::Max:
+        return QStringLiteral("max");
+    case MetricAggregation::Min:
+        return QStringLiteral("min");
+    case MetricAggregation::PerRankSum:
+        return QStringLiteral("per-rank-sum");
     }
     return {};
 }
@@ -89,10 +94,13 @@ QString LogMetricExtractor::literalOf(const QString &regex)
         if (c == u'[') {
             endRun();
             qsizetype j = i + 1;
-            if (j < n && regex[j] == u'^') ++j;
-            if (j < n && regex[j] == u']') ++j;
+            if (j < n && regex[j] == u'^')
+                ++j;
+            if (j < n && regex[j] == u']')
+                ++j;
             for (; j < n && regex[j] != u']'; ++j)
-                if (regex[j] == u'\\') ++j;
+                if (regex[j] == u'\\')
+                    ++j;
             i = j;
             continue;
         }
@@ -110,21 +118,35 @@ QString LogMetricExtractor::literalOf(const QString &regex)
             ++depth;
             continue;
         }
-        if (c == u')') { endRun(); depth = std::max(0, depth - 1); continue; }
+        if (c == u')') {
+            endRun();
+            depth = std::max(0, depth - 1);
+            continue;
+        }
         if (c == u'|') {
             if (depth == 0)
                 return {};   // either side may match: no text is certain
             endRun();
             continue;
         }
-        if (c == u'.' || c == u'^' || c == u'$') { endRun(); continue; }
-        if (c == u'?' || c == u'*') { popOptional(); continue; }
-        if (c == u'{') {
-            popOptional();
-            while (i < n && regex[i] != u'}') ++i;
+        if (c == u'.' || c == u'^' || c == u'$') {
+            endRun();
             continue;
         }
-        if (c == u'+') { endRun(); continue; }
+        if (c == u'?' || c == u'*') {
+            popOptional();
+            continue;
+        }
+        if (c == u'{') {
+            popOptional();
+            while (i < n && regex[i] != u'}')
+                ++i;
+            continue;
+        }
+        if (c == u'+') {
+            endRun();
+            continue;
+        }
         if (depth == 0)
             cur += c;
         else
@@ -156,8 +178,8 @@ LogMetricExtractor::LogMetricExtractor(const QList<MetricPattern> &userPatterns,
         if (user && p.rule.isEmpty())
             p.rule = where;
         auto fail = [&](const QString &field, const QString &msg) {
-            m_diagnostics.append({Severity::Error, QStringLiteral("metric-pattern-invalid"),
-                                  where + u'.' + field, 0, 0, msg, {}});
+            m_diagnostics.append(
+                {Severity::Error, QStringLiteral("metric-pattern-invalid"), where + u'.' + field, 0, 0, msg, {}});
         };
         if (p.name.trimmed().isEmpty()) {
             fail(QStringLiteral("name"), QStringLiteral("%1: the metric pattern has no name; give it one").arg(where));
@@ -167,7 +189,9 @@ LogMetricExtractor::LogMetricExtractor(const QList<MetricPattern> &userPatterns,
         if (!re.isValid()) {
             fail(QStringLiteral("regex"),
                  QStringLiteral("metric '%1': the regex is invalid at offset %2: %3; fix the pattern")
-                     .arg(p.name).arg(re.patternErrorOffset()).arg(re.errorString()));
+                     .arg(p.name)
+                     .arg(re.patternErrorOffset())
+                     .arg(re.errorString()));
             continue;
         }
         const int needed = std::max({p.valueGroup + (p.ratio ? 1 : 0), p.stepGroup, p.rankGroup});
@@ -175,7 +199,9 @@ LogMetricExtractor::LogMetricExtractor(const QList<MetricPattern> &userPatterns,
             fail(QStringLiteral("regex"),
                  QStringLiteral("metric '%1': the regex needs %2 capture group(s) around the number, it has %3; "
                                 "put ( ) around the value")
-                     .arg(p.name).arg(needed).arg(re.captureCount()));
+                     .arg(p.name)
+                     .arg(needed)
+                     .arg(re.captureCount()));
             continue;
         }
         re.optimize();
@@ -186,15 +212,17 @@ LogMetricExtractor::LogMetricExtractor(const QList<MetricPattern> &userPatterns,
         c.stepLiteral = p.stepLiteral.toUtf8();
         for (const QString &x : p.excludeIf)
             c.exclude.append(x.toUtf8());
-        c.literal = (!p.numberBefore.isEmpty() ? p.numberBefore
-                                               : (p.literal.isEmpty() ? literalOf(p.regex) : p.literal)).toUtf8();
+        c.literal =
+            (!p.numberBefore.isEmpty() ? p.numberBefore : (p.literal.isEmpty() ? literalOf(p.regex) : p.literal))
+                .toUtf8();
         const QByteArray anchor = p.anchor.isEmpty() ? c.literal : p.anchor.toUtf8();
         if (!p.ratio && p.valueGroup == 1 && p.stepGroup == 0 && p.rankGroup == 0 && p.form == ValueForm::Number
             && p.numberBefore.isEmpty()) {
             c.fast = LiteralNumberMatcher::fromRegex(p.regex);
             // "Train Epoch: 1 [...]\tLoss: 0.5": the frequent line gets the regex-free form too.
             if (!c.fast && !user && p.regex.startsWith(QLatin1String("Train Epoch: [0-9]+ .*\\sLoss: "))) {
-                c.fast = LiteralNumberMatcher::fromRegex(QStringLiteral("\tLoss: ") + p.regex.mid(p.regex.indexOf(u'(')));
+                c.fast =
+                    LiteralNumberMatcher::fromRegex(QStringLiteral("\tLoss: ") + p.regex.mid(p.regex.indexOf(u'(')));
                 c.alsoRequired = "Train Epoch: ";
             }
         }
@@ -214,8 +242,11 @@ LogMetricExtractor::LogMetricExtractor(const QList<MetricPattern> &userPatterns,
         }
         m_groups[*it].patterns.append(index);
         if (user && c.literal.isEmpty())
-            m_diagnostics.append({Severity::Info, QStringLiteral("metric-pattern-slow"),
-                                  where + QStringLiteral(".regex"), 0, 0,
+            m_diagnostics.append({Severity::Info,
+                                  QStringLiteral("metric-pattern-slow"),
+                                  where + QStringLiteral(".regex"),
+                                  0,
+                                  0,
                                   QStringLiteral("metric '%1': the regex has no fixed text, so every line is "
                                                  "matched against it; a literal word in it makes ingest faster")
                                       .arg(p.name),
@@ -233,7 +264,9 @@ int LogMetricExtractor::matchSegment(const Compiled &c, std::string_view line, S
             return kNaN;
         const size_t at = line.find(std::string_view(c.stepLiteral.constData(), size_t(c.stepLiteral.size())));
         Q_UNUSED(from);
-        return at == std::string_view::npos ? kNaN : logtext::numberAfter(line, at + size_t(c.stepLiteral.size())).value_or(kNaN);
+        return at == std::string_view::npos
+                   ? kNaN
+                   : logtext::numberAfter(line, at + size_t(c.stepLiteral.size())).value_or(kNaN);
     };
     int n = 0;
     if (!c.numberBefore.isEmpty()) {
@@ -246,7 +279,10 @@ int LogMetricExtractor::matchSegment(const Compiled &c, std::string_view line, S
             if (auto v = logtext::numberBefore(line, at)) {
                 double value = *v;
                 if (p.form == ValueForm::Reciprocal) {
-                    if (value == 0) { from = at + lit.size(); continue; }
+                    if (value == 0) {
+                        from = at + lit.size();
+                        continue;
+                    }
                     value = 1.0 / value;
                 } else if (p.form == ValueForm::Percent) {
                     value /= 100.0;
@@ -313,4 +349,4 @@ int LogMetricExtractor::matchSegment(const Compiled &c, std::string_view line, S
     return n;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

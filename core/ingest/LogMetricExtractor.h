@@ -24,19 +24,19 @@ enum class MetricAggregation { Last, Mean, Max, Min, PerRankSum };
 
 // How the matched text becomes the value.
 enum class ValueForm {
-    Number,       // as printed
-    Percent,      // "96%" -> 0.96 (accuracies are fractions in the store)
+    Number,   // as printed
+    Percent,   // "96%" -> 0.96 (accuracies are fractions in the store)
     Reciprocal,   // tqdm "12.70s/it" -> 1/12.70 it/s
-    Duration,     // Hugging Face "0:04:37.12" -> 277.12 s
+    Duration,   // Hugging Face "0:04:37.12" -> 277.12 s
 };
 
 // A metric to read from job output: every match of `regex` gives one value.
 // The value is capture group `valueGroup`; with `ratio` it is that group
 // divided by the next one ("Accuracy: 9800/10000" -> 0.98).
 struct MetricPattern {
-    QString name;                 // e.g. "test_accuracy"; patterns with one name form one metric
-    QString regex;                // PCRE syntax (QRegularExpression)
-    QString unit;                 // e.g. "s", "samples/s"; "" for fractions
+    QString name;   // e.g. "test_accuracy"; patterns with one name form one metric
+    QString regex;   // PCRE syntax (QRegularExpression)
+    QString unit;   // e.g. "s", "samples/s"; "" for fractions
     MetricAggregation aggregation = MetricAggregation::Last;
     int valueGroup = 1;
     bool ratio = false;
@@ -49,40 +49,40 @@ struct MetricPattern {
     QString anchor;
 
     // Built-in readers (FrameworkReaders.cpp) also say:
-    QString rule;                 // stable id, e.g. "hf.dict.eval_loss"; user patterns: "patterns[i]"
-    QString meaning;              // one sentence for tooltips and `scalelab metrics`
+    QString rule;   // stable id, e.g. "hf.dict.eval_loss"; user patterns: "patterns[i]"
+    QString meaning;   // one sentence for tooltips and `scalelab metrics`
     ValueForm form = ValueForm::Number;
-    int stepGroup = 0;            // capture group holding the step/epoch (0 = none)
-    int rankGroup = 0;            // capture group holding the rank (0 = from the line's prefix)
-    QString stepLiteral;          // step = the number after this text on the same line
+    int stepGroup = 0;   // capture group holding the step/epoch (0 = none)
+    int rankGroup = 0;   // capture group holding the rank (0 = from the line's prefix)
+    QString stepLiteral;   // step = the number after this text on the same line
     // When set, the value is the number printed right before this text
     // ("2.21it/s", "212.4 images/sec"), found without a regex so that a long
     // run of digits costs linear time; `regex` then only documents the rule.
     QString numberBefore;
-    QStringList excludeIf;        // lines containing any of these are not this rule's
-    bool ncclTable = false;       // the nccl-/rccl-tests result table (NcclTestsReader)
+    QStringList excludeIf;   // lines containing any of these are not this rule's
+    bool ncclTable = false;   // the nccl-/rccl-tests result table (NcclTestsReader)
 };
 
 struct LogMetric {
     QString name;
     QString unit;
     MetricAggregation aggregation = MetricAggregation::Last;
-    double value = 0;             // the aggregate
-    int count = 0;                // matches that gave a value
-    qint64 line = 0;              // 1-based line of the chosen match (mean: the last)
-    QString sourceLine;           // that line, rank prefix and all
-    QVector<double> values;       // every value in log order (first kMaxHits)
-    QVector<double> steps;        // the step/epoch of each value; NaN = not printed
+    double value = 0;   // the aggregate
+    int count = 0;   // matches that gave a value
+    qint64 line = 0;   // 1-based line of the chosen match (mean: the last)
+    QString sourceLine;   // that line, rank prefix and all
+    QVector<double> values;   // every value in log order (first kMaxHits)
+    QVector<double> steps;   // the step/epoch of each value; NaN = not printed
     // Where it came from.
-    QString file;                 // the log (extractFile), "" for in-memory text
-    QString rule;                 // rule of the chosen match
+    QString file;   // the log (extractFile), "" for in-memory text
+    QString rule;   // rule of the chosen match
     QString meaning;
-    QString formula;              // for derived values: how the number was computed; "" = as printed
-    int ranks = 0;                // PerRankSum: ranks added
+    QString formula;   // for derived values: how the number was computed; "" = as printed
+    int ranks = 0;   // PerRankSum: ranks added
 };
 
 struct LogMetricResult {
-    QList<LogMetric> metrics;     // in the order the patterns were given
+    QList<LogMetric> metrics;   // in the order the patterns were given
     Diagnostics diagnostics;
     qint64 bytes = 0;
     QString file;
@@ -135,17 +135,17 @@ private:
         QByteArray stepLiteral;
         QList<QByteArray> exclude;
         std::optional<LiteralNumberMatcher> fast;   // set when the regex has that simple shape
-        QByteArray alsoRequired;      // further text the line must contain (fast form of a builtin)
-        int metric = 0;           // index into the result's metrics
+        QByteArray alsoRequired;   // further text the line must contain (fast form of a builtin)
+        int metric = 0;   // index into the result's metrics
     };
     struct Group {
         QByteArray anchor;
-        QList<int> patterns;      // indexes into m_patterns
+        QList<int> patterns;   // indexes into m_patterns
     };
     struct SegmentMatch {
         double value;
         double step;
-        int rank;     // -1 = the line's
+        int rank;   // -1 = the line's
     };
     struct Hit {
         qint64 offset;   // start of the line
@@ -165,4 +165,4 @@ private:
     bool m_rank0Only = true;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -56,7 +56,7 @@ std::string_view withoutLabel(std::string_view line)
     return line;
 }
 
-} // namespace
+}   // namespace
 
 QList<NcclRow> NcclTestsReader::rows(std::string_view log)
 {
@@ -91,4 +91,4 @@ QList<NcclRow> NcclTestsReader::rows(std::string_view log)
     return out;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -13,10 +13,10 @@ namespace scalelab {
 // (out-of-place, then in-place; `root` since nccl-tests 2.11), until the
 // "# Avg bus bandwidth" line. Rows may carry an srun/mpirun label.
 struct NcclRow {
-    qint64 offset = 0;       // start of the row's line in the log
+    qint64 offset = 0;   // start of the row's line in the log
     qint64 lineEnd = 0;
-    double bytes = 0;        // message size
-    double busBwGBps = 0;    // out-of-place bus bandwidth
+    double bytes = 0;   // message size
+    double busBwGBps = 0;   // out-of-place bus bandwidth
 };
 
 class NcclTestsReader {
@@ -25,4 +25,4 @@ public:
     static QList<NcclRow> rows(std::string_view log);
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -15,7 +15,7 @@ QString str(const nlohmann::json &j, const char *key)
     return QString::fromStdString(it->get<std::string>());
 }
 
-} // namespace
+}   // namespace
 
 StudyNotesContent StudyMetricPatterns::read(const QString &notes)
 {
@@ -35,8 +35,11 @@ StudyNotesContent StudyMetricPatterns::read(const QString &notes)
     if (arr == j.end())
         return out;
     if (!arr->is_array()) {
-        out.diagnostics.append({Severity::Warning, QStringLiteral("study-patterns-invalid"),
-                                QStringLiteral("metricPatterns"), 0, 0,
+        out.diagnostics.append({Severity::Warning,
+                                QStringLiteral("study-patterns-invalid"),
+                                QStringLiteral("metricPatterns"),
+                                0,
+                                0,
                                 QStringLiteral("study notes: metricPatterns is not an array; no user patterns used"),
                                 {}});
         return out;
@@ -45,8 +48,13 @@ StudyNotesContent StudyMetricPatterns::read(const QString &notes)
     for (const auto &e : *arr) {
         const QString where = QStringLiteral("metricPatterns[%1]").arg(i++);
         if (!e.is_object()) {
-            out.diagnostics.append({Severity::Warning, QStringLiteral("study-patterns-invalid"), where, 0, 0,
-                                    QStringLiteral("study notes: %1 is not an object; it is skipped").arg(where), {}});
+            out.diagnostics.append({Severity::Warning,
+                                    QStringLiteral("study-patterns-invalid"),
+                                    where,
+                                    0,
+                                    0,
+                                    QStringLiteral("study notes: %1 is not an object; it is skipped").arg(where),
+                                    {}});
             continue;
         }
         MetricPattern p;
@@ -58,8 +66,11 @@ StudyNotesContent StudyMetricPatterns::read(const QString &notes)
             if (auto a = LogMetricExtractor::aggregationFromId(agg)) {
                 p.aggregation = *a;
             } else {
-                out.diagnostics.append({Severity::Warning, QStringLiteral("study-patterns-invalid"),
-                                        where + QStringLiteral(".aggregation"), 0, 0,
+                out.diagnostics.append({Severity::Warning,
+                                        QStringLiteral("study-patterns-invalid"),
+                                        where + QStringLiteral(".aggregation"),
+                                        0,
+                                        0,
                                         QStringLiteral("study notes: %1.aggregation '%2' is not last, mean, max or "
                                                        "min; 'last' is used")
                                             .arg(where, agg),
@@ -67,9 +78,14 @@ StudyNotesContent StudyMetricPatterns::read(const QString &notes)
             }
         }
         if (p.name.isEmpty() || p.regex.isEmpty()) {
-            out.diagnostics.append({Severity::Warning, QStringLiteral("study-patterns-invalid"), where, 0, 0,
-                                    QStringLiteral("study notes: %1 needs a name and a regex; it is skipped").arg(where),
-                                    {}});
+            out.diagnostics.append(
+                {Severity::Warning,
+                 QStringLiteral("study-patterns-invalid"),
+                 where,
+                 0,
+                 0,
+                 QStringLiteral("study notes: %1 needs a name and a regex; it is skipped").arg(where),
+                 {}});
             continue;
         }
         out.patterns.append(p);
@@ -96,4 +112,4 @@ QString StudyMetricPatterns::write(const QString &text, const QList<MetricPatter
     return QString::fromStdString(j.dump(2));
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -10,9 +10,9 @@
 namespace scalelab {
 
 struct StudyNotesContent {
-    QString text;                       // the researcher's free text
-    QList<MetricPattern> patterns;      // user-defined log metrics of the study
-    Diagnostics diagnostics;            // unreadable pattern entries (named by index)
+    QString text;   // the researcher's free text
+    QList<MetricPattern> patterns;   // user-defined log metrics of the study
+    Diagnostics diagnostics;   // unreadable pattern entries (named by index)
 };
 
 // A study's user-defined metric patterns live in its notes: when the notes
@@ -25,4 +25,4 @@ public:
     static QString write(const QString &text, const QList<MetricPattern> &patterns);
 };
 
-} // namespace scalelab
+}   // namespace scalelab

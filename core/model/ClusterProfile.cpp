@@ -6,10 +6,14 @@ namespace scalelab {
 QString gpuRequestStyleId(GpuRequestStyle s)
 {
     switch (s) {
-    case GpuRequestStyle::GresTyped: return QStringLiteral("gres-typed");
-    case GpuRequestStyle::Gres: return QStringLiteral("gres");
-    case GpuRequestStyle::GpusPerNode: return QStringLiteral("gpus-per-node");
-    case GpuRequestStyle::GpusPerTask: return QStringLiteral("gpus-per-task");
+    case GpuRequestStyle::GresTyped:
+        return QStringLiteral("gres-typed");
+    case GpuRequestStyle::Gres:
+        return QStringLiteral("gres");
+    case GpuRequestStyle::GpusPerNode:
+        return QStringLiteral("gpus-per-node");
+    case GpuRequestStyle::GpusPerTask:
+        return QStringLiteral("gpus-per-task");
     }
     return {};
 }
@@ -55,4 +59,4 @@ const QosLimits *ClusterProfile::qosNamed(const QString &name) const
     return nullptr;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

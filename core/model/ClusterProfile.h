@@ -17,17 +17,17 @@ namespace scalelab {
 
 // How a site wants GPUs requested in #SBATCH lines.
 enum class GpuRequestStyle {
-    GresTyped,    // --gres=gpu:v100:4 (per node)
-    Gres,         // --gres=gpu:4 (per node)
-    GpusPerNode,  // --gpus-per-node=8
-    GpusPerTask,  // --gpus-per-task=1
+    GresTyped,   // --gres=gpu:v100:4 (per node)
+    Gres,   // --gres=gpu:4 (per node)
+    GpusPerNode,   // --gpus-per-node=8
+    GpusPerTask,   // --gpus-per-task=1
 };
 
 QString gpuRequestStyleId(GpuRequestStyle s);
 std::optional<GpuRequestStyle> gpuRequestStyleFromId(const QString &id);
 
 struct ProfileNote {
-    QString rule;     // diagnostic rule id it raises, e.g. "site-cpus-per-gpu"
+    QString rule;   // diagnostic rule id it raises, e.g. "site-cpus-per-gpu"
     QString text;
     QString source;
     bool operator==(const ProfileNote &) const = default;
@@ -39,11 +39,11 @@ struct ClusterProfile {
     QString site;
     QString description;
     QString docsUrl;
-    QString filePath;     // where it was loaded from
+    QString filePath;   // where it was loaded from
     bool userOverride = false;
-    QString origin;       // "user", "system" or "shipped" folder it came from
+    QString origin;   // "user", "system" or "shipped" folder it came from
     QString discovered;   // "ALIAS DATE" for a profile written by `scalelab discover`, else ""
-    QString slurmVersion; // as documented, informational
+    QString slurmVersion;   // as documented, informational
 
     QList<LoginHost> loginHosts;
     QList<GpuType> gpuTypes;
@@ -54,12 +54,13 @@ struct ClusterProfile {
     QString accountPattern;   // regular expression the account must match
     QString accountExample;
     GpuRequestStyle gpuRequest = GpuRequestStyle::GresTyped;
-    bool memoryRequired = false;      // site rejects jobs without --mem
-    bool cpusPerGpuBroken = false;    // --cpus-per-gpu breaks GPU-to-GPU comms (LUMI)
+    bool memoryRequired = false;   // site rejects jobs without --mem
+    bool cpusPerGpuBroken = false;   // --cpus-per-gpu breaks GPU-to-GPU comms (LUMI)
     QString containerRuntime = QStringLiteral("singularity");
     QStringList defaultModules;
     QStringList torchrunArgs;
-    QString cpuBind = QStringLiteral("cores");   // srun --cpu-bind value; "none" = leave binding to the site   // extra torchrun flags the site needs (e.g. a distro bug workaround)
+    QString cpuBind = QStringLiteral(
+        "cores");   // srun --cpu-bind value; "none" = leave binding to the site   // extra torchrun flags the site needs (e.g. a distro bug workaround)
     QList<QPair<QString, QString>> defaultVariables;   // e.g. NCCL_SOCKET_IFNAME
     QList<ProfileNote> notes;
     QMap<QString, QString> sources;   // site-level settings -> URL
@@ -71,4 +72,4 @@ struct ClusterProfile {
     bool operator==(const ClusterProfile &) const = default;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

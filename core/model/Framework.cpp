@@ -6,13 +6,20 @@ namespace scalelab {
 QString frameworkId(Framework f)
 {
     switch (f) {
-    case Framework::PytorchDdp: return QStringLiteral("pytorch-ddp");
-    case Framework::DeepSpeed: return QStringLiteral("deepspeed");
-    case Framework::Horovod: return QStringLiteral("horovod");
-    case Framework::TfMirrored: return QStringLiteral("tf-mirrored");
-    case Framework::TfMultiWorker: return QStringLiteral("tf-multiworker");
-    case Framework::DataParallel: return QStringLiteral("dataparallel");
-    case Framework::Lightning: return QStringLiteral("lightning");
+    case Framework::PytorchDdp:
+        return QStringLiteral("pytorch-ddp");
+    case Framework::DeepSpeed:
+        return QStringLiteral("deepspeed");
+    case Framework::Horovod:
+        return QStringLiteral("horovod");
+    case Framework::TfMirrored:
+        return QStringLiteral("tf-mirrored");
+    case Framework::TfMultiWorker:
+        return QStringLiteral("tf-multiworker");
+    case Framework::DataParallel:
+        return QStringLiteral("dataparallel");
+    case Framework::Lightning:
+        return QStringLiteral("lightning");
     }
     return {};
 }
@@ -20,20 +27,27 @@ QString frameworkId(Framework f)
 QString frameworkName(Framework f)
 {
     switch (f) {
-    case Framework::PytorchDdp: return QStringLiteral("PyTorch DDP");
-    case Framework::DeepSpeed: return QStringLiteral("DeepSpeed");
-    case Framework::Horovod: return QStringLiteral("Horovod");
-    case Framework::TfMirrored: return QStringLiteral("TensorFlow MirroredStrategy");
-    case Framework::TfMultiWorker: return QStringLiteral("TensorFlow MultiWorkerMirroredStrategy");
-    case Framework::DataParallel: return QStringLiteral("PyTorch DataParallel");
-    case Framework::Lightning: return QStringLiteral("PyTorch Lightning");
+    case Framework::PytorchDdp:
+        return QStringLiteral("PyTorch DDP");
+    case Framework::DeepSpeed:
+        return QStringLiteral("DeepSpeed");
+    case Framework::Horovod:
+        return QStringLiteral("Horovod");
+    case Framework::TfMirrored:
+        return QStringLiteral("TensorFlow MirroredStrategy");
+    case Framework::TfMultiWorker:
+        return QStringLiteral("TensorFlow MultiWorkerMirroredStrategy");
+    case Framework::DataParallel:
+        return QStringLiteral("PyTorch DataParallel");
+    case Framework::Lightning:
+        return QStringLiteral("PyTorch Lightning");
     }
     return {};
 }
 
 QList<Framework> allFrameworks()
 {
-    return {Framework::PytorchDdp, Framework::DeepSpeed,    Framework::Horovod,  Framework::TfMirrored,
+    return {Framework::PytorchDdp,    Framework::DeepSpeed,    Framework::Horovod,  Framework::TfMirrored,
             Framework::TfMultiWorker, Framework::DataParallel, Framework::Lightning};
 }
 
@@ -48,11 +62,16 @@ std::optional<Framework> frameworkFromId(const QString &id)
 QString launcherId(Launcher l)
 {
     switch (l) {
-    case Launcher::Torchrun: return QStringLiteral("torchrun");
-    case Launcher::Srun: return QStringLiteral("srun");
-    case Launcher::DeepSpeed: return QStringLiteral("deepspeed");
-    case Launcher::Horovodrun: return QStringLiteral("horovodrun");
-    case Launcher::Mpirun: return QStringLiteral("mpirun");
+    case Launcher::Torchrun:
+        return QStringLiteral("torchrun");
+    case Launcher::Srun:
+        return QStringLiteral("srun");
+    case Launcher::DeepSpeed:
+        return QStringLiteral("deepspeed");
+    case Launcher::Horovodrun:
+        return QStringLiteral("horovodrun");
+    case Launcher::Mpirun:
+        return QStringLiteral("mpirun");
     }
     return {};
 }
@@ -83,13 +102,18 @@ Launcher defaultLauncher(Framework f)
 QList<Launcher> launchersFor(Framework f)
 {
     switch (f) {
-    case Framework::PytorchDdp: return {Launcher::Torchrun, Launcher::Srun};
-    case Framework::Lightning: return {Launcher::Srun, Launcher::Torchrun};
-    case Framework::DeepSpeed: return {Launcher::Srun, Launcher::DeepSpeed, Launcher::Torchrun};
-    case Framework::Horovod: return {Launcher::Srun, Launcher::Horovodrun, Launcher::Mpirun};
+    case Framework::PytorchDdp:
+        return {Launcher::Torchrun, Launcher::Srun};
+    case Framework::Lightning:
+        return {Launcher::Srun, Launcher::Torchrun};
+    case Framework::DeepSpeed:
+        return {Launcher::Srun, Launcher::DeepSpeed, Launcher::Torchrun};
+    case Framework::Horovod:
+        return {Launcher::Srun, Launcher::Horovodrun, Launcher::Mpirun};
     case Framework::TfMirrored:
     case Framework::DataParallel:
-    case Framework::TfMultiWorker: return {Launcher::Srun};
+    case Framework::TfMultiWorker:
+        return {Launcher::Srun};
     }
     return {Launcher::Srun};
 }
@@ -97,10 +121,13 @@ QList<Launcher> launchersFor(Framework f)
 std::optional<Framework> multiNodeAlternative(Framework f)
 {
     switch (f) {
-    case Framework::DataParallel: return Framework::PytorchDdp;
-    case Framework::TfMirrored: return Framework::TfMultiWorker;
-    default: return std::nullopt;
+    case Framework::DataParallel:
+        return Framework::PytorchDdp;
+    case Framework::TfMirrored:
+        return Framework::TfMultiWorker;
+    default:
+        return std::nullopt;
     }
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -21,10 +21,10 @@ std::optional<Launcher> launcherFromId(const QString &id);
 QList<Launcher> allLaunchers();
 
 // Launch traits: what a framework can do and how it is started by default.
-bool frameworkSpansNodes(Framework f);          // false: one process on one node
+bool frameworkSpansNodes(Framework f);   // false: one process on one node
 Launcher defaultLauncher(Framework f);
-QList<Launcher> launchersFor(Framework f);      // sensible choices, default first
+QList<Launcher> launchersFor(Framework f);   // sensible choices, default first
 // The framework that does the same job across nodes (for a fix suggestion).
 std::optional<Framework> multiNodeAlternative(Framework f);
 
-} // namespace scalelab
+}   // namespace scalelab

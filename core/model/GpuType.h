@@ -9,8 +9,8 @@ enum class GpuVendor { Nvidia, Amd };
 enum class GpuMonitor { NvidiaSmi, RocmSmi };
 
 struct GpuType {
-    QString id;          // the GRES type name, e.g. "v100", "a100", "mi250"
-    QString model;       // e.g. "NVIDIA V100 32 GB"
+    QString id;   // the GRES type name, e.g. "v100", "a100", "mi250"
+    QString model;   // e.g. "NVIDIA V100 32 GB"
     GpuVendor vendor = GpuVendor::Nvidia;
     int memoryGB = 0;
     GpuMonitor monitor = GpuMonitor::NvidiaSmi;
@@ -19,4 +19,4 @@ struct GpuType {
     bool operator==(const GpuType &) const = default;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -13,17 +13,17 @@
 namespace scalelab {
 
 struct ContainerSpec {
-    QString image;     // path of a .sif image on the cluster; empty = no container
+    QString image;   // path of a .sif image on the cluster; empty = no container
     QString runtime;   // "singularity" or "apptainer"; empty = the profile's
-    QStringList binds; // -B arguments
+    QStringList binds;   // -B arguments
     bool operator==(const ContainerSpec &) const = default;
 };
 
 struct JobEnvironment {
     QStringList modules;
     ContainerSpec container;
-    QStringList setup;                        // shell lines run before the launch
-    QList<QPair<QString, QString>> variables; // exported in order
+    QStringList setup;   // shell lines run before the launch
+    QList<QPair<QString, QString>> variables;   // exported in order
     bool operator==(const JobEnvironment &) const = default;
 };
 
@@ -33,21 +33,21 @@ struct JobSpec {
     QString profile;
     QString partition;
     int gpus = 0;
-    int nodes = 0;                       // 0 = derive from GPUs per node
+    int nodes = 0;   // 0 = derive from GPUs per node
     Framework framework = Framework::PytorchDdp;
-    std::optional<Launcher> launcher;    // unset = the framework's default
-    QString time;                        // Slurm time format
+    std::optional<Launcher> launcher;   // unset = the framework's default
+    QString time;   // Slurm time format
     QString account;
     QString jobName;
     QString program;
     QStringList args;
-    int cpusPerGpu = 0;                  // 0 = the node's share per GPU
-    QString memory;                      // Slurm --mem form, e.g. "64G"; empty = site default
+    int cpusPerGpu = 0;   // 0 = the node's share per GPU
+    QString memory;   // Slurm --mem form, e.g. "64G"; empty = site default
     JobEnvironment environment;
-    int gpuSampleSeconds = 10;           // 0 = no GPU sampler
+    int gpuSampleSeconds = 10;   // 0 = no GPU sampler
 
     Launcher effectiveLauncher() const { return launcher.value_or(defaultLauncher(framework)); }
     bool operator==(const JobSpec &) const = default;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -14,7 +14,9 @@ using Json = JsonSupport::Json;
 class SpecReader {
 public:
     SpecReader(const QByteArray &raw, const QString &file)
-        : m_positions(raw), m_file(file.isEmpty() ? QStringLiteral("<spec>") : file) {}
+        : m_positions(raw)
+        , m_file(file.isEmpty() ? QStringLiteral("<spec>") : file)
+    {}
 
     Diagnostics errors;
 
@@ -31,8 +33,8 @@ public:
         int line = 0, column = 0;
         lineOfKey(key, &line, &column);
         const QString where = line > 0 ? QStringLiteral("%1:%2:%3").arg(m_file).arg(line).arg(column) : m_file;
-        errors << Diagnostic{Severity::Error, rule, key, line, column,
-                             QStringLiteral("%1: \"%2\" %3").arg(where, key, msg), {}};
+        errors << Diagnostic{
+            Severity::Error, rule, key, line, column, QStringLiteral("%1: \"%2\" %3").arg(where, key, msg), {}};
     }
 
     void checkKeys(const Json &obj, const QString &prefix, const QStringList &known)
@@ -40,7 +42,9 @@ public:
         for (auto it = obj.begin(); it != obj.end(); ++it) {
             const QString k = QString::fromStdString(it.key());
             if (!known.contains(k))
-                error(prefix + k, QStringLiteral("is not a known key (known: %1); check the spelling").arg(known.join(QStringLiteral(", "))),
+                error(prefix + k,
+                      QStringLiteral("is not a known key (known: %1); check the spelling")
+                          .arg(known.join(QStringLiteral(", "))),
                       QStringLiteral("spec-unknown-key"));
         }
     }
@@ -101,7 +105,7 @@ private:
     QString m_file;
 };
 
-} // namespace
+}   // namespace
 
 JobSpecParseResult parseJobSpec(const QByteArray &json, const QString &fileName)
 {
@@ -121,15 +125,16 @@ JobSpecParseResult parseJobSpec(const QByteArray &json, const QString &fileName)
         return result;
     }
     r.checkKeys(j, {},
-                {QStringLiteral("profile"), QStringLiteral("partition"), QStringLiteral("gpus"), QStringLiteral("nodes"),
-                 QStringLiteral("framework"), QStringLiteral("launcher"), QStringLiteral("time"),
-                 QStringLiteral("account"), QStringLiteral("jobName"), QStringLiteral("program"), QStringLiteral("args"),
-                 QLatin1String(SpecField::cpusPerGpu), QStringLiteral("memory"), QStringLiteral("environment"),
-                 QStringLiteral("monitoring")});
+                {QStringLiteral("profile"), QStringLiteral("partition"), QStringLiteral("gpus"),
+                 QStringLiteral("nodes"), QStringLiteral("framework"), QStringLiteral("launcher"),
+                 QStringLiteral("time"), QStringLiteral("account"), QStringLiteral("jobName"),
+                 QStringLiteral("program"), QStringLiteral("args"), QLatin1String(SpecField::cpusPerGpu),
+                 QStringLiteral("memory"), QStringLiteral("environment"), QStringLiteral("monitoring")});
     JobSpec s;
     s.profile = r.string(j, "profile", QStringLiteral("profile"));
     if (s.profile.isEmpty())
-        r.error(QStringLiteral("profile"), QStringLiteral("is required: the cluster profile id (see `scalelab profiles`)"));
+        r.error(QStringLiteral("profile"),
+                QStringLiteral("is required: the cluster profile id (see `scalelab profiles`)"));
     s.partition = r.string(j, "partition", QStringLiteral("partition"));
     if (!j.contains("gpus"))
         r.error(QStringLiteral("gpus"), QStringLiteral("is required: the total number of GPUs"));
@@ -137,15 +142,17 @@ JobSpecParseResult parseJobSpec(const QByteArray &json, const QString &fileName)
     s.nodes = r.integer(j, "nodes", QStringLiteral("nodes"), 0, 0);
     const QString fw = r.string(j, "framework", QStringLiteral("framework"));
     if (fw.isEmpty()) {
-        r.error(QStringLiteral("framework"), QStringLiteral("is required (pytorch-ddp, deepspeed, horovod, tf-mirrored, "
-                                                            "tf-multiworker, dataparallel, lightning)"));
+        r.error(QStringLiteral("framework"),
+                QStringLiteral("is required (pytorch-ddp, deepspeed, horovod, tf-mirrored, "
+                               "tf-multiworker, dataparallel, lightning)"));
     } else if (auto f = frameworkFromId(fw)) {
         s.framework = *f;
     } else {
         QStringList ids;
         for (auto f2 : allFrameworks())
             ids << frameworkId(f2);
-        r.error(QStringLiteral("framework"), QStringLiteral("\"%1\" is not one of %2").arg(fw, ids.join(QStringLiteral(", "))));
+        r.error(QStringLiteral("framework"),
+                QStringLiteral("\"%1\" is not one of %2").arg(fw, ids.join(QStringLiteral(", "))));
     }
     if (const QString l = r.string(j, "launcher", QStringLiteral("launcher")); !l.isEmpty()) {
         if (auto launcher = launcherFromId(l)) {
@@ -154,7 +161,8 @@ JobSpecParseResult parseJobSpec(const QByteArray &json, const QString &fileName)
             QStringList ids;
             for (auto l2 : allLaunchers())
                 ids << launcherId(l2);
-            r.error(QStringLiteral("launcher"), QStringLiteral("\"%1\" is not one of %2").arg(l, ids.join(QStringLiteral(", "))));
+            r.error(QStringLiteral("launcher"),
+                    QStringLiteral("\"%1\" is not one of %2").arg(l, ids.join(QStringLiteral(", "))));
         }
     }
     s.time = r.string(j, "time", QStringLiteral("time"));
@@ -170,7 +178,8 @@ JobSpecParseResult parseJobSpec(const QByteArray &json, const QString &fileName)
 
     if (auto it = j.find("environment"); it != j.end() && !it->is_null()) {
         if (!it->is_object()) {
-            r.error(QStringLiteral("environment"), QStringLiteral("must be an object {modules, container, setup, variables}"));
+            r.error(QStringLiteral("environment"),
+                    QStringLiteral("must be an object {modules, container, setup, variables}"));
         } else {
             const Json &e = *it;
             r.checkKeys(e, QStringLiteral("environment."),
@@ -184,15 +193,19 @@ JobSpecParseResult parseJobSpec(const QByteArray &json, const QString &fileName)
                 } else if (c->is_object()) {
                     r.checkKeys(*c, QStringLiteral("environment.container."),
                                 {QStringLiteral("image"), QStringLiteral("runtime"), QStringLiteral("binds")});
-                    s.environment.container.image = r.string(*c, "image", QStringLiteral("environment.container.image"));
-                    s.environment.container.runtime = r.string(*c, "runtime", QStringLiteral("environment.container.runtime"));
-                    s.environment.container.binds = r.stringList(*c, "binds", QStringLiteral("environment.container.binds"));
+                    s.environment.container.image =
+                        r.string(*c, "image", QStringLiteral("environment.container.image"));
+                    s.environment.container.runtime =
+                        r.string(*c, "runtime", QStringLiteral("environment.container.runtime"));
+                    s.environment.container.binds =
+                        r.stringList(*c, "binds", QStringLiteral("environment.container.binds"));
                     const QString rt = s.environment.container.runtime;
                     if (!rt.isEmpty() && rt != QLatin1String("singularity") && rt != QLatin1String("apptainer"))
                         r.error(QStringLiteral("environment.container.runtime"),
                                 QStringLiteral("must be \"singularity\" or \"apptainer\""));
                 } else {
-                    r.error(QStringLiteral("environment.container"), QStringLiteral("must be an object {image, runtime, binds}"));
+                    r.error(QStringLiteral("environment.container"),
+                            QStringLiteral("must be an object {image, runtime, binds}"));
                 }
             }
             if (auto v = e.find("variables"); v != e.end() && !v->is_null()) {
@@ -200,7 +213,8 @@ JobSpecParseResult parseJobSpec(const QByteArray &json, const QString &fileName)
                     r.error(QStringLiteral("environment.variables"), QStringLiteral("must be an object NAME -> value"));
                 } else {
                     for (auto it2 = v->begin(); it2 != v->end(); ++it2) {
-                        const QString value = it2->is_string() ? JsonSupport::str(*it2) : QString::fromStdString(it2->dump());
+                        const QString value =
+                            it2->is_string() ? JsonSupport::str(*it2) : QString::fromStdString(it2->dump());
                         s.environment.variables << qMakePair(QString::fromStdString(it2.key()), value);
                     }
                 }
@@ -212,7 +226,8 @@ JobSpecParseResult parseJobSpec(const QByteArray &json, const QString &fileName)
             r.error(QStringLiteral("monitoring"), QStringLiteral("must be an object {gpuSampleSeconds}"));
         } else {
             r.checkKeys(*it, QStringLiteral("monitoring."), {QStringLiteral("gpuSampleSeconds")});
-            s.gpuSampleSeconds = r.integer(*it, "gpuSampleSeconds", QStringLiteral("monitoring.gpuSampleSeconds"), 0, 10);
+            s.gpuSampleSeconds =
+                r.integer(*it, "gpuSampleSeconds", QStringLiteral("monitoring.gpuSampleSeconds"), 0, 10);
         }
     }
     result.errors = InputLimits::capDiagnostics(r.errors, fileName.isEmpty() ? QStringLiteral("<spec>") : fileName);
@@ -292,4 +307,4 @@ QByteArray jobSpecToJson(const JobSpec &s, int indent)
     return QByteArray::fromStdString(j.dump(indent)) + '\n';
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -21,4 +21,4 @@ struct JobSpecParseResult {
 JobSpecParseResult parseJobSpec(const QByteArray &json, const QString &fileName = {});
 QByteArray jobSpecToJson(const JobSpec &spec, int indent = 2);
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -70,4 +70,4 @@ LaunchGeometry computeGeometry(const JobSpec &spec, const ClusterProfile &profil
     return g;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

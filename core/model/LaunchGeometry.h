@@ -17,7 +17,7 @@ struct LaunchGeometry {
     int gpus = 0;
     int nodes = 1;
     int gpusPerNode = 0;
-    int tasksPerNode = 1;       // Slurm tasks per node
+    int tasksPerNode = 1;   // Slurm tasks per node
     int processesPerNode = 1;   // training processes per node (torchrun spawns them)
     int cpusPerTask = 1;
     int cpusPerGpu = 0;
@@ -29,4 +29,4 @@ struct LaunchGeometry {
 
 LaunchGeometry computeGeometry(const JobSpec &spec, const ClusterProfile &profile);
 
-} // namespace scalelab
+}   // namespace scalelab

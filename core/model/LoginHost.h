@@ -18,4 +18,4 @@ struct LoginHost {
     bool operator==(const LoginHost &) const = default;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -19,11 +19,11 @@ inline const QString Billing = QStringLiteral("billing");
 inline const QString BillingHours = QStringLiteral("billing_hours");
 inline const QString MaxRssMiB = QStringLiteral("max_rss_mib");
 inline const QString ExitCode = QStringLiteral("exit_code");
-inline const QString CpuEfficiency = QStringLiteral("cpu_efficiency");        // 0..1, as seff
+inline const QString CpuEfficiency = QStringLiteral("cpu_efficiency");   // 0..1, as seff
 inline const QString SacctGpuUtilPct = QStringLiteral("sacct_gpu_util_pct");   // gres/gpuutil
 inline const QString SacctGpuUtilMaxPct = QStringLiteral("sacct_gpu_util_max_pct");
 inline const QString SacctGpuMemMaxMiB = QStringLiteral("sacct_gpu_mem_max_mib");
-inline const QString GpuSamples = QStringLiteral("gpu_samples");               // rows read; 0 = no GPU samples
+inline const QString GpuSamples = QStringLiteral("gpu_samples");   // rows read; 0 = no GPU samples
 inline const QString GpusSampled = QStringLiteral("gpus_sampled");
 inline const QString GpuUtilMeanPct = QStringLiteral("gpu_util_mean_pct");
 inline const QString GpuUtilPeakPct = QStringLiteral("gpu_util_peak_pct");
@@ -32,9 +32,10 @@ inline const QString GpuMemPeakMiB = QStringLiteral("gpu_mem_peak_mib");
 inline const QString TrainTimeS = QStringLiteral("train_time_s");
 inline const QString SamplesPerS = QStringLiteral("samples_per_s");
 inline const QString Throughput = QStringLiteral("throughput");
-inline const QString SamplesPerSPerGpu = QStringLiteral("samples_per_s_per_gpu");   // one GPU, never averaged with the total
-inline const QString ThroughputPerGpu = QStringLiteral("throughput_per_gpu");        // per step/epoch, one GPU
-inline const QString ItPerS = QStringLiteral("it_per_s");                              // tqdm's main bar
+inline const QString SamplesPerSPerGpu =
+    QStringLiteral("samples_per_s_per_gpu");   // one GPU, never averaged with the total
+inline const QString ThroughputPerGpu = QStringLiteral("throughput_per_gpu");   // per step/epoch, one GPU
+inline const QString ItPerS = QStringLiteral("it_per_s");   // tqdm's main bar
 inline const QString TrainLoss = QStringLiteral("train_loss");
 inline const QString EvalLoss = QStringLiteral("eval_loss");
 inline const QString TestAccuracy = QStringLiteral("test_accuracy");
@@ -49,4 +50,4 @@ inline const QString SourcePattern = QStringLiteral("pattern");
 // (AccountingStorageTRES without it), so sacct alone would say 0 GPU-hours.
 inline const QString SourceSpecGpus = QStringLiteral("spec (no gres/gpu in AllocTRES)");
 
-} // namespace scalelab::metric
+}   // namespace scalelab::metric

@@ -14,10 +14,10 @@ struct MetricRecord {
     QString unit;
     QString source;   // "sacct", "stdout", "gpu-samples", ...
     // Where a value read from a file came from (tooltips, `scalelab runs --json`).
-    QString file;     // local path of the log or sample file; "" for accounting
-    qint64 line = 0;  // 1-based line of the value (0 = none)
-    QString rule;     // reader rule, e.g. "hf.dict.eval_loss"
-    QString formula;  // derived values: how the number was computed ("mean of 20 values")
+    QString file;   // local path of the log or sample file; "" for accounting
+    qint64 line = 0;   // 1-based line of the value (0 = none)
+    QString rule;   // reader rule, e.g. "hf.dict.eval_loss"
+    QString formula;   // derived values: how the number was computed ("mean of 20 values")
 
     bool operator==(const MetricRecord &) const = default;
 };
@@ -34,4 +34,4 @@ struct MetricSeries {
     bool operator==(const MetricSeries &) const = default;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

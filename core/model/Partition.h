@@ -27,20 +27,20 @@ struct Partition {
     QString name;
     QString description;
     bool isDefault = false;
-    QString gpuType;          // GpuType::id, empty for CPU-only partitions
+    QString gpuType;   // GpuType::id, empty for CPU-only partitions
     int gpusPerNode = 0;
     int cpusPerNode = 0;
     qint64 memoryPerNodeMB = 0;
     int maxNodes = 1;
     int minNodes = 1;
-    qint64 maxTimeSeconds = 0;    // 0 = unlimited
-    int maxGpusPerJob = 0;        // 0 = no per-job GPU limit besides nodes
-    int minGpusPerJob = 0;        // 0 = none
-    bool exclusive = false;       // whole nodes are allocated
+    qint64 maxTimeSeconds = 0;   // 0 = unlimited
+    int maxGpusPerJob = 0;   // 0 = no per-job GPU limit besides nodes
+    int minGpusPerJob = 0;   // 0 = none
+    bool exclusive = false;   // whole nodes are allocated
     QMap<QString, QString> sources;
-    QString qos;                  // the partition QOS (Slurm QOS=), "" = none
-    QList<NodeType> nodeTypes;    // only when its nodes differ
-    QStringList unknown;          // limit keys whose value is not known: checks on them are skipped
+    QString qos;   // the partition QOS (Slurm QOS=), "" = none
+    QList<NodeType> nodeTypes;   // only when its nodes differ
+    QStringList unknown;   // limit keys whose value is not known: checks on them are skipped
 
     bool isKnown(const QString &limitKey) const { return !unknown.contains(limitKey); }
     int maxGpus() const
@@ -51,4 +51,4 @@ struct Partition {
     bool operator==(const Partition &) const = default;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -9,13 +9,13 @@ namespace scalelab {
 // (sacctmgr show qos). 0 = no limit set.
 struct QosLimits {
     QString name;
-    int maxGpusPerJob = 0;       // MaxTRESPerJob gres/gpu
-    int maxNodesPerJob = 0;      // MaxTRESPerJob node
+    int maxGpusPerJob = 0;   // MaxTRESPerJob gres/gpu
+    int maxNodesPerJob = 0;   // MaxTRESPerJob node
     qint64 maxWallSeconds = 0;   // MaxWall
-    int maxJobsPerUser = 0;      // MaxJobsPerUser (informational)
+    int maxJobsPerUser = 0;   // MaxJobsPerUser (informational)
     QString source;
 
     bool operator==(const QosLimits &) const = default;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

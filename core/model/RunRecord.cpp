@@ -6,12 +6,18 @@ namespace scalelab {
 QString submitStateId(SubmitState s)
 {
     switch (s) {
-    case SubmitState::Intent: return QStringLiteral("intent");
-    case SubmitState::Uploaded: return QStringLiteral("uploaded");
-    case SubmitState::Submitted: return QStringLiteral("submitted");
-    case SubmitState::Rejected: return QStringLiteral("rejected");
-    case SubmitState::Unknown: return QStringLiteral("unknown");
-    case SubmitState::Reconciled: return QStringLiteral("reconciled");
+    case SubmitState::Intent:
+        return QStringLiteral("intent");
+    case SubmitState::Uploaded:
+        return QStringLiteral("uploaded");
+    case SubmitState::Submitted:
+        return QStringLiteral("submitted");
+    case SubmitState::Rejected:
+        return QStringLiteral("rejected");
+    case SubmitState::Unknown:
+        return QStringLiteral("unknown");
+    case SubmitState::Reconciled:
+        return QStringLiteral("reconciled");
     }
     return {};
 }
@@ -25,4 +31,4 @@ std::optional<SubmitState> submitStateFromId(const QString &id)
     return std::nullopt;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

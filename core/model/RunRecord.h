@@ -22,8 +22,8 @@ std::optional<SubmitState> submitStateFromId(const QString &id);
 
 struct RunRecord {
     qint64 id = 0;
-    qint64 studyId = 0;        // 0 = not in a study
-    QString token;             // "sl-<16 hex>", unique; names the remote run dir
+    qint64 studyId = 0;   // 0 = not in a study
+    QString token;   // "sl-<16 hex>", unique; names the remote run dir
     QString profile;
     QString clusterAlias;
     QString partition;
@@ -31,20 +31,20 @@ struct RunRecord {
     int nodes = 0;
     QString framework;
     QByteArray specJson;
-    QString script;            // the rendered sbatch script exactly as uploaded
-    QString remoteDir;         // absolute, set before the upload
-    QString jobId;             // digits, empty until known
+    QString script;   // the rendered sbatch script exactly as uploaded
+    QString remoteDir;   // absolute, set before the upload
+    QString jobId;   // digits, empty until known
     JobState state = JobState::Unknown;
     QString reason;
     SubmitState submitState = SubmitState::Intent;
-    QString rejection;         // Slurm's own message (sanitized) or the transport error
-    QDateTime created;         // UTC
-    QDateTime updated;         // UTC
-    QString slurmVersion;      // "24.11.5": the cluster's Slurm when the job was submitted, "" unknown
+    QString rejection;   // Slurm's own message (sanitized) or the transport error
+    QDateTime created;   // UTC
+    QDateTime updated;   // UTC
+    QString slurmVersion;   // "24.11.5": the cluster's Slurm when the job was submitted, "" unknown
 
     bool hasJob() const { return !jobId.isEmpty(); }
     bool isTerminal() const { return SlurmJobState::isTerminal(state); }
     bool operator==(const RunRecord &) const = default;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -8,4 +8,4 @@ namespace scalelab::SpecField {
 
 inline constexpr char cpusPerGpu[] = "cpusPerGpu";
 
-} // namespace scalelab::SpecField
+}   // namespace scalelab::SpecField

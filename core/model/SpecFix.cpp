@@ -28,7 +28,7 @@ QStringList splitList(const QString &text)
     return text.split(sep, Qt::SkipEmptyParts);
 }
 
-} // namespace
+}   // namespace
 
 QString applyFix(JobSpec &spec, const Fix &fix)
 {
@@ -64,22 +64,35 @@ QString applyFix(JobSpec &spec, const Fix &fix)
         spec.launcher = *l;
         return {};
     }
-    if (f == QLatin1String("profile")) spec.profile = v;
-    else if (f == QLatin1String("partition")) spec.partition = v;
-    else if (f == QLatin1String("time")) spec.time = v;
-    else if (f == QLatin1String("account")) spec.account = v;
-    else if (f == QLatin1String("jobName")) spec.jobName = v;
-    else if (f == QLatin1String("program")) spec.program = v;
-    else if (f == QLatin1String("memory")) spec.memory = v;
-    else if (f == QLatin1String("args")) spec.args = splitList(v);
-    else if (f == QLatin1String("environment.modules")) spec.environment.modules = splitList(v);
-    else if (f == QLatin1String("environment.container.image")) spec.environment.container.image = v;
-    else if (f == QLatin1String("environment.container.runtime")) spec.environment.container.runtime = v;
-    else if (f == QLatin1String("environment.setup") && fix.clear) spec.environment.setup.clear();
-    else if (f == QLatin1String("environment.variables") && fix.clear) spec.environment.variables.clear();
+    if (f == QLatin1String("profile"))
+        spec.profile = v;
+    else if (f == QLatin1String("partition"))
+        spec.partition = v;
+    else if (f == QLatin1String("time"))
+        spec.time = v;
+    else if (f == QLatin1String("account"))
+        spec.account = v;
+    else if (f == QLatin1String("jobName"))
+        spec.jobName = v;
+    else if (f == QLatin1String("program"))
+        spec.program = v;
+    else if (f == QLatin1String("memory"))
+        spec.memory = v;
+    else if (f == QLatin1String("args"))
+        spec.args = splitList(v);
+    else if (f == QLatin1String("environment.modules"))
+        spec.environment.modules = splitList(v);
+    else if (f == QLatin1String("environment.container.image"))
+        spec.environment.container.image = v;
+    else if (f == QLatin1String("environment.container.runtime"))
+        spec.environment.container.runtime = v;
+    else if (f == QLatin1String("environment.setup") && fix.clear)
+        spec.environment.setup.clear();
+    else if (f == QLatin1String("environment.variables") && fix.clear)
+        spec.environment.variables.clear();
     else
         return QStringLiteral("fix for \"%1\": not a field a fix can set").arg(f);
     return {};
 }
 
-} // namespace scalelab
+}   // namespace scalelab

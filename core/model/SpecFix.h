@@ -14,4 +14,4 @@ namespace scalelab {
 // the fix cannot be applied (unknown field, value of the wrong type).
 QString applyFix(JobSpec &spec, const Fix &fix);
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -18,4 +18,4 @@ struct StateChange {
     bool operator==(const StateChange &) const = default;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

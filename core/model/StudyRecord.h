@@ -11,11 +11,11 @@ namespace scalelab {
 struct StudyRecord {
     qint64 id = 0;
     QString name;
-    QDateTime created;          // UTC
+    QDateTime created;   // UTC
     QByteArray specTemplateJson;
     QString notes;
 
     bool operator==(const StudyRecord &) const = default;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

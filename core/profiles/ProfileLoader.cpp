@@ -34,14 +34,29 @@ ProfileLoadResult loadProfile(const QByteArray &data, const QString &filePath)
         result.problems = r.problems;
         return result;
     }
-    static const QStringList known = {
-        QStringLiteral("id"),          QStringLiteral("name"),           QStringLiteral("site"),
-        QStringLiteral("description"), QStringLiteral("docsUrl"),        QStringLiteral("slurmVersion"),
-        QStringLiteral("loginHosts"),  QStringLiteral("account"),        QStringLiteral("gpuRequest"),
-        QStringLiteral("memoryRequired"), QStringLiteral("cpusPerGpuBroken"), QStringLiteral("containerRuntime"),
-        QStringLiteral("defaultModules"), QStringLiteral("defaultVariables"), QStringLiteral("gpuTypes"),
-        QStringLiteral("partitions"),  QStringLiteral("notes"), QStringLiteral("qos"), QStringLiteral("discovered"), QStringLiteral("torchrunArgs"), QStringLiteral("cpuBind"),          QStringLiteral("$schema"),
-        QStringLiteral("comment")};
+    static const QStringList known = {QStringLiteral("id"),
+                                      QStringLiteral("name"),
+                                      QStringLiteral("site"),
+                                      QStringLiteral("description"),
+                                      QStringLiteral("docsUrl"),
+                                      QStringLiteral("slurmVersion"),
+                                      QStringLiteral("loginHosts"),
+                                      QStringLiteral("account"),
+                                      QStringLiteral("gpuRequest"),
+                                      QStringLiteral("memoryRequired"),
+                                      QStringLiteral("cpusPerGpuBroken"),
+                                      QStringLiteral("containerRuntime"),
+                                      QStringLiteral("defaultModules"),
+                                      QStringLiteral("defaultVariables"),
+                                      QStringLiteral("gpuTypes"),
+                                      QStringLiteral("partitions"),
+                                      QStringLiteral("notes"),
+                                      QStringLiteral("qos"),
+                                      QStringLiteral("discovered"),
+                                      QStringLiteral("torchrunArgs"),
+                                      QStringLiteral("cpuBind"),
+                                      QStringLiteral("$schema"),
+                                      QStringLiteral("comment")};
     for (auto it = j.begin(); it != j.end(); ++it)
         if (!known.contains(QString::fromStdString(it.key())))
             r.error(QString::fromStdString(it.key()), QStringLiteral("unknown key"));
@@ -88,7 +103,8 @@ ProfileLoadResult loadProfile(const QByteArray &data, const QString &filePath)
 
     if (auto it = j.find("account"); it != j.end()) {
         if (!it->is_object()) {
-            r.error(QStringLiteral("account"), QStringLiteral("must be an object {required, pattern, example, source}"));
+            r.error(QStringLiteral("account"),
+                    QStringLiteral("must be an object {required, pattern, example, source}"));
         } else {
             p.accountRequired = it->value("required", false) == true;
             p.accountPattern = r.plainString(*it, "pattern", QStringLiteral("account.pattern"), false);
@@ -172,8 +188,8 @@ ProfileLoadResult loadProfile(const QByteArray &data, const QString &filePath)
                 r.error(path + QStringLiteral(".vendor"), QStringLiteral("must be \"nvidia\" or \"amd\""));
             const QString monitor = r.plainString(g, "monitor", path + QStringLiteral(".monitor"), false);
             t.monitor = monitor == QLatin1String("rocm-smi") || (monitor.isEmpty() && t.vendor == GpuVendor::Amd)
-                ? GpuMonitor::RocmSmi
-                : GpuMonitor::NvidiaSmi;
+                            ? GpuMonitor::RocmSmi
+                            : GpuMonitor::NvidiaSmi;
             if (!monitor.isEmpty() && monitor != QLatin1String("rocm-smi") && monitor != QLatin1String("nvidia-smi"))
                 r.error(path + QStringLiteral(".monitor"), QStringLiteral("must be \"nvidia-smi\" or \"rocm-smi\""));
             qint64 mem = 0;
@@ -213,7 +229,8 @@ ProfileLoadResult loadProfile(const QByteArray &data, const QString &filePath)
                     if (auto secs = SlurmTime::parseSeconds(wall))
                         l.maxWallSeconds = *secs;
                     else
-                        r.error(path + QStringLiteral(".maxWall"), QStringLiteral("\"%1\" is not a Slurm time (use D-HH:MM:SS)").arg(wall));
+                        r.error(path + QStringLiteral(".maxWall"),
+                                QStringLiteral("\"%1\" is not a Slurm time (use D-HH:MM:SS)").arg(wall));
                 }
                 p.qos << l;
             }
@@ -265,4 +282,4 @@ ProfileLoadResult loadProfileFile(const QString &filePath)
     return loadProfile(read.data, filePath);
 }
 
-} // namespace scalelab
+}   // namespace scalelab

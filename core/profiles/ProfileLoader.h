@@ -16,4 +16,4 @@ struct ProfileLoadResult {
 ProfileLoadResult loadProfile(const QByteArray &json, const QString &filePath);
 ProfileLoadResult loadProfileFile(const QString &filePath);
 
-} // namespace scalelab
+}   // namespace scalelab

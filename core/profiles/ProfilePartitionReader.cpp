@@ -16,12 +16,12 @@ void readPartition(ProfileReader &r, const Json &pj, const QString &path, Cluste
         return;
     }
     static const QStringList known = {
-        QStringLiteral("name"),          QStringLiteral("description"),    QStringLiteral("default"),
-        QStringLiteral("gpuType"),       QStringLiteral("source"),         QStringLiteral("sources"),
-        QStringLiteral("gpusPerNode"),   QStringLiteral("cpusPerNode"),    QStringLiteral("memoryPerNodeMB"),
-        QStringLiteral("minNodes"),      QStringLiteral("maxNodes"),       QStringLiteral("maxTime"),
+        QStringLiteral("name"),          QStringLiteral("description"),   QStringLiteral("default"),
+        QStringLiteral("gpuType"),       QStringLiteral("source"),        QStringLiteral("sources"),
+        QStringLiteral("gpusPerNode"),   QStringLiteral("cpusPerNode"),   QStringLiteral("memoryPerNodeMB"),
+        QStringLiteral("minNodes"),      QStringLiteral("maxNodes"),      QStringLiteral("maxTime"),
         QStringLiteral("maxGpusPerJob"), QStringLiteral("minGpusPerJob"), QStringLiteral("exclusive"),
-        QStringLiteral("notes"),         QStringLiteral("qos"),            QStringLiteral("nodeTypes")};
+        QStringLiteral("notes"),         QStringLiteral("qos"),           QStringLiteral("nodeTypes")};
     Partition p;
     p.name = r.plainString(pj, "name", path + QStringLiteral(".name"), true);
     const QString base = p.name.isEmpty() ? path : QStringLiteral("partitions[%1]").arg(p.name);
@@ -147,4 +147,4 @@ void readPartition(ProfileReader &r, const Json &pj, const QString &path, Cluste
     }
 }
 
-} // namespace scalelab::profileread
+}   // namespace scalelab::profileread

@@ -26,7 +26,9 @@ inline bool isUnknown(const Json &v)
 // a researcher editing a profile sees all mistakes at once.
 class ProfileReader {
 public:
-    ProfileReader(const QString &file) : m_file(file) {}
+    ProfileReader(const QString &file)
+        : m_file(file)
+    {}
 
     Diagnostics problems;
     // Looked up once per partition: sets, not the profile's lists, so a
@@ -36,13 +38,23 @@ public:
 
     void error(const QString &key, const QString &msg)
     {
-        problems << Diagnostic{Severity::Error, QStringLiteral("profile-invalid"), key, 0, 0,
-                               QStringLiteral("%1: %2: %3").arg(m_file, key, msg), {}};
+        problems << Diagnostic{Severity::Error,
+                               QStringLiteral("profile-invalid"),
+                               key,
+                               0,
+                               0,
+                               QStringLiteral("%1: %2: %3").arg(m_file, key, msg),
+                               {}};
     }
     void warning(const QString &key, const QString &msg)
     {
-        problems << Diagnostic{Severity::Warning, QStringLiteral("profile-warning"), key, 0, 0,
-                               QStringLiteral("%1: %2: %3").arg(m_file, key, msg), {}};
+        problems << Diagnostic{Severity::Warning,
+                               QStringLiteral("profile-warning"),
+                               key,
+                               0,
+                               0,
+                               QStringLiteral("%1: %2: %3").arg(m_file, key, msg),
+                               {}};
     }
 
     // A setting is either a bare value (source taken from `fallbackSource`) or
@@ -138,4 +150,4 @@ private:
 // Reads partitions[i] into profile.partitions (problems go to r).
 void readPartition(ProfileReader &r, const Json &pj, const QString &path, ClusterProfile &profile);
 
-} // namespace scalelab::profileread
+}   // namespace scalelab::profileread

@@ -33,8 +33,7 @@ QString ProfileRegistry::userDirectory()
 {
     if (const QString env = qEnvironmentVariable("SCALELAB_USER_PROFILE_DIR"); !env.isEmpty())
         return env;
-    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation)
-        + QStringLiteral("/ScaleLab/profiles");
+    return QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation) + QStringLiteral("/ScaleLab/profiles");
 }
 
 QStringList ProfileRegistry::userDirectories()
@@ -42,7 +41,7 @@ QStringList ProfileRegistry::userDirectories()
     QStringList dirs{userDirectory()};
     if (qEnvironmentVariable("SCALELAB_USER_PROFILE_DIR").isEmpty())
         dirs << QStandardPaths::writableLocation(QStandardPaths::GenericConfigLocation)
-                + QStringLiteral("/ScaleLab/profiles");
+                    + QStringLiteral("/ScaleLab/profiles");
     return dirs;
 }
 
@@ -101,15 +100,18 @@ void ProfileRegistry::loadDirectory(const QString &dir, const QString &origin)
         ClusterProfile p = *result.profile;
         p.userOverride = userDir;
         p.origin = origin;
-        auto it = std::find_if(m_profiles.begin(), m_profiles.end(),
-                               [&](const ClusterProfile &e) { return e.id == p.id; });
+        auto it =
+            std::find_if(m_profiles.begin(), m_profiles.end(), [&](const ClusterProfile &e) { return e.id == p.id; });
         if (it == m_profiles.end()) {
             m_profiles << p;
         } else if (precedence(origin) > precedence(it->origin)) {
             *it = p;   // a higher folder's copy replaces the lower one whole
         } else {
-            m_problems << Diagnostic{Severity::Warning, QStringLiteral("profile-duplicate-id"), fi.absoluteFilePath(),
-                                     0, 0,
+            m_problems << Diagnostic{Severity::Warning,
+                                     QStringLiteral("profile-duplicate-id"),
+                                     fi.absoluteFilePath(),
+                                     0,
+                                     0,
                                      QStringLiteral("%1: id \"%2\" is already defined by %3; this file is ignored")
                                          .arg(fi.absoluteFilePath(), p.id, it->filePath),
                                      {}};
@@ -127,4 +129,4 @@ const ClusterProfile *ProfileRegistry::find(const QString &id) const
     return nullptr;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

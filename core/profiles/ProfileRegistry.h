@@ -29,9 +29,9 @@ public:
     const Diagnostics &problems() const { return m_problems; }   // field = file path
 
     static QStringList builtInDirectories();
-    static QString userDirectory();          // where a user's new profiles go (XDG data)
-    static QStringList userDirectories();    // XDG data, then XDG config
-    static QStringList systemDirectories();  // $SCALELAB_SYSTEM_PROFILE_DIR, else $XDG_CONFIG_DIRS/scalelab/profiles
+    static QString userDirectory();   // where a user's new profiles go (XDG data)
+    static QStringList userDirectories();   // XDG data, then XDG config
+    static QStringList systemDirectories();   // $SCALELAB_SYSTEM_PROFILE_DIR, else $XDG_CONFIG_DIRS/scalelab/profiles
     static int precedence(const QString &origin);
 
 private:
@@ -39,4 +39,4 @@ private:
     Diagnostics m_problems;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

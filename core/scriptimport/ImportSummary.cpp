@@ -41,7 +41,7 @@ QString optionLines(const QList<const SbatchOption *> &opts)
     return out.join(QStringLiteral(", "));
 }
 
-} // namespace
+}   // namespace
 
 std::optional<SiteGuess> recogniseSite(const ScriptImport &imp, const QList<ClusterProfile> &profiles,
                                        const QString &currentId)
@@ -64,21 +64,24 @@ std::optional<SiteGuess> recogniseSite(const ScriptImport &imp, const QList<Clus
         }
         for (const QString &m : imp.spec.environment.modules)
             for (const QString &d : p.defaultModules)
-                if (m.section(QLatin1Char('/'), 0, 0).compare(d.section(QLatin1Char('/'), 0, 0), Qt::CaseInsensitive) == 0
+                if (m.section(QLatin1Char('/'), 0, 0).compare(d.section(QLatin1Char('/'), 0, 0), Qt::CaseInsensitive)
+                        == 0
                     && !reasons->contains(QStringLiteral("module %1").arg(m))) {
                     s += 1;
                     reasons->append(QStringLiteral("module %1").arg(m));
                 }
         // A site's name in a path or module ("/appl/local/lumi", "LUMI/23.09").
-        if (p.id.size() >= 3 && QRegularExpression(QStringLiteral("(^|[^A-Za-z])%1([^A-Za-z]|$)").arg(QRegularExpression::escape(p.id)),
-                                                   QRegularExpression::CaseInsensitiveOption)
-                                    .match(text)
-                                    .hasMatch()) {
+        if (p.id.size() >= 3
+            && QRegularExpression(QStringLiteral("(^|[^A-Za-z])%1([^A-Za-z]|$)").arg(QRegularExpression::escape(p.id)),
+                                  QRegularExpression::CaseInsensitiveOption)
+                   .match(text)
+                   .hasMatch()) {
             s += 1;
             reasons->append(QStringLiteral("\"%1\" in the commands").arg(p.id));
         }
-        if (!imp.request.gpuType.isEmpty()
-            && std::any_of(p.gpuTypes.begin(), p.gpuTypes.end(), [&](const GpuType &g) { return g.id == imp.request.gpuType; })) {
+        if (!imp.request.gpuType.isEmpty() && std::any_of(p.gpuTypes.begin(), p.gpuTypes.end(), [&](const GpuType &g) {
+                return g.id == imp.request.gpuType;
+            })) {
             s += 1;
             reasons->append(QStringLiteral("GPU type %1").arg(imp.request.gpuType));
         }
@@ -114,9 +117,10 @@ Diagnostics importSummary(const ScriptImport &imp)
     const JobSpec &spec = imp.spec;
 
     // #SBATCH options the job has no place for.
-    static const QSet<QString> kept = {"account", "partition", "job-name", "time", "nodes", "ntasks", "ntasks-per-node",
-                                       "cpus-per-task", "cpus-per-gpu", "gres", "gpus", "gpus-per-node", "gpus-per-task",
-                                       "mem", "mem-per-cpu", "mem-per-gpu"};
+    static const QSet<QString> kept = {"account",    "partition",       "job-name",      "time",         "nodes",
+                                       "ntasks",     "ntasks-per-node", "cpus-per-task", "cpus-per-gpu", "gres",
+                                       "gpus",       "gpus-per-node",   "gpus-per-task", "mem",          "mem-per-cpu",
+                                       "mem-per-gpu"};
     QList<const SbatchOption *> dropped;
     for (const SbatchOption &o : imp.options)
         if (!kept.contains(o.name))
@@ -149,7 +153,8 @@ Diagnostics importSummary(const ScriptImport &imp)
             continue;
         // The command word: up to the first blank (a regex built per line cost
         // half of a whole lint, compiled anew each time).
-        const qsizetype blank = std::find_if(first.begin(), first.end(), [](QChar c) { return c.isSpace(); }) - first.begin();
+        const qsizetype blank =
+            std::find_if(first.begin(), first.end(), [](QChar c) { return c.isSpace(); }) - first.begin();
         const QString word = first.left(blank);
         if (!leftOutSeen.contains(word)) {
             leftOutSeen.insert(word);
@@ -162,7 +167,8 @@ Diagnostics importSummary(const ScriptImport &imp)
         out << note(QStringLiteral("import-dropped"), QString(), firstLeftOut,
                     QStringLiteral("Commands left out of the job (logging, monitoring, control flow or after the "
                                    "launch): %1. Add them as setup lines if the job needs them.")
-                        .arg(leftOut.mid(0, 8).join(QStringLiteral(", ")) + (leftOut.size() > 8 ? QStringLiteral(" ...") : QString())));
+                        .arg(leftOut.mid(0, 8).join(QStringLiteral(", "))
+                             + (leftOut.size() > 8 ? QStringLiteral(" ...") : QString())));
 
     if (!l)
         return out;
@@ -190,12 +196,14 @@ Diagnostics importSummary(const ScriptImport &imp)
     if (isRelativePath(spec.program) && l->containerWrapper.isEmpty())
         relative << spec.program;
     for (const QString &a : spec.args) {
-        const QString v = a.contains(QLatin1Char('=')) && a.startsWith(QLatin1Char('-')) ? a.section(QLatin1Char('='), 1) : a;
+        const QString v =
+            a.contains(QLatin1Char('=')) && a.startsWith(QLatin1Char('-')) ? a.section(QLatin1Char('='), 1) : a;
         if (isRelativePath(v) && !relative.contains(v))
             relative << v;
     }
     if (!relative.isEmpty())
-        out << note(QStringLiteral("relative-path"), QStringLiteral("program"), l->programLine ? l->programLine : l->line,
+        out << note(QStringLiteral("relative-path"), QStringLiteral("program"),
+                    l->programLine ? l->programLine : l->line,
                     QStringLiteral("Relative paths: %1. They resolve against the job's working directory on the "
                                    "cluster (ScaleLab's run directory; the program is looked up under $HOME), not the "
                                    "folder the script was written in. Use full paths on the cluster.")
@@ -203,4 +211,4 @@ Diagnostics importSummary(const ScriptImport &imp)
     return out;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -31,4 +31,4 @@ std::optional<SiteGuess> recogniseSite(const ScriptImport &imp, const QList<Clus
 // ScriptImport::summary with it.
 Diagnostics importSummary(const ScriptImport &imp);
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -94,4 +94,4 @@ Started countStarted(const LaunchCommand &l, const ScriptRequest &r)
     return s;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -11,12 +11,18 @@ namespace scalelab {
 QString processLauncherName(ProcessLauncher l)
 {
     switch (l) {
-    case ProcessLauncher::None: return QStringLiteral("none");
-    case ProcessLauncher::Torchrun: return QStringLiteral("torchrun");
-    case ProcessLauncher::DeepSpeed: return QStringLiteral("deepspeed");
-    case ProcessLauncher::Horovodrun: return QStringLiteral("horovodrun");
-    case ProcessLauncher::Mpirun: return QStringLiteral("mpirun");
-    case ProcessLauncher::Accelerate: return QStringLiteral("accelerate");
+    case ProcessLauncher::None:
+        return QStringLiteral("none");
+    case ProcessLauncher::Torchrun:
+        return QStringLiteral("torchrun");
+    case ProcessLauncher::DeepSpeed:
+        return QStringLiteral("deepspeed");
+    case ProcessLauncher::Horovodrun:
+        return QStringLiteral("horovodrun");
+    case ProcessLauncher::Mpirun:
+        return QStringLiteral("mpirun");
+    case ProcessLauncher::Accelerate:
+        return QStringLiteral("accelerate");
     }
     return {};
 }
@@ -108,21 +114,22 @@ void parsePython(Walker &w, LaunchCommand &lc)
 void parseKernprof(Walker &w, LaunchCommand &lc)
 {
     static const QSet<QString> takes = {
-        QStringLiteral("-o"), QStringLiteral("--outfile"), QStringLiteral("-s"), QStringLiteral("--setup"),
-        QStringLiteral("-u"), QStringLiteral("--unit"), QStringLiteral("-p"), QStringLiteral("--prof-mod"),
+        QStringLiteral("-o"), QStringLiteral("--outfile"),
+        QStringLiteral("-s"), QStringLiteral("--setup"),
+        QStringLiteral("-u"), QStringLiteral("--unit"),
+        QStringLiteral("-p"), QStringLiteral("--prof-mod"),
         QStringLiteral("-i"), QStringLiteral("--output-interval"),
     };
     lc.interpreter = QStringLiteral("kernprof");
     w.take();
     Walker::Opt o;
-    while (w.nextOption(takes, &o)) {
-    }
+    while (w.nextOption(takes, &o)) {}
     if (!w.atEnd()) {
         takeProgram(w, lc);
     }
 }
 
-} // namespace
+}   // namespace
 
 namespace {
 
@@ -163,7 +170,8 @@ bool walk(Walker &w, LaunchCommand &lc, bool wrapped, int depth)
             w.take();
             parseSrun(w, lc);
             wrapped = true;
-        } else if (base == QLatin1String("mpirun") || base == QLatin1String("mpiexec") || base == QLatin1String("orterun")) {
+        } else if (base == QLatin1String("mpirun") || base == QLatin1String("mpiexec")
+                   || base == QLatin1String("orterun")) {
             w.take();
             parseMpirun(w, lc, base);
             wrapped = true;
@@ -181,9 +189,9 @@ bool walk(Walker &w, LaunchCommand &lc, bool wrapped, int depth)
                 // its arguments, so a launcher or interpreter there is the launch.
                 const QString next = baseName(w.peek());
                 static const QSet<QString> launchers = {
-                    QStringLiteral("torchrun"), QStringLiteral("deepspeed"), QStringLiteral("accelerate"),
-                    QStringLiteral("horovodrun"), QStringLiteral("mpirun"), QStringLiteral("bash"), QStringLiteral("sh"),
-                    QStringLiteral("kernprof"), QStringLiteral("srun"),
+                    QStringLiteral("torchrun"),   QStringLiteral("deepspeed"), QStringLiteral("accelerate"),
+                    QStringLiteral("horovodrun"), QStringLiteral("mpirun"),    QStringLiteral("bash"),
+                    QStringLiteral("sh"),         QStringLiteral("kernprof"),  QStringLiteral("srun"),
                 };
                 if (launchers.contains(next) || isPythonInterpreter(next))
                     continue;
@@ -241,9 +249,11 @@ bool walk(Walker &w, LaunchCommand &lc, bool wrapped, int depth)
             if (shell) {
                 Walker probe = w;
                 probe.take();
-                while (!probe.atEnd() && probe.peek().startsWith(QLatin1Char('-')) && !probe.peek().contains(QLatin1Char('c')))
+                while (!probe.atEnd() && probe.peek().startsWith(QLatin1Char('-'))
+                       && !probe.peek().contains(QLatin1Char('c')))
                     probe.take();
-                if (!probe.atEnd() && probe.peek().startsWith(QLatin1Char('-')) && probe.peek().contains(QLatin1Char('c'))) {
+                if (!probe.atEnd() && probe.peek().startsWith(QLatin1Char('-'))
+                    && probe.peek().contains(QLatin1Char('c'))) {
                     probe.take();
                     if (!probe.atEnd() && walkShellString(probe.peek(), lc, depth))
                         return true;
@@ -258,7 +268,7 @@ bool walk(Walker &w, LaunchCommand &lc, bool wrapped, int depth)
     return wrapped;
 }
 
-} // namespace
+}   // namespace
 
 std::optional<LaunchCommand> parseLaunchCommand(const ShellCommand &command, const ScriptLine &line,
                                                 const QStringList &unresolved)
@@ -274,4 +284,4 @@ std::optional<LaunchCommand> parseLaunchCommand(const ShellCommand &command, con
     return lc;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

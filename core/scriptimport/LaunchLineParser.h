@@ -22,43 +22,43 @@ QString processLauncherName(ProcessLauncher l);
 // A command line that starts a program, unwrapped layer by layer:
 // [srun opts] [mpirun opts] [singularity exec opts IMAGE] [launcher opts] program args.
 struct LaunchCommand {
-    int line = 0;          // first physical line of the command
+    int line = 0;   // first physical line of the command
     int lastLine = 0;
-    QString text;          // the command as written (joined lines)
+    QString text;   // the command as written (joined lines)
 
     bool underSrun = false;
-    int srunTasks = 0;          // srun -n; 0 = inherit the job's
-    int srunNodes = 0;          // srun -N
+    int srunTasks = 0;   // srun -n; 0 = inherit the job's
+    int srunNodes = 0;   // srun -N
     int srunTasksPerNode = 0;   // srun --ntasks-per-node
 
     ProcessLauncher launcher = ProcessLauncher::None;
-    QString launcherWord;       // as written: "torchrun", "python3 -m torch.distributed.run" ...
+    QString launcherWord;   // as written: "torchrun", "python3 -m torch.distributed.run" ...
     bool legacyTorchLaunch = false;   // torch.distributed.launch (default nproc 1, --use_env)
-    int nprocPerNode = 0;       // torchrun --nproc_per_node, deepspeed --num_gpus; 0 = not a number / not given
-    QString nprocText;          // as written after expansion ("4", "gpu", "$X"); empty = not given
+    int nprocPerNode = 0;   // torchrun --nproc_per_node, deepspeed --num_gpus; 0 = not a number / not given
+    QString nprocText;   // as written after expansion ("4", "gpu", "$X"); empty = not given
     int nprocLine = 0;
-    int nnodes = 0;             // torchrun --nnodes, deepspeed --num_nodes
+    int nnodes = 0;   // torchrun --nnodes, deepspeed --num_nodes
     QString nnodesText;
     int nnodesLine = 0;
-    int np = 0;                 // horovodrun/mpirun -np
+    int np = 0;   // horovodrun/mpirun -np
     QString npText;
     int npLine = 0;
-    bool standalone = false;    // torchrun --standalone
-    QString rdzvEndpoint;       // torchrun --rdzv_endpoint / --master_addr, accelerate --main_process_ip
-    QString masterPort;         // torchrun --master_port, accelerate --main_process_port (expanded)
-    QString nodeRank;           // torchrun --node_rank, accelerate --machine_rank (as written)
+    bool standalone = false;   // torchrun --standalone
+    QString rdzvEndpoint;   // torchrun --rdzv_endpoint / --master_addr, accelerate --main_process_ip
+    QString masterPort;   // torchrun --master_port, accelerate --main_process_port (expanded)
+    QString nodeRank;   // torchrun --node_rank, accelerate --machine_rank (as written)
     int nodeRankLine = 0;
-    bool hostfile = false;      // deepspeed/horovodrun/mpirun told about other hosts
+    bool hostfile = false;   // deepspeed/horovodrun/mpirun told about other hosts
 
-    QString interpreter;        // "python3", "kernprof" ...; empty for executables
-    QString program;            // script path, "-m" for modules, or the executable
+    QString interpreter;   // "python3", "kernprof" ...; empty for executables
+    QString program;   // script path, "-m" for modules, or the executable
     QStringList args;
     int programLine = 0;
-    int programWordIndex = -1;  // index of the program word in the command's words
+    int programWordIndex = -1;   // index of the program word in the command's words
 
-    ContainerSpec container;    // singularity/apptainer exec IMAGE
+    ContainerSpec container;   // singularity/apptainer exec IMAGE
     QString containerWrapper;   // "singularity_wrapper" (CSC): image chosen by the module
-    QStringList unresolved;     // variables the words used but nobody set
+    QStringList unresolved;   // variables the words used but nobody set
 
     bool isPython() const { return !interpreter.isEmpty(); }
     // A distributed launcher or srun/mpirun: starts more than one process.
@@ -74,4 +74,4 @@ std::optional<LaunchCommand> parseLaunchCommand(const ShellCommand &command, con
 // "python", "python3", "python3.11", "/usr/bin/python3" ...
 bool isPythonInterpreter(const QString &word);
 
-} // namespace scalelab
+}   // namespace scalelab

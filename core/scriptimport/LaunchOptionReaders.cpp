@@ -12,17 +12,39 @@ void parseSrun(Walker &w, LaunchCommand &lc)
     // srun flags that take no value; every other long option without '='
     // takes the next word.
     static const QSet<QString> flags = {
-        QStringLiteral("--exclusive"),  QStringLiteral("--label"),      QStringLiteral("--unbuffered"),
-        QStringLiteral("--verbose"),    QStringLiteral("--quiet"),      QStringLiteral("--overlap"),
-        QStringLiteral("--overcommit"), QStringLiteral("--no-kill"),    QStringLiteral("--pty"),
-        QStringLiteral("--exact"),      QStringLiteral("--multi-prog"), QStringLiteral("--oversubscribe"),
-        QStringLiteral("--spread-job"), QStringLiteral("--use-min-nodes"), QStringLiteral("--whole"),
-        QStringLiteral("--disable-status"), QStringLiteral("--preserve-env"), QStringLiteral("--test-only"),
-        QStringLiteral("--kill-on-bad-exit"), QStringLiteral("--contiguous"), QStringLiteral("--hold"),
-        QStringLiteral("--immediate"),  QStringLiteral("--no-allocate"), QStringLiteral("--reboot"),
-        QStringLiteral("--requeue"),    QStringLiteral("--no-requeue"), QStringLiteral("--get-user-env"),
-        QStringLiteral("--propagate"),  QStringLiteral("--nice"),       QStringLiteral("--help"),
-        QStringLiteral("--usage"),      QStringLiteral("--version"),    QStringLiteral("--send-libs"),
+        QStringLiteral("--exclusive"),
+        QStringLiteral("--label"),
+        QStringLiteral("--unbuffered"),
+        QStringLiteral("--verbose"),
+        QStringLiteral("--quiet"),
+        QStringLiteral("--overlap"),
+        QStringLiteral("--overcommit"),
+        QStringLiteral("--no-kill"),
+        QStringLiteral("--pty"),
+        QStringLiteral("--exact"),
+        QStringLiteral("--multi-prog"),
+        QStringLiteral("--oversubscribe"),
+        QStringLiteral("--spread-job"),
+        QStringLiteral("--use-min-nodes"),
+        QStringLiteral("--whole"),
+        QStringLiteral("--disable-status"),
+        QStringLiteral("--preserve-env"),
+        QStringLiteral("--test-only"),
+        QStringLiteral("--kill-on-bad-exit"),
+        QStringLiteral("--contiguous"),
+        QStringLiteral("--hold"),
+        QStringLiteral("--immediate"),
+        QStringLiteral("--no-allocate"),
+        QStringLiteral("--reboot"),
+        QStringLiteral("--requeue"),
+        QStringLiteral("--no-requeue"),
+        QStringLiteral("--get-user-env"),
+        QStringLiteral("--propagate"),
+        QStringLiteral("--nice"),
+        QStringLiteral("--help"),
+        QStringLiteral("--usage"),
+        QStringLiteral("--version"),
+        QStringLiteral("--send-libs"),
     };
     static const QSet<QString> shortWithValue = {
         QStringLiteral("-A"), QStringLiteral("-b"), QStringLiteral("-c"), QStringLiteral("-d"), QStringLiteral("-D"),
@@ -55,14 +77,37 @@ void parseSrun(Walker &w, LaunchCommand &lc)
 void parseMpirun(Walker &w, LaunchCommand &lc, const QString &word)
 {
     static const QSet<QString> takes = {
-        QStringLiteral("-np"), QStringLiteral("-n"), QStringLiteral("--np"), QStringLiteral("-c"),
-        QStringLiteral("-N"), QStringLiteral("-npernode"), QStringLiteral("--npernode"), QStringLiteral("-ppn"),
-        QStringLiteral("-H"), QStringLiteral("--host"), QStringLiteral("-host"), QStringLiteral("-hosts"),
-        QStringLiteral("-hostfile"), QStringLiteral("--hostfile"), QStringLiteral("-machinefile"),
-        QStringLiteral("--machinefile"), QStringLiteral("-f"), QStringLiteral("--map-by"), QStringLiteral("-map-by"),
-        QStringLiteral("--bind-to"), QStringLiteral("-bind-to"), QStringLiteral("--rank-by"), QStringLiteral("-x"),
-        QStringLiteral("--prefix"), QStringLiteral("-wdir"), QStringLiteral("--wdir"), QStringLiteral("-mca"),
-        QStringLiteral("--mca"), QStringLiteral("-genv"), QStringLiteral("-env"), QStringLiteral("--output-filename"),
+        QStringLiteral("-np"),
+        QStringLiteral("-n"),
+        QStringLiteral("--np"),
+        QStringLiteral("-c"),
+        QStringLiteral("-N"),
+        QStringLiteral("-npernode"),
+        QStringLiteral("--npernode"),
+        QStringLiteral("-ppn"),
+        QStringLiteral("-H"),
+        QStringLiteral("--host"),
+        QStringLiteral("-host"),
+        QStringLiteral("-hosts"),
+        QStringLiteral("-hostfile"),
+        QStringLiteral("--hostfile"),
+        QStringLiteral("-machinefile"),
+        QStringLiteral("--machinefile"),
+        QStringLiteral("-f"),
+        QStringLiteral("--map-by"),
+        QStringLiteral("-map-by"),
+        QStringLiteral("--bind-to"),
+        QStringLiteral("-bind-to"),
+        QStringLiteral("--rank-by"),
+        QStringLiteral("-x"),
+        QStringLiteral("--prefix"),
+        QStringLiteral("-wdir"),
+        QStringLiteral("--wdir"),
+        QStringLiteral("-mca"),
+        QStringLiteral("--mca"),
+        QStringLiteral("-genv"),
+        QStringLiteral("-env"),
+        QStringLiteral("--output-filename"),
     };
     lc.launcher = ProcessLauncher::Mpirun;
     lc.launcherWord = word;
@@ -87,13 +132,19 @@ void parseMpirun(Walker &w, LaunchCommand &lc, const QString &word)
 void parseContainer(Walker &w, LaunchCommand &lc, const QString &runtime)
 {
     static const QSet<QString> takes = {
-        QStringLiteral("-B"),       QStringLiteral("--bind"),     QStringLiteral("--mount"), QStringLiteral("-H"),
-        QStringLiteral("--home"),   QStringLiteral("--env"),      QStringLiteral("--env-file"), QStringLiteral("--pwd"),
-        QStringLiteral("-W"),       QStringLiteral("--workdir"),  QStringLiteral("-o"),       QStringLiteral("--overlay"),
-        QStringLiteral("--security"), QStringLiteral("--hostname"), QStringLiteral("--network"),
-        QStringLiteral("--network-args"), QStringLiteral("-S"),   QStringLiteral("--scratch"), QStringLiteral("--dns"),
-        QStringLiteral("--app"),    QStringLiteral("--add-caps"), QStringLiteral("--drop-caps"),
-        QStringLiteral("--fusemount"), QStringLiteral("--apply-cgroups"), QStringLiteral("--no-mount"),
+        QStringLiteral("-B"),          QStringLiteral("--bind"),
+        QStringLiteral("--mount"),     QStringLiteral("-H"),
+        QStringLiteral("--home"),      QStringLiteral("--env"),
+        QStringLiteral("--env-file"),  QStringLiteral("--pwd"),
+        QStringLiteral("-W"),          QStringLiteral("--workdir"),
+        QStringLiteral("-o"),          QStringLiteral("--overlay"),
+        QStringLiteral("--security"),  QStringLiteral("--hostname"),
+        QStringLiteral("--network"),   QStringLiteral("--network-args"),
+        QStringLiteral("-S"),          QStringLiteral("--scratch"),
+        QStringLiteral("--dns"),       QStringLiteral("--app"),
+        QStringLiteral("--add-caps"),  QStringLiteral("--drop-caps"),
+        QStringLiteral("--fusemount"), QStringLiteral("--apply-cgroups"),
+        QStringLiteral("--no-mount"),
     };
     lc.container.runtime = runtime;
     Walker::Opt o;
@@ -109,9 +160,9 @@ void parseContainer(Walker &w, LaunchCommand &lc, const QString &runtime)
 void parseTorchrun(Walker &w, LaunchCommand &lc)
 {
     static const QSet<QString> flags = {
-        QStringLiteral("--standalone"), QStringLiteral("--use_env"), QStringLiteral("--use-env"),
+        QStringLiteral("--standalone"), QStringLiteral("--use_env"),   QStringLiteral("--use-env"),
         QStringLiteral("--no_python"),  QStringLiteral("--no-python"), QStringLiteral("--run_path"),
-        QStringLiteral("--run-path"),   QStringLiteral("-m"),        QStringLiteral("--module"),
+        QStringLiteral("--run-path"),   QStringLiteral("-m"),          QStringLiteral("--module"),
     };
     lc.launcher = ProcessLauncher::Torchrun;
     bool module = false;
@@ -157,12 +208,26 @@ void parseTorchrun(Walker &w, LaunchCommand &lc)
 void parseDeepSpeed(Walker &w, LaunchCommand &lc)
 {
     static const QSet<QString> takes = {
-        QStringLiteral("--num_gpus"), QStringLiteral("--num-gpus"), QStringLiteral("--num_nodes"),
-        QStringLiteral("--num-nodes"), QStringLiteral("-H"), QStringLiteral("--hostfile"), QStringLiteral("-i"),
-        QStringLiteral("--include"), QStringLiteral("-e"), QStringLiteral("--exclude"), QStringLiteral("--master_port"),
-        QStringLiteral("--master_addr"), QStringLiteral("--launcher"), QStringLiteral("--launcher_args"),
-        QStringLiteral("--min_elastic_nodes"), QStringLiteral("--max_elastic_nodes"), QStringLiteral("--ssh_port"),
-        QStringLiteral("--bind_core_list"), QStringLiteral("--autotuning"), QStringLiteral("--enable_each_rank_log"),
+        QStringLiteral("--num_gpus"),
+        QStringLiteral("--num-gpus"),
+        QStringLiteral("--num_nodes"),
+        QStringLiteral("--num-nodes"),
+        QStringLiteral("-H"),
+        QStringLiteral("--hostfile"),
+        QStringLiteral("-i"),
+        QStringLiteral("--include"),
+        QStringLiteral("-e"),
+        QStringLiteral("--exclude"),
+        QStringLiteral("--master_port"),
+        QStringLiteral("--master_addr"),
+        QStringLiteral("--launcher"),
+        QStringLiteral("--launcher_args"),
+        QStringLiteral("--min_elastic_nodes"),
+        QStringLiteral("--max_elastic_nodes"),
+        QStringLiteral("--ssh_port"),
+        QStringLiteral("--bind_core_list"),
+        QStringLiteral("--autotuning"),
+        QStringLiteral("--enable_each_rank_log"),
     };
     lc.launcher = ProcessLauncher::DeepSpeed;
     Walker::Opt o;
@@ -185,15 +250,33 @@ void parseDeepSpeed(Walker &w, LaunchCommand &lc)
 void parseHorovodrun(Walker &w, LaunchCommand &lc)
 {
     static const QSet<QString> takes = {
-        QStringLiteral("-np"), QStringLiteral("--num-proc"), QStringLiteral("-p"), QStringLiteral("--ssh-port"),
-        QStringLiteral("-H"), QStringLiteral("--hosts"), QStringLiteral("--hostfile"), QStringLiteral("--mpi-args"),
-        QStringLiteral("--start-timeout"), QStringLiteral("--network-interface"), QStringLiteral("--log-level"),
-        QStringLiteral("--timeline-filename"), QStringLiteral("--binding-args"), QStringLiteral("--output-filename"),
-        QStringLiteral("--config-file"), QStringLiteral("-i"), QStringLiteral("--ssh-identity-file"),
-        QStringLiteral("--min-np"), QStringLiteral("--max-np"), QStringLiteral("--slots"),
-        QStringLiteral("--host-discovery-script"), QStringLiteral("--gloo-timeout-seconds"),
-        QStringLiteral("--cycle-time-ms"), QStringLiteral("--cache-capacity"), QStringLiteral("--fusion-threshold-mb"),
-        QStringLiteral("--num-nccl-streams"), QStringLiteral("--reset-limit"),
+        QStringLiteral("-np"),
+        QStringLiteral("--num-proc"),
+        QStringLiteral("-p"),
+        QStringLiteral("--ssh-port"),
+        QStringLiteral("-H"),
+        QStringLiteral("--hosts"),
+        QStringLiteral("--hostfile"),
+        QStringLiteral("--mpi-args"),
+        QStringLiteral("--start-timeout"),
+        QStringLiteral("--network-interface"),
+        QStringLiteral("--log-level"),
+        QStringLiteral("--timeline-filename"),
+        QStringLiteral("--binding-args"),
+        QStringLiteral("--output-filename"),
+        QStringLiteral("--config-file"),
+        QStringLiteral("-i"),
+        QStringLiteral("--ssh-identity-file"),
+        QStringLiteral("--min-np"),
+        QStringLiteral("--max-np"),
+        QStringLiteral("--slots"),
+        QStringLiteral("--host-discovery-script"),
+        QStringLiteral("--gloo-timeout-seconds"),
+        QStringLiteral("--cycle-time-ms"),
+        QStringLiteral("--cache-capacity"),
+        QStringLiteral("--fusion-threshold-mb"),
+        QStringLiteral("--num-nccl-streams"),
+        QStringLiteral("--reset-limit"),
     };
     lc.launcher = ProcessLauncher::Horovodrun;
     lc.launcherWord = QStringLiteral("horovodrun");
@@ -215,12 +298,24 @@ void parseHorovodrun(Walker &w, LaunchCommand &lc)
 void parseAccelerate(Walker &w, LaunchCommand &lc)
 {
     static const QSet<QString> flags = {
-        QStringLiteral("--multi_gpu"),  QStringLiteral("--cpu"),        QStringLiteral("--use_deepspeed"),
-        QStringLiteral("--use_fsdp"),   QStringLiteral("--use_megatron_lm"), QStringLiteral("--use_xpu"),
-        QStringLiteral("--same_network"), QStringLiteral("--debug"),    QStringLiteral("-q"),
-        QStringLiteral("--quiet"),      QStringLiteral("--tpu"),        QStringLiteral("--no_python"),
-        QStringLiteral("-m"),           QStringLiteral("--module"),     QStringLiteral("--downcast_bf16"),
-        QStringLiteral("--enable_cpu_affinity"), QStringLiteral("--ipex"), QStringLiteral("--tpu_use_cluster"),
+        QStringLiteral("--multi_gpu"),
+        QStringLiteral("--cpu"),
+        QStringLiteral("--use_deepspeed"),
+        QStringLiteral("--use_fsdp"),
+        QStringLiteral("--use_megatron_lm"),
+        QStringLiteral("--use_xpu"),
+        QStringLiteral("--same_network"),
+        QStringLiteral("--debug"),
+        QStringLiteral("-q"),
+        QStringLiteral("--quiet"),
+        QStringLiteral("--tpu"),
+        QStringLiteral("--no_python"),
+        QStringLiteral("-m"),
+        QStringLiteral("--module"),
+        QStringLiteral("--downcast_bf16"),
+        QStringLiteral("--enable_cpu_affinity"),
+        QStringLiteral("--ipex"),
+        QStringLiteral("--tpu_use_cluster"),
     };
     lc.launcher = ProcessLauncher::Accelerate;
     QString total, machines;
@@ -231,7 +326,8 @@ void parseAccelerate(Walker &w, LaunchCommand &lc)
         if (!flags.contains(word) && !word.contains(QLatin1Char('='))) {
             Walker probe = w;
             probe.take();
-            if (!probe.atEnd() && !probe.peek().startsWith(QLatin1Char('-')) && !probe.peek().endsWith(QLatin1String(".py")))
+            if (!probe.atEnd() && !probe.peek().startsWith(QLatin1Char('-'))
+                && !probe.peek().endsWith(QLatin1String(".py")))
                 takes.insert(word);
         }
         Walker::Opt o;
@@ -265,4 +361,4 @@ void parseAccelerate(Walker &w, LaunchCommand &lc)
             lc.nprocText = QStringLiteral("%1 over %2 machines").arg(total, machines);
     }
 }
-} // namespace scalelab::launchparse
+}   // namespace scalelab::launchparse

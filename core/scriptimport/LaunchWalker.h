@@ -20,7 +20,10 @@ inline QString baseName(const QString &word)
 // Walks the words of one command, layer by layer.
 class Walker {
 public:
-    Walker(const ShellCommand &cmd, const ScriptLine &line) : m_w(cmd.words), m_line(line) {}
+    Walker(const ShellCommand &cmd, const ScriptLine &line)
+        : m_w(cmd.words)
+        , m_line(line)
+    {}
 
     bool atEnd() const { return m_i >= m_w.size(); }
     const QString &peek() const { return m_w[m_i].text; }
@@ -101,7 +104,6 @@ inline int toCount(const QString &text)
     return ok && v > 0 && v <= 100000 ? v : 0;   // beyond any cluster: treated as unknown
 }
 
-
 // Each reads its launcher's options up to the program (or the next layer).
 void parseSrun(Walker &w, LaunchCommand &lc);
 void parseMpirun(Walker &w, LaunchCommand &lc, const QString &word);
@@ -111,4 +113,4 @@ void parseDeepSpeed(Walker &w, LaunchCommand &lc);
 void parseHorovodrun(Walker &w, LaunchCommand &lc);
 void parseAccelerate(Walker &w, LaunchCommand &lc);
 
-} // namespace scalelab::launchparse
+}   // namespace scalelab::launchparse

@@ -35,12 +35,12 @@ void lintLauncherRendezvous(ScriptImport &imp);
 
 // How many processes the primary launch line starts and on how many nodes.
 struct Started {
-    int instances = 1;       // copies of the launcher (srun tasks, or 1)
+    int instances = 1;   // copies of the launcher (srun tasks, or 1)
     int instanceNodes = 1;   // nodes those copies run on
-    int processes = 0;       // training processes; 0 = unknown
-    int perInstance = 1;     // processes each copy spawns
-    QString unknownBecause;  // why processes is unknown
-    int countLine = 0;       // the line of the option that set the count
+    int processes = 0;   // training processes; 0 = unknown
+    int perInstance = 1;   // processes each copy spawns
+    QString unknownBecause;   // why processes is unknown
+    int countLine = 0;   // the line of the option that set the count
 };
 
 Started countStarted(const LaunchCommand &l, const ScriptRequest &r);
@@ -51,4 +51,4 @@ QString plural(int n, const char *one, const char *many);
 // Levenshtein distance, capped: returns cap + 1 when larger.
 int editDistance(const QString &a, const QString &b, int cap);
 
-} // namespace scalelab
+}   // namespace scalelab

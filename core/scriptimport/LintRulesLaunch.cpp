@@ -38,7 +38,7 @@ int launcherCopiesPerNode(const LaunchCommand &l, const ScriptRequest &r)
     return std::max(1, r.tasksPerNode);
 }
 
-} // namespace
+}   // namespace
 
 void lintLauncherRendezvous(ScriptImport &imp)
 {
@@ -62,14 +62,15 @@ void lintLauncherRendezvous(ScriptImport &imp)
                 .arg(l->launcherWord)
                 .arg(copies)
                 .arg(copies * r.effectiveNodes() - 1)
-                .arg(r.effectiveNodes() == 1 ? QStringLiteral("1 node") : QStringLiteral("%1 nodes").arg(r.effectiveNodes()))
+                .arg(r.effectiveNodes() == 1 ? QStringLiteral("1 node")
+                                             : QStringLiteral("%1 nodes").arg(r.effectiveNodes()))
                 .arg(r.effectiveNodes() - 1));
     }
 
     // Multi-node torchrun / accelerate need the first node's address; without
     // one every node waits on its own localhost until the timeout.
-    const int nodes = l->underSrun ? (l->srunNodes > 0 ? std::min(l->srunNodes, r.effectiveNodes()) : r.effectiveNodes())
-                                   : 1;
+    const int nodes =
+        l->underSrun ? (l->srunNodes > 0 ? std::min(l->srunNodes, r.effectiveNodes()) : r.effectiveNodes()) : 1;
     const int asked = l->nnodes;
     // The endpoint may hide in a variable that expands to several words
     // (srun torchrun $DIST_ARGS ...): any mention of one counts.
@@ -89,7 +90,8 @@ void lintLauncherRendezvous(ScriptImport &imp)
                 .arg(l->launcherWord)
                 .arg(std::max(nodes, asked)));
     }
-    if (accelerate && (asked > 1 || (l->underSrun && nodes > 1 && asked != 1)) && l->rdzvEndpoint.isEmpty() && !mentioned) {
+    if (accelerate && (asked > 1 || (l->underSrun && nodes > 1 && asked != 1)) && l->rdzvEndpoint.isEmpty()
+        && !mentioned) {
         imp.diagnostics << finding(
             Severity::Error, QStringLiteral("torchrun-no-rendezvous"), QStringLiteral("launcher"), l->line,
             QStringLiteral("accelerate launch runs on %1 machines without --main_process_ip, so the machines cannot "
@@ -99,4 +101,4 @@ void lintLauncherRendezvous(ScriptImport &imp)
     }
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -32,7 +32,7 @@ QString minutesText(int minutes, int seconds)
     return t;
 }
 
-} // namespace
+}   // namespace
 
 const Partition *importPartition(const ScriptImport &imp, const ClusterProfile &profile)
 {
@@ -75,7 +75,8 @@ void lintTimeLimit(ScriptImport &imp, const ClusterProfile &profile)
         Severity::Warning, QStringLiteral("time-reads-as-minutes"), QStringLiteral("time"), o->line,
         QStringLiteral("%1 is %2 to Slurm (%3), so the training is stopped after %2. %4Write the hours out in "
                        "H:MM:SS.")
-            .arg(o->written + (o->written.startsWith(QLatin1String("--")) ? QStringLiteral("=") : QStringLiteral(" ")) + v,
+            .arg(o->written + (o->written.startsWith(QLatin1String("--")) ? QStringLiteral("=") : QStringLiteral(" "))
+                     + v,
                  minutesText(minutes, seconds),
                  v.contains(QLatin1Char(':')) ? QStringLiteral("minutes:seconds") : QStringLiteral("bare minutes"),
                  hoursLike ? QStringLiteral("If %1 hours were meant, write --time=%2. ").arg(minutes).arg(fix)
@@ -114,11 +115,15 @@ void lintOutputDirectories(ScriptImport &imp)
         QString dir = o->value.section(QLatin1Char('/'), 0, -2);
         if (dir.startsWith(QLatin1String("./")))
             dir = dir.mid(2);
-        if (dir.isEmpty() || dir == QLatin1String(".") || dir.contains(QLatin1Char('%')) || dir.contains(QLatin1Char('$')))
+        if (dir.isEmpty() || dir == QLatin1String(".") || dir.contains(QLatin1Char('%'))
+            || dir.contains(QLatin1Char('$')))
             continue;
-        if (std::any_of(imp.diagnostics.begin(), imp.diagnostics.end(), [&](const Diagnostic &d) {
-                return d.rule == QLatin1String("output-directory-missing") && d.message.contains(dir + QLatin1Char('/'));
-            }) && QLatin1String(name) == QLatin1String("error"))
+        if (std::any_of(imp.diagnostics.begin(), imp.diagnostics.end(),
+                        [&](const Diagnostic &d) {
+                            return d.rule == QLatin1String("output-directory-missing")
+                                   && d.message.contains(dir + QLatin1Char('/'));
+                        })
+            && QLatin1String(name) == QLatin1String("error"))
             continue;   // --output already said it about the same directory
         const auto hit = std::find_if(made.begin(), made.end(), [&](const Made &m) {
             return m.dir == dir || m.dir.endsWith(QLatin1Char('/') + dir) || dir.endsWith(QLatin1Char('/') + m.dir)
@@ -146,7 +151,8 @@ void lintOutputDirectories(ScriptImport &imp)
 void lintPlaceholderValues(ScriptImport &imp)
 {
     static const QRegularExpression re(
-        QStringLiteral("^(your[_.-]?[A-Za-z0-9_.-]*|[A-Za-z0-9_.-]*[_.-]your[_.-][A-Za-z0-9_.-]*|[A-Za-z0-9_.-]*[xX]{4,}[A-Za-z0-9_.-]*"
+        QStringLiteral("^(your[_.-]?[A-Za-z0-9_.-]*|[A-Za-z0-9_.-]*[_.-]your[_.-][A-Za-z0-9_.-]*|[A-Za-z0-9_.-]*[xX]{4,"
+                       "}[A-Za-z0-9_.-]*"
                        "|change[_-]?me|replace[_-]?me|account[_-]?name|project[_-]?id|partition[_-]?name|\\.\\.\\.)$"),
         QRegularExpression::CaseInsensitiveOption);
     static const QSet<QString> refused = {"account", "partition", "qos", "reservation", "clusters", "constraint"};
@@ -166,11 +172,10 @@ void lintPlaceholderValues(ScriptImport &imp)
         if (!fatal)
             continue;   // a placeholder job name or comment does no harm
         flagged.insert(o.line);
-        imp.diagnostics << finding(fatal ? Severity::Error : Severity::Warning, rule,
-                                   specFieldOfOption(o.name), o.line,
-                                   QStringLiteral("%1=%2 is the example's placeholder, not a real value%3. Put your own.")
-                                       .arg(o.written, o.value,
-                                            fatal ? QStringLiteral("; sbatch refuses the job") : QString()));
+        imp.diagnostics << finding(
+            fatal ? Severity::Error : Severity::Warning, rule, specFieldOfOption(o.name), o.line,
+            QStringLiteral("%1=%2 is the example's placeholder, not a real value%3. Put your own.")
+                .arg(o.written, o.value, fatal ? QStringLiteral("; sbatch refuses the job") : QString()));
     }
 }
 
@@ -185,11 +190,12 @@ void lintFixedPort(ScriptImport &imp, const ClusterProfile &profile)
                           || (l->underSrun && l->isPython());
     if (!usesPort)
         return;
-    static const QRegularExpression assign(
-        QStringLiteral("(?:^|[\\s;&|(])(?:export\\s+)?([A-Za-z_]*PORT[A-Za-z0-9_]*)=([\"']?)(\\d{2,5})\\2(?=[\\s;&|)]|$)"));
-    static const QRegularExpression option(QStringLiteral(
-        "--(?:master[_-]port|main[_-]process[_-]port)[= ]([\"']?)(\\d{2,5})\\1(?=[\\s;&|)\\\\]|$)|--rdzv[_-]endpoint[= ]"
-        "[\"']?[^\\s:\"']+:(\\d{2,5})[\"']?(?=[\\s;&|)\\\\]|$)"));
+    static const QRegularExpression assign(QStringLiteral(
+        "(?:^|[\\s;&|(])(?:export\\s+)?([A-Za-z_]*PORT[A-Za-z0-9_]*)=([\"']?)(\\d{2,5})\\2(?=[\\s;&|)]|$)"));
+    static const QRegularExpression option(
+        QStringLiteral("--(?:master[_-]port|main[_-]process[_-]port)[= "
+                       "]([\"']?)(\\d{2,5})\\1(?=[\\s;&|)\\\\]|$)|--rdzv[_-]endpoint[= ]"
+                       "[\"']?[^\\s:\"']+:(\\d{2,5})[\"']?(?=[\\s;&|)\\\\]|$)"));
     QString port;
     int line = 0;
     for (const ScriptLine &sl : imp.lines) {
@@ -227,4 +233,4 @@ void lintFixedPort(ScriptImport &imp, const ClusterProfile &profile)
             .arg(p->gpusPerNode));
 }
 
-} // namespace scalelab
+}   // namespace scalelab

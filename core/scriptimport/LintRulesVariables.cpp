@@ -19,17 +19,97 @@ namespace {
 bool isEnvironmentName(const QString &name)
 {
     static const QSet<QString> names = {
-        "HOME", "USER", "LOGNAME", "PATH", "PWD", "OLDPWD", "HOSTNAME", "HOST", "SHELL", "TMPDIR", "TMP", "TEMP",
-        "LANG", "TERM", "RANDOM", "SECONDS", "LINENO", "BASH", "IFS", "PPID", "UID", "EUID", "GROUPS", "OSTYPE",
-        "HOSTTYPE", "MACHTYPE", "REPLY", "OPTARG", "OPTIND", "PIPESTATUS", "FUNCNAME", "DISPLAY", "MAIL", "EDITOR",
-        "CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "GPU_DEVICE_ORDINAL",
-        "LD_LIBRARY_PATH", "LD_PRELOAD", "LIBRARY_PATH", "CPATH", "PYTHONPATH", "PYTHONHOME", "PYTHONUSERBASE",
-        "VIRTUAL_ENV", "MODULEPATH", "MODULESHOME", "LOADEDMODULES", "SCRATCH", "WORK", "WORKDIR", "PROJECT",
-        "PROJAPPL", "WRKDIR", "LOCAL_SCRATCH", "LOCAL_WORK", "TMP_DIR", "STORE", "DATA", "CLUSTER", "HF_HOME",
-        "TORCH_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR", "OMP_NUM_THREADS", "NCCL_SOCKET_IFNAME", "MKL_NUM_THREADS",
-        "CC", "CXX", "FC", "MPI_HOME", "MPI_ROOT", "CUDA_HOME", "CUDA_PATH", "ROCM_PATH", "NVHPC_ROOT",
-        "WITH_CONDA", "JAVA_HOME", "MANPATH", "PKG_CONFIG_PATH", "HOSTFILE", "PE_HOSTFILE", "RANK", "LOCAL_RANK",
-        "WORLD_SIZE", "LOCAL_WORLD_SIZE", "NODE_RANK", "GROUP_RANK", "MASTER_ADDR", "MASTER_PORT",
+        "HOME",
+        "USER",
+        "LOGNAME",
+        "PATH",
+        "PWD",
+        "OLDPWD",
+        "HOSTNAME",
+        "HOST",
+        "SHELL",
+        "TMPDIR",
+        "TMP",
+        "TEMP",
+        "LANG",
+        "TERM",
+        "RANDOM",
+        "SECONDS",
+        "LINENO",
+        "BASH",
+        "IFS",
+        "PPID",
+        "UID",
+        "EUID",
+        "GROUPS",
+        "OSTYPE",
+        "HOSTTYPE",
+        "MACHTYPE",
+        "REPLY",
+        "OPTARG",
+        "OPTIND",
+        "PIPESTATUS",
+        "FUNCNAME",
+        "DISPLAY",
+        "MAIL",
+        "EDITOR",
+        "CUDA_VISIBLE_DEVICES",
+        "ROCR_VISIBLE_DEVICES",
+        "HIP_VISIBLE_DEVICES",
+        "GPU_DEVICE_ORDINAL",
+        "LD_LIBRARY_PATH",
+        "LD_PRELOAD",
+        "LIBRARY_PATH",
+        "CPATH",
+        "PYTHONPATH",
+        "PYTHONHOME",
+        "PYTHONUSERBASE",
+        "VIRTUAL_ENV",
+        "MODULEPATH",
+        "MODULESHOME",
+        "LOADEDMODULES",
+        "SCRATCH",
+        "WORK",
+        "WORKDIR",
+        "PROJECT",
+        "PROJAPPL",
+        "WRKDIR",
+        "LOCAL_SCRATCH",
+        "LOCAL_WORK",
+        "TMP_DIR",
+        "STORE",
+        "DATA",
+        "CLUSTER",
+        "HF_HOME",
+        "TORCH_HOME",
+        "XDG_CACHE_HOME",
+        "XDG_RUNTIME_DIR",
+        "OMP_NUM_THREADS",
+        "NCCL_SOCKET_IFNAME",
+        "MKL_NUM_THREADS",
+        "CC",
+        "CXX",
+        "FC",
+        "MPI_HOME",
+        "MPI_ROOT",
+        "CUDA_HOME",
+        "CUDA_PATH",
+        "ROCM_PATH",
+        "NVHPC_ROOT",
+        "WITH_CONDA",
+        "JAVA_HOME",
+        "MANPATH",
+        "PKG_CONFIG_PATH",
+        "HOSTFILE",
+        "PE_HOSTFILE",
+        "RANK",
+        "LOCAL_RANK",
+        "WORLD_SIZE",
+        "LOCAL_WORLD_SIZE",
+        "NODE_RANK",
+        "GROUP_RANK",
+        "MASTER_ADDR",
+        "MASTER_PORT",
     };
     static const QRegularExpression prefixes(QStringLiteral(
         "^(SLURM|SBATCH|SRUN|SALLOC|PMI|PMIX|OMPI|MPI|I_MPI|BASH|LC|CONDA|LMOD|EB|EBROOT|EBVERSION|SINGULARITY|"
@@ -111,9 +191,10 @@ QList<Use> variableUses(const QString &t)
 QSet<QString> namesSet(const QString &all)
 {
     QSet<QString> out;
-    static const QRegularExpression assign(QStringLiteral("(?:^|[\\s;&|({'\"`])([A-Za-z_][A-Za-z0-9_]*)(?:\\[[^\\]]*\\])?\\+?="));
-    static const QRegularExpression declared(
-        QStringLiteral("\\b(?:export|declare|typeset|local|readonly|unset)((?:[ \\t]+-[A-Za-z]+)*)((?:[ \\t]+[A-Za-z_][A-Za-z0-9_]*)+)"));
+    static const QRegularExpression assign(
+        QStringLiteral("(?:^|[\\s;&|({'\"`])([A-Za-z_][A-Za-z0-9_]*)(?:\\[[^\\]]*\\])?\\+?="));
+    static const QRegularExpression declared(QStringLiteral("\\b(?:export|declare|typeset|local|readonly|unset)((?:[ "
+                                                            "\\t]+-[A-Za-z]+)*)((?:[ \\t]+[A-Za-z_][A-Za-z0-9_]*)+)"));
     static const QRegularExpression loop(QStringLiteral("\\b(?:for|select)\\s+\\(?\\(?\\s*([A-Za-z_][A-Za-z0-9_]*)"));
     static const QRegularExpression read(QStringLiteral("\\b(?:read|mapfile|readarray|getopts)\\b([^;&|\\n]*)"));
     static const QRegularExpression printfV(QStringLiteral("\\bprintf\\s+-v\\s+([A-Za-z_][A-Za-z0-9_]*)"));
@@ -143,7 +224,7 @@ bool hasOutsideSetters(const QString &all)
     return re.match(all).hasMatch();
 }
 
-} // namespace
+}   // namespace
 
 int editDistance(const QString &a, const QString &b, int cap)
 {
@@ -228,4 +309,4 @@ void lintUnsetVariables(ScriptImport &imp)
     }
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -63,8 +63,7 @@ QList<DirectiveWord> directiveWords(const QString &line, int from)
 const QRegularExpression &placeholderRegex()
 {
     // <project>, <options>, <further options>; not heredocs or redirections.
-    static const QRegularExpression re(
-        QStringLiteral("(?<![<\\w])<([A-Za-z][A-Za-z0-9_.-]*(?: [A-Za-z0-9_.-]+)*)>"));
+    static const QRegularExpression re(QStringLiteral("(?<![<\\w])<([A-Za-z][A-Za-z0-9_.-]*(?: [A-Za-z0-9_.-]+)*)>"));
     return re;
 }
 
@@ -124,12 +123,13 @@ QList<SbatchOption> parseDirective(const QString &line, int lineNo, Diagnostics 
                 }
                 if (diags)
                     *diags << finding(Severity::Warning, QStringLiteral("unknown-option"), lineNo,
-                                      ambiguous ? QStringLiteral("--%1 is ambiguous: it abbreviates several sbatch options. "
-                                                                 "Write the option out in full.")
-                                                      .arg(InputLimits::quoted(name))
-                                                : QStringLiteral("--%1 is not an sbatch option (Slurm 22.05 to 24.11); "
-                                                                 "sbatch refuses the script. Check the spelling.")
-                                                      .arg(InputLimits::quoted(name)),
+                                      ambiguous
+                                          ? QStringLiteral("--%1 is ambiguous: it abbreviates several sbatch options. "
+                                                           "Write the option out in full.")
+                                                .arg(InputLimits::quoted(name))
+                                          : QStringLiteral("--%1 is not an sbatch option (Slurm 22.05 to 24.11); "
+                                                           "sbatch refuses the script. Check the spelling.")
+                                                .arg(InputLimits::quoted(name)),
                                       w.column);
                 opt.value = inlineValue;
                 opt.hasValue = hasInline;
@@ -146,9 +146,10 @@ QList<SbatchOption> parseDirective(const QString &line, int lineNo, Diagnostics 
             if (!info) {
                 opt.name = w.text;
                 if (diags)
-                    *diags << finding(Severity::Warning, QStringLiteral("unknown-option"), lineNo,
-                                      QStringLiteral("%1 is not an sbatch option; sbatch refuses the script.").arg(opt.written),
-                                      w.column);
+                    *diags << finding(
+                        Severity::Warning, QStringLiteral("unknown-option"), lineNo,
+                        QStringLiteral("%1 is not an sbatch option; sbatch refuses the script.").arg(opt.written),
+                        w.column);
                 continue;
             }
             if (info->arg == SbatchArg::None)
@@ -156,8 +157,8 @@ QList<SbatchOption> parseDirective(const QString &line, int lineNo, Diagnostics 
         } else {
             if (diags) {
                 const bool dash = w.text.startsWith(QChar(0x2014)) || w.text.startsWith(QChar(0x2013));
-                *diags << finding(Severity::Warning, dash ? QStringLiteral("unknown-option") : QStringLiteral("cannot-parse"),
-                                  lineNo,
+                *diags << finding(Severity::Warning,
+                                  dash ? QStringLiteral("unknown-option") : QStringLiteral("cannot-parse"), lineNo,
                                   dash ? QStringLiteral("\"%1\" starts with a typographic dash; Slurm needs two ASCII "
                                                         "hyphens (--). Retype the option.")
                                              .arg(InputLimits::quoted(w.text))
@@ -184,15 +185,18 @@ QList<SbatchOption> parseDirective(const QString &line, int lineNo, Diagnostics 
             opt.hasValue = true;
         } else if (info->arg == SbatchArg::None && hasInline && w.text.startsWith(QLatin1String("--")) && diags) {
             *diags << finding(Severity::Warning, QStringLiteral("invalid-value"), lineNo,
-                              QStringLiteral("%1 takes no value; \"%2\" is ignored.").arg(opt.written, InputLimits::quoted(inlineValue)), w.column);
+                              QStringLiteral("%1 takes no value; \"%2\" is ignored.")
+                                  .arg(opt.written, InputLimits::quoted(inlineValue)),
+                              w.column);
         }
         if (diags && opt.hasValue) {
             const auto m = placeholderRegex().match(opt.value);
             if (m.hasMatch() || opt.value == QLatin1String("<>"))
-                *diags << finding(Severity::Error, QStringLiteral("placeholder-value"), lineNo,
-                                  QStringLiteral("%1 still holds the placeholder %2 from the example; put your own value.")
-                                      .arg(opt.written, m.captured(0)),
-                                  w.column);
+                *diags << finding(
+                    Severity::Error, QStringLiteral("placeholder-value"), lineNo,
+                    QStringLiteral("%1 still holds the placeholder %2 from the example; put your own value.")
+                        .arg(opt.written, m.captured(0)),
+                    w.column);
             else if (opt.name == QLatin1String("mail-user")
                      && (opt.value.contains(QLatin1String("youremail"), Qt::CaseInsensitive)
                          || opt.value.endsWith(QLatin1String("@domain.com"), Qt::CaseInsensitive)
@@ -231,7 +235,8 @@ int binaryLine(const QString &text)
 bool isHeaderDirectiveTypo(const QString &line)
 {
     // "# SBATCH", "#sbatch", "  #SBATCH": shells ignore them and so does sbatch.
-    static const QRegularExpression re(QStringLiteral("^\\s*#+\\s*SBATCH\\b"), QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression re(QStringLiteral("^\\s*#+\\s*SBATCH\\b"),
+                                       QRegularExpression::CaseInsensitiveOption);
     return re.match(line).hasMatch();
 }
 
@@ -240,7 +245,7 @@ bool isDirective(const QString &line)
     return line.startsWith(QLatin1String("#SBATCH")) && (line.size() == 7 || line.at(7).isSpace());
 }
 
-} // namespace
+}   // namespace
 
 int ScriptLine::lineAt(int offset) const
 {
@@ -412,9 +417,10 @@ ParsedSbatchScript parseSbatchScript(const QString &input)
                     break;
             }
             if (k >= count) {
-                diags << finding(Severity::Warning, QStringLiteral("cannot-parse"), sl.line,
-                                 QStringLiteral("The here-document <<%1 never ends; the rest of the script is its text.")
-                                     .arg(h.delimiter));
+                diags << finding(
+                    Severity::Warning, QStringLiteral("cannot-parse"), sl.line,
+                    QStringLiteral("The here-document <<%1 never ends; the rest of the script is its text.")
+                        .arg(h.delimiter));
             }
             i = std::min(k, count - 1);
         }
@@ -426,4 +432,4 @@ ParsedSbatchScript parseSbatchScript(const QString &input)
     return out;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -13,20 +13,20 @@ namespace scalelab {
 
 // One #SBATCH option as sbatch reads it.
 struct SbatchOption {
-    QString name;        // canonical long name ("nodes"); as written when unknown
-    QString written;     // spelling in the script ("-N", "--nodes")
-    QString value;       // empty when the option takes none
+    QString name;   // canonical long name ("nodes"); as written when unknown
+    QString written;   // spelling in the script ("-N", "--nodes")
+    QString value;   // empty when the option takes none
     bool hasValue = false;
-    int line = 0;        // 1-based
-    int column = 0;      // 1-based, where the option starts
+    int line = 0;   // 1-based
+    int column = 0;   // 1-based, where the option starts
     bool operator==(const SbatchOption &) const = default;
 };
 
 // One logical shell line: backslash continuations and multi-line quotes are
 // joined with '\n'. Comment-only and blank lines are not kept.
 struct ScriptLine {
-    QString text;             // as written (placeholders like <options> blanked out)
-    int line = 0;             // first physical line
+    QString text;   // as written (placeholders like <options> blanked out)
+    int line = 0;   // first physical line
     int lastLine = 0;
     QList<int> lineOffsets;   // offset in `text` where physical line line+i starts
 
@@ -34,12 +34,12 @@ struct ScriptLine {
 };
 
 struct ParsedSbatchScript {
-    QString interpreter;                   // from the #! line
-    QList<SbatchOption> options;           // in effect, in order
+    QString interpreter;   // from the #! line
+    QList<SbatchOption> options;   // in effect, in order
     QList<SbatchOption> disabledOptions;   // ##SBATCH lines
-    QList<SbatchOption> ignoredOptions;    // #SBATCH after the first command
-    QList<ScriptLine> lines;               // shell commands after the header
-    int firstCommandLine = 0;              // 0 = none
+    QList<SbatchOption> ignoredOptions;   // #SBATCH after the first command
+    QList<ScriptLine> lines;   // shell commands after the header
+    int firstCommandLine = 0;   // 0 = none
     Diagnostics diagnostics;
 
     // The option in effect (sbatch lets a later one override an earlier one).
@@ -68,4 +68,4 @@ std::optional<QString> removedSbatchOption(const QString &name);
 // options, unterminated quotes ...) is a diagnostic with its line.
 ParsedSbatchScript parseSbatchScript(const QString &text);
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -21,18 +21,22 @@ const QSet<QString> &ignoredCommands()
 {
     // Logging, monitoring and control flow: not part of the job's setup.
     static const QSet<QString> s = {
-        QStringLiteral("echo"),  QStringLiteral("printf"), QStringLiteral("date"),   QStringLiteral("hostname"),
-        QStringLiteral("nvidia-smi"), QStringLiteral("rocm-smi"), QStringLiteral("sleep"), QStringLiteral("wait"),
-        QStringLiteral("exit"),  QStringLiteral("true"),   QStringLiteral("false"),  QStringLiteral(":"),
-        QStringLiteral("sacct"), QStringLiteral("squeue"), QStringLiteral("scontrol"), QStringLiteral("seff"),
-        QStringLiteral("printenv"), QStringLiteral("cat"), QStringLiteral("ls"),     QStringLiteral("pwd"),
-        QStringLiteral("which"), QStringLiteral("nproc"),  QStringLiteral("free"),   QStringLiteral("lscpu"),
-        QStringLiteral("if"),    QStringLiteral("then"),   QStringLiteral("else"),   QStringLiteral("elif"),
-        QStringLiteral("fi"),    QStringLiteral("for"),    QStringLiteral("while"),  QStringLiteral("until"),
-        QStringLiteral("do"),    QStringLiteral("done"),   QStringLiteral("case"),   QStringLiteral("esac"),
-        QStringLiteral("{"),     QStringLiteral("}"),      QStringLiteral("[["),     QStringLiteral("["),
-        QStringLiteral("test"),  QStringLiteral("function"), QStringLiteral("return"), QStringLiteral("shift"),
-        QStringLiteral("trap"),  QStringLiteral("tee"),    QStringLiteral("env"),
+        QStringLiteral("echo"),     QStringLiteral("printf"),     QStringLiteral("date"),
+        QStringLiteral("hostname"), QStringLiteral("nvidia-smi"), QStringLiteral("rocm-smi"),
+        QStringLiteral("sleep"),    QStringLiteral("wait"),       QStringLiteral("exit"),
+        QStringLiteral("true"),     QStringLiteral("false"),      QStringLiteral(":"),
+        QStringLiteral("sacct"),    QStringLiteral("squeue"),     QStringLiteral("scontrol"),
+        QStringLiteral("seff"),     QStringLiteral("printenv"),   QStringLiteral("cat"),
+        QStringLiteral("ls"),       QStringLiteral("pwd"),        QStringLiteral("which"),
+        QStringLiteral("nproc"),    QStringLiteral("free"),       QStringLiteral("lscpu"),
+        QStringLiteral("if"),       QStringLiteral("then"),       QStringLiteral("else"),
+        QStringLiteral("elif"),     QStringLiteral("fi"),         QStringLiteral("for"),
+        QStringLiteral("while"),    QStringLiteral("until"),      QStringLiteral("do"),
+        QStringLiteral("done"),     QStringLiteral("case"),       QStringLiteral("esac"),
+        QStringLiteral("{"),        QStringLiteral("}"),          QStringLiteral("[["),
+        QStringLiteral("["),        QStringLiteral("test"),       QStringLiteral("function"),
+        QStringLiteral("return"),   QStringLiteral("shift"),      QStringLiteral("trap"),
+        QStringLiteral("tee"),      QStringLiteral("env"),
     };
     return s;
 }
@@ -55,7 +59,8 @@ ShellCommand splitUnquotedExpansions(const ShellCommand &cmd, const QString &sou
         const QStringView written = QStringView(source).mid(w.offset, std::max(0, w.end - w.offset));
         const bool quoted = written.contains(QLatin1Char('"')) || written.contains(QLatin1Char('\''))
                             || written.contains(QLatin1Char('\\'));
-        if (quoted || !written.contains(QLatin1Char('$')) || written.contains(QLatin1String("$(")) || !w.text.contains(blanks)) {
+        if (quoted || !written.contains(QLatin1Char('$')) || written.contains(QLatin1String("$("))
+            || !w.text.contains(blanks)) {
             out.words << w;
             continue;
         }
@@ -96,7 +101,10 @@ ShellCommand splitUnquotedExpansions(const ShellCommand &cmd, const QString &sou
 
 class Importer {
 public:
-    Importer(const QString &text, const ClusterProfile &profile) : m_text(text), m_profile(profile) {}
+    Importer(const QString &text, const ClusterProfile &profile)
+        : m_text(text)
+        , m_profile(profile)
+    {}
 
     ScriptImport run()
     {
@@ -193,12 +201,13 @@ private:
                     continue;
                 const QString first = rc.words.front().text;
                 const int line = sl.lineAt(rc.words.front().offset);
-                const QString source = sl.text.mid(rc.words.front().offset,
-                                                   rc.words.back().end - rc.words.front().offset);
+                const QString source =
+                    sl.text.mid(rc.words.front().offset, rc.words.back().end - rc.words.front().offset);
                 if (first == QLatin1String("if") || first == QLatin1String("for") || first == QLatin1String("while")
                     || first == QLatin1String("until") || first == QLatin1String("case"))
                     ++depth;
-                else if (first == QLatin1String("fi") || first == QLatin1String("done") || first == QLatin1String("esac"))
+                else if (first == QLatin1String("fi") || first == QLatin1String("done")
+                         || first == QLatin1String("esac"))
                     depth = std::max(0, depth - 1);
 
                 if (first == QLatin1String("export") || first == QLatin1String("declare")
@@ -223,11 +232,13 @@ private:
                         m_setup << Candidate{line, source};
                         for (int i = 1; i < rc.words.size(); ++i)
                             if (isAssignment(rc.words[i].text))
-                                m_shellVars.insert(rc.words[i].text.left(int(rc.words[i].text.indexOf(QLatin1Char('=')))));
+                                m_shellVars.insert(
+                                    rc.words[i].text.left(int(rc.words[i].text.indexOf(QLatin1Char('=')))));
                     }
                     continue;
                 }
-                if (std::all_of(rc.words.begin(), rc.words.end(), [](const ShellWord &w) { return isAssignment(w.text); })) {
+                if (std::all_of(rc.words.begin(), rc.words.end(),
+                                [](const ShellWord &w) { return isAssignment(w.text); })) {
                     for (int i = 0; i < rc.words.size(); ++i) {
                         const int eq = int(rc.words[i].text.indexOf(QLatin1Char('=')));
                         m_vars.insert(rc.words[i].text.left(eq), ec.words[i].text.mid(eq + 1));
@@ -239,12 +250,14 @@ private:
                 }
                 if (first == QLatin1String("module") || first == QLatin1String("ml")) {
                     const QString sub = rc.words.size() > 1 ? rc.words[1].text : QString();
-                    const bool load = sub == QLatin1String("load") || sub == QLatin1String("add")
-                                      || (first == QLatin1String("ml") && !sub.isEmpty() && !sub.startsWith(QLatin1Char('-'))
-                                          && sub != QLatin1String("purge") && sub != QLatin1String("use")
-                                          && sub != QLatin1String("unload") && sub != QLatin1String("list"));
+                    const bool load =
+                        sub == QLatin1String("load") || sub == QLatin1String("add")
+                        || (first == QLatin1String("ml") && !sub.isEmpty() && !sub.startsWith(QLatin1Char('-'))
+                            && sub != QLatin1String("purge") && sub != QLatin1String("use")
+                            && sub != QLatin1String("unload") && sub != QLatin1String("list"));
                     if (load && depth == 0) {
-                        for (int i = first == QLatin1String("ml") && sub != QLatin1String("load") ? 1 : 2; i < rc.words.size(); ++i)
+                        for (int i = first == QLatin1String("ml") && sub != QLatin1String("load") ? 1 : 2;
+                             i < rc.words.size(); ++i)
                             if (!rc.words[i].text.startsWith(QLatin1Char('-')))
                                 env.modules << rc.words[i].text;
                     } else if (sub != QLatin1String("list") && sub != QLatin1String("avail") && depth == 0) {
@@ -257,7 +270,8 @@ private:
                 if (auto lc = parseLaunchCommand(split, sl, expanded.unresolved)) {
                     // Program arguments keep $SLURM_* as written: they change with the job.
                     if (lc->programWordIndex >= 0 && !wasSplit) {
-                        const int start = lc->program == QLatin1String("-m") ? lc->programWordIndex : lc->programWordIndex + 1;
+                        const int start =
+                            lc->program == QLatin1String("-m") ? lc->programWordIndex : lc->programWordIndex + 1;
                         for (int i = 0; i < lc->args.size() && start + i < rc.words.size(); ++i)
                             if (rc.words[start + i].text.contains(QLatin1String("$SLURM_"))
                                 || rc.words[start + i].text.contains(QLatin1String("${SLURM_")))
@@ -355,7 +369,8 @@ private:
             break;
         case ProcessLauncher::None: {
             spec.launcher = Launcher::Srun;
-            const int perNode = l.underSrun ? std::max(1, l.srunTasksPerNode > 0 ? l.srunTasksPerNode : r.tasksPerNode) : 1;
+            const int perNode =
+                l.underSrun ? std::max(1, l.srunTasksPerNode > 0 ? l.srunTasksPerNode : r.tasksPerNode) : 1;
             if (mentionsDeepSpeed) {
                 spec.framework = Framework::DeepSpeed;
             } else if (mentionsHorovod) {
@@ -411,7 +426,7 @@ private:
     QList<Candidate> m_setup;
 };
 
-} // namespace
+}   // namespace
 
 const SbatchOption *ScriptImport::option(const QString &name) const
 {
@@ -481,4 +496,4 @@ ScriptImport importSbatchScript(const QString &text, const ClusterProfile &profi
     return Importer(text, profile).run();
 }
 
-} // namespace scalelab
+}   // namespace scalelab

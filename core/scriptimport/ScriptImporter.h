@@ -14,15 +14,15 @@ namespace scalelab {
 // What the #SBATCH options ask Slurm for, resolved to numbers the way Slurm
 // fills in defaults (one task per node, one node).
 struct ScriptRequest {
-    int nodes = 0;              // --nodes (the minimum of a range); 0 = not given
-    int tasks = 1;              // tasks in the job (srun's default -n)
+    int nodes = 0;   // --nodes (the minimum of a range); 0 = not given
+    int tasks = 1;   // tasks in the job (srun's default -n)
     int tasksPerNode = 1;
-    bool tasksGiven = false;    // --ntasks or --ntasks-per-node was set
-    int cpusPerTask = 0;        // 0 = not given (Slurm: 1)
-    int gpus = 0;               // GPUs of the whole job
+    bool tasksGiven = false;   // --ntasks or --ntasks-per-node was set
+    int cpusPerTask = 0;   // 0 = not given (Slurm: 1)
+    int gpus = 0;   // GPUs of the whole job
     int gpusPerNode = 0;
-    QString gpuType;            // "v100" from --gres=gpu:v100:4; empty = any
-    int gpuOptionLine = 0;      // the option that set the GPU count
+    QString gpuType;   // "v100" from --gres=gpu:v100:4; empty = any
+    int gpuOptionLine = 0;   // the option that set the GPU count
 
     int effectiveNodes() const { return nodes > 0 ? nodes : 1; }
 };
@@ -30,16 +30,16 @@ struct ScriptRequest {
 // An sbatch script turned into a JobSpec plus findings about the script.
 struct ScriptImport {
     JobSpec spec;
-    Diagnostics diagnostics;            // parser, importer and validator findings, by line
-    QList<SbatchOption> options;        // #SBATCH options in effect
+    Diagnostics diagnostics;   // parser, importer and validator findings, by line
+    QList<SbatchOption> options;   // #SBATCH options in effect
     QList<SbatchOption> disabledOptions;   // ##SBATCH
-    QList<SbatchOption> ignoredOptions;    // #SBATCH after the first command
-    QList<ScriptLine> lines;            // the shell commands after the header, as the parser joined them
-    Diagnostics summary;                // infos: what the import changed, dropped or could not carry over
-    QList<LaunchCommand> launches;      // every command that starts a program
-    int primaryLaunch = -1;             // index into launches the spec was built from
+    QList<SbatchOption> ignoredOptions;   // #SBATCH after the first command
+    QList<ScriptLine> lines;   // the shell commands after the header, as the parser joined them
+    Diagnostics summary;   // infos: what the import changed, dropped or could not carry over
+    QList<LaunchCommand> launches;   // every command that starts a program
+    int primaryLaunch = -1;   // index into launches the spec was built from
     ScriptRequest request;
-    bool frameworkGuessed = false;      // no launcher named the framework
+    bool frameworkGuessed = false;   // no launcher named the framework
 
     const LaunchCommand *launch() const
     {
@@ -61,4 +61,4 @@ void lintScriptImport(ScriptImport &imp, const ClusterProfile &profile);
 // The spec field an #SBATCH option sets ("gres" -> "gpus"), empty when none.
 QString specFieldOfOption(const QString &option);
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -21,7 +21,10 @@ namespace {
 
 class Linter {
 public:
-    Linter(ScriptImport &imp, const ClusterProfile &profile) : m_imp(imp), m_profile(profile) {}
+    Linter(ScriptImport &imp, const ClusterProfile &profile)
+        : m_imp(imp)
+        , m_profile(profile)
+    {}
 
     void run()
     {
@@ -66,8 +69,8 @@ private:
         const ScriptRequest &r = m_imp.request;
         const int nodes = r.effectiveNodes();
         const Started s = countStarted(l, r);
-        const QString who = l.launcherWord.isEmpty() ? (l.underSrun ? QStringLiteral("srun") : l.interpreter)
-                                                     : l.launcherWord;
+        const QString who =
+            l.launcherWord.isEmpty() ? (l.underSrun ? QStringLiteral("srun") : l.interpreter) : l.launcherWord;
 
         if (!s.unknownBecause.isEmpty()) {
             // A count computed at run time ($(nvidia-smi -L | wc -l)) is fine;
@@ -119,7 +122,8 @@ private:
                             .arg(who)
                             .arg(s.instances / std::max(1, s.instanceNodes))
                             .arg(s.perInstance > 0 && s.unknownBecause.isEmpty()
-                                     ? QStringLiteral(" (%1 each)").arg(s.perInstance) : QString())
+                                     ? QStringLiteral(" (%1 each)").arg(s.perInstance)
+                                     : QString())
                             .arg(s.processes > 0 ? QString::number(s.processes) : QStringLiteral("N x M"))
                             .arg(r.gpus),
                         Fix{QStringLiteral("launcher"), launcherIdFor(l.launcher),
@@ -157,13 +161,14 @@ private:
                             .arg(idleCost(r.tasks - 1))
                             .arg(satMul(std::max(1, r.cpusPerTask), r.tasks) / nodes)));
         } else if (l.underSrun && l.srunTasks > 0 && l.srunTasks < r.tasks && r.tasksGiven) {
-            add(finding(Severity::Warning, QStringLiteral("tasks-never-started"), QString(), l.line,
-                        QStringLiteral("srun -n %1 starts %2 of the %3 tasks the job reserved; the rest idle%4. Drop -n "
-                                       "or reserve fewer tasks.")
-                            .arg(l.srunTasks)
-                            .arg(l.srunTasks)
-                            .arg(r.tasks)
-                            .arg(idleCost(r.tasks - l.srunTasks))));
+            add(finding(
+                Severity::Warning, QStringLiteral("tasks-never-started"), QString(), l.line,
+                QStringLiteral("srun -n %1 starts %2 of the %3 tasks the job reserved; the rest idle%4. Drop -n "
+                               "or reserve fewer tasks.")
+                    .arg(l.srunTasks)
+                    .arg(l.srunTasks)
+                    .arg(r.tasks)
+                    .arg(idleCost(r.tasks - l.srunTasks))));
         }
 
         // Processes against GPUs.
@@ -172,18 +177,17 @@ private:
         const bool onePerNode = l.launcher == ProcessLauncher::None && s.instances <= s.instanceNodes;
         const bool firstNodeOnly = torch && nodes > 1 && !l.underSrun;   // reported above, same cause
         if (s.processes < r.gpus && !onePerNode && !firstNodeOnly) {
-            add(finding(Severity::Warning, QStringLiteral("launcher-too-few-processes"), QStringLiteral("gpus"),
-                        s.countLine,
-                        QStringLiteral("%1 reserved but %2 starts %3%4: %5 never used. Start one process per GPU%6, or "
-                                       "reserve only %7.")
-                            .arg(plural(r.gpus, "GPU is", "GPUs are"), who, plural(s.processes, "process", "processes"),
-                                 s.instances > 1 ? QStringLiteral(" (%1 x %2)").arg(s.instances).arg(s.perInstance)
-                                                 : QString(),
-                                 plural(r.gpus - s.processes, "GPU is", "GPUs are"),
-                                 torch ? QStringLiteral(" (--nproc_per_node=%1)").arg(r.gpusPerNode) : QString(),
-                                 plural(s.processes, "GPU", "GPUs")),
-                        Fix{QStringLiteral("gpus"), QString::number(s.processes),
-                            QStringLiteral("reserve %1 GPUs").arg(s.processes)}));
+            add(finding(
+                Severity::Warning, QStringLiteral("launcher-too-few-processes"), QStringLiteral("gpus"), s.countLine,
+                QStringLiteral("%1 reserved but %2 starts %3%4: %5 never used. Start one process per GPU%6, or "
+                               "reserve only %7.")
+                    .arg(plural(r.gpus, "GPU is", "GPUs are"), who, plural(s.processes, "process", "processes"),
+                         s.instances > 1 ? QStringLiteral(" (%1 x %2)").arg(s.instances).arg(s.perInstance) : QString(),
+                         plural(r.gpus - s.processes, "GPU is", "GPUs are"),
+                         torch ? QStringLiteral(" (--nproc_per_node=%1)").arg(r.gpusPerNode) : QString(),
+                         plural(s.processes, "GPU", "GPUs")),
+                Fix{QStringLiteral("gpus"), QString::number(s.processes),
+                    QStringLiteral("reserve %1 GPUs").arg(s.processes)}));
         } else if (s.processes > r.gpus && !multiplied) {
             add(finding(torch ? Severity::Error : Severity::Warning, QStringLiteral("launcher-too-many-processes"),
                         QStringLiteral("gpus"), s.countLine,
@@ -218,7 +222,8 @@ private:
         const int cpus = satMul(std::max(1, r.cpusPerTask), idleTasks);
         QString mem;
         if (const SbatchOption *o = m_imp.option(QStringLiteral("mem-per-cpu")); o && o->hasValue) {
-            static const QRegularExpression re(QStringLiteral("^([0-9]+)([KMGT]?)B?$"), QRegularExpression::CaseInsensitiveOption);
+            static const QRegularExpression re(QStringLiteral("^([0-9]+)([KMGT]?)B?$"),
+                                               QRegularExpression::CaseInsensitiveOption);
             const auto m = re.match(o->value.trimmed());
             if (m.hasMatch())
                 mem = QStringLiteral(" and %1%2 of memory (--mem-per-cpu=%3 x %4)")
@@ -232,10 +237,14 @@ private:
     static QString launcherIdFor(ProcessLauncher l)
     {
         switch (l) {
-        case ProcessLauncher::DeepSpeed: return QStringLiteral("deepspeed");
-        case ProcessLauncher::Horovodrun: return QStringLiteral("horovodrun");
-        case ProcessLauncher::Mpirun: return QStringLiteral("mpirun");
-        default: return QStringLiteral("torchrun");
+        case ProcessLauncher::DeepSpeed:
+            return QStringLiteral("deepspeed");
+        case ProcessLauncher::Horovodrun:
+            return QStringLiteral("horovodrun");
+        case ProcessLauncher::Mpirun:
+            return QStringLiteral("mpirun");
+        default:
+            return QStringLiteral("torchrun");
         }
     }
 
@@ -256,12 +265,13 @@ private:
                 note = QStringLiteral(" ") + n.text;
         // In 64 bits: both factors may be up to kMaxScriptCount; advice beyond
         // that bound would be nonsense, so none is given then.
-        const qint64 product = m_imp.request.gpusPerNode > 0 && m_imp.spec.cpusPerGpu > 0
-                                   ? qint64(m_imp.spec.cpusPerGpu) * m_imp.request.gpusPerNode
-                                         / std::max(1, m_imp.request.tasksPerNode)
-                                   : 0;
+        const qint64 product =
+            m_imp.request.gpusPerNode > 0 && m_imp.spec.cpusPerGpu > 0
+                ? qint64(m_imp.spec.cpusPerGpu) * m_imp.request.gpusPerNode / std::max(1, m_imp.request.tasksPerNode)
+                : 0;
         const int perTask = product <= kMaxScriptCount ? int(product) : 0;
-        add(finding(Severity::Warning, QStringLiteral("site-cpus-per-gpu"), QLatin1String(SpecField::cpusPerGpu), cpg->line,
+        add(finding(Severity::Warning, QStringLiteral("site-cpus-per-gpu"), QLatin1String(SpecField::cpusPerGpu),
+                    cpg->line,
                     QStringLiteral("On %1, --cpus-per-gpu breaks direct GPU-to-GPU communication.%2 Request CPUs with "
                                    "--cpus-per-task%3 instead.")
                         .arg(m_profile.name.isEmpty() ? m_profile.id : m_profile.name, note,
@@ -280,30 +290,31 @@ private:
             for (const auto &q : m_profile.partitions)
                 if (q.gpuType == r.gpuType && !alt)
                     alt = &q;
-            add(finding(Severity::Error, QStringLiteral("geometry-partition-mismatch"), QStringLiteral("gpus"),
-                        r.gpuOptionLine,
-                        QStringLiteral("The script asks for %1 GPUs but partition %2 has %3; Slurm reports \"Requested "
-                                       "node configuration is not available\".%4")
-                            .arg(r.gpuType, p->name, p->gpuType,
-                                 alt ? QStringLiteral(" Use partition %1.").arg(alt->name) : QString()),
-                        alt ? Fix{QStringLiteral("partition"), alt->name, QStringLiteral("use %1").arg(alt->name)} : Fix{}));
+            add(finding(
+                Severity::Error, QStringLiteral("geometry-partition-mismatch"), QStringLiteral("gpus"), r.gpuOptionLine,
+                QStringLiteral("The script asks for %1 GPUs but partition %2 has %3; Slurm reports \"Requested "
+                               "node configuration is not available\".%4")
+                    .arg(r.gpuType, p->name, p->gpuType,
+                         alt ? QStringLiteral(" Use partition %1.").arg(alt->name) : QString()),
+                alt ? Fix{QStringLiteral("partition"), alt->name, QStringLiteral("use %1").arg(alt->name)} : Fix{}));
         }
         if (p->gpusPerNode > 0 && r.gpusPerNode > p->gpusPerNode) {
             const int needed = (r.gpus + p->gpusPerNode - 1) / p->gpusPerNode;
-            add(finding(Severity::Error, QStringLiteral("geometry-partition-mismatch"), QStringLiteral("gpus"),
-                        r.gpuOptionLine,
-                        QStringLiteral("%1 GPUs per node requested but a %2 node has %3; Slurm cannot place the job. "
-                                       "Use %4 nodes with %3 GPUs each.")
-                            .arg(r.gpusPerNode)
-                            .arg(p->name)
-                            .arg(p->gpusPerNode)
-                            .arg(needed),
-                        Fix{QStringLiteral("nodes"), QString::number(needed), QStringLiteral("set nodes to %1").arg(needed)}));
+            add(finding(
+                Severity::Error, QStringLiteral("geometry-partition-mismatch"), QStringLiteral("gpus"), r.gpuOptionLine,
+                QStringLiteral("%1 GPUs per node requested but a %2 node has %3; Slurm cannot place the job. "
+                               "Use %4 nodes with %3 GPUs each.")
+                    .arg(r.gpusPerNode)
+                    .arg(p->name)
+                    .arg(p->gpusPerNode)
+                    .arg(needed),
+                Fix{QStringLiteral("nodes"), QString::number(needed), QStringLiteral("set nodes to %1").arg(needed)}));
         }
         const int cpus = satMul(std::max(1, r.cpusPerTask), r.tasksPerNode);
         if (p->cpusPerNode > 0 && cpus > p->cpusPerNode) {
             const int fit = std::max(1, p->cpusPerNode / std::max(1, r.tasksPerNode));
-            add(finding(Severity::Error, QStringLiteral("geometry-partition-mismatch"), QLatin1String(SpecField::cpusPerGpu),
+            add(finding(Severity::Error, QStringLiteral("geometry-partition-mismatch"),
+                        QLatin1String(SpecField::cpusPerGpu),
                         optionLine("cpus-per-task") ? optionLine("cpus-per-task") : optionLine("ntasks-per-node"),
                         QStringLiteral("%1 CPUs per node requested (%2 x %3) but a %4 node has %5. Use "
                                        "--cpus-per-task=%6.")
@@ -332,21 +343,21 @@ private:
             // About how the spec holds the script ("$@" as program, a multi-line
             // quoted command), not a mistake in the script: the summary says it.
             static const QStringList representation = {
-                QStringLiteral("program-invalid"), QStringLiteral("argument-newline"),
+                QStringLiteral("program-invalid"),        QStringLiteral("argument-newline"),
                 QStringLiteral("variable-value-newline"), QStringLiteral("variable-name-invalid"),
-                QStringLiteral("module-name-invalid"), QStringLiteral("job-name-invalid"),
+                QStringLiteral("module-name-invalid"),    QStringLiteral("job-name-invalid"),
             };
             if (representation.contains(d.rule))
                 continue;
             // A profile without partitions knows no limits: nothing to hold the
             // script against (noted once below), rather than invented errors.
             static const QStringList limits = {
-                QStringLiteral("unknown-partition"), QStringLiteral("partition-no-gpus"),
-                QStringLiteral("partition-gpu-limit"), QStringLiteral("partition-min-gpus"),
+                QStringLiteral("unknown-partition"),      QStringLiteral("partition-no-gpus"),
+                QStringLiteral("partition-gpu-limit"),    QStringLiteral("partition-min-gpus"),
                 QStringLiteral("gpus-per-node-exceeded"), QStringLiteral("nodes-exceeded"),
-                QStringLiteral("nodes-below-min"), QStringLiteral("exclusive-partial-node"),
-                QStringLiteral("time-exceeded"), QStringLiteral("cpus-per-node-exceeded"),
-                QStringLiteral("memory-exceeded"), QStringLiteral("memory-required"),
+                QStringLiteral("nodes-below-min"),        QStringLiteral("exclusive-partial-node"),
+                QStringLiteral("time-exceeded"),          QStringLiteral("cpus-per-node-exceeded"),
+                QStringLiteral("memory-exceeded"),        QStringLiteral("memory-required"),
             };
             if (m_profile.partitions.isEmpty() && limits.contains(d.rule)) {
                 limitsSkipped = true;
@@ -365,7 +376,8 @@ private:
                 continue;
             // Ours already says it about the same field, with the script's numbers.
             if (hasRule(QStringLiteral("geometry-partition-mismatch"), d.field)
-                || (d.rule == QLatin1String("gpus-per-node-exceeded") && hasRule(QStringLiteral("geometry-partition-mismatch"))))
+                || (d.rule == QLatin1String("gpus-per-node-exceeded")
+                    && hasRule(QStringLiteral("geometry-partition-mismatch"))))
                 continue;
             if (d.field == QLatin1String("time") && hasRule(QStringLiteral("invalid-value"), d.field))
                 continue;
@@ -385,7 +397,7 @@ private:
     const ClusterProfile &m_profile;
 };
 
-} // namespace
+}   // namespace
 
 void lintScriptImport(ScriptImport &imp, const ClusterProfile &profile)
 {
@@ -394,4 +406,4 @@ void lintScriptImport(ScriptImport &imp, const ClusterProfile &profile)
                      [](const Diagnostic &a, const Diagnostic &b) { return a.line < b.line; });
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -72,7 +72,8 @@ constexpr qint64 kMaxMemoryMB = qint64(1) << 30;
 
 std::optional<qint64> memoryMB(const QString &text)
 {
-    static const QRegularExpression re(QStringLiteral("^([0-9]+)([KMGT]?)B?$"), QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression re(QStringLiteral("^([0-9]+)([KMGT]?)B?$"),
+                                       QRegularExpression::CaseInsensitiveOption);
     const auto m = re.match(text.trimmed());
     if (!m.hasMatch())
         return std::nullopt;
@@ -81,10 +82,14 @@ std::optional<qint64> memoryMB(const QString &text)
     if (!ok || n > kMaxMemoryMB * 1024)   // the largest count any unit can make sense of
         return std::nullopt;
     switch (m.captured(2).isEmpty() ? 'M' : m.captured(2).at(0).toUpper().toLatin1()) {
-    case 'K': return n / 1024;
-    case 'G': return n * 1024;
-    case 'T': return n * 1024 * 1024;
-    default: return n;
+    case 'K':
+        return n / 1024;
+    case 'G':
+        return n * 1024;
+    case 'T':
+        return n * 1024 * 1024;
+    default:
+        return n;
     }
 }
 
@@ -98,22 +103,24 @@ QString memoryText(qint64 mb)
 const QSet<QString> &notImportedOptions()
 {
     static const QSet<QString> s = {
-        QStringLiteral("output"),   QStringLiteral("error"),       QStringLiteral("qos"),
-        QStringLiteral("reservation"), QStringLiteral("nodelist"), QStringLiteral("exclude"),
-        QStringLiteral("constraint"), QStringLiteral("exclusive"), QStringLiteral("array"),
-        QStringLiteral("dependency"), QStringLiteral("chdir"),     QStringLiteral("export"),
-        QStringLiteral("hint"),     QStringLiteral("gpu-bind"),    QStringLiteral("mail-type"),
-        QStringLiteral("mail-user"), QStringLiteral("licenses"),   QStringLiteral("tmp"),
-        QStringLiteral("distribution"), QStringLiteral("signal"),  QStringLiteral("open-mode"),
-        QStringLiteral("requeue"),  QStringLiteral("no-requeue"),  QStringLiteral("comment"),
-        QStringLiteral("begin"),    QStringLiteral("wckey"),       QStringLiteral("switches"),
+        QStringLiteral("output"),       QStringLiteral("error"),      QStringLiteral("qos"),
+        QStringLiteral("reservation"),  QStringLiteral("nodelist"),   QStringLiteral("exclude"),
+        QStringLiteral("constraint"),   QStringLiteral("exclusive"),  QStringLiteral("array"),
+        QStringLiteral("dependency"),   QStringLiteral("chdir"),      QStringLiteral("export"),
+        QStringLiteral("hint"),         QStringLiteral("gpu-bind"),   QStringLiteral("mail-type"),
+        QStringLiteral("mail-user"),    QStringLiteral("licenses"),   QStringLiteral("tmp"),
+        QStringLiteral("distribution"), QStringLiteral("signal"),     QStringLiteral("open-mode"),
+        QStringLiteral("requeue"),      QStringLiteral("no-requeue"), QStringLiteral("comment"),
+        QStringLiteral("begin"),        QStringLiteral("wckey"),      QStringLiteral("switches"),
     };
     return s;
 }
 
 class OptionReader {
 public:
-    explicit OptionReader(ScriptImport &imp) : m_imp(imp) {}
+    explicit OptionReader(ScriptImport &imp)
+        : m_imp(imp)
+    {}
 
     std::optional<int> intOption(const char *name)
     {
@@ -123,7 +130,9 @@ public:
         auto v = positiveInt(o->value);
         if (!v)
             add(finding(Severity::Error, QStringLiteral("invalid-value"), specFieldOfOption(o->name), o->line,
-                        QStringLiteral("%1=%2 is not a whole number from 1 to %3.").arg(o->written, InputLimits::quoted(o->value)).arg(kMaxScriptCount)));
+                        QStringLiteral("%1=%2 is not a whole number from 1 to %3.")
+                            .arg(o->written, InputLimits::quoted(o->value))
+                            .arg(kMaxScriptCount)));
         return v;
     }
 
@@ -135,20 +144,20 @@ public:
         QHash<QString, const SbatchOption *> seen;
         for (const auto &o : m_imp.options) {
             if (auto it = seen.find(o.name); it != seen.end() && (*it)->value != o.value)
-                add(finding(Severity::Warning, QStringLiteral("conflicting-options"), specFieldOfOption(o.name), o.line,
-                            QStringLiteral("%1 is set twice (lines %2 and %3); sbatch uses the last one (%4). Remove one.")
-                                .arg(o.written)
-                                .arg((*it)->line)
-                                .arg(o.line)
-                                .arg(o.value)));
+                add(finding(
+                    Severity::Warning, QStringLiteral("conflicting-options"), specFieldOfOption(o.name), o.line,
+                    QStringLiteral("%1 is set twice (lines %2 and %3); sbatch uses the last one (%4). Remove one.")
+                        .arg(o.written)
+                        .arg((*it)->line)
+                        .arg(o.line)
+                        .arg(o.value)));
             seen.insert(o.name, &o);
             if (notImportedOptions().contains(o.name))
                 add(finding(Severity::Info, QStringLiteral("option-not-imported"), QString(), o.line,
                             QStringLiteral("%1 is not part of a ScaleLab job; %2")
-                                .arg(o.written,
-                                     o.name == QLatin1String("output") || o.name == QLatin1String("error")
-                                         ? QStringLiteral("ScaleLab writes its own output file.")
-                                         : QStringLiteral("add it again by hand if the job needs it."))));
+                                .arg(o.written, o.name == QLatin1String("output") || o.name == QLatin1String("error")
+                                                    ? QStringLiteral("ScaleLab writes its own output file.")
+                                                    : QStringLiteral("add it again by hand if the job needs it."))));
         }
         if (auto *o = opt("account"))
             spec.account = o->value;
@@ -160,20 +169,23 @@ public:
             spec.time = o->value;
             if (!SlurmTime::parseSeconds(o->value))
                 add(finding(Severity::Error, QStringLiteral("invalid-value"), QStringLiteral("time"), o->line,
-                            QStringLiteral("%1=%2 is not a Slurm time; use HH:MM:SS or D-HH:MM:SS.").arg(o->written, InputLimits::quoted(o->value))));
+                            QStringLiteral("%1=%2 is not a Slurm time; use HH:MM:SS or D-HH:MM:SS.")
+                                .arg(o->written, InputLimits::quoted(o->value))));
         }
         if (auto *o = opt("nodes"); o && o->hasValue) {
             if (auto n = positiveInt(o->value.section(QLatin1Char('-'), 0, 0)))
                 r.nodes = *n;
             else
-                add(finding(Severity::Error, QStringLiteral("invalid-value"), QStringLiteral("nodes"), o->line,
-                            QStringLiteral("%1=%2 is not a node count.").arg(o->written, InputLimits::quoted(o->value))));
+                add(finding(
+                    Severity::Error, QStringLiteral("invalid-value"), QStringLiteral("nodes"), o->line,
+                    QStringLiteral("%1=%2 is not a node count.").arg(o->written, InputLimits::quoted(o->value))));
         }
         const int nodes = r.effectiveNodes();
         const auto ntasks = intOption("ntasks");
         const auto tpn = intOption("ntasks-per-node");
         if (ntasks && tpn && r.nodes > 0 && *ntasks != satMul(*tpn, r.nodes))
-            add(finding(Severity::Warning, QStringLiteral("conflicting-options"), QString(), opt("ntasks-per-node")->line,
+            add(finding(Severity::Warning, QStringLiteral("conflicting-options"), QString(),
+                        opt("ntasks-per-node")->line,
                         QStringLiteral("--ntasks=%1 and --ntasks-per-node=%2 on %3 node(s) disagree; Slurm takes "
                                        "--ntasks and treats --ntasks-per-node as a maximum. Keep one of them.")
                             .arg(*ntasks)
@@ -218,7 +230,8 @@ public:
             const GpuCount g = parseGres(o->value);
             if (!g.ok)
                 add(finding(Severity::Error, QStringLiteral("invalid-value"), QStringLiteral("gpus"), o->line,
-                            QStringLiteral("--gres=%1 is not a GPU request; use gpu:COUNT or gpu:TYPE:COUNT.").arg(InputLimits::quoted(o->value))));
+                            QStringLiteral("--gres=%1 is not a GPU request; use gpu:COUNT or gpu:TYPE:COUNT.")
+                                .arg(InputLimits::quoted(o->value))));
             else if (g.count > 0) {
                 sources << o;
                 r.gpusPerNode = g.count;
@@ -233,7 +246,8 @@ public:
             const GpuCount g = parseTypedCount(o->value);
             if (!g.ok) {
                 add(finding(Severity::Error, QStringLiteral("invalid-value"), QStringLiteral("gpus"), o->line,
-                            QStringLiteral("%1=%2 is not a GPU count; use COUNT or TYPE:COUNT.").arg(o->written, InputLimits::quoted(o->value))));
+                            QStringLiteral("%1=%2 is not a GPU count; use COUNT or TYPE:COUNT.")
+                                .arg(o->written, InputLimits::quoted(o->value))));
                 return;
             }
             sources << o;
@@ -277,14 +291,16 @@ public:
         if (given.isEmpty())
             return;
         if (given.size() > 1)
-            add(finding(Severity::Error, QStringLiteral("conflicting-options"), QStringLiteral("memory"), given[1]->line,
+            add(finding(Severity::Error, QStringLiteral("conflicting-options"), QStringLiteral("memory"),
+                        given[1]->line,
                         QStringLiteral("%1 and %2 are mutually exclusive; sbatch refuses the script. Keep one.")
                             .arg(given[0]->written, given[1]->written)));
         const SbatchOption *o = given.front();
         const auto mb = memoryMB(o->value);
         if (!mb) {
             add(finding(Severity::Error, QStringLiteral("invalid-value"), QStringLiteral("memory"), o->line,
-                        QStringLiteral("%1=%2 is not a memory size; use e.g. 64G or 16000M.").arg(o->written, InputLimits::quoted(o->value))));
+                        QStringLiteral("%1=%2 is not a memory size; use e.g. 64G or 16000M.")
+                            .arg(o->written, InputLimits::quoted(o->value))));
             return;
         }
         if (o->name == QLatin1String("mem")) {
@@ -292,7 +308,7 @@ public:
             return;
         }
         const int per = o->name == QLatin1String("mem-per-gpu") ? r.gpusPerNode
-                                                                 : satMul(std::max(1, r.cpusPerTask), r.tasksPerNode);
+                                                                : satMul(std::max(1, r.cpusPerTask), r.tasksPerNode);
         if (per <= 0)
             return;
         // Both factors are bounded, their product is not: 2^40 T x 8 GPUs
@@ -320,7 +336,7 @@ private:
     ScriptImport &m_imp;
 };
 
-} // namespace
+}   // namespace
 
 std::optional<int> positiveInt(const QString &text)
 {
@@ -334,4 +350,4 @@ void readScriptOptions(ScriptImport &imp)
     OptionReader(imp).readOptions();
 }
 
-} // namespace scalelab
+}   // namespace scalelab

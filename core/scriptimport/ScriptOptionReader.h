@@ -26,4 +26,4 @@ inline int satMul(int a, int b)
     return p > kMaxScriptCount ? kMaxScriptCount : int(p);
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -36,39 +36,69 @@ bool isValidJobIdPart(const QString &id)
 void applyJobField(SacctRecord &r, const QString &field, const QString &v)
 {
     const QString f = field.toLower();
-    if (f == QLatin1String("jobname")) r.jobName = v;
-    else if (f == QLatin1String("state")) { r.stateText = v; r.state = SlurmJobState::parse(v); }
-    else if (f == QLatin1String("exitcode")) r.exitCode = v;
-    else if (f == QLatin1String("submit")) r.submit = v;
-    else if (f == QLatin1String("start")) r.start = v;
-    else if (f == QLatin1String("end")) r.end = v;
-    else if (f == QLatin1String("elapsed")) r.elapsed = v;
-    else if (f == QLatin1String("alloctres")) r.allocTres = v;
-    else if (f == QLatin1String("maxrss")) r.maxRss = v;
-    else if (f == QLatin1String("nodelist")) r.nodeList = v;
-    else if (f == QLatin1String("reason")) r.reason = v;
-    else if (f == QLatin1String("totalcpu")) r.totalCpu = v;
-    else if (f == QLatin1String("alloccpus")) r.allocCpus = v.toInt();
-    else if (f == QLatin1String("partition")) r.partition = v;
-    else if (f == QLatin1String("account")) r.account = v;
-    else if (f == QLatin1String("workdir")) r.workDir = v;
-    else if (f == QLatin1String("comment")) r.comment = v == QLatin1String("(null)") ? QString() : v;
-    else if (f == QLatin1String("tresusageinave")) r.tresUsageInAve = v;
-    else if (f == QLatin1String("tresusageinmax")) r.tresUsageInMax = v;
-    else if (f == QLatin1String("timelimit")) r.timelimit = v;
+    if (f == QLatin1String("jobname"))
+        r.jobName = v;
+    else if (f == QLatin1String("state")) {
+        r.stateText = v;
+        r.state = SlurmJobState::parse(v);
+    } else if (f == QLatin1String("exitcode"))
+        r.exitCode = v;
+    else if (f == QLatin1String("submit"))
+        r.submit = v;
+    else if (f == QLatin1String("start"))
+        r.start = v;
+    else if (f == QLatin1String("end"))
+        r.end = v;
+    else if (f == QLatin1String("elapsed"))
+        r.elapsed = v;
+    else if (f == QLatin1String("alloctres"))
+        r.allocTres = v;
+    else if (f == QLatin1String("maxrss"))
+        r.maxRss = v;
+    else if (f == QLatin1String("nodelist"))
+        r.nodeList = v;
+    else if (f == QLatin1String("reason"))
+        r.reason = v;
+    else if (f == QLatin1String("totalcpu"))
+        r.totalCpu = v;
+    else if (f == QLatin1String("alloccpus"))
+        r.allocCpus = v.toInt();
+    else if (f == QLatin1String("partition"))
+        r.partition = v;
+    else if (f == QLatin1String("account"))
+        r.account = v;
+    else if (f == QLatin1String("workdir"))
+        r.workDir = v;
+    else if (f == QLatin1String("comment"))
+        r.comment = v == QLatin1String("(null)") ? QString() : v;
+    else if (f == QLatin1String("tresusageinave"))
+        r.tresUsageInAve = v;
+    else if (f == QLatin1String("tresusageinmax"))
+        r.tresUsageInMax = v;
+    else if (f == QLatin1String("timelimit"))
+        r.timelimit = v;
 }
 
 void applyStepField(SacctRecord::Step &s, const QString &field, const QString &v)
 {
     const QString f = field.toLower();
-    if (f == QLatin1String("jobname")) s.name = v;
-    else if (f == QLatin1String("state")) { s.stateText = v; s.state = SlurmJobState::parse(v); }
-    else if (f == QLatin1String("exitcode")) s.exitCode = v;
-    else if (f == QLatin1String("maxrss")) s.maxRss = v;
-    else if (f == QLatin1String("totalcpu")) s.totalCpu = v;
-    else if (f == QLatin1String("nodelist")) s.nodeList = v;
-    else if (f == QLatin1String("tresusageinave")) s.tresUsageInAve = v;
-    else if (f == QLatin1String("tresusageinmax")) s.tresUsageInMax = v;
+    if (f == QLatin1String("jobname"))
+        s.name = v;
+    else if (f == QLatin1String("state")) {
+        s.stateText = v;
+        s.state = SlurmJobState::parse(v);
+    } else if (f == QLatin1String("exitcode"))
+        s.exitCode = v;
+    else if (f == QLatin1String("maxrss"))
+        s.maxRss = v;
+    else if (f == QLatin1String("totalcpu"))
+        s.totalCpu = v;
+    else if (f == QLatin1String("nodelist"))
+        s.nodeList = v;
+    else if (f == QLatin1String("tresusageinave"))
+        s.tresUsageInAve = v;
+    else if (f == QLatin1String("tresusageinmax"))
+        s.tresUsageInMax = v;
 }
 
 // Steps carry the memory numbers; the job line shows them empty.
@@ -119,7 +149,11 @@ SacctParseResult parseLines(QByteArrayView out, int firstLineNo, const QStringLi
     if (n > 1) {
         const auto kind = SlurmOutputShape::classify(out, delimiter);
         if (kind != SlurmOutputShape::Kind::Delimited && kind != SlurmOutputShape::Kind::Empty) {
-            result.diagnostics << Diagnostic{Severity::Error, QStringLiteral("sacct-layout"), {}, firstLineNo, 0,
+            result.diagnostics << Diagnostic{Severity::Error,
+                                             QStringLiteral("sacct-layout"),
+                                             {},
+                                             firstLineNo,
+                                             0,
                                              QStringLiteral("sacct output is %1, not the %2 fields separated by \"%3\" "
                                                             "that were asked for; nothing was read")
                                                  .arg(SlurmOutputShape::describe(kind))
@@ -154,7 +188,11 @@ SacctParseResult parseLines(QByteArrayView out, int firstLineNo, const QStringLi
             continue;
         const int lineNo = firstLineNo + int(i);
         auto malformed = [&](const QString &why) {
-            result.diagnostics << Diagnostic{Severity::Warning, QStringLiteral("sacct-malformed-line"), {}, lineNo, 0,
+            result.diagnostics << Diagnostic{Severity::Warning,
+                                             QStringLiteral("sacct-malformed-line"),
+                                             {},
+                                             lineNo,
+                                             0,
                                              QStringLiteral("sacct output line %1 %2: %3")
                                                  .arg(lineNo)
                                                  .arg(why, RemoteValidation::sanitize(line.toUtf8(), 200)),
@@ -213,17 +251,17 @@ SacctParseResult parseLines(QByteArrayView out, int firstLineNo, const QStringLi
     return result;
 }
 
-} // namespace
+}   // namespace
 
 QStringList SacctParser::defaultFields()
 {
-    return {QStringLiteral("JobID"), QStringLiteral("State"), QStringLiteral("ExitCode"),
-            QStringLiteral("Submit"), QStringLiteral("Start"), QStringLiteral("End"),
-            QStringLiteral("Elapsed"), QStringLiteral("AllocTRES"), QStringLiteral("MaxRSS"),
-            QStringLiteral("NodeList"), QStringLiteral("Reason"), QStringLiteral("TotalCPU"),
-            QStringLiteral("AllocCPUS"), QStringLiteral("Partition"), QStringLiteral("Account"),
+    return {QStringLiteral("JobID"),          QStringLiteral("State"),          QStringLiteral("ExitCode"),
+            QStringLiteral("Submit"),         QStringLiteral("Start"),          QStringLiteral("End"),
+            QStringLiteral("Elapsed"),        QStringLiteral("AllocTRES"),      QStringLiteral("MaxRSS"),
+            QStringLiteral("NodeList"),       QStringLiteral("Reason"),         QStringLiteral("TotalCPU"),
+            QStringLiteral("AllocCPUS"),      QStringLiteral("Partition"),      QStringLiteral("Account"),
             QStringLiteral("TRESUsageInAve"), QStringLiteral("TRESUsageInMax"), QStringLiteral("Timelimit"),
-            QStringLiteral("WorkDir"), QStringLiteral("Comment"), QStringLiteral("JobName")};
+            QStringLiteral("WorkDir"),        QStringLiteral("Comment"),        QStringLiteral("JobName")};
 }
 
 QString SacctParser::delimiter()
@@ -240,8 +278,7 @@ QStringList SacctParser::formatArguments()
 SacctParser::SacctParser(QStringList fields, QString delimiter)
     : m_fields(std::move(fields))
     , m_delimiter(std::move(delimiter))
-{
-}
+{}
 
 SacctParseResult SacctParser::parse(const QByteArray &out) const
 {
@@ -278,12 +315,23 @@ qint64 SacctParser::sizeToBytes(const QString &size)
     const QChar unit = s.back().toUpper();
     if (unit.isLetter()) {
         switch (unit.toLatin1()) {
-        case 'K': mult = 1024LL; break;
-        case 'M': mult = 1024LL * 1024; break;
-        case 'G': mult = 1024LL * 1024 * 1024; break;
-        case 'T': mult = 1024LL * 1024 * 1024 * 1024; break;
-        case 'P': mult = 1024LL * 1024 * 1024 * 1024 * 1024; break;
-        default: return -1;
+        case 'K':
+            mult = 1024LL;
+            break;
+        case 'M':
+            mult = 1024LL * 1024;
+            break;
+        case 'G':
+            mult = 1024LL * 1024 * 1024;
+            break;
+        case 'T':
+            mult = 1024LL * 1024 * 1024 * 1024;
+            break;
+        case 'P':
+            mult = 1024LL * 1024 * 1024 * 1024 * 1024;
+            break;
+        default:
+            return -1;
         }
         s.chop(1);
     }
@@ -334,4 +382,4 @@ int SacctRecord::allocatedGpus() const
     return SacctParser::tresValue(allocTres, QStringLiteral("gres/gpu")).toInt();
 }
 
-} // namespace scalelab
+}   // namespace scalelab

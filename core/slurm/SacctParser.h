@@ -13,7 +13,7 @@ namespace scalelab {
 
 struct SacctParseResult {
     QList<SacctRecord> records;   // in output order, one per job id
-    Diagnostics diagnostics;      // malformed lines (line number and text), never fatal
+    Diagnostics diagnostics;   // malformed lines (line number and text), never fatal
 };
 
 // Pure parser for `sacct --parsable2 --noheader --delimiter=D --format=F`.
@@ -22,8 +22,8 @@ struct SacctParseResult {
 class SacctParser {
 public:
     static QStringList defaultFields();
-    static QString delimiter();                 // "|~|"
-    static QStringList formatArguments();       // --parsable2 --noheader --delimiter=.. --format=..
+    static QString delimiter();   // "|~|"
+    static QStringList formatArguments();   // --parsable2 --noheader --delimiter=.. --format=..
 
     explicit SacctParser(QStringList fields = defaultFields(), QString delimiter = SacctParser::delimiter());
 
@@ -42,4 +42,4 @@ private:
     QString m_delimiter;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -15,13 +15,20 @@ namespace scalelab {
 QString gpuCountSourceId(GpuCountSource s)
 {
     switch (s) {
-    case GpuCountSource::None: return QStringLiteral("none");
-    case GpuCountSource::AllocTres: return QStringLiteral("AllocTRES");
-    case GpuCountSource::ReqTres: return QStringLiteral("ReqTRES");
-    case GpuCountSource::TresPerJob: return QStringLiteral("TresPerJob");
-    case GpuCountSource::TresPerNode: return QStringLiteral("TresPerNode");
-    case GpuCountSource::TresPerTask: return QStringLiteral("TresPerTask");
-    case GpuCountSource::Spec: return QStringLiteral("spec");
+    case GpuCountSource::None:
+        return QStringLiteral("none");
+    case GpuCountSource::AllocTres:
+        return QStringLiteral("AllocTRES");
+    case GpuCountSource::ReqTres:
+        return QStringLiteral("ReqTRES");
+    case GpuCountSource::TresPerJob:
+        return QStringLiteral("TresPerJob");
+    case GpuCountSource::TresPerNode:
+        return QStringLiteral("TresPerNode");
+    case GpuCountSource::TresPerTask:
+        return QStringLiteral("TresPerTask");
+    case GpuCountSource::Spec:
+        return QStringLiteral("spec");
     }
     return {};
 }
@@ -51,7 +58,11 @@ GpuCount ScontrolJob::gpus() const
         return int(std::lround(*g));
     };
     auto request = [&](const char *key) { return TresString::gpusInGresRequest(value(QString::fromLatin1(key))); };
-    auto positive = [](const QString &v) { bool ok = false; const int n = v.toInt(&ok); return ok && n > 0 ? n : 1; };
+    auto positive = [](const QString &v) {
+        bool ok = false;
+        const int n = v.toInt(&ok);
+        return ok && n > 0 ? n : 1;
+    };
     if (const auto g = fromTres(allocTres()))
         return {*g, GpuCountSource::AllocTres};
     if (const auto g = fromTres(reqTres()))
@@ -59,7 +70,8 @@ GpuCount ScontrolJob::gpus() const
     if (const auto g = request("TresPerJob"); g && *g > 0)
         return {*g, GpuCountSource::TresPerJob};
     if (const auto g = request("TresPerNode"); g && *g > 0)
-        return {*g * positive(value(QStringLiteral("NumNodes")).section(QLatin1Char('-'), 0, 0)), GpuCountSource::TresPerNode};
+        return {*g * positive(value(QStringLiteral("NumNodes")).section(QLatin1Char('-'), 0, 0)),
+                GpuCountSource::TresPerNode};
     if (const auto g = request("TresPerTask"); g && *g > 0)
         return {*g * positive(value(QStringLiteral("NumTasks"))), GpuCountSource::TresPerTask};
     return {};
@@ -72,10 +84,15 @@ ScontrolJobParseResult ScontrolJobParser::parse(const QByteArray &out)
     if (kind == SlurmOutputShape::Kind::Empty)
         return result;
     if (kind != SlurmOutputShape::Kind::KeyValueRecords) {
-        result.diagnostics << Diagnostic{Severity::Error, QStringLiteral("scontrol-layout"), {}, 1, 0,
-                                         QStringLiteral("scontrol show job output is %1, not Key=Value records; nothing was read")
-                                             .arg(SlurmOutputShape::describe(kind)),
-                                         QStringLiteral("run `scontrol show job` (optionally -o) without --json")};
+        result.diagnostics << Diagnostic{
+            Severity::Error,
+            QStringLiteral("scontrol-layout"),
+            {},
+            1,
+            0,
+            QStringLiteral("scontrol show job output is %1, not Key=Value records; nothing was read")
+                .arg(SlurmOutputShape::describe(kind)),
+            QStringLiteral("run `scontrol show job` (optionally -o) without --json")};
         return result;
     }
     // A key starts at the line start or after a blank; values may hold blanks
@@ -87,9 +104,14 @@ ScontrolJobParseResult ScontrolJobParser::parse(const QByteArray &out)
         if (cur.fields.isEmpty())
             return;
         if (!cur.fields.contains(QStringLiteral("JobId")))
-            result.diagnostics << Diagnostic{Severity::Warning, QStringLiteral("scontrol-no-jobid"), {}, cur.line, 0,
-                                             QStringLiteral("scontrol record at line %1 has no JobId; it was skipped").arg(cur.line),
-                                             {}};
+            result.diagnostics << Diagnostic{
+                Severity::Warning,
+                QStringLiteral("scontrol-no-jobid"),
+                {},
+                cur.line,
+                0,
+                QStringLiteral("scontrol record at line %1 has no JobId; it was skipped").arg(cur.line),
+                {}};
         else
             result.jobs << cur;
         cur = ScontrolJob{};
@@ -122,4 +144,4 @@ ScontrolJobParseResult ScontrolJobParser::parse(const QByteArray &out)
     return result;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

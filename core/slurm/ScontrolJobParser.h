@@ -51,4 +51,4 @@ public:
     static ScontrolJobParseResult parse(const QByteArray &out);
 };
 
-} // namespace scalelab
+}   // namespace scalelab

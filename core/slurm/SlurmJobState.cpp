@@ -72,7 +72,7 @@ const StateInfo &info(JobState s)
     return kStates[0];
 }
 
-} // namespace
+}   // namespace
 
 JobState SlurmJobState::parse(const QString &text)
 {
@@ -116,4 +116,4 @@ QString SlurmJobState::displayName(JobState s)
     return QString::fromLatin1(info(s).display);
 }
 
-} // namespace scalelab
+}   // namespace scalelab

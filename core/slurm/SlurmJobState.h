@@ -8,9 +8,25 @@ namespace scalelab {
 // Slurm's job states (squeue %T / %t, sacct State). Unknown covers anything
 // this version does not know yet, so a new Slurm state never breaks a poll.
 enum class JobState {
-    Unknown, Pending, Configuring, Running, Completing, Suspended,
-    Completed, Failed, Cancelled, Timeout, NodeFail, Preempted, OutOfMemory,
-    BootFail, Deadline, Requeued, Resizing, Revoked, SpecialExit
+    Unknown,
+    Pending,
+    Configuring,
+    Running,
+    Completing,
+    Suspended,
+    Completed,
+    Failed,
+    Cancelled,
+    Timeout,
+    NodeFail,
+    Preempted,
+    OutOfMemory,
+    BootFail,
+    Deadline,
+    Requeued,
+    Resizing,
+    Revoked,
+    SpecialExit
 };
 
 class SlurmJobState {
@@ -26,4 +42,4 @@ public:
     static QString displayName(JobState s);
 };
 
-} // namespace scalelab
+}   // namespace scalelab

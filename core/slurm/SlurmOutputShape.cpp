@@ -41,14 +41,20 @@ SlurmOutputShape::Kind SlurmOutputShape::classify(QByteArrayView text, const QSt
 QString SlurmOutputShape::describe(Kind kind)
 {
     switch (kind) {
-    case Kind::Empty: return QStringLiteral("empty output");
-    case Kind::Json: return QStringLiteral("JSON (--json or slurmrestd)");
-    case Kind::KeyValueRecords: return QStringLiteral("`scontrol show` Key=Value records");
-    case Kind::FixedWidthTable: return QStringLiteral("a blank-aligned table with a header (default or -O layout)");
-    case Kind::Delimited: return QStringLiteral("delimited text");
-    case Kind::Other: break;
+    case Kind::Empty:
+        return QStringLiteral("empty output");
+    case Kind::Json:
+        return QStringLiteral("JSON (--json or slurmrestd)");
+    case Kind::KeyValueRecords:
+        return QStringLiteral("`scontrol show` Key=Value records");
+    case Kind::FixedWidthTable:
+        return QStringLiteral("a blank-aligned table with a header (default or -O layout)");
+    case Kind::Delimited:
+        return QStringLiteral("delimited text");
+    case Kind::Other:
+        break;
     }
     return QStringLiteral("text in an unknown layout");
 }
 
-} // namespace scalelab
+}   // namespace scalelab

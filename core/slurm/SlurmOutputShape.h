@@ -19,4 +19,4 @@ public:
     static QString describe(Kind kind);
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -22,7 +22,7 @@ std::optional<qint64> toNumber(QStringView s)
     return v;
 }
 
-} // namespace
+}   // namespace
 
 std::optional<qint64> SlurmTime::parseSeconds(const QString &input)
 {
@@ -116,4 +116,4 @@ std::optional<qint64> SlurmTime::parseTimestamp(const QString &text)
     return dt.toSecsSinceEpoch();
 }
 
-} // namespace scalelab
+}   // namespace scalelab

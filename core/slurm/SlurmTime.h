@@ -21,4 +21,4 @@ public:
     static std::optional<qint64> parseTimestamp(const QString &text);
 };
 
-} // namespace scalelab
+}   // namespace scalelab

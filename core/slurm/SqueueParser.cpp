@@ -13,7 +13,7 @@ bool isUserText(const QString &code)
 {
     return code == QLatin1String("%j") || code == QLatin1String("%k") || code == QLatin1String("%Z");
 }
-} // namespace
+}   // namespace
 
 QStringList SqueueParser::defaultFields()
 {
@@ -36,8 +36,7 @@ QString SqueueParser::formatArgument()
 SqueueParser::SqueueParser(QStringList fields, QString delimiter)
     : m_fields(std::move(fields))
     , m_delimiter(std::move(delimiter))
-{
-}
+{}
 
 bool SqueueParser::isControllerDown(const QByteArray &text)
 {
@@ -65,13 +64,18 @@ SqueueParseResult SqueueParser::parse(const QByteArray &out, const QByteArray &e
     if (n > 1) {
         const auto kind = SlurmOutputShape::classify(out, m_delimiter);
         if (kind != SlurmOutputShape::Kind::Delimited && kind != SlurmOutputShape::Kind::Empty) {
-            result.diagnostics << Diagnostic{Severity::Error, QStringLiteral("squeue-layout"), {}, 1, 0,
-                                             QStringLiteral("squeue output is %1, not the %2 fields separated by \"%3\" "
-                                                            "that were asked for; nothing was read")
-                                                 .arg(SlurmOutputShape::describe(kind))
-                                                 .arg(n)
-                                                 .arg(m_delimiter),
-                                             QStringLiteral("run squeue with --noheader and --format as ScaleLab does")};
+            result.diagnostics << Diagnostic{
+                Severity::Error,
+                QStringLiteral("squeue-layout"),
+                {},
+                1,
+                0,
+                QStringLiteral("squeue output is %1, not the %2 fields separated by \"%3\" "
+                               "that were asked for; nothing was read")
+                    .arg(SlurmOutputShape::describe(kind))
+                    .arg(n)
+                    .arg(m_delimiter),
+                QStringLiteral("run squeue with --noheader and --format as ScaleLab does")};
             return result;
         }
     }
@@ -93,7 +97,11 @@ SqueueParseResult SqueueParser::parse(const QByteArray &out, const QByteArray &e
             parts << rest;
         }
         auto malformed = [&](const QString &why) {
-            result.diagnostics << Diagnostic{Severity::Warning, QStringLiteral("squeue-malformed-line"), {}, lineNo, 0,
+            result.diagnostics << Diagnostic{Severity::Warning,
+                                             QStringLiteral("squeue-malformed-line"),
+                                             {},
+                                             lineNo,
+                                             0,
                                              QStringLiteral("squeue output line %1 %2: %3")
                                                  .arg(lineNo)
                                                  .arg(why, RemoteValidation::sanitize(line.toUtf8(), 200)),
@@ -114,7 +122,7 @@ SqueueParseResult SqueueParser::parse(const QByteArray &out, const QByteArray &e
                 // Array elements print "123_4"; both halves must be digits.
                 const QStringList idParts = v.split(QLatin1Char('_'));
                 ok = idParts.size() <= 2 && RemoteValidation::isJobId(idParts[0])
-                    && (idParts.size() == 1 || !idParts[1].isEmpty());
+                     && (idParts.size() == 1 || !idParts[1].isEmpty());
                 if (!ok)
                     malformed(QStringLiteral("has an invalid job id \"%1\"").arg(v.left(40)));
             } else if (code == QLatin1String("%T") || code == QLatin1String("%t")) {
@@ -166,13 +174,13 @@ SqueueParseResult SqueueParser::parseWithHeader(const QByteArray &out, const QSt
     // ScaleLab reads map to their % codes, the rest are carried but ignored.
     // "JOBID" appears twice when both jobid (%A) and jobarrayid (%i) are asked.
     static const QList<QPair<QString, QString>> names{
-        {QStringLiteral("STATE"), QStringLiteral("%T")},       {QStringLiteral("ST"), QStringLiteral("%t")},
-        {QStringLiteral("REASON"), QStringLiteral("%r")},      {QStringLiteral("PARTITION"), QStringLiteral("%P")},
-        {QStringLiteral("TIME"), QStringLiteral("%M")},        {QStringLiteral("TIME_LIMIT"), QStringLiteral("%l")},
-        {QStringLiteral("NODES"), QStringLiteral("%D")},       {QStringLiteral("NODELIST"), QStringLiteral("%N")},
+        {QStringLiteral("STATE"), QStringLiteral("%T")},         {QStringLiteral("ST"), QStringLiteral("%t")},
+        {QStringLiteral("REASON"), QStringLiteral("%r")},        {QStringLiteral("PARTITION"), QStringLiteral("%P")},
+        {QStringLiteral("TIME"), QStringLiteral("%M")},          {QStringLiteral("TIME_LIMIT"), QStringLiteral("%l")},
+        {QStringLiteral("NODES"), QStringLiteral("%D")},         {QStringLiteral("NODELIST"), QStringLiteral("%N")},
         {QStringLiteral("TRES_PER_NODE"), QStringLiteral("%b")}, {QStringLiteral("SUBMIT_TIME"), QStringLiteral("%V")},
-        {QStringLiteral("START_TIME"), QStringLiteral("%S")},  {QStringLiteral("WORK_DIR"), QStringLiteral("%Z")},
-        {QStringLiteral("COMMENT"), QStringLiteral("%k")},     {QStringLiteral("NAME"), QStringLiteral("%j")}};
+        {QStringLiteral("START_TIME"), QStringLiteral("%S")},    {QStringLiteral("WORK_DIR"), QStringLiteral("%Z")},
+        {QStringLiteral("COMMENT"), QStringLiteral("%k")},       {QStringLiteral("NAME"), QStringLiteral("%j")}};
     const qsizetype nl = out.indexOf('\n');
     if (nl < 0)
         return {};
@@ -201,4 +209,4 @@ SqueueParseResult SqueueParser::parseWithHeader(const QByteArray &out, const QSt
     return r;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -13,8 +13,8 @@ namespace scalelab {
 
 struct SqueueParseResult {
     QList<SqueueRow> rows;
-    Diagnostics diagnostics;     // malformed lines (line number and text), never fatal
-    bool controllerDown = false; // "Unable to contact slurm controller"
+    Diagnostics diagnostics;   // malformed lines (line number and text), never fatal
+    bool controllerDown = false;   // "Unable to contact slurm controller"
     QString controllerMessage;   // Slurm's own line when controllerDown
 };
 
@@ -26,8 +26,8 @@ class SqueueParser {
 public:
     // Field codes of the default layout, in order.
     static QStringList defaultFields();
-    static QString delimiter();           // "|~|": printable (control characters cannot travel in argv)
-    static QString formatArgument();      // "--format=%i|~|%T|~|..."
+    static QString delimiter();   // "|~|": printable (control characters cannot travel in argv)
+    static QString formatArgument();   // "--format=%i|~|%T|~|..."
 
     // `fields` are squeue % codes: %i %A %T %t %r %R %P %M %l %D %N %b %V %S %Z %k %j %u
     explicit SqueueParser(QStringList fields = defaultFields(), QString delimiter = SqueueParser::delimiter());
@@ -46,4 +46,4 @@ private:
     QString m_delimiter;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

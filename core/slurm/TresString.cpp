@@ -21,16 +21,22 @@ std::optional<double> toDouble(QStringView s)
 double unitFactor(QChar c)
 {
     switch (c.toUpper().unicode()) {
-    case 'K': return 1024.0;
-    case 'M': return 1024.0 * 1024.0;
-    case 'G': return 1024.0 * 1024.0 * 1024.0;
-    case 'T': return 1024.0 * 1024.0 * 1024.0 * 1024.0;
-    case 'P': return 1024.0 * 1024.0 * 1024.0 * 1024.0 * 1024.0;
-    default: return 0.0;
+    case 'K':
+        return 1024.0;
+    case 'M':
+        return 1024.0 * 1024.0;
+    case 'G':
+        return 1024.0 * 1024.0 * 1024.0;
+    case 'T':
+        return 1024.0 * 1024.0 * 1024.0 * 1024.0;
+    case 'P':
+        return 1024.0 * 1024.0 * 1024.0 * 1024.0 * 1024.0;
+    default:
+        return 0.0;
     }
 }
 
-} // namespace
+}   // namespace
 
 std::optional<double> TresString::parseSizeBytes(QStringView text)
 {
@@ -93,7 +99,11 @@ TresParseResult TresString::parse(QStringView text, const QString &field)
             continue;
         const qsizetype eq = item.indexOf(u'=');
         if (eq <= 0) {
-            result.diagnostics.append({Severity::Warning, QStringLiteral("tres-malformed"), field, 0, 0,
+            result.diagnostics.append({Severity::Warning,
+                                       QStringLiteral("tres-malformed"),
+                                       field,
+                                       0,
+                                       0,
                                        QStringLiteral("%1: TRES item '%2' is not key=value; it was ignored")
                                            .arg(field.isEmpty() ? QStringLiteral("TRES") : field, item),
                                        {}});
@@ -189,4 +199,4 @@ std::optional<int> TresString::gpusInGresRequest(QStringView text)
     return total;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -18,20 +18,20 @@ namespace scalelab {
 struct TresValue {
     enum class Kind { Count, Bytes, Seconds, Text };
     Kind kind = Kind::Text;
-    QString raw;                    // as printed, e.g. "1000M"
+    QString raw;   // as printed, e.g. "1000M"
     std::optional<double> number;   // count, bytes or seconds; empty for Text
     bool operator==(const TresValue &) const = default;
 };
 
 struct TresParseResult {
     QMap<QString, TresValue> values;   // key as printed, e.g. "gres/gpu:v100"
-    Diagnostics diagnostics;           // malformed items (Warning), never fatal
+    Diagnostics diagnostics;   // malformed items (Warning), never fatal
 
     bool contains(const QString &key) const { return values.contains(key); }
     std::optional<double> number(const QString &key) const;
-    std::optional<double> count(const QString &key) const;    // Kind::Count only
-    std::optional<double> bytes(const QString &key) const;    // Kind::Bytes only
-    std::optional<double> seconds(const QString &key) const;  // Kind::Seconds only
+    std::optional<double> count(const QString &key) const;   // Kind::Count only
+    std::optional<double> bytes(const QString &key) const;   // Kind::Bytes only
+    std::optional<double> seconds(const QString &key) const;   // Kind::Seconds only
     // GPUs: `gres/gpu` when present, else the sum of typed `gres/gpu:<type>`.
     std::optional<double> gpuCount() const;
 };
@@ -54,4 +54,4 @@ public:
     static std::optional<double> parseDurationSeconds(QStringView text);
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -6,14 +6,12 @@
 
 #include <QProcess>
 
-
 namespace scalelab {
 
 CliSshCallbacks::CliSshCallbacks(bool acceptNewHostKey, FILE *messages)
     : m_acceptNew(acceptNewHostKey)
     , m_out(messages)
-{
-}
+{}
 
 void CliSshCallbacks::say(const QString &text)
 {
@@ -26,7 +24,10 @@ void CliSshCallbacks::say(const QString &text)
 
 SshCallbacks::HostKeyDecision CliSshCallbacks::unknownHostKey(const HostKeyInfo &info)
 {
-    const QString who = QStringLiteral("host %1 port %2: %3 key %4").arg(info.host).arg(info.port).arg(info.keyType, info.fingerprintSha256);
+    const QString who = QStringLiteral("host %1 port %2: %3 key %4")
+                            .arg(info.host)
+                            .arg(info.port)
+                            .arg(info.keyType, info.fingerprintSha256);
     if (m_acceptNew) {
         say(QStringLiteral("Accepting new host key for %1; remembered in %2").arg(who, info.knownHostsPath));
         return HostKeyDecision::AcceptAndRemember;
@@ -57,7 +58,8 @@ std::optional<QString> CliSshCallbacks::passphrase(const QString &keyPath)
     auto r = readTerminalLine(QStringLiteral("Passphrase for %1: ").arg(keyPath), false);
     if (!r)
         say(QStringLiteral("The key %1 needs a passphrase but there is no terminal to ask it on; "
-                           "load the key into ssh-agent (ssh-add) instead.").arg(keyPath));
+                           "load the key into ssh-agent (ssh-add) instead.")
+                .arg(keyPath));
     return r;
 }
 
@@ -72,7 +74,8 @@ std::optional<QStringList> CliSshCallbacks::keyboardInteractive(const QString &n
             QProcess proc;
             proc.start(QStringLiteral("/bin/sh"), {QStringLiteral("-c"), totpCommand});
             if (!proc.waitForFinished(10000) || proc.exitStatus() != QProcess::NormalExit || proc.exitCode() != 0) {
-                say(QStringLiteral("SCALELAB_TOTP_COMMAND failed (%1)").arg(QString::fromLocal8Bit(proc.readAllStandardError()).trimmed()));
+                say(QStringLiteral("SCALELAB_TOTP_COMMAND failed (%1)")
+                        .arg(QString::fromLocal8Bit(proc.readAllStandardError()).trimmed()));
                 return std::nullopt;
             }
             answers << QString::fromLocal8Bit(proc.readAllStandardOutput()).section(QLatin1Char('\n'), 0, 0).trimmed();
@@ -87,7 +90,8 @@ std::optional<QStringList> CliSshCallbacks::keyboardInteractive(const QString &n
         auto a = readTerminalLine(p.text, p.echo);
         if (!a) {
             say(QStringLiteral("The server asks \"%1\" but there is no terminal to answer on "
-                               "(set SCALELAB_TOTP_COMMAND for one-time codes).").arg(p.text.trimmed()));
+                               "(set SCALELAB_TOTP_COMMAND for one-time codes).")
+                    .arg(p.text.trimmed()));
             return std::nullopt;
         }
         answers << *a;
@@ -95,4 +99,4 @@ std::optional<QStringList> CliSshCallbacks::keyboardInteractive(const QString &n
     return answers;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

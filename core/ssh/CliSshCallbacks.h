@@ -37,4 +37,4 @@ private:
     FILE *m_out;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

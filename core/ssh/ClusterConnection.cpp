@@ -12,8 +12,7 @@ namespace scalelab {
 ClusterConnectionWorker::ClusterConnectionWorker(SshConnectionSettings settings, SshCallbacks *callbacks)
     : m_settings(std::move(settings))
     , m_callbacks(callbacks)
-{
-}
+{}
 
 ClusterConnectionWorker::~ClusterConnectionWorker() = default;
 
@@ -111,8 +110,7 @@ ClusterConnection::ClusterConnection(SshConnectionSettings settings, SshCallback
     : QObject(parent)
     , m_settings(std::move(settings))
     , m_callbacks(callbacks)
-{
-}
+{}
 
 ClusterConnection::~ClusterConnection()
 {
@@ -177,4 +175,4 @@ void ClusterConnection::onWorkerState(int state, const QString &message)
     Q_EMIT stateChanged(m_state, message);
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -50,9 +50,9 @@ public:
     ~ClusterConnection() override;   // stop()s
 
     void start();   // starts the worker thread and connects
-    void stop();    // drops pending tasks, disconnects, joins the thread
+    void stop();   // drops pending tasks, disconnects, joins the thread
     quint64 enqueue(Task task);   // 0 when not started
-    void cancelPending();         // drops tasks not yet started
+    void cancelPending();   // drops tasks not yet started
     State state() const { return m_state; }
     QString alias() const { return m_settings.alias; }
 
@@ -71,4 +71,4 @@ private:
     quint64 m_nextId = 1;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

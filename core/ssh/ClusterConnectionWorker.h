@@ -27,9 +27,9 @@ public:
     void requestStop() { m_stopping = true; }
 
 public Q_SLOTS:
-    void begin();        // on the worker thread
-    void processNext();  // on the worker thread
-    void shutdown();     // on the worker thread
+    void begin();   // on the worker thread
+    void processNext();   // on the worker thread
+    void shutdown();   // on the worker thread
 
 Q_SIGNALS:
     void stateChanged(int state, const QString &message);
@@ -50,4 +50,4 @@ private:
     ClusterConnection::State m_state = ClusterConnection::State::Disconnected;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -14,8 +14,7 @@ namespace scalelab {
 
 KnownHostsFile::KnownHostsFile(const QString &path)
     : m_path(path)
-{
-}
+{}
 
 QString KnownHostsFile::hostField(const QString &host, int port)
 {
@@ -34,11 +33,16 @@ QString KnownHostsFile::fingerprintSha256(const QString &keyBlobBase64)
 QString KnownHostsFile::statusName(Status s)
 {
     switch (s) {
-    case Status::Match: return QStringLiteral("match");
-    case Status::Unknown: return QStringLiteral("unknown");
-    case Status::Changed: return QStringLiteral("changed");
-    case Status::OtherType: return QStringLiteral("other key type");
-    case Status::Revoked: return QStringLiteral("revoked");
+    case Status::Match:
+        return QStringLiteral("match");
+    case Status::Unknown:
+        return QStringLiteral("unknown");
+    case Status::Changed:
+        return QStringLiteral("changed");
+    case Status::OtherType:
+        return QStringLiteral("other key type");
+    case Status::Revoked:
+        return QStringLiteral("revoked");
     }
     return {};
 }
@@ -171,4 +175,4 @@ QString KnownHostsFile::append(const QString &host, int port, const QString &key
     return {};
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -16,11 +16,11 @@ namespace scalelab {
 class KnownHostsFile {
 public:
     enum class Status {
-        Match,      // the key is known for this host
-        Unknown,    // the host has no key in the file
-        Changed,    // the host is known with another key of the same type
-        OtherType,  // the host is known only with keys of other types: treat as attack
-        Revoked     // the key is marked @revoked
+        Match,   // the key is known for this host
+        Unknown,   // the host has no key in the file
+        Changed,   // the host is known with another key of the same type
+        OtherType,   // the host is known only with keys of other types: treat as attack
+        Revoked   // the key is marked @revoked
     };
     struct Result {
         Status status = Status::Unknown;
@@ -59,4 +59,4 @@ private:
     QString m_path;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -25,4 +25,4 @@ ReadResult readSome(int fd, char *buf, int size, int *got);
 // Writes everything, waiting while the socket is full; false on an error.
 bool writeAll(int fd, const char *data, int size);
 
-} // namespace scalelab::PlatformSocket
+}   // namespace scalelab::PlatformSocket

@@ -78,4 +78,4 @@ bool writeAll(int fd, const char *data, int size)
     return true;
 }
 
-} // namespace scalelab::PlatformSocket
+}   // namespace scalelab::PlatformSocket

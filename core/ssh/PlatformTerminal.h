@@ -14,4 +14,4 @@ namespace scalelab::PlatformTerminal {
 // nullopt when there is no terminal or nothing could be read.
 std::optional<QByteArray> readLine(const QByteArray &prompt, bool echo);
 
-} // namespace scalelab::PlatformTerminal
+}   // namespace scalelab::PlatformTerminal

@@ -40,4 +40,4 @@ std::optional<QByteArray> readLine(const QByteArray &prompt, bool echo)
     return line;
 }
 
-} // namespace scalelab::PlatformTerminal
+}   // namespace scalelab::PlatformTerminal

@@ -37,4 +37,4 @@ public:
                                                            const QList<KbdPrompt> &prompts) = 0;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

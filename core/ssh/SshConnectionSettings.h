@@ -12,9 +12,9 @@ struct SshConnectionSettings {
     QString alias;
     QString configPath;
     bool acceptNewHostKey = false;   // like StrictHostKeyChecking=accept-new (CLI flag)
-    int connectTimeoutMs = 15000;    // TCP connect + key exchange + each blocking libssh call
+    int connectTimeoutMs = 15000;   // TCP connect + key exchange + each blocking libssh call
     int commandTimeoutMs = 120000;   // upper bound for one run() when the caller gives none
-    int keepaliveSeconds = 30;       // ServerAliveInterval from the config wins when set
+    int keepaliveSeconds = 30;   // ServerAliveInterval from the config wins when set
 };
 
-} // namespace scalelab
+}   // namespace scalelab

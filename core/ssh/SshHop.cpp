@@ -120,16 +120,23 @@ QString checkHostKey(ssh_session s, const SshHostConfig &c, const SshConnectionS
         QString what;
         if (r.status == KnownHostsFile::Status::Changed)
             what = QStringLiteral("HOST KEY CHANGED: %1 now presents %2 %3, but %4:%5 records another key")
-                       .arg(hostLabel(c), type, info.fingerprintSha256, r.path).arg(r.line);
+                       .arg(hostLabel(c), type, info.fingerprintSha256, r.path)
+                       .arg(r.line);
         else if (r.status == KnownHostsFile::Status::OtherType)
-            what = QStringLiteral("HOST KEY TYPE CHANGED: %1 presents a %2 key (%3), but %4:%5 records a key of another type")
-                       .arg(hostLabel(c), type, info.fingerprintSha256, r.path).arg(r.line);
+            what = QStringLiteral(
+                       "HOST KEY TYPE CHANGED: %1 presents a %2 key (%3), but %4:%5 records a key of another type")
+                       .arg(hostLabel(c), type, info.fingerprintSha256, r.path)
+                       .arg(r.line);
         else
             what = QStringLiteral("REVOKED HOST KEY: %1 presents %2 %3, which %4:%5 marks @revoked")
-                       .arg(hostLabel(c), type, info.fingerprintSha256, r.path).arg(r.line);
-        const QString msg = what + QStringLiteral(" — connection refused (possible man-in-the-middle attack). "
-                                                  "If the administrators announced a new key, remove line %1 of %2 and connect again.")
-                                       .arg(r.line).arg(r.path);
+                       .arg(hostLabel(c), type, info.fingerprintSha256, r.path)
+                       .arg(r.line);
+        const QString msg =
+            what
+            + QStringLiteral(" — connection refused (possible man-in-the-middle attack). "
+                             "If the administrators announced a new key, remove line %1 of %2 and connect again.")
+                  .arg(r.line)
+                  .arg(r.path);
         if (callbacks)
             callbacks->hostKeyRefused(info, msg);
         return msg;
@@ -168,10 +175,14 @@ enum class AuthStep { Success, Partial, Denied, Error };
 AuthStep toStep(int rc)
 {
     switch (rc) {
-    case SSH_AUTH_SUCCESS: return AuthStep::Success;
-    case SSH_AUTH_PARTIAL: return AuthStep::Partial;
-    case SSH_AUTH_DENIED: return AuthStep::Denied;
-    default: return AuthStep::Error;
+    case SSH_AUTH_SUCCESS:
+        return AuthStep::Success;
+    case SSH_AUTH_PARTIAL:
+        return AuthStep::Partial;
+    case SSH_AUTH_DENIED:
+        return AuthStep::Denied;
+    default:
+        return AuthStep::Error;
     }
 }
 
@@ -233,14 +244,16 @@ AuthStep keyboardInteractive(ssh_session s, SshCallbacks *callbacks, QString *no
             for (int i = 0; i < n; ++i) {
                 char echo = 0;
                 const char *text = ssh_userauth_kbdint_getprompt(s, unsigned(i), &echo);
-                prompts << SshCallbacks::KbdPrompt{SshSession::sanitizeForDisplay(QByteArray(text ? text : "")), echo != 0};
+                prompts << SshCallbacks::KbdPrompt{SshSession::sanitizeForDisplay(QByteArray(text ? text : "")),
+                                                   echo != 0};
             }
             const QString name = SshSession::sanitizeForDisplay(QByteArray(ssh_userauth_kbdint_getname(s)));
             const QString instr = SshSession::sanitizeForDisplay(QByteArray(ssh_userauth_kbdint_getinstruction(s)));
-            std::optional<QStringList> answers = callbacks ? callbacks->keyboardInteractive(name, instr, prompts)
-                                                           : std::nullopt;
+            std::optional<QStringList> answers =
+                callbacks ? callbacks->keyboardInteractive(name, instr, prompts) : std::nullopt;
             if (!answers || answers->size() != n) {
-                *note = QStringLiteral("the server's questions (%1) were not answered").arg(prompts.first().text.trimmed());
+                *note =
+                    QStringLiteral("the server's questions (%1) were not answered").arg(prompts.first().text.trimmed());
                 return AuthStep::Denied;
             }
             for (int i = 0; i < n; ++i) {
@@ -267,8 +280,8 @@ QString authenticate(ssh_session s, const SshHostConfig &c, SshCallbacks *callba
         const int methods = ssh_userauth_list(s, nullptr);
         AuthStep step = AuthStep::Denied;
         if (!partial && (methods & SSH_AUTH_METHOD_PUBLICKEY)) {
-            const bool useAgent = !qEnvironmentVariable("SSH_AUTH_SOCK").isEmpty()
-                && !(c.identitiesOnly && !c.identityFiles.isEmpty());
+            const bool useAgent =
+                !qEnvironmentVariable("SSH_AUTH_SOCK").isEmpty() && !(c.identitiesOnly && !c.identityFiles.isEmpty());
             if (useAgent) {
                 tried << QStringLiteral("ssh-agent");
                 step = toStep(ssh_userauth_agent(s, nullptr));
@@ -316,7 +329,8 @@ QString authenticate(ssh_session s, const SshHostConfig &c, SshCallbacks *callba
         break;
     }
     QString msg = QStringLiteral("permission denied for %1@%2 (tried %3)")
-                      .arg(c.user, hostLabel(c), tried.isEmpty() ? QStringLiteral("nothing usable") : tried.join(QStringLiteral(", ")));
+                      .arg(c.user, hostLabel(c),
+                           tried.isEmpty() ? QStringLiteral("nothing usable") : tried.join(QStringLiteral(", ")));
     if (!notes.isEmpty())
         msg += QStringLiteral("; ") + notes.join(QStringLiteral("; "));
     msg += QStringLiteral("; add your key to ssh-agent or set IdentityFile for this host in %1")
@@ -367,10 +381,9 @@ done:
     PlatformSocket::shutdownBoth(hop->pumpFd);
 }
 
-} // namespace
+}   // namespace
 
-QString sshConnectAndAuthenticate(SshHop &hop, int fd, const SshConnectionSettings &settings,
-                                  SshCallbacks *callbacks)
+QString sshConnectAndAuthenticate(SshHop &hop, int fd, const SshConnectionSettings &settings, SshCallbacks *callbacks)
 {
     const SshHostConfig &c = hop.config;
     QString bad = SshConfigFile::validateName(QStringLiteral("host name"), c.hostName);
@@ -388,7 +401,8 @@ QString sshConnectAndAuthenticate(SshHop &hop, int fd, const SshConnectionSettin
     const QByteArray user = c.user.toUtf8();
     const QByteArray known = QFile::encodeName(c.knownHostsPath());
     const unsigned int port = unsigned(c.port);
-    long timeoutSec = c.connectTimeoutSeconds > 0 ? c.connectTimeoutSeconds : std::max(1, settings.connectTimeoutMs / 1000);
+    long timeoutSec =
+        c.connectTimeoutSeconds > 0 ? c.connectTimeoutSeconds : std::max(1, settings.connectTimeoutMs / 1000);
     bool no = false;
     ssh_options_set(s, SSH_OPTIONS_PROCESS_CONFIG, &no);   // our own parser decides, not ~/.ssh/config
     ssh_options_set(s, SSH_OPTIONS_HOST, host.constData());
@@ -403,8 +417,10 @@ QString sshConnectAndAuthenticate(SshHop &hop, int fd, const SshConnectionSettin
         ssh_options_set(s, SSH_OPTIONS_FD, &sock);
     }
     if (ssh_connect(s) != SSH_OK)
-        return QStringLiteral("cannot connect to %1: %2; check HostName/Port/ProxyJump in %3 and that the host is reachable")
-            .arg(hostLabel(c), sshErrorText(s), c.configPath.isEmpty() ? QStringLiteral("the SSH config") : c.configPath);
+        return QStringLiteral(
+                   "cannot connect to %1: %2; check HostName/Port/ProxyJump in %3 and that the host is reachable")
+            .arg(hostLabel(c), sshErrorText(s),
+                 c.configPath.isEmpty() ? QStringLiteral("the SSH config") : c.configPath);
     // Host key strictly before any authentication request.
     const QString keyError = checkHostKey(s, c, settings, callbacks);
     if (!keyError.isEmpty())
@@ -422,7 +438,9 @@ int sshStartBridge(ssh_session carrier, SshHop &next, QString *error)
     const QByteArray host = next.config.hostName.toUtf8();
     if (ssh_channel_open_forward(ch, host.constData(), next.config.port, "127.0.0.1", 0) != SSH_OK) {
         *error = QStringLiteral("the jump host could not open a connection to %1:%2: %3 (is forwarding allowed there?)")
-                     .arg(next.config.hostName).arg(next.config.port).arg(sshErrorText(carrier));
+                     .arg(next.config.hostName)
+                     .arg(next.config.port)
+                     .arg(sshErrorText(carrier));
         ssh_channel_free(ch);
         return -1;
     }
@@ -441,4 +459,4 @@ int sshStartBridge(ssh_session carrier, SshHop &next, QString *error)
     return sv[0];
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -26,8 +26,8 @@ struct SshHop {
     // touches (one thread per libssh session).
     ssh_session carrier = nullptr;
     ssh_channel carrierChannel = nullptr;
-    int pumpFd = -1;          // our end of the socketpair
-    int sessionFd = -1;       // the other end, given to `session` (libssh 0.10 does not close it)
+    int pumpFd = -1;   // our end of the socketpair
+    int sessionFd = -1;   // the other end, given to `session` (libssh 0.10 does not close it)
     std::thread pump;
     std::atomic<bool> stopPump{false};
     int keepaliveSeconds = 0;
@@ -41,8 +41,7 @@ struct SshHop {
 
 // Connects `hop.config` (through `fd` when >= 0), checks the host key, and
 // authenticates. Returns "" or a one-line error.
-QString sshConnectAndAuthenticate(SshHop &hop, int fd, const SshConnectionSettings &settings,
-                                  SshCallbacks *callbacks);
+QString sshConnectAndAuthenticate(SshHop &hop, int fd, const SshConnectionSettings &settings, SshCallbacks *callbacks);
 
 // Opens a direct-tcpip channel on `carrier` to next.config's host:port and
 // starts the pump; returns the fd to hand to the next session, or -1 and *error.
@@ -50,4 +49,4 @@ int sshStartBridge(ssh_session carrier, SshHop &next, QString *error);
 
 QString sshErrorText(ssh_session s);
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -18,11 +18,11 @@ namespace {
 
 // Expands the ProxyJump chain of `target` into the list of hops to dial:
 // the first jump host (honouring its own ProxyJump), the others, the target.
-QString buildHopList(const SshConfigFile &cfg, const SshHostConfig &target, int depth,
-                     QList<SshHostConfig> *out)
+QString buildHopList(const SshConfigFile &cfg, const SshHostConfig &target, int depth, QList<SshHostConfig> *out)
 {
     if (depth > 8)
-        return QStringLiteral("ProxyJump of %1 loops or nests too deeply; check %2").arg(target.alias, target.configPath);
+        return QStringLiteral("ProxyJump of %1 loops or nests too deeply; check %2")
+            .arg(target.alias, target.configPath);
     if (!target.hasProxyJump()) {
         *out << target;
         return {};
@@ -50,10 +50,12 @@ QString buildHopList(const SshConfigFile &cfg, const SshHostConfig &target, int 
             host = spec.section(QLatin1Char(':'), 0, 0);
             port = spec.section(QLatin1Char(':'), 1).toInt();
             if (port <= 0 || port > 65535)
-                return QStringLiteral("ProxyJump \"%1\" of %2 has a bad port; check %3").arg(chain[i], target.alias, target.configPath);
+                return QStringLiteral("ProxyJump \"%1\" of %2 has a bad port; check %3")
+                    .arg(chain[i], target.alias, target.configPath);
         }
         if (host.isEmpty())
-            return QStringLiteral("ProxyJump \"%1\" of %2 names no host; check %3").arg(chain[i], target.alias, target.configPath);
+            return QStringLiteral("ProxyJump \"%1\" of %2 names no host; check %3")
+                .arg(chain[i], target.alias, target.configPath);
         SshHostConfig hop = cfg.resolve(host);
         if (!user.isEmpty())
             hop.user = user;
@@ -73,7 +75,7 @@ QString buildHopList(const SshConfigFile &cfg, const SshHostConfig &target, int 
     return {};
 }
 
-} // namespace
+}   // namespace
 
 void SshSession::Private::teardown()
 {
@@ -183,7 +185,7 @@ QString SshSession::connectImpl()
         auto hop = std::make_unique<SshHop>();
         hop->config = chain[i];
         hop->keepaliveSeconds = chain[i].serverAliveIntervalSeconds > 0 ? chain[i].serverAliveIntervalSeconds
-                                                                         : d->settings.keepaliveSeconds;
+                                                                        : d->settings.keepaliveSeconds;
         int fd = -1;
         if (i > 0) {
             fd = sshStartBridge(d->hops.back()->session, *hop, &err);
@@ -233,8 +235,8 @@ void SshSession::sendKeepaliveIfDue()
 {
     if (!isConnected())
         return;
-    const int interval = d->target.serverAliveIntervalSeconds > 0 ? d->target.serverAliveIntervalSeconds
-                                                                  : d->settings.keepaliveSeconds;
+    const int interval =
+        d->target.serverAliveIntervalSeconds > 0 ? d->target.serverAliveIntervalSeconds : d->settings.keepaliveSeconds;
     if (interval <= 0 || d->sinceTraffic.elapsed() < qint64(interval) * 1000)
         return;
     if (ssh_send_keepalive(d->session()) != SSH_OK)
@@ -341,7 +343,8 @@ RemoteResult SshSession::runImpl(const QStringList &argv, int timeoutMs)
             break;
         }
         if (deadline.hasExpired()) {
-            r.transportError = QStringLiteral("no result within %1 s; the remote command may still be running").arg(timeoutMs / 1000.0);
+            r.transportError = QStringLiteral("no result within %1 s; the remote command may still be running")
+                                   .arg(timeoutMs / 1000.0);
             ssh_channel_close(ch);
             ssh_channel_free(ch);
             if (!ssh_is_connected(s))
@@ -350,14 +353,16 @@ RemoteResult SshSession::runImpl(const QStringList &argv, int timeoutMs)
         }
     }
     if (failed) {
-        r.transportError = d->transportFailure(QStringLiteral("the connection failed while running %1").arg(argv.first()));
+        r.transportError =
+            d->transportFailure(QStringLiteral("the connection failed while running %1").arg(argv.first()));
         d->broken = true;   // a read error leaves the channel state unknown
         ssh_channel_free(ch);
         return r;
     }
     r.exitCode = ssh_channel_get_exit_status(ch);
     if (r.exitCode < 0 && !ssh_is_connected(s)) {
-        r.transportError = d->transportFailure(QStringLiteral("the connection closed before %1 reported its exit status").arg(argv.first()));
+        r.transportError = d->transportFailure(
+            QStringLiteral("the connection closed before %1 reported its exit status").arg(argv.first()));
         d->broken = true;
     }
     ssh_channel_close(ch);
@@ -366,4 +371,4 @@ RemoteResult SshSession::runImpl(const QStringList &argv, int timeoutMs)
     return r;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -61,8 +61,7 @@ public:
     // Writes to a temporary name beside remotePath, sets `mode`, renames over.
     QString upload(const QString &remotePath, const QByteArray &data, int mode = 0644) override;
     // offset < 0 reads the last -offset bytes (a tail).
-    RemoteFileChunk download(const QString &remotePath, qint64 offset = 0,
-                             qint64 maxBytes = 16 * 1024 * 1024) override;
+    RemoteFileChunk download(const QString &remotePath, qint64 offset = 0, qint64 maxBytes = 16 * 1024 * 1024) override;
     QString homeDirectory() override;
 
     // Remote text made safe to show: control characters except \n and \t removed.
@@ -80,4 +79,4 @@ private:
     std::unique_ptr<Private> d;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

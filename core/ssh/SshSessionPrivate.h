@@ -36,4 +36,4 @@ struct SshSession::Private {
     QString sftpErrorText(const QString &op, const QString &path) const;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -19,8 +19,9 @@ QString SshSession::Private::ensureSftp()
         return {};
     ssh_session s = session();
     if (!s || broken || !ssh_is_connected(s))
-        return lastConnectError.isEmpty() ? QStringLiteral("not connected to %1").arg(settings.alias)
-                                          : QStringLiteral("not connected to %1: %2").arg(settings.alias, lastConnectError);
+        return lastConnectError.isEmpty()
+                   ? QStringLiteral("not connected to %1").arg(settings.alias)
+                   : QStringLiteral("not connected to %1: %2").arg(settings.alias, lastConnectError);
     sftp = sftp_new(s);
     if (!sftp)
         return transportFailure(QStringLiteral("cannot start SFTP (is the sftp subsystem enabled on the server?)"));
@@ -37,10 +38,18 @@ QString SshSession::Private::sftpErrorText(const QString &op, const QString &pat
     const int code = sftp ? sftp_get_error(sftp) : -1;
     QString why;
     switch (code) {
-    case SSH_FX_NO_SUCH_FILE: why = QStringLiteral("no such file or directory"); break;
-    case SSH_FX_PERMISSION_DENIED: why = QStringLiteral("permission denied"); break;
-    case SSH_FX_FILE_ALREADY_EXISTS: why = QStringLiteral("already exists"); break;
-    default: why = sshErrorText(session()); break;
+    case SSH_FX_NO_SUCH_FILE:
+        why = QStringLiteral("no such file or directory");
+        break;
+    case SSH_FX_PERMISSION_DENIED:
+        why = QStringLiteral("permission denied");
+        break;
+    case SSH_FX_FILE_ALREADY_EXISTS:
+        why = QStringLiteral("already exists");
+        break;
+    default:
+        why = sshErrorText(session());
+        break;
     }
     return QStringLiteral("%1 %2: %3").arg(op, path, why);
 }
@@ -52,7 +61,7 @@ bool isAbsoluteOrHome(const QString &p)
     return p.startsWith(QLatin1Char('/'));
 }
 
-} // namespace
+}   // namespace
 
 QString SshSession::homeDirectory()
 {
@@ -136,7 +145,7 @@ QString loggedPath(QString text, const QString &remotePath)
     return text;
 }
 
-} // namespace
+}   // namespace
 
 QString SshSession::upload(const QString &remotePath, const QByteArray &data, int mode)
 {
@@ -165,7 +174,8 @@ RemoteFileChunk SshSession::download(const QString &remotePath, qint64 offset, q
                              .arg(d->settings.alias, loggedPath(remotePath, remotePath))
                              .arg(offset);
     if (c.error.isEmpty())
-        qCInfo(lcSsh).noquote() << QStringLiteral("%1 -> %2 bytes in %3 ms").arg(what).arg(c.data.size()).arg(timer.elapsed());
+        qCInfo(lcSsh).noquote()
+            << QStringLiteral("%1 -> %2 bytes in %3 ms").arg(what).arg(c.data.size()).arg(timer.elapsed());
     else
         qCInfo(lcSsh).noquote() << QStringLiteral("%1 -> %2 after %3 ms: %4")
                                        .arg(what, c.missing ? QStringLiteral("missing") : QStringLiteral("failed"))
@@ -183,10 +193,12 @@ QString SshSession::uploadImpl(const QString &remotePath, const QByteArray &data
         return QStringLiteral("cannot upload to \"%1\": not a file path").arg(remotePath);
     // Temporary name in the same directory so the final rename is atomic.
     const int slash = path.lastIndexOf(QLatin1Char('/'));
-    const QString tmp = path.left(slash + 1) + QStringLiteral(".") + path.mid(slash + 1)
+    const QString tmp =
+        path.left(slash + 1) + QStringLiteral(".") + path.mid(slash + 1)
         + QStringLiteral(".part-%1").arg(QRandomGenerator::global()->generate64(), 16, 16, QLatin1Char('0'));
     const QByteArray tmpBytes = tmp.toUtf8();
-    sftp_file f = sftp_open(d->sftp, tmpBytes.constData(), O_WRONLY | O_CREAT | O_EXCL, mode_t(mode & 07777) | S_IRUSR | S_IWUSR);
+    sftp_file f =
+        sftp_open(d->sftp, tmpBytes.constData(), O_WRONLY | O_CREAT | O_EXCL, mode_t(mode & 07777) | S_IRUSR | S_IWUSR);
     if (!f)
         return d->sftpErrorText(QStringLiteral("cannot create"), tmp);
     qint64 done = 0;
@@ -216,11 +228,13 @@ QString SshSession::uploadImpl(const QString &remotePath, const QByteArray &data
             if (a)
                 sftp_attributes_free(a);
             if (replaceable && ShellQuote::isSafeForRemote(path)) {
-                const RemoteResult mv = run({QStringLiteral("mv"), QStringLiteral("-f"), QStringLiteral("--"), tmp, path});
+                const RemoteResult mv =
+                    run({QStringLiteral("mv"), QStringLiteral("-f"), QStringLiteral("--"), tmp, path});
                 if (mv.ok())
                     error.clear();
                 else
-                    error = QStringLiteral("cannot replace %1: %2").arg(path, mv.transportOk() ? sanitizeForDisplay(mv.err).trimmed() : mv.transportError);
+                    error = QStringLiteral("cannot replace %1: %2")
+                                .arg(path, mv.transportOk() ? sanitizeForDisplay(mv.err).trimmed() : mv.transportError);
             }
         }
     }
@@ -299,4 +313,4 @@ RemoteFileChunk SshSession::downloadImpl(const QString &remotePath, qint64 offse
     return c;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -64,7 +64,7 @@ QString expandTilde(const QString &path)
     return path;
 }
 
-} // namespace
+}   // namespace
 
 QString SshHostConfig::knownHostsPath() const
 {
@@ -157,8 +157,8 @@ SshConfigFile SshConfigFile::fromText(const QString &text, const QString &pathFo
     return cfg;
 }
 
-bool SshConfigFile::parseFile(const QString &file, const QStringList &currentHost, bool currentMatchNever,
-                              int depth, QString *error)
+bool SshConfigFile::parseFile(const QString &file, const QStringList &currentHost, bool currentMatchNever, int depth,
+                              QString *error)
 {
     QFile f(file);
     if (!f.exists())
@@ -183,8 +183,8 @@ bool SshConfigFile::parseFile(const QString &file, const QStringList &currentHos
     return ok;
 }
 
-bool SshConfigFile::parseText(const QString &text, const QString &file, QStringList currentHost,
-                              bool currentMatchNever, int depth, QString *error)
+bool SshConfigFile::parseText(const QString &text, const QString &file, QStringList currentHost, bool currentMatchNever,
+                              int depth, QString *error)
 {
     bool ok = true;
     auto fail = [&](int line, const QString &what) {
@@ -202,7 +202,8 @@ bool SshConfigFile::parseText(const QString &text, const QString &file, QStringL
         static const QRegularExpression keyRe(QStringLiteral("^([A-Za-z]+)\\s*(?:=\\s*|\\s+)(.*)$"));
         const auto m = keyRe.match(line);
         if (!m.hasMatch()) {
-            fail(lineNo, QStringLiteral("cannot parse \"%1\" (expected: Keyword value)").arg(InputLimits::quoted(line)));
+            fail(lineNo,
+                 QStringLiteral("cannot parse \"%1\" (expected: Keyword value)").arg(InputLimits::quoted(line)));
             continue;
         }
         const QString keyword = m.captured(1).toLower();
@@ -225,7 +226,8 @@ bool SshConfigFile::parseText(const QString &text, const QString &file, QStringL
             // Only "Match all" is understood; anything else is treated as never
             // matching rather than guessed at.
             currentHost = QStringList{QStringLiteral("*")};
-            currentMatchNever = !(words.size() == 1 && words[0].compare(QLatin1String("all"), Qt::CaseInsensitive) == 0);
+            currentMatchNever =
+                !(words.size() == 1 && words[0].compare(QLatin1String("all"), Qt::CaseInsensitive) == 0);
             continue;
         }
         if (keyword == QLatin1String("include")) {
@@ -266,8 +268,8 @@ bool SshConfigFile::parseText(const QString &text, const QString &file, QStringL
         e.matchNever = currentMatchNever;
         e.keyword = keyword;
         e.value = keyword == QLatin1String("identityfile") || keyword == QLatin1String("userknownhostsfile")
-            ? words.first()
-            : words.join(QLatin1Char(' '));
+                      ? words.first()
+                      : words.join(QLatin1Char(' '));
         e.file = file;
         e.line = lineNo;
         if (keyword == QLatin1String("port")) {
@@ -394,4 +396,4 @@ SshHostConfig SshConfigFile::resolve(const QString &alias) const
     return c;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

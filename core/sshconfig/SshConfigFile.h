@@ -44,22 +44,22 @@ public:
     struct Entry {
         QStringList hostPatterns;   // empty = applies to all (before any Host line)
         bool matchNever = false;
-        QString keyword;            // lower case
+        QString keyword;   // lower case
         QString value;
         QString file;
         int line = 0;
     };
 
 private:
-    bool parseFile(const QString &file, const QStringList &currentHost, bool currentMatchNever,
-                   int depth, QString *error);
-    bool parseText(const QString &text, const QString &file, QStringList currentHost,
-                   bool currentMatchNever, int depth, QString *error);
+    bool parseFile(const QString &file, const QStringList &currentHost, bool currentMatchNever, int depth,
+                   QString *error);
+    bool parseText(const QString &text, const QString &file, QStringList currentHost, bool currentMatchNever, int depth,
+                   QString *error);
 
     QString m_path;
     QList<Entry> m_entries;
     QStringList m_includeStack;   // canonical paths of the files being read, outermost first
-    int m_filesRead = 0;          // all files read for this config, Includes counted each time
+    int m_filesRead = 0;   // all files read for this config, Includes counted each time
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -9,17 +9,17 @@ namespace scalelab {
 // The effective OpenSSH client settings for one alias, as resolved by
 // SshConfigFile (first obtained value wins, like ssh_config(5)).
 struct SshHostConfig {
-    QString alias;               // what the user typed
-    QString hostName;            // HostName, or the alias when unset
-    QString user;                // User, or the local user name when unset
+    QString alias;   // what the user typed
+    QString hostName;   // HostName, or the alias when unset
+    QString user;   // User, or the local user name when unset
     int port = 22;
     QStringList identityFiles;   // expanded (~, %d %u %h %r %%), in config order
-    QString proxyJump;           // raw ProxyJump value, "" or "none" = direct
-    QString userKnownHostsFile;  // expanded; "" = ~/.ssh/known_hosts
+    QString proxyJump;   // raw ProxyJump value, "" or "none" = direct
+    QString userKnownHostsFile;   // expanded; "" = ~/.ssh/known_hosts
     bool identitiesOnly = false;
-    int connectTimeoutSeconds = 0;      // 0 = not set
-    int serverAliveIntervalSeconds = 0; // 0 = not set
-    QString configPath;          // the file it came from ("" = none)
+    int connectTimeoutSeconds = 0;   // 0 = not set
+    int serverAliveIntervalSeconds = 0;   // 0 = not set
+    QString configPath;   // the file it came from ("" = none)
 
     // The known_hosts file this host is checked against and appended to.
     QString knownHostsPath() const;
@@ -29,4 +29,4 @@ struct SshHostConfig {
     }
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -71,7 +71,7 @@ quint64 threadSerial()
     return serial;
 }
 
-} // namespace
+}   // namespace
 
 const char *RunStoreSql::runColumns()
 {
@@ -207,8 +207,7 @@ Result<void> RunStore::migrate(QSqlDatabase &db)
             if (auto e = RunStoreSql::execPlain(db, sql); !e)
                 return fail(ErrorCode::StoreFailed,
                             QStringLiteral("run store migration %1: %2").arg(version + 1).arg(e.error().message));
-        if (auto e = RunStoreSql::execPlain(db, QStringLiteral("PRAGMA user_version=%1").arg(version + 1));
-            !e)
+        if (auto e = RunStoreSql::execPlain(db, QStringLiteral("PRAGMA user_version=%1").arg(version + 1)); !e)
             return e;
         if (auto e = tx.commit(); !e)
             return fail(e.error());
@@ -314,8 +313,7 @@ Result<void> RunStore::setStudyNotes(qint64 id, const QString &notes)
     if (auto e = connection(db); !e)
         return fail(e.error());
     QSqlQuery q(db);
-    if (auto e = RunStoreSql::exec(q, QStringLiteral("UPDATE studies SET notes = ? WHERE id = ?"), {notes, id});
-        !e)
+    if (auto e = RunStoreSql::exec(q, QStringLiteral("UPDATE studies SET notes = ? WHERE id = ?"), {notes, id}); !e)
         return fail(e.error());
     return oneRowChanged(q, QStringLiteral("study"), id);
 }
@@ -423,7 +421,8 @@ Result<void> RunStore::setSlurmVersion(qint64 runId, const QString &version)
     if (auto e = connection(db); !e)
         return fail(e.error());
     QSqlQuery q(db);
-    if (auto e = RunStoreSql::exec(q, QStringLiteral("UPDATE runs SET slurm_version = ? WHERE id = ?"), {version, runId});
+    if (auto e =
+            RunStoreSql::exec(q, QStringLiteral("UPDATE runs SET slurm_version = ? WHERE id = ?"), {version, runId});
         !e)
         return fail(e.error());
     return oneRowChanged(q, QStringLiteral("run"), runId);
@@ -436,7 +435,7 @@ Result<void> RunStore::setRemoteDir(qint64 runId, const QString &remoteDir)
         return fail(e.error());
     QSqlQuery q(db);
     if (auto e = RunStoreSql::exec(q, QStringLiteral("UPDATE runs SET remote_dir = ?, updated = ? WHERE id = ?"),
-                                      {remoteDir, RunStoreSql::toText({}), runId});
+                                   {remoteDir, RunStoreSql::toText({}), runId});
         !e)
         return fail(e.error());
     return oneRowChanged(q, QStringLiteral("run"), runId);
@@ -481,7 +480,8 @@ Result<void> RunStore::markSubmitted(qint64 runId, const QString &jobId, SubmitS
         return fail(st.error());
     if (auto e = tx.commit(); !e)
         return e;
-    qCInfo(lcStore).noquote() << QStringLiteral("run %1: submission %2, job %3").arg(runId).arg(submitStateId(how), jobId);
+    qCInfo(lcStore).noquote()
+        << QStringLiteral("run %1: submission %2, job %3").arg(runId).arg(submitStateId(how), jobId);
     return success();
 }
 
@@ -502,11 +502,10 @@ Result<bool> RunStore::updateState(qint64 runId, JobState state, const QString &
 }
 
 Result<bool> RunStore::updateStateIn(QSqlDatabase &db, qint64 runId, JobState state, const QString &reason,
-                                          const QDateTime &at)
+                                     const QDateTime &at)
 {
     QSqlQuery q(db);
-    if (auto e = RunStoreSql::exec(q, QStringLiteral("SELECT state, reason FROM runs WHERE id = ?"), {runId});
-        !e)
+    if (auto e = RunStoreSql::exec(q, QStringLiteral("SELECT state, reason FROM runs WHERE id = ?"), {runId}); !e)
         return fail(e.error());
     if (!q.next())
         return fail(ErrorCode::NotFound, QStringLiteral("run store: no run with id %1").arg(runId));
@@ -518,7 +517,7 @@ Result<bool> RunStore::updateStateIn(QSqlDatabase &db, qint64 runId, JobState st
     const QString when = RunStoreSql::toText(at);
     QSqlQuery u(db);
     if (auto e = RunStoreSql::exec(u, QStringLiteral("UPDATE runs SET state = ?, reason = ?, updated = ? WHERE id = ?"),
-                                      {newState, reason, when, runId});
+                                   {newState, reason, when, runId});
         !e)
         return fail(e.error());
     QSqlQuery h(db);
@@ -546,4 +545,4 @@ Result<void> RunStore::deleteRun(qint64 runId)
     return oneRowChanged(q, QStringLiteral("run"), runId);
 }
 
-} // namespace scalelab
+}   // namespace scalelab

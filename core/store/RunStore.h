@@ -51,7 +51,7 @@ public:
     Result<void> open();
     Result<int> schemaVersion();
     Result<QString> integrityCheck();   // "ok" when sound
-    void closeThreadConnection();        // call before a worker thread ends
+    void closeThreadConnection();   // call before a worker thread ends
 
     // Studies
     Result<qint64> createStudy(const StudyRecord &study);
@@ -125,15 +125,15 @@ private:
     Result<qint64> insertStudyIn(QSqlDatabase &db, const StudyRecord &study);
     Result<QList<RunRecord>> selectRuns(const QString &where, const QVariantList &binds);
     Result<bool> updateStateIn(QSqlDatabase &db, qint64 runId, JobState state, const QString &reason,
-                                    const QDateTime &at);
+                               const QDateTime &at);
     Result<void> saveAccountingIn(QSqlDatabase &db, qint64 runId, const SacctRecord &acct);
 
     QString m_dataDir;
     QString m_connectionPrefix;
-    QMutex m_mutex;                // guards the two members below
+    QMutex m_mutex;   // guards the two members below
     QSet<QString> m_connections;   // names created, removed in the destructor
     bool m_migrated = false;
     std::optional<Error> m_refusal;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -47,4 +47,4 @@ Result<QList<RunRecord>> RunStore::createRuns(const QList<RunRecord> &runs, cons
     return out;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

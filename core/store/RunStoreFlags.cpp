@@ -62,7 +62,8 @@ Result<QHash<qint64, QString>> RunStore::failureLines()
     if (auto e = connection(db); !e)
         return fail(e.error());
     QSqlQuery q(db);
-    if (auto e = RunStoreSql::exec(q, QStringLiteral("SELECT run_id, failure_line FROM run_flags WHERE failure_line <> ''"));
+    if (auto e =
+            RunStoreSql::exec(q, QStringLiteral("SELECT run_id, failure_line FROM run_flags WHERE failure_line <> ''"));
         !e)
         return fail(e.error());
     QHash<qint64, QString> out;
@@ -79,11 +80,11 @@ Result<void> RunStore::withdrawRun(qint64 runId)
     // One conditional statement: a run a worker has already moved on
     // (unknown, submitted) is not touched.
     QSqlQuery q(db);
-    if (auto e = RunStoreSql::exec(
-            q,
-            QStringLiteral("UPDATE runs SET submit_state = 'rejected', rejection = ?, updated = ?"
-                           " WHERE id = ? AND job_id = '' AND submit_state IN ('intent','uploaded')"),
-            {withdrawnText(), RunStoreSql::toText({}), runId});
+    if (auto e =
+            RunStoreSql::exec(q,
+                              QStringLiteral("UPDATE runs SET submit_state = 'rejected', rejection = ?, updated = ?"
+                                             " WHERE id = ? AND job_id = '' AND submit_state IN ('intent','uploaded')"),
+                              {withdrawnText(), RunStoreSql::toText({}), runId});
         !e)
         return e;
     if (q.numRowsAffected() == 1)
@@ -91,12 +92,13 @@ Result<void> RunStore::withdrawRun(qint64 runId)
     const auto r = run(runId);
     if (!r)
         return fail(r.error());
-    return fail(ErrorCode::WrongState,
-                QStringLiteral("run %1 cannot be withdrawn: it %2")
-                    .arg(runId)
-                    .arg(r->hasJob() ? QStringLiteral("is Slurm job %1; cancel it instead").arg(r->jobId)
-                                     : QStringLiteral("may already have reached Slurm (%1)")
-                                           .arg(submitStateId(r->submitState))));
+    return fail(
+        ErrorCode::WrongState,
+        QStringLiteral("run %1 cannot be withdrawn: it %2")
+            .arg(runId)
+            .arg(r->hasJob()
+                     ? QStringLiteral("is Slurm job %1; cancel it instead").arg(r->jobId)
+                     : QStringLiteral("may already have reached Slurm (%1)").arg(submitStateId(r->submitState))));
 }
 
 Result<void> RunStore::setRunStudy(qint64 runId, qint64 studyId)
@@ -114,4 +116,4 @@ Result<void> RunStore::setRunStudy(qint64 runId, qint64 studyId)
     return success();
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -72,4 +72,4 @@ const QList<QStringList> &runStoreMigrations()
     return m;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -40,7 +40,7 @@ QList<QMap<QString, QString>> linesFromJson(const QString &json)
     return out;
 }
 
-} // namespace
+}   // namespace
 
 Result<QList<StateChange>> RunStore::stateHistory(qint64 runId)
 {
@@ -93,9 +93,30 @@ Result<void> RunStore::saveAccountingIn(QSqlDatabase &db, qint64 runId, const Sa
                        " account, tres_usage_in_ave, tres_usage_in_max, timelimit, job_name, work_dir, comment, raw,"
                        " lines_json, recorded) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
                        " ?, ?, ?, ?)"),
-        {runId, a.jobId, a.stateText, a.exitCode, a.submit, a.start, a.end, a.elapsed, a.allocTres, a.maxRss,
-         a.nodeList, a.reason, a.totalCpu, a.allocCpus, a.partition, a.account, a.tresUsageInAve, a.tresUsageInMax,
-         a.timelimit, a.jobName, a.workDir, a.comment, a.rawLines.join(QLatin1Char('\n')), linesToJson(a.lines),
+        {runId,
+         a.jobId,
+         a.stateText,
+         a.exitCode,
+         a.submit,
+         a.start,
+         a.end,
+         a.elapsed,
+         a.allocTres,
+         a.maxRss,
+         a.nodeList,
+         a.reason,
+         a.totalCpu,
+         a.allocCpus,
+         a.partition,
+         a.account,
+         a.tresUsageInAve,
+         a.tresUsageInMax,
+         a.timelimit,
+         a.jobName,
+         a.workDir,
+         a.comment,
+         a.rawLines.join(QLatin1Char('\n')),
+         linesToJson(a.lines),
          RunStoreSql::toText({})});
 }
 
@@ -161,10 +182,11 @@ Result<void> RunStore::recordFile(const FileRecord &f)
     if (auto e = connection(db); !e)
         return fail(e.error());
     QSqlQuery q(db);
-    return RunStoreSql::exec(q,
-                             QStringLiteral("INSERT OR REPLACE INTO files (run_id, remote_path, local_path, size,"
-                                            " fetched_offset, fetched_at) VALUES (?, ?, ?, ?, ?, ?)"),
-                             {f.runId, f.remotePath, f.localPath, f.size, f.fetchedOffset, RunStoreSql::toText(f.fetchedAt)});
+    return RunStoreSql::exec(
+        q,
+        QStringLiteral("INSERT OR REPLACE INTO files (run_id, remote_path, local_path, size,"
+                       " fetched_offset, fetched_at) VALUES (?, ?, ?, ?, ?, ?)"),
+        {f.runId, f.remotePath, f.localPath, f.size, f.fetchedOffset, RunStoreSql::toText(f.fetchedAt)});
 }
 
 Result<QList<FileRecord>> RunStore::files(qint64 runId)
@@ -174,15 +196,19 @@ Result<QList<FileRecord>> RunStore::files(qint64 runId)
         return fail(e.error());
     QSqlQuery q(db);
     if (auto e = RunStoreSql::exec(q,
-                                      QStringLiteral("SELECT remote_path, local_path, size, fetched_offset, fetched_at"
-                                                     " FROM files WHERE run_id = ? ORDER BY remote_path"),
-                                      {runId});
+                                   QStringLiteral("SELECT remote_path, local_path, size, fetched_offset, fetched_at"
+                                                  " FROM files WHERE run_id = ? ORDER BY remote_path"),
+                                   {runId});
         !e)
         return fail(e.error());
     QList<FileRecord> out;
     while (q.next())
-        out << FileRecord{runId, q.value(0).toString(), q.value(1).toString(), q.value(2).toLongLong(),
-                          q.value(3).toLongLong(), RunStoreSql::fromText(q.value(4))};
+        out << FileRecord{runId,
+                          q.value(0).toString(),
+                          q.value(1).toString(),
+                          q.value(2).toLongLong(),
+                          q.value(3).toLongLong(),
+                          RunStoreSql::fromText(q.value(4))};
     return out;
 }
 
@@ -206,8 +232,9 @@ Result<void> RunStore::setMetric(const MetricRecord &m)
         return fail(ErrorCode::InvalidValue, QStringLiteral("run store: a metric needs a name"));
     QSqlQuery q(db);
     return RunStoreSql::exec(
-        q, QStringLiteral("INSERT OR REPLACE INTO metrics (run_id, name, value, unit, source, file, line, rule, formula)"
-                          " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+        q,
+        QStringLiteral("INSERT OR REPLACE INTO metrics (run_id, name, value, unit, source, file, line, rule, formula)"
+                       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
         {m.runId, m.name, m.value, m.unit, m.source, m.file, m.line, m.rule, m.formula});
 }
 
@@ -217,18 +244,25 @@ Result<QList<MetricRecord>> RunStore::metrics(qint64 runId)
     if (auto e = connection(db); !e)
         return fail(e.error());
     QSqlQuery q(db);
-    if (auto e = RunStoreSql::exec(
-            q, QStringLiteral("SELECT name, value, unit, source, file, line, rule, formula FROM metrics"
-                              " WHERE run_id = ? ORDER BY name, source"),
-            {runId});
+    if (auto e =
+            RunStoreSql::exec(q,
+                              QStringLiteral("SELECT name, value, unit, source, file, line, rule, formula FROM metrics"
+                                             " WHERE run_id = ? ORDER BY name, source"),
+                              {runId});
         !e)
         return fail(e.error());
     QList<MetricRecord> out;
     while (q.next())
-        out << MetricRecord{runId, q.value(0).toString(), q.value(1).toDouble(), q.value(2).toString(),
-                            q.value(3).toString(), q.value(4).toString(), q.value(5).toLongLong(),
-                            q.value(6).toString(), q.value(7).toString()};
+        out << MetricRecord{runId,
+                            q.value(0).toString(),
+                            q.value(1).toDouble(),
+                            q.value(2).toString(),
+                            q.value(3).toString(),
+                            q.value(4).toString(),
+                            q.value(5).toLongLong(),
+                            q.value(6).toString(),
+                            q.value(7).toString()};
     return out;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -35,7 +35,7 @@ QVector<double> unpack(const QByteArray &b)
     return v;
 }
 
-} // namespace
+}   // namespace
 
 Result<void> RunStore::setSeries(const MetricSeries &s)
 {
@@ -51,7 +51,8 @@ Result<void> RunStore::setSeries(const MetricSeries &s)
                                                  .arg(s.values.size()));
     QSqlQuery q(db);
     return RunStoreSql::exec(
-        q, QStringLiteral("INSERT OR REPLACE INTO metric_series (run_id, name, unit, steps, vals) VALUES (?, ?, ?, ?, ?)"),
+        q,
+        QStringLiteral("INSERT OR REPLACE INTO metric_series (run_id, name, unit, steps, vals) VALUES (?, ?, ?, ?, ?)"),
         {s.runId, s.name, s.unit, pack(s.steps), pack(s.values)});
 }
 
@@ -62,7 +63,8 @@ Result<QList<MetricSeries>> RunStore::series(qint64 runId)
         return fail(e.error());
     QSqlQuery q(db);
     if (auto e = RunStoreSql::exec(
-            q, QStringLiteral("SELECT name, unit, steps, vals FROM metric_series WHERE run_id = ? ORDER BY name"), {runId});
+            q, QStringLiteral("SELECT name, unit, steps, vals FROM metric_series WHERE run_id = ? ORDER BY name"),
+            {runId});
         !e)
         return fail(e.error());
     QList<MetricSeries> out;
@@ -72,4 +74,4 @@ Result<QList<MetricSeries>> RunStore::series(qint64 runId)
     return out;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -67,4 +67,4 @@ public:
     }
 };
 
-} // namespace scalelab
+}   // namespace scalelab

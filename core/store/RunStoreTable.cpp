@@ -38,19 +38,20 @@ Result<RunTableRecords> RunStore::tableRecords(qint64 studyId)
     QString columns = QString::fromLatin1(RunStoreSql::runColumns());
     if (!one)
         columns.replace(QLatin1String(" script,"), QLatin1String(" '' AS script,"));
-    if (auto e = RunStoreSql::exec(q, QStringLiteral("SELECT %1 FROM runs%2 ORDER BY id").arg(columns, runFilter),
-                                      binds);
+    if (auto e =
+            RunStoreSql::exec(q, QStringLiteral("SELECT %1 FROM runs%2 ORDER BY id").arg(columns, runFilter), binds);
         !e)
         return fail(e.error());
     while (q.next())
         out.runs << RunStoreSql::readRun(q);
 
-    if (auto e = RunStoreSql::exec(q,
-                                      QStringLiteral("SELECT t.run_id, t.name, t.value, t.unit, t.source, t.file, t.line, t.rule,"
-                                                     " t.formula FROM metrics t%1"
-                                                     " ORDER BY t.run_id, t.name, t.source")
-                                          .arg(joinFilter),
-                                      binds);
+    if (auto e = RunStoreSql::exec(
+            q,
+            QStringLiteral("SELECT t.run_id, t.name, t.value, t.unit, t.source, t.file, t.line, t.rule,"
+                           " t.formula FROM metrics t%1"
+                           " ORDER BY t.run_id, t.name, t.source")
+                .arg(joinFilter),
+            binds);
         !e)
         return fail(e.error());
     while (q.next()) {
@@ -75,8 +76,7 @@ Result<RunTableRecords> RunStore::tableRecords(qint64 studyId)
     while (q.next())
         out.accounting.insert(q.value(0).toLongLong(), RunStoreSql::readAccounting(q, 1));
 
-    if (auto e = RunStoreSql::exec(
-            q, QStringLiteral("SELECT DISTINCT t.run_id FROM files t%1").arg(joinFilter), binds);
+    if (auto e = RunStoreSql::exec(q, QStringLiteral("SELECT DISTINCT t.run_id FROM files t%1").arg(joinFilter), binds);
         !e)
         return fail(e.error());
     while (q.next())
@@ -84,4 +84,4 @@ Result<RunTableRecords> RunStore::tableRecords(qint64 studyId)
     return out;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

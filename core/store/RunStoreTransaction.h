@@ -8,7 +8,9 @@ namespace scalelab {
 // BEGIN IMMEDIATE ... COMMIT; rolls back when not committed.
 class RunStoreTransaction {
 public:
-    explicit RunStoreTransaction(QSqlDatabase &db) : m_db(db) {}
+    explicit RunStoreTransaction(QSqlDatabase &db)
+        : m_db(db)
+    {}
     ~RunStoreTransaction()
     {
         if (m_open)
@@ -33,4 +35,4 @@ private:
     bool m_open = false;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

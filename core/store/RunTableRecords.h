@@ -17,10 +17,10 @@ namespace scalelab {
 // per-run form took minutes, this takes about as long as sqlite3 itself.
 struct RunTableRecords {
     QList<StudyRecord> studies;
-    QList<RunRecord> runs;                        // by id; `script` only when one study was read
+    QList<RunRecord> runs;   // by id; `script` only when one study was read
     QHash<qint64, QList<MetricRecord>> metrics;   // run id -> its metrics
-    QHash<qint64, SacctRecord> accounting;        // run id -> its accounting, where stored
-    QSet<qint64> runsWithFiles;                   // runs with at least one fetched file
+    QHash<qint64, SacctRecord> accounting;   // run id -> its accounting, where stored
+    QSet<qint64> runsWithFiles;   // runs with at least one fetched file
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -31,8 +31,9 @@ int main()
             return 1;
     }
     std::sort(ms.begin(), ms.end());
-    std::printf("parse + build, 1000 nodes / 50 partitions (%d GPU partitions): median %.1f ms, min %.1f ms, max %.1f ms "
-                "(target 100 ms: ratio %.2f)\n",
-                gpuPartitions, ms[3], ms[0], ms[6], ms[3] / 100.0);
+    std::printf(
+        "parse + build, 1000 nodes / 50 partitions (%d GPU partitions): median %.1f ms, min %.1f ms, max %.1f ms "
+        "(target 100 ms: ratio %.2f)\n",
+        gpuPartitions, ms[3], ms[0], ms[6], ms[3] / 100.0);
     return 0;
 }

@@ -46,7 +46,8 @@ bool writeLog(const QString &path, qint64 bytes)
     // Lines as TF/NCCL/PyTorch jobs print them; one metric line in ~500.
     const char *noise[] = {
         "[1,0]<stdout>:nv-ai-03:62491:62509 [0] NCCL INFO Channel 11 : 0[39000] -> 1[57000] via P2P/IPC\n",
-        "2021-02-03 10:15:23.012238: I tensorflow/stream_executor/platform/default/dso_loader.cc:49] Successfully opened dynamic library libcudart.so.11.0\n",
+        "2021-02-03 10:15:23.012238: I tensorflow/stream_executor/platform/default/dso_loader.cc:49] Successfully "
+        "opened dynamic library libcudart.so.11.0\n",
         "Train Epoch: 3 [12800/60000 (21%)]\tLoss: 0.123456\n",
         "step 1234 lr 0.001 grad_norm 1.234 mem 12034MiB\n",
         "[default1]:rank 1/8 on gpu042 node=gpu042 CUDA_VISIBLE_DEVICES=0,1,2,3\n",
@@ -63,8 +64,9 @@ bool writeLog(const QString &path, qint64 bytes)
             const unsigned r = rng() % 500;
             if (r == 0) {
                 ++epoch;
-                const int n = std::snprintf(line, sizeof line, "[default0]:epoch %d loss %.4f time %.3f samples/s %.1f\n",
-                                            epoch, 2.0 / epoch, 0.1 + (rng() % 100) / 1000.0, 9000.0 + rng() % 3000);
+                const int n =
+                    std::snprintf(line, sizeof line, "[default0]:epoch %d loss %.4f time %.3f samples/s %.1f\n", epoch,
+                                  2.0 / epoch, 0.1 + (rng() % 100) / 1000.0, 9000.0 + rng() % 3000);
                 buf.append(line, n);
             } else {
                 buf.append(noise[r % 5]);
@@ -82,15 +84,18 @@ bool writeGpuCsv(const QString &path, int rounds, int gpus)
     QFile f(path);
     if (!f.open(QIODevice::WriteOnly))
         return false;
-    QByteArray buf = "index, timestamp, utilization.gpu [%], utilization.memory [%], memory.used [MiB], memory.total [MiB]\n";
+    QByteArray buf =
+        "index, timestamp, utilization.gpu [%], utilization.memory [%], memory.used [MiB], memory.total [MiB]\n";
     char line[128];
     for (int k = 0; k < rounds; ++k) {
         const int h = (k / 3600) % 24, m = (k / 60) % 60, s = k % 60, day = 1 + k / 86400;
         for (int g = 0; g < gpus; ++g) {
             const bool na = (k * gpus + g) % 997 == 0;
-            const int n = na ? std::snprintf(line, sizeof line, "%d, 2024/05/%02d %02d:%02d:%02d.%03d, [N/A], [N/A], %d MiB, 40960 MiB\n",
+            const int n = na ? std::snprintf(line, sizeof line,
+                                             "%d, 2024/05/%02d %02d:%02d:%02d.%03d, [N/A], [N/A], %d MiB, 40960 MiB\n",
                                              g, day, h, m, s, g * 3, 30000 + g)
-                             : std::snprintf(line, sizeof line, "%d, 2024/05/%02d %02d:%02d:%02d.%03d, %d %%, %d %%, %d MiB, 40960 MiB\n",
+                             : std::snprintf(line, sizeof line,
+                                             "%d, 2024/05/%02d %02d:%02d:%02d.%03d, %d %%, %d %%, %d MiB, 40960 MiB\n",
                                              g, day, h, m, s, g * 3, (k * 7 + g) % 101, (k + g) % 60, 30000 + g);
             buf.append(line, n);
         }
@@ -103,7 +108,7 @@ bool writeGpuCsv(const QString &path, int rounds, int gpus)
     return true;
 }
 
-} // namespace
+}   // namespace
 
 int main(int argc, char **argv)
 {
@@ -149,7 +154,8 @@ int main(int argc, char **argv)
     std::printf("log: %.0f MB, pattern '%s'\n", size, qPrintable(regex));
     std::printf("  LogMetricExtractor (1 pattern):  %.3f s  %.0f MB/s  matches %d\n", ours, size / ours, ourCount);
     std::printf("  grep -c -E (same pattern):       %.3f s  %.0f MB/s  lines %d\n", grep, size / grep, grepCount);
-    std::printf("  ratio grep_time/our_time = %.2f (target >= 0.5) %s\n", grep / ours, grep / ours >= 0.5 ? "OK" : "BELOW TARGET");
+    std::printf("  ratio grep_time/our_time = %.2f (target >= 0.5) %s\n", grep / ours,
+                grep / ours >= 0.5 ? "OK" : "BELOW TARGET");
     std::printf("  all %d builtin patterns:         %.3f s  %.3f s per 100 MB  (%d metrics found)\n",
                 int(LogMetricExtractor::builtinPatterns().size()), all, all * 100.0 / size, metrics);
     QFile::remove(log);
@@ -165,12 +171,14 @@ int main(int argc, char **argv)
     const double gpuTime = bestOf(3, [&] { rows = GpuSampleParser::parseFile(csv).rows; });
     const double csvMb = QFileInfo(csv).size() / 1e6;
     std::printf("gpu csv: %lld rows (%.0f MB)\n", rows, csvMb);
-    std::printf("  GpuSampleParser: %.3f s  %.2f M rows/s  %.0f MB/s\n", gpuTime, rows / gpuTime / 1e6, csvMb / gpuTime);
+    std::printf("  GpuSampleParser: %.3f s  %.2f M rows/s  %.0f MB/s\n", gpuTime, rows / gpuTime / 1e6,
+                csvMb / gpuTime);
 
     // 3. Hostile job output (issue 11 F3): one line of digits before a unit, 64 KB .. 8 MB.
     //    Linear time means the time roughly doubles with the input: growth factor <= 2.2.
     std::printf("hostile logs, all builtin rules (growth factor per doubling, goal <= 2.2):\n");
-    for (const char *tail : {" samples/s\n", "it/s\n", " images/sec\n", " img/sec per GPU\n", "\n", " Train Epoch: 1 x\n"}) {
+    for (const char *tail :
+         {" samples/s\n", "it/s\n", " images/sec\n", " img/sec per GPU\n", "\n", " Train Epoch: 1 x\n"}) {
         double previous = 0, worst = 0;
         std::printf("  digits + '%s':", QByteArray(tail).trimmed().constData());
         for (qint64 size = 64 * 1024; size <= 8 * 1024 * 1024; size *= 2) {

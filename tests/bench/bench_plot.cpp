@@ -49,8 +49,8 @@ UtilisationTimeline::Entry makeEntry(int gpus, int samplesPerGpu, double spacing
 }
 
 struct Timing {
-    double prepareMs = 0;  // level-of-detail pyramids (worker thread in the app)
-    double fillMs = 0;     // GUI thread: charts built and filled
+    double prepareMs = 0;   // level-of-detail pyramids (worker thread in the app)
+    double fillMs = 0;   // GUI thread: charts built and filled
     double replotMs = 0;   // median
     qsizetype drawn = 0;   // points handed to one graph after level of detail
 };
@@ -85,7 +85,7 @@ Timing measure(int gpus, int samplesPerGpu, double spacing, int repeats)
     return out;
 }
 
-} // namespace
+}   // namespace
 
 int main(int argc, char **argv)
 {
@@ -98,10 +98,12 @@ int main(int argc, char **argv)
     // 1.4 M points: 8 GPUs x 172,800 samples at 1 Hz.
     const Timing big = measure(8, 172800, 1.0, repeats);
     std::printf("bench_plot: utilisation timeline replot, offscreen, 1400x380 px, median of %d\n", repeats);
-    std::printf("  10k points   (8 x 1250):    prepare %7.1f ms  fill %7.1f ms  replot %6.2f ms  (%lld points/graph drawn)\n",
-                small.prepareMs, small.fillMs, small.replotMs, qint64(small.drawn));
-    std::printf("  1.38M points (8 x 172800):  prepare %7.1f ms  fill %7.1f ms  replot %6.2f ms  (%lld points/graph drawn)\n",
-                big.prepareMs, big.fillMs, big.replotMs, qint64(big.drawn));
+    std::printf(
+        "  10k points   (8 x 1250):    prepare %7.1f ms  fill %7.1f ms  replot %6.2f ms  (%lld points/graph drawn)\n",
+        small.prepareMs, small.fillMs, small.replotMs, qint64(small.drawn));
+    std::printf(
+        "  1.38M points (8 x 172800):  prepare %7.1f ms  fill %7.1f ms  replot %6.2f ms  (%lld points/graph drawn)\n",
+        big.prepareMs, big.fillMs, big.replotMs, qint64(big.drawn));
     std::printf("  replot ratio 1.38M / 10k = %.2f (target <= 3)\n", big.replotMs / std::max(small.replotMs, 1e-6));
     return 0;
 }

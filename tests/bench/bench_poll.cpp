@@ -38,7 +38,6 @@ using scalelab::test::NoQuestions;
 
 namespace {
 
-
 void say(const QString &text)
 {
     std::printf("%s\n", qPrintable(text));
@@ -90,7 +89,9 @@ QString typesText(const QMap<QString, int> &types)
 class Bench {
 public:
     Bench(const test::TestClusterEnv &env, QString alias)
-        : m_env(env), m_alias(std::move(alias)), m_store(m_data.path())
+        : m_env(env)
+        , m_alias(std::move(alias))
+        , m_store(m_data.path())
     {
         SshConnectionSettings s;
         s.alias = m_alias;
@@ -103,7 +104,9 @@ public:
         // Cancel every held job of this run, even after an error.
         if (m_ssh && m_ssh->isConnected() && m_submitted > 0) {
             const RemoteResult r = m_ssh->run({QStringLiteral("scancel"), QStringLiteral("--name=") + m_name});
-            say(QStringLiteral("cancelled %1 held job(s): %2").arg(m_submitted).arg(r.ok() ? QStringLiteral("ok") : QString::fromUtf8(r.err)));
+            say(QStringLiteral("cancelled %1 held job(s): %2")
+                    .arg(m_submitted)
+                    .arg(r.ok() ? QStringLiteral("ok") : QString::fromUtf8(r.err)));
         }
     }
 
@@ -140,7 +143,9 @@ public:
             const auto c = m_store.createRun(rec);
             if (!c.ok())
                 return c.errorText();
-            if (QString e = m_store.markSubmitted(c.value().id, line.section(QLatin1Char(';'), 0, 0).trimmed()).errorText(); !e.isEmpty())
+            if (QString e =
+                    m_store.markSubmitted(c.value().id, line.section(QLatin1Char(';'), 0, 0).trimmed()).errorText();
+                !e.isEmpty())
                 return e;
         }
         return {};
@@ -164,8 +169,8 @@ public:
         for (int i = 0; i < cycles; ++i) {
             QProcess p;
             p.setStandardInputFile(QProcess::nullDevice());
-            p.start(QStringLiteral("ssh"), {QStringLiteral("-F"), m_env.sshConfig, m_alias, QStringLiteral("squeue"),
-                                            QStringLiteral("--me")});
+            p.start(QStringLiteral("ssh"),
+                    {QStringLiteral("-F"), m_env.sshConfig, m_alias, QStringLiteral("squeue"), QStringLiteral("--me")});
             if (!p.waitForFinished(60000) || p.exitCode() != 0)
                 ++sshFailures;
         }
@@ -220,7 +225,7 @@ private:
     int m_submitted = 0;
 };
 
-} // namespace
+}   // namespace
 
 int main(int argc, char **argv)
 {
@@ -258,11 +263,21 @@ int main(int argc, char **argv)
         say(QStringLiteral("(b) not measured: %1").arg(ten.error.isEmpty() ? many.error : ten.error));
         return 0;
     }
-    say(QStringLiteral("(b) slurmctld RPCs of one poll cycle (alias %1, by user; minimum of 3 cycles; sdiag -r before each):").arg(alias));
+    say(QStringLiteral(
+            "(b) slurmctld RPCs of one poll cycle (alias %1, by user; minimum of 3 cycles; sdiag -r before each):")
+            .arg(alias));
     say(QStringLiteral("    %1 tracked jobs: %2 RPC(s) [%3]; squeue calls %4, sacct calls %5")
-            .arg(tenTracked).arg(ten.user).arg(ten.types).arg(ten.squeue).arg(ten.sacct));
+            .arg(tenTracked)
+            .arg(ten.user)
+            .arg(ten.types)
+            .arg(ten.squeue)
+            .arg(ten.sacct));
     say(QStringLiteral("    %1 tracked jobs: %2 RPC(s) [%3]; squeue calls %4, sacct calls %5")
-            .arg(manyTracked).arg(many.user).arg(many.types).arg(many.squeue).arg(many.sacct));
+            .arg(manyTracked)
+            .arg(many.user)
+            .arg(many.types)
+            .arg(many.squeue)
+            .arg(many.sacct));
     say(QStringLiteral("equal: %1").arg(ten.user == many.user ? QStringLiteral("yes") : QStringLiteral("no")));
     return 0;
 }

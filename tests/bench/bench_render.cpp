@@ -36,7 +36,7 @@ Stats stats(QList<qint64> ns)
     return {ns[ns.size() / 2] / 1000.0, ns[std::min<qsizetype>(ns.size() - 1, ns.size() * 99 / 100)] / 1000.0};
 }
 
-} // namespace
+}   // namespace
 
 int main(int argc, char **argv)
 {
@@ -81,7 +81,8 @@ int main(int argc, char **argv)
         }
         const Stats st = stats(ns);
         all << ns;
-        std::printf("%-32s %12.1f %12.1f   (%lld)\n", qPrintable(name), st.median, st.p99, static_cast<long long>(sink % 7));
+        std::printf("%-32s %12.1f %12.1f   (%lld)\n", qPrintable(name), st.median, st.p99,
+                    static_cast<long long>(sink % 7));
     }
     const Stats total = stats(all);
     std::printf("%-32s %12.1f %12.1f   target: median << 200 µs\n", "all golden specs", total.median, total.p99);
@@ -104,8 +105,8 @@ int main(int argc, char **argv)
         gui << t.nsecsElapsed();
     }
     const Stats g = stats(gui);
-    std::printf("%-32s %12.1f %12.1f   (form -> preview + diagnostics, synchronous)\n", "GUI edit (GPUs spin)", g.median,
-                g.p99);
+    std::printf("%-32s %12.1f %12.1f   (form -> preview + diagnostics, synchronous)\n", "GUI edit (GPUs spin)",
+                g.median, g.p99);
     QList<qint64> typing;
     for (int i = 0; i < 400; ++i) {
         t.start();

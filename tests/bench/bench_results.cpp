@@ -49,33 +49,35 @@ QString fill(const QString &dbPath, int runs)
         const QStringList sql = {
             QStringLiteral("BEGIN"),
             QStringLiteral("INSERT INTO studies (id, name, created) VALUES (1, 'scaling', '2026-01-01T00:00:00.000Z')"),
-            count + QStringLiteral(
-                        " INSERT INTO runs (id, study_id, token, profile, cluster_alias, partition, gpus, nodes,"
-                        " framework, spec_json, script, job_id, state, submit_state, created, updated)"
-                        " SELECT x, CASE WHEN x <= 8 THEN 1 ELSE NULL END, 'sl-' || printf('%016x', x), 'puhti',"
-                        " 'puhti', 'gpu', 1 << (x % 4), 1 + (x % 4) / 3, 'pytorch-ddp',"
-                        " '{\"profile\":\"puhti\",\"gpus\":4,\"jobName\":\"resnet\"}',"
-                        " printf('%.*c', 1500, '#'), CAST(1000000 + x AS TEXT), 'COMPLETED', 'submitted',"
-                        " '2026-01-01T00:00:00.000Z', '2026-01-01T01:00:00.000Z' FROM c"),
-            count + QStringLiteral(
-                        " INSERT INTO metrics (run_id, name, value, unit, source)"
-                        " SELECT x, m.name, (x % 97) * m.scale, m.unit, m.source FROM c,"
-                        " (SELECT 'train_time_s' AS name, 3.5 AS scale, 's' AS unit, 'log' AS source"
-                        "  UNION ALL SELECT 'elapsed_s', 4.0, 's', 'sacct'"
-                        "  UNION ALL SELECT 'samples_per_s', 10.0, 'samples/s', 'log'"
-                        "  UNION ALL SELECT 'test_accuracy', 0.01, '', 'log'"
-                        "  UNION ALL SELECT 'gpu_util_mean_pct', 1.0, '%', 'gpu'"
-                        "  UNION ALL SELECT 'gpu_hours', 0.02, 'GPU h', 'sacct'"
-                        "  UNION ALL SELECT 'cpu_efficiency', 0.01, '', 'sacct'"
-                        "  UNION ALL SELECT 'queue_wait_s', 2.0, 's', 'sacct') AS m"),
-            count + QStringLiteral(
-                        " INSERT INTO accounting (run_id, job_id, state, exit_code, submit_time, start_time,"
-                        " end_time, elapsed, alloc_tres, max_rss, node_list, partition, account, raw, lines_json,"
-                        " recorded)"
-                        " SELECT x, CAST(1000000 + x AS TEXT), 'COMPLETED', '0:0', '2026-01-01T00:00:00',"
-                        " '2026-01-01T00:01:00', '2026-01-01T00:31:00', '00:30:00',"
-                        " 'billing=40,cpu=40,gres/gpu=4,mem=64G,node=1', '12G', 'r01g01', 'gpu',"
-                        " 'project_2001234', '', '[]', '2026-01-01T01:00:00.000Z' FROM c"),
+            count
+                + QStringLiteral(
+                    " INSERT INTO runs (id, study_id, token, profile, cluster_alias, partition, gpus, nodes,"
+                    " framework, spec_json, script, job_id, state, submit_state, created, updated)"
+                    " SELECT x, CASE WHEN x <= 8 THEN 1 ELSE NULL END, 'sl-' || printf('%016x', x), 'puhti',"
+                    " 'puhti', 'gpu', 1 << (x % 4), 1 + (x % 4) / 3, 'pytorch-ddp',"
+                    " '{\"profile\":\"puhti\",\"gpus\":4,\"jobName\":\"resnet\"}',"
+                    " printf('%.*c', 1500, '#'), CAST(1000000 + x AS TEXT), 'COMPLETED', 'submitted',"
+                    " '2026-01-01T00:00:00.000Z', '2026-01-01T01:00:00.000Z' FROM c"),
+            count
+                + QStringLiteral(" INSERT INTO metrics (run_id, name, value, unit, source)"
+                                 " SELECT x, m.name, (x % 97) * m.scale, m.unit, m.source FROM c,"
+                                 " (SELECT 'train_time_s' AS name, 3.5 AS scale, 's' AS unit, 'log' AS source"
+                                 "  UNION ALL SELECT 'elapsed_s', 4.0, 's', 'sacct'"
+                                 "  UNION ALL SELECT 'samples_per_s', 10.0, 'samples/s', 'log'"
+                                 "  UNION ALL SELECT 'test_accuracy', 0.01, '', 'log'"
+                                 "  UNION ALL SELECT 'gpu_util_mean_pct', 1.0, '%', 'gpu'"
+                                 "  UNION ALL SELECT 'gpu_hours', 0.02, 'GPU h', 'sacct'"
+                                 "  UNION ALL SELECT 'cpu_efficiency', 0.01, '', 'sacct'"
+                                 "  UNION ALL SELECT 'queue_wait_s', 2.0, 's', 'sacct') AS m"),
+            count
+                + QStringLiteral(
+                    " INSERT INTO accounting (run_id, job_id, state, exit_code, submit_time, start_time,"
+                    " end_time, elapsed, alloc_tres, max_rss, node_list, partition, account, raw, lines_json,"
+                    " recorded)"
+                    " SELECT x, CAST(1000000 + x AS TEXT), 'COMPLETED', '0:0', '2026-01-01T00:00:00',"
+                    " '2026-01-01T00:01:00', '2026-01-01T00:31:00', '00:30:00',"
+                    " 'billing=40,cpu=40,gres/gpu=4,mem=64G,node=1', '12G', 'r01g01', 'gpu',"
+                    " 'project_2001234', '', '[]', '2026-01-01T01:00:00.000Z' FROM c"),
             QStringLiteral("COMMIT"),
         };
         for (const QString &s : sql)
@@ -149,7 +151,7 @@ Measured reloadOnce(ResultsPlace &place)
     return {end / 1e9, longest / 1e6, place.model()->rowCount()};
 }
 
-} // namespace
+}   // namespace
 
 int main(int argc, char **argv)
 {

@@ -48,8 +48,8 @@ QString populate(const QString &dir, int count)
 }
 
 struct Launch {
-    qint64 wallMs = -1;    // launch -> "shown-ms" line
-    qint64 insideMs = -1;  // what the process measured itself
+    qint64 wallMs = -1;   // launch -> "shown-ms" line
+    qint64 insideMs = -1;   // what the process measured itself
 };
 
 Launch launch(const QString &program, const QStringList &args, const QProcessEnvironment &env)
@@ -85,7 +85,7 @@ qint64 median(QList<qint64> v)
     return v.isEmpty() ? -1 : v[v.size() / 2];
 }
 
-} // namespace
+}   // namespace
 
 int main(int argc, char **argv)
 {
@@ -120,7 +120,8 @@ int main(int argc, char **argv)
         const Launch f = launch(QStringLiteral(SCALELAB_BINARY), {}, formEnv);
         if (a.wallMs < 0 || b.wallMs < 0 || f.wallMs < 0) {
             std::fprintf(stderr, "a launch did not report its first paint (scalelab %lld, bare %lld, form %lld)\n",
-                         static_cast<long long>(a.wallMs), static_cast<long long>(b.wallMs), static_cast<long long>(f.wallMs));
+                         static_cast<long long>(a.wallMs), static_cast<long long>(b.wallMs),
+                         static_cast<long long>(f.wallMs));
             return 1;
         }
         if (i == 0)

@@ -49,7 +49,8 @@ void TestCliCluster::initTestCase()
                                           | QFileDevice::ExeGroup);
     QFile hello(m_programs + QStringLiteral("/hello.py"));
     QVERIFY(hello.open(QIODevice::WriteOnly));
-    hello.write("import os, socket\nprint('hello from rank', os.environ.get('SLURM_PROCID'), 'of', os.environ.get('SLURM_NTASKS'),\n"
+    hello.write("import os, socket\nprint('hello from rank', os.environ.get('SLURM_PROCID'), 'of', "
+                "os.environ.get('SLURM_NTASKS'),\n"
                 "      'on', socket.gethostname(), 'gpus', os.environ.get('CUDA_VISIBLE_DEVICES'), flush=True)\n");
     hello.close();
     QFile sleeper(m_programs + QStringLiteral("/sleeper.py"));
@@ -67,12 +68,13 @@ QString TestCliCluster::writeSpec(const QString &name, int gpus, const QString &
     const QString path = m_files.filePath(name + QStringLiteral(".json"));
     QFile f(path);
     f.open(QIODevice::WriteOnly);
-    QByteArray text = QStringLiteral(R"({"profile": "testbed", "partition": "gpu", "gpus": %1, "framework": "pytorch-ddp",
+    QByteArray text =
+        QStringLiteral(R"({"profile": "testbed", "partition": "gpu", "gpus": %1, "framework": "pytorch-ddp",
   "launcher": "srun", "time": "00:05:00", "account": "project_2001234", "jobName": "%2", "cpusPerGpu": 1,
   "program": "%3/hello.py", "monitoring": {"gpuSampleSeconds": 1}%4})")
-                          .arg(gpus)
-                          .arg(name, m_programs, extra)
-                          .toUtf8();
+            .arg(gpus)
+            .arg(name, m_programs, extra)
+            .toUtf8();
     if (!replace.first.isEmpty())
         text.replace(replace.first, replace.second);
     f.write(text);
@@ -135,7 +137,8 @@ void TestCliCluster::submitsReachCompleted()
     for (int i = 0; i < ids.size(); ++i) {
         const QJsonObject run = waitForState(ids[i], {QStringLiteral("COMPLETED"), QStringLiteral("FAILED")}, 180);
         QCOMPARE(run.value(QStringLiteral("state")).toString(), QStringLiteral("COMPLETED"));
-        const QString tres = run.value(QStringLiteral("accounting")).toObject().value(QStringLiteral("allocTres")).toString();
+        const QString tres =
+            run.value(QStringLiteral("accounting")).toObject().value(QStringLiteral("allocTres")).toString();
         QVERIFY2(tres.contains(QStringLiteral("gres/gpu=%1").arg(gpus[i])), qPrintable(tres));
         QCOMPARE(run.value(QStringLiteral("nodes")).toInt(), gpus[i] > 4 ? 2 : 1);
     }
@@ -159,8 +162,14 @@ void TestCliCluster::submitsReachCompleted()
     const QJsonObject fetched = QJsonDocument::fromJson(fj.out.toUtf8()).object();
     QCOMPARE(fetched.value(QStringLiteral("schema")).toString(), QStringLiteral("scalelab.fetch.v1"));
     QCOMPARE(fetched.value(QStringLiteral("run")).toObject().value(QStringLiteral("id")).toInteger(), ids.first());
-    QVERIFY2(fetched.value(QStringLiteral("files")).toArray().first().toObject().value(QStringLiteral("localPath"))
-                 .toString().contains(QLatin1String("scalelab-")), qPrintable(fj.out));
+    QVERIFY2(fetched.value(QStringLiteral("files"))
+                 .toArray()
+                 .first()
+                 .toObject()
+                 .value(QStringLiteral("localPath"))
+                 .toString()
+                 .contains(QLatin1String("scalelab-")),
+             qPrintable(fj.out));
     // runs --json: the job name Slurm was given.
     for (const auto &v : runsJson())
         if (v.toObject().value(QStringLiteral("id")).toInteger() == ids.last())
@@ -171,11 +180,12 @@ void TestCliCluster::dryRunAndRejection()
 {
     auto r = runCli({QStringLiteral("submit"), writeSpec(QStringLiteral("dry"), 2), QStringLiteral("--dry-run")});
     QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
-    QVERIFY2(r.out.contains(QLatin1String("accepted")) && r.out.contains(QLatin1String("to start at")), qPrintable(r.out));
+    QVERIFY2(r.out.contains(QLatin1String("accepted")) && r.out.contains(QLatin1String("to start at")),
+             qPrintable(r.out));
     const qsizetype before = runsJson().size();
     // A study's dry run as JSON: one verdict per GPU count, nothing stored.
-    r = runCli({QStringLiteral("study"), QStringLiteral("--json"), QStringLiteral("--dry-run"), QStringLiteral("--gpus"),
-                QStringLiteral("1,2"), writeSpec(QStringLiteral("drystudy"), 1)});
+    r = runCli({QStringLiteral("study"), QStringLiteral("--json"), QStringLiteral("--dry-run"),
+                QStringLiteral("--gpus"), QStringLiteral("1,2"), writeSpec(QStringLiteral("drystudy"), 1)});
     QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
     const QJsonObject dry = QJsonDocument::fromJson(r.out.toUtf8()).object();
     QCOMPARE(dry.value(QStringLiteral("schema")).toString(), QStringLiteral("scalelab.study.v1"));
@@ -201,25 +211,30 @@ void TestCliCluster::cancelRunningJob()
     auto r = runCli({QStringLiteral("submit"), spec});
     QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
     const qint64 id = QRegularExpression(QStringLiteral("run (\\d+):")).match(r.out).captured(1).toLongLong();
-    QCOMPARE(waitForState(id, {QStringLiteral("RUNNING")}, 60).value(QStringLiteral("state")).toString(), QStringLiteral("RUNNING"));
+    QCOMPARE(waitForState(id, {QStringLiteral("RUNNING")}, 60).value(QStringLiteral("state")).toString(),
+             QStringLiteral("RUNNING"));
     r = runCli({QStringLiteral("cancel"), QStringLiteral("--json"), QString::number(id)});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     const QJsonObject cancelled = QJsonDocument::fromJson(r.out.toUtf8()).object();
     QCOMPARE(cancelled.value(QStringLiteral("schema")).toString(), QStringLiteral("scalelab.cancel.v1"));
     QCOMPARE(cancelled.value(QStringLiteral("cancelled")).toBool(), true);
     QCOMPARE(cancelled.value(QStringLiteral("run")).toObject().value(QStringLiteral("id")).toInteger(), id);
-    QCOMPARE(waitForState(id, {QStringLiteral("CANCELLED")}, 90).value(QStringLiteral("state")).toString(), QStringLiteral("CANCELLED"));
+    QCOMPARE(waitForState(id, {QStringLiteral("CANCELLED")}, 90).value(QStringLiteral("state")).toString(),
+             QStringLiteral("CANCELLED"));
 }
 
 void TestCliCluster::killedDuringSubmitIsSettledOnce_data()
 {
     QTest::addColumn<QString>("step");
-    QTest::addColumn<QString>("statusLine");     // what `status` says about the run afterwards
+    QTest::addColumn<QString>("statusLine");   // what `status` says about the run afterwards
     QTest::addColumn<QString>("submitState");
     // The job exists but its id was never stored: found by reconcile.
-    QTest::newRow("after sbatch returned") << "sbatch-returned" << "run %1: reconciled, job " << "reconciled";
+    QTest::newRow("after sbatch returned") << "sbatch-returned"
+                                           << "run %1: reconciled, job "
+                                           << "reconciled";
     // "unknown" stored, sbatch never sent: reconcile sees no job and sends it, once.
-    QTest::newRow("before sbatch was sent") << "unknown-stored" << "run %1: was not submitted; submitted as job "
+    QTest::newRow("before sbatch was sent") << "unknown-stored"
+                                            << "run %1: was not submitted; submitted as job "
                                             << "submitted";
 }
 
@@ -253,11 +268,13 @@ void TestCliCluster::killedDuringSubmitIsSettledOnce()
     QCOMPARE(done.value(QStringLiteral("submitState")).toString(), submitState);
     // Exactly one job carries this run's name on the cluster.
     QProcess ssh;
-    ssh.start(QStringLiteral("ssh"), {QStringLiteral("-F"), qEnvironmentVariable("SCALELAB_SSH_CONFIG"), QStringLiteral("testbed"),
-                                      QStringLiteral("sacct"), QStringLiteral("-X"), QStringLiteral("-n"), QStringLiteral("-P"),
-                                      QStringLiteral("--name=") + name, QStringLiteral("--format=JobID")});
+    ssh.start(QStringLiteral("ssh"),
+              {QStringLiteral("-F"), qEnvironmentVariable("SCALELAB_SSH_CONFIG"), QStringLiteral("testbed"),
+               QStringLiteral("sacct"), QStringLiteral("-X"), QStringLiteral("-n"), QStringLiteral("-P"),
+               QStringLiteral("--name=") + name, QStringLiteral("--format=JobID")});
     QVERIFY(ssh.waitForFinished(30000));
-    const QStringList jobs = QString::fromUtf8(ssh.readAllStandardOutput()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    const QStringList jobs =
+        QString::fromUtf8(ssh.readAllStandardOutput()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     QCOMPARE(jobs.size(), 1);
     QCOMPARE(jobs.front().trimmed(), done.value(QStringLiteral("jobId")).toString());
 }

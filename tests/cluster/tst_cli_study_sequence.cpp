@@ -43,10 +43,12 @@ void TestStudySequenceCluster::initTestCase()
     QFile work(m_programs + QStringLiteral("/work.py"));
     QVERIFY(work.open(QIODevice::WriteOnly));
     // Long enough (4 s) that jobs started together would overlap.
-    work.write("import time\nt = time.time()\ntime.sleep(4)\nprint('train_time_s', round(time.time() - t, 3), flush=True)\n");
+    work.write(
+        "import time\nt = time.time()\ntime.sleep(4)\nprint('train_time_s', round(time.time() - t, 3), flush=True)\n");
     work.close();
-    QFile::setPermissions(m_programs + QStringLiteral("/work.py"),
-                          QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadOther | QFileDevice::ReadGroup);
+    QFile::setPermissions(m_programs + QStringLiteral("/work.py"), QFileDevice::ReadOwner | QFileDevice::WriteOwner
+                                                                       | QFileDevice::ReadOther
+                                                                       | QFileDevice::ReadGroup);
 }
 
 void TestStudySequenceCluster::repeatsRunOneAtATime()
@@ -60,8 +62,9 @@ void TestStudySequenceCluster::repeatsRunOneAtATime()
                 .arg(m_programs)
                 .toUtf8());
     f.close();
-    auto r = runCli({QStringLiteral("study"), QStringLiteral("--gpus"), QStringLiteral("1,2"), QStringLiteral("--repeats"),
-                     QStringLiteral("2"), QStringLiteral("--name"), QStringLiteral("sequence"), spec});
+    auto r =
+        runCli({QStringLiteral("study"), QStringLiteral("--gpus"), QStringLiteral("1,2"), QStringLiteral("--repeats"),
+                QStringLiteral("2"), QStringLiteral("--name"), QStringLiteral("sequence"), spec});
     QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
     qInfo("%s", qPrintable(r.out));
     static const QRegularExpression re(QStringLiteral("run (\\d+): submitted as job (\\d+)"));
@@ -89,15 +92,17 @@ void TestStudySequenceCluster::repeatsRunOneAtATime()
     t.start();
     while (t.elapsed() < 300000) {
         runCli({QStringLiteral("status")});
-        const auto doc = QJsonDocument::fromJson(runCli({QStringLiteral("runs"), QStringLiteral("--json")}).out.toUtf8());
+        const auto doc =
+            QJsonDocument::fromJson(runCli({QStringLiteral("runs"), QStringLiteral("--json")}).out.toUtf8());
         runs.clear();
         for (const auto &v : doc.object().value(QStringLiteral("runs")).toArray())
             if (runIds.contains(v.toObject().value(QStringLiteral("id")).toInteger()))
                 runs.insert(v.toObject().value(QStringLiteral("id")).toInteger(), v.toObject());
         int done = 0;
         for (const QJsonObject &o : std::as_const(runs))
-            done += o.value(QStringLiteral("state")).toString() == QLatin1String("COMPLETED")
-                    && !o.value(QStringLiteral("accounting")).toObject().value(QStringLiteral("end")).toString().isEmpty();
+            done +=
+                o.value(QStringLiteral("state")).toString() == QLatin1String("COMPLETED")
+                && !o.value(QStringLiteral("accounting")).toObject().value(QStringLiteral("end")).toString().isEmpty();
         if (done == 4)
             break;
         QThread::msleep(2000);
@@ -132,13 +137,15 @@ void TestStudySequenceCluster::repeatsRunOneAtATime()
     QProcess p;
     p.start(QStringLiteral("pdftotext"), {QStringLiteral("-enc"), QStringLiteral("UTF-8"), pdf, QStringLiteral("-")});
     QVERIFY(p.waitForFinished(30000));
-    const QString text = QString::fromUtf8(p.readAllStandardOutput()).normalized(QString::NormalizationForm_KC).simplified();
+    const QString text =
+        QString::fromUtf8(p.readAllStandardOutput()).normalized(QString::NormalizationForm_KC).simplified();
     QVERIFY2(text.contains(QStringLiteral("No two runs shared a node at the same time")), qPrintable(text.left(3000)));
     QVERIFY2(text.contains(QStringLiteral("4 stored, 4 submitted; 4 completed and used in the analysis")),
              qPrintable(text.left(3000)));
     // The version sbatch reported over the connection (22.05 or 24.11 here).
     QVERIFY2(QRegularExpression(QStringLiteral("Slurm version 2\\d\\.\\d+\\.\\d+ \\(reported by sbatch --version"))
-                 .match(text).hasMatch(),
+                 .match(text)
+                 .hasMatch(),
              qPrintable(text.left(3000)));
     if (const QString keep = qEnvironmentVariable("SCALELAB_KEEP_REPORT"); !keep.isEmpty())
         QFile::copy(pdf, keep);

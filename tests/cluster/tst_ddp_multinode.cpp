@@ -28,7 +28,8 @@ private Q_SLOTS:
         QCOMPARE(m_cluster.start(m_data.path()), QString());
         // The node names are labels only: they must not resolve here, or this
         // test would not prove anything about NodeAddr.
-        const RemoteResult r = m_cluster.ssh->run({QStringLiteral("getent"), QStringLiteral("hosts"), QStringLiteral("tb-node1")});
+        const RemoteResult r =
+            m_cluster.ssh->run({QStringLiteral("getent"), QStringLiteral("hosts"), QStringLiteral("tb-node1")});
         QCOMPARE(r.exitCode, 2);
     }
 

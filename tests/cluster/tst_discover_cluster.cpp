@@ -47,7 +47,7 @@ QJsonValue valueOf(const QJsonObject &part, const QString &key)
     return v.isObject() ? v.toObject().value(QStringLiteral("value")) : v;
 }
 
-} // namespace
+}   // namespace
 
 class TestDiscoverCluster : public QObject {
     Q_OBJECT
@@ -76,24 +76,33 @@ private Q_SLOTS:
                                       .split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(parts.size(), 4);
         QCOMPARE(profile.value(QStringLiteral("partitions")).toArray().size(), 4);
-        const QString node = scontrol({QStringLiteral("-o"), QStringLiteral("show"), QStringLiteral("node"), QStringLiteral("tb-node1")});
+        const QString node = scontrol(
+            {QStringLiteral("-o"), QStringLiteral("show"), QStringLiteral("node"), QStringLiteral("tb-node1")});
         QCOMPARE(field(node, QStringLiteral("Gres")), QStringLiteral("gpu:v100:4"));
         for (const QString &line : parts) {
             const QString name = field(line, QStringLiteral("PartitionName"));
             const QJsonObject p = partitionOf(profile, name);
             QVERIFY2(!p.isEmpty(), qPrintable(name));
             QCOMPARE(valueOf(p, QStringLiteral("maxTime")).toString(), field(line, QStringLiteral("MaxTime")));
-            QCOMPARE(QString::number(valueOf(p, QStringLiteral("maxNodes")).toInt()), field(line, QStringLiteral("MaxNodes")));
+            QCOMPARE(QString::number(valueOf(p, QStringLiteral("maxNodes")).toInt()),
+                     field(line, QStringLiteral("MaxNodes")));
             QCOMPARE(valueOf(p, QStringLiteral("gpusPerNode")).toInt(), 4);
-            QCOMPARE(QString::number(valueOf(p, QStringLiteral("cpusPerNode")).toInt()), field(node, QStringLiteral("CPUTot")));
-            QCOMPARE(QString::number(valueOf(p, QStringLiteral("memoryPerNodeMB")).toInt()), field(node, QStringLiteral("RealMemory")));
-            QCOMPARE(p.value(QStringLiteral("default")).toBool(), field(line, QStringLiteral("Default")) == QLatin1String("YES"));
-            QCOMPARE(valueOf(p, QStringLiteral("exclusive")).toBool(), field(line, QStringLiteral("OverSubscribe")) == QLatin1String("EXCLUSIVE"));
-            QVERIFY2(p.value(QStringLiteral("source")).toString().startsWith(QStringLiteral("scontrol show partition %1 (on testbed, ").arg(name)),
+            QCOMPARE(QString::number(valueOf(p, QStringLiteral("cpusPerNode")).toInt()),
+                     field(node, QStringLiteral("CPUTot")));
+            QCOMPARE(QString::number(valueOf(p, QStringLiteral("memoryPerNodeMB")).toInt()),
+                     field(node, QStringLiteral("RealMemory")));
+            QCOMPARE(p.value(QStringLiteral("default")).toBool(),
+                     field(line, QStringLiteral("Default")) == QLatin1String("YES"));
+            QCOMPARE(valueOf(p, QStringLiteral("exclusive")).toBool(),
+                     field(line, QStringLiteral("OverSubscribe")) == QLatin1String("EXCLUSIVE"));
+            QVERIFY2(p.value(QStringLiteral("source"))
+                         .toString()
+                         .startsWith(QStringLiteral("scontrol show partition %1 (on testbed, ").arg(name)),
                      qPrintable(p.value(QStringLiteral("source")).toString()));
         }
         QCOMPARE(valueOf(partitionOf(profile, QStringLiteral("gpusmall")), QStringLiteral("maxGpusPerJob")).toInt(), 2);
-        QCOMPARE(partitionOf(profile, QStringLiteral("gpusmall")).value(QStringLiteral("qos")).toString(), QStringLiteral("gpusmall"));
+        QCOMPARE(partitionOf(profile, QStringLiteral("gpusmall")).value(QStringLiteral("qos")).toString(),
+                 QStringLiteral("gpusmall"));
         QVERIFY(QFile::exists(m_data.filePath(QStringLiteral("cache/ScaleLab/discovered/testbed.json"))));
         QVERIFY(QFile::copy(out, m_userProfiles.filePath(QStringLiteral("testbed.json"))));
     }
@@ -104,21 +113,26 @@ private Q_SLOTS:
         // it replaces the shipped one), so render and submit use it.
         const auto list = runCli({QStringLiteral("profiles"), QStringLiteral("--json")});
         QVERIFY2(list.out.contains(m_userProfiles.path()), qPrintable(list.out.left(2000)));
-        const QString programs = QStringLiteral("/tmp/scalelab-discover-test-%1").arg(QCoreApplication::applicationPid());
+        const QString programs =
+            QStringLiteral("/tmp/scalelab-discover-test-%1").arg(QCoreApplication::applicationPid());
         QDir().mkpath(programs);
         QFile::setPermissions(programs, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
                                             | QFileDevice::ReadOther | QFileDevice::ExeOther);
         QFile hello(programs + QStringLiteral("/hello.py"));
         QVERIFY(hello.open(QIODevice::WriteOnly));
-        hello.write("import os\nprint('rank', os.environ.get('SLURM_PROCID'), 'gpus', os.environ.get('CUDA_VISIBLE_DEVICES'), flush=True)\n");
+        hello.write("import os\nprint('rank', os.environ.get('SLURM_PROCID'), 'gpus', "
+                    "os.environ.get('CUDA_VISIBLE_DEVICES'), flush=True)\n");
         hello.close();
-        QFile::setPermissions(hello.fileName(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadOther);
+        QFile::setPermissions(hello.fileName(),
+                              QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadOther);
         const QString spec = m_files.filePath(QStringLiteral("ddp2.json"));
         QFile s(spec);
         QVERIFY(s.open(QIODevice::WriteOnly));
         s.write(QStringLiteral(R"({"profile": "testbed", "partition": "gpu", "gpus": 2, "framework": "pytorch-ddp",
   "launcher": "srun", "time": "00:05:00", "account": "project_2001234", "jobName": "discovered-ddp2", "cpusPerGpu": 1,
-  "program": "%1/hello.py", "monitoring": {"gpuSampleSeconds": 0}})").arg(programs).toUtf8());
+  "program": "%1/hello.py", "monitoring": {"gpuSampleSeconds": 0}})")
+                    .arg(programs)
+                    .toUtf8());
         s.close();
         const auto r = runCli({QStringLiteral("submit"), spec});
         QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
@@ -131,10 +145,11 @@ private Q_SLOTS:
         t.start();
         while (t.elapsed() < 180000 && state != QLatin1String("COMPLETED") && state != QLatin1String("FAILED")) {
             runCli({QStringLiteral("status")});
-            const auto runs = QJsonDocument::fromJson(runCli({QStringLiteral("runs"), QStringLiteral("--json")}).out.toUtf8())
-                                  .object()
-                                  .value(QStringLiteral("runs"))
-                                  .toArray();
+            const auto runs =
+                QJsonDocument::fromJson(runCli({QStringLiteral("runs"), QStringLiteral("--json")}).out.toUtf8())
+                    .object()
+                    .value(QStringLiteral("runs"))
+                    .toArray();
             for (const auto &v : runs)
                 if (v.toObject().value(QStringLiteral("id")).toInteger() == runId)
                     state = v.toObject().value(QStringLiteral("state")).toString();
@@ -157,8 +172,9 @@ private Q_SLOTS:
         const auto r = runCli({QStringLiteral("render"), spec});
         QFile::remove(m_userProfiles.filePath(QStringLiteral("testbed.json")));
         QCOMPARE(r.exitCode, 1);
-        QVERIFY2((r.out + r.err).contains(QStringLiteral(
-                     "Partition gpusmall allows at most 2 GPUs per job (QOS gpusmall: MaxTRESPerJob gres/gpu=2); 3 requested.")),
+        QVERIFY2((r.out + r.err)
+                     .contains(QStringLiteral("Partition gpusmall allows at most 2 GPUs per job (QOS gpusmall: "
+                                              "MaxTRESPerJob gres/gpu=2); 3 requested.")),
                  qPrintable(r.out + r.err));
     }
 
@@ -175,7 +191,8 @@ private Q_SLOTS:
         QJsonArray parts = stale.value(QStringLiteral("partitions")).toArray();
         for (int i = 0; i < parts.size(); ++i) {
             QJsonObject p = parts[i].toObject();
-            if (p.value(QStringLiteral("name")) == QLatin1String("gpusmall") || p.value(QStringLiteral("name")) == QLatin1String("gpumedium"))
+            if (p.value(QStringLiteral("name")) == QLatin1String("gpusmall")
+                || p.value(QStringLiteral("name")) == QLatin1String("gpumedium"))
                 p.insert(QStringLiteral("maxTime"), QStringLiteral("1-12:00:00"));
             parts[i] = p;
         }
@@ -184,14 +201,17 @@ private Q_SLOTS:
         QVERIFY(out.open(QIODevice::WriteOnly));
         out.write(QJsonDocument(stale).toJson());
         out.close();
-        r = runCli({QStringLiteral("profiles"), QStringLiteral("check"), QStringLiteral("testbed"), QStringLiteral("--json")});
+        r = runCli(
+            {QStringLiteral("profiles"), QStringLiteral("check"), QStringLiteral("testbed"), QStringLiteral("--json")});
         QFile::remove(out.fileName());
         QCOMPARE(r.exitCode, 1);
-        const QJsonArray diffs = QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("differences")).toArray();
+        const QJsonArray diffs =
+            QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("differences")).toArray();
         QCOMPARE(diffs.size(), 2);
         for (int i = 0; i < 2; ++i) {
             const QJsonObject d = diffs[i].toObject();
-            QCOMPARE(d.value(QStringLiteral("partition")).toString(), i == 0 ? QStringLiteral("gpusmall") : QStringLiteral("gpumedium"));
+            QCOMPARE(d.value(QStringLiteral("partition")).toString(),
+                     i == 0 ? QStringLiteral("gpusmall") : QStringLiteral("gpumedium"));
             QCOMPARE(d.value(QStringLiteral("field")).toString(), QStringLiteral("maxTime"));
             QCOMPARE(d.value(QStringLiteral("profile")).toString(), QStringLiteral("1-12:00:00"));
             QCOMPARE(d.value(QStringLiteral("cluster")).toString(), QStringLiteral("3-00:00:00"));
@@ -201,8 +221,9 @@ private Q_SLOTS:
     void checkNamesChangedPartition()
     {
         const auto set = [](const char *t) {
-            return QProcess::execute(QStringLiteral("scontrol"), {QStringLiteral("update"), QStringLiteral("PartitionName=gputest"),
-                                                                  QStringLiteral("MaxTime=%1").arg(QLatin1String(t))});
+            return QProcess::execute(QStringLiteral("scontrol"),
+                                     {QStringLiteral("update"), QStringLiteral("PartitionName=gputest"),
+                                      QStringLiteral("MaxTime=%1").arg(QLatin1String(t))});
         };
         QCOMPARE(set("00:20:00"), 0);
         const auto r = runCli({QStringLiteral("profiles"), QStringLiteral("check"), QStringLiteral("testbed"),
@@ -210,7 +231,8 @@ private Q_SLOTS:
         const int restored = set("00:15:00");
         QCOMPARE(restored, 0);
         QCOMPARE(r.exitCode, 1);
-        QVERIFY2(r.out.contains(QStringLiteral("differs from testbed in 1 place(s):\n  gputest maxTime: profile 00:15:00, cluster 00:20:00")),
+        QVERIFY2(r.out.contains(QStringLiteral(
+                     "differs from testbed in 1 place(s):\n  gputest maxTime: profile 00:15:00, cluster 00:20:00")),
                  qPrintable(r.out + r.err));
     }
 

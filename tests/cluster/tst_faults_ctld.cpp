@@ -28,9 +28,7 @@
 
 using namespace scalelab;
 
-
 namespace {
-
 
 QString testcluster(const QString &cmd, const QStringList &more = {})
 {
@@ -60,7 +58,7 @@ struct CtldGuard {
     }
 };
 
-} // namespace
+}   // namespace
 
 class TestFaultsCtld : public QObject {
     Q_OBJECT
@@ -148,7 +146,8 @@ private Q_SLOTS:
                 QVERIFY2(p.controllerDown, qPrintable(p.message + p.transportError));
                 QVERIFY(!p.ok());
                 QVERIFY(p.transportError.isEmpty());
-                QVERIFY2(p.message.contains(QLatin1String("Unable to contact slurm controller")), qPrintable(p.message));
+                QVERIFY2(p.message.contains(QLatin1String("Unable to contact slurm controller")),
+                         qPrintable(p.message));
                 QVERIFY(p.updates.isEmpty());
                 QCOMPARE(p.sacctCalls, 0);   // nothing is concluded from accounting while squeue cannot answer
                 scheduler.recordFailure();

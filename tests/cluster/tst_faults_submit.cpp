@@ -28,15 +28,14 @@ using scalelab::test::NoQuestions;
 
 namespace {
 
-
 enum class Fault {
-    ConnectKex,          // cut during the key exchange
-    ConnectAuth,         // cut during authentication
-    DuringUpload,        // cut while job.sbatch is being written over SFTP
-    BeforeSbatch,        // cut just before the sbatch command is sent
-    AfterSbatchSent,     // the exec request reaches sshd, then the cut
-    SbatchReplyHeld,     // sbatch runs; its reply is swallowed by the proxy, then the cut
-    SbatchReplyDropped,  // sbatch returned over the wire; cut before SlurmClient reads it
+    ConnectKex,   // cut during the key exchange
+    ConnectAuth,   // cut during authentication
+    DuringUpload,   // cut while job.sbatch is being written over SFTP
+    BeforeSbatch,   // cut just before the sbatch command is sent
+    AfterSbatchSent,   // the exec request reaches sshd, then the cut
+    SbatchReplyHeld,   // sbatch runs; its reply is swallowed by the proxy, then the cut
+    SbatchReplyDropped,   // sbatch returned over the wire; cut before SlurmClient reads it
 };
 
 bool isSubmitCommand(const QStringList &argv)
@@ -48,9 +47,10 @@ bool isSubmitCommand(const QStringList &argv)
 class FaultExecutor : public RemoteExecutor {
 public:
     FaultExecutor(RemoteExecutor &inner, TcpCutProxy &proxy, Fault fault)
-        : m_inner(inner), m_proxy(proxy), m_fault(fault)
-    {
-    }
+        : m_inner(inner)
+        , m_proxy(proxy)
+        , m_fault(fault)
+    {}
     bool fired = false;
 
     RemoteResult run(const QStringList &argv, int timeoutMs) override
@@ -105,7 +105,7 @@ private:
     Fault m_fault;
 };
 
-} // namespace
+}   // namespace
 
 Q_DECLARE_METATYPE(Fault)
 
@@ -118,7 +118,7 @@ class TestFaultsSubmit : public QObject {
     QString m_proxyConfig;
     NoQuestions m_callbacks;
     std::unique_ptr<SshSession> m_direct;   // straight to :2222, for checks
-    qint64 m_connectBytes = 0;              // client bytes of one full connect + login
+    qint64 m_connectBytes = 0;   // client bytes of one full connect + login
 
     SshConnectionSettings settings(const QString &alias, const QString &config) const
     {
@@ -141,8 +141,8 @@ class TestFaultsSubmit : public QObject {
     // Job ids carrying `name` in accounting (submitted jobs reach slurmdbd within a second or two).
     QStringList jobsNamed(const QString &name)
     {
-        const RemoteResult r = m_direct->run({"sacct", "-X", "-n", "-P", "--starttime=now-2hours", "--name=" + name,
-                                              "--format=JobID"});
+        const RemoteResult r =
+            m_direct->run({"sacct", "-X", "-n", "-P", "--starttime=now-2hours", "--name=" + name, "--format=JobID"});
         if (!r.ok())
             return {QStringLiteral("sacct failed: %1 %2").arg(r.transportError, QString::fromUtf8(r.err))};
         return QString::fromUtf8(r.out).split('\n', Qt::SkipEmptyParts);

@@ -32,7 +32,7 @@ QString testcluster(const QString &cmd, bool noGpuTres)
         return QStringLiteral("testcluster %1 failed: %2").arg(cmd, QString::fromLocal8Bit(p.readAll()));
     return {};
 }
-} // namespace
+}   // namespace
 
 class TestGpuAccountingCluster : public QObject {
     Q_OBJECT
@@ -68,7 +68,8 @@ private Q_SLOTS:
 
     void gpuHoursWithoutGpuAccounting()
     {
-        JobSpec s = test::testbedSpec(QStringLiteral("no-gpu-tres"), 2, QStringLiteral("/bin/sleep"), {QStringLiteral("4")});
+        JobSpec s =
+            test::testbedSpec(QStringLiteral("no-gpu-tres"), 2, QStringLiteral("/bin/sleep"), {QStringLiteral("4")});
         s.launcher = Launcher::Srun;
         s.framework = Framework::DataParallel;   // one process: the GPU count is the point here
         RunRecord r;
@@ -96,9 +97,12 @@ private Q_SLOTS:
         const auto metrics = m_cluster.store->metrics(id).value();
         std::optional<MetricRecord> gpus, hours, elapsed;
         for (const auto &m : metrics) {
-            if (m.name == metric::Gpus) gpus = m;
-            if (m.name == metric::GpuHours) hours = m;
-            if (m.name == metric::ElapsedS) elapsed = m;
+            if (m.name == metric::Gpus)
+                gpus = m;
+            if (m.name == metric::GpuHours)
+                hours = m;
+            if (m.name == metric::ElapsedS)
+                elapsed = m;
         }
         QVERIFY(gpus && hours && elapsed);
         QCOMPARE(gpus->value, 2.0);

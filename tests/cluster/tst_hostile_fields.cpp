@@ -61,7 +61,7 @@ QString runLocal(const QString &program, const QStringList &args, int *exitCode 
     return QString::fromUtf8(p.readAllStandardOutput() + p.readAllStandardError());
 }
 
-} // namespace
+}   // namespace
 
 class TestHostileFields : public QObject {
     Q_OBJECT
@@ -166,14 +166,16 @@ private Q_SLOTS:
         m_program = m_programDir + QStringLiteral("/prog $(touch %1-p1) `touch %1-p2` 'q' \"d\" ;&|*~ äö").arg(rel);
         QFile prog(m_program);
         QVERIFY(prog.open(QIODevice::WriteOnly));
-        prog.write("#!/bin/bash\n"
-                   "printf 'PROG=<%s>\\n' \"$0\"\n"
-                   "i=0; for a in \"$@\"; do printf 'ARG[%d]=<%s>\\n' \"$i\" \"$a\"; i=$((i+1)); done\n"
-                   "printf 'ARGC=%d\\n' \"$#\"\n"
-                   "for n in $(compgen -e | grep '^HOSTILE_' | sort); do printf 'ENV[%s]=<%s>\\n' \"$n\" \"${!n}\"; done\n");
+        prog.write(
+            "#!/bin/bash\n"
+            "printf 'PROG=<%s>\\n' \"$0\"\n"
+            "i=0; for a in \"$@\"; do printf 'ARG[%d]=<%s>\\n' \"$i\" \"$a\"; i=$((i+1)); done\n"
+            "printf 'ARGC=%d\\n' \"$#\"\n"
+            "for n in $(compgen -e | grep '^HOSTILE_' | sort); do printf 'ENV[%s]=<%s>\\n' \"$n\" \"${!n}\"; done\n");
         prog.close();
-        const auto rx = QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner | QFileDevice::ReadGroup
-            | QFileDevice::ExeGroup | QFileDevice::ReadOther | QFileDevice::ExeOther;
+        const auto rx = QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
+                        | QFileDevice::ReadGroup | QFileDevice::ExeGroup | QFileDevice::ReadOther
+                        | QFileDevice::ExeOther;
         QVERIFY(QFile::setPermissions(m_program, rx));
         QVERIFY(QFile::setPermissions(m_programDir, rx));
 
@@ -237,10 +239,13 @@ private Q_SLOTS:
     void modulesWithShellCharactersAreRefused()
     {
         const qsizetype before = runsJson().size();
-        const QString spec = writeSpec("badmodule", QJsonObject{{"modules", QJsonArray{QStringLiteral("gcc; touch %1-m1").arg(m_canary)}}});
-        const auto r = runCli({QStringLiteral("submit"), spec, QStringLiteral("--connection"), QStringLiteral("testbed")});
+        const QString spec = writeSpec(
+            "badmodule", QJsonObject{{"modules", QJsonArray{QStringLiteral("gcc; touch %1-m1").arg(m_canary)}}});
+        const auto r =
+            runCli({QStringLiteral("submit"), spec, QStringLiteral("--connection"), QStringLiteral("testbed")});
         QCOMPARE(r.exitCode, 1);
-        QVERIFY2(r.err.contains(QLatin1String("environment.modules")) && r.err.contains(QLatin1String("not a module name")),
+        QVERIFY2(r.err.contains(QLatin1String("environment.modules"))
+                     && r.err.contains(QLatin1String("not a module name")),
                  qPrintable(r.err));
         QCOMPARE(runsJson().size(), before);   // nothing stored, nothing sent
     }
@@ -274,7 +279,8 @@ private Q_SLOTS:
 
             // Slurm holds the sanitized name and ran the job as that shell's user.
             int rc = -1;
-            const QString acct = runLocal(QStringLiteral("sacct"), {"-X", "-n", "-P", "-j", jobId, "--format=JobName,User"}, &rc);
+            const QString acct =
+                runLocal(QStringLiteral("sacct"), {"-X", "-n", "-P", "-j", jobId, "--format=JobName,User"}, &rc);
             QCOMPARE(rc, 0);
             QCOMPARE(acct.trimmed(), expectedName + "|" + it.value().user);
 
@@ -285,14 +291,15 @@ private Q_SLOTS:
             const QString text = QString::fromUtf8(out.readAll());
             if (alias == QLatin1String("testbed-fish"))
                 qInfo("%s", qPrintable(alias + " output:\n" + text));
-            auto expectLine = [&](const QString &line) {
-                return text.split('\n').contains(line);
-            };
+            auto expectLine = [&](const QString &line) { return text.split('\n').contains(line); };
             QVERIFY2(expectLine("PROG=<" + m_program + ">"), qPrintable(alias + ":\n" + text));
             QVERIFY2(expectLine(QStringLiteral("ARGC=%1").arg(m_args.size())), qPrintable(alias + ":\n" + text));
             for (int i = 0; i < m_args.size(); ++i)
                 QVERIFY2(expectLine(QStringLiteral("ARG[%1]=<%2>").arg(i).arg(m_args[i])),
-                         qPrintable(QStringLiteral("%1: argument %2 <%3> not shown exactly:\n%4").arg(alias).arg(i).arg(m_args[i], text)));
+                         qPrintable(QStringLiteral("%1: argument %2 <%3> not shown exactly:\n%4")
+                                        .arg(alias)
+                                        .arg(i)
+                                        .arg(m_args[i], text)));
             for (const auto &[k, v] : std::as_const(m_vars))
                 QVERIFY2(expectLine(QStringLiteral("ENV[%1]=<%2>").arg(k, v)),
                          qPrintable(QStringLiteral("%1: %2=<%3> not shown exactly:\n%4").arg(alias, k, v, text)));
@@ -307,25 +314,30 @@ private Q_SLOTS:
     {
         // A name without the syntax-breaking ; & | of m_program, so a shell that
         // reads it runs the substitution (and leaves a canary) instead of failing to parse.
-        const QString fileName = QStringLiteral("run $(touch %1-v1) `touch %1-v2` x").arg(QFileInfo(m_canary).fileName());
+        const QString fileName =
+            QStringLiteral("run $(touch %1-v1) `touch %1-v2` x").arg(QFileInfo(m_canary).fileName());
         const QString copy = m_programDir + QLatin1Char('/') + fileName;
         QFile::remove(copy);
         QVERIFY(QFile::copy(m_program, copy));
         QVERIFY(QFile::setPermissions(copy, QFile::permissions(m_program)));
         const QString saved = m_program;
         m_program = QStringLiteral("$HOSTILE_PROGRAM_DIR/") + fileName;
-        const QString spec = writeSpec("behindvariable", QJsonObject{{"variables", QJsonObject{{"HOSTILE_PROGRAM_DIR", m_programDir}}}});
+        const QString spec =
+            writeSpec("behindvariable", QJsonObject{{"variables", QJsonObject{{"HOSTILE_PROGRAM_DIR", m_programDir}}}});
         m_program = saved;
-        const auto r = runCli({QStringLiteral("submit"), spec, QStringLiteral("--connection"), QStringLiteral("testbed")});
+        const auto r =
+            runCli({QStringLiteral("submit"), spec, QStringLiteral("--connection"), QStringLiteral("testbed")});
         QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
         const auto m = QRegularExpression(QStringLiteral("run (\\d+): submitted as job (\\d+)")).match(r.out);
         QVERIFY2(m.hasMatch(), qPrintable(r.out));
         const qint64 id = m.captured(1).toLongLong();
         const QJsonObject run = waitUntilEnded({id}, 120).value(id);
         QFile out(m_data.filePath(QStringLiteral("runs/%1/scalelab-%2.out").arg(id).arg(m.captured(2))));
-        const QString text = out.open(QIODevice::ReadOnly) ? QString::fromUtf8(out.readAll()) : QStringLiteral("(no output)");
+        const QString text =
+            out.open(QIODevice::ReadOnly) ? QString::fromUtf8(out.readAll()) : QStringLiteral("(no output)");
         const QStringList found = canaries();
-        QVERIFY2(found.isEmpty(), qPrintable("canary files were created by the program path: " + found.join('\n') + "\n" + text));
+        QVERIFY2(found.isEmpty(),
+                 qPrintable("canary files were created by the program path: " + found.join('\n') + "\n" + text));
         QVERIFY2(run.value("state").toString() == "COMPLETED", qPrintable(QJsonDocument(run).toJson() + text));
         QVERIFY2(text.split('\n').contains("PROG=<" + copy + ">"), qPrintable(text));
     }

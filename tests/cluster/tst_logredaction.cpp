@@ -48,7 +48,7 @@ public:
     }
 };
 
-} // namespace
+}   // namespace
 
 class TestLogRedaction : public QObject {
     Q_OBJECT
@@ -78,8 +78,9 @@ void TestLogRedaction::mfaLoginLeavesNoSecretsInTheLog()
 
     const QString home = s.homeDirectory();
     QVERIFY(!home.isEmpty());
-    const QString userDir = home + QStringLiteral("/.scalelab/a-researchers-private-study-%1")
-                                       .arg(QRandomGenerator::global()->generate(), 8, 16, QLatin1Char('0'));
+    const QString userDir = home
+                            + QStringLiteral("/.scalelab/a-researchers-private-study-%1")
+                                  .arg(QRandomGenerator::global()->generate(), 8, 16, QLatin1Char('0'));
     QCOMPARE(s.run({QStringLiteral("sbatch"), QStringLiteral("--version")}).exitCode, 0);
     QCOMPARE(s.run({QStringLiteral("ls"), userDir}).exitCode, 2);
     QCOMPARE(s.mkdirs(userDir), QString());

@@ -27,12 +27,15 @@ class TestSlurmVersions : public QObject {
 
     QTemporaryDir m_data;
     test::ClusterClient m_cluster;
-    QByteArray m_bashrc;          // the researcher's .bashrc before this test
+    QByteArray m_bashrc;   // the researcher's .bashrc before this test
     bool m_bashrcChanged = false;
 
     bool is24() const { return m_cluster.env.slurmSeries == QLatin1String("24.11"); }
 
-    RemoteResult sh(const QString &body) { return m_cluster.ssh->run({QStringLiteral("sh"), QStringLiteral("-c"), body}); }
+    RemoteResult sh(const QString &body)
+    {
+        return m_cluster.ssh->run({QStringLiteral("sh"), QStringLiteral("-c"), body});
+    }
 
     void restoreBashrc()
     {
@@ -49,16 +52,17 @@ private Q_SLOTS:
         QVERIFY(m_data.isValid());
         QCOMPARE(m_cluster.start(m_data.path()), QString());
         const RemoteResult v = m_cluster.ssh->run({QStringLiteral("sbatch"), QStringLiteral("--version")});
-        QCOMPARE(QString::fromUtf8(v.out).trimmed(), QStringLiteral("slurm-wlm ") + m_cluster.env.expectedSlurmVersion());
+        QCOMPARE(QString::fromUtf8(v.out).trimmed(),
+                 QStringLiteral("slurm-wlm ") + m_cluster.env.expectedSlurmVersion());
     }
 
     void cleanupTestCase() { restoreBashrc(); }
 
     void gpuRequestFormsOfThisVersion()
     {
-        const RemoteResult sub = m_cluster.ssh->run({QStringLiteral("sbatch"), QStringLiteral("--parsable"),
-                                                     QStringLiteral("--gres=gpu:2"), QStringLiteral("--time=2"),
-                                                     QStringLiteral("--wrap=sleep 30")});
+        const RemoteResult sub =
+            m_cluster.ssh->run({QStringLiteral("sbatch"), QStringLiteral("--parsable"), QStringLiteral("--gres=gpu:2"),
+                                QStringLiteral("--time=2"), QStringLiteral("--wrap=sleep 30")});
         QVERIFY2(sub.ok(), sub.err.constData());
         const QString id = QString::fromUtf8(sub.out).trimmed();
         auto cancel = qScopeGuard([&] { m_cluster.ssh->run({QStringLiteral("scancel"), id}); });
@@ -97,8 +101,9 @@ private Q_SLOTS:
         QCOMPARE(job.gpus().source, GpuCountSource::AllocTres);
 
         // squeue %b in ScaleLab's own layout.
-        const RemoteResult sq = m_cluster.ssh->run(SlurmClient::queryArgv(
-            {QStringLiteral("squeue"), QStringLiteral("--noheader"), QStringLiteral("--jobs=") + id, SqueueParser::formatArgument()}));
+        const RemoteResult sq = m_cluster.ssh->run(
+            SlurmClient::queryArgv({QStringLiteral("squeue"), QStringLiteral("--noheader"),
+                                    QStringLiteral("--jobs=") + id, SqueueParser::formatArgument()}));
         const auto rows = SqueueParser().parse(sq.out, sq.err);
         QCOMPARE(rows.diagnostics.size(), 0);
         QCOMPARE(rows.rows.size(), 1);
@@ -106,9 +111,9 @@ private Q_SLOTS:
         QCOMPARE(TresString::gpusInGresRequest(rows.rows.first().tresPerNode), std::optional<int>(2));
 
         // -O TresPerNode: fine on 22.05, refused by 24.11.
-        const RemoteResult o = m_cluster.ssh->run(
-            {QStringLiteral("squeue"), QStringLiteral("--noheader"), QStringLiteral("-O"), QStringLiteral("TresPerNode"),
-             QStringLiteral("--jobs=") + id});
+        const RemoteResult o =
+            m_cluster.ssh->run({QStringLiteral("squeue"), QStringLiteral("--noheader"), QStringLiteral("-O"),
+                                QStringLiteral("TresPerNode"), QStringLiteral("--jobs=") + id});
         if (is24()) {
             const QByteArray all = o.out + o.err;
             QVERIFY2(o.exitCode != 0 || all.contains("Invalid"), all.constData());
@@ -128,12 +133,15 @@ private Q_SLOTS:
                                    "SACCT_FORMAT=JobID SINFO_FORMAT='%P' SQUEUE_STATES=PD "
                                    "SLURM_CONF=/home/researcher/scalelab-rc-slurm.conf\n";
         QCOMPARE(sh(QStringLiteral("cp \"$SLURM_CONF\" /home/researcher/scalelab-rc-slurm.conf")).exitCode, 0);
-        QCOMPARE(m_cluster.ssh->upload(QStringLiteral("/home/researcher/.bashrc"), hostile + m_bashrc, 0644), QString());
+        QCOMPARE(m_cluster.ssh->upload(QStringLiteral("/home/researcher/.bashrc"), hostile + m_bashrc, 0644),
+                 QString());
         m_bashrcChanged = true;
 
         // The rc file is in force for commands run over ssh.
-        const RemoteResult seen = sh(QStringLiteral("echo \"$SQUEUE_FORMAT|$SACCT_FORMAT|$SLURM_TIME_FORMAT|$SLURM_CONF\""));
-        QCOMPARE(QString::fromUtf8(seen.out).trimmed(), QStringLiteral("%i|JobID|%s|/home/researcher/scalelab-rc-slurm.conf"));
+        const RemoteResult seen =
+            sh(QStringLiteral("echo \"$SQUEUE_FORMAT|$SACCT_FORMAT|$SLURM_TIME_FORMAT|$SLURM_CONF\""));
+        QCOMPARE(QString::fromUtf8(seen.out).trimmed(),
+                 QStringLiteral("%i|JobID|%s|/home/researcher/scalelab-rc-slurm.conf"));
         const RemoteResult plain = sh(QStringLiteral("sacct -X -n -P -S now-1hours | head -n 1"));
         QVERIFY2(!plain.out.contains('|'), plain.out.constData());   // SACCT_FORMAT=JobID rules plain sacct
 
@@ -152,11 +160,7 @@ private Q_SLOTS:
         const SubmitOutcome o = m_cluster.client->submit(id);
         QVERIFY2(o.kind == SubmitOutcome::Kind::Submitted, qPrintable(o.message));
         Diagnostics seenDiagnostics;
-        const bool done = m_cluster.pollUntil(
-            [&] {
-                return m_cluster.store->run(id).value().isTerminal();
-            },
-            180);
+        const bool done = m_cluster.pollUntil([&] { return m_cluster.store->run(id).value().isTerminal(); }, 180);
         QVERIFY(done);
         QCOMPARE(m_cluster.store->run(id).value().state, JobState::Completed);
         const PollResult again = m_cluster.client->pollOnce();

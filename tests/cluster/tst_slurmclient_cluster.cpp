@@ -19,9 +19,7 @@
 
 using namespace scalelab;
 
-
 namespace {
-
 
 JobSpec spec(int gpus, const QString &program, const QStringList &args, const QString &partition = "gpu",
              const QString &time = "00:05:00")
@@ -32,7 +30,7 @@ JobSpec spec(int gpus, const QString &program, const QStringList &args, const QS
     return s;
 }
 
-} // namespace
+}   // namespace
 
 class TestSlurmClientCluster : public QObject {
     Q_OBJECT
@@ -64,7 +62,8 @@ class TestSlurmClientCluster : public QObject {
     {
         return m_cluster.pollUntil(
             [&] {
-                return std::all_of(runs.begin(), runs.end(), [&](qint64 id) { return m_store->run(id).value().isTerminal(); });
+                return std::all_of(runs.begin(), runs.end(),
+                                   [&](qint64 id) { return m_store->run(id).value().isTerminal(); });
             },
             seconds);
     }
@@ -85,7 +84,8 @@ private Q_SLOTS:
 
     void testOnlyGivesSlurmVerdict()
     {
-        const TestOnlyResult ok = m_client->testOnly(renderSbatch(spec(2, "/bin/true", {}), test::repoProfile("testbed")));
+        const TestOnlyResult ok =
+            m_client->testOnly(renderSbatch(spec(2, "/bin/true", {}), test::repoProfile("testbed")));
         QVERIFY2(ok.ok(), qPrintable(ok.verdict + ok.transportError));
         QVERIFY2(ok.verdict.contains("to start at"), qPrintable(ok.verdict));
         const TestOnlyResult bad =
@@ -109,7 +109,8 @@ private Q_SLOTS:
     {
         QMap<qint64, int> gpuRuns;
         for (int gpus : {1, 2, 4, 8})
-            gpuRuns.insert(createRun(spec(gpus, "/bin/sh", {"-c", "echo rank $SLURM_PROCID on $SLURMD_NODENAME"})), gpus);
+            gpuRuns.insert(createRun(spec(gpus, "/bin/sh", {"-c", "echo rank $SLURM_PROCID on $SLURMD_NODENAME"})),
+                           gpus);
         const qint64 failing = createRun(spec(1, "/bin/sh", {"-c", "exit 3"}));
         const qint64 timeout = createRun(spec(1, "/bin/sleep", {"300"}, "gputest", "00:01:00"));
         const qint64 cancelled = createRun(spec(1, "/bin/sleep", {"300"}));
@@ -129,7 +130,8 @@ private Q_SLOTS:
             const auto acct = m_store->accounting(it.key()).value();
             QVERIFY(acct.has_value());
             QCOMPARE(acct->allocatedGpus(), it.value());
-            QVERIFY2(acct->workDir.endsWith(r.token), qPrintable(acct->workDir + " / " + r.token + " / " + acct->rawLines.join("\n")));
+            QVERIFY2(acct->workDir.endsWith(r.token),
+                     qPrintable(acct->workDir + " / " + r.token + " / " + acct->rawLines.join("\n")));
         }
         QCOMPARE(m_store->run(failing).value().state, JobState::Failed);
         QCOMPARE(m_store->accounting(failing).value()->exitStatus(), 3);

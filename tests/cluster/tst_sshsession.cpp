@@ -50,7 +50,8 @@ public:
         ++passphraseCalls;
         return std::nullopt;
     }
-    std::optional<QStringList> keyboardInteractive(const QString &, const QString &, const QList<KbdPrompt> &prompts) override
+    std::optional<QStringList> keyboardInteractive(const QString &, const QString &,
+                                                   const QList<KbdPrompt> &prompts) override
     {
         kbdCalls << prompts;
         QStringList answers;
@@ -89,7 +90,7 @@ qint64 fileSize(const QString &path)
     return QFileInfo(path).size();
 }
 
-} // namespace
+}   // namespace
 
 class TestSshSession : public QObject {
     Q_OBJECT
@@ -152,7 +153,8 @@ private Q_SLOTS:
         m_env = test::TestClusterEnv::load();
         QVERIFY2(m_env.ok(), qPrintable(m_env.error));
         QVERIFY(m_tmp.isValid());
-        m_remoteBase = QStringLiteral("scalelab-ssh-test-%1").arg(QRandomGenerator::global()->generate(), 8, 16, QLatin1Char('0'));
+        m_remoteBase =
+            QStringLiteral("scalelab-ssh-test-%1").arg(QRandomGenerator::global()->generate(), 8, 16, QLatin1Char('0'));
     }
 
     void keyAuthAndRun()
@@ -179,7 +181,8 @@ private Q_SLOTS:
         QVERIFY(!r.ok());
 
         // Larger output than one read, and binary bytes kept as they are.
-        r = s.run({QStringLiteral("sh"), QStringLiteral("-c"), QStringLiteral("head -c 300000 /dev/zero; printf '\\033[31m'")});
+        r = s.run({QStringLiteral("sh"), QStringLiteral("-c"),
+                   QStringLiteral("head -c 300000 /dev/zero; printf '\\033[31m'")});
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.out.size(), 300005);
         QVERIFY(r.out.endsWith("\033[31m"));
@@ -261,7 +264,8 @@ private Q_SLOTS:
         QCOMPARE(s.connectToHost(), QString());
         QCOMPARE(cb.unknownCalls.size(), 0);
         for (int i = 0; i < 3; ++i) {
-            RemoteResult r = s.run({QStringLiteral("sh"), QStringLiteral("-c"), QStringLiteral("echo $SSH_CONNECTION")});
+            RemoteResult r =
+                s.run({QStringLiteral("sh"), QStringLiteral("-c"), QStringLiteral("echo $SSH_CONNECTION")});
             QVERIFY2(r.ok(), qPrintable(r.transportError + QString::fromUtf8(r.err)));
             QVERIFY2(r.out.endsWith(" 127.0.0.1 2222\n"), r.out.constData());
         }
@@ -337,7 +341,8 @@ private Q_SLOTS:
         QCOMPARE(info.host, QStringLiteral("127.0.0.1"));
         QCOMPARE(info.port, 2222);
         QCOMPARE(info.keyType, QStringLiteral("ssh-ed25519"));
-        QCOMPARE(info.fingerprintSha256, sshKeygenFingerprint(m_env.clusterDir + QStringLiteral("/ssh/host_main_ed25519.pub")));
+        QCOMPARE(info.fingerprintSha256,
+                 sshKeygenFingerprint(m_env.clusterDir + QStringLiteral("/ssh/host_main_ed25519.pub")));
         QCOMPARE(info.knownHostsPath, m_tmp.filePath(QStringLiteral("unknown.known_hosts")));
         s.disconnect();
         QThread::msleep(500);   // let sshd write its goodbye line
@@ -365,7 +370,9 @@ private Q_SLOTS:
         QVERIFY(s.run({QStringLiteral("true")}).ok());
         const QString kh = m_tmp.filePath(QStringLiteral("accept.known_hosts"));
         const KnownHostsFile file(kh);
-        QCOMPARE(file.lookup(QStringLiteral("127.0.0.1"), 2222, QStringLiteral("ssh-ed25519"), hostKeyBase64(QStringLiteral("main"))).status,
+        QCOMPARE(file.lookup(QStringLiteral("127.0.0.1"), 2222, QStringLiteral("ssh-ed25519"),
+                             hostKeyBase64(QStringLiteral("main")))
+                     .status,
                  KnownHostsFile::Status::Match);
         s.disconnect();
 
@@ -394,17 +401,22 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("entry");
         // Another ed25519 key (the jump host's) recorded for the main sshd.
-        QTest::newRow("changed") << QStringLiteral("[127.0.0.1]:2222 ssh-ed25519 %1").arg(hostKeyBase64(QStringLiteral("jump")));
+        QTest::newRow("changed")
+            << QStringLiteral("[127.0.0.1]:2222 ssh-ed25519 %1").arg(hostKeyBase64(QStringLiteral("jump")));
         QTest::newRow("other-type") << QStringLiteral(
-            "[127.0.0.1]:2222 ecdsa-sha2-nistp256 AAAAE2VjZHNhLXNoYTItbmlzdHAyNTYAAAAIbmlzdHAyNTYAAABBBEd795hbXKJUIF+C0KDoHazuoKKzdBJKUMnuN7jDRJHKgvPsWBon68Ea3P664c8Xl5s8HFtc8tJNi4oHeo/CoLM=");
-        QTest::newRow("revoked") << QStringLiteral("@revoked * ssh-ed25519 %1").arg(hostKeyBase64(QStringLiteral("main")));
+            "[127.0.0.1]:2222 ecdsa-sha2-nistp256 "
+            "AAAAE2VjZHNhLXNoYTItbmlzdHAyNTYAAAAIbmlzdHAyNTYAAABBBEd795hbXKJUIF+"
+            "C0KDoHazuoKKzdBJKUMnuN7jDRJHKgvPsWBon68Ea3P664c8Xl5s8HFtc8tJNi4oHeo/CoLM=");
+        QTest::newRow("revoked")
+            << QStringLiteral("@revoked * ssh-ed25519 %1").arg(hostKeyBase64(QStringLiteral("main")));
     }
 
     void changedOrOtherTypeKeyRefused()
     {
         QFETCH(QString, entry);
         const QString name = QStringLiteral("bad-%1").arg(QTest::currentDataTag());
-        const QString cfg = privateConfig(name, QStringLiteral("# first line is a comment\n") + entry + QLatin1Char('\n'));
+        const QString cfg =
+            privateConfig(name, QStringLiteral("# first line is a comment\n") + entry + QLatin1Char('\n'));
         const qint64 before = fileSize(m_env.sshdLog);
         RecordingCallbacks cb;
         cb.decision = SshCallbacks::HostKeyDecision::AcceptAndRemember;   // must not even be asked
@@ -419,7 +431,8 @@ private Q_SLOTS:
         QCOMPARE(cb.refusedCalls.first().conflictingLine, 2);
         s.disconnect();
         QThread::msleep(300);
-        QVERIFY2(authLines(readFrom(m_env.sshdLog, before)).isEmpty(), "authentication was attempted after a bad host key");
+        QVERIFY2(authLines(readFrom(m_env.sshdLog, before)).isEmpty(),
+                 "authentication was attempted after a bad host key");
     }
 
     void hostileArgvUnderFiveShells_data()
@@ -435,21 +448,48 @@ private Q_SLOTS:
     void hostileArgvUnderFiveShells()
     {
         QFETCH(QString, alias);
-        const QString canary = QStringLiteral("/tmp/canary-scalelab-%1-%2").arg(QTest::currentDataTag()).arg(QRandomGenerator::global()->generate());
+        const QString canary = QStringLiteral("/tmp/canary-scalelab-%1-%2")
+                                   .arg(QTest::currentDataTag())
+                                   .arg(QRandomGenerator::global()->generate());
         const QString c = canary;
         const QStringList hostile = {
-            QStringLiteral("plain"), QStringLiteral("with space"), QStringLiteral("  two  spaces "),
-            QStringLiteral("it's"), QStringLiteral("\"double\""), QStringLiteral("$HOME"), QStringLiteral("${PATH}"),
-            QStringLiteral("$(touch %1-1)").arg(c), QStringLiteral("`touch %1-2`").arg(c),
-            QStringLiteral("; touch %1-3").arg(c), QStringLiteral("| touch %1-4").arg(c),
-            QStringLiteral("&& touch %1-5").arg(c), QStringLiteral("' ; touch %1-6 ; '").arg(c),
-            QStringLiteral("\" ; touch %1-7 ; \"").arg(c), QStringLiteral("'\"'\"'; touch %1-8").arg(c),
-            QStringLiteral("x > %1-9").arg(c), QStringLiteral("(touch %1-10)").arg(c),
-            QStringLiteral("*"), QStringLiteral("~"), QStringLiteral("~root"), QStringLiteral("a*b?[c]"),
-            QStringLiteral("back\\slash"), QStringLiteral("trailing\\"), QStringLiteral("\\'"), QStringLiteral("\\\\"),
-            QStringLiteral("ünïcödé ✓ 計算"), QStringLiteral("-n"), QStringLiteral("--help"), QStringLiteral("-"),
-            QStringLiteral("%s%d%%"), QStringLiteral("%1"), QStringLiteral("{a,b}"), QStringLiteral("#not a comment"),
-            QStringLiteral("$((1+1))"), QStringLiteral("a'b\"c$d`e\\f"), QStringLiteral("=cmd"), QStringLiteral("^x^y"),
+            QStringLiteral("plain"),
+            QStringLiteral("with space"),
+            QStringLiteral("  two  spaces "),
+            QStringLiteral("it's"),
+            QStringLiteral("\"double\""),
+            QStringLiteral("$HOME"),
+            QStringLiteral("${PATH}"),
+            QStringLiteral("$(touch %1-1)").arg(c),
+            QStringLiteral("`touch %1-2`").arg(c),
+            QStringLiteral("; touch %1-3").arg(c),
+            QStringLiteral("| touch %1-4").arg(c),
+            QStringLiteral("&& touch %1-5").arg(c),
+            QStringLiteral("' ; touch %1-6 ; '").arg(c),
+            QStringLiteral("\" ; touch %1-7 ; \"").arg(c),
+            QStringLiteral("'\"'\"'; touch %1-8").arg(c),
+            QStringLiteral("x > %1-9").arg(c),
+            QStringLiteral("(touch %1-10)").arg(c),
+            QStringLiteral("*"),
+            QStringLiteral("~"),
+            QStringLiteral("~root"),
+            QStringLiteral("a*b?[c]"),
+            QStringLiteral("back\\slash"),
+            QStringLiteral("trailing\\"),
+            QStringLiteral("\\'"),
+            QStringLiteral("\\\\"),
+            QStringLiteral("ünïcödé ✓ 計算"),
+            QStringLiteral("-n"),
+            QStringLiteral("--help"),
+            QStringLiteral("-"),
+            QStringLiteral("%s%d%%"),
+            QStringLiteral("%1"),
+            QStringLiteral("{a,b}"),
+            QStringLiteral("#not a comment"),
+            QStringLiteral("$((1+1))"),
+            QStringLiteral("a'b\"c$d`e\\f"),
+            QStringLiteral("=cmd"),
+            QStringLiteral("^x^y"),
         };
         RecordingCallbacks cb;
         SshSession s(settings(alias), &cb);
@@ -461,10 +501,12 @@ private Q_SLOTS:
                 failures << QStringLiteral("[%1] -> exit %2 out [%3] err [%4] %5")
                                 .arg(h)
                                 .arg(r.exitCode)
-                                .arg(QString::fromUtf8(r.out), SshSession::sanitizeForDisplay(r.err).trimmed(), r.transportError);
+                                .arg(QString::fromUtf8(r.out), SshSession::sanitizeForDisplay(r.err).trimmed(),
+                                     r.transportError);
         }
         // Several words in one command line keep their boundaries.
-        const RemoteResult r = s.run({QStringLiteral("printf"), QStringLiteral("<%s>"), QStringLiteral("a b"), QStringLiteral(""), QStringLiteral("c'd")});
+        const RemoteResult r = s.run({QStringLiteral("printf"), QStringLiteral("<%s>"), QStringLiteral("a b"),
+                                      QStringLiteral(""), QStringLiteral("c'd")});
         if (r.out != QByteArray("<a b><><c'd>"))
             failures << QStringLiteral("multi-word -> [%1] %2").arg(QString::fromUtf8(r.out), QString::fromUtf8(r.err));
         s.disconnect();
@@ -490,21 +532,26 @@ private Q_SLOTS:
                 if (QThread::currentThread() == mainThread)
                     taskOnMainThread = true;
                 const RemoteResult r = ex.run({QStringLiteral("echo"), QString::number(i)});
-                QMetaObject::invokeMethod(this, [r, &results, &resultsOnMainThread, mainThread] {
-                    resultsOnMainThread = resultsOnMainThread && QThread::currentThread() == mainThread;
-                    results << QString::fromUtf8(r.out).trimmed();
-                }, Qt::QueuedConnection);
+                QMetaObject::invokeMethod(
+                    this,
+                    [r, &results, &resultsOnMainThread, mainThread] {
+                        resultsOnMainThread = resultsOnMainThread && QThread::currentThread() == mainThread;
+                        results << QString::fromUtf8(r.out).trimmed();
+                    },
+                    Qt::QueuedConnection);
             });
         }
         QTRY_COMPARE_WITH_TIMEOUT(finished.size(), 4, 20000);
         QTRY_COMPARE_WITH_TIMEOUT(results.size(), 4, 5000);
-        QCOMPARE(results, (QStringList{QStringLiteral("0"), QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("3")}));
+        QCOMPARE(results,
+                 (QStringList{QStringLiteral("0"), QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("3")}));
         QVERIFY(resultsOnMainThread);
         QVERIFY2(!taskOnMainThread, "a task ran on the GUI thread");
         QCOMPARE(conn.state(), ClusterConnection::State::Connected);
         bool sawConnecting = false;
         for (const auto &args : states)
-            sawConnecting = sawConnecting || args.at(0).value<ClusterConnection::State>() == ClusterConnection::State::Connecting;
+            sawConnecting =
+                sawConnecting || args.at(0).value<ClusterConnection::State>() == ClusterConnection::State::Connecting;
         QVERIFY(sawConnecting);
         conn.stop();
         QCOMPARE(conn.state(), ClusterConnection::State::Disconnected);
@@ -539,7 +586,8 @@ private Q_SLOTS:
         QList<RemoteResult> results;
         auto task = [this, &results](RemoteExecutor &ex) {
             const RemoteResult r = ex.run({QStringLiteral("echo"), QStringLiteral("alive")}, 10000);
-            QMetaObject::invokeMethod(this, [r, &results] { results << r; }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this, [r, &results] { results << r; }, Qt::QueuedConnection);
         };
         conn.enqueue(task);
         QTRY_COMPARE_WITH_TIMEOUT(results.size(), 1, 20000);

@@ -50,7 +50,7 @@ Run runProgram(const QString &program, const QStringList &args,
     return r;
 }
 
-} // namespace
+}   // namespace
 
 class TestTestCluster : public QObject {
     Q_OBJECT
@@ -68,14 +68,15 @@ class TestTestCluster : public QObject {
     // Polls sacct through ssh until the job leaves the queue; returns "State|AllocTRES".
     QString waitForFinalState(const QString &jobId, int timeoutMs = 60000)
     {
-        static const QSet<QString> finals{QStringLiteral("COMPLETED"), QStringLiteral("FAILED"), QStringLiteral("CANCELLED"),
-                                          QStringLiteral("TIMEOUT"), QStringLiteral("NODE_FAIL"), QStringLiteral("OUT_OF_MEMORY")};
+        static const QSet<QString> finals{QStringLiteral("COMPLETED"), QStringLiteral("FAILED"),
+                                          QStringLiteral("CANCELLED"), QStringLiteral("TIMEOUT"),
+                                          QStringLiteral("NODE_FAIL"), QStringLiteral("OUT_OF_MEMORY")};
         QElapsedTimer t;
         t.start();
         QString last;
         while (t.elapsed() < timeoutMs) {
-            const Run r = ssh(QStringLiteral("testbed"),
-                              QStringLiteral("sacct -X -n -P -j %1 -o State,AllocTRES").arg(jobId));
+            const Run r =
+                ssh(QStringLiteral("testbed"), QStringLiteral("sacct -X -n -P -j %1 -o State,AllocTRES").arg(jobId));
             last = r.out.trimmed();
             const QString state = last.section(QLatin1Char('|'), 0, 0).section(QLatin1Char(' '), 0, 0);
             if (r.exitCode == 0 && finals.contains(state))
@@ -161,18 +162,21 @@ private Q_SLOTS:
 
     void jobRunsSystemPythonWithTorchInHome()
     {
-        const QString id = submit(QStringLiteral("testbed"),
-                                  QStringLiteral("-o tb-torch-%j.out --wrap 'pwd; python3 -c \"import torch; print(\\\"torch\\\", torch.__version__)\"'"));
+        const QString id =
+            submit(QStringLiteral("testbed"), QStringLiteral("-o tb-torch-%j.out --wrap 'pwd; python3 -c \"import "
+                                                             "torch; print(\\\"torch\\\", torch.__version__)\"'"));
         QVERIFY(!id.isEmpty());
         const QString fin = waitForFinalState(id, 120000);
         QVERIFY2(fin.startsWith(QStringLiteral("COMPLETED|")), qPrintable(fin));
-        const Run out = ssh(QStringLiteral("testbed"), QStringLiteral("cat tb-torch-%1.out && rm -f tb-torch-%1.out && echo $HOME").arg(id));
+        const Run out = ssh(QStringLiteral("testbed"),
+                            QStringLiteral("cat tb-torch-%1.out && rm -f tb-torch-%1.out && echo $HOME").arg(id));
         QVERIFY2(out.exitCode == 0, qPrintable(out.describe()));
         const QStringList lines = out.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QVERIFY2(lines.size() >= 3, qPrintable(out.out));
-        QCOMPARE(lines.first(), lines.last()); // job's working dir == researcher's home
+        QCOMPARE(lines.first(), lines.last());   // job's working dir == researcher's home
         QVERIFY2(lines.at(1).startsWith(QStringLiteral("torch ")), qPrintable(out.out));
-        const Run rss = ssh(QStringLiteral("testbed"), QStringLiteral("sacct -n -P -j %1.batch -o MaxRSS,TotalCPU").arg(id));
+        const Run rss =
+            ssh(QStringLiteral("testbed"), QStringLiteral("sacct -n -P -j %1.batch -o MaxRSS,TotalCPU").arg(id));
         QVERIFY2(rss.exitCode == 0 && rss.out.trimmed().contains(QRegularExpression(QStringLiteral("^\\d+K\\|"))),
                  qPrintable(rss.describe()));
     }
@@ -190,12 +194,15 @@ private Q_SLOTS:
         QVERIFY(token.open(QIODevice::WriteOnly));
         token.write("written on the host\n");
         token.close();
-        QFile::setPermissions(token.fileName(), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadOther);
-        const QString id = submit(QStringLiteral("testbed"), QStringLiteral("-o tb-tmp-%j.out --wrap 'cat %1'").arg(token.fileName()));
+        QFile::setPermissions(token.fileName(),
+                              QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadOther);
+        const QString id =
+            submit(QStringLiteral("testbed"), QStringLiteral("-o tb-tmp-%j.out --wrap 'cat %1'").arg(token.fileName()));
         QVERIFY(!id.isEmpty());
         const QString fin = waitForFinalState(id);
         QVERIFY2(fin.startsWith(QStringLiteral("COMPLETED|")), qPrintable(fin));
-        const Run out = ssh(QStringLiteral("testbed"), QStringLiteral("cat tb-tmp-%1.out && rm -f tb-tmp-%1.out").arg(id));
+        const Run out =
+            ssh(QStringLiteral("testbed"), QStringLiteral("cat tb-tmp-%1.out && rm -f tb-tmp-%1.out").arg(id));
         QVERIFY2(out.exitCode == 0, qPrintable(out.describe()));
         QCOMPARE(out.out, QStringLiteral("written on the host\n"));
         const QString back = dir + QStringLiteral("-login");
@@ -221,10 +228,11 @@ private Q_SLOTS:
         // Our config always adds the key, so bypass it: no key, no agent.
         const QString knownHosts = m_env.clusterDir + QStringLiteral("/ssh/known_hosts");
         const Run r = runProgram(QStringLiteral("ssh"),
-                                 {QStringLiteral("-F"), QStringLiteral("/dev/null"), QStringLiteral("-p"), QStringLiteral("2222"),
-                                  QStringLiteral("-o"), QStringLiteral("BatchMode=yes"), QStringLiteral("-o"), QStringLiteral("IdentitiesOnly=yes"),
-                                  QStringLiteral("-o"), QStringLiteral("IdentityAgent=none"),
-                                  QStringLiteral("-o"), QStringLiteral("IdentityFile=") + m_env.clusterDir + QStringLiteral("/no-such-key"),
+                                 {QStringLiteral("-F"), QStringLiteral("/dev/null"), QStringLiteral("-p"),
+                                  QStringLiteral("2222"), QStringLiteral("-o"), QStringLiteral("BatchMode=yes"),
+                                  QStringLiteral("-o"), QStringLiteral("IdentitiesOnly=yes"), QStringLiteral("-o"),
+                                  QStringLiteral("IdentityAgent=none"), QStringLiteral("-o"),
+                                  QStringLiteral("IdentityFile=") + m_env.clusterDir + QStringLiteral("/no-such-key"),
                                   QStringLiteral("-o"), QStringLiteral("UserKnownHostsFile=") + knownHosts,
                                   QStringLiteral("researcher@127.0.0.1"), QStringLiteral("true")});
         QCOMPARE(r.exitCode, 255);
@@ -248,7 +256,8 @@ private Q_SLOTS:
         QFile f(askpass);
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(QStringLiteral("#!/bin/sh\nprintf '%s\\n' \"$1\" >> '%1'\nexec oathtool --totp -b \"$(cat '%2')\"\n")
-                    .arg(prompts, m_env.totpSecretFile).toUtf8());
+                    .arg(prompts, m_env.totpSecretFile)
+                    .toUtf8());
         f.close();
         QVERIFY(f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner));
 
@@ -256,8 +265,9 @@ private Q_SLOTS:
         env.insert(QStringLiteral("SSH_ASKPASS"), askpass);
         env.insert(QStringLiteral("SSH_ASKPASS_REQUIRE"), QStringLiteral("force"));
         const Run full = runProgram(QStringLiteral("ssh"),
-                                    {QStringLiteral("-F"), m_env.sshConfig, QStringLiteral("-o"), QStringLiteral("NumberOfPasswordPrompts=1"),
-                                     QStringLiteral("testbed-mfa"), QStringLiteral("echo mfa-ok")},
+                                    {QStringLiteral("-F"), m_env.sshConfig, QStringLiteral("-o"),
+                                     QStringLiteral("NumberOfPasswordPrompts=1"), QStringLiteral("testbed-mfa"),
+                                     QStringLiteral("echo mfa-ok")},
                                     env);
         QVERIFY2(full.exitCode == 0 && full.out.trimmed() == QStringLiteral("mfa-ok"), qPrintable(full.describe()));
         QFile p(prompts);
@@ -277,7 +287,8 @@ private Q_SLOTS:
         QFETCH(QString, shell);
         const QString host = QStringLiteral("testbed-") + shell;
         const Run login = ssh(host, QStringLiteral("echo $SHELL"));
-        QVERIFY2(login.exitCode == 0 && login.out.trimmed().endsWith(QLatin1Char('/') + shell), qPrintable(login.describe()));
+        QVERIFY2(login.exitCode == 0 && login.out.trimmed().endsWith(QLatin1Char('/') + shell),
+                 qPrintable(login.describe()));
         const QString id = submit(host, QStringLiteral("--wrap true"));
         QVERIFY(!id.isEmpty());
         const QString fin = waitForFinalState(id);

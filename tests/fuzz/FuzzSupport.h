@@ -60,4 +60,4 @@ inline const ClusterProfile &profile()
     return p;
 }
 
-} // namespace scalelab::fuzz
+}   // namespace scalelab::fuzz

@@ -28,13 +28,14 @@ bool privateHome()
     QDir().mkpath(ssh);
     writeFile(ssh + QStringLiteral("/self"), "Host s\n  Port 22\nInclude self\nInclude self\n");
     for (int i = 0; i < 14; ++i)
-        writeFile(ssh + QStringLiteral("/fan%1").arg(i),
-                  QStringLiteral("Host f%1\n  User researcher\nInclude fan%2\nInclude fan%2\n").arg(i).arg(i + 1).toUtf8());
+        writeFile(
+            ssh + QStringLiteral("/fan%1").arg(i),
+            QStringLiteral("Host f%1\n  User researcher\nInclude fan%2\nInclude fan%2\n").arg(i).arg(i + 1).toUtf8());
     qputenv("HOME", home.path().toUtf8());
     return true;
 }
 
-} // namespace
+}   // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -23,11 +23,11 @@ namespace scalelab::testing {
 
 struct SyntheticRun {
     int gpus;
-    double trainTime;    // train_time_s printed by the job
+    double trainTime;   // train_time_s printed by the job
     double throughput;   // samples_per_s
     double accuracy;
-    int util;            // GPU utilisation the sampler records (every sample)
-    qint64 elapsed;      // sacct Elapsed
+    int util;   // GPU utilisation the sampler records (every sample)
+    qint64 elapsed;   // sacct Elapsed
 };
 
 inline QList<SyntheticRun> syntheticRuns()
@@ -37,7 +37,9 @@ inline QList<SyntheticRun> syntheticRuns()
 
 inline QString hms(qint64 s)
 {
-    return QStringLiteral("%1:%2:%3").arg(s / 3600, 2, 10, QLatin1Char('0')).arg((s / 60) % 60, 2, 10, QLatin1Char('0'))
+    return QStringLiteral("%1:%2:%3")
+        .arg(s / 3600, 2, 10, QLatin1Char('0'))
+        .arg((s / 60) % 60, 2, 10, QLatin1Char('0'))
         .arg(s % 60, 2, 10, QLatin1Char('0'));
 }
 
@@ -81,7 +83,8 @@ inline qint64 fillSyntheticStudy(RunStore &store, const QString &dir, QList<qint
         spec.nodes = 1;
         spec.program = QStringLiteral("train.py");
         spec.environment.modules = {QStringLiteral("pytorch/2.1")};
-        spec.environment.variables = {{QStringLiteral("NCCL_DEBUG"), gpus > 1 ? QStringLiteral("INFO") : QStringLiteral("WARN")}};
+        spec.environment.variables = {
+            {QStringLiteral("NCCL_DEBUG"), gpus > 1 ? QStringLiteral("INFO") : QStringLiteral("WARN")}};
         RunRecord r;
         r.studyId = studyId;
         r.profile = QStringLiteral("testbed");
@@ -100,14 +103,18 @@ inline qint64 fillSyntheticStudy(RunStore &store, const QString &dir, QList<qint
             qFatal("%s", qPrintable(e.errorText()));
         if (auto e = store.markSubmitted(id, jobId); !e)
             qFatal("%s", qPrintable(e.errorText()));
-        const QString header = QStringLiteral("JobID|JobName|State|ExitCode|Submit|Start|End|Elapsed|AllocTRES|MaxRSS|TotalCPU|AllocCPUS|NodeList\n");
-        const QString tres = QStringLiteral("billing=%1,cpu=%2,gres/gpu=%3,mem=16000M,node=1").arg(gpus * 4).arg(gpus * 4).arg(gpus);
+        const QString header = QStringLiteral(
+            "JobID|JobName|State|ExitCode|Submit|Start|End|Elapsed|AllocTRES|MaxRSS|TotalCPU|AllocCPUS|NodeList\n");
+        const QString tres =
+            QStringLiteral("billing=%1,cpu=%2,gres/gpu=%3,mem=16000M,node=1").arg(gpus * 4).arg(gpus * 4).arg(gpus);
         const QString start = QStringLiteral("2024-05-01T10:00:00");
         const QString end = QDateTime::fromString(start, Qt::ISODate).addSecs(elapsed).toString(Qt::ISODate);
         const QString cpu = hms(qint64(double(elapsed) * gpus * 4 * 0.6));
-        const QString text = header
+        const QString text =
+            header
             + QStringLiteral("%1|mnist-ddp|%2|0:0|2024-05-01T09:59:30|%3|%4|%5|%6||%7|%8|tb-node1\n")
-                  .arg(jobId, state, start, end, hms(elapsed), tres, cpu).arg(gpus * 4)
+                  .arg(jobId, state, start, end, hms(elapsed), tres, cpu)
+                  .arg(gpus * 4)
             + QStringLiteral("%1.batch|batch|%2|0:0|2024-05-01T10:00:00|%3|%4|%5|%6|%7K|%8|%9|tb-node1\n")
                   .arg(jobId, state, start, end, hms(elapsed), tres)
                   .arg(800000 + gpus * 100000)
@@ -123,8 +130,9 @@ inline qint64 fillSyntheticStudy(RunStore &store, const QString &dir, QList<qint
             const QString local = dir + QLatin1Char('/') + QString::number(id) + QLatin1Char('/') + name;
             if (!writeFile(local, data))
                 qFatal("cannot write %s", qPrintable(local));
-            if (auto e = store.recordFile({id, QStringLiteral("/home/researcher/scalelab/run-%1/%2").arg(id).arg(name), local,
-                              data.size(), data.size(), QDateTime::currentDateTimeUtc()}); !e)
+            if (auto e = store.recordFile({id, QStringLiteral("/home/researcher/scalelab/run-%1/%2").arg(id).arg(name),
+                                           local, data.size(), data.size(), QDateTime::currentDateTimeUtc()});
+                !e)
                 qFatal("%s", qPrintable(e.errorText()));
         };
         if (!csv.isEmpty())
@@ -136,7 +144,8 @@ inline qint64 fillSyntheticStudy(RunStore &store, const QString &dir, QList<qint
 
     int job = 100;
     for (const SyntheticRun &s : syntheticRuns()) {
-        QByteArray csv = "index, timestamp, utilization.gpu [%], utilization.memory [%], memory.used [MiB], memory.total [MiB]\n";
+        QByteArray csv =
+            "index, timestamp, utilization.gpu [%], utilization.memory [%], memory.used [MiB], memory.total [MiB]\n";
         // Samples every 2 s from 3 s after the job start; GPU g differs by g %.
         for (qint64 t = 3; t < s.elapsed; t += 2)
             for (int g = 0; g < s.gpus; ++g) {
@@ -177,4 +186,4 @@ inline qint64 fillSyntheticStudy(RunStore &store, const QString &dir, QList<qint
     return sid.value();
 }
 
-} // namespace scalelab::testing
+}   // namespace scalelab::testing

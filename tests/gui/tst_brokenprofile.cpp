@@ -31,7 +31,8 @@ private Q_SLOTS:
         m_bad = QDir(profiles).filePath(QStringLiteral("my-site.json"));
         QFile f(m_bad);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("{\n  \"id\": \"my-site\",\n  \"name\": \"My site\",\n  \"gpuTypes\": [{\"id\": \"a100\", \"memoryGB\": 1e999}]\n}\n");
+        f.write("{\n  \"id\": \"my-site\",\n  \"name\": \"My site\",\n  \"gpuTypes\": [{\"id\": \"a100\", "
+                "\"memoryGB\": 1e999}]\n}\n");
         f.close();
         qputenv("SCALELAB_USER_PROFILE_DIR", profiles.toUtf8());
         m_services = std::make_unique<AppServices>();
@@ -67,8 +68,9 @@ private Q_SLOTS:
         QCOMPARE(broken->data(JobForm::kBrokenProfileRole).toBool(), true);
         QCOMPARE(broken->text(), QStringLiteral("my-site.json — cannot be used: 4:43: malformed JSON: number overflow "
                                                 "parsing '1e999': the number is too large; write a smaller value"));
-        QCOMPARE(broken->toolTip(), m_bad + QStringLiteral(":4:43: malformed JSON: number overflow parsing '1e999': "
-                                                           "the number is too large; write a smaller value"));
+        QCOMPARE(broken->toolTip(), m_bad
+                                        + QStringLiteral(":4:43: malformed JSON: number overflow parsing '1e999': "
+                                                         "the number is too large; write a smaller value"));
         for (int i = 0; i < good; ++i)
             QVERIFY(model->item(i)->isEnabled());
 

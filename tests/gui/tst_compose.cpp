@@ -184,7 +184,8 @@ private Q_SLOTS:
             QString profile = QStringLiteral("generic");
             for (const char *id : {"mahti", "puhti", "lumi", "aau", "m3"})
                 if (f.contains(QLatin1String(id)))
-                    profile = QLatin1String(id) == QLatin1String("aau") ? QStringLiteral("aau-ai-cloud") : QString::fromLatin1(id);
+                    profile = QLatin1String(id) == QLatin1String("aau") ? QStringLiteral("aau-ai-cloud")
+                                                                        : QString::fromLatin1(id);
             QTest::newRow(qPrintable(f)) << dir.filePath(f) << profile;
         }
     }
@@ -208,7 +209,8 @@ private Q_SLOTS:
 #ifdef HAVE_CLUSTERS
         new ClusterManager(*m_services, m_services.get());
 #endif
-        QVERIFY(m_place->openSpecFile(QStringLiteral(SCALELAB_TEST_DATA_DIR "/specs/testbed-ddp-2node.json")).isEmpty());
+        QVERIFY(
+            m_place->openSpecFile(QStringLiteral(SCALELAB_TEST_DATA_DIR "/specs/testbed-ddp-2node.json")).isEmpty());
         m_place->updateActions();
 #ifdef HAVE_CLUSTERS
         QVERIFY2(m_place->submitButton()->isEnabled(), qPrintable(m_place->submitButton()->toolTip()));
@@ -225,7 +227,8 @@ private Q_SLOTS:
 
     void specSaveOpenRoundTrip()
     {
-        QVERIFY(m_place->openSpecFile(QStringLiteral(SCALELAB_TEST_DATA_DIR "/specs/mahti-deepspeed-4gpu.json")).isEmpty());
+        QVERIFY(
+            m_place->openSpecFile(QStringLiteral(SCALELAB_TEST_DATA_DIR "/specs/mahti-deepspeed-4gpu.json")).isEmpty());
         const JobSpec original = m_place->spec();
         QCOMPARE(original.partition, QStringLiteral("gpumedium"));
         QCOMPARE(original.environment.modules, QStringList{QStringLiteral("pytorch")});
@@ -262,9 +265,18 @@ private Q_SLOTS:
     }
 
 private:
-    JobForm *form() const { return m_place->form(); }
-    DiagnosticsPanel *panel() const { return m_place->diagnosticsPanel(); }
-    QString script() const { return m_place->preview()->script(); }
+    JobForm *form() const
+    {
+        return m_place->form();
+    }
+    DiagnosticsPanel *panel() const
+    {
+        return m_place->diagnosticsPanel();
+    }
+    QString script() const
+    {
+        return m_place->preview()->script();
+    }
     QString tableText() const
     {
         QStringList texts;

@@ -56,7 +56,7 @@ void answer(QMessageBox *box, QMessageBox::StandardButton which)
     b->click();
 }
 
-} // namespace
+}   // namespace
 
 class TestComposeEditing : public QObject {
     Q_OBJECT
@@ -124,11 +124,13 @@ private Q_SLOTS:
     void tabFollowsTheLayout()
     {
         JobForm *form = m_compose->form();
-        const QStringList expected{QStringLiteral("profile"), QStringLiteral("partition"), QStringLiteral("account"),
-                                   QStringLiteral("time"),    QStringLiteral("gpus"),      QStringLiteral("nodes"),
-                                   QStringLiteral("framework"), QStringLiteral("launcher"), QStringLiteral("cpusPerGpu"),
-                                   QStringLiteral("memory"),  QStringLiteral("program"),   QStringLiteral("args"),
-                                   QStringLiteral("jobName"), QStringLiteral("monitoring.gpuSampleSeconds")};
+        const QStringList expected{QStringLiteral("profile"),    QStringLiteral("partition"),
+                                   QStringLiteral("account"),    QStringLiteral("time"),
+                                   QStringLiteral("gpus"),       QStringLiteral("nodes"),
+                                   QStringLiteral("framework"),  QStringLiteral("launcher"),
+                                   QStringLiteral("cpusPerGpu"), QStringLiteral("memory"),
+                                   QStringLiteral("program"),    QStringLiteral("args"),
+                                   QStringLiteral("jobName"),    QStringLiteral("monitoring.gpuSampleSeconds")};
         form->fieldWidget(expected.first())->setFocus();
         QStringList seen{QApplication::focusWidget()->objectName()};
         for (int i = 1; i < expected.size(); ++i) {
@@ -317,7 +319,8 @@ private Q_SLOTS:
             rows << table->item(i, 0)->text() + QLatin1Char('=') + table->item(i, 1)->text();
         QVERIFY2(rows.contains(QStringLiteral("Quit=Ctrl+Q")), qPrintable(rows.join(QLatin1Char('\n'))));
         QVERIFY2(rows.contains(QStringLiteral("Undo=Ctrl+Z")), qPrintable(rows.join(QLatin1Char('\n'))));
-        QVERIFY2(rows.contains(QStringLiteral("Submit=Ctrl+Return or Ctrl+Enter")), qPrintable(rows.join(QLatin1Char('\n'))));
+        QVERIFY2(rows.contains(QStringLiteral("Submit=Ctrl+Return or Ctrl+Enter")),
+                 qPrintable(rows.join(QLatin1Char('\n'))));
         QVERIFY2(rows.contains(QStringLiteral("Connections=Ctrl+K")), qPrintable(rows.join(QLatin1Char('\n'))));
         // Quit is bound once: Qt drops a key bound twice ("Ambiguous shortcut overload").
         QCOMPARE(m_window->action(QStringLiteral("quit"))->shortcuts().size(), 1);

@@ -72,7 +72,7 @@ QStringList row(const QTableWidget *t, int r)
     return out;
 }
 
-} // namespace
+}   // namespace
 
 class TestDriftBanner : public QObject {
     Q_OBJECT
@@ -105,7 +105,8 @@ private Q_SLOTS:
         // As ProfileBuilder does: site advice keeps a source naming the profile it came from.
         for (const char *key : {"containerRuntime", "defaultModules", "cpuBind", "torchrunArgs", "defaultVariables"})
             if (m_clusters->reading.sources.value(QLatin1String(key)).isEmpty())
-                m_clusters->reading.sources.insert(QLatin1String(key), QStringLiteral("site advice from the testbed profile"));
+                m_clusters->reading.sources.insert(QLatin1String(key),
+                                                   QStringLiteral("site advice from the testbed profile"));
         m_services->setClusters(m_clusters.get());
         m_place = std::make_unique<ComposePlace>(*m_services);
         m_place->resize(1200, 760);
@@ -161,7 +162,8 @@ private Q_SLOTS:
     {
         partitionOf(m_clusters->reading, QStringLiteral("gputest")).maxTimeSeconds = 2 * 3600;
         partitionOf(m_clusters->reading, QStringLiteral("gpusmall")).maxNodes = 3;
-        const int shippedMaxNodes = m_services->profiles().find(QStringLiteral("testbed"))->partition(QStringLiteral("gpusmall"))->maxNodes;
+        const int shippedMaxNodes =
+            m_services->profiles().find(QStringLiteral("testbed"))->partition(QStringLiteral("gpusmall"))->maxNodes;
         QSignalSpy checked(banner(), &ProfileDriftBanner::checked);
         m_clusters->connectNow();
         QTRY_COMPARE(checked.count(), 1);
@@ -192,7 +194,8 @@ private Q_SLOTS:
         QCOMPARE(now->name, m_clusters->reading.name);
         QVERIFY(banner()->isHidden());
         QCOMPARE(messages.count(), 1);
-        QVERIFY2(messages.first().first().toString().startsWith(QLatin1String("Profile testbed updated from testbed (2 difference(s) taken over")),
+        QVERIFY2(messages.first().first().toString().startsWith(
+                     QLatin1String("Profile testbed updated from testbed (2 difference(s) taken over")),
                  qPrintable(messages.first().first().toString()));
         // Compose still shows the same profile, now the user's file.
         QCOMPARE(m_place->form()->profileCombo()->currentData().toString(), QStringLiteral("testbed"));
@@ -207,13 +210,16 @@ private Q_SLOTS:
         QDir().mkpath(m_dir.filePath(QStringLiteral("profiles")));
         QCOMPARE(saveUserProfile(old), QString());
         m_services->reloadProfiles();
-        QCOMPARE(m_services->profiles().find(QStringLiteral("testbed"))->discovered, QStringLiteral("testbed 2026-01-05"));
+        QCOMPARE(m_services->profiles().find(QStringLiteral("testbed"))->discovered,
+                 QStringLiteral("testbed 2026-01-05"));
         m_clusters->connected = true;
         QSignalSpy messages(banner(), &ProfileDriftBanner::message);
         QVERIFY(banner()->refresh());
-        QTRY_COMPARE(m_services->profiles().find(QStringLiteral("testbed"))->discovered, m_clusters->reading.discovered);
-        QCOMPARE(m_services->profiles().find(QStringLiteral("testbed"))->partition(QStringLiteral("gpu"))->maxTimeSeconds,
-                 3 * 24 * 3600);
+        QTRY_COMPARE(m_services->profiles().find(QStringLiteral("testbed"))->discovered,
+                     m_clusters->reading.discovered);
+        QCOMPARE(
+            m_services->profiles().find(QStringLiteral("testbed"))->partition(QStringLiteral("gpu"))->maxTimeSeconds,
+            3 * 24 * 3600);
         const auto reloaded = loadProfileFile(m_dir.filePath(QStringLiteral("profiles/testbed.json")));
         QVERIFY(reloaded.profile);
         QCOMPARE(reloaded.profile->discovered, m_clusters->reading.discovered);

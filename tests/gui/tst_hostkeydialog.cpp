@@ -43,7 +43,7 @@ QString labelText(QWidget *w, const char *name)
     return l ? l->text() : QString();
 }
 
-} // namespace
+}   // namespace
 
 class TestHostKeyDialog : public QObject {
     Q_OBJECT
@@ -227,7 +227,10 @@ private Q_SLOTS:
         GuiSshCallbacks cb(QStringLiteral("testbed-mfa"));
         QSignalSpy needsUser(&cb, &GuiSshCallbacks::needsUser);
         const auto r = askFromWorker<std::optional<QStringList>>(
-            cb, [&] { return cb.keyboardInteractive(QString(), QString(), {{QStringLiteral("Code:"), false}}); },
+            cb,
+            [&] {
+                return cb.keyboardInteractive(QString(), QString(), {{QStringLiteral("Code:"), false}});
+            },
             [](QDialog *dialog) { dialog->reject(); });
         QVERIFY(r.has_value());
         QVERIFY(!r->has_value());
@@ -239,7 +242,8 @@ private Q_SLOTS:
         HostKeyDialog unknown(HostKeyDialog::Kind::Unknown, sampleKey());
         unknown.show();
         QVERIFY(unknown.grab().save(test::screenshotPath(QStringLiteral("hostkey-unknown.png"))));
-        HostKeyDialog changed(HostKeyDialog::Kind::Changed, sampleKey(), QStringLiteral("host key for 127.0.0.1 changed"));
+        HostKeyDialog changed(HostKeyDialog::Kind::Changed, sampleKey(),
+                              QStringLiteral("host key for 127.0.0.1 changed"));
         changed.show();
         QVERIFY(changed.grab().save(test::screenshotPath(QStringLiteral("hostkey-changed.png"))));
         MfaDialog mfa(QString(), QStringLiteral("Second factor"), {{QStringLiteral("Verification code:"), false}});

@@ -156,8 +156,9 @@ private Q_SLOTS:
         QVERIFY(place.selectRun(id));
         QLabel *banner = place.details()->failureBanner();
         QTRY_VERIFY(banner->isVisible());
-        QCOMPARE(banner->text(), QStringLiteral("Failed — first error in the output, near the end: ValueError: sample 17 "
-                                                "has 511 tokens, expected 512"));
+        QCOMPARE(banner->text(),
+                 QStringLiteral("Failed — first error in the output, near the end: ValueError: sample 17 "
+                                "has 511 tokens, expected 512"));
         // Kept with the run: the row shows it after a reload.
         place.reload();
         QCOMPARE(place.model()->data(place.model()->indexOfRun(id, JobsModel::Reason)).toString(),

@@ -46,7 +46,7 @@ JobSpec makeSpec(int gpus, const QString &name)
     return s;
 }
 
-} // namespace
+}   // namespace
 
 class TestJobsPlace : public QObject {
     Q_OBJECT
@@ -68,9 +68,10 @@ class TestJobsPlace : public QObject {
         r.nodes = gpus > 4 ? 2 : 1;
         r.framework = QStringLiteral("pytorch-ddp");
         r.specJson = jobSpecToJson(makeSpec(gpus, name));
-        r.script = QStringLiteral("#!/bin/bash\n#SBATCH --job-name=%1\n#SBATCH --gres=gpu:v100:%2\nsrun python3 train.py\n")
-                       .arg(name)
-                       .arg(gpus);
+        r.script =
+            QStringLiteral("#!/bin/bash\n#SBATCH --job-name=%1\n#SBATCH --gres=gpu:v100:%2\nsrun python3 train.py\n")
+                .arg(name)
+                .arg(gpus);
         const auto created = store.createRun(r);
         if (!created.ok())
             qFatal("%s", qPrintable(created.errorText()));
@@ -142,8 +143,10 @@ private Q_SLOTS:
         if (auto e = store.updateState(m_failed, JobState::Failed, {}, now.addSecs(-90)); !e)
             qFatal("%s", qPrintable(e.errorText()));
         m_rejected = addRun(0, 3, QStringLiteral("too-big"), QString());
-        if (auto e = store.setSubmitState(m_rejected, SubmitState::Rejected,
-                             QStringLiteral("sbatch: error: Batch job submission failed: Job violates accounting/QOS policy")); !e)
+        if (auto e = store.setSubmitState(
+                m_rejected, SubmitState::Rejected,
+                QStringLiteral("sbatch: error: Batch job submission failed: Job violates accounting/QOS policy"));
+            !e)
             qFatal("%s", qPrintable(e.errorText()));
 
         // A local copy of the running job's output, with terminal junk in it.
@@ -216,7 +219,9 @@ private Q_SLOTS:
     {
         JobsPlace place(*m_services);
         JobsModel *m = place.model();
-        auto colour = [&](qint64 id) { return m->indexOfRun(id, JobsModel::State).data(JobsModel::StateColourRole).value<QColor>(); };
+        auto colour = [&](qint64 id) {
+            return m->indexOfRun(id, JobsModel::State).data(JobsModel::StateColourRole).value<QColor>();
+        };
         QCOMPARE(colour(m_completed), JobsModel::stateColour(JobState::Completed));
         QCOMPARE(colour(m_running), JobsModel::stateColour(JobState::Running));
         QCOMPARE(colour(m_failed), JobsModel::stateColour(JobState::Failed));
@@ -236,7 +241,8 @@ private Q_SLOTS:
         QVERIFY2(running > 0.18 && running < 0.25, qPrintable(QString::number(running)));
         QVERIFY(m->indexOfRun(m_running, 0).data(JobsModel::ActiveRole).toBool());
         QCOMPARE(m->indexOfRun(m_completed, JobsModel::Elapsed).data(JobsModel::ProgressRole).toDouble(), 0.5);
-        QCOMPARE(m->indexOfRun(m_completed, JobsModel::Elapsed).data().toString(), QStringLiteral("00:05:00 / 00:10:00"));
+        QCOMPARE(m->indexOfRun(m_completed, JobsModel::Elapsed).data().toString(),
+                 QStringLiteral("00:05:00 / 00:10:00"));
         QVERIFY(!m->indexOfRun(m_completed, 0).data(JobsModel::ActiveRole).toBool());
         QCOMPARE(m->indexOfRun(m_pending, JobsModel::Elapsed).data(JobsModel::ProgressRole).toDouble(), -1.0);
         QCOMPARE(m->indexOfRun(m_pending, JobsModel::Elapsed).data().toString(), QStringLiteral("– / 00:10:00"));
@@ -285,7 +291,9 @@ private Q_SLOTS:
         QVERIFY(place.selectRun(m_running));
         const QString text = place.details()->outputView()->toPlainText();
         QCOMPARE(text, QStringLiteral("epoch 1 loss 0.9\nred warning\nprogress 100%\nbell end\n"));
-        QCOMPARE(OutputTailView::sanitize("a\x1b]0;title\x07" "b\x01\x7f\tc"), QStringLiteral("ab\tc"));
+        QCOMPARE(OutputTailView::sanitize("a\x1b]0;title\x07"
+                                          "b\x01\x7f\tc"),
+                 QStringLiteral("ab\tc"));
         QVERIFY(place.selectRun(m_pending));
         QVERIFY(place.details()->outputView()->toPlainText().contains(QLatin1String("Waiting for output")));
     }
@@ -367,7 +375,8 @@ private Q_SLOTS:
             d.findChild<QLineEdit *>("hostEdit")->setText(QStringLiteral("login2.example.org"));
             QCOMPARE(d.save(), QString());
         }
-        QCOMPARE(AppSettings::clusterConnection(QStringLiteral("testbed")).hostName, QStringLiteral("login2.example.org"));
+        QCOMPARE(AppSettings::clusterConnection(QStringLiteral("testbed")).hostName,
+                 QStringLiteral("login2.example.org"));
         AppSettings::setClusterConnection(QStringLiteral("testbed"), {});
         QCOMPARE(ConnectionsDialog::parseAssociations("project_1|\nproject_2|gpu\nproject_2|gputest\n"),
                  (QStringList{"project_1: all partitions", "project_2: gpu, gputest"}));
@@ -390,7 +399,8 @@ private Q_SLOTS:
         QVERIFY(place.selectRun(m_completed));
         place.details()->tabs()->setCurrentIndex(2);
         QTest::qWait(50);
-        const QString path = qEnvironmentVariable("SCALELAB_SCREENSHOT_DIR", QDir::tempPath()) + QStringLiteral("/jobs.png");
+        const QString path =
+            qEnvironmentVariable("SCALELAB_SCREENSHOT_DIR", QDir::tempPath()) + QStringLiteral("/jobs.png");
         QVERIFY(place.grab().save(path));
     }
 };

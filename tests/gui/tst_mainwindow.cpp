@@ -154,8 +154,10 @@ private Q_SLOTS:
 
     void connectionStatusInStatusBar()
     {
-        m_window->setConnectionStatus(QStringLiteral("testbed"), QStringLiteral("testbed: connected · last poll 12:01:05"));
-        m_window->setConnectionStatus(QStringLiteral("testbed"), QStringLiteral("testbed: connected · last poll 12:01:35"));
+        m_window->setConnectionStatus(QStringLiteral("testbed"),
+                                      QStringLiteral("testbed: connected · last poll 12:01:05"));
+        m_window->setConnectionStatus(QStringLiteral("testbed"),
+                                      QStringLiteral("testbed: connected · last poll 12:01:35"));
         QCOMPARE(m_window->connectionStatusText(), QStringLiteral("testbed: connected · last poll 12:01:35"));
     }
 
@@ -165,13 +167,16 @@ private Q_SLOTS:
         QStringList missing;
         const auto widgets = m_window->compose()->findChildren<QWidget *>();
         for (QWidget *w : widgets) {
-            const bool control = qobject_cast<QAbstractButton *>(w) || qobject_cast<QComboBox *>(w)
+            const bool control =
+                qobject_cast<QAbstractButton *>(w) || qobject_cast<QComboBox *>(w)
                 || qobject_cast<QAbstractSpinBox *>(w)
                 || (qobject_cast<QLineEdit *>(w) && !qobject_cast<QAbstractSpinBox *>(w->parentWidget())
                     && !qobject_cast<QComboBox *>(w->parentWidget()));
-            if (control && w->accessibleName().isEmpty() && !w->inherits("QScrollBar") && !w->inherits("QTableCornerButton"))
-                missing << QStringLiteral("%1 %2 '%3'").arg(QString::fromLatin1(w->metaObject()->className()),
-                                                            w->objectName(), w->property("text").toString());
+            if (control && w->accessibleName().isEmpty() && !w->inherits("QScrollBar")
+                && !w->inherits("QTableCornerButton"))
+                missing << QStringLiteral("%1 %2 '%3'")
+                               .arg(QString::fromLatin1(w->metaObject()->className()), w->objectName(),
+                                    w->property("text").toString());
         }
         QVERIFY2(missing.isEmpty(), qPrintable(missing.join(QLatin1Char('\n'))));
     }
@@ -180,7 +185,8 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("place");
         QTest::addColumn<QString>("spec");
-        QTest::newRow("compose") << QStringLiteral("compose") << QStringLiteral(SCALELAB_TEST_DATA_DIR "/specs/testbed-ddp-2node.json");
+        QTest::newRow("compose") << QStringLiteral("compose")
+                                 << QStringLiteral(SCALELAB_TEST_DATA_DIR "/specs/testbed-ddp-2node.json");
         QTest::newRow("jobs") << QStringLiteral("jobs") << QString();
         QTest::newRow("results") << QStringLiteral("results") << QString();
     }
@@ -190,8 +196,9 @@ private Q_SLOTS:
         QFETCH(QString, place);
         QFETCH(QString, spec);
         const QString out = m_dir.filePath(place + QStringLiteral(".png"));
-        QStringList args{QStringLiteral("--screenshot"), out, QStringLiteral("--place"), place, QStringLiteral("--size"),
-                         QStringLiteral("900x640")};
+        QStringList args{QStringLiteral("--screenshot"), out,
+                         QStringLiteral("--place"),      place,
+                         QStringLiteral("--size"),       QStringLiteral("900x640")};
         if (!spec.isEmpty())
             args << QStringLiteral("--spec") << spec;
         QProcess p;
@@ -240,8 +247,9 @@ private Q_SLOTS:
     void screenshotRejectsBadSize()
     {
         QProcess p;
-        p.start(QStringLiteral(SCALELAB_BINARY), {QStringLiteral("--screenshot"), m_dir.filePath(QStringLiteral("x.png")),
-                                                  QStringLiteral("--size"), QStringLiteral("huge")});
+        p.start(QStringLiteral(SCALELAB_BINARY),
+                {QStringLiteral("--screenshot"), m_dir.filePath(QStringLiteral("x.png")), QStringLiteral("--size"),
+                 QStringLiteral("huge")});
         QVERIFY(p.waitForFinished(30000));
         QCOMPARE(p.exitCode(), 2);
         QVERIFY(p.readAllStandardError().contains("--size"));

@@ -43,7 +43,7 @@ void writeFile(const QString &path, QFile::Permissions perms)
 constexpr QFile::Permissions k644 = QFile::ReadOwner | QFile::WriteOwner | QFile::ReadGroup | QFile::ReadOther;
 constexpr QFile::Permissions k755 = k644 | QFile::ExeOwner | QFile::ExeGroup | QFile::ExeOther;
 
-} // namespace
+}   // namespace
 
 class TestPrivateData : public QObject {
     Q_OBJECT
@@ -123,7 +123,8 @@ void TestPrivateData::executableCreatesAndTightensPrivateData()
     QTemporaryDir home;
     QProcessEnvironment env;
     env.insert(QStringLiteral("HOME"), home.path());
-    for (const char *v : {"XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "SCALELAB_DATA_DIR", "SCALELAB_SETTINGS_FILE"})
+    for (const char *v :
+         {"XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "SCALELAB_DATA_DIR", "SCALELAB_SETTINGS_FILE"})
         env.insert(QString::fromLatin1(v), QString());
     const auto first = test::runCli({QStringLiteral("runs")}, env);
     QCOMPARE(first.err, QString());

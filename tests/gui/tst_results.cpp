@@ -173,7 +173,8 @@ private Q_SLOTS:
         QCOMPARE(speedup[2].value, 400.0 / 125.0);
         const QList<QCPGraphData> eff = graphData(charts->chart(StudyChart::Efficiency), QStringLiteral("measured"));
         QCOMPARE(eff[2].value, 400.0 / 125.0 / 4.0);
-        const QList<QCPGraphData> threshold = graphData(charts->chart(StudyChart::Efficiency), QStringLiteral("threshold"));
+        const QList<QCPGraphData> threshold =
+            graphData(charts->chart(StudyChart::Efficiency), QStringLiteral("threshold"));
         QCOMPARE(threshold.first().value, 0.7);
         QVERIFY(!graphData(charts->chart(StudyChart::Speedup), QStringLiteral("amdahl")).isEmpty());
     }
@@ -280,9 +281,9 @@ private Q_SLOTS:
         QVERIFY(ChartExporter::save(plot, path(QStringLiteral("speedup.bmp"))).contains(QStringLiteral("use .png")));
 
         const RunMetricsTable table = RunMetricsTable::load(m_services->store(), m_study);
-        QCOMPARE(ChartExporter::saveText(path(QStringLiteral("runs.csv")),
-                                         table.toCsv({}, {QStringLiteral("id"), QStringLiteral("gpus"), metric::TrainTimeS})
-                                             .toUtf8()),
+        QCOMPARE(ChartExporter::saveText(
+                     path(QStringLiteral("runs.csv")),
+                     table.toCsv({}, {QStringLiteral("id"), QStringLiteral("gpus"), metric::TrainTimeS}).toUtf8()),
                  QString());
         QFile csv(path(QStringLiteral("runs.csv")));
         QVERIFY(csv.open(QIODevice::ReadOnly));
@@ -290,7 +291,8 @@ private Q_SLOTS:
         QCOMPARE(lines.size(), 4);
         QCOMPARE(lines[0], QStringLiteral("Run,GPUs,train_time_s [s]"));
         QCOMPARE(lines[3], QStringLiteral("%1,4,125").arg(m_runs[2]));
-        QCOMPARE(ChartExporter::saveText(path(QStringLiteral("runs.json")), QByteArray::fromStdString(table.toJson().dump(2))),
+        QCOMPARE(ChartExporter::saveText(path(QStringLiteral("runs.json")),
+                                         QByteArray::fromStdString(table.toJson().dump(2))),
                  QString());
         QFile jf(path(QStringLiteral("runs.json")));
         QVERIFY(jf.open(QIODevice::ReadOnly));
@@ -311,11 +313,13 @@ private Q_SLOTS:
         if (const QString keep = qEnvironmentVariable("SCALELAB_KEEP_REPORT"); !keep.isEmpty())
             QFile::copy(pdf, keep);   // to look at it
         QProcess p;
-        p.start(QStringLiteral("pdftotext"), {QStringLiteral("-enc"), QStringLiteral("UTF-8"), pdf, QStringLiteral("-")});
+        p.start(QStringLiteral("pdftotext"),
+                {QStringLiteral("-enc"), QStringLiteral("UTF-8"), pdf, QStringLiteral("-")});
         QVERIFY(p.waitForFinished(30000));
         QCOMPARE(p.exitCode(), 0);
         // NFKC: the PDF's fonts use ligatures ("ﬃ"), which pdftotext keeps.
-        const QString text = QString::fromUtf8(p.readAllStandardOutput()).normalized(QString::NormalizationForm_KC).simplified();
+        const QString text =
+            QString::fromUtf8(p.readAllStandardOutput()).normalized(QString::NormalizationForm_KC).simplified();
         QVERIFY2(text.contains(m_place->charts()->adviceText().simplified()), qPrintable(text.left(2000)));
         QVERIFY(text.contains(QStringLiteral("Scaling report: mnist-ddp scaling")));
         QVERIFY(text.contains(QStringLiteral("#SBATCH --gpus-per-node=4")));
@@ -350,12 +354,15 @@ private Q_SLOTS:
             const QString tip = model->index(0, timeCol).data(Qt::ToolTipRole).toString();
             QToolTip::showText(m_place->mapToGlobal(QPoint(400, 200)), tip, m_place.get());
             QWidget *label = nullptr;
-            QTRY_VERIFY_WITH_TIMEOUT((label = [] {
-                for (QWidget *w : QApplication::topLevelWidgets())
-                    if (w->inherits("QTipLabel") && w->isVisible())
-                        return w;
-                return static_cast<QWidget *>(nullptr);
-            }()) != nullptr, 5000);
+            QTRY_VERIFY_WITH_TIMEOUT((label =
+                                          [] {
+                                              for (QWidget *w : QApplication::topLevelWidgets())
+                                                  if (w->inherits("QTipLabel") && w->isVisible())
+                                                      return w;
+                                              return static_cast<QWidget *>(nullptr);
+                                          }())
+                                         != nullptr,
+                                     5000);
             QVERIFY(label->grab().save(test::screenshotPath(QStringLiteral("results-tooltip.png"))));
             QToolTip::hideText();
         }

@@ -118,7 +118,7 @@ QString pdfText(const QString &pdf)
     return QString::fromUtf8(p.readAllStandardOutput()).normalized(QString::NormalizationForm_KC).remove(QChar(0x2060));
 }
 
-} // namespace
+}   // namespace
 
 class TestResultsStudy : public QObject {
     Q_OBJECT
@@ -153,8 +153,9 @@ private:
             QCOMPARE(store.markSubmitted(id, p.jobId).errorText(), QString());
             QCOMPARE(store.setSlurmVersion(id, QStringLiteral("22.05.11")).errorText(), QString());
             const QString text =
-                QStringLiteral("JobID|JobName|State|ExitCode|Submit|Start|End|Elapsed|AllocTRES|NodeList\n"
-                               "%1|honest|%2|0:0|2024-05-01T09:59:30|%3|%4|00:00:05|billing=4,cpu=4,gres/gpu=%5,node=1|%6\n")
+                QStringLiteral(
+                    "JobID|JobName|State|ExitCode|Submit|Start|End|Elapsed|AllocTRES|NodeList\n"
+                    "%1|honest|%2|0:0|2024-05-01T09:59:30|%3|%4|00:00:05|billing=4,cpu=4,gres/gpu=%5,node=1|%6\n")
                     .arg(p.jobId, p.state, p.start, p.end)
                     .arg(p.gpus)
                     .arg(p.nodes);
@@ -175,14 +176,29 @@ private:
             metric(metric::Gpus, p.gpus, QString());
             metric(metric::Nodes, 1, QString());
             // Per-epoch values (what ingest stores when a log prints a value per epoch).
-            QCOMPARE(store.setSeries({id, QStringLiteral("train_loss"), QString(), {1, 2, 3},
-                                      {0.9 / p.gpus, 0.5 / p.gpus, 0.3 / p.gpus}}).errorText(),
+            QCOMPARE(store
+                         .setSeries({id,
+                                     QStringLiteral("train_loss"),
+                                     QString(),
+                                     {1, 2, 3},
+                                     {0.9 / p.gpus, 0.5 / p.gpus, 0.3 / p.gpus}})
+                         .errorText(),
                      QString());
-            QCOMPARE(store.setSeries({id, QStringLiteral("throughput"), QStringLiteral("samples/s"), {1, 2, 3},
-                                      {p.samples * 0.9, p.samples, p.samples * 1.05}}).errorText(),
+            QCOMPARE(store
+                         .setSeries({id,
+                                     QStringLiteral("throughput"),
+                                     QStringLiteral("samples/s"),
+                                     {1, 2, 3},
+                                     {p.samples * 0.9, p.samples, p.samples * 1.05}})
+                         .errorText(),
                      QString());
-            QCOMPARE(store.setSeries({id, QStringLiteral("epoch_time_s"), QStringLiteral("s"), {1, 2, 3},
-                                      {p.trainTime / 3, p.trainTime / 3, p.trainTime / 3}}).errorText(),
+            QCOMPARE(store
+                         .setSeries({id,
+                                     QStringLiteral("epoch_time_s"),
+                                     QStringLiteral("s"),
+                                     {1, 2, 3},
+                                     {p.trainTime / 3, p.trainTime / 3, p.trainTime / 3}})
+                         .errorText(),
                      QString());
             m_runs << id;
         }
@@ -345,11 +361,12 @@ private Q_SLOTS:
         RunsTableModel *model = m_place->model();
         const int col = int(model->columns().indexOf(metric::SamplesPerS));
         QVERIFY(col >= 0);
-        QVERIFY(model->headerData(col, Qt::Horizontal, Qt::ToolTipRole).toString().contains(QLatin1String("see throughput")));
+        QVERIFY(model->headerData(col, Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .contains(QLatin1String("see throughput")));
         m_place->selectRuns({m_runs[1]});
-        QCOMPARE(m_place->exportChoices(),
-                 (QStringList{QStringLiteral("All 4 runs of the table (CSV or JSON)…"),
-                              QStringLiteral("Only the 1 selected run (CSV or JSON)…")}));
+        QCOMPARE(m_place->exportChoices(), (QStringList{QStringLiteral("All 4 runs of the table (CSV or JSON)…"),
+                                                        QStringLiteral("Only the 1 selected run (CSV or JSON)…")}));
         const QString all = m_dir.filePath(QStringLiteral("all.csv")), sel = m_dir.filePath(QStringLiteral("sel.csv"));
         QCOMPARE(m_place->exportTableTo(all, false), QString());
         QCOMPARE(m_place->exportTableTo(sel, true), QString());
@@ -361,7 +378,8 @@ private Q_SLOTS:
 
     void chartExportAtChosenSize()
     {
-        QList<QPair<QString, QCustomPlot *>> charts{{QStringLiteral("Runtime"), m_place->charts()->chart(StudyChart::Runtime)}};
+        QList<QPair<QString, QCustomPlot *>> charts{
+            {QStringLiteral("Runtime"), m_place->charts()->chart(StudyChart::Runtime)}};
         ChartExportDialog dlg(charts, QStringLiteral("honest"));
         dlg.widthBox()->setValue(1200);
         dlg.heightBox()->setValue(700);
@@ -396,18 +414,19 @@ private Q_SLOTS:
         QVERIFY(text.contains(QStringLiteral("Slurm version 22.05.11 (reported by sbatch --version on the cluster)")));
         QVERIFY(text.contains(QStringLiteral("Scaling per GPU count")));
         QVERIFY(text.contains(QStringLiteral("train_time_s median")));
-        QVERIFY(text.contains(QStringLiteral("2.99 (1.81–4.17)")));    // 1 GPU: median and range under it
-        QVERIFY(text.contains(QStringLiteral("1.99×")));                // 2.99 / 1.5
-        QVERIFY(text.contains(QStringLiteral("99.7 %")));               // efficiency
+        QVERIFY(text.contains(QStringLiteral("2.99 (1.81–4.17)")));   // 1 GPU: median and range under it
+        QVERIFY(text.contains(QStringLiteral("1.99×")));   // 2.99 / 1.5
+        QVERIFY(text.contains(QStringLiteral("99.7 %")));   // efficiency
         QVERIFY(text.contains(QStringLiteral("1 (+1†)")));
-        QVERIFY(!text.contains(QStringLiteral("R²")) || text.contains(QStringLiteral("No Amdahl fit, R² or prediction")));
+        QVERIFY(!text.contains(QStringLiteral("R²"))
+                || text.contains(QStringLiteral("No Amdahl fit, R² or prediction")));
         QVERIFY(!text.contains(QStringLiteral("Amdahl fit over")));
         QVERIFY(text.contains(QStringLiteral("job 501 and job 502 ran together on tb-node1 for 2 s")));
         // Cells never wrap inside a word; scripts wrap with a marker.
         QVERIFY(text.contains(QStringLiteral("CANCELLED †")));
         QVERIFY(text.contains(QStringLiteral("† did not complete: left out of the analysis")));
-        QCOMPARE(raw.count(QStringLiteral("COMPLETED")), 3);            // the runs table's three, none broken
-        QVERIFY(raw.count(QStringLiteral("train_time_s")) >= 2);        // "based on" row and runs table header
+        QCOMPARE(raw.count(QStringLiteral("COMPLETED")), 3);   // the runs table's three, none broken
+        QVERIFY(raw.count(QStringLiteral("train_time_s")) >= 2);   // "based on" row and runs table header
         QVERIFY(raw.contains(QRegularExpression(QStringLiteral("Runtime\\s\\[s\\]"))));   // may wrap at the space only
         QVERIFY(raw.contains(QStringLiteral("efficiency")));
         QVERIFY(text.contains(QStringLiteral("↪ ")));
@@ -474,8 +493,8 @@ private Q_SLOTS:
             QTest::qWait(200);
             const QImage shot = m_place->grab().toImage();
             QCOMPARE(shot.size(), size);
-            QVERIFY(shot.save(test::screenshotPath(
-                QStringLiteral("results-study-%1x%2.png").arg(size.width()).arg(size.height()))));
+            QVERIFY(shot.save(
+                test::screenshotPath(QStringLiteral("results-study-%1x%2.png").arg(size.width()).arg(size.height()))));
         }
         m_place->resize(1280, 800);
         m_place->selectRuns({m_runs[0], m_runs[1], m_runs[2], m_runs[3]});

@@ -62,9 +62,8 @@ private Q_SLOTS:
     {
         QFETCH(QSize, size);
         AppServices services;
-        services.setConnectionsDialogFactory([](AppServices &s, QWidget *parent) -> QDialog * {
-            return new ConnectionsDialog(s, parent);
-        });
+        services.setConnectionsDialogFactory(
+            [](AppServices &s, QWidget *parent) -> QDialog * { return new ConnectionsDialog(s, parent); });
         // A failed run with its output, and a running one.
         RunStore &store = services.store();
         JobSpec spec;

@@ -61,9 +61,9 @@ private Q_SLOTS:
     void stateFollowsSubmitAndCancelAtOnce()
     {
         QSignalSpy submitted(m_clusters.get(), &ClusterManager::submitFinished);
-        m_clusters->submit({test::testbedSpec(QStringLiteral("cancel-now"), 1, QStringLiteral("/bin/sleep"),
-                                              {QStringLiteral("300")})},
-                           QString());
+        m_clusters->submit(
+            {test::testbedSpec(QStringLiteral("cancel-now"), 1, QStringLiteral("/bin/sleep"), {QStringLiteral("300")})},
+            QString());
         QTRY_VERIFY_WITH_TIMEOUT(submitted.count() == 1, 60000);
         QVERIFY2(submitted.first().at(1).toBool(), qPrintable(submitted.first().at(0).toString()));
         qint64 runId = 0;

@@ -62,7 +62,7 @@ QStringList scontrolLines(const QStringList &args)
     return QString::fromUtf8(p.readAllStandardOutput()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
 }
 
-} // namespace
+}   // namespace
 
 class TestGuiAddCluster : public QObject {
     Q_OBJECT
@@ -173,17 +173,20 @@ private Q_SLOTS:
         const QString log = m_wizard->discoverPage()->logText();
         QVERIFY2(finished.first().first().toBool(), qPrintable(log));
         // sbatch --version as the cluster prints it ("slurm-wlm 22.05.8" with Debian's packages).
-        const QRegularExpression tested(QStringLiteral("^Test passed: slurm(-wlm)? %1\\.$").arg(QRegularExpression::escape(m_env.expectedSlurmVersion())),
+        const QRegularExpression tested(QStringLiteral("^Test passed: slurm(-wlm)? %1\\.$")
+                                            .arg(QRegularExpression::escape(m_env.expectedSlurmVersion())),
                                         QRegularExpression::MultilineOption);
         QVERIFY2(tested.match(log).hasMatch(), qPrintable(log));
-        QVERIFY2(log.contains(QStringLiteral("Found Slurm %1, cluster \"testbed\": 4 GPU partition(s) (gpu, gputest, gpusmall, gpumedium), 1 QOS limit(s).")
+        QVERIFY2(log.contains(QStringLiteral("Found Slurm %1, cluster \"testbed\": 4 GPU partition(s) (gpu, gputest, "
+                                             "gpusmall, gpumedium), 1 QOS limit(s).")
                                   .arg(m_env.expectedSlurmVersion())),
                  qPrintable(log));
         QVERIFY(m_wizard->button(QWizard::NextButton)->isEnabled());
         // Remembered: the key is in the researcher's known_hosts now.
         QFile known(m_dir.filePath(QStringLiteral("known_hosts")));
         QVERIFY(known.open(QIODevice::ReadOnly));
-        QVERIFY2(known.readAll().startsWith(QStringLiteral("[%1]:").arg(QLatin1String("127.0.0.1")).toUtf8()), "known_hosts");
+        QVERIFY2(known.readAll().startsWith(QStringLiteral("[%1]:").arg(QLatin1String("127.0.0.1")).toUtf8()),
+                 "known_hosts");
         m_wizard->grab().save(test::screenshotPath(QStringLiteral("addcluster-4-discover.png")));
         m_wizard->button(QWizard::NextButton)->click();
         QCOMPARE(m_wizard->currentId(), int(AddClusterWizard::ReviewPage));
@@ -195,10 +198,12 @@ private Q_SLOTS:
         QVERIFY2(m_wizard, "the wizard of the steps before");
         AddClusterReviewPage *review = m_wizard->reviewPage();
         QCOMPARE(review->idEdit()->text(), QStringLiteral("testbed"));
-        const QStringList parts = scontrolLines({QStringLiteral("-o"), QStringLiteral("show"), QStringLiteral("partition")});
+        const QStringList parts =
+            scontrolLines({QStringLiteral("-o"), QStringLiteral("show"), QStringLiteral("partition")});
         QCOMPARE(parts.size(), 4);
         const QString node = scontrolLines({QStringLiteral("-o"), QStringLiteral("show"), QStringLiteral("node"),
-                                            QStringLiteral("tb-node1")}).value(0);
+                                            QStringLiteral("tb-node1")})
+                                 .value(0);
         QCOMPARE(scontrolField(node, QStringLiteral("Gres")), QStringLiteral("gpu:v100:4"));
         for (const QString &line : parts) {
             const QString name = scontrolField(line, QStringLiteral("PartitionName"));
@@ -215,10 +220,12 @@ private Q_SLOTS:
         QCOMPARE(reviewValue(QStringLiteral("QOS gpusmall"), QStringLiteral("maxGpusPerJob")), QStringLiteral("2"));
         // The researcher corrects a value (here on purpose a wrong one: the
         // banner must find it later).
-        QTableWidgetItem *item = review->table()->item(review->rowOf(QStringLiteral("gputest"), QStringLiteral("maxTime")), 2);
+        QTableWidgetItem *item =
+            review->table()->item(review->rowOf(QStringLiteral("gputest"), QStringLiteral("maxTime")), 2);
         QVERIFY(item->flags() & Qt::ItemIsEditable);
         item->setText(QStringLiteral("00:10:00"));
-        QVERIFY2(cell(item->row(), 3).startsWith(QLatin1String("edited by the researcher 20")), qPrintable(cell(item->row(), 3)));
+        QVERIFY2(cell(item->row(), 3).startsWith(QLatin1String("edited by the researcher 20")),
+                 qPrintable(cell(item->row(), 3)));
         m_wizard->grab().save(test::screenshotPath(QStringLiteral("addcluster-5-review.png")));
     }
 
@@ -228,7 +235,8 @@ private Q_SLOTS:
         QSignalSpy added(m_wizard.data(), &AddClusterWizard::profileAdded);
         m_window->showPlace(MainWindow::JobsIndex);   // Save must bring Compose back
         m_wizard->button(QWizard::FinishButton)->click();
-        QVERIFY2(added.count() == 1, qPrintable(m_wizard->reviewPage()->findChild<QLabel *>(QStringLiteral("problemLabel"))->text()));
+        QVERIFY2(added.count() == 1,
+                 qPrintable(m_wizard->reviewPage()->findChild<QLabel *>(QStringLiteral("problemLabel"))->text()));
         QCOMPARE(added.first().first().toString(), QStringLiteral("testbed"));
         QTRY_VERIFY(!m_wizard || !m_wizard->isVisible());   // closed (and deleted: WA_DeleteOnClose)
         QCOMPARE(m_window->places()->currentIndex(), int(MainWindow::ComposeIndex));
@@ -240,7 +248,9 @@ private Q_SLOTS:
         QCOMPARE(p->filePath, m_dir.filePath(QStringLiteral("profiles/testbed.json")));
         QVERIFY2(p->discovered.startsWith(QLatin1String("mycluster 20")), qPrintable(p->discovered));
         QCOMPARE(p->partition(QStringLiteral("gputest"))->maxTimeSeconds, 600);
-        QVERIFY2(p->partition(QStringLiteral("gputest"))->sources.value(QStringLiteral("maxTime")).startsWith(QLatin1String("edited by the researcher")),
+        QVERIFY2(p->partition(QStringLiteral("gputest"))
+                     ->sources.value(QStringLiteral("maxTime"))
+                     .startsWith(QLatin1String("edited by the researcher")),
                  qPrintable(p->partition(QStringLiteral("gputest"))->sources.value(QStringLiteral("maxTime"))));
         QCOMPARE(p->loginHosts.value(0).alias, QStringLiteral("mycluster"));
         QCOMPARE(AppSettings::clusterConnection(QStringLiteral("testbed")).alias, QStringLiteral("mycluster"));
@@ -269,7 +279,11 @@ private Q_SLOTS:
         QCOMPARE(t->item(0, 3)->text(), QStringLiteral("00:15:00"));
         m_window->grab().save(test::screenshotPath(QStringLiteral("addcluster-7-banner.png")));
         QTest::mouseClick(banner->updateButton(), Qt::LeftButton);
-        QCOMPARE(m_services->profiles().find(QStringLiteral("testbed"))->partition(QStringLiteral("gputest"))->maxTimeSeconds, 900);
+        QCOMPARE(m_services->profiles()
+                     .find(QStringLiteral("testbed"))
+                     ->partition(QStringLiteral("gputest"))
+                     ->maxTimeSeconds,
+                 900);
         QVERIFY(banner->isHidden());
         QTRY_VERIFY_WITH_TIMEOUT(dry.count() == 1, 60000);
     }

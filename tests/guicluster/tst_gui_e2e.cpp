@@ -34,7 +34,7 @@ JobSpec e2eSpec(const QString &program, const QStringList &args)
     return test::testbedSpec(QStringLiteral("gui-e2e"), 2, program, args);
 }
 
-} // namespace
+}   // namespace
 
 class TestGuiE2e : public QObject {
     Q_OBJECT
@@ -109,7 +109,8 @@ private Q_SLOTS:
         m_clusters->dryRun(e2eSpec(QStringLiteral("/bin/true"), {}));
         QTRY_VERIFY_WITH_TIMEOUT(done.count() == 1, 60000);
         QVERIFY2(done.first().at(1).toBool(), qPrintable(done.first().at(0).toString()));
-        QVERIFY2(done.first().at(0).toString().contains(QLatin1String("to start at")), qPrintable(done.first().at(0).toString()));
+        QVERIFY2(done.first().at(0).toString().contains(QLatin1String("to start at")),
+                 qPrintable(done.first().at(0).toString()));
     }
 
     void submitRunsToCompletedWithOutput()
@@ -122,11 +123,11 @@ private Q_SLOTS:
         QMap<qint64, QMap<QString, double>> metricsWhenFinished;
         const QMetaObject::Connection finishedWatch =
             connect(m_clusters.get(), &ClusterManager::runFinished, this, [&](qint64 id, const QString &) {
-            for (const MetricRecord &m : m_services->store().metrics(id).value())
-                metricsWhenFinished[id].insert(m.name, m.value);
-        });
-        m_clusters->submit({e2eSpec(QStringLiteral("/bin/echo"), {QStringLiteral("hello"), QStringLiteral("from"),
-                                                                  QStringLiteral("gui-e2e")})},
+                for (const MetricRecord &m : m_services->store().metrics(id).value())
+                    metricsWhenFinished[id].insert(m.name, m.value);
+            });
+        m_clusters->submit({e2eSpec(QStringLiteral("/bin/echo"),
+                                    {QStringLiteral("hello"), QStringLiteral("from"), QStringLiteral("gui-e2e")})},
                            QStringLiteral("GUI end-to-end"));
         const qint64 runId = newestRunId();
         QVERIFY(runId > 0);
@@ -154,13 +155,19 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(
             m_place->details()->outputView()->toPlainText().contains(QLatin1String("hello from gui-e2e")), 30000);
         // Accounting was stored with the final state and is shown.
-        QTRY_VERIFY_WITH_TIMEOUT(!m_place->details()->accountingView()->findItems(QStringLiteral("AllocTRES"),
-                                                                                  Qt::MatchExactly, 0).isEmpty(),
+        QTRY_VERIFY_WITH_TIMEOUT(!m_place->details()
+                                      ->accountingView()
+                                      ->findItems(QStringLiteral("AllocTRES"), Qt::MatchExactly, 0)
+                                      .isEmpty(),
                                  10000);
-        const QString tres = m_place->details()->accountingView()->findItems(QStringLiteral("AllocTRES"),
-                                                                              Qt::MatchExactly, 0).first()->text(1);
+        const QString tres = m_place->details()
+                                 ->accountingView()
+                                 ->findItems(QStringLiteral("AllocTRES"), Qt::MatchExactly, 0)
+                                 .first()
+                                 ->text(1);
         QVERIFY2(tres.contains(QLatin1String("gres/gpu=2")), qPrintable(tres));
-        const QString shot = qEnvironmentVariable("SCALELAB_SCREENSHOT_DIR", QDir::tempPath()) + QStringLiteral("/jobs-e2e.png");
+        const QString shot =
+            qEnvironmentVariable("SCALELAB_SCREENSHOT_DIR", QDir::tempPath()) + QStringLiteral("/jobs-e2e.png");
         m_place->grab().save(shot);
     }
 

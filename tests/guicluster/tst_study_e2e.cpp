@@ -91,9 +91,11 @@ void TestStudyE2E::studyRunsAndChartsMatchAccountingAndLogs()
         for (const auto &v : runs) {
             const QString state = v.toObject().value(QStringLiteral("state")).toString();
             // A run that ended badly will never get its metrics: stop and say why.
-            QVERIFY2(state != QLatin1String("FAILED") && state != QLatin1String("CANCELLED") && state != QLatin1String("TIMEOUT"),
+            QVERIFY2(state != QLatin1String("FAILED") && state != QLatin1String("CANCELLED")
+                         && state != QLatin1String("TIMEOUT"),
                      qPrintable(QJsonDocument(v.toObject()).toJson()));
-            allDone = allDone && !v.toObject().value(QStringLiteral("accounting")).isNull()
+            allDone =
+                allDone && !v.toObject().value(QStringLiteral("accounting")).isNull()
                 && v.toObject().value(QStringLiteral("metrics")).toObject().contains(QStringLiteral("test_accuracy"));
         }
     }
@@ -127,8 +129,9 @@ void TestStudyE2E::studyRunsAndChartsMatchAccountingAndLogs()
         // The per-epoch curves reached the store: rank 0's "epoch N loss X ... samples/s Y" lines.
         const qint64 runId = run.value(QStringLiteral("id")).toInteger();
         QVector<double> epochs, losses, rates;
-        for (auto it = QRegularExpression(QStringLiteral("epoch (\\d+) loss ([0-9.]+) time [0-9.]+ samples/s ([0-9.]+)"))
-                           .globalMatch(text);
+        for (auto it =
+                 QRegularExpression(QStringLiteral("epoch (\\d+) loss ([0-9.]+) time [0-9.]+ samples/s ([0-9.]+)"))
+                     .globalMatch(text);
              it.hasNext();) {
             const auto m = it.next();
             epochs << m.captured(1).toDouble();
@@ -150,7 +153,8 @@ void TestStudyE2E::studyRunsAndChartsMatchAccountingAndLogs()
         for (const MetricRecord &m : store.metrics(runId).value())
             if (m.name == QLatin1String("test_accuracy")) {
                 QCOMPARE(m.rule, QStringLiteral("pytorch.example.test_accuracy"));
-                QVERIFY2(m.file.endsWith(QStringLiteral("/scalelab-%1.out").arg(run.value(QStringLiteral("jobId")).toString())),
+                QVERIFY2(m.file.endsWith(
+                             QStringLiteral("/scalelab-%1.out").arg(run.value(QStringLiteral("jobId")).toString())),
                          qPrintable(m.file));
                 QVERIFY(m.line > 0);
             }
@@ -176,11 +180,15 @@ void TestStudyE2E::studyRunsAndChartsMatchAccountingAndLogs()
     };
     const QString runtimeMetric = place.charts()->input().runtimeMetric;
     const QMap<int, double> runtime = measured(StudyChart::Runtime);
-    const QMap<int, double> &expectedRuntime = runtimeMetric == QLatin1String("elapsed_s") ? elapsedByGpus : trainTimeByGpus;
+    const QMap<int, double> &expectedRuntime =
+        runtimeMetric == QLatin1String("elapsed_s") ? elapsedByGpus : trainTimeByGpus;
     QCOMPARE(runtime.keys(), expectedRuntime.keys());
     for (int g : expectedRuntime.keys())
-        QVERIFY2(qFuzzyCompare(runtime[g], expectedRuntime[g]),
-                 qPrintable(QStringLiteral("%1 GPUs: chart %2, %3 %4").arg(g).arg(runtime[g]).arg(runtimeMetric).arg(expectedRuntime[g])));
+        QVERIFY2(qFuzzyCompare(runtime[g], expectedRuntime[g]), qPrintable(QStringLiteral("%1 GPUs: chart %2, %3 %4")
+                                                                               .arg(g)
+                                                                               .arg(runtime[g])
+                                                                               .arg(runtimeMetric)
+                                                                               .arg(expectedRuntime[g])));
     const QMap<int, double> accuracy = measured(StudyChart::Accuracy);
     for (int g : accuracyByGpus.keys())
         QVERIFY2(qFuzzyCompare(accuracy.value(g, -1), accuracyByGpus[g]), qPrintable(QString::number(g)));
@@ -190,12 +198,14 @@ void TestStudyE2E::studyRunsAndChartsMatchAccountingAndLogs()
     // Speedup is runtime(1)/runtime(N): the chart says the same.
     const QMap<int, double> speedup = measured(StudyChart::Speedup);
     for (int g : {2, 4})
-        QVERIFY2(std::abs(speedup.value(g, -1) - expectedRuntime[1] / expectedRuntime[g]) < 1e-6, qPrintable(QString::number(g)));
+        QVERIFY2(std::abs(speedup.value(g, -1) - expectedRuntime[1] / expectedRuntime[g]) < 1e-6,
+                 qPrintable(QString::number(g)));
     // The advisor tells the truth about this 2-core machine either way.
     const QString advice = place.charts()->adviceText();
     QVERIFY(!advice.isEmpty());
     if (expectedRuntime[4] >= expectedRuntime[1])
-        QVERIFY2(advice.contains(QLatin1String("slower")) || advice.contains(QLatin1String("1 GPU")), qPrintable(advice));
+        QVERIFY2(advice.contains(QLatin1String("slower")) || advice.contains(QLatin1String("1 GPU")),
+                 qPrintable(advice));
     QTest::qWait(100);   // layout settled before the picture
     QVERIFY(place.grab().save(test::screenshotPath(QStringLiteral("results-study.png"))));
 
@@ -208,7 +218,8 @@ void TestStudyE2E::studyRunsAndChartsMatchAccountingAndLogs()
     QVERIFY(text.waitForFinished(60000));
     const QString pdfText = QString::fromUtf8(text.readAllStandardOutput()).simplified();
     QVERIFY2(pdfText.contains(QLatin1String("#SBATCH --gres=gpu:v100:4")), qPrintable(pdfText.left(3000)));
-    QVERIFY2(pdfText.contains(advice.simplified().left(40)), qPrintable(advice + QStringLiteral(" || ") + pdfText.left(3000)));
+    QVERIFY2(pdfText.contains(advice.simplified().left(40)),
+             qPrintable(advice + QStringLiteral(" || ") + pdfText.left(3000)));
     QVERIFY(pdfText.contains(QLatin1String("testbed")));
 }
 

@@ -13,11 +13,11 @@ namespace {
 // Three real public keys (generated with ssh-keygen for this test).
 const QString kEd1 = QStringLiteral("AAAAC3NzaC1lZDI1NTE5AAAAIKzlOmzub1vZLSWGlZxV4mE4KvI8zzjTNFaEBC6L/nzc");
 const QString kEd2 = QStringLiteral("AAAAC3NzaC1lZDI1NTE5AAAAIPB9fyn/P/AIF/SIZCSQiRmyChU+Hy23r7h27pp9Ja4l");
-const QString kEcdsa = QStringLiteral(
-    "AAAAE2VjZHNhLXNoYTItbmlzdHAyNTYAAAAIbmlzdHAyNTYAAABBBEd795hbXKJUIF+C0KDoHazuoKKzdBJKUMnuN7jDRJHKgvPsWBon68Ea3P664c8Xl5s8HFtc8tJNi4oHeo/CoLM=");
+const QString kEcdsa = QStringLiteral("AAAAE2VjZHNhLXNoYTItbmlzdHAyNTYAAAAIbmlzdHAyNTYAAABBBEd795hbXKJUIF+"
+                                      "C0KDoHazuoKKzdBJKUMnuN7jDRJHKgvPsWBon68Ea3P664c8Xl5s8HFtc8tJNi4oHeo/CoLM=");
 const QString kEdType = QStringLiteral("ssh-ed25519");
 const QString kEcdsaType = QStringLiteral("ecdsa-sha2-nistp256");
-} // namespace
+}   // namespace
 
 class TestKnownHosts : public QObject {
     Q_OBJECT
@@ -38,7 +38,8 @@ private Q_SLOTS:
     void fingerprintLikeSshKeygen()
     {
         // ssh-keygen -lf prints SHA256:Rb92WyLeoIZx0vFim8w7fq6yh7SIODUXBTQiASD8K88 for kEd1.
-        QCOMPARE(KnownHostsFile::fingerprintSha256(kEd1), QStringLiteral("SHA256:Rb92WyLeoIZx0vFim8w7fq6yh7SIODUXBTQiASD8K88"));
+        QCOMPARE(KnownHostsFile::fingerprintSha256(kEd1),
+                 QStringLiteral("SHA256:Rb92WyLeoIZx0vFim8w7fq6yh7SIODUXBTQiASD8K88"));
     }
 
     void missingFileIsUnknown()
@@ -51,13 +52,13 @@ private Q_SLOTS:
 
     void plainEntriesAndPorts()
     {
-        const QString p = write(QStringLiteral("plain"),
-                                QStringLiteral("# comment line\n"
-                                               "\n"
-                                               "cluster.example.org,10.0.0.5 %1 %2 comment\n"
-                                               "[127.0.0.1]:2222 %1 %2\n"
-                                               "*.wild.example.org,!bad.wild.example.org %1 %2\n")
-                                    .arg(kEdType, kEd1));
+        const QString p =
+            write(QStringLiteral("plain"), QStringLiteral("# comment line\n"
+                                                          "\n"
+                                                          "cluster.example.org,10.0.0.5 %1 %2 comment\n"
+                                                          "[127.0.0.1]:2222 %1 %2\n"
+                                                          "*.wild.example.org,!bad.wild.example.org %1 %2\n")
+                                               .arg(kEdType, kEd1));
         const KnownHostsFile f(p);
         QCOMPARE(f.lookup(QStringLiteral("cluster.example.org"), 22, kEdType, kEd1).status, Status::Match);
         QCOMPARE(f.lookup(QStringLiteral("10.0.0.5"), 22, kEdType, kEd1).line, 3);
@@ -96,10 +97,10 @@ private Q_SLOTS:
     {
         const QString p = write(QStringLiteral("conflicts"),
                                 QStringLiteral("# header\n"
-                                               "[127.0.0.1]:2222 %1 %2\n"        // line 2: other ed25519 key
-                                               "[127.0.0.1]:2223 %3 %4\n"        // line 3: only ECDSA known
-                                               "@revoked * %1 %5\n"              // line 4: kEd1 revoked everywhere
-                                               "@cert-authority * %1 %2\n")      // ignored
+                                               "[127.0.0.1]:2222 %1 %2\n"   // line 2: other ed25519 key
+                                               "[127.0.0.1]:2223 %3 %4\n"   // line 3: only ECDSA known
+                                               "@revoked * %1 %5\n"   // line 4: kEd1 revoked everywhere
+                                               "@cert-authority * %1 %2\n")   // ignored
                                     .arg(kEdType, kEd2, kEcdsaType, kEcdsa, kEd1));
         const KnownHostsFile f(p);
         auto r = f.lookup(QStringLiteral("127.0.0.1"), 2222, kEdType, kEd1);
@@ -107,11 +108,10 @@ private Q_SLOTS:
         QCOMPARE(r.line, 4);
         QCOMPARE(r.path, p);
 
-        const QString p2 = write(QStringLiteral("conflicts2"),
-                                 QStringLiteral("# header\n"
-                                                "[127.0.0.1]:2222 %1 %2\n"
-                                                "[127.0.0.1]:2223 %3 %4\n")
-                                     .arg(kEdType, kEd2, kEcdsaType, kEcdsa));
+        const QString p2 = write(QStringLiteral("conflicts2"), QStringLiteral("# header\n"
+                                                                              "[127.0.0.1]:2222 %1 %2\n"
+                                                                              "[127.0.0.1]:2223 %3 %4\n")
+                                                                   .arg(kEdType, kEd2, kEcdsaType, kEcdsa));
         const KnownHostsFile f2(p2);
         r = f2.lookup(QStringLiteral("127.0.0.1"), 2222, kEdType, kEd1);
         QCOMPARE(r.status, Status::Changed);
@@ -133,8 +133,11 @@ private Q_SLOTS:
         QFile file(path);
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QByteArray text = file.readAll();
-        QCOMPARE(text, (QStringLiteral("[127.0.0.1]:2222 %1 %2\ncluster.example.org %3 %4\n").arg(kEdType, kEd1, kEcdsaType, kEcdsa)).toUtf8());
-        QCOMPARE(file.permissions() & (QFile::ReadGroup | QFile::ReadOther | QFile::WriteGroup | QFile::WriteOther), QFile::Permissions());
+        QCOMPARE(text, (QStringLiteral("[127.0.0.1]:2222 %1 %2\ncluster.example.org %3 %4\n")
+                            .arg(kEdType, kEd1, kEcdsaType, kEcdsa))
+                           .toUtf8());
+        QCOMPARE(file.permissions() & (QFile::ReadGroup | QFile::ReadOther | QFile::WriteGroup | QFile::WriteOther),
+                 QFile::Permissions());
         auto r = f.lookup(QStringLiteral("127.0.0.1"), 2222, kEdType, kEd1);
         QCOMPARE(r.status, Status::Match);
         QCOMPARE(r.line, 1);

@@ -35,35 +35,37 @@ private Q_SLOTS:
         QVERIFY(!SshConfigFile::matchWildcard(QStringLiteral("node?"), QStringLiteral("node17")));
         QVERIFY(SshConfigFile::matchWildcard(QStringLiteral("*.EXAMPLE.org"), QStringLiteral("a.example.ORG")));
         QVERIFY(!SshConfigFile::matchWildcard(QStringLiteral("a*b"), QStringLiteral("ab.c")));
-        QVERIFY(SshConfigFile::matchPatternList({QStringLiteral("*.org"), QStringLiteral("!bad.org")}, QStringLiteral("good.org")));
-        QVERIFY(!SshConfigFile::matchPatternList({QStringLiteral("*.org"), QStringLiteral("!bad.org")}, QStringLiteral("bad.org")));
+        QVERIFY(SshConfigFile::matchPatternList({QStringLiteral("*.org"), QStringLiteral("!bad.org")},
+                                                QStringLiteral("good.org")));
+        QVERIFY(!SshConfigFile::matchPatternList({QStringLiteral("*.org"), QStringLiteral("!bad.org")},
+                                                 QStringLiteral("bad.org")));
         // A negation alone never matches (ssh_config(5)).
         QVERIFY(!SshConfigFile::matchPatternList({QStringLiteral("!bad.org")}, QStringLiteral("good.org")));
     }
 
     void firstValueWinsAndDefaults()
     {
-        const QString p = write(QStringLiteral("first/config"),
-                                QStringLiteral("# global settings first apply to all hosts\n"
-                                               "ConnectTimeout 7\n"
-                                               "\n"
-                                               "Host cluster\n"
-                                               "    HostName login.cluster.example.org\n"
-                                               "    User researcher\n"
-                                               "    Port=2222\n"
-                                               "    IdentityFile ~/.ssh/id_cluster\n"
-                                               "    IdentitiesOnly yes\n"
-                                               "    ServerAliveInterval 45\n"
-                                               "\n"
-                                               "Host cluster other\n"
-                                               "    HostName ignored.example.org\n"
-                                               "    User ignored\n"
-                                               "    IdentityFile \"%d/keys/%r@%h\"\n"
-                                               "    UserKnownHostsFile %d/.ssh/kh_%n\n"
-                                               "\n"
-                                               "Host *\n"
-                                               "    Port 22\n"
-                                               "    ConnectTimeout 99\n"));
+        const QString p =
+            write(QStringLiteral("first/config"), QStringLiteral("# global settings first apply to all hosts\n"
+                                                                 "ConnectTimeout 7\n"
+                                                                 "\n"
+                                                                 "Host cluster\n"
+                                                                 "    HostName login.cluster.example.org\n"
+                                                                 "    User researcher\n"
+                                                                 "    Port=2222\n"
+                                                                 "    IdentityFile ~/.ssh/id_cluster\n"
+                                                                 "    IdentitiesOnly yes\n"
+                                                                 "    ServerAliveInterval 45\n"
+                                                                 "\n"
+                                                                 "Host cluster other\n"
+                                                                 "    HostName ignored.example.org\n"
+                                                                 "    User ignored\n"
+                                                                 "    IdentityFile \"%d/keys/%r@%h\"\n"
+                                                                 "    UserKnownHostsFile %d/.ssh/kh_%n\n"
+                                                                 "\n"
+                                                                 "Host *\n"
+                                                                 "    Port 22\n"
+                                                                 "    ConnectTimeout 99\n"));
         QString err;
         const SshConfigFile cfg = SshConfigFile::load(p, &err);
         QCOMPARE(err, QString());
@@ -106,7 +108,8 @@ private Q_SLOTS:
                                                "Match all\n"
                                                "  User fromMatchAll\n"));
         const SshConfigFile cfg = SshConfigFile::load(p);
-        QCOMPARE(cfg.resolve(QStringLiteral("node1.cluster.example.org")).proxyJump, QStringLiteral("gateway.cluster.example.org"));
+        QCOMPARE(cfg.resolve(QStringLiteral("node1.cluster.example.org")).proxyJump,
+                 QStringLiteral("gateway.cluster.example.org"));
         QVERIFY(cfg.resolve(QStringLiteral("node1.cluster.example.org")).hasProxyJump());
         QVERIFY(!cfg.resolve(QStringLiteral("gateway.cluster.example.org")).hasProxyJump());
         // Unsupported Match criteria never apply; "Match all" does.
@@ -133,16 +136,16 @@ private Q_SLOTS:
     {
         write(QStringLiteral("inc/conf.d/10-cluster.conf"),
               QStringLiteral("Host included\n  HostName included.example.org\n  Port 2022\n"));
-        write(QStringLiteral("inc/conf.d/20-more.conf"), QStringLiteral("Host included\n  Port 3033\n  User inc-user\n"));
+        write(QStringLiteral("inc/conf.d/20-more.conf"),
+              QStringLiteral("Host included\n  Port 3033\n  User inc-user\n"));
         write(QStringLiteral("inc/inside-host.conf"), QStringLiteral("User from-inside-host\n"));
-        const QString main = write(QStringLiteral("inc/config"),
-                                   QStringLiteral("Include %1/conf.d/*.conf\n"
-                                                  "Host scoped\n"
-                                                  "  Include %1/inside-host.conf\n"
-                                                  "  Port 4044\n"
-                                                  "Host *\n"
-                                                  "  User fallback\n")
-                                       .arg(m_dir.filePath(QStringLiteral("inc"))));
+        const QString main = write(QStringLiteral("inc/config"), QStringLiteral("Include %1/conf.d/*.conf\n"
+                                                                                "Host scoped\n"
+                                                                                "  Include %1/inside-host.conf\n"
+                                                                                "  Port 4044\n"
+                                                                                "Host *\n"
+                                                                                "  User fallback\n")
+                                                                     .arg(m_dir.filePath(QStringLiteral("inc"))));
         QString err;
         const SshConfigFile cfg = SshConfigFile::load(main, &err);
         QCOMPARE(err, QString());
@@ -173,10 +176,12 @@ private Q_SLOTS:
 
     void dashNamesRejected()
     {
-        QVERIFY(!SshConfigFile::validateName(QStringLiteral("host name"), QStringLiteral("-oProxyCommand=touch x")).isEmpty());
+        QVERIFY(!SshConfigFile::validateName(QStringLiteral("host name"), QStringLiteral("-oProxyCommand=touch x"))
+                     .isEmpty());
         QVERIFY(!SshConfigFile::validateName(QStringLiteral("user name"), QStringLiteral("-l")).isEmpty());
         QVERIFY(!SshConfigFile::validateName(QStringLiteral("user name"), QStringLiteral("a b")).isEmpty());
-        QVERIFY(SshConfigFile::validateName(QStringLiteral("host name"), QStringLiteral("login-1.example.org")).isEmpty());
+        QVERIFY(
+            SshConfigFile::validateName(QStringLiteral("host name"), QStringLiteral("login-1.example.org")).isEmpty());
         QVERIFY(SshConfigFile::validateName(QStringLiteral("user name"), QStringLiteral("researcher")).isEmpty());
     }
 

@@ -25,8 +25,8 @@ inline CliRun runCli(const QStringList &args, const QProcessEnvironment &extra =
     p.setProcessEnvironment(env);
     p.start(QStringLiteral(SCALELAB_BINARY), args);
     p.waitForFinished(timeoutMs);
-    return CliRun{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
-                  QString::fromUtf8(p.readAllStandardError())};
+    return CliRun{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+                  QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
 }
 
-} // namespace scalelab::test
+}   // namespace scalelab::test

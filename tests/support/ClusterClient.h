@@ -65,4 +65,4 @@ struct ClusterClient {
     }
 };
 
-} // namespace scalelab::test
+}   // namespace scalelab::test

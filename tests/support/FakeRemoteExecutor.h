@@ -20,9 +20,9 @@ namespace scalelab {
 class FakeRemoteExecutor : public RemoteExecutor {
 public:
     struct Call {
-        QString kind;       // "run", "mkdirs", "upload", "download", "home"
+        QString kind;   // "run", "mkdirs", "upload", "download", "home"
         QStringList argv;   // run only
-        QString path;       // mkdirs/upload/download
+        QString path;   // mkdirs/upload/download
     };
 
     QList<Call> calls;
@@ -128,4 +128,4 @@ public:
     }
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -30,12 +30,13 @@ struct FakeSlurm {
     int nextId = 100;
     enum class Drop { None, BeforeCommand, AfterSbatchBeforeMv, AfterMv, SbatchDiesSilently };
     Drop drop = Drop::None;
-    QByteArray rejectWith;       // stderr of the next sbatch; exit 1
+    QByteArray rejectWith;   // stderr of the next sbatch; exit 1
     bool controllerDown = false;
     bool tmpRecent = false;
-    bool sacctLags = false;      // finished jobs still read RUNNING in sacct
+    bool sacctLags = false;   // finished jobs still read RUNNING in sacct
 
-    explicit FakeSlurm(FakeRemoteExecutor &e) : exec(e)
+    explicit FakeSlurm(FakeRemoteExecutor &e)
+        : exec(e)
     {
         exec.onRun = [this](const QStringList &argv) { return handle(argv); };
     }
@@ -95,7 +96,9 @@ struct FakeSlurm {
         }
         exec.files.insert(dir + "/jobid.tmp", {});
         if (controllerDown)
-            return reply(1, {}, "sbatch: error: Batch job submission failed: Unable to contact slurm controller (connect failure)\n");
+            return reply(
+                1, {},
+                "sbatch: error: Batch job submission failed: Unable to contact slurm controller (connect failure)\n");
         if (!rejectWith.isEmpty())
             return reply(1, {}, std::exchange(rejectWith, {}));
         const QString id = QString::number(nextId++);
@@ -139,17 +142,28 @@ struct FakeSlurm {
         for (const Job &j : jobs) {
             if (!all && SlurmJobState::isTerminal(j.state))
                 continue;
-            const QStringList f{j.id, SlurmJobState::id(j.state), j.state == JobState::Pending ? "Resources" : "None",
-                                "gpu", "0:01", "10:00", "1", "", "gres:gpu:2", "2026-11-22T10:00:00", "N/A",
-                                j.dir, j.token, kUserText};
+            const QStringList f{j.id,
+                                SlurmJobState::id(j.state),
+                                j.state == JobState::Pending ? "Resources" : "None",
+                                "gpu",
+                                "0:01",
+                                "10:00",
+                                "1",
+                                "",
+                                "gres:gpu:2",
+                                "2026-11-22T10:00:00",
+                                "N/A",
+                                j.dir,
+                                j.token,
+                                kUserText};
             out += f.join(d).toUtf8() + "\n";
         }
         // a job of the same user that ScaleLab did not submit
-        out += QStringList{"9", "RUNNING", "None", "gpu", "0:01", "10:00", "1", "tb-node1", "N/A", "x", "y", "/tmp",
-                           "", "other"}
+        out += QStringList{"9",        "RUNNING", "None", "gpu", "0:01", "10:00", "1",
+                           "tb-node1", "N/A",     "x",    "y",   "/tmp", "",      "other"}
                    .join(d)
                    .toUtf8()
-            + "\n";
+               + "\n";
         return reply(0, out);
     }
 
@@ -171,16 +185,26 @@ struct FakeSlurm {
                     continue;
                 QStringList v;
                 for (const QString &f : fields) {
-                    if (f == "JobID") v << j.id + step;
-                    else if (f == "State") v << SlurmJobState::id(shown);
-                    else if (f == "ExitCode") v << "0:0";
-                    else if (f == "Partition") v << (step.isEmpty() ? "gpu" : "");
-                    else if (f == "AllocTRES") v << "billing=2,cpu=2,gres/gpu=2,mem=2000M,node=1";
-                    else if (f == "MaxRSS") v << (step.isEmpty() ? "" : "843688K");
-                    else if (f == "WorkDir") v << j.dir;
-                    else if (f == "Comment") v << (step.isEmpty() ? j.token : "");
-                    else if (f == "JobName") v << (step.isEmpty() ? kUserText : "batch");
-                    else v << "";
+                    if (f == "JobID")
+                        v << j.id + step;
+                    else if (f == "State")
+                        v << SlurmJobState::id(shown);
+                    else if (f == "ExitCode")
+                        v << "0:0";
+                    else if (f == "Partition")
+                        v << (step.isEmpty() ? "gpu" : "");
+                    else if (f == "AllocTRES")
+                        v << "billing=2,cpu=2,gres/gpu=2,mem=2000M,node=1";
+                    else if (f == "MaxRSS")
+                        v << (step.isEmpty() ? "" : "843688K");
+                    else if (f == "WorkDir")
+                        v << j.dir;
+                    else if (f == "Comment")
+                        v << (step.isEmpty() ? j.token : "");
+                    else if (f == "JobName")
+                        v << (step.isEmpty() ? kUserText : "batch");
+                    else
+                        v << "";
                 }
                 out += v.join(d).toUtf8() + "\n";
             }
@@ -189,4 +213,4 @@ struct FakeSlurm {
     }
 };
 
-} // namespace scalelab::test
+}   // namespace scalelab::test

@@ -24,4 +24,4 @@ public:
     int pollDelaySeconds(const QString &) const override { return -1; }
 };
 
-} // namespace scalelab::test
+}   // namespace scalelab::test

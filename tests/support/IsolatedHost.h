@@ -17,4 +17,4 @@ inline void isolateFromHost(const QTemporaryDir &dir, const QString &appName)
     QCoreApplication::setApplicationName(appName);
 }
 
-} // namespace scalelab::test
+}   // namespace scalelab::test

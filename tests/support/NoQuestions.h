@@ -18,4 +18,4 @@ public:
     }
 };
 
-} // namespace scalelab::test
+}   // namespace scalelab::test

@@ -48,4 +48,4 @@ inline JobSpec testbedSpec(const QString &jobName, int gpus, const QString &prog
     return s;
 }
 
-} // namespace scalelab::test
+}   // namespace scalelab::test

@@ -18,4 +18,4 @@ inline QString screenshotPath(const QString &fileName)
     return QDir(dir).filePath(fileName);
 }
 
-} // namespace scalelab::test
+}   // namespace scalelab::test

@@ -42,8 +42,7 @@ class TcpCutProxy {
 public:
     explicit TcpCutProxy(quint16 targetPort = 2222)
         : m_targetPort(targetPort)
-    {
-    }
+    {}
     ~TcpCutProxy() { stop(); }
     TcpCutProxy(const TcpCutProxy &) = delete;
     TcpCutProxy &operator=(const TcpCutProxy &) = delete;
@@ -88,11 +87,14 @@ public:
     quint16 port() const { return m_port; }
     int connectionCount() const { return m_connections.load(); }   // accepted since start
     int openConnections() const { return m_open.load(); }
-    int cutCount() const { return m_cuts.load(); }                 // connections aborted by a fault
-    qint64 clientBytes() const { return m_clientBytes.load(); }    // client -> server, total
-    qint64 serverBytes() const { return m_serverBytes.load(); }    // server -> client, total
+    int cutCount() const { return m_cuts.load(); }   // connections aborted by a fault
+    qint64 clientBytes() const { return m_clientBytes.load(); }   // client -> server, total
+    qint64 serverBytes() const { return m_serverBytes.load(); }   // server -> client, total
 
-    void cutAll() { post([this] { cutNow(true); }); }
+    void cutAll()
+    {
+        post([this] { cutNow(true); });
+    }
     void cutAfterClientBytes(qint64 n)
     {
         post([this, n] {
@@ -108,7 +110,10 @@ public:
             m_holdCutMs = cutAfterMs;
         });
     }
-    void setRefuseNew(bool refuse) { post([this, refuse] { m_refuseNew = refuse; }); }
+    void setRefuseNew(bool refuse)
+    {
+        post([this, refuse] { m_refuseNew = refuse; });
+    }
     void disarm()
     {
         post([this] {
@@ -336,4 +341,4 @@ private:
     std::atomic<qint64> m_serverBytes{0};
 };
 
-} // namespace scalelab::test
+}   // namespace scalelab::test

@@ -20,16 +20,16 @@ namespace scalelab::test {
 struct TestClusterEnv {
     enum class Check { RequireUp, EnvOnly };
 
-    QString clusterDir;     // SCALELAB_TESTCLUSTER_DIR
-    QString slurmConf;      // SLURM_CONF
-    QString sshConfig;      // SCALELAB_SSH_CONFIG: OpenSSH config with testbed* aliases
-    QString dataDir;        // SCALELAB_DATA_DIR: throw-away app data dir
-    QString totpSecretFile; // SCALELAB_TOTP_SECRET_FILE: base32 secret of researcher on testbed-mfa
-    QString sshdLog;        // SCALELAB_SSHD_LOG (127.0.0.1:2222)
-    QString jumpSshdLog;    // SCALELAB_JUMP_SSHD_LOG (127.0.0.1:2223)
-    QString mfaSshdLog;     // SCALELAB_MFA_SSHD_LOG (127.0.0.1:2224)
-    QString slurmSeries;    // SCALELAB_TESTCLUSTER_SLURM: "22.05" (host) or "24.11" (chroot)
-    QString error;          // empty when everything loaded
+    QString clusterDir;   // SCALELAB_TESTCLUSTER_DIR
+    QString slurmConf;   // SLURM_CONF
+    QString sshConfig;   // SCALELAB_SSH_CONFIG: OpenSSH config with testbed* aliases
+    QString dataDir;   // SCALELAB_DATA_DIR: throw-away app data dir
+    QString totpSecretFile;   // SCALELAB_TOTP_SECRET_FILE: base32 secret of researcher on testbed-mfa
+    QString sshdLog;   // SCALELAB_SSHD_LOG (127.0.0.1:2222)
+    QString jumpSshdLog;   // SCALELAB_JUMP_SSHD_LOG (127.0.0.1:2223)
+    QString mfaSshdLog;   // SCALELAB_MFA_SSHD_LOG (127.0.0.1:2224)
+    QString slurmSeries;   // SCALELAB_TESTCLUSTER_SLURM: "22.05" (host) or "24.11" (chroot)
+    QString error;   // empty when everything loaded
     // What `sbatch --version` prints on this cluster, without "slurm-wlm ".
     QString expectedSlurmVersion() const
     {
@@ -89,7 +89,7 @@ struct TestClusterEnv {
             } else if (c == QLatin1Char('\\') && i + 1 < s.size()) {
                 out += s.at(++i);
             } else if (c.isSpace()) {
-                return false; // a second word: not something this script prints
+                return false;   // a second word: not something this script prints
             } else {
                 out += c;
             }
@@ -142,34 +142,53 @@ struct TestClusterEnv {
         for (const QString &line : lines) {
             QString key, value;
             if (!parseExportLine(line, &key, &value)) {
-                env.error = QStringLiteral("'%1 env' printed a line that is not `export KEY=VALUE`: %2").arg(script, line);
+                env.error =
+                    QStringLiteral("'%1 env' printed a line that is not `export KEY=VALUE`: %2").arg(script, line);
                 return env;
             }
             qputenv(key.toLatin1().constData(), value.toLocal8Bit());
-            if (key == QLatin1String("SCALELAB_TESTCLUSTER_DIR")) env.clusterDir = value;
-            else if (key == QLatin1String("SLURM_CONF")) env.slurmConf = value;
-            else if (key == QLatin1String("SCALELAB_SSH_CONFIG")) env.sshConfig = value;
-            else if (key == QLatin1String("SCALELAB_DATA_DIR")) env.dataDir = value;
-            else if (key == QLatin1String("SCALELAB_TOTP_SECRET_FILE")) env.totpSecretFile = value;
-            else if (key == QLatin1String("SCALELAB_SSHD_LOG")) env.sshdLog = value;
-            else if (key == QLatin1String("SCALELAB_JUMP_SSHD_LOG")) env.jumpSshdLog = value;
-            else if (key == QLatin1String("SCALELAB_MFA_SSHD_LOG")) env.mfaSshdLog = value;
-            else if (key == QLatin1String("SCALELAB_TESTCLUSTER_SLURM")) env.slurmSeries = value;
+            if (key == QLatin1String("SCALELAB_TESTCLUSTER_DIR"))
+                env.clusterDir = value;
+            else if (key == QLatin1String("SLURM_CONF"))
+                env.slurmConf = value;
+            else if (key == QLatin1String("SCALELAB_SSH_CONFIG"))
+                env.sshConfig = value;
+            else if (key == QLatin1String("SCALELAB_DATA_DIR"))
+                env.dataDir = value;
+            else if (key == QLatin1String("SCALELAB_TOTP_SECRET_FILE"))
+                env.totpSecretFile = value;
+            else if (key == QLatin1String("SCALELAB_SSHD_LOG"))
+                env.sshdLog = value;
+            else if (key == QLatin1String("SCALELAB_JUMP_SSHD_LOG"))
+                env.jumpSshdLog = value;
+            else if (key == QLatin1String("SCALELAB_MFA_SSHD_LOG"))
+                env.mfaSshdLog = value;
+            else if (key == QLatin1String("SCALELAB_TESTCLUSTER_SLURM"))
+                env.slurmSeries = value;
         }
         QStringList missing;
-        if (env.clusterDir.isEmpty()) missing << QStringLiteral("SCALELAB_TESTCLUSTER_DIR");
-        if (env.slurmConf.isEmpty()) missing << QStringLiteral("SLURM_CONF");
-        if (env.sshConfig.isEmpty()) missing << QStringLiteral("SCALELAB_SSH_CONFIG");
-        if (env.dataDir.isEmpty()) missing << QStringLiteral("SCALELAB_DATA_DIR");
-        if (env.totpSecretFile.isEmpty()) missing << QStringLiteral("SCALELAB_TOTP_SECRET_FILE");
-        if (env.sshdLog.isEmpty()) missing << QStringLiteral("SCALELAB_SSHD_LOG");
-        if (env.jumpSshdLog.isEmpty()) missing << QStringLiteral("SCALELAB_JUMP_SSHD_LOG");
-        if (env.mfaSshdLog.isEmpty()) missing << QStringLiteral("SCALELAB_MFA_SSHD_LOG");
-        if (env.slurmSeries.isEmpty()) missing << QStringLiteral("SCALELAB_TESTCLUSTER_SLURM");
+        if (env.clusterDir.isEmpty())
+            missing << QStringLiteral("SCALELAB_TESTCLUSTER_DIR");
+        if (env.slurmConf.isEmpty())
+            missing << QStringLiteral("SLURM_CONF");
+        if (env.sshConfig.isEmpty())
+            missing << QStringLiteral("SCALELAB_SSH_CONFIG");
+        if (env.dataDir.isEmpty())
+            missing << QStringLiteral("SCALELAB_DATA_DIR");
+        if (env.totpSecretFile.isEmpty())
+            missing << QStringLiteral("SCALELAB_TOTP_SECRET_FILE");
+        if (env.sshdLog.isEmpty())
+            missing << QStringLiteral("SCALELAB_SSHD_LOG");
+        if (env.jumpSshdLog.isEmpty())
+            missing << QStringLiteral("SCALELAB_JUMP_SSHD_LOG");
+        if (env.mfaSshdLog.isEmpty())
+            missing << QStringLiteral("SCALELAB_MFA_SSHD_LOG");
+        if (env.slurmSeries.isEmpty())
+            missing << QStringLiteral("SCALELAB_TESTCLUSTER_SLURM");
         if (!missing.isEmpty())
             env.error = QStringLiteral("'%1 env' did not print %2").arg(script, missing.join(QLatin1String(", ")));
         return env;
     }
 };
 
-} // namespace scalelab::test
+}   // namespace scalelab::test

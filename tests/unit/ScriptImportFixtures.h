@@ -13,9 +13,8 @@
 
 namespace scalelab::testing {
 
-
-inline Partition part(const char *name, const char *gpuType, int gpus, int cpus, qint64 memMB, int maxNodes, qint64 maxTime,
-               bool isDefault = false)
+inline Partition part(const char *name, const char *gpuType, int gpus, int cpus, qint64 memMB, int maxNodes,
+                      qint64 maxTime, bool isDefault = false)
 {
     Partition p;
     p.name = QString::fromLatin1(name);
@@ -113,23 +112,45 @@ inline QString describe(const Diagnostics &diags)
 {
     QStringList out;
     for (const auto &d : diags)
-        out << QStringLiteral("%1 %2@%3 [%4] %5").arg(severityName(d.severity), d.rule).arg(d.line).arg(d.field, d.message);
+        out << QStringLiteral("%1 %2@%3 [%4] %5")
+                   .arg(severityName(d.severity), d.rule)
+                   .arg(d.line)
+                   .arg(d.field, d.message);
     return out.join(QLatin1Char('\n'));
 }
-
 
 // Rules the importer itself raises (validator rules are checked separately):
 // for these, a script's warnings and errors must be exactly the expected ones.
 inline const QSet<QString> &importerRules()
 {
-    static const QSet<QString> s = {
-        "cannot-parse", "dos-line-breaks", "missing-shebang", "unknown-option", "invalid-value",
-        "placeholder-value", "sbatch-directive-ignored", "sbatch-after-command", "conflicting-options",
-        "nodes-unspecified", "no-launch-line", "unresolved-variable", "torchrun-without-srun-multinode",
-        "torchrun-standalone-multinode", "torchrun-nnodes-mismatch", "launcher-too-many-processes",
-        "launcher-too-few-processes", "first-node-only", "tasks-never-started", "site-cpus-per-gpu",
-        "geometry-partition-mismatch", "time-reads-as-minutes", "variable-never-set", "output-directory-missing",
-        "fixed-port-shared-node", "torchrun-no-rendezvous", "node-rank-procid", "option-removed"};
+    static const QSet<QString> s = {"cannot-parse",
+                                    "dos-line-breaks",
+                                    "missing-shebang",
+                                    "unknown-option",
+                                    "invalid-value",
+                                    "placeholder-value",
+                                    "sbatch-directive-ignored",
+                                    "sbatch-after-command",
+                                    "conflicting-options",
+                                    "nodes-unspecified",
+                                    "no-launch-line",
+                                    "unresolved-variable",
+                                    "torchrun-without-srun-multinode",
+                                    "torchrun-standalone-multinode",
+                                    "torchrun-nnodes-mismatch",
+                                    "launcher-too-many-processes",
+                                    "launcher-too-few-processes",
+                                    "first-node-only",
+                                    "tasks-never-started",
+                                    "site-cpus-per-gpu",
+                                    "geometry-partition-mismatch",
+                                    "time-reads-as-minutes",
+                                    "variable-never-set",
+                                    "output-directory-missing",
+                                    "fixed-port-shared-node",
+                                    "torchrun-no-rendezvous",
+                                    "node-rank-procid",
+                                    "option-removed"};
     return s;
 }
 
@@ -155,7 +176,6 @@ inline void checkFindings(const Diagnostics &actual, const QStringList &expected
         QVERIFY2(expected.contains(k), qPrintable(QStringLiteral("unexpected %1 in\n%2").arg(k, describe(actual))));
 }
 
-
 inline QString sh(std::initializer_list<const char *> lines)
 {
     QStringList out;
@@ -164,4 +184,4 @@ inline QString sh(std::initializer_list<const char *> lines)
     return out.join(QLatin1Char('\n')) + QLatin1Char('\n');
 }
 
-} // namespace scalelab::testing
+}   // namespace scalelab::testing

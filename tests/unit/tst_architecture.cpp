@@ -31,8 +31,9 @@ const QHash<QString, QStringList> &directArrows()
         {"core/ingest", {"core/store"}},
         {"core/analysis", {"core/store"}},
         // The window's folders see all of core except the SSH layer.
-        {"ui/common", {"core/profiles", "core/discovery", "core/scriptimport", "core/client", "core/ingest", "core/analysis",
-                       "core/sshconfig"}},
+        {"ui/common",
+         {"core/profiles", "core/discovery", "core/scriptimport", "core/client", "core/ingest", "core/analysis",
+          "core/sshconfig"}},
         {"ui/compose", {"ui/common"}},
         {"ui/jobs", {"ui/common"}},
         {"ui/results", {"ui/common"}},
@@ -126,26 +127,29 @@ QStringList violations(const QList<QPair<QString, QString>> &files, const QSet<Q
             const QString inc = m.captured(1);
             for (const Guarded &g : guardedHeaders()) {
                 if (g.pattern.match(inc).hasMatch() && !g.rooms.contains(from))
-                    out << QStringLiteral("%1:%2: %3 is not allowed in %4 (<%5>)").arg(path).arg(line).arg(g.what,
-                                                                                                   from, inc);
+                    out << QStringLiteral("%1:%2: %3 is not allowed in %4 (<%5>)")
+                               .arg(path)
+                               .arg(line)
+                               .arg(g.what, from, inc);
             }
             static const QRegularExpression posixRe(
                 QStringLiteral("^(unistd|termios|pwd|grp|poll|dlfcn|sys/(socket|wait|ioctl|mman|un))\\.h$"));
             if (posixRe.match(inc).hasMatch() && !posixAllowed(path))
                 out << QStringLiteral("%1:%2: <%3> is POSIX-only: move the call into a Platform*Posix.cpp file")
-                           .arg(path).arg(line).arg(inc);
+                           .arg(path)
+                           .arg(line)
+                           .arg(inc);
             if (!repoPaths.contains(inc))
                 continue;   // a Qt, system or generated header
             const QString to = roomOf(inc);
             if (to != from && !reach.value(from).contains(to))
-                out << QStringLiteral("%1:%2: %3 may not include %4 (\"%5\")").arg(path).arg(line).arg(from, to,
-                                                                                                       inc);
+                out << QStringLiteral("%1:%2: %3 may not include %4 (\"%5\")").arg(path).arg(line).arg(from, to, inc);
         }
     }
     return out;
 }
 
-} // namespace
+}   // namespace
 
 class TestArchitecture : public QObject {
     Q_OBJECT
@@ -168,25 +172,42 @@ void TestArchitecture::checkerFindsWrongArrows_data()
     QTest::addColumn<QString>("path");
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("expected");   // substring of the one violation, or "" for none
-    QTest::newRow("down is fine") << "core/store/A.cpp" << "#include \"core/model/B.h\"\n" << "";
-    QTest::newRow("two floors down is fine") << "core/client/A.cpp" << "#include \"core/base/B.h\"\n" << "";
-    QTest::newRow("up is refused") << "core/model/A.cpp" << "#include \"core/store/B.h\"\n"
+    QTest::newRow("down is fine") << "core/store/A.cpp"
+                                  << "#include \"core/model/B.h\"\n"
+                                  << "";
+    QTest::newRow("two floors down is fine") << "core/client/A.cpp"
+                                             << "#include \"core/base/B.h\"\n"
+                                             << "";
+    QTest::newRow("up is refused") << "core/model/A.cpp"
+                                   << "#include \"core/store/B.h\"\n"
                                    << "core/model may not include core/store";
-    QTest::newRow("sideways is refused") << "core/ingest/A.cpp" << "\n#include \"core/analysis/B.h\"\n"
+    QTest::newRow("sideways is refused") << "core/ingest/A.cpp"
+                                         << "\n#include \"core/analysis/B.h\"\n"
                                          << "core/ingest/A.cpp:2: core/ingest may not include core/analysis";
-    QTest::newRow("core into ui") << "core/base/A.h" << "#include \"ui/common/B.h\"\n" << "may not include ui/common";
-    QTest::newRow("ssh outside ui/cluster") << "ui/jobs/A.cpp" << "#include \"core/ssh/B.h\"\n"
+    QTest::newRow("core into ui") << "core/base/A.h"
+                                  << "#include \"ui/common/B.h\"\n"
+                                  << "may not include ui/common";
+    QTest::newRow("ssh outside ui/cluster") << "ui/jobs/A.cpp"
+                                            << "#include \"core/ssh/B.h\"\n"
                                             << "ui/jobs may not include core/ssh";
-    QTest::newRow("libssh outside core/ssh") << "core/client/A.cpp" << "#include <libssh/libssh.h>\n"
+    QTest::newRow("libssh outside core/ssh") << "core/client/A.cpp"
+                                             << "#include <libssh/libssh.h>\n"
                                              << "libssh is not allowed in core/client";
-    QTest::newRow("widgets in core") << "core/model/A.cpp" << "#include <QWidget>\n"
+    QTest::newRow("widgets in core") << "core/model/A.cpp"
+                                     << "#include <QWidget>\n"
                                      << "Qt Widgets is not allowed in core/model";
-    QTest::newRow("qcustomplot outside results") << "ui/jobs/A.cpp" << "#include <qcustomplot.h>\n"
+    QTest::newRow("qcustomplot outside results") << "ui/jobs/A.cpp"
+                                                 << "#include <qcustomplot.h>\n"
                                                  << "QCustomPlot is not allowed in ui/jobs";
-    QTest::newRow("posix outside platform files") << "core/ssh/A.cpp" << "#include <termios.h>\n"
-                                                   << "core/ssh/A.cpp:1: <termios.h> is POSIX-only";
-    QTest::newRow("posix in a platform file") << "core/ssh/PlatformTtyPosix.cpp" << "#include <termios.h>\n" << "";
-    QTest::newRow("unknown folder") << "core/misc/A.cpp" << "" << "has no place in the arrows";
+    QTest::newRow("posix outside platform files") << "core/ssh/A.cpp"
+                                                  << "#include <termios.h>\n"
+                                                  << "core/ssh/A.cpp:1: <termios.h> is POSIX-only";
+    QTest::newRow("posix in a platform file") << "core/ssh/PlatformTtyPosix.cpp"
+                                              << "#include <termios.h>\n"
+                                              << "";
+    QTest::newRow("unknown folder") << "core/misc/A.cpp"
+                                    << ""
+                                    << "has no place in the arrows";
 }
 
 void TestArchitecture::checkerFindsWrongArrows()
@@ -194,8 +215,8 @@ void TestArchitecture::checkerFindsWrongArrows()
     QFETCH(QString, path);
     QFETCH(QString, text);
     QFETCH(QString, expected);
-    const QSet<QString> repo = {"core/model/B.h", "core/store/B.h", "core/base/B.h", "core/analysis/B.h",
-                                "ui/common/B.h", "core/ssh/B.h"};
+    const QSet<QString> repo = {"core/model/B.h",    "core/store/B.h", "core/base/B.h",
+                                "core/analysis/B.h", "ui/common/B.h",  "core/ssh/B.h"};
     const QStringList found = violations({{path, text}}, repo);
     if (expected.isEmpty()) {
         QVERIFY2(found.isEmpty(), qPrintable(found.join('\n')));

@@ -20,7 +20,7 @@ QString writeFile(QTemporaryDir &dir, const QString &name, const QByteArray &dat
     f.write(data);
     return f.fileName();
 }
-} // namespace
+}   // namespace
 
 class TestCli : public QObject {
     Q_OBJECT
@@ -84,8 +84,9 @@ void TestCli::renderOk()
 void TestCli::renderJsonWithErrorsExitsOne()
 {
     QTemporaryDir dir;
-    const QString spec = writeFile(dir, QStringLiteral("s.json"),
-                                   R"({"profile": "mahti", "partition": "gpusmall", "gpus": 4, "framework": "pytorch-ddp",
+    const QString spec =
+        writeFile(dir, QStringLiteral("s.json"),
+                  R"({"profile": "mahti", "partition": "gpusmall", "gpus": 4, "framework": "pytorch-ddp",
                                        "time": "01:00:00", "account": "project_2001234", "program": "train.py"})");
     const auto r = runCli({QStringLiteral("render"), spec, QStringLiteral("--json")});
     QCOMPARE(r.exitCode, 1);
@@ -99,7 +100,8 @@ void TestCli::renderJsonWithErrorsExitsOne()
         if (dj.value(QStringLiteral("rule")).toString() == QLatin1String("partition-gpu-limit")) {
             found = true;
             QCOMPARE(dj.value(QStringLiteral("severity")).toString(), QStringLiteral("error"));
-            QCOMPARE(dj.value(QStringLiteral("fix")).toObject().value(QStringLiteral("value")).toString(), QStringLiteral("gpumedium"));
+            QCOMPARE(dj.value(QStringLiteral("fix")).toObject().value(QStringLiteral("value")).toString(),
+                     QStringLiteral("gpumedium"));
         }
     }
     QVERIFY(found);
@@ -109,8 +111,10 @@ void TestCli::unusableInputExitsTwo_data()
 {
     QTest::addColumn<QByteArray>("spec");
     QTest::addColumn<QString>("reason");
-    QTest::newRow("malformed") << QByteArray("{\n  \"profile\": \"testbed\",\n  \"gpus\": 2,,\n}") << QStringLiteral("s.json:3:");
-    QTest::newRow("unknown key") << QByteArray(R"({"profile": "testbed", "gpus": 2, "framework": "horovod", "gpus_per_node": 2})")
+    QTest::newRow("malformed") << QByteArray("{\n  \"profile\": \"testbed\",\n  \"gpus\": 2,,\n}")
+                               << QStringLiteral("s.json:3:");
+    QTest::newRow("unknown key") << QByteArray(
+        R"({"profile": "testbed", "gpus": 2, "framework": "horovod", "gpus_per_node": 2})")
                                  << QStringLiteral("\"gpus_per_node\" is not a known key");
     QTest::newRow("unknown profile") << QByteArray(R"({"profile": "nosuch", "gpus": 2, "framework": "horovod"})")
                                      << QStringLiteral("unknown profile \"nosuch\"");
@@ -133,11 +137,13 @@ void TestCli::lintFindsMistakes()
 {
     QTemporaryDir dir;
     // The shape of a workshop script: two tasks reserved, one plain python started.
-    const QString script = writeFile(dir, QStringLiteral("job.sh"),
-                                     "#!/bin/bash\n#SBATCH --job-name=mnist\n#SBATCH --nodes=1\n#SBATCH --ntasks=2\n"
-                                     "#SBATCH --cpus-per-task=4\n#SBATCH --partition=gpu\n#SBATCH --gres=gpu:v100:2\n"
-                                     "#SBATCH --account=project_2001234\n#SBATCH --time=00:20:00\n\npython mnist.py --epochs=5\n");
-    auto r = runCli({QStringLiteral("lint"), script, QStringLiteral("--profile"), QStringLiteral("testbed"), QStringLiteral("--json")});
+    const QString script =
+        writeFile(dir, QStringLiteral("job.sh"),
+                  "#!/bin/bash\n#SBATCH --job-name=mnist\n#SBATCH --nodes=1\n#SBATCH --ntasks=2\n"
+                  "#SBATCH --cpus-per-task=4\n#SBATCH --partition=gpu\n#SBATCH --gres=gpu:v100:2\n"
+                  "#SBATCH --account=project_2001234\n#SBATCH --time=00:20:00\n\npython mnist.py --epochs=5\n");
+    auto r = runCli({QStringLiteral("lint"), script, QStringLiteral("--profile"), QStringLiteral("testbed"),
+                     QStringLiteral("--json")});
     QVERIFY2(r.exitCode == 0 || r.exitCode == 1, qPrintable(r.err));
     const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
     QCOMPARE(o.value(QStringLiteral("spec")).toObject().value(QStringLiteral("gpus")).toInt(), 2);
@@ -164,7 +170,8 @@ void TestCli::oneExecutableLinkedNormally()
     const QString dyn = QString::fromUtf8(readelf.readAllStandardOutput());
     for (const char *lib : {"libQt6Widgets", "libssh.so", "libQCustomPlotQt6"})
         QVERIFY2(dyn.contains(QLatin1String(lib)), lib);
-    QVERIFY(!QFileInfo::exists(QFileInfo(QStringLiteral(SCALELAB_BINARY)).dir().filePath(QStringLiteral("scalelab-cluster.so"))));
+    QVERIFY(!QFileInfo::exists(
+        QFileInfo(QStringLiteral(SCALELAB_BINARY)).dir().filePath(QStringLiteral("scalelab-cluster.so"))));
 }
 
 void TestCli::aLoneCopyRunsEveryCommand()

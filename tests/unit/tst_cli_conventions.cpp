@@ -26,9 +26,9 @@ struct Run {
 
 struct How {
     QByteArray stdinData;
-    QString stdoutFile;          // e.g. /dev/full
+    QString stdoutFile;   // e.g. /dev/full
     QString workingDirectory;
-    QStringList unset;           // environment variables removed
+    QStringList unset;   // environment variables removed
     QProcessEnvironment extra;
 };
 
@@ -70,7 +70,7 @@ QJsonObject jsonOf(const Run &r)
     return QJsonDocument::fromJson(r.out.toUtf8()).object();
 }
 
-} // namespace
+}   // namespace
 
 class TestCliConventions : public QObject {
     Q_OBJECT
@@ -106,7 +106,8 @@ void TestCliConventions::unknownCommandSuggestsOne()
 {
     Run r = cli({QStringLiteral("stauts")});
     QCOMPARE(r.exitCode, 2);
-    QCOMPARE(r.err, QStringLiteral("scalelab: unknown command \"stauts\" (did you mean \"status\"?); see `scalelab --help`\n"));
+    QCOMPARE(r.err, QStringLiteral(
+                        "scalelab: unknown command \"stauts\" (did you mean \"status\"?); see `scalelab --help`\n"));
     QVERIFY(r.out.isEmpty());
     r = cli({QStringLiteral("frobnicate")});
     QCOMPARE(r.exitCode, 2);
@@ -219,7 +220,8 @@ void TestCliConventions::stdinAndDoubleDash()
     // lint reads its script from stdin too.
     in.stdinData = "#!/bin/bash\n#SBATCH --ntasks=2\n#SBATCH --gres=gpu:v100:2\npython train.py\n";
     const Run lint = cli({QStringLiteral("lint"), QStringLiteral("--profile"), QStringLiteral("puhti"),
-                               QStringLiteral("--json"), QStringLiteral("-")}, in);
+                          QStringLiteral("--json"), QStringLiteral("-")},
+                         in);
     QVERIFY2(lint.exitCode == 0 || lint.exitCode == 1, qPrintable(lint.err));
     QCOMPARE(jsonOf(lint).value(QStringLiteral("spec")).toObject().value(QStringLiteral("gpus")).toInt(), 2);
 }
@@ -260,7 +262,8 @@ void TestCliConventions::jsonHasASchemaOnEveryCommand()
         QCOMPARE(bad.exitCode, 0);
         QVERIFY2(bad.out.contains(QLatin1String("--json ")), cmd);
     }
-    const Run missing = cli({QStringLiteral("submit"), QStringLiteral("--json"), m_dir.filePath(QStringLiteral("no.json"))}, m_env);
+    const Run missing =
+        cli({QStringLiteral("submit"), QStringLiteral("--json"), m_dir.filePath(QStringLiteral("no.json"))}, m_env);
     QCOMPARE(missing.exitCode, 2);
     QCOMPARE(missing.out, QString());
 }
@@ -271,8 +274,9 @@ void TestCliConventions::writeErrorsAreNotSuccess()
         QSKIP("no /dev/full on this system");
     How full = m_env;
     full.stdoutFile = QStringLiteral("/dev/full");
-    for (const QStringList &args : {QStringList{QStringLiteral("profiles")}, QStringList{QStringLiteral("profiles"), QStringLiteral("--json")},
-                                    QStringList{QStringLiteral("--help")}, QStringList{QStringLiteral("render"), kSpec}}) {
+    for (const QStringList &args :
+         {QStringList{QStringLiteral("profiles")}, QStringList{QStringLiteral("profiles"), QStringLiteral("--json")},
+          QStringList{QStringLiteral("--help")}, QStringList{QStringLiteral("render"), kSpec}}) {
         const Run r = cli(args, full);
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains(QLatin1String("scalelab: could not write the output: No space left on device")),
@@ -304,17 +308,19 @@ void TestCliConventions::storeTwoClusters()
         r.gpus = 2;
         r.nodes = 1;
         r.framework = QStringLiteral("pytorch-ddp");
-        r.script = QStringLiteral("#!/bin/bash\n#SBATCH --job-name=resnet-%1\n#SBATCH --gpus=2\nsrun train.py\n").arg(alias);
-        r.specJson = QStringLiteral("{\"profile\": \"testbed\", \"gpus\": 2, \"program\": \"train-%1.py\"}")
-                         .arg(alias)
-                         .toUtf8();
+        r.script =
+            QStringLiteral("#!/bin/bash\n#SBATCH --job-name=resnet-%1\n#SBATCH --gpus=2\nsrun train.py\n").arg(alias);
+        r.specJson =
+            QStringLiteral("{\"profile\": \"testbed\", \"gpus\": 2, \"program\": \"train-%1.py\"}").arg(alias).toUtf8();
         const auto created = store.createRun(r);
         QVERIFY2(created.ok(), qPrintable(created.errorText()));
         QCOMPARE(store.markSubmitted(created.value().id, QString::number(100 + created.value().id)).errorText(),
                  QString());
-        QCOMPARE(store.setSlurmVersion(created.value().id, QString::fromLatin1(alias) == QLatin1String("beta")
-                                                               ? QStringLiteral("24.11.5")
-                                                               : QStringLiteral("22.05.8")).errorText(),
+        QCOMPARE(store
+                     .setSlurmVersion(created.value().id, QString::fromLatin1(alias) == QLatin1String("beta")
+                                                              ? QStringLiteral("24.11.5")
+                                                              : QStringLiteral("22.05.8"))
+                     .errorText(),
                  QString());
         QVERIFY(store.updateState(created.value().id, JobState::Completed, QString()).ok());
     }
@@ -332,13 +338,16 @@ void TestCliConventions::statusConnectionFilters()
     Run all = cli({QStringLiteral("status"), QStringLiteral("--json")}, m_env);
     QCOMPARE(all.exitCode, 0);
     QCOMPARE(clustersOf(all), (QStringList{QStringLiteral("alpha"), QStringLiteral("beta"), QStringLiteral("alpha")}));
-    Run alpha = cli({QStringLiteral("status"), QStringLiteral("--json"), QStringLiteral("--connection"), QStringLiteral("alpha")}, m_env);
+    Run alpha = cli(
+        {QStringLiteral("status"), QStringLiteral("--json"), QStringLiteral("--connection"), QStringLiteral("alpha")},
+        m_env);
     QCOMPARE(alpha.exitCode, 0);
     QCOMPARE(clustersOf(alpha), (QStringList{QStringLiteral("alpha"), QStringLiteral("alpha")}));
     Run text = cli({QStringLiteral("status"), QStringLiteral("--connection=beta")}, m_env);
     QCOMPARE(text.exitCode, 0);
     QCOMPARE(text.out.count(QLatin1Char('\n')), 2);   // header + beta's one run
-    QVERIFY2(text.out.contains(QLatin1String(" beta ")) && !text.out.contains(QLatin1String("alpha")), qPrintable(text.out));
+    QVERIFY2(text.out.contains(QLatin1String(" beta ")) && !text.out.contains(QLatin1String("alpha")),
+             qPrintable(text.out));
 }
 
 void TestCliConventions::runsJsonCarriesJobNameSlurmAndSpec()

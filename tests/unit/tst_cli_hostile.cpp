@@ -19,7 +19,7 @@ bool write(const QString &path, const QByteArray &data)
     return f.open(QIODevice::WriteOnly) && f.write(data) == data.size();
 }
 
-} // namespace
+}   // namespace
 
 class TestCliHostile : public QObject {
     Q_OBJECT
@@ -37,7 +37,8 @@ private Q_SLOTS:
     void renderRefusesAnOverflowingNumber()
     {
         const QString spec = m_dir.filePath(QStringLiteral("spec.json"));
-        QVERIFY(write(spec, "{\n  \"profile\": \"testbed\",\n  \"gpus\": 1e999,\n  \"framework\": \"pytorch-ddp\"\n}\n"));
+        QVERIFY(
+            write(spec, "{\n  \"profile\": \"testbed\",\n  \"gpus\": 1e999,\n  \"framework\": \"pytorch-ddp\"\n}\n"));
         const CliRun r = runCli({QStringLiteral("render"), spec}, m_env);
         QCOMPARE(r.exitCode, 2);
         QCOMPARE(r.out, QString());
@@ -68,7 +69,8 @@ private Q_SLOTS:
     {
         const QString script = m_dir.filePath(QStringLiteral("huge.sbatch"));
         QVERIFY(write(script, "#!/bin/bash\n" + QByteArray(16 * 1024 * 1024, '#')));
-        const CliRun r = runCli({QStringLiteral("lint"), script, QStringLiteral("--profile"), QStringLiteral("puhti")}, m_env);
+        const CliRun r =
+            runCli({QStringLiteral("lint"), script, QStringLiteral("--profile"), QStringLiteral("puhti")}, m_env);
         QFile::remove(script);
         QCOMPARE(r.exitCode, 2);
         QCOMPARE(r.err, QStringLiteral("scalelab: %1: this input is larger than 16 MB, the most ScaleLab reads; it "
@@ -86,7 +88,8 @@ private Q_SLOTS:
             text += "echo \"$(date\n";
         QVERIFY(write(script, text));
         const int lines = int(text.count('\n'));
-        const CliRun r = runCli({QStringLiteral("lint"), script, QStringLiteral("--profile"), QStringLiteral("puhti")}, m_env);
+        const CliRun r =
+            runCli({QStringLiteral("lint"), script, QStringLiteral("--profile"), QStringLiteral("puhti")}, m_env);
         QCOMPARE(r.exitCode, 1);
         const QStringList out = r.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(out.size(), 202);   // 200 findings, the count of the rest, the summary

@@ -13,8 +13,11 @@
 using namespace scalelab::test;
 
 namespace {
-QString data(const char *name) { return QStringLiteral(SCALELAB_TEST_DATA_DIR "/ingest/") + QLatin1String(name); }
-} // namespace
+QString data(const char *name)
+{
+    return QStringLiteral(SCALELAB_TEST_DATA_DIR "/ingest/") + QLatin1String(name);
+}
+}   // namespace
 
 class TstCliMetrics : public QObject {
     Q_OBJECT
@@ -33,16 +36,18 @@ void TstCliMetrics::table()
     QCOMPARE(r.exitCode, 0);
     const QStringList lines = r.out.split(u'\n', Qt::SkipEmptyParts);
     QVERIFY2(lines.value(0).startsWith(QLatin1String("metric")), qPrintable(r.out));
-    QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral(
-                 "\\ntest_accuracy +0\\.9936000109 +14 +keras\\.test_accuracy\\n"))),
+    QVERIFY2(r.out.contains(
+                 QRegularExpression(QStringLiteral("\\ntest_accuracy +0\\.9936000109 +14 +keras\\.test_accuracy\\n"))),
              qPrintable(r.out));
-    QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral("\\ntrain_time_s +124\\.7497151 +s +15 +keras\\.train_time\\n"))),
+    QVERIFY2(r.out.contains(
+                 QRegularExpression(QStringLiteral("\\ntrain_time_s +124\\.7497151 +s +15 +keras\\.train_time\\n"))),
              qPrintable(r.out));
 }
 
 void TstCliMetrics::json()
 {
-    const CliRun r = runCli({QStringLiteral("metrics"), data("frameworks/ptdist-8ranks-labelled.out"), QStringLiteral("--json")});
+    const CliRun r =
+        runCli({QStringLiteral("metrics"), data("frameworks/ptdist-8ranks-labelled.out"), QStringLiteral("--json")});
     QCOMPARE(r.exitCode, 0);
     const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
     QCOMPARE(o.value(QStringLiteral("file")).toString(), data("frameworks/ptdist-8ranks-labelled.out"));
@@ -55,7 +60,8 @@ void TstCliMetrics::json()
     QCOMPARE(sum.value(QStringLiteral("rule")).toString(), QStringLiteral("pytorch.ptdist.rank_sum"));
     QCOMPARE(sum.value(QStringLiteral("aggregation")).toString(), QStringLiteral("per-rank-sum"));
     QCOMPARE(sum.value(QStringLiteral("line")).toInt(), 16);
-    QCOMPARE(sum.value(QStringLiteral("formula")).toString(), QStringLiteral("sum over 8 ranks of each rank's mean (16 values)"));
+    QCOMPARE(sum.value(QStringLiteral("formula")).toString(),
+             QStringLiteral("sum over 8 ranks of each rank's mean (16 values)"));
 }
 
 void TstCliMetrics::userPatterns()
@@ -63,10 +69,11 @@ void TstCliMetrics::userPatterns()
     QTemporaryDir dir;
     QFile f(dir.filePath(QStringLiteral("patterns.json")));
     QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(R"json([{"name": "test_accuracy", "regex": "Test loss: ([0-9.]+)", "unit": "x", "aggregation": "max"}])json");
+    f.write(
+        R"json([{"name": "test_accuracy", "regex": "Test loss: ([0-9.]+)", "unit": "x", "aggregation": "max"}])json");
     f.close();
-    const CliRun r = runCli({QStringLiteral("metrics"), data("slurm-95659.out"), QStringLiteral("--patterns"), f.fileName(),
-                             QStringLiteral("--json")});
+    const CliRun r = runCli({QStringLiteral("metrics"), data("slurm-95659.out"), QStringLiteral("--patterns"),
+                             f.fileName(), QStringLiteral("--json")});
     QCOMPARE(r.exitCode, 0);
     const QJsonArray ms = QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("metrics")).toArray();
     bool found = false;
@@ -75,7 +82,8 @@ void TstCliMetrics::userPatterns()
         if (m.value(QStringLiteral("metric")).toString() != QLatin1String("test_accuracy"))
             continue;
         found = true;
-        QCOMPARE(m.value(QStringLiteral("value")).toDouble(), 0.01960514299571514);   // the user's pattern replaced the built-in
+        QCOMPARE(m.value(QStringLiteral("value")).toDouble(),
+                 0.01960514299571514);   // the user's pattern replaced the built-in
         QCOMPARE(m.value(QStringLiteral("rule")).toString(), QStringLiteral("patterns[0]"));
         QCOMPARE(m.value(QStringLiteral("unit")).toString(), QStringLiteral("x"));
     }

@@ -45,7 +45,8 @@ JobSpec withFixes(JobSpec s, const ClusterProfile &p)
     for (int round = 0; round < 4; ++round) {
         bool changed = false;
         for (const auto &d : validateJob(s, p)) {
-            if (d.severity == Severity::Error && d.fix.field == QLatin1String("partition") && d.fix.value != s.partition) {
+            if (d.severity == Severity::Error && d.fix.field == QLatin1String("partition")
+                && d.fix.value != s.partition) {
                 s.partition = d.fix.value;
                 changed = true;
                 break;
@@ -66,7 +67,7 @@ QStringList errorRules(const Diagnostics &ds)
     return r;
 }
 
-} // namespace
+}   // namespace
 
 class TestComposer : public QObject {
     Q_OBJECT
@@ -95,8 +96,9 @@ void TestComposer::profilesLoad()
     for (const auto &p : reg.profiles())
         for (const auto &part : p.partitions)
             for (const char *k : {"gpusPerNode", "cpusPerNode", "memoryPerNodeMB", "maxNodes", "maxTime"})
-                QVERIFY2(!part.sources.value(QString::fromLatin1(k)).isEmpty(),
-                         qPrintable(QStringLiteral("%1/%2 %3 has no source").arg(p.id, part.name, QString::fromLatin1(k))));
+                QVERIFY2(
+                    !part.sources.value(QString::fromLatin1(k)).isEmpty(),
+                    qPrintable(QStringLiteral("%1/%2 %3 has no source").arg(p.id, part.name, QString::fromLatin1(k))));
 }
 
 void TestComposer::matrix_data()
@@ -140,14 +142,15 @@ void TestComposer::matrix()
     const RenderResult r = renderAndValidate(spec, p);
     const QStringList errors = errorRules(r.diagnostics);
     if (legal) {
-        QVERIFY2(errors.isEmpty(), qPrintable(errors.join(QLatin1Char(','))
-                                              + QStringLiteral(" on partition ") + spec.partition));
+        QVERIFY2(errors.isEmpty(),
+                 qPrintable(errors.join(QLatin1Char(',')) + QStringLiteral(" on partition ") + spec.partition));
     } else {
         QVERIFY2(!errors.isEmpty(), "an illegal request rendered without errors");
         const QString expected = !frameworkSpansNodes(Framework(framework)) && gpus <= maxTotalOf(p)
-            ? QStringLiteral("single-node-framework")
-            : QStringLiteral("partition-gpu-limit|nodes-exceeded|single-node-framework");
-        QVERIFY2(std::any_of(errors.begin(), errors.end(), [&](const QString &e) { return expected.split(QLatin1Char('|')).contains(e); }),
+                                     ? QStringLiteral("single-node-framework")
+                                     : QStringLiteral("partition-gpu-limit|nodes-exceeded|single-node-framework");
+        QVERIFY2(std::any_of(errors.begin(), errors.end(),
+                             [&](const QString &e) { return expected.split(QLatin1Char('|')).contains(e); }),
                  qPrintable(errors.join(QLatin1Char(','))));
     }
     // The script is always complete, whatever the diagnostics say.
@@ -169,7 +172,8 @@ void TestComposer::mahtiGpusmallLimit()
     JobSpec s = baseSpec(p, Framework::PytorchDdp, 4);
     s.partition = QStringLiteral("gpusmall");
     const auto ds = validateJob(s, p);
-    auto it = std::find_if(ds.begin(), ds.end(), [](const Diagnostic &d) { return d.rule == QLatin1String("partition-gpu-limit"); });
+    auto it = std::find_if(ds.begin(), ds.end(),
+                           [](const Diagnostic &d) { return d.rule == QLatin1String("partition-gpu-limit"); });
     QVERIFY(it != ds.end());
     QCOMPARE(it->severity, Severity::Error);
     QCOMPARE(it->fix.field, QStringLiteral("partition"));
@@ -184,21 +188,24 @@ void TestComposer::fixesAreConcrete()
     JobSpec s = baseSpec(p, Framework::PytorchDdp, 8);
     s.nodes = 1;
     auto ds = validateJob(s, p);
-    auto it = std::find_if(ds.begin(), ds.end(), [](const Diagnostic &d) { return d.rule == QLatin1String("gpus-per-node-exceeded"); });
+    auto it = std::find_if(ds.begin(), ds.end(),
+                           [](const Diagnostic &d) { return d.rule == QLatin1String("gpus-per-node-exceeded"); });
     QVERIFY(it != ds.end());
     QCOMPARE(it->fix.field, QStringLiteral("nodes"));
     QCOMPARE(it->fix.value, QStringLiteral("2"));
     // DataParallel across nodes -> suggest DDP.
     s = baseSpec(p, Framework::DataParallel, 8);
     ds = validateJob(s, p);
-    it = std::find_if(ds.begin(), ds.end(), [](const Diagnostic &d) { return d.rule == QLatin1String("single-node-framework"); });
+    it = std::find_if(ds.begin(), ds.end(),
+                      [](const Diagnostic &d) { return d.rule == QLatin1String("single-node-framework"); });
     QVERIFY(it != ds.end());
     QCOMPARE(it->fix.value, QStringLiteral("pytorch-ddp"));   // testbed has no 8-GPU node
     // On M3 a DGX node holds 8 GPUs, so the partition is the better fix.
     const ClusterProfile &m3 = repoProfile(QStringLiteral("m3"));
     s = baseSpec(m3, Framework::TfMirrored, 8);
     ds = validateJob(s, m3);
-    it = std::find_if(ds.begin(), ds.end(), [](const Diagnostic &d) { return d.rule == QLatin1String("single-node-framework"); });
+    it = std::find_if(ds.begin(), ds.end(),
+                      [](const Diagnostic &d) { return d.rule == QLatin1String("single-node-framework"); });
     QVERIFY(it != ds.end());
     QCOMPARE(it->fix.field, QStringLiteral("partition"));
     // Time over the partition limit -> set to the maximum.
@@ -206,7 +213,8 @@ void TestComposer::fixesAreConcrete()
     s.partition = QStringLiteral("gputest");
     s.time = QStringLiteral("01:00:00");
     ds = validateJob(s, p);
-    it = std::find_if(ds.begin(), ds.end(), [](const Diagnostic &d) { return d.rule == QLatin1String("time-exceeded"); });
+    it = std::find_if(ds.begin(), ds.end(),
+                      [](const Diagnostic &d) { return d.rule == QLatin1String("time-exceeded"); });
     QVERIFY(it != ds.end());
     QCOMPARE(it->fix.value, QStringLiteral("00:15:00"));
     // Missing and malformed account.
@@ -221,7 +229,8 @@ void TestComposer::fixesAreConcrete()
     s = baseSpec(p, Framework::PytorchDdp, 4);
     s.cpusPerGpu = 4;
     ds = validateJob(s, p);
-    it = std::find_if(ds.begin(), ds.end(), [](const Diagnostic &d) { return d.rule == QLatin1String("cpus-per-node-exceeded"); });
+    it = std::find_if(ds.begin(), ds.end(),
+                      [](const Diagnostic &d) { return d.rule == QLatin1String("cpus-per-node-exceeded"); });
     QVERIFY(it != ds.end());
     QCOMPARE(it->fix.value, QStringLiteral("2"));
     s.cpusPerGpu = 0;
@@ -233,7 +242,8 @@ void TestComposer::fixesAreConcrete()
     s = baseSpec(p, Framework::DeepSpeed, 8);
     s.launcher = Launcher::DeepSpeed;
     ds = validateJob(s, p);
-    it = std::find_if(ds.begin(), ds.end(), [](const Diagnostic &d) { return d.rule == QLatin1String("launcher-single-node"); });
+    it = std::find_if(ds.begin(), ds.end(),
+                      [](const Diagnostic &d) { return d.rule == QLatin1String("launcher-single-node"); });
     QVERIFY(it != ds.end());
     QCOMPARE(it->fix.value, QStringLiteral("srun"));
     // Uneven split.
@@ -333,7 +343,8 @@ void TestComposer::golden()
         QSKIP("golden file rewritten; review it with git diff");
     }
     QFile golden(goldenPath);
-    QVERIFY2(golden.open(QIODevice::ReadOnly), qPrintable(goldenPath + QStringLiteral(" missing: run with SCALELAB_UPDATE_GOLDEN=1")));
+    QVERIFY2(golden.open(QIODevice::ReadOnly),
+             qPrintable(goldenPath + QStringLiteral(" missing: run with SCALELAB_UPDATE_GOLDEN=1")));
     QCOMPARE(script, QString::fromUtf8(golden.readAll()));
 }
 

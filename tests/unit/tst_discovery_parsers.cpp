@@ -23,9 +23,9 @@ QString shared(const QString &name)
     return {};
 }
 
-#define SHARED_OR_SKIP(var, name)                                                                                    \
-    const QString var = shared(QStringLiteral(name));                                                                \
-    if (var.isEmpty())                                                                                               \
+#define SHARED_OR_SKIP(var, name)                                                                                      \
+    const QString var = shared(QStringLiteral(name));                                                                  \
+    if (var.isEmpty())                                                                                                 \
         QSKIP("../shared/slurm-outputs is absent: the real captures cannot be read");
 
 const PartitionFacts *byName(const QList<PartitionFacts> &ps, const QString &n)
@@ -36,7 +36,7 @@ const PartitionFacts *byName(const QList<PartitionFacts> &ps, const QString &n)
     return nullptr;
 }
 
-} // namespace
+}   // namespace
 
 class TestDiscoveryParsers : public QObject {
     Q_OBJECT
@@ -71,8 +71,7 @@ private Q_SLOTS:
         QVERIFY(gp->allowQos.isEmpty());   // ALL
         const PartitionFacts *hp = byName(r.items, QStringLiteral("hugemem-parallel"));
         QVERIFY(hp);
-        QCOMPARE(hp->allowAccounts,
-                 (QStringList{"pzs0708", "pzs0710", "pzs0712", "pas1061", "pys0343", "pes0843"}));
+        QCOMPARE(hp->allowAccounts, (QStringList{"pzs0708", "pzs0710", "pzs0712", "pas1061", "pys0343", "pes0843"}));
         const PartitionFacts *debug = byName(r.items, QStringLiteral("debug"));
         QCOMPARE(debug->qos, QStringLiteral("debug"));
         QCOMPARE(debug->maxTimeSeconds, SlurmLimit(3600));
@@ -241,7 +240,8 @@ private Q_SLOTS:
         QCOMPARE(a.items[0].qos, (QStringList{"gpusmall", "normal"}));
         QCOMPARE(a.items[0].defaultQos, QStringLiteral("normal"));
         // 22.05 prints MaxTRES; later releases may print the long name.
-        for (const char *h : {"Name|MaxWall|MaxTRES|MaxTRESPU|MaxJobsPU|Flags", "Name|Flags|MaxTRESPerJob|MaxWall|MaxJobsPerUser"}) {
+        for (const char *h :
+             {"Name|MaxWall|MaxTRES|MaxTRESPU|MaxJobsPU|Flags", "Name|Flags|MaxTRESPerJob|MaxWall|MaxJobsPerUser"}) {
             const bool longNames = QByteArray(h).contains("PerJob");
             const QString row = longNames ? QStringLiteral("gpusmall|DenyOnLimit|gres/gpu=2,node=1|1-12:00:00|4")
                                           : QStringLiteral("gpusmall|1-12:00:00|gres/gpu=2,node=1||4|DenyOnLimit");
@@ -254,7 +254,8 @@ private Q_SLOTS:
             QCOMPARE(q.items[0].maxJobsPerUser, SlurmLimit(4));
             QCOMPARE(q.items[0].flags, QStringLiteral("DenyOnLimit"));
         }
-        const auto none = SacctmgrParsers::qos(QStringLiteral("Name|MaxWall|MaxTRES|MaxTRESPU|MaxJobsPU|Flags\nnormal|||||\n"));
+        const auto none =
+            SacctmgrParsers::qos(QStringLiteral("Name|MaxWall|MaxTRES|MaxTRESPU|MaxJobsPU|Flags\nnormal|||||\n"));
         QCOMPARE(none.items[0].maxGpusPerJob(), std::nullopt);
         QCOMPARE(none.items[0].maxWallSeconds, std::nullopt);
     }

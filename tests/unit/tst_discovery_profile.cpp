@@ -61,7 +61,7 @@ const Diagnostic *byRule(const Diagnostics &ds, const QString &rule)
     return nullptr;
 }
 
-} // namespace
+}   // namespace
 
 class TestDiscoveryProfile : public QObject {
     Q_OBJECT
@@ -126,7 +126,8 @@ private Q_SLOTS:
         QCOMPARE(p.torchrunArgs, (QStringList{"--redirects", "1", "--tee", "1"}));
         QCOMPARE(p.gpuTypes[0].model, QStringLiteral("emulated V100 (GRES only)"));
         QCOMPARE(p.partition(QStringLiteral("gpumedium"))->minGpusPerJob, 4);
-        QCOMPARE(p.sources.value(QStringLiteral("containerRuntime")), QStringLiteral("site advice from the testbed profile (shipped)"));
+        QCOMPARE(p.sources.value(QStringLiteral("containerRuntime")),
+                 QStringLiteral("site advice from the testbed profile (shipped)"));
         const ClusterProfile back = roundTrip(p);   // every setting has a source, so the file loads
         QCOMPARE(back.torchrunArgs, p.torchrunArgs);
         // The shipped file (fixed after `profiles check` reported gpusmall and
@@ -162,7 +163,7 @@ private Q_SLOTS:
         const BuiltProfile b = ProfileBuilder::build(in, nullptr);
         const Partition *gpu = b.profile.partition(QStringLiteral("gpu"));
         QCOMPARE(gpu->nodeTypes.size(), 2);
-        QCOMPARE(gpu->gpusPerNode, 8);          // the largest kind, not an average (6)
+        QCOMPARE(gpu->gpusPerNode, 8);   // the largest kind, not an average (6)
         QCOMPARE(gpu->cpusPerNode, 64);
         QCOMPARE(gpu->gpuType, QStringLiteral("a100"));
         QCOMPARE(gpu->nodeTypes[0].count, 1);
@@ -223,8 +224,8 @@ private Q_SLOTS:
         const Diagnostic *d = byRule(ds, QStringLiteral("partition-gpu-limit"));
         QVERIFY(d);
         QCOMPARE(d->severity, Severity::Error);
-        QVERIFY2(d->message.startsWith(QStringLiteral(
-                     "Partition gpusmall allows at most 2 GPUs per job (QOS gpusmall: MaxTRESPerJob gres/gpu=2); 3 requested.")),
+        QVERIFY2(d->message.startsWith(QStringLiteral("Partition gpusmall allows at most 2 GPUs per job (QOS gpusmall: "
+                                                      "MaxTRESPerJob gres/gpu=2); 3 requested.")),
                  qPrintable(d->message));
         QVERIFY(!hasErrors(validateJob(ddp(p.id, QStringLiteral("gpusmall"), 2), p)));
 
@@ -235,8 +236,8 @@ private Q_SLOTS:
         const Diagnostics ds2 = validateJob(ddp(p.id, QStringLiteral("gpu"), 4), q);
         const Diagnostic *d2 = byRule(ds2, QStringLiteral("qos-gpu-limit"));
         QVERIFY(d2);
-        QVERIFY2(d2->message.startsWith(
-                     QStringLiteral("QOS gpusmall of partition gpu allows at most 2 GPUs per job (MaxTRESPerJob gres/gpu=2); 4 requested.")),
+        QVERIFY2(d2->message.startsWith(QStringLiteral("QOS gpusmall of partition gpu allows at most 2 GPUs per job "
+                                                       "(MaxTRESPerJob gres/gpu=2); 4 requested.")),
                  qPrintable(d2->message));
         q.qos[0].maxWallSeconds = 3600;
         JobSpec longJob = ddp(p.id, QStringLiteral("gpu"), 2);

@@ -19,7 +19,7 @@ QByteArray readFixture(const QString &path)
     return f.readAll();
 }
 
-} // namespace
+}   // namespace
 
 class TestFailureCause : public QObject {
     Q_OBJECT
@@ -32,9 +32,9 @@ private Q_SLOTS:
         // The rank's exception, 30 lines above torchrun's own traceback and srun's summary.
         QTest::newRow("torchrun") << "torchrun-valueerror.out" << 15
                                   << "ValueError: sample 17 has 511 tokens, expected 512";
-        QTest::newRow("missing program")
-            << "missing-program.out" << 3
-            << "python3: can't open file '/scratch/project_2001/researcher/trian.py': [Errno 2] No such file or directory";
+        QTest::newRow("missing program") << "missing-program.out" << 3
+                                         << "python3: can't open file '/scratch/project_2001/researcher/trian.py': "
+                                            "[Errno 2] No such file or directory";
         // Printed into a progress bar line after "\r" and an escape sequence.
         QTest::newRow("oom in progress bar")
             << "oom-in-progress-bar.out" << 3
@@ -78,10 +78,12 @@ private Q_SLOTS:
         QTest::addColumn<QString>("file");
         QTest::addColumn<int>("line");
         QTest::addColumn<QString>("text");
-        QTest::newRow("srun 8 tasks") << "lumi__Lumi-supercomputer__slurm-9304946-srun8tasks-hf-trainer-cancelled.out" << 156
-                                      << "slurmstepd: error: *** STEP 9304946.0 ON nid005527 CANCELLED AT 2025-01-28T15:04:48 ***";
-        QTest::newRow("torchrun 8") << "lumi__Lumi-supercomputer__slurm-9304949-torchrun8-hf-trainer-cancelled.out" << 144
-                                    << "slurmstepd: error: *** STEP 9304949.0 ON nid005528 CANCELLED AT 2025-01-28T15:04:48 ***";
+        QTest::newRow("srun 8 tasks")
+            << "lumi__Lumi-supercomputer__slurm-9304946-srun8tasks-hf-trainer-cancelled.out" << 156
+            << "slurmstepd: error: *** STEP 9304946.0 ON nid005527 CANCELLED AT 2025-01-28T15:04:48 ***";
+        QTest::newRow("torchrun 8")
+            << "lumi__Lumi-supercomputer__slurm-9304949-torchrun8-hf-trainer-cancelled.out" << 144
+            << "slurmstepd: error: *** STEP 9304949.0 ON nid005528 CANCELLED AT 2025-01-28T15:04:48 ***";
     }
 
     void realCancelledLogs()
@@ -105,7 +107,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("file");
         QTest::newRow("horovod 4 gpu") << "aau__aau-claaudia__horovod-keras-4gpu-slurm-95659-headtail.txt";
         QTest::newRow("deepspeed 32 ranks") << "thetagpu__saforem2__deepspeed-mpirun-32gpu-mlprof-log.md";
-        QTest::newRow("rccl-tests table") << "lumi-eap__Lumi-supercomputer__rccl-tests-all_reduce_perf-2node-excerpt.txt";
+        QTest::newRow("rccl-tests table")
+            << "lumi-eap__Lumi-supercomputer__rccl-tests-all_reduce_perf-2node-excerpt.txt";
     }
 
     void realSuccessfulLogsHaveNone()

@@ -31,17 +31,19 @@ std::optional<MetricRecord> storedMetric(RunStore &store, qint64 runId, const QS
 // One finished 2-node job as ScaleLab's sacct call prints it; `alloc` is its AllocTRES.
 SacctRecord finishedJob(const QString &alloc)
 {
-    const QString line = QStringLiteral(
-        "41|~|COMPLETED|~|0:0|~|2026-11-23T10:00:00|~|2026-11-23T10:00:05|~|2026-11-23T10:30:05|~|00:30:00|~|%1|~||~|"
-        "tb-node[1-2]|~|None|~|00:59:00|~|2|~|gpu|~|project_2001234|~||~||~|00:10:00|~|/home/researcher|~|sl-0123456789abcdef|~|ddp")
+    const QString line = QStringLiteral("41|~|COMPLETED|~|0:0|~|2026-11-23T10:00:00|~|2026-11-23T10:00:05|~|2026-11-"
+                                        "23T10:30:05|~|00:30:00|~|%1|~||~|"
+                                        "tb-node[1-2]|~|None|~|00:59:00|~|2|~|gpu|~|project_2001234|~||~||~|00:10:00|~|"
+                                        "/home/researcher|~|sl-0123456789abcdef|~|ddp")
                              .arg(alloc);
     const auto parsed = SacctParser().parse(line.toUtf8());
     if (parsed.records.size() != 1)
-        qFatal("test record did not parse: %s", qPrintable(parsed.diagnostics.isEmpty() ? QString() : parsed.diagnostics.first().message));
+        qFatal("test record did not parse: %s",
+               qPrintable(parsed.diagnostics.isEmpty() ? QString() : parsed.diagnostics.first().message));
     return parsed.records.first();
 }
 
-} // namespace
+}   // namespace
 
 class TestGpuCountSource : public QObject {
     Q_OBJECT
@@ -77,7 +79,8 @@ private Q_SLOTS:
 
     void allocTresWithGpusIsTheSource()
     {
-        const qint64 id = runWith(8, finishedJob(QStringLiteral("billing=2,cpu=2,gres/gpu:v100=8,gres/gpu=8,mem=2000M,node=2")));
+        const qint64 id =
+            runWith(8, finishedJob(QStringLiteral("billing=2,cpu=2,gres/gpu:v100=8,gres/gpu=8,mem=2000M,node=2")));
         const IngestResult r = IngestService::ingestRun(*m_store, id);
         QCOMPARE(r.error, QString());
         QCOMPARE(storedMetric(*m_store, id, metric::Gpus)->value, 8.0);
@@ -111,20 +114,20 @@ private Q_SLOTS:
         QTest::addColumn<int>("gpus");
         QTest::addColumn<QString>("source");
         // 22.05: one TRES= (the allocation while running) and "gres:gpu:N".
-        QTest::newRow("22.05 with gres/gpu accounting")
-            << QByteArray("JobId=12 JobName=ddp UserId=researcher(1001) JobState=RUNNING Reason=None NumNodes=2 NumCPUs=2 "
-                          "NumTasks=2 TRES=cpu=2,mem=2000M,node=2,billing=2,gres/gpu=8 TresPerNode=gres:gpu:4\n")
-            << 8 << "AllocTRES";
+        QTest::newRow("22.05 with gres/gpu accounting") << QByteArray(
+            "JobId=12 JobName=ddp UserId=researcher(1001) JobState=RUNNING Reason=None NumNodes=2 NumCPUs=2 "
+            "NumTasks=2 TRES=cpu=2,mem=2000M,node=2,billing=2,gres/gpu=8 TresPerNode=gres:gpu:4\n")
+                                                        << 8 << "AllocTRES";
         QTest::newRow("22.05 without gres/gpu accounting")
             << QByteArray("JobId=13 JobName=ddp JobState=RUNNING Reason=None NumNodes=2 NumCPUs=2 NumTasks=2 "
                           "TRES=cpu=2,mem=2000M,node=2,billing=2 TresPerNode=gres:gpu:4\n")
             << 8 << "TresPerNode";
         // 24.11: ReqTRES=/AllocTRES= and "gres/gpu:N".
-        QTest::newRow("24.11 with gres/gpu accounting")
-            << QByteArray("JobId=2 JobName=ddp JobState=COMPLETED Reason=None NumNodes=2 NumCPUs=2 NumTasks=2 "
-                          "ReqTRES=cpu=2,mem=2000M,node=2,billing=2,gres/gpu=8 "
-                          "AllocTRES=cpu=2,mem=2000M,node=2,billing=2,gres/gpu=8,gres/gpu:v100=8 TresPerNode=gres/gpu:4\n")
-            << 8 << "AllocTRES";
+        QTest::newRow("24.11 with gres/gpu accounting") << QByteArray(
+            "JobId=2 JobName=ddp JobState=COMPLETED Reason=None NumNodes=2 NumCPUs=2 NumTasks=2 "
+            "ReqTRES=cpu=2,mem=2000M,node=2,billing=2,gres/gpu=8 "
+            "AllocTRES=cpu=2,mem=2000M,node=2,billing=2,gres/gpu=8,gres/gpu:v100=8 TresPerNode=gres/gpu:4\n")
+                                                        << 8 << "AllocTRES";
         QTest::newRow("24.11 without gres/gpu accounting")
             << QByteArray("JobId=3 JobName=x JobState=COMPLETED Reason=None NumNodes=1 NumCPUs=1 NumTasks=1 "
                           "ReqTRES=cpu=1,mem=1000M,node=1,billing=1 AllocTRES=cpu=1,mem=1000M,node=1,billing=1 "
@@ -134,10 +137,10 @@ private Q_SLOTS:
             << QByteArray("JobId=4 JobName=x JobState=PENDING Reason=Resources NumNodes=2 NumCPUs=2 NumTasks=2 "
                           "ReqTRES=cpu=2,mem=2000M,node=2,billing=2 AllocTRES=(null) TresPerJob=gres/gpu:v100:8\n")
             << 8 << "TresPerJob";
-        QTest::newRow("per task")
-            << QByteArray("JobId=5 JobName=x JobState=RUNNING Reason=None NumNodes=1 NumCPUs=4 NumTasks=4 "
-                          "ReqTRES=cpu=4,mem=4000M,node=1 AllocTRES=cpu=4,mem=4000M,node=1 TresPerTask=gres/gpu=1\n")
-            << 4 << "TresPerTask";
+        QTest::newRow("per task") << QByteArray(
+            "JobId=5 JobName=x JobState=RUNNING Reason=None NumNodes=1 NumCPUs=4 NumTasks=4 "
+            "ReqTRES=cpu=4,mem=4000M,node=1 AllocTRES=cpu=4,mem=4000M,node=1 TresPerTask=gres/gpu=1\n")
+                                  << 4 << "TresPerTask";
         QTest::newRow("no GPUs") << QByteArray("JobId=6 JobName=x JobState=RUNNING NumNodes=1 AllocTRES=cpu=1,node=1\n")
                                  << 0 << "none";
     }

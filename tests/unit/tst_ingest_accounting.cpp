@@ -43,12 +43,18 @@ QList<AccountingMetrics::Record> linesOfJob(const QList<AccountingMetrics::Recor
     return out;
 }
 
-QString samples(const char *name) { return QStringLiteral(SCALELAB_TEST_DATA_DIR "/slurm-samples/") + QLatin1String(name); }
-QString ingest(const char *name) { return QStringLiteral(SCALELAB_TEST_DATA_DIR "/ingest/") + QLatin1String(name); }
+QString samples(const char *name)
+{
+    return QStringLiteral(SCALELAB_TEST_DATA_DIR "/slurm-samples/") + QLatin1String(name);
+}
+QString ingest(const char *name)
+{
+    return QStringLiteral(SCALELAB_TEST_DATA_DIR "/ingest/") + QLatin1String(name);
+}
 
 constexpr double MiB = 1024.0 * 1024.0;
 
-} // namespace
+}   // namespace
 
 class TstIngestAccounting : public QObject {
     Q_OBJECT
@@ -83,16 +89,20 @@ void TstIngestAccounting::tres_data()
     QTest::newRow("gpu") << alloc << "gres/gpu" << int(TresValue::Kind::Count) << 2.0;
     QTest::newRow("mem M") << alloc << "mem" << int(TresValue::Kind::Bytes) << 1000.0 * MiB;
     QTest::newRow("node") << alloc << "node" << int(TresValue::Kind::Count) << 1.0;
-    const QString usage = QStringLiteral("cpu=00:01:02,energy=0,fs/disk=2012,gres/gpumem=12000M,gres/gpuutil=87,mem=62056K,pages=0,vmem=1.5G");
+    const QString usage = QStringLiteral(
+        "cpu=00:01:02,energy=0,fs/disk=2012,gres/gpumem=12000M,gres/gpuutil=87,mem=62056K,pages=0,vmem=1.5G");
     QTest::newRow("usage cpu time") << usage << "cpu" << int(TresValue::Kind::Seconds) << 62.0;
     QTest::newRow("usage gpuutil") << usage << "gres/gpuutil" << int(TresValue::Kind::Count) << 87.0;
     QTest::newRow("usage gpumem") << usage << "gres/gpumem" << int(TresValue::Kind::Bytes) << 12000.0 * MiB;
     QTest::newRow("usage mem K") << usage << "mem" << int(TresValue::Kind::Bytes) << 62056.0 * 1024;
     QTest::newRow("usage vmem G") << usage << "vmem" << int(TresValue::Kind::Bytes) << 1.5 * 1024 * MiB;
     QTest::newRow("usage disk") << usage << "fs/disk" << int(TresValue::Kind::Count) << 2012.0;
-    QTest::newRow("terabytes") << "mem=2T" << "mem" << int(TresValue::Kind::Bytes) << 2.0 * 1024 * 1024 * MiB;
-    QTest::newRow("node name") << "cpu=tb-node1,mem=tb-node2" << "cpu" << int(TresValue::Kind::Text) << -1.0;
-    QTest::newRow("cpu with days") << "cpu=1-02:00:00" << "cpu" << int(TresValue::Kind::Seconds) << 93600.0;
+    QTest::newRow("terabytes") << "mem=2T"
+                               << "mem" << int(TresValue::Kind::Bytes) << 2.0 * 1024 * 1024 * MiB;
+    QTest::newRow("node name") << "cpu=tb-node1,mem=tb-node2"
+                               << "cpu" << int(TresValue::Kind::Text) << -1.0;
+    QTest::newRow("cpu with days") << "cpu=1-02:00:00"
+                                   << "cpu" << int(TresValue::Kind::Seconds) << 93600.0;
 }
 
 void TstIngestAccounting::tres()
@@ -186,18 +196,30 @@ void TstIngestAccounting::jobs_data()
     QTest::addColumn<int>("exitCode");
     QTest::addColumn<int>("exitSignal");
     QTest::addColumn<qint64>("elapsed");
-    QTest::addColumn<qint64>("wait");      // -1 = missing
-    QTest::addColumn<int>("gpus");         // -1 = missing
+    QTest::addColumn<qint64>("wait");   // -1 = missing
+    QTest::addColumn<int>("gpus");   // -1 = missing
     QTest::addColumn<int>("nodes");
-    QTest::addColumn<qint64>("maxRss");    // -1 = missing
+    QTest::addColumn<qint64>("maxRss");   // -1 = missing
     QTest::addColumn<bool>("finished");
     QTest::addColumn<bool>("success");
-    QTest::newRow("timeout") << "1" << "TIMEOUT" << 0 << 0 << qint64(84) << qint64(1) << 1 << 1 << qint64(62056) * 1024 << true << false;
-    QTest::newRow("running 2 nodes") << "2" << "RUNNING" << 0 << 0 << qint64(85) << qint64(1) << 4 << 2 << qint64(-1) << false << false;
-    QTest::newRow("completed") << "3" << "COMPLETED" << 0 << 0 << qint64(6) << qint64(0) << 1 << 1 << qint64(62196) * 1024 << true << true;
-    QTest::newRow("failed exit 3") << "4" << "FAILED" << 3 << 0 << qint64(2) << qint64(0) << -1 << 1 << qint64(-1) << true << false;
-    QTest::newRow("cancelled by user") << "5" << "CANCELLED" << 0 << 0 << qint64(1) << qint64(1) << -1 << 1 << qint64(-1) << true << false;
-    QTest::newRow("pending") << "6" << "PENDING" << 0 << 0 << qint64(0) << qint64(-1) << -1 << -1 << qint64(-1) << false << false;
+    QTest::newRow("timeout") << "1"
+                             << "TIMEOUT" << 0 << 0 << qint64(84) << qint64(1) << 1 << 1 << qint64(62056) * 1024 << true
+                             << false;
+    QTest::newRow("running 2 nodes") << "2"
+                                     << "RUNNING" << 0 << 0 << qint64(85) << qint64(1) << 4 << 2 << qint64(-1) << false
+                                     << false;
+    QTest::newRow("completed") << "3"
+                               << "COMPLETED" << 0 << 0 << qint64(6) << qint64(0) << 1 << 1 << qint64(62196) * 1024
+                               << true << true;
+    QTest::newRow("failed exit 3") << "4"
+                                   << "FAILED" << 3 << 0 << qint64(2) << qint64(0) << -1 << 1 << qint64(-1) << true
+                                   << false;
+    QTest::newRow("cancelled by user") << "5"
+                                       << "CANCELLED" << 0 << 0 << qint64(1) << qint64(1) << -1 << 1 << qint64(-1)
+                                       << true << false;
+    QTest::newRow("pending") << "6"
+                             << "PENDING" << 0 << 0 << qint64(0) << qint64(-1) << -1 << -1 << qint64(-1) << false
+                             << false;
 }
 
 void TstIngestAccounting::jobs()

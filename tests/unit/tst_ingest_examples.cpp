@@ -12,8 +12,11 @@ using namespace scalelab;
 
 namespace {
 const QString kExamples = QStringLiteral(SCALELAB_TESTS_DIR "/../resources/examples/");
-QString ingest(const char *name) { return QStringLiteral(SCALELAB_TEST_DATA_DIR "/ingest/") + QLatin1String(name); }
-} // namespace
+QString ingest(const char *name)
+{
+    return QStringLiteral(SCALELAB_TEST_DATA_DIR "/ingest/") + QLatin1String(name);
+}
+}   // namespace
 
 class TstIngestExamples : public QObject {
     Q_OBJECT
@@ -51,7 +54,8 @@ void TstIngestExamples::scriptPrintsWhatTheExtractorReads()
     for (const char *fmt : {"test_accuracy {", "test_loss {", "train_time_s {", "samples_per_s {", "samples/s {"})
         QVERIFY2(py.contains(fmt), fmt);
     const LogMetricResult r = LogMetricExtractor().extractFile(ingest("ddp-digits-2proc.out"));
-    for (const char *name : {"test_accuracy", "test_loss", "train_time_s", "samples_per_s", "epoch_time_s", "throughput", "train_loss"})
+    for (const char *name :
+         {"test_accuracy", "test_loss", "train_time_s", "samples_per_s", "epoch_time_s", "throughput", "train_loss"})
         QVERIFY2(r.find(QLatin1String(name)), name);
 }
 

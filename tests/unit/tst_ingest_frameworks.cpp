@@ -15,10 +15,13 @@ using namespace scalelab;
 
 namespace {
 
-QString data(const QString &name) { return QStringLiteral(SCALELAB_TEST_DATA_DIR "/ingest/frameworks/") + name; }
+QString data(const QString &name)
+{
+    return QStringLiteral(SCALELAB_TEST_DATA_DIR "/ingest/frameworks/") + name;
+}
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-} // namespace
+}   // namespace
 
 class TstIngestFrameworks : public QObject {
     Q_OBJECT
@@ -55,7 +58,8 @@ void TstIngestFrameworks::values_data()
     row("hf eval runtime", "hf-trainer.out", "eval_runtime_s", 3.10, 3, "hf.block.eval_runtime");
     row("hf samples/s", "hf-trainer.out", "samples_per_s", 456.74, 2, "hf.block.train_samples_per_second");
     row("hf eval samples/s", "hf-trainer.out", "eval_samples_per_s", 322.58, 3, "hf.block.eval_samples_per_second");
-    row("deepspeed running avg", "deepspeed-8ranks.out", "samples_per_s", 811.75, 3, "deepspeed.running_avg_samples_per_sec");
+    row("deepspeed running avg", "deepspeed-8ranks.out", "samples_per_s", 811.75, 3,
+        "deepspeed.running_avg_samples_per_sec");
     row("deepspeed per step", "deepspeed-8ranks.out", "throughput", 810.0, 3, "deepspeed.curr_samples_per_sec");
     row("deepspeed memory", "deepspeed-8ranks.out", "gpu_mem_max_alloc_gb", 6.3, 3, "deepspeed.max_mem_allocated");
     row("ptdist rank 0 per GPU", "ptdist-8ranks-labelled.out", "throughput_per_gpu", 201.0, 2,
@@ -64,7 +68,8 @@ void TstIngestFrameworks::values_data()
     row("ptdist no mixed throughput", "ptdist-8ranks-labelled.out", "throughput", kNaN, 0, "");
     row("torchrun loss, rank 1 ignored", "torchrun-tee.out", "train_loss", 0.1667, 3, "pytorch.example.epoch_loss");
     row("torchrun epoch time", "torchrun-tee.out", "epoch_time_s", 1.2, 3, "pytorch.example.epoch_time");
-    row("torchrun epoch throughput", "torchrun-tee.out", "throughput", 2000.0, 3, "pytorch.example.epoch_samples_per_s");
+    row("torchrun epoch throughput", "torchrun-tee.out", "throughput", 2000.0, 3,
+        "pytorch.example.epoch_samples_per_s");
     row("torchrun accuracy", "torchrun-tee.out", "test_accuracy", 0.9555, 1, "pytorch.example.test_accuracy");
     row("torchrun total", "torchrun-tee.out", "samples_per_s", 1666.7, 1, "pytorch.example.samples_per_s");
     row("torchrun world size", "torchrun-tee.out", "world_size", 2, 1, "generic.world_size");
@@ -74,7 +79,8 @@ void TstIngestFrameworks::values_data()
     row("keras3 ansi loss", "keras3-ansi.out", "train_loss", 0.1105, 2, "keras.train_loss");
     row("horovod iter per GPU", "horovod-pytorch-8ranks.out", "throughput_per_gpu", 907.0 / 3, 3,
         "horovod.iter_img_per_sec_per_gpu");
-    row("horovod per GPU", "horovod-pytorch-8ranks.out", "samples_per_s_per_gpu", 302.3, 1, "horovod.img_per_sec_per_gpu");
+    row("horovod per GPU", "horovod-pytorch-8ranks.out", "samples_per_s_per_gpu", 302.3, 1,
+        "horovod.img_per_sec_per_gpu");
     row("horovod total, rank 3 ignored", "horovod-pytorch-8ranks.out", "samples_per_s", 2418.7, 1,
         "horovod.total_img_per_sec");
     row("lightning world size", "lightning-ddp.out", "world_size", 2, 2, "lightning.world_size");
@@ -118,7 +124,7 @@ void TstIngestFrameworks::huggingFaceSeriesAndFormulas()
     const LogMetric *loss = r.find(QStringLiteral("eval_loss"));
     QCOMPARE(loss->values, (QVector<double>{1.9876, 1.6543, 1.6543}));
     QCOMPARE(loss->steps.mid(0, 2), (QVector<double>{1.0, 2.0}));   // the dicts' 'epoch'
-    QVERIFY(std::isnan(loss->steps[2]));                              // the log_metrics block has none
+    QVERIFY(std::isnan(loss->steps[2]));   // the log_metrics block has none
     const LogMetric *train = r.find(QStringLiteral("train_loss"));
     QCOMPARE(train->values, (QVector<double>{2.3026, 1.8123, 1.9571, 1.9571}));
     QCOMPARE(train->steps.mid(0, 3), (QVector<double>{0.5, 1.5, 2.0}));

@@ -12,9 +12,15 @@ using namespace scalelab;
 
 namespace {
 
-QString ingest(const QString &name) { return QStringLiteral(SCALELAB_TEST_DATA_DIR "/ingest/") + name; }
+QString ingest(const QString &name)
+{
+    return QStringLiteral(SCALELAB_TEST_DATA_DIR "/ingest/") + name;
+}
 
-bool near(double a, double b, double eps = 1e-6) { return std::abs(a - b) < eps; }
+bool near(double a, double b, double eps = 1e-6)
+{
+    return std::abs(a - b) < eps;
+}
 
 bool hasRule(const Diagnostics &d, const char *rule)
 {
@@ -24,7 +30,7 @@ bool hasRule(const Diagnostics &d, const char *rule)
     return false;
 }
 
-} // namespace
+}   // namespace
 
 class TstIngestGpu : public QObject {
     Q_OBJECT
@@ -65,14 +71,14 @@ void TstIngestGpu::files_data()
     QTest::addColumn<double>("peakMem");
     QTest::addColumn<QString>("firstKey");
     const int nv = int(GpuSampleSummary::Tool::NvidiaSmi), rocm = int(GpuSampleSummary::Tool::RocmSmi);
-    QTest::newRow("composer query, 4 GPUs, [N/A]") << "scalelab-gpu-95659-nv-ai-03.csv" << nv << 4 << qint64(24)
-                                                   << 1370.0 / 23 << 90.0 << 12300.0 << "nv-ai-03:0";
-    QTest::newRow("seed 002 order, memory.free") << "util-95660.csv" << nv << 1 << qint64(5) << 32.0 << 45.0 << 9000.0
-                                                 << "0";
+    QTest::newRow("composer query, 4 GPUs, [N/A]")
+        << "scalelab-gpu-95659-nv-ai-03.csv" << nv << 4 << qint64(24) << 1370.0 / 23 << 90.0 << 12300.0 << "nv-ai-03:0";
+    QTest::newRow("seed 002 order, memory.free")
+        << "util-95660.csv" << nv << 1 << qint64(5) << 32.0 << 45.0 << 9000.0 << "0";
     QTest::newRow("rocm-smi loop") << "scalelab-gpu-77-nid005001.csv" << rocm << 2 << qint64(6) << 469.0 / 5 << 97.0
                                    << 8237576192.0 / 1048576 << "nid005001:0";
-    QTest::newRow("node 2 [Not Supported]") << "scalelab-gpu-53-tb-node2.csv" << nv << 2 << qint64(8) << 30.0 << 30.0
-                                            << 2000.0 << "tb-node2:0";
+    QTest::newRow("node 2 [Not Supported]")
+        << "scalelab-gpu-53-tb-node2.csv" << nv << 2 << qint64(8) << 30.0 << 30.0 << 2000.0 << "tb-node2:0";
 }
 
 void TstIngestGpu::files()
@@ -109,14 +115,14 @@ void TstIngestGpu::perGpuNvidia()
     QCOMPARE(g0->seconds.front(), 0.0);
     QVERIFY(near(g0->seconds[1], 5.0));
     QVERIFY(std::isnan(g0->utilPercent.back()));   // [N/A] stays missing
-    QCOMPARE(g0->memUsedMiB.back(), 12000.0);       // memory was still reported
-    QCOMPARE(*g0->meanUtilPercent, 70.0);           // (0+80+90+90+90)/5, the [N/A] left out
+    QCOMPARE(g0->memUsedMiB.back(), 12000.0);   // memory was still reported
+    QCOMPARE(*g0->meanUtilPercent, 70.0);   // (0+80+90+90+90)/5, the [N/A] left out
     QCOMPARE(*g0->peakUtilPercent, 90.0);
     QCOMPARE(*g0->meanMemUsedMiB, (300.0 + 5 * 12000) / 6);
     QCOMPARE(*g0->memTotalMiB, 32510.0);
     const GpuTimeline *g3 = s.find(QStringLiteral("nv-ai-03:3"));
     QVERIFY(g3);
-    QVERIFY(near(g3->seconds.front(), 0.009));      // each GPU is read a few ms apart
+    QVERIFY(near(g3->seconds.front(), 0.009));   // each GPU is read a few ms apart
     QVERIFY(near(*g3->meanUtilPercent, 290.0 / 6));
     QVERIFY(near(s.durationSeconds, 25.009));
     QVERIFY(s.originEpochSeconds);
@@ -129,15 +135,15 @@ void TstIngestGpu::seedColumnOrder()
     QCOMPARE(s.gpus.size(), 1);
     const GpuTimeline &g = s.gpus.front();
     QCOMPARE(g.key, QStringLiteral("0"));   // not a sampler file name: no host
-    QCOMPARE(g.memUsedMiB.front(), 300.0);  // memory.used, not memory.total before it
+    QCOMPARE(g.memUsedMiB.front(), 300.0);   // memory.used, not memory.total before it
     QCOMPARE(*g.memTotalMiB, 32510.0);
     QCOMPARE(*s.meanMemUsedMiB, (300.0 + 4 * 9000) / 5);
 }
 
 void TstIngestGpu::twoHostsMerged()
 {
-    const GpuSampleSummary s = GpuSampleParser::parseFiles(
-        {ingest(QStringLiteral("scalelab-gpu-53-tb-node2.csv")), ingest(QStringLiteral("scalelab-gpu-53-tb-node1.csv"))});
+    const GpuSampleSummary s = GpuSampleParser::parseFiles({ingest(QStringLiteral("scalelab-gpu-53-tb-node2.csv")),
+                                                            ingest(QStringLiteral("scalelab-gpu-53-tb-node1.csv"))});
     QCOMPARE(s.gpus.size(), 4);
     QStringList keys;
     for (const GpuTimeline &g : s.gpus)
@@ -163,7 +169,7 @@ void TstIngestGpu::rocmTimesFromInterval()
     QCOMPARE(c0.seconds, (QVector<double>{0, 5, 10}));
     QCOMPARE(*c0.meanUtilPercent, 95.0);
     QCOMPARE(c0.memUsedMiB.front(), 8237576192.0 / 1048576);   // bytes -> MiB
-    QCOMPARE(*c0.memTotalMiB, 65520.0);        // 68702699520 B
+    QCOMPARE(*c0.memTotalMiB, 65520.0);   // 68702699520 B
     const GpuTimeline &c1 = s.gpus[1];
     QVERIFY(std::isnan(c1.utilPercent[1]));
     QCOMPARE(*c1.meanUtilPercent, 92.0);
@@ -186,8 +192,8 @@ void TstIngestGpu::noGpuToolMarker()
     QCOMPARE(s.rows, qint64(0));
     QVERIFY(s.diagnostics.isEmpty());
     // One host without the tool, one with: samples win, the reason is kept.
-    const GpuSampleSummary m = GpuSampleParser::parseFiles(
-        {ingest(QStringLiteral("scalelab-gpu-52-tb-node1.csv")), ingest(QStringLiteral("scalelab-gpu-53-tb-node2.csv"))});
+    const GpuSampleSummary m = GpuSampleParser::parseFiles({ingest(QStringLiteral("scalelab-gpu-52-tb-node1.csv")),
+                                                            ingest(QStringLiteral("scalelab-gpu-53-tb-node2.csv"))});
     QVERIFY(!m.noSamples);
     QCOMPARE(m.gpus.size(), 2);
     QVERIFY(m.noSamplesReason.contains(QLatin1String("no nvidia-smi on tb-node1")));
@@ -212,12 +218,18 @@ void TstIngestGpu::hostFromFileName_data()
 {
     QTest::addColumn<QString>("name");
     QTest::addColumn<QString>("host");
-    QTest::newRow("plain") << "scalelab-gpu-95659-nv-ai-03.csv" << "nv-ai-03";
-    QTest::newRow("path") << "/scratch/p/scalelab-gpu-53-tb-node1.csv" << "tb-node1";
-    QTest::newRow("array job") << "scalelab-gpu-123_4-g1101.csv" << "g1101";
-    QTest::newRow("other name") << "util-95660.csv" << "";
-    QTest::newRow("no job id") << "scalelab-gpu-node1.csv" << "";
-    QTest::newRow("not csv") << "scalelab-gpu-1-node1.txt" << "";
+    QTest::newRow("plain") << "scalelab-gpu-95659-nv-ai-03.csv"
+                           << "nv-ai-03";
+    QTest::newRow("path") << "/scratch/p/scalelab-gpu-53-tb-node1.csv"
+                          << "tb-node1";
+    QTest::newRow("array job") << "scalelab-gpu-123_4-g1101.csv"
+                               << "g1101";
+    QTest::newRow("other name") << "util-95660.csv"
+                                << "";
+    QTest::newRow("no job id") << "scalelab-gpu-node1.csv"
+                               << "";
+    QTest::newRow("not csv") << "scalelab-gpu-1-node1.txt"
+                             << "";
 }
 
 void TstIngestGpu::hostFromFileName()
@@ -234,30 +246,40 @@ void TstIngestGpu::inlineRows_data()
     QTest::addColumn<int>("rows");
     QTest::addColumn<double>("util");   // NaN = missing
     QTest::addColumn<double>("mem");
-    const QByteArray hdr = "index, timestamp, utilization.gpu [%], utilization.memory [%], memory.used [MiB], memory.total [MiB]\n";
+    const QByteArray hdr =
+        "index, timestamp, utilization.gpu [%], utilization.memory [%], memory.used [MiB], memory.total [MiB]\n";
     const double nan = std::nan("");
-    QTest::newRow("units") << hdr + "0, 2021/02/03 10:15:23.012, 87 %, 45 %, 12000 MiB, 32510 MiB\n" << 1 << 87.0 << 12000.0;
-    QTest::newRow("CRLF") << QByteArray(hdr).replace("\n", "\r\n") + "0, 2021/02/03 10:15:23.012, 87 %, 45 %, 12000 MiB, 32510 MiB\r\n" << 1 << 87.0 << 12000.0;
+    QTest::newRow("units") << hdr + "0, 2021/02/03 10:15:23.012, 87 %, 45 %, 12000 MiB, 32510 MiB\n"
+                           << 1 << 87.0 << 12000.0;
+    QTest::newRow("CRLF") << QByteArray(hdr).replace("\n", "\r\n")
+                                 + "0, 2021/02/03 10:15:23.012, 87 %, 45 %, 12000 MiB, 32510 MiB\r\n"
+                          << 1 << 87.0 << 12000.0;
     QTest::newRow("N/A") << hdr + "0, 2021/02/03 10:15:23.012, [N/A], [N/A], [N/A], 32510 MiB\n" << 1 << nan << nan;
-    QTest::newRow("bare N/A") << hdr + "0, 2021/02/03 10:15:23.012, N/A, N/A, 100 MiB, 32510 MiB\n" << 1 << nan << 100.0;
-    QTest::newRow("Not Supported") << hdr + "0, 2021/02/03 10:15:23.012, [Not Supported], 1 %, 5 MiB, 32510 MiB\n" << 1 << nan << 5.0;
-    QTest::newRow("decimal") << hdr + "0, 2021/02/03 10:15:23.012, 87.5 %, 45 %, 1.5 MiB, 32510 MiB\n" << 1 << 87.5 << 1.5;
+    QTest::newRow("bare N/A") << hdr + "0, 2021/02/03 10:15:23.012, N/A, N/A, 100 MiB, 32510 MiB\n"
+                              << 1 << nan << 100.0;
+    QTest::newRow("Not Supported") << hdr + "0, 2021/02/03 10:15:23.012, [Not Supported], 1 %, 5 MiB, 32510 MiB\n"
+                                   << 1 << nan << 5.0;
+    QTest::newRow("decimal") << hdr + "0, 2021/02/03 10:15:23.012, 87.5 %, 45 %, 1.5 MiB, 32510 MiB\n"
+                             << 1 << 87.5 << 1.5;
     QTest::newRow("no devices") << hdr + "No devices were found\n" << 0 << nan << nan;
     QTest::newRow("empty") << QByteArray() << 0 << nan << nan;
     QTest::newRow("only header") << hdr << 0 << nan << nan;
     QTest::newRow("repeated header") << hdr + "0, 2021/02/03 10:15:23.012, 10 %, 1 %, 5 MiB, 9 MiB\n" + hdr
-                                            + "0, 2021/02/03 10:15:24.012, 30 %, 1 %, 5 MiB, 9 MiB\n" << 2 << 20.0 << 5.0;
+                                            + "0, 2021/02/03 10:15:24.012, 30 %, 1 %, 5 MiB, 9 MiB\n"
+                                     << 2 << 20.0 << 5.0;
     QTest::newRow("uuid, no index") << QByteArray("timestamp, uuid, utilization.gpu [%], memory.used [MiB]\n"
                                                   "2021/02/03 10:15:23.012, GPU-aaa, 10 %, 5 MiB\n"
-                                                  "2021/02/03 10:15:23.013, GPU-bbb, 30 %, 5 MiB\n") << 2 << 20.0 << 5.0;
+                                                  "2021/02/03 10:15:23.013, GPU-bbb, 30 %, 5 MiB\n")
+                                    << 2 << 20.0 << 5.0;
 }
 
 void TstIngestGpu::calendarDates()
 {
     // A leap day into March: the calendar, not a 31-day month, decides.
     const QByteArray hdr = "index, timestamp, utilization.gpu [%], memory.used [MiB]\n";
-    const GpuSampleSummary s = GpuSampleParser::parse(hdr + "0, 2024/02/29 23:59:59.000, 10 %, 5 MiB\n"
-                                                            "0, 2024/03/01 00:00:01.500, 30 %, 5 MiB\n");
+    const GpuSampleSummary s = GpuSampleParser::parse(hdr
+                                                      + "0, 2024/02/29 23:59:59.000, 10 %, 5 MiB\n"
+                                                        "0, 2024/03/01 00:00:01.500, 30 %, 5 MiB\n");
     QVERIFY(s.originEpochSeconds);
     QCOMPARE(*s.originEpochSeconds, 1709251199.0);   // 2024-02-29T23:59:59Z
     QCOMPARE(s.gpus.size(), 1);
@@ -295,15 +317,17 @@ void TstIngestGpu::unreadableFile()
 // 8 GPUs sampled every second for two days: 1.4M rows.
 void TstIngestGpu::manyRowsQuickly()
 {
-    QByteArray csv = "index, timestamp, utilization.gpu [%], utilization.memory [%], memory.used [MiB], memory.total [MiB]\n";
+    QByteArray csv =
+        "index, timestamp, utilization.gpu [%], utilization.memory [%], memory.used [MiB], memory.total [MiB]\n";
     const int rounds = 175000;
     csv.reserve(qsizetype(rounds) * 8 * 64);
     char line[128];
     for (int k = 0; k < rounds; ++k) {
         const int h = (k / 3600) % 24, m = (k / 60) % 60, sec = k % 60, day = 1 + k / 86400;
         for (int g = 0; g < 8; ++g) {
-            const int n = std::snprintf(line, sizeof line, "%d, 2024/05/%02d %02d:%02d:%02d.%03d, %d %%, %d %%, %d MiB, 40960 MiB\n",
-                                        g, day, h, m, sec, g, (k + g) % 101, 10, 1000 + g);
+            const int n = std::snprintf(line, sizeof line,
+                                        "%d, 2024/05/%02d %02d:%02d:%02d.%03d, %d %%, %d %%, %d MiB, 40960 MiB\n", g,
+                                        day, h, m, sec, g, (k + g) % 101, 10, 1000 + g);
             csv.append(line, n);
         }
     }
@@ -360,14 +384,17 @@ void TstIngestGpu::rocmConciseTablePerTask()
         text += "# time " + QByteArray::number(1700000000 + 10 * round) + ".25\n";
         for (int task = 0; task < 2; ++task) {
             const QByteArray l = QByteArray::number(task) + ": ";
-            text += l + "========================= ROCm System Management Interface =========================\n"
-                  + l + "=================================== Concise Info ===================================\n"
-                  + l + "Device  Node  IDs              Temp    Power   Partitions          SCLK    MCLK     Fan  Perf    PwrCap  VRAM%  GPU%\n"
-                  + l + "              (DID,     GUID)  (Edge)  (Avg)   (Mem, Compute, ID)\n"
-                  + l + "====================================================================================\n"
-                  + l + "0       " + QByteArray::number(8 + 3 * task) + "     0x7408,   13395  46.0\xc2\xb0""C  102.0W  N/A, N/A, 0         800Mhz  1600Mhz  0%   manual  500.0W  "
-                  + QByteArray::number(10 * task) + "%     " + QByteArray::number(40 + 10 * task + round) + "%\n"
-                  + l + "================================ End of ROCm SMI Log ===============================\n";
+            text += l + "========================= ROCm System Management Interface =========================\n" + l
+                    + "=================================== Concise Info ===================================\n" + l
+                    + "Device  Node  IDs              Temp    Power   Partitions          SCLK    MCLK     Fan  Perf   "
+                      " PwrCap  VRAM%  GPU%\n"
+                    + l + "              (DID,     GUID)  (Edge)  (Avg)   (Mem, Compute, ID)\n" + l
+                    + "====================================================================================\n" + l
+                    + "0       " + QByteArray::number(8 + 3 * task)
+                    + "     0x7408,   13395  46.0\xc2\xb0"
+                      "C  102.0W  N/A, N/A, 0         800Mhz  1600Mhz  0%   manual  500.0W  "
+                    + QByteArray::number(10 * task) + "%     " + QByteArray::number(40 + 10 * task + round) + "%\n" + l
+                    + "================================ End of ROCm SMI Log ===============================\n";
         }
     }
     GpuSampleParseOptions o;
@@ -388,21 +415,20 @@ void TstIngestGpu::rocmConciseTablePerTask()
 void TstIngestGpu::rocmPlainOutput()
 {
     // rocm-smi --showuse --showmemuse --showmeminfo vram without --csv.
-    const QByteArray text =
-        "======================= ROCm System Management Interface =======================\n"
-        "============================== % time GPU is busy ==============================\n"
-        "GPU[0]\t\t: GPU use (%): 93\n"
-        "GPU[1]\t\t: GPU use (%): 91\n"
-        "================================================================================\n"
-        "============================== Current Memory Use ==============================\n"
-        "GPU[0]\t\t: GPU Memory Allocated (VRAM%): 12\n"
-        "GPU[1]\t\t: GPU Memory Allocated (VRAM%): 13\n"
-        "============================ Memory Usage (Bytes) ============================\n"
-        "GPU[0]\t\t: VRAM Total Memory (B): 68702699520\n"
-        "GPU[0]\t\t: VRAM Total Used Memory (B): 8237576192\n"
-        "GPU[1]\t\t: VRAM Total Memory (B): 68702699520\n"
-        "GPU[1]\t\t: VRAM Total Used Memory (B): 1048576\n"
-        "============================= End of ROCm SMI Log ==============================\n";
+    const QByteArray text = "======================= ROCm System Management Interface =======================\n"
+                            "============================== % time GPU is busy ==============================\n"
+                            "GPU[0]\t\t: GPU use (%): 93\n"
+                            "GPU[1]\t\t: GPU use (%): 91\n"
+                            "================================================================================\n"
+                            "============================== Current Memory Use ==============================\n"
+                            "GPU[0]\t\t: GPU Memory Allocated (VRAM%): 12\n"
+                            "GPU[1]\t\t: GPU Memory Allocated (VRAM%): 13\n"
+                            "============================ Memory Usage (Bytes) ============================\n"
+                            "GPU[0]\t\t: VRAM Total Memory (B): 68702699520\n"
+                            "GPU[0]\t\t: VRAM Total Used Memory (B): 8237576192\n"
+                            "GPU[1]\t\t: VRAM Total Memory (B): 68702699520\n"
+                            "GPU[1]\t\t: VRAM Total Used Memory (B): 1048576\n"
+                            "============================= End of ROCm SMI Log ==============================\n";
     const GpuSampleSummary s = GpuSampleParser::parse(text);
     QCOMPARE(s.tool, GpuSampleSummary::Tool::RocmSmi);
     QCOMPARE(s.rows, qint64(2));
@@ -416,12 +442,12 @@ void TstIngestGpu::foreignToolRefused_data()
 {
     QTest::addColumn<QByteArray>("text");
     QTest::addColumn<QString>("tool");
-    QTest::newRow("nvidia-smi table")
-        << QByteArray("Tue Nov 12 14:02:14 2024\n"
-                      "+-----------------------------------------------------------------------------+\n"
-                      "| NVIDIA-SMI 535.104.05   Driver Version: 535.104.05   CUDA Version: 12.2     |\n"
-                      "|   0  Tesla V100-SXM2...  On   | 00000000:06:00.0 Off |                    0 |\n")
-        << "nvidia-smi's default table";
+    QTest::newRow("nvidia-smi table") << QByteArray(
+        "Tue Nov 12 14:02:14 2024\n"
+        "+-----------------------------------------------------------------------------+\n"
+        "| NVIDIA-SMI 535.104.05   Driver Version: 535.104.05   CUDA Version: 12.2     |\n"
+        "|   0  Tesla V100-SXM2...  On   | 00000000:06:00.0 Off |                    0 |\n")
+                                      << "nvidia-smi's default table";
     QTest::newRow("nvidia-smi dmon") << QByteArray("# gpu   pwr gtemp mtemp    sm   mem   enc   dec\n"
                                                    "# Idx     W     C     C     %     %     %     %\n"
                                                    "    0    43    31    30     0     0     0     0\n")

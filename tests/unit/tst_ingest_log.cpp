@@ -15,7 +15,10 @@ using namespace scalelab;
 
 namespace {
 
-QString ingest(const QString &name) { return QStringLiteral(SCALELAB_TEST_DATA_DIR "/ingest/") + name; }
+QString ingest(const QString &name)
+{
+    return QStringLiteral(SCALELAB_TEST_DATA_DIR "/ingest/") + name;
+}
 
 QByteArray readAll(const QString &path)
 {
@@ -47,7 +50,7 @@ double mean(const QList<double> &v)
     return s / v.size();
 }
 
-} // namespace
+}   // namespace
 
 class TstIngestLog : public QObject {
     Q_OBJECT
@@ -80,38 +83,70 @@ void TstIngestLog::builtins_data()
     QTest::addColumn<int>("count");
     QTest::addColumn<int>("line");
     const double absent = std::nan("");
-    QTest::newRow("horovod 4 GPU accuracy") << "slurm-95659.out" << "test_accuracy" << 0.9936000108718872 << 1 << 14;
-    QTest::newRow("horovod 4 GPU loss") << "slurm-95659.out" << "test_loss" << 0.01960514299571514 << 1 << 13;
-    QTest::newRow("horovod 4 GPU train time") << "slurm-95659.out" << "train_time_s" << 124.74971508979797 << 1 << 15;
-    QTest::newRow("horovod 1 GPU train time") << "slurm-95660.out" << "train_time_s" << 472.6957468986511 << 1 << 13;
-    QTest::newRow("horovod no throughput") << "slurm-95659.out" << "throughput" << absent << 0 << -1;
-    QTest::newRow("ddp job 52 accuracy") << "ddp-52.out" << "test_accuracy" << 0.9091 << 1 << 11;
-    QTest::newRow("ddp job 52 train time") << "ddp-52.out" << "train_time_s" << 0.91 << 1 << 11;
-    QTest::newRow("ddp job 52 train loss") << "ddp-52.out" << "train_loss" << 0.0366 << 4 << 10;
-    QTest::newRow("ddp job 52 no epoch time") << "ddp-52.out" << "epoch_time_s" << absent << 0 << -1;
-    QTest::newRow("ddp job 53 accuracy") << "ddp-53.out" << "test_accuracy" << 0.9091 << 1 << 10;
-    QTest::newRow("ddp job 53 train time") << "ddp-53.out" << "train_time_s" << 0.82 << 1 << 10;
-    QTest::newRow("example 2 proc accuracy") << "ddp-digits-2proc.out" << "test_accuracy" << 0.9778 << 1 << -1;
-    QTest::newRow("example 2 proc loss") << "ddp-digits-2proc.out" << "test_loss" << 0.1015 << 1 << -1;
-    QTest::newRow("example 2 proc time") << "ddp-digits-2proc.out" << "train_time_s" << 3.301 << 1 << -1;
-    QTest::newRow("example 2 proc samples/s") << "ddp-digits-2proc.out" << "samples_per_s" << 8712.4 << 1 << -1;
-    QTest::newRow("example 2 proc last loss") << "ddp-digits-2proc.out" << "train_loss" << 0.0147 << 20 << -1;
-    QTest::newRow("example 1 proc accuracy") << "ddp-digits-1proc.out" << "test_accuracy" << 0.975 << 1 << -1;
-    QTest::newRow("example 1 proc samples/s") << "ddp-digits-1proc.out" << "samples_per_s" << 10169.9 << 1 << -1;
-    QTest::newRow("mnist ratio accuracy") << "pytorch-mnist-dataparallel.out" << "test_accuracy" << 0.9887 << 2 << 13;
-    QTest::newRow("mnist average loss") << "pytorch-mnist-dataparallel.out" << "test_loss" << 0.0345 << 2 << 13;
-    QTest::newRow("mnist train loss") << "pytorch-mnist-dataparallel.out" << "train_loss" << 0.101352 << 3 << 11;
-    QTest::newRow("keras val accuracy") << "keras-fit.out" << "val_accuracy" << 0.9852 << 3 << 6;
-    QTest::newRow("keras val loss") << "keras-fit.out" << "val_loss" << 0.0446 << 3 << 6;
-    QTest::newRow("keras train loss") << "keras-fit.out" << "train_loss" << 0.0804 << 3 << 6;
-    QTest::newRow("keras train accuracy") << "keras-fit.out" << "train_accuracy" << 0.9757 << 3 << 6;
-    QTest::newRow("keras epoch time") << "keras-fit.out" << "epoch_time_s" << 11.0 << 3 << 6;
-    QTest::newRow("keras test accuracy") << "keras-fit.out" << "test_accuracy" << 0.9852 << 1 << 8;
-    QTest::newRow("lightning val_acc") << "lightning-progress.out" << "val_accuracy" << 0.981 << 3 << 9;
-    QTest::newRow("lightning val_loss") << "lightning-progress.out" << "val_loss" << 0.0612 << 3 << 9;
-    QTest::newRow("tf_cnn step throughput") << "tf-cnn-benchmarks.out" << "throughput" << 232.0 << 3 << 7;
-    QTest::newRow("tf_cnn total") << "tf-cnn-benchmarks.out" << "samples_per_s" << 231.85 << 1 << 9;
-    QTest::newRow("horovod benchmark total, rank 0") << "horovod-synthetic.out" << "samples_per_s" << 489.6 << 1 << 9;
+    QTest::newRow("horovod 4 GPU accuracy") << "slurm-95659.out"
+                                            << "test_accuracy" << 0.9936000108718872 << 1 << 14;
+    QTest::newRow("horovod 4 GPU loss") << "slurm-95659.out"
+                                        << "test_loss" << 0.01960514299571514 << 1 << 13;
+    QTest::newRow("horovod 4 GPU train time") << "slurm-95659.out"
+                                              << "train_time_s" << 124.74971508979797 << 1 << 15;
+    QTest::newRow("horovod 1 GPU train time") << "slurm-95660.out"
+                                              << "train_time_s" << 472.6957468986511 << 1 << 13;
+    QTest::newRow("horovod no throughput") << "slurm-95659.out"
+                                           << "throughput" << absent << 0 << -1;
+    QTest::newRow("ddp job 52 accuracy") << "ddp-52.out"
+                                         << "test_accuracy" << 0.9091 << 1 << 11;
+    QTest::newRow("ddp job 52 train time") << "ddp-52.out"
+                                           << "train_time_s" << 0.91 << 1 << 11;
+    QTest::newRow("ddp job 52 train loss") << "ddp-52.out"
+                                           << "train_loss" << 0.0366 << 4 << 10;
+    QTest::newRow("ddp job 52 no epoch time") << "ddp-52.out"
+                                              << "epoch_time_s" << absent << 0 << -1;
+    QTest::newRow("ddp job 53 accuracy") << "ddp-53.out"
+                                         << "test_accuracy" << 0.9091 << 1 << 10;
+    QTest::newRow("ddp job 53 train time") << "ddp-53.out"
+                                           << "train_time_s" << 0.82 << 1 << 10;
+    QTest::newRow("example 2 proc accuracy") << "ddp-digits-2proc.out"
+                                             << "test_accuracy" << 0.9778 << 1 << -1;
+    QTest::newRow("example 2 proc loss") << "ddp-digits-2proc.out"
+                                         << "test_loss" << 0.1015 << 1 << -1;
+    QTest::newRow("example 2 proc time") << "ddp-digits-2proc.out"
+                                         << "train_time_s" << 3.301 << 1 << -1;
+    QTest::newRow("example 2 proc samples/s") << "ddp-digits-2proc.out"
+                                              << "samples_per_s" << 8712.4 << 1 << -1;
+    QTest::newRow("example 2 proc last loss") << "ddp-digits-2proc.out"
+                                              << "train_loss" << 0.0147 << 20 << -1;
+    QTest::newRow("example 1 proc accuracy") << "ddp-digits-1proc.out"
+                                             << "test_accuracy" << 0.975 << 1 << -1;
+    QTest::newRow("example 1 proc samples/s") << "ddp-digits-1proc.out"
+                                              << "samples_per_s" << 10169.9 << 1 << -1;
+    QTest::newRow("mnist ratio accuracy") << "pytorch-mnist-dataparallel.out"
+                                          << "test_accuracy" << 0.9887 << 2 << 13;
+    QTest::newRow("mnist average loss") << "pytorch-mnist-dataparallel.out"
+                                        << "test_loss" << 0.0345 << 2 << 13;
+    QTest::newRow("mnist train loss") << "pytorch-mnist-dataparallel.out"
+                                      << "train_loss" << 0.101352 << 3 << 11;
+    QTest::newRow("keras val accuracy") << "keras-fit.out"
+                                        << "val_accuracy" << 0.9852 << 3 << 6;
+    QTest::newRow("keras val loss") << "keras-fit.out"
+                                    << "val_loss" << 0.0446 << 3 << 6;
+    QTest::newRow("keras train loss") << "keras-fit.out"
+                                      << "train_loss" << 0.0804 << 3 << 6;
+    QTest::newRow("keras train accuracy") << "keras-fit.out"
+                                          << "train_accuracy" << 0.9757 << 3 << 6;
+    QTest::newRow("keras epoch time") << "keras-fit.out"
+                                      << "epoch_time_s" << 11.0 << 3 << 6;
+    QTest::newRow("keras test accuracy") << "keras-fit.out"
+                                         << "test_accuracy" << 0.9852 << 1 << 8;
+    QTest::newRow("lightning val_acc") << "lightning-progress.out"
+                                       << "val_accuracy" << 0.981 << 3 << 9;
+    QTest::newRow("lightning val_loss") << "lightning-progress.out"
+                                        << "val_loss" << 0.0612 << 3 << 9;
+    QTest::newRow("tf_cnn step throughput") << "tf-cnn-benchmarks.out"
+                                            << "throughput" << 232.0 << 3 << 7;
+    QTest::newRow("tf_cnn total") << "tf-cnn-benchmarks.out"
+                                  << "samples_per_s" << 231.85 << 1 << 9;
+    QTest::newRow("horovod benchmark total, rank 0") << "horovod-synthetic.out"
+                                                     << "samples_per_s" << 489.6 << 1 << 9;
 }
 
 void TstIngestLog::builtins()
@@ -167,7 +202,8 @@ void TstIngestLog::exampleRunMeansAndCounts()
 
 void TstIngestLog::horovodRankFilter()
 {
-    const LogMetricResult all = LogMetricExtractor({}, true, false).extractFile(ingest(QStringLiteral("horovod-synthetic.out")));
+    const LogMetricResult all =
+        LogMetricExtractor({}, true, false).extractFile(ingest(QStringLiteral("horovod-synthetic.out")));
     QCOMPARE(all.find(QStringLiteral("samples_per_s"))->value, 999.9);
     QCOMPARE(all.find(QStringLiteral("samples_per_s"))->count, 2);
     // torchrun's prefix: local rank 1's lines are left out too.
@@ -192,13 +228,27 @@ void TstIngestLog::userPatterns_data()
     QTest::addColumn<QString>("aggregation");
     QTest::addColumn<double>("value");
     QTest::addColumn<int>("count");
-    QTest::newRow("mean, rank 0 only") << "horovod-synthetic.out" << "Iter #[0-9]+: ([0-9.]+) img/sec per GPU" << "mean" << 122.4 << 2;
-    QTest::newRow("max") << "ddp-digits-2proc.out" << "epoch [0-9]+ loss ([0-9.]+)" << "max" << 2.2381 << 20;
-    QTest::newRow("min") << "ddp-digits-2proc.out" << "epoch [0-9]+ loss ([0-9.]+)" << "min" << 0.0147 << 20;
-    QTest::newRow("last") << "slurm-95659.out" << "Number of Tasks Allocated += ([0-9]+)" << "last" << 4.0 << 1;
-    QTest::newRow("no literal at all") << "keras-fit.out" << "^([0-9]+)/[0-9]+ \\[" << "mean" << 469.0 << 3;
-    QTest::newRow("alternation") << "keras-fit.out" << "(?:val_loss|Test loss): ([0-9.]+)" << "min" << 0.0446 << 4;
-    QTest::newRow("case-insensitive") << "keras-fit.out" << "(?i)TEST ACCURACY: ([0-9.]+)" << "last" << 0.9852 << 1;
+    QTest::newRow("mean, rank 0 only") << "horovod-synthetic.out"
+                                       << "Iter #[0-9]+: ([0-9.]+) img/sec per GPU"
+                                       << "mean" << 122.4 << 2;
+    QTest::newRow("max") << "ddp-digits-2proc.out"
+                         << "epoch [0-9]+ loss ([0-9.]+)"
+                         << "max" << 2.2381 << 20;
+    QTest::newRow("min") << "ddp-digits-2proc.out"
+                         << "epoch [0-9]+ loss ([0-9.]+)"
+                         << "min" << 0.0147 << 20;
+    QTest::newRow("last") << "slurm-95659.out"
+                          << "Number of Tasks Allocated += ([0-9]+)"
+                          << "last" << 4.0 << 1;
+    QTest::newRow("no literal at all") << "keras-fit.out"
+                                       << "^([0-9]+)/[0-9]+ \\["
+                                       << "mean" << 469.0 << 3;
+    QTest::newRow("alternation") << "keras-fit.out"
+                                 << "(?:val_loss|Test loss): ([0-9.]+)"
+                                 << "min" << 0.0446 << 4;
+    QTest::newRow("case-insensitive") << "keras-fit.out"
+                                      << "(?i)TEST ACCURACY: ([0-9.]+)"
+                                      << "last" << 0.9852 << 1;
 }
 
 void TstIngestLog::userPatterns()
@@ -225,7 +275,8 @@ void TstIngestLog::userPatterns()
     // The prefilter changes nothing: the same as a plain regex over every line.
     const QRegularExpression re(regex);
     int plain = 0;
-    for (const QString &line : QString::fromUtf8(readAll(ingest(file))).split(QRegularExpression(QStringLiteral("[\r\n]")))) {
+    for (const QString &line :
+         QString::fromUtf8(readAll(ingest(file))).split(QRegularExpression(QStringLiteral("[\r\n]")))) {
         if (line.startsWith(QLatin1String("[1,1]")))
             continue;
         for (auto it = re.globalMatch(line); it.hasNext(); it.next())
@@ -261,19 +312,32 @@ void TstIngestLog::literalOf_data()
 {
     QTest::addColumn<QString>("regex");
     QTest::addColumn<QString>("literal");
-    QTest::newRow("plain") << "Test accuracy: ([0-9.]+)" << "Test accuracy: ";
-    QTest::newRow("alternation") << "a|b ([0-9]+)" << "";
-    QTest::newRow("inline flag") << "(?i)loss ([0-9.]+)" << "";
-    QTest::newRow("optional char") << "colou?r ([0-9]+)" << "colo";
-    QTest::newRow("counted") << "x{2}yz ([0-9]+)" << "yz ";
-    QTest::newRow("escapes") << "\\[epoch\\] ([0-9]+)" << "[epoch] ";
-    QTest::newRow("dot") << "foo.ba ([0-9]+)" << "foo";
-    QTest::newRow("plus") << "ab+c ([0-9]+)" << "ab";
-    QTest::newRow("class") << "[abc]def ([0-9]+)" << "def ";
-    QTest::newRow("optional group") << "(abc)?def ([0-9]+)" << "def ";
-    QTest::newRow("alternation in group") << "(?:a|b)/sec ([0-9]+)" << "/sec ";
-    QTest::newRow("lookbehind") << "(?<!total )images/sec: ([0-9.]+)" << "images/sec: ";
-    QTest::newRow("class escape") << "\\d+ samples/s" << " samples/s";
+    QTest::newRow("plain") << "Test accuracy: ([0-9.]+)"
+                           << "Test accuracy: ";
+    QTest::newRow("alternation") << "a|b ([0-9]+)"
+                                 << "";
+    QTest::newRow("inline flag") << "(?i)loss ([0-9.]+)"
+                                 << "";
+    QTest::newRow("optional char") << "colou?r ([0-9]+)"
+                                   << "colo";
+    QTest::newRow("counted") << "x{2}yz ([0-9]+)"
+                             << "yz ";
+    QTest::newRow("escapes") << "\\[epoch\\] ([0-9]+)"
+                             << "[epoch] ";
+    QTest::newRow("dot") << "foo.ba ([0-9]+)"
+                         << "foo";
+    QTest::newRow("plus") << "ab+c ([0-9]+)"
+                          << "ab";
+    QTest::newRow("class") << "[abc]def ([0-9]+)"
+                           << "def ";
+    QTest::newRow("optional group") << "(abc)?def ([0-9]+)"
+                                    << "def ";
+    QTest::newRow("alternation in group") << "(?:a|b)/sec ([0-9]+)"
+                                          << "/sec ";
+    QTest::newRow("lookbehind") << "(?<!total )images/sec: ([0-9.]+)"
+                                << "images/sec: ";
+    QTest::newRow("class escape") << "\\d+ samples/s"
+                                  << " samples/s";
 }
 
 void TstIngestLog::literalOf()
@@ -290,8 +354,9 @@ void TstIngestLog::builtinsHaveLiterals()
     for (const MetricPattern &p : LogMetricExtractor::builtinPatterns()) {
         if (p.ncclTable)
             continue;
-        const QString lit = !p.numberBefore.isEmpty() ? p.numberBefore
-                                                      : (p.literal.isEmpty() ? LogMetricExtractor::literalOf(p.regex) : p.literal);
+        const QString lit = !p.numberBefore.isEmpty()
+                                ? p.numberBefore
+                                : (p.literal.isEmpty() ? LogMetricExtractor::literalOf(p.regex) : p.literal);
         QVERIFY2(lit.size() >= (p.literal.isEmpty() ? 4 : 2), qPrintable(p.rule + u' ' + p.regex));
         QVERIFY2(QRegularExpression(p.regex).isValid(), qPrintable(p.rule));
     }
@@ -299,8 +364,8 @@ void TstIngestLog::builtinsHaveLiterals()
 
 void TstIngestLog::aggregationIds()
 {
-    for (MetricAggregation a : {MetricAggregation::Last, MetricAggregation::Mean, MetricAggregation::Max, MetricAggregation::Min,
-                                MetricAggregation::PerRankSum})
+    for (MetricAggregation a : {MetricAggregation::Last, MetricAggregation::Mean, MetricAggregation::Max,
+                                MetricAggregation::Min, MetricAggregation::PerRankSum})
         QCOMPARE(*LogMetricExtractor::aggregationFromId(LogMetricExtractor::aggregationId(a)), a);
     QCOMPARE(*LogMetricExtractor::aggregationFromId(QStringLiteral(" MAX ")), MetricAggregation::Max);
     QVERIFY(!LogMetricExtractor::aggregationFromId(QStringLiteral("median")));
@@ -321,7 +386,8 @@ void TstIngestLog::largeLogLineNumbers()
     QVERIFY(f.open());
     QByteArray chunk;
     for (int i = 0; i < 1000; ++i)
-        chunk += "2021-02-03 10:15:23.012238: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1418] Created device\n";
+        chunk +=
+            "2021-02-03 10:15:23.012238: I tensorflow/core/common_runtime/gpu/gpu_device.cc:1418] Created device\n";
     for (int k = 0; k < 50; ++k) {
         f.write(chunk);
         f.write(QByteArray("[1,0]<stdout>:Test accuracy: 0.") + QByteArray::number(k) + "\n");
@@ -359,17 +425,32 @@ void TstIngestLog::fastMatcherShapes()
 void TstIngestLog::fastMatcherAgreesWithRegex()
 {
     const QString num = QStringLiteral("([-+]?[0-9]*\\.?[0-9]+(?:[eE][-+]?[0-9]+)?)");
-    const QStringList regexes = {
-        QStringLiteral("Test accuracy:\\s*") + num, QStringLiteral("\\btest_accuracy[=:\\s]\\s*") + num,
-        QStringLiteral("\\bval_loss[=:]\\s*") + num, QStringLiteral("loss\\s+") + num, QStringLiteral(" - loss: ") + num,
-        QStringLiteral("samples/s\\s*[=:]\\s*([0-9.]+)"), QStringLiteral("acc=([0-9]+)"), QStringLiteral("x=([0-9.eE+-]+)"),
-        QStringLiteral("\\b-x ([0-9]+)")};
-    const QStringList lines = {
-        "Test accuracy: 0.99", "Test accuracy:0.5 Test accuracy:  .25 Test accuracy: 12.", "Test accuracy: -1e-3x",
-        "Test accuracy: 1e", "Test accuracy: abc", "my_test_accuracy 0.3 test_accuracy=0.4 test_accuracy  0.5",
-        "xtest_accuracy:0.1", "test_accuracy\t+7", "val_loss: 0.2, val_loss=3E2, val_loss 9", "loss 1 loss  2 lossy 3 loss\t4",
-        "a - loss: 0.5 - loss: .5. - loss: 5..", "samples/s = 1.2.3 samples/s: 45", "acc=12acc=3 acc= 4", "x=1e5-3 x=+.e",
-        "a-x 1 a -x 2 -x 3", "", "Test accuracy: 9" + QString(300, u' ') + "Test accuracy: 8"};
+    const QStringList regexes = {QStringLiteral("Test accuracy:\\s*") + num,
+                                 QStringLiteral("\\btest_accuracy[=:\\s]\\s*") + num,
+                                 QStringLiteral("\\bval_loss[=:]\\s*") + num,
+                                 QStringLiteral("loss\\s+") + num,
+                                 QStringLiteral(" - loss: ") + num,
+                                 QStringLiteral("samples/s\\s*[=:]\\s*([0-9.]+)"),
+                                 QStringLiteral("acc=([0-9]+)"),
+                                 QStringLiteral("x=([0-9.eE+-]+)"),
+                                 QStringLiteral("\\b-x ([0-9]+)")};
+    const QStringList lines = {"Test accuracy: 0.99",
+                               "Test accuracy:0.5 Test accuracy:  .25 Test accuracy: 12.",
+                               "Test accuracy: -1e-3x",
+                               "Test accuracy: 1e",
+                               "Test accuracy: abc",
+                               "my_test_accuracy 0.3 test_accuracy=0.4 test_accuracy  0.5",
+                               "xtest_accuracy:0.1",
+                               "test_accuracy\t+7",
+                               "val_loss: 0.2, val_loss=3E2, val_loss 9",
+                               "loss 1 loss  2 lossy 3 loss\t4",
+                               "a - loss: 0.5 - loss: .5. - loss: 5..",
+                               "samples/s = 1.2.3 samples/s: 45",
+                               "acc=12acc=3 acc= 4",
+                               "x=1e5-3 x=+.e",
+                               "a-x 1 a -x 2 -x 3",
+                               "",
+                               "Test accuracy: 9" + QString(300, u' ') + "Test accuracy: 8"};
     for (const QString &r : regexes) {
         const auto fast = LiteralNumberMatcher::fromRegex(r);
         QVERIFY2(fast, qPrintable(r));

@@ -25,11 +25,11 @@ const QString kLogs;
 const double kAbsent = std::nan("");
 
 struct Expect {
-    const char *file;      // file name prefix in job-logs/
+    const char *file;   // file name prefix in job-logs/
     const char *metric;
-    double value;          // NaN = must be absent
-    double tolerance;      // absolute; the human reads rounded numbers
-    bool humanRead;        // one of the values the MANIFEST lists (counted in the tally)
+    double value;   // NaN = must be absent
+    double tolerance;   // absolute; the human reads rounded numbers
+    bool humanRead;   // one of the values the MANIFEST lists (counted in the tally)
 };
 
 // The MANIFEST's "what a human would extract", value by value.
@@ -98,7 +98,7 @@ bool haveLogs()
     return !kLogs.isEmpty() && QFile::exists(kLogs + QStringLiteral("MANIFEST.md"));
 }
 
-} // namespace
+}   // namespace
 
 class TstIngestRealLogs : public QObject {
     Q_OBJECT
@@ -124,7 +124,7 @@ void TstIngestRealLogs::values_data()
     QTest::addColumn<int>("row");
     for (int i = 0; i < int(std::size(kTable)); ++i)
         QTest::newRow(qPrintable(QStringLiteral("%1 %2").arg(QString::fromLatin1(kTable[i].file).section(u'_', 4, 4),
-                                                               QLatin1String(kTable[i].metric))))
+                                                             QLatin1String(kTable[i].metric))))
             << i;
 }
 
@@ -141,9 +141,11 @@ void TstIngestRealLogs::values()
         return;
     }
     QVERIFY2(m, e.metric);
-    QVERIFY2(std::abs(m->value - e.value) <= e.tolerance,
-             qPrintable(QStringLiteral("%1 = %2 (rule %3, line %4)").arg(QLatin1String(e.metric))
-                            .arg(m->value, 0, 'g', 12).arg(m->rule).arg(m->line)));
+    QVERIFY2(std::abs(m->value - e.value) <= e.tolerance, qPrintable(QStringLiteral("%1 = %2 (rule %3, line %4)")
+                                                                         .arg(QLatin1String(e.metric))
+                                                                         .arg(m->value, 0, 'g', 12)
+                                                                         .arg(m->rule)
+                                                                         .arg(m->line)));
 }
 
 void TstIngestRealLogs::tally()
@@ -166,13 +168,14 @@ void TstIngestRealLogs::tally()
             report << QStringLiteral("missed %1 %2").arg(QLatin1String(e.file), QLatin1String(e.metric));
         } else if (std::abs(m->value - e.value) > e.tolerance) {
             ++wrong;
-            report << QStringLiteral("wrong %1 %2 = %3").arg(QLatin1String(e.file), QLatin1String(e.metric)).arg(m->value);
+            report
+                << QStringLiteral("wrong %1 %2 = %3").arg(QLatin1String(e.file), QLatin1String(e.metric)).arg(m->value);
         } else {
             ++right;
         }
     }
-    qInfo("real logs: %d right, %d wrong, %d missed of %d human-read values; %d false positives",
-          right, wrong, missed, right + wrong + missed, falsePositives);
+    qInfo("real logs: %d right, %d wrong, %d missed of %d human-read values; %d false positives", right, wrong, missed,
+          right + wrong + missed, falsePositives);
     for (const QString &l : report)
         qInfo("%s", qPrintable(l));
     QCOMPARE(right + wrong + missed, 24);
@@ -201,7 +204,8 @@ void TstIngestRealLogs::provenance()
     QCOMPARE(perGpu->steps, (QVector<double>{1, 2, 3, 4}));
     const LogMetricResult t = LogMetricExtractor().extractFile(fileFor("thetagpu__saforem2__deepspeed"));
     QCOMPARE(t.find(QStringLiteral("test_accuracy"))->formula, QStringLiteral("printed percent / 100"));
-    QCOMPARE(t.find(QStringLiteral("test_accuracy"))->values, (QVector<double>{0.71, 0.85, 0.90, 0.92, 0.94, 0.95, 0.95, 0.96}));
+    QCOMPARE(t.find(QStringLiteral("test_accuracy"))->values,
+             (QVector<double>{0.71, 0.85, 0.90, 0.92, 0.94, 0.95, 0.95, 0.96}));
 }
 
 void TstIngestRealLogs::gpuCsvOfAau()

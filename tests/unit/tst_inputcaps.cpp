@@ -45,7 +45,7 @@ QList<Diagnostic> withRule(const Diagnostics &diags, const QString &rule)
     return out;
 }
 
-} // namespace
+}   // namespace
 
 class TestInputCaps : public QObject {
     Q_OBJECT
@@ -53,7 +53,8 @@ private Q_SLOTS:
     // F1: a number no double holds used to abort the process (exit 134).
     void hugeNumberInSpecIsAFinding()
     {
-        const QByteArray spec = "{\n  \"profile\": \"testbed\",\n  \"gpus\": 1e999,\n  \"framework\": \"pytorch-ddp\"\n}\n";
+        const QByteArray spec =
+            "{\n  \"profile\": \"testbed\",\n  \"gpus\": 1e999,\n  \"framework\": \"pytorch-ddp\"\n}\n";
         const auto r = parseJobSpec(spec, QStringLiteral("spec.json"));
         QVERIFY(!r.spec);
         QCOMPARE(r.errors.size(), 1);
@@ -176,9 +177,10 @@ private Q_SLOTS:
         QVERIFY(!big.ok);
         QVERIFY(big.data.isEmpty());
         QCOMPARE(big.problem.rule, QStringLiteral("input-too-large"));
-        QCOMPARE(big.problem.message, path + QStringLiteral(": this script is larger than 16 MB, the most ScaleLab "
-                                                            "reads; it cannot be a real script. Check that the right "
-                                                            "file was chosen."));
+        QCOMPARE(big.problem.message, path
+                                          + QStringLiteral(": this script is larger than 16 MB, the most ScaleLab "
+                                                           "reads; it cannot be a real script. Check that the right "
+                                                           "file was chosen."));
         QVERIFY(write(path, QByteArray(InputLimits::kMaxFileBytes, '#')));
         const auto exact = InputLimits::readFile(path, QStringLiteral("script"));
         QVERIFY(exact.ok);
@@ -201,7 +203,7 @@ private Q_SLOTS:
     void longValuesAreQuotedShortened()
     {
         const QString script = QStringLiteral("#!/bin/bash\n#SBATCH --nodes=") + QString(100000, QLatin1Char('9'))
-            + QStringLiteral("x\nsrun python train.py\n");
+                               + QStringLiteral("x\nsrun python train.py\n");
         const ScriptImport imp = importSbatchScript(script, fixtureProfile(QStringLiteral("puhti")));
         const auto found = withRule(imp.diagnostics, QStringLiteral("invalid-value"));
         QCOMPARE(found.size(), 1);
@@ -252,9 +254,10 @@ private Q_SLOTS:
     // F6: the LUMI advice multiplied two large ints.
     void cpusPerGpuAdviceDoesNotOverflow()
     {
-        const QString script = QStringLiteral("#!/bin/bash\n#SBATCH --partition=small-g\n#SBATCH --gpus-per-node=100000\n"
-                                              "#SBATCH --cpus-per-gpu=100000\n#SBATCH --time=01:00:00\n"
-                                              "srun python train.py\n");
+        const QString script =
+            QStringLiteral("#!/bin/bash\n#SBATCH --partition=small-g\n#SBATCH --gpus-per-node=100000\n"
+                           "#SBATCH --cpus-per-gpu=100000\n#SBATCH --time=01:00:00\n"
+                           "srun python train.py\n");
         const ScriptImport imp = importSbatchScript(script, fixtureProfile(QStringLiteral("lumi")));
         const auto found = withRule(imp.diagnostics, QStringLiteral("site-cpus-per-gpu"));
         QCOMPARE(found.size(), 1);
@@ -299,7 +302,8 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("config"));
-        QVERIFY(write(path, ("Host a\n  HostName a.example.org\nInclude " + path + "\nInclude " + path + "\n").toUtf8()));
+        QVERIFY(
+            write(path, ("Host a\n  HostName a.example.org\nInclude " + path + "\nInclude " + path + "\n").toUtf8()));
         QString error;
         const SshConfigFile cfg = SshConfigFile::load(path, &error);
         QCOMPARE(error, QStringLiteral("%1:3: Include %1 includes itself (directly or through other files); remove the "
@@ -314,9 +318,10 @@ private Q_SLOTS:
         QTemporaryDir dir;
         for (int level = 0; level < 12; ++level) {
             const QString next = dir.filePath(QStringLiteral("level%1").arg(level + 1));
-            QVERIFY(write(dir.filePath(QStringLiteral("level%1").arg(level)),
-                          ("Host h" + QString::number(level) + "\n  Port 22\nInclude " + next + "\nInclude " + next + "\n")
-                              .toUtf8()));
+            QVERIFY(
+                write(dir.filePath(QStringLiteral("level%1").arg(level)),
+                      ("Host h" + QString::number(level) + "\n  Port 22\nInclude " + next + "\nInclude " + next + "\n")
+                          .toUtf8()));
         }
         QVERIFY(write(dir.filePath(QStringLiteral("level12")), "Host last\n  User researcher\n"));
         QString error;

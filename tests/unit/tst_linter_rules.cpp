@@ -100,7 +100,7 @@ const Diagnostic *findRule(const Diagnostics &diags, const QString &rule)
     return nullptr;
 }
 
-} // namespace
+}   // namespace
 
 class TestLinterRules : public QObject {
     Q_OBJECT
@@ -169,7 +169,8 @@ void TestLinterRules::golden()
     for (const auto &d : imp.summary)
         lines << QStringLiteral("%1 summary %2: %3").arg(d.line).arg(d.rule, d.message);
     const QString actual = lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
-    const QString goldenPath = kLintDir + QStringLiteral("/golden/") + QFileInfo(path).completeBaseName() + QStringLiteral(".txt");
+    const QString goldenPath =
+        kLintDir + QStringLiteral("/golden/") + QFileInfo(path).completeBaseName() + QStringLiteral(".txt");
     if (qEnvironmentVariableIsSet("SCALELAB_UPDATE_GOLDEN")) {
         QDir().mkpath(kLintDir + QStringLiteral("/golden"));
         QFile out(goldenPath);
@@ -193,7 +194,8 @@ void TestLinterRules::measurement()
         const QStringList got = warningsAndErrors(imp.diagnostics);
         if (c.wrong) {
             ++wrong;
-            const bool all = std::all_of(c.expected.begin(), c.expected.end(), [&](const QString &e) { return got.contains(e); });
+            const bool all =
+                std::all_of(c.expected.begin(), c.expected.end(), [&](const QString &e) { return got.contains(e); });
             all ? ++caught : (missed << QFileInfo(f).fileName(), 0);
         } else {
             ++right;
@@ -205,8 +207,9 @@ void TestLinterRules::measurement()
                 noisy << QFileInfo(f).fileName();
         }
     }
-    qInfo("linter corpus: %d/%d wrong scripts caught; %d/%d correct scripts with a false error, %d with a false warning",
-          caught, wrong, falseError, right, falseWarn);
+    qInfo(
+        "linter corpus: %d/%d wrong scripts caught; %d/%d correct scripts with a false error, %d with a false warning",
+        caught, wrong, falseError, right, falseWarn);
     QVERIFY2(missed.isEmpty(), qPrintable(QStringLiteral("missed: ") + missed.join(QStringLiteral(", "))));
     QVERIFY2(noisy.isEmpty(), qPrintable(QStringLiteral("false findings: ") + noisy.join(QStringLiteral(", "))));
 }
@@ -216,12 +219,18 @@ void TestLinterRules::renderedScriptsAreClean_data()
 {
     QTest::addColumn<QString>("file");
     QTest::addColumn<QString>("profile");
-    QTest::newRow("aau") << "aau-horovod-4gpu.sbatch" << "aau-ai-cloud";
-    QTest::newRow("lumi") << "lumi-ddp-container-16gpu.sbatch" << "lumi";
-    QTest::newRow("m3") << "m3-tf-mirrored-2gpu.sbatch" << "m3";
-    QTest::newRow("mahti") << "mahti-deepspeed-4gpu.sbatch" << "mahti";
-    QTest::newRow("puhti") << "puhti-ddp-8gpu.sbatch" << "puhti";
-    QTest::newRow("testbed") << "testbed-ddp-2node.sbatch" << "testbed";
+    QTest::newRow("aau") << "aau-horovod-4gpu.sbatch"
+                         << "aau-ai-cloud";
+    QTest::newRow("lumi") << "lumi-ddp-container-16gpu.sbatch"
+                          << "lumi";
+    QTest::newRow("m3") << "m3-tf-mirrored-2gpu.sbatch"
+                        << "m3";
+    QTest::newRow("mahti") << "mahti-deepspeed-4gpu.sbatch"
+                           << "mahti";
+    QTest::newRow("puhti") << "puhti-ddp-8gpu.sbatch"
+                           << "puhti";
+    QTest::newRow("testbed") << "testbed-ddp-2node.sbatch"
+                             << "testbed";
 }
 
 void TestLinterRules::renderedScriptsAreClean()
@@ -230,7 +239,8 @@ void TestLinterRules::renderedScriptsAreClean()
     QFETCH(QString, profile);
     const QString text = fileText(QStringLiteral(SCALELAB_TEST_DATA_DIR "/golden/") + file);
     QVERIFY(!text.isEmpty());
-    const ScriptImport imp = importSbatchScript(text, scalelab::test::repoProfile(profile));   // rendered with profiles/*.json
+    const ScriptImport imp =
+        importSbatchScript(text, scalelab::test::repoProfile(profile));   // rendered with profiles/*.json
     QVERIFY2(warningsAndErrors(imp.diagnostics).isEmpty(), qPrintable(describe(imp.diagnostics)));
 }
 
@@ -299,8 +309,8 @@ void TestLinterRules::optionSynonymsAndRemovedOptions()
 void TestLinterRules::unknownProfileValuesOnlyGiveInfos()
 {
     // A fixed port where the profile does not know whether nodes are shared.
-    const ScriptImport imp = importSbatchScript(fileText(kLintDir + QStringLiteral("/right/generic-profile.sbatch")),
-                                                genericProfile());
+    const ScriptImport imp =
+        importSbatchScript(fileText(kLintDir + QStringLiteral("/right/generic-profile.sbatch")), genericProfile());
     const Diagnostic *port = findRule(imp.diagnostics, QStringLiteral("fixed-port-shared-node"));
     QVERIFY2(port, qPrintable(describe(imp.diagnostics)));
     QCOMPARE(port->severity, Severity::Info);
@@ -339,14 +349,16 @@ void TestLinterRules::substitutionsStaySubstitutions()
     QCOMPARE(imp.spec.environment.variables.size(), 1);
     QCOMPARE(imp.spec.environment.variables.front().first, QStringLiteral("NCCL_DEBUG"));
     const RenderResult r = renderAndValidate(imp.spec, fixtureProfile(QStringLiteral("puhti")));
-    QVERIFY2(r.script.contains(QLatin1String("\nexport MASTER_ADDR=$(scontrol show hostnames $SLURM_JOB_NODELIST | head -n 1)\n")),
+    QVERIFY2(r.script.contains(
+                 QLatin1String("\nexport MASTER_ADDR=$(scontrol show hostnames $SLURM_JOB_NODELIST | head -n 1)\n")),
              qPrintable(r.script));
     QVERIFY(!r.script.contains(QLatin1String("\\$(")));
 }
 
 void TestLinterRules::siteRecognised()
 {
-    const QList<ClusterProfile> profiles = {fixtureProfile(QStringLiteral("puhti")), fixtureProfile(QStringLiteral("lumi")),
+    const QList<ClusterProfile> profiles = {fixtureProfile(QStringLiteral("puhti")),
+                                            fixtureProfile(QStringLiteral("lumi")),
                                             fixtureProfile(QStringLiteral("mahti")), genericProfile()};
     const QString lumi = fileText(kLintDir + QStringLiteral("/right/torchrun-2node-rdzv-container.sbatch"));
     // Imported under puhti, the script names LUMI's partition and account pattern.
@@ -370,8 +382,9 @@ void TestLinterRules::siteRecognised()
 void TestLinterRules::summaryListsWhatChanged()
 {
     const ScriptImport imp = importSbatchScript(
-        sh({"#!/bin/bash", "#SBATCH --account=project_2001234 --partition=gpu --gres=gpu:v100:1", "#SBATCH --time=1:00:00",
-            "#SBATCH --output=out/%j.txt --qos=normal", "#SBATCH --chdir=/scratch/project_2001234", "echo start",
+        sh({"#!/bin/bash", "#SBATCH --account=project_2001234 --partition=gpu --gres=gpu:v100:1",
+            "#SBATCH --time=1:00:00", "#SBATCH --output=out/%j.txt --qos=normal",
+            "#SBATCH --chdir=/scratch/project_2001234", "echo start",
             "srun python3 train.py --config configs/base.yaml --data=data/train \"$@\"", "echo done"}),
         fixtureProfile(QStringLiteral("puhti")));
     QStringList got;

@@ -30,8 +30,8 @@ void TestLogging::commandsAreRedacted_data()
     QTest::newRow("option values of the researcher go")
         << QStringList{"sbatch", "--test-only", "--chdir=/home/researcher/study", "job.sbatch"}
         << "sbatch --test-only --chdir=<…> <…>";
-    QTest::newRow("a shell body is only its size") << QStringList{"sh", "-c", "cd /home/researcher/x && sbatch job"}
-                                                   << "sh -c <35-byte script>";
+    QTest::newRow("a shell body is only its size")
+        << QStringList{"sh", "-c", "cd /home/researcher/x && sbatch job"} << "sh -c <35-byte script>";
     // The env prefix of every query keeps its own variable names and the program.
     QTest::newRow("query through env")
         << SlurmClient::queryArgv({"sacct", "--jobs=101,102", "--name=a-researchers-job"})
@@ -40,7 +40,8 @@ void TestLogging::commandsAreRedacted_data()
            "-u SACCT_FORMAT -u SACCT_FEDERATION -u SACCT_LOCAL -u SINFO_FORMAT -u SINFO_SORT -u SINFO_PARTITION "
            "SLURM_TIME_FORMAT=standard sacct --jobs=101,102 --name=<…>";
     QTest::newRow("env with a value of the researcher")
-        << QStringList{"env", "SECRET_PATH=/home/researcher/key", "squeue", "--me"} << "env SECRET_PATH=<…> squeue --me";
+        << QStringList{"env", "SECRET_PATH=/home/researcher/key", "squeue", "--me"}
+        << "env SECRET_PATH=<…> squeue --me";
 }
 
 void TestLogging::commandsAreRedacted()
@@ -56,8 +57,8 @@ void TestLogging::logFileIsPrivateAndCapped()
     const QString logPath = state.filePath(QStringLiteral("ScaleLab/scalelab.log"));
     LogFile::install(logPath, 8192);
     QCOMPARE(LogFile::path(), logPath);
-    QCOMPARE(QFileInfo(logPath).permissions() & (QFile::ReadGroup | QFile::ReadOther | QFile::WriteGroup
-                                                  | QFile::WriteOther),
+    QCOMPARE(QFileInfo(logPath).permissions()
+                 & (QFile::ReadGroup | QFile::ReadOther | QFile::WriteGroup | QFile::WriteOther),
              QFileDevice::Permissions());
     QCOMPARE(QFileInfo(QFileInfo(logPath).absolutePath()).permissions()
                  & (QFile::ReadOther | QFile::ExeOther | QFile::ReadGroup),

@@ -27,7 +27,7 @@ void write(const QString &path, const QByteArray &data)
     f.write(data);
 }
 
-} // namespace
+}   // namespace
 
 class TestProfiles : public QObject {
     Q_OBJECT
@@ -63,7 +63,8 @@ void TestProfiles::malformedJsonHasLineAndColumn()
     QCOMPARE(r.problems.size(), 1);
     QCOMPARE(r.problems.front().line, 3);
     QVERIFY(r.problems.front().column > 0);
-    QVERIFY2(r.problems.front().message.startsWith(QLatin1String("site.json:3:")), qPrintable(r.problems.front().message));
+    QVERIFY2(r.problems.front().message.startsWith(QLatin1String("site.json:3:")),
+             qPrintable(r.problems.front().message));
 }
 
 void TestProfiles::badKeysAreNamed_data()
@@ -71,15 +72,20 @@ void TestProfiles::badKeysAreNamed_data()
     QTest::addColumn<QByteArray>("from");
     QTest::addColumn<QByteArray>("to");
     QTest::addColumn<QString>("key");
-    QTest::newRow("gpus per node as text") << QByteArray("\"gpusPerNode\": 4") << QByteArray("\"gpusPerNode\": \"four\"")
-                                           << QStringLiteral("partitions[gpu].gpusPerNode");
-    QTest::newRow("bad time") << QByteArray("\"2-00:00:00\"") << QByteArray("\"two days\"") << QStringLiteral("partitions[gpu].maxTime");
+    QTest::newRow("gpus per node as text")
+        << QByteArray("\"gpusPerNode\": 4") << QByteArray("\"gpusPerNode\": \"four\"")
+        << QStringLiteral("partitions[gpu].gpusPerNode");
+    QTest::newRow("bad time") << QByteArray("\"2-00:00:00\"") << QByteArray("\"two days\"")
+                              << QStringLiteral("partitions[gpu].maxTime");
     QTest::newRow("no source") << QByteArray("\"source\": \"https://example.org/parts\",") << QByteArray()
                                << QStringLiteral("partitions[gpu].gpusPerNode");
     QTest::newRow("unknown gpu type") << QByteArray("\"gpuType\": \"a100\", \"source\"")
-                                      << QByteArray("\"gpuType\": \"h100\", \"source\"") << QStringLiteral("partitions[gpu].gpuType");
-    QTest::newRow("typo key") << QByteArray("\"maxNodes\"") << QByteArray("\"maxNode\"") << QStringLiteral("partitions[gpu].maxNode");
-    QTest::newRow("bad style") << QByteArray("\"gres-typed\"") << QByteArray("\"gres-type\"") << QStringLiteral("gpuRequest");
+                                      << QByteArray("\"gpuType\": \"h100\", \"source\"")
+                                      << QStringLiteral("partitions[gpu].gpuType");
+    QTest::newRow("typo key") << QByteArray("\"maxNodes\"") << QByteArray("\"maxNode\"")
+                              << QStringLiteral("partitions[gpu].maxNode");
+    QTest::newRow("bad style") << QByteArray("\"gres-typed\"") << QByteArray("\"gres-type\"")
+                               << QStringLiteral("gpuRequest");
 }
 
 void TestProfiles::badKeysAreNamed()
@@ -124,14 +130,20 @@ void TestProfiles::specParsing_data()
     QTest::addColumn<QByteArray>("json");
     QTest::addColumn<QString>("field");
     QTest::addColumn<int>("line");
-    QTest::newRow("unknown key") << QByteArray("{\n \"profile\": \"t\",\n \"gpus\": 2,\n \"framework\": \"horovod\",\n \"gpu\": 3\n}")
+    QTest::newRow("unknown key") << QByteArray(
+        "{\n \"profile\": \"t\",\n \"gpus\": 2,\n \"framework\": \"horovod\",\n \"gpu\": 3\n}")
                                  << QStringLiteral("gpu") << 5;
-    QTest::newRow("nested unknown") << QByteArray("{\"profile\": \"t\", \"gpus\": 2, \"framework\": \"horovod\",\n\"environment\": {\"modul\": []}}")
+    QTest::newRow("nested unknown") << QByteArray(
+        "{\"profile\": \"t\", \"gpus\": 2, \"framework\": \"horovod\",\n\"environment\": {\"modul\": []}}")
                                     << QStringLiteral("environment.modul") << 2;
-    QTest::newRow("gpus text") << QByteArray("{\"profile\": \"t\", \"gpus\": \"2\", \"framework\": \"horovod\"}") << QStringLiteral("gpus") << 1;
-    QTest::newRow("gpus missing") << QByteArray("{\"profile\": \"t\", \"framework\": \"horovod\"}") << QStringLiteral("gpus") << 0;
-    QTest::newRow("bad framework") << QByteArray("{\"profile\": \"t\", \"gpus\": 1, \"framework\": \"jax\"}") << QStringLiteral("framework") << 1;
-    QTest::newRow("bad launcher") << QByteArray("{\"profile\": \"t\", \"gpus\": 1, \"framework\": \"horovod\", \"launcher\": \"ssh\"}")
+    QTest::newRow("gpus text") << QByteArray("{\"profile\": \"t\", \"gpus\": \"2\", \"framework\": \"horovod\"}")
+                               << QStringLiteral("gpus") << 1;
+    QTest::newRow("gpus missing") << QByteArray("{\"profile\": \"t\", \"framework\": \"horovod\"}")
+                                  << QStringLiteral("gpus") << 0;
+    QTest::newRow("bad framework") << QByteArray("{\"profile\": \"t\", \"gpus\": 1, \"framework\": \"jax\"}")
+                                   << QStringLiteral("framework") << 1;
+    QTest::newRow("bad launcher") << QByteArray(
+        "{\"profile\": \"t\", \"gpus\": 1, \"framework\": \"horovod\", \"launcher\": \"ssh\"}")
                                   << QStringLiteral("launcher") << 1;
     QTest::newRow("not an object") << QByteArray("[1,2]") << QStringLiteral("(top level)") << 0;
 }

@@ -22,9 +22,9 @@ QList<SubmitRequest> study(const QList<int> &gpus)
 {
     QList<SubmitRequest> out;
     for (int g : gpus)
-        out << SubmitRequest{test::testbedSpec(QStringLiteral("a researcher's scaling run"), g,
-                                               QStringLiteral("train.py")),
-                             &test::repoProfile(QStringLiteral("testbed")), QStringLiteral("testbed")};
+        out << SubmitRequest{
+            test::testbedSpec(QStringLiteral("a researcher's scaling run"), g, QStringLiteral("train.py")),
+            &test::repoProfile(QStringLiteral("testbed")), QStringLiteral("testbed")};
     return out;
 }
 
@@ -34,7 +34,7 @@ QByteArray readAll(const QString &path)
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
-} // namespace
+}   // namespace
 
 class TestRunLifecycle : public QObject {
     Q_OBJECT

@@ -70,7 +70,7 @@ int crashWriter(const QString &dir)
     }
 }
 
-} // namespace
+}   // namespace
 
 class TestRunStore : public QObject {
     Q_OBJECT
@@ -326,8 +326,12 @@ void TestRunStore::filesAndMetrics()
 {
     RunStore store(m_dir->path());
     const qint64 id = store.createRun(newRun()).value().id;
-    FileRecord f{id, "/home/r/.scalelab/runs/t/scalelab-5.out", store.runFilesDirectory(id) + "/scalelab-5.out", 100,
-                 40, QDateTime::currentDateTimeUtc()};
+    FileRecord f{id,
+                 "/home/r/.scalelab/runs/t/scalelab-5.out",
+                 store.runFilesDirectory(id) + "/scalelab-5.out",
+                 100,
+                 40,
+                 QDateTime::currentDateTimeUtc()};
     QCOMPARE(store.recordFile(f).errorText(), QString());
     f.fetchedOffset = 100;
     QCOMPARE(store.recordFile(f).errorText(), QString());   // replaces

@@ -32,7 +32,7 @@ qint64 newRun(RunStore &store)
     return store.createRun(r).value().id;
 }
 
-} // namespace
+}   // namespace
 
 void TstRunStoreSeries::provenanceRoundTrip()
 {
@@ -64,7 +64,8 @@ void TstRunStoreSeries::seriesRoundTrip()
     // Re-ingest replaces, it does not append.
     s.values = {1.9, 1.6, 1.5};
     QCOMPARE(store.setSeries(s).errorText(), QString());
-    QCOMPARE(store.setSeries({id, QStringLiteral("train_loss"), QString(), {1, 2, 3}, {0.5, 0.25, 0.1667}}).errorText(), QString());
+    QCOMPARE(store.setSeries({id, QStringLiteral("train_loss"), QString(), {1, 2, 3}, {0.5, 0.25, 0.1667}}).errorText(),
+             QString());
     const auto back = store.series(id);
     QVERIFY(back.ok());
     QCOMPARE(back.value().size(), 2);
@@ -74,7 +75,9 @@ void TstRunStoreSeries::seriesRoundTrip()
     QVERIFY(std::isnan(back.value()[0].steps[2]));   // "no step printed" survives the store
     QCOMPARE(back.value()[1].values, (QVector<double>{0.5, 0.25, 0.1667}));
     // Mismatched lengths are refused with a reason.
-    QVERIFY(store.setSeries({id, QStringLiteral("x"), QString(), {1}, {1, 2}}).errorText().contains(QLatin1String("1 steps for 2 values")));
+    QVERIFY(store.setSeries({id, QStringLiteral("x"), QString(), {1}, {1, 2}})
+                .errorText()
+                .contains(QLatin1String("1 steps for 2 values")));
     // Deleting the run deletes its series.
     QCOMPARE(store.deleteRun(id).errorText(), QString());
     QCOMPARE(store.series(id).value().size(), 0);

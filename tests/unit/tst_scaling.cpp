@@ -10,7 +10,8 @@ using namespace scalelab;
 
 namespace {
 
-ScalingRun run(int gpus, double runtime, std::optional<double> util = std::nullopt, std::optional<double> acc = std::nullopt)
+ScalingRun run(int gpus, double runtime, std::optional<double> util = std::nullopt,
+               std::optional<double> acc = std::nullopt)
 {
     ScalingRun r;
     r.gpus = gpus;
@@ -20,12 +21,18 @@ ScalingRun run(int gpus, double runtime, std::optional<double> util = std::nullo
     return r;
 }
 
-bool near(double a, double b, double eps = 1e-9) { return std::abs(a - b) < eps; }
+bool near(double a, double b, double eps = 1e-9)
+{
+    return std::abs(a - b) < eps;
+}
 
 // Amdahl's law with T1 = 100 s.
-double amdahl(double s, int n) { return 100.0 * (s + (1.0 - s) / n); }
+double amdahl(double s, int n)
+{
+    return 100.0 * (s + (1.0 - s) / n);
+}
 
-} // namespace
+}   // namespace
 
 class TstScaling : public QObject {
     Q_OBJECT
@@ -94,7 +101,8 @@ void TstScaling::amdahlSerialTenth()
     QVERIFY(near(*a.predictions()[1].runtimeSeconds, amdahl(0.1, 32), 1e-9));
     // 4 GPUs: 3.08x at 77 %; 8 GPUs: 4.71x at 59 % (below 70 %), measured.
     QCOMPARE(a.recommendedGpus(), 4);
-    QCOMPARE(a.summary(), QStringLiteral("4 GPUs: 3.1× at 77 % efficiency; 8 GPUs gave 53 % more speed for 1.3× the GPU-hours."));
+    QCOMPARE(a.summary(),
+             QStringLiteral("4 GPUs: 3.1× at 77 % efficiency; 8 GPUs gave 53 % more speed for 1.3× the GPU-hours."));
 }
 
 void TstScaling::amdahlWithNoise()
@@ -105,16 +113,18 @@ void TstScaling::amdahlWithNoise()
     for (int n : {1, 2, 4, 8, 16})
         runs.append(run(n, amdahl(0.1, n) * noise[i++]));
     const ScalingAnalysis a = ScalingAnalysis::analyze(runs);
-    QVERIFY2(std::abs(a.amdahl()->serialFraction - 0.1) < 0.02, qPrintable(QString::number(a.amdahl()->serialFraction)));
+    QVERIFY2(std::abs(a.amdahl()->serialFraction - 0.1) < 0.02,
+             qPrintable(QString::number(a.amdahl()->serialFraction)));
     QVERIFY(a.amdahl()->r2 > 0.98);
     QVERIFY(a.amdahl()->r2 < 1.0);
 }
 
 void TstScaling::thresholdChoosesCount()
 {
-    const QList<ScalingRun> runs{run(1, amdahl(0.1, 1)), run(2, amdahl(0.1, 2)), run(4, amdahl(0.1, 4)), run(8, amdahl(0.1, 8))};
-    QCOMPARE(ScalingAnalysis::analyze(runs, 0.9).recommendedGpus(), 2);    // 91 %
-    QCOMPARE(ScalingAnalysis::analyze(runs, 0.5).recommendedGpus(), 8);    // 59 %
+    const QList<ScalingRun> runs{run(1, amdahl(0.1, 1)), run(2, amdahl(0.1, 2)), run(4, amdahl(0.1, 4)),
+                                 run(8, amdahl(0.1, 8))};
+    QCOMPARE(ScalingAnalysis::analyze(runs, 0.9).recommendedGpus(), 2);   // 91 %
+    QCOMPARE(ScalingAnalysis::analyze(runs, 0.5).recommendedGpus(), 8);   // 59 %
     QCOMPARE(ScalingAnalysis::analyze(runs, 0.95).recommendedGpus(), 1);
     QCOMPARE(ScalingAnalysis::analyze(runs, 0.5).efficiencyThreshold(), 0.5);
 }
@@ -135,7 +145,8 @@ void TstScaling::slowdownAllCounts()
 // (tests/data/ingest/ddp-digits-{1,2}proc.out: train_time_s 2.826 and 3.301).
 void TstScaling::slowdownRecordedExample()
 {
-    const ScalingAnalysis a = ScalingAnalysis::analyze({run(1, 2.826, std::nullopt, 0.975), run(2, 3.301, std::nullopt, 0.9778)});
+    const ScalingAnalysis a =
+        ScalingAnalysis::analyze({run(1, 2.826, std::nullopt, 0.975), run(2, 3.301, std::nullopt, 0.9778)});
     QVERIFY(a.tooSmallToScale());
     QVERIFY(a.summary().contains(QLatin1String("slower")));
     QVERIFY(a.summary().contains(QStringLiteral("2 GPUs (0.9×)")));
@@ -150,7 +161,8 @@ void TstScaling::barelyFaster()
     QCOMPARE(a.summary(), QStringLiteral("2 GPUs gave only 1.1× the speed of 1 GPU and 4 GPUs (0.9×) was slower: "
                                          "the model is too small to scale: use 1 GPU."));
     const ScalingAnalysis b = ScalingAnalysis::analyze({run(1, 100), run(2, 92)});
-    QCOMPARE(b.summary(), QStringLiteral("2 GPUs gave only 1.1× the speed of 1 GPU: the model is too small to scale: use 1 GPU."));
+    QCOMPARE(b.summary(),
+             QStringLiteral("2 GPUs gave only 1.1× the speed of 1 GPU: the model is too small to scale: use 1 GPU."));
 }
 
 void TstScaling::belowThresholdKeepsBaseline()
@@ -158,7 +170,8 @@ void TstScaling::belowThresholdKeepsBaseline()
     const ScalingAnalysis a = ScalingAnalysis::analyze({run(1, 100), run(2, 75)});
     QCOMPARE(a.recommendedGpus(), 1);
     QVERIFY(!a.tooSmallToScale());
-    QCOMPARE(a.summary(), QStringLiteral("Use 1 GPU: 2 GPUs reached 1.3× at 67 % efficiency, below the 70 % threshold."));
+    QCOMPARE(a.summary(),
+             QStringLiteral("Use 1 GPU: 2 GPUs reached 1.3× at 67 % efficiency, below the 70 % threshold."));
 }
 
 void TstScaling::singleRun()
@@ -168,7 +181,9 @@ void TstScaling::singleRun()
     QCOMPARE(a.recommendedGpus(), 4);
     QVERIFY(!a.amdahl());
     QVERIFY(a.predictions().isEmpty());
-    QCOMPARE(a.summary(), QStringLiteral("Only the 4-GPU run can be compared: run the same job on 8 GPUs to see whether it scales."));
+    QCOMPARE(
+        a.summary(),
+        QStringLiteral("Only the 4-GPU run can be compared: run the same job on 8 GPUs to see whether it scales."));
 }
 
 void TstScaling::noUsableRuns()
@@ -222,11 +237,13 @@ void TstScaling::lowUtilisationWarning()
 
 void TstScaling::accuracyDropWarning()
 {
-    const ScalingAnalysis a = ScalingAnalysis::analyze({run(1, 100, std::nullopt, 0.99), run(4, 27, std::nullopt, 0.95)});
+    const ScalingAnalysis a =
+        ScalingAnalysis::analyze({run(1, 100, std::nullopt, 0.99), run(4, 27, std::nullopt, 0.95)});
     QCOMPARE(a.recommendedGpus(), 4);
     QCOMPARE(a.warnings().size(), 2);   // and why there is no fit
     QVERIFY(a.warnings()[0].contains(QLatin1String("Accuracy fell from 0.990 on 1 GPU to 0.950 on 4 GPUs")));
-    const ScalingAnalysis same = ScalingAnalysis::analyze({run(1, 100, std::nullopt, 0.9926), run(4, 27, std::nullopt, 0.9936)});
+    const ScalingAnalysis same =
+        ScalingAnalysis::analyze({run(1, 100, std::nullopt, 0.9926), run(4, 27, std::nullopt, 0.9936)});
     QCOMPARE(same.warnings(), QStringList{same.noFitReason()});
 }
 
@@ -237,7 +254,8 @@ void TstScaling::baselineNotOneGpu()
     QVERIFY(near(a.points()[1].speedup, 100.0 / 55));
     QVERIFY(near(a.points()[2].efficiency, 100.0 / 30 * 2 / 8));   // 83 %
     QCOMPARE(a.recommendedGpus(), 8);
-    QVERIFY2(a.summary().startsWith(QStringLiteral("8 GPUs: 3.3× the speed of 2 GPUs at 83 % efficiency; 16 GPUs would add")),
+    QVERIFY2(a.summary().startsWith(
+                 QStringLiteral("8 GPUs: 3.3× the speed of 2 GPUs at 83 % efficiency; 16 GPUs would add")),
              qPrintable(a.summary()));
 }
 
@@ -255,12 +273,13 @@ void TstScaling::throughputBasis()
     QVERIFY(near(a.points()[2].speedup, 3.4));
     QVERIFY(near(a.points()[2].efficiency, 0.85));
     QVERIFY(a.amdahl());
-    QVERIFY(!a.amdahl()->t1Seconds);           // no runtimes were fitted
+    QVERIFY(!a.amdahl()->t1Seconds);   // no runtimes were fitted
     QVERIFY(a.predictions()[0].throughput);
     QVERIFY(!a.predictions()[0].runtimeSeconds);
-    QVERIFY(!a.points()[0].gpuHours);          // not known from throughput alone
+    QVERIFY(!a.points()[0].gpuHours);   // not known from throughput alone
     QCOMPARE(a.recommendedGpus(), 4);
-    QVERIFY2(a.summary().startsWith(QStringLiteral("4 GPUs: 3.4× at 85 % efficiency; 8 GPUs would add about")), qPrintable(a.summary()));
+    QVERIFY2(a.summary().startsWith(QStringLiteral("4 GPUs: 3.4× at 85 % efficiency; 8 GPUs would add about")),
+             qPrintable(a.summary()));
 }
 
 void TstScaling::repeatedRunsAveraged()
@@ -275,7 +294,8 @@ void TstScaling::repeatedRunsAveraged()
 // Seed 002: Horovod + Keras, train time 472.7 s on 1 GPU, 124.7 s on 4.
 void TstScaling::seedHorovodRuns()
 {
-    const ScalingAnalysis a = ScalingAnalysis::analyze({run(1, 472.6957468986511, 30.0, 0.9926), run(4, 124.74971508979797, 70.0, 0.9936)});
+    const ScalingAnalysis a =
+        ScalingAnalysis::analyze({run(1, 472.6957468986511, 30.0, 0.9926), run(4, 124.74971508979797, 70.0, 0.9936)});
     QCOMPARE(a.recommendedGpus(), 4);
     // Two points fit any two-parameter curve exactly: no fit, no R², no prediction.
     QVERIFY(!a.amdahl());
@@ -289,13 +309,14 @@ void TstScaling::seedHorovodRuns()
 void TstScaling::recordedGpuHoursUsedWhenMeasured()
 {
     ScalingRun r4 = run(4, 100);
-    r4.gpuHours = 0.2;     // sacct Elapsed includes start-up: more than 4 x 100 s
+    r4.gpuHours = 0.2;   // sacct Elapsed includes start-up: more than 4 x 100 s
     ScalingRun r8 = run(8, 70);
     r8.gpuHours = 0.3;
     const ScalingAnalysis a = ScalingAnalysis::analyze({run(1, 380), r4, r8});
     QCOMPARE(*a.points()[1].gpuHours, 0.2);
     QCOMPARE(a.recommendedGpus(), 4);
-    QVERIFY2(a.summary().contains(QStringLiteral("8 GPUs gave 43 % more speed for 1.5× the GPU-hours")), qPrintable(a.summary()));
+    QVERIFY2(a.summary().contains(QStringLiteral("8 GPUs gave 43 % more speed for 1.5× the GPU-hours")),
+             qPrintable(a.summary()));
 }
 
 void TstScaling::twoGpuCountsGiveNoFit()
@@ -332,11 +353,11 @@ void TstScaling::repeatsUseMedianAndRange()
     QCOMPARE(*p1.runtimeMax, 4.17);
     QVERIFY(near(p1.spread, (4.17 - 1.81) / 2.99));
     const ScalingPoint &p2 = a.points()[1];
-    QCOMPARE(*p2.runtimeSeconds, 1.02);         // median of three: the middle one
+    QCOMPARE(*p2.runtimeSeconds, 1.02);   // median of three: the middle one
     QVERIFY(near(p2.speedup, 2.99 / 1.02));
     QVERIFY(near(p2.speedupMin, 2.99 / 1.04));
     QVERIFY(near(p2.speedupMax, 2.99 / 1.0));
-    QVERIFY(near(p2.spread, 0.04 / 1.02));      // 3.9 %: not flagged
+    QVERIFY(near(p2.spread, 0.04 / 1.02));   // 3.9 %: not flagged
     QCOMPARE(a.usedRuns(), 6);
     QStringList noisy;
     for (const QString &w : a.warnings())
@@ -350,7 +371,8 @@ void TstScaling::repeatsUseMedianAndRange()
 
 void TstScaling::overlapOnSharedNodes()
 {
-    auto at = [](int gpus, double t, const QString &label, const QString &start, const QString &end, const QString &nodes) {
+    auto at = [](int gpus, double t, const QString &label, const QString &start, const QString &end,
+                 const QString &nodes) {
         ScalingRun r = run(gpus, t);
         r.label = label;
         r.start = start;
@@ -360,14 +382,14 @@ void TstScaling::overlapOnSharedNodes()
     };
     // Job 11 and 12 share tb-node2 for 30 s; job 13 ran after; job 14 ran at the same time on other nodes.
     const QList<ScalingRun> runs{
-        at(1, 100, QStringLiteral("job 11"), QStringLiteral("2024-05-01T10:00:00"), QStringLiteral("2024-05-01T10:01:40"),
-           QStringLiteral("tb-node2")),
-        at(2, 50, QStringLiteral("job 12"), QStringLiteral("2024-05-01T10:01:10"), QStringLiteral("2024-05-01T10:02:00"),
-           QStringLiteral("tb-node[1-2]")),
-        at(4, 25, QStringLiteral("job 13"), QStringLiteral("2024-05-01T10:02:00"), QStringLiteral("2024-05-01T10:02:25"),
-           QStringLiteral("tb-node[1-2]")),
-        at(2, 50, QStringLiteral("job 14"), QStringLiteral("2024-05-01T10:00:00"), QStringLiteral("2024-05-01T10:00:50"),
-           QStringLiteral("tb-node[03,07]")),
+        at(1, 100, QStringLiteral("job 11"), QStringLiteral("2024-05-01T10:00:00"),
+           QStringLiteral("2024-05-01T10:01:40"), QStringLiteral("tb-node2")),
+        at(2, 50, QStringLiteral("job 12"), QStringLiteral("2024-05-01T10:01:10"),
+           QStringLiteral("2024-05-01T10:02:00"), QStringLiteral("tb-node[1-2]")),
+        at(4, 25, QStringLiteral("job 13"), QStringLiteral("2024-05-01T10:02:00"),
+           QStringLiteral("2024-05-01T10:02:25"), QStringLiteral("tb-node[1-2]")),
+        at(2, 50, QStringLiteral("job 14"), QStringLiteral("2024-05-01T10:00:00"),
+           QStringLiteral("2024-05-01T10:00:50"), QStringLiteral("tb-node[03,07]")),
     };
     const QList<RunOverlap> o = ScalingAnalysis::findOverlaps(runs);
     QCOMPARE(o.size(), 1);

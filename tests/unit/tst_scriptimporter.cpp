@@ -38,76 +38,154 @@ void TestScriptImporter::seedScripts_data()
     const QStringList csc11 = {"placeholder-value@2", "placeholder-value@11", "framework-guessed@11"};
     const QStringList csc10 = {"placeholder-value@2", "placeholder-value@10", "framework-guessed@10"};
     // CSC guide: single node, 2 GPUs, no MPI (one process drives both GPUs).
-    QTest::newRow("puhti 2gpu") << "csc-puhti-2gpu-nompi.sbatch" << "puhti" << "gpu" << 2 << 1 << "dataparallel" << "srun"
+    QTest::newRow("puhti 2gpu") << "csc-puhti-2gpu-nompi.sbatch"
+                                << "puhti"
+                                << "gpu" << 2 << 1 << "dataparallel"
+                                << "srun"
                                 << "myprog.py" << csc11;
-    QTest::newRow("mahti 2gpu") << "csc-mahti-2gpu-nompi.sbatch" << "mahti" << "gpusmall" << 2 << 1 << "dataparallel"
-                                << "srun" << "myprog.py" << csc10;
-    QTest::newRow("lumi 2gpu") << "csc-lumi-2gpu-nompi.sbatch" << "lumi" << "eap" << 2 << 1 << "dataparallel" << "srun"
+    QTest::newRow("mahti 2gpu") << "csc-mahti-2gpu-nompi.sbatch"
+                                << "mahti"
+                                << "gpusmall" << 2 << 1 << "dataparallel"
+                                << "srun"
+                                << "myprog.py" << csc10;
+    QTest::newRow("lumi 2gpu") << "csc-lumi-2gpu-nompi.sbatch"
+                               << "lumi"
+                               << "eap" << 2 << 1 << "dataparallel"
+                               << "srun"
                                << "myprog.py" << csc11;
     // Single node, one MPI task per GPU.
-    QTest::newRow("puhti 1node mpi") << "csc-puhti-1node-mpi.sbatch" << "puhti" << "gpu" << 4 << 1 << "pytorch-ddp"
-                                     << "srun" << "myprog.py" << csc11;
-    QTest::newRow("mahti 1node mpi") << "csc-mahti-1node-mpi.sbatch" << "mahti" << "gpumedium" << 4 << 1 << "pytorch-ddp"
-                                     << "srun" << "myprog.py" << csc10;
-    QTest::newRow("lumi 1node mpi") << "csc-lumi-1node-mpi.sbatch" << "lumi" << "eap" << 8 << 1 << "pytorch-ddp" << "srun"
+    QTest::newRow("puhti 1node mpi") << "csc-puhti-1node-mpi.sbatch"
+                                     << "puhti"
+                                     << "gpu" << 4 << 1 << "pytorch-ddp"
+                                     << "srun"
+                                     << "myprog.py" << csc11;
+    QTest::newRow("mahti 1node mpi") << "csc-mahti-1node-mpi.sbatch"
+                                     << "mahti"
+                                     << "gpumedium" << 4 << 1 << "pytorch-ddp"
+                                     << "srun"
+                                     << "myprog.py" << csc10;
+    QTest::newRow("lumi 1node mpi") << "csc-lumi-1node-mpi.sbatch"
+                                    << "lumi"
+                                    << "eap" << 8 << 1 << "pytorch-ddp"
+                                    << "srun"
                                     << "myprog.py" << csc11;
     // Two full nodes, one process per node.
-    QTest::newRow("puhti 2node") << "csc-puhti-2node-nompi.sbatch" << "puhti" << "gpu" << 8 << 2 << "tf-multiworker"
-                                 << "srun" << "myprog.py" << csc11;
-    QTest::newRow("mahti 2node") << "csc-mahti-2node-nompi.sbatch" << "mahti" << "gpumedium" << 8 << 2
-                                 << "tf-multiworker" << "srun" << "myprog.py" << csc10;
-    QTest::newRow("lumi 2node") << "csc-lumi-2node-nompi.sbatch" << "lumi" << "eap" << 16 << 2 << "tf-multiworker"
-                                << "srun" << "myprog.py" << csc11;
+    QTest::newRow("puhti 2node") << "csc-puhti-2node-nompi.sbatch"
+                                 << "puhti"
+                                 << "gpu" << 8 << 2 << "tf-multiworker"
+                                 << "srun"
+                                 << "myprog.py" << csc11;
+    QTest::newRow("mahti 2node") << "csc-mahti-2node-nompi.sbatch"
+                                 << "mahti"
+                                 << "gpumedium" << 8 << 2 << "tf-multiworker"
+                                 << "srun"
+                                 << "myprog.py" << csc10;
+    QTest::newRow("lumi 2node") << "csc-lumi-2node-nompi.sbatch"
+                                << "lumi"
+                                << "eap" << 16 << 2 << "tf-multiworker"
+                                << "srun"
+                                << "myprog.py" << csc11;
     // Two full nodes, one MPI task per GPU.
-    QTest::newRow("puhti 2node mpi") << "csc-puhti-2node-mpi.sbatch" << "puhti" << "gpu" << 8 << 2 << "pytorch-ddp"
-                                     << "srun" << "myprog.py" << csc11;
-    QTest::newRow("mahti 2node mpi") << "csc-mahti-2node-mpi.sbatch" << "mahti" << "gpumedium" << 8 << 2
-                                     << "pytorch-ddp" << "srun" << "myprog.py" << csc10;
-    QTest::newRow("lumi 2node mpi") << "csc-lumi-2node-mpi.sbatch" << "lumi" << "eap" << 16 << 2 << "pytorch-ddp"
-                                    << "srun" << "myprog.py" << csc11;
+    QTest::newRow("puhti 2node mpi") << "csc-puhti-2node-mpi.sbatch"
+                                     << "puhti"
+                                     << "gpu" << 8 << 2 << "pytorch-ddp"
+                                     << "srun"
+                                     << "myprog.py" << csc11;
+    QTest::newRow("mahti 2node mpi") << "csc-mahti-2node-mpi.sbatch"
+                                     << "mahti"
+                                     << "gpumedium" << 8 << 2 << "pytorch-ddp"
+                                     << "srun"
+                                     << "myprog.py" << csc10;
+    QTest::newRow("lumi 2node mpi") << "csc-lumi-2node-mpi.sbatch"
+                                    << "lumi"
+                                    << "eap" << 16 << 2 << "pytorch-ddp"
+                                    << "srun"
+                                    << "myprog.py" << csc11;
     // PyTorch DDP through torch.distributed.run.
-    QTest::newRow("puhti ddp 1node") << "csc-puhti-ddp-1node.sbatch" << "puhti" << "gpu" << 4 << 1 << "pytorch-ddp"
-                                     << "torchrun" << "myprog.py" << QStringList{"placeholder-value@2", "placeholder-value@14"};
-    QTest::newRow("mahti ddp 1node") << "csc-mahti-ddp-1node.sbatch" << "mahti" << "gpumedium" << 4 << 1 << "pytorch-ddp"
-                                     << "torchrun" << "myprog.py" << QStringList{"placeholder-value@2", "placeholder-value@13"};
-    QTest::newRow("lumi ddp 1node") << "csc-lumi-ddp-1node.sbatch" << "lumi" << "eap" << 8 << 1 << "pytorch-ddp"
-                                    << "torchrun" << "myprog.py" << QStringList{"placeholder-value@2", "placeholder-value@15"};
-    QTest::newRow("puhti ddp 2node") << "csc-puhti-ddp-2node.sbatch" << "puhti" << "gpu" << 8 << 2 << "pytorch-ddp"
-                                     << "torchrun" << "myprog.py" << QStringList{"placeholder-value@2", "placeholder-value@22"};
-    QTest::newRow("mahti ddp 2node") << "csc-mahti-ddp-2node.sbatch" << "mahti" << "gpumedium" << 8 << 2 << "pytorch-ddp"
-                                     << "torchrun" << "myprog.py" << QStringList{"placeholder-value@2", "placeholder-value@21"};
+    QTest::newRow("puhti ddp 1node") << "csc-puhti-ddp-1node.sbatch"
+                                     << "puhti"
+                                     << "gpu" << 4 << 1 << "pytorch-ddp"
+                                     << "torchrun"
+                                     << "myprog.py" << QStringList{"placeholder-value@2", "placeholder-value@14"};
+    QTest::newRow("mahti ddp 1node") << "csc-mahti-ddp-1node.sbatch"
+                                     << "mahti"
+                                     << "gpumedium" << 4 << 1 << "pytorch-ddp"
+                                     << "torchrun"
+                                     << "myprog.py" << QStringList{"placeholder-value@2", "placeholder-value@13"};
+    QTest::newRow("lumi ddp 1node") << "csc-lumi-ddp-1node.sbatch"
+                                    << "lumi"
+                                    << "eap" << 8 << 1 << "pytorch-ddp"
+                                    << "torchrun"
+                                    << "myprog.py" << QStringList{"placeholder-value@2", "placeholder-value@15"};
+    QTest::newRow("puhti ddp 2node") << "csc-puhti-ddp-2node.sbatch"
+                                     << "puhti"
+                                     << "gpu" << 8 << 2 << "pytorch-ddp"
+                                     << "torchrun"
+                                     << "myprog.py" << QStringList{"placeholder-value@2", "placeholder-value@22"};
+    QTest::newRow("mahti ddp 2node") << "csc-mahti-ddp-2node.sbatch"
+                                     << "mahti"
+                                     << "gpumedium" << 8 << 2 << "pytorch-ddp"
+                                     << "torchrun"
+                                     << "myprog.py" << QStringList{"placeholder-value@2", "placeholder-value@21"};
     // The guide's mistake: 8 GPUs per node reserved, --nproc_per_node=4 (line 19) starts 4.
-    QTest::newRow("lumi ddp 2node") << "lumi-ddp-2node.sbatch" << "lumi" << "eap" << 16 << 2 << "pytorch-ddp" << "torchrun"
+    QTest::newRow("lumi ddp 2node") << "lumi-ddp-2node.sbatch"
+                                    << "lumi"
+                                    << "eap" << 16 << 2 << "pytorch-ddp"
+                                    << "torchrun"
                                     << "myprog.py"
                                     << QStringList{"placeholder-value@2", "launcher-too-few-processes@19",
                                                    "placeholder-value@23"};
     // DeepSpeed: its own launcher in a singularity_wrapper, or one srun task per GPU.
-    QTest::newRow("puhti deepspeed") << "csc-puhti-deepspeed-1node.sbatch" << "puhti" << "gpu" << 4 << 1 << "deepspeed"
-                                     << "deepspeed" << "myprog.py" << QStringList{"placeholder-value@2", "placeholder-value@15"};
-    QTest::newRow("mahti deepspeed") << "csc-mahti-deepspeed-1node.sbatch" << "mahti" << "gpumedium" << 4 << 1
-                                     << "deepspeed" << "deepspeed" << "myprog.py"
-                                     << QStringList{"placeholder-value@2", "placeholder-value@14"};
-    QTest::newRow("puhti deepspeed mpi") << "csc-puhti-deepspeed-2node-mpi.sbatch" << "puhti" << "gpu" << 8 << 2
-                                         << "deepspeed" << "srun" << "myprog.py"
-                                         << QStringList{"placeholder-value@2", "placeholder-value@15"};
-    QTest::newRow("mahti deepspeed mpi") << "csc-mahti-deepspeed-2node-mpi.sbatch" << "mahti" << "gpumedium" << 8 << 2
-                                         << "deepspeed" << "srun" << "myprog.py"
-                                         << QStringList{"placeholder-value@2", "placeholder-value@14"};
+    QTest::newRow("puhti deepspeed") << "csc-puhti-deepspeed-1node.sbatch"
+                                     << "puhti"
+                                     << "gpu" << 4 << 1 << "deepspeed"
+                                     << "deepspeed"
+                                     << "myprog.py" << QStringList{"placeholder-value@2", "placeholder-value@15"};
+    QTest::newRow("mahti deepspeed") << "csc-mahti-deepspeed-1node.sbatch"
+                                     << "mahti"
+                                     << "gpumedium" << 4 << 1 << "deepspeed"
+                                     << "deepspeed"
+                                     << "myprog.py" << QStringList{"placeholder-value@2", "placeholder-value@14"};
+    QTest::newRow("puhti deepspeed mpi") << "csc-puhti-deepspeed-2node-mpi.sbatch"
+                                         << "puhti"
+                                         << "gpu" << 8 << 2 << "deepspeed"
+                                         << "srun"
+                                         << "myprog.py" << QStringList{"placeholder-value@2", "placeholder-value@15"};
+    QTest::newRow("mahti deepspeed mpi") << "csc-mahti-deepspeed-2node-mpi.sbatch"
+                                         << "mahti"
+                                         << "gpumedium" << 8 << 2 << "deepspeed"
+                                         << "srun"
+                                         << "myprog.py" << QStringList{"placeholder-value@2", "placeholder-value@14"};
     // AAU: horovodrun inside singularity; --ntasks=4 without --nodes.
-    QTest::newRow("aau horovod") << "aau-horovod.sbatch" << "aau" << "" << 4 << 0 << "horovod" << "horovodrun"
+    QTest::newRow("aau horovod") << "aau-horovod.sbatch"
+                                 << "aau"
+                                 << "" << 4 << 0 << "horovod"
+                                 << "horovodrun"
                                  << "/code/example.py" << QStringList{"nodes-unspecified@8", "option-not-imported@4"};
     // GUJCOST: --ntasks=2 (line 4) but kernprof runs one DataParallel process.
     QTest::newRow("gujcost dataparallel")
-        << "gujcost-dataparallel.sbatch" << "workshop" << "gpu" << 2 << 1 << "dataparallel" << "srun" << "mnist_multigpu.py"
+        << "gujcost-dataparallel.sbatch"
+        << "workshop"
+        << "gpu" << 2 << 1 << "dataparallel"
+        << "srun"
+        << "mnist_multigpu.py"
         << QStringList{"tasks-never-started@4", "sbatch-disabled@7", "sbatch-disabled@8", "option-not-imported@10",
                        "framework-guessed@26"};
     // M3: the first 16 lines of the single-GPU job (no command in them).
-    QTest::newRow("m3 mnist") << "m3-mnist.sbatch" << "m3" << "m3h" << 1 << 0 << "dataparallel" << "srun" << ""
+    QTest::newRow("m3 mnist") << "m3-mnist.sbatch"
+                              << "m3"
+                              << "m3h" << 1 << 0 << "dataparallel"
+                              << "srun"
+                              << ""
                               << QStringList{"no-launch-line@0", "placeholder-value@6", "placeholder-value@10",
                                              "nodes-unspecified@13"};
-    QTest::newRow("m3 mnist multi") << "m3-mnist-multi.sbatch" << "m3" << "m3h" << 2 << 0 << "tf-mirrored" << "srun"
-                                    << "/scratch/ab12/$USER/gpu-examples/models/official/vision/image_classification/mnist_main.py"
-                                    << QStringList{"nodes-unspecified@8", "tasks-never-started@8", "framework-guessed@17"};
+    QTest::newRow("m3 mnist multi")
+        << "m3-mnist-multi.sbatch"
+        << "m3"
+        << "m3h" << 2 << 0 << "tf-mirrored"
+        << "srun"
+        << "/scratch/ab12/$USER/gpu-examples/models/official/vision/image_classification/mnist_main.py"
+        << QStringList{"nodes-unspecified@8", "tasks-never-started@8", "framework-guessed@17"};
 }
 
 void TestScriptImporter::seedScripts()
@@ -154,10 +232,12 @@ void TestScriptImporter::seedScriptDetails()
         QVERIFY(imp.spec.environment.setup.isEmpty());
         // The same script on LUMI: --cpus-per-gpu (line 7) breaks GPU peer access there.
         const ScriptImport lumi = importSbatchScript(readScript("aau-horovod.sbatch"), fixtureProfile("lumi"));
-        QVERIFY2(findingKeys(lumi.diagnostics, false).contains("site-cpus-per-gpu@7"), qPrintable(describe(lumi.diagnostics)));
+        QVERIFY2(findingKeys(lumi.diagnostics, false).contains("site-cpus-per-gpu@7"),
+                 qPrintable(describe(lumi.diagnostics)));
     }
     {   // GUJCOST: module purge / conda activate are setup, miniconda a module.
-        const ScriptImport imp = importSbatchScript(readScript("gujcost-dataparallel.sbatch"), fixtureProfile("workshop"));
+        const ScriptImport imp =
+            importSbatchScript(readScript("gujcost-dataparallel.sbatch"), fixtureProfile("workshop"));
         QCOMPARE(imp.spec.environment.modules, QStringList{"miniconda"});
         QCOMPARE(imp.spec.environment.setup, (QStringList{"module purge", "conda activate gujcost_workshop"}));
         QCOMPARE(imp.spec.args, (QStringList{"--epochs=5", "--batch-size=128"}));
@@ -200,13 +280,13 @@ void TestScriptImporter::seedScriptDetails()
         QVERIFY(it->message.contains("--nproc_per_node=8"));
     }
     {   // CSC DeepSpeed: singularity_wrapper is unwrapped and recorded.
-        const ScriptImport imp = importSbatchScript(readScript("csc-puhti-deepspeed-1node.sbatch"), fixtureProfile("puhti"));
+        const ScriptImport imp =
+            importSbatchScript(readScript("csc-puhti-deepspeed-1node.sbatch"), fixtureProfile("puhti"));
         QCOMPARE(imp.launch()->containerWrapper, QStringLiteral("singularity_wrapper"));
         QCOMPARE(imp.spec.args, (QStringList{"--deepspeed", "--deepspeed_config", "my_ds_config.json"}));
         QVERIFY(imp.spec.environment.container.image.isEmpty());
     }
 }
-
 
 void TestScriptImporter::synthetic_data()
 {
@@ -217,53 +297,58 @@ void TestScriptImporter::synthetic_data()
     QTest::newRow("torchrun 2 nodes without srun")
         << "puhti"
         << sh({"#!/bin/bash", "#SBATCH --account=project_2001234", "#SBATCH --partition=gpu", "#SBATCH --nodes=2",
-               "#SBATCH --gres=gpu:v100:4", "#SBATCH --time=1:00:00", "torchrun --nnodes=2 --nproc_per_node=4 train.py"})
+               "#SBATCH --gres=gpu:v100:4", "#SBATCH --time=1:00:00",
+               "torchrun --nnodes=2 --nproc_per_node=4 train.py"})
         << QStringList{"torchrun-without-srun-multinode@7"};   // the 4 idle GPUs are the same mistake
     QTest::newRow("torchrun standalone on 2 nodes")
         << "puhti"
-        << sh({"#!/bin/bash", "#SBATCH -A project_2001234 -p gpu", "#SBATCH -N2 --ntasks-per-node=1", "#SBATCH --gres=gpu:v100:4",
-               "#SBATCH -t 60", "srun torchrun --standalone --nnodes=1 --nproc_per_node=4 train.py"})
+        << sh({"#!/bin/bash", "#SBATCH -A project_2001234 -p gpu", "#SBATCH -N2 --ntasks-per-node=1",
+               "#SBATCH --gres=gpu:v100:4", "#SBATCH -t 60",
+               "srun torchrun --standalone --nnodes=1 --nproc_per_node=4 train.py"})
         << QStringList{"torchrun-standalone-multinode@6"};
     QTest::newRow("torchrun nnodes mismatch")
         << "puhti"
-        << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --nodes=2 --ntasks-per-node=1", "#SBATCH --gres=gpu:v100:4",
-               "#SBATCH --time=10:00", "srun torchrun \\", "  --nnodes=4 \\", "  --nproc_per_node=gpu train.py"})
+        << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --nodes=2 --ntasks-per-node=1",
+               "#SBATCH --gres=gpu:v100:4", "#SBATCH --time=10:00", "srun torchrun \\", "  --nnodes=4 \\",
+               "  --nproc_per_node=gpu train.py"})
         << QStringList{"torchrun-no-rendezvous@6", "torchrun-nnodes-mismatch@7"};
-    QTest::newRow("torchrun per task")
-        << "puhti"
-        << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --nodes=1 --ntasks-per-node=4", "#SBATCH --gres=gpu:v100:4",
-               "#SBATCH --time=10:00", "srun torchrun --nproc_per_node=4 train.py"})
-        << QStringList{"launcher-too-many-processes@6"};
-    QTest::newRow("variables resolve")
-        << "puhti"
-        << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --nodes=2 --ntasks-per-node=1", "#SBATCH --gpus-per-node=4",
-               "#SBATCH --time=10:00", "NGPU=$SLURM_GPUS_ON_NODE", "export NN=${SLURM_NNODES}",
-               "srun torchrun --nnodes=$NN --nproc_per_node=$NGPU --rdzv_endpoint=$(hostname):29500 train.py --epochs ${EPOCHS:-3}"})
-        << QStringList{};
-    QTest::newRow("unresolved count")
-        << "puhti"
-        << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --nodes=1", "#SBATCH --gres=gpu:v100:4", "#SBATCH --time=10:00",
-               "srun torchrun --nproc_per_node=$NGPUS train.py"})
-        << QStringList{"unresolved-variable@6"};
-    QTest::newRow("horovodrun too few")
-        << "puhti"
-        << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --nodes=1 --ntasks=4", "#SBATCH --gres=gpu:v100:4",
-               "#SBATCH --time=10:00", "horovodrun -np 2 python train.py"})
-        << QStringList{"launcher-too-few-processes@6"};
+    QTest::newRow("torchrun per task") << "puhti"
+                                       << sh({"#!/bin/bash", "#SBATCH -A project_2001234",
+                                              "#SBATCH --nodes=1 --ntasks-per-node=4", "#SBATCH --gres=gpu:v100:4",
+                                              "#SBATCH --time=10:00", "srun torchrun --nproc_per_node=4 train.py"})
+                                       << QStringList{"launcher-too-many-processes@6"};
+    QTest::newRow("variables resolve") << "puhti"
+                                       << sh({"#!/bin/bash", "#SBATCH -A project_2001234",
+                                              "#SBATCH --nodes=2 --ntasks-per-node=1", "#SBATCH --gpus-per-node=4",
+                                              "#SBATCH --time=10:00", "NGPU=$SLURM_GPUS_ON_NODE",
+                                              "export NN=${SLURM_NNODES}",
+                                              "srun torchrun --nnodes=$NN --nproc_per_node=$NGPU "
+                                              "--rdzv_endpoint=$(hostname):29500 train.py --epochs ${EPOCHS:-3}"})
+                                       << QStringList{};
+    QTest::newRow("unresolved count") << "puhti"
+                                      << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --nodes=1",
+                                             "#SBATCH --gres=gpu:v100:4", "#SBATCH --time=10:00",
+                                             "srun torchrun --nproc_per_node=$NGPUS train.py"})
+                                      << QStringList{"unresolved-variable@6"};
+    QTest::newRow("horovodrun too few") << "puhti"
+                                        << sh({"#!/bin/bash", "#SBATCH -A project_2001234",
+                                               "#SBATCH --nodes=1 --ntasks=4", "#SBATCH --gres=gpu:v100:4",
+                                               "#SBATCH --time=10:00", "horovodrun -np 2 python train.py"})
+                                        << QStringList{"launcher-too-few-processes@6"};
     QTest::newRow("mpirun more than slots")
         << "puhti"
         << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --nodes=1 --ntasks=4", "#SBATCH --gres=gpu:v100:4",
                "#SBATCH --time=10:00", "mpirun -np 8 python train.py"})
         << QStringList{"launcher-too-many-processes@6"};
-    QTest::newRow("deepspeed num_gpus")
-        << "puhti"
-        << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --nodes=1", "#SBATCH --gres=gpu:v100:4",
-               "#SBATCH --time=10:00", "deepspeed --num_gpus=2 train.py --deepspeed"})
-        << QStringList{"launcher-too-few-processes@6"};
+    QTest::newRow("deepspeed num_gpus") << "puhti"
+                                        << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --nodes=1",
+                                               "#SBATCH --gres=gpu:v100:4", "#SBATCH --time=10:00",
+                                               "deepspeed --num_gpus=2 train.py --deepspeed"})
+                                        << QStringList{"launcher-too-few-processes@6"};
     QTest::newRow("plain python on 2 nodes")
         << "puhti"
-        << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --nodes=2", "#SBATCH --gres=gpu:v100:4", "#SBATCH --time=10:00",
-               "python3 train.py"})
+        << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --nodes=2", "#SBATCH --gres=gpu:v100:4",
+               "#SBATCH --time=10:00", "python3 train.py"})
         << QStringList{"first-node-only@6"};
     QTest::newRow("srun starts fewer tasks")
         << "puhti"
@@ -272,60 +357,63 @@ void TestScriptImporter::synthetic_data()
         << QStringList{"tasks-never-started@6"};
     QTest::newRow("sbatch after command")
         << "puhti"
-        << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --gres=gpu:v100:1", "#SBATCH --time=10:00", "module load pytorch",
-               "#SBATCH --gres=gpu:v100:4", "srun python3 train.py"})
+        << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --gres=gpu:v100:1", "#SBATCH --time=10:00",
+               "module load pytorch", "#SBATCH --gres=gpu:v100:4", "srun python3 train.py"})
         << QStringList{"sbatch-after-command@6"};
     QTest::newRow("unknown and typo options")
         << "puhti"
         << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --gres=gpu:v100:1", "#SBATCH --time=10:00",
-               "#SBATCH --gpus-per-nod=1x", "#SBATCH --frobnicate", "#SBATCH \u2014constraint=pascal", "# SBATCH --nodes=2",
-               "#sbatch --nodes=3", "srun python3 train.py"})
-        << QStringList{"invalid-value@5", "unknown-option@6", "unknown-option@7",
-                       "sbatch-directive-ignored@8", "sbatch-directive-ignored@9"};
+               "#SBATCH --gpus-per-nod=1x", "#SBATCH --frobnicate", "#SBATCH \u2014constraint=pascal",
+               "# SBATCH --nodes=2", "#sbatch --nodes=3", "srun python3 train.py"})
+        << QStringList{"invalid-value@5", "unknown-option@6", "unknown-option@7", "sbatch-directive-ignored@8",
+                       "sbatch-directive-ignored@9"};
     QTest::newRow("conflicting options")
         << "puhti"
         << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --nodes=2 --ntasks=6 --ntasks-per-node=4",
-               "#SBATCH --gres=gpu:v100:4", "#SBATCH --gpus-per-node=4", "#SBATCH --mem=64G", "#SBATCH --mem-per-gpu=16G",
-               "#SBATCH --time=10:00", "#SBATCH --time=20:00", "srun python3 train.py"})
-        << QStringList{"conflicting-options@3", "conflicting-options@5", "conflicting-options@7", "conflicting-options@9",
-                       "launcher-too-few-processes@10"};
+               "#SBATCH --gres=gpu:v100:4", "#SBATCH --gpus-per-node=4", "#SBATCH --mem=64G",
+               "#SBATCH --mem-per-gpu=16G", "#SBATCH --time=10:00", "#SBATCH --time=20:00", "srun python3 train.py"})
+        << QStringList{"conflicting-options@3", "conflicting-options@5", "conflicting-options@7",
+                       "conflicting-options@9", "launcher-too-few-processes@10"};
     QTest::newRow("cpus-per-gpu on lumi")
         << "lumi"
-        << sh({"#!/bin/bash", "#SBATCH -A project_462000007", "#SBATCH -p small-g", "#SBATCH --nodes=1 --ntasks-per-node=8",
-               "#SBATCH --gpus-per-node=8", "#SBATCH --cpus-per-gpu=7", "#SBATCH --time=1:00:00", "srun python3 train.py"})
+        << sh({"#!/bin/bash", "#SBATCH -A project_462000007", "#SBATCH -p small-g",
+               "#SBATCH --nodes=1 --ntasks-per-node=8", "#SBATCH --gpus-per-node=8", "#SBATCH --cpus-per-gpu=7",
+               "#SBATCH --time=1:00:00", "srun python3 train.py"})
         << QStringList{"site-cpus-per-gpu@6"};
-    QTest::newRow("wrong gpu type")
-        << "puhti"
-        << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH -p gpu", "#SBATCH --gres=gpu:a100:1",
-               "#SBATCH --time=10:00", "srun python3 train.py"})
-        << QStringList{"geometry-partition-mismatch@4"};
+    QTest::newRow("wrong gpu type") << "puhti"
+                                    << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH -p gpu",
+                                           "#SBATCH --gres=gpu:a100:1", "#SBATCH --time=10:00",
+                                           "srun python3 train.py"})
+                                    << QStringList{"geometry-partition-mismatch@4"};
     QTest::newRow("too many gpus and cpus per node")
         << "puhti"
         << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH -p gpu", "#SBATCH --nodes=1 --ntasks-per-node=8",
-               "#SBATCH --cpus-per-task=10", "#SBATCH --gres=gpu:v100:8", "#SBATCH --time=10:00", "srun python3 train.py"})
+               "#SBATCH --cpus-per-task=10", "#SBATCH --gres=gpu:v100:8", "#SBATCH --time=10:00",
+               "srun python3 train.py"})
         << QStringList{"geometry-partition-mismatch@5", "geometry-partition-mismatch@6"};
-    QTest::newRow("invalid values")
-        << "puhti"
-        << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --nodes=two", "#SBATCH --gres=gpu:v100:1",
-               "#SBATCH --time=soon", "#SBATCH --cpus-per-task=0", "#SBATCH --mem=lots", "srun python3 train.py"})
-        << QStringList{"invalid-value@3", "invalid-value@5", "invalid-value@6", "invalid-value@7"};
+    QTest::newRow("invalid values") << "puhti"
+                                    << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --nodes=two",
+                                           "#SBATCH --gres=gpu:v100:1", "#SBATCH --time=soon",
+                                           "#SBATCH --cpus-per-task=0", "#SBATCH --mem=lots", "srun python3 train.py"})
+                                    << QStringList{"invalid-value@3", "invalid-value@5", "invalid-value@6",
+                                                   "invalid-value@7"};
     QTest::newRow("missing shebang and dos line breaks")
         << "puhti"
-        << QString("#SBATCH --gres=gpu:v100:1\r\n#SBATCH -A project_2001234\r\n#SBATCH -t 10\r\nsrun python3 train.py\r\n")
+        << QString(
+               "#SBATCH --gres=gpu:v100:1\r\n#SBATCH -A project_2001234\r\n#SBATCH -t 10\r\nsrun python3 train.py\r\n")
         << QStringList{"missing-shebang@1", "dos-line-breaks@1"};
     QTest::newRow("heredoc body is not a command")
         << "puhti"
         << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --gres=gpu:v100:1", "#SBATCH -t 10",
-               "cat > cfg.json <<'EOF'", "srun torchrun --nproc_per_node=8 nothing.py", "EOF", "srun python3 train.py cfg.json"})
+               "cat > cfg.json <<'EOF'", "srun torchrun --nproc_per_node=8 nothing.py", "EOF",
+               "srun python3 train.py cfg.json"})
         << QStringList{};
-    QTest::newRow("unterminated quote")
-        << "puhti"
-        << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --gres=gpu:v100:1", "#SBATCH -t 10",
-               "srun python3 train.py", "echo \"never closed"})
-        << QStringList{"cannot-parse@6"};
-    QTest::newRow("only comments")
-        << "puhti" << sh({"#!/bin/bash", "# nothing here", "## still nothing"})
-        << QStringList{"no-sbatch-options@0", "no-launch-line@0"};
+    QTest::newRow("unterminated quote") << "puhti"
+                                        << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --gres=gpu:v100:1",
+                                               "#SBATCH -t 10", "srun python3 train.py", "echo \"never closed"})
+                                        << QStringList{"cannot-parse@6"};
+    QTest::newRow("only comments") << "puhti" << sh({"#!/bin/bash", "# nothing here", "## still nothing"})
+                                   << QStringList{"no-sbatch-options@0", "no-launch-line@0"};
 }
 
 void TestScriptImporter::synthetic()
@@ -343,51 +431,83 @@ void TestScriptImporter::specFields_data()
     QTest::addColumn<QString>("field");
     QTest::addColumn<QString>("expected");
 
-    const QString shortForms = sh({"#!/bin/bash", "#SBATCH -A project_2001234 -p gputest -J short -t 15", "#SBATCH -N 2 -n8 -c 5",
-                                   "#SBATCH -G 8", "#SBATCH --mem-per-gpu=8G", "srun python3 -u -m mypkg.train --lr 0.1"});
-    QTest::newRow("short account") << shortForms << "account" << "project_2001234";
-    QTest::newRow("short partition") << shortForms << "partition" << "gputest";
-    QTest::newRow("short name") << shortForms << "jobName" << "short";
-    QTest::newRow("short time") << shortForms << "time" << "15";
-    QTest::newRow("short nodes") << shortForms << "nodes" << "2";
-    QTest::newRow("short gpus") << shortForms << "gpus" << "8";
-    QTest::newRow("cpus per gpu from tasks") << shortForms << "cpusPerGpu" << "5";
-    QTest::newRow("mem per gpu") << shortForms << "memory" << "32G";
-    QTest::newRow("module program") << shortForms << "program" << "-m";
-    QTest::newRow("module args") << shortForms << "args" << "mypkg.train --lr 0.1";
-    QTest::newRow("ddp by srun") << shortForms << "framework" << "pytorch-ddp";
+    const QString shortForms =
+        sh({"#!/bin/bash", "#SBATCH -A project_2001234 -p gputest -J short -t 15", "#SBATCH -N 2 -n8 -c 5",
+            "#SBATCH -G 8", "#SBATCH --mem-per-gpu=8G", "srun python3 -u -m mypkg.train --lr 0.1"});
+    QTest::newRow("short account") << shortForms << "account"
+                                   << "project_2001234";
+    QTest::newRow("short partition") << shortForms << "partition"
+                                     << "gputest";
+    QTest::newRow("short name") << shortForms << "jobName"
+                                << "short";
+    QTest::newRow("short time") << shortForms << "time"
+                                << "15";
+    QTest::newRow("short nodes") << shortForms << "nodes"
+                                 << "2";
+    QTest::newRow("short gpus") << shortForms << "gpus"
+                                << "8";
+    QTest::newRow("cpus per gpu from tasks") << shortForms << "cpusPerGpu"
+                                             << "5";
+    QTest::newRow("mem per gpu") << shortForms << "memory"
+                                 << "32G";
+    QTest::newRow("module program") << shortForms << "program"
+                                    << "-m";
+    QTest::newRow("module args") << shortForms << "args"
+                                 << "mypkg.train --lr 0.1";
+    QTest::newRow("ddp by srun") << shortForms << "framework"
+                                 << "pytorch-ddp";
 
-    const QString longSpace = sh({"#!/bin/bash", "#SBATCH --account project_2001234   # billing", "#SBATCH --partition gpu",
-                                  "#SBATCH --nodes 1-2", "#SBATCH --gpus-per-task 1 --ntasks-per-node 4",
-                                  "##SBATCH --nodes=4", "#SBATCH --time 2-00:00:00",
-                                  "apptainer exec --rocm -B /scratch:/scratch,/data img.sif python3 train.py --data /data"});
-    QTest::newRow("space account") << longSpace << "account" << "project_2001234";
-    QTest::newRow("range nodes") << longSpace << "nodes" << "1";
-    QTest::newRow("gpus per task") << longSpace << "gpus" << "4";
-    QTest::newRow("time days") << longSpace << "time" << "2-00:00:00";
-    QTest::newRow("container image") << longSpace << "container" << "img.sif";
-    QTest::newRow("container runtime") << longSpace << "runtime" << "apptainer";
-    QTest::newRow("container binds") << longSpace << "binds" << "/scratch:/scratch,/data";
-    QTest::newRow("container program") << longSpace << "program" << "train.py";
+    const QString longSpace =
+        sh({"#!/bin/bash", "#SBATCH --account project_2001234   # billing", "#SBATCH --partition gpu",
+            "#SBATCH --nodes 1-2", "#SBATCH --gpus-per-task 1 --ntasks-per-node 4", "##SBATCH --nodes=4",
+            "#SBATCH --time 2-00:00:00",
+            "apptainer exec --rocm -B /scratch:/scratch,/data img.sif python3 train.py --data /data"});
+    QTest::newRow("space account") << longSpace << "account"
+                                   << "project_2001234";
+    QTest::newRow("range nodes") << longSpace << "nodes"
+                                 << "1";
+    QTest::newRow("gpus per task") << longSpace << "gpus"
+                                   << "4";
+    QTest::newRow("time days") << longSpace << "time"
+                               << "2-00:00:00";
+    QTest::newRow("container image") << longSpace << "container"
+                                     << "img.sif";
+    QTest::newRow("container runtime") << longSpace << "runtime"
+                                       << "apptainer";
+    QTest::newRow("container binds") << longSpace << "binds"
+                                     << "/scratch:/scratch,/data";
+    QTest::newRow("container program") << longSpace << "program"
+                                       << "train.py";
 
-    const QString mpi = sh({"#!/bin/bash", "#SBATCH --nodes=1 --ntasks=4 --gres=gpu:4", "module load openmpi horovod/0.28",
-                            "ml cuda", "export NCCL_DEBUG=INFO", "source venv/bin/activate", "cd $HOME/work",
-                            "mpirun -np 4 --bind-to none -x NCCL_DEBUG python3 train_hvd.py"});
-    QTest::newRow("mpirun framework") << mpi << "framework" << "horovod";
-    QTest::newRow("mpirun launcher") << mpi << "launcher" << "mpirun";
-    QTest::newRow("modules") << mpi << "modules" << "openmpi horovod/0.28 cuda";
-    QTest::newRow("variables") << mpi << "variables" << "NCCL_DEBUG=INFO";
-    QTest::newRow("setup") << mpi << "setup" << "source venv/bin/activate|cd $HOME/work";
+    const QString mpi =
+        sh({"#!/bin/bash", "#SBATCH --nodes=1 --ntasks=4 --gres=gpu:4", "module load openmpi horovod/0.28", "ml cuda",
+            "export NCCL_DEBUG=INFO", "source venv/bin/activate", "cd $HOME/work",
+            "mpirun -np 4 --bind-to none -x NCCL_DEBUG python3 train_hvd.py"});
+    QTest::newRow("mpirun framework") << mpi << "framework"
+                                      << "horovod";
+    QTest::newRow("mpirun launcher") << mpi << "launcher"
+                                     << "mpirun";
+    QTest::newRow("modules") << mpi << "modules"
+                             << "openmpi horovod/0.28 cuda";
+    QTest::newRow("variables") << mpi << "variables"
+                               << "NCCL_DEBUG=INFO";
+    QTest::newRow("setup") << mpi << "setup"
+                           << "source venv/bin/activate|cd $HOME/work";
 
     // LUMI course: the program runs inside "bash -c" in a container.
     const QString bashC = sh({"#!/bin/bash", "#SBATCH --nodes=1 --ntasks-per-node=1 --gpus-per-node=8",
                               "srun singularity exec lumi-pytorch.sif bash -c '$WITH_CONDA; python train.py --bs 32'"});
-    QTest::newRow("bash -c program") << bashC << "program" << "train.py";
-    QTest::newRow("bash -c args") << bashC << "args" << "--bs 32";
-    QTest::newRow("bash -c container") << bashC << "container" << "lumi-pytorch.sif";
+    QTest::newRow("bash -c program") << bashC << "program"
+                                     << "train.py";
+    QTest::newRow("bash -c args") << bashC << "args"
+                                  << "--bs 32";
+    QTest::newRow("bash -c container") << bashC << "container"
+                                       << "lumi-pytorch.sif";
 
-    const QString lightning = sh({"#!/bin/bash", "#SBATCH --nodes=1 --gpus=2", "python train.py --distribution_strategy=mirrored"});
-    QTest::newRow("mirrored") << lightning << "framework" << "tf-mirrored";
+    const QString lightning =
+        sh({"#!/bin/bash", "#SBATCH --nodes=1 --gpus=2", "python train.py --distribution_strategy=mirrored"});
+    QTest::newRow("mirrored") << lightning << "framework"
+                              << "tf-mirrored";
 }
 
 void TestScriptImporter::specFields()
@@ -397,23 +517,40 @@ void TestScriptImporter::specFields()
     const ScriptImport imp = importSbatchScript(script, fixtureProfile("puhti"));
     const JobSpec &s = imp.spec;
     QString actual;
-    if (field == "account") actual = s.account;
-    else if (field == "partition") actual = s.partition;
-    else if (field == "jobName") actual = s.jobName;
-    else if (field == "time") actual = s.time;
-    else if (field == "nodes") actual = QString::number(s.nodes);
-    else if (field == "gpus") actual = QString::number(s.gpus);
-    else if (field == "cpusPerGpu") actual = QString::number(s.cpusPerGpu);
-    else if (field == "memory") actual = s.memory;
-    else if (field == "program") actual = s.program;
-    else if (field == "args") actual = s.args.join(' ');
-    else if (field == "framework") actual = frameworkId(s.framework);
-    else if (field == "launcher") actual = launcherId(s.effectiveLauncher());
-    else if (field == "container") actual = s.environment.container.image;
-    else if (field == "runtime") actual = s.environment.container.runtime;
-    else if (field == "binds") actual = s.environment.container.binds.join(',');
-    else if (field == "modules") actual = s.environment.modules.join(' ');
-    else if (field == "setup") actual = s.environment.setup.join('|');
+    if (field == "account")
+        actual = s.account;
+    else if (field == "partition")
+        actual = s.partition;
+    else if (field == "jobName")
+        actual = s.jobName;
+    else if (field == "time")
+        actual = s.time;
+    else if (field == "nodes")
+        actual = QString::number(s.nodes);
+    else if (field == "gpus")
+        actual = QString::number(s.gpus);
+    else if (field == "cpusPerGpu")
+        actual = QString::number(s.cpusPerGpu);
+    else if (field == "memory")
+        actual = s.memory;
+    else if (field == "program")
+        actual = s.program;
+    else if (field == "args")
+        actual = s.args.join(' ');
+    else if (field == "framework")
+        actual = frameworkId(s.framework);
+    else if (field == "launcher")
+        actual = launcherId(s.effectiveLauncher());
+    else if (field == "container")
+        actual = s.environment.container.image;
+    else if (field == "runtime")
+        actual = s.environment.container.runtime;
+    else if (field == "binds")
+        actual = s.environment.container.binds.join(',');
+    else if (field == "modules")
+        actual = s.environment.modules.join(' ');
+    else if (field == "setup")
+        actual = s.environment.setup.join('|');
     else if (field == "variables") {
         QStringList v;
         for (const auto &[k, val] : s.environment.variables)
@@ -421,7 +558,8 @@ void TestScriptImporter::specFields()
         actual = v.join(' ');
     }
     QFETCH(QString, expected);
-    QVERIFY2(actual == expected, qPrintable(QStringLiteral("%1: got \"%2\"\n%3").arg(field, actual, describe(imp.diagnostics))));
+    QVERIFY2(actual == expected,
+             qPrintable(QStringLiteral("%1: got \"%2\"\n%3").arg(field, actual, describe(imp.diagnostics))));
 }
 
 // validateJob's findings land on the #SBATCH line that set the field.
@@ -435,29 +573,30 @@ void TestScriptImporter::validatorFindingsGetLines_data()
     QTest::newRow("mahti gpusmall 4 gpus")
         << "mahti"
         << sh({"#!/bin/bash", "#SBATCH --account=project_2001234", "#SBATCH --partition=gpusmall", "#SBATCH --nodes=1",
-               "#SBATCH --ntasks=1", "#SBATCH --cpus-per-task=40", "#SBATCH --time=1:00:00", "#SBATCH --gres=gpu:a100:4",
+               "#SBATCH --ntasks=1", "#SBATCH --cpus-per-task=40", "#SBATCH --time=1:00:00",
+               "#SBATCH --gres=gpu:a100:4",
                "srun python3 -m torch.distributed.run --standalone --nnodes=1 --nproc_per_node=4 myprog.py"})
         << "gpus" << 8;
-    QTest::newRow("gputest too long")
-        << "puhti"
-        << sh({"#!/bin/bash", "#SBATCH --account=project_2001234", "#SBATCH --partition=gputest", "#SBATCH --gres=gpu:v100:1",
-               "#SBATCH --time=02:00:00", "srun python3 train.py"})
-        << "time" << 5;
-    QTest::newRow("unknown partition")
-        << "puhti"
-        << sh({"#!/bin/bash", "#SBATCH --account=project_2001234", "#SBATCH --gres=gpu:v100:1", "#SBATCH --partition=gpu-big",
-               "#SBATCH --time=02:00:00", "srun python3 train.py"})
-        << "partition" << 4;
-    QTest::newRow("bad account")
-        << "puhti"
-        << sh({"#!/bin/bash", "#SBATCH --gres=gpu:v100:1", "#SBATCH --time=02:00:00", "#SBATCH --account=myproject",
-               "srun python3 train.py"})
-        << "account" << 4;
-    QTest::newRow("too many nodes")
-        << "puhti"
-        << sh({"#!/bin/bash", "#SBATCH --account=project_2001234", "#SBATCH --partition=gputest", "#SBATCH --time=10:00",
-               "#SBATCH --nodes=3 --ntasks-per-node=1", "#SBATCH --gres=gpu:v100:4", "srun torchrun --nnodes=3 --nproc_per_node=4 t.py"})
-        << "nodes" << 5;
+    QTest::newRow("gputest too long") << "puhti"
+                                      << sh({"#!/bin/bash", "#SBATCH --account=project_2001234",
+                                             "#SBATCH --partition=gputest", "#SBATCH --gres=gpu:v100:1",
+                                             "#SBATCH --time=02:00:00", "srun python3 train.py"})
+                                      << "time" << 5;
+    QTest::newRow("unknown partition") << "puhti"
+                                       << sh({"#!/bin/bash", "#SBATCH --account=project_2001234",
+                                              "#SBATCH --gres=gpu:v100:1", "#SBATCH --partition=gpu-big",
+                                              "#SBATCH --time=02:00:00", "srun python3 train.py"})
+                                       << "partition" << 4;
+    QTest::newRow("bad account") << "puhti"
+                                 << sh({"#!/bin/bash", "#SBATCH --gres=gpu:v100:1", "#SBATCH --time=02:00:00",
+                                        "#SBATCH --account=myproject", "srun python3 train.py"})
+                                 << "account" << 4;
+    QTest::newRow("too many nodes") << "puhti"
+                                    << sh({"#!/bin/bash", "#SBATCH --account=project_2001234",
+                                           "#SBATCH --partition=gputest", "#SBATCH --time=10:00",
+                                           "#SBATCH --nodes=3 --ntasks-per-node=1", "#SBATCH --gres=gpu:v100:4",
+                                           "srun torchrun --nnodes=3 --nproc_per_node=4 t.py"})
+                                    << "nodes" << 5;
 }
 
 void TestScriptImporter::validatorFindingsGetLines()
@@ -483,10 +622,10 @@ void TestScriptImporter::fixes()
     QCOMPARE(nodes->fix, (Fix{"nodes", "1", "set nodes to 1"}));
     QVERIFY(nodes->fix.isValid());
 
-    const ScriptImport multi = importSbatchScript(
-        sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --nodes=2", "#SBATCH --gres=gpu:v100:4", "#SBATCH -t 10",
-            "torchrun --nproc_per_node=4 t.py"}),
-        fixtureProfile("puhti"));
+    const ScriptImport multi =
+        importSbatchScript(sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --nodes=2",
+                               "#SBATCH --gres=gpu:v100:4", "#SBATCH -t 10", "torchrun --nproc_per_node=4 t.py"}),
+                           fixtureProfile("puhti"));
     const auto tr = std::find_if(multi.diagnostics.begin(), multi.diagnostics.end(),
                                  [](const Diagnostic &d) { return d.rule == "torchrun-without-srun-multinode"; });
     QVERIFY(tr != multi.diagnostics.end());
@@ -494,9 +633,9 @@ void TestScriptImporter::fixes()
     QCOMPARE(tr->fix.field, QStringLiteral("launcher"));
     QCOMPARE(tr->fix.value, QStringLiteral("torchrun"));
 
-    const ScriptImport big = importSbatchScript(
-        sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --gres=gpu:v100:8", "#SBATCH -t 10", "srun python3 t.py"}),
-        fixtureProfile("puhti"));
+    const ScriptImport big = importSbatchScript(sh({"#!/bin/bash", "#SBATCH -A project_2001234",
+                                                    "#SBATCH --gres=gpu:v100:8", "#SBATCH -t 10", "srun python3 t.py"}),
+                                                fixtureProfile("puhti"));
     const auto g = std::find_if(big.diagnostics.begin(), big.diagnostics.end(),
                                 [](const Diagnostic &d) { return d.rule == "geometry-partition-mismatch"; });
     QVERIFY2(g != big.diagnostics.end(), qPrintable(describe(big.diagnostics)));

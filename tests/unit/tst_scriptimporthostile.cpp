@@ -30,36 +30,49 @@ void TestScriptImportHostile::hostile_data()
     for (int i = 0; i < 600; ++i)
         binary += QChar(char16_t((i * 37) % 256));
     QTest::newRow("binary") << binary << "cannot-parse";
-    QTest::newRow("elf header") << QString::fromLatin1("\x7f" "ELF\x02\x01\x01", 7) + QString(QChar(0)) + "xyz" << "cannot-parse";
+    QTest::newRow("elf header") << QString::fromLatin1("\x7f"
+                                                       "ELF\x02\x01\x01",
+                                                       7)
+                                       + QString(QChar(0)) + "xyz"
+                                << "cannot-parse";
     QTest::newRow("replacement chars") << QString(200, QChar::ReplacementCharacter) << "cannot-parse";
-    QTest::newRow("10k job name") << "#!/bin/bash\n#SBATCH --job-name=" + QString(10000, 'a') + "\nsrun python3 t.py\n" << "";
-    QTest::newRow("10k shell line") << "#!/bin/bash\nsrun python3 t.py " + QString(10000, 'x') + "\n" << "";
+    QTest::newRow("10k job name") << "#!/bin/bash\n#SBATCH --job-name=" + QString(10000, 'a') + "\nsrun python3 t.py\n"
+                                  << "";
+    QTest::newRow("10k shell line") << "#!/bin/bash\nsrun python3 t.py " + QString(10000, 'x') + "\n"
+                                    << "";
     QString manyOptions = "#!/bin/bash\n#SBATCH";
     for (int i = 0; i < 3000; ++i)
         manyOptions += " -N2";
-    QTest::newRow("3000 options on a line") << manyOptions + " -N3\n" << "conflicting-options";
-    QTest::newRow("10k backslashes") << "#!/bin/bash\n" + QString(10000, '\\') + "\n" << "";
+    QTest::newRow("3000 options on a line") << manyOptions + " -N3\n"
+                                            << "conflicting-options";
+    QTest::newRow("10k backslashes") << "#!/bin/bash\n" + QString(10000, '\\') + "\n"
+                                     << "";
     QTest::newRow("continuation at eof") << QString("#!/bin/bash\nsrun python3 t.py \\") << "";
-    QTest::newRow("unterminated single quote") << QString("#!/bin/bash\nsrun python3 t.py 'abc\nmore\n") << "cannot-parse";
-    QTest::newRow("unterminated command substitution") << QString("#!/bin/bash\nX=$(hostname\nsrun python3 t.py\n") << "cannot-parse";
+    QTest::newRow("unterminated single quote")
+        << QString("#!/bin/bash\nsrun python3 t.py 'abc\nmore\n") << "cannot-parse";
+    QTest::newRow("unterminated command substitution")
+        << QString("#!/bin/bash\nX=$(hostname\nsrun python3 t.py\n") << "cannot-parse";
     QTest::newRow("unterminated brace") << QString("#!/bin/bash\nsrun python3 ${X t.py\n") << "cannot-parse";
     QTest::newRow("only comments") << QString("#!/bin/bash\n# a\n# b\n") << "no-launch-line";
     QTest::newRow("only sbatch") << QString("#!/bin/bash\n#SBATCH --gres=gpu:1\n") << "no-launch-line";
     QTest::newRow("sbatch without option") << QString("#!/bin/bash\n#SBATCH\n#SBATCH   # comment\n") << "cannot-parse";
     QTest::newRow("dangling option") << QString("#!/bin/bash\n#SBATCH --time\n#SBATCH -N\n") << "invalid-value";
     QTest::newRow("equals only") << QString("#!/bin/bash\n#SBATCH --=\n#SBATCH -\n#SBATCH --\n") << "";
-    QTest::newRow("nested substitutions") << QString("#!/bin/bash\nsrun $($($($(echo a)))) `x` \"$(\")\" python3\n") << "";
+    QTest::newRow("nested substitutions")
+        << QString("#!/bin/bash\nsrun $($($($(echo a)))) `x` \"$(\")\" python3\n") << "";
     QTest::newRow("operators only") << QString("#!/bin/bash\n; && || | & ( ) >> << <<< > <\n") << "";
     QTest::newRow("heredoc without end") << QString("#!/bin/bash\ncat <<EOF\nsrun torchrun x.py\n") << "cannot-parse";
-    QTest::newRow("launchers without programs") << QString("#!/bin/bash\nsrun\nsrun --ntasks\ntorchrun --nproc_per_node\n"
-                                                           "deepspeed\nhorovodrun -np\nmpirun -np\nsingularity exec\n"
-                                                           "python3 -m\nkernprof -o\nsingularity_wrapper\n")
-                                                << "";
+    QTest::newRow("launchers without programs")
+        << QString("#!/bin/bash\nsrun\nsrun --ntasks\ntorchrun --nproc_per_node\n"
+                   "deepspeed\nhorovodrun -np\nmpirun -np\nsingularity exec\n"
+                   "python3 -m\nkernprof -o\nsingularity_wrapper\n")
+        << "";
     QTest::newRow("huge numbers") << QString("#!/bin/bash\n#SBATCH --nodes=99999999999999999999 --gres=gpu:2147483647\n"
                                              "#SBATCH --ntasks-per-node=2147483647 --gpus-per-task=2147483647\n"
                                              "srun -n 2147483647 torchrun --nproc_per_node=2147483647 t.py\n")
                                   << "invalid-value";
-    QTest::newRow("unicode") << QString::fromUtf8("#!/bin/bash\n#SBATCH --job-name=тест🚀\nsrun python3 trä.py --α=β\n") << "";
+    QTest::newRow("unicode") << QString::fromUtf8("#!/bin/bash\n#SBATCH --job-name=тест🚀\nsrun python3 trä.py --α=β\n")
+                             << "";
 }
 
 void TestScriptImportHostile::hostile()
@@ -84,14 +97,50 @@ void TestScriptImportHostile::hostile()
 void TestScriptImportHostile::fuzz()
 {
     const QStringList pool = {
-        "#!/bin/bash", "#SBATCH --nodes=2", "#SBATCH -N", "#SBATCH --gres=gpu:v100:4", "#SBATCH --gpus=", "##SBATCH -n 4",
-        "#SBATCH --ntasks-per-node=4 --cpus-per-task=10", "#SBATCH --time=1-", "#SBATCH --mem=0", "#SBATCH --mem-per-gpu=x",
-        "srun python3 t.py", "srun torchrun --nnodes=$SLURM_NNODES --nproc_per_node=$SLURM_GPUS_ON_NODE t.py \\",
-        "  --epochs 3 \\", "\"", "'", "`", "$(", "${", "}", ")", "<<EOF", "EOF", "export A=$B", "A=1 B=2",
-        "singularity exec --nv -B a:b img.sif horovodrun -np $SLURM_NTASKS python x.py", "mpirun -np", "deepspeed --num_gpus",
-        "module load pytorch", "conda activate x", "if [ -n \"$X\" ]; then", "fi", "<options>", "# comment", "",
-        "\\", "python -m torch.distributed.launch --nproc_per_node=2 x.py", "kernprof -l -o out x.py", "srun -N1 -n1 x",
-        "#SBATCH --account=<project>", "\t#SBATCH --qos=x", "#SBATCH \u2014nodes=1", "echo $((1+2))", "cat <<-'E'", "\tE",
+        "#!/bin/bash",
+        "#SBATCH --nodes=2",
+        "#SBATCH -N",
+        "#SBATCH --gres=gpu:v100:4",
+        "#SBATCH --gpus=",
+        "##SBATCH -n 4",
+        "#SBATCH --ntasks-per-node=4 --cpus-per-task=10",
+        "#SBATCH --time=1-",
+        "#SBATCH --mem=0",
+        "#SBATCH --mem-per-gpu=x",
+        "srun python3 t.py",
+        "srun torchrun --nnodes=$SLURM_NNODES --nproc_per_node=$SLURM_GPUS_ON_NODE t.py \\",
+        "  --epochs 3 \\",
+        "\"",
+        "'",
+        "`",
+        "$(",
+        "${",
+        "}",
+        ")",
+        "<<EOF",
+        "EOF",
+        "export A=$B",
+        "A=1 B=2",
+        "singularity exec --nv -B a:b img.sif horovodrun -np $SLURM_NTASKS python x.py",
+        "mpirun -np",
+        "deepspeed --num_gpus",
+        "module load pytorch",
+        "conda activate x",
+        "if [ -n \"$X\" ]; then",
+        "fi",
+        "<options>",
+        "# comment",
+        "",
+        "\\",
+        "python -m torch.distributed.launch --nproc_per_node=2 x.py",
+        "kernprof -l -o out x.py",
+        "srun -N1 -n1 x",
+        "#SBATCH --account=<project>",
+        "\t#SBATCH --qos=x",
+        "#SBATCH \u2014nodes=1",
+        "echo $((1+2))",
+        "cat <<-'E'",
+        "\tE",
     };
     quint32 seed = 12345;
     auto next = [&seed]() {
@@ -121,16 +170,26 @@ void TestScriptImportHostile::lexer_data()
     QTest::addColumn<QString>("input");
     QTest::addColumn<QString>("words");   // commands separated by " ; ", words by "|"
 
-    QTest::newRow("plain") << "srun python3 t.py" << "srun|python3|t.py";
-    QTest::newRow("quotes") << "a 'b c' \"d $X e\" f\\ g" << "a|b c|d 42 e|f g";
-    QTest::newRow("comment") << "a b # c d" << "a|b";
-    QTest::newRow("hash inside word") << "a b#c" << "a|b#c";
-    QTest::newRow("operators") << "a && b || c; d | e & f" << "a ; b ; c ; d ; e ; f";
-    QTest::newRow("redirections") << "a > out 2>&1 < in b" << "a|b";
-    QTest::newRow("substitution kept") << "X=$(hostname -s) `date`" << "X=$(hostname -s)|`date`";
-    QTest::newRow("default value") << "${NOPE:-7} ${X}" << "7|42";
-    QTest::newRow("unknown kept") << "$NOPE ${NOPE}" << "$NOPE|${NOPE}";
-    QTest::newRow("continuation") << "a \\\n  b" << "a|b";
+    QTest::newRow("plain") << "srun python3 t.py"
+                           << "srun|python3|t.py";
+    QTest::newRow("quotes") << "a 'b c' \"d $X e\" f\\ g"
+                            << "a|b c|d 42 e|f g";
+    QTest::newRow("comment") << "a b # c d"
+                             << "a|b";
+    QTest::newRow("hash inside word") << "a b#c"
+                                      << "a|b#c";
+    QTest::newRow("operators") << "a && b || c; d | e & f"
+                               << "a ; b ; c ; d ; e ; f";
+    QTest::newRow("redirections") << "a > out 2>&1 < in b"
+                                  << "a|b";
+    QTest::newRow("substitution kept") << "X=$(hostname -s) `date`"
+                                       << "X=$(hostname -s)|`date`";
+    QTest::newRow("default value") << "${NOPE:-7} ${X}"
+                                   << "7|42";
+    QTest::newRow("unknown kept") << "$NOPE ${NOPE}"
+                                  << "$NOPE|${NOPE}";
+    QTest::newRow("continuation") << "a \\\n  b"
+                                  << "a|b";
 }
 
 void TestScriptImportHostile::lexer()

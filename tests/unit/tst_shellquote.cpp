@@ -73,7 +73,8 @@ void TestShellQuote::variablesExpandButNothingElse()
         env.insert(QStringLiteral("SL_NAME"), QStringLiteral("researcher"));
         p.setProcessEnvironment(env);
         p.start(QStringLiteral("bash"),
-                {QStringLiteral("-c"), QStringLiteral("X=%1; printf '%s' \"$X\"").arg(ShellQuote::quoteExpandingVariables(value))});
+                {QStringLiteral("-c"),
+                 QStringLiteral("X=%1; printf '%s' \"$X\"").arg(ShellQuote::quoteExpandingVariables(value))});
         p.waitForFinished();
         return QString::fromUtf8(p.readAllStandardOutput());
     };

@@ -35,7 +35,7 @@ RunRecord newRun()
     return r;
 }
 
-} // namespace
+}   // namespace
 
 class TestSlurmClient : public QObject {
     Q_OBJECT
@@ -130,14 +130,14 @@ void TestSlurmClient::submitHappyPath()
     QVERIFY(argv[2].contains("--chdir=" + dir));
     QVERIFY(ShellQuote::isSafeForRemote(argv[2]));
     // The protocol's steps as the executor heard them (what the crash hook names).
-    QCOMPARE(m_exec->steps, (QList<SubmitStep>{SubmitStep::DirectoryStored, SubmitStep::ScriptUploaded,
-                                               SubmitStep::UnknownStored, SubmitStep::SbatchReturned,
-                                               SubmitStep::OutcomeStored}));
+    QCOMPARE(m_exec->steps,
+             (QList<SubmitStep>{SubmitStep::DirectoryStored, SubmitStep::ScriptUploaded, SubmitStep::UnknownStored,
+                                SubmitStep::SbatchReturned, SubmitStep::OutcomeStored}));
     QStringList ids;
     for (SubmitStep step : std::as_const(m_exec->steps))
         ids << submitStepId(step);
-    QCOMPARE(ids, QStringList({"directory-stored", "script-uploaded", "unknown-stored", "sbatch-returned",
-                               "outcome-stored"}));
+    QCOMPARE(ids, QStringList(
+                      {"directory-stored", "script-uploaded", "unknown-stored", "sbatch-returned", "outcome-stored"}));
     QVERIFY(submitStepFromId(QStringLiteral("sbatch-returned")) == SubmitStep::SbatchReturned);
     QVERIFY(!submitStepFromId(QStringLiteral("sbatch --parsable")));
     // exactly once: a second submit sends nothing
@@ -368,7 +368,8 @@ void TestSlurmClient::shellBodiesRunInRealShells()
                  QStringList({"--parsable", "--comment=sl-00112233445566aa", "--chdir=" + dir,
                               "--dependency=afterany:4241", "job.sbatch"}));
     }
-    QVERIFY(!SlurmClient::submitShellBody(dir, "sl-00112233445566aa", QStringLiteral("1; rm -rf ~")).contains(QLatin1String("dependency")));
+    QVERIFY(!SlurmClient::submitShellBody(dir, "sl-00112233445566aa", QStringLiteral("1; rm -rf ~"))
+                 .contains(QLatin1String("dependency")));
     QFile::remove(dir + "/jobid");
     QFile(dir + "/reject").open(QIODevice::WriteOnly);
     auto [rc3, out3, err3] = runLogin(SlurmClient::submitShellBody(dir, "sl-00112233445566aa"));
@@ -544,7 +545,8 @@ void TestSlurmClient::testOnly()
         RemoteResult r;
         r.exitCode = 0;
         if (argv.value(0) == "sbatch")
-            r.err = "sbatch: Job 3 to start at 2026-11-22T10:08:24 using 2 processors on nodes tb-node1 in partition gpu\n";
+            r.err =
+                "sbatch: Job 3 to start at 2026-11-22T10:08:24 using 2 processors on nodes tb-node1 in partition gpu\n";
         return r;
     };
     const TestOnlyResult t = m_client->testOnly("#!/bin/bash\n#SBATCH --job-name='" + kUserText + "'\n");

@@ -35,7 +35,7 @@ const SacctRecord *findRecord(const QList<SacctRecord> &recs, const QString &id)
             return &r;
     return nullptr;
 }
-} // namespace
+}   // namespace
 
 class TestSlurmParsers : public QObject {
     Q_OBJECT
@@ -154,13 +154,24 @@ void TestSlurmParsers::squeueSampleLongFormat()
 void TestSlurmParsers::squeueDefaultLayoutWithHostileName()
 {
     const QString d = SqueueParser::delimiter();
-    const QStringList cols{"42", "PENDING", "Resources", "gpu", "0:00", "1:00:00", "2", "", "gres:gpu:4",
-                           "2026-11-22T10:08:24", "N/A", "/home/researcher/.scalelab/runs/sl-0123456789abcdef",
-                           "sl-0123456789abcdef", "  my job |~| with ' and \" and $(x)"};
-    const QByteArray out = (cols.join(d) + "\n43" + d + "RUNNING" + d + "None" + d + "gpu" + d + "1:02" + d + "10:00"
-                            + d + "1" + d + "tb-node1" + d + "N/A" + d + "x" + d + "y" + d + "/tmp" + d + "(null)" + d
-                            + "\n")
-                               .toUtf8();
+    const QStringList cols{"42",
+                           "PENDING",
+                           "Resources",
+                           "gpu",
+                           "0:00",
+                           "1:00:00",
+                           "2",
+                           "",
+                           "gres:gpu:4",
+                           "2026-11-22T10:08:24",
+                           "N/A",
+                           "/home/researcher/.scalelab/runs/sl-0123456789abcdef",
+                           "sl-0123456789abcdef",
+                           "  my job |~| with ' and \" and $(x)"};
+    const QByteArray out =
+        (cols.join(d) + "\n43" + d + "RUNNING" + d + "None" + d + "gpu" + d + "1:02" + d + "10:00" + d + "1" + d
+         + "tb-node1" + d + "N/A" + d + "x" + d + "y" + d + "/tmp" + d + "(null)" + d + "\n")
+            .toUtf8();
     const auto r = SqueueParser().parse(out);
     QVERIFY2(r.diagnostics.isEmpty(), qPrintable(r.diagnostics.value(0).message));
     QCOMPARE(r.rows.size(), 2);
@@ -204,7 +215,8 @@ void TestSlurmParsers::squeueControllerDown()
 {
     const QByteArray text = sample("slurmctld-down.txt");
     QVERIFY(SqueueParser::isControllerDown(text));
-    const auto r = SqueueParser().parse({}, "slurm_load_jobs error: Unable to contact slurm controller (connect failure)\n");
+    const auto r =
+        SqueueParser().parse({}, "slurm_load_jobs error: Unable to contact slurm controller (connect failure)\n");
     QVERIFY(r.controllerDown);
     QVERIFY(r.rows.isEmpty());
     QCOMPARE(r.controllerMessage,
@@ -306,16 +318,34 @@ void TestSlurmParsers::sacctDefaultLayoutWithHostileName()
     for (const QString &f : fields) {
         QString v;
         QString b;
-        if (f == "JobID") { v = "77"; b = "77.batch"; }
-        else if (f == "State") { v = "OUT_OF_MEMORY"; b = "OUT_OF_MEMORY"; }
-        else if (f == "ExitCode") { v = "0:125"; b = "0:125"; }
-        else if (f == "AllocTRES") { v = "billing=4,cpu=4,gres/gpu:v100=4,gres/gpu=4,mem=4000M,node=1"; b = v; }
-        else if (f == "MaxRSS") b = "1.50G";
-        else if (f == "TRESUsageInMax") b = "cpu=00:00:01,mem=1.50G";
-        else if (f == "AllocCPUS") { v = "4"; b = "4"; }
-        else if (f == "Comment") v = "sl-00112233445566ff";
-        else if (f == "WorkDir") { v = "/home/r/.scalelab/runs/sl-00112233445566ff"; b = v; }
-        else if (f == "JobName") { v = "name |~| with |~| delimiters"; b = "batch"; }
+        if (f == "JobID") {
+            v = "77";
+            b = "77.batch";
+        } else if (f == "State") {
+            v = "OUT_OF_MEMORY";
+            b = "OUT_OF_MEMORY";
+        } else if (f == "ExitCode") {
+            v = "0:125";
+            b = "0:125";
+        } else if (f == "AllocTRES") {
+            v = "billing=4,cpu=4,gres/gpu:v100=4,gres/gpu=4,mem=4000M,node=1";
+            b = v;
+        } else if (f == "MaxRSS")
+            b = "1.50G";
+        else if (f == "TRESUsageInMax")
+            b = "cpu=00:00:01,mem=1.50G";
+        else if (f == "AllocCPUS") {
+            v = "4";
+            b = "4";
+        } else if (f == "Comment")
+            v = "sl-00112233445566ff";
+        else if (f == "WorkDir") {
+            v = "/home/r/.scalelab/runs/sl-00112233445566ff";
+            b = v;
+        } else if (f == "JobName") {
+            v = "name |~| with |~| delimiters";
+            b = "batch";
+        }
         job << v;
         batch << b;
     }

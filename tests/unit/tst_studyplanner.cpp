@@ -34,7 +34,7 @@ QString argAfter(const QStringList &args, const QString &name)
     return i >= 0 && i + 1 < args.size() ? args[i + 1] : QString();
 }
 
-} // namespace
+}   // namespace
 
 class TestStudyPlanner : public QObject {
     Q_OBJECT
@@ -64,8 +64,9 @@ private Q_SLOTS:
         for (const auto &v : vs)
             names << v.spec.jobName;
         // Rounds: a slow hour of the cluster does not land on one GPU count.
-        QCOMPARE(names, (QStringList{QStringLiteral("ddp-1g-r1"), QStringLiteral("ddp-2g-r1"), QStringLiteral("ddp-1g-r2"),
-                                     QStringLiteral("ddp-2g-r2"), QStringLiteral("ddp-1g-r3"), QStringLiteral("ddp-2g-r3")}));
+        QCOMPARE(names,
+                 (QStringList{QStringLiteral("ddp-1g-r1"), QStringLiteral("ddp-2g-r1"), QStringLiteral("ddp-1g-r2"),
+                              QStringLiteral("ddp-2g-r2"), QStringLiteral("ddp-1g-r3"), QStringLiteral("ddp-2g-r3")}));
         QCOMPARE(vs[4].repeat, 3);
         QCOMPARE(vs[4].spec.gpus, 1);
         // Out of range is clamped, never zero runs.
@@ -166,12 +167,16 @@ private Q_SLOTS:
         s.launcher = Launcher::Horovodrun;
         QVERIFY(applyFix(s, Fix{QStringLiteral("nodes"), {}, QStringLiteral("derive"), true}).isEmpty());
         QCOMPARE(s.nodes, 0);
-        QVERIFY(applyFix(s, Fix{QStringLiteral("partition"), QStringLiteral("gpumedium"), QStringLiteral("use")}).isEmpty());
+        QVERIFY(applyFix(s, Fix{QStringLiteral("partition"), QStringLiteral("gpumedium"), QStringLiteral("use")})
+                    .isEmpty());
         QCOMPARE(s.partition, QStringLiteral("gpumedium"));
-        QVERIFY(applyFix(s, Fix{QStringLiteral("framework"), QStringLiteral("deepspeed"), QStringLiteral("use")}).isEmpty());
+        QVERIFY(applyFix(s, Fix{QStringLiteral("framework"), QStringLiteral("deepspeed"), QStringLiteral("use")})
+                    .isEmpty());
         QCOMPARE(s.framework, Framework::DeepSpeed);
         QVERIFY(!s.launcher);   // horovodrun does not start DeepSpeed
-        QVERIFY(applyFix(s, Fix{QStringLiteral("monitoring.gpuSampleSeconds"), QStringLiteral("5"), QStringLiteral("x")}).isEmpty());
+        QVERIFY(
+            applyFix(s, Fix{QStringLiteral("monitoring.gpuSampleSeconds"), QStringLiteral("5"), QStringLiteral("x")})
+                .isEmpty());
         QCOMPARE(s.gpuSampleSeconds, 5);
         QVERIFY(!applyFix(s, Fix{QStringLiteral("gpus"), QStringLiteral("many"), QStringLiteral("x")}).isEmpty());
         QVERIFY(!applyFix(s, Fix{QStringLiteral("nonsense"), QStringLiteral("1"), QStringLiteral("x")}).isEmpty());

@@ -36,7 +36,7 @@ RunRecord newRun()
 // How sbatch answers in a case (on top of FakeSlurm's own switches).
 enum class Sbatch { Normal, NoJobId, ShellFails };
 
-} // namespace
+}   // namespace
 
 class TestSubmitStoreFaults : public QObject {
     Q_OBJECT
@@ -49,12 +49,12 @@ private Q_SLOTS:
 
 void TestSubmitStoreFaults::failedWriteLosesNothing_data()
 {
-    QTest::addColumn<QString>("when");                 // trigger condition on the runs row
-    QTest::addColumn<int>("drop");                     // FakeSlurm::Drop
+    QTest::addColumn<QString>("when");   // trigger condition on the runs row
+    QTest::addColumn<int>("drop");   // FakeSlurm::Drop
     QTest::addColumn<bool>("controllerDown");
     QTest::addColumn<QByteArray>("rejectWith");
     QTest::addColumn<int>("sbatch");
-    QTest::addColumn<int>("expectedKind");             // SubmitOutcome::Kind of the failed submit
+    QTest::addColumn<int>("expectedKind");   // SubmitOutcome::Kind of the failed submit
     QTest::addColumn<int>("sbatchBeforeRecovery");
 
     using K = SubmitOutcome::Kind;
@@ -64,9 +64,9 @@ void TestSubmitStoreFaults::failedWriteLosesNothing_data()
                                 << int(Sbatch::Normal) << int(K::Refused) << 0;
     QTest::newRow("uploaded") << "NEW.submit_state = 'uploaded' AND OLD.submit_state = 'intent'" << int(D::None)
                               << false << QByteArray() << int(Sbatch::Normal) << int(K::Refused) << 0;
-    QTest::newRow("unknown before sbatch") << "NEW.submit_state = 'unknown' AND OLD.submit_state <> 'unknown'"
-                                           << int(D::None) << false << QByteArray() << int(Sbatch::Normal)
-                                           << int(K::Refused) << 0;
+    QTest::newRow("unknown before sbatch")
+        << "NEW.submit_state = 'unknown' AND OLD.submit_state <> 'unknown'" << int(D::None) << false << QByteArray()
+        << int(Sbatch::Normal) << int(K::Refused) << 0;
     // Writes after sbatch (the six that used to be ignored): the run stays
     // "unknown" and is resolved by reconcile, never sent twice.
     QTest::newRow("connection lost") << "NEW.submit_state = 'unknown' AND OLD.submit_state = 'unknown'"
@@ -77,15 +77,14 @@ void TestSubmitStoreFaults::failedWriteLosesNothing_data()
                                        << int(K::Unknown) << 1;
     QTest::newRow("job id") << "NEW.job_id <> ''" << int(D::None) << false << QByteArray() << int(Sbatch::Normal)
                             << int(K::Unknown) << 1;
-    QTest::newRow("controller down") << "NEW.submit_state = 'uploaded' AND OLD.submit_state = 'unknown'"
-                                     << int(D::None) << true << QByteArray() << int(Sbatch::Normal)
-                                     << int(K::Unknown) << 1;
+    QTest::newRow("controller down") << "NEW.submit_state = 'uploaded' AND OLD.submit_state = 'unknown'" << int(D::None)
+                                     << true << QByteArray() << int(Sbatch::Normal) << int(K::Unknown) << 1;
     QTest::newRow("rejected") << "NEW.submit_state = 'rejected'" << int(D::None) << false
                               << QByteArray("sbatch: error: Batch job submission failed: Invalid partition\n")
                               << int(Sbatch::Normal) << int(K::Unknown) << 1;
-    QTest::newRow("submit command failed") << "NEW.submit_state = 'unknown' AND OLD.submit_state = 'unknown'"
-                                           << int(D::None) << false << QByteArray() << int(Sbatch::ShellFails)
-                                           << int(K::Unknown) << 1;
+    QTest::newRow("submit command failed")
+        << "NEW.submit_state = 'unknown' AND OLD.submit_state = 'unknown'" << int(D::None) << false << QByteArray()
+        << int(Sbatch::ShellFails) << int(K::Unknown) << 1;
 }
 
 void TestSubmitStoreFaults::failedWriteLosesNothing()
@@ -176,9 +175,9 @@ void TestSubmitStoreFaults::failedWriteLosesNothing()
     for (const auto &j : slurm.jobs)
         if (j.token == run.token)
             jobs << j;
-    QCOMPARE(jobs.size(), 1);                                  // no duplicate job
+    QCOMPARE(jobs.size(), 1);   // no duplicate job
     const auto all = store.runs();
-    QCOMPARE(all.value().size(), 1);                           // no lost (or extra) run
+    QCOMPARE(all.value().size(), 1);   // no lost (or extra) run
     const RunRecord settled = all.value().front();
     QCOMPARE(settled.jobId, jobs.front().id);
     QVERIFY(settled.submitState == SubmitState::Submitted || settled.submitState == SubmitState::Reconciled);

@@ -35,23 +35,23 @@ QLabel *problemLabel(QWidget *parent)
     return l;
 }
 
+}   // namespace
 
-} // namespace
-
-AddClusterIntroPage::AddClusterIntroPage(QWidget *parent) : QWizardPage(parent)
+AddClusterIntroPage::AddClusterIntroPage(QWidget *parent)
+    : QWizardPage(parent)
 {
     setTitle(tr("Add your cluster"));
     setSubTitle(tr("ScaleLab has no cluster yet. It can learn yours in a minute."));
     auto *lay = new QVBoxLayout(this);
-    lay->addWidget(wrapped(
-        tr("1. Choose how you log in: an alias of your SSH config, or host, user, port and jump host.\n"
-           "2. ScaleLab connects. A host key it has not seen is shown to you (with its fingerprint) before "
-           "anything else is sent.\n"
-           "3. It runs read-only Slurm commands (scontrol, sinfo, sacctmgr) in one round trip and builds a "
-           "profile: partitions, GPUs per node, time and node limits, QOS limits, each with the command and "
-           "date it came from.\n"
-           "4. You review and edit what was found, save it as your profile, and start composing jobs with it."),
-        this));
+    lay->addWidget(
+        wrapped(tr("1. Choose how you log in: an alias of your SSH config, or host, user, port and jump host.\n"
+                   "2. ScaleLab connects. A host key it has not seen is shown to you (with its fingerprint) before "
+                   "anything else is sent.\n"
+                   "3. It runs read-only Slurm commands (scontrol, sinfo, sacctmgr) in one round trip and builds a "
+                   "profile: partitions, GPUs per node, time and node limits, QOS limits, each with the command and "
+                   "date it came from.\n"
+                   "4. You review and edit what was found, save it as your profile, and start composing jobs with it."),
+                this));
     lay->addStretch(1);
 }
 
@@ -109,12 +109,30 @@ AddClusterConnectPage::AddClusterConnectPage(const QString &sshConfig, QWidget *
     updateResolved();
 }
 
-bool AddClusterConnectPage::aliasMode() const { return m_aliasMode->isChecked(); }
-QString AddClusterConnectPage::alias() const { return m_alias->currentText().trimmed(); }
-QString AddClusterConnectPage::host() const { return m_host->text().trimmed(); }
-QString AddClusterConnectPage::user() const { return m_user->text().trimmed(); }
-int AddClusterConnectPage::port() const { return m_port->value(); }
-QString AddClusterConnectPage::jump() const { return m_jump->text().trimmed(); }
+bool AddClusterConnectPage::aliasMode() const
+{
+    return m_aliasMode->isChecked();
+}
+QString AddClusterConnectPage::alias() const
+{
+    return m_alias->currentText().trimmed();
+}
+QString AddClusterConnectPage::host() const
+{
+    return m_host->text().trimmed();
+}
+QString AddClusterConnectPage::user() const
+{
+    return m_user->text().trimmed();
+}
+int AddClusterConnectPage::port() const
+{
+    return m_port->value();
+}
+QString AddClusterConnectPage::jump() const
+{
+    return m_jump->text().trimmed();
+}
 
 void AddClusterConnectPage::updateMode()
 {
@@ -134,7 +152,8 @@ void AddClusterConnectPage::updateResolved()
         m_resolved->setText(tr("Pick or type an alias."));
     } else {
         const SshHostConfig h = SshConfigFile::load(m_sshConfig).resolve(a);
-        QString text = tr("→ %1@%2, port %3").arg(h.user.isEmpty() ? tr("(your local user)") : h.user, h.hostName).arg(h.port);
+        QString text =
+            tr("→ %1@%2, port %3").arg(h.user.isEmpty() ? tr("(your local user)") : h.user, h.hostName).arg(h.port);
         if (h.hasProxyJump())
             text += tr(", through %1").arg(h.proxyJump);
         m_resolved->setText(text);
@@ -152,8 +171,8 @@ QString AddClusterConnectPage::problem() const
     }
     if (host().isEmpty())
         return tr("Host: enter the host name of the login node.");
-    for (const auto &[what, value] : {std::pair{tr("host"), host()}, std::pair{tr("user"), user()},
-                                      std::pair{tr("jump host"), jump()}})
+    for (const auto &[what, value] :
+         {std::pair{tr("host"), host()}, std::pair{tr("user"), user()}, std::pair{tr("jump host"), jump()}})
         if (!value.isEmpty())
             if (const QString e = SshConfigFile::validateName(what, value); !e.isEmpty())
                 return e;
@@ -214,9 +233,18 @@ void AddClusterDiscoverPage::setRunning(bool running)
     Q_EMIT completeChanged();
 }
 
-void AddClusterDiscoverPage::appendLine(const QString &line) { m_log->appendPlainText(line); }
-void AddClusterDiscoverPage::clearLog() { m_log->clear(); }
-QString AddClusterDiscoverPage::logText() const { return m_log->toPlainText(); }
+void AddClusterDiscoverPage::appendLine(const QString &line)
+{
+    m_log->appendPlainText(line);
+}
+void AddClusterDiscoverPage::clearLog()
+{
+    m_log->clear();
+}
+QString AddClusterDiscoverPage::logText() const
+{
+    return m_log->toPlainText();
+}
 
 void AddClusterDiscoverPage::setOutcome(const std::optional<DiscoveryOutcome> &outcome)
 {
@@ -224,6 +252,9 @@ void AddClusterDiscoverPage::setOutcome(const std::optional<DiscoveryOutcome> &o
     setRunning(false);
 }
 
-bool AddClusterDiscoverPage::isComplete() const { return m_done && !m_running; }
+bool AddClusterDiscoverPage::isComplete() const
+{
+    return m_done && !m_running;
+}
 
-} // namespace scalelab
+}   // namespace scalelab

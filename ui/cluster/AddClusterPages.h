@@ -126,4 +126,4 @@ private:
     QLabel *m_problem;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -28,7 +28,7 @@ QLabel *wrapped(const QString &text, QWidget *parent)
 
 const QString kNotKnown = QStringLiteral("not known");
 
-} // namespace
+}   // namespace
 
 AddClusterReviewPage::AddClusterReviewPage(QWidget *parent)
     : QWizardPage(parent)
@@ -39,7 +39,8 @@ AddClusterReviewPage::AddClusterReviewPage(QWidget *parent)
     , m_problem(wrapped(QString(), this))
 {
     setTitle(tr("Review what was found"));
-    setSubTitle(tr("Double-click a value to edit it; an edited value is saved with \"edited by the researcher\" as its source."));
+    setSubTitle(tr(
+        "Double-click a value to edit it; an edited value is saved with \"edited by the researcher\" as its source."));
     m_id->setObjectName(QStringLiteral("profileIdEdit"));
     m_name->setObjectName(QStringLiteral("profileNameEdit"));
     m_table->setObjectName(QStringLiteral("reviewTable"));
@@ -109,10 +110,13 @@ void AddClusterReviewPage::setProfile(const ClusterProfile &p, const Diagnostics
         };
         addRow(part.name, QStringLiteral("default"), part.isDefault ? tr("yes") : tr("no"), src("default"), false);
         addRow(part.name, QStringLiteral("maxTime"),
-               known(part, "maxTime", part.maxTimeSeconds ? SlurmTime::format(part.maxTimeSeconds) : QStringLiteral("UNLIMITED")),
+               known(part, "maxTime",
+                     part.maxTimeSeconds ? SlurmTime::format(part.maxTimeSeconds) : QStringLiteral("UNLIMITED")),
                src("maxTime"), true);
-        addRow(part.name, QStringLiteral("minNodes"), known(part, "minNodes", QString::number(part.minNodes)), src("minNodes"), true);
-        addRow(part.name, QStringLiteral("maxNodes"), known(part, "maxNodes", QString::number(part.maxNodes)), src("maxNodes"), true);
+        addRow(part.name, QStringLiteral("minNodes"), known(part, "minNodes", QString::number(part.minNodes)),
+               src("minNodes"), true);
+        addRow(part.name, QStringLiteral("maxNodes"), known(part, "maxNodes", QString::number(part.maxNodes)),
+               src("maxNodes"), true);
         addRow(part.name, QStringLiteral("gpuType"), known(part, "gpuType", part.gpuType), src("gpuType"), true);
         addRow(part.name, QStringLiteral("gpusPerNode"), known(part, "gpusPerNode", QString::number(part.gpusPerNode)),
                src("gpusPerNode"), true);
@@ -124,12 +128,18 @@ void AddClusterReviewPage::setProfile(const ClusterProfile &p, const Diagnostics
             addRow(part.name, QStringLiteral("qos"), part.qos, src("qos"), false);
         for (const NodeType &t : part.nodeTypes)
             addRow(part.name, QStringLiteral("nodeType"),
-                   tr("%1 × %2 %3 GPU, %4 CPUs, %5 MB").arg(t.count).arg(t.gpus).arg(t.gpuType).arg(t.cpus).arg(t.memoryMB),
+                   tr("%1 × %2 %3 GPU, %4 CPUs, %5 MB")
+                       .arg(t.count)
+                       .arg(t.gpus)
+                       .arg(t.gpuType)
+                       .arg(t.cpus)
+                       .arg(t.memoryMB),
                    src("nodeTypes"), false);
     }
     for (const QosLimits &q : p.qos) {
         const QString who = tr("QOS %1").arg(q.name);
-        addRow(who, QStringLiteral("maxWall"), q.maxWallSeconds ? SlurmTime::format(q.maxWallSeconds) : tr("none"), q.source, true);
+        addRow(who, QStringLiteral("maxWall"), q.maxWallSeconds ? SlurmTime::format(q.maxWallSeconds) : tr("none"),
+               q.source, true);
         addRow(who, QStringLiteral("maxGpusPerJob"), QString::number(q.maxGpusPerJob), q.source, true);
         addRow(who, QStringLiteral("maxNodesPerJob"), QString::number(q.maxNodesPerJob), q.source, true);
     }
@@ -187,7 +197,8 @@ ClusterProfile AddClusterReviewPage::editedProfile(QString *problem) const
             }
             const auto s = SlurmTime::parseSeconds(text);
             if (!s)
-                *problem = tr("%1 %2: \"%3\" is not a Slurm time (e.g. 2-00:00:00 or UNLIMITED).").arg(owner, field, text);
+                *problem =
+                    tr("%1 %2: \"%3\" is not a Slurm time (e.g. 2-00:00:00 or UNLIMITED).").arg(owner, field, text);
             *out = s.value_or(0);
             return s.has_value();
         };
@@ -218,11 +229,16 @@ ClusterProfile AddClusterReviewPage::editedProfile(QString *problem) const
                 set = true;
             } else if (number(&n)) {
                 set = true;
-                if (field == QLatin1String("minNodes")) part.minNodes = int(n);
-                else if (field == QLatin1String("maxNodes")) part.maxNodes = int(n);
-                else if (field == QLatin1String("gpusPerNode")) part.gpusPerNode = int(n);
-                else if (field == QLatin1String("cpusPerNode")) part.cpusPerNode = int(n);
-                else if (field == QLatin1String("memoryPerNodeMB")) part.memoryPerNodeMB = n;
+                if (field == QLatin1String("minNodes"))
+                    part.minNodes = int(n);
+                else if (field == QLatin1String("maxNodes"))
+                    part.maxNodes = int(n);
+                else if (field == QLatin1String("gpusPerNode"))
+                    part.gpusPerNode = int(n);
+                else if (field == QLatin1String("cpusPerNode"))
+                    part.cpusPerNode = int(n);
+                else if (field == QLatin1String("memoryPerNodeMB"))
+                    part.memoryPerNodeMB = n;
             }
             if (set) {
                 part.unknown.removeAll(field);
@@ -251,4 +267,4 @@ bool AddClusterReviewPage::validatePage()
     return problem.isEmpty();
 }
 
-} // namespace scalelab
+}   // namespace scalelab

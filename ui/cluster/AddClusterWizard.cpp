@@ -25,7 +25,7 @@ QString oneLine(const QByteArray &bytes)
 // The alias the "host details" form is tried with, before the profile has an id.
 const QString kTrialAlias = QStringLiteral("scalelab-new-cluster");
 
-} // namespace
+}   // namespace
 
 AddClusterWizard::AddClusterWizard(AppServices &services, QWidget *parent)
     : QWizard(parent)
@@ -103,7 +103,8 @@ void AddClusterWizard::startDiscovery()
         if (conn != m_task)
             return;
         if (s == ClusterConnection::State::Connected)
-            onStep(tr("Connected: host key verified, logged in%1.").arg(m.trimmed().isEmpty() ? QString() : QStringLiteral(" (%1)").arg(m.trimmed())));
+            onStep(tr("Connected: host key verified, logged in%1.")
+                       .arg(m.trimmed().isEmpty() ? QString() : QStringLiteral(" (%1)").arg(m.trimmed())));
         else if (s == ClusterConnection::State::Failed)
             onStep(tr("Cannot connect: %1").arg(m));
     });
@@ -120,7 +121,12 @@ void AddClusterWizard::startDiscovery()
     conn->enqueue([self = QPointer(this), conn, alias, sshConfig, known](RemoteExecutor &ex) {
         auto post = [&](auto fn) {
             QMetaObject::invokeMethod(
-                self, [self, conn, fn] { if (self && self->m_task == conn) fn(*self); }, Qt::QueuedConnection);
+                self,
+                [self, conn, fn] {
+                    if (self && self->m_task == conn)
+                        fn(*self);
+                },
+                Qt::QueuedConnection);
         };
         // The connection test: is this a Slurm login node at all?
         const RemoteResult version = ex.run({QStringLiteral("sbatch"), QStringLiteral("--version")}, 30000);
@@ -226,7 +232,9 @@ QString AddClusterWizard::save()
             if (d.field == m_savedPath || d.message.contains(m_savedPath))
                 why << d.message;
         return tr("%1 was written but did not load as profile %2: %3")
-            .arg(m_savedPath, p.id, why.isEmpty() ? tr("a system or user profile with that id takes precedence") : why.join(QLatin1Char('\n')));
+            .arg(m_savedPath, p.id,
+                 why.isEmpty() ? tr("a system or user profile with that id takes precedence")
+                               : why.join(QLatin1Char('\n')));
     }
     m_savedId = p.id;
     JobSpec spec;
@@ -250,4 +258,4 @@ void AddClusterWizard::accept()
     QWizard::accept();
 }
 
-} // namespace scalelab
+}   // namespace scalelab

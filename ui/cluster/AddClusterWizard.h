@@ -67,10 +67,10 @@ private:
     ClusterConnection *m_task = nullptr;   // deletes itself once its task ended
     GuiSshCallbacks *m_callbacks = nullptr;
     std::shared_ptr<QTemporaryDir> m_configDir;   // the one-off SSH config of "host details"
-    QString m_alias;                               // alias the discovery ran through
+    QString m_alias;   // alias the discovery ran through
     std::optional<DiscoveryOutcome> m_outcome;
     QString m_savedId;
     QString m_savedPath;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

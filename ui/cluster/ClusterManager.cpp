@@ -150,8 +150,12 @@ void ClusterManager::onConnectionState(const QString &alias, int state, const QS
     using S = ClusterConnection::State;
     QString text;
     switch (S(state)) {
-    case S::Connecting: text = tr("connecting to %1…").arg(alias); break;
-    case S::Reconnecting: text = message.isEmpty() ? tr("reconnecting to %1…").arg(alias) : message; break;
+    case S::Connecting:
+        text = tr("connecting to %1…").arg(alias);
+        break;
+    case S::Reconnecting:
+        text = message.isEmpty() ? tr("reconnecting to %1…").arg(alias) : message;
+        break;
     case S::Connected:
         text = tr("connected to %1").arg(alias);
         // After a lost connection, settle submissions before polling again.
@@ -159,8 +163,12 @@ void ClusterManager::onConnectionState(const QString &alias, int state, const QS
             enqueueReconcile(c);
         c.everConnected = true;
         break;
-    case S::Failed: text = tr("cannot connect to %1: %2").arg(alias, message); break;
-    case S::Disconnected: text = tr("disconnected from %1").arg(alias); break;
+    case S::Failed:
+        text = tr("cannot connect to %1: %2").arg(alias, message);
+        break;
+    case S::Disconnected:
+        text = tr("disconnected from %1").arg(alias);
+        break;
     }
     recordConnectionState(alias, text);
     // What the status bar said, for a report that starts "it said cannot connect".
@@ -240,7 +248,12 @@ void ClusterManager::watchOutput(qint64 runId)
         const TailResult t = RunLifecycle(client, *store).tail(runId, maxBytes);
         if (!t.data.isEmpty())
             QMetaObject::invokeMethod(
-                self, [self, runId] { if (self) Q_EMIT self->outputUpdated(runId); }, Qt::QueuedConnection);
+                self,
+                [self, runId] {
+                    if (self)
+                        Q_EMIT self->outputUpdated(runId);
+                },
+                Qt::QueuedConnection);
     });
 }
 
@@ -253,21 +266,28 @@ void ClusterManager::poll(const QString &alias)
     const qint64 watched = m_watched;
     const qint64 tailBytes = AppSettings::tailBytes();
     const qint64 fetchBytes = AppSettings::fetchBytes();
-    enqueue(c, [store = m_workerStore, alias, watched, tailBytes, fetchBytes, self = QPointer(this)](RemoteExecutor &ex) {
-        SlurmClient client(ex, *store, alias);
-        RunLifecycle lifecycle(client, *store);
-        // Finished runs are fetched and ingested here, on the worker, whether
-        // or not Results is ever opened.
-        const PollCycleReport rep = lifecycle.pollCycle({watched, tailBytes, fetchBytes});
-        QMetaObject::invokeMethod(
-            self, [self, alias, rep] { if (self) self->onPollDone(alias, rep); }, Qt::QueuedConnection);
-    });
+    enqueue(c,
+            [store = m_workerStore, alias, watched, tailBytes, fetchBytes, self = QPointer(this)](RemoteExecutor &ex) {
+                SlurmClient client(ex, *store, alias);
+                RunLifecycle lifecycle(client, *store);
+                // Finished runs are fetched and ingested here, on the worker, whether
+                // or not Results is ever opened.
+                const PollCycleReport rep = lifecycle.pollCycle({watched, tailBytes, fetchBytes});
+                QMetaObject::invokeMethod(
+                    self,
+                    [self, alias, rep] {
+                        if (self)
+                            self->onPollDone(alias, rep);
+                    },
+                    Qt::QueuedConnection);
+            });
 }
 
 void ClusterManager::onPollDone(const QString &alias, const PollCycleReport &rep)
 {
     if (!rep.finalRuns.isEmpty())
-        qCInfo(lcUi).noquote() << QStringLiteral("%1: %2 run(s) finished, %3 metric(s) stored, shown in Jobs and Results")
+        qCInfo(lcUi).noquote() << QStringLiteral(
+                                      "%1: %2 run(s) finished, %3 metric(s) stored, shown in Jobs and Results")
                                       .arg(alias)
                                       .arg(rep.finalRuns.size())
                                       .arg(rep.metricsStored);
@@ -279,9 +299,8 @@ void ClusterManager::onPollDone(const QString &alias, const PollCycleReport &rep
         c.scheduler.recordFailure();
     if (!rep.poll.ok()) {
         const QString why = !rep.poll.message.isEmpty() ? rep.poll.message : rep.poll.transportError;
-        Q_EMIT connectionStatus(alias, tr("%1: %2 — next try in %3 s")
-                                           .arg(alias, why)
-                                           .arg(c.scheduler.nextDelaySeconds()));
+        Q_EMIT connectionStatus(alias,
+                                tr("%1: %2 — next try in %3 s").arg(alias, why).arg(c.scheduler.nextDelaySeconds()));
     }
     for (const RunStateUpdate &u : rep.poll.updates)
         Q_EMIT runStateChanged(u.runId, SlurmJobState::id(u.to));
@@ -337,4 +356,4 @@ void ClusterManager::notify(const QString &title, const QString &text)
     Q_EMIT clusterMessage(QString(), title + QStringLiteral(": ") + text);
 }
 
-} // namespace scalelab
+}   // namespace scalelab

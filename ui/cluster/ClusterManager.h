@@ -85,7 +85,7 @@ private:
         int tasksInFlight = 0;
         bool pollQueued = false;
         bool waitingForUser = false;
-        bool stale = false;         // settings changed: restart once idle
+        bool stale = false;   // settings changed: restart once idle
         bool everConnected = false;
     };
 
@@ -115,4 +115,4 @@ private:
     bool m_destroying = false;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

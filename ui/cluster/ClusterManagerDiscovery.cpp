@@ -13,7 +13,7 @@ bool ClusterManager::isConnected(const QString &alias) const
 {
     const auto it = m_clusters.find(alias);
     return it != m_clusters.end() && it->second->connection
-        && it->second->connection->state() == ClusterConnection::State::Connected;
+           && it->second->connection->state() == ClusterConnection::State::Connected;
 }
 
 bool ClusterManager::discoverProfile(const QString &alias, const ClusterProfile &site)
@@ -27,10 +27,14 @@ bool ClusterManager::discoverProfile(const QString &alias, const ClusterProfile 
     enqueue(c, [alias, sshConfig, site, self = QPointer(this)](RemoteExecutor &ex) {
         const DiscoveryOutcome outcome = runDiscovery(ex, alias, sshConfig, site, {});
         QMetaObject::invokeMethod(
-            self, [self, alias, outcome] { if (self) Q_EMIT self->profileDiscovered(alias, outcome); },
+            self,
+            [self, alias, outcome] {
+                if (self)
+                    Q_EMIT self->profileDiscovered(alias, outcome);
+            },
             Qt::QueuedConnection);
     });
     return true;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -35,7 +35,8 @@ QString checkProgram(RemoteExecutor &ex, const QString &program, bool *problem)
         return QObject::tr("Program %1 uses shell variables: not checked before the job runs.").arg(program);
     if (!program.startsWith(QLatin1Char('/')) && !program.startsWith(QLatin1String("~/")))
         return QObject::tr("Program %1 is a relative path (found from the run's folder or PATH when the job "
-                           "runs): not checked.").arg(program);
+                           "runs): not checked.")
+            .arg(program);
     const RemoteResult r =
         program.startsWith(QLatin1String("~/"))
             ? ex.run({QStringLiteral("sh"), QStringLiteral("-c"), QStringLiteral("test -e \"$HOME/$1\""),
@@ -59,7 +60,7 @@ QString diagnosticsText(const Diagnostics &diags)
     return lines.join(QLatin1Char('\n'));
 }
 
-} // namespace
+}   // namespace
 
 void ClusterManager::submit(const QList<JobSpec> &specs, const QString &studyName, StudyOrder runOrder)
 {
@@ -81,10 +82,11 @@ void ClusterManager::submit(const QList<JobSpec> &specs, const QString &studyNam
     for (const SubmitRequest &p : std::as_const(requests)) {
         if (isConfigured(p.spec.profile, p.alias))
             continue;
-        Q_EMIT submitFinished(tr("%1 is not configured yet (no host details and no \"%2\" in your SSH config); "
-                                 "nothing was submitted. Set it up in Connections, then submit again.")
-                                  .arg(!p.profile || p.profile->name.isEmpty() ? p.spec.profile : p.profile->name, p.alias),
-                              false);
+        Q_EMIT submitFinished(
+            tr("%1 is not configured yet (no host details and no \"%2\" in your SSH config); "
+               "nothing was submitted. Set it up in Connections, then submit again.")
+                .arg(!p.profile || p.profile->name.isEmpty() ? p.spec.profile : p.profile->name, p.alias),
+            false);
         m_services.setCurrentProfile(p.spec.profile);
         m_services.openConnections(m_dialogParent);
         return;
@@ -119,11 +121,18 @@ void ClusterManager::submit(const QList<JobSpec> &specs, const QString &studyNam
         Cluster &c = cluster(alias);
         c.waitingForUser = false;   // the researcher asked for it: dialogs may appear again
         Q_EMIT clusterMessage(alias, tr("submitting %n run(s) to %1…", nullptr, byAlias[alias].size()).arg(alias));
-        enqueue(c, [store = m_workerStore, alias, ids = byAlias[alias], runOrder, self = QPointer(this)](RemoteExecutor &ex) {
+        enqueue(c, [store = m_workerStore, alias, ids = byAlias[alias], runOrder,
+                    self = QPointer(this)](RemoteExecutor &ex) {
             SlurmClient client(ex, *store, alias);
-            const QList<SentRun> outcomes = RunLifecycle(client, *store).sendBatch(ids, runOrder == StudyOrder::OneAtATime);
+            const QList<SentRun> outcomes =
+                RunLifecycle(client, *store).sendBatch(ids, runOrder == StudyOrder::OneAtATime);
             QMetaObject::invokeMethod(
-                self, [self, alias, outcomes] { if (self) self->onSubmitDone(alias, outcomes); }, Qt::QueuedConnection);
+                self,
+                [self, alias, outcomes] {
+                    if (self)
+                        self->onSubmitDone(alias, outcomes);
+                },
+                Qt::QueuedConnection);
         });
     }
 }
@@ -139,7 +148,9 @@ void ClusterManager::onSubmitDone(const QString &alias, const QList<SentRun> &ou
             submitted << tr("run %1 → job %2").arg(id).arg(o.jobId);
             m_settling.insert(id, FollowUpPolls(FollowUpPolls::After::Submit));
             break;
-        case K::Rejected: problems << tr("run %1 rejected by Slurm: %2").arg(id).arg(o.message); break;
+        case K::Rejected:
+            problems << tr("run %1 rejected by Slurm: %2").arg(id).arg(o.message);
+            break;
         case K::Unknown:
             needReconcile = true;
             problems << tr("run %1: the answer was lost (%2); ScaleLab will look the job up on the cluster "
@@ -152,7 +163,9 @@ void ClusterManager::onSubmitDone(const QString &alias, const QList<SentRun> &ou
                             .arg(id)
                             .arg(o.message, alias);
             break;
-        case K::Refused: problems << tr("run %1 not submitted: %2").arg(id).arg(o.message); break;
+        case K::Refused:
+            problems << tr("run %1 not submitted: %2").arg(id).arg(o.message);
+            break;
         }
     }
     QString message;
@@ -207,9 +220,14 @@ void ClusterManager::enqueueReconcile(Cluster &c)
             }
             const bool changed = report.changed();
             QMetaObject::invokeMethod(
-                self, [self, alias, messages, changed] { if (self) self->onReconcileDone(alias, messages, changed); },
+                self,
+                [self, alias, messages, changed] {
+                    if (self)
+                        self->onReconcileDone(alias, messages, changed);
+                },
                 Qt::QueuedConnection);
-        }) != 0)
+        })
+        != 0)
         ++c.tasksInFlight;
 }
 
@@ -268,7 +286,12 @@ void ClusterManager::dryRunScript(const QString &alias, const QString &script, c
             }
         }
         QMetaObject::invokeMethod(
-            self, [self, verdict, ok] { if (self) Q_EMIT self->dryRunFinished(verdict, ok); }, Qt::QueuedConnection);
+            self,
+            [self, verdict, ok] {
+                if (self)
+                    Q_EMIT self->dryRunFinished(verdict, ok);
+            },
+            Qt::QueuedConnection);
     });
 }
 
@@ -288,7 +311,8 @@ void ClusterManager::cancel(qint64 runId)
 {
     const auto run = m_services.store().run(runId);
     if (!run.ok() || !run.value().hasJob()) {
-        Q_EMIT cancelFinished(runId, run.ok() ? tr("run %1 has no Slurm job to cancel").arg(runId) : run.errorText(), false);
+        Q_EMIT cancelFinished(runId, run.ok() ? tr("run %1 has no Slurm job to cancel").arg(runId) : run.errorText(),
+                              false);
         return;
     }
     const QString alias = run.value().clusterAlias;
@@ -311,4 +335,4 @@ void ClusterManager::cancel(qint64 runId)
     });
 }
 
-} // namespace scalelab
+}   // namespace scalelab

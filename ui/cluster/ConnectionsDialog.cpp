@@ -34,7 +34,7 @@ QString sanitize(const QByteArray &bytes)
     return s;
 }
 
-} // namespace
+}   // namespace
 
 ConnectionsDialog::ConnectionsDialog(AppServices &services, QWidget *parent)
     : QDialog(parent)
@@ -68,7 +68,8 @@ ConnectionsDialog::ConnectionsDialog(AppServices &services, QWidget *parent)
     m_overview->setRootIsDecorated(false);
     m_overview->setMaximumHeight(130);
     m_overview->header()->setStretchLastSection(true);
-    m_overview->setToolTip(tr("Every cluster profile, how it is reached and how its connection stands in this session"));
+    m_overview->setToolTip(
+        tr("Every cluster profile, how it is reached and how its connection stands in this session"));
     layout->addWidget(m_overview);
     layout->addLayout(top);
 
@@ -209,12 +210,14 @@ void ConnectionsDialog::loadForm(const QString &profileId)
     m_alias->setPlaceholderText(login.alias.isEmpty() ? profileId : login.alias);
     m_alias->setText(c.alias);
     // Host details: what was stored, else what the SSH config says, else the profile.
-    const SshHostConfig resolved =
-        SshConfigFile::load(AppSettings::userSshConfigPath()).resolve(c.alias.isEmpty() ? m_alias->placeholderText() : c.alias);
+    const SshHostConfig resolved = SshConfigFile::load(AppSettings::userSshConfigPath())
+                                       .resolve(c.alias.isEmpty() ? m_alias->placeholderText() : c.alias);
     const bool configKnowsIt = resolved.hostName != resolved.alias;
     m_host->setText(!c.hostName.isEmpty() ? c.hostName : configKnowsIt ? resolved.hostName : login.hostName);
     m_user->setText(!c.hostName.isEmpty() ? c.user : configKnowsIt ? resolved.user : login.user);
-    m_port->setValue(!c.hostName.isEmpty() ? c.port : configKnowsIt ? resolved.port : (login.port > 0 ? login.port : 22));
+    m_port->setValue(!c.hostName.isEmpty() ? c.port
+                     : configKnowsIt       ? resolved.port
+                                           : (login.port > 0 ? login.port : 22));
     m_jump->setText(!c.hostName.isEmpty() ? c.proxyJump : configKnowsIt ? resolved.proxyJump : login.proxyJump);
     m_key->setText(c.identityFile);
     (c.hostName.isEmpty() ? m_aliasMode : m_hostMode)->setChecked(true);
@@ -245,8 +248,8 @@ void ConnectionsDialog::updateMode()
     const bool alias = m_aliasMode->isChecked();
     m_form->setRowVisible(m_alias, alias);
     m_form->setRowVisible(m_resolved, alias);
-    for (QWidget *w : {static_cast<QWidget *>(m_host), static_cast<QWidget *>(m_user),
-                       static_cast<QWidget *>(m_port), static_cast<QWidget *>(m_jump), static_cast<QWidget *>(m_key)})
+    for (QWidget *w : {static_cast<QWidget *>(m_host), static_cast<QWidget *>(m_user), static_cast<QWidget *>(m_port),
+                       static_cast<QWidget *>(m_jump), static_cast<QWidget *>(m_key)})
         m_form->setRowVisible(w, !alias);
 }
 
@@ -303,8 +306,8 @@ QStringList ConnectionsDialog::parseAssociations(const QByteArray &out)
     QStringList lines;
     for (auto it = byAccount.cbegin(); it != byAccount.cend(); ++it)
         lines << QStringLiteral("%1: %2").arg(it.key(), it.value().isEmpty() ? tr("all partitions")
-                                                                               : it.value().join(QLatin1String(", ")));
+                                                                             : it.value().join(QLatin1String(", ")));
     return lines;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -88,4 +88,4 @@ private:
     std::shared_ptr<QTemporaryDir> m_testConfigDir;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

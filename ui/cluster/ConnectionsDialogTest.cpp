@@ -26,9 +26,12 @@ QString sanitize(const QByteArray &bytes)
     return s;
 }
 
-} // namespace
+}   // namespace
 
-QString ConnectionsDialog::resultText() const { return m_result->toPlainText(); }
+QString ConnectionsDialog::resultText() const
+{
+    return m_result->toPlainText();
+}
 
 void ConnectionsDialog::startTest()
 {
@@ -42,7 +45,8 @@ void ConnectionsDialog::startTest()
         const AppSettings::ClusterConnection c = m_edited.value(m_current);
         for (const auto &[what, value] : {std::pair{tr("host"), c.hostName}, std::pair{tr("user"), c.user},
                                           std::pair{tr("jump host"), c.proxyJump}})
-            if (const QString e = value.isEmpty() ? QString() : SshConfigFile::validateName(what, value); !e.isEmpty()) {
+            if (const QString e = value.isEmpty() ? QString() : SshConfigFile::validateName(what, value);
+                !e.isEmpty()) {
                 m_result->setPlainText(e);
                 return;
             }
@@ -68,7 +72,8 @@ void ConnectionsDialog::startTest()
         QFile f(m_testConfigDir->filePath(QStringLiteral("ssh_config")));
         if (!f.open(QIODevice::WriteOnly) || f.write(text.toUtf8()) < 0) {
             m_result->setPlainText(tr("Cannot prepare the test of these host details (%1); test again, or save and "
-                                      "use Refresh now.").arg(f.errorString()));
+                                      "use Refresh now.")
+                                       .arg(f.errorString()));
             return;
         }
         f.close();
@@ -119,15 +124,15 @@ void ConnectionsDialog::startTest()
                 lines << tr("Cannot tell the user name (id -un): %1").arg(sanitize(id.err + id.out));
             } else {
                 lines << tr("User: %1").arg(user);
-                const RemoteResult assoc =
-                    ex.run({QStringLiteral("sacctmgr"), QStringLiteral("-nP"), QStringLiteral("show"),
-                            QStringLiteral("assoc"), QStringLiteral("user=") + user,
-                            QStringLiteral("format=account,partition")},
-                           30000);
+                const RemoteResult assoc = ex.run(
+                    {QStringLiteral("sacctmgr"), QStringLiteral("-nP"), QStringLiteral("show"), QStringLiteral("assoc"),
+                     QStringLiteral("user=") + user, QStringLiteral("format=account,partition")},
+                    30000);
                 if (assoc.ok()) {
                     const QStringList accounts = parseAssociations(assoc.out);
-                    lines << (accounts.isEmpty() ? tr("Accounts: none found for %1").arg(user)
-                                                 : tr("Accounts and partitions:\n  %1").arg(accounts.join(QLatin1String("\n  "))));
+                    lines << (accounts.isEmpty()
+                                  ? tr("Accounts: none found for %1").arg(user)
+                                  : tr("Accounts and partitions:\n  %1").arg(accounts.join(QLatin1String("\n  "))));
                     ok = version.ok();
                 } else {
                     lines << tr("sacctmgr failed: %1").arg(sanitize(assoc.err));
@@ -172,4 +177,4 @@ void ConnectionsDialog::cancelTest()
     finishTest(false, tr("Test cancelled."));
 }
 
-} // namespace scalelab
+}   // namespace scalelab

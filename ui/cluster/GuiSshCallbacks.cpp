@@ -32,13 +32,12 @@ struct Pending {
     }
 };
 
-} // namespace
+}   // namespace
 
 GuiSshCallbacks::GuiSshCallbacks(QString clusterName, QObject *parent)
     : QObject(parent)
     , m_cluster(std::move(clusterName))
-{
-}
+{}
 
 GuiSshCallbacks::~GuiSshCallbacks()
 {
@@ -78,7 +77,12 @@ T GuiSshCallbacks::ask(std::function<QDialog *(std::function<void(T)>)> makeDial
         if (m_stopped) {
             state->set(cancelled);
             QMetaObject::invokeMethod(
-                this, [state] { if (state->dialog) state->dialog->reject(); }, Qt::QueuedConnection);
+                this,
+                [state] {
+                    if (state->dialog)
+                        state->dialog->reject();
+                },
+                Qt::QueuedConnection);
             break;
         }
     }
@@ -154,4 +158,4 @@ std::optional<QStringList> GuiSshCallbacks::keyboardInteractive(const QString &n
         std::nullopt);
 }
 
-} // namespace scalelab
+}   // namespace scalelab

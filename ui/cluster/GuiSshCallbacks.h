@@ -56,4 +56,4 @@ private:
     QStringList m_refusedShown;   // GUI thread: host key warnings currently open
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -22,7 +22,7 @@ QLabel *selectable(const QString &text, const char *objectName)
     return l;
 }
 
-} // namespace
+}   // namespace
 
 HostKeyDialog::HostKeyDialog(Kind kind, const HostKeyInfo &info, const QString &message, QWidget *parent)
     : QDialog(parent)
@@ -57,14 +57,13 @@ HostKeyDialog::HostKeyDialog(Kind kind, const HostKeyInfo &info, const QString &
                           "key differs from the one you trusted before.");
         if (!info.knownHostsPath.isEmpty()) {
             text += QStringLiteral("\n\n")
-                + (info.conflictingLine > 0 ? tr("The trusted key is in %1, line %2.")
-                                                  .arg(info.knownHostsPath)
-                                                  .arg(info.conflictingLine)
-                                            : tr("Known hosts file: %1.").arg(info.knownHostsPath));
+                    + (info.conflictingLine > 0
+                           ? tr("The trusted key is in %1, line %2.").arg(info.knownHostsPath).arg(info.conflictingLine)
+                           : tr("Known hosts file: %1.").arg(info.knownHostsPath));
             text += QLatin1Char(' ')
-                + tr("Only if your site announced a new key: check the new fingerprint with the site, then "
-                     "remove the old entry from that file (ssh-keygen -R %1 -f %2).")
-                      .arg(where, info.knownHostsPath);
+                    + tr("Only if your site announced a new key: check the new fingerprint with the site, then "
+                         "remove the old entry from that file (ssh-keygen -R %1 -f %2).")
+                          .arg(where, info.knownHostsPath);
         }
         if (!message.isEmpty())
             text += QStringLiteral("\n\n") + message;
@@ -73,10 +72,10 @@ HostKeyDialog::HostKeyDialog(Kind kind, const HostKeyInfo &info, const QString &
     }
     auto *top = new QHBoxLayout;
     auto *icon = new QLabel;
-    icon->setPixmap(style()
-                        ->standardIcon(kind == Kind::Unknown ? QStyle::SP_MessageBoxQuestion
-                                                             : QStyle::SP_MessageBoxCritical)
-                        .pixmap(48, 48));
+    icon->setPixmap(
+        style()
+            ->standardIcon(kind == Kind::Unknown ? QStyle::SP_MessageBoxQuestion : QStyle::SP_MessageBoxCritical)
+            .pixmap(48, 48));
     icon->setAlignment(Qt::AlignTop);
     top->addWidget(icon);
     auto *texts = new QVBoxLayout;
@@ -141,4 +140,4 @@ void HostKeyDialog::finishWith(SshCallbacks::HostKeyDecision d)
         accept();
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -42,4 +42,4 @@ private:
     QWidget *m_safeButton = nullptr;   // focused first: Space/Enter never trusts a key
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -9,8 +9,8 @@
 
 namespace scalelab {
 
-MfaDialog::MfaDialog(const QString &name, const QString &instruction,
-                     const QList<SshCallbacks::KbdPrompt> &prompts, QWidget *parent)
+MfaDialog::MfaDialog(const QString &name, const QString &instruction, const QList<SshCallbacks::KbdPrompt> &prompts,
+                     QWidget *parent)
     : QDialog(parent)
 {
     setAttribute(Qt::WA_DeleteOnClose);
@@ -59,4 +59,4 @@ void MfaDialog::finish(bool ok)
     ok ? accept() : reject();
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -34,4 +34,4 @@ private:
     bool m_done = false;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -44,4 +44,4 @@ void PassphraseDialog::finish(bool ok)
     ok ? accept() : reject();
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -16,7 +16,9 @@ namespace scalelab {
 // researcher sees the form. Deletes itself.
 class AfterFirstPaint : public QObject {
 public:
-    AfterFirstPaint(QWidget *watched, std::function<void()> then) : QObject(watched), m_then(std::move(then))
+    AfterFirstPaint(QWidget *watched, std::function<void()> then)
+        : QObject(watched)
+        , m_then(std::move(then))
     {
         watched->installEventFilter(this);
         // A widget that has painted already paints once more, so the
@@ -32,9 +34,8 @@ protected:
             // Queued twice: the whole paint pass this event starts finishes
             // first, and so does whatever that pass queued (FirstFrameProbe's
             // measurement included), so start-up work never counts as paint.
-            QTimer::singleShot(0, watched, [watched, then = std::exchange(m_then, {})] {
-                QTimer::singleShot(0, watched, then);
-            });
+            QTimer::singleShot(0, watched,
+                               [watched, then = std::exchange(m_then, {})] { QTimer::singleShot(0, watched, then); });
             deleteLater();
         }
         return QObject::eventFilter(watched, event);
@@ -44,4 +45,4 @@ private:
     std::function<void()> m_then;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

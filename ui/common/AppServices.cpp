@@ -7,7 +7,10 @@
 
 namespace scalelab {
 
-AppServices::AppServices(QObject *parent) : QObject(parent), m_store(std::make_unique<RunStore>()) {}
+AppServices::AppServices(QObject *parent)
+    : QObject(parent)
+    , m_store(std::make_unique<RunStore>())
+{}
 
 ProfileRegistry &AppServices::profiles()
 {
@@ -68,4 +71,4 @@ void AppServices::reloadProfiles()
 
 AppServices::~AppServices() = default;
 
-} // namespace scalelab
+}   // namespace scalelab

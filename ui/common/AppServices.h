@@ -87,4 +87,4 @@ private:
     DialogFactory m_addCluster;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

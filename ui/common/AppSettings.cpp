@@ -33,13 +33,20 @@ const KeyInfo &info(AppSettings::Key key)
     static const KeyInfo lastPath{"compose/lastSpecPath", QString()};
     static const KeyInfo lastModified{"compose/lastSpecModified", false};
     switch (key) {
-    case K::LastSpecJson: return lastSpec;
-    case K::LastSpecPath: return lastPath;
-    case K::LastSpecModified: return lastModified;
-    case K::PollIntervalSeconds: return poll;
-    case K::NotificationsEnabled: return notify;
-    case K::TailKilobytes: return tail;
-    case K::FetchMegabytes: return fetch;
+    case K::LastSpecJson:
+        return lastSpec;
+    case K::LastSpecPath:
+        return lastPath;
+    case K::LastSpecModified:
+        return lastModified;
+    case K::PollIntervalSeconds:
+        return poll;
+    case K::NotificationsEnabled:
+        return notify;
+    case K::TailKilobytes:
+        return tail;
+    case K::FetchMegabytes:
+        return fetch;
     }
     return poll;
 }
@@ -49,7 +56,7 @@ QString clusterGroup(const QString &profileId)
     return QStringLiteral("clusters/") + profileId + QLatin1Char('/');
 }
 
-} // namespace
+}   // namespace
 
 QSettings &AppSettings::settings()
 {
@@ -67,7 +74,10 @@ QSettings &AppSettings::settings()
     return *s;
 }
 
-QString AppSettings::settingsFilePath() { return settings().fileName(); }
+QString AppSettings::settingsFilePath()
+{
+    return settings().fileName();
+}
 
 QStringList AppSettings::configuredClusters()
 {
@@ -78,9 +88,18 @@ QStringList AppSettings::configuredClusters()
     return ids;
 }
 
-QString AppSettings::name(Key key) { return QString::fromLatin1(info(key).name); }
-QVariant AppSettings::defaultValue(Key key) { return info(key).defaultValue; }
-QVariant AppSettings::get(Key key) { return settings().value(name(key), defaultValue(key)); }
+QString AppSettings::name(Key key)
+{
+    return QString::fromLatin1(info(key).name);
+}
+QVariant AppSettings::defaultValue(Key key)
+{
+    return info(key).defaultValue;
+}
+QVariant AppSettings::get(Key key)
+{
+    return settings().value(name(key), defaultValue(key));
+}
 
 void AppSettings::set(Key key, const QVariant &value)
 {
@@ -103,7 +122,10 @@ int AppSettings::pollIntervalSeconds()
     return std::clamp(v, PollScheduler::kMinimumSeconds, PollScheduler::kMaximumSeconds);
 }
 
-bool AppSettings::notificationsEnabled() { return get(Key::NotificationsEnabled).toBool(); }
+bool AppSettings::notificationsEnabled()
+{
+    return get(Key::NotificationsEnabled).toBool();
+}
 
 int AppSettings::tailBytes()
 {
@@ -163,13 +185,17 @@ QString AppSettings::effectiveAlias(const QString &profileId, const ClusterProfi
 QString AppSettings::identityFileProblem(const QString &path)
 {
     if (path.contains(QLatin1Char('"')) || path.contains(QLatin1Char('\n')) || path.contains(QLatin1Char('\r')))
-        return QStringLiteral("key file %1: a path with quotes or line breaks cannot be written to an SSH config").arg(path);
+        return QStringLiteral("key file %1: a path with quotes or line breaks cannot be written to an SSH config")
+            .arg(path);
     if (!path.startsWith(QLatin1Char('/')) && !path.startsWith(QLatin1String("~/")))
         return QStringLiteral("key file %1: give the full path (/home/… or ~/.ssh/…)").arg(path);
     return {};
 }
 
-QString AppSettings::userSshConfigPath() { return SshConfigFile::defaultPath(); }
+QString AppSettings::userSshConfigPath()
+{
+    return SshConfigFile::defaultPath();
+}
 
 QString AppSettings::generatedConfigPath()
 {
@@ -208,9 +234,9 @@ QString AppSettings::writeGeneratedConfig()
         const ClusterConnection c = clusterConnection(id);
         if (c.hostName.isEmpty())
             continue;
-        for (const auto &[what, value] : {std::pair{QStringLiteral("host"), c.hostName},
-                                          std::pair{QStringLiteral("user"), c.user},
-                                          std::pair{QStringLiteral("jump host"), c.proxyJump}}) {
+        for (const auto &[what, value] :
+             {std::pair{QStringLiteral("host"), c.hostName}, std::pair{QStringLiteral("user"), c.user},
+              std::pair{QStringLiteral("jump host"), c.proxyJump}}) {
             if (value.isEmpty())
                 continue;
             if (const QString e = SshConfigFile::validateName(what, value); !e.isEmpty())
@@ -245,4 +271,4 @@ QString AppSettings::writeGeneratedConfig()
     return {};
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -23,12 +23,12 @@ class AppSettings {
 public:
     enum class Key {
         PollIntervalSeconds,   // base interval of the squeue/sacct cycle (>= 10 s)
-        NotificationsEnabled,  // desktop notification when a run ends
-        TailKilobytes,         // how much of a running job's output the Jobs place keeps
-        FetchMegabytes,        // per-file cap when outputs are downloaded after the end
-        LastSpecJson,          // the Compose form when the window closed (profile included), "" = none
-        LastSpecPath,          // the spec file it came from, "" = unsaved
-        LastSpecModified,      // it differed from that file
+        NotificationsEnabled,   // desktop notification when a run ends
+        TailKilobytes,   // how much of a running job's output the Jobs place keeps
+        FetchMegabytes,   // per-file cap when outputs are downloaded after the end
+        LastSpecJson,   // the Compose form when the window closed (profile included), "" = none
+        LastSpecPath,   // the spec file it came from, "" = unsaved
+        LastSpecModified,   // it differed from that file
     };
 
     static QVariant get(Key key);
@@ -49,8 +49,8 @@ public:
     // instead, ConnectionsDialog stores them and the alias names a generated
     // config entry (see generatedConfigPath()).
     struct ClusterConnection {
-        QString alias;       // "" = the profile default
-        QString hostName;    // "" = use the alias as it is in the SSH config
+        QString alias;   // "" = the profile default
+        QString hostName;   // "" = use the alias as it is in the SSH config
         QString user;
         int port = 22;
         QString proxyJump;
@@ -79,4 +79,4 @@ private:
     static QSettings &settings();
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -98,4 +98,4 @@ QString whyClusterConfigured(AppServices &services)
     return {};
 }
 
-} // namespace scalelab
+}   // namespace scalelab

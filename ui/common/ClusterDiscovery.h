@@ -20,7 +20,7 @@ class RemoteExecutor;
 struct DiscoveryOutcome {
     QString alias;
     QString slurmVersion;   // `sbatch --version` as the test step saw it ("" = not asked)
-    QString error;          // transport error; "" when the script ran
+    QString error;   // transport error; "" when the script ran
     BuiltProfile built;
     bool ok() const { return error.isEmpty(); }
 };
@@ -47,8 +47,11 @@ ClusterProfile refreshedProfile(const ClusterProfile &current, const ClusterProf
 // generic profile's alias is only an example).
 // whyClusterConfigured names the first thing found ("" = nothing).
 QString whyClusterConfigured(AppServices &services);
-inline bool clusterConfigured(AppServices &services) { return !whyClusterConfigured(services).isEmpty(); }
+inline bool clusterConfigured(AppServices &services)
+{
+    return !whyClusterConfigured(services).isEmpty();
+}
 
-} // namespace scalelab
+}   // namespace scalelab
 
 Q_DECLARE_METATYPE(scalelab::DiscoveryOutcome)

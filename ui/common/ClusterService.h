@@ -95,4 +95,4 @@ private:
     QHash<QString, QString> m_states;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -17,7 +17,10 @@ namespace scalelab {
 // and quits. Header-only so the bare window links Qt Widgets alone.
 class FirstFrameProbe : public QObject {
 public:
-    explicit FirstFrameProbe(const QElapsedTimer &clock, QObject *parent = nullptr) : QObject(parent), m_clock(clock) {}
+    explicit FirstFrameProbe(const QElapsedTimer &clock, QObject *parent = nullptr)
+        : QObject(parent)
+        , m_clock(clock)
+    {}
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override
@@ -39,4 +42,4 @@ private:
     bool m_seen = false;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -27,7 +27,8 @@ QStringList PrivateData::secure(Create create)
     QStringList problems;
     if (create == Create::Settings) {
         const QString file = AppSettings::settingsFilePath();
-        for (const QString &e : {PrivateFiles::makeDirectory(QFileInfo(file).absolutePath()), PrivateFiles::makeFile(file)})
+        for (const QString &e :
+             {PrivateFiles::makeDirectory(QFileInfo(file).absolutePath()), PrivateFiles::makeFile(file)})
             if (!e.isEmpty())
                 problems << e;
     }
@@ -36,4 +37,4 @@ QStringList PrivateData::secure(Create create)
     return problems;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

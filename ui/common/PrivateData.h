@@ -20,4 +20,4 @@ public:
     static QStringList folders();
 };
 
-} // namespace scalelab
+}   // namespace scalelab

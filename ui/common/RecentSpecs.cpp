@@ -38,4 +38,4 @@ void RecentSpecs::clear()
     QSettings().remove(key);
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -17,4 +17,4 @@ public:
     static void clear();
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -12,7 +12,10 @@ namespace {
 // Asks the base style for the icon on first use, then draws that.
 class DeferredStandardIcon : public QIconEngine {
 public:
-    DeferredStandardIcon(QStyle *style, QStyle::StandardPixmap icon) : m_style(style), m_icon(icon) {}
+    DeferredStandardIcon(QStyle *style, QStyle::StandardPixmap icon)
+        : m_style(style)
+        , m_icon(icon)
+    {}
 
     void paint(QPainter *painter, const QRect &rect, QIcon::Mode mode, QIcon::State state) override
     {
@@ -49,9 +52,11 @@ private:
     QIcon m_cache;
 };
 
-} // namespace
+}   // namespace
 
-StartupStyle::StartupStyle(const QString &baseKey) : QProxyStyle(baseKey) {}
+StartupStyle::StartupStyle(const QString &baseKey)
+    : QProxyStyle(baseKey)
+{}
 
 QIcon StartupStyle::standardIcon(StandardPixmap icon, const QStyleOption *option, const QWidget *widget) const
 {
@@ -60,4 +65,4 @@ QIcon StartupStyle::standardIcon(StandardPixmap icon, const QStyleOption *option
     return QProxyStyle::standardIcon(icon, option, widget);
 }
 
-} // namespace scalelab
+}   // namespace scalelab

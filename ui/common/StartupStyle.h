@@ -18,4 +18,4 @@ public:
                        const QWidget *widget = nullptr) const override;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -19,4 +19,4 @@ void ensureUiResources()
     Q_UNUSED(once);
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -8,4 +8,4 @@ namespace scalelab {
 // shows icons calls this (cheap after the first call).
 void ensureUiResources();
 
-} // namespace scalelab
+}   // namespace scalelab

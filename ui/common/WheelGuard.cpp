@@ -39,4 +39,4 @@ bool WheelGuard::eventFilter(QObject *watched, QEvent *event)
     return QObject::eventFilter(watched, event);
 }
 
-} // namespace scalelab
+}   // namespace scalelab

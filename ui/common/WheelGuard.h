@@ -22,4 +22,4 @@ protected:
     bool eventFilter(QObject *watched, QEvent *event) override;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -40,8 +40,9 @@
 
 namespace scalelab {
 
-
-ComposePlace::ComposePlace(AppServices &services, QWidget *parent) : QWidget(parent), m_services(services)
+ComposePlace::ComposePlace(AppServices &services, QWidget *parent)
+    : QWidget(parent)
+    , m_services(services)
 {
     ensureUiResources();
     setAccessibleName(tr("Compose"));
@@ -164,8 +165,13 @@ void ComposePlace::rerender()
     m_services.setCurrentProfile(s.profile);
     m_form->clearMarks();
     if (!profile) {
-        m_current = {Diagnostic{Severity::Error, QStringLiteral("unknown-profile"), QStringLiteral("profile"), 0, 0,
-                                tr("No cluster profile \"%1\" is installed; choose one.").arg(s.profile), {}}};
+        m_current = {Diagnostic{Severity::Error,
+                                QStringLiteral("unknown-profile"),
+                                QStringLiteral("profile"),
+                                0,
+                                0,
+                                tr("No cluster profile \"%1\" is installed; choose one.").arg(s.profile),
+                                {}}};
         m_preview->setScript(QString());
     } else {
         RenderResult r = renderAndValidate(s, *profile);
@@ -173,7 +179,8 @@ void ComposePlace::rerender()
         m_preview->setScript(r.script);
         m_form->showGeometry(computeGeometry(s, *profile));
     }
-    m_preview->setSuggestedFileName((s.jobName.isEmpty() ? QStringLiteral("job") : s.jobName) + QStringLiteral(".sbatch"));
+    m_preview->setSuggestedFileName((s.jobName.isEmpty() ? QStringLiteral("job") : s.jobName)
+                                    + QStringLiteral(".sbatch"));
     m_diagnostics->setDiagnostics(m_current);
     updateActions();
 }
@@ -197,7 +204,7 @@ void ComposePlace::updateActions()
     m_dryRun->setToolTip(!haveClusters ? noClusters
                          : firstError  ? tr("Fix first: %1").arg(firstError->message)
                                        : tr("Ask Slurm whether it would accept the job, without submitting "
-                                            "(Ctrl+Shift+Return)"));
+                                             "(Ctrl+Shift+Return)"));
     m_study->setEnabled(m_form->profile() != nullptr);
 }
 
@@ -284,9 +291,10 @@ void ComposePlace::submit()
     if (m_confirm)
         return;   // already asking
     // Asked once per submit, without a nested event loop.
-    m_confirm = new QMessageBox(QMessageBox::Question, tr("Submit with warnings?"),
-                                tr("The job has warnings:\n\n%1\n\nSubmit anyway?").arg(warnings.join(QLatin1Char('\n'))),
-                                QMessageBox::Yes | QMessageBox::Cancel, window());
+    m_confirm =
+        new QMessageBox(QMessageBox::Question, tr("Submit with warnings?"),
+                        tr("The job has warnings:\n\n%1\n\nSubmit anyway?").arg(warnings.join(QLatin1Char('\n'))),
+                        QMessageBox::Yes | QMessageBox::Cancel, window());
     m_confirm->setAttribute(Qt::WA_DeleteOnClose);
     connect(m_confirm, &QMessageBox::finished, this, [this, s](int result) {
         ClusterService *cm2 = m_services.clusters();
@@ -321,4 +329,4 @@ void ComposePlace::openStudy()
     dlg->show();
 }
 
-} // namespace scalelab
+}   // namespace scalelab

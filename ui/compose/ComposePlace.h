@@ -115,4 +115,4 @@ private:
     QObject *m_connectedClusters = nullptr;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

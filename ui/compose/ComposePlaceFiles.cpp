@@ -32,10 +32,10 @@ bool isDroppable(const QString &path)
 {
     const QString s = QFileInfo(path).suffix().toLower();
     return s == QLatin1String("sh") || s == QLatin1String("sbatch") || s == QLatin1String("slurm")
-        || s == QLatin1String("json");
+           || s == QLatin1String("json");
 }
 
-} // namespace
+}   // namespace
 
 // ---- Files -------------------------------------------------------------
 
@@ -113,10 +113,11 @@ void ComposePlace::importScriptText(const QString &text, const QString &sourceNa
     // The script may name another site: offer the switch rather than
     // replacing its partition with this profile's default.
     if (const auto site = recogniseSite(imp, m_services.profiles().profiles(), profile->id)) {
-        imp.diagnostics.prepend(finding(
-            Severity::Info, QStringLiteral("site-recognised"), QStringLiteral("profile"), 0,
-            tr("This looks like a %1 script (%2) — switch profile?").arg(site->profileName, site->reasons.join(QStringLiteral(", "))),
-            Fix{QStringLiteral("profile"), site->profileId, tr("switch to %1").arg(site->profileName)}));
+        imp.diagnostics.prepend(
+            finding(Severity::Info, QStringLiteral("site-recognised"), QStringLiteral("profile"), 0,
+                    tr("This looks like a %1 script (%2) — switch profile?")
+                        .arg(site->profileName, site->reasons.join(QStringLiteral(", "))),
+                    Fix{QStringLiteral("profile"), site->profileId, tr("switch to %1").arg(site->profileName)}));
     }
     m_importText = text;
     m_importName = sourceName;
@@ -130,12 +131,12 @@ void ComposePlace::importScriptText(const QString &text, const QString &sourceNa
 void ComposePlace::openSpecDialog()
 {
     whenDiscardable(tr("opening another spec"), [this] {
-    auto *dlg = new QFileDialog(window(), tr("Open job spec"), QFileInfo(m_specPath).absolutePath(),
-                                tr("Job specs (*.json);;All files (*)"));
-    dlg->setFileMode(QFileDialog::ExistingFile);
-    dlg->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dlg, &QFileDialog::fileSelected, this, [this](const QString &p) { openSpecFile(p); });
-    dlg->open();
+        auto *dlg = new QFileDialog(window(), tr("Open job spec"), QFileInfo(m_specPath).absolutePath(),
+                                    tr("Job specs (*.json);;All files (*)"));
+        dlg->setFileMode(QFileDialog::ExistingFile);
+        dlg->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dlg, &QFileDialog::fileSelected, this, [this](const QString &p) { openSpecFile(p); });
+        dlg->open();
     });
 }
 
@@ -151,7 +152,8 @@ void ComposePlace::saveSpecAsDialog()
 {
     const JobSpec s = spec();
     auto *dlg = new QFileDialog(window(), tr("Save job spec"),
-                                m_specPath.isEmpty() ? (s.jobName.isEmpty() ? QStringLiteral("job") : s.jobName) + QStringLiteral(".json")
+                                m_specPath.isEmpty() ? (s.jobName.isEmpty() ? QStringLiteral("job") : s.jobName)
+                                                           + QStringLiteral(".json")
                                                      : m_specPath,
                                 tr("Job specs (*.json)"));
     dlg->setAcceptMode(QFileDialog::AcceptSave);
@@ -205,10 +207,11 @@ void ComposePlace::whenDiscardable(const QString &action, std::function<void()> 
         m_discardQuestion->raise();   // already asking
         return;
     }
-    m_discardQuestion = new QMessageBox(
-        QMessageBox::Warning, tr("Unsaved changes"),
-        tr("The job form (%1) has changes that are not saved in a spec file.\nSave them before %2?").arg(documentName(), action),
-        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, window());
+    m_discardQuestion =
+        new QMessageBox(QMessageBox::Warning, tr("Unsaved changes"),
+                        tr("The job form (%1) has changes that are not saved in a spec file.\nSave them before %2?")
+                            .arg(documentName(), action),
+                        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, window());
     m_discardQuestion->setObjectName(QStringLiteral("unsavedChanges"));
     m_discardQuestion->setDefaultButton(QMessageBox::Save);
     m_discardQuestion->setAttribute(Qt::WA_DeleteOnClose);
@@ -270,4 +273,4 @@ void ComposePlace::restoreLastSession()
     setSpecPath(AppSettings::get(AppSettings::Key::LastSpecPath).toString());
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -20,16 +20,20 @@ constexpr int ImportedRole = Qt::UserRole + 2;
 QIcon severityIcon(const QStyle *style, Severity s)
 {
     switch (s) {
-    case Severity::Error: return style->standardIcon(QStyle::SP_MessageBoxCritical);
-    case Severity::Warning: return style->standardIcon(QStyle::SP_MessageBoxWarning);
-    case Severity::Info: break;
+    case Severity::Error:
+        return style->standardIcon(QStyle::SP_MessageBoxCritical);
+    case Severity::Warning:
+        return style->standardIcon(QStyle::SP_MessageBoxWarning);
+    case Severity::Info:
+        break;
     }
     return style->standardIcon(QStyle::SP_MessageBoxInformation);
 }
 
-} // namespace
+}   // namespace
 
-DiagnosticsPanel::DiagnosticsPanel(QWidget *parent) : QWidget(parent)
+DiagnosticsPanel::DiagnosticsPanel(QWidget *parent)
+    : QWidget(parent)
 {
     m_summary = new QLabel(this);
     m_summary->setAccessibleName(tr("Diagnostics summary"));
@@ -107,7 +111,8 @@ QString DiagnosticsPanel::summaryText() const
         return tr("No errors or warnings: ready to submit.");
     const QString errors = e == 1 ? tr("1 error") : tr("%1 errors").arg(e);
     const QString warnings = w == 1 ? tr("1 warning") : tr("%1 warnings").arg(w);
-    return e > 0 ? tr("%1, %2 — errors block submit.").arg(errors, warnings) : tr("%1: submit will ask first.").arg(warnings);
+    return e > 0 ? tr("%1, %2 — errors block submit.").arg(errors, warnings)
+                 : tr("%1: submit will ask first.").arg(warnings);
 }
 
 QTableWidgetItem *DiagnosticsPanel::itemForRule(const QString &rule) const
@@ -197,4 +202,4 @@ void DiagnosticsPanel::addSection(const QString &title, const Diagnostics &diags
     }
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -52,4 +52,4 @@ private:
     Diagnostics m_importSummary;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

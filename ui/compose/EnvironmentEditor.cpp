@@ -21,9 +21,10 @@ QStringList splitList(const QString &text)
     return text.split(sep, Qt::SkipEmptyParts);
 }
 
-} // namespace
+}   // namespace
 
-EnvironmentEditor::EnvironmentEditor(QWidget *parent) : QWidget(parent)
+EnvironmentEditor::EnvironmentEditor(QWidget *parent)
+    : QWidget(parent)
 {
     m_modules = new QLineEdit(this);
     m_modules->setAccessibleName(tr("Modules"));
@@ -145,20 +146,28 @@ void EnvironmentEditor::setEnvironment(const JobEnvironment &env)
 
 void EnvironmentEditor::setProfileHints(const QStringList &defaultModules, const QString &containerRuntime)
 {
-    m_modules->setPlaceholderText(defaultModules.isEmpty() ? tr("e.g. pytorch")
-                                                           : tr("site default: %1").arg(defaultModules.join(QStringLiteral(", "))));
-    m_runtime->setItemText(0, containerRuntime.isEmpty() ? tr("site default") : tr("site default (%1)").arg(containerRuntime));
+    m_modules->setPlaceholderText(defaultModules.isEmpty()
+                                      ? tr("e.g. pytorch")
+                                      : tr("site default: %1").arg(defaultModules.join(QStringLiteral(", "))));
+    m_runtime->setItemText(0, containerRuntime.isEmpty() ? tr("site default")
+                                                         : tr("site default (%1)").arg(containerRuntime));
 }
 
 QWidget *EnvironmentEditor::fieldWidget(const QString &field) const
 {
-    if (field == QLatin1String("environment.modules")) return m_modules;
-    if (field.startsWith(QLatin1String("environment.container.runtime"))) return m_runtime;
-    if (field.startsWith(QLatin1String("environment.container.binds"))) return m_binds;
-    if (field.startsWith(QLatin1String("environment.container"))) return m_image;
-    if (field.startsWith(QLatin1String("environment.setup"))) return m_setup;
-    if (field.startsWith(QLatin1String("environment.variables"))) return m_variables;
+    if (field == QLatin1String("environment.modules"))
+        return m_modules;
+    if (field.startsWith(QLatin1String("environment.container.runtime")))
+        return m_runtime;
+    if (field.startsWith(QLatin1String("environment.container.binds")))
+        return m_binds;
+    if (field.startsWith(QLatin1String("environment.container")))
+        return m_image;
+    if (field.startsWith(QLatin1String("environment.setup")))
+        return m_setup;
+    if (field.startsWith(QLatin1String("environment.variables")))
+        return m_variables;
     return nullptr;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -45,4 +45,4 @@ private:
     bool m_updating = false;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

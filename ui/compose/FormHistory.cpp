@@ -14,7 +14,10 @@ namespace scalelab {
 class FormEditCommand : public QUndoCommand {
 public:
     FormEditCommand(FormHistory *history, JobSpec before, JobSpec after, QWidget *field)
-        : m_history(history), m_before(std::move(before)), m_after(std::move(after)), m_field(field)
+        : m_history(history)
+        , m_before(std::move(before))
+        , m_after(std::move(after))
+        , m_field(field)
     {
         setText(field && !field->accessibleName().isEmpty() ? QObject::tr("edit of %1").arg(field->accessibleName())
                                                             : QObject::tr("edit"));
@@ -48,7 +51,10 @@ private:
     bool m_first = true;
 };
 
-FormHistory::FormHistory(JobForm *form, QObject *parent) : QObject(parent), m_form(form), m_stack(new QUndoStack(this))
+FormHistory::FormHistory(JobForm *form, QObject *parent)
+    : QObject(parent)
+    , m_form(form)
+    , m_stack(new QUndoStack(this))
 {
     m_current = form->spec();
     connect(m_stack, &QUndoStack::cleanChanged, this, [this] { emitIfChanged(); });
@@ -104,4 +110,4 @@ void FormHistory::emitIfChanged()
     Q_EMIT modifiedChanged(now);
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -47,4 +47,4 @@ private:
     bool m_lastModified = false;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

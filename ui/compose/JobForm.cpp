@@ -51,9 +51,11 @@ QStringList splitArguments(const QString &text)
     return out;
 }
 
-} // namespace
+}   // namespace
 
-JobForm::JobForm(const ProfileRegistry &profiles, QWidget *parent) : QWidget(parent), m_profiles(profiles)
+JobForm::JobForm(const ProfileRegistry &profiles, QWidget *parent)
+    : QWidget(parent)
+    , m_profiles(profiles)
 {
     auto named = [this](auto *w, const QString &name, const QString &field, const QString &tip = {}) {
         w->setAccessibleName(name);
@@ -146,8 +148,8 @@ JobForm::JobForm(const ProfileRegistry &profiles, QWidget *parent) : QWidget(par
     lay->addStretch(1);
 
     // Tab follows the rows as they are shown, not the order of creation.
-    const QList<QWidget *> order{m_profile, m_partition, m_account, m_time,       m_gpus,    m_nodes,  m_framework,
-                                 m_launcher, m_cpusPerGpu, m_memory, m_program, m_args, m_jobName, m_sampling};
+    const QList<QWidget *> order{m_profile,  m_partition,  m_account, m_time,    m_gpus, m_nodes,   m_framework,
+                                 m_launcher, m_cpusPerGpu, m_memory,  m_program, m_args, m_jobName, m_sampling};
     for (qsizetype i = 1; i < order.size(); ++i)
         setTabOrder(order[i - 1], order[i]);
     for (QWidget *w : m_env->findChildren<QWidget *>())
@@ -227,8 +229,8 @@ void JobForm::addBrokenProfiles()
         QString first = messages.front();
         if (first.startsWith(file + QLatin1Char(':')))
             first = first.mid(file.size() + 1);
-        auto *item = new QStandardItem(tr("%1 — cannot be used: %2")
-                                           .arg(QFileInfo(file).fileName(), InputLimits::quoted(first.trimmed())));
+        auto *item = new QStandardItem(
+            tr("%1 — cannot be used: %2").arg(QFileInfo(file).fileName(), InputLimits::quoted(first.trimmed())));
         item->setEnabled(false);
         item->setData(QString(), Qt::UserRole);
         item->setToolTip(messages.join(QLatin1Char('\n')));
@@ -304,7 +306,8 @@ void JobForm::updatePartitionInfo()
         QStringList parts;
         if (p->gpusPerNode > 0) {
             const GpuType *gt = prof->gpuType(p->gpuType);
-            parts << tr("%1 × %2 per node").arg(p->gpusPerNode).arg(gt && !gt->model.isEmpty() ? gt->model : p->gpuType);
+            parts
+                << tr("%1 × %2 per node").arg(p->gpusPerNode).arg(gt && !gt->model.isEmpty() ? gt->model : p->gpuType);
         } else {
             parts << tr("no GPUs");
         }
@@ -316,7 +319,8 @@ void JobForm::updatePartitionInfo()
         parts << tr("%1 GPUs per job max").arg(p->maxGpus());
         if (p->minGpusPerJob > 0)
             parts << tr("%1 GPUs min").arg(p->minGpusPerJob);
-        parts << (p->maxTimeSeconds > 0 ? tr("time ≤ %1").arg(SlurmTime::format(p->maxTimeSeconds)) : tr("no time limit"));
+        parts << (p->maxTimeSeconds > 0 ? tr("time ≤ %1").arg(SlurmTime::format(p->maxTimeSeconds))
+                                        : tr("no time limit"));
         if (p->exclusive)
             parts << tr("whole nodes");
         m_partitionInfo->setText(parts.join(QStringLiteral(" · ")));
@@ -391,7 +395,9 @@ void JobForm::setSpec(const JobSpec &s)
 
 void JobForm::showGeometry(const LaunchGeometry &g)
 {
-    const QString text = !g.partition ? tr("auto") : g.nodes == 1 ? tr("auto: 1 node") : tr("auto: %1 nodes").arg(g.nodes);
+    const QString text = !g.partition   ? tr("auto")
+                         : g.nodes == 1 ? tr("auto: 1 node")
+                                        : tr("auto: %1 nodes").arg(g.nodes);
     if (m_nodes->specialValueText() != text)
         m_nodes->setSpecialValueText(text);
 }
@@ -444,4 +450,4 @@ void JobForm::clearMarks()
     m_marked.clear();
 }
 
-} // namespace scalelab
+}   // namespace scalelab

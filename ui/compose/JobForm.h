@@ -88,4 +88,4 @@ private:
     QString m_keptPartition;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -27,8 +27,9 @@ ProfileDriftBanner::ProfileDriftBanner(AppServices &services, QWidget *parent)
     setAccessibleName(tr("Profile differs from the cluster"));
     setFrameShape(QFrame::StyledPanel);
     // A calm amber: a notice, not an error (the job may still be fine).
-    setStyleSheet(QStringLiteral("#profileDriftBanner { background: #fff4d6; border: 1px solid #e0b040; border-radius: 4px; }"
-                                 "#profileDriftBanner QLabel { color: #3d2e00; }"));
+    setStyleSheet(
+        QStringLiteral("#profileDriftBanner { background: #fff4d6; border: 1px solid #e0b040; border-radius: 4px; }"
+                       "#profileDriftBanner QLabel { color: #3d2e00; }"));
     m_label->setObjectName(QStringLiteral("driftText"));
     m_label->setAccessibleName(tr("Profile check"));
     m_label->setTextFormat(Qt::PlainText);
@@ -75,7 +76,8 @@ ProfileDriftBanner::ProfileDriftBanner(AppServices &services, QWidget *parent)
 
 void ProfileDriftBanner::followProfileCombo(QComboBox *combo)
 {
-    connect(combo, &QComboBox::currentIndexChanged, this, [this, combo] { setProfile(combo->currentData().toString()); });
+    connect(combo, &QComboBox::currentIndexChanged, this,
+            [this, combo] { setProfile(combo->currentData().toString()); });
     setProfile(combo->currentData().toString());
 }
 
@@ -188,7 +190,8 @@ void ProfileDriftBanner::showDifferences()
     m_table->setRowCount(n);
     for (int r = 0; r < n; ++r) {
         const ProfileDifference &d = m_differences[r];
-        const QStringList cells{d.partition.isEmpty() ? tr("(site)") : d.partition, d.field, d.profileValue, d.clusterValue};
+        const QStringList cells{d.partition.isEmpty() ? tr("(site)") : d.partition, d.field, d.profileValue,
+                                d.clusterValue};
         for (int c = 0; c < 4; ++c) {
             auto *item = new QTableWidgetItem(cells[c]);
             item->setToolTip(c == 3 ? d.source : cells[c]);
@@ -198,7 +201,8 @@ void ProfileDriftBanner::showDifferences()
     m_table->resizeColumnsToContents();
     // Tall enough for its rows (up to six), never more than the form needs.
     const int rows = std::min(n, 6);
-    m_table->setFixedHeight(m_table->horizontalHeader()->height() + rows * m_table->verticalHeader()->defaultSectionSize() + 4);
+    m_table->setFixedHeight(m_table->horizontalHeader()->height()
+                            + rows * m_table->verticalHeader()->defaultSectionSize() + 4);
     setVisible(n > 0);
     Q_EMIT checked(n);
 }
@@ -228,4 +232,4 @@ QString ProfileDriftBanner::text() const
     return isHidden() ? QString() : m_label->text();
 }
 
-} // namespace scalelab
+}   // namespace scalelab

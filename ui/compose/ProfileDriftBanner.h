@@ -63,7 +63,7 @@ private:
     QPointer<ClusterService> m_clusters;
     QString m_profileId;
     QString m_alias;
-    QString m_checkedFor;          // "profile@alias" read since the last (re)connect
+    QString m_checkedFor;   // "profile@alias" read since the last (re)connect
     bool m_pending = false;
     bool m_refreshing = false;
     std::optional<ClusterProfile> m_cluster;   // the last reading, for Update
@@ -74,4 +74,4 @@ private:
     QTableWidget *m_table;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -52,11 +52,14 @@ bool findBatchArgument(const QStringList &args, QString *name, int *value)
     return false;
 }
 
-} // namespace
+}   // namespace
 
 ScalingStudyDialog::ScalingStudyDialog(AppServices &services, const JobSpec &base, const ClusterProfile &profile,
                                        QWidget *parent)
-    : QDialog(parent), m_services(services), m_base(base), m_profile(profile)
+    : QDialog(parent)
+    , m_services(services)
+    , m_base(base)
+    , m_profile(profile)
 {
     setWindowTitle(tr("Scaling study"));
     setAccessibleName(tr("Scaling study"));
@@ -160,7 +163,8 @@ ScalingStudyDialog::ScalingStudyDialog(AppServices &services, const JobSpec &bas
 
     m_dryRunAll = new QPushButton(QIcon(QStringLiteral(":/scalelab/icons/dryrun.svg")), tr("Dry-run all"), this);
     m_dryRunAll->setAccessibleName(tr("Dry-run all variants"));
-    m_submitAll = new QPushButton(QIcon(QStringLiteral(":/scalelab/icons/submit.svg")), tr("Submit all as one study"), this);
+    m_submitAll =
+        new QPushButton(QIcon(QStringLiteral(":/scalelab/icons/submit.svg")), tr("Submit all as one study"), this);
     m_submitAll->setAccessibleName(tr("Submit all variants as one study"));
     auto *close = new QPushButton(tr("Close"), this);
     close->setAccessibleName(tr("Close"));
@@ -176,9 +180,8 @@ ScalingStudyDialog::ScalingStudyDialog(AppServices &services, const JobSpec &bas
     form->addRow(tr("Order:"), m_order);
     auto *lay = new QVBoxLayout(this);
     lay->addWidget(new QLabel(tr("Base job: %1 on %2, partition %3, %4, time %5")
-                                  .arg(frameworkName(base.framework), profile.name,
-                                       part ? part->name : base.partition, base.program,
-                                       base.time.isEmpty() ? tr("unset") : base.time),
+                                  .arg(frameworkName(base.framework), profile.name, part ? part->name : base.partition,
+                                       base.program, base.time.isEmpty() ? tr("unset") : base.time),
                               this));
     lay->addLayout(form);
     lay->addWidget(countsBox);
@@ -260,8 +263,8 @@ void ScalingStudyDialog::replan()
             }
         const int warnings = countOf(v.diagnostics, Severity::Warning);
         QString findings = err ? tr("%n error(s): ", nullptr, countOf(v.diagnostics, Severity::Error)) + err->message
-                               : warnings ? tr("%n warning(s)", nullptr, warnings)
-                                          : tr("ok");
+                           : warnings ? tr("%n warning(s)", nullptr, warnings)
+                                      : tr("ok");
         if (err) {
             ++withErrors;
             if (firstError.isEmpty())
@@ -283,22 +286,24 @@ void ScalingStudyDialog::replan()
                 item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
             m_table->setItem(r, c, item);
         }
-        m_table->item(r, FindingsCol)->setIcon(style()->standardIcon(
-            err ? QStyle::SP_MessageBoxCritical : warnings ? QStyle::SP_MessageBoxWarning : QStyle::SP_DialogApplyButton));
+        m_table->item(r, FindingsCol)
+            ->setIcon(style()->standardIcon(err        ? QStyle::SP_MessageBoxCritical
+                                            : warnings ? QStyle::SP_MessageBoxWarning
+                                                       : QStyle::SP_DialogApplyButton));
         QStringList tip;
         for (const auto &d : v.diagnostics)
             tip << QStringLiteral("%1: %2").arg(severityName(d.severity), d.message);
         m_table->item(r, FindingsCol)->setToolTip(tip.join(QLatin1Char('\n')));
     }
     m_table->resizeRowsToContents();
-    m_totals->setText(tr("%n run(s), about %1 GPU-hours if every run uses its full time limit.", nullptr,
-                         int(m_variants.size()))
-                          .arg(hours, 0, 'f', 1));
+    m_totals->setText(
+        tr("%n run(s), about %1 GPU-hours if every run uses its full time limit.", nullptr, int(m_variants.size()))
+            .arg(hours, 0, 'f', 1));
     const bool haveClusters = m_services.clusters() != nullptr;
     const bool ok = !m_variants.isEmpty() && withErrors == 0;
     m_submitAll->setEnabled(ok && haveClusters);
     m_dryRunAll->setEnabled(ok && haveClusters);
-    const QString why = !haveClusters         ? AppServices::clustersUnavailableReason()
+    const QString why = !haveClusters          ? AppServices::clustersUnavailableReason()
                         : m_variants.isEmpty() ? tr("Choose at least one GPU count.")
                         : withErrors           ? tr("Fix first: %1").arg(firstError)
                                                : QString();
@@ -319,8 +324,8 @@ StudyOrder ScalingStudyDialog::order() const
 QString ScalingStudyDialog::proposedName(const QStringList &taken) const
 {
     const QString stem = QStringLiteral("%1 %2 %3")
-                             .arg(m_base.jobName.isEmpty() ? frameworkId(m_base.framework) : m_base.jobName, m_profile.id,
-                                  QDate::currentDate().toString(Qt::ISODate));
+                             .arg(m_base.jobName.isEmpty() ? frameworkId(m_base.framework) : m_base.jobName,
+                                  m_profile.id, QDate::currentDate().toString(Qt::ISODate));
     // The studies table is small (one row per study): read here, not a query over runs.
     QStringList existing = taken;
     if (const auto studies = m_services.store().studies(); studies.ok())
@@ -360,4 +365,4 @@ void ScalingStudyDialog::dryRunAll()
     }
 }
 
-} // namespace scalelab
+}   // namespace scalelab

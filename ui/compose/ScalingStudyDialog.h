@@ -76,4 +76,4 @@ private:
     int m_dryRunsPending = 0;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

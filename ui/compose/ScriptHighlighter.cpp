@@ -7,9 +7,10 @@
 namespace scalelab {
 
 ScriptHighlighter::ScriptHighlighter(QTextDocument *document)
-    : QSyntaxHighlighter(document),
-      m_variableRe(QStringLiteral(R"(\$(\{[^}]*\}|[A-Za-z_][A-Za-z0-9_]*|[0-9@#?*$]))")),
-      m_keywordRe(QStringLiteral(R"(^\s*(export|module|srun|torchrun|deepspeed|horovodrun|mpirun|set|source|cd|if|then|fi|else|for|do|done)\b)"))
+    : QSyntaxHighlighter(document)
+    , m_variableRe(QStringLiteral(R"(\$(\{[^}]*\}|[A-Za-z_][A-Za-z0-9_]*|[0-9@#?*$]))"))
+    , m_keywordRe(QStringLiteral(
+          R"(^\s*(export|module|srun|torchrun|deepspeed|horovodrun|mpirun|set|source|cd|if|then|fi|else|for|do|done)\b)"))
 {
     setDarkBackground(QGuiApplication::palette().color(QPalette::Base).lightness() < 128);
 }
@@ -86,4 +87,4 @@ void ScriptHighlighter::highlightBlock(const QString &text)
     }
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -32,4 +32,4 @@ private:
     QRegularExpression m_keywordRe;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -21,7 +21,8 @@
 
 namespace scalelab {
 
-ScriptPreview::ScriptPreview(QWidget *parent) : QWidget(parent)
+ScriptPreview::ScriptPreview(QWidget *parent)
+    : QWidget(parent)
 {
     m_title = new QLabel(tr("<b>sbatch script</b>"), this);
     m_copy = new QPushButton(tr("Copy"), this);
@@ -106,4 +107,4 @@ void ScriptPreview::changeEvent(QEvent *event)
     QWidget::changeEvent(event);
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -41,4 +41,4 @@ private:
     QString m_suggestedName = QStringLiteral("job.sbatch");
 };
 
-} // namespace scalelab
+}   // namespace scalelab

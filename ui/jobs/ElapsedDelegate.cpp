@@ -61,4 +61,4 @@ QSize ElapsedDelegate::sizeHint(const QStyleOptionViewItem &option, const QModel
     return s;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

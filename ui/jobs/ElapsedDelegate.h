@@ -16,4 +16,4 @@ public:
     QSize sizeHint(const QStyleOptionViewItem &option, const QModelIndex &index) const override;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

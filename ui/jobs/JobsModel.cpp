@@ -18,8 +18,7 @@ namespace scalelab {
 JobsModel::JobsModel(RunStore &store, QObject *parent)
     : QAbstractItemModel(parent)
     , m_store(store)
-{
-}
+{}
 
 QString JobsModel::reload()
 {
@@ -65,8 +64,8 @@ QString JobsModel::reload()
                     // COMPLETING: the job's processes have ended (a cancel, or the
                     // end), Slurm is cleaning up: the clock stops there.
                     if (!row.ended.isValid()
-                        && (SlurmJobState::isTerminal(c.state) || (c.state == JobState::Completing && row.started.isValid()
-                                                                   && row.started != c.at)))
+                        && (SlurmJobState::isTerminal(c.state)
+                            || (c.state == JobState::Completing && row.started.isValid() && row.started != c.at)))
                         row.ended = c.at;
                 }
             }
@@ -147,22 +146,34 @@ int JobsModel::rowCount(const QModelIndex &parent) const
     return t.study >= 0 ? int(m_studies[size_t(t.study)].runs.size()) : 0;
 }
 
-int JobsModel::columnCount(const QModelIndex &) const { return ColumnCount; }
+int JobsModel::columnCount(const QModelIndex &) const
+{
+    return ColumnCount;
+}
 
 QVariant JobsModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case Name: return tr("Study / run");
-    case Cluster: return tr("Cluster");
-    case JobId: return tr("Job ID");
-    case State: return tr("State");
-    case Reason: return tr("Reason / cause");
-    case Gpus: return tr("GPUs");
-    case Nodes: return tr("Nodes");
-    case Elapsed: return tr("Elapsed / limit");
-    case Submitted: return tr("Submitted");
+    case Name:
+        return tr("Study / run");
+    case Cluster:
+        return tr("Cluster");
+    case JobId:
+        return tr("Job ID");
+    case State:
+        return tr("State");
+    case Reason:
+        return tr("Reason / cause");
+    case Gpus:
+        return tr("GPUs");
+    case Nodes:
+        return tr("Nodes");
+    case Elapsed:
+        return tr("Elapsed / limit");
+    case Submitted:
+        return tr("Submitted");
     }
     return {};
 }
@@ -185,23 +196,29 @@ QColor JobsModel::stateColour(JobState s)
     switch (s) {
     case JobState::Pending:
     case JobState::Configuring:
-    case JobState::Requeued: return QColor(0xb2, 0x8a, 0x00);   // amber
+    case JobState::Requeued:
+        return QColor(0xb2, 0x8a, 0x00);   // amber
     case JobState::Running:
     case JobState::Completing:
-    case JobState::Resizing: return QColor(0x1a, 0x73, 0xe8);   // blue
-    case JobState::Completed: return QColor(0x1e, 0x8e, 0x3e);  // green
+    case JobState::Resizing:
+        return QColor(0x1a, 0x73, 0xe8);   // blue
+    case JobState::Completed:
+        return QColor(0x1e, 0x8e, 0x3e);   // green
     case JobState::Cancelled:
     case JobState::Suspended:
     case JobState::Preempted:
-    case JobState::Revoked: return QColor(0x70, 0x70, 0x70);    // grey
+    case JobState::Revoked:
+        return QColor(0x70, 0x70, 0x70);   // grey
     case JobState::Failed:
     case JobState::Timeout:
     case JobState::NodeFail:
     case JobState::OutOfMemory:
     case JobState::BootFail:
     case JobState::Deadline:
-    case JobState::SpecialExit: return QColor(0xc5, 0x22, 0x1f); // red
-    case JobState::Unknown: break;
+    case JobState::SpecialExit:
+        return QColor(0xc5, 0x22, 0x1f);   // red
+    case JobState::Unknown:
+        break;
     }
     return QColor(0x9e, 0x9e, 0x9e);
 }
@@ -230,12 +247,17 @@ QString JobsModel::stateText(const RunRecord &run)
     if (run.hasJob())
         return SlurmJobState::displayName(run.state);
     switch (run.submitState) {
-    case SubmitState::Intent: return tr("Not sent yet");
-    case SubmitState::Uploaded: return tr("Uploaded, not submitted");
-    case SubmitState::Unknown: return tr("Submission unknown (checking)");
-    case SubmitState::Rejected: return tr("Rejected");
+    case SubmitState::Intent:
+        return tr("Not sent yet");
+    case SubmitState::Uploaded:
+        return tr("Uploaded, not submitted");
+    case SubmitState::Unknown:
+        return tr("Submission unknown (checking)");
+    case SubmitState::Rejected:
+        return tr("Rejected");
     case SubmitState::Submitted:
-    case SubmitState::Reconciled: break;
+    case SubmitState::Reconciled:
+        break;
     }
     return SlurmJobState::displayName(run.state);
 }
@@ -245,7 +267,8 @@ qint64 JobsModel::elapsedSeconds(const RunRow &row)
     if (row.accountedElapsed >= 0)
         return row.accountedElapsed;
     // Not started, or back in the queue (requeued): no clock runs.
-    if (!row.started.isValid() || (row.ended.isValid() && row.ended < row.started) || row.run.state == JobState::Pending)
+    if (!row.started.isValid() || (row.ended.isValid() && row.ended < row.started)
+        || row.run.state == JobState::Pending)
         return -1;
     const QDateTime end = row.ended.isValid() ? row.ended : QDateTime::currentDateTimeUtc();
     return std::max<qint64>(0, row.started.secsTo(end));
@@ -264,14 +287,22 @@ QVariant JobsModel::runData(const RunRow &row, int column, int role) const
 {
     const RunRecord &r = row.run;
     switch (role) {
-    case RunIdRole: return r.id;
-    case StudyIdRole: return r.studyId;
-    case IsStudyRole: return false;
-    case StateIdRole: return r.hasJob() ? SlurmJobState::id(r.state) : submitStateId(r.submitState);
-    case StateColourRole: return runColour(r);
-    case ElapsedSecondsRole: return elapsedSeconds(row);
-    case LimitSecondsRole: return row.limitSeconds;
-    case ActiveRole: return r.hasJob() && row.started.isValid() && !row.ended.isValid() && !r.isTerminal();
+    case RunIdRole:
+        return r.id;
+    case StudyIdRole:
+        return r.studyId;
+    case IsStudyRole:
+        return false;
+    case StateIdRole:
+        return r.hasJob() ? SlurmJobState::id(r.state) : submitStateId(r.submitState);
+    case StateColourRole:
+        return runColour(r);
+    case ElapsedSecondsRole:
+        return elapsedSeconds(row);
+    case LimitSecondsRole:
+        return row.limitSeconds;
+    case ActiveRole:
+        return r.hasJob() && row.started.isValid() && !row.ended.isValid() && !r.isTerminal();
     case ProgressRole: {
         const qint64 e = elapsedSeconds(row);
         if (e < 0 || row.limitSeconds <= 0)
@@ -314,9 +345,12 @@ QVariant JobsModel::runData(const RunRow &row, int column, int role) const
             text += QStringLiteral(" · ") + row.jobName;
         return text;
     }
-    case Cluster: return r.clusterAlias.isEmpty() ? r.profile : r.clusterAlias;
-    case JobId: return r.jobId;
-    case State: return stateText(r);
+    case Cluster:
+        return r.clusterAlias.isEmpty() ? r.profile : r.clusterAlias;
+    case JobId:
+        return r.jobId;
+    case State:
+        return stateText(r);
     case Reason: {
         if (!row.failureLine.isEmpty() && r.isTerminal())
             return row.failureLine;
@@ -326,10 +360,14 @@ QVariant JobsModel::runData(const RunRow &row, int column, int role) const
             return QString();
         return r.reason == QLatin1String("None") ? QString() : r.reason;
     }
-    case Gpus: return r.gpus;
-    case Nodes: return r.nodes > 0 ? QVariant(r.nodes) : QVariant(QString());
-    case Elapsed: return elapsedText(row);
-    case Submitted: return r.created.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm"));
+    case Gpus:
+        return r.gpus;
+    case Nodes:
+        return r.nodes > 0 ? QVariant(r.nodes) : QVariant(QString());
+    case Elapsed:
+        return elapsedText(row);
+    case Submitted:
+        return r.created.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm"));
     }
     return {};
 }
@@ -337,10 +375,14 @@ QVariant JobsModel::runData(const RunRow &row, int column, int role) const
 QVariant JobsModel::studyData(const StudyRow &row, int column, int role) const
 {
     switch (role) {
-    case RunIdRole: return qint64(0);
-    case StudyIdRole: return row.study.id;
-    case IsStudyRole: return true;
-    case ProgressRole: return -1.0;
+    case RunIdRole:
+        return qint64(0);
+    case StudyIdRole:
+        return row.study.id;
+    case IsStudyRole:
+        return true;
+    case ProgressRole:
+        return -1.0;
     case Qt::FontRole:
         if (column == Name) {
             QFont f;
@@ -352,11 +394,14 @@ QVariant JobsModel::studyData(const StudyRow &row, int column, int role) const
         if (column == State || column == Name)
             return studyData(row, column, Qt::DisplayRole);
         return {};
-    case Qt::DisplayRole: break;
-    default: return {};
+    case Qt::DisplayRole:
+        break;
+    default:
+        return {};
     }
     switch (column) {
-    case Name: return row.study.name;
+    case Name:
+        return row.study.name;
     case Cluster: {
         QStringList clusters;
         for (const RunRow &r : row.runs)
@@ -386,8 +431,10 @@ QVariant JobsModel::studyData(const StudyRow &row, int column, int role) const
             gpus << QString::number(r.run.gpus);
         return gpus.join(QLatin1Char(','));
     }
-    case Submitted: return row.study.created.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm"));
-    default: return QString();
+    case Submitted:
+        return row.study.created.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm"));
+    default:
+        return QString();
     }
 }
 
@@ -423,8 +470,8 @@ bool JobsModel::hasActiveRuns() const
 {
     auto active = [](const RunRow &r) { return r.run.hasJob() && !r.run.isTerminal(); };
     return std::any_of(m_loose.begin(), m_loose.end(), active)
-        || std::any_of(m_studies.begin(), m_studies.end(),
-                       [&](const StudyRow &s) { return std::any_of(s.runs.begin(), s.runs.end(), active); });
+           || std::any_of(m_studies.begin(), m_studies.end(),
+                          [&](const StudyRow &s) { return std::any_of(s.runs.begin(), s.runs.end(), active); });
 }
 
 qint64 JobsModel::studyOfSameSpec(qint64 runId) const
@@ -447,4 +494,4 @@ QString JobsModel::studyName(qint64 studyId) const
     return {};
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -26,24 +26,24 @@ public:
     enum Column { Name, Cluster, JobId, State, Reason, Gpus, Nodes, Elapsed, Submitted, ColumnCount };
     enum Role {
         RunIdRole = Qt::UserRole + 1,   // qint64, 0 on study rows
-        StudyIdRole,                    // qint64
-        IsStudyRole,                    // bool
-        StateIdRole,                    // "RUNNING", or the submit state ("intent") without a job
-        StateColourRole,                // QColor
-        ProgressRole,                   // double 0..1 of the time limit, -1 when unknown
-        ElapsedSecondsRole,             // qint64, -1 when not started
-        LimitSecondsRole,               // qint64, -1 when unknown
-        ActiveRole,                     // bool: running now (the elapsed text changes)
+        StudyIdRole,   // qint64
+        IsStudyRole,   // bool
+        StateIdRole,   // "RUNNING", or the submit state ("intent") without a job
+        StateColourRole,   // QColor
+        ProgressRole,   // double 0..1 of the time limit, -1 when unknown
+        ElapsedSecondsRole,   // qint64, -1 when not started
+        LimitSecondsRole,   // qint64, -1 when unknown
+        ActiveRole,   // bool: running now (the elapsed text changes)
     };
 
     struct RunRow {
         RunRecord run;
         QDateTime started;   // UTC, first RUNNING seen; invalid = not started
-        QDateTime ended;     // UTC, first final state seen
+        QDateTime ended;   // UTC, first final state seen
         qint64 limitSeconds = -1;
         QString jobName;
         qint64 accountedElapsed = -1;   // sacct Elapsed when known (wins over the history)
-        QString failureLine;            // "line 42: ValueError: …" for a failed run, "" = none found
+        QString failureLine;   // "line 42: ValueError: …" for a failed run, "" = none found
         bool hidden = false;
     };
     struct StudyRow {
@@ -99,4 +99,4 @@ private:
     int m_hiddenCount = 0;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

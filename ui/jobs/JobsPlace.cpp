@@ -64,7 +64,8 @@ JobsPlace::JobsPlace(AppServices &services, QWidget *parent)
     m_cancel->setObjectName(QStringLiteral("cancelButton"));
     m_cancel->setToolTip(tr("scancel the selected run's job (asks first)"));
     m_dryRun->setObjectName(QStringLiteral("dryRunButton"));
-    m_dryRun->setToolTip(tr("Ask Slurm whether the run's script would be accepted and when it would start (sbatch --test-only)"));
+    m_dryRun->setToolTip(
+        tr("Ask Slurm whether the run's script would be accepted and when it would start (sbatch --test-only)"));
     m_resubmit->setObjectName(QStringLiteral("resubmitButton"));
     m_resubmit->setToolTip(tr("Submit the same spec again as a new run"));
     m_clone->setObjectName(QStringLiteral("cloneButton"));
@@ -100,12 +101,10 @@ JobsPlace::JobsPlace(AppServices &services, QWidget *parent)
     m_view->header()->setSectionResizeMode(QHeaderView::Interactive);
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &JobsPlace::onSelectionChanged);
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &JobsPlace::onSelectionChanged);
-    connect(m_view, &QTreeView::collapsed, this, [this](const QModelIndex &i) {
-        m_collapsedStudies.insert(i.data(JobsModel::StudyIdRole).toLongLong());
-    });
-    connect(m_view, &QTreeView::expanded, this, [this](const QModelIndex &i) {
-        m_collapsedStudies.remove(i.data(JobsModel::StudyIdRole).toLongLong());
-    });
+    connect(m_view, &QTreeView::collapsed, this,
+            [this](const QModelIndex &i) { m_collapsedStudies.insert(i.data(JobsModel::StudyIdRole).toLongLong()); });
+    connect(m_view, &QTreeView::expanded, this,
+            [this](const QModelIndex &i) { m_collapsedStudies.remove(i.data(JobsModel::StudyIdRole).toLongLong()); });
 
     m_message->setObjectName(QStringLiteral("jobsMessage"));
     m_message->setWordWrap(true);
@@ -200,9 +199,8 @@ void JobsPlace::attachClusters()
                         + verdict,
                     !ok);
     });
-    connect(cm, &ClusterService::submitFinished, this, [this](const QString &message, bool ok) {
-        showMessage(message, !ok);
-    });
+    connect(cm, &ClusterService::submitFinished, this,
+            [this](const QString &message, bool ok) { showMessage(message, !ok); });
     connect(cm, &ClusterService::cancelFinished, this, [this](qint64 runId, const QString &message, bool ok) {
         showMessage(ok ? tr("Cancel of run %1 sent. %2").arg(runId).arg(message)
                        : tr("Cancelling run %1 failed: %2").arg(runId).arg(message),
@@ -254,8 +252,7 @@ bool JobsPlace::selectRun(qint64 runId)
         return false;
     if (i.parent().isValid())
         m_view->expand(i.parent());
-    m_view->selectionModel()->setCurrentIndex(
-        i, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_view->selectionModel()->setCurrentIndex(i, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
     m_view->scrollTo(i);
     return true;
 }
@@ -278,7 +275,8 @@ void JobsPlace::updateButtons()
     const bool haveClusters = m_services.clusters() != nullptr;
     const QString noClusters = tr("The cluster connection is not available yet.");
     m_cancel->setEnabled(haveClusters && row && row->run.hasJob() && !row->run.isTerminal());
-    const bool unsent = row && !row->run.hasJob()
+    const bool unsent =
+        row && !row->run.hasJob()
         && (row->run.submitState == SubmitState::Intent || row->run.submitState == SubmitState::Uploaded);
     m_withdraw->setEnabled(unsent);
     m_hide->setEnabled(row != nullptr);
@@ -286,7 +284,8 @@ void JobsPlace::updateButtons()
     m_addToStudy->setEnabled(study > 0);
     m_addToStudy->setText(study > 0 ? tr("Add to \"%1\"").arg(m_model->studyName(study)) : tr("Add to study"));
     m_hide->setText(row && row->hidden ? tr("Unhide") : tr("Hide"));
-    m_showHidden->setText(m_model->hiddenCount() > 0 ? tr("Show hidden (%1)").arg(m_model->hiddenCount()) : tr("Show hidden"));
+    m_showHidden->setText(m_model->hiddenCount() > 0 ? tr("Show hidden (%1)").arg(m_model->hiddenCount())
+                                                     : tr("Show hidden"));
     m_dryRun->setEnabled(haveClusters && row && !row->run.script.isEmpty());
     m_resubmit->setEnabled(haveClusters && row && !row->run.specJson.isEmpty());
     m_clone->setEnabled(row && !row->run.specJson.isEmpty());
@@ -312,12 +311,13 @@ void JobsPlace::cancelSelected()
     const JobsModel::RunRow *row = m_model->runRow(id);
     if (!row)
         return;
-    auto *box = new QMessageBox(QMessageBox::Warning, tr("Cancel job"),
-                                tr("Cancel Slurm job %1 (run %2) on %3?\nIts allocation ends now; this cannot be undone.")
-                                    .arg(row->run.jobId)
-                                    .arg(id)
-                                    .arg(row->run.clusterAlias),
-                                QMessageBox::NoButton, this);
+    auto *box =
+        new QMessageBox(QMessageBox::Warning, tr("Cancel job"),
+                        tr("Cancel Slurm job %1 (run %2) on %3?\nIts allocation ends now; this cannot be undone.")
+                            .arg(row->run.jobId)
+                            .arg(id)
+                            .arg(row->run.clusterAlias),
+                        QMessageBox::NoButton, this);
     box->setObjectName(QStringLiteral("cancelConfirmation"));
     box->addButton(tr("Cancel job"), QMessageBox::DestructiveRole);
     box->addButton(tr("Keep running"), QMessageBox::RejectRole);
@@ -375,4 +375,4 @@ void JobsPlace::cloneSelected()
     Q_EMIT m_services.showPlaceRequested(0);
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -89,4 +89,4 @@ private:
     bool m_expecting = false;   // a dry run was asked from here
 };
 
-} // namespace scalelab
+}   // namespace scalelab

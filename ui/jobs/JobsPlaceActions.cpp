@@ -55,4 +55,4 @@ void JobsPlace::addSelectedToStudy()
     selectRun(id);
 }
 
-} // namespace scalelab
+}   // namespace scalelab

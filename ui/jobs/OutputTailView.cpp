@@ -26,7 +26,8 @@ QString OutputTailView::sanitize(const QByteArray &bytes)
 {
     QString text = QString::fromUtf8(bytes);
     // ANSI CSI / OSC sequences (colours, cursor movement) first, as a whole.
-    static const QRegularExpression ansi(QStringLiteral("\x1b\\[[0-9;?]*[ -/]*[@-~]|\x1b\\][^\x07\x1b]*(\x07|\x1b\\\\)?"));
+    static const QRegularExpression ansi(
+        QStringLiteral("\x1b\\[[0-9;?]*[ -/]*[@-~]|\x1b\\][^\x07\x1b]*(\x07|\x1b\\\\)?"));
     text.remove(ansi);
     text.replace(QStringLiteral("\r\n"), QStringLiteral("\n"));
     QStringList lines = text.split(QLatin1Char('\n'));
@@ -71,8 +72,9 @@ void OutputTailView::showRun(RunStore &store, qint64 runId, qint64 maxBytes)
     const QString path = localOutputPath(store, runId, run.value().jobId);
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) {
-        setPlainText(run.value().isTerminal() ? tr("No output was fetched for job %1 (%2).").arg(run.value().jobId, path)
-                                            : tr("Waiting for output of job %1…").arg(run.value().jobId));
+        setPlainText(run.value().isTerminal()
+                         ? tr("No output was fetched for job %1 (%2).").arg(run.value().jobId, path)
+                         : tr("Waiting for output of job %1…").arg(run.value().jobId));
         return;
     }
     const qint64 size = f.size();
@@ -88,7 +90,8 @@ void OutputTailView::showRun(RunStore &store, qint64 runId, qint64 maxBytes)
     }
     QString text = sanitize(data);
     if (size > maxBytes)
-        text = tr("[… first %1 KiB not shown; the whole file is %2]\n").arg((size - data.size()) / 1024).arg(path) + text;
+        text =
+            tr("[… first %1 KiB not shown; the whole file is %2]\n").arg((size - data.size()) / 1024).arg(path) + text;
     QScrollBar *bar = verticalScrollBar();
     const bool atEnd = bar->value() >= bar->maximum() - 2;
     const int keep = bar->value();
@@ -101,4 +104,4 @@ void OutputTailView::showRun(RunStore &store, qint64 runId, qint64 maxBytes)
         bar->setValue(keep);
 }
 
-} // namespace scalelab
+}   // namespace scalelab

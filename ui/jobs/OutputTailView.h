@@ -27,4 +27,4 @@ public:
     static QString localOutputPath(RunStore &store, qint64 runId, const QString &jobId);
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -96,7 +96,8 @@ void RunDetailsView::refresh()
         return;
     }
     const RunRecord &r = run.value();
-    QString summary = tr("Run %1 on %2 · %3 · %4 GPU(s)").arg(r.id).arg(r.clusterAlias, JobsModel::stateText(r)).arg(r.gpus);
+    QString summary =
+        tr("Run %1 on %2 · %3 · %4 GPU(s)").arg(r.id).arg(r.clusterAlias, JobsModel::stateText(r)).arg(r.gpus);
     if (r.hasJob())
         summary += tr(" · job %1").arg(r.jobId);
     if (!r.remoteDir.isEmpty())
@@ -143,26 +144,35 @@ void RunDetailsView::fillAccounting()
     m_accounting->clear();
     const auto acct = m_store.accounting(m_runId);
     if (!acct.ok() || !acct.value()) {
-        auto *item = new QTreeWidgetItem(m_accounting, {tr("(none yet)"),
-                                                        acct.ok() ? tr("Slurm accounting is stored when the job ends.")
-                                                                  : acct.errorText()});
+        auto *item = new QTreeWidgetItem(
+            m_accounting,
+            {tr("(none yet)"), acct.ok() ? tr("Slurm accounting is stored when the job ends.") : acct.errorText()});
         item->setDisabled(true);
         return;
     }
     const SacctRecord &a = *acct.value();
     // Field names as sacct prints them, so they can be looked up in its manual.
     const QList<QPair<QString, QString>> rows = {
-        {QStringLiteral("JobID"), a.jobId},         {QStringLiteral("JobName"), a.jobName},
-        {QStringLiteral("State"), a.stateText},     {QStringLiteral("ExitCode"), a.exitCode},
-        {QStringLiteral("Partition"), a.partition}, {QStringLiteral("Account"), a.account},
-        {QStringLiteral("Submit"), a.submit},       {QStringLiteral("Start"), a.start},
-        {QStringLiteral("End"), a.end},             {QStringLiteral("Elapsed"), a.elapsed},
-        {QStringLiteral("Timelimit"), a.timelimit}, {QStringLiteral("AllocCPUS"), QString::number(a.allocCpus)},
-        {QStringLiteral("AllocTRES"), a.allocTres}, {QStringLiteral("NodeList"), a.nodeList},
-        {QStringLiteral("MaxRSS"), a.maxRss},       {QStringLiteral("TotalCPU"), a.totalCpu},
+        {QStringLiteral("JobID"), a.jobId},
+        {QStringLiteral("JobName"), a.jobName},
+        {QStringLiteral("State"), a.stateText},
+        {QStringLiteral("ExitCode"), a.exitCode},
+        {QStringLiteral("Partition"), a.partition},
+        {QStringLiteral("Account"), a.account},
+        {QStringLiteral("Submit"), a.submit},
+        {QStringLiteral("Start"), a.start},
+        {QStringLiteral("End"), a.end},
+        {QStringLiteral("Elapsed"), a.elapsed},
+        {QStringLiteral("Timelimit"), a.timelimit},
+        {QStringLiteral("AllocCPUS"), QString::number(a.allocCpus)},
+        {QStringLiteral("AllocTRES"), a.allocTres},
+        {QStringLiteral("NodeList"), a.nodeList},
+        {QStringLiteral("MaxRSS"), a.maxRss},
+        {QStringLiteral("TotalCPU"), a.totalCpu},
         {QStringLiteral("TRESUsageInAve"), a.tresUsageInAve},
         {QStringLiteral("TRESUsageInMax"), a.tresUsageInMax},
-        {QStringLiteral("Reason"), a.reason},       {QStringLiteral("WorkDir"), a.workDir},
+        {QStringLiteral("Reason"), a.reason},
+        {QStringLiteral("WorkDir"), a.workDir},
         {QStringLiteral("Comment"), a.comment},
     };
     for (const auto &[field, value] : rows)
@@ -184,9 +194,12 @@ void RunDetailsView::fillAccounting()
     for (const SacctRecord::Step &s : a.steps) {
         auto *step = new QTreeWidgetItem(m_accounting, {tr("Step %1").arg(s.stepId), s.stateText});
         const QList<QPair<QString, QString>> stepRows = {
-            {QStringLiteral("JobName"), s.name},       {QStringLiteral("ExitCode"), s.exitCode},
-            {QStringLiteral("MaxRSS"), s.maxRss},      {QStringLiteral("TotalCPU"), s.totalCpu},
-            {QStringLiteral("NodeList"), s.nodeList},  {QStringLiteral("TRESUsageInAve"), s.tresUsageInAve},
+            {QStringLiteral("JobName"), s.name},
+            {QStringLiteral("ExitCode"), s.exitCode},
+            {QStringLiteral("MaxRSS"), s.maxRss},
+            {QStringLiteral("TotalCPU"), s.totalCpu},
+            {QStringLiteral("NodeList"), s.nodeList},
+            {QStringLiteral("TRESUsageInAve"), s.tresUsageInAve},
             {QStringLiteral("TRESUsageInMax"), s.tresUsageInMax},
         };
         for (const auto &[field, value] : stepRows)
@@ -210,4 +223,4 @@ void RunDetailsView::fillHistory()
     }
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -23,8 +23,8 @@ public:
     explicit RunDetailsView(RunStore &store, QWidget *parent = nullptr);
 
     void showRun(qint64 runId);   // 0 = nothing selected
-    void refresh();               // re-read the selected run (state, history, accounting)
-    void refreshOutput();         // re-read the local output file only
+    void refresh();   // re-read the selected run (state, history, accounting)
+    void refreshOutput();   // re-read the local output file only
     qint64 runId() const { return m_runId; }
     void setTailBytes(qint64 bytes) { m_tailBytes = bytes; }
 
@@ -53,4 +53,4 @@ private:
     QLabel *m_failure;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

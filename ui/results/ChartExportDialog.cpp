@@ -17,7 +17,9 @@ namespace scalelab {
 
 ChartExportDialog::ChartExportDialog(const QList<QPair<QString, QCustomPlot *>> &charts, const QString &baseName,
                                      QWidget *parent)
-    : QDialog(parent), m_charts(charts), m_baseName(baseName)
+    : QDialog(parent)
+    , m_charts(charts)
+    , m_baseName(baseName)
 {
     setWindowTitle(tr("Export chart"));
     m_chart = new QComboBox(this);
@@ -81,4 +83,4 @@ QString ChartExportDialog::saveTo(const QString &file)
     return e;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

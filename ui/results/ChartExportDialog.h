@@ -40,4 +40,4 @@ private:
     QLabel *m_result = nullptr;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

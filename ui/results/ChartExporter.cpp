@@ -28,7 +28,7 @@ void reportError(QWidget *parent, const QString &error)
     box->open();
 }
 
-} // namespace
+}   // namespace
 
 QString ChartExporter::savePng(QCustomPlot *plot, const QString &path, int width, int height)
 {
@@ -94,7 +94,7 @@ void ChartExporter::askAndSave(QCustomPlot *plot, QWidget *parent, const QString
         QString path = file;
         if (QFileInfo(path).suffix().isEmpty()) {
             const QString f = dlg->selectedNameFilter();
-            path += f.contains(QLatin1String("svg")) ? QStringLiteral(".svg")
+            path += f.contains(QLatin1String("svg"))   ? QStringLiteral(".svg")
                     : f.contains(QLatin1String("pdf")) ? QStringLiteral(".pdf")
                                                        : QStringLiteral(".png");
         }
@@ -112,8 +112,9 @@ void ChartExporter::askAndSaveTable(QWidget *parent, const QString &baseName, co
     dlg->setAttribute(Qt::WA_DeleteOnClose);
     QObject::connect(dlg, &QFileDialog::fileSelected, parent, [parent, dlg, csv, json](const QString &file) {
         QString path = file;
-        const bool asJson = QFileInfo(path).suffix().toLower() == QLatin1String("json")
-                            || (QFileInfo(path).suffix().isEmpty() && dlg->selectedNameFilter().contains(QLatin1String("json")));
+        const bool asJson =
+            QFileInfo(path).suffix().toLower() == QLatin1String("json")
+            || (QFileInfo(path).suffix().isEmpty() && dlg->selectedNameFilter().contains(QLatin1String("json")));
         if (QFileInfo(path).suffix().isEmpty())
             path += asJson ? QStringLiteral(".json") : QStringLiteral(".csv");
         reportError(parent, saveText(path, asJson ? json() : csv()));
@@ -121,4 +122,4 @@ void ChartExporter::askAndSaveTable(QWidget *parent, const QString &baseName, co
     dlg->open();
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -28,4 +28,4 @@ public:
                                 const std::function<QByteArray()> &json);
 };
 
-} // namespace scalelab
+}   // namespace scalelab

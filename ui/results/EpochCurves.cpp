@@ -34,18 +34,20 @@ QCustomPlot *newPlot(QWidget *parent, const QString &name, const QString &title)
     plot->setObjectName(name);
     plot->setMinimumSize(260, 190);
     plot->plotLayout()->insertRow(0);
-    plot->plotLayout()->addElement(0, 0, new QCPTextElement(plot, title, QFont(parent->font().family(), 10, QFont::Bold)));
+    plot->plotLayout()->addElement(0, 0,
+                                   new QCPTextElement(plot, title, QFont(parent->font().family(), 10, QFont::Bold)));
     plot->legend->setVisible(true);
     plot->legend->setFont(QFont(parent->font().family(), 8));
     plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     return plot;
 }
 
-} // namespace
+}   // namespace
 
 QStringList EpochCurves::lossNames()
 {
-    return {QStringLiteral("train_loss"), QStringLiteral("loss"), QStringLiteral("eval_loss"), QStringLiteral("val_loss")};
+    return {QStringLiteral("train_loss"), QStringLiteral("loss"), QStringLiteral("eval_loss"),
+            QStringLiteral("val_loss")};
 }
 
 QStringList EpochCurves::throughputNames()
@@ -54,7 +56,8 @@ QStringList EpochCurves::throughputNames()
             QStringLiteral("it_per_s")};
 }
 
-EpochCurves::EpochCurves(QWidget *parent) : QWidget(parent)
+EpochCurves::EpochCurves(QWidget *parent)
+    : QWidget(parent)
 {
     auto *layout = new QVBoxLayout(this);
     auto *bar = new QHBoxLayout;
@@ -83,10 +86,12 @@ void EpochCurves::setRuns(const QList<RunMetricsRow> &rows, RunStore &store)
     QByteArray key;
     QList<RunSeries> want;
     for (const RunMetricsRow &r : rows) {
-        key += QByteArray::number(r.run.id) + ':' + r.stateText().toUtf8() + ':'
-               + QByteArray::number(r.metrics.size()) + ';';
+        key += QByteArray::number(r.run.id) + ':' + r.stateText().toUtf8() + ':' + QByteArray::number(r.metrics.size())
+               + ';';
         want.append({r.run.id,
-                     tr("run %1 · %2 GPU(s)%3").arg(r.run.id).arg(r.run.gpus)
+                     tr("run %1 · %2 GPU(s)%3")
+                         .arg(r.run.id)
+                         .arg(r.run.gpus)
                          .arg(r.run.jobId.isEmpty() ? QString() : tr(" · job %1").arg(r.run.jobId)),
                      {}});
     }
@@ -175,9 +180,9 @@ void EpochCurves::rebuild()
         m_status->setText(tr("No per-epoch values stored for these runs: the job output printed each metric once "
                              "(or not at all)."));
     else
-        m_status->setText(noTime ? tr("%n run(s) printed no epoch_time_s and are left out of the time axis.", nullptr,
-                                      noTime)
-                                 : tr("Each line is one run's values as its job output printed them per epoch."));
+        m_status->setText(
+            noTime ? tr("%n run(s) printed no epoch_time_s and are left out of the time axis.", nullptr, noTime)
+                   : tr("Each line is one run's values as its job output printed them per epoch."));
 }
 
-} // namespace scalelab
+}   // namespace scalelab

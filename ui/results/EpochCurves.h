@@ -55,4 +55,4 @@ private:
     bool m_loading = false;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

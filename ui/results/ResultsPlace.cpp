@@ -37,7 +37,9 @@
 
 namespace scalelab {
 
-ResultsPlace::ResultsPlace(AppServices &services, QWidget *parent) : QWidget(parent), m_services(services)
+ResultsPlace::ResultsPlace(AppServices &services, QWidget *parent)
+    : QWidget(parent)
+    , m_services(services)
 {
     buildUi();
     connect(&m_services, &AppServices::runsChanged, this, &ResultsPlace::reload);
@@ -388,7 +390,8 @@ void ResultsPlace::showColumnsMenu()
 QStringList ResultsPlace::exportChoices() const
 {
     const qsizetype all = m_table.rows.size(), sel = m_selectionOrder.size();
-    return {all == 1 ? tr("The 1 run of the table (CSV or JSON)…") : tr("All %1 runs of the table (CSV or JSON)…").arg(all),
+    return {all == 1 ? tr("The 1 run of the table (CSV or JSON)…")
+                     : tr("All %1 runs of the table (CSV or JSON)…").arg(all),
             sel == 0   ? tr("Selected runs only (none selected)")
             : sel == 1 ? tr("Only the 1 selected run (CSV or JSON)…")
                        : tr("Only the %1 selected runs (CSV or JSON)…").arg(sel)};
@@ -443,9 +446,8 @@ void ResultsPlace::exportChart()
             base = s.name;
     auto *dlg = new ChartExportDialog(charts, base.simplified().replace(QLatin1Char(' '), QLatin1Char('-')), this);
     dlg->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dlg, &ChartExportDialog::saved, this, [this](const QString &path) {
-        m_status->setText(tr("Chart saved to %1.").arg(path));
-    });
+    connect(dlg, &ChartExportDialog::saved, this,
+            [this](const QString &path) { m_status->setText(tr("Chart saved to %1.").arg(path)); });
     dlg->show();
 }
 
@@ -478,12 +480,13 @@ void ResultsPlace::exportReport()
     if (m_chartStudy <= 0)
         return;
     const qint64 study = m_chartStudy;
-    auto *dlg = new QFileDialog(this, tr("Scaling report"), QStringLiteral("scaling-report.pdf"),
-                                tr("PDF document (*.pdf)"));
+    auto *dlg =
+        new QFileDialog(this, tr("Scaling report"), QStringLiteral("scaling-report.pdf"), tr("PDF document (*.pdf)"));
     dlg->setAcceptMode(QFileDialog::AcceptSave);
     dlg->setAttribute(Qt::WA_DeleteOnClose);
     connect(dlg, &QFileDialog::fileSelected, this, [this, study](const QString &file) {
-        const QString path = file.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive) ? file : file + QStringLiteral(".pdf");
+        const QString path =
+            file.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive) ? file : file + QStringLiteral(".pdf");
         writeReportInBackground(study, path);
     });
     dlg->open();
@@ -586,4 +589,4 @@ void ResultsPlace::autoIngest()
     reingest(todo);
 }
 
-} // namespace scalelab
+}   // namespace scalelab

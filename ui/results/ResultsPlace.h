@@ -78,9 +78,11 @@ private:
     void exportChart();
     void loadScripts(const QList<qint64> &runIds);
     void exportReport();
+
 public:
     // The report for the Scaling report button: store read and PDF printed off the GUI thread.
     void writeReportInBackground(qint64 studyId, const QString &path);
+
 private:
     void editPatterns();
     void autoIngest();
@@ -111,10 +113,10 @@ private:
     UtilisationTimeline *m_timeline = nullptr;
     RunComparisonView *m_compare = nullptr;
     QList<qint64> m_selectionOrder;   // runs in the order they were selected (base first)
-    QSet<qint64> m_autoIngested;      // tried once per session
+    QSet<qint64> m_autoIngested;   // tried once per session
     qint64 m_chartStudy = 0;
     bool m_customColumns = false;
     int m_ingesting = 0;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -27,4 +27,4 @@ QColor RunColours::shade(const QColor &base, int index, int count)
     return factor >= 100 ? base.lighter(factor) : base.darker(200 - factor);
 }
 
-} // namespace scalelab
+}   // namespace scalelab

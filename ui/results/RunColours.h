@@ -14,4 +14,4 @@ public:
     static QColor shade(const QColor &base, int index, int count);
 };
 
-} // namespace scalelab
+}   // namespace scalelab

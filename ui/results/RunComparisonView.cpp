@@ -38,9 +38,10 @@ QList<QPair<QString, QString>> accountingFields(const RunMetricsRow &r)
     return f;
 }
 
-} // namespace
+}   // namespace
 
-RunComparisonView::RunComparisonView(QWidget *parent) : QWidget(parent)
+RunComparisonView::RunComparisonView(QWidget *parent)
+    : QWidget(parent)
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -80,7 +81,9 @@ QString RunComparisonView::delta(double base, double value)
     const double d = value - base;
     QString s = QStringLiteral("%1%2").arg(d >= 0 ? QStringLiteral("+") : QString(), QString::number(d, 'g', 4));
     if (base != 0 && std::isfinite(base))
-        s += QStringLiteral(" (%1%2 %)").arg(d >= 0 ? QStringLiteral("+") : QString()).arg(100.0 * d / std::abs(base), 0, 'f', 1);
+        s += QStringLiteral(" (%1%2 %)")
+                 .arg(d >= 0 ? QStringLiteral("+") : QString())
+                 .arg(100.0 * d / std::abs(base), 0, 'f', 1);
     return s;
 }
 
@@ -99,9 +102,9 @@ QStringList RunComparisonView::environmentLines(const RunRecord &run)
     for (const auto &v : e.variables)
         l << QStringLiteral("export %1=%2").arg(v.first, v.second);
     if (!e.container.image.isEmpty())
-        l << QStringLiteral("container: %1 %2").arg(e.container.runtime.isEmpty() ? QStringLiteral("(profile runtime)")
-                                                                                  : e.container.runtime,
-                                                    e.container.image);
+        l << QStringLiteral("container: %1 %2")
+                 .arg(e.container.runtime.isEmpty() ? QStringLiteral("(profile runtime)") : e.container.runtime,
+                      e.container.image);
     for (const QString &b : e.container.binds)
         l << QStringLiteral("container bind: %1").arg(b);
     for (const QString &s : e.setup)
@@ -112,8 +115,9 @@ QStringList RunComparisonView::environmentLines(const RunRecord &run)
 void RunComparisonView::setRows(const QList<RunMetricsRow> &rows)
 {
     m_rows = rows;
-    m_hint->setText(rows.size() < 2 ? tr("Select two or more runs in the table (Ctrl+click) to compare them.")
-                                    : tr("Differences are to the base run %1 (the first selected).").arg(rows.first().run.id));
+    m_hint->setText(rows.size() < 2
+                        ? tr("Select two or more runs in the table (Ctrl+click) to compare them.")
+                        : tr("Differences are to the base run %1 (the first selected).").arg(rows.first().run.id));
     // Rows: accounting text fields, then every metric any run has.
     QStringList metricNames;
     QSet<QString> seen;
@@ -167,7 +171,8 @@ void RunComparisonView::setRows(const QList<RunMetricsRow> &rows)
     const QSignalBlocker block(m_other);
     m_other->clear();
     for (int i = 1; i < rows.size(); ++i)
-        m_other->addItem(tr("run %1 (job %2, %3 GPUs)").arg(rows[i].run.id).arg(rows[i].run.jobId).arg(rows[i].run.gpus), i);
+        m_other->addItem(
+            tr("run %1 (job %2, %3 GPUs)").arg(rows[i].run.id).arg(rows[i].run.jobId).arg(rows[i].run.gpus), i);
     refreshDiffs();
 }
 
@@ -197,12 +202,15 @@ TextDiffResult RunComparisonView::environmentDiff() const
 
 QString RunComparisonView::diffHtml(const TextDiffResult &d)
 {
-    QString html = QStringLiteral("<p>%1</p><pre style=\"font-family: monospace;\">")
-                       .arg(d.identical() ? tr("Identical.") : tr("%1 line(s) removed, %2 added.").arg(d.removed).arg(d.added));
+    QString html =
+        QStringLiteral("<p>%1</p><pre style=\"font-family: monospace;\">")
+            .arg(d.identical() ? tr("Identical.") : tr("%1 line(s) removed, %2 added.").arg(d.removed).arg(d.added));
     for (const DiffLine &l : d.lines) {
         const QString text = l.text.toHtmlEscaped();
         switch (l.kind) {
-        case DiffLine::Kind::Same: html += QStringLiteral("  %1\n").arg(text); break;
+        case DiffLine::Kind::Same:
+            html += QStringLiteral("  %1\n").arg(text);
+            break;
         case DiffLine::Kind::Removed:
             html += QStringLiteral("<span style=\"background:#ffd7d5;\">- %1</span>\n").arg(text);
             break;
@@ -225,4 +233,4 @@ void RunComparisonView::refreshDiffs()
     m_env->setHtml(diffHtml(environmentDiff()));
 }
 
-} // namespace scalelab
+}   // namespace scalelab

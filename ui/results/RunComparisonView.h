@@ -49,4 +49,4 @@ private:
     QTextBrowser *m_env = nullptr;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

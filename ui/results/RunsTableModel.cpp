@@ -26,18 +26,20 @@ QString noSamplesText()
     return RunsTableModel::tr("no GPU samples");
 }
 
-} // namespace
+}   // namespace
 
-RunsTableModel::RunsTableModel(QObject *parent) : QAbstractItemModel(parent) {}
+RunsTableModel::RunsTableModel(QObject *parent)
+    : QAbstractItemModel(parent)
+{}
 
 QStringList RunsTableModel::defaultColumns(const RunMetricsTable &table)
 {
-    QStringList cols{QStringLiteral("id"),  QStringLiteral("study"), QStringLiteral("cluster"),
-                     QStringLiteral("framework"), QStringLiteral("gpus"), QStringLiteral("jobId"),
-                     QStringLiteral("state"), QStringLiteral("slurm")};
-    const QStringList wanted{metric::TrainTimeS,   metric::ElapsedS,       metric::SamplesPerS,
-                             metric::Throughput,   metric::TestAccuracy,   metric::GpuUtilMeanPct,
-                             metric::GpuHours,     metric::CpuEfficiency,  metric::QueueWaitS};
+    QStringList cols{QStringLiteral("id"),        QStringLiteral("study"), QStringLiteral("cluster"),
+                     QStringLiteral("framework"), QStringLiteral("gpus"),  QStringLiteral("jobId"),
+                     QStringLiteral("state"),     QStringLiteral("slurm")};
+    const QStringList wanted{metric::TrainTimeS, metric::ElapsedS,      metric::SamplesPerS,
+                             metric::Throughput, metric::TestAccuracy,  metric::GpuUtilMeanPct,
+                             metric::GpuHours,   metric::CpuEfficiency, metric::QueueWaitS};
     for (const QString &m : wanted) {
         // One throughput column: the run summary when the logs print one.
         if (m == metric::Throughput && cols.contains(metric::SamplesPerS))
@@ -222,11 +224,16 @@ void RunsTableModel::sortRows(QList<int> &rows) const
 QString RunsTableModel::groupKey(const RunMetricsRow &row) const
 {
     switch (m_groupBy) {
-    case GroupBy::None: return {};
-    case GroupBy::Study: return row.studyName.isEmpty() ? tr("(no study)") : row.studyName;
-    case GroupBy::Cluster: return row.run.clusterAlias.isEmpty() ? tr("(no cluster)") : row.run.clusterAlias;
-    case GroupBy::Framework: return row.run.framework.isEmpty() ? tr("(no framework)") : row.run.framework;
-    case GroupBy::Gpus: return tr("%n GPU(s)", nullptr, row.run.gpus);
+    case GroupBy::None:
+        return {};
+    case GroupBy::Study:
+        return row.studyName.isEmpty() ? tr("(no study)") : row.studyName;
+    case GroupBy::Cluster:
+        return row.run.clusterAlias.isEmpty() ? tr("(no cluster)") : row.run.clusterAlias;
+    case GroupBy::Framework:
+        return row.run.framework.isEmpty() ? tr("(no framework)") : row.run.framework;
+    case GroupBy::Gpus:
+        return tr("%n GPU(s)", nullptr, row.run.gpus);
     }
     return {};
 }
@@ -288,20 +295,24 @@ QVariant RunsTableModel::data(const QModelIndex &index, int role) const
         switch (role) {
         case Qt::DisplayRole:
             return index.column() == 0 ? tr("%1 (%n run(s))", nullptr, int(g.rows.size())).arg(g.key) : QVariant();
-        case SortRole: return g.key;
+        case SortRole:
+            return g.key;
         case Qt::FontRole: {
             QFont f;
             f.setBold(true);
             return f;
         }
-        default: return {};
+        default:
+            return {};
         }
     }
     const RunMetricsRow &r = m_table.rows[row];
     const QString &column = m_columns[index.column()];
     switch (role) {
-    case Qt::DisplayRole: return cellText(r, column);
-    case RunIdRole: return r.run.id;
+    case Qt::DisplayRole:
+        return cellText(r, column);
+    case RunIdRole:
+        return r.run.id;
     case SortRole:
         if (column == QLatin1String("id"))
             return r.run.id;
@@ -320,7 +331,8 @@ QVariant RunsTableModel::data(const QModelIndex &index, int role) const
         const QString tip = provenance(r, column);
         return tip.isEmpty() ? QVariant() : QVariant(tip);
     }
-    default: return {};
+    default:
+        return {};
     }
 }
 
@@ -399,4 +411,4 @@ void RunsTableModel::sort(int column, Qt::SortOrder order)
     Q_EMIT layoutChanged({}, QAbstractItemModel::VerticalSortHint);
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -62,8 +62,8 @@ private:
         QString group;
     };
 
-    void rebuild();        // visible rows + order from scratch (model reset)
-    void arrange();        // grouping, filter and sort into m_top / m_groups
+    void rebuild();   // visible rows + order from scratch (model reset)
+    void arrange();   // grouping, filter and sort into m_top / m_groups
     void sortRows(QList<int> &rows) const;
     bool rowVisible(int tableRow) const;
     int tableRow(const QModelIndex &index) const;   // -1 for a group row
@@ -77,10 +77,10 @@ private:
     QString m_filter;
     int m_sortColumn = 0;
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
-    QList<int> m_top;                 // ungrouped: table rows in display order
-    QList<Group> m_groups;            // grouped: visible groups in display order
+    QList<int> m_top;   // ungrouped: table rows in display order
+    QList<Group> m_groups;   // grouped: visible groups in display order
     QHash<qint64, int> m_tableRowOfRun;
-    mutable QStringList m_haystacks;  // per table row, lower-case shown text; built on first filter
+    mutable QStringList m_haystacks;   // per table row, lower-case shown text; built on first filter
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -49,7 +49,7 @@ QString runCounts(const ScalingAnalysis &analysis, const StudyScalingInput &inpu
     return text;
 }
 
-} // namespace
+}   // namespace
 
 ReportInput loadReportInput(RunStore &store, qint64 studyId)
 {
@@ -110,9 +110,10 @@ ReportContent buildReportContent(const ReportInput &in)
     info(QStringLiteral("Study created"), in.study.created.toString(Qt::ISODate));
     info(QStringLiteral("Cluster"), joinSet(clusters));
     info(QStringLiteral("Profile"), joinSet(profileNames));
-    info(QStringLiteral("Slurm version"), !slurm.isEmpty()      ? joinSet(slurm)
-                                          : !documented.isEmpty() ? joinSet(documented)
-                                                                  : QStringLiteral("not recorded (no run reached sbatch)"));
+    info(QStringLiteral("Slurm version"), !slurm.isEmpty() ? joinSet(slurm)
+                                          : !documented.isEmpty()
+                                              ? joinSet(documented)
+                                              : QStringLiteral("not recorded (no run reached sbatch)"));
     info(QStringLiteral("Partition"), joinSet(partitions));
     info(QStringLiteral("Framework"), joinSet(frameworks));
     info(QStringLiteral("Runs"), runCounts(analysis, input, table.rows.size()));
@@ -199,4 +200,4 @@ QString writeScalingReport(RunStore &store, qint64 studyId, const QString &pdfPa
     return printReport(buildReportContent(in), pdfPath);
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -10,7 +10,6 @@
 #include <QPair>
 #include <QString>
 
-
 namespace scalelab {
 
 class RunStore;
@@ -49,6 +48,6 @@ QString runsTableHtml(const RunMetricsTable &table, const StudyScalingInput &inp
 QString scriptsHtml(const RunMetricsTable &table);
 // Wraps lines longer than `width` characters; continuation lines start with "↪ ".
 QString wrapScript(const QString &script, int width = 100);
-} // namespace report
+}   // namespace report
 
-} // namespace scalelab
+}   // namespace scalelab

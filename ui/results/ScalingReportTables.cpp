@@ -35,7 +35,9 @@ QString cell(const QString &text)
 
 QString header(const QString &text, int widthPercent)
 {
-    return QStringLiteral("<th width=\"%1%\"><span style=\"font-size: 7pt;\">%2</span></th>").arg(widthPercent).arg(esc(text));
+    return QStringLiteral("<th width=\"%1%\"><span style=\"font-size: 7pt;\">%2</span></th>")
+        .arg(widthPercent)
+        .arg(esc(text));
 }
 
 QString range(const std::optional<double> &mid, const std::optional<double> &lo, const std::optional<double> &hi)
@@ -47,7 +49,7 @@ QString range(const std::optional<double> &mid, const std::optional<double> &lo,
     return QStringLiteral("%1\n(%2–%3)").arg(num(mid), num(lo), num(hi));
 }
 
-} // namespace
+}   // namespace
 
 QString scalingTableHtml(const ScalingAnalysis &analysis, const StudyScalingInput &input)
 {
@@ -56,11 +58,13 @@ QString scalingTableHtml(const ScalingAnalysis &analysis, const StudyScalingInpu
     const int base = analysis.baselineGpus();
     // Narrow enough for A4 at 6.5 pt: short headers, values that never wrap,
     // and a "based on" row that wraps only at spaces.
-    QString html = QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"100%\" style=\"font-size: 7pt;\"><tr>");
+    QString html = QStringLiteral(
+        "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"100%\" style=\"font-size: 7pt;\"><tr>");
     const QList<std::pair<QString, int>> heads{
-        {QStringLiteral("GPUs"), 7},     {QStringLiteral("Runs used"), 13},  {QStringLiteral("Runtime [s]"), 13},
-        {QStringLiteral("Speedup"), 13}, {QStringLiteral("Efficiency"), 13}, {QStringLiteral("Throughput [samples/s]"), 15},
-        {QStringLiteral("Accuracy"), 14}, {QStringLiteral("GPU-hours"), 12}};
+        {QStringLiteral("GPUs"), 7},         {QStringLiteral("Runs used"), 13},
+        {QStringLiteral("Runtime [s]"), 13}, {QStringLiteral("Speedup"), 13},
+        {QStringLiteral("Efficiency"), 13},  {QStringLiteral("Throughput [samples/s]"), 15},
+        {QStringLiteral("Accuracy"), 14},    {QStringLiteral("GPU-hours"), 12}};
     for (const auto &[h, w] : heads)
         html += header(h, w);
     html += QStringLiteral("</tr><tr>");
@@ -70,7 +74,8 @@ QString scalingTableHtml(const ScalingAnalysis &analysis, const StudyScalingInpu
         QString(),
         QStringLiteral("completed runs"),
         input.runtimeMetric.isEmpty() ? QStringLiteral("none") : input.runtimeMetric + QStringLiteral(" median"),
-        rt ? QStringLiteral("%1 on %2 GPU ÷ %1").arg(basis).arg(base) : QStringLiteral("%1 ÷ %1 on %2 GPU").arg(basis).arg(base),
+        rt ? QStringLiteral("%1 on %2 GPU ÷ %1").arg(basis).arg(base)
+           : QStringLiteral("%1 ÷ %1 on %2 GPU").arg(basis).arg(base),
         QStringLiteral("speedup × %1 ÷ GPUs").arg(base),
         input.throughputMetric.isEmpty() ? QStringLiteral("none") : input.throughputMetric + QStringLiteral(" median"),
         input.accuracyMetric.isEmpty() ? QStringLiteral("none") : input.accuracyMetric + QStringLiteral(" median"),
@@ -90,9 +95,11 @@ QString scalingTableHtml(const ScalingAnalysis &analysis, const StudyScalingInpu
         const int failed = failedAt(p.gpus);
         html += cell(failed ? QStringLiteral("%1 (+%2†)").arg(p.runs).arg(failed) : QString::number(p.runs));
         html += cell(range(p.runtimeSeconds, p.runtimeMin, p.runtimeMax));
-        html += cell(p.runs > 1 && p.speedupMin != p.speedupMax
-                         ? QStringLiteral("%1×\n(%2–%3)").arg(p.speedup, 0, 'f', 2).arg(p.speedupMin, 0, 'f', 2).arg(p.speedupMax, 0, 'f', 2)
-                         : QStringLiteral("%1×").arg(p.speedup, 0, 'f', 2));
+        html += cell(p.runs > 1 && p.speedupMin != p.speedupMax ? QStringLiteral("%1×\n(%2–%3)")
+                                                                      .arg(p.speedup, 0, 'f', 2)
+                                                                      .arg(p.speedupMin, 0, 'f', 2)
+                                                                      .arg(p.speedupMax, 0, 'f', 2)
+                                                                : QStringLiteral("%1×").arg(p.speedup, 0, 'f', 2));
         html += cell(QStringLiteral("%1 %").arg(p.efficiency * 100.0, 0, 'f', 1));
         html += cell(range(p.throughput, p.throughputMin, p.throughputMax));
         html += cell(p.accuracy ? QString::number(*p.accuracy, 'f', 4) : QStringLiteral("–"));
@@ -109,10 +116,12 @@ QString scalingTableHtml(const ScalingAnalysis &analysis, const StudyScalingInpu
             only << r.gpus;
     }
     for (int g : only)
-        html += QStringLiteral("<tr>%1%2<td colspan=\"6\" style=\"font-size: 7pt;\">no completed run: not measured</td></tr>")
+        html += QStringLiteral(
+                    "<tr>%1%2<td colspan=\"6\" style=\"font-size: 7pt;\">no completed run: not measured</td></tr>")
                     .arg(cell(QString::number(g)), cell(QStringLiteral("0 (+%1†)").arg(failedAt(g))));
     for (const ScalingPoint &p : analysis.predictions())
-        html += QStringLiteral("<tr>%1%2%3%4%5<td colspan=\"3\" style=\"font-size: 7pt;\"><i>Amdahl estimate, not measured</i></td></tr>")
+        html += QStringLiteral("<tr>%1%2%3%4%5<td colspan=\"3\" style=\"font-size: 7pt;\"><i>Amdahl estimate, not "
+                               "measured</i></td></tr>")
                     .arg(cell(QString::number(p.gpus)), cell(QStringLiteral("0")), cell(num(p.runtimeSeconds)),
                          cell(QStringLiteral("%1×").arg(p.speedup, 0, 'f', 2)),
                          cell(QStringLiteral("%1 %").arg(p.efficiency * 100.0, 0, 'f', 1)));
@@ -163,15 +172,16 @@ QString runsTableHtml(const RunMetricsTable &table, const StudyScalingInput &inp
         html += cell(QString::number(r.run.nodes));
         const bool noSamples = r.value(metric::GpuSamples).value_or(-1) == 0;
         html += cell(!input.utilMetric.isEmpty() && r.value(input.utilMetric) ? num(r.value(input.utilMetric), 3)
-                     : noSamples                                               ? QStringLiteral("no samples")
-                                                                               : QStringLiteral("–"));
+                     : noSamples                                              ? QStringLiteral("no samples")
+                                                                              : QStringLiteral("–"));
         html += cell(num(r.value(metric::GpuHours)));
         html += cell(num(r.value(metric::BillingHours)));
         const auto eff = r.value(metric::CpuEfficiency);
         html += cell(eff ? QStringLiteral("%1 %").arg(*eff * 100.0, 0, 'f', 1) : QStringLiteral("–"));
         html += QStringLiteral("</tr>");
     }
-    html += QStringLiteral("</table><p>† did not complete: left out of the analysis and drawn hollow in the charts.</p>");
+    html +=
+        QStringLiteral("</table><p>† did not complete: left out of the analysis and drawn hollow in the charts.</p>");
     return html;
 }
 
@@ -205,4 +215,4 @@ QString scriptsHtml(const RunMetricsTable &table)
     return html;
 }
 
-} // namespace scalelab::report
+}   // namespace scalelab::report

@@ -131,8 +131,9 @@ void addIncomplete(QCustomPlot *plot, const QList<RunMetricsRow> &rows, const QS
         return;
     QList<Point> pts;
     for (const IncompleteValue &v : inc)
-        pts << Point{double(v.gpus), v.value,
-                     QObject::tr("run %1 (job %2) ended %3: not measured, left out").arg(v.runId).arg(v.jobId, v.state)};
+        pts << Point{
+            double(v.gpus), v.value,
+            QObject::tr("run %1 (job %2) ended %3: not measured, left out").arg(v.runId).arg(v.jobId, v.state)};
     QCPGraph *g = addGraph(plot, QObject::tr("did not complete (left out)"), kIncomplete, true, false, pts, axis);
     g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(kIncomplete, 1.6), Qt::NoBrush, 9));
     g->setObjectName(QStringLiteral("incomplete"));
@@ -150,23 +151,29 @@ void addIncomplete(QCustomPlot *plot, const QList<RunMetricsRow> &rows, const QS
     }
 }
 
-} // namespace
+}   // namespace
 
 QList<StudyChart> StudyChartBuilder::all()
 {
-    return {StudyChart::Runtime, StudyChart::Speedup, StudyChart::Efficiency,
+    return {StudyChart::Runtime,    StudyChart::Speedup,  StudyChart::Efficiency,
             StudyChart::Throughput, StudyChart::Accuracy, StudyChart::Cost};
 }
 
 QString StudyChartBuilder::id(StudyChart c)
 {
     switch (c) {
-    case StudyChart::Runtime: return QStringLiteral("runtime");
-    case StudyChart::Speedup: return QStringLiteral("speedup");
-    case StudyChart::Efficiency: return QStringLiteral("efficiency");
-    case StudyChart::Throughput: return QStringLiteral("throughput");
-    case StudyChart::Accuracy: return QStringLiteral("accuracy");
-    case StudyChart::Cost: return QStringLiteral("cost");
+    case StudyChart::Runtime:
+        return QStringLiteral("runtime");
+    case StudyChart::Speedup:
+        return QStringLiteral("speedup");
+    case StudyChart::Efficiency:
+        return QStringLiteral("efficiency");
+    case StudyChart::Throughput:
+        return QStringLiteral("throughput");
+    case StudyChart::Accuracy:
+        return QStringLiteral("accuracy");
+    case StudyChart::Cost:
+        return QStringLiteral("cost");
     }
     return {};
 }
@@ -174,12 +181,18 @@ QString StudyChartBuilder::id(StudyChart c)
 QString StudyChartBuilder::title(StudyChart c)
 {
     switch (c) {
-    case StudyChart::Runtime: return QObject::tr("Runtime");
-    case StudyChart::Speedup: return QObject::tr("Speedup");
-    case StudyChart::Efficiency: return QObject::tr("Parallel efficiency");
-    case StudyChart::Throughput: return QObject::tr("Throughput");
-    case StudyChart::Accuracy: return QObject::tr("Accuracy");
-    case StudyChart::Cost: return QObject::tr("GPU-hours and billing");
+    case StudyChart::Runtime:
+        return QObject::tr("Runtime");
+    case StudyChart::Speedup:
+        return QObject::tr("Speedup");
+    case StudyChart::Efficiency:
+        return QObject::tr("Parallel efficiency");
+    case StudyChart::Throughput:
+        return QObject::tr("Throughput");
+    case StudyChart::Accuracy:
+        return QObject::tr("Accuracy");
+    case StudyChart::Cost:
+        return QObject::tr("GPU-hours and billing");
     }
     return {};
 }
@@ -221,9 +234,11 @@ void StudyChartBuilder::build(QCustomPlot *plot, StudyChart chart, const QList<R
             QList<Point> ideal;
             for (double x : span(lo, hi))
                 ideal << Point{x, *base->runtimeSeconds * double(base->gpus) / x, {}};
-            addGraph(plot, QObject::tr("ideal (1/N)"), kIdeal, false, true, ideal)->setObjectName(QStringLiteral("ideal"));
+            addGraph(plot, QObject::tr("ideal (1/N)"), kIdeal, false, true, ideal)
+                ->setObjectName(QStringLiteral("ideal"));
         }
-        addMeasured(plot, rows, in.runtimeMetric, QObject::tr("measured"), kMeasured)->setObjectName(QStringLiteral("measured"));
+        addMeasured(plot, rows, in.runtimeMetric, QObject::tr("measured"), kMeasured)
+            ->setObjectName(QStringLiteral("measured"));
         addIncomplete(plot, rows, in.runtimeMetric);
         break;
     }
@@ -280,16 +295,16 @@ void StudyChartBuilder::build(QCustomPlot *plot, StudyChart chart, const QList<R
             g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, kFit, Qt::white, 8));
             g->setObjectName(QStringLiteral("predicted"));
         }
-        QCPGraph *g = addGraph(plot, repeats ? QObject::tr("measured (median)") : QObject::tr("measured"), kMeasured, true,
-                               false, m);
+        QCPGraph *g = addGraph(plot, repeats ? QObject::tr("measured (median)") : QObject::tr("measured"), kMeasured,
+                               true, false, m);
         g->setObjectName(QStringLiteral("measured"));
         if (repeats)
             addRange(plot, g, minus, plus);
         break;
     }
     case StudyChart::Throughput: {
-        yLabel = QObject::tr("%1 [samples/s]").arg(in.throughputMetric.isEmpty() ? QStringLiteral("throughput")
-                                                                                 : in.throughputMetric);
+        yLabel = QObject::tr("%1 [samples/s]")
+                     .arg(in.throughputMetric.isEmpty() ? QStringLiteral("throughput") : in.throughputMetric);
         empty = StudyScaling::summarize(rows, in.throughputMetric).isEmpty()
                 && StudyScaling::incomplete(rows, in.throughputMetric).isEmpty();
         emptyText = QObject::tr("No throughput in the job output (samples_per_s or throughput)");
@@ -297,7 +312,8 @@ void StudyChartBuilder::build(QCustomPlot *plot, StudyChart chart, const QList<R
             QList<Point> ideal;
             for (double x : span(lo, hi))
                 ideal << Point{x, *base->throughput * x / double(base->gpus), {}};
-            addGraph(plot, QObject::tr("ideal (linear)"), kIdeal, false, true, ideal)->setObjectName(QStringLiteral("ideal"));
+            addGraph(plot, QObject::tr("ideal (linear)"), kIdeal, false, true, ideal)
+                ->setObjectName(QStringLiteral("ideal"));
         }
         addMeasured(plot, rows, in.throughputMetric, QObject::tr("measured"), kMeasured)
             ->setObjectName(QStringLiteral("measured"));
@@ -320,12 +336,14 @@ void StudyChartBuilder::build(QCustomPlot *plot, StudyChart chart, const QList<R
         empty = StudyScaling::summarize(rows, metric::GpuHours).isEmpty() && !bill
                 && StudyScaling::incomplete(rows, metric::GpuHours).isEmpty();
         emptyText = QObject::tr("No accounting stored (GPU-hours, billing)");
-        addMeasured(plot, rows, metric::GpuHours, QObject::tr("GPU-hours"), kMeasured)->setObjectName(QStringLiteral("measured"));
+        addMeasured(plot, rows, metric::GpuHours, QObject::tr("GPU-hours"), kMeasured)
+            ->setObjectName(QStringLiteral("measured"));
         addIncomplete(plot, rows, metric::GpuHours);
         if (bill) {
             plot->yAxis2->setVisible(true);
             plot->yAxis2->setLabel(QObject::tr("billing × hours"));
-            QCPGraph *g = addMeasured(plot, rows, metric::BillingHours, QObject::tr("billing × hours"), kSecond, plot->yAxis2);
+            QCPGraph *g =
+                addMeasured(plot, rows, metric::BillingHours, QObject::tr("billing × hours"), kSecond, plot->yAxis2);
             // Hollow and larger: billing is often proportional to GPUs, so
             // both points land on the same spot and the disc must stay visible.
             g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssSquare, QPen(kSecond, 1.8), Qt::NoBrush, 12));
@@ -379,8 +397,14 @@ void StudyChartBuilder::build(QCustomPlot *plot, StudyChart chart, const QList<R
             const double mid = (hi + lo) / 2.0;
             lo = mid - minSpan / 2.0;
             hi = mid + minSpan / 2.0;
-            if (hi > top) { lo -= hi - top; hi = top; }
-            if (lo < 0) { hi -= lo; lo = 0; }
+            if (hi > top) {
+                lo -= hi - top;
+                hi = top;
+            }
+            if (lo < 0) {
+                hi -= lo;
+                lo = 0;
+            }
         }
         plot->yAxis->setRange(std::max(lo, 0.0), std::min(hi, top));   // never beyond 0..1 (or 0..100 %)
     }
@@ -415,4 +439,4 @@ void StudyChartBuilder::build(QCustomPlot *plot, StudyChart chart, const QList<R
     }
 }
 
-} // namespace scalelab
+}   // namespace scalelab

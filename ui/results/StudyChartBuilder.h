@@ -25,11 +25,11 @@ enum class StudyChart { Runtime, Speedup, Efficiency, Throughput, Accuracy, Cost
 class StudyChartBuilder {
 public:
     static QList<StudyChart> all();
-    static QString id(StudyChart c);      // "runtime", "speedup", ...
+    static QString id(StudyChart c);   // "runtime", "speedup", ...
     static QString title(StudyChart c);
 
     static void build(QCustomPlot *plot, StudyChart chart, const QList<RunMetricsRow> &rows,
                       const StudyScalingInput &input, const ScalingAnalysis &analysis, double threshold);
 };
 
-} // namespace scalelab
+}   // namespace scalelab

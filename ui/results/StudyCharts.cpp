@@ -13,7 +13,8 @@
 
 namespace scalelab {
 
-StudyCharts::StudyCharts(QWidget *parent) : QWidget(parent)
+StudyCharts::StudyCharts(QWidget *parent)
+    : QWidget(parent)
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -48,10 +49,10 @@ StudyCharts::StudyCharts(QWidget *parent) : QWidget(parent)
             auto *menu = new QMenu(plot);
             menu->setAttribute(Qt::WA_DeleteOnClose);
             menu->addAction(tr("Export chart…"), this, [this, plot, c] {
-                ChartExporter::askAndSave(plot, this,
-                                          QStringLiteral("%1-%2").arg(m_studyName.isEmpty() ? QStringLiteral("study")
-                                                                                            : m_studyName,
-                                                                      StudyChartBuilder::id(c)));
+                ChartExporter::askAndSave(
+                    plot, this,
+                    QStringLiteral("%1-%2").arg(m_studyName.isEmpty() ? QStringLiteral("study") : m_studyName,
+                                                StudyChartBuilder::id(c)));
             });
             menu->popup(plot->mapToGlobal(pos));
         });
@@ -134,12 +135,12 @@ void StudyCharts::showTooltip(QCustomPlot *plot, QMouseEvent *event)
             const double dx = p.x() - event->position().x(), dy = p.y() - event->position().y();
             if (dx * dx + dy * dy < best) {
                 best = dx * dx + dy * dy;
-                text = QStringLiteral("%1: %2 GPUs → %3%4")
-                           .arg(g->name())
-                           .arg(it->key)
-                           .arg(QString::number(it->value, 'g', 5))
-                           .arg(k < labels.size() && !labels[k].isEmpty() ? QStringLiteral("\n") + labels[k]
-                                                                          : QString());
+                text =
+                    QStringLiteral("%1: %2 GPUs → %3%4")
+                        .arg(g->name())
+                        .arg(it->key)
+                        .arg(QString::number(it->value, 'g', 5))
+                        .arg(k < labels.size() && !labels[k].isEmpty() ? QStringLiteral("\n") + labels[k] : QString());
             }
         }
     }
@@ -149,4 +150,4 @@ void StudyCharts::showTooltip(QCustomPlot *plot, QMouseEvent *event)
         QToolTip::showText(event->globalPosition().toPoint(), text, plot);
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -40,7 +40,7 @@ public:
     QCustomPlot *chart(StudyChart c) const;
     const ScalingAnalysis &analysis() const { return m_analysis; }
     const StudyScalingInput &input() const { return m_input; }
-    QString adviceText() const;      // the summary sentence as shown
+    QString adviceText() const;   // the summary sentence as shown
     QStringList warningTexts() const;
     double threshold() const { return m_threshold; }
 
@@ -49,7 +49,7 @@ private:
 
     QLabel *m_advice = nullptr;
     QLabel *m_warnings = nullptr;
-    QList<QCustomPlot *> m_plots;    // in StudyChartBuilder::all() order
+    QList<QCustomPlot *> m_plots;   // in StudyChartBuilder::all() order
     ScalingAnalysis m_analysis;
     StudyScalingInput m_input;
     QString m_studyName;
@@ -59,4 +59,4 @@ private:
     int m_builds = 0;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

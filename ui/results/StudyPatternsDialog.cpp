@@ -17,7 +17,9 @@
 namespace scalelab {
 
 StudyPatternsDialog::StudyPatternsDialog(RunStore &store, qint64 studyId, QWidget *parent)
-    : QDialog(parent), m_store(store), m_studyId(studyId)
+    : QDialog(parent)
+    , m_store(store)
+    , m_studyId(studyId)
 {
     setWindowTitle(tr("Metric patterns of the study"));
     auto *layout = new QVBoxLayout(this);
@@ -103,7 +105,8 @@ void StudyPatternsDialog::save()
         m_error->setText(problems.join(QLatin1Char('\n')));
         return;
     }
-    if (QString e = m_store.setStudyNotes(m_studyId, StudyMetricPatterns::write(m_text, patterns)).errorText(); !e.isEmpty()) {
+    if (QString e = m_store.setStudyNotes(m_studyId, StudyMetricPatterns::write(m_text, patterns)).errorText();
+        !e.isEmpty()) {
         m_error->setText(e);
         return;
     }
@@ -111,4 +114,4 @@ void StudyPatternsDialog::save()
     accept();
 }
 
-} // namespace scalelab
+}   // namespace scalelab

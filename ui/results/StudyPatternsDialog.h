@@ -32,4 +32,4 @@ private:
     QLabel *m_error = nullptr;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

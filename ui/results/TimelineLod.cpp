@@ -42,7 +42,7 @@ void appendEnvelope(QVector<QCPGraphData> &out, const QCPGraphData *begin, const
     }
 }
 
-} // namespace
+}   // namespace
 
 TimelineLod::TimelineLod(const QVector<double> &seconds, const QVector<double> &values, double offset)
 {
@@ -95,7 +95,7 @@ QVector<QCPGraphData> TimelineLod::slice(const QVector<QCPGraphData> &data, doub
     if (first != data.cbegin())
         --first;   // one point before, so the line enters the view
     if (last != data.cend())
-        ++last;    // and one after
+        ++last;   // and one after
     return QVector<QCPGraphData>(first, last);
 }
 
@@ -119,11 +119,11 @@ QVector<QCPGraphData> TimelineLod::points(double lower, double upper, int pixels
 
 double TimelineLod::valueAt(double x) const
 {
-    auto it = std::upper_bound(m_base.cbegin(), m_base.cend(), x,
-                               [](double k, const QCPGraphData &d) { return k < d.key; });
+    auto it =
+        std::upper_bound(m_base.cbegin(), m_base.cend(), x, [](double k, const QCPGraphData &d) { return k < d.key; });
     if (it == m_base.cbegin())
         return qQNaN();
     return (it - 1)->value;
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -31,9 +31,9 @@ public:
 private:
     static QVector<QCPGraphData> slice(const QVector<QCPGraphData> &data, double lower, double upper);
 
-    QVector<QCPGraphData> m_base;                 // the samples, sorted by time
-    QList<QVector<QCPGraphData>> m_levels;        // level k: buckets of 4 * 2^k samples, min/max pairs
-    QList<qsizetype> m_bucketSamples;             // samples per bucket of each level
+    QVector<QCPGraphData> m_base;   // the samples, sorted by time
+    QList<QVector<QCPGraphData>> m_levels;   // level k: buckets of 4 * 2^k samples, min/max pairs
+    QList<qsizetype> m_bucketSamples;   // samples per bucket of each level
 };
 
-} // namespace scalelab
+}   // namespace scalelab

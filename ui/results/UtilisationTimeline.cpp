@@ -60,9 +60,10 @@ QList<UtilisationTimeline::Entry> loadAll(RunStore *store, QList<LoadJob> jobs)
     return out;
 }
 
-} // namespace
+}   // namespace
 
-UtilisationTimeline::UtilisationTimeline(QWidget *parent) : QWidget(parent)
+UtilisationTimeline::UtilisationTimeline(QWidget *parent)
+    : QWidget(parent)
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -122,8 +123,8 @@ void UtilisationTimeline::setRuns(const QList<RunMetricsRow> &rows, RunStore &st
     QList<LoadJob> jobs;
     QByteArray key;
     for (const RunMetricsRow &r : rows)
-        key += QByteArray::number(r.run.id) + ':' + r.stateText().toUtf8() + ':'
-               + QByteArray::number(r.metrics.size()) + ';';
+        key += QByteArray::number(r.run.id) + ':' + r.stateText().toUtf8() + ':' + QByteArray::number(r.metrics.size())
+               + ';';
     if (key == m_key && (m_loading || !m_entries.isEmpty() || rows.isEmpty()))
         return;   // the same runs as shown (or loading): a reload re-reads no sample file
     m_key = key;
@@ -179,16 +180,17 @@ void UtilisationTimeline::rebuild()
     m_texts.clear();
     m_lods.clear();
     if (!m_loading)
-        m_status->setText(m_entries.isEmpty() ? tr("Select runs in the table to see their GPU timelines.")
-                                              : tr("Drag or wheel to move/zoom time (all charts follow); hover for values."));
+        m_status->setText(m_entries.isEmpty()
+                              ? tr("Select runs in the table to see their GPU timelines.")
+                              : tr("Drag or wheel to move/zoom time (all charts follow); hover for values."));
     double maxT = 1;
     int pos = 0;
     for (const Entry &e : m_entries) {
         if (e.samples.noSamples) {
-            auto *label = new QLabel(QStringLiteral("<b>%1</b>: %2 — %3")
-                                         .arg(e.label.toHtmlEscaped(), tr("no GPU samples"),
-                                              e.samples.noSamplesReason.toHtmlEscaped()),
-                                     this);
+            auto *label = new QLabel(
+                QStringLiteral("<b>%1</b>: %2 — %3")
+                    .arg(e.label.toHtmlEscaped(), tr("no GPU samples"), e.samples.noSamplesReason.toHtmlEscaped()),
+                this);
             label->setObjectName(QStringLiteral("noSamples"));
             label->setStyleSheet(QStringLiteral("color: %1;").arg(RunColours::forRun(e.runId).name()));
             m_chartsLayout->insertWidget(pos++, label);
@@ -309,8 +311,9 @@ void UtilisationTimeline::setTrackerX(double x)
         for (int g = 0; g < plot->graphCount() && g < m_lods[i].size(); ++g) {
             // Full resolution, not the drawn envelope.
             const double v = m_lods[i][g].valueAt(x);
-            lines << (std::isnan(v) ? tr("%1: –").arg(plot->graph(g)->name())
-                                    : QStringLiteral("%1: %2%3").arg(plot->graph(g)->name()).arg(v, 0, 'f', 0).arg(unit));
+            lines << (std::isnan(v)
+                          ? tr("%1: –").arg(plot->graph(g)->name())
+                          : QStringLiteral("%1: %2%3").arg(plot->graph(g)->name()).arg(v, 0, 'f', 0).arg(unit));
         }
         m_texts[i]->setText(lines.join(QLatin1Char('\n')));
         m_texts[i]->setVisible(true);
@@ -323,4 +326,4 @@ QString UtilisationTimeline::trackerText(int plot) const
     return plot >= 0 && plot < m_texts.size() ? m_texts[plot]->text() : QString();
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -34,9 +34,9 @@ public:
 
     struct Entry {
         qint64 runId = 0;
-        QString label;                // e.g. "run 3 · job 120 · 4 GPUs"
+        QString label;   // e.g. "run 3 · job 120 · 4 GPUs"
         GpuSampleSummary samples;
-        double offsetSeconds = 0;     // added to the sample times (job start alignment)
+        double offsetSeconds = 0;   // added to the sample times (job start alignment)
         // Level-of-detail pyramids per GPU (utilisation, memory); prepare()
         // builds them, in the loader's worker thread for fetched files.
         QList<TimelineLod> utilLods, memLods;
@@ -88,4 +88,4 @@ private:
     QByteArray m_key;   // the runs shown: setRuns with the same ones does nothing
 };
 
-} // namespace scalelab
+}   // namespace scalelab

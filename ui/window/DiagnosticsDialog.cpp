@@ -52,14 +52,13 @@ void DiagnosticsDialog::reload()
 {
     // The tail is capped (256 KiB): reading it is a millisecond-scale local read.
     const QString path = LogFile::path();
-    m_where->setText(path.isEmpty()
-                         ? tr("Logging to a file is off in this process.")
-                         : tr("The last part of %1. Choose what is logged with QT_LOGGING_RULES, e.g. "
-                              "QT_LOGGING_RULES=\"scalelab.ssh.info=false\".")
-                               .arg(path));
+    m_where->setText(path.isEmpty() ? tr("Logging to a file is off in this process.")
+                                    : tr("The last part of %1. Choose what is logged with QT_LOGGING_RULES, e.g. "
+                                         "QT_LOGGING_RULES=\"scalelab.ssh.info=false\".")
+                                          .arg(path));
     const QString tail = LogFile::tail();
     m_text->setPlainText(tail.isEmpty() ? tr("(nothing logged yet)") : tail);
     m_text->verticalScrollBar()->setValue(m_text->verticalScrollBar()->maximum());
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -23,4 +23,4 @@ private:
     QPlainTextEdit *m_text = nullptr;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -13,27 +13,26 @@ namespace scalelab {
 
 QString HelpDialog::guideHtml()
 {
-    return tr(
-        "<h2>ScaleLab in five steps</h2>"
-        "<ol>"
-        "<li><b>Connect</b> (Clusters ▸ Connections…, Ctrl+K): pick your site's profile and either an alias of "
-        "your OpenSSH config or host, user and key file. The list shows each configured cluster and whether "
-        "it is connected.</li>"
-        "<li><b>Compose</b> (Ctrl+1): choose profile and partition, the total GPUs, framework and the program's "
-        "path <i>on the cluster</i>. The sbatch script on the right follows every edit; errors and warnings "
-        "below it name the field and offer a fix (click a finding to jump to its field). Edits can be undone "
-        "(Edit ▸ Undo, Ctrl+Z). Save the form as a spec file (Ctrl+S); an existing script can be imported "
-        "(Ctrl+I) or dropped on the window.</li>"
-        "<li><b>Dry run</b> (Ctrl+Shift+Return) asks Slurm whether it would accept the job "
-        "(<tt>sbatch --test-only</tt>) and checks that the program exists on the cluster. <b>Submit</b> "
-        "(Ctrl+Return) sends it; a <b>scaling study</b> sends the same job over several GPU counts.</li>"
-        "<li><b>Watch</b> in Jobs (Ctrl+2): the state of every run, the output of the selected one and, for a "
-        "failed job, the line that says why. Cancel, resubmit, clone to Compose, withdraw a run that was never "
-        "sent, or hide runs you no longer want to see (View ▸ Show hidden runs brings them back).</li>"
-        "<li><b>Compare</b> in Results (Ctrl+3): speedup, efficiency, throughput and GPU use of a study's runs, "
-        "and a PDF report.</li>"
-        "</ol>"
-        "<p>Everything the window does is also a command: run <tt>scalelab help</tt> in a terminal.</p>");
+    return tr("<h2>ScaleLab in five steps</h2>"
+              "<ol>"
+              "<li><b>Connect</b> (Clusters ▸ Connections…, Ctrl+K): pick your site's profile and either an alias of "
+              "your OpenSSH config or host, user and key file. The list shows each configured cluster and whether "
+              "it is connected.</li>"
+              "<li><b>Compose</b> (Ctrl+1): choose profile and partition, the total GPUs, framework and the program's "
+              "path <i>on the cluster</i>. The sbatch script on the right follows every edit; errors and warnings "
+              "below it name the field and offer a fix (click a finding to jump to its field). Edits can be undone "
+              "(Edit ▸ Undo, Ctrl+Z). Save the form as a spec file (Ctrl+S); an existing script can be imported "
+              "(Ctrl+I) or dropped on the window.</li>"
+              "<li><b>Dry run</b> (Ctrl+Shift+Return) asks Slurm whether it would accept the job "
+              "(<tt>sbatch --test-only</tt>) and checks that the program exists on the cluster. <b>Submit</b> "
+              "(Ctrl+Return) sends it; a <b>scaling study</b> sends the same job over several GPU counts.</li>"
+              "<li><b>Watch</b> in Jobs (Ctrl+2): the state of every run, the output of the selected one and, for a "
+              "failed job, the line that says why. Cancel, resubmit, clone to Compose, withdraw a run that was never "
+              "sent, or hide runs you no longer want to see (View ▸ Show hidden runs brings them back).</li>"
+              "<li><b>Compare</b> in Results (Ctrl+3): speedup, efficiency, throughput and GPU use of a study's runs, "
+              "and a PDF report.</li>"
+              "</ol>"
+              "<p>Everything the window does is also a command: run <tt>scalelab help</tt> in a terminal.</p>");
 }
 
 QList<QPair<QString, QString>> HelpDialog::shortcutRows(const QList<QAction *> &actions)
@@ -54,7 +53,10 @@ QList<QPair<QString, QString>> HelpDialog::shortcutRows(const QList<QAction *> &
 }
 
 HelpDialog::HelpDialog(const QList<QAction *> &actions, QWidget *parent)
-    : QDialog(parent), m_tabs(new QTabWidget(this)), m_guide(new QTextBrowser(this)), m_shortcuts(new QTableWidget(this))
+    : QDialog(parent)
+    , m_tabs(new QTabWidget(this))
+    , m_guide(new QTextBrowser(this))
+    , m_shortcuts(new QTableWidget(this))
 {
     setWindowTitle(tr("ScaleLab help"));
     setObjectName(QStringLiteral("helpDialog"));
@@ -91,4 +93,4 @@ void HelpDialog::showPage(Page page)
     m_tabs->setCurrentIndex(int(page));
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -34,4 +34,4 @@ private:
     QTableWidget *m_shortcuts;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

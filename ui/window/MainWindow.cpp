@@ -31,7 +31,9 @@
 
 namespace scalelab {
 
-MainWindow::MainWindow(AppServices &services, QWidget *parent) : QMainWindow(parent), m_services(services)
+MainWindow::MainWindow(AppServices &services, QWidget *parent)
+    : QMainWindow(parent)
+    , m_services(services)
 {
     ensureUiResources();
     setWindowTitle(tr("Untitled[*] — ScaleLab"));
@@ -74,7 +76,8 @@ QWidget *MainWindow::place(int index)
         QWidget *w = nullptr;
         if (index == ComposeIndex) {
             m_compose = new ComposePlace(m_services, m_containers[index]);
-            connect(m_compose, &ComposePlace::message, this, [this](const QString &t) { statusBar()->showMessage(t, 8000); });
+            connect(m_compose, &ComposePlace::message, this,
+                    [this](const QString &t) { statusBar()->showMessage(t, 8000); });
             connect(m_compose, &ComposePlace::recentSpecsChanged, this, &MainWindow::rebuildRecentMenu);
             connect(m_compose, &ComposePlace::documentChanged, this, &MainWindow::updateTitle);
             m_compose->updateActions();
@@ -269,4 +272,4 @@ QString MainWindow::connectionStatusText() const
     return out.join(QLatin1Char('\n'));
 }
 
-} // namespace scalelab
+}   // namespace scalelab

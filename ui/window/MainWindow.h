@@ -83,4 +83,4 @@ private:
     bool m_closeConfirmed = false;
 };
 
-} // namespace scalelab
+}   // namespace scalelab

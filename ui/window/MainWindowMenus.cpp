@@ -22,13 +22,13 @@ namespace scalelab {
 void MainWindow::buildMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
-    connect(addAction(file, QStringLiteral("openSpec"), tr("&Open spec…"), {QKeySequence::Open}), &QAction::triggered, this,
-            [this] {
+    connect(addAction(file, QStringLiteral("openSpec"), tr("&Open spec…"), {QKeySequence::Open}), &QAction::triggered,
+            this, [this] {
                 showPlace(ComposeIndex);
                 compose()->openSpecDialog();
             });
-    connect(addAction(file, QStringLiteral("saveSpec"), tr("&Save spec"), {QKeySequence::Save}), &QAction::triggered, this,
-            [this] { compose()->saveSpec(); });
+    connect(addAction(file, QStringLiteral("saveSpec"), tr("&Save spec"), {QKeySequence::Save}), &QAction::triggered,
+            this, [this] { compose()->saveSpec(); });
     connect(addAction(file, QStringLiteral("saveSpecAs"), tr("Save spec &as…"), {QKeySequence(tr("Ctrl+Shift+S"))}),
             &QAction::triggered, this, [this] { compose()->saveSpecAsDialog(); });
     m_recentMenu = file->addMenu(tr("&Recent specs"));
@@ -56,7 +56,8 @@ void MainWindow::buildMenus()
     connect(m_redo, &QAction::triggered, this, [this] { compose()->history()->stack()->redo(); });
 
     QMenu *job = menuBar()->addMenu(tr("&Job"));
-    connect(addAction(job, QStringLiteral("submit"), tr("&Submit"), {QKeySequence(tr("Ctrl+Return")), QKeySequence(tr("Ctrl+Enter"))},
+    connect(addAction(job, QStringLiteral("submit"), tr("&Submit"),
+                      {QKeySequence(tr("Ctrl+Return")), QKeySequence(tr("Ctrl+Enter"))},
                       QStringLiteral(":/scalelab/icons/submit.svg")),
             &QAction::triggered, this, [this] { compose()->submit(); });
     connect(addAction(job, QStringLiteral("dryRun"), tr("&Dry run"),
@@ -66,7 +67,8 @@ void MainWindow::buildMenus()
     connect(addAction(job, QStringLiteral("copyScript"), tr("&Copy script"), {QKeySequence(tr("Ctrl+Shift+C"))},
                       QStringLiteral(":/scalelab/icons/copy.svg")),
             &QAction::triggered, this, [this] { compose()->copyScript(); });
-    connect(addAction(job, QStringLiteral("study"), tr("Scaling s&tudy…"), {}, QStringLiteral(":/scalelab/icons/study.svg")),
+    connect(addAction(job, QStringLiteral("study"), tr("Scaling s&tudy…"), {},
+                      QStringLiteral(":/scalelab/icons/study.svg")),
             &QAction::triggered, this, [this] {
                 showPlace(ComposeIndex);
                 compose()->openStudy();
@@ -139,14 +141,15 @@ void MainWindow::showHelp(int page)
 
 void MainWindow::showAbout()
 {
-    auto *box = new QMessageBox(QMessageBox::Information, tr("About ScaleLab"),
-                                tr("<b>ScaleLab %1</b><p>Compose multi-GPU Slurm jobs, submit them over SSH, watch them "
-                                   "and compare finished runs: speedup, efficiency, GPU utilisation and accuracy.</p>")
-                                    .arg(QApplication::applicationVersion()),
-                                QMessageBox::Ok, this);
+    auto *box =
+        new QMessageBox(QMessageBox::Information, tr("About ScaleLab"),
+                        tr("<b>ScaleLab %1</b><p>Compose multi-GPU Slurm jobs, submit them over SSH, watch them "
+                           "and compare finished runs: speedup, efficiency, GPU utilisation and accuracy.</p>")
+                            .arg(QApplication::applicationVersion()),
+                        QMessageBox::Ok, this);
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->setIconPixmap(QIcon(QStringLiteral(":/scalelab/icon.svg")).pixmap(64, 64));
     box->open();
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -79,4 +79,4 @@ void SettingsDialog::save()
         cm->applySettings();
 }
 
-} // namespace scalelab
+}   // namespace scalelab

@@ -28,4 +28,4 @@ private:
     QSpinBox *m_fetch;
 };
 
-} // namespace scalelab
+}   // namespace scalelab
