@@ -27,7 +27,7 @@ TEST_PACKAGES="slurm-wlm slurm-client slurmdbd mariadb-server munge openssh-serv
   zsh fish tcsh dash libpam-google-authenticator oathtool python3-torch python3-sklearn procps iproute2
   xvfb xauth poppler-utils mmdebstrap"
 # What the packaging and portability checks add (packaging/, clang_check).
-PACKAGE_TEST_PACKAGES="lintian mmdebstrap appstream desktop-file-utils man-db file clang"
+PACKAGE_TEST_PACKAGES="clang-format lintian mmdebstrap appstream desktop-file-utils man-db file clang"
 
 install_packages() {
   local wanted="$1" missing=""
