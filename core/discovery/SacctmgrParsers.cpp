@@ -2,6 +2,7 @@
 #include "core/discovery/SacctmgrParsers.h"
 
 #include "core/discovery/SlurmRecords.h"
+#include "core/base/Saturating.h"
 #include "core/slurm/SlurmTime.h"
 #include "core/slurm/TresString.h"
 
@@ -26,9 +27,9 @@ std::optional<int> tresCount(const QString &tres, const QString &key)
     const TresParseResult r = TresString::parse(tres);
     if (key == QLatin1String("gres/gpu"))
         if (auto n = r.gpuCount())
-            return int(*n);
+            return roundedToInt(*n);
     if (auto n = r.number(key))
-        return int(*n);
+        return roundedToInt(*n);
     return std::nullopt;
 }
 
@@ -42,6 +43,11 @@ std::optional<int> QosFacts::maxGpusPerJob() const
 std::optional<int> QosFacts::maxNodesPerJob() const
 {
     return tresCount(maxTresPerJob, QStringLiteral("node"));
+}
+
+std::optional<int> QosFacts::maxGpusPerUser() const
+{
+    return tresCount(maxTresPerUser, QStringLiteral("gres/gpu"));
 }
 
 ParsedList<AssociationFacts> SacctmgrParsers::associations(const QString &text)

@@ -2,6 +2,7 @@
 #include "core/discovery/ScontrolParsers.h"
 
 #include "core/discovery/SlurmRecords.h"
+#include "core/base/Saturating.h"
 #include "core/slurm/SlurmTime.h"
 #include "core/slurm/TresString.h"
 
@@ -52,7 +53,7 @@ int NodeFacts::gpus() const
     int n = 0;
     for (const auto &g : gres)
         if (g.name == QLatin1String("gpu"))
-            n += g.count;
+            n = saturatingAdd(n, g.count);
     return n;
 }
 
@@ -109,7 +110,7 @@ QList<GresItem> ScontrolParsers::gresFromTres(const QString &tres)
     for (auto it = r.values.begin(); it != r.values.end(); ++it) {
         if (!it.key().startsWith(QLatin1String("gres/gpu")))
             continue;
-        const int n = int(it->number.value_or(0));
+        const int n = roundedToInt(it->number.value_or(0)).value_or(0);
         if (it.key() == QLatin1String("gres/gpu"))
             untyped = n;
         else if (it.key().startsWith(QLatin1String("gres/gpu:")))
@@ -135,7 +136,9 @@ ParsedList<PartitionFacts> ScontrolParsers::partitions(const QString &text)
         p.isDefault = r.value("Default") == QLatin1String("YES");
         p.state = r.value("State");
         p.maxTimeSeconds = time(r.value("MaxTime"));
-        p.defaultTimeSeconds = time(r.value("DefaultTime"));
+        // DefaultTime=NONE is a fact (MaxTime applies), not a missing value.
+        if (const QString v = r.value("DefaultTime"); r.has("DefaultTime"))
+            p.defaultTimeSeconds = SlurmRecords::isNone(v) ? SlurmLimit(0) : time(v);
         p.minNodes = count(r.value("MinNodes"));
         p.maxNodes = count(r.value("MaxNodes"));
         p.nodes = r.value("Nodes");
@@ -196,9 +199,10 @@ ParsedList<NodeFacts> ScontrolParsers::nodes(const QString &text)
         n.memSpecLimitMB = r.value("MemSpecLimit").toLongLong();
         const TresParseResult cfg = TresString::parse(r.value("CfgTRES"));
         if (n.cpus == 0)
-            n.cpus = int(cfg.count(QStringLiteral("cpu")).value_or(0));
+            n.cpus = roundedToInt(cfg.count(QStringLiteral("cpu")).value_or(0)).value_or(0);
         if (n.realMemoryMB == 0)
-            n.realMemoryMB = qint64(cfg.bytes(QStringLiteral("mem")).value_or(0) / (1024.0 * 1024.0));
+            n.realMemoryMB =
+                roundedToInt64(cfg.bytes(QStringLiteral("mem")).value_or(0) / (1024.0 * 1024.0)).value_or(0);
         bool hasGres = false;
         const QString gres = r.value({"Gres"}, &hasGres);
         n.gres = hasGres ? ScontrolParsers::gres(gres) : ScontrolParsers::gresFromTres(r.value("CfgTRES"));

@@ -2,6 +2,7 @@
 #include "core/slurm/ScontrolJobParser.h"
 
 #include "core/base/RemoteValidation.h"
+#include "core/base/Saturating.h"
 #include "core/slurm/SlurmOutputShape.h"
 #include "core/slurm/TresString.h"
 
@@ -53,9 +54,9 @@ GpuCount ScontrolJob::gpus() const
 {
     auto fromTres = [](const QString &tres) -> std::optional<int> {
         const auto g = TresString::parse(tres).gpuCount();
-        if (!g || *g <= 0)
+        if (!g || !(*g > 0))
             return std::nullopt;
-        return int(std::lround(*g));
+        return roundedToInt(*g);
     };
     auto request = [&](const char *key) { return TresString::gpusInGresRequest(value(QString::fromLatin1(key))); };
     auto positive = [](const QString &v) {
@@ -70,10 +71,10 @@ GpuCount ScontrolJob::gpus() const
     if (const auto g = request("TresPerJob"); g && *g > 0)
         return {*g, GpuCountSource::TresPerJob};
     if (const auto g = request("TresPerNode"); g && *g > 0)
-        return {*g * positive(value(QStringLiteral("NumNodes")).section(QLatin1Char('-'), 0, 0)),
+        return {saturatingMul(*g, positive(value(QStringLiteral("NumNodes")).section(QLatin1Char('-'), 0, 0))),
                 GpuCountSource::TresPerNode};
     if (const auto g = request("TresPerTask"); g && *g > 0)
-        return {*g * positive(value(QStringLiteral("NumTasks"))), GpuCountSource::TresPerTask};
+        return {saturatingMul(*g, positive(value(QStringLiteral("NumTasks")))), GpuCountSource::TresPerTask};
     return {};
 }
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/slurm/TresString.h"
+#include "core/base/Saturating.h"
 
 #include <QStringList>
 
@@ -194,7 +195,7 @@ std::optional<int> TresString::gpusInGresRequest(QStringView text)
                 continue;   // "gpu:a100:x": unreadable, not a guess
             // else "gpu:a100" (type, no count) -> 1
         }
-        total = total.value_or(0) + count;
+        total = saturatingAdd(total.value_or(0), count);
     }
     return total;
 }

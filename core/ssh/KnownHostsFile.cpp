@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/ssh/KnownHostsFile.h"
 
+#include "core/base/InputLimits.h"
+#include "core/base/Logging.h"
 #include "core/sshconfig/SshConfigFile.h"
 
 #include <QCryptographicHash>
@@ -47,13 +49,23 @@ QString KnownHostsFile::statusName(Status s)
     return {};
 }
 
-QList<KnownHostsFile::Line> KnownHostsFile::readLines() const
+KnownHostsFile::Lines KnownHostsFile::readLines() const
 {
-    QList<Line> out;
-    QFile f(m_path);
-    if (!f.open(QIODevice::ReadOnly))
+    Lines out;
+    // A missing file is the normal first connection: empty, nothing to say.
+    if (!QFileInfo::exists(m_path))
         return out;
-    const QList<QByteArray> lines = f.readAll().split('\n');
+    // Capped like every other file ScaleLab reads: known_hosts is read at
+    // every connection, and a huge one (a runaway script appending to it)
+    // would stall each of them. Refused whole rather than cut, because an
+    // entry past a cut would silently stop protecting its host.
+    const InputLimits::FileRead read = InputLimits::readFile(m_path, QStringLiteral("known_hosts file"));
+    if (!read.ok) {
+        out.problem = read.problem;
+        qCWarning(lcSsh).noquote() << read.problem.message;
+        return out;
+    }
+    const QList<QByteArray> lines = read.data.split('\n');
     for (int i = 0; i < lines.size(); ++i) {
         const QString text = QString::fromUtf8(lines[i]).trimmed();
         if (text.isEmpty() || text.startsWith(QLatin1Char('#')))
@@ -73,7 +85,7 @@ QList<KnownHostsFile::Line> KnownHostsFile::readLines() const
         l.hosts = w[0];
         l.keyType = w[1];
         l.key = w[2];
-        out << l;
+        out.lines << l;
     }
     return out;
 }
@@ -99,7 +111,9 @@ KnownHostsFile::Result KnownHostsFile::lookup(const QString &host, int port, con
     r.path = m_path;
     const QString name = hostField(host, port);
     int changedLine = 0, otherTypeLine = 0, matchLine = 0;
-    for (const Line &l : readLines()) {
+    const Lines read = readLines();
+    r.problem = read.problem;
+    for (const Line &l : read.lines) {
         const bool sameKey = l.key == keyBlobBase64;
         if (l.revoked) {
             // A revoked key is refused for every host (sshd(8)).
@@ -139,7 +153,7 @@ QStringList KnownHostsFile::knownKeyTypes(const QString &host, int port) const
 {
     QStringList types;
     const QString name = hostField(host, port);
-    for (const Line &l : readLines())
+    for (const Line &l : readLines().lines)
         if (!l.revoked && hostsFieldMatches(l.hosts, name) && !types.contains(l.keyType))
             types << l.keyType;
     return types;
@@ -156,10 +170,18 @@ QString KnownHostsFile::append(const QString &host, int port, const QString &key
     }
     QFile f(m_path);
     const bool existed = f.exists();
+    // Appending to a file over the cap would store a key that lookup() never
+    // reads back: the host would be "unknown" again at the next connection.
+    if (existed && fi.size() > InputLimits::kMaxFileBytes)
+        return QStringLiteral("%1 is larger than %2 MB, the most ScaleLab reads of a known_hosts file; "
+                              "a key added to it would never be read back. Check the file (or point "
+                              "UserKnownHostsFile at another one) and connect again.")
+            .arg(m_path)
+            .arg(InputLimits::kMaxFileBytes / (1024 * 1024));
+    // Only the last byte decides whether a newline is needed first.
     bool needNewline = false;
-    if (existed && f.open(QIODevice::ReadOnly)) {
-        const QByteArray all = f.readAll();
-        needNewline = !all.isEmpty() && !all.endsWith('\n');
+    if (existed && fi.size() > 0 && f.open(QIODevice::ReadOnly)) {
+        needNewline = f.seek(fi.size() - 1) && f.read(1) != "\n";
         f.close();
     }
     if (!f.open(QIODevice::WriteOnly | QIODevice::Append))

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/base/Diagnostic.h"
+
 #include <QByteArray>
 #include <QList>
 #include <QString>
@@ -26,15 +28,24 @@ public:
         Status status = Status::Unknown;
         QString path;
         int line = 0;   // 1-based line of the matching or conflicting entry, 0 = none
+        // Set when the file exists but was not read: larger than
+        // InputLimits::kMaxFileBytes (rule "input-too-large") or unreadable
+        // ("file-unreadable"). Nothing in it could be checked, so the status
+        // is Unknown and append() refuses the file; the message says why.
+        Diagnostic problem;
+        bool fileRead() const { return problem.rule.isEmpty(); }
     };
 
     explicit KnownHostsFile(const QString &path);
 
-    // A missing file is treated as empty. `keyBlobBase64` is the base64 key
-    // blob as written in known_hosts; `keyType` e.g. "ssh-ed25519".
+    // A missing file is treated as empty; an oversized or unreadable one as
+    // empty too, but reported in Result::problem and the ssh log.
+    // `keyBlobBase64` is the base64 key blob as written in known_hosts;
+    // `keyType` e.g. "ssh-ed25519".
     Result lookup(const QString &host, int port, const QString &keyType, const QString &keyBlobBase64) const;
     // Appends "host keyType base64" (host as [host]:port when port != 22),
-    // creating the file (0600) and its directory (0700) when needed.
+    // creating the file (0600) and its directory (0700) when needed. Refuses
+    // a file already over the size cap (it would never be read back).
     QString append(const QString &host, int port, const QString &keyType, const QString &keyBlobBase64) const;
     // Key types the host is known with, for preferring them during key exchange.
     QStringList knownKeyTypes(const QString &host, int port) const;
@@ -53,7 +64,11 @@ private:
         QString keyType;
         QString key;
     };
-    QList<Line> readLines() const;
+    struct Lines {
+        QList<Line> lines;
+        Diagnostic problem;   // as Result::problem
+    };
+    Lines readLines() const;
     static bool hostsFieldMatches(const QString &field, const QString &name);
 
     QString m_path;

@@ -94,6 +94,11 @@ QString checkHostKey(ssh_session s, const SshHostConfig &c, const SshConnectionS
     info.fingerprintSha256 = KnownHostsFile::fingerprintSha256(b64);
     info.knownHostsPath = r.path;
     info.conflictingLine = r.status == KnownHostsFile::Status::Match ? 0 : r.line;
+    // A known_hosts file that could not be read may hold this host's key (or
+    // its revocation): asking "accept this unknown key?" would be a lie, so
+    // the connection stops with what is wrong with the file.
+    if (!r.fileRead())
+        return QStringLiteral("cannot check the host key of %1: %2").arg(hostLabel(c), r.problem.message);
     switch (r.status) {
     case KnownHostsFile::Status::Match:
         return {};

@@ -3,15 +3,19 @@
 // doubled from 64 KB to 8 MB and the time of each doubling is divided by the
 // time of the size before. Linear work doubles (factor 2); the goal is at most
 // 2.2 per parser. Adversarial shapes: unterminated quotes, one huge line of
-// digits, thousands of unknown keys, nested includes. Prints ratios only;
+// digits, thousands of unknown keys (or columns), nested includes, words
+// without keys in Slurm's Key=Value records. Prints ratios only;
 // nothing here asserts a time.
 #include "core/base/ShellWords.h"
+#include "core/discovery/SacctmgrParsers.h"
+#include "core/discovery/ScontrolParsers.h"
 #include "core/ingest/GpuSampleParser.h"
 #include "core/model/JobSpecJson.h"
 #include "core/profiles/ProfileLoader.h"
 #include "core/profiles/ProfileRegistry.h"
 #include "core/scriptimport/ScriptImporter.h"
 #include "core/slurm/SacctParser.h"
+#include "core/slurm/ScontrolJobParser.h"
 #include "core/slurm/SqueueParser.h"
 #include "core/ssh/KnownHostsFile.h"
 #include "core/sshconfig/SshConfigFile.h"
@@ -164,6 +168,25 @@ int main(int argc, char **argv)
         {QStringLiteral("%i"), QStringLiteral("%T"), QStringLiteral("%P"), QStringLiteral("%j")}, QStringLiteral("|"));
     auto squeue = [&](const QByteArray &in) { squeueParser.parse(in); };
     auto gpuCsv = [](const QByteArray &in) { GpuSampleParser::parse(in); };
+    auto scontrolJob = [](const QByteArray &in) { ScontrolJobParser::parse(in); };
+    // Discovery reads each section as text: decoding is part of the cost.
+    auto scontrol = [](const QByteArray &in) {
+        const QString text = QString::fromUtf8(in);
+        ScontrolParsers::partitions(text);
+        ScontrolParsers::nodes(text);
+        ScontrolParsers::config(text);
+    };
+    auto sinfo = [](const QByteArray &in) {
+        SinfoParser::parse(QString::fromUtf8(in), {QStringLiteral("nodehost"), QStringLiteral("gres"),
+                                                   QStringLiteral("gresused"), QStringLiteral("statelong")});
+    };
+    auto sinfoTable = [](const QByteArray &in) { SinfoParser::parse(QString::fromUtf8(in)); };
+    auto sacctmgr = [](const QByteArray &in) {
+        SacctmgrParsers::associations(QString::fromUtf8(in));
+        SacctmgrParsers::qos(QString::fromUtf8(in));
+    };
+    const QByteArray sinfoHead = "PARTITION AVAIL TIMELIMIT NODES STATE NODELIST\n";
+    const QByteArray qosHead = "Name|MaxWall|MaxTRES|MaxTRESPU|MaxJobsPU|MaxTRESPerNode|Flags\n";
     const QByteArray csvHead = "index, timestamp, utilization.gpu [%], utilization.memory [%], memory.used [MiB], "
                                "memory.total [MiB]\n";
 
@@ -259,6 +282,52 @@ int main(int argc, char **argv)
         {"sacct", "one line of digits", [](qint64 n) { return "JobID|JobName\n" + digits(n - 14); }, sacct},
         {"squeue", "rows", [](qint64 n) { return numbered({}, "%N|RUNNING|gpu|train-%N\n", n); }, squeue},
         {"squeue", "one line of digits", [](qint64 n) { return digits(n); }, squeue},
+        {"scontrol job", "multi-line records",
+         [](qint64 n) {
+             return numbered({},
+                             "JobId=%N JobName=train-%N\n   JobState=RUNNING Reason=None\n   NumNodes=2 NumTasks=8\n"
+                             "   TRES=cpu=16,mem=64G,node=2,gres/gpu=8\n   Command=/home/a/run.sh --seed=%N\n\n",
+                             n);
+         },
+         scontrolJob},
+        {"scontrol job", "-o records",
+         [](qint64 n) { return numbered({}, "JobId=%N JobState=PENDING TresPerNode=gres/gpu:4 NumNodes=2\n", n); },
+         scontrolJob},
+        {"scontrol job", "unknown keys, one record", [](qint64 n) { return numbered("JobId=1", " K%N=%N", n, "\n"); },
+         scontrolJob},
+        {"scontrol job", "one line of digits", [](qint64 n) { return "JobId=1 Priority=" + digits(n - 17); },
+         scontrolJob},
+        {"scontrol", "-o partitions",
+         [](qint64 n) {
+             return numbered({},
+                             "PartitionName=p%N Default=NO MaxNodes=4 MaxTime=2-00:00:00 Nodes=gn[01-16] "
+                             "OverSubscribe=NO State=UP JobDefaults=DefCpuPerGPU=8,DefMemPerGPU=32000\n",
+                             n);
+         },
+         scontrol},
+        {"scontrol", "multi-line nodes",
+         [](qint64 n) {
+             return numbered({},
+                             "NodeName=gn%N CPUTot=32 Sockets=2\n   Gres=gpu:a100:4(S:0-1),nvme:no_consume:1\n"
+                             "   OS=Linux 5.14 #1 SMP\n   CfgTRES=cpu=32,mem=500G,gres/gpu=4\n   Partitions=gpu\n\n",
+                             n);
+         },
+         scontrol},
+        {"scontrol", "unknown keys, one node", [](qint64 n) { return numbered("NodeName=n1", " K%N=%N", n, "\n"); },
+         scontrol},
+        {"scontrol", "words without keys", [](qint64 n) { return repeated("NodeName=n1 Reason=", " because", n); },
+         scontrol},
+        {"scontrol", "one line of digits", [](qint64 n) { return "NodeName=n1 Gres=" + digits(n - 17); }, scontrol},
+        {"sinfo", "-N -O gres rows",
+         [](qint64 n) { return numbered({}, "gn%N gpu:a100:4(S:0-1),nvme:1 gpu:a100:2(IDX:0-1) mixed\n", n); }, sinfo},
+        {"sinfo", "default table",
+         [&](qint64 n) { return numbered(sinfoHead, "p%N* up 2-00:00:00 16 idle gn[01-16]\n", n); }, sinfoTable},
+        {"sinfo", "one line of digits", [&](qint64 n) { return sinfoHead + digits(n - sinfoHead.size()); }, sinfoTable},
+        {"sacctmgr", "qos rows",
+         [&](qint64 n) { return numbered(qosHead, "q%N|2-00:00:00|gres/gpu=16,node=4|gres/gpu=32|50||\n", n); },
+         sacctmgr},
+        {"sacctmgr", "unknown columns", [](qint64 n) { return numbered("Name", "|C%N", n, "\nq|1\n"); }, sacctmgr},
+        {"sacctmgr", "one line of digits", [&](qint64 n) { return qosHead + digits(n - qosHead.size()); }, sacctmgr},
         {"gpu csv", "nvidia-smi rows",
          [&](qint64 n) {
              return repeated(csvHead, "0, 2024/05/01 10:00:03.000, 87 %, 30 %, 9000 MiB, 16160 MiB\n", n);

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// KnownHostsFile: verdicts, line numbers, hashed entries, append round-trip.
+// KnownHostsFile: verdicts, line numbers, hashed entries, append round-trip,
+// the size cap.
+#include "core/base/InputLimits.h"
 #include "core/ssh/KnownHostsFile.h"
 
 #include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -149,6 +153,45 @@ private Q_SLOTS:
         QCOMPARE(f2.append(QStringLiteral("127.0.0.1"), 2224, kEdType, kEd1), QString());
         QCOMPARE(f2.lookup(QStringLiteral("example.net"), 22, kEdType, kEd2).status, Status::Match);
         QCOMPARE(f2.lookup(QStringLiteral("127.0.0.1"), 2224, kEdType, kEd1).line, 2);
+    }
+
+    void oversizedFileIsRefusedAndReported()
+    {
+        using scalelab::InputLimits::kMaxFileBytes;
+        const QString entry = QStringLiteral("cluster.example.org %1 %2\n").arg(kEdType, kEd1);
+        // Exactly at the cap: read as usual (the padding is one line of NUL
+        // bytes, which is no entry). resize() pads without writing 16 MB.
+        const QString atCap = write(QStringLiteral("at-cap"), entry);
+        QVERIFY(QFile::resize(atCap, kMaxFileBytes));
+        const auto ok = KnownHostsFile(atCap).lookup(QStringLiteral("cluster.example.org"), 22, kEdType, kEd1);
+        QCOMPARE(ok.status, Status::Match);
+        QVERIFY(ok.fileRead());
+
+        // One byte more: refused whole, never cut, and said so (result and log).
+        const QString over = write(QStringLiteral("over-cap"), entry);
+        QVERIFY(QFile::resize(over, kMaxFileBytes + 1));
+        const KnownHostsFile f(over);
+        const QRegularExpression logged(QStringLiteral("over-cap: this known_hosts file is larger than 16 MB"));
+        QTest::ignoreMessage(QtWarningMsg, logged);
+        const auto r = f.lookup(QStringLiteral("cluster.example.org"), 22, kEdType, kEd1);
+        QCOMPARE(r.status, Status::Unknown);
+        QCOMPARE(r.line, 0);
+        QVERIFY(!r.fileRead());
+        QCOMPARE(r.problem.rule, QStringLiteral("input-too-large"));
+        QVERIFY2(r.problem.message.contains(over), qPrintable(r.problem.message));
+        QVERIFY2(r.problem.message.contains(QStringLiteral("16 MB")), qPrintable(r.problem.message));
+        QTest::ignoreMessage(QtWarningMsg, logged);
+        QCOMPARE(f.knownKeyTypes(QStringLiteral("cluster.example.org"), 22), QStringList());
+
+        // A key appended there would never be read back: refused, file untouched.
+        const QString err = f.append(QStringLiteral("other.example.org"), 22, kEdType, kEd2);
+        QVERIFY2(err.contains(over) && err.contains(QStringLiteral("16 MB")), qPrintable(err));
+        QCOMPARE(QFileInfo(over).size(), kMaxFileBytes + 1);
+
+        // A missing file stays silent: the normal first connection.
+        QVERIFY(KnownHostsFile(m_dir.filePath(QStringLiteral("absent")))
+                    .lookup(QStringLiteral("a"), 22, kEdType, kEd1)
+                    .fileRead());
     }
 };
 

@@ -143,6 +143,14 @@ private Q_SLOTS:
                                   << 4 << "TresPerTask";
         QTest::newRow("no GPUs") << QByteArray("JobId=6 JobName=x JobState=RUNNING NumNodes=1 AllocTRES=cpu=1,node=1\n")
                                  << 0 << "none";
+        // Counts from outside past what an int holds (found by fuzz_scontroljob
+        // under UBSan): the count saturates instead of wrapping to a negative.
+        QTest::newRow("per node x nodes past INT_MAX")
+            << QByteArray("JobId=7 JobName=x JobState=RUNNING NumNodes=4 TresPerNode=gres:gpu:2000000000\n")
+            << 2147483647 << "TresPerNode";
+        QTest::newRow("AllocTRES 1e300") << QByteArray(
+            "JobId=8 JobName=x JobState=RUNNING NumNodes=1 AllocTRES=cpu=1,gres/gpu=1e300\n")
+                                         << 2147483647 << "AllocTRES";
     }
 
     void scontrolSourcesInOrder()
@@ -173,6 +181,8 @@ private Q_SLOTS:
         QTest::newRow("none") << "N/A" << -1;
         QTest::newRow("other gres only") << "gres/gpfs:ess:1" << -1;
         QTest::newRow("empty") << "" << -1;
+        // Two counts whose sum does not fit an int: saturated, never negative.
+        QTest::newRow("sum past INT_MAX") << "gres/gpu:2000000000,gres/gpu:2000000000" << 2147483647;
     }
 
     void gresRequestForms()
