@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/compose/JobValidator.h"
+#include "core/compose/PartitionRules.h"
 #include "core/model/SpecFields.h"
 
 #include "core/model/LaunchGeometry.h"
@@ -14,6 +15,10 @@ namespace scalelab {
 
 namespace {
 
+using jobrules::memoryMB;
+using jobrules::partitionFix;
+using jobrules::suggestionText;
+
 Diagnostic diag(Severity sev, const char *rule, const char *field, const QString &message, Fix fix = {})
 {
     return Diagnostic{sev, QString::fromLatin1(rule), QString::fromLatin1(field), 0, 0, message, std::move(fix)};
@@ -27,27 +32,6 @@ const QRegularExpression &cachedRegex(const QString &pattern)
     if (it == cache.end())
         it = cache.insert(pattern, QRegularExpression(pattern));
     return *it;
-}
-
-std::optional<qint64> memoryMB(const QString &text)
-{
-    static const QRegularExpression re(QStringLiteral("^([0-9]+)([KMGT]?)B?$"),
-                                       QRegularExpression::CaseInsensitiveOption);
-    const auto m = re.match(text.trimmed());
-    if (!m.hasMatch())
-        return std::nullopt;
-    const qint64 n = m.captured(1).toLongLong();
-    const QChar unit = m.captured(2).isEmpty() ? QLatin1Char('M') : m.captured(2).at(0).toUpper();
-    switch (unit.toLatin1()) {
-    case 'K':
-        return n / 1024;
-    case 'G':
-        return n * 1024;
-    case 'T':
-        return n * 1024 * 1024;
-    default:
-        return n;
-    }
 }
 
 int nodesNeeded(const JobSpec &spec, const Partition &p)
@@ -96,55 +80,6 @@ const Partition *suggestPartition(const JobSpec &spec, const ClusterProfile &pro
     return best;
 }
 
-Fix partitionFix(const Partition *p)
-{
-    if (!p)
-        return {};
-    return Fix{QStringLiteral("partition"), p->name, QStringLiteral("use %1").arg(p->name)};
-}
-
-QString suggestionText(const Partition *p)
-{
-    return p ? QStringLiteral(" Use partition %1.").arg(p->name) : QString();
-}
-
-// A partition's QOS limits are enforced by Slurm like the partition's own
-// (DenyOnLimit rejects at submit); reported only where the QOS is stricter
-// than the partition, with the QOS named.
-template <class Alternative>
-void checkQos(const JobSpec &spec, const LaunchGeometry &g, const Partition &p, const QosLimits &q,
-              Alternative &alternative, Diagnostics &out)
-{
-    if (q.maxGpusPerJob > 0 && spec.gpus > q.maxGpusPerJob
-        && !(p.maxGpusPerJob > 0 && p.maxGpusPerJob <= q.maxGpusPerJob))
-        out << diag(Severity::Error, "qos-gpu-limit", "gpus",
-                    QStringLiteral("QOS %1 of partition %2 allows at most %3 GPUs per job (MaxTRESPerJob gres/gpu=%3); "
-                                   "%4 requested.%5")
-                        .arg(q.name, p.name)
-                        .arg(q.maxGpusPerJob)
-                        .arg(spec.gpus)
-                        .arg(suggestionText(alternative())),
-                    partitionFix(alternative()));
-    if (q.maxNodesPerJob > 0 && g.nodes > q.maxNodesPerJob
-        && !(p.isKnown(QStringLiteral("maxNodes")) && p.maxNodes <= q.maxNodesPerJob))
-        out << diag(Severity::Error, "qos-node-limit", "nodes",
-                    QStringLiteral("QOS %1 of partition %2 allows at most %3 nodes per job; %4 needed.%5")
-                        .arg(q.name, p.name)
-                        .arg(q.maxNodesPerJob)
-                        .arg(g.nodes)
-                        .arg(suggestionText(alternative())),
-                    partitionFix(alternative()));
-    const auto secs = SlurmTime::parseSeconds(spec.time);
-    if (q.maxWallSeconds > 0 && secs && *secs > q.maxWallSeconds
-        && !(p.maxTimeSeconds > 0 && p.maxTimeSeconds <= q.maxWallSeconds)) {
-        const QString max = SlurmTime::format(q.maxWallSeconds);
-        out << diag(Severity::Error, "qos-time-limit", "time",
-                    QStringLiteral("%1 exceeds the MaxWall of %2 set by QOS %3 of partition %4. Shorten it to %2.")
-                        .arg(spec.time, max, q.name, p.name),
-                    Fix{QStringLiteral("time"), max, QStringLiteral("set time to %1").arg(max)});
-    }
-}
-
 void checkPartition(const JobSpec &spec, const ClusterProfile &profile, const LaunchGeometry &g, Diagnostics &out)
 {
     const Partition &p = *g.partition;
@@ -191,7 +126,7 @@ void checkPartition(const JobSpec &spec, const ClusterProfile &profile, const La
             partitionFix(alternative()));
     }
     if (qos)
-        checkQos(spec, g, p, *qos, alternative, out);
+        jobrules::checkQos(spec, g, p, *qos, QStringLiteral("of partition %1").arg(pn), nullptr, alternative, out);
     if (p.minGpusPerJob > 0 && spec.gpus < p.minGpusPerJob) {
         out << diag(Severity::Error, "partition-min-gpus", "gpus",
                     QStringLiteral("Partition %1 is for jobs of at least %2 GPUs; %3 requested.%4")
@@ -247,12 +182,21 @@ void checkPartition(const JobSpec &spec, const ClusterProfile &profile, const La
     }
     // Time.
     if (spec.time.trimmed().isEmpty()) {
+        const QString max = p.maxTimeSeconds > 0                   ? SlurmTime::format(p.maxTimeSeconds)
+                            : p.isKnown(QStringLiteral("maxTime")) ? QStringLiteral("unlimited")
+                                                                   : QStringLiteral("not known");
+        // A known DefaultTime says which of the two the job gets (time-default).
+        const qint64 def = p.defaultTimeSeconds.value_or(-1);
         out << diag(Severity::Warning, "time-missing", "time",
-                    QStringLiteral("No time limit: Slurm uses partition %1's default, which may be its maximum (%2) "
-                                   "and delay the start. Set a realistic limit.")
-                        .arg(pn, p.maxTimeSeconds > 0                   ? SlurmTime::format(p.maxTimeSeconds)
-                                 : p.isKnown(QStringLiteral("maxTime")) ? QStringLiteral("unlimited")
-                                                                        : QStringLiteral("not known")),
+                    def > 0 ? QStringLiteral("No time limit: Slurm ends the job after partition %1's DefaultTime "
+                                             "(%2). Set a realistic limit.")
+                                  .arg(pn, SlurmTime::format(def))
+                    : def == 0 ? QStringLiteral("No time limit: Slurm uses partition %1's maximum (%2), which may "
+                                                "delay the start. Set a realistic limit.")
+                                     .arg(pn, max)
+                               : QStringLiteral("No time limit: Slurm uses partition %1's default, which may be its "
+                                                "maximum (%2) and delay the start. Set a realistic limit.")
+                                     .arg(pn, max),
                     Fix{QStringLiteral("time"), QStringLiteral("01:00:00"), QStringLiteral("set time to 01:00:00")});
     } else if (auto secs = SlurmTime::parseSeconds(spec.time); !secs) {
         out << diag(Severity::Error, "time-malformed", "time",
@@ -318,6 +262,7 @@ void checkPartition(const JobSpec &spec, const ClusterProfile &profile, const La
                         .arg(value),
                     Fix{QStringLiteral("memory"), value, QStringLiteral("set memory to %1").arg(value)});
     }
+    jobrules::checkPartitionSettings(spec, profile, g, alternative, out);
 }
 
 void checkLaunch(const JobSpec &spec, const ClusterProfile &profile, const LaunchGeometry &g, Diagnostics &out)

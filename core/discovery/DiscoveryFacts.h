@@ -24,7 +24,7 @@ struct PartitionFacts {
     bool isDefault = false;
     QString state;   // UP, DOWN, DRAIN, INACTIVE
     SlurmLimit maxTimeSeconds;   // 0 = UNLIMITED
-    SlurmLimit defaultTimeSeconds;
+    SlurmLimit defaultTimeSeconds;   // 0 = NONE or UNLIMITED: a job asking no time gets MaxTime
     SlurmLimit minNodes;
     SlurmLimit maxNodes;   // 0 = UNLIMITED
     QString nodes;   // host list as printed, e.g. tb-node[1-2]
@@ -95,6 +95,7 @@ struct QosFacts {
 
     std::optional<int> maxGpusPerJob() const;
     std::optional<int> maxNodesPerJob() const;
+    std::optional<int> maxGpusPerUser() const;   // MaxTRESPerUser gres/gpu
 };
 
 }   // namespace scalelab

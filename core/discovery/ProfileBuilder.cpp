@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/discovery/ProfileBuilder.h"
 
+#include <QHash>
 #include <QMap>
 #include <QRegularExpression>
+#include <QSet>
 
 #include <algorithm>
 #include <tuple>
@@ -35,6 +37,51 @@ bool sameKind(const NodeType &a, const NodeType &b)
 {
     return a.gpuType == b.gpuType && a.gpus == b.gpus && a.cpus == b.cpus && a.memoryMB == b.memoryMB
            && a.features == b.features;
+}
+
+QosLimits limitsOf(const QosFacts &q, const QString &source)
+{
+    QosLimits l;
+    l.name = q.name;
+    l.maxGpusPerJob = q.maxGpusPerJob().value_or(0);
+    l.maxNodesPerJob = q.maxNodesPerJob().value_or(0);
+    l.maxWallSeconds = q.maxWallSeconds.value_or(0);
+    l.maxGpusPerUser = q.maxGpusPerUser().value_or(0);
+    l.maxJobsPerUser = int(q.maxJobsPerUser.value_or(0));
+    l.source = source;
+    return l;
+}
+
+// The partition's own Slurm settings, each with the partition's command as
+// its source; one Slurm did not print is marked not known, never guessed.
+void copySettings(const PartitionFacts &pf, const QString &source, Partition &part)
+{
+    auto described = [&](const char *key, bool known) {
+        const QString k = QString::fromLatin1(key);
+        part.sources.insert(k, source);
+        if (!known)
+            part.unknown << k;
+    };
+    part.state = pf.state.trimmed().toUpper();
+    described("state", !part.state.isEmpty());
+    part.defaultTimeSeconds = pf.defaultTimeSeconds;
+    described("defaultTime", pf.defaultTimeSeconds.has_value());
+    part.allowAccounts = pf.allowAccounts;
+    described("allowAccounts", true);
+    part.allowQos = pf.allowQos;
+    described("allowQos", true);
+    part.defMemPerCpuMB = pf.defMemPerCpuMB.value_or(0);
+    described("defMemPerCpuMB", true);
+    part.defMemPerGpuMB = pf.defMemPerGpuMB.value_or(0);
+    described("defMemPerGpuMB", true);
+    part.defCpusPerGpu = int(pf.defCpuPerGpu.value_or(0));
+    described("defCpusPerGpu", true);
+    // MaxMemPerCPU printed instead of MaxMemPerNode: no per-node limit of its own.
+    part.maxMemPerNodeMB = pf.maxMemPerNodeMB.value_or(0);
+    described("maxMemPerNodeMB", pf.maxMemPerNodeMB || pf.maxMemPerCpuMB);
+    part.tresBillingWeights = pf.billingWeights;
+    if (!pf.billingWeights.isEmpty())
+        described("tresBillingWeights", true);
 }
 
 }   // namespace
@@ -148,6 +195,7 @@ BuiltProfile ProfileBuilder::build(const DiscoveryInput &in, const ClusterProfil
             part.nodeTypes = kinds;
         const QString partSource = from(in, QStringLiteral("scontrol show partition %1").arg(pf.name));
         part.sources.insert(QStringLiteral("partition"), partSource);
+        copySettings(pf, partSource, part);
         for (const char *k : {"gpusPerNode", "cpusPerNode", "memoryPerNodeMB"})
             part.sources.insert(QString::fromLatin1(k), nodeSource);
         if (!pf.maxNodes || *pf.maxNodes == 0)
@@ -208,15 +256,37 @@ BuiltProfile ProfileBuilder::build(const DiscoveryInput &in, const ClusterProfil
             gpuTypes.insert(g.id, g);
         }
         p.partitions << part;
-        if (qos && !p.qosNamed(qos->name)) {
-            QosLimits l;
-            l.name = qos->name;
-            l.maxGpusPerJob = qos->maxGpusPerJob().value_or(0);
-            l.maxNodesPerJob = qos->maxNodesPerJob().value_or(0);
-            l.maxWallSeconds = qos->maxWallSeconds.value_or(0);
-            l.maxJobsPerUser = int(qos->maxJobsPerUser.value_or(0));
-            l.source = qosSource;
+        if (qos && !p.qosNamed(qos->name))
+            p.qos << limitsOf(*qos, qosSource);
+    }
+    // The QOS a job gets through the researcher's association limits it like
+    // a partition's QOS: carry each association and its QOS's limits.
+    const QString assocSource = from(in, QStringLiteral("sacctmgr show assoc"));
+    QHash<QString, const QosFacts *> qosByName;
+    for (const auto &q : in.qos)
+        qosByName.insert(q.name, &q);
+    QSet<QString> carried;
+    for (const auto &q : p.qos)
+        carried.insert(q.name);
+    QSet<QString> seen;
+    for (const AssociationFacts &a : in.associations) {
+        const UserAssociation u{a.account, a.partition, a.defaultQos, a.qos, assocSource};
+        const QString key =
+            QStringList{u.account, u.partition, u.defaultQos, u.qos.join(QLatin1Char(','))}.join(QChar(0x1f));
+        if (seen.contains(key))
+            continue;
+        seen.insert(key);
+        p.associations << u;
+        const QString name = u.effectiveQos();
+        const QosFacts *q = qosByName.value(name);
+        if (!q || carried.contains(name))
+            continue;
+        // A QOS that sets none of these limits constrains nothing: not listed.
+        const QosLimits l = limitsOf(*q, qosSource);
+        if (l.maxGpusPerJob > 0 || l.maxNodesPerJob > 0 || l.maxWallSeconds > 0 || l.maxGpusPerUser > 0
+            || l.maxJobsPerUser > 0) {
             p.qos << l;
+            carried.insert(name);
         }
     }
     p.gpuTypes = gpuTypes.values();

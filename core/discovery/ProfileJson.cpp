@@ -52,6 +52,27 @@ Json partitionJson(const Partition &p)
     limit("maxGpusPerJob", p.maxGpusPerJob);
     limit("minGpusPerJob", p.minGpusPerJob);
     limit("exclusive", p.exclusive);
+    // Slurm's own settings: written when the partition describes them (has
+    // a source for them), as null when it says they are not known.
+    auto described = [&](const char *key, bool has, Json value) {
+        const QString k = QString::fromLatin1(key);
+        if (!p.isKnown(k))
+            value = nullptr;
+        else if (!has || !p.sources.contains(k))
+            return;
+        j[key] = setting(std::move(value), p.sources.value(k, p.sources.value(QStringLiteral("partition"))));
+    };
+    auto allOr = [](const QStringList &l) { return l.isEmpty() ? Json("ALL") : stringList(l); };
+    described("state", !p.state.isEmpty(), s(p.state));
+    described("defaultTime", p.defaultTimeSeconds.has_value(),
+              p.defaultTimeSeconds.value_or(0) > 0 ? s(SlurmTime::format(*p.defaultTimeSeconds)) : std::string("NONE"));
+    described("allowAccounts", true, allOr(p.allowAccounts));
+    described("allowQos", true, allOr(p.allowQos));
+    described("defMemPerCpuMB", true, p.defMemPerCpuMB);
+    described("defMemPerGpuMB", true, p.defMemPerGpuMB);
+    described("maxMemPerNodeMB", true, p.maxMemPerNodeMB);
+    described("defCpusPerGpu", true, p.defCpusPerGpu);
+    described("tresBillingWeights", !p.tresBillingWeights.isEmpty(), s(p.tresBillingWeights));
     if (!p.qos.isEmpty())
         j["qos"] = s(p.qos);
     if (!p.nodeTypes.isEmpty()) {
@@ -127,12 +148,24 @@ QByteArray ProfileJson::write(const ClusterProfile &p)
                 o["maxNodesPerJob"] = q.maxNodesPerJob;
             if (q.maxWallSeconds > 0)
                 o["maxWall"] = s(SlurmTime::format(q.maxWallSeconds));
+            if (q.maxGpusPerUser > 0)
+                o["maxGpusPerUser"] = q.maxGpusPerUser;
             if (q.maxJobsPerUser > 0)
                 o["maxJobsPerUser"] = q.maxJobsPerUser;
             o["source"] = s(q.source);
             qos.push_back(o);
         }
         j["qos"] = qos;
+    }
+    if (!p.associations.isEmpty()) {
+        Json assoc = Json::array();
+        for (const auto &a : p.associations)
+            assoc.push_back(Json{{"account", s(a.account)},
+                                 {"partition", s(a.partition)},
+                                 {"defaultQos", s(a.defaultQos)},
+                                 {"qos", stringList(a.qos)},
+                                 {"source", s(a.source)}});
+        j["associations"] = assoc;
     }
     Json parts = Json::array();
     for (const auto &part : p.partitions)

@@ -33,6 +33,23 @@ struct ProfileNote {
     bool operator==(const ProfileNote &) const = default;
 };
 
+// One association of the researcher (`sacctmgr show assoc`): the QOS a job
+// under that account gets unless it asks another with --qos.
+struct UserAssociation {
+    QString account;
+    QString partition;   // "" = every partition
+    QString defaultQos;   // DefaultQOS; "" = none set
+    QStringList qos;   // QOS the association may use
+    QString source;
+
+    // Slurm's choice: the default QOS, else the only one allowed; "" = not known.
+    QString effectiveQos() const
+    {
+        return !defaultQos.isEmpty() ? defaultQos : qos.size() == 1 ? qos.front() : QString();
+    }
+    bool operator==(const UserAssociation &) const = default;
+};
+
 struct ClusterProfile {
     QString id;
     QString name;
@@ -48,7 +65,8 @@ struct ClusterProfile {
     QList<LoginHost> loginHosts;
     QList<GpuType> gpuTypes;
     QList<Partition> partitions;
-    QList<QosLimits> qos;   // QOS named by partitions (Partition::qos)
+    QList<QosLimits> qos;   // QOS named by partitions (Partition::qos) and by associations
+    QList<UserAssociation> associations;   // the researcher's, as discovered; empty = not described
 
     bool accountRequired = false;
     QString accountPattern;   // regular expression the account must match

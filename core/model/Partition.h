@@ -6,6 +6,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
+
 namespace scalelab {
 
 // One kind of node in a partition whose nodes differ (discovered profiles):
@@ -41,6 +43,19 @@ struct Partition {
     QString qos;   // the partition QOS (Slurm QOS=), "" = none
     QList<NodeType> nodeTypes;   // only when its nodes differ
     QStringList unknown;   // limit keys whose value is not known: checks on them are skipped
+
+    // Slurm's own settings of the partition (`scontrol show partition`), as
+    // discovered; optional in hand-written profiles. A setting is described
+    // when it has a source (sources[key]); one that is not is never checked.
+    QString state;   // UP, DOWN, DRAIN, INACTIVE; "" = not described
+    std::optional<qint64> defaultTimeSeconds;   // DefaultTime; 0 = none of its own, so maxTime applies
+    QStringList allowAccounts;   // AllowAccounts; empty = ALL
+    QStringList allowQos;   // AllowQos; empty = ALL
+    qint64 defMemPerCpuMB = 0;   // DefMemPerCPU; 0 = none
+    qint64 defMemPerGpuMB = 0;   // DefMemPerGPU; 0 = none
+    qint64 maxMemPerNodeMB = 0;   // MaxMemPerNode; 0 = UNLIMITED
+    int defCpusPerGpu = 0;   // DefCpuPerGPU; 0 = none
+    QString tresBillingWeights;   // TRESBillingWeights as Slurm prints it; "" = none
 
     bool isKnown(const QString &limitKey) const { return !unknown.contains(limitKey); }
     int maxGpus() const

@@ -12,6 +12,7 @@ struct QosLimits {
     int maxGpusPerJob = 0;   // MaxTRESPerJob gres/gpu
     int maxNodesPerJob = 0;   // MaxTRESPerJob node
     qint64 maxWallSeconds = 0;   // MaxWall
+    int maxGpusPerUser = 0;   // MaxTRESPerUser gres/gpu: GPUs of all the user's running jobs
     int maxJobsPerUser = 0;   // MaxJobsPerUser (informational)
     QString source;
 

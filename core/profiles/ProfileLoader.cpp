@@ -52,6 +52,7 @@ ProfileLoadResult loadProfile(const QByteArray &data, const QString &filePath)
                                       QStringLiteral("partitions"),
                                       QStringLiteral("notes"),
                                       QStringLiteral("qos"),
+                                      QStringLiteral("associations"),
                                       QStringLiteral("discovered"),
                                       QStringLiteral("torchrunArgs"),
                                       QStringLiteral("cpuBind"),
@@ -216,13 +217,14 @@ ProfileLoadResult loadProfile(const QByteArray &data, const QString &filePath)
                 QosLimits l;
                 l.name = r.plainString(q, "name", path + QStringLiteral(".name"), true);
                 l.source = r.plainString(q, "source", path + QStringLiteral(".source"), true);
-                qint64 gpus = 0, nodes = 0, jobs = 0;
+                qint64 gpus = 0, nodes = 0, userGpus = 0, jobs = 0;
                 for (auto [key, out] : {std::pair{"maxGpusPerJob", &gpus}, std::pair{"maxNodesPerJob", &nodes},
-                                        std::pair{"maxJobsPerUser", &jobs}})
+                                        std::pair{"maxGpusPerUser", &userGpus}, std::pair{"maxJobsPerUser", &jobs}})
                     if (auto f = q.find(key); f != q.end())
                         r.readInt(&*f, path + QLatin1Char('.') + QString::fromLatin1(key), out, 0);
                 l.maxGpusPerJob = int(gpus);
                 l.maxNodesPerJob = int(nodes);
+                l.maxGpusPerUser = int(userGpus);
                 l.maxJobsPerUser = int(jobs);
                 const QString wall = r.plainString(q, "maxWall", path + QStringLiteral(".maxWall"), false);
                 if (!wall.isEmpty() && wall.compare(QLatin1String("UNLIMITED"), Qt::CaseInsensitive) != 0) {
@@ -233,6 +235,34 @@ ProfileLoadResult loadProfile(const QByteArray &data, const QString &filePath)
                                 QStringLiteral("\"%1\" is not a Slurm time (use D-HH:MM:SS)").arg(wall));
                 }
                 p.qos << l;
+            }
+    }
+
+    if (auto it = j.find("associations"); it != j.end()) {
+        if (!it->is_array())
+            r.error(QStringLiteral("associations"), QStringLiteral("must be an array of associations"));
+        else
+            for (std::size_t i = 0; i < it->size(); ++i) {
+                const Json &a = (*it)[i];
+                const QString path = QStringLiteral("associations[%1]").arg(i);
+                if (!a.is_object()) {
+                    r.error(path, QStringLiteral("must be an object {account, partition, defaultQos, qos, source}"));
+                    continue;
+                }
+                UserAssociation u;
+                u.account = r.plainString(a, "account", path + QStringLiteral(".account"), true);
+                u.partition = r.plainString(a, "partition", path + QStringLiteral(".partition"), false);
+                u.defaultQos = r.plainString(a, "defaultQos", path + QStringLiteral(".defaultQos"), false);
+                u.source = r.plainString(a, "source", path + QStringLiteral(".source"), true);
+                if (auto q = a.find("qos"); q != a.end()) {
+                    if (!q->is_array())
+                        r.error(path + QStringLiteral(".qos"), QStringLiteral("must be an array of QOS names"));
+                    else
+                        for (const auto &x : *q)
+                            if (x.is_string())
+                                u.qos << JsonSupport::str(x);
+                }
+                p.associations << u;
             }
     }
 

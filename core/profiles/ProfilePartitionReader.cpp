@@ -7,7 +7,67 @@
 
 #include <QRegularExpression>
 
+#include <algorithm>
+
 namespace scalelab::profileread {
+
+namespace {
+
+// The partition's own Slurm settings (all optional): a value, or null /
+// "unknown" for one the profile says it does not know.
+void readSlurmSettings(ProfileReader &r, const Json &pj, const QString &base, const QString &src, Partition &p)
+{
+    // Returns the value node when the key holds a known value; records the source either way.
+    auto read = [&](const char *key) -> const Json * {
+        const QString k = QString::fromLatin1(key);
+        QString used;
+        const Json *v = r.setting(pj, key, base + QLatin1Char('.') + k, p.sources.value(k, src), &used);
+        if (!v)
+            return nullptr;
+        p.sources.insert(k, used);
+        if (isUnknown(*v)) {
+            p.unknown << k;
+            return nullptr;
+        }
+        return v;
+    };
+    auto path = [&](const char *key) { return base + QLatin1Char('.') + QString::fromLatin1(key); };
+    if (const Json *v = read("state"); v && r.readString(v, path("state"), &p.state))
+        p.state = p.state.trimmed().toUpper();
+    QString text;
+    if (const Json *v = read("defaultTime"); v && r.readString(v, path("defaultTime"), &text)) {
+        if (text.compare(QLatin1String("NONE"), Qt::CaseInsensitive) == 0
+            || text.compare(QLatin1String("UNLIMITED"), Qt::CaseInsensitive) == 0)
+            p.defaultTimeSeconds = 0;
+        else if (auto secs = SlurmTime::parseSeconds(text))
+            p.defaultTimeSeconds = *secs;
+        else
+            r.error(path("defaultTime"),
+                    QStringLiteral("\"%1\" is not a Slurm time (use D-HH:MM:SS, or \"NONE\")").arg(text));
+    }
+    for (auto [key, out] : {std::pair{"allowAccounts", &p.allowAccounts}, std::pair{"allowQos", &p.allowQos}}) {
+        const Json *v = read(key);
+        if (!v || (v->is_string() && v->get<std::string>() == "ALL"))
+            continue;
+        if (!v->is_array() || std::any_of(v->begin(), v->end(), [](const Json &x) { return !x.is_string(); })) {
+            r.error(path(key), QStringLiteral("must be \"ALL\" or an array of names"));
+            continue;
+        }
+        for (const auto &x : *v)
+            *out << JsonSupport::str(x);
+    }
+    qint64 defCpus = 0;
+    for (auto [key, out] :
+         {std::pair{"defMemPerCpuMB", &p.defMemPerCpuMB}, std::pair{"defMemPerGpuMB", &p.defMemPerGpuMB},
+          std::pair{"maxMemPerNodeMB", &p.maxMemPerNodeMB}, std::pair{"defCpusPerGpu", &defCpus}})
+        if (const Json *v = read(key))
+            r.readInt(v, path(key), out, 0);
+    p.defCpusPerGpu = int(defCpus);
+    if (const Json *v = read("tresBillingWeights"))
+        r.readString(v, path("tresBillingWeights"), &p.tresBillingWeights);
+}
+
+}   // namespace
 
 void readPartition(ProfileReader &r, const Json &pj, const QString &path, ClusterProfile &profile)
 {
@@ -15,13 +75,33 @@ void readPartition(ProfileReader &r, const Json &pj, const QString &path, Cluste
         r.error(path, QStringLiteral("must be an object"));
         return;
     }
-    static const QStringList known = {
-        QStringLiteral("name"),          QStringLiteral("description"),   QStringLiteral("default"),
-        QStringLiteral("gpuType"),       QStringLiteral("source"),        QStringLiteral("sources"),
-        QStringLiteral("gpusPerNode"),   QStringLiteral("cpusPerNode"),   QStringLiteral("memoryPerNodeMB"),
-        QStringLiteral("minNodes"),      QStringLiteral("maxNodes"),      QStringLiteral("maxTime"),
-        QStringLiteral("maxGpusPerJob"), QStringLiteral("minGpusPerJob"), QStringLiteral("exclusive"),
-        QStringLiteral("notes"),         QStringLiteral("qos"),           QStringLiteral("nodeTypes")};
+    static const QStringList known = {QStringLiteral("name"),
+                                      QStringLiteral("description"),
+                                      QStringLiteral("default"),
+                                      QStringLiteral("gpuType"),
+                                      QStringLiteral("source"),
+                                      QStringLiteral("sources"),
+                                      QStringLiteral("gpusPerNode"),
+                                      QStringLiteral("cpusPerNode"),
+                                      QStringLiteral("memoryPerNodeMB"),
+                                      QStringLiteral("minNodes"),
+                                      QStringLiteral("maxNodes"),
+                                      QStringLiteral("maxTime"),
+                                      QStringLiteral("maxGpusPerJob"),
+                                      QStringLiteral("minGpusPerJob"),
+                                      QStringLiteral("exclusive"),
+                                      QStringLiteral("notes"),
+                                      QStringLiteral("qos"),
+                                      QStringLiteral("nodeTypes"),
+                                      QStringLiteral("state"),
+                                      QStringLiteral("defaultTime"),
+                                      QStringLiteral("allowAccounts"),
+                                      QStringLiteral("allowQos"),
+                                      QStringLiteral("defMemPerCpuMB"),
+                                      QStringLiteral("defMemPerGpuMB"),
+                                      QStringLiteral("maxMemPerNodeMB"),
+                                      QStringLiteral("defCpusPerGpu"),
+                                      QStringLiteral("tresBillingWeights")};
     Partition p;
     p.name = r.plainString(pj, "name", path + QStringLiteral(".name"), true);
     const QString base = p.name.isEmpty() ? path : QStringLiteral("partitions[%1]").arg(p.name);
@@ -105,6 +185,7 @@ void readPartition(ProfileReader &r, const Json &pj, const QString &path, Cluste
             p.sources.insert(QStringLiteral("maxTime"), used);
         }
     }
+    readSlurmSettings(r, pj, base, src, p);
     p.qos = r.plainString(pj, "qos", base + QStringLiteral(".qos"), false);
     if (auto it = pj.find("nodeTypes"); it != pj.end()) {
         if (!it->is_array())

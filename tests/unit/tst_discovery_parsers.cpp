@@ -260,6 +260,35 @@ private Q_SLOTS:
         QCOMPARE(none.items[0].maxWallSeconds, std::nullopt);
     }
 
+    void defaultTimeNoneIsKnown()
+    {
+        // DefaultTime=NONE says a job asking no time gets MaxTime: a fact,
+        // unlike a DefaultTime Slurm did not print.
+        const auto r = ScontrolParsers::partitions(QStringLiteral("PartitionName=a DefaultTime=NONE State=UP\n"
+                                                                  "PartitionName=b State=DOWN\n"
+                                                                  "PartitionName=c DefaultTime=02:00:00 State=UP\n"));
+        QCOMPARE(r.items.size(), 3);
+        QCOMPARE(r.items[0].defaultTimeSeconds, SlurmLimit(0));
+        QCOMPARE(r.items[1].defaultTimeSeconds, std::nullopt);
+        QCOMPARE(r.items[1].state, QStringLiteral("DOWN"));
+        QCOMPARE(r.items[2].defaultTimeSeconds, SlurmLimit(7200));
+        SHARED_OR_SKIP(text, "scontrol__OSC__unknown__show-part-o-owens.txt");
+        const auto owens = ScontrolParsers::partitions(text);
+        QCOMPARE(byName(owens.items, QStringLiteral("systems"))->defaultTimeSeconds, SlurmLimit(0));
+        QCOMPARE(byName(owens.items, QStringLiteral("gpudebug"))->defaultTimeSeconds, SlurmLimit(1800));
+    }
+
+    void qosGpusPerUser()
+    {
+        const auto q = SacctmgrParsers::qos(QStringLiteral("Name|MaxWall|MaxTRES|MaxTRESPU|MaxJobsPU|Flags\n"
+                                                           "shared|04:00:00|gres/gpu=3|cpu=64,gres/gpu=6|2|\n"
+                                                           "normal|||||\n"));
+        QCOMPARE(q.items.size(), 2);
+        QCOMPARE(q.items[0].maxGpusPerUser(), std::optional<int>(6));
+        QCOMPARE(q.items[0].maxGpusPerJob(), std::optional<int>(3));
+        QCOMPARE(q.items[1].maxGpusPerUser(), std::nullopt);
+    }
+
     void hostileNames()
     {
         // Quotes, $(), spaces, a 5000-character name and a non-UTF-8 byte.

@@ -5,6 +5,8 @@
 #include "core/profiles/ProfileLoader.h"
 #include "core/profiles/ProfileRegistry.h"
 
+#include <QDir>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -37,6 +39,8 @@ private Q_SLOTS:
     void badKeysAreNamed_data();
     void badKeysAreNamed();
     void registryKeepsGoodProfilesAndUserOverrides();
+    void systemFolderBetweenShippedAndUser();
+    void slurmSettingsLoad();
     void specParsing_data();
     void specParsing();
     void specRoundTrip();
@@ -86,6 +90,18 @@ void TestProfiles::badKeysAreNamed_data()
                               << QStringLiteral("partitions[gpu].maxNode");
     QTest::newRow("bad style") << QByteArray("\"gres-typed\"") << QByteArray("\"gres-type\"")
                                << QStringLiteral("gpuRequest");
+    QTest::newRow("bad default time") << QByteArray("\"maxTime\": \"2-00:00:00\",")
+                                      << QByteArray("\"maxTime\": \"2-00:00:00\", \"defaultTime\": \"soon\",")
+                                      << QStringLiteral("partitions[gpu].defaultTime");
+    QTest::newRow("accounts not a list") << QByteArray("\"maxTime\": \"2-00:00:00\",")
+                                         << QByteArray("\"maxTime\": \"2-00:00:00\", \"allowAccounts\": 5,")
+                                         << QStringLiteral("partitions[gpu].allowAccounts");
+    QTest::newRow("negative memory") << QByteArray("\"maxTime\": \"2-00:00:00\",")
+                                     << QByteArray("\"maxTime\": \"2-00:00:00\", \"maxMemPerNodeMB\": -1,")
+                                     << QStringLiteral("partitions[gpu].maxMemPerNodeMB");
+    QTest::newRow("associations not a list")
+        << QByteArray("\"id\": \"site\",") << QByteArray("\"id\": \"site\", \"associations\": 3,")
+        << QStringLiteral("associations");
 }
 
 void TestProfiles::badKeysAreNamed()
@@ -123,6 +139,104 @@ void TestProfiles::registryKeepsGoodProfilesAndUserOverrides()
     QCOMPARE(reg.profiles().size(), 1);
     QCOMPARE(reg.find(QStringLiteral("site"))->name, QStringLiteral("My copy of the site"));
     QVERIFY(reg.find(QStringLiteral("site"))->userOverride);
+}
+
+void TestProfiles::systemFolderBetweenShippedAndUser()
+{
+    // The folders are taken from the environment, so the test never reads
+    // the machine's /etc/xdg or the home folder.
+    const QStringList vars = {"SCALELAB_PROFILE_DIR", "SCALELAB_SYSTEM_PROFILE_DIR", "SCALELAB_USER_PROFILE_DIR",
+                              "XDG_CONFIG_DIRS"};
+    QMap<QString, QByteArray> saved;
+    for (const QString &v : vars)
+        if (qEnvironmentVariableIsSet(qPrintable(v)))
+            saved.insert(v, qgetenv(qPrintable(v)));
+    auto restore = qScopeGuard([&] {
+        for (const QString &v : vars)
+            if (saved.contains(v))
+                qputenv(qPrintable(v), saved.value(v));
+            else
+                qunsetenv(qPrintable(v));
+    });
+    QTemporaryDir shipped, xdg, user;
+    QVERIFY(QDir(xdg.path()).mkpath(QStringLiteral("scalelab/profiles")));
+    const QString system = xdg.filePath(QStringLiteral("scalelab/profiles"));
+    write(shipped.filePath(QStringLiteral("site.json")), goodProfile());
+    QByteArray admins = goodProfile();
+    admins.replace("\"A site\"", "\"The admins' copy\"");
+    write(system + QStringLiteral("/site.json"), admins);
+    QByteArray mine = goodProfile();
+    mine.replace("\"A site\"", "\"My copy\"");
+
+    // The system folder is every $XDG_CONFIG_DIRS entry + scalelab/profiles
+    // (/etc/xdg/scalelab/profiles by default) unless the override names one.
+    qunsetenv("SCALELAB_SYSTEM_PROFILE_DIR");
+    qunsetenv("XDG_CONFIG_DIRS");
+    QCOMPARE(ProfileRegistry::systemDirectories(), QStringList{QStringLiteral("/etc/xdg/scalelab/profiles")});
+    qputenv("XDG_CONFIG_DIRS", (xdg.path() + QStringLiteral(":/nonexistent")).toUtf8());
+    QCOMPARE(ProfileRegistry::systemDirectories(),
+             (QStringList{system, QStringLiteral("/nonexistent/scalelab/profiles")}));
+    qputenv("SCALELAB_PROFILE_DIR", shipped.path().toUtf8());
+    qputenv("SCALELAB_USER_PROFILE_DIR", user.path().toUtf8());
+
+    {   // The system copy replaces the shipped one.
+        ProfileRegistry reg;
+        reg.loadDefaults();
+        QCOMPARE(reg.profiles().size(), 1);
+        QCOMPARE(reg.find(QStringLiteral("site"))->name, QStringLiteral("The admins' copy"));
+        QCOMPARE(reg.find(QStringLiteral("site"))->origin, QStringLiteral("system"));
+        QVERIFY(reg.problems().isEmpty());
+    }
+    write(user.filePath(QStringLiteral("site.json")), mine);
+    {   // The user's copy replaces the system one.
+        ProfileRegistry reg;
+        reg.loadDefaults();
+        QCOMPARE(reg.profiles().size(), 1);
+        QCOMPARE(reg.find(QStringLiteral("site"))->name, QStringLiteral("My copy"));
+        QCOMPARE(reg.find(QStringLiteral("site"))->origin, QStringLiteral("user"));
+    }
+    {   // The override folder works the same way.
+        QVERIFY(QFile::remove(user.filePath(QStringLiteral("site.json"))));
+        qunsetenv("XDG_CONFIG_DIRS");
+        qputenv("SCALELAB_SYSTEM_PROFILE_DIR", system.toUtf8());
+        QCOMPARE(ProfileRegistry::systemDirectories(), QStringList{system});
+        ProfileRegistry reg;
+        reg.loadDefaults();
+        QCOMPARE(reg.find(QStringLiteral("site"))->origin, QStringLiteral("system"));
+    }
+}
+
+void TestProfiles::slurmSettingsLoad()
+{
+    // Slurm's own partition settings: bare (the partition's source), as a
+    // setting with its own source, or null for "not known".
+    QByteArray doc = goodProfile();
+    doc.replace("\"maxTime\": \"2-00:00:00\",",
+                "\"maxTime\": \"2-00:00:00\", \"state\": \"up\", "
+                "\"defaultTime\": {\"value\": \"01:00:00\", \"source\": \"https://example.org/default\"}, "
+                "\"allowAccounts\": [\"p1\", \"p2\"], \"allowQos\": \"ALL\", \"defMemPerCpuMB\": 2000, "
+                "\"defCpusPerGpu\": 8, \"maxMemPerNodeMB\": null, \"tresBillingWeights\": \"CPU=1.0,GRES/gpu=4.0\",");
+    const auto r = loadProfile(doc, QStringLiteral("site.json"));
+    QVERIFY2(r.profile, qPrintable(r.problems.isEmpty() ? QString() : r.problems.front().message));
+    const Partition *p = r.profile->partition(QStringLiteral("gpu"));
+    QCOMPARE(p->state, QStringLiteral("UP"));
+    QCOMPARE(p->defaultTimeSeconds, std::optional<qint64>(3600));
+    QCOMPARE(p->sources.value(QStringLiteral("defaultTime")), QStringLiteral("https://example.org/default"));
+    QCOMPARE(p->allowAccounts, (QStringList{"p1", "p2"}));
+    QVERIFY(p->allowQos.isEmpty());
+    QCOMPARE(p->defMemPerCpuMB, 2000);
+    QCOMPARE(p->defCpusPerGpu, 8);
+    QCOMPARE(p->tresBillingWeights, QStringLiteral("CPU=1.0,GRES/gpu=4.0"));
+    QVERIFY(!p->isKnown(QStringLiteral("maxMemPerNodeMB")));
+    QCOMPARE(p->sources.value(QStringLiteral("maxMemPerNodeMB")), QStringLiteral("https://example.org/parts"));
+    QCOMPARE(p->sources.value(QStringLiteral("state")), QStringLiteral("https://example.org/parts"));
+    // A profile that does not describe them is unchanged: nothing to check.
+    const auto bare = loadProfile(goodProfile(), QStringLiteral("site.json"));
+    QVERIFY(bare.profile);
+    const Partition *plain = bare.profile->partition(QStringLiteral("gpu"));
+    QVERIFY(plain->state.isEmpty());
+    QCOMPARE(plain->defaultTimeSeconds, std::nullopt);
+    QVERIFY(plain->unknown.isEmpty());
 }
 
 void TestProfiles::specParsing_data()
