@@ -559,22 +559,32 @@ int SlurmCommands::fetch(CliContext &ctx, const QStringList &args)
 
 int SlurmCommands::runs(CliContext &ctx, const QStringList &args)
 {
-    CliParser a(QStringLiteral("runs"), QStringLiteral("[--json]"),
+    CliParser a(QStringLiteral("runs"), QStringLiteral("[--all] [--json]"),
                 QStringLiteral("Lists the stored runs (no network). --json adds each run's job name, Slurm\n"
-                               "version, job spec, metrics and accounting."));
+                               "version, job spec, metrics and accounting. Runs hidden in the window are\n"
+                               "left out unless --all is given."));
+    a.flag({QStringLiteral("all")}, QStringLiteral("also list hidden runs (with --json: a \"hidden\" boolean each)"));
     a.examples({QStringLiteral("scalelab runs"),
-                QStringLiteral("scalelab runs --json | jq '.runs[] | {id, jobName, state}'")});
+                QStringLiteral("scalelab runs --json | jq '.runs[] | {id, jobName, state}'"),
+                QStringLiteral("scalelab runs --all --json | jq '.runs[] | select(.hidden) | .id'")});
     if (auto rc = a.parse(ctx, args))
         return *rc;
     if (!a.positional().isEmpty())
         return ctx.unusable(QStringLiteral("runs takes no arguments (see `scalelab runs --help`)"));
     const bool json = a.isSet(QStringLiteral("json"));
+    const HiddenRuns hidden = a.isSet(QStringLiteral("all")) ? HiddenRuns::Include : HiddenRuns::LeaveOut;
     RunStore store;
     if (!openStore(ctx, store))
         return int(ExitCode::Errors);
     const auto all = store.runs();
+    const auto hiddenIds = store.hiddenRuns();
+    if (!all.ok() || !hiddenIds.ok()) {
+        ctx.err << "scalelab: cannot read the run store: " << (all.ok() ? hiddenIds.errorText() : all.errorText())
+                << "\n";
+        return int(ExitCode::Errors);
+    }
     if (json) {
-        Json arr = runsWithMetricsJson(store);
+        Json arr = runsWithMetricsJson(store, hidden);
         QHash<qint64, const RunRecord *> byId;
         for (const auto &r : all.value())
             byId.insert(r.id, &r);
@@ -594,8 +604,11 @@ int SlurmCommands::runs(CliContext &ctx, const QStringList &args)
         ctx.printJson("runs", Json{{"runs", arr}});
         return 0;
     }
-    for (const auto &r : all.value())
-        ctx.out << QStringLiteral("%1  study %2  %3  job %4  %5  %6 GPU(s) on %7 node(s)  %8\n")
+    for (const auto &r : all.value()) {
+        const bool isHidden = hiddenIds.value().contains(r.id);
+        if (isHidden && hidden == HiddenRuns::LeaveOut)
+            continue;
+        ctx.out << QStringLiteral("%1  study %2  %3  job %4  %5  %6 GPU(s) on %7 node(s)  %8")
                        .arg(r.id)
                        .arg(r.studyId)
                        .arg(r.clusterAlias)
@@ -603,7 +616,9 @@ int SlurmCommands::runs(CliContext &ctx, const QStringList &args)
                        .arg(r.hasJob() ? SlurmJobState::id(r.state) : submitStateId(r.submitState).toUpper())
                        .arg(r.gpus)
                        .arg(r.nodes)
-                       .arg(r.framework);
+                       .arg(r.framework)
+                << (isHidden ? "  (hidden)\n" : "\n");
+    }
     ctx.out.flush();
     return 0;
 }

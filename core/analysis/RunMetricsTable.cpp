@@ -149,7 +149,7 @@ QString RunMetricsTable::columnTitle(const QString &column, const QString &unit)
     return unit.isEmpty() ? column : QStringLiteral("%1 [%2]").arg(column, unit);
 }
 
-RunMetricsTable RunMetricsTable::load(RunStore &store, qint64 studyId)
+RunMetricsTable RunMetricsTable::load(RunStore &store, qint64 studyId, HiddenRuns hidden)
 {
     RunMetricsTable t;
     auto read = store.tableRecords(studyId);
@@ -157,6 +157,12 @@ RunMetricsTable RunMetricsTable::load(RunStore &store, qint64 studyId)
         t.error = read.errorText();
         return t;
     }
+    const auto flags = store.hiddenRuns();
+    if (!flags.ok()) {
+        t.error = flags.errorText();
+        return t;
+    }
+    const QSet<qint64> &hiddenIds = *flags;
     RunTableRecords &records = *read;
     t.studies = records.studies;
     QHash<qint64, QString> studyNames;
@@ -167,7 +173,15 @@ RunMetricsTable RunMetricsTable::load(RunStore &store, qint64 studyId)
     for (RunRecord &r : records.runs) {
         if (studyId == 0 && r.studyId != 0)
             continue;
+        const bool isHidden = hiddenIds.contains(r.id);
+        if (isHidden) {
+            ++t.hiddenCount;
+            // Left out before its metrics are read: no column for a metric only a hidden run has.
+            if (hidden == HiddenRuns::LeaveOut)
+                continue;
+        }
         RunMetricsRow row;
+        row.hidden = isHidden;
         row.studyName = studyNames.value(r.studyId);
         if (auto acct = records.accounting.constFind(r.id); acct != records.accounting.constEnd())
             row.accounting = *acct;
@@ -232,12 +246,17 @@ nlohmann::ordered_json RunMetricsTable::toJson(const QList<qint64> &rowIds) cons
     return arr;
 }
 
-nlohmann::ordered_json runsWithMetricsJson(RunStore &store)
+nlohmann::ordered_json runsWithMetricsJson(RunStore &store, HiddenRuns hidden)
 {
-    const RunMetricsTable t = RunMetricsTable::load(store);
+    const RunMetricsTable t = RunMetricsTable::load(store, -1, hidden);
     if (!t.error.isEmpty())
         return {{"error", t.error.toStdString()}};
-    return t.toJson();
+    nlohmann::ordered_json arr = t.toJson();
+    // Only where hidden runs can appear: the default document stays as it was.
+    if (hidden == HiddenRuns::Include)
+        for (qsizetype i = 0; i < t.rows.size(); ++i)
+            arr[size_t(i)]["hidden"] = t.rows[i].hidden;
+    return arr;
 }
 
 }   // namespace scalelab

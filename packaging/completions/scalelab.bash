@@ -3,7 +3,8 @@
 # Nothing is listed here by hand: commands come from `scalelab --help`, each
 # command's options from `scalelab COMMAND --help`, profile ids from
 # `scalelab profiles` and run ids from `scalelab runs` (first column), so a
-# new command or option completes without editing this file.
+# new command or option (`runs --all` too) completes without editing this
+# file. Hidden runs are not offered: `runs` leaves them out without --all.
 
 _scalelab_commands() {
     "$1" --help 2>/dev/null | awk '/^Commands:/ {on = 1; next} on && /^  [a-z]/ {print $1} on && /^$/ {exit}'

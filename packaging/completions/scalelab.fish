@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # fish completion for scalelab(1). Commands and options are read from
 # scalelab's own --help, profile ids from `scalelab profiles` and run ids from
-# `scalelab runs`, so this file needs no edit when commands change.
+# `scalelab runs`, so this file needs no edit when commands change
+# (`runs --all` completes from --help; hidden runs are not offered as ids).
 
 function __scalelab_commands
     scalelab --help 2>/dev/null | awk '/^Commands:/ {on = 1; next} on && /^  [a-z]/ {n = $1; $1 = ""; sub(/^ +/, ""); print n "\t" $0} on && /^$/ {exit}'

@@ -2,29 +2,43 @@
 // Jobs actions on a real run store (temp SCALELAB_DATA_DIR): withdrawing a
 // run that never reached Slurm (window and `scalelab cancel`), hiding runs
 // (kept in the store, left out of the view), the failed job's first error
-// line in its row and as a banner on the Output tab, and Connections opening
-// on the current profile with every cluster listed.
+// line in its row and as a banner on the Output tab, Connections opening
+// on the current profile with every cluster listed, a submit or dry run to a
+// cluster never configured opening Connections (nothing queued), the window's
+// status bar messages expiring, and Connections' test errors naming the
+// researcher's own files, not the temporary config it tests host details with.
+#include "IdleClusterService.h"
 #include "IsolatedHost.h"
+#include "ProfileFixtures.h"
 #include "core/model/JobSpecJson.h"
 #include "core/store/RunStore.h"
+#include "ui/cluster/ClusterManager.h"
 #include "ui/cluster/ConnectionsDialog.h"
 #include "ui/common/AppServices.h"
 #include "ui/common/AppSettings.h"
+#include "ui/compose/ComposePlace.h"
 #include "ui/jobs/JobsModel.h"
 #include "ui/jobs/JobsPlace.h"
 #include "ui/jobs/RunDetailsView.h"
+#include "ui/window/MainWindow.h"
 
 #include <QCheckBox>
 #include <QDateTime>
+#include <QDialog>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPointer>
 #include <QProcess>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QScopeGuard>
+#include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QStatusBar>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QTreeView>
 #include <QTreeWidget>
 #include <QtTest>
@@ -65,6 +79,26 @@ class TestJobsActions : public QObject {
         return created.value().id;
     }
 
+    // An empty SSH config of the researcher's (SCALELAB_SSH_CONFIG) with
+    // `text` in it: nothing of the host's ~/.ssh/config counts as configured.
+    QString userSshConfig(const QByteArray &text = {})
+    {
+        QFile f(m_dir.filePath(QStringLiteral("user-ssh-config")));
+        if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(text) != text.size())
+            qFatal("cannot write %s", qPrintable(f.fileName()));
+        return f.fileName();
+    }
+
+    // The QStatusBar's own timer (Qt 6 starts a child QTimer for a message
+    // with a timeout and has none for a lasting message).
+    static QTimer *statusBarExpiry(QStatusBar *bar)
+    {
+        for (QTimer *t : bar->findChildren<QTimer *>(Qt::FindDirectChildrenOnly))
+            if (t->isActive())
+                return t;
+        return nullptr;
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -73,6 +107,65 @@ private Q_SLOTS:
         qputenv("SCALELAB_SETTINGS_FILE", m_dir.filePath(QStringLiteral("settings.ini")).toUtf8());
         m_services = std::make_unique<AppServices>();
         QCOMPARE(m_services->storeError(), QString());
+    }
+
+    // First, while the store is empty: a ClusterManager polls the clusters of
+    // the active runs the later tests store.
+    void submitToAnUnconfiguredClusterOpensConnections()
+    {
+        qputenv("SCALELAB_SSH_CONFIG", userSshConfig().toLocal8Bit());
+        const auto unsetConfig = qScopeGuard([] { qunsetenv("SCALELAB_SSH_CONFIG"); });
+        const JobSpec spec =
+            test::testbedSpec(QStringLiteral("ddp-digits"), 2, QStringLiteral("/opt/scalelab/pytorch_ddp_digits.py"));
+        // A spec without errors: what stops it is the cluster, not the form.
+        const Diagnostics errors = RunLifecycle::validateBatch(
+            {SubmitRequest{spec, m_services->profiles().find(spec.profile), QStringLiteral("testbed")}});
+        QVERIFY2(!hasErrors(errors), qPrintable(errors.value(0).message));
+        QCOMPARE(spec.profile, QStringLiteral("testbed"));
+        QVERIFY(AppSettings::clusterConnection(spec.profile).hostName.isEmpty());
+
+        QWidget window;   // the dialog parent the window would give
+        int opened = 0;
+        QPointer<QWidget> openedOn;
+        m_services->setConnectionsDialogFactory([&](AppServices &, QWidget *parent) -> QDialog * {
+            ++opened;
+            openedOn = parent;
+            return new QDialog(parent);
+        });
+        const auto resetFactory = qScopeGuard([this] { m_services->setConnectionsDialogFactory({}); });
+        m_services->setCurrentProfile(QStringLiteral("lumi"));
+        ClusterManager clusters(*m_services);
+        clusters.setDialogParent(&window);
+        QCOMPARE(clusters.aliasForProfile(spec.profile), QStringLiteral("testbed"));
+
+        QSignalSpy submitted(&clusters, &ClusterService::submitFinished);
+        clusters.submit({spec}, QString(), StudyOrder::OneAtATime);
+        QCOMPARE(submitted.size(), 1);
+        const QString message = submitted.first().at(0).toString();
+        QCOMPARE(submitted.first().at(1).toBool(), false);
+        QVERIFY2(message.contains(QLatin1String("is not configured yet")), qPrintable(message));
+        QVERIFY2(message.contains(QLatin1String("no \"testbed\" in your SSH config")), qPrintable(message));
+        QVERIFY2(message.contains(QLatin1String("nothing was submitted")), qPrintable(message));
+        // Connections opened on that cluster, over the window.
+        QCOMPARE(opened, 1);
+        QCOMPARE(openedOn.data(), &window);
+        QCOMPARE(m_services->currentProfile(), QStringLiteral("testbed"));
+        // Not queued until the cluster answers: nothing stored, no connection started.
+        QCOMPARE(m_services->store().runs().value().size(), 0);
+        QCOMPARE(clusters.clusterAliases(), QStringList());
+
+        // A dry run the same way.
+        m_services->setCurrentProfile(QStringLiteral("lumi"));
+        QSignalSpy dry(&clusters, &ClusterService::dryRunFinished);
+        clusters.dryRun(spec);
+        QCOMPARE(dry.size(), 1);
+        QCOMPARE(dry.first().at(1).toBool(), false);
+        QCOMPARE(dry.first().at(0).toString(),
+                 QStringLiteral("testbed is not configured yet; set it up in Connections."));
+        QCOMPARE(opened, 2);
+        QCOMPARE(m_services->currentProfile(), QStringLiteral("testbed"));
+        QCOMPARE(clusters.clusterAliases(), QStringList());
+        QCOMPARE(m_services->store().runs().value().size(), 0);
     }
 
     void withdrawAnUnsentRunInTheWindow()
@@ -230,6 +323,74 @@ private Q_SLOTS:
         // A relative key path is refused, naming the cluster and what to give.
         key->setText(QStringLiteral("id_ed25519"));
         QCOMPARE(dlg.save(), QStringLiteral("lumi: key file id_ed25519: give the full path (/home/… or ~/.ssh/…)"));
+    }
+
+    void statusBarMessagesExpire()
+    {
+        MainWindow window(*m_services);
+        test::IdleClusterService idle;
+        m_services->setClusters(&idle);
+        const auto detach = qScopeGuard([this] { m_services->setClusters(nullptr); });
+        window.attachClusters();
+        QStatusBar *bar = window.statusBar();
+
+        // A passing cluster message ("submitting…") goes after a while.
+        Q_EMIT idle.clusterMessage(QStringLiteral("testbed"), QStringLiteral("submitting 1 run(s) to testbed…"));
+        QCOMPARE(bar->currentMessage(), QStringLiteral("testbed: submitting 1 run(s) to testbed…"));
+        QTimer *expiry = statusBarExpiry(bar);
+        QVERIFY2(expiry, "a cluster message stays in the status bar for good");
+        QVERIFY2(expiry->interval() >= 5000 && expiry->interval() <= 30000,
+                 qPrintable(QString::number(expiry->interval())));
+        expiry->start(10);   // the same timer, sooner
+        QTRY_COMPARE(bar->currentMessage(), QString());
+
+        // Compose's messages too.
+        Q_EMIT window.compose()->message(QStringLiteral("Spec saved."));
+        QCOMPARE(bar->currentMessage(), QStringLiteral("Spec saved."));
+        expiry = statusBarExpiry(bar);
+        QVERIFY2(expiry, "a Compose message stays in the status bar for good");
+        QVERIFY2(expiry->interval() >= 5000 && expiry->interval() <= 30000,
+                 qPrintable(QString::number(expiry->interval())));
+        expiry->start(10);
+        QTRY_COMPARE(bar->currentMessage(), QString());
+    }
+
+    void connectionTestErrorsNameTheResearchersFiles()
+    {
+        // A ProxyJump with a bad port fails before any network traffic.
+        const QString userConfig =
+            userSshConfig("Host broken-jump\n  HostName 127.0.0.1\n  ProxyJump jump.example.org:99999\n");
+        qputenv("SCALELAB_SSH_CONFIG", userConfig.toLocal8Bit());
+        const auto unsetConfig = qScopeGuard([] { qunsetenv("SCALELAB_SSH_CONFIG"); });
+        ConnectionsDialog dlg(*m_services);
+        dlg.selectProfile(QStringLiteral("generic"));
+        QSignalSpy finished(&dlg, &ConnectionsDialog::testFinished);
+
+        // Host details are tested through a config file in a temporary
+        // folder: the error names the dialog's fields instead.
+        dlg.findChild<QRadioButton *>(QStringLiteral("hostMode"))->setChecked(true);
+        dlg.findChild<QLineEdit *>(QStringLiteral("hostEdit"))->setText(QStringLiteral("127.0.0.1"));
+        dlg.findChild<QLineEdit *>(QStringLiteral("userEdit"))->setText(QStringLiteral("researcher"));
+        dlg.findChild<QLineEdit *>(QStringLiteral("jumpEdit"))->setText(QStringLiteral("jump.example.org:99999"));
+        dlg.findChild<QLineEdit *>(QStringLiteral("keyEdit"))->clear();
+        dlg.startTest();
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.takeFirst().at(0).toBool(), false);
+        QString text = dlg.resultText();
+        QVERIFY2(text.contains(QLatin1String("bad port")), qPrintable(text));
+        QVERIFY2(text.contains(QLatin1String("the Host details of this dialog")), qPrintable(text));
+        QVERIFY2(!text.contains(QLatin1String("/ssh_config")), qPrintable(text));
+
+        // An alias of the researcher's SSH config: that file is named.
+        dlg.findChild<QRadioButton *>(QStringLiteral("aliasMode"))->setChecked(true);
+        dlg.findChild<QLineEdit *>(QStringLiteral("aliasEdit"))->setText(QStringLiteral("broken-jump"));
+        dlg.startTest();
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(finished.takeFirst().at(0).toBool(), false);
+        text = dlg.resultText();
+        QVERIFY2(text.contains(QLatin1String("bad port")), qPrintable(text));
+        QVERIFY2(text.contains(userConfig), qPrintable(text));
+        QVERIFY2(!text.contains(QLatin1String("/ssh_config")), qPrintable(text));
     }
 };
 

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The Jobs place over a real run store (temp SCALELAB_DATA_DIR) holding runs
 // in several states and two studies: grouping, filtering, state colours,
-// the elapsed/limit progress data, and the details of a selected run.
+// the elapsed/limit progress data, the details of a selected run, and
+// passing messages that go after a while (errors stay).
+#include "IdleClusterService.h"
 #include "ui/common/AppServices.h"
 #include "ui/common/AppSettings.h"
 #include "ui/cluster/ConnectionsDialog.h"
@@ -21,10 +23,12 @@
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QScopeGuard>
 #include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <QTimer>
 #include <QTreeView>
 #include <QTreeWidget>
 #include <QtTest>
@@ -311,6 +315,44 @@ private Q_SLOTS:
         if (auto e = m_services->store().updateState(m_pending, JobState::Pending, QStringLiteral("Resources")); !e)
             qFatal("%s", qPrintable(e.errorText()));
         Q_EMIT m_services->runsChanged();
+    }
+
+    void passingMessagesExpireErrorsStay()
+    {
+        JobsPlace place(*m_services);
+        test::IdleClusterService idle;
+        m_services->setClusters(&idle);   // JobsPlace attaches on clustersChanged
+        const auto detach = qScopeGuard([this] { m_services->setClusters(nullptr); });
+        QLabel *label = place.messageLabel();
+        // The place's single-shot timers that run now (the 1 s repaint tick repeats).
+        auto runningExpiry = [&place]() -> QTimer * {
+            for (QTimer *t : place.findChildren<QTimer *>(Qt::FindDirectChildrenOnly))
+                if (t->isSingleShot() && t->isActive())
+                    return t;
+            return nullptr;
+        };
+
+        Q_EMIT idle.submitFinished(QStringLiteral("Submitted run 7 as job 4242."), true);
+        QCOMPARE(label->text(), QStringLiteral("Submitted run 7 as job 4242."));
+        QTimer *expiry = runningExpiry();
+        QVERIFY2(expiry, "a passing message stays for good");
+        // About 20 s: long enough to read, not the rest of the session.
+        QVERIFY2(expiry->interval() >= 5000 && expiry->interval() <= 60000,
+                 qPrintable(QString::number(expiry->interval())));
+        expiry->start(10);   // the same timer, sooner
+        QTRY_COMPARE(label->text(), QString());
+        QVERIFY(label->isHidden());
+
+        // An error stays until the next message.
+        Q_EMIT idle.submitFinished(QStringLiteral("sbatch: error: invalid account"), false);
+        QCOMPARE(label->text(), QStringLiteral("sbatch: error: invalid account"));
+        QVERIFY(!runningExpiry());
+        QTest::qWait(50);
+        QCOMPARE(label->text(), QStringLiteral("sbatch: error: invalid account"));
+        // A cancel sent is passing too.
+        Q_EMIT idle.cancelFinished(m_running, QStringLiteral("scancel 102"), true);
+        QVERIFY(label->text().startsWith(QStringLiteral("Cancel of run %1 sent.").arg(m_running)));
+        QVERIFY(runningExpiry());
     }
 
     void settingsTable()

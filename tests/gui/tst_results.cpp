@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// Result explorer: table, study charts, advisor, timelines, comparison and
-// exports on a synthetic study in a temporary store.
+// Result explorer: table, study charts, advisor, timelines, comparison,
+// exports and hidden runs on a synthetic study in a temporary store.
 
 #include "ResultsTestStudy.h"
 
@@ -18,6 +18,7 @@
 #include "ui/results/UtilisationTimeline.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QImage>
 #include <QLabel>
 #include <QProcess>
@@ -336,6 +337,62 @@ private Q_SLOTS:
         QVERIFY(done.wait(20000));
         QCOMPARE(done.first().first().toStringList(), QStringList());
         QCOMPARE(stored(m_runs[0], metric::TrainTimeS), 400.0);
+    }
+
+    void hiddenRunsLeaveTableAndCharts()
+    {
+        RunsTableModel *model = m_place->model();
+        StudyCharts *charts = m_place->charts();
+        QCheckBox *showHidden = m_place->showHiddenCheck();
+        QVERIFY(!showHidden->isChecked());
+        QCOMPARE(showHidden->text(), QStringLiteral("Show hidden"));
+        auto runtimeGpus = [&] {
+            QList<double> gpus;
+            for (const QCPGraphData &d : graphData(charts->chart(StudyChart::Runtime), QStringLiteral("measured")))
+                gpus << d.key;
+            return gpus;
+        };
+        QCOMPARE(runtimeGpus(), (QList<double>{1, 2, 4}));
+
+        // Hidden in Jobs: the 2-GPU point leaves the table, the charts and `runs --json`.
+        QCOMPARE(m_services->store().setHidden(m_runs[1], true).errorText(), QString());
+        Q_EMIT m_services->runsChanged();
+        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 3, 10000);
+        QVERIFY(!model->indexOfRun(m_runs[1]).isValid());
+        QVERIFY(model->indexOfRun(m_runs[0]).isValid());
+        QCOMPARE(showHidden->text(), QStringLiteral("Show hidden (1)"));
+        QCOMPARE(m_place->chartStudyId(), m_study);
+        QCOMPARE(runtimeGpus(), (QList<double>{1, 4}));
+        const RunMetricsTable study = RunMetricsTable::load(m_services->store(), m_study);
+        QCOMPARE(study.rows.size(), 2);
+        QCOMPARE(study.hiddenCount, 1);
+        QCOMPARE(int(runsWithMetricsJson(m_services->store()).size()), 3);
+        const auto all = runsWithMetricsJson(m_services->store(), HiddenRuns::Include);
+        QCOMPARE(int(all.size()), 4);
+        QCOMPARE(all[1]["id"].get<qint64>(), m_runs[1]);
+        QCOMPARE(all[1]["hidden"].get<bool>(), true);
+        QCOMPARE(all[0]["hidden"].get<bool>(), false);
+
+        // "Show hidden" brings it back, greyed.
+        showHidden->setChecked(true);
+        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 4, 10000);
+        const QModelIndex hiddenRow = model->indexOfRun(m_runs[1]);
+        QVERIFY(hiddenRow.isValid());
+        QCOMPARE(hiddenRow.data(Qt::ForegroundRole).value<QColor>(), QColor(0x80, 0x80, 0x80));
+        QVERIFY(!model->indexOfRun(m_runs[0]).data(Qt::ForegroundRole).isValid());
+        QCOMPARE(runtimeGpus(), (QList<double>{1, 2, 4}));
+        QCOMPARE(showHidden->text(), QStringLiteral("Show hidden (1)"));
+
+        // Shown again in the store: listed whatever the box says.
+        showHidden->setChecked(false);
+        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 3, 10000);
+        QCOMPARE(m_services->store().setHidden(m_runs[1], false).errorText(), QString());
+        Q_EMIT m_services->runsChanged();
+        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 4, 10000);
+        QTRY_VERIFY(!m_place->isLoading());
+        QCOMPARE(showHidden->text(), QStringLiteral("Show hidden"));
+        QCOMPARE(runtimeGpus(), (QList<double>{1, 2, 4}));
+        QVERIFY(!model->indexOfRun(m_runs[1]).data(Qt::ForegroundRole).isValid());
     }
 
     void screenshot()

@@ -113,6 +113,24 @@ private Q_SLOTS:
                  qPrintable(done.first().at(0).toString()));
     }
 
+    // Dry run also asks the cluster whether the program exists (`test -e` over
+    // the open connection). The path carries a space and a `;`: it reaches the
+    // remote shell as one quoted word, so the command after `;` never runs.
+    void dryRunFindsAMissingProgram()
+    {
+        const QString canary = QStringLiteral("/tmp/scalelab-dryrun-canary-%1").arg(QCoreApplication::applicationPid());
+        QFile::remove(canary);
+        const QString program = QStringLiteral("/tmp/scalelab no-such-program;touch ") + canary;
+        QSignalSpy done(m_clusters.get(), &ClusterManager::dryRunFinished);
+        m_clusters->dryRun(e2eSpec(program, {}));
+        QTRY_VERIFY_WITH_TIMEOUT(done.count() == 1, 60000);
+        const QString verdict = done.first().at(0).toString();
+        QVERIFY2(!done.first().at(1).toBool(), qPrintable(verdict));
+        QVERIFY2(verdict.contains(QLatin1String("does not exist on the cluster")), qPrintable(verdict));
+        QVERIFY2(verdict.contains(program), qPrintable(verdict));
+        QVERIFY2(!QFile::exists(canary), "the text after ';' ran in a remote shell");
+    }
+
     void submitRunsToCompletedWithOutput()
     {
         QSignalSpy submitted(m_clusters.get(), &ClusterManager::submitFinished);

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The CLI's conventions, run on the real binary as a shell user would:
 // did-you-mean, -V/version/help CMD, "--" and "-" (stdin), --json with a
-// schema, exit codes on write errors, no display, status --connection and
-// what `runs --json` says about each run.
+// schema, exit codes on write errors, no display, status --connection,
+// what `runs --json` says about each run and `runs` leaving hidden runs out
+// unless --all.
 #include "core/store/RunStore.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -89,6 +91,7 @@ private Q_SLOTS:
     void noDisplayIsSaid();
     void statusConnectionFilters();
     void runsJsonCarriesJobNameSlurmAndSpec();
+    void runsLeaveHiddenOutUnlessAll();
 
 private:
     void storeTwoClusters();
@@ -367,6 +370,57 @@ void TestCliConventions::runsJsonCarriesJobNameSlurmAndSpec()
     QCOMPARE(spec.value(QStringLiteral("program")).toString(), QStringLiteral("train-beta.py"));
     QCOMPARE(spec.value(QStringLiteral("gpus")).toInt(), 2);
     QCOMPARE(spec.keys(), (QStringList{QStringLiteral("gpus"), QStringLiteral("profile"), QStringLiteral("program")}));
+}
+
+void TestCliConventions::runsLeaveHiddenOutUnlessAll()
+{
+    storeTwoClusters();
+    RunStore store(m_dir.filePath(QStringLiteral("data")));
+    QCOMPARE(store.open().errorText(), QString());
+    const QList<RunRecord> stored = store.runs().value();
+    QCOMPARE(stored.size(), 3);
+    const qint64 beta = stored.at(1).id;
+    QCOMPARE(stored.at(1).clusterAlias, QStringLiteral("beta"));
+    // Hidden in the window (Jobs ▸ Hide); shown again afterwards for the other tests.
+    QCOMPARE(store.setHidden(beta, true).errorText(), QString());
+    const auto unhide = qScopeGuard([&store, beta] { (void)store.setHidden(beta, false); });
+
+    const Run json = cli({QStringLiteral("runs"), QStringLiteral("--json")}, m_env);
+    QCOMPARE(json.exitCode, 0);
+    const QJsonArray shown = jsonOf(json).value(QStringLiteral("runs")).toArray();
+    QCOMPARE(shown.size(), 2);
+    for (const auto &v : shown) {
+        QVERIFY(v.toObject().value(QStringLiteral("id")).toInteger() != beta);
+        QVERIFY2(!v.toObject().contains(QStringLiteral("hidden")), "the default document stays as it was");
+    }
+    const Run text = cli({QStringLiteral("runs")}, m_env);
+    QCOMPARE(text.exitCode, 0);
+    QCOMPARE(text.out.count(QLatin1Char('\n')), 2);
+    QVERIFY2(!text.out.contains(QLatin1String(" beta ")), qPrintable(text.out));
+
+    // --all: every run, each saying whether it is hidden.
+    const Run allJson = cli({QStringLiteral("runs"), QStringLiteral("--all"), QStringLiteral("--json")}, m_env);
+    QCOMPARE(allJson.exitCode, 0);
+    const QJsonArray all = jsonOf(allJson).value(QStringLiteral("runs")).toArray();
+    QCOMPARE(all.size(), 3);
+    for (const auto &v : all) {
+        const QJsonObject o = v.toObject();
+        QVERIFY2(o.value(QStringLiteral("hidden")).isBool(), qPrintable(allJson.out));
+        QCOMPARE(o.value(QStringLiteral("hidden")).toBool(), o.value(QStringLiteral("id")).toInteger() == beta);
+    }
+    QCOMPARE(all.at(1).toObject().value(QStringLiteral("jobName")).toString(), QStringLiteral("resnet-beta"));
+    const Run allText = cli({QStringLiteral("runs"), QStringLiteral("--all")}, m_env);
+    QCOMPARE(allText.exitCode, 0);
+    const QStringList lines = allText.out.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), 3);
+    QVERIFY2(lines.at(1).startsWith(QString::number(beta) + QStringLiteral("  "))
+                 && lines.at(1).contains(QLatin1String(" beta ")) && lines.at(1).endsWith(QLatin1String("  (hidden)")),
+             qPrintable(allText.out));
+    QVERIFY2(!lines.at(0).contains(QLatin1String("hidden")), qPrintable(allText.out));
+    // Said in the help (the completions read their options from it).
+    const Run help = cli({QStringLiteral("runs"), QStringLiteral("--help")});
+    QCOMPARE(help.exitCode, 0);
+    QVERIFY2(help.out.contains(QLatin1String("--all")), qPrintable(help.out));
 }
 
 QTEST_GUILESS_MAIN(TestCliConventions)

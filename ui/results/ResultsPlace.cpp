@@ -11,13 +11,12 @@
 #include "ui/results/RunComparisonView.h"
 #include "core/store/RunStore.h"
 #include "ui/results/RunsTableModel.h"
-#include "ui/results/ScalingReport.h"
 #include "ui/results/StudyCharts.h"
 #include "ui/results/StudyPatternsDialog.h"
 #include "ui/results/UtilisationTimeline.h"
 
+#include <QCheckBox>
 #include <QComboBox>
-#include <QFileDialog>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -68,6 +67,9 @@ void ResultsPlace::buildUi()
     // Sized by a short text, not the longest item: a 900 px window fits the whole bar.
     m_group->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_group->setMinimumContentsLength(8);
+    m_showHidden = new QCheckBox(tr("Show hidden"), this);
+    m_showHidden->setObjectName(QStringLiteral("showHiddenCheck"));
+    m_showHidden->setToolTip(tr("Also list and chart runs hidden in Jobs (the run store keeps them)"));
     m_columns = new QPushButton(tr("Columns…"), this);
     m_reingest = new QPushButton(tr("Re-ingest"), this);
     m_reingest->setToolTip(tr("Read the selected runs' accounting, GPU samples and output again "
@@ -139,7 +141,11 @@ void ResultsPlace::buildUi()
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("resultsStatus"));
     m_status->setWordWrap(true);
-    layout->addWidget(m_status);
+    // Beside the status line, not in the top bar: that bar already fills a 900 px window.
+    auto *bottom = new QHBoxLayout;
+    bottom->addWidget(m_status, 1);
+    bottom->addWidget(m_showHidden);
+    layout->addLayout(bottom);
 
     connect(m_filter, &QLineEdit::textChanged, this, [this](const QString &t) {
         const QList<qint64> keep = m_selectionOrder;
@@ -158,6 +164,7 @@ void ResultsPlace::buildUi()
             m_chartStudy = m_study->currentData().toLongLong();
         reload();
     });
+    connect(m_showHidden, &QCheckBox::toggled, this, &ResultsPlace::reload);
     connect(m_columns, &QPushButton::clicked, this, &ResultsPlace::showColumnsMenu);
     connect(m_reingest, &QPushButton::clicked, this, [this] {
         QList<qint64> ids = selectedRunIds();
@@ -184,9 +191,10 @@ void ResultsPlace::reload()
     }
     const qint64 chosen = m_study->currentData().isValid() ? m_study->currentData().toLongLong() : 0;
     const qint64 studyFilter = chosen > 0 ? chosen : -1;
+    const HiddenRuns hidden = m_showHidden->isChecked() ? HiddenRuns::Include : HiddenRuns::LeaveOut;
     RunStore *store = &m_services.store();
-    m_loadFuture = QtConcurrent::run([store, studyFilter] {
-        RunMetricsTable table = RunMetricsTable::load(*store, studyFilter);
+    m_loadFuture = QtConcurrent::run([store, studyFilter, hidden] {
+        RunMetricsTable table = RunMetricsTable::load(*store, studyFilter, hidden);
         store->closeThreadConnection();   // this pool thread may be reused by others
         return table;
     });
@@ -237,6 +245,8 @@ void ResultsPlace::applyTable(const RunMetricsTable &table)
     selectRuns(keep);
     m_status->setText(!m_table.error.isEmpty() ? tr("Cannot read the run store: %1").arg(m_table.error)
                                                : tr("%n run(s).", nullptr, int(m_table.rows.size())));
+    m_showHidden->setText(m_table.hiddenCount > 0 ? tr("Show hidden (%1)").arg(m_table.hiddenCount)
+                                                  : tr("Show hidden"));
     onSelectionChanged();
     autoIngest();
 }
@@ -472,58 +482,6 @@ void ResultsPlace::loadScripts(const QList<qint64> &runIds)
         }
         store->closeThreadConnection();   // this pool thread may be reused by others
         return out;
-    }));
-}
-
-void ResultsPlace::exportReport()
-{
-    if (m_chartStudy <= 0)
-        return;
-    const qint64 study = m_chartStudy;
-    auto *dlg =
-        new QFileDialog(this, tr("Scaling report"), QStringLiteral("scaling-report.pdf"), tr("PDF document (*.pdf)"));
-    dlg->setAcceptMode(QFileDialog::AcceptSave);
-    dlg->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dlg, &QFileDialog::fileSelected, this, [this, study](const QString &file) {
-        const QString path =
-            file.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive) ? file : file + QStringLiteral(".pdf");
-        writeReportInBackground(study, path);
-    });
-    dlg->open();
-}
-
-void ResultsPlace::writeReportInBackground(qint64 studyId, const QString &path)
-{
-    // Reading the store and printing the PDF run on pool threads; only the
-    // charts (widgets) and the HTML are made here, in milliseconds.
-    m_status->setText(tr("Writing the scaling report to %1…").arg(path));
-    m_report->setEnabled(false);
-    RunStore *store = &m_services.store();
-    auto *loaded = new QFutureWatcher<ReportInput>(this);
-    connect(loaded, &QFutureWatcher<ReportInput>::finished, this, [this, loaded, path] {
-        loaded->deleteLater();
-        const ReportInput in = loaded->result();
-        if (!in.error.isEmpty()) {
-            m_report->setEnabled(m_chartStudy > 0);
-            m_status->setText(in.error);
-            Q_EMIT reportWritten(path, in.error);
-            return;
-        }
-        const ReportContent content = buildReportContent(in);
-        auto *printed = new QFutureWatcher<QString>(this);
-        connect(printed, &QFutureWatcher<QString>::finished, this, [this, printed, path] {
-            printed->deleteLater();
-            const QString e = printed->result();
-            m_report->setEnabled(m_chartStudy > 0);
-            m_status->setText(e.isEmpty() ? tr("Report written to %1.").arg(path) : e);
-            Q_EMIT reportWritten(path, e);
-        });
-        printed->setFuture(QtConcurrent::run([content, path] { return printReport(content, path); }));
-    });
-    loaded->setFuture(QtConcurrent::run([store, studyId] {
-        ReportInput in = loadReportInput(*store, studyId);
-        store->closeThreadConnection();   // this pool thread may be reused by others
-        return in;
     }));
 }
 

@@ -9,6 +9,7 @@
 #include <QSet>
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -63,6 +64,8 @@ public:
     RunComparisonView *comparison() const { return m_compare; }
     QLineEdit *filterEdit() const { return m_filter; }
     QComboBox *groupCombo() const { return m_group; }
+    // Hidden runs (Jobs' Hide) are left out of the table and charts unless this is checked.
+    QCheckBox *showHiddenCheck() const { return m_showHidden; }
 
 Q_SIGNALS:
     void ingestFinished(const QStringList &errors);
@@ -98,6 +101,7 @@ private:
     QComboBox *m_study = nullptr;
     QLineEdit *m_filter = nullptr;
     QComboBox *m_group = nullptr;
+    QCheckBox *m_showHidden = nullptr;
     QPushButton *m_columns = nullptr;
     QPushButton *m_reingest = nullptr;
     QPushButton *m_patterns = nullptr;

@@ -326,6 +326,8 @@ QVariant RunsTableModel::data(const QModelIndex &index, int role) const
     case Qt::ForegroundRole:
         if (cellText(r, column) == noSamplesText())
             return QColor(150, 90, 0);
+        if (r.hidden)
+            return QColor(0x80, 0x80, 0x80);   // listed only with "Show hidden", greyed as in Jobs
         return {};
     case Qt::ToolTipRole: {   // where the number came from
         const QString tip = provenance(r, column);

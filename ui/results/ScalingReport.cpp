@@ -51,7 +51,7 @@ QString runCounts(const ScalingAnalysis &analysis, const StudyScalingInput &inpu
 
 }   // namespace
 
-ReportInput loadReportInput(RunStore &store, qint64 studyId)
+ReportInput loadReportInput(RunStore &store, qint64 studyId, HiddenRuns hidden)
 {
     ReportInput in;
     const auto study = store.study(studyId);
@@ -60,7 +60,7 @@ ReportInput loadReportInput(RunStore &store, qint64 studyId)
         return in;
     }
     in.study = study.value();
-    in.table = RunMetricsTable::load(store, studyId);
+    in.table = RunMetricsTable::load(store, studyId, hidden);
     if (!in.table.error.isEmpty())
         in.error = QStringLiteral("scaling report: %1").arg(in.table.error);
     return in;

@@ -20,7 +20,8 @@ struct ReportInput {
     RunMetricsTable table;
     QString error;   // "" = read
 };
-ReportInput loadReportInput(RunStore &store, qint64 studyId);
+// Hidden runs are left out unless asked for (Results' "Show hidden"), as in the charts.
+ReportInput loadReportInput(RunStore &store, qint64 studyId, HiddenRuns hidden = HiddenRuns::LeaveOut);
 
 // The report's content: the scaling advisor's sentence and warnings, a
 // scaling table per GPU count (runtime, speedup, efficiency, throughput,
