@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/cli/MetricsCommand.h"
 
+#include "app/cli/CliParser.h"
 #include "core/base/DiagnosticFormat.h"
 #include "core/ingest/LogMetricExtractor.h"
 #include "core/ingest/StudyMetricPatterns.h"
@@ -16,27 +17,10 @@ namespace scalelab {
 
 namespace {
 
-constexpr int kOk = 0;
-constexpr int kUnusable = 2;
 constexpr qint64 kMaxPatternFile = 16 * 1024 * 1024;
-
-int unusable(CliContext &ctx, const QString &reason)
-{
-    ctx.err << "scalelab metrics: " << reason << "\n";
-    ctx.err.flush();
-    return kUnusable;
-}
-
-const char *kHelp = "Usage: scalelab metrics LOG [--patterns FILE] [--json]\n\n"
-                    "Prints the metrics ScaleLab's ingest reads from a job output file: metric, value, unit,\n"
-                    "the line it came from and the rule that read it (built-in readers for PyTorch, torchrun,\n"
-                    "Hugging Face Trainer, Lightning, DeepSpeed, Keras, Horovod, tqdm and nccl-/rccl-tests).\n"
-                    "--patterns FILE adds your own patterns: a JSON array of {\"name\", \"regex\", \"unit\",\n"
-                    "\"aggregation\": \"last|mean|max|min|per-rank-sum\"} (or a study's notes object with\n"
-                    "\"metricPatterns\"); a pattern with a built-in name replaces that metric's value.\n"
-                    "--json prints {\"file\", \"metrics\": [...], \"diagnostics\": [...]}.\n"
-                    "Exit code: 0 read (even with no metrics), 2 unusable input (unreadable LOG or FILE,\n"
-                    "invalid pattern).\n";
+// A log piped on stdin is held in memory (a file is mapped instead), so it
+// has a cap; it is far above any training log's size.
+constexpr qint64 kMaxStdinLog = 512 * 1024 * 1024;
 
 QString number(double v)
 {
@@ -47,59 +31,62 @@ QString number(double v)
 
 int MetricsCommand::run(CliContext &ctx, const QStringList &args)
 {
-    bool json = false;
-    QString patternsPath;
-    QStringList positional;
-    for (qsizetype i = 0; i < args.size(); ++i) {
-        const QString &a = args[i];
-        if (a == QLatin1String("--help") || a == QLatin1String("-h")) {
-            ctx.out << kHelp;
-            ctx.out.flush();
-            return kOk;
-        }
-        if (a == QLatin1String("--json")) {
-            json = true;
-        } else if (a == QLatin1String("--patterns")) {
-            if (i + 1 >= args.size())
-                return unusable(ctx, QStringLiteral("--patterns needs a FILE"));
-            patternsPath = args[++i];
-        } else if (a.startsWith(QLatin1String("--patterns="))) {
-            patternsPath = a.mid(11);
-        } else if (a.startsWith(QLatin1String("-")) && a.size() > 1) {
-            return unusable(ctx, QStringLiteral("unknown option %1 (see `scalelab metrics --help`)").arg(a));
-        } else {
-            positional << a;
-        }
-    }
+    CliParser a(
+        QStringLiteral("metrics"), QStringLiteral("LOG [--patterns FILE] [--json]"),
+        QStringLiteral("Prints the metrics ScaleLab's ingest reads from a job output file (- for stdin): metric,\n"
+                       "value, unit, the line it came from and the rule that read it (built-in readers for PyTorch,\n"
+                       "torchrun, Hugging Face Trainer, Lightning, DeepSpeed, Keras, Horovod, tqdm and\n"
+                       "nccl-/rccl-tests). --json prints {\"schema\", \"file\", \"bytes\", \"metrics\": [...],\n"
+                       "\"diagnostics\": [...]}.\n"
+                       "Exit code: 0 read (even with no metrics), 2 unusable input (unreadable LOG or FILE,\n"
+                       "invalid pattern)."));
+    a.value({QStringLiteral("patterns")}, QStringLiteral("FILE"),
+            QStringLiteral("add your own patterns (JSON, see below)"));
+    a.footer(QStringLiteral("--patterns FILE: a JSON array of {\"name\", \"regex\", \"unit\",\n"
+                            "\"aggregation\": \"last|mean|max|min|per-rank-sum\"} (or a study's notes object with\n"
+                            "\"metricPatterns\"); a pattern with a built-in name replaces that metric's value."));
+    a.examples({QStringLiteral("scalelab metrics slurm-95659.out"),
+                QStringLiteral("scalelab metrics slurm-95659.out --patterns patterns.json --json"),
+                QStringLiteral("ssh login cat run/slurm-95659.out | scalelab metrics -")});
+    if (auto rc = a.parse(ctx, args))
+        return *rc;
+    const bool json = a.isSet(QStringLiteral("json"));
+    ctx.setJsonMode(json);
+    const QString patternsPath = a.value(QStringLiteral("patterns")).value_or(QString());
+    const QStringList positional = a.positional();
     if (positional.size() != 1)
-        return unusable(ctx, QStringLiteral("needs exactly one LOG file (see `scalelab metrics --help`)"));
+        return ctx.unusable(QStringLiteral("metrics needs exactly one LOG file (see `scalelab metrics --help`)"));
     const QString log = positional.front();
-    QFileInfo info(log);
-    if (!info.exists())
-        return unusable(ctx, QStringLiteral("cannot read %1: no such file").arg(log));
-    if (!info.isFile() || !info.isReadable())
-        return unusable(ctx, QStringLiteral("cannot read %1: not a readable file").arg(log));
+    const QString logName = CliContext::inputName(log);
+    const bool fromStdin = log == QLatin1String("-");
+    if (!fromStdin) {
+        const QFileInfo info(log);
+        if (!info.exists())
+            return ctx.unusable(QStringLiteral("cannot read %1: no such file").arg(log));
+        if (!info.isFile() || !info.isReadable())
+            return ctx.unusable(QStringLiteral("cannot read %1: not a readable file").arg(log));
+    }
 
     QList<MetricPattern> user;
     if (!patternsPath.isEmpty()) {
         QFile f(patternsPath);
         if (!f.open(QIODevice::ReadOnly))
-            return unusable(ctx,
-                            QStringLiteral("cannot read the pattern file %1: %2").arg(patternsPath, f.errorString()));
+            return ctx.unusable(
+                QStringLiteral("cannot read the pattern file %1: %2").arg(patternsPath, f.errorString()));
         if (f.size() > kMaxPatternFile)
-            return unusable(ctx, QStringLiteral("%1 is larger than 16 MB; that is no pattern file").arg(patternsPath));
+            return ctx.unusable(QStringLiteral("%1 is larger than 16 MB; that is no pattern file").arg(patternsPath));
         QString text = QString::fromUtf8(f.readAll()).trimmed();
         if (text.startsWith(u'['))
             text = QStringLiteral("{\"metricPatterns\": %1}").arg(text);
         if (!text.startsWith(u'{') || nlohmann::json::parse(text.toStdString(), nullptr, false).is_discarded())
-            return unusable(ctx, QStringLiteral("%1 is not JSON: give an array of {\"name\", \"regex\", \"unit\", "
-                                                "\"aggregation\"} objects")
-                                     .arg(patternsPath));
+            return ctx.unusable(QStringLiteral("%1 is not JSON: give an array of {\"name\", \"regex\", \"unit\", "
+                                               "\"aggregation\"} objects")
+                                    .arg(patternsPath));
         const StudyNotesContent notes = StudyMetricPatterns::read(text);
         if (!notes.diagnostics.isEmpty()) {
             for (const Diagnostic &d : notes.diagnostics)
                 ctx.err << DiagnosticFormat::toText(d, patternsPath) << "\n";
-            return unusable(ctx, QStringLiteral("%1 has invalid patterns (above)").arg(patternsPath));
+            return ctx.unusable(QStringLiteral("%1 has invalid patterns (above)").arg(patternsPath));
         }
         user = notes.patterns;
     }
@@ -110,16 +97,28 @@ int MetricsCommand::run(CliContext &ctx, const QStringList &args)
         badPattern = badPattern || d.severity == Severity::Error;
     }
     if (badPattern)
-        return unusable(ctx, QStringLiteral("%1 has invalid patterns (above)").arg(patternsPath));
+        return ctx.unusable(QStringLiteral("%1 has invalid patterns (above)").arg(patternsPath));
 
-    const LogMetricResult r = extractor.extractFile(log);
+    LogMetricResult r;
+    if (fromStdin) {
+        const auto bytes = ctx.readInput(log, kMaxStdinLog);
+        if (!bytes)
+            return int(ExitCode::Unusable);
+        r = extractor.extract(*bytes);
+        r.file = logName;
+        for (LogMetric &m : r.metrics)
+            m.file = logName;
+    } else {
+        // A file is mapped, not read: a 200 MB log costs no copy.
+        r = extractor.extractFile(log);
+    }
     for (const Diagnostic &d : r.diagnostics)
         if (d.severity == Severity::Error)
-            return unusable(ctx, d.message);
+            return ctx.unusable(d.message);
 
     if (json) {
         nlohmann::ordered_json j;
-        j["file"] = log.toStdString();
+        j["file"] = logName.toStdString();
         j["bytes"] = r.bytes;
         auto metrics = nlohmann::ordered_json::array();
         for (const LogMetric &m : r.metrics) {
@@ -138,12 +137,11 @@ int MetricsCommand::run(CliContext &ctx, const QStringList &args)
         }
         j["metrics"] = metrics;
         j["diagnostics"] = DiagnosticFormat::toJson(r.diagnostics);
-        ctx.out << QString::fromStdString(j.dump(2)) << "\n";
-        ctx.out.flush();
-        return kOk;
+        ctx.printJson("metrics", j);
+        return int(ExitCode::Ok);
     }
     if (r.metrics.isEmpty()) {
-        ctx.out << QStringLiteral("%1: no metrics found\n").arg(log);
+        ctx.out << QStringLiteral("%1: no metrics found\n").arg(logName);
     } else {
         ctx.out << QStringLiteral("%1  %2  %3  %4  %5\n")
                        .arg(QStringLiteral("metric"), -24)
@@ -164,10 +162,10 @@ int MetricsCommand::run(CliContext &ctx, const QStringList &args)
         }
     }
     for (const Diagnostic &d : r.diagnostics)
-        ctx.err << DiagnosticFormat::toText(d, log) << "\n";
+        ctx.err << DiagnosticFormat::toText(d, logName) << "\n";
     ctx.out.flush();
     ctx.err.flush();
-    return kOk;
+    return int(ExitCode::Ok);
 }
 
 }   // namespace scalelab

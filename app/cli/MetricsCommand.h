@@ -9,8 +9,9 @@ namespace scalelab {
 
 // `scalelab metrics LOG [--patterns FILE] [--json]`: what ingest would read
 // from a local job output file (metric, value, unit, line, rule), so a
-// researcher can check a log and their own patterns before a study.
-// Self-contained: it reads its own arguments and uses only ctx.out/ctx.err.
+// researcher can check a log and their own patterns before a study. LOG may
+// be - (stdin). Options through CliParser, as every command; --json prints
+// the "scalelab.metrics.v1" document.
 class MetricsCommand {
 public:
     static int run(CliContext &ctx, const QStringList &args);

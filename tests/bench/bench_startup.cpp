@@ -3,7 +3,8 @@
 // same for a bare Qt Widgets window (bare_window, linked against Qt Widgets
 // only). Both are launched as fresh processes, offscreen, and timed from
 // launch until their first frame is painted completely (FirstFrameProbe).
-// Target ratio <= 1.3.
+// Target ratio <= 1.3. The Compose form (built after the window's first
+// frame) is timed the same way against the same bare window: target <= 2.5.
 #include "core/store/RunStore.h"
 
 #include <QCoreApplication>
@@ -112,6 +113,7 @@ int main(int argc, char **argv)
 
     QList<qint64> app1, bare, appInside, bareInside, form;
     QList<double> paired;   // per round: scalelab / bare, launched back to back
+    QList<double> pairedForm;   // per round: Compose form painted / bare
     // Alternate the two so disk cache and CPU load treat them alike; the
     // first round of each warms the cache and is not counted.
     for (int i = 0; i <= rounds; ++i) {
@@ -132,8 +134,10 @@ int main(int argc, char **argv)
         bareInside << b.insideMs;
         form << f.wallMs;
         paired << double(a.wallMs) / double(std::max<qint64>(1, b.wallMs));
+        pairedForm << double(f.wallMs) / double(std::max<qint64>(1, b.wallMs));
     }
     std::sort(paired.begin(), paired.end());
+    std::sort(pairedForm.begin(), pairedForm.end());
     const qint64 ma = median(app1), mb = median(bare);
     std::printf("time to first window, median of %d launches (launch -> first frame painted):\n", rounds);
     std::printf("  scalelab with %d runs: %lld ms (in-process %lld ms)\n", runs, static_cast<long long>(ma),
@@ -145,8 +149,13 @@ int main(int argc, char **argv)
     std::printf("  ratio: %.2f, median of %d paired launches (target <= 1.3); ratio of the medians %.2f\n",
                 paired[paired.size() / 2], int(paired.size()), mb > 0 ? double(ma) / double(mb) : 0.0);
     // The window's first frame has menus, tabs and the status bar; the form
-    // is built right after it. Not part of the ratio (the bare window has no
-    // form), printed so the whole wait is on record.
-    std::printf("  scalelab's Compose form painted: %lld ms after launch\n", static_cast<long long>(median(form)));
+    // is built right after it, so it is not part of the first ratio. It has
+    // its own, against the same bare window and paired the same way: what
+    // the researcher waits for before the first field can be typed in.
+    const qint64 mf = median(form);
+    std::printf("  scalelab's Compose form painted: %lld ms after launch\n", static_cast<long long>(mf));
+    std::printf("  Compose form / bare window ratio: %.2f, median of %d paired launches (target <= 2.5); "
+                "ratio of the medians %.2f\n",
+                pairedForm[pairedForm.size() / 2], int(pairedForm.size()), mb > 0 ? double(mf) / double(mb) : 0.0);
     return 0;
 }

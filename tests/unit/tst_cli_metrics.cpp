@@ -2,6 +2,8 @@
 // `scalelab metrics LOG [--patterns FILE] [--json]` through the real executable.
 #include "CliRunner.h"
 
+#include <QFile>
+
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -17,6 +19,22 @@ QString data(const char *name)
 {
     return QStringLiteral(SCALELAB_TEST_DATA_DIR "/ingest/") + QLatin1String(name);
 }
+
+// runCli leaves stdin open; "-" needs it written and closed.
+CliRun runCliWithStdin(const QStringList &args, const QByteArray &input)
+{
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("DISPLAY"));
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(SCALELAB_BINARY), args);
+    p.write(input);
+    p.closeWriteChannel();
+    p.waitForFinished(300000);
+    return CliRun{p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+                  QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+}
 }   // namespace
 
 class TstCliMetrics : public QObject {
@@ -24,6 +42,8 @@ class TstCliMetrics : public QObject {
 private Q_SLOTS:
     void table();
     void json();
+    void stdinLog();
+    void helpAndTypos();
     void userPatterns();
     void unreadable_data();
     void unreadable();
@@ -50,6 +70,7 @@ void TstCliMetrics::json()
         runCli({QStringLiteral("metrics"), data("frameworks/ptdist-8ranks-labelled.out"), QStringLiteral("--json")});
     QCOMPARE(r.exitCode, 0);
     const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QCOMPARE(o.value(QStringLiteral("schema")).toString(), QStringLiteral("scalelab.metrics.v1"));
     QCOMPARE(o.value(QStringLiteral("file")).toString(), data("frameworks/ptdist-8ranks-labelled.out"));
     QJsonObject sum;
     for (const QJsonValue &v : o.value(QStringLiteral("metrics")).toArray())
@@ -62,6 +83,63 @@ void TstCliMetrics::json()
     QCOMPARE(sum.value(QStringLiteral("line")).toInt(), 16);
     QCOMPARE(sum.value(QStringLiteral("formula")).toString(),
              QStringLiteral("sum over 8 ranks of each rank's mean (16 values)"));
+}
+
+void TstCliMetrics::stdinLog()
+{
+    // "-" reads the log from stdin, like every command's file argument.
+    QFile log(data("slurm-95659.out"));
+    QVERIFY(log.open(QIODevice::ReadOnly));
+    const QByteArray bytes = log.readAll();
+    const CliRun fromFile = runCli({QStringLiteral("metrics"), log.fileName(), QStringLiteral("--json")});
+    const CliRun fromStdin =
+        runCliWithStdin({QStringLiteral("metrics"), QStringLiteral("--json"), QStringLiteral("-")}, bytes);
+    QCOMPARE(fromStdin.exitCode, 0);
+    const QJsonObject a = QJsonDocument::fromJson(fromFile.out.toUtf8()).object();
+    const QJsonObject b = QJsonDocument::fromJson(fromStdin.out.toUtf8()).object();
+    QCOMPARE(b.value(QStringLiteral("schema")).toString(), QStringLiteral("scalelab.metrics.v1"));
+    QCOMPARE(b.value(QStringLiteral("file")).toString(), QStringLiteral("<stdin>"));
+    QCOMPARE(b.value(QStringLiteral("bytes")).toInteger(), qint64(bytes.size()));
+    QVERIFY(!a.value(QStringLiteral("metrics")).toArray().isEmpty());
+    QCOMPARE(b.value(QStringLiteral("metrics")), a.value(QStringLiteral("metrics")));
+
+    const CliRun table = runCliWithStdin({QStringLiteral("metrics"), QStringLiteral("-")}, bytes);
+    QCOMPARE(table.exitCode, 0);
+    QVERIFY2(table.out.contains(
+                 QRegularExpression(QStringLiteral("\\ntest_accuracy +0\\.9936000109 +14 +keras\\.test_accuracy\\n"))),
+             qPrintable(table.out));
+    const CliRun empty = runCliWithStdin({QStringLiteral("metrics"), QStringLiteral("-")}, QByteArray());
+    QCOMPARE(empty.exitCode, 0);
+    QCOMPARE(empty.out, QStringLiteral("<stdin>: no metrics found\n"));
+}
+
+void TstCliMetrics::helpAndTypos()
+{
+    const CliRun help = runCli({QStringLiteral("metrics"), QStringLiteral("--help")});
+    QCOMPARE(help.exitCode, 0);
+    QVERIFY2(help.out.startsWith(QLatin1String("Usage: scalelab metrics LOG [--patterns FILE] [--json]\n")),
+             qPrintable(help.out));
+    for (const char *part : {"\nOptions:\n", "  --patterns FILE  ", "  --json  ", "\"metricPatterns\"",
+                             "\nExamples:\n  scalelab metrics "})
+        QVERIFY2(help.out.contains(QLatin1String(part)), part);
+    QCOMPARE(runCli({QStringLiteral("metrics"), QStringLiteral("-h")}).out, help.out);
+
+    const CliRun typo = runCli(
+        {QStringLiteral("metrics"), data("slurm-95659.out"), QStringLiteral("--pattern"), QStringLiteral("p.json")});
+    QCOMPARE(typo.exitCode, 2);
+    QVERIFY2(typo.err.contains(QLatin1String("unknown option --pattern (did you mean \"--patterns\"?)")),
+             qPrintable(typo.err));
+    QVERIFY(typo.out.isEmpty());
+    const CliRun noValue = runCli({QStringLiteral("metrics"), data("slurm-95659.out"), QStringLiteral("--patterns")});
+    QCOMPARE(noValue.exitCode, 2);
+    QVERIFY2(noValue.err.contains(QLatin1String("--patterns")), qPrintable(noValue.err));
+    QVERIFY(noValue.out.isEmpty());
+    // --patterns=FILE, and "--" ends the options.
+    const CliRun joined = runCli({QStringLiteral("metrics"), QStringLiteral("--patterns=/nonexistent/p.json"),
+                                  QStringLiteral("--"), data("slurm-95659.out")});
+    QCOMPARE(joined.exitCode, 2);
+    QVERIFY2(joined.err.contains(QLatin1String("cannot read the pattern file /nonexistent/p.json")),
+             qPrintable(joined.err));
 }
 
 void TstCliMetrics::userPatterns()

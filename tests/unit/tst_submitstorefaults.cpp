@@ -3,7 +3,9 @@
 // refuses exactly that write), then the run is recovered the way the CLI and
 // the window do it (RunLifecycle::reconcileUnresolved). Whatever write failed:
 // Slurm holds exactly one job for the run, the store holds the run with that
-// job's id, and nothing was sent when the failure came before sbatch.
+// job's id, and nothing was sent when the failure came before sbatch. The
+// writes of reconcile itself fail the same way (failedReconcileWrite...).
+// A new store write in SlurmClient::submit/reconcile needs its row here.
 #include "FakeSlurm.h"
 #include "core/client/RunLifecycle.h"
 #include "core/client/SlurmClient.h"
@@ -36,6 +38,57 @@ RunRecord newRun()
 // How sbatch answers in a case (on top of FakeSlurm's own switches).
 enum class Sbatch { Normal, NoJobId, ShellFails };
 
+// Where the submit before a failing reconcile left the run.
+enum class Left { DirectoryOnly, LostBeforeSbatch, LostAfterJobIdFile, SbatchDiedSilently, ControllerDown };
+
+const QString kInjector = QStringLiteral("injector");
+
+// Makes the store refuse exactly one kind of write, as a failing disk or a
+// locked database would: a trigger, through a connection of its own,
+// BEFORE `on` ("UPDATE ON runs") WHEN `when`. "" or the reason it failed.
+QString injectFailure(const RunStore &store, const QString &on, const QString &when)
+{
+    QSqlDatabase raw = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), kInjector);
+    raw.setDatabaseName(store.databasePath());
+    if (!raw.open())
+        return raw.lastError().text();
+    QSqlQuery q(raw);
+    if (!q.exec(QStringLiteral("CREATE TRIGGER injected BEFORE %1 WHEN %2 "
+                               "BEGIN SELECT RAISE(ABORT, 'injected store failure'); END")
+                    .arg(on, when)))
+        return q.lastError().text();
+    return {};
+}
+
+QString removeFailure()
+{
+    QString error;
+    {
+        QSqlDatabase raw = QSqlDatabase::database(kInjector);
+        QSqlQuery q(raw);
+        if (!q.exec(QStringLiteral("DROP TRIGGER injected")))
+            error = q.lastError().text();
+        raw.close();
+    }
+    QSqlDatabase::removeDatabase(kInjector);
+    return error;
+}
+
+// The run has exactly one job in Slurm and the store holds it.
+void checkOneJobStored(const FakeSlurm &slurm, RunStore &store, const RunRecord &run)
+{
+    QList<FakeSlurm::Job> jobs;
+    for (const auto &j : slurm.jobs)
+        if (j.token == run.token)
+            jobs << j;
+    QCOMPARE(jobs.size(), 1);   // no duplicate job
+    const auto all = store.runs();
+    QCOMPARE(all.value().size(), 1);   // no lost (or extra) run
+    const RunRecord settled = all.value().front();
+    QCOMPARE(settled.jobId, jobs.front().id);
+    QVERIFY(settled.submitState == SubmitState::Submitted || settled.submitState == SubmitState::Reconciled);
+}
+
 }   // namespace
 
 class TestSubmitStoreFaults : public QObject {
@@ -43,13 +96,16 @@ class TestSubmitStoreFaults : public QObject {
 private Q_SLOTS:
     void failedWriteLosesNothing_data();
     void failedWriteLosesNothing();
+    void failedReconcileWriteLosesNothing_data();
+    void failedReconcileWriteLosesNothing();
     void failedStateWriteAfterReconcile();
     void batchStoreFailureSendsNothing();
 };
 
 void TestSubmitStoreFaults::failedWriteLosesNothing_data()
 {
-    QTest::addColumn<QString>("when");   // trigger condition on the runs row
+    QTest::addColumn<QString>("on");   // the write refused: "UPDATE ON runs", "INSERT ON state_history"
+    QTest::addColumn<QString>("when");   // trigger condition on the row written
     QTest::addColumn<int>("drop");   // FakeSlurm::Drop
     QTest::addColumn<bool>("controllerDown");
     QTest::addColumn<QByteArray>("rejectWith");
@@ -60,35 +116,54 @@ void TestSubmitStoreFaults::failedWriteLosesNothing_data()
     using K = SubmitOutcome::Kind;
     using D = FakeSlurm::Drop;
     // Writes before sbatch: refused, nothing sent.
-    QTest::newRow("remote dir") << "NEW.remote_dir <> OLD.remote_dir" << int(D::None) << false << QByteArray()
+    QTest::newRow("remote dir") << "UPDATE ON runs"
+                                << "NEW.remote_dir <> OLD.remote_dir" << int(D::None) << false << QByteArray()
                                 << int(Sbatch::Normal) << int(K::Refused) << 0;
-    QTest::newRow("uploaded") << "NEW.submit_state = 'uploaded' AND OLD.submit_state = 'intent'" << int(D::None)
+    QTest::newRow("uploaded") << "UPDATE ON runs"
+                              << "NEW.submit_state = 'uploaded' AND OLD.submit_state = 'intent'" << int(D::None)
                               << false << QByteArray() << int(Sbatch::Normal) << int(K::Refused) << 0;
+    // The Slurm version is kept with the run before sbatch: a failed write sends nothing.
+    QTest::newRow("slurm version") << "UPDATE ON runs"
+                                   << "NEW.slurm_version <> OLD.slurm_version" << int(D::None) << false << QByteArray()
+                                   << int(Sbatch::Normal) << int(K::Refused) << 0;
     QTest::newRow("unknown before sbatch")
+        << "UPDATE ON runs"
         << "NEW.submit_state = 'unknown' AND OLD.submit_state <> 'unknown'" << int(D::None) << false << QByteArray()
         << int(Sbatch::Normal) << int(K::Refused) << 0;
     // Writes after sbatch (the six that used to be ignored): the run stays
     // "unknown" and is resolved by reconcile, never sent twice.
-    QTest::newRow("connection lost") << "NEW.submit_state = 'unknown' AND OLD.submit_state = 'unknown'"
+    QTest::newRow("connection lost") << "UPDATE ON runs"
+                                     << "NEW.submit_state = 'unknown' AND OLD.submit_state = 'unknown'"
                                      << int(D::AfterMv) << false << QByteArray() << int(Sbatch::Normal)
                                      << int(K::Unknown) << 1;
-    QTest::newRow("no job id printed") << "NEW.submit_state = 'unknown' AND OLD.submit_state = 'unknown'"
+    QTest::newRow("no job id printed") << "UPDATE ON runs"
+                                       << "NEW.submit_state = 'unknown' AND OLD.submit_state = 'unknown'"
                                        << int(D::None) << false << QByteArray() << int(Sbatch::NoJobId)
                                        << int(K::Unknown) << 1;
-    QTest::newRow("job id") << "NEW.job_id <> ''" << int(D::None) << false << QByteArray() << int(Sbatch::Normal)
+    QTest::newRow("job id") << "UPDATE ON runs"
+                            << "NEW.job_id <> ''" << int(D::None) << false << QByteArray() << int(Sbatch::Normal)
                             << int(K::Unknown) << 1;
-    QTest::newRow("controller down") << "NEW.submit_state = 'uploaded' AND OLD.submit_state = 'unknown'" << int(D::None)
+    // The job id and its first state (PENDING) are one transaction: the
+    // history row failing takes the job id with it.
+    QTest::newRow("job id: state history") << "INSERT ON state_history"
+                                           << "NEW.state = 'PENDING'" << int(D::None) << false << QByteArray()
+                                           << int(Sbatch::Normal) << int(K::Unknown) << 1;
+    QTest::newRow("controller down") << "UPDATE ON runs"
+                                     << "NEW.submit_state = 'uploaded' AND OLD.submit_state = 'unknown'" << int(D::None)
                                      << true << QByteArray() << int(Sbatch::Normal) << int(K::Unknown) << 1;
-    QTest::newRow("rejected") << "NEW.submit_state = 'rejected'" << int(D::None) << false
+    QTest::newRow("rejected") << "UPDATE ON runs"
+                              << "NEW.submit_state = 'rejected'" << int(D::None) << false
                               << QByteArray("sbatch: error: Batch job submission failed: Invalid partition\n")
                               << int(Sbatch::Normal) << int(K::Unknown) << 1;
     QTest::newRow("submit command failed")
+        << "UPDATE ON runs"
         << "NEW.submit_state = 'unknown' AND OLD.submit_state = 'unknown'" << int(D::None) << false << QByteArray()
         << int(Sbatch::ShellFails) << int(K::Unknown) << 1;
 }
 
 void TestSubmitStoreFaults::failedWriteLosesNothing()
 {
+    QFETCH(QString, on);
     QFETCH(QString, when);
     QFETCH(int, drop);
     QFETCH(bool, controllerDown);
@@ -132,16 +207,7 @@ void TestSubmitStoreFaults::failedWriteLosesNothing()
     QVERIFY2(created.ok(), qPrintable(created.errorText()));
     const RunRecord run = *created;
 
-    {
-        QSqlDatabase raw = QSqlDatabase::addDatabase("QSQLITE", "injector");
-        raw.setDatabaseName(store.databasePath());
-        QVERIFY(raw.open());
-        QSqlQuery q(raw);
-        QVERIFY2(q.exec(QStringLiteral("CREATE TRIGGER injected BEFORE UPDATE ON runs WHEN %1 "
-                                       "BEGIN SELECT RAISE(ABORT, 'injected store failure'); END")
-                            .arg(when)),
-                 qPrintable(q.lastError().text()));
-    }
+    QCOMPARE(injectFailure(store, on, when), QString());
 
     const SubmitOutcome failed = client.submit(run.id);
     QCOMPARE(int(failed.kind), expectedKind);
@@ -153,13 +219,7 @@ void TestSubmitStoreFaults::failedWriteLosesNothing()
     else
         QCOMPARE(afterFailure.submitState, SubmitState::Unknown);   // sent: only reconcile may decide
 
-    {
-        QSqlDatabase raw = QSqlDatabase::database("injector");
-        QSqlQuery q(raw);
-        QVERIFY(q.exec("DROP TRIGGER injected"));
-        raw.close();
-    }
-    QSqlDatabase::removeDatabase("injector");
+    QCOMPARE(removeFailure(), QString());
     slurm.controllerDown = false;
 
     // Recovery as the CLI and the window do it; a run refused before sbatch
@@ -171,16 +231,94 @@ void TestSubmitStoreFaults::failedWriteLosesNothing()
         QCOMPARE(client.submit(run.id).kind, SubmitOutcome::Kind::Submitted);
     Q_UNUSED(rep);
 
-    QList<FakeSlurm::Job> jobs;
-    for (const auto &j : slurm.jobs)
-        if (j.token == run.token)
-            jobs << j;
-    QCOMPARE(jobs.size(), 1);   // no duplicate job
-    const auto all = store.runs();
-    QCOMPARE(all.value().size(), 1);   // no lost (or extra) run
-    const RunRecord settled = all.value().front();
-    QCOMPARE(settled.jobId, jobs.front().id);
-    QVERIFY(settled.submitState == SubmitState::Submitted || settled.submitState == SubmitState::Reconciled);
+    checkOneJobStored(slurm, store, run);
+}
+
+void TestSubmitStoreFaults::failedReconcileWriteLosesNothing_data()
+{
+    QTest::addColumn<QString>("on");
+    QTest::addColumn<QString>("when");
+    QTest::addColumn<int>("left");   // Left
+    // reconcile() reads the run's remote directory.
+    QTest::newRow("no directory: intent") << "UPDATE ON runs"
+                                          << "NEW.submit_state = 'intent'" << int(Left::DirectoryOnly);
+    QTest::newRow("script only: uploaded")
+        << "UPDATE ON runs"
+        << "NEW.submit_state = 'uploaded' AND OLD.submit_state = 'unknown'" << int(Left::LostBeforeSbatch);
+    QTest::newRow("job id file") << "UPDATE ON runs"
+                                 << "NEW.submit_state = 'reconciled'" << int(Left::LostAfterJobIdFile);
+    QTest::newRow("job id file: state history") << "INSERT ON state_history"
+                                                << "NEW.state = 'PENDING'" << int(Left::LostAfterJobIdFile);
+    // lookUpByToken(): squeue and sacct searched for the run's token. (The
+    // state write after a job is found: failedStateWriteAfterReconcile.)
+    QTest::newRow("found by token") << "UPDATE ON runs"
+                                    << "NEW.submit_state = 'reconciled'" << int(Left::SbatchDiedSilently);
+    QTest::newRow("no job carries the token")
+        << "UPDATE ON runs"
+        << "NEW.rejection = 'an earlier sbatch attempt left no job'" << int(Left::ControllerDown);
+}
+
+void TestSubmitStoreFaults::failedReconcileWriteLosesNothing()
+{
+    // A reconcile write that fails leaves the run unresolved as it was (no
+    // job id, nothing sent again); the next reconcile settles it.
+    QFETCH(QString, on);
+    QFETCH(QString, when);
+    QFETCH(int, left);
+
+    QTemporaryDir dir;
+    RunStore store(dir.path());
+    QCOMPARE(store.open().errorText(), QString());
+    FakeRemoteExecutor exec;
+    FakeSlurm slurm(exec);
+    SlurmClient client(exec, store, "testbed");
+    const auto created = store.createRun(newRun());
+    QVERIFY2(created.ok(), qPrintable(created.errorText()));
+    const RunRecord run = *created;
+
+    switch (Left(left)) {
+    case Left::DirectoryOnly:
+        exec.failMkdirs = "Disk quota exceeded";
+        break;
+    case Left::LostBeforeSbatch:
+        slurm.drop = FakeSlurm::Drop::BeforeCommand;
+        break;
+    case Left::LostAfterJobIdFile:
+        slurm.drop = FakeSlurm::Drop::AfterMv;
+        break;
+    case Left::SbatchDiedSilently:
+        slurm.drop = FakeSlurm::Drop::SbatchDiesSilently;
+        break;
+    case Left::ControllerDown:
+        slurm.controllerDown = true;
+        break;
+    }
+    QVERIFY(client.submit(run.id).kind != SubmitOutcome::Kind::Submitted);
+    slurm.controllerDown = false;
+    const RunRecord before = store.run(run.id).value();
+    QVERIFY(before.submitState != SubmitState::Submitted && before.submitState != SubmitState::Reconciled);
+    const int sbatchBefore = exec.countCommands("sbatch --parsable");
+
+    QCOMPARE(injectFailure(store, on, when), QString());
+    RunLifecycle lifecycle(client, store);
+    const ReconcileReport failed = lifecycle.reconcileUnresolved();
+    QCOMPARE(failed.runs.size(), 1);
+    QCOMPARE(failed.runs.front().outcome.kind, ReconcileOutcome::Kind::StillUnknown);
+    QVERIFY2(failed.runs.front().outcome.message.contains("injected store failure"),
+             qPrintable(failed.runs.front().outcome.message));
+    QVERIFY(!failed.runs.front().resubmit);   // not known to be unsent: not sent again
+    QCOMPARE(exec.countCommands("sbatch --parsable"), sbatchBefore);
+    const RunRecord afterFailure = store.run(run.id).value();
+    QCOMPARE(afterFailure.submitState, before.submitState);
+    QCOMPARE(afterFailure.jobId, QString());
+    QCOMPARE(removeFailure(), QString());
+
+    const ReconcileReport rep = lifecycle.reconcileUnresolved();
+    QCOMPARE(rep.runs.size(), 1);
+    QVERIFY2(rep.runs.front().outcome.kind == ReconcileOutcome::Kind::Found
+                 || (rep.runs.front().resubmit && rep.runs.front().resubmit->kind == SubmitOutcome::Kind::Submitted),
+             qPrintable(rep.runs.front().outcome.message));
+    checkOneJobStored(slurm, store, run);
 }
 
 void TestSubmitStoreFaults::failedStateWriteAfterReconcile()
@@ -197,27 +335,14 @@ void TestSubmitStoreFaults::failedStateWriteAfterReconcile()
     slurm.drop = FakeSlurm::Drop::SbatchDiesSilently;
     QCOMPARE(client.submit(id).kind, SubmitOutcome::Kind::Unknown);
     slurm.jobs.last().state = JobState::Running;
-    {
-        QSqlDatabase raw = QSqlDatabase::addDatabase("QSQLITE", "injector2");
-        raw.setDatabaseName(store.databasePath());
-        QVERIFY(raw.open());
-        QSqlQuery q(raw);
-        QVERIFY(q.exec("CREATE TRIGGER injected BEFORE INSERT ON state_history WHEN NEW.state = 'RUNNING' "
-                       "BEGIN SELECT RAISE(ABORT, 'injected store failure'); END"));
-    }
+    QCOMPARE(injectFailure(store, "INSERT ON state_history", "NEW.state = 'RUNNING'"), QString());
     const ReconcileOutcome o = client.reconcile(id);
     QCOMPARE(o.kind, ReconcileOutcome::Kind::Found);
     QVERIFY2(o.message.contains("its state RUNNING is not stored yet"), qPrintable(o.message));
     QVERIFY2(o.message.contains("injected store failure"), qPrintable(o.message));
     QCOMPARE(store.run(id).value().jobId, QStringLiteral("100"));
     QCOMPARE(store.run(id).value().state, JobState::Pending);
-    {
-        QSqlDatabase raw = QSqlDatabase::database("injector2");
-        QSqlQuery q(raw);
-        QVERIFY(q.exec("DROP TRIGGER injected"));
-        raw.close();
-    }
-    QSqlDatabase::removeDatabase("injector2");
+    QCOMPARE(removeFailure(), QString());
     // The next poll stores the state the failed write missed.
     const PollResult p = client.pollOnce();
     QVERIFY(p.ok());
