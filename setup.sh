@@ -66,18 +66,20 @@ sanitized_clang_build() {
   echo "setup: clang + sanitizer build took $((SECONDS - start)) s"
 }
 sanitized_clang_run() {
-  local start=$SECONDS
+  local start=$SECONDS rc=0
   (
     cd "$asan_dir"
     export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1"
     export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
     # Leaks inside system libraries only, each entry says why (no ODR suppression).
-    export LSAN_OPTIONS="suppressions=$here/tests/sanitizers/lsan.supp:print_suppressions=0"
+    export LSAN_OPTIONS="suppressions=$here/tests/sanitizers/lsan.supp:print_suppressions=0:use_tls=0"
     # Instrumented code runs 2-5x slower: QtTest's 5-minute limit per function is too short.
     export QTEST_FUNCTION_TIMEOUT=900000
     ctest --output-on-failure -j2 --timeout 900 -L 'unit|gui|fuzz'
-  )
+  ) || rc=$?
   echo "setup: clang + sanitizer tests took $((SECONDS - start)) s"
+  # ctest's status, not the echo's: a failed sanitized test fails the run.
+  return $rc
 }
 
 # Every cluster and GUI-cluster test again on Slurm 24.11 (label slurm24):
@@ -93,7 +95,9 @@ slurm24_cluster_tests() {
   cmake --build "$build" -j"$(nproc)" --target scalelab $targets
   echo "setup: build for the 24.11 suite took $((SECONDS - start)) s"
   t=$SECONDS
-  SCALELAB_TESTCLUSTER_SLURM=24.11 "$here/tests/cluster/testcluster" build-root
+  # Called as `f || …`, where set -e is off: a failed build is reported here.
+  SCALELAB_TESTCLUSTER_SLURM=24.11 "$here/tests/cluster/testcluster" build-root \
+    || { echo "setup: building the Debian 13 root failed (see /var/cache/scalelab-testcluster/build.log)"; return 1; }
   echo "setup: Debian 13 root ready in $((SECONDS - t)) s"
   t=$SECONDS
   # The status is ctest's: inside `f || …` set -e is off, so it is passed on by hand.
@@ -135,11 +139,16 @@ case "$mode" in
     #    Then the same cluster suite on Slurm 24.11 (label slurm24, a Debian 13
     #    chroot, cached in /var/cache): only one cluster can be up at a time.
     # 3. The sanitized tests, once the cluster is down: they are CPU-bound too.
+    # Beside the cluster tests, also at nice 19: the reproducible-build check
+    # (the same commit built twice from two folders, compared byte for byte).
     failed=""
     (cd "$build" && ctest --output-on-failure -j2 --timeout 900 -LE 'bench|slurm24|cluster') || failed="$failed local"
     asan_log=$build/sanitize-build.log
     ( renice -n 19 -p "$BASHPID" >/dev/null; sanitized_clang_build ) >"$asan_log" 2>&1 &
     asan_build=$!
+    repro_log=$build/reproducible.log
+    ( renice -n 19 -p "$BASHPID" >/dev/null; reproducible_check ) >"$repro_log" 2>&1 &
+    repro=$!
     (cd "$build" && ctest --output-on-failure -j2 --timeout 900 -L cluster -LE 'bench|slurm24') || failed="$failed cluster"
     slurm24_cluster_tests || failed="$failed cluster-24.11"
     if wait "$asan_build"; then
@@ -147,6 +156,11 @@ case "$mode" in
       sanitized_clang_run || failed="$failed sanitizers"
     else
       tail -40 "$asan_log"; failed="$failed sanitizer-build"
+    fi
+    if wait "$repro"; then
+      grep -E '^(reproducible|setup):|^  [0-9a-f]{64} ' "$repro_log"
+    else
+      tail -40 "$repro_log"; failed="$failed reproducible"
     fi
     if [ -n "$failed" ]; then echo "setup: failed:$failed" >&2; exit 1; fi
     echo "setup: all tests passed"

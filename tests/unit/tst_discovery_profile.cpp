@@ -55,12 +55,14 @@ QStringList rules(const Diagnostics &ds, Severity sev)
     return r;
 }
 
-const Diagnostic *byRule(const Diagnostics &ds, const QString &rule)
+// A copy, not a pointer: callers pass validateJob's result straight in, and a
+// pointer into that temporary list dangles at the end of the statement.
+std::optional<Diagnostic> byRule(const Diagnostics &ds, const QString &rule)
 {
     for (const auto &d : ds)
         if (d.rule == rule)
-            return &d;
-    return nullptr;
+            return d;
+    return std::nullopt;
 }
 
 // The testbed with the Slurm settings a real site has: a DefaultTime, memory
@@ -271,7 +273,7 @@ private Q_SLOTS:
     {
         const ClusterProfile p = roundTrip(ProfileBuilder::build(testbedInput(), nullptr).profile);
         const Diagnostics ds = validateJob(ddp(p.id, QStringLiteral("gpusmall"), 3), p);
-        const Diagnostic *d = byRule(ds, QStringLiteral("partition-gpu-limit"));
+        const auto d = byRule(ds, QStringLiteral("partition-gpu-limit"));
         QVERIFY(d);
         QCOMPARE(d->severity, Severity::Error);
         QVERIFY2(d->message.startsWith(QStringLiteral("Partition gpusmall allows at most 2 GPUs per job (QOS gpusmall: "
@@ -284,7 +286,7 @@ private Q_SLOTS:
         Partition &gpu = q.partitions[0];
         gpu.qos = QStringLiteral("gpusmall");
         const Diagnostics ds2 = validateJob(ddp(p.id, QStringLiteral("gpu"), 4), q);
-        const Diagnostic *d2 = byRule(ds2, QStringLiteral("qos-gpu-limit"));
+        const auto d2 = byRule(ds2, QStringLiteral("qos-gpu-limit"));
         QVERIFY(d2);
         QVERIFY2(d2->message.startsWith(QStringLiteral("QOS gpusmall of partition gpu allows at most 2 GPUs per job "
                                                        "(MaxTRESPerJob gres/gpu=2); 4 requested.")),
@@ -374,7 +376,7 @@ private Q_SLOTS:
         JobSpec test = ddp(p.id, QStringLiteral("gputest"), 4);
         test.time = QStringLiteral("00:10:00");
         const Diagnostics down = validateJob(test, p);
-        const Diagnostic *d = byRule(down, QStringLiteral("partition-not-up"));
+        const auto d = byRule(down, QStringLiteral("partition-not-up"));
         QVERIFY(d);
         QCOMPARE(d->severity, Severity::Warning);
         QVERIFY2(d->message.startsWith(QStringLiteral("Partition gputest was DOWN when it was read (scontrol show "
@@ -387,7 +389,7 @@ private Q_SLOTS:
 
         // AllowAccounts: the job's account, or the only account the researcher has.
         const Diagnostics denied = validateJob(ddp(p.id, QStringLiteral("gpusmall"), 2), p);
-        const Diagnostic *a = byRule(denied, QStringLiteral("account-not-allowed"));
+        const auto a = byRule(denied, QStringLiteral("account-not-allowed"));
         QVERIFY(a);
         QCOMPARE(a->severity, Severity::Error);
         QVERIFY2(a->message.startsWith(QStringLiteral("Partition gpusmall accepts only accounts project_2009999 "
@@ -401,7 +403,7 @@ private Q_SLOTS:
         QVERIFY(byRule(other, QStringLiteral("account-no-association")));   // not one of the researcher's
         JobSpec noAccount = ddp(p.id, QStringLiteral("gpusmall"), 2);
         noAccount.account.clear();
-        const Diagnostic *implied = byRule(validateJob(noAccount, p), QStringLiteral("account-not-allowed"));
+        const auto implied = byRule(validateJob(noAccount, p), QStringLiteral("account-not-allowed"));
         QVERIFY(implied);
         QVERIFY2(implied->message.contains(QStringLiteral("your account project_2001234 is not one of them")),
                  qPrintable(implied->message));
@@ -415,14 +417,14 @@ private Q_SLOTS:
         // DefaultTime explains the time a job asking none gets.
         JobSpec noTime = ddp(p.id, QStringLiteral("gpu"), 4);
         noTime.time.clear();
-        const Diagnostic *t = byRule(validateJob(noTime, p), QStringLiteral("time-default"));
+        const auto t = byRule(validateJob(noTime, p), QStringLiteral("time-default"));
         QVERIFY(t);
         QCOMPARE(t->severity, Severity::Info);
         QVERIFY2(t->message.startsWith(QStringLiteral("With no time limit the job gets partition gpu's DefaultTime, "
                                                       "01:00:00")),
                  qPrintable(t->message));
         noTime.partition = QStringLiteral("gputest");
-        const Diagnostic *none = byRule(validateJob(noTime, p), QStringLiteral("time-default"));
+        const auto none = byRule(validateJob(noTime, p), QStringLiteral("time-default"));
         QVERIFY(none);
         QVERIFY2(none->message.endsWith(QStringLiteral("gets its MaxTime, 00:15:00.")), qPrintable(none->message));
         // gpusmall's State and DefaultTime are not known: no warning, no time info, one limit-unknown info.
@@ -439,14 +441,14 @@ private Q_SLOTS:
         mem.partitions[0].memoryPerNodeMB = 16000;
         JobSpec big = ddp(p.id, QStringLiteral("gpu"), 4);
         big.memory = QStringLiteral("14G");
-        const Diagnostic *m = byRule(validateJob(big, mem), QStringLiteral("partition-memory-limit"));
+        const auto m = byRule(validateJob(big, mem), QStringLiteral("partition-memory-limit"));
         QVERIFY(m);
         QCOMPARE(m->severity, Severity::Error);
         QCOMPARE(m->fix.value, QStringLiteral("12000M"));
         big.memory = QStringLiteral("11G");
         QVERIFY(!byRule(validateJob(big, mem), QStringLiteral("partition-memory-limit")));
         // No memory asked: DefMemPerGPU says what the job gets.
-        const Diagnostic *def = byRule(up, QStringLiteral("memory-default"));
+        const auto def = byRule(up, QStringLiteral("memory-default"));
         QVERIFY(def);
         QVERIFY2(def->message.startsWith(QStringLiteral("No memory request: partition gpu gives 12000 MB per node "
                                                         "(DefMemPerGPU=3000 MB x 4 GPUs")),
@@ -472,7 +474,7 @@ private Q_SLOTS:
 
         // MaxTRESPerJob gres/gpu of the association's QOS, named.
         const Diagnostics ds = validateJob(ddp(p.id, QStringLiteral("gpu"), 4), p);
-        const Diagnostic *d = byRule(ds, QStringLiteral("qos-gpu-limit"));
+        const auto d = byRule(ds, QStringLiteral("qos-gpu-limit"));
         QVERIFY(d);
         QCOMPARE(d->severity, Severity::Error);
         QVERIFY2(d->message.startsWith(QStringLiteral("QOS gpulimited (the default QOS of your association with "
@@ -483,7 +485,7 @@ private Q_SLOTS:
         // MaxWall.
         JobSpec longJob = ddp(p.id, QStringLiteral("gpu"), 2);
         longJob.time = QStringLiteral("05:00:00");
-        const Diagnostic *t = byRule(validateJob(longJob, p), QStringLiteral("qos-time-limit"));
+        const auto t = byRule(validateJob(longJob, p), QStringLiteral("qos-time-limit"));
         QVERIFY(t);
         QVERIFY2(t->message.startsWith(QStringLiteral("05:00:00 exceeds the MaxWall of 04:00:00 set by QOS gpulimited "
                                                       "(the default QOS of your association")),
@@ -495,7 +497,7 @@ private Q_SLOTS:
         // MaxTRESPerUser gres/gpu of the other account's QOS: the job could never start.
         JobSpec wide = ddp(p.id, QStringLiteral("gpu"), 8, 2);
         wide.account = QStringLiteral("project_2005555");
-        const Diagnostic *u = byRule(validateJob(wide, p), QStringLiteral("qos-user-gpu-limit"));
+        const auto u = byRule(validateJob(wide, p), QStringLiteral("qos-user-gpu-limit"));
         QVERIFY(u);
         QVERIFY2(u->message.startsWith(QStringLiteral("QOS gpuuser (the default QOS of your association with account "
                                                       "project_2005555) lets all your running jobs together use at "
@@ -529,7 +531,7 @@ private Q_SLOTS:
         const Diagnostics ds = validateJob(s, *g);
         QCOMPARE(rules(ds, Severity::Error), QStringList());
         QCOMPARE(rules(ds, Severity::Warning), QStringList());
-        const Diagnostic *info = byRule(ds, QStringLiteral("limit-unknown"));
+        const auto info = byRule(ds, QStringLiteral("limit-unknown"));
         QVERIFY(info);
         QCOMPARE(info->severity, Severity::Info);
         QVERIFY2(info->message.contains(QStringLiteral("gpusPerNode, cpusPerNode, memoryPerNodeMB, maxNodes, maxTime")),
