@@ -231,7 +231,12 @@ std::optional<qint64> memoryMB(const QString &text)
     const auto m = re.match(text.trimmed());
     if (!m.hasMatch())
         return std::nullopt;
-    const qint64 n = m.captured(1).toLongLong();
+    bool ok = false;
+    const qint64 n = m.captured(1).toLongLong(&ok);
+    // A spec's "99999999999999T" must not overflow below (undefined behaviour):
+    // 2^40 of any unit is already more memory than any node has.
+    if (!ok || n > (qint64(1) << 40))
+        return std::nullopt;
     const QChar unit = m.captured(2).isEmpty() ? QLatin1Char('M') : m.captured(2).at(0).toUpper();
     switch (unit.toLatin1()) {
     case 'K':

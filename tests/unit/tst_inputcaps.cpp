@@ -7,6 +7,7 @@
 
 #include "core/base/InputLimits.h"
 #include "core/base/JsonSupport.h"
+#include "core/compose/JobValidator.h"
 #include "core/model/JobSpecJson.h"
 #include "core/profiles/ProfileLoader.h"
 #include "core/profiles/ProfileRegistry.h"
@@ -264,6 +265,23 @@ private Q_SLOTS:
         QCOMPARE(found[0].line, 4);
         QVERIFY2(found[0].message.endsWith(QLatin1String("Request CPUs with --cpus-per-task instead.")),
                  qPrintable(found[0].message));
+    }
+
+    // A spec's memory of 10^14 T is past what a 64-bit count of megabytes holds:
+    // an error on the field, never a wrapped (undefined) number.
+    void specMemoryBeyondRangeIsAFinding()
+    {
+        JobSpec spec;
+        spec.profile = QStringLiteral("lumi");
+        spec.partition = QStringLiteral("small-g");
+        spec.gpus = 1;
+        spec.time = QStringLiteral("01:00:00");
+        spec.program = QStringLiteral("train.py");
+        spec.memory = QStringLiteral("99999999999999T");
+        const Diagnostics d = validateJob(spec, fixtureProfile(QStringLiteral("lumi")));
+        const auto found = withRule(d, QStringLiteral("memory-malformed"));
+        QCOMPARE(found.size(), 1);
+        QCOMPARE(found[0].field, QStringLiteral("memory"));
     }
 
     // F2 semantics: a quote is followed to where it closes, however far.
