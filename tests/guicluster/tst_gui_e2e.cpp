@@ -16,6 +16,7 @@
 #include "ui/jobs/RunDetailsView.h"
 #include "core/store/RunStore.h"
 #include "core/compose/SbatchRenderer.h"
+#include "core/compose/StudyPlanner.h"
 #include "core/model/JobSpecJson.h"
 #include "TestClusterEnv.h"
 
@@ -213,6 +214,39 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(stateOf(created.value().id) == QLatin1String("COMPLETED"), 120000);
         // Exactly one job: the token is on one job only.
         QCOMPARE(m_services->store().run(created.value().id).value().submitState, SubmitState::Submitted);
+    }
+
+    // The window's study path on the real cluster: two repeats of one point,
+    // one at a time (the default order). The second job waits for the first
+    // (a Slurm dependency), so their run times never overlap, and both land
+    // in the Jobs table under the study with their accounting.
+    void studyRepeatsRunOneAtATime()
+    {
+        const JobSpec spec = e2eSpec(QStringLiteral("/bin/sleep"), {QStringLiteral("3")});
+        QSignalSpy submitted(m_clusters.get(), &ClusterManager::submitFinished);
+        const qint64 before = newestRunId();
+        m_clusters->submit({spec, spec}, QStringLiteral("GUI repeats"), StudyOrder::OneAtATime);
+        QTRY_VERIFY_WITH_TIMEOUT(submitted.count() == 1, 60000);
+        QVERIFY2(submitted.first().at(1).toBool(), qPrintable(submitted.first().at(0).toString()));
+        const QList<qint64> ids{before + 1, before + 2};
+        QCOMPARE(newestRunId(), ids.last());
+        for (qint64 id : ids) {
+            QCOMPARE(m_place->model()->indexOfRun(id).parent().data().toString(), QStringLiteral("GUI repeats"));
+            QTRY_VERIFY_WITH_TIMEOUT(stateOf(id) == QLatin1String("COMPLETED"), 180000);
+        }
+        QList<std::optional<SacctRecord>> acct;
+        for (qint64 id : ids) {
+            QTRY_VERIFY_WITH_TIMEOUT(m_services->store().accounting(id).value().has_value()
+                                         && !m_services->store().accounting(id).value()->end.isEmpty(),
+                                     60000);
+            acct << m_services->store().accounting(id).value();
+        }
+        const QDateTime firstEnd = QDateTime::fromString(acct[0]->end, Qt::ISODate);
+        const QDateTime secondStart = QDateTime::fromString(acct[1]->start, Qt::ISODate);
+        QVERIFY2(firstEnd.isValid() && secondStart.isValid(), qPrintable(acct[0]->end + " / " + acct[1]->start));
+        QVERIFY2(secondStart >= firstEnd,
+                 qPrintable(QStringLiteral("the second repeat started %1, before the first ended %2")
+                                .arg(acct[1]->start, acct[0]->end)));
     }
 
     void cancelShowsCancelled()
