@@ -436,13 +436,10 @@ private Q_SLOTS:
     void cleanupTestCase()
     {
         // Reads and prints still running on pool threads use the store: they
-        // finish before it goes, and the pool's threads end before exit (a
-        // thread still ending while LeakSanitizer stops the world crashes it).
+        // finish before it goes.
         m_place.reset();
         QThreadPool::globalInstance()->waitForDone();
         m_services.reset();
-        QThreadPool::globalInstance()->setExpiryTimeout(0);
-        QThreadPool::globalInstance()->waitForDone();
     }
 };
 
