@@ -180,7 +180,8 @@ case "$mode" in
     reproducible_check
     ;;
   bench)
-    install_packages "$APP_PACKAGES $TEST_PACKAGES"
+    # sqlite3: bench_results' baseline (the same queries through the sqlite3 tool).
+    install_packages "$APP_PACKAGES $TEST_PACKAGES sqlite3"
     build
     for b in "$build"/tests/bench_*; do [ -x "$b" ] && "$b"; done
     ;;

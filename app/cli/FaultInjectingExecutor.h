@@ -22,8 +22,8 @@ public:
     static std::optional<SubmitStep> stepFromEnvironment();
 
     RemoteResult run(const QStringList &argv, int timeoutMs = 60000) override { return m_inner.run(argv, timeoutMs); }
-    QString mkdirs(const QString &remoteDir) override { return m_inner.mkdirs(remoteDir); }
-    QString upload(const QString &remotePath, const QByteArray &data, int mode = 0644) override
+    Result<void> mkdirs(const QString &remoteDir) override { return m_inner.mkdirs(remoteDir); }
+    Result<void> upload(const QString &remotePath, const QByteArray &data, int mode = 0644) override
     {
         return m_inner.upload(remotePath, data, mode);
     }

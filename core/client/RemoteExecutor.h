@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/base/Result.h"
+
 #include <QByteArray>
 #include <QString>
 #include <QStringList>
@@ -53,8 +55,11 @@ class RemoteExecutor {
 public:
     virtual ~RemoteExecutor() = default;
     virtual RemoteResult run(const QStringList &argv, int timeoutMs = 60000) = 0;
-    virtual QString mkdirs(const QString &remoteDir) = 0;   // returns error or ""
-    virtual QString upload(const QString &remotePath, const QByteArray &data, int mode = 0644) = 0;
+    // Both fail with Transport when the connection failed (the directory or
+    // file may or may not be there) and RemoteFailed when the host refused
+    // the operation; upload also with InvalidValue for a path naming no file.
+    virtual Result<void> mkdirs(const QString &remoteDir) = 0;
+    virtual Result<void> upload(const QString &remotePath, const QByteArray &data, int mode = 0644) = 0;
     virtual RemoteFileChunk download(const QString &remotePath, qint64 offset = 0,
                                      qint64 maxBytes = 16 * 1024 * 1024) = 0;
     virtual QString homeDirectory() = 0;   // absolute remote $HOME, "" if unknown

@@ -171,10 +171,12 @@ SubmitOutcome SlurmClient::submit(qint64 runId, const QString &afterJobId)
     m_exec.reached(SubmitStep::DirectoryStored);
 
     // (b) directory + script. Nothing here can create a job, so failures are NotSent.
-    if (QString e = m_exec.mkdirs(dir); !e.isEmpty())
-        return SubmitOutcome{K::NotSent, {}, QStringLiteral("creating %1 failed: %2").arg(dir, e), false};
-    if (QString e = m_exec.upload(dir + QLatin1Char('/') + scriptFileName(), run.script.toUtf8(), 0644); !e.isEmpty())
-        return SubmitOutcome{K::NotSent, {}, QStringLiteral("uploading the job script failed: %1").arg(e), false};
+    if (auto e = m_exec.mkdirs(dir); !e)
+        return SubmitOutcome{
+            K::NotSent, {}, QStringLiteral("creating %1 failed: %2").arg(dir, e.error().message), false};
+    if (auto e = m_exec.upload(dir + QLatin1Char('/') + scriptFileName(), run.script.toUtf8(), 0644); !e)
+        return SubmitOutcome{
+            K::NotSent, {}, QStringLiteral("uploading the job script failed: %1").arg(e.error().message), false};
     if (auto e = m_store.setSubmitState(runId, SubmitState::Uploaded); !e)
         return refuse(e.error().message);
     m_exec.reached(SubmitStep::ScriptUploaded);
@@ -383,13 +385,13 @@ TestOnlyResult SlurmClient::testOnly(const QString &script)
     }
     // Beside the runs, never inside one.
     const QString dir = m_home + QStringLiteral("/.scalelab/test-only/") + scratch.token;
-    if (QString e = m_exec.mkdirs(dir); !e.isEmpty()) {
-        result.transportError = QStringLiteral("creating %1 failed: %2").arg(dir, e);
+    if (auto e = m_exec.mkdirs(dir); !e) {
+        result.transportError = QStringLiteral("creating %1 failed: %2").arg(dir, e.error().message);
         return result;
     }
     const QString path = dir + QLatin1Char('/') + scriptFileName();
-    if (QString e = m_exec.upload(path, script.toUtf8(), 0644); !e.isEmpty()) {
-        result.transportError = QStringLiteral("uploading the script failed: %1").arg(e);
+    if (auto e = m_exec.upload(path, script.toUtf8(), 0644); !e) {
+        result.transportError = QStringLiteral("uploading the script failed: %1").arg(e.error().message);
         return result;
     }
     const RemoteResult r =

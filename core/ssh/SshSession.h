@@ -57,9 +57,9 @@ public:
     // RemoteExecutor. run() quotes argv with ShellQuote::join and refuses words
     // failing ShellQuote::isSafeForRemote. Output is returned unmodified.
     RemoteResult run(const QStringList &argv, int timeoutMs = 60000) override;
-    QString mkdirs(const QString &remoteDir) override;
+    Result<void> mkdirs(const QString &remoteDir) override;
     // Writes to a temporary name beside remotePath, sets `mode`, renames over.
-    QString upload(const QString &remotePath, const QByteArray &data, int mode = 0644) override;
+    Result<void> upload(const QString &remotePath, const QByteArray &data, int mode = 0644) override;
     // offset < 0 reads the last -offset bytes (a tail).
     RemoteFileChunk download(const QString &remotePath, qint64 offset = 0, qint64 maxBytes = 16 * 1024 * 1024) override;
     QString homeDirectory() override;
@@ -72,7 +72,7 @@ public:
 private:
     QString connectImpl();
     RemoteResult runImpl(const QStringList &argv, int timeoutMs);
-    QString uploadImpl(const QString &remotePath, const QByteArray &data, int mode);
+    Result<void> uploadImpl(const QString &remotePath, const QByteArray &data, int mode);
     RemoteFileChunk downloadImpl(const QString &remotePath, qint64 offset, qint64 maxBytes);
     QString notConnectedText() const;
 

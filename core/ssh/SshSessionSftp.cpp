@@ -61,6 +61,13 @@ bool isAbsoluteOrHome(const QString &p)
     return p.startsWith(QLatin1Char('/'));
 }
 
+// An SFTP request that failed on a lost connection may or may not have taken
+// effect, like a command whose answer was lost: Transport, not RemoteFailed.
+ErrorCode sftpFailureCode(ssh_session s)
+{
+    return s && ssh_is_connected(s) ? ErrorCode::RemoteFailed : ErrorCode::Transport;
+}
+
 }   // namespace
 
 QString SshSession::homeDirectory()
@@ -93,13 +100,15 @@ static QString expandRemote(SshSession *self, const QString &path)
     return path;
 }
 
-QString SshSession::mkdirs(const QString &remoteDir)
+Result<void> SshSession::mkdirs(const QString &remoteDir)
 {
     if (QString e = d->ensureSftp(); !e.isEmpty())
-        return e;
+        return fail(ErrorCode::Transport, e);
     const QString dir = expandRemote(this, remoteDir);
+    // The home is unknown only when asking for it failed on the connection.
     if (dir.isEmpty())
-        return QStringLiteral("cannot create %1: the remote home directory is unknown").arg(remoteDir);
+        return fail(ErrorCode::Transport,
+                    QStringLiteral("cannot create %1: the remote home directory is unknown").arg(remoteDir));
     const QStringList parts = dir.split(QLatin1Char('/'), Qt::SkipEmptyParts);
     QString cur = isAbsoluteOrHome(dir) ? QStringLiteral("") : QStringLiteral(".");
     for (const QString &part : parts) {
@@ -110,13 +119,14 @@ QString SshSession::mkdirs(const QString &remoteDir)
             const bool isDir = a->type == SSH_FILEXFER_TYPE_DIRECTORY;
             sftp_attributes_free(a);
             if (!isDir)
-                return QStringLiteral("cannot create %1: %2 exists and is not a directory").arg(remoteDir, cur);
+                return fail(ErrorCode::RemoteFailed,
+                            QStringLiteral("cannot create %1: %2 exists and is not a directory").arg(remoteDir, cur));
             continue;
         }
         if (sftp_get_error(d->sftp) != SSH_FX_NO_SUCH_FILE) {
             if (!isConnected() || !ssh_is_connected(d->session()))
-                return d->transportFailure(QStringLiteral("mkdir %1").arg(cur));
-            return d->sftpErrorText(QStringLiteral("cannot inspect"), cur);
+                return fail(ErrorCode::Transport, d->transportFailure(QStringLiteral("mkdir %1").arg(cur)));
+            return fail(ErrorCode::RemoteFailed, d->sftpErrorText(QStringLiteral("cannot inspect"), cur));
         }
         if (sftp_mkdir(d->sftp, p.constData(), 0755) != SSH_OK) {
             // Another process may have created it meanwhile.
@@ -125,11 +135,12 @@ QString SshSession::mkdirs(const QString &remoteDir)
             if (again)
                 sftp_attributes_free(again);
             if (!ok)
-                return d->sftpErrorText(QStringLiteral("cannot create the directory"), cur);
+                return fail(sftpFailureCode(d->session()),
+                            d->sftpErrorText(QStringLiteral("cannot create the directory"), cur));
         }
     }
     d->sinceTraffic.restart();
-    return {};
+    return success();
 }
 
 namespace {
@@ -147,22 +158,22 @@ QString loggedPath(QString text, const QString &remotePath)
 
 }   // namespace
 
-QString SshSession::upload(const QString &remotePath, const QByteArray &data, int mode)
+Result<void> SshSession::upload(const QString &remotePath, const QByteArray &data, int mode)
 {
     QElapsedTimer timer;
     timer.start();
-    const QString e = uploadImpl(remotePath, data, mode);
+    Result<void> result = uploadImpl(remotePath, data, mode);
     const QString what = QStringLiteral("%1: sftp upload %2 (%3 bytes)")
                              .arg(d->settings.alias, loggedPath(remotePath, remotePath))
                              .arg(data.size());
-    if (e.isEmpty())
+    if (result)
         qCInfo(lcSsh).noquote() << QStringLiteral("%1 -> ok in %2 ms").arg(what).arg(timer.elapsed());
     else
         qCWarning(lcSsh).noquote() << QStringLiteral("%1 -> failed after %2 ms: %3")
                                           .arg(what)
                                           .arg(timer.elapsed())
-                                          .arg(loggedPath(e, remotePath));
-    return e;
+                                          .arg(loggedPath(result.error().message, remotePath));
+    return result;
 }
 
 RemoteFileChunk SshSession::download(const QString &remotePath, qint64 offset, qint64 maxBytes)
@@ -184,13 +195,17 @@ RemoteFileChunk SshSession::download(const QString &remotePath, qint64 offset, q
     return c;
 }
 
-QString SshSession::uploadImpl(const QString &remotePath, const QByteArray &data, int mode)
+Result<void> SshSession::uploadImpl(const QString &remotePath, const QByteArray &data, int mode)
 {
     if (QString e = d->ensureSftp(); !e.isEmpty())
-        return e;
+        return fail(ErrorCode::Transport, e);
     const QString path = expandRemote(this, remotePath);
-    if (path.isEmpty() || path.endsWith(QLatin1Char('/')))
-        return QStringLiteral("cannot upload to \"%1\": not a file path").arg(remotePath);
+    if (path.isEmpty() || path.endsWith(QLatin1Char('/'))) {
+        // "~/x" comes out empty only when asking for the home failed on the connection.
+        const bool homeUnknown = path.isEmpty() && !remotePath.isEmpty();
+        return fail(homeUnknown ? ErrorCode::Transport : ErrorCode::InvalidValue,
+                    QStringLiteral("cannot upload to \"%1\": not a file path").arg(remotePath));
+    }
     // Temporary name in the same directory so the final rename is atomic.
     const int slash = path.lastIndexOf(QLatin1Char('/'));
     const QString tmp =
@@ -200,9 +215,10 @@ QString SshSession::uploadImpl(const QString &remotePath, const QByteArray &data
     sftp_file f =
         sftp_open(d->sftp, tmpBytes.constData(), O_WRONLY | O_CREAT | O_EXCL, mode_t(mode & 07777) | S_IRUSR | S_IWUSR);
     if (!f)
-        return d->sftpErrorText(QStringLiteral("cannot create"), tmp);
+        return fail(sftpFailureCode(d->session()), d->sftpErrorText(QStringLiteral("cannot create"), tmp));
     qint64 done = 0;
     QString error;
+    bool mvLost = false;   // the mv fallback's outcome is unknown
     while (done < data.size()) {
         const size_t chunk = size_t(std::min<qint64>(data.size() - done, 32 * 1024));
         const ssize_t w = sftp_write(f, data.constData() + done, chunk);
@@ -230,6 +246,7 @@ QString SshSession::uploadImpl(const QString &remotePath, const QByteArray &data
             if (replaceable && ShellQuote::isSafeForRemote(path)) {
                 const RemoteResult mv =
                     run({QStringLiteral("mv"), QStringLiteral("-f"), QStringLiteral("--"), tmp, path});
+                mvLost = !mv.transportOk();
                 if (mv.ok())
                     error.clear();
                 else
@@ -239,14 +256,15 @@ QString SshSession::uploadImpl(const QString &remotePath, const QByteArray &data
         }
     }
     if (!error.isEmpty()) {
+        const ErrorCode code = mvLost ? ErrorCode::Transport : sftpFailureCode(d->session());
         if (d->session() && ssh_is_connected(d->session()))
             sftp_unlink(d->sftp, tmpBytes.constData());
         else
             d->broken = true;
-        return error;
+        return fail(code, error);
     }
     d->sinceTraffic.restart();
-    return {};
+    return success();
 }
 
 RemoteFileChunk SshSession::downloadImpl(const QString &remotePath, qint64 offset, qint64 maxBytes)

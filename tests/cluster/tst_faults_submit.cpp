@@ -84,8 +84,8 @@ public:
         }
         return m_inner.run(argv, timeoutMs);
     }
-    QString mkdirs(const QString &dir) override { return m_inner.mkdirs(dir); }
-    QString upload(const QString &path, const QByteArray &data, int mode) override
+    Result<void> mkdirs(const QString &dir) override { return m_inner.mkdirs(dir); }
+    Result<void> upload(const QString &path, const QByteArray &data, int mode) override
     {
         if (!fired && m_fault == Fault::DuringUpload) {
             fired = true;

@@ -83,8 +83,8 @@ void TestLogRedaction::mfaLoginLeavesNoSecretsInTheLog()
                                   .arg(QRandomGenerator::global()->generate(), 8, 16, QLatin1Char('0'));
     QCOMPARE(s.run({QStringLiteral("sbatch"), QStringLiteral("--version")}).exitCode, 0);
     QCOMPARE(s.run({QStringLiteral("ls"), userDir}).exitCode, 2);
-    QCOMPARE(s.mkdirs(userDir), QString());
-    QCOMPARE(s.upload(userDir + QStringLiteral("/job.sbatch"), "#!/bin/bash\necho hi\n"), QString());
+    QCOMPARE(s.mkdirs(userDir).errorText(), QString());
+    QCOMPARE(s.upload(userDir + QStringLiteral("/job.sbatch"), "#!/bin/bash\necho hi\n").errorText(), QString());
     QCOMPARE(s.download(userDir + QStringLiteral("/job.sbatch")).data, QByteArray("#!/bin/bash\necho hi\n"));
     QCOMPARE(s.run({QStringLiteral("rm"), QStringLiteral("-rf"), QStringLiteral("--"), userDir}).exitCode, 0);
     s.disconnect();

@@ -41,7 +41,8 @@ class TestSlurmVersions : public QObject {
     {
         if (!m_bashrcChanged)
             return;
-        QCOMPARE(m_cluster.ssh->upload(QStringLiteral("/home/researcher/.bashrc"), m_bashrc, 0644), QString());
+        QCOMPARE(m_cluster.ssh->upload(QStringLiteral("/home/researcher/.bashrc"), m_bashrc, 0644).errorText(),
+                 QString());
         sh(QStringLiteral("rm -f /home/researcher/scalelab-rc-slurm.conf"));
         m_bashrcChanged = false;
     }
@@ -133,8 +134,9 @@ private Q_SLOTS:
                                    "SACCT_FORMAT=JobID SINFO_FORMAT='%P' SQUEUE_STATES=PD "
                                    "SLURM_CONF=/home/researcher/scalelab-rc-slurm.conf\n";
         QCOMPARE(sh(QStringLiteral("cp \"$SLURM_CONF\" /home/researcher/scalelab-rc-slurm.conf")).exitCode, 0);
-        QCOMPARE(m_cluster.ssh->upload(QStringLiteral("/home/researcher/.bashrc"), hostile + m_bashrc, 0644),
-                 QString());
+        QCOMPARE(
+            m_cluster.ssh->upload(QStringLiteral("/home/researcher/.bashrc"), hostile + m_bashrc, 0644).errorText(),
+            QString());
         m_bashrcChanged = true;
 
         // The rc file is in force for commands run over ssh.

@@ -162,8 +162,8 @@ private Q_SLOTS:
         const RunRecord run = m_store->run(id).value();
         const QString dir = m_ssh->homeDirectory() + "/" + SlurmClient::runsRoot() + "/" + run.token;
         QCOMPARE(m_store->setRemoteDir(id, dir).errorText(), QString());
-        QCOMPARE(m_ssh->mkdirs(dir), QString());
-        QCOMPARE(m_ssh->upload(dir + "/job.sbatch", run.script.toUtf8()), QString());
+        QCOMPARE(m_ssh->mkdirs(dir).errorText(), QString());
+        QCOMPARE(m_ssh->upload(dir + "/job.sbatch", run.script.toUtf8()).errorText(), QString());
         QCOMPARE(m_store->setSubmitState(id, SubmitState::Unknown, "lost").errorText(), QString());
         const RemoteResult r = m_ssh->run({"sh", "-c", SlurmClient::submitShellBody(dir, run.token)});
         QVERIFY2(r.ok(), r.err.constData());
@@ -178,8 +178,8 @@ private Q_SLOTS:
         const RunRecord run2 = m_store->run(id2).value();
         const QString dir2 = m_ssh->homeDirectory() + "/" + SlurmClient::runsRoot() + "/" + run2.token;
         QCOMPARE(m_store->setRemoteDir(id2, dir2).errorText(), QString());
-        QCOMPARE(m_ssh->mkdirs(dir2), QString());
-        QCOMPARE(m_ssh->upload(dir2 + "/job.sbatch", run2.script.toUtf8()), QString());
+        QCOMPARE(m_ssh->mkdirs(dir2).errorText(), QString());
+        QCOMPARE(m_ssh->upload(dir2 + "/job.sbatch", run2.script.toUtf8()).errorText(), QString());
         QCOMPARE(m_store->setSubmitState(id2, SubmitState::Unknown, "lost").errorText(), QString());
         const RemoteResult r2 = m_ssh->run({"sh", "-c", SlurmClient::submitShellBody(dir2, run2.token)});
         QVERIFY(r2.ok());

@@ -213,19 +213,19 @@ private Q_SLOTS:
         SshSession s(settings(QStringLiteral("testbed")), &cb);
         QCOMPARE(s.connectToHost(), QString());
         const QString dir = QStringLiteral("~/%1/a/b").arg(m_remoteBase);
-        QCOMPARE(s.mkdirs(dir), QString());
-        QCOMPARE(s.mkdirs(dir), QString());   // -p semantics
+        QCOMPARE(s.mkdirs(dir).errorText(), QString());
+        QCOMPARE(s.mkdirs(dir).errorText(), QString());   // -p semantics
         const QString absDir = QStringLiteral("/home/researcher/%1/a/b").arg(m_remoteBase);
         const QString file = absDir + QStringLiteral("/job.sh");
 
-        QCOMPARE(s.upload(file, "#!/bin/bash\necho first\n", 0750), QString());
+        QCOMPARE(s.upload(file, "#!/bin/bash\necho first\n", 0750).errorText(), QString());
         RemoteResult r = s.run({QStringLiteral("stat"), QStringLiteral("-c"), QStringLiteral("%a"), file});
         QCOMPARE(r.out.trimmed(), QByteArray("750"));
         // Overwrite: rename over the old file, no temporary left behind.
         QByteArray big;
         for (int i = 0; i < 20000; ++i)
             big += QByteArray::number(i) + '\n';
-        QCOMPARE(s.upload(file, big, 0600), QString());
+        QCOMPARE(s.upload(file, big, 0600).errorText(), QString());
         r = s.run({QStringLiteral("ls"), QStringLiteral("-A"), absDir});
         QCOMPARE(r.out, QByteArray("job.sh\n"));
         r = s.run({QStringLiteral("stat"), QStringLiteral("-c"), QStringLiteral("%a %s"), file});
@@ -249,7 +249,9 @@ private Q_SLOTS:
         c = s.download(absDir + QStringLiteral("/no-such-file.out"));
         QVERIFY(c.missing);
         QVERIFY(!c.error.isEmpty());
-        QVERIFY(!s.upload(QStringLiteral("/proc/forbidden/x"), "x").isEmpty());
+        const Result<void> forbidden = s.upload(QStringLiteral("/proc/forbidden/x"), "x");
+        QVERIFY(!forbidden.ok());
+        QVERIFY(!forbidden.errorText().isEmpty());
         QVERIFY(s.isConnected());
 
         r = s.run({QStringLiteral("rm"), QStringLiteral("-rf"), QStringLiteral("/home/researcher/") + m_remoteBase});
@@ -272,7 +274,7 @@ private Q_SLOTS:
         // Files go through the bridge as well.
         QByteArray payload(256 * 1024, 'x');
         const QString path = QStringLiteral("/tmp/scalelab-jump-%1").arg(QRandomGenerator::global()->generate());
-        QCOMPARE(s.upload(path, payload), QString());
+        QCOMPARE(s.upload(path, payload).errorText(), QString());
         QCOMPARE(s.download(path).data, payload);
         s.run({QStringLiteral("rm"), QStringLiteral("-f"), path});
         s.disconnect();

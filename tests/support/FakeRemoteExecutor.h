@@ -30,8 +30,8 @@ public:
     QMap<QString, QByteArray> files;   // remote path -> content
     QSet<QString> dirs;
     std::function<RemoteResult(const QStringList &argv)> onRun;
-    QString failMkdirs;   // returned by the next mkdirs (then cleared)
-    QString failUpload;   // returned by the next upload (then cleared)
+    QString failMkdirs;   // the RemoteFailed message of the next mkdirs (then cleared)
+    QString failUpload;   // the RemoteFailed message of the next upload (then cleared)
     QList<SubmitStep> steps;   // what SlurmClient::submit reported, in order
 
     RemoteResult run(const QStringList &argv, int) override
@@ -47,28 +47,28 @@ public:
 
     void reached(SubmitStep step) override { steps << step; }
 
-    QString mkdirs(const QString &remoteDir) override
+    Result<void> mkdirs(const QString &remoteDir) override
     {
         calls << Call{QStringLiteral("mkdirs"), {}, remoteDir};
         if (!failMkdirs.isEmpty())
-            return std::exchange(failMkdirs, QString());
+            return fail(ErrorCode::RemoteFailed, std::exchange(failMkdirs, QString()));
         QString p = remoteDir;
         while (p.size() > 1) {
             dirs.insert(p);
             p = p.section(QLatin1Char('/'), 0, -2);
         }
-        return {};
+        return success();
     }
 
-    QString upload(const QString &remotePath, const QByteArray &data, int) override
+    Result<void> upload(const QString &remotePath, const QByteArray &data, int) override
     {
         calls << Call{QStringLiteral("upload"), {}, remotePath};
         if (!failUpload.isEmpty())
-            return std::exchange(failUpload, QString());
+            return fail(ErrorCode::RemoteFailed, std::exchange(failUpload, QString()));
         if (!dirs.contains(remotePath.section(QLatin1Char('/'), 0, -2)))
-            return QStringLiteral("no such directory");
+            return fail(ErrorCode::RemoteFailed, QStringLiteral("no such directory"));
         files.insert(remotePath, data);
-        return {};
+        return success();
     }
 
     RemoteFileChunk download(const QString &remotePath, qint64 offset, qint64 maxBytes) override
