@@ -82,7 +82,11 @@ QString containerPrefix(const JobSpec &spec, const ClusterProfile &profile, cons
 
 void appendGpuRequest(QStringList &lines, const ClusterProfile &profile, const LaunchGeometry &g)
 {
-    const QString type = g.partition ? g.partition->gpuType : QString();
+    // Partition and GPU type names come from profiles and cluster output: a
+    // name with a newline or quote would write a line of its own into the
+    // script, so such a name is written as INVALID (sbatch then refuses it).
+    const QString rawType = g.partition ? g.partition->gpuType : QString();
+    const QString type = rawType.isEmpty() || ShellQuote::isPlain(rawType) ? rawType : QStringLiteral("INVALID");
     switch (profile.gpuRequest) {
     case GpuRequestStyle::GresTyped:
         lines << (type.isEmpty() ? QStringLiteral("#SBATCH --gres=gpu:%1").arg(g.gpusPerNode)
@@ -258,7 +262,7 @@ QString renderSbatch(const JobSpec &spec, const ClusterProfile &profile)
         l << QStringLiteral("#SBATCH --account=%1")
                  .arg(ShellQuote::isPlain(spec.account.trimmed()) ? spec.account.trimmed() : QStringLiteral("INVALID"));
     l << QStringLiteral("#SBATCH --partition=%1")
-             .arg(g.partitionName.isEmpty() ? QStringLiteral("INVALID") : g.partitionName);
+             .arg(ShellQuote::isPlain(g.partitionName) ? g.partitionName : QStringLiteral("INVALID"));
     if (!spec.time.trimmed().isEmpty())
         l << QStringLiteral("#SBATCH --time=%1")
                  .arg(ShellQuote::isPlain(spec.time.trimmed()) ? spec.time.trimmed() : QStringLiteral("INVALID"));

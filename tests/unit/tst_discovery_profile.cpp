@@ -5,6 +5,7 @@
 #include "DiscoveryFixtures.h"
 
 #include "core/compose/JobValidator.h"
+#include "core/compose/SbatchRenderer.h"
 #include "core/discovery/ProfileCheck.h"
 #include "core/discovery/ProfileJson.h"
 #include "core/discovery/SlurmRecords.h"
@@ -267,6 +268,17 @@ private Q_SLOTS:
         QCOMPARE(back.partition(bad)->qos, evil);
         QCOMPARE(back.qosNamed(evil)->maxGpusPerJob, 2);
         QCOMPARE(back.accountExample, evil);
+        // Composed with that profile, the names never leave their #SBATCH
+        // line: no line of the script is the text after a newline or quote.
+        ClusterProfile withNewline = back;
+        withNewline.partitions[0].name = QStringLiteral("gpu\nrm -rf ~");
+        withNewline.partitions[0].gpuType = QStringLiteral("v100\ntouch /tmp/x");
+        const QString script = renderSbatch(ddp(back.id, withNewline.partitions[0].name, 1), withNewline);
+        QVERIFY2(script.contains(QLatin1String("#SBATCH --partition=INVALID\n")), qPrintable(script));
+        for (const QString &line : script.split(QLatin1Char('\n'))) {
+            QVERIFY2(!line.startsWith(QLatin1String("rm ")), qPrintable(script));
+            QVERIFY2(!line.startsWith(QLatin1String("touch ")), qPrintable(script));
+        }
     }
 
     void qosLimitBlocksWithQosNamed()
