@@ -20,8 +20,13 @@ QString makePair(int fds[2])
     // macOS has no SOCK_CLOEXEC: set the flag right after (no exec can run in
     // between on this thread; other threads do not exec).
     if (::socketpair(AF_UNIX, SOCK_STREAM, 0, fds) == 0) {
-        for (int i = 0; i < 2; ++i)
+        for (int i = 0; i < 2; ++i) {
             ::fcntl(fds[i], F_SETFD, FD_CLOEXEC);
+#ifdef SO_NOSIGPIPE
+            const int on = 1;
+            ::setsockopt(fds[i], SOL_SOCKET, SO_NOSIGPIPE, &on, sizeof on);
+#endif
+        }
         return {};
     }
 #endif
@@ -61,7 +66,15 @@ ReadResult readSome(int fd, char *buf, int size, int *got)
 bool writeAll(int fd, const char *data, int size)
 {
     while (size > 0) {
+        // The other end of the bridge may close first when a session ends; a
+        // plain write() would then raise SIGPIPE and end the whole program.
+        // send() with MSG_NOSIGNAL fails with EPIPE instead (the pair is a
+        // socket); where that flag is missing, SO_NOSIGPIPE is set in makePair.
+#ifdef MSG_NOSIGNAL
+        const ssize_t w = ::send(fd, data, size_t(size), MSG_NOSIGNAL);
+#else
         const ssize_t w = ::write(fd, data, size_t(size));
+#endif
         if (w < 0) {
             if (errno == EINTR)
                 continue;
