@@ -169,7 +169,7 @@ void ResultsPlace::buildUi()
     connect(m_reingest, &QPushButton::clicked, this, [this] {
         QList<qint64> ids = selectedRunIds();
         if (ids.isEmpty())
-            for (const RunMetricsRow &r : m_table.rows)
+            for (const RunMetricsRow &r : std::as_const(m_table.rows))
                 if (r.run.hasJob())
                     ids << r.run.id;
         reingest(ids);
@@ -325,7 +325,7 @@ void ResultsPlace::onSelectionChanged()
         loadScripts(missing);
     if (rows.isEmpty()) {
         // No selection: the timelines of the charted study (a few runs).
-        for (const RunMetricsRow &r : m_table.rows)
+        for (const RunMetricsRow &r : std::as_const(m_table.rows))
             if (r.run.hasJob() && (m_chartStudy <= 0 || r.run.studyId == m_chartStudy) && rows.size() < 4)
                 rows << r;
     }
@@ -342,7 +342,7 @@ void ResultsPlace::onSelectionChanged()
 void ResultsPlace::updateCharts()
 {
     if (m_chartStudy <= 0)
-        for (const RunMetricsRow &r : m_table.rows)
+        for (const RunMetricsRow &r : std::as_const(m_table.rows))
             if (r.run.studyId > 0) {
                 m_chartStudy = r.run.studyId;
                 break;
@@ -351,7 +351,7 @@ void ResultsPlace::updateCharts()
     QString name;
     if (m_chartStudy > 0) {
         // The table holds either every run or just this study's.
-        for (const RunMetricsRow &r : m_table.rows)
+        for (const RunMetricsRow &r : std::as_const(m_table.rows))
             if (r.run.studyId == m_chartStudy)
                 rows << r;
         for (const StudyRecord &s : m_table.studies)

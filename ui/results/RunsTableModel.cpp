@@ -128,7 +128,7 @@ void RunsTableModel::rebuild()
     m_tableRowOfRun.clear();
     m_tableRowOfRun.reserve(m_table.rows.size());
     for (int i = 0; i < m_table.rows.size(); ++i)
-        m_tableRowOfRun.insert(m_table.rows[i].run.id, i);
+        m_tableRowOfRun.insert(m_table.rows.at(i).run.id, i);
     arrange();
     endResetModel();
 }
@@ -165,14 +165,14 @@ void RunsTableModel::arrange()
     QMap<QString, QList<int>> groups;
     for (int i = 0; i < m_table.rows.size(); ++i)
         if (rowVisible(i))
-            groups[groupKey(m_table.rows[i])] << i;
+            groups[groupKey(m_table.rows.at(i))] << i;
     for (auto it = groups.begin(); it != groups.end(); ++it) {
         sortRows(it.value());
         m_groups << Group{it.key(), it.value()};
     }
     if (m_groupBy == GroupBy::Gpus)   // numeric order, not text order
         std::stable_sort(m_groups.begin(), m_groups.end(), [this](const Group &a, const Group &b) {
-            return m_table.rows[a.rows.first()].run.gpus < m_table.rows[b.rows.first()].run.gpus;
+            return m_table.rows.at(a.rows.first()).run.gpus < m_table.rows.at(b.rows.first()).run.gpus;
         });
     if (m_sortColumn == 0 && m_sortOrder == Qt::DescendingOrder)
         std::reverse(m_groups.begin(), m_groups.end());
