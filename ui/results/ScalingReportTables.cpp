@@ -61,10 +61,10 @@ QString scalingTableHtml(const ScalingAnalysis &analysis, const StudyScalingInpu
     QString html = QStringLiteral(
         "<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\" width=\"100%\" style=\"font-size: 7pt;\"><tr>");
     const QList<std::pair<QString, int>> heads{
-        {QStringLiteral("GPUs"), 7},         {QStringLiteral("Runs used"), 11},
+        {QStringLiteral("GPUs"), 7},         {QStringLiteral("Runs used"), 13},
         {QStringLiteral("Runtime [s]"), 13}, {QStringLiteral("Speedup"), 13},
         {QStringLiteral("Efficiency"), 13},  {QStringLiteral("Throughput [samples/s]"), 15},
-        {QStringLiteral("Accuracy"), 16},    {QStringLiteral("GPU-hours"), 12}};
+        {QStringLiteral("Accuracy"), 14},    {QStringLiteral("GPU-hours"), 12}};
     for (const auto &[h, w] : heads)
         html += header(h, w);
     html += QStringLiteral("</tr><tr>");
@@ -80,12 +80,13 @@ QString scalingTableHtml(const ScalingAnalysis &analysis, const StudyScalingInpu
         input.throughputMetric.isEmpty() ? QStringLiteral("none") : input.throughputMetric + QStringLiteral(" median"),
         input.accuracyMetric.isEmpty() ? QStringLiteral("none") : input.accuracyMetric + QStringLiteral(" median"),
         QStringLiteral("gpu_hours median")};
-    // Metric names up to 13 characters fit their column; a longer one may
-    // break after an underscore (zero-width space), never inside a word.
+    // Metric names up to 12 characters fit the narrowest column; a longer one
+    // ("test_accuracy") may break after an underscore (a zero-width space),
+    // never inside a word.
     auto breakable = [](const QString &b) {
         QStringList words = b.split(u' ');
         for (QString &w : words)
-            if (w.size() > 13)
+            if (w.size() > 12)
                 w.replace(u'_', QStringLiteral("_\u200B"));
         return words.join(u' ');
     };
