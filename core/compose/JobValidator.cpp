@@ -4,6 +4,7 @@
 #include "core/model/SpecFields.h"
 
 #include "core/model/LaunchGeometry.h"
+#include "core/slurm/SlurmMemory.h"
 #include "core/slurm/SlurmTime.h"
 
 #include <QHash>
@@ -15,7 +16,6 @@ namespace scalelab {
 
 namespace {
 
-using jobrules::memoryMB;
 using jobrules::partitionFix;
 using jobrules::suggestionText;
 
@@ -234,7 +234,7 @@ void checkPartition(const JobSpec &spec, const ClusterProfile &profile, const La
                         QStringLiteral("set CPUs per GPU to %1").arg(fitting)});
     }
     if (!spec.memory.isEmpty()) {
-        const auto mb = memoryMB(spec.memory);
+        const auto mb = slurmMemoryMB(spec.memory);
         if (!mb) {
             out << diag(
                 Severity::Error, "memory-malformed", "memory",

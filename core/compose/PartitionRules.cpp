@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/compose/PartitionRules.h"
 
+#include "core/slurm/SlurmMemory.h"
 #include "core/slurm/SlurmTime.h"
 
 #include <QMap>
@@ -185,7 +186,7 @@ void checkTimeAndMemory(const JobSpec &spec, const ClusterProfile &profile, cons
                                                                           : QStringLiteral("not known")));
     }
     if (!spec.memory.trimmed().isEmpty()) {
-        const auto mb = memoryMB(spec.memory);
+        const auto mb = slurmMemoryMB(spec.memory);
         // Above the node's memory is already reported as memory-exceeded.
         if (mb && *mb > 0 && p.maxMemPerNodeMB > 0 && *mb > p.maxMemPerNodeMB
             && !(p.memoryPerNodeMB > 0 && *mb > p.memoryPerNodeMB)) {
@@ -223,32 +224,6 @@ void checkTimeAndMemory(const JobSpec &spec, const ClusterProfile &profile, cons
 }
 
 }   // namespace
-
-std::optional<qint64> memoryMB(const QString &text)
-{
-    static const QRegularExpression re(QStringLiteral("^([0-9]+)([KMGT]?)B?$"),
-                                       QRegularExpression::CaseInsensitiveOption);
-    const auto m = re.match(text.trimmed());
-    if (!m.hasMatch())
-        return std::nullopt;
-    bool ok = false;
-    const qint64 n = m.captured(1).toLongLong(&ok);
-    // A spec's "99999999999999T" must not overflow below (undefined behaviour):
-    // 2^40 of any unit is already more memory than any node has.
-    if (!ok || n > (qint64(1) << 40))
-        return std::nullopt;
-    const QChar unit = m.captured(2).isEmpty() ? QLatin1Char('M') : m.captured(2).at(0).toUpper();
-    switch (unit.toLatin1()) {
-    case 'K':
-        return n / 1024;
-    case 'G':
-        return n * 1024;
-    case 'T':
-        return n * 1024 * 1024;
-    default:
-        return n;
-    }
-}
 
 Fix partitionFix(const Partition *p)
 {

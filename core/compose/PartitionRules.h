@@ -21,7 +21,6 @@ namespace scalelab::jobrules {
 using Alternative = std::function<const Partition *()>;
 
 // "64G", "16000M", "16000" -> MiB; nullopt when it is not a Slurm memory size.
-std::optional<qint64> memoryMB(const QString &text);
 
 Fix partitionFix(const Partition *p);
 QString suggestionText(const Partition *p);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/scriptimport/ScriptOptionReader.h"
+#include "core/slurm/SlurmMemory.h"
 #include "core/model/SpecFields.h"
 
 #include "core/base/InputLimits.h"
@@ -64,33 +65,6 @@ GpuCount parseGres(const QString &text)
         }
     }
     return g;
-}
-
-// A per-node memory no machine has (1 PB): beyond it a value is a typo and
-// products of it could overflow.
-constexpr qint64 kMaxMemoryMB = qint64(1) << 30;
-
-std::optional<qint64> memoryMB(const QString &text)
-{
-    static const QRegularExpression re(QStringLiteral("^([0-9]+)([KMGT]?)B?$"),
-                                       QRegularExpression::CaseInsensitiveOption);
-    const auto m = re.match(text.trimmed());
-    if (!m.hasMatch())
-        return std::nullopt;
-    bool ok = false;
-    const qint64 n = m.captured(1).toLongLong(&ok);
-    if (!ok || n > kMaxMemoryMB * 1024)   // the largest count any unit can make sense of
-        return std::nullopt;
-    switch (m.captured(2).isEmpty() ? 'M' : m.captured(2).at(0).toUpper().toLatin1()) {
-    case 'K':
-        return n / 1024;
-    case 'G':
-        return n * 1024;
-    case 'T':
-        return n * 1024 * 1024;
-    default:
-        return n;
-    }
 }
 
 QString memoryText(qint64 mb)
@@ -296,7 +270,7 @@ public:
                         QStringLiteral("%1 and %2 are mutually exclusive; sbatch refuses the script. Keep one.")
                             .arg(given[0]->written, given[1]->written)));
         const SbatchOption *o = given.front();
-        const auto mb = memoryMB(o->value);
+        const auto mb = slurmMemoryMB(o->value);
         if (!mb) {
             add(finding(Severity::Error, QStringLiteral("invalid-value"), QStringLiteral("memory"), o->line,
                         QStringLiteral("%1=%2 is not a memory size; use e.g. 64G or 16000M.")
