@@ -109,6 +109,8 @@ slurm24_cluster_tests() {
 
 # Reproducible builds: the same commit built twice from different folders
 # gives the same executable and .deb, byte for byte (prints both hashes).
+# With SCALELAB_REPRO_DIR set the two trees are kept: `test` installs the
+# first tree's release .deb in the package test.
 reproducible_check() {
   local start=$SECONDS
   "$here/packaging/reproducible.sh" HEAD
@@ -142,12 +144,17 @@ case "$mode" in
     # Beside the cluster tests, also at nice 19: the reproducible-build check
     # (the same commit built twice from two folders, compared byte for byte).
     failed=""
-    (cd "$build" && ctest --output-on-failure -j2 --timeout 900 -LE 'bench|slurm24|cluster') || failed="$failed local"
+    #    The package test (package_deb) waits for the release .deb of the
+    #    reproducible-build check: this build has the test hooks in it.
+    (cd "$build" && ctest --output-on-failure -j2 --timeout 900 -LE 'bench|slurm24|cluster' -E '^package_deb$') \
+      || failed="$failed local"
     asan_log=$build/sanitize-build.log
     ( renice -n 19 -p "$BASHPID" >/dev/null; sanitized_clang_build ) >"$asan_log" 2>&1 &
     asan_build=$!
     repro_log=$build/reproducible.log
-    ( renice -n 19 -p "$BASHPID" >/dev/null; reproducible_check ) >"$repro_log" 2>&1 &
+    repro_dir=$build/reproducible
+    rm -rf "$repro_dir"
+    ( renice -n 19 -p "$BASHPID" >/dev/null; SCALELAB_REPRO_DIR=$repro_dir reproducible_check ) >"$repro_log" 2>&1 &
     repro=$!
     (cd "$build" && ctest --output-on-failure -j2 --timeout 900 -L cluster -LE 'bench|slurm24') || failed="$failed cluster"
     slurm24_cluster_tests || failed="$failed cluster-24.11"
@@ -162,6 +169,16 @@ case "$mode" in
     else
       tail -40 "$repro_log"; failed="$failed reproducible"
     fi
+    # 4. The release .deb in a fresh Debian 12 chroot (label package).
+    release_deb=$(ls "$repro_dir"/a/deb/*.deb 2>/dev/null | head -1 || true)
+    if [ -n "$release_deb" ]; then
+      (cd "$build" && SCALELAB_PACKAGE_DEB=$release_deb ctest --output-on-failure --timeout 1800 -R '^package_deb$') \
+        || failed="$failed package"
+    else
+      echo "setup: no release .deb from the reproducible-build check; the package test did not run" >&2
+      failed="$failed package"
+    fi
+    rm -rf "$repro_dir"
     if [ -n "$failed" ]; then echo "setup: failed:$failed" >&2; exit 1; fi
     echo "setup: all tests passed"
     ;;

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The Debian package as a researcher on a clean Debian 12 gets it:
-#   1. builds scalelab_<version>_<arch>.deb with CPack from BUILD_DIR and checks
-#      its control fields and lintian (no error, no warning);
+#   1. builds scalelab_<version>_<arch>.deb with CPack from BUILD_DIR (or takes
+#      the one named by SCALELAB_PACKAGE_DEB) and checks its control fields and
+#      lintian (no error, no warning);
 #   2. installs it with --no-install-recommends into a fresh Debian 12 chroot
 #      made by mmdebstrap from the mirrors apt uses here (the base tarball is
 #      cached in $SCALELAB_PACKAGE_CACHE, downloaded packages too);
@@ -11,6 +12,11 @@
 #   4. purges it (and the dependencies it pulled in) and checks that the file
 #      system is as before.
 # Usage: packaging/package-test.sh BUILD_DIR     (root; exit 77 = skipped)
+#   SCALELAB_PACKAGE_DEB  a .deb built elsewhere, tested instead of packaging
+#                         BUILD_DIR. `./setup.sh test` passes the release .deb of
+#                         the reproducible-build check: its own build directory
+#                         has the fault-injection hooks compiled in, and that is
+#                         not what a researcher installs.
 set -euo pipefail
 build=$(cd "${1:?usage: $0 BUILD_DIR}" && pwd)
 out=$build/package-test
@@ -25,8 +31,17 @@ done
 
 rm -rf "$out"; mkdir -p "$out"
 
-step "building the package"
-(cd "$build" && cpack -G DEB -B "$out/deb" >"$out/cpack.log" 2>&1) || { cat "$out/cpack.log"; fail "cpack failed"; }
+if [ -n "${SCALELAB_PACKAGE_DEB:-}" ]; then
+  step "the package given: $SCALELAB_PACKAGE_DEB"
+  [ -s "$SCALELAB_PACKAGE_DEB" ] || fail "SCALELAB_PACKAGE_DEB=$SCALELAB_PACKAGE_DEB is not a file"
+  mkdir -p "$out/deb"; cp "$SCALELAB_PACKAGE_DEB" "$out/deb/"
+else
+  step "building the package"
+  if grep -qx 'SCALELAB_TEST_HOOKS:BOOL=ON' "$build/CMakeCache.txt" 2>/dev/null; then
+    echo "package-test: note: $build is a test build (SCALELAB_TEST_HOOKS=ON); its package is checked, but a release is built without the hooks"
+  fi
+  (cd "$build" && cpack -G DEB -B "$out/deb" >"$out/cpack.log" 2>&1) || { cat "$out/cpack.log"; fail "cpack failed"; }
+fi
 debs=("$out"/deb/*.deb)
 [ ${#debs[@]} = 1 ] || fail "expected one .deb, found: ${debs[*]}"
 deb=${debs[0]}
