@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/results/EpochCurves.h"
+#include "ui/results/AxisLabelFit.h"
 
 #include "core/analysis/MetricGlossary.h"
 #include "core/store/RunStore.h"
@@ -32,6 +33,7 @@ QCustomPlot *newPlot(QWidget *parent, const QString &name, const QString &title)
 {
     auto *plot = new QCustomPlot(parent);
     plot->setObjectName(name);
+    AxisLabelFit::install(plot);
     plot->setMinimumSize(260, 190);
     plot->plotLayout()->insertRow(0);
     plot->plotLayout()->addElement(0, 0,

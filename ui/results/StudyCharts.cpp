@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/results/StudyCharts.h"
+#include "ui/results/AxisLabelFit.h"
 
 #include "ui/results/ChartExporter.h"
 
@@ -39,6 +40,7 @@ StudyCharts::StudyCharts(QWidget *parent)
     for (StudyChart c : StudyChartBuilder::all()) {
         auto *plot = new QCustomPlot(this);
         plot->setObjectName(StudyChartBuilder::id(c));
+        AxisLabelFit::install(plot);
         plot->setMinimumSize(260, 190);
         plot->plotLayout()->insertRow(0);
         auto *title = new QCPTextElement(plot, StudyChartBuilder::title(c), QFont(font().family(), 10, QFont::Bold));

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/results/UtilisationTimeline.h"
+#include "ui/results/AxisLabelFit.h"
 
 #include "ui/results/ChartExporter.h"
 #include "core/ingest/IngestService.h"
@@ -199,6 +200,7 @@ void UtilisationTimeline::rebuild()
         }
         auto *plot = new QCustomPlot(this);
         plot->setMinimumHeight(170);
+        AxisLabelFit::install(plot);
         plot->setObjectName(QStringLiteral("timeline-run-%1").arg(e.runId));
         plot->plotLayout()->insertRow(0);
         const QColor colour = RunColours::forRun(e.runId);
