@@ -118,8 +118,15 @@ std::optional<Prepared> prepareSpec(CliContext &ctx, const QString &path, int *r
     return Prepared{*spec, profile};
 }
 
+// The spec file as stored with each run: an absolute path, "" for stdin.
+QString specFilePath(const QString &argument)
+{
+    return argument == QLatin1String("-") ? QString() : QFileInfo(argument).absoluteFilePath();
+}
+
 int submitSpecs(CliContext &ctx, const QList<JobSpec> &specs, const ClusterProfile &profile, const ConnectionOptions &o,
-                bool dryRun, const QString &studyName, StudyOrder order = StudyOrder::AllAtOnce)
+                bool dryRun, const QString &studyName, const QString &specFile,
+                StudyOrder order = StudyOrder::AllAtOnce)
 {
     const char *command = studyName.isEmpty() ? "submit" : "study";
     const QString alias = o.alias.isEmpty() ? defaultClusterAlias(profile) : o.alias;
@@ -157,7 +164,7 @@ int submitSpecs(CliContext &ctx, const QList<JobSpec> &specs, const ClusterProfi
     // a store failure sends nothing.
     QList<SubmitRequest> requests;
     for (const auto &spec : specs)
-        requests << SubmitRequest{spec, &profile, alias};
+        requests << SubmitRequest{spec, &profile, alias, specFile};
     const auto stored = RunLifecycle::storeBatch(store, requests, studyName);
     if (!stored) {
         ctx.err << "scalelab: cannot store the runs (nothing was sent): " << stored.error().message << "\n";
@@ -287,7 +294,7 @@ int SlurmCommands::submit(CliContext &ctx, const QStringList &args)
         return rc;
     if (!printValidation(ctx, p->spec, *p->profile, CliContext::inputName(a.positional().front())))
         return int(ExitCode::Errors);
-    return submitSpecs(ctx, {p->spec}, *p->profile, o, dryRun, {});
+    return submitSpecs(ctx, {p->spec}, *p->profile, o, dryRun, {}, specFilePath(a.positional().front()));
 }
 
 int SlurmCommands::study(CliContext &ctx, const QStringList &args)
@@ -372,7 +379,7 @@ int SlurmCommands::study(CliContext &ctx, const QStringList &args)
         return int(ExitCode::Errors);
     const QString studyName =
         name.isEmpty() ? QStringLiteral("%1 %2 GPUs").arg(frameworkId(p->spec.framework), *gpus) : name;
-    return submitSpecs(ctx, specs, *p->profile, o, dryRun, studyName, order);
+    return submitSpecs(ctx, specs, *p->profile, o, dryRun, studyName, specFilePath(a.positional().front()), order);
 }
 
 int SlurmCommands::status(CliContext &ctx, const QStringList &args)
@@ -561,8 +568,8 @@ int SlurmCommands::runs(CliContext &ctx, const QStringList &args)
 {
     CliParser a(QStringLiteral("runs"), QStringLiteral("[--all] [--json]"),
                 QStringLiteral("Lists the stored runs (no network). --json adds each run's job name, Slurm\n"
-                               "version, job spec, metrics and accounting. Runs hidden in the window are\n"
-                               "left out unless --all is given."));
+                               "version, job spec and spec file, metrics and accounting. Runs hidden in the\n"
+                               "window are left out unless --all is given."));
     a.flag({QStringLiteral("all")}, QStringLiteral("also list hidden runs (with --json: a \"hidden\" boolean each)"));
     a.examples({QStringLiteral("scalelab runs"),
                 QStringLiteral("scalelab runs --json | jq '.runs[] | {id, jobName, state}'"),
@@ -594,6 +601,8 @@ int SlurmCommands::runs(CliContext &ctx, const QStringList &args)
                 if (const RunRecord *r = byId.value(id)) {
                     entry["jobName"] = jobNameOf(*r).toStdString();
                     entry["slurmVersion"] = r->slurmVersion.toStdString();
+                    // The file it was submitted from (null: stdin or the window's form).
+                    entry["specFile"] = r->specFile.isEmpty() ? Json(nullptr) : Json(r->specFile.toStdString());
                     // The job spec the run was made from, as stored (null if none).
                     entry["spec"] = Json::parse(r->specJson.toStdString(), nullptr, false);
                     if (entry["spec"].is_discarded())

@@ -110,8 +110,10 @@ Result<QList<RunRecord>> RunLifecycle::storeBatch(RunStore &store, const QList<S
     if (hasErrors(validateBatch(requests)))
         return fail(ErrorCode::InvalidValue, QStringLiteral("the batch has errors; nothing was stored"));
     QList<RunRecord> drafts;
-    for (const SubmitRequest &r : requests)
+    for (const SubmitRequest &r : requests) {
         drafts << draftRun(r.spec, *r.profile, r.alias);
+        drafts.last().specFile = r.specFile;
+    }
     std::optional<StudyRecord> study;
     if (!studyName.trimmed().isEmpty()) {
         study = StudyRecord{};

@@ -35,6 +35,7 @@ struct SubmitRequest {
     JobSpec spec;
     const ClusterProfile *profile = nullptr;
     QString alias;   // SSH alias the run is sent through
+    QString specFile;   // stored with the run (RunRecord::specFile)
 };
 
 struct SentRun {

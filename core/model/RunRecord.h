@@ -41,6 +41,7 @@ struct RunRecord {
     QDateTime created;   // UTC
     QDateTime updated;   // UTC
     QString slurmVersion;   // "24.11.5": the cluster's Slurm when the job was submitted, "" unknown
+    QString specFile;   // absolute path of the spec file it was made from, "" for stdin or the window's form
 
     bool hasJob() const { return !jobId.isEmpty(); }
     bool isTerminal() const { return SlurmJobState::isTerminal(state); }

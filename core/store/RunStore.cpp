@@ -18,7 +18,7 @@ namespace {
 
 const char *kRunColumns = "id, study_id, token, profile, cluster_alias, partition, gpus, nodes, framework,"
                           " spec_json, script, remote_dir, job_id, state, reason, submit_state, rejection,"
-                          " created, updated, slurm_version";
+                          " created, updated, slurm_version, spec_file";
 
 RunRecord runFromQuery(const QSqlQuery &q)
 {
@@ -43,6 +43,7 @@ RunRecord runFromQuery(const QSqlQuery &q)
     r.created = RunStoreSql::fromText(q.value(17));
     r.updated = RunStoreSql::fromText(q.value(18));
     r.slurmVersion = q.value(19).toString();
+    r.specFile = q.value(20).toString();
     return r;
 }
 
@@ -342,13 +343,14 @@ Result<qint64> RunStore::insertRunIn(QSqlDatabase &db, const RunRecord &in)
     QSqlQuery q(db);
     const Result<void> e = RunStoreSql::exec(
         q,
-        QStringLiteral("INSERT INTO runs (study_id, token, profile, cluster_alias, partition, gpus, nodes, framework,"
-                       " spec_json, script, remote_dir, job_id, state, reason, submit_state, rejection, created,"
-                       " updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, 'intent', '', ?, ?)"),
+        QStringLiteral(
+            "INSERT INTO runs (study_id, token, profile, cluster_alias, partition, gpus, nodes, framework,"
+            " spec_json, script, remote_dir, job_id, state, reason, submit_state, rejection, created,"
+            " updated, spec_file) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, 'intent', '', ?, ?, ?)"),
         {r.studyId > 0 ? QVariant(r.studyId) : QVariant(QMetaType::fromType<qint64>()), r.token, r.profile,
          r.clusterAlias, r.partition, r.gpus, r.nodes, r.framework, QString::fromUtf8(r.specJson), r.script,
          r.remoteDir, SlurmJobState::id(r.state), r.reason, RunStoreSql::toText(r.created),
-         RunStoreSql::toText(r.updated)});
+         RunStoreSql::toText(r.updated), r.specFile});
     if (!e)
         return fail(e.error());
     return q.lastInsertId().toLongLong();

@@ -68,6 +68,10 @@ const QList<QStringList> &runStoreMigrations()
             QStringLiteral("CREATE TABLE run_flags (run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,"
                            " hidden INTEGER NOT NULL DEFAULT 0, failure_line TEXT NOT NULL DEFAULT '')"),
         },
+        {
+            // The spec file a run was made from (absolute path), "" when it came from stdin or the window's form.
+            QStringLiteral("ALTER TABLE runs ADD COLUMN spec_file TEXT NOT NULL DEFAULT ''"),
+        },
     };
     return m;
 }

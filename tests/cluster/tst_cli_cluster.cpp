@@ -5,6 +5,7 @@
 #include "CliRunner.h"
 #include "TestClusterEnv.h"
 
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -108,8 +109,10 @@ void TestCliCluster::submitsReachCompleted()
 {
     QList<qint64> ids;
     const QList<int> gpus{1, 2, 4, 8};
+    QString lastSpec;
     for (int n : gpus) {
         const QString spec = writeSpec(QStringLiteral("hello-%1").arg(n), n);
+        lastSpec = spec;
         if (n == 1) {
             // --json: one document on stdout, what was stored and sent.
             const auto r = runCli({QStringLiteral("submit"), QStringLiteral("--json"), spec});
@@ -170,10 +173,15 @@ void TestCliCluster::submitsReachCompleted()
                  .toString()
                  .contains(QLatin1String("scalelab-")),
              qPrintable(fj.out));
-    // runs --json: the job name Slurm was given.
+    // runs --json: the job name Slurm was given and the spec file it came from.
+    bool listed = false;
     for (const auto &v : runsJson())
-        if (v.toObject().value(QStringLiteral("id")).toInteger() == ids.last())
+        if (v.toObject().value(QStringLiteral("id")).toInteger() == ids.last()) {
+            listed = true;
             QCOMPARE(v.toObject().value(QStringLiteral("jobName")).toString(), QStringLiteral("hello-8"));
+            QCOMPARE(v.toObject().value(QStringLiteral("specFile")).toString(), QFileInfo(lastSpec).absoluteFilePath());
+        }
+    QVERIFY(listed);
 }
 
 void TestCliCluster::dryRunAndRejection()

@@ -370,6 +370,9 @@ void TestCliConventions::runsJsonCarriesJobNameSlurmAndSpec()
     QCOMPARE(spec.value(QStringLiteral("program")).toString(), QStringLiteral("train-beta.py"));
     QCOMPARE(spec.value(QStringLiteral("gpus")).toInt(), 2);
     QCOMPARE(spec.keys(), (QStringList{QStringLiteral("gpus"), QStringLiteral("profile"), QStringLiteral("program")}));
+    // Stored without a spec file (as from stdin or the window's form): null, not "".
+    QVERIFY(beta.contains(QStringLiteral("specFile")));
+    QVERIFY(beta.value(QStringLiteral("specFile")).isNull());
 }
 
 void TestCliConventions::runsLeaveHiddenOutUnlessAll()
