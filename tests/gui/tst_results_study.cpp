@@ -27,6 +27,7 @@
 #include "ui/results/StudyCharts.h"
 
 #include <QComboBox>
+#include <QFontMetrics>
 #include <QLineEdit>
 #include <QProcess>
 #include <QPushButton>
@@ -364,6 +365,13 @@ private Q_SLOTS:
         QVERIFY(model->headerData(col, Qt::Horizontal, Qt::ToolTipRole)
                     .toString()
                     .contains(QLatin1String("see throughput")));
+        // The Slurm that ran each run (stored at submit) is a column of its own.
+        const int slurm = int(model->columns().indexOf(QStringLiteral("slurm")));
+        QVERIFY(slurm >= 0);
+        QCOMPARE(model->headerData(slurm, Qt::Horizontal, Qt::DisplayRole).toString(), QStringLiteral("Slurm"));
+        const QModelIndex first = model->indexOfRun(m_runs[0], slurm);
+        QVERIFY(first.isValid());
+        QCOMPARE(first.data().toString(), QStringLiteral("22.05.11"));
         m_place->selectRuns({m_runs[1]});
         QCOMPARE(m_place->exportChoices(), (QStringList{QStringLiteral("All 4 runs of the table (CSV or JSON)…"),
                                                         QStringLiteral("Only the 1 selected run (CSV or JSON)…")}));
@@ -495,6 +503,24 @@ private Q_SLOTS:
             QCOMPARE(shot.size(), size);
             QVERIFY(shot.save(
                 test::screenshotPath(QStringLiteral("results-study-%1x%2.png").arg(size.width()).arg(size.height()))));
+            // Every vertical axis label fits the height of its chart (at 1100×680
+            // "efficiency (speedup / GPUs)" was cut at both ends).
+            for (StudyChart c : StudyChartBuilder::all()) {
+                QCustomPlot *plot = m_place->charts()->chart(c);
+                for (QCPAxis *axis : {plot->yAxis, plot->yAxis2}) {
+                    if (!axis->visible() || axis->label().isEmpty())
+                        continue;
+                    const int need = QFontMetrics(axis->labelFont()).horizontalAdvance(axis->label());
+                    QVERIFY2(need <= plot->axisRect()->height(),
+                             qPrintable(QStringLiteral("%1 at %2x%3: \"%4\" needs %5 px, the axis has %6")
+                                            .arg(StudyChartBuilder::id(c))
+                                            .arg(size.width())
+                                            .arg(size.height())
+                                            .arg(axis->label())
+                                            .arg(need)
+                                            .arg(plot->axisRect()->height())));
+                }
+            }
         }
         m_place->resize(1280, 800);
         m_place->selectRuns({m_runs[0], m_runs[1], m_runs[2], m_runs[3]});

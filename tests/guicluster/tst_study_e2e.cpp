@@ -168,7 +168,6 @@ void TestStudyE2E::studyRunsAndChartsMatchAccountingAndLogs()
     place.show();
     QVERIFY(QTest::qWaitForWindowExposed(&place));
     place.showStudy(studyId);
-    QTRY_VERIFY(place.charts()->chart(StudyChart::Runtime)->graphCount() > 0);
     auto measured = [&](StudyChart c) {
         QMap<int, double> out;
         QCustomPlot *plot = place.charts()->chart(c);
@@ -178,6 +177,15 @@ void TestStudyE2E::studyRunsAndChartsMatchAccountingAndLogs()
                     out[int(it->key)] = it->value;
         return out;
     };
+    // The place loads on a pool thread, and choosing the study loads it again:
+    // the charts are read once the last load is in and they show this study.
+    QTRY_VERIFY2_WITH_TIMEOUT(
+        !place.isLoading() && measured(StudyChart::Runtime).size() == elapsedByGpus.size(),
+        qPrintable(QStringLiteral("runtime chart of %1: %2 measured points, %3")
+                       .arg(place.charts()->input().runtimeMetric)
+                       .arg(measured(StudyChart::Runtime).size())
+                       .arg(place.isLoading() ? QStringLiteral("still loading") : QStringLiteral("loaded"))),
+        20000);
     const QString runtimeMetric = place.charts()->input().runtimeMetric;
     const QMap<int, double> runtime = measured(StudyChart::Runtime);
     const QMap<int, double> &expectedRuntime =

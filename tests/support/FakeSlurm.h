@@ -34,6 +34,7 @@ struct FakeSlurm {
     bool controllerDown = false;
     bool tmpRecent = false;
     bool sacctLags = false;   // finished jobs still read RUNNING in sacct
+    bool sacctHalfWritten = false;   // 22.05 right after the end: the job line has no Partition yet
 
     explicit FakeSlurm(FakeRemoteExecutor &e)
         : exec(e)
@@ -192,7 +193,7 @@ struct FakeSlurm {
                     else if (f == "ExitCode")
                         v << "0:0";
                     else if (f == "Partition")
-                        v << (step.isEmpty() ? "gpu" : "");
+                        v << (step.isEmpty() && !sacctHalfWritten ? "gpu" : "");
                     else if (f == "AllocTRES")
                         v << "billing=2,cpu=2,gres/gpu=2,mem=2000M,node=1";
                     else if (f == "MaxRSS")

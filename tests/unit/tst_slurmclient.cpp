@@ -58,6 +58,7 @@ private Q_SLOTS:
 
     void pollOneSqueueOneSacct();
     void pollControllerDown();
+    void pollWaitsForAHalfWrittenSacctRecord();
     void pollNothingActiveSendsNothing();
     void pollScheduler();
     void followUpPollsAfterSubmitAndCancel();
@@ -450,6 +451,38 @@ void TestSlurmClient::pollOneSqueueOneSacct()
     p = m_client->pollOnce();
     QCOMPARE(p.activeRuns, 0);
     QCOMPARE(m_exec->calls.size(), 0);
+}
+
+void TestSlurmClient::pollWaitsForAHalfWrittenSacctRecord()
+{
+    // 22.05: a job just gone from squeue can have a sacct line without its
+    // Partition for a moment. Its final state waits for the whole record, at
+    // most three polls, then is taken as it is.
+    const qint64 a = createRun();
+    const qint64 b = createRun();
+    QCOMPARE(m_client->submit(a).kind, SubmitOutcome::Kind::Submitted);
+    QCOMPARE(m_client->submit(b).kind, SubmitOutcome::Kind::Submitted);
+    m_slurm->jobs[0].state = JobState::Completed;
+    m_slurm->sacctHalfWritten = true;
+    PollResult p = m_client->pollOnce();
+    QVERIFY(p.missingJobs.contains(m_slurm->jobs[0].id));
+    QCOMPARE(m_store->run(a).value().state, JobState::Pending);
+    QVERIFY(!m_store->accounting(a).value().has_value());
+    // The whole record arrives at the next poll: taken, with its partition.
+    m_slurm->sacctHalfWritten = false;
+    p = m_client->pollOnce();
+    QCOMPARE(m_store->run(a).value().state, JobState::Completed);
+    QCOMPARE(m_store->accounting(a).value()->partition, QStringLiteral("gpu"));
+
+    // A record that stays half-written is taken after three polls, not waited for forever.
+    m_slurm->jobs[1].state = JobState::Failed;
+    m_slurm->sacctHalfWritten = true;
+    for (int i = 0; i < 3; ++i) {
+        p = m_client->pollOnce();
+        QCOMPARE(m_store->run(b).value().state, JobState::Pending);
+    }
+    p = m_client->pollOnce();
+    QCOMPARE(m_store->run(b).value().state, JobState::Failed);
 }
 
 void TestSlurmClient::pollControllerDown()
