@@ -37,7 +37,9 @@ void fitAxis(QCPAxis *axis)
 QString AxisLabelFit::fitted(const QString &full, const QFontMetrics &metrics, int room)
 {
     auto fits = [&](const QString &s) { return metrics.horizontalAdvance(s) <= room; };
-    if (fits(full))
+    // A plot not laid out yet (hidden, zero-sized) has no room to speak of:
+    // the label stays as set until a real layout measures it.
+    if (fits(full) || room < 2 * metrics.height())
         return full;
     // "efficiency (speedup / GPUs)" -> "efficiency"; "samples_per_s [samples/s]" -> "samples_per_s".
     static const QRegularExpression bracketed(QStringLiteral("\\s*(\\[[^\\]]*\\]|\\([^)]*\\))"));
@@ -49,7 +51,7 @@ QString AxisLabelFit::fitted(const QString &full, const QFontMetrics &metrics, i
     const QString unitOnly = unit.match(full).captured(1).simplified();
     if (!unitOnly.isEmpty() && fits(unitOnly))
         return unitOnly;
-    return metrics.elidedText(bare.isEmpty() ? full : bare, Qt::ElideMiddle, std::max(room, 0));
+    return metrics.elidedText(bare.isEmpty() ? full : bare, Qt::ElideRight, std::max(room, 0));
 }
 
 void AxisLabelFit::install(QCustomPlot *plot)

@@ -12,7 +12,7 @@ namespace scalelab {
 // 1100×680 window a label such as "efficiency (speedup / GPUs)" was cut at both
 // ends. After each layout of the plot every axis label is fitted to the length
 // of its axis: the label as set, else the label without its bracketed parts,
-// else the unit alone, else elided in the middle. The label as set is kept (the
+// else the unit alone, else cut at the end with an ellipsis. The label as set is kept (the
 // property "fullLabel" of the axis, also its tool tip via the chart's title) and
 // comes back when the chart grows.
 class AxisLabelFit {
