@@ -12,9 +12,8 @@ namespace scalelab {
 // 1100×680 window a label such as "efficiency (speedup / GPUs)" was cut at both
 // ends. After each layout of the plot every axis label is fitted to the length
 // of its axis: the label as set, else the label without its bracketed parts,
-// else the unit alone, else cut at the end with an ellipsis. The label as set is kept (the
-// property "fullLabel" of the axis, also its tool tip via the chart's title) and
-// comes back when the chart grows.
+// else the unit alone, else cut at the end with an ellipsis. The label as set
+// is kept (the axis's property "fullLabel") and comes back when the chart grows.
 class AxisLabelFit {
 public:
     // Connects to plot's afterLayout; call once per plot.
