@@ -235,9 +235,10 @@ void ResultsPlace::applyTable(const RunMetricsTable &table)
     {
         const QSignalBlocker block(m_view->selectionModel());
         // Until a researcher picks columns, the defaults follow the metrics present.
-        if (!m_customColumns)
-            m_model->setColumns(RunsTableModel::defaultColumns(m_table));
-        m_model->setTable(m_table);
+        if (m_customColumns)
+            m_model->setTable(m_table);
+        else
+            m_model->setTable(m_table, RunsTableModel::defaultColumns(m_table));
         expandGroups();
     }
     (void)QtConcurrent::run([gone = std::move(old)]() mutable { gone = RunMetricsTable(); });

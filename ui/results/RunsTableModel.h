@@ -4,7 +4,6 @@
 #include "core/analysis/RunMetricsTable.h"
 
 #include <QAbstractItemModel>
-#include <QHash>
 #include <QStringList>
 
 namespace scalelab {
@@ -27,6 +26,7 @@ public:
     explicit RunsTableModel(QObject *parent = nullptr);
 
     void setTable(const RunMetricsTable &table);
+    void setTable(const RunMetricsTable &table, const QStringList &columns);
     void setColumns(const QStringList &columns);
     void setGroupBy(GroupBy g);
     // Rows with any shown cell containing `text` (case-insensitive); a group
@@ -79,7 +79,6 @@ private:
     Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
     QList<int> m_top;   // ungrouped: table rows in display order
     QList<Group> m_groups;   // grouped: visible groups in display order
-    QHash<qint64, int> m_tableRowOfRun;
     mutable QStringList m_haystacks;   // per table row, lower-case shown text; built on first filter
 };
 
