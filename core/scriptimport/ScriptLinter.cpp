@@ -3,6 +3,7 @@
 #include "core/model/SpecFields.h"
 
 #include "core/compose/JobValidator.h"
+#include "core/scriptimport/LaunchLineParser.h"
 #include "core/scriptimport/LintRules.h"
 #include "core/scriptimport/ScriptOptionReader.h"
 
@@ -234,18 +235,13 @@ private:
         return QStringLiteral(", leaving %1 CPUs%2 idle").arg(cpus).arg(mem);
     }
 
+    // The form's launcher for the fix: these three by their own name, the
+    // rest (torchrun, accelerate, none) are started through torchrun.
     static QString launcherIdFor(ProcessLauncher l)
     {
-        switch (l) {
-        case ProcessLauncher::DeepSpeed:
-            return QStringLiteral("deepspeed");
-        case ProcessLauncher::Horovodrun:
-            return QStringLiteral("horovodrun");
-        case ProcessLauncher::Mpirun:
-            return QStringLiteral("mpirun");
-        default:
-            return QStringLiteral("torchrun");
-        }
+        const bool own =
+            l == ProcessLauncher::DeepSpeed || l == ProcessLauncher::Horovodrun || l == ProcessLauncher::Mpirun;
+        return own ? processLauncherName(l) : QStringLiteral("torchrun");
     }
 
     const Partition *partition() const
