@@ -12,6 +12,7 @@ namespace {
 
 constexpr char kFull[] = "fullLabel";
 constexpr char kShown[] = "shownLabel";
+constexpr char kRoom[] = "labelRoom";
 
 void fitAxis(QCPAxis *axis)
 {
@@ -25,9 +26,15 @@ void fitAxis(QCPAxis *axis)
     const QRect rect = axis->axisRect()->rect();
     const bool vertical = axis->orientation() == Qt::Vertical;
     const int room = (vertical ? rect.height() : rect.width()) - 4;
+    // Every replot lays out again; text is measured (shaped) only when the
+    // label or the room changed since the last fit.
+    if (current == axis->property(kShown).toString() && full == axis->property(kFull).toString()
+        && room == axis->property(kRoom).toInt())
+        return;
     const QString shown = AxisLabelFit::fitted(full, QFontMetrics(axis->labelFont()), room);
     axis->setProperty(kFull, full);
     axis->setProperty(kShown, shown);
+    axis->setProperty(kRoom, room);
     if (shown != current)
         axis->setLabel(shown);
 }

@@ -18,7 +18,7 @@ class AxisLabelFit {
 public:
     // Connects to plot's afterLayout; call once per plot.
     static void install(QCustomPlot *plot);
-    // The text shown for full in room pixels (pure; used by install and tests).
+    // The text shown for full in room pixels (pure).
     static QString fitted(const QString &full, const QFontMetrics &metrics, int room);
 };
 
