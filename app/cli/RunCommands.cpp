@@ -6,26 +6,13 @@
 #include "app/cli/CliParser.h"
 #include "app/cli/RunJson.h"
 #include "app/cli/SlurmCommandSupport.h"
-#include "core/base/DiagnosticFormat.h"
-#include "core/model/JobSpecJson.h"
-#include "core/compose/JobValidator.h"
-#include "core/client/RunDraft.h"
 #include "core/client/RunLifecycle.h"
 #include "core/store/RunStore.h"
-#include "core/compose/SbatchRenderer.h"
 #include "core/client/SlurmClient.h"
-#include "core/ssh/SshSession.h"
-#include "core/compose/StudyPlanner.h"
 #include "core/ingest/IngestService.h"
 #include "core/analysis/RunMetricsTable.h"
 
-#include <QDir>
-#include <QFileInfo>
 #include <QHash>
-#include <QMap>
-#include <QRegularExpression>
-
-#include <functional>
 
 #include <nlohmann/json.hpp>
 

@@ -14,18 +14,9 @@
 #include "core/store/RunStore.h"
 #include "core/compose/SbatchRenderer.h"
 #include "core/client/SlurmClient.h"
-#include "core/ssh/SshSession.h"
 #include "core/compose/StudyPlanner.h"
-#include "core/ingest/IngestService.h"
-#include "core/analysis/RunMetricsTable.h"
 
-#include <QDir>
 #include <QFileInfo>
-#include <QHash>
-#include <QMap>
-#include <QRegularExpression>
-
-#include <functional>
 
 #include <nlohmann/json.hpp>
 
