@@ -103,6 +103,24 @@ bool posixAllowed(const QString &path)
     return platformFile.match(path).hasMatch() || path == QLatin1String("app/cli/FaultInjectingExecutor.cpp");
 }
 
+// Background work on Qt's global pool: Qt's raster engine splits large fills
+// across that pool and waits for them on the GUI thread, so a long store read
+// there froze painting (ui/common/BackgroundPool.h). One line per use.
+QStringList globalPoolUses(const QList<QPair<QString, QString>> &files)
+{
+    static const QRegularExpression useRe(
+        QStringLiteral("QtConcurrent::run\\((?!\\s*&backgroundPool\\(\\))|QThreadPool::globalInstance\\("));
+    QStringList out;
+    for (const auto &[path, text] : files)
+        for (auto it = useRe.globalMatch(text); it.hasNext();) {
+            const auto m = it.next();
+            out << QStringLiteral("%1:%2: background work on Qt's global thread pool: pass &backgroundPool()")
+                       .arg(path)
+                       .arg(text.left(m.capturedStart()).count('\n') + 1);
+        }
+    return out;
+}
+
 // Files are (repository path, text). Returns one line per wrong arrow.
 QStringList violations(const QList<QPair<QString, QString>> &files, const QSet<QString> &repoPaths)
 {
@@ -146,6 +164,7 @@ QStringList violations(const QList<QPair<QString, QString>> &files, const QSet<Q
                 out << QStringLiteral("%1:%2: %3 may not include %4 (\"%5\")").arg(path).arg(line).arg(from, to, inc);
         }
     }
+    out << globalPoolUses(files);
     return out;
 }
 
@@ -205,6 +224,15 @@ void TestArchitecture::checkerFindsWrongArrows_data()
     QTest::newRow("posix in a platform file") << "core/ssh/PlatformTtyPosix.cpp"
                                               << "#include <termios.h>\n"
                                               << "";
+    QTest::newRow("global pool") << "ui/results/A.cpp"
+                                 << "#include <QtConcurrent>\nauto f = QtConcurrent::run([] { return 1; });\n"
+                                 << "ui/results/A.cpp:2: background work on Qt's global thread pool";
+    QTest::newRow("global pool by name") << "ui/jobs/A.cpp"
+                                         << "QThreadPool::globalInstance()->start(job);\n"
+                                         << "ui/jobs/A.cpp:1: background work on Qt's global thread pool";
+    QTest::newRow("own pool") << "ui/results/A.cpp"
+                              << "auto f = QtConcurrent::run(&backgroundPool(), [] { return 1; });\n"
+                              << "";
     QTest::newRow("unknown folder") << "core/misc/A.cpp"
                                     << ""
                                     << "has no place in the arrows";

@@ -4,6 +4,7 @@
 
 #include "core/analysis/MetricGlossary.h"
 #include "core/store/RunStore.h"
+#include "ui/common/BackgroundPool.h"
 #include "ui/results/QCustomPlotInclude.h"
 #include "ui/results/RunColours.h"
 
@@ -114,7 +115,7 @@ void EpochCurves::setRuns(const QList<RunMetricsRow> &rows, RunStore &store)
         rebuild();
         Q_EMIT loaded();
     });
-    watcher->setFuture(QtConcurrent::run([s, want]() mutable {
+    watcher->setFuture(QtConcurrent::run(&backgroundPool(), [s, want]() mutable {
         for (RunSeries &r : want)
             if (const auto got = s->series(r.runId); got.ok())
                 r.series = got.value();

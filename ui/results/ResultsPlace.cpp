@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/results/ResultsPlace.h"
 
+#include "core/ingest/IngestService.h"
+#include "core/store/RunStore.h"
 #include "ui/common/AppServices.h"
+#include "ui/common/BackgroundPool.h"
 #include "ui/results/ChartExportDialog.h"
 #include "ui/results/ChartExporter.h"
 #include "ui/results/EpochCurves.h"
 #include "ui/results/QCustomPlotInclude.h"
-#include "ui/results/StudyChartBuilder.h"
-#include "core/ingest/IngestService.h"
 #include "ui/results/RunComparisonView.h"
-#include "core/store/RunStore.h"
 #include "ui/results/RunsTableModel.h"
+#include "ui/results/StudyChartBuilder.h"
 #include "ui/results/StudyCharts.h"
 #include "ui/results/StudyPatternsDialog.h"
 #include "ui/results/UtilisationTimeline.h"
@@ -193,7 +194,7 @@ void ResultsPlace::reload()
     const qint64 studyFilter = chosen > 0 ? chosen : -1;
     const HiddenRuns hidden = m_showHidden->isChecked() ? HiddenRuns::Include : HiddenRuns::LeaveOut;
     RunStore *store = &m_services.store();
-    m_loadFuture = QtConcurrent::run([store, studyFilter, hidden] {
+    m_loadFuture = QtConcurrent::run(&backgroundPool(), [store, studyFilter, hidden] {
         RunMetricsTable table = RunMetricsTable::load(*store, studyFilter, hidden);
         store->closeThreadConnection();   // this pool thread may be reused by others
         return table;
@@ -241,7 +242,7 @@ void ResultsPlace::applyTable(const RunMetricsTable &table)
             m_model->setTable(m_table, RunsTableModel::defaultColumns(m_table));
         expandGroups();
     }
-    (void)QtConcurrent::run([gone = std::move(old)]() mutable { gone = RunMetricsTable(); });
+    (void)QtConcurrent::run(&backgroundPool(), [gone = std::move(old)]() mutable { gone = RunMetricsTable(); });
     m_selectionOrder.clear();
     selectRuns(keep);
     m_status->setText(!m_table.error.isEmpty() ? tr("Cannot read the run store: %1").arg(m_table.error)
@@ -475,7 +476,7 @@ void ResultsPlace::loadScripts(const QList<qint64> &runIds)
         if (generation == m_scriptGeneration)
             onSelectionChanged();   // the comparison now diffs the scripts
     });
-    watcher->setFuture(QtConcurrent::run([store, runIds] {
+    watcher->setFuture(QtConcurrent::run(&backgroundPool(), [store, runIds] {
         QHash<qint64, QString> out;
         for (qint64 id : runIds) {   // a run that cannot be read stays without a script (no retry loop)
             const auto full = store->run(id);
@@ -523,7 +524,7 @@ void ResultsPlace::reingest(const QList<qint64> &runIds)
             m_status->setText(tr("Ingest problems: %1").arg(errors.join(QStringLiteral("; "))));
         Q_EMIT ingestFinished(errors);
     });
-    watcher->setFuture(QtConcurrent::run([store, runIds] {
+    watcher->setFuture(QtConcurrent::run(&backgroundPool(), [store, runIds] {
         QStringList errors;
         for (qint64 id : runIds) {
             const IngestResult r = IngestService::ingestRun(*store, id);

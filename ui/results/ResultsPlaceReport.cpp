@@ -5,6 +5,7 @@
 
 #include "core/store/RunStore.h"
 #include "ui/common/AppServices.h"
+#include "ui/common/BackgroundPool.h"
 #include "ui/results/ScalingReport.h"
 
 #include <QCheckBox>
@@ -59,11 +60,12 @@ void ResultsPlace::writeReportInBackground(qint64 studyId, const QString &path)
             m_status->setText(e.isEmpty() ? tr("Report written to %1.").arg(path) : e);
             Q_EMIT reportWritten(path, e);
         });
-        printed->setFuture(QtConcurrent::run([content, path] { return printReport(content, path); }));
+        printed->setFuture(
+            QtConcurrent::run(&backgroundPool(), [content, path] { return printReport(content, path); }));
     });
     // The runs the charts show: hidden ones only while "Show hidden" is on.
     const HiddenRuns hidden = m_showHidden->isChecked() ? HiddenRuns::Include : HiddenRuns::LeaveOut;
-    loaded->setFuture(QtConcurrent::run([store, studyId, hidden] {
+    loaded->setFuture(QtConcurrent::run(&backgroundPool(), [store, studyId, hidden] {
         ReportInput in = loadReportInput(*store, studyId, hidden);
         store->closeThreadConnection();   // this pool thread may be reused by others
         return in;

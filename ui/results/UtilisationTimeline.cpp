@@ -2,11 +2,12 @@
 #include "ui/results/UtilisationTimeline.h"
 #include "ui/results/AxisLabelFit.h"
 
-#include "ui/results/ChartExporter.h"
 #include "core/ingest/IngestService.h"
+#include "core/store/RunStore.h"
+#include "ui/common/BackgroundPool.h"
+#include "ui/results/ChartExporter.h"
 #include "ui/results/QCustomPlotInclude.h"
 #include "ui/results/RunColours.h"
-#include "core/store/RunStore.h"
 
 #include <QComboBox>
 #include <QFutureWatcher>
@@ -152,7 +153,7 @@ void UtilisationTimeline::setRuns(const QList<RunMetricsRow> &rows, RunStore &st
         setEntries(watcher->result());
         Q_EMIT loaded();
     });
-    watcher->setFuture(QtConcurrent::run(loadAll, &store, jobs));
+    watcher->setFuture(QtConcurrent::run(&backgroundPool(), loadAll, &store, jobs));
 }
 
 void UtilisationTimeline::setEntries(const QList<Entry> &entries)
