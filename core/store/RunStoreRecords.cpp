@@ -29,6 +29,8 @@ QString linesToJson(const QList<QMap<QString, QString>> &lines)
 QList<QMap<QString, QString>> linesFromJson(const QString &json)
 {
     QList<QMap<QString, QString>> out;
+    if (json.isEmpty() || json == QLatin1String("[]"))
+        return out;   // most rows: no JSON parser for nothing
     const QJsonArray arr = QJsonDocument::fromJson(json.toUtf8()).array();
     for (const auto &v : arr) {
         QMap<QString, QString> line;
@@ -127,37 +129,40 @@ const char *RunStoreSql::accountingColumns()
            " job_name, work_dir, comment, raw, lines_json";
 }
 
-SacctRecord RunStoreSql::readAccounting(const QSqlQuery &q, int first)
+template <class Columns>
+SacctRecord RunStoreSql::readAccounting(const Columns &c, int first)
 {
     SacctRecord a;
     int i = first;
-    a.jobId = q.value(i++).toString();
-    a.stateText = q.value(i++).toString();
+    a.jobId = c.text(i++);
+    a.stateText = c.label(i++);
     a.state = SlurmJobState::parse(a.stateText);
-    a.exitCode = q.value(i++).toString();
-    a.submit = q.value(i++).toString();
-    a.start = q.value(i++).toString();
-    a.end = q.value(i++).toString();
-    a.elapsed = q.value(i++).toString();
-    a.allocTres = q.value(i++).toString();
-    a.maxRss = q.value(i++).toString();
-    a.nodeList = q.value(i++).toString();
-    a.reason = q.value(i++).toString();
-    a.totalCpu = q.value(i++).toString();
-    a.allocCpus = q.value(i++).toInt();
-    a.partition = q.value(i++).toString();
-    a.account = q.value(i++).toString();
-    a.tresUsageInAve = q.value(i++).toString();
-    a.tresUsageInMax = q.value(i++).toString();
-    a.timelimit = q.value(i++).toString();
-    a.jobName = q.value(i++).toString();
-    a.workDir = q.value(i++).toString();
-    a.comment = q.value(i++).toString();
-    const QString raw = q.value(i++).toString();
+    a.exitCode = c.label(i++);
+    a.submit = c.text(i++);
+    a.start = c.text(i++);
+    a.end = c.text(i++);
+    a.elapsed = c.text(i++);
+    a.allocTres = c.label(i++);
+    a.maxRss = c.text(i++);
+    a.nodeList = c.label(i++);
+    a.reason = c.label(i++);
+    a.totalCpu = c.text(i++);
+    a.allocCpus = int(c.integer(i++));
+    a.partition = c.label(i++);
+    a.account = c.label(i++);
+    a.tresUsageInAve = c.text(i++);
+    a.tresUsageInMax = c.text(i++);
+    a.timelimit = c.label(i++);
+    a.jobName = c.label(i++);
+    a.workDir = c.label(i++);
+    a.comment = c.label(i++);
+    const QString raw = c.text(i++);
     a.rawLines = raw.isEmpty() ? QStringList() : raw.split(QLatin1Char('\n'));
-    a.lines = linesFromJson(q.value(i++).toString());
+    a.lines = linesFromJson(c.text(i++));
     return a;
 }
+template SacctRecord RunStoreSql::readAccounting(const QueryColumns &, int);
+template SacctRecord RunStoreSql::readAccounting(const CursorColumns &, int);
 
 Result<std::optional<SacctRecord>> RunStore::accounting(qint64 runId)
 {
@@ -173,7 +178,7 @@ Result<std::optional<SacctRecord>> RunStore::accounting(qint64 runId)
         return fail(e.error());
     if (!q.next())
         return std::nullopt;
-    return RunStoreSql::readAccounting(q, 0);
+    return RunStoreSql::readAccounting(QueryColumns{q}, 0);
 }
 
 Result<void> RunStore::recordFile(const FileRecord &f)

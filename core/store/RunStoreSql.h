@@ -5,6 +5,7 @@
 #include "core/base/Result.h"
 #include "core/model/RunRecord.h"
 #include "core/slurm/SacctRecord.h"
+#include "core/store/SqliteCursor.h"
 
 #include <QDateTime>
 #include <QSqlDatabase>
@@ -18,6 +19,27 @@ namespace scalelab {
 
 // The schema's migrations in order (RunStoreMigrations.cpp).
 const QList<QStringList> &runStoreMigrations();
+
+// One row's columns as the record readers below take them: from a QSqlQuery,
+// or from a SqliteCursor where texts that repeat across rows (`label`) share
+// one string. The readers are written once over both.
+struct QueryColumns {
+    const QSqlQuery &q;
+    QString text(int i) const { return q.value(i).toString(); }
+    QString label(int i) const { return text(i); }
+    qint64 integer(int i) const { return q.value(i).toLongLong(); }
+    bool isNull(int i) const { return q.value(i).isNull(); }
+    QDateTime time(int i) const;
+};
+struct CursorColumns {
+    const SqliteCursor &c;
+    TextPool &pool;
+    QString text(int i) const { return c.text(i); }
+    QString label(int i) const { return c.pooled(i, pool); }
+    qint64 integer(int i) const { return c.integer(i); }
+    bool isNull(int i) const { return c.isNull(i); }
+    QDateTime time(int i) const;
+};
 
 // Small SQL helpers shared by the RunStore translation units (internal).
 class RunStoreSql {
@@ -53,9 +75,11 @@ public:
     }
     // The runs and accounting tables' columns in the order the readers expect.
     static const char *runColumns();
-    static RunRecord readRun(const QSqlQuery &q);
+    template <class Columns>
+    static RunRecord readRun(const Columns &c);
     static const char *accountingColumns();
-    static SacctRecord readAccounting(const QSqlQuery &q, int first);
+    template <class Columns>
+    static SacctRecord readAccounting(const Columns &c, int first);
 
     static QString toText(const QDateTime &t)
     {
@@ -65,6 +89,19 @@ public:
     {
         return QDateTime::fromString(v.toString(), Qt::ISODateWithMs).toUTC();
     }
+    // The same for the UTF-8 of a cursor; the form toText() writes is read
+    // without QDateTime's general parser (two per run in the runs table).
+    static QDateTime fromText(std::string_view utf8);
 };
+
+inline QDateTime QueryColumns::time(int i) const
+{
+    return RunStoreSql::fromText(q.value(i));
+}
+
+inline QDateTime CursorColumns::time(int i) const
+{
+    return RunStoreSql::fromText(c.utf8(i));
+}
 
 }   // namespace scalelab

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // RunStore: the bulk read behind the runs table (see RunTableRecords.h).
+// Read through SqliteCursor, with repeated texts pooled: for 100,000 runs
+// QSqlQuery's QVariant per value was most of the reload.
 #include "core/store/RunStore.h"
 
 #include "core/store/RunStoreSql.h"
@@ -27,60 +29,79 @@ Result<RunTableRecords> RunStore::tableRecords(qint64 studyId)
     out.studies = std::move(*studies);
 
     const bool one = studyId > 0;
-    const QVariantList binds = one ? QVariantList{studyId} : QVariantList{};
-    const QString runFilter = one ? QStringLiteral(" WHERE study_id = ?") : QString();
-    const QString joinFilter = one ? QStringLiteral(" JOIN runs r ON r.id = t.run_id WHERE r.study_id = ?") : QString();
+    const QList<qint64> binds = one ? QList<qint64>{studyId} : QList<qint64>{};
+    const QByteArray runFilter = one ? " WHERE study_id = ?" : "";
+    const QByteArray joinFilter = one ? " JOIN runs r ON r.id = t.run_id WHERE r.study_id = ?" : "";
+    TextPool pool;   // shared by the four reads: runs and accounting name the same partitions
 
-    QSqlQuery q(db);
-    q.setForwardOnly(true);
     // Scripts (kilobytes each) only for one study's runs; for every run the
     // column is selected as '' so the reader's column order holds.
-    QString columns = QString::fromLatin1(RunStoreSql::runColumns());
+    QByteArray columns = RunStoreSql::runColumns();
     if (!one)
-        columns.replace(QLatin1String(" script,"), QLatin1String(" '' AS script,"));
-    if (auto e =
-            RunStoreSql::exec(q, QStringLiteral("SELECT %1 FROM runs%2 ORDER BY id").arg(columns, runFilter), binds);
-        !e)
-        return fail(e.error());
-    while (q.next())
-        out.runs << RunStoreSql::readRun(q);
-
-    if (auto e = RunStoreSql::exec(
-            q,
-            QStringLiteral("SELECT t.run_id, t.name, t.value, t.unit, t.source, t.file, t.line, t.rule,"
-                           " t.formula FROM metrics t%1"
-                           " ORDER BY t.run_id, t.name, t.source")
-                .arg(joinFilter),
-            binds);
-        !e)
-        return fail(e.error());
-    while (q.next()) {
-        const qint64 run = q.value(0).toLongLong();
-        out.metrics[run] << MetricRecord{run,
-                                         q.value(1).toString(),
-                                         q.value(2).toDouble(),
-                                         q.value(3).toString(),
-                                         q.value(4).toString(),
-                                         q.value(5).toString(),
-                                         q.value(6).toLongLong(),
-                                         q.value(7).toString(),
-                                         q.value(8).toString()};
+        columns.replace(" script,", " '' AS script,");
+    auto runs = SqliteCursor::prepare(db, "SELECT " + columns + " FROM runs" + runFilter + " ORDER BY id", binds);
+    if (!runs)
+        return fail(runs.error());
+    for (;;) {
+        auto row = runs->next();
+        if (!row)
+            return fail(row.error());
+        if (!*row)
+            break;
+        out.runs << RunStoreSql::readRun(CursorColumns{*runs, pool});
     }
 
-    QString accountingColumns = QString::fromLatin1(RunStoreSql::accountingColumns());
-    accountingColumns.replace(QLatin1String(", "), QLatin1String(", t."));
-    if (auto e = RunStoreSql::exec(
-            q, QStringLiteral("SELECT t.run_id, t.%1 FROM accounting t%2").arg(accountingColumns, joinFilter), binds);
-        !e)
-        return fail(e.error());
-    while (q.next())
-        out.accounting.insert(q.value(0).toLongLong(), RunStoreSql::readAccounting(q, 1));
+    auto metrics = SqliteCursor::prepare(db,
+                                         "SELECT t.run_id, t.name, t.value, t.unit, t.source, t.file, t.line, t.rule,"
+                                         " t.formula FROM metrics t"
+                                             + joinFilter + " ORDER BY t.run_id, t.name, t.source",
+                                         binds);
+    if (!metrics)
+        return fail(metrics.error());
+    QList<MetricRecord> *runMetrics = nullptr;
+    qint64 lastRun = 0;
+    for (;;) {
+        auto row = metrics->next();
+        if (!row)
+            return fail(row.error());
+        if (!*row)
+            break;
+        const SqliteCursor &m = *metrics;
+        const qint64 run = m.integer(0);
+        if (!runMetrics || run != lastRun) {   // rows come by run: one hash lookup per run
+            runMetrics = &out.metrics[run];
+            lastRun = run;
+        }
+        runMetrics->append(MetricRecord{run, m.pooled(1, pool), m.real(2), m.pooled(3, pool), m.pooled(4, pool),
+                                        m.pooled(5, pool), m.integer(6), m.pooled(7, pool), m.pooled(8, pool)});
+    }
 
-    if (auto e = RunStoreSql::exec(q, QStringLiteral("SELECT DISTINCT t.run_id FROM files t%1").arg(joinFilter), binds);
-        !e)
-        return fail(e.error());
-    while (q.next())
-        out.runsWithFiles.insert(q.value(0).toLongLong());
+    QByteArray accountingColumns = RunStoreSql::accountingColumns();
+    accountingColumns.replace(", ", ", t.");
+    auto accounting =
+        SqliteCursor::prepare(db, "SELECT t.run_id, t." + accountingColumns + " FROM accounting t" + joinFilter, binds);
+    if (!accounting)
+        return fail(accounting.error());
+    for (;;) {
+        auto row = accounting->next();
+        if (!row)
+            return fail(row.error());
+        if (!*row)
+            break;
+        out.accounting.insert(accounting->integer(0), RunStoreSql::readAccounting(CursorColumns{*accounting, pool}, 1));
+    }
+
+    auto files = SqliteCursor::prepare(db, "SELECT DISTINCT t.run_id FROM files t" + joinFilter, binds);
+    if (!files)
+        return fail(files.error());
+    for (;;) {
+        auto row = files->next();
+        if (!row)
+            return fail(row.error());
+        if (!*row)
+            break;
+        out.runsWithFiles.insert(files->integer(0));
+    }
     return out;
 }
 

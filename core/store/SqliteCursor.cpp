@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/store/SqliteCursor.h"
+
+#include "core/base/Logging.h"
+
+#include <QSqlDatabase>
+#include <QSqlDriver>
+#include <QVariant>
+
+#include <sqlite3.h>
+
+namespace scalelab {
+
+QString TextPool::get(std::string_view utf8)
+{
+    if (utf8.size() > kMaxLength)
+        return QString::fromUtf8(utf8.data(), qsizetype(utf8.size()));
+    if (auto it = m_pool.find(utf8); it != m_pool.end())
+        return it->second;
+    QString s = QString::fromUtf8(utf8.data(), qsizetype(utf8.size()));
+    if (m_pool.size() < kMaxEntries)
+        m_pool.emplace(std::string(utf8), s);
+    return s;
+}
+
+namespace {
+
+tl::unexpected<Error> storeError(const QByteArray &what, const QString &message)
+{
+    qCWarning(lcStore).noquote() << QStringLiteral("%1 failed: %2").arg(QString::fromUtf8(what), message);
+    return fail(ErrorCode::StoreFailed,
+                QStringLiteral("run store: %1 failed: %2").arg(QString::fromUtf8(what), message));
+}
+
+}   // namespace
+
+SqliteCursor::SqliteCursor(sqlite3 *db, sqlite3_stmt *stmt, QByteArray what)
+    : m_db(db)
+    , m_stmt(stmt)
+    , m_what(std::move(what))
+{}
+
+SqliteCursor::SqliteCursor(SqliteCursor &&other) noexcept
+    : m_db(std::exchange(other.m_db, nullptr))
+    , m_stmt(std::exchange(other.m_stmt, nullptr))
+    , m_what(std::move(other.m_what))
+{}
+
+SqliteCursor::~SqliteCursor()
+{
+    sqlite3_finalize(m_stmt);   // a no-op for null
+}
+
+Result<SqliteCursor> SqliteCursor::prepare(QSqlDatabase &db, const QByteArray &sql, const QList<qint64> &binds)
+{
+    const QByteArray what = sql.left(60);
+    // The QSQLITE driver hands out its sqlite3* as a QVariant of that type name.
+    const QVariant handle = db.driver() ? db.driver()->handle() : QVariant();
+    if (!handle.isValid() || qstrcmp(handle.typeName(), "sqlite3*") != 0)
+        return storeError(what, QStringLiteral("the connection is not an SQLite one"));
+    sqlite3 *h = *static_cast<sqlite3 *const *>(handle.constData());
+    if (!h)
+        return storeError(what, QStringLiteral("the connection is closed"));
+    sqlite3_stmt *stmt = nullptr;
+    if (sqlite3_prepare_v2(h, sql.constData(), int(sql.size()), &stmt, nullptr) != SQLITE_OK)
+        return storeError(what, QString::fromUtf8(sqlite3_errmsg(h)));
+    SqliteCursor cursor(h, stmt, what);
+    for (int i = 0; i < binds.size(); ++i)
+        if (sqlite3_bind_int64(stmt, i + 1, binds[i]) != SQLITE_OK)
+            return storeError(what, QString::fromUtf8(sqlite3_errmsg(h)));
+    return cursor;
+}
+
+Result<bool> SqliteCursor::next()
+{
+    switch (sqlite3_step(m_stmt)) {
+    case SQLITE_ROW:
+        return true;
+    case SQLITE_DONE:
+        return false;
+    default:
+        return storeError(m_what, QString::fromUtf8(sqlite3_errmsg(m_db)));
+    }
+}
+
+bool SqliteCursor::isNull(int column) const
+{
+    return sqlite3_column_type(m_stmt, column) == SQLITE_NULL;
+}
+
+qint64 SqliteCursor::integer(int column) const
+{
+    return sqlite3_column_int64(m_stmt, column);
+}
+
+double SqliteCursor::real(int column) const
+{
+    return sqlite3_column_double(m_stmt, column);
+}
+
+std::string_view SqliteCursor::utf8(int column) const
+{
+    // text() before bytes(): the pointer is to the UTF-8 form, and its length is then that form's.
+    const auto *p = reinterpret_cast<const char *>(sqlite3_column_text(m_stmt, column));
+    return p ? std::string_view(p, size_t(sqlite3_column_bytes(m_stmt, column))) : std::string_view();
+}
+
+QString SqliteCursor::text(int column) const
+{
+    const std::string_view s = utf8(column);
+    return QString::fromUtf8(s.data(), qsizetype(s.size()));
+}
+
+}   // namespace scalelab
