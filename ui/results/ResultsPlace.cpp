@@ -249,7 +249,7 @@ void ResultsPlace::applyTable(const RunMetricsTable &table)
                                                : tr("%n run(s).", nullptr, int(m_table.rows.size())));
     m_showHidden->setText(m_table.hiddenCount > 0 ? tr("Show hidden (%1)").arg(m_table.hiddenCount)
                                                   : tr("Show hidden"));
-    onSelectionChanged();
+    // selectRuns() has updated the comparison and the charts.
     autoIngest();
 }
 
@@ -327,9 +327,12 @@ void ResultsPlace::onSelectionChanged()
         loadScripts(missing);
     if (rows.isEmpty()) {
         // No selection: the timelines of the charted study (a few runs).
-        for (const RunMetricsRow &r : std::as_const(m_table.rows))
-            if (r.run.hasJob() && (m_chartStudy <= 0 || r.run.studyId == m_chartStudy) && rows.size() < 4)
+        for (const RunMetricsRow &r : std::as_const(m_table.rows)) {
+            if (rows.size() == 4)
+                break;   // the table may hold 100,000 runs
+            if (r.run.hasJob() && (m_chartStudy <= 0 || r.run.studyId == m_chartStudy))
                 rows << r;
+        }
     }
     m_timeline->setRuns(rows, m_services.store());
     m_epochs->setRuns(rows, m_services.store());

@@ -188,22 +188,36 @@ void RunsTableModel::sortRows(QList<int> &rows) const
     if (m_sortColumn < 0 || m_sortColumn >= m_columns.size())
         return;
     const QString &column = m_columns[m_sortColumn];
+    if (column == QLatin1String("id")) {
+        // The default order, and the table's own (rows are kept in run id
+        // order): 100,000 rows are not sorted again on the GUI thread.
+        if (!std::is_sorted(rows.begin(), rows.end()))
+            std::sort(rows.begin(), rows.end());
+        if (m_sortOrder == Qt::DescendingOrder)
+            std::reverse(rows.begin(), rows.end());
+        return;
+    }
     // One key per row, computed once: numbers sort before text, by value.
     struct Keyed {
         std::optional<double> number;
         QString text;
         int row;
     };
+    enum class Kind { Id, Gpus, Nodes, Other };
+    const Kind kind = column == QLatin1String("id")      ? Kind::Id
+                      : column == QLatin1String("gpus")  ? Kind::Gpus
+                      : column == QLatin1String("nodes") ? Kind::Nodes
+                                                         : Kind::Other;
     std::vector<Keyed> keyed;
     keyed.reserve(rows.size());
     for (int i : rows) {
         const RunMetricsRow &r = m_table.rows[i];
         Keyed k{{}, {}, i};
-        if (column == QLatin1String("id"))
+        if (kind == Kind::Id)
             k.number = double(r.run.id);
-        else if (column == QLatin1String("gpus"))
+        else if (kind == Kind::Gpus)
             k.number = r.run.gpus;
-        else if (column == QLatin1String("nodes"))
+        else if (kind == Kind::Nodes)
             k.number = r.run.nodes;
         else if (auto v = r.value(column))
             k.number = *v;
@@ -218,10 +232,23 @@ void RunsTableModel::sortRows(QList<int> &rows) const
             return bool(a.number);
         return QString::compare(a.text, b.text, Qt::CaseInsensitive) < 0;
     };
-    if (m_sortOrder == Qt::AscendingOrder)
-        std::stable_sort(keyed.begin(), keyed.end(), less);
-    else
-        std::stable_sort(keyed.begin(), keyed.end(), [&](const Keyed &a, const Keyed &b) { return less(b, a); });
+    const auto more = [&less](const Keyed &a, const Keyed &b) { return less(b, a); };
+    // Rows arrive in run id order, the default sort: a check in one pass
+    // instead of sorting 100,000 rows again on the GUI thread at every reload.
+    if (m_sortOrder == Qt::AscendingOrder) {
+        if (!std::is_sorted(keyed.begin(), keyed.end(), less))
+            std::stable_sort(keyed.begin(), keyed.end(), less);
+    } else if (!std::is_sorted(keyed.begin(), keyed.end(), more)) {
+        // Strictly ascending (no ties to keep in order): reversed is the stable descending order.
+        const bool strictlyAscending =
+            std::adjacent_find(keyed.begin(), keyed.end(),
+                               [&less](const Keyed &a, const Keyed &b) { return !less(a, b); })
+            == keyed.end();
+        if (strictlyAscending)
+            std::reverse(keyed.begin(), keyed.end());
+        else
+            std::stable_sort(keyed.begin(), keyed.end(), more);
+    }
     for (qsizetype i = 0; i < rows.size(); ++i)
         rows[i] = keyed[size_t(i)].row;
 }

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The runs table's order: by run id (the store's own order, not sorted again),
+// by number (ties keep their order both ways), runs without the value last,
+// text without regard to case; and a run found by id in any order.
+#include "ui/results/RunsTableModel.h"
+
+#include <QTest>
+
+using namespace scalelab;
+
+class TstRunsTableModel : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void idOrderBothWays();
+    void numbersKeepTiesInOrder();
+    void runsWithoutTheValueComeLast();
+    void textIgnoresCase();
+    void runFoundInAnyOrder();
+};
+
+namespace {
+
+// Runs 1..5: GPUs 4, 1, 4, 2, 1; cluster names in mixed case; a metric on some.
+RunMetricsTable sampleTable()
+{
+    const int gpus[] = {4, 1, 4, 2, 1};
+    const char *clusters[] = {"beta", "Alpha", "gamma", "alpha", "Beta"};
+    const std::optional<double> speed[] = {20.0, {}, 5.0, 20.0, {}};
+    RunMetricsTable t;
+    for (int i = 0; i < 5; ++i) {
+        RunMetricsRow row;
+        row.run.id = i + 1;
+        row.run.gpus = gpus[i];
+        row.run.clusterAlias = QString::fromLatin1(clusters[i]);
+        if (speed[i])
+            row.metrics.insert(QStringLiteral("samples_per_s"),
+                               MetricRecord{i + 1, QStringLiteral("samples_per_s"), *speed[i], QStringLiteral("1/s"),
+                                            QStringLiteral("stdout")});
+        t.rows << row;
+    }
+    t.metricNames = {QStringLiteral("samples_per_s")};
+    return t;
+}
+
+QList<qint64> order(const RunsTableModel &m)
+{
+    QList<qint64> ids;
+    for (int r = 0; r < m.rowCount(); ++r)
+        ids << m.index(r, 0).data(RunsTableModel::RunIdRole).toLongLong();
+    return ids;
+}
+
+int columnOf(const RunsTableModel &m, const QString &name)
+{
+    return int(m.columns().indexOf(name));
+}
+
+}   // namespace
+
+void TstRunsTableModel::idOrderBothWays()
+{
+    RunsTableModel m;
+    m.setTable(sampleTable(), {QStringLiteral("id"), QStringLiteral("gpus")});
+    QCOMPARE(order(m), (QList<qint64>{1, 2, 3, 4, 5}));
+    m.sort(0, Qt::DescendingOrder);
+    QCOMPARE(order(m), (QList<qint64>{5, 4, 3, 2, 1}));
+    m.sort(0, Qt::AscendingOrder);
+    QCOMPARE(order(m), (QList<qint64>{1, 2, 3, 4, 5}));
+}
+
+void TstRunsTableModel::numbersKeepTiesInOrder()
+{
+    RunsTableModel m;
+    m.setTable(sampleTable(), {QStringLiteral("id"), QStringLiteral("gpus")});
+    m.sort(1, Qt::AscendingOrder);
+    QCOMPARE(order(m), (QList<qint64>{2, 5, 4, 1, 3}));
+    m.sort(1, Qt::DescendingOrder);
+    QCOMPARE(order(m), (QList<qint64>{1, 3, 4, 2, 5}));
+}
+
+void TstRunsTableModel::runsWithoutTheValueComeLast()
+{
+    RunsTableModel m;
+    m.setTable(sampleTable(), {QStringLiteral("id"), QStringLiteral("samples_per_s")});
+    m.sort(columnOf(m, QStringLiteral("samples_per_s")), Qt::AscendingOrder);
+    QCOMPARE(order(m), (QList<qint64>{3, 1, 4, 2, 5}));
+}
+
+void TstRunsTableModel::textIgnoresCase()
+{
+    RunsTableModel m;
+    m.setTable(sampleTable(), {QStringLiteral("id"), QStringLiteral("cluster")});
+    m.sort(1, Qt::AscendingOrder);
+    QCOMPARE(order(m), (QList<qint64>{2, 4, 1, 5, 3}));
+    m.sort(1, Qt::DescendingOrder);
+    QCOMPARE(order(m), (QList<qint64>{3, 1, 5, 2, 4}));
+}
+
+void TstRunsTableModel::runFoundInAnyOrder()
+{
+    RunsTableModel m;
+    m.setTable(sampleTable(), {QStringLiteral("id"), QStringLiteral("gpus")});
+    m.sort(0, Qt::DescendingOrder);
+    QCOMPARE(m.indexOfRun(4).row(), 1);
+    m.sort(1, Qt::AscendingOrder);
+    QCOMPARE(m.indexOfRun(4).row(), 2);
+    QVERIFY(!m.indexOfRun(99).isValid());
+}
+
+QTEST_MAIN(TstRunsTableModel)
+#include "tst_runstablemodel.moc"
