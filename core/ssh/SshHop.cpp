@@ -433,27 +433,25 @@ QString sshConnectAndAuthenticate(SshHop &hop, int fd, const SshConnectionSettin
     return authenticate(s, c, callbacks);
 }
 
-int sshStartBridge(ssh_session carrier, SshHop &next, QString *error)
+Result<int> sshStartBridge(ssh_session carrier, SshHop &next)
 {
     ssh_channel ch = ssh_channel_new(carrier);
-    if (!ch) {
-        *error = QStringLiteral("cannot create a channel: %1").arg(sshErrorText(carrier));
-        return -1;
-    }
+    if (!ch)
+        return fail(ErrorCode::Transport, QStringLiteral("cannot create a channel: %1").arg(sshErrorText(carrier)));
     const QByteArray host = next.config.hostName.toUtf8();
     if (ssh_channel_open_forward(ch, host.constData(), next.config.port, "127.0.0.1", 0) != SSH_OK) {
-        *error = QStringLiteral("the jump host could not open a connection to %1:%2: %3 (is forwarding allowed there?)")
-                     .arg(next.config.hostName)
-                     .arg(next.config.port)
-                     .arg(sshErrorText(carrier));
+        const QString why =
+            QStringLiteral("the jump host could not open a connection to %1:%2: %3 (is forwarding allowed there?)")
+                .arg(next.config.hostName)
+                .arg(next.config.port)
+                .arg(sshErrorText(carrier));
         ssh_channel_free(ch);
-        return -1;
+        return fail(ErrorCode::Transport, why);
     }
     int sv[2];
     if (const QString e = PlatformSocket::makePair(sv); !e.isEmpty()) {
-        *error = e;
         ssh_channel_free(ch);
-        return -1;
+        return fail(ErrorCode::Transport, e);
     }
     next.carrier = carrier;
     next.carrierChannel = ch;

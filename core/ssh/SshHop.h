@@ -5,6 +5,7 @@
 // (jump hosts ... target), and the pump that carries the next hop's bytes
 // through a direct-tcpip channel of this one.
 
+#include "core/base/Result.h"
 #include "core/ssh/SshCallbacks.h"
 #include "core/ssh/SshConnectionSettings.h"
 #include "core/sshconfig/SshHostConfig.h"
@@ -44,8 +45,9 @@ struct SshHop {
 QString sshConnectAndAuthenticate(SshHop &hop, int fd, const SshConnectionSettings &settings, SshCallbacks *callbacks);
 
 // Opens a direct-tcpip channel on `carrier` to next.config's host:port and
-// starts the pump; returns the fd to hand to the next session, or -1 and *error.
-int sshStartBridge(ssh_session carrier, SshHop &next, QString *error);
+// starts the pump; returns the fd to hand to the next session, or a Transport
+// error (the jump host refused or the local socket pair failed).
+Result<int> sshStartBridge(ssh_session carrier, SshHop &next);
 
 QString sshErrorText(ssh_session s);
 

@@ -169,9 +169,8 @@ QString SshSession::connectImpl()
     if (d->settings.alias.isEmpty())
         return QStringLiteral("no SSH host alias given; set one in the cluster profile");
     const QString cfgPath = d->settings.configPath.isEmpty() ? SshConfigFile::defaultPath() : d->settings.configPath;
-    QString cfgError;
-    const SshConfigFile cfg = SshConfigFile::load(cfgPath, &cfgError);
-    if (!cfgError.isEmpty())
+    const SshConfigFile cfg = SshConfigFile::load(cfgPath);
+    if (const QString cfgError = cfg.errorText(); !cfgError.isEmpty())
         return QStringLiteral("cannot use the SSH config: %1").arg(cfgError);
     const QString aliasError = SshConfigFile::validateName(QStringLiteral("host alias"), d->settings.alias);
     if (!aliasError.isEmpty())
@@ -188,11 +187,12 @@ QString SshSession::connectImpl()
                                                                         : d->settings.keepaliveSeconds;
         int fd = -1;
         if (i > 0) {
-            fd = sshStartBridge(d->hops.back()->session, *hop, &err);
-            if (fd < 0) {
+            const Result<int> bridge = sshStartBridge(d->hops.back()->session, *hop);
+            if (!bridge) {
                 d->teardown();
-                return QStringLiteral("ProxyJump via %1 failed: %2").arg(chain[i - 1].alias, err);
+                return QStringLiteral("ProxyJump via %1 failed: %2").arg(chain[i - 1].alias, bridge.errorText());
             }
+            fd = *bridge;
         }
         d->hops.push_back(std::move(hop));
         err = sshConnectAndAuthenticate(*d->hops.back(), fd, d->settings, d->callbacks);

@@ -135,61 +135,58 @@ bool SshConfigFile::matchPatternList(const QStringList &patterns, const QString 
     return positive;
 }
 
-SshConfigFile SshConfigFile::load(const QString &path, QString *error)
+SshConfigFile SshConfigFile::load(const QString &path)
 {
     SshConfigFile cfg;
     cfg.m_path = path;
-    QString err;
-    cfg.parseFile(path, {}, false, 0, &err);
-    if (error)
-        *error = err;
+    cfg.parseFile(path, {}, false, 0);
     return cfg;
 }
 
-SshConfigFile SshConfigFile::fromText(const QString &text, const QString &pathForMessages, QString *error)
+SshConfigFile SshConfigFile::fromText(const QString &text, const QString &pathForMessages)
 {
     SshConfigFile cfg;
     cfg.m_path = pathForMessages;
-    QString err;
-    cfg.parseText(text, pathForMessages, {}, false, 0, &err);
-    if (error)
-        *error = err;
+    cfg.parseText(text, pathForMessages, {}, false, 0);
     return cfg;
 }
 
-bool SshConfigFile::parseFile(const QString &file, const QStringList &currentHost, bool currentMatchNever, int depth,
-                              QString *error)
+void SshConfigFile::report(const QString &file, int line, const QString &message)
+{
+    if (m_diagnostics.size() < InputLimits::kMaxDiagnosticsPerFile)
+        m_diagnostics << finding(Severity::Error, QStringLiteral("ssh-config"), file, line, message);
+}
+
+bool SshConfigFile::parseFile(const QString &file, const QStringList &currentHost, bool currentMatchNever, int depth)
 {
     QFile f(file);
     if (!f.exists())
         return true;   // like ssh: a missing config is simply empty
     if (!f.open(QIODevice::ReadOnly)) {
-        if (error->isEmpty())
-            *error = QStringLiteral("%1: cannot read: %2").arg(file, f.errorString());
+        report(file, 0, QStringLiteral("%1: cannot read: %2").arg(file, f.errorString()));
         return false;
     }
     const QByteArray data = f.read(kMaxConfigBytes + 1);
     if (data.size() > kMaxConfigBytes) {
-        if (error->isEmpty())
-            *error = QStringLiteral("%1: larger than %2 MB, the most ScaleLab reads of an ssh config; check the file")
-                         .arg(file)
-                         .arg(kMaxConfigBytes / (1024 * 1024));
+        report(file, 0,
+               QStringLiteral("%1: larger than %2 MB, the most ScaleLab reads of an ssh config; check the file")
+                   .arg(file)
+                   .arg(kMaxConfigBytes / (1024 * 1024)));
         return false;
     }
     const QString canonical = QFileInfo(file).canonicalFilePath();
     m_includeStack << canonical;
-    const bool ok = parseText(QString::fromUtf8(data), file, currentHost, currentMatchNever, depth, error);
+    const bool ok = parseText(QString::fromUtf8(data), file, currentHost, currentMatchNever, depth);
     m_includeStack.removeLast();
     return ok;
 }
 
 bool SshConfigFile::parseText(const QString &text, const QString &file, QStringList currentHost, bool currentMatchNever,
-                              int depth, QString *error)
+                              int depth)
 {
     bool ok = true;
     auto fail = [&](int line, const QString &what) {
-        if (error->isEmpty())
-            *error = QStringLiteral("%1:%2: %3").arg(file).arg(line).arg(what);
+        report(file, line, QStringLiteral("%1:%2: %3").arg(file).arg(line).arg(what));
         ok = false;
     };
     const QStringList lines = text.split(QLatin1Char('\n'));
@@ -257,7 +254,7 @@ bool SshConfigFile::parseText(const QString &text, const QString &file, QStringL
                                          .arg(kMaxIncludedFiles));
                         return false;
                     }
-                    if (!parseFile(path, currentHost, currentMatchNever, depth + 1, error))
+                    if (!parseFile(path, currentHost, currentMatchNever, depth + 1))
                         ok = false;
                 }
             }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/base/Diagnostic.h"
 #include "core/sshconfig/SshHostConfig.h"
 
 #include <QList>
@@ -25,9 +26,27 @@ public:
     // $SCALELAB_SSH_CONFIG if set, else ~/.ssh/config.
     static QString defaultPath();
     // Parses `path` (and its Includes). A missing file gives an empty config
-    // and no error. Syntax errors are reported as "file:line: what".
-    static SshConfigFile load(const QString &path, QString *error = nullptr);
-    static SshConfigFile fromText(const QString &text, const QString &pathForMessages, QString *error = nullptr);
+    // and no findings. The config is a parse result, so it carries its findings
+    // (diagnostics()) like every other parser, rather than one error text in an
+    // out-parameter: what could be read is still usable.
+    static SshConfigFile load(const QString &path);
+    static SshConfigFile fromText(const QString &text, const QString &pathForMessages);
+
+    // Every problem found, in file order (Includes where they are read): severity
+    // Error, rule "ssh-config", field = the file the problem is in, line = its
+    // line (0 for the whole file), message "file:line: what" or "file: what".
+    // At most InputLimits::kMaxDiagnosticsPerFile are kept for the whole config
+    // (Includes count too), so a file of bad line after bad line stays linear.
+    const Diagnostics &diagnostics() const { return m_diagnostics; }
+    // The message of the first Error, "" when none: the one line a caller that
+    // refuses a broken config shows.
+    QString errorText() const
+    {
+        for (const Diagnostic &d : m_diagnostics)
+            if (d.severity == Severity::Error)
+                return d.message;
+        return {};
+    }
 
     SshHostConfig resolve(const QString &alias) const;
     // The Host names a researcher can pick: patterns without * ? or !, in
@@ -51,13 +70,16 @@ public:
     };
 
 private:
-    bool parseFile(const QString &file, const QStringList &currentHost, bool currentMatchNever, int depth,
-                   QString *error);
-    bool parseText(const QString &text, const QString &file, QStringList currentHost, bool currentMatchNever, int depth,
-                   QString *error);
+    bool parseFile(const QString &file, const QStringList &currentHost, bool currentMatchNever, int depth);
+    bool parseText(const QString &text, const QString &file, QStringList currentHost, bool currentMatchNever,
+                   int depth);
+    // Records one Error about `file` (line 0: the whole file) unless the cap is
+    // reached: past it, parsing goes on but nothing more is kept.
+    void report(const QString &file, int line, const QString &message);
 
     QString m_path;
     QList<Entry> m_entries;
+    Diagnostics m_diagnostics;
     QStringList m_includeStack;   // canonical paths of the files being read, outermost first
     int m_filesRead = 0;   // all files read for this config, Includes counted each time
 };

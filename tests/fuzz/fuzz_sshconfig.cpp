@@ -41,8 +41,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const bool ready = privateHome();
     (void)ready;
-    QString error;
-    const SshConfigFile cfg = SshConfigFile::fromText(fuzz::text(data, size), QStringLiteral("config"), &error);
+    const SshConfigFile cfg = SshConfigFile::fromText(fuzz::text(data, size), QStringLiteral("config"));
+    (void)cfg.errorText();
     cfg.resolve(QStringLiteral("login.example.org"));
     cfg.resolve(QStringLiteral("h1"));
     return 0;

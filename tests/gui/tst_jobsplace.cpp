@@ -389,9 +389,8 @@ private Q_SLOTS:
         QCOMPARE(AppSettings::writeGeneratedConfig(), QString());
         QCOMPARE(AppSettings::effectiveAlias(QStringLiteral("testbed"), testbed), QStringLiteral("scalelab-testbed"));
         QCOMPARE(AppSettings::sshConfigPath(), AppSettings::generatedConfigPath());
-        QString error;
-        const SshConfigFile generated = SshConfigFile::load(AppSettings::sshConfigPath(), &error);
-        QCOMPARE(error, QString());
+        const SshConfigFile generated = SshConfigFile::load(AppSettings::sshConfigPath());
+        QCOMPARE(generated.errorText(), QString());
         const SshHostConfig h = generated.resolve(QStringLiteral("scalelab-testbed"));
         QCOMPARE(h.hostName, QStringLiteral("login.example.org"));
         QCOMPARE(h.port, 2200);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SshConfigFile: OpenSSH config semantics (first value wins, patterns, Include).
+#include "core/base/InputLimits.h"
 #include "core/sshconfig/SshConfigFile.h"
 
 #include <QDir>
@@ -7,6 +8,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+using scalelab::Severity;
 using scalelab::SshConfigFile;
 using scalelab::SshHostConfig;
 
@@ -66,9 +68,9 @@ private Q_SLOTS:
                                                                  "Host *\n"
                                                                  "    Port 22\n"
                                                                  "    ConnectTimeout 99\n"));
-        QString err;
-        const SshConfigFile cfg = SshConfigFile::load(p, &err);
-        QCOMPARE(err, QString());
+        const SshConfigFile cfg = SshConfigFile::load(p);
+        QCOMPARE(cfg.errorText(), QString());
+        QVERIFY(cfg.diagnostics().isEmpty());
         const SshHostConfig c = cfg.resolve(QStringLiteral("cluster"));
         QCOMPARE(c.alias, QStringLiteral("cluster"));
         QCOMPARE(c.hostName, QStringLiteral("login.cluster.example.org"));
@@ -146,9 +148,8 @@ private Q_SLOTS:
                                                                                 "Host *\n"
                                                                                 "  User fallback\n")
                                                                      .arg(m_dir.filePath(QStringLiteral("inc"))));
-        QString err;
-        const SshConfigFile cfg = SshConfigFile::load(main, &err);
-        QCOMPARE(err, QString());
+        const SshConfigFile cfg = SshConfigFile::load(main);
+        QCOMPARE(cfg.errorText(), QString());
         const SshHostConfig c = cfg.resolve(QStringLiteral("included"));
         QCOMPARE(c.hostName, QStringLiteral("included.example.org"));
         QCOMPARE(c.port, 2022);   // 10-* is read before 20-*, first value wins
@@ -162,16 +163,56 @@ private Q_SLOTS:
     void errorsNameFileAndLine()
     {
         const QString p = write(QStringLiteral("bad/config"), QStringLiteral("Host x\n  Port many\n"));
-        QString err;
-        SshConfigFile::load(p, &err);
+        QString err = SshConfigFile::load(p).errorText();
         QVERIFY2(err.startsWith(p + QStringLiteral(":2:")), qPrintable(err));
         QVERIFY(err.contains(QStringLiteral("Port")));
         const QString q = write(QStringLiteral("bad2/config"), QStringLiteral("Host x\n  HostName \"unterminated\n"));
-        SshConfigFile::load(q, &err);
+        err = SshConfigFile::load(q).errorText();
         QVERIFY2(err.startsWith(q + QStringLiteral(":2:")), qPrintable(err));
         // A missing file is an empty config, not an error (like ssh).
-        SshConfigFile::load(m_dir.filePath(QStringLiteral("does-not-exist")), &err);
-        QCOMPARE(err, QString());
+        const SshConfigFile missing = SshConfigFile::load(m_dir.filePath(QStringLiteral("does-not-exist")));
+        QCOMPARE(missing.errorText(), QString());
+        QVERIFY(missing.diagnostics().isEmpty());
+    }
+
+    // Every bad line is a finding of its own (not only the first), naming the
+    // file and the line; the good lines around them are still read.
+    void everyBadLineIsADiagnostic()
+    {
+        const QString p = write(QStringLiteral("bad3/config"), QStringLiteral("Host x\n"
+                                                                              "  Port many\n"
+                                                                              "  HostName x.example.org\n"
+                                                                              "  ConnectTimeout soon\n"));
+        const SshConfigFile cfg = SshConfigFile::load(p);
+        const scalelab::Diagnostics &diags = cfg.diagnostics();
+        QCOMPARE(diags.size(), 2);
+        QCOMPARE(diags[0].severity, Severity::Error);
+        QCOMPARE(diags[0].rule, QStringLiteral("ssh-config"));
+        QCOMPARE(diags[0].field, p);
+        QCOMPARE(diags[0].line, 2);
+        QCOMPARE(diags[0].message, p + QStringLiteral(":2: Port \"many\" is not a number between 1 and 65535"));
+        QCOMPARE(diags[1].severity, Severity::Error);
+        QCOMPARE(diags[1].rule, QStringLiteral("ssh-config"));
+        QCOMPARE(diags[1].field, p);
+        QCOMPARE(diags[1].line, 4);
+        QCOMPARE(diags[1].message, p + QStringLiteral(":4: ConnectTimeout \"soon\" is not a number of seconds"));
+        QCOMPARE(cfg.errorText(), diags[0].message);
+        QCOMPARE(cfg.resolve(QStringLiteral("x")).hostName, QStringLiteral("x.example.org"));
+    }
+
+    // A text of bad line after bad line keeps at most kMaxDiagnosticsPerFile
+    // findings: the first ones, nothing after the cap.
+    void diagnosticsAreCapped()
+    {
+        const int max = scalelab::InputLimits::kMaxDiagnosticsPerFile;
+        QString text;
+        for (int i = 0; i < max + 50; ++i)
+            text += QStringLiteral("!\n");
+        const SshConfigFile cfg = SshConfigFile::fromText(text, QStringLiteral("config"));
+        QCOMPARE(cfg.diagnostics().size(), max);
+        QCOMPARE(cfg.diagnostics().first().line, 1);
+        QCOMPARE(cfg.diagnostics().last().line, max);
+        QCOMPARE(cfg.errorText(), QStringLiteral("config:1: cannot parse \"!\" (expected: Keyword value)"));
     }
 
     void dashNamesRejected()

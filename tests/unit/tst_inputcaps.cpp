@@ -210,8 +210,8 @@ private Q_SLOTS:
         QCOMPARE(found.size(), 1);
         QCOMPARE(found[0].message, QStringLiteral("--nodes=") + QString(120, QLatin1Char('9'))
                                        + QStringLiteral("... (99881 more characters) is not a node count."));
-        QString error;
-        SshConfigFile::fromText(QString(5000, QLatin1Char('!')), QStringLiteral("config"), &error);
+        const QString error =
+            SshConfigFile::fromText(QString(5000, QLatin1Char('!')), QStringLiteral("config")).errorText();
         QCOMPARE(error, QStringLiteral("config:1: cannot parse \"") + QString(120, QLatin1Char('!'))
                             + QStringLiteral("... (4880 more characters)\" (expected: Keyword value)"));
     }
@@ -322,11 +322,11 @@ private Q_SLOTS:
         const QString path = dir.filePath(QStringLiteral("config"));
         QVERIFY(
             write(path, ("Host a\n  HostName a.example.org\nInclude " + path + "\nInclude " + path + "\n").toUtf8()));
-        QString error;
-        const SshConfigFile cfg = SshConfigFile::load(path, &error);
-        QCOMPARE(error, QStringLiteral("%1:3: Include %1 includes itself (directly or through other files); remove the "
-                                       "loop")
-                            .arg(path));
+        const SshConfigFile cfg = SshConfigFile::load(path);
+        QCOMPARE(cfg.errorText(),
+                 QStringLiteral("%1:3: Include %1 includes itself (directly or through other files); remove the "
+                                "loop")
+                     .arg(path));
         QCOMPARE(cfg.resolve(QStringLiteral("a")).hostName, QStringLiteral("a.example.org"));
     }
 
@@ -342,8 +342,7 @@ private Q_SLOTS:
                           .toUtf8()));
         }
         QVERIFY(write(dir.filePath(QStringLiteral("level12")), "Host last\n  User researcher\n"));
-        QString error;
-        SshConfigFile::load(dir.filePath(QStringLiteral("level0")), &error);
+        const QString error = SshConfigFile::load(dir.filePath(QStringLiteral("level0"))).errorText();
         QVERIFY2(error.endsWith(QLatin1String(": Include: more than 256 files included in all; ScaleLab stops reading "
                                               "Includes here")),
                  qPrintable(error));

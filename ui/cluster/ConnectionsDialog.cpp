@@ -256,8 +256,8 @@ void ConnectionsDialog::updateMode()
 void ConnectionsDialog::updateResolved()
 {
     const QString alias = m_alias->text().trimmed().isEmpty() ? m_alias->placeholderText() : m_alias->text().trimmed();
-    QString error;
-    const SshConfigFile config = SshConfigFile::load(AppSettings::userSshConfigPath(), &error);
+    const SshConfigFile config = SshConfigFile::load(AppSettings::userSshConfigPath());
+    const QString error = config.errorText();
     const SshHostConfig h = config.resolve(alias);
     QString text = tr("%1 → %2@%3:%4").arg(alias, h.user, h.hostName).arg(h.port);
     if (h.hasProxyJump())
