@@ -44,6 +44,12 @@ Diagnostics capDiagnostics(Diagnostics diags, const QString &file, int max)
         gravest = std::max(gravest, diags[i].severity);
     const qsizetype dropped = diags.size() - max;
     diags.resize(max);
+    diags << tooManyFindings(file, dropped, max, gravest);
+    return diags;
+}
+
+Diagnostic tooManyFindings(const QString &file, qsizetype dropped, int max, Severity gravest)
+{
     Diagnostic d;
     d.severity = gravest;
     d.rule = QStringLiteral("too-many-findings");
@@ -51,8 +57,7 @@ Diagnostics capDiagnostics(Diagnostics diags, const QString &file, int max)
                     .arg(file.isEmpty() ? QStringLiteral("<input>") : file)
                     .arg(dropped)
                     .arg(max);
-    diags << d;
-    return diags;
+    return d;
 }
 
 QString quoted(const QString &text, int max)

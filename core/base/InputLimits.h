@@ -33,6 +33,8 @@ FileRead readFile(const QString &path, const QString &what, qint64 maxBytes = kM
 // Keeps the first `max` findings; the rest become one closing finding with
 // the count and the gravest severity among them (so "errors found" stays true).
 Diagnostics capDiagnostics(Diagnostics diags, const QString &file, int max = kMaxDiagnosticsPerFile);
+// That closing finding, for readers that stop recording at the cap and count the rest.
+Diagnostic tooManyFindings(const QString &file, qsizetype dropped, int max, Severity gravest);
 
 // `text` shortened to `max` characters for quoting in a message, saying how
 // much was left out.

@@ -140,6 +140,7 @@ SshConfigFile SshConfigFile::load(const QString &path)
     SshConfigFile cfg;
     cfg.m_path = path;
     cfg.parseFile(path, {}, false, 0);
+    cfg.closeFindings();
     return cfg;
 }
 
@@ -148,13 +149,25 @@ SshConfigFile SshConfigFile::fromText(const QString &text, const QString &pathFo
     SshConfigFile cfg;
     cfg.m_path = pathForMessages;
     cfg.parseText(text, pathForMessages, {}, false, 0);
+    cfg.closeFindings();
     return cfg;
 }
 
 void SshConfigFile::report(const QString &file, int line, const QString &message)
 {
+    // Linear on a hostile file: past the cap, findings are only counted (and
+    // said, see closeFindings), never silently cut.
     if (m_diagnostics.size() < InputLimits::kMaxDiagnosticsPerFile)
         m_diagnostics << finding(Severity::Error, QStringLiteral("ssh-config"), file, line, message);
+    else
+        ++m_droppedFindings;
+}
+
+void SshConfigFile::closeFindings()
+{
+    if (m_droppedFindings > 0)
+        m_diagnostics << InputLimits::tooManyFindings(m_path, m_droppedFindings, InputLimits::kMaxDiagnosticsPerFile,
+                                                      Severity::Error);
 }
 
 bool SshConfigFile::parseFile(const QString &file, const QStringList &currentHost, bool currentMatchNever, int depth)

@@ -76,10 +76,12 @@ private:
     // Records one Error about `file` (line 0: the whole file) unless the cap is
     // reached: past it, parsing goes on but nothing more is kept.
     void report(const QString &file, int line, const QString &message);
+    void closeFindings();   // the count of findings past the cap, as one last finding
 
     QString m_path;
     QList<Entry> m_entries;
     Diagnostics m_diagnostics;
+    qsizetype m_droppedFindings = 0;
     QStringList m_includeStack;   // canonical paths of the files being read, outermost first
     int m_filesRead = 0;   // all files read for this config, Includes counted each time
 };

@@ -209,9 +209,14 @@ private Q_SLOTS:
         for (int i = 0; i < max + 50; ++i)
             text += QStringLiteral("!\n");
         const SshConfigFile cfg = SshConfigFile::fromText(text, QStringLiteral("config"));
-        QCOMPARE(cfg.diagnostics().size(), max);
+        // The first `max` findings, then one that says how many more there were.
+        QCOMPARE(cfg.diagnostics().size(), max + 1);
         QCOMPARE(cfg.diagnostics().first().line, 1);
-        QCOMPARE(cfg.diagnostics().last().line, max);
+        QCOMPARE(cfg.diagnostics()[max - 1].line, max);
+        QCOMPARE(cfg.diagnostics().last().rule, QStringLiteral("too-many-findings"));
+        QCOMPARE(cfg.diagnostics().last().severity, scalelab::Severity::Error);
+        QVERIFY2(cfg.diagnostics().last().message.startsWith(QStringLiteral("config: 50 more findings")),
+                 qPrintable(cfg.diagnostics().last().message));
         QCOMPARE(cfg.errorText(), QStringLiteral("config:1: cannot parse \"!\" (expected: Keyword value)"));
     }
 
