@@ -223,7 +223,16 @@ private Q_SLOTS:
         QTableWidgetItem *item =
             review->table()->item(review->rowOf(QStringLiteral("gputest"), QStringLiteral("maxTime")), 2);
         QVERIFY(item->flags() & Qt::ItemIsEditable);
+        // Not a Slurm time: refused, naming the partition, the field and the text.
+        item->setText(QStringLiteral("ten minutes"));
+        const auto refused = review->editedProfile();
+        QVERIFY(!refused);
+        QCOMPARE(refused.error().code, ErrorCode::InvalidValue);
+        QVERIFY2(refused.errorText().startsWith(QLatin1String("gputest maxTime: \"ten minutes\" is not a Slurm time")),
+                 qPrintable(refused.errorText()));
+        QVERIFY(!review->validatePage());
         item->setText(QStringLiteral("00:10:00"));
+        QVERIFY(review->editedProfile());
         QVERIFY2(cell(item->row(), 3).startsWith(QLatin1String("edited by the researcher 20")),
                  qPrintable(cell(item->row(), 3)));
         m_wizard->grab().save(test::screenshotPath(QStringLiteral("addcluster-5-review.png")));

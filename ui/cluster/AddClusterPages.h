@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/base/Result.h"
 #include "ui/common/ClusterDiscovery.h"
 
 #include <QWizardPage>
@@ -102,8 +103,8 @@ public:
 
     void setProfile(const ClusterProfile &profile, const Diagnostics &diagnostics);
     // The profile with the researcher's edits (ids, names, table values);
-    // "" in *problem or what cannot be used (naming partition and field).
-    ClusterProfile editedProfile(QString *problem) const;
+    // or an InvalidValue error saying what cannot be used (naming partition and field).
+    Result<ClusterProfile> editedProfile() const;
 
     QTableWidget *table() const { return m_table; }
     QLineEdit *idEdit() const { return m_id; }

@@ -160,19 +160,20 @@ int AddClusterReviewPage::rowOf(const QString &partition, const QString &field) 
     return -1;
 }
 
-ClusterProfile AddClusterReviewPage::editedProfile(QString *problem) const
+Result<ClusterProfile> AddClusterReviewPage::editedProfile() const
 {
+    // The first problem found stops the reading (the page shows one at a time).
+    QString problem;
     ClusterProfile p = m_profile;
     p.id = m_id->text().trimmed();
     p.name = m_name->text().trimmed().isEmpty() ? p.id : m_name->text().trimmed();
-    problem->clear();
     static const QRegularExpression idRe(QStringLiteral("^[a-z0-9][a-z0-9_-]*$"));
     if (!idRe.match(p.id).hasMatch()) {
-        *problem = tr("Profile id \"%1\": use lower-case letters, digits, - or _ (e.g. mycluster).").arg(p.id);
-        return p;
+        return fail(ErrorCode::InvalidValue,
+                    tr("Profile id \"%1\": use lower-case letters, digits, - or _ (e.g. mycluster).").arg(p.id));
     }
     const QString edited = tr("edited by the researcher %1").arg(QDate::currentDate().toString(Qt::ISODate));
-    for (int r = 0; r < m_table->rowCount() && problem->isEmpty(); ++r) {
+    for (int r = 0; r < m_table->rowCount() && problem.isEmpty(); ++r) {
         const QTableWidgetItem *valueItem = m_table->item(r, 2);
         if (!(valueItem->flags() & Qt::ItemIsEditable))
             continue;
@@ -186,7 +187,7 @@ ClusterProfile AddClusterReviewPage::editedProfile(QString *problem) const
             bool ok = false;
             const qint64 n = text.toLongLong(&ok);
             if (!ok || n < 0)
-                *problem = tr("%1 %2: \"%3\" is not a whole number ≥ 0.").arg(owner, field, text);
+                problem = tr("%1 %2: \"%3\" is not a whole number ≥ 0.").arg(owner, field, text);
             *out = n;
             return ok && n >= 0;
         };
@@ -197,7 +198,7 @@ ClusterProfile AddClusterReviewPage::editedProfile(QString *problem) const
             }
             const auto s = SlurmTime::parseSeconds(text);
             if (!s)
-                *problem =
+                problem =
                     tr("%1 %2: \"%3\" is not a Slurm time (e.g. 2-00:00:00 or UNLIMITED).").arg(owner, field, text);
             *out = s.value_or(0);
             return s.has_value();
@@ -246,6 +247,8 @@ ClusterProfile AddClusterReviewPage::editedProfile(QString *problem) const
             }
         }
     }
+    if (!problem.isEmpty())
+        return fail(ErrorCode::InvalidValue, problem);
     return p;
 }
 
@@ -261,10 +264,9 @@ bool AddClusterReviewPage::isComplete() const
 
 bool AddClusterReviewPage::validatePage()
 {
-    QString problem;
-    editedProfile(&problem);
-    m_problem->setText(problem);
-    return problem.isEmpty();
+    const auto edited = editedProfile();
+    m_problem->setText(edited.errorText());
+    return edited.ok();
 }
 
 }   // namespace scalelab

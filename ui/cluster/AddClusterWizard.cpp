@@ -200,10 +200,10 @@ void AddClusterWizard::onFinished(const DiscoveryOutcome &outcome)
 
 QString AddClusterWizard::save()
 {
-    QString problem;
-    ClusterProfile p = m_review->editedProfile(&problem);
-    if (!problem.isEmpty())
-        return problem;
+    const auto edited = m_review->editedProfile();
+    if (!edited)
+        return edited.errorText();
+    ClusterProfile p = *edited;
     AppSettings::ClusterConnection c;
     if (m_connect->aliasMode()) {
         c.alias = m_alias;
