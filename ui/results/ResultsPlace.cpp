@@ -1,17 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/results/ResultsPlace.h"
 
-#include "core/ingest/IngestService.h"
 #include "core/store/RunStore.h"
 #include "ui/common/AppServices.h"
 #include "ui/common/BackgroundPool.h"
-#include "ui/results/ChartExportDialog.h"
-#include "ui/results/ChartExporter.h"
 #include "ui/results/EpochCurves.h"
-#include "ui/results/QCustomPlotInclude.h"
 #include "ui/results/RunComparisonView.h"
 #include "ui/results/RunsTableModel.h"
-#include "ui/results/StudyChartBuilder.h"
 #include "ui/results/StudyCharts.h"
 #include "ui/results/StudyPatternsDialog.h"
 #include "ui/results/UtilisationTimeline.h"
@@ -369,127 +364,6 @@ void ResultsPlace::updateCharts()
     m_tabs->setTabText(0, name.isEmpty() ? tr("Study charts") : tr("Study charts: %1").arg(name));
 }
 
-void ResultsPlace::showColumnsMenu()
-{
-    auto *menu = new QMenu(this);
-    menu->setAttribute(Qt::WA_DeleteOnClose);
-    const QStringList current = m_model->columns();
-    auto addColumn = [&](const QString &c) {
-        QAction *a = menu->addAction(RunMetricsTable::columnTitle(c, m_table.units.value(c)));
-        a->setCheckable(true);
-        a->setChecked(current.contains(c));
-        connect(a, &QAction::toggled, this, [this, c](bool on) {
-            QStringList cols = m_model->columns();
-            if (on && !cols.contains(c))
-                cols << c;
-            else if (!on)
-                cols.removeAll(c);
-            const QList<qint64> keep = m_selectionOrder;
-            m_customColumns = true;
-            m_model->setColumns(cols);
-            expandGroups();
-            selectRuns(keep);
-        });
-    };
-    const QStringList fixed = RunMetricsTable::fixedColumns();
-    for (const QString &c : fixed)
-        addColumn(c);
-    menu->addSeparator();
-    for (const QString &c : m_table.metricNames)
-        if (!fixed.contains(c))   // "gpus" and "nodes" are fixed columns and metrics: listed once
-            addColumn(c);
-    menu->setObjectName(QStringLiteral("columnsMenu"));
-    menu->popup(m_columns->mapToGlobal(QPoint(0, m_columns->height())));
-}
-
-QStringList ResultsPlace::exportChoices() const
-{
-    const qsizetype all = m_table.rows.size(), sel = m_selectionOrder.size();
-    return {all == 1 ? tr("The 1 run of the table (CSV or JSON)…")
-                     : tr("All %1 runs of the table (CSV or JSON)…").arg(all),
-            sel == 0   ? tr("Selected runs only (none selected)")
-            : sel == 1 ? tr("Only the 1 selected run (CSV or JSON)…")
-                       : tr("Only the %1 selected runs (CSV or JSON)…").arg(sel)};
-}
-
-QString ResultsPlace::columnsMenuTitles() const
-{
-    QStringList titles;
-    const QStringList fixed = RunMetricsTable::fixedColumns();
-    for (const QString &c : fixed)
-        titles << RunMetricsTable::columnTitle(c, m_table.units.value(c));
-    for (const QString &c : m_table.metricNames)
-        if (!fixed.contains(c))
-            titles << RunMetricsTable::columnTitle(c, m_table.units.value(c));
-    return titles.join(u'\n');
-}
-
-QString ResultsPlace::exportTableTo(const QString &path, bool selectedOnly) const
-{
-    const QList<qint64> ids = selectedOnly ? selectedRunIds() : QList<qint64>{};
-    if (path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
-        return ChartExporter::saveText(path, QByteArray::fromStdString(m_table.toJson(ids).dump(2)));
-    return ChartExporter::saveText(path, m_table.toCsv(ids, m_model->columns()).toUtf8());
-}
-
-void ResultsPlace::exportTable(bool selectedOnly)
-{
-    const QList<qint64> ids = selectedOnly ? selectedRunIds() : QList<qint64>{};
-    if (selectedOnly && ids.isEmpty())
-        return;
-    const QStringList cols = m_model->columns();
-    const RunMetricsTable table = m_table;
-    const int count = selectedOnly ? int(ids.size()) : int(table.rows.size());
-    ChartExporter::askAndSaveTable(
-        this, selectedOnly ? QStringLiteral("scalelab-runs-selected") : QStringLiteral("scalelab-runs-all"),
-        [table, ids, cols] { return table.toCsv(ids, cols).toUtf8(); },
-        [table, ids] { return QByteArray::fromStdString(table.toJson(ids).dump(2)); });
-    m_status->setText(selectedOnly ? tr("Exporting the selected runs (%1)…").arg(count)
-                                   : tr("Exporting all runs of the table (%1)…").arg(count));
-}
-
-void ResultsPlace::exportChart()
-{
-    QList<QPair<QString, QCustomPlot *>> charts;
-    for (StudyChart c : StudyChartBuilder::all())
-        charts.append({StudyChartBuilder::title(c), m_charts->chart(c)});
-    charts.append({tr("Loss per epoch"), m_epochs->lossPlot()});
-    charts.append({tr("Throughput per epoch"), m_epochs->throughputPlot()});
-    QString base = QStringLiteral("study");
-    for (const StudyRecord &s : m_table.studies)
-        if (s.id == m_chartStudy)
-            base = s.name;
-    auto *dlg = new ChartExportDialog(charts, base.simplified().replace(QLatin1Char(' '), QLatin1Char('-')), this);
-    dlg->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dlg, &ChartExportDialog::saved, this,
-            [this](const QString &path) { m_status->setText(tr("Chart saved to %1.").arg(path)); });
-    dlg->show();
-}
-
-void ResultsPlace::loadScripts(const QList<qint64> &runIds)
-{
-    const quint64 generation = ++m_scriptGeneration;
-    RunStore *store = &m_services.store();
-    auto *watcher = new QFutureWatcher<QHash<qint64, QString>>(this);
-    connect(watcher, &QFutureWatcher<QHash<qint64, QString>>::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        const QHash<qint64, QString> got = watcher->result();
-        for (auto it = got.cbegin(); it != got.cend(); ++it)
-            m_scripts.insert(it.key(), it.value());
-        if (generation == m_scriptGeneration)
-            onSelectionChanged();   // the comparison now diffs the scripts
-    });
-    watcher->setFuture(QtConcurrent::run(&backgroundPool(), [store, runIds] {
-        QHash<qint64, QString> out;
-        for (qint64 id : runIds) {   // a run that cannot be read stays without a script (no retry loop)
-            const auto full = store->run(id);
-            out.insert(id, full.ok() ? full.value().script : QString());
-        }
-        store->closeThreadConnection();   // this pool thread may be reused by others
-        return out;
-    }));
-}
-
 void ResultsPlace::editPatterns()
 {
     if (m_chartStudy <= 0)
@@ -506,50 +380,6 @@ void ResultsPlace::editPatterns()
         reingest(ids);
     });
     dlg->open();
-}
-
-void ResultsPlace::reingest(const QList<qint64> &runIds)
-{
-    if (runIds.isEmpty())
-        return;
-    ++m_ingesting;
-    m_reingest->setEnabled(false);
-    m_status->setText(tr("Reading accounting, GPU samples and output of %n run(s)…", nullptr, int(runIds.size())));
-    RunStore *store = &m_services.store();
-    auto *watcher = new QFutureWatcher<QStringList>(this);
-    connect(watcher, &QFutureWatcher<QStringList>::finished, this, [this, watcher] {
-        watcher->deleteLater();
-        const QStringList errors = watcher->result();
-        --m_ingesting;
-        m_reingest->setEnabled(m_ingesting == 0);
-        Q_EMIT m_services.runsChanged();
-        if (!errors.isEmpty())
-            m_status->setText(tr("Ingest problems: %1").arg(errors.join(QStringLiteral("; "))));
-        Q_EMIT ingestFinished(errors);
-    });
-    watcher->setFuture(QtConcurrent::run(&backgroundPool(), [store, runIds] {
-        QStringList errors;
-        for (qint64 id : runIds) {
-            const IngestResult r = IngestService::ingestRun(*store, id);
-            if (!r.error.isEmpty())
-                errors << QStringLiteral("run %1: %2").arg(id).arg(r.error);
-        }
-        store->closeThreadConnection();   // this pool thread may be reused by others
-        return errors;
-    }));
-}
-
-void ResultsPlace::autoIngest()
-{
-    // Finished runs whose files or accounting arrived but that have no
-    // metrics yet (the jobs place fetched them): ingest once per session.
-    QList<qint64> todo;
-    for (qint64 id : m_table.needsIngest)
-        if (!m_autoIngested.contains(id)) {
-            m_autoIngested.insert(id);
-            todo << id;
-        }
-    reingest(todo);
 }
 
 }   // namespace scalelab
