@@ -71,10 +71,12 @@ class TestJobsActions : public QObject {
         if (!created.ok())
             qFatal("%s", qPrintable(created.errorText()));
         if (!jobId.isEmpty()) {
-            m_services->store().markSubmitted(created.value().id, jobId);
-            m_services->store().updateState(created.value().id, JobState::Running, {}, {});
-            if (state != JobState::Pending)
-                m_services->store().updateState(created.value().id, state, {}, {});
+            // Set-up writes: a failure here is a broken test, not a finding.
+            if (!m_services->store().markSubmitted(created.value().id, jobId).ok()
+                || !m_services->store().updateState(created.value().id, JobState::Running, {}, {}).ok()
+                || (state != JobState::Pending
+                    && !m_services->store().updateState(created.value().id, state, {}, {}).ok()))
+                qFatal("could not set up run %lld", created.value().id);
         }
         return created.value().id;
     }

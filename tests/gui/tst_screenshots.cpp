@@ -79,16 +79,16 @@ private Q_SLOTS:
         r.specJson = jobSpecToJson(spec);
         r.script = QStringLiteral("#!/bin/bash\nsrun python3 /home/researcher/train.py\n");
         const qint64 failed = store.createRun(r).value().id;
-        store.markSubmitted(failed, QStringLiteral("4121"));
-        store.updateState(failed, JobState::Running, {}, QDateTime::currentDateTimeUtc().addSecs(-300));
-        store.updateState(failed, JobState::Failed, {}, QDateTime::currentDateTimeUtc().addSecs(-200));
+        QVERIFY(store.markSubmitted(failed, QStringLiteral("4121")).ok());
+        QVERIFY(store.updateState(failed, JobState::Running, {}, QDateTime::currentDateTimeUtc().addSecs(-300)).ok());
+        QVERIFY(store.updateState(failed, JobState::Failed, {}, QDateTime::currentDateTimeUtc().addSecs(-200)).ok());
         QVERIFY(QDir().mkpath(store.runFilesDirectory(failed)));
         QFile::copy(QStringLiteral(SCALELAB_TEST_DATA_DIR "/failures/torchrun-valueerror.out"),
                     store.runFilesDirectory(failed) + QStringLiteral("/scalelab-4121.out"));
         const qint64 running = store.createRun(r).value().id;
-        store.markSubmitted(running, QStringLiteral("4122"));
-        store.updateState(running, JobState::Running, {}, QDateTime::currentDateTimeUtc().addSecs(-720));
-        store.createRun(r);   // not sent yet
+        QVERIFY(store.markSubmitted(running, QStringLiteral("4122")).ok());
+        QVERIFY(store.updateState(running, JobState::Running, {}, QDateTime::currentDateTimeUtc().addSecs(-720)).ok());
+        QVERIFY(store.createRun(r).ok());   // not sent yet
 
         MainWindow window(services);
         window.resize(size);

@@ -259,7 +259,7 @@ void TestArchitecture::sourceTreeFollowsTheArrows()
     const QString root = QStringLiteral(SCALELAB_TESTS_DIR "/..");
     QList<QPair<QString, QString>> files;
     QSet<QString> paths;
-    for (const QString top : {QStringLiteral("core"), QStringLiteral("ui"), QStringLiteral("app")}) {
+    for (const QString &top : {QStringLiteral("core"), QStringLiteral("ui"), QStringLiteral("app")}) {
         QDirIterator it(root + '/' + top, {"*.cpp", "*.h"}, QDir::Files, QDirIterator::Subdirectories);
         while (it.hasNext()) {
             const QString abs = it.next();

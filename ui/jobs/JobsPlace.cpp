@@ -39,12 +39,12 @@ JobsPlace::JobsPlace(AppServices &services, QWidget *parent)
     , m_resubmit(new QPushButton(tr("Resubmit")))
     , m_clone(new QPushButton(tr("Clone to Compose")))
     , m_refresh(new QPushButton(tr("Refresh now")))
-    , m_tick(new QTimer(this))
     , m_withdraw(new QPushButton(tr("Withdraw")))
     , m_hide(new QPushButton(tr("Hide")))
     , m_addToStudy(new QPushButton(tr("Add to study")))
     , m_showHidden(new QCheckBox(tr("Show hidden")))
     , m_messageExpiry(new QTimer(this))
+    , m_tick(new QTimer(this))
 {
     setObjectName(QStringLiteral("jobsPlace"));
     m_proxy->setSourceModel(m_model);
