@@ -5,6 +5,8 @@
 
 #include <QSqlDatabase>
 #include <QSqlDriver>
+#include <QSqlError>
+#include <QSqlQuery>
 #include <QVariant>
 
 #include <sqlite3.h>
@@ -30,6 +32,27 @@ tl::unexpected<Error> storeError(const QByteArray &what, const QString &message)
     qCWarning(lcStore).noquote() << QStringLiteral("%1 failed: %2").arg(QString::fromUtf8(what), message);
     return fail(ErrorCode::StoreFailed,
                 QStringLiteral("run store: %1 failed: %2").arg(QString::fromUtf8(what), message));
+}
+
+// The handle may only be used with the SQLite library it came from. Debian's
+// Qt driver links the system libsqlite3, the one linked here; a Qt built with
+// its own copy of SQLite would hand out a handle of another library. Asked
+// once per process (one driver plugin): "" when the two are the same build.
+QString driverUsesAnotherSqlite(QSqlDatabase &db)
+{
+    static const QString answer = [&db] {
+        QSqlQuery q(db);
+        if (!q.exec(QStringLiteral("SELECT sqlite_source_id()")) || !q.next())
+            return QStringLiteral("cannot ask Qt's SQLite driver for its SQLite build: %1").arg(q.lastError().text());
+        const QString driver = q.value(0).toString();
+        const QString linked = QString::fromUtf8(sqlite3_sourceid());
+        if (driver == linked)
+            return QString();
+        return QStringLiteral("Qt's SQLite driver uses another SQLite build (%1) than ScaleLab (%2); build Qt's "
+                              "QSQLITE driver against the system SQLite")
+            .arg(driver, linked);
+    }();
+    return answer;
 }
 
 }   // namespace
@@ -61,6 +84,8 @@ Result<SqliteCursor> SqliteCursor::prepare(QSqlDatabase &db, const QByteArray &s
     sqlite3 *h = *static_cast<sqlite3 *const *>(handle.constData());
     if (!h)
         return storeError(what, QStringLiteral("the connection is closed"));
+    if (const QString other = driverUsesAnotherSqlite(db); !other.isEmpty())
+        return storeError(what, other);
     sqlite3_stmt *stmt = nullptr;
     if (sqlite3_prepare_v2(h, sql.constData(), int(sql.size()), &stmt, nullptr) != SQLITE_OK)
         return storeError(what, QString::fromUtf8(sqlite3_errmsg(h)));
