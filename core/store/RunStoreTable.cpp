@@ -42,14 +42,11 @@ Result<RunTableRecords> RunStore::tableRecords(qint64 studyId)
     auto runs = SqliteCursor::prepare(db, "SELECT " + columns + " FROM runs" + runFilter + " ORDER BY id", binds);
     if (!runs)
         return fail(runs.error());
-    for (;;) {
-        auto row = runs->next();
-        if (!row)
-            return fail(row.error());
-        if (!*row)
-            break;
-        out.runs << RunStoreSql::readRun(CursorColumns{*runs, pool});
-    }
+    if (auto e = runs->eachRow([&](const SqliteCursor &c) {
+            out.runs << RunStoreSql::readRun(CursorColumns{c, pool});
+        });
+        !e)
+        return fail(e.error());
 
     auto metrics = SqliteCursor::prepare(db,
                                          "SELECT t.run_id, t.name, t.value, t.unit, t.source, t.file, t.line, t.rule,"
@@ -60,21 +57,17 @@ Result<RunTableRecords> RunStore::tableRecords(qint64 studyId)
         return fail(metrics.error());
     QList<MetricRecord> *runMetrics = nullptr;
     qint64 lastRun = 0;
-    for (;;) {
-        auto row = metrics->next();
-        if (!row)
-            return fail(row.error());
-        if (!*row)
-            break;
-        const SqliteCursor &m = *metrics;
-        const qint64 run = m.integer(0);
-        if (!runMetrics || run != lastRun) {   // rows come by run: one hash lookup per run
-            runMetrics = &out.metrics[run];
-            lastRun = run;
-        }
-        runMetrics->append(MetricRecord{run, m.pooled(1, pool), m.real(2), m.pooled(3, pool), m.pooled(4, pool),
-                                        m.pooled(5, pool), m.integer(6), m.pooled(7, pool), m.pooled(8, pool)});
-    }
+    if (auto e = metrics->eachRow([&](const SqliteCursor &m) {
+            const qint64 run = m.integer(0);
+            if (!runMetrics || run != lastRun) {   // rows come by run: one hash lookup per run
+                runMetrics = &out.metrics[run];
+                lastRun = run;
+            }
+            runMetrics->append(MetricRecord{run, m.pooled(1, pool), m.real(2), m.pooled(3, pool), m.pooled(4, pool),
+                                            m.pooled(5, pool), m.integer(6), m.pooled(7, pool), m.pooled(8, pool)});
+        });
+        !e)
+        return fail(e.error());
 
     QByteArray accountingColumns = RunStoreSql::accountingColumns();
     accountingColumns.replace(", ", ", t.");
@@ -82,26 +75,17 @@ Result<RunTableRecords> RunStore::tableRecords(qint64 studyId)
         SqliteCursor::prepare(db, "SELECT t.run_id, t." + accountingColumns + " FROM accounting t" + joinFilter, binds);
     if (!accounting)
         return fail(accounting.error());
-    for (;;) {
-        auto row = accounting->next();
-        if (!row)
-            return fail(row.error());
-        if (!*row)
-            break;
-        out.accounting.insert(accounting->integer(0), RunStoreSql::readAccounting(CursorColumns{*accounting, pool}, 1));
-    }
+    if (auto e = accounting->eachRow([&](const SqliteCursor &c) {
+            out.accounting.insert(c.integer(0), RunStoreSql::readAccounting(CursorColumns{c, pool}, 1));
+        });
+        !e)
+        return fail(e.error());
 
     auto files = SqliteCursor::prepare(db, "SELECT DISTINCT t.run_id FROM files t" + joinFilter, binds);
     if (!files)
         return fail(files.error());
-    for (;;) {
-        auto row = files->next();
-        if (!row)
-            return fail(row.error());
-        if (!*row)
-            break;
-        out.runsWithFiles.insert(files->integer(0));
-    }
+    if (auto e = files->eachRow([&](const SqliteCursor &c) { out.runsWithFiles.insert(c.integer(0)); }); !e)
+        return fail(e.error());
     return out;
 }
 

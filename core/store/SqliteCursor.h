@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 
 class QSqlDatabase;
 struct sqlite3;
@@ -54,6 +55,19 @@ public:
 
     // True with a row to read, false after the last one.
     [[nodiscard]] Result<bool> next();
+    // Calls read(*this) for every row; the first failing step ends it with its error.
+    template <class Read>
+    [[nodiscard]] Result<void> eachRow(Read &&read)
+    {
+        for (;;) {
+            auto row = next();
+            if (!row)
+                return fail(row.error());
+            if (!*row)
+                return success();
+            read(std::as_const(*this));
+        }
+    }
 
     bool isNull(int column) const;
     qint64 integer(int column) const;

@@ -194,6 +194,20 @@ void TstRunStoreTable::failingStatementIsAStoreError()
         QCOMPARE(good->next().value(), true);
         QCOMPARE(good->integer(0), qint64(42));
         QCOMPARE(good->next().value(), false);
+        // Every row, then done; a step that fails (here at run time, not at
+        // prepare) ends the walk with its error.
+        auto two = SqliteCursor::prepare(db, "SELECT 1 UNION ALL SELECT 2");
+        QVERIFY(two);
+        qint64 sum = 0;
+        QVERIFY(two->eachRow([&sum](const SqliteCursor &c) { sum += c.integer(0); }).ok());
+        QCOMPARE(sum, qint64(3));
+        auto overflow = SqliteCursor::prepare(db, "SELECT abs(-9223372036854775807 - 1)");
+        QVERIFY(overflow);
+        const auto walked = overflow->eachRow([](const SqliteCursor &) { QFAIL("no row expected"); });
+        QVERIFY(!walked);
+        QCOMPARE(walked.error().code, ErrorCode::StoreFailed);
+        QVERIFY2(walked.error().message.contains(QLatin1String("integer overflow")),
+                 qPrintable(walked.error().message));
         db.close();
         // A closed connection has no handle to read through.
         auto closed = SqliteCursor::prepare(db, "SELECT 1");
