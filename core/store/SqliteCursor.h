@@ -42,7 +42,10 @@ private:
 // connection's own handle (so inside that connection's transaction).
 // Why not QSqlQuery: it copies every value into a QVariant and every text
 // into a new string, which was three quarters of reading 900,000 metric rows.
-// For bulk reads only; writes stay on QSqlQuery.
+// For bulk reads only; writes stay on QSqlQuery. A cursor must end before its
+// connection closes: Qt closes with sqlite3_close, which refuses while a
+// statement is open and leaves the connection open (RunStore's cursors are
+// locals of one call, so they always end first).
 class SqliteCursor {
 public:
     [[nodiscard]] static Result<SqliteCursor> prepare(QSqlDatabase &db, const QByteArray &sql,
