@@ -2,8 +2,10 @@
 #include "ui/common/AppServices.h"
 
 #include "core/store/RunStore.h"
+#include "ui/common/BackgroundPool.h"
 
 #include <QDialog>
+#include <QThreadPool>
 
 namespace scalelab {
 
@@ -69,6 +71,11 @@ void AppServices::reloadProfiles()
     Q_EMIT profilesChanged();
 }
 
-AppServices::~AppServices() = default;
+AppServices::~AppServices()
+{
+    // Reads and ingests on the background pool use the store, which goes
+    // with this object; the pool itself lives until the application object.
+    backgroundPool().waitForDone();
+}
 
 }   // namespace scalelab
