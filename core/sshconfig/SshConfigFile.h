@@ -36,7 +36,8 @@ public:
     // Error, rule "ssh-config", field = the file the problem is in, line = its
     // line (0 for the whole file), message "file:line: what" or "file: what".
     // At most InputLimits::kMaxDiagnosticsPerFile are kept for the whole config
-    // (Includes count too), so a file of bad line after bad line stays linear.
+    // (Includes count too), then one "too-many-findings" with the count of the
+    // rest, so a file of bad line after bad line stays linear.
     const Diagnostics &diagnostics() const { return m_diagnostics; }
     // The message of the first Error, "" when none: the one line a caller that
     // refuses a broken config shows.
@@ -74,7 +75,7 @@ private:
     bool parseText(const QString &text, const QString &file, QStringList currentHost, bool currentMatchNever,
                    int depth);
     // Records one Error about `file` (line 0: the whole file) unless the cap is
-    // reached: past it, parsing goes on but nothing more is kept.
+    // reached: past it, parsing goes on and the finding is only counted.
     void report(const QString &file, int line, const QString &message);
     void closeFindings();   // the count of findings past the cap, as one last finding
 

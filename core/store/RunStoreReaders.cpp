@@ -70,7 +70,7 @@ QDateTime RunStoreSql::fromText(std::string_view s)
             return QDateTime(date, time, Qt::UTC);
     }
     // Anything else (older rows, edits by hand) through the general parser.
-    return fromText(QVariant(QString::fromUtf8(s.data(), qsizetype(s.size()))));
+    return QDateTime::fromString(QString::fromUtf8(s.data(), qsizetype(s.size())), Qt::ISODateWithMs).toUTC();
 }
 
 }   // namespace scalelab

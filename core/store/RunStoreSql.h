@@ -44,12 +44,13 @@ struct CursorColumns {
 // Small SQL helpers shared by the RunStore translation units (internal).
 class RunStoreSql {
 public:
-    static tl::unexpected<Error> error(const QString &what, const QSqlError &e)
+    static tl::unexpected<Error> error(const QString &what, const QString &message)
     {
         // `what` is the statement's first words (no bound values).
-        qCWarning(lcStore).noquote() << QStringLiteral("%1 failed: %2").arg(what, e.text());
-        return fail(ErrorCode::StoreFailed, QStringLiteral("run store: %1 failed: %2").arg(what, e.text()));
+        qCWarning(lcStore).noquote() << QStringLiteral("%1 failed: %2").arg(what, message);
+        return fail(ErrorCode::StoreFailed, QStringLiteral("run store: %1 failed: %2").arg(what, message));
     }
+    static tl::unexpected<Error> error(const QString &what, const QSqlError &e) { return error(what, e.text()); }
     // Prepares and runs `sql` with positional binds.
     static Result<void> exec(QSqlQuery &q, const QString &sql, const QVariantList &binds = {})
     {
@@ -85,13 +86,14 @@ public:
     {
         return (t.isValid() ? t : QDateTime::currentDateTimeUtc()).toUTC().toString(Qt::ISODateWithMs);
     }
+    // A stored time back to UTC: the form toText() writes without QDateTime's
+    // general parser (two per run in the runs table), any other through it.
+    static QDateTime fromText(std::string_view utf8);
     static QDateTime fromText(const QVariant &v)
     {
-        return QDateTime::fromString(v.toString(), Qt::ISODateWithMs).toUTC();
+        const QByteArray utf8 = v.toString().toUtf8();
+        return fromText(std::string_view(utf8.constData(), size_t(utf8.size())));
     }
-    // The same for the UTF-8 of a cursor; the form toText() writes is read
-    // without QDateTime's general parser (two per run in the runs table).
-    static QDateTime fromText(std::string_view utf8);
 };
 
 inline QDateTime QueryColumns::time(int i) const

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/store/SqliteCursor.h"
 
-#include "core/base/Logging.h"
+#include "core/store/RunStoreSql.h"
 
 #include <QSqlDatabase>
 #include <QSqlDriver>
@@ -27,13 +27,6 @@ QString TextPool::get(std::string_view utf8)
 
 namespace {
 
-tl::unexpected<Error> storeError(const QByteArray &what, const QString &message)
-{
-    qCWarning(lcStore).noquote() << QStringLiteral("%1 failed: %2").arg(QString::fromUtf8(what), message);
-    return fail(ErrorCode::StoreFailed,
-                QStringLiteral("run store: %1 failed: %2").arg(QString::fromUtf8(what), message));
-}
-
 // The handle may only be used with the SQLite library it came from. Debian's
 // Qt driver links the system libsqlite3, the one linked here; a Qt built with
 // its own copy of SQLite would hand out a handle of another library. Asked
@@ -57,7 +50,7 @@ QString driverUsesAnotherSqlite(QSqlDatabase &db)
 
 }   // namespace
 
-SqliteCursor::SqliteCursor(sqlite3 *db, sqlite3_stmt *stmt, QByteArray what)
+SqliteCursor::SqliteCursor(sqlite3 *db, sqlite3_stmt *stmt, QString what)
     : m_db(db)
     , m_stmt(stmt)
     , m_what(std::move(what))
@@ -76,23 +69,23 @@ SqliteCursor::~SqliteCursor()
 
 Result<SqliteCursor> SqliteCursor::prepare(QSqlDatabase &db, const QByteArray &sql, const QList<qint64> &binds)
 {
-    const QByteArray what = sql.left(60);
+    const QString what = QString::fromUtf8(sql.left(60));
     // The QSQLITE driver hands out its sqlite3* as a QVariant of that type name.
     const QVariant handle = db.driver() ? db.driver()->handle() : QVariant();
     if (!handle.isValid() || qstrcmp(handle.typeName(), "sqlite3*") != 0)
-        return storeError(what, QStringLiteral("the connection is not an SQLite one"));
+        return RunStoreSql::error(what, QStringLiteral("the connection is not an SQLite one"));
     sqlite3 *h = *static_cast<sqlite3 *const *>(handle.constData());
     if (!h)
-        return storeError(what, QStringLiteral("the connection is closed"));
+        return RunStoreSql::error(what, QStringLiteral("the connection is closed"));
     if (const QString other = driverUsesAnotherSqlite(db); !other.isEmpty())
-        return storeError(what, other);
+        return RunStoreSql::error(what, other);
     sqlite3_stmt *stmt = nullptr;
     if (sqlite3_prepare_v2(h, sql.constData(), int(sql.size()), &stmt, nullptr) != SQLITE_OK)
-        return storeError(what, QString::fromUtf8(sqlite3_errmsg(h)));
+        return RunStoreSql::error(what, QString::fromUtf8(sqlite3_errmsg(h)));
     SqliteCursor cursor(h, stmt, what);
     for (int i = 0; i < binds.size(); ++i)
         if (sqlite3_bind_int64(stmt, i + 1, binds[i]) != SQLITE_OK)
-            return storeError(what, QString::fromUtf8(sqlite3_errmsg(h)));
+            return RunStoreSql::error(what, QString::fromUtf8(sqlite3_errmsg(h)));
     return cursor;
 }
 
@@ -104,7 +97,7 @@ Result<bool> SqliteCursor::next()
     case SQLITE_DONE:
         return false;
     default:
-        return storeError(m_what, QString::fromUtf8(sqlite3_errmsg(m_db)));
+        return RunStoreSql::error(m_what, QString::fromUtf8(sqlite3_errmsg(m_db)));
     }
 }
 

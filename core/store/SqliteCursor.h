@@ -80,11 +80,11 @@ public:
     QString pooled(int column, TextPool &pool) const { return pool.get(utf8(column)); }
 
 private:
-    SqliteCursor(sqlite3 *db, sqlite3_stmt *stmt, QByteArray what);
+    SqliteCursor(sqlite3 *db, sqlite3_stmt *stmt, QString what);
 
     sqlite3 *m_db = nullptr;
     sqlite3_stmt *m_stmt = nullptr;
-    QByteArray m_what;   // the statement's first words, for messages
+    QString m_what;   // the statement's first words, for messages
 };
 
 }   // namespace scalelab

@@ -5,7 +5,6 @@
 #include "ui/common/BackgroundPool.h"
 
 #include <QDialog>
-#include <QThreadPool>
 
 namespace scalelab {
 
@@ -75,7 +74,7 @@ AppServices::~AppServices()
 {
     // Reads and ingests on the background pool use the store, which goes
     // with this object; the pool itself lives until the application object.
-    backgroundPool().waitForDone();
+    waitForBackgroundWork();
 }
 
 }   // namespace scalelab

@@ -8,19 +8,30 @@
 
 namespace scalelab {
 
+namespace {
+
+// A QPointer, not a static object: the pool goes with the application object
+// (its destructor waits for running work), and a later application (GUI tests
+// create several) gets a new one.
+QPointer<QThreadPool> s_pool;
+
+}   // namespace
+
 QThreadPool &backgroundPool()
 {
-    // A QPointer, not a static object: the pool goes with the application
-    // object (its destructor waits for running work), and a later
-    // application (GUI tests create several) gets a new one.
-    static QPointer<QThreadPool> pool;
-    if (!pool) {
-        pool = new QThreadPool(QCoreApplication::instance());
-        pool->setObjectName(QStringLiteral("scalelab-background"));
+    if (!s_pool) {
+        s_pool = new QThreadPool(QCoreApplication::instance());
+        s_pool->setObjectName(QStringLiteral("scalelab-background"));
         // At least two: a reload and the freeing of the table it replaces run side by side.
-        pool->setMaxThreadCount(qMax(2, QThread::idealThreadCount()));
+        s_pool->setMaxThreadCount(qMax(2, QThread::idealThreadCount()));
     }
-    return *pool;
+    return *s_pool;
+}
+
+void waitForBackgroundWork()
+{
+    if (s_pool)
+        s_pool->waitForDone();
 }
 
 }   // namespace scalelab

@@ -14,5 +14,8 @@ namespace scalelab {
 // owned by the application object (its threads are joined when it goes).
 // Called on the GUI thread only.
 QThreadPool &backgroundPool();
+// Waits for the work queued on it, if it was ever made (nothing to wait for
+// otherwise). Called on the GUI thread only.
+void waitForBackgroundWork();
 
 }   // namespace scalelab

@@ -189,10 +189,9 @@ void RunsTableModel::sortRows(QList<int> &rows) const
         return;
     const QString &column = m_columns[m_sortColumn];
     if (column == QLatin1String("id")) {
-        // The default order, and the table's own (rows are kept in run id
-        // order): 100,000 rows are not sorted again on the GUI thread.
-        if (!std::is_sorted(rows.begin(), rows.end()))
-            std::sort(rows.begin(), rows.end());
+        // The default order and the table's own: arrange() lists table rows
+        // in ascending order and the table keeps runs in id order, so
+        // 100,000 rows are not sorted again on the GUI thread.
         if (m_sortOrder == Qt::DescendingOrder)
             std::reverse(rows.begin(), rows.end());
         return;
@@ -203,9 +202,8 @@ void RunsTableModel::sortRows(QList<int> &rows) const
         QString text;
         int row;
     };
-    enum class Kind { Id, Gpus, Nodes, Other };
-    const Kind kind = column == QLatin1String("id")      ? Kind::Id
-                      : column == QLatin1String("gpus")  ? Kind::Gpus
+    enum class Kind { Gpus, Nodes, Other };
+    const Kind kind = column == QLatin1String("gpus")    ? Kind::Gpus
                       : column == QLatin1String("nodes") ? Kind::Nodes
                                                          : Kind::Other;
     std::vector<Keyed> keyed;
@@ -213,9 +211,7 @@ void RunsTableModel::sortRows(QList<int> &rows) const
     for (int i : rows) {
         const RunMetricsRow &r = m_table.rows[i];
         Keyed k{{}, {}, i};
-        if (kind == Kind::Id)
-            k.number = double(r.run.id);
-        else if (kind == Kind::Gpus)
+        if (kind == Kind::Gpus)
             k.number = r.run.gpus;
         else if (kind == Kind::Nodes)
             k.number = r.run.nodes;
@@ -232,23 +228,10 @@ void RunsTableModel::sortRows(QList<int> &rows) const
             return bool(a.number);
         return QString::compare(a.text, b.text, Qt::CaseInsensitive) < 0;
     };
-    const auto more = [&less](const Keyed &a, const Keyed &b) { return less(b, a); };
-    // Rows arrive in run id order, the default sort: a check in one pass
-    // instead of sorting 100,000 rows again on the GUI thread at every reload.
-    if (m_sortOrder == Qt::AscendingOrder) {
-        if (!std::is_sorted(keyed.begin(), keyed.end(), less))
-            std::stable_sort(keyed.begin(), keyed.end(), less);
-    } else if (!std::is_sorted(keyed.begin(), keyed.end(), more)) {
-        // Strictly ascending (no ties to keep in order): reversed is the stable descending order.
-        const bool strictlyAscending =
-            std::adjacent_find(keyed.begin(), keyed.end(),
-                               [&less](const Keyed &a, const Keyed &b) { return !less(a, b); })
-            == keyed.end();
-        if (strictlyAscending)
-            std::reverse(keyed.begin(), keyed.end());
-        else
-            std::stable_sort(keyed.begin(), keyed.end(), more);
-    }
+    if (m_sortOrder == Qt::AscendingOrder)
+        std::stable_sort(keyed.begin(), keyed.end(), less);
+    else
+        std::stable_sort(keyed.begin(), keyed.end(), [&less](const Keyed &a, const Keyed &b) { return less(b, a); });
     for (qsizetype i = 0; i < rows.size(); ++i)
         rows[i] = keyed[size_t(i)].row;
 }
