@@ -1,47 +1,26 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// SlurmClient against a scripted executor: exactly-once submission with the
-// connection lost at every phase, rejection, polling load, cancel, fetch.
-#include "FakeSlurm.h"
-#include "core/client/PollScheduler.h"
-#include "core/slurm/SacctParser.h"
+// SlurmClient against a scripted executor, submitting: exactly-once submission
+// with the connection lost at every phase, rejection, unsafe values refused,
+// reconciling an unknown outcome, and the shell bodies run in real shells.
+// Polling, cancel and fetch are in tst_slurmclient_poll.cpp.
+#include "SlurmClientFixtures.h"
 #include "core/base/ShellQuote.h"
-#include "core/client/SlurmClient.h"
-#include "core/slurm/SqueueParser.h"
 
 #include <QDir>
 #include <QFile>
 #include <QProcess>
-#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
 using namespace scalelab;
+using namespace scalelab::testing;
 using scalelab::test::FakeSlurm;
-using scalelab::test::kUserText;
 
-namespace {
-
-RunRecord newRun()
-{
-    RunRecord r;
-    r.profile = "testbed";
-    r.clusterAlias = "testbed";
-    r.partition = "gpu";
-    r.gpus = 2;
-    r.nodes = 1;
-    r.framework = "pytorch-ddp";
-    r.specJson = "{\"jobName\":\"a researcher's job\"}";
-    r.script = "#!/bin/bash\n#SBATCH --job-name='" + kUserText + "'\nsrun python train.py --lr 0.1 'x y'\n";
-    return r;
-}
-
-}   // namespace
-
-class TestSlurmClient : public QObject {
+class TestSlurmClientSubmit : public QObject, protected SlurmClientFixture {
     Q_OBJECT
 private Q_SLOTS:
-    void init();
-    void cleanup();
+    void init() { setUpClient(); }
+    void cleanup() { tearDownClient(); }
 
     void submitHappyPath();
     void submitRejectedStoresSlurmText();
@@ -55,48 +34,9 @@ private Q_SLOTS:
     void sbatchDiedSilently();
     void reconcileNothingToDo();
     void shellBodiesRunInRealShells();
-
-    void pollOneSqueueOneSacct();
-    void pollControllerDown();
-    void pollWaitsForAHalfWrittenSacctRecord();
-    void pollNothingActiveSendsNothing();
-    void pollScheduler();
-    void followUpPollsAfterSubmitAndCancel();
-
-    void detectVersionOnce();
-    void testOnly();
-    void cancel();
-    void fetchAndTail();
-
-private:
-    QTemporaryDir *m_dir = nullptr;
-    RunStore *m_store = nullptr;
-    FakeRemoteExecutor *m_exec = nullptr;
-    FakeSlurm *m_slurm = nullptr;
-    SlurmClient *m_client = nullptr;
-    qint64 createRun() { return m_store->createRun(newRun()).value().id; }
 };
 
-void TestSlurmClient::init()
-{
-    m_dir = new QTemporaryDir;
-    m_store = new RunStore(m_dir->path());
-    QCOMPARE(m_store->open().errorText(), QString());
-    m_exec = new FakeRemoteExecutor;
-    m_slurm = new FakeSlurm(*m_exec);
-    m_client = new SlurmClient(*m_exec, *m_store, "testbed");
-}
-
-void TestSlurmClient::cleanup()
-{
-    delete m_client;
-    delete m_slurm;
-    delete m_exec;
-    delete m_store;
-    delete m_dir;
-}
-
-void TestSlurmClient::submitHappyPath()
+void TestSlurmClientSubmit::submitHappyPath()
 {
     const qint64 id = createRun();
     const RunRecord before = m_store->run(id).value();
@@ -148,7 +88,7 @@ void TestSlurmClient::submitHappyPath()
     QCOMPARE(m_exec->steps.size(), 5);
 }
 
-void TestSlurmClient::submitRejectedStoresSlurmText()
+void TestSlurmClientSubmit::submitRejectedStoresSlurmText()
 {
     const qint64 id = createRun();
     m_slurm->rejectWith = "sbatch: error: QOSMaxGRESPerJob\nsbatch: error: Batch job submission failed: Job violates "
@@ -165,7 +105,7 @@ void TestSlurmClient::submitRejectedStoresSlurmText()
     QCOMPARE(m_exec->countCommands("sbatch --parsable"), 1);
 }
 
-void TestSlurmClient::submitControllerDownIsRetryable()
+void TestSlurmClientSubmit::submitControllerDownIsRetryable()
 {
     const qint64 id = createRun();
     m_slurm->controllerDown = true;
@@ -178,7 +118,7 @@ void TestSlurmClient::submitControllerDownIsRetryable()
     QCOMPARE(m_slurm->jobs.size(), 1);
 }
 
-void TestSlurmClient::submitRefusesUnsafeValues()
+void TestSlurmClientSubmit::submitRefusesUnsafeValues()
 {
     RunRecord bad = newRun();
     bad.token = "sl-X; rm -rf /";
@@ -199,7 +139,7 @@ void TestSlurmClient::submitRefusesUnsafeValues()
     QCOMPARE(m_store->run(id).value().submitState, SubmitState::Intent);
 }
 
-void TestSlurmClient::lossBeforeUpload()
+void TestSlurmClientSubmit::lossBeforeUpload()
 {
     const qint64 id = createRun();
     m_exec->failMkdirs = "connection lost";
@@ -219,7 +159,7 @@ void TestSlurmClient::lossBeforeUpload()
     QCOMPARE(m_slurm->jobs.size(), 2);
 }
 
-void TestSlurmClient::lossAfterUploadBeforeSbatch()
+void TestSlurmClientSubmit::lossAfterUploadBeforeSbatch()
 {
     const qint64 id = createRun();
     m_slurm->drop = FakeSlurm::Drop::BeforeCommand;
@@ -235,14 +175,14 @@ void TestSlurmClient::lossAfterUploadBeforeSbatch()
     QCOMPARE(m_slurm->jobs.size(), 1);
 }
 
-void TestSlurmClient::lossAfterSbatchBeforeReply_data()
+void TestSlurmClientSubmit::lossAfterSbatchBeforeReply_data()
 {
     QTest::addColumn<int>("drop");
     QTest::newRow("after mv") << int(FakeSlurm::Drop::AfterMv);
     QTest::newRow("between sbatch and mv") << int(FakeSlurm::Drop::AfterSbatchBeforeMv);
 }
 
-void TestSlurmClient::lossAfterSbatchBeforeReply()
+void TestSlurmClientSubmit::lossAfterSbatchBeforeReply()
 {
     QFETCH(int, drop);
     const qint64 id = createRun();
@@ -261,7 +201,7 @@ void TestSlurmClient::lossAfterSbatchBeforeReply()
     QCOMPARE(m_exec->countCommands("sbatch --parsable"), 1);
 }
 
-void TestSlurmClient::sbatchDiedSilently_data()
+void TestSlurmClientSubmit::sbatchDiedSilently_data()
 {
     QTest::addColumn<bool>("jobExists");
     QTest::addColumn<bool>("recent");
@@ -272,7 +212,7 @@ void TestSlurmClient::sbatchDiedSilently_data()
     QTest::newRow("no job, recent attempt") << false << true << false;
 }
 
-void TestSlurmClient::sbatchDiedSilently()
+void TestSlurmClientSubmit::sbatchDiedSilently()
 {
     QFETCH(bool, jobExists);
     QFETCH(bool, recent);
@@ -303,7 +243,7 @@ void TestSlurmClient::sbatchDiedSilently()
     QVERIFY(!m_exec->anyArgumentContains("researcher's"));
 }
 
-void TestSlurmClient::reconcileNothingToDo()
+void TestSlurmClientSubmit::reconcileNothingToDo()
 {
     const qint64 id = createRun();
     QCOMPARE(m_client->submit(id).kind, SubmitOutcome::Kind::Submitted);
@@ -320,7 +260,7 @@ void TestSlurmClient::reconcileNothingToDo()
     QCOMPARE(m_client->reconcile(id2).kind, ReconcileOutcome::Kind::StillUnknown);
 }
 
-void TestSlurmClient::shellBodiesRunInRealShells()
+void TestSlurmClientSubmit::shellBodiesRunInRealShells()
 {
     // The bodies must work in sh; the outer quoting in bash (as a login shell would parse it).
     QTemporaryDir tmp;
@@ -382,272 +322,5 @@ void TestSlurmClient::shellBodiesRunInRealShells()
     QCOMPARE(out5, QByteArray("nodir\n"));
 }
 
-void TestSlurmClient::pollOneSqueueOneSacct()
-{
-    const qint64 a = createRun();
-    const qint64 b = createRun();
-    const qint64 c = createRun();
-    for (qint64 id : {a, b, c})
-        QCOMPARE(m_client->submit(id).kind, SubmitOutcome::Kind::Submitted);
-    m_exec->calls.clear();
-
-    // cycle 1: all pending -> one squeue, no sacct
-    PollResult p = m_client->pollOnce();
-    QVERIFY(p.ok());
-    QCOMPARE(p.activeRuns, 3);
-    QCOMPARE(p.squeueCalls, 1);
-    QCOMPARE(p.sacctCalls, 0);
-    QCOMPARE(p.updates.size(), 3);   // reason "Resources" arrives
-    QCOMPARE(m_exec->commands().size(), 1);
-    QCOMPARE(m_store->run(a).value().reason, QStringLiteral("Resources"));
-
-    // cycle 2: a runs, b and c finished; sacct lags for nothing
-    m_slurm->jobs[0].state = JobState::Running;
-    m_slurm->jobs[1].state = JobState::Completed;
-    m_slurm->jobs[2].state = JobState::Timeout;
-    m_exec->calls.clear();
-    p = m_client->pollOnce();
-    QCOMPARE(m_exec->commands().size(), 2);
-    QCOMPARE(m_exec->countCommands("squeue --me"), 1);
-    QCOMPARE(m_exec->countCommands("sacct --jobs=101,102 "), 1);
-    // Queries carry their own environment: rc files cannot reshape what is parsed.
-    for (const QStringList &argv : m_exec->commands()) {
-        QCOMPARE(argv.first(), QStringLiteral("env"));
-        QVERIFY(argv.join(' ').contains("-u SQUEUE_FORMAT -u SQUEUE_FORMAT2 "));
-        QVERIFY(argv.join(' ').contains("-u SACCT_FORMAT "));
-        QVERIFY(argv.contains("SLURM_TIME_FORMAT=standard"));
-        QVERIFY(!argv.join(' ').contains("SLURM_CONF"));
-    }
-    QCOMPARE(m_store->run(a).value().state, JobState::Running);
-    QCOMPARE(m_store->run(b).value().state, JobState::Completed);
-    QCOMPARE(m_store->run(c).value().state, JobState::Timeout);
-    const auto acct = m_store->accounting(b).value();
-    QVERIFY(acct.has_value());
-    QCOMPARE(acct->maxRss, QStringLiteral("843688K"));
-    QCOMPARE(acct->allocatedGpus(), 2);
-    int finals = 0;
-    for (const auto &u : p.updates)
-        finals += u.final;
-    QCOMPARE(finals, 2);
-
-    // cycle 3: a finished but sacct still says RUNNING -> stays active
-    m_slurm->jobs[0].state = JobState::Failed;
-    m_slurm->sacctLags = true;
-    m_exec->calls.clear();
-    p = m_client->pollOnce();
-    QCOMPARE(m_exec->countCommands("sacct --jobs=100 "), 1);   // terminal b, c never polled again
-    QCOMPARE(m_store->run(a).value().state, JobState::Running);
-
-    // cycle 4: sacct caught up
-    m_slurm->sacctLags = false;
-    p = m_client->pollOnce();
-    QCOMPARE(m_store->run(a).value().state, JobState::Failed);
-    const auto history = m_store->stateHistory(a).value();
-    QCOMPARE(history.size(), 4);   // PENDING, PENDING/Resources, RUNNING, FAILED
-    QCOMPARE(history.last().state, JobState::Failed);
-
-    // nothing active: no commands
-    m_exec->calls.clear();
-    p = m_client->pollOnce();
-    QCOMPARE(p.activeRuns, 0);
-    QCOMPARE(m_exec->calls.size(), 0);
-}
-
-void TestSlurmClient::pollWaitsForAHalfWrittenSacctRecord()
-{
-    // 22.05: a job just gone from squeue can have a sacct line without its
-    // Partition for a moment. Its final state waits for the whole record, at
-    // most three polls, then is taken as it is.
-    const qint64 a = createRun();
-    const qint64 b = createRun();
-    QCOMPARE(m_client->submit(a).kind, SubmitOutcome::Kind::Submitted);
-    QCOMPARE(m_client->submit(b).kind, SubmitOutcome::Kind::Submitted);
-    m_slurm->jobs[0].state = JobState::Completed;
-    m_slurm->sacctHalfWritten = true;
-    PollResult p = m_client->pollOnce();
-    QVERIFY(p.missingJobs.contains(m_slurm->jobs[0].id));
-    QCOMPARE(m_store->run(a).value().state, JobState::Pending);
-    QVERIFY(!m_store->accounting(a).value().has_value());
-    // The whole record arrives at the next poll: taken, with its partition.
-    m_slurm->sacctHalfWritten = false;
-    p = m_client->pollOnce();
-    QCOMPARE(m_store->run(a).value().state, JobState::Completed);
-    QCOMPARE(m_store->accounting(a).value()->partition, QStringLiteral("gpu"));
-
-    // A record that stays half-written is taken after three polls, not waited for forever.
-    m_slurm->jobs[1].state = JobState::Failed;
-    m_slurm->sacctHalfWritten = true;
-    for (int i = 0; i < 3; ++i) {
-        p = m_client->pollOnce();
-        QCOMPARE(m_store->run(b).value().state, JobState::Pending);
-    }
-    p = m_client->pollOnce();
-    QCOMPARE(m_store->run(b).value().state, JobState::Failed);
-}
-
-void TestSlurmClient::pollControllerDown()
-{
-    const qint64 a = createRun();
-    QCOMPARE(m_client->submit(a).kind, SubmitOutcome::Kind::Submitted);
-    m_slurm->controllerDown = true;
-    m_exec->calls.clear();
-    const PollResult p = m_client->pollOnce();
-    QVERIFY(p.controllerDown);
-    QVERIFY(!p.ok());
-    QVERIFY(p.message.contains("Unable to contact slurm controller"));
-    QCOMPARE(p.sacctCalls, 0);
-    QCOMPARE(m_exec->commands().size(), 1);
-    QCOMPARE(m_store->run(a).value().state, JobState::Pending);
-
-    m_slurm->controllerDown = false;
-    m_exec->onRun = [](const QStringList &) {
-        RemoteResult r;
-        r.transportError = "connection lost";
-        return r;
-    };
-    const PollResult lost = m_client->pollOnce();
-    QCOMPARE(lost.transportError, QStringLiteral("connection lost"));
-    QVERIFY(!lost.ok());
-}
-
-void TestSlurmClient::pollNothingActiveSendsNothing()
-{
-    createRun();   // intent only
-    const PollResult p = m_client->pollOnce();
-    QVERIFY(p.ok());
-    QCOMPARE(m_exec->calls.size(), 0);
-}
-
-void TestSlurmClient::pollScheduler()
-{
-    PollScheduler s;
-    QCOMPARE(s.nextDelaySeconds(), 30);
-    s.recordFailure();
-    QCOMPARE(s.nextDelaySeconds(), 60);
-    s.recordFailure();
-    s.recordFailure();
-    QCOMPARE(s.nextDelaySeconds(), 240);
-    s.recordFailure();
-    QCOMPARE(s.nextDelaySeconds(), 300);
-    s.recordFailure();
-    QCOMPARE(s.nextDelaySeconds(), 300);
-    QCOMPARE(s.consecutiveFailures(), 5);
-    s.recordSuccess();
-    QCOMPARE(s.nextDelaySeconds(), 30);
-    s.setBaseInterval(2);
-    QCOMPARE(s.baseInterval(), 10);
-    QCOMPARE(s.nextDelaySeconds(), 10);
-    s.setBaseInterval(10000);
-    QCOMPARE(s.baseInterval(), 300);
-    QCOMPARE(PollScheduler(5).nextDelaySeconds(), 10);
-}
-
-void TestSlurmClient::followUpPollsAfterSubmitAndCancel()
-{
-    // After sbatch: one quick look while PENDING, none once the job started.
-    FollowUpPolls submit(FollowUpPolls::After::Submit);
-    QCOMPARE(submit.next(JobState::Pending), std::optional<int>(3000));
-    QCOMPARE(submit.next(JobState::Pending), std::nullopt);
-    QCOMPARE(FollowUpPolls(FollowUpPolls::After::Submit).next(JobState::Running), std::nullopt);
-    // After scancel a run still RUNNING is not settled (the cancel only asked):
-    // looks at 3, 6, 12 and 24 s, then the normal timer.
-    FollowUpPolls cancel(FollowUpPolls::After::Cancel);
-    QCOMPARE(cancel.next(JobState::Running), std::optional<int>(3000));
-    QCOMPARE(cancel.next(JobState::Completing), std::optional<int>(6000));
-    QCOMPARE(cancel.next(JobState::Running), std::optional<int>(12000));
-    QCOMPARE(cancel.next(JobState::Running), std::optional<int>(24000));
-    QCOMPARE(cancel.next(JobState::Running), std::nullopt);
-    QCOMPARE(FollowUpPolls(FollowUpPolls::After::Cancel).next(JobState::Cancelled), std::nullopt);
-}
-
-void TestSlurmClient::detectVersionOnce()
-{
-    QCOMPARE(m_client->detectVersion().value(), QStringLiteral("22.05.8"));
-    QCOMPARE(m_client->detectVersion().value(), QStringLiteral("22.05.8"));
-    QCOMPARE(m_exec->countCommands("sbatch --version"), 1);
-    FakeRemoteExecutor broken;
-    SlurmClient other(broken, *m_store, "testbed");
-    const Result<QString> failed = other.detectVersion();
-    QVERIFY(failed.failedWith(ErrorCode::RemoteFailed));
-    QVERIFY2(failed.errorText().startsWith("sbatch --version failed (exit 127)"), qPrintable(failed.errorText()));
-}
-
-void TestSlurmClient::testOnly()
-{
-    m_exec->onRun = [](const QStringList &argv) {
-        RemoteResult r;
-        r.exitCode = 0;
-        if (argv.value(0) == "sbatch")
-            r.err =
-                "sbatch: Job 3 to start at 2026-11-22T10:08:24 using 2 processors on nodes tb-node1 in partition gpu\n";
-        return r;
-    };
-    const TestOnlyResult t = m_client->testOnly("#!/bin/bash\n#SBATCH --job-name='" + kUserText + "'\n");
-    QVERIFY(t.ok());
-    QVERIFY(t.verdict.startsWith("sbatch: Job 3 to start"));
-    const QList<QStringList> cmds = m_exec->commands();
-    QCOMPARE(cmds.size(), 2);
-    QCOMPARE(cmds[0].value(1), QStringLiteral("--test-only"));
-    QVERIFY(cmds[0].value(3).startsWith("/home/researcher/.scalelab/test-only/sl-"));
-    QCOMPARE(cmds[1].mid(0, 3), QStringList({"rm", "-rf", "--"}));
-    QVERIFY(!m_exec->anyArgumentContains("researcher's"));
-}
-
-void TestSlurmClient::cancel()
-{
-    const qint64 id = createRun();
-    QVERIFY(m_client->cancel(id).failedWith(ErrorCode::WrongState));   // no job yet
-    QCOMPARE(m_client->submit(id).kind, SubmitOutcome::Kind::Submitted);
-    const Result<QString> c = m_client->cancel(id);
-    QCOMPARE(c.errorText(), QString());
-    QCOMPARE(*c, QStringLiteral("cancel requested for job 100"));
-    QCOMPARE(m_exec->commands().last(), QStringList({"scancel", "100"}));
-    QVERIFY(m_store->updateState(id, JobState::Cancelled, {}).ok());
-    QVERIFY(m_client->cancel(id).failedWith(ErrorCode::WrongState));
-}
-
-void TestSlurmClient::fetchAndTail()
-{
-    const qint64 id = createRun();
-    QCOMPARE(m_client->submit(id).kind, SubmitOutcome::Kind::Submitted);
-    const QString dir = m_store->run(id).value().remoteDir;
-    // nothing written yet
-    QVERIFY(m_client->tailOutput(id).missing);
-    m_exec->files.insert(dir + "/scalelab-100.out", "line 1\n");
-    TailResult t = m_client->tailOutput(id);
-    QCOMPARE(t.data, QByteArray("line 1\n"));
-    QCOMPARE(t.offset, 0);
-    m_exec->files[dir + "/scalelab-100.out"] += "line 2\n";
-    t = m_client->tailOutput(id);
-    QCOMPARE(t.data, QByteArray("line 2\n"));
-    QCOMPARE(t.offset, 7);
-    t = m_client->tailOutput(id);
-    QCOMPARE(t.data, QByteArray());
-    const QString local = m_store->runFilesDirectory(id) + "/scalelab-100.out";
-    QFile lf(local);
-    QVERIFY(lf.open(QIODevice::ReadOnly));
-    QCOMPARE(lf.readAll(), QByteArray("line 1\nline 2\n"));
-    lf.close();
-
-    m_exec->files.insert(dir + "/scalelab-gpu-100-tb-node1.csv", QByteArray(5000, 'x'));
-    m_exec->onRun = [dir](const QStringList &argv) {
-        RemoteResult r;
-        r.exitCode = 0;
-        if (argv.value(0) == "find")
-            r.out = "14 scalelab-100.out\n5000 scalelab-gpu-100-tb-node1.csv\n3 scalelab-evil name\n"
-                    "4 scalelab-../../x\n";
-        return r;
-    };
-    const FetchResult f = m_client->fetch(id, 1000);
-    QVERIFY2(f.ok(), qPrintable(f.errors.join("; ")));
-    QCOMPARE(f.files.size(), 2);
-    QCOMPARE(f.truncated, QStringList({dir + "/scalelab-gpu-100-tb-node1.csv"}));
-    QCOMPARE(QFileInfo(m_store->runFilesDirectory(id) + "/scalelab-gpu-100-tb-node1.csv").size(), 1000);
-    QCOMPARE(m_store->files(id).value().size(), 2);
-    const QStringList find = m_exec->commands().last();
-    QCOMPARE(find.value(0), QStringLiteral("find"));
-    QCOMPARE(find.value(1), dir);
-}
-
-QTEST_GUILESS_MAIN(TestSlurmClient)
-#include "tst_slurmclient.moc"
+QTEST_GUILESS_MAIN(TestSlurmClientSubmit)
+#include "tst_slurmclient_submit.moc"
