@@ -16,6 +16,7 @@
 
 #include <QAbstractItemView>
 #include <QComboBox>
+#include <QPushButton>
 #include <QStandardItemModel>
 #include <QTemporaryDir>
 #include <QtTest>
