@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Result explorer: table, study charts, advisor, timelines, comparison,
-// exports and hidden runs on a synthetic study in a temporary store.
+// exports and hidden runs on a synthetic study in a temporary store, and a
+// run that finished while the window was closed shown without Results
+// ingesting it.
 
 #include "ResultsTestStudy.h"
 
