@@ -7,6 +7,8 @@
 #include "core/store/RunStore.h"
 #include "ui/results/ScalingReport.h"
 
+#include <optional>
+
 namespace scalelab {
 
 namespace {
@@ -23,8 +25,9 @@ std::optional<nlohmann::ordered_json> chartJson(RunStore &store, qint64 study, c
         {"study", study},
         {"name", in.study.name.toStdString()},
         {"file", pdf.isEmpty() ? nlohmann::ordered_json() : nlohmann::ordered_json(pdf.toStdString())}};
-    for (const auto &[key, value] : studyChartJson(StudyChartData::build(in.table.rows)).items())
-        j[key] = value;
+    const nlohmann::ordered_json charts = studyChartJson(StudyChartData::build(in.table.rows));
+    for (auto it = charts.begin(); it != charts.end(); ++it)
+        j[it.key()] = it.value();
     return j;
 }
 

@@ -260,7 +260,8 @@ void TstStudyChartData::costHasBillingAxis()
     QList<RunMetricsRow> rows{timed(1, 1, 3600), timed(2, 2, 1800)};
     rows[0].metrics.insert(metric::BillingHours, MetricRecord{1, metric::BillingHours, 4});
     rows[1].metrics.insert(metric::BillingHours, MetricRecord{2, metric::BillingHours, 8});
-    const StudyChartPanel &cost = StudyChartData::build(rows).panel(StudyChart::Cost);
+    const StudyChartData d = StudyChartData::build(rows);
+    const StudyChartPanel &cost = d.panel(StudyChart::Cost);
     QCOMPARE(cost.measured.size(), 2);
     QCOMPARE(cost.measured[0].value, 1.0);   // GPU-hours
     QCOMPARE(cost.billing.size(), 2);
