@@ -60,13 +60,14 @@ private Q_SLOTS:
     void accuracyAxisShowsATenth();
     void costHasBillingAxis();
     void emptyStudy();
+    void overlapNoteOnTimingChartsOnly();
     void jsonCarriesTheSameNumbers();
 };
 
 void TstStudyChartData::idealLinesFromBaselineMedian()
 {
-    // 1 GPU: 100 and 120 s (median 110), 2 GPUs: 60 s, 4 GPUs: 35 s.
-    QList<RunMetricsRow> rows{timed(1, 1, 100), timed(2, 1, 120), timed(3, 2, 60), timed(4, 4, 35)};
+    // 1 GPU: 100, 104 and 130 s (median 104, mean 111.3), 2 GPUs: 60 s, 4 GPUs: 35 s.
+    QList<RunMetricsRow> rows{timed(1, 1, 100), timed(2, 1, 104), timed(5, 1, 130), timed(3, 2, 60), timed(4, 4, 35)};
     for (RunMetricsRow &r : rows)
         r.metrics.insert(metric::SamplesPerS,
                          MetricRecord{r.run.id, metric::SamplesPerS, 1000.0 / r.value(metric::TrainTimeS).value()});
@@ -75,16 +76,18 @@ void TstStudyChartData::idealLinesFromBaselineMedian()
     QCOMPARE(rt.metric, metric::TrainTimeS);
     QCOMPARE(rt.ideal.size(), 48);
     QCOMPARE(rt.ideal.first().gpus, 1.0);
-    QCOMPARE(rt.ideal.first().value, 110.0);   // through the 1-GPU median
+    QCOMPARE(rt.ideal.first().value, 104.0);   // through the 1-GPU median
     QVERIFY(near(rt.ideal.last().gpus, 4.0));
-    QVERIFY(near(rt.ideal.last().value, 110.0 / 4.0));
+    QVERIFY(near(rt.ideal.last().value, 104.0 / 4.0));
     const StudyChartPanel &sp = d.panel(StudyChart::Speedup);
     QCOMPARE(sp.baselineGpus, 1);
     QCOMPARE(sp.ideal.first().value, 1.0);
-    QVERIFY(near(sp.ideal.last().value, 4.0));
-    // Throughput: 1000/100 and 1000/120, median 9.1667 per GPU, linear.
+    // Three GPU counts: predictions at 8 and 16, and the ideal line reaches them.
+    QVERIFY(near(sp.ideal.last().gpus, 16.0));
+    QVERIFY(near(sp.ideal.last().value, 16.0));
+    // Throughput: 1000/100, 1000/104 and 1000/130, median 1000/104 per GPU, linear.
     const StudyChartPanel &tp = d.panel(StudyChart::Throughput);
-    const double median = (10.0 + 1000.0 / 120.0) / 2.0;
+    const double median = 1000.0 / 104.0;
     QVERIFY(near(tp.ideal.first().value, median));
     QVERIFY(near(tp.ideal.last().value, median * 4.0));
     // No ideal line where it means nothing.
@@ -283,6 +286,30 @@ void TstStudyChartData::emptyStudy()
     }
     // Before build(): every chart reads as empty, nothing out of range.
     QVERIFY(StudyChartData().panel(StudyChart::Cost).measured.isEmpty());
+}
+
+void TstStudyChartData::overlapNoteOnTimingChartsOnly()
+{
+    // Two runs on node1 at the same time (sacct Start, End, NodeList).
+    QList<RunMetricsRow> rows{timed(1, 1, 4), timed(2, 2, 2)};
+    for (RunMetricsRow &r : rows) {
+        SacctRecord a;
+        a.jobId = r.run.jobId;
+        a.state = JobState::Completed;
+        a.stateText = QStringLiteral("COMPLETED");
+        a.exitCode = QStringLiteral("0:0");
+        a.start = QStringLiteral("2024-05-01T10:00:00");
+        a.end = QStringLiteral("2024-05-01T10:00:04");
+        a.nodeList = QStringLiteral("node1");
+        r.accounting = a;
+    }
+    const StudyChartData d = StudyChartData::build(rows);
+    QCOMPARE(d.analysis().overlaps().size(), 1);
+    for (StudyChart c : StudyChartData::all())
+        QCOMPARE(d.panel(c).overlapNote, c != StudyChart::Accuracy && c != StudyChart::Cost);
+    // Apart: no note.
+    rows[1].accounting->nodeList = QStringLiteral("node2");
+    QVERIFY(!StudyChartData::build(rows).panel(StudyChart::Runtime).overlapNote);
 }
 
 void TstStudyChartData::jsonCarriesTheSameNumbers()
