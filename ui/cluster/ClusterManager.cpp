@@ -304,8 +304,12 @@ void ClusterManager::onPollDone(const QString &alias, const PollCycleReport &rep
     }
     for (const RunStateUpdate &u : rep.poll.updates)
         Q_EMIT runStateChanged(u.runId, SlurmJobState::id(u.to));
-    if (!rep.poll.updates.isEmpty() || !rep.finalRuns.isEmpty())
-        Q_EMIT m_services.runsChanged();
+    QList<qint64> changed = rep.finalRuns;
+    for (const RunStateUpdate &u : rep.poll.updates)
+        if (!changed.contains(u.runId))
+            changed << u.runId;
+    if (!changed.isEmpty())
+        Q_EMIT m_services.runsChanged(changed);
     for (qint64 id : rep.finalRuns) {
         const auto run = m_services.store().run(id);
         const QString state = run.ok() ? SlurmJobState::displayName(run.value().state) : tr("finished");
