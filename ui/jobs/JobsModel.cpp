@@ -59,18 +59,18 @@ void JobsModel::refreshRuns(const QList<qint64> &runIds)
 
 bool JobsModel::isLoading() const
 {
-    return m_reading.isRunning() || m_wantFull || !m_wantRuns.isEmpty();
+    return m_busy || m_wantFull || !m_wantRuns.isEmpty();
 }
 
 void JobsModel::startRead()
 {
     // One read at a time, applied in the order asked: what is asked for
     // meanwhile is read once after it.
-    if (m_reading.isRunning() || (!m_wantFull && m_wantRuns.isEmpty()))
+    if (m_busy || (!m_wantFull && m_wantRuns.isEmpty()))
         return;
+    m_busy = true;   // until its result is applied, which is after the thread ends
     const bool full = std::exchange(m_wantFull, false);
-    const QList<qint64> asked = full ? QList<qint64>() : std::exchange(m_wantRuns, {});
-    m_wantRuns.clear();
+    const QList<qint64> asked = std::exchange(m_wantRuns, {});
     RunStore *store = &m_store;
     const bool showHidden = m_showHidden;
     m_reading = QtConcurrent::run(&backgroundPool(), [store, full, asked, showHidden] {
@@ -92,6 +92,7 @@ void JobsModel::startRead()
     connect(watcher, &QFutureWatcher<Read>::finished, this, [this, watcher] {
         watcher->deleteLater();
         Read read = m_reading.takeResult();
+        m_busy = false;
         applyRead(read);
         startRead();
         Q_EMIT loaded(read.error);

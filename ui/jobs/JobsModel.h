@@ -108,6 +108,7 @@ private:
     std::vector<int> m_studyTop;   // study index -> its top-level row
     bool m_showHidden = false;
     QFuture<Read> m_reading;
+    bool m_busy = false;   // a read is running or its result not yet applied
     bool m_wantFull = false;   // a full read is asked for
     QList<qint64> m_wantRuns;   // runs to patch, when no full read is asked for
 };
