@@ -496,15 +496,17 @@ private Q_SLOTS:
             !place.view()->isExpanded(place.proxy()->mapFromSource(place.model()->indexOfRun(m_cancelled).parent())));
         QVERIFY(place.view()->isExpanded(place.proxy()->mapFromSource(pointRow.parent())));
 
-        // Moving a run to another study is a new tree: read whole, the selection kept.
+        // Moving a run to another study is a new tree: read whole, the selection and the fold kept.
+        QVERIFY(place.selectRun(m_failed));
         QCOMPARE(m_services->store().setRunStudy(m_running, m_hvdStudy).errorText(), QString());
         Q_EMIT m_services->runsChanged({m_running});
         QTRY_VERIFY(!place.isLoading());
         QCOMPARE(resets.count(), 1);
         QCOMPARE(place.model()->indexOfRun(m_running).parent().data().toString(), QStringLiteral("Horovod sweep"));
-        QCOMPARE(place.selectedRunId(), m_running);
+        QCOMPARE(place.selectedRunId(), m_failed);
         QVERIFY(
             !place.view()->isExpanded(place.proxy()->mapFromSource(place.model()->indexOfRun(m_cancelled).parent())));
+        QVERIFY(place.view()->isExpanded(place.proxy()->mapFromSource(place.model()->indexOfRun(m_pending).parent())));
         QCOMPARE(m_services->store().setRunStudy(m_running, m_ddpStudy).errorText(), QString());
         QCOMPARE(m_services->store().deleteRun(point).errorText(), QString());
         QCOMPARE(m_services->store().deleteRun(lone).errorText(), QString());
