@@ -122,6 +122,52 @@ JobsTree JobsTree::build(const JobsTreeRecords &records, bool showHidden)
     return tree;
 }
 
+namespace {
+
+bool sameIds(const std::vector<JobsRow> &a, const std::vector<JobsRow> &b)
+{
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                      [](const JobsRow &x, const JobsRow &y) { return x.run.id == y.run.id; });
+}
+
+bool sameShape(const JobsTree &a, const JobsTree &b)
+{
+    if (a.studies.size() != b.studies.size() || !sameIds(a.loose, b.loose) || a.top.size() != b.top.size())
+        return false;
+    for (size_t i = 0; i < a.top.size(); ++i)
+        if (a.top[i].study != b.top[i].study || a.top[i].run != b.top[i].run)
+            return false;
+    for (size_t i = 0; i < a.studies.size(); ++i)
+        if (a.studies[i].study.id != b.studies[i].study.id || !sameIds(a.studies[i].runs, b.studies[i].runs))
+            return false;
+    return true;
+}
+
+}   // namespace
+
+std::optional<JobsTree::Changes> JobsTree::changesFrom(const JobsTree &before, const JobsTree &after)
+{
+    if (!sameShape(before, after))
+        return std::nullopt;
+    Changes changes;
+    for (size_t i = 0; i < after.loose.size(); ++i)
+        if (!(before.loose[i] == after.loose[i]))
+            changes.runs.emplace_back(-1, int(i));
+    for (size_t s = 0; s < after.studies.size(); ++s) {
+        const auto &was = before.studies[s];
+        const auto &now = after.studies[s];
+        bool changed = !(was.study == now.study);
+        for (size_t i = 0; i < now.runs.size(); ++i)
+            if (!(was.runs[i] == now.runs[i])) {
+                changes.runs.emplace_back(int(s), int(i));
+                changed = true;
+            }
+        if (changed)
+            changes.studies.push_back(int(s));
+    }
+    return changes;
+}
+
 JobsTree JobsTree::load(RunStore &store, bool showHidden)
 {
     const auto records = store.jobsRecords();

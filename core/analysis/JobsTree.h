@@ -10,6 +10,8 @@
 #include <QList>
 #include <QString>
 
+#include <optional>
+#include <utility>
 #include <vector>
 
 namespace scalelab {
@@ -47,6 +49,8 @@ struct JobsRow {
     bool active() const;
     // Elapsed / limit as 0..1, -1 when either is unknown.
     double progress(const QDateTime &now) const;
+
+    bool operator==(const JobsRow &) const = default;
 };
 
 struct JobsStudyRow {
@@ -77,6 +81,16 @@ struct JobsTree {
     static bool studyOrder(const JobsRow &a, const JobsRow &b);
     // When a top-level entry counts from (newest first).
     QDateTime topTime(const Top &t) const;
+
+    // What differs between two trees of the same shape (the same studies and
+    // runs in the same places): a reload that only changed states and times
+    // patches those rows instead of building the view again.
+    struct Changes {
+        std::vector<std::pair<int, int>> runs;   // (study index or -1 for a lone run, row or loose index)
+        std::vector<int> studies;   // studies whose record or runs changed (their summary row)
+    };
+    // nullopt when the shapes differ.
+    static std::optional<Changes> changesFrom(const JobsTree &before, const JobsTree &after);
 };
 
 }   // namespace scalelab

@@ -21,6 +21,7 @@ private Q_SLOTS:
     void readOnlyTheRunsAsked();
     void specThatIsNotJsonLeavesItsFieldsEmpty();
     void treeGroupsOrdersAndHides();
+    void changesBetweenTreesOfOneShape();
 };
 
 namespace {
@@ -256,6 +257,41 @@ void TstJobsTree::treeGroupsOrdersAndHides()
     QCOMPARE(all.hiddenCount, 2);
     QCOMPARE(all.top.size(), size_t(6));
     QCOMPARE(all.topTime(all.top.front()), t0.addSecs(300));
+}
+
+void TstJobsTree::changesBetweenTreesOfOneShape()
+{
+    JobsTreeRecords records;
+    records.studies = {StudyRecord{1, QStringLiteral("study"), t0}};
+    for (qint64 id : {1, 2, 3}) {
+        JobsRunRecord r;
+        r.run.id = id;
+        r.run.studyId = id < 3 ? 1 : 0;
+        r.run.gpus = int(id);
+        r.run.jobId = QString::number(100 + id);
+        r.run.state = JobState::Running;
+        r.run.created = t0.addSecs(id);
+        records.runs << r;
+    }
+    const JobsTree before = JobsTree::build(records, false);
+    auto same = JobsTree::changesFrom(before, JobsTree::build(records, false));
+    QVERIFY(same.has_value());
+    QVERIFY(same->runs.empty());
+    QVERIFY(same->studies.empty());
+
+    records.runs[1].run.state = JobState::Completed;   // run 2, the study's second row
+    records.runs[2].failureLine = QStringLiteral("line 3: boom");   // run 3, a lone run
+    const JobsTree after = JobsTree::build(records, false);
+    const auto changes = JobsTree::changesFrom(before, after);
+    QVERIFY(changes.has_value());
+    QCOMPARE(changes->runs, (std::vector<std::pair<int, int>>{{-1, 0}, {0, 1}}));
+    QCOMPARE(changes->studies, std::vector<int>{0});
+
+    records.runs[0].run.studyId = 0;   // leaves its study: another shape
+    QVERIFY(!JobsTree::changesFrom(after, JobsTree::build(records, false)).has_value());
+    records.runs[0].run.studyId = 1;
+    records.runs.removeLast();   // gone: another shape
+    QVERIFY(!JobsTree::changesFrom(after, JobsTree::build(records, false)).has_value());
 }
 
 QTEST_GUILESS_MAIN(TstJobsTree)

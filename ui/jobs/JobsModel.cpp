@@ -73,13 +73,18 @@ void JobsModel::startRead()
     const QList<qint64> asked = std::exchange(m_wantRuns, {});
     RunStore *store = &m_store;
     const bool showHidden = m_showHidden;
-    m_reading = QtConcurrent::run(&backgroundPool(), [store, full, asked, showHidden] {
+    // The tree shown stays as it is until this read is applied (m_busy): the
+    // pool thread compares the new one with it.
+    const JobsTree *shown = &m_tree;
+    m_reading = QtConcurrent::run(&backgroundPool(), [store, full, asked, showHidden, shown] {
         Read read;
         read.full = full;
         read.asked = asked;
         if (full) {
             read.tree = JobsTree::load(*store, showHidden);
             read.error = read.tree.error;
+            if (read.error.isEmpty())
+                read.changes = JobsTree::changesFrom(*shown, read.tree);
         } else if (auto records = store->jobsRecords(asked); records.ok()) {
             read.records = std::move(*records);
         } else {
@@ -104,7 +109,9 @@ void JobsModel::applyRead(Read &read)
 {
     if (!read.error.isEmpty())
         return;   // the old rows stay
-    if (read.full)
+    if (read.full && read.changes)
+        replaceRows(std::move(read.tree), *read.changes);
+    else if (read.full)
         setTree(std::move(read.tree));
     else if (!patch(read.records, read.asked))
         reload();   // the change moves rows: read the whole tree
@@ -120,6 +127,35 @@ void JobsModel::setTree(JobsTree tree)
             m_studyTop[size_t(m_tree.top[t].study)] = int(t);
     endResetModel();
     // 100,000 rows of strings: freed on a pool thread, not here.
+    (void)QtConcurrent::run(&backgroundPool(), [gone = std::move(old)]() mutable { gone = JobsTree(); });
+}
+
+void JobsModel::replaceRows(JobsTree tree, const JobsTree::Changes &changes)
+{
+    // The same rows in the same places: the changed ones are said so, in
+    // runs of neighbours, and the view keeps its layout, selection and folds.
+    JobsTree old = std::exchange(m_tree, std::move(tree));
+    std::vector<int> looseTop(m_tree.loose.size(), -1);
+    for (size_t t = 0; t < m_tree.top.size(); ++t)
+        if (m_tree.top[t].run >= 0)
+            looseTop[size_t(m_tree.top[t].run)] = int(t);
+    auto rowIndex = [&](const std::pair<int, int> &at) {
+        return at.first >= 0 ? createIndex(at.second, 0, quintptr(at.first + 1))
+                             : index(looseTop[size_t(at.second)], 0);
+    };
+    for (size_t i = 0; i < changes.runs.size();) {
+        const QModelIndex first = rowIndex(changes.runs[i]);
+        QModelIndex last = first;
+        for (++i; i < changes.runs.size(); ++i) {
+            const QModelIndex next = rowIndex(changes.runs[i]);
+            if (next.parent() != first.parent() || next.row() != last.row() + 1)
+                break;
+            last = next;
+        }
+        Q_EMIT dataChanged(first, last.siblingAtColumn(ColumnCount - 1));
+    }
+    for (int study : changes.studies)
+        Q_EMIT dataChanged(studyIndex(study), studyIndex(study).siblingAtColumn(ColumnCount - 1));
     (void)QtConcurrent::run(&backgroundPool(), [gone = std::move(old)]() mutable { gone = JobsTree(); });
 }
 

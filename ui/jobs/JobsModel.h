@@ -84,6 +84,7 @@ private:
     struct Read {   // what a pool thread read
         bool full = false;
         JobsTree tree;   // full: the whole tree
+        std::optional<JobsTree::Changes> changes;   // full: what differs from the tree shown, when only rows changed
         JobsTreeRecords records;   // patch: the runs asked for
         QList<qint64> asked;
         QString error;
@@ -95,6 +96,7 @@ private:
     void startRead();
     void applyRead(Read &read);
     void setTree(JobsTree tree);
+    void replaceRows(JobsTree tree, const JobsTree::Changes &changes);
     bool patch(const JobsTreeRecords &records, const QList<qint64> &asked);
     bool patchRow(JobsRow row, const QList<StudyRecord> &studies);
     void insertTop(JobsTree::Top entry);
@@ -104,7 +106,7 @@ private:
     QVariant studyData(const JobsStudyRow &row, int column, int role) const;
 
     RunStore &m_store;
-    JobsTree m_tree;
+    JobsTree m_tree;   // changed only when a read is applied, so a running read may compare with it
     std::vector<int> m_studyTop;   // study index -> its top-level row
     bool m_showHidden = false;
     QFuture<Read> m_reading;
