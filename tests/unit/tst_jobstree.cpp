@@ -7,6 +7,7 @@
 #include "core/store/RunStore.h"
 
 #include <QTemporaryDir>
+#include <QTimeZone>
 #include <QTest>
 
 using namespace scalelab;
