@@ -27,7 +27,7 @@ private Q_SLOTS:
 
 namespace {
 
-const QDateTime t0 = QDateTime(QDate(2026, 3, 1), QTime(10, 0), QTimeZone::UTC);
+const QDateTime t0 = QDateTime(QDate(2026, 3, 1), QTime(10, 0), QTimeZone::utc());
 
 StateChange at(JobState s, int seconds)
 {
