@@ -77,30 +77,30 @@ void JobsModel::startRead()
     // pool thread compares the new one with it.
     const JobsTree *shown = &m_tree;
     m_reading = QtConcurrent::run(&backgroundPool(), [store, full, asked, showHidden, shown] {
-        Read read;
-        read.full = full;
-        read.asked = asked;
+        auto read = std::make_shared<Read>();
+        read->full = full;
+        read->asked = asked;
         if (full) {
-            read.tree = JobsTree::load(*store, showHidden);
-            read.error = read.tree.error;
-            if (read.error.isEmpty())
-                read.changes = JobsTree::changesFrom(*shown, read.tree);
+            read->tree = JobsTree::load(*store, showHidden);
+            read->error = read->tree.error;
+            if (read->error.isEmpty())
+                read->changes = JobsTree::changesFrom(*shown, read->tree);
         } else if (auto records = store->jobsRecords(asked); records.ok()) {
-            read.records = std::move(*records);
+            read->records = std::move(*records);
         } else {
-            read.error = records.errorText();
+            read->error = records.errorText();
         }
         store->closeThreadConnection();   // this pool thread may be reused by others
         return read;
     });
-    auto *watcher = new QFutureWatcher<Read>(this);
-    connect(watcher, &QFutureWatcher<Read>::finished, this, [this, watcher] {
+    auto *watcher = new QFutureWatcher<std::shared_ptr<Read>>(this);
+    connect(watcher, &QFutureWatcher<std::shared_ptr<Read>>::finished, this, [this, watcher] {
         watcher->deleteLater();
-        Read read = m_reading.takeResult();
+        const std::shared_ptr<Read> read = m_reading.result();
         m_busy = false;
-        applyRead(read);
+        applyRead(*read);
         startRead();
-        Q_EMIT loaded(read.error);
+        Q_EMIT loaded(read->error);
     });
     watcher->setFuture(m_reading);
 }

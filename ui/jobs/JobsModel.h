@@ -10,6 +10,7 @@
 #include <QIcon>
 #include <QList>
 
+#include <memory>
 #include <vector>
 
 namespace scalelab {
@@ -109,7 +110,7 @@ private:
     JobsTree m_tree;   // changed only when a read is applied, so a running read may compare with it
     std::vector<int> m_studyTop;   // study index -> its top-level row
     bool m_showHidden = false;
-    QFuture<Read> m_reading;
+    QFuture<std::shared_ptr<Read>> m_reading;   // a pointer: the GUI thread never copies a tree
     bool m_busy = false;   // a read is running or its result not yet applied
     bool m_wantFull = false;   // a full read is asked for
     QList<qint64> m_wantRuns;   // runs to patch, when no full read is asked for
