@@ -8,6 +8,7 @@
 #include <QSet>
 
 #include <algorithm>
+#include <utility>
 
 namespace scalelab {
 
@@ -25,22 +26,22 @@ JobClock JobClock::fromHistory(const QList<StateChange> &history)
     return clock;
 }
 
-JobsRow JobsRow::from(const JobsRunRecord &record)
+JobsRow JobsRow::from(JobsRunRecord record)
 {
     JobsRow row;
-    row.run = record.run;
+    row.run = std::move(record.run);
     row.hasScript = record.hasScript;
-    row.jobName = record.specJobName;
-    row.failureLine = record.failureLine;
+    row.jobName = std::move(record.specJobName);
+    row.failureLine = std::move(record.failureLine);
     row.hidden = record.hidden;
     if (!record.specTime.isEmpty())
         row.limitSeconds = SlurmTime::parseSeconds(record.specTime).value_or(-1);
-    if (!record.run.hasJob())
+    if (!row.run.hasJob())
         return row;   // never reached Slurm: no clock
     const JobClock clock = JobClock::fromHistory(record.history);
     row.started = clock.started;
     row.ended = clock.ended;
-    if (record.run.isTerminal() && record.hasAccounting) {
+    if (row.run.isTerminal() && record.hasAccounting) {
         row.accountedElapsed = SlurmTime::parseSeconds(record.accountedElapsed).value_or(-1);
         if (row.limitSeconds < 0)
             row.limitSeconds = SlurmTime::parseSeconds(record.accountedLimit).value_or(-1);
@@ -82,16 +83,17 @@ QDateTime JobsTree::topTime(const Top &t) const
     return t.study >= 0 ? studies[size_t(t.study)].study.created : loose[size_t(t.run)].run.created;
 }
 
-JobsTree JobsTree::build(const JobsTreeRecords &records, bool showHidden)
+JobsTree JobsTree::build(JobsTreeRecords records, bool showHidden)
 {
     JobsTree tree;
+    tree.studies.reserve(size_t(records.studies.size()));
     QHash<qint64, size_t> studyIndex;
     for (const StudyRecord &s : records.studies) {
         studyIndex.insert(s.id, tree.studies.size());
         tree.studies.push_back({s, {}});
     }
     QSet<qint64> studiesWithRuns;
-    for (const JobsRunRecord &r : records.runs) {
+    for (JobsRunRecord &r : records.runs) {
         studiesWithRuns.insert(r.run.studyId);
         if (r.hidden) {
             ++tree.hiddenCount;
@@ -100,9 +102,9 @@ JobsTree JobsTree::build(const JobsTreeRecords &records, bool showHidden)
         }
         const auto it = studyIndex.constFind(r.run.studyId);
         if (r.run.studyId > 0 && it != studyIndex.constEnd())
-            tree.studies[*it].runs.push_back(JobsRow::from(r));
+            tree.studies[*it].runs.push_back(JobsRow::from(std::move(r)));
         else
-            tree.loose.push_back(JobsRow::from(r));
+            tree.loose.push_back(JobsRow::from(std::move(r)));
     }
     for (JobsStudyRow &s : tree.studies)
         std::sort(s.runs.begin(), s.runs.end(), &JobsTree::studyOrder);
@@ -170,13 +172,13 @@ std::optional<JobsTree::Changes> JobsTree::changesFrom(const JobsTree &before, c
 
 JobsTree JobsTree::load(RunStore &store, bool showHidden)
 {
-    const auto records = store.jobsRecords();
+    auto records = store.jobsRecords();
     if (!records.ok()) {
         JobsTree failed;
         failed.error = records.errorText();
         return failed;
     }
-    return build(records.value(), showHidden);
+    return build(std::move(*records), showHidden);
 }
 
 }   // namespace scalelab

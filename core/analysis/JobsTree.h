@@ -41,7 +41,7 @@ struct JobsRow {
     QString failureLine;   // "line 42: ValueError: …" for a failed run, "" = none found
     bool hidden = false;
 
-    static JobsRow from(const JobsRunRecord &record);
+    static JobsRow from(JobsRunRecord record);
     // Seconds the job has run at `now` (UTC), -1 when no clock runs (not
     // started, or back in the queue).
     qint64 elapsedSeconds(const QDateTime &now) const;
@@ -75,7 +75,7 @@ struct JobsTree {
 
     // Hidden runs are left out unless `showHidden`; a study whose runs are
     // all hidden goes with them.
-    static JobsTree build(const JobsTreeRecords &records, bool showHidden);
+    static JobsTree build(JobsTreeRecords records, bool showHidden);
     static JobsTree load(RunStore &store, bool showHidden);
     // A study's runs: by GPU count, then id.
     static bool studyOrder(const JobsRow &a, const JobsRow &b);

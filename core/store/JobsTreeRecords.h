@@ -25,7 +25,7 @@ struct JobsRunRecord {
     QString failureLine;   // "" = none found
 };
 
-// Everything the Jobs tree shows, read in five queries in one read
+// Everything the Jobs tree shows, read in five queries (and a count) in one read
 // transaction (RunStore::jobsRecords) instead of three per run.
 struct JobsTreeRecords {
     QList<StudyRecord> studies;   // every study

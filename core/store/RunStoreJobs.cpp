@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // RunStore: the bulk read behind the Jobs tree (see JobsTreeRecords.h), in a
-// fixed five queries through SqliteCursor, for every run or for a few.
+// fixed five queries through SqliteCursor (and a count of the runs when all are
+// read), for every run or for a few.
 #include "core/store/RunStore.h"
 
 #include "core/store/RunStoreSql.h"
@@ -59,6 +60,15 @@ private:
 // not JSON gives NULL there, never an error).
 Result<void> readRuns(QSqlDatabase &db, const QList<qint64> &runIds, TextPool &pool, QList<JobsRunRecord> &out)
 {
+    if (runIds.isEmpty()) {   // room for every run at once: growing moves each record again and again
+        auto count = SqliteCursor::prepare(db, "SELECT count(*) FROM runs");
+        if (!count)
+            return fail(count.error());
+        if (auto e = count->eachRow([&](const SqliteCursor &c) { out.reserve(qsizetype(c.integer(0))); }); !e)
+            return e;
+    } else {
+        out.reserve(runIds.size());
+    }
     QByteArray columns = RunStoreSql::runColumns();
     columns.replace(" script,", " '' AS script,");
     auto runs = SqliteCursor::prepare(
