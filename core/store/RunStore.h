@@ -7,6 +7,7 @@
 #include "core/model/RunRecord.h"
 #include "core/slurm/SacctRecord.h"
 #include "core/model/StateChange.h"
+#include "core/store/JobsTreeRecords.h"
 #include "core/store/RunTableRecords.h"
 #include "core/model/StudyRecord.h"
 
@@ -111,6 +112,9 @@ public:
     // > 0 reads that study's runs with their scripts, otherwise every run
     // without its script (RunTableRecords).
     Result<RunTableRecords> tableRecords(qint64 studyId = -1);
+    // The Jobs tree in five queries in one read transaction (RunStoreJobs.cpp):
+    // every run, or only `runIds` (a patch after they changed), none with its script.
+    Result<JobsTreeRecords> jobsRecords(const QList<qint64> &runIds = {});
 
     // Series (RunStoreSeries.cpp): replaces the run's series of that name
     // (ingest writes through replaceRunMetrics instead).

@@ -249,7 +249,7 @@ void ClusterManager::onMissedIngestDone(const MissedIngestReport &report)
         qCInfo(lcUi).noquote() << QStringLiteral("%1 run(s) finished earlier ingested now, %2 metric(s) stored")
                                       .arg(report.runs.size())
                                       .arg(report.metricsStored);
-        Q_EMIT m_services.runsChanged();
+        Q_EMIT m_services.runsChanged(report.runs);
     }
     for (const QString &e : report.errors)
         qCWarning(lcUi).noquote() << QStringLiteral("reading metrics: %1").arg(e);
@@ -338,8 +338,15 @@ void ClusterManager::onPollDone(const QString &alias, const PollCycleReport &rep
     }
     for (const RunStateUpdate &u : rep.poll.updates)
         Q_EMIT runStateChanged(u.runId, SlurmJobState::id(u.to));
-    if (!rep.poll.updates.isEmpty() || !rep.finalRuns.isEmpty() || !rep.lateRuns.isEmpty())
-        Q_EMIT m_services.runsChanged();
+    QList<qint64> changed = rep.finalRuns;
+    for (const RunStateUpdate &u : rep.poll.updates)
+        if (!changed.contains(u.runId))
+            changed << u.runId;
+    for (qint64 id : rep.lateRuns)
+        if (!changed.contains(id))
+            changed << id;
+    if (!changed.isEmpty())
+        Q_EMIT m_services.runsChanged(changed);
     for (qint64 id : rep.finalRuns) {
         const auto run = m_services.store().run(id);
         const QString state = run.ok() ? SlurmJobState::displayName(run.value().state) : tr("finished");

@@ -100,7 +100,7 @@ private:
     void schedulePoll(Cluster &c, int delayMs);
     void poll(const QString &alias);
     void onPollDone(const QString &alias, const PollCycleReport &report);
-    void onReconcileDone(const QString &alias, const QStringList &messages, bool changed);
+    void onReconcileDone(const QString &alias, const QStringList &messages, const QList<qint64> &changed);
     void onSubmitDone(const QString &alias, const QList<SentRun> &outcomes);
     void notify(const QString &title, const QString &text);
     void scheduleClustersWithWork(int delayMs);

@@ -48,12 +48,12 @@ void ResultsPlace::reingest(const QList<qint64> &runIds)
     m_status->setText(tr("Reading accounting, GPU samples and output of %n run(s)…", nullptr, int(runIds.size())));
     RunStore *store = &m_services.store();
     auto *watcher = new QFutureWatcher<QStringList>(this);
-    connect(watcher, &QFutureWatcher<QStringList>::finished, this, [this, watcher] {
+    connect(watcher, &QFutureWatcher<QStringList>::finished, this, [this, watcher, runIds] {
         watcher->deleteLater();
         const QStringList errors = watcher->result();
         --m_ingesting;
         m_reingest->setEnabled(m_ingesting == 0);
-        Q_EMIT m_services.runsChanged();
+        Q_EMIT m_services.runsChanged(runIds);
         if (!errors.isEmpty())
             m_status->setText(tr("Ingest problems: %1").arg(errors.join(QStringLiteral("; "))));
         Q_EMIT ingestFinished(errors);
