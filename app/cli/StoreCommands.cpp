@@ -5,6 +5,8 @@
 #include "core/store/RunStore.h"
 #include "core/store/StoreFile.h"
 
+#include <QFileInfo>
+
 namespace scalelab {
 
 namespace {

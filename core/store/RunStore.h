@@ -141,6 +141,7 @@ private:
     int threadBusyTimeout();
     Result<void> prepareStore(QSqlDatabase &db);
     Result<void> migrate(QSqlDatabase &db);
+    tl::unexpected<Error> newerSchema(int version) const;
     void backUpIfDaily(QSqlDatabase &db);
     Result<qint64> insertRunIn(QSqlDatabase &db, const RunRecord &run);
     Result<qint64> insertStudyIn(QSqlDatabase &db, const StudyRecord &study);

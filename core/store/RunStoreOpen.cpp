@@ -178,6 +178,8 @@ Result<void> RunStore::prepareStore(QSqlDatabase &db)
         return e;
     const int current = q.next() ? q.value(0).toInt() : 0;
     q.finish();
+    if (current > latestSchemaVersion())
+        return newerSchema(current);
     if (current == latestSchemaVersion()) {
         backUpIfDaily(db);
         return success();
@@ -204,6 +206,16 @@ void RunStore::backUpIfDaily(QSqlDatabase &db)
         qCWarning(lcStore).noquote() << QStringLiteral("daily backup skipped: %1").arg(b.error().message);
 }
 
+tl::unexpected<Error> RunStore::newerSchema(int version) const
+{
+    return fail(ErrorCode::StoreNewerSchema, QStringLiteral("run store: %1 has schema version %2, newer than this "
+                                                            "ScaleLab (%3); use a newer ScaleLab or another "
+                                                            "SCALELAB_DATA_DIR")
+                                                 .arg(databasePath())
+                                                 .arg(version)
+                                                 .arg(latestSchemaVersion()));
+}
+
 Result<void> RunStore::migrate(QSqlDatabase &db)
 {
     const auto &all = runStoreMigrations();
@@ -218,12 +230,7 @@ Result<void> RunStore::migrate(QSqlDatabase &db)
         const int current = q.next() ? q.value(0).toInt() : 0;
         q.finish();
         if (current > all.size())
-            return fail(ErrorCode::StoreNewerSchema,
-                        QStringLiteral("run store: %1 has schema version %2, newer than this ScaleLab (%3); "
-                                       "use a newer ScaleLab or another SCALELAB_DATA_DIR")
-                            .arg(databasePath())
-                            .arg(current)
-                            .arg(all.size()));
+            return newerSchema(current);
         if (current > version)
             continue;
         for (const QString &sql : all[version])

@@ -91,8 +91,9 @@ Result<QString> StoreFile::quickCheck(const QString &dbPath)
     sqlite3_stmt *stmt = nullptr;
     int rc = sqlite3_prepare_v2(c.db, "PRAGMA quick_check(5)", -1, &stmt, nullptr);
     QStringList lines;
-    while (rc == SQLITE_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW)
-        lines << QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(stmt, 0)));
+    if (rc == SQLITE_OK)
+        while ((rc = sqlite3_step(stmt)) == SQLITE_ROW)
+            lines << QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(stmt, 0)));
     sqlite3_finalize(stmt);
     switch (rc & 0xff) {
     case SQLITE_DONE:

@@ -10,6 +10,7 @@
 #include "ui/window/HelpDialog.h"
 #include "ui/window/SettingsDialog.h"
 
+#include <QAbstractButton>
 #include <QAction>
 #include <QApplication>
 #include <QMenuBar>
