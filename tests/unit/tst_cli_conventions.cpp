@@ -396,7 +396,7 @@ void TestCliConventions::storeChecksBacksUpAndRestores()
     QCOMPARE(restored.exitCode, 0);
     QCOMPARE(jsonOf(restored).value(QStringLiteral("restoredFrom")).toString(), copy);
     QCOMPARE(jsonOf(restored).value(QStringLiteral("runs")).toInt(), 3);
-    QCOMPARE(store.runs()->size(), 3);
+    QCOMPARE(RunStore(m_dir.filePath(QStringLiteral("data"))).runs()->size(), 3);
     const Run check = cli({QStringLiteral("store"), QStringLiteral("check")}, m_env);
     QCOMPARE(check.exitCode, 0);
     QVERIFY2(check.out.contains(QLatin1String("sound")), qPrintable(check.out));
