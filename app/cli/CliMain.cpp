@@ -8,6 +8,7 @@
 #include "app/cli/MetricsCommand.h"
 #include "app/cli/ReportCommands.h"
 #include "app/cli/SlurmCommands.h"
+#include "app/cli/StoreCommands.h"
 
 #include <QCommandLineParser>
 
@@ -48,6 +49,8 @@ const std::map<QString, std::pair<Command, const char *>> &commands()
         {QStringLiteral("cancel"), {&SlurmCommands::cancel, "cancel a run's job"}},
         {QStringLiteral("fetch"), {&SlurmCommands::fetch, "download a run's output and GPU sample files"}},
         {QStringLiteral("runs"), {&SlurmCommands::runs, "list stored runs (--json includes metrics)"}},
+        {QStringLiteral("store"),
+         {&StoreCommands::run, "check, back up or restore the run store (check|backup|list|restore)"}},
         {QStringLiteral("report"), {&ReportCommands::report, "write a study's scaling report as PDF"}},
         {QStringLiteral("discover"),
          {&DiscoverCommands::discover, "read a cluster's Slurm limits over SSH and write its profile"}},
@@ -175,7 +178,8 @@ QString CliMain::usage()
         "  scalelab study job.json --gpus 1,2,4,8 --name \"resnet scaling\"\n"
         "  scalelab status --connection puhti\n"
         "  scalelab runs --json | jq '.runs[] | {id, jobName, state}'\n"
-        "  scalelab report 3 -o study3.pdf\n\n"
+        "  scalelab report 3 -o study3.pdf\n"
+        "  scalelab store check\n\n"
         "Environment:\n"
         "  SCALELAB_DATA_DIR          run store and fetched outputs (default ~/.local/share/ScaleLab)\n"
         "  SCALELAB_SSH_CONFIG        OpenSSH config naming the clusters (default ~/.ssh/config)\n"

@@ -16,6 +16,8 @@ enum class ErrorCode {
     StoreUnavailable,   // the store cannot be opened (directory, SQLite file)
     StoreNewerSchema,   // written by a newer ScaleLab: refused for the life of the RunStore
     StoreFailed,   // an SQL statement or transaction failed
+    StoreBusy,   // another ScaleLab or program held the store's write lock past the wait
+    StoreDamaged,   // the store file is damaged: refused (no read, no write) until restored
     NotFound,   // no run/study with that id or token
     InvalidValue,   // a value ScaleLab will not store or send (empty name, unsafe path, bad token)
     WrongState,   // the run is not in a state that allows the call (already submitted, ...)

@@ -33,14 +33,6 @@ Result<void> oneRowChanged(const QSqlQuery &q, const QString &what, qint64 id)
     return fail(ErrorCode::NotFound, QStringLiteral("run store: no %1 with id %2").arg(what).arg(id));
 }
 
-quint64 threadSerial()
-{
-    // Unique for the life of the process, unlike thread ids which get reused.
-    static QAtomicInteger<quint64> next(1);
-    thread_local const quint64 serial = next.fetchAndAddRelaxed(1);
-    return serial;
-}
-
 }   // namespace
 
 RunStore::RunStore(const QString &dataDir)
@@ -88,93 +80,6 @@ QString RunStore::runFilesDirectory(qint64 runId) const
     return m_dataDir + QStringLiteral("/runs/") + QString::number(runId);
 }
 
-Result<void> RunStore::connection(QSqlDatabase &db)
-{
-    const QString name = m_connectionPrefix + QStringLiteral("-t") + QString::number(threadSerial());
-    if (QSqlDatabase::contains(name)) {
-        db = QSqlDatabase::database(name, false);
-        if (db.isOpen())
-            return ensureMigrated(db);
-    } else {
-        // Owner only from the first start: the store holds accounts, paths
-        // and job scripts (SQLite gives its -wal and -shm files the mode of
-        // the database file).
-        QString e = PrivateFiles::makeDirectory(m_dataDir);
-        if (e.isEmpty())
-            e = PrivateFiles::makeFile(databasePath());
-        if (!e.isEmpty())
-            return fail(ErrorCode::StoreUnavailable,
-                        QStringLiteral("run store: %1 (set SCALELAB_DATA_DIR to a writable directory)").arg(e));
-        db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
-        QMutexLocker lock(&m_mutex);
-        m_connections.insert(name);
-    }
-    db.setDatabaseName(databasePath());
-    db.setConnectOptions(QStringLiteral("QSQLITE_BUSY_TIMEOUT=10000"));
-    if (!db.open())
-        return fail(ErrorCode::StoreUnavailable,
-                    QStringLiteral("run store: opening %1 failed: %2").arg(databasePath(), db.lastError().text()));
-    for (const char *pragma : {"PRAGMA journal_mode=WAL", "PRAGMA synchronous=NORMAL", "PRAGMA foreign_keys=ON",
-                               "PRAGMA busy_timeout=10000"}) {
-        if (auto e = RunStoreSql::execPlain(db, QString::fromLatin1(pragma)); !e)
-            return e;
-    }
-    return ensureMigrated(db);
-}
-
-Result<void> RunStore::ensureMigrated(QSqlDatabase &db)
-{
-    QMutexLocker lock(&m_mutex);
-    // A store refused once (e.g. written by a newer ScaleLab) stays refused:
-    // nothing may read or write a schema this build does not know.
-    if (m_refusal)
-        return fail(*m_refusal);
-    if (!m_migrated) {
-        Result<void> e = migrate(db);
-        if (!e) {
-            if (e.error().code == ErrorCode::StoreNewerSchema)
-                m_refusal = e.error();
-            return e;
-        }
-        m_migrated = true;
-    }
-    return {};
-}
-
-Result<void> RunStore::migrate(QSqlDatabase &db)
-{
-    const auto &all = runStoreMigrations();
-    for (int version = 0; version < all.size(); ++version) {
-        RunStoreTransaction tx(db);
-        if (auto e = tx.begin(); !e)
-            return fail(e.error());
-        // Read inside the transaction: another process may have migrated meanwhile.
-        QSqlQuery q(db);
-        if (auto e = RunStoreSql::exec(q, QStringLiteral("PRAGMA user_version")); !e)
-            return fail(e.error());
-        const int current = q.next() ? q.value(0).toInt() : 0;
-        q.finish();
-        if (current > all.size())
-            return fail(ErrorCode::StoreNewerSchema,
-                        QStringLiteral("run store: %1 has schema version %2, newer than this ScaleLab (%3); "
-                                       "use a newer ScaleLab or another SCALELAB_DATA_DIR")
-                            .arg(databasePath())
-                            .arg(current)
-                            .arg(all.size()));
-        if (current > version)
-            continue;
-        for (const QString &sql : all[version])
-            if (auto e = RunStoreSql::execPlain(db, sql); !e)
-                return fail(ErrorCode::StoreFailed,
-                            QStringLiteral("run store migration %1: %2").arg(version + 1).arg(e.error().message));
-        if (auto e = RunStoreSql::execPlain(db, QStringLiteral("PRAGMA user_version=%1").arg(version + 1)); !e)
-            return e;
-        if (auto e = tx.commit(); !e)
-            return fail(e.error());
-    }
-    return {};
-}
-
 Result<void> RunStore::open()
 {
     QSqlDatabase db;
@@ -183,7 +88,7 @@ Result<void> RunStore::open()
 
 void RunStore::closeThreadConnection()
 {
-    const QString name = m_connectionPrefix + QStringLiteral("-t") + QString::number(threadSerial());
+    const QString name = threadConnectionName();
     {
         QSqlDatabase db = QSqlDatabase::database(name, false);
         db.close();
@@ -191,6 +96,7 @@ void RunStore::closeThreadConnection()
     QSqlDatabase::removeDatabase(name);
     QMutexLocker lock(&m_mutex);
     m_connections.remove(name);
+    m_connectionGeneration.remove(name);
 }
 
 Result<int> RunStore::schemaVersion()

@@ -47,9 +47,23 @@ public:
     QString databasePath() const;
     QString runFilesDirectory(qint64 runId) const;   // <data>/runs/<id>
 
-    // This thread's connection + migrations. A store written by a newer
-    // ScaleLab fails with ErrorCode::StoreNewerSchema, then and on every later call.
+    // This thread's connection. The first open of the store (and the first
+    // after a restore) checks it (StoreFile::check: its shape and PRAGMA
+    // quick_check) and reads its schema version without taking the write
+    // lock; only an older schema is migrated, in a write transaction, after a
+    // backup. A store written by a newer ScaleLab fails with
+    // ErrorCode::StoreNewerSchema, then and on every later call; a damaged one
+    // (at open, or SQLite saying so later) with ErrorCode::StoreDamaged until
+    // restored, so nothing is written into it; a store whose write lock
+    // another program holds past the wait with ErrorCode::StoreBusy.
+    // A daily backup is made at the first open of a day (StoreFile).
     Result<void> open();
+    // The calling thread's connection waits at most `ms` for another
+    // connection's write lock, and for this store's check at open running on
+    // another thread; then StoreBusy. The window's GUI thread sets a short
+    // one so it never freezes behind another program. Default kBusyTimeoutMs.
+    void setThreadBusyTimeout(int ms);
+    static constexpr int kBusyTimeoutMs = 10000;
     Result<int> schemaVersion();
     Result<QString> integrityCheck();   // "ok" when sound
     void closeThreadConnection();   // call before a worker thread ends
@@ -135,9 +149,17 @@ public:
     Result<void> setRunStudy(qint64 runId, qint64 studyId);
 
 private:
+    // RunStoreOpen.cpp
     Result<void> connection(QSqlDatabase &db);   // this thread's open connection
-    Result<void> ensureMigrated(QSqlDatabase &db);
+    QString threadConnectionName() const;
+    Result<void> openConnection(QSqlDatabase &db);
+    Result<void> useWal(QSqlDatabase &db);
+    Result<void> ensureReady(QSqlDatabase &db, quint64 generation);
+    int threadBusyTimeout();
+    Result<void> prepareStore(QSqlDatabase &db);
     Result<void> migrate(QSqlDatabase &db);
+    tl::unexpected<Error> newerSchema(int version) const;
+    void backUpIfDaily(QSqlDatabase &db);
     Result<qint64> insertRunIn(QSqlDatabase &db, const RunRecord &run);
     Result<qint64> insertStudyIn(QSqlDatabase &db, const StudyRecord &study);
     Result<QList<RunRecord>> selectRuns(const QString &where, const QVariantList &binds);
@@ -147,10 +169,13 @@ private:
 
     QString m_dataDir;
     QString m_connectionPrefix;
-    QMutex m_mutex;   // guards the two members below
+    QMutex m_mutex;   // guards the members below
     QSet<QString> m_connections;   // names created, removed in the destructor
-    bool m_migrated = false;
+    QHash<QString, quint64> m_connectionGeneration;   // StoreHealth's generation each was opened at
+    std::optional<quint64> m_readyGeneration;   // checked and migrated at this generation
     std::optional<Error> m_refusal;
+    QHash<QString, int> m_busyTimeouts;   // by connection name, when not kBusyTimeoutMs
+    QMutex m_prepareMutex;   // held while one thread checks and migrates the store
 };
 
 }   // namespace scalelab

@@ -5,6 +5,7 @@
 #include "core/base/Result.h"
 #include "core/model/RunRecord.h"
 #include "core/slurm/SacctRecord.h"
+#include "core/store/RunStore.h"
 #include "core/store/SqliteCursor.h"
 
 #include <QDateTime>
@@ -14,6 +15,8 @@
 #include <QString>
 #include <QStringList>
 #include <QVariant>
+
+struct sqlite3;
 
 namespace scalelab {
 
@@ -44,6 +47,8 @@ struct CursorColumns {
 // Small SQL helpers shared by the RunStore translation units (internal).
 class RunStoreSql {
 public:
+    // How long a statement waits for another connection's write lock by default.
+    static constexpr int kBusyTimeoutMs = RunStore::kBusyTimeoutMs;
     static tl::unexpected<Error> error(const QString &what, const QString &message)
     {
         // `what` is the statement's first words (no bound values).
@@ -51,11 +56,19 @@ public:
         return fail(ErrorCode::StoreFailed, QStringLiteral("run store: %1 failed: %2").arg(what, message));
     }
     static tl::unexpected<Error> error(const QString &what, const QSqlError &e) { return error(what, e.text()); }
+    // A failed statement of `q`, by SQLite's own code: "busy" names the other
+    // writer, "corrupt" and "not a database" mark the file damaged
+    // (StoreHealth: no more writes); both say what to do. Others name the file.
+    static tl::unexpected<Error> error(const QString &what, const QSqlQuery &q);
+    static tl::unexpected<Error> sqliteError(sqlite3 *db, int code, const QString &what, const QString &message);
+    // The plain-words errors for the store file `path`.
+    static tl::unexpected<Error> busy(const QString &path);
+    static tl::unexpected<Error> damaged(const QString &path, const QString &why);
     // Prepares and runs `sql` with positional binds.
     static Result<void> exec(QSqlQuery &q, const QString &sql, const QVariantList &binds = {})
     {
         if (!q.prepare(sql))
-            return error(sql.left(60), q.lastError());
+            return error(sql.left(60), q);
         for (const QVariant &b : binds) {
             // A null QString would bind as SQL NULL; text columns hold "".
             if (b.typeId() == QMetaType::QString && b.toString().isNull())
@@ -64,14 +77,14 @@ public:
                 q.addBindValue(b);
         }
         if (!q.exec())
-            return error(sql.left(60), q.lastError());
+            return error(sql.left(60), q);
         return success();
     }
     static Result<void> execPlain(QSqlDatabase &db, const QString &sql)
     {
         QSqlQuery q(db);
         if (!q.exec(sql))
-            return error(sql.left(60), q.lastError());
+            return error(sql.left(60), q);
         return success();
     }
     // The runs and accounting tables' columns in the order the readers expect.

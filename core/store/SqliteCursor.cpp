@@ -80,8 +80,8 @@ Result<SqliteCursor> SqliteCursor::prepare(QSqlDatabase &db, const QByteArray &s
     if (const QString other = driverUsesAnotherSqlite(db); !other.isEmpty())
         return RunStoreSql::error(what, other);
     sqlite3_stmt *stmt = nullptr;
-    if (sqlite3_prepare_v2(h, sql.constData(), int(sql.size()), &stmt, nullptr) != SQLITE_OK)
-        return RunStoreSql::error(what, QString::fromUtf8(sqlite3_errmsg(h)));
+    if (const int rc = sqlite3_prepare_v2(h, sql.constData(), int(sql.size()), &stmt, nullptr); rc != SQLITE_OK)
+        return RunStoreSql::sqliteError(h, rc, what, QString::fromUtf8(sqlite3_errmsg(h)));
     SqliteCursor cursor(h, stmt, what);
     for (int i = 0; i < binds.size(); ++i)
         if (sqlite3_bind_int64(stmt, i + 1, binds[i]) != SQLITE_OK)
@@ -91,13 +91,13 @@ Result<SqliteCursor> SqliteCursor::prepare(QSqlDatabase &db, const QByteArray &s
 
 Result<bool> SqliteCursor::next()
 {
-    switch (sqlite3_step(m_stmt)) {
+    switch (const int rc = sqlite3_step(m_stmt)) {
     case SQLITE_ROW:
         return true;
     case SQLITE_DONE:
         return false;
     default:
-        return RunStoreSql::error(m_what, QString::fromUtf8(sqlite3_errmsg(m_db)));
+        return RunStoreSql::sqliteError(m_db, rc, m_what, QString::fromUtf8(sqlite3_errmsg(m_db)));
     }
 }
 

@@ -6,6 +6,7 @@
 // unless --all.
 #include "core/store/RunStore.h"
 
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -93,6 +94,7 @@ private Q_SLOTS:
     void statusIngestsRunsFinishedWithoutMetrics();
     void runsJsonCarriesJobNameSlurmAndSpec();
     void runsLeaveHiddenOutUnlessAll();
+    void storeChecksBacksUpAndRestores();
 
 private:
     void storeTwoClusters();
@@ -242,6 +244,8 @@ void TestCliConventions::jsonHasASchemaOnEveryCommand_data()
                             << QStringLiteral("scalelab.render.v1") << QStringLiteral("diagnostics");
     QTest::newRow("runs") << QStringList{QStringLiteral("runs"), QStringLiteral("--json")} << 0
                           << QStringLiteral("scalelab.runs.v1") << QStringLiteral("runs");
+    QTest::newRow("store") << QStringList{QStringLiteral("store"), QStringLiteral("check"), QStringLiteral("--json")}
+                           << 0 << QStringLiteral("scalelab.store.v1") << QStringLiteral("backups");
     // Nothing active: status needs no cluster to answer.
     QTest::newRow("status") << QStringList{QStringLiteral("status"), QStringLiteral("--json")} << 0
                             << QStringLiteral("scalelab.status.v1") << QStringLiteral("runs");
@@ -421,6 +425,51 @@ void TestCliConventions::runsJsonCarriesJobNameSlurmAndSpec()
     // Stored without a spec file (as from stdin or the window's form): null, not "".
     QVERIFY(beta.contains(QStringLiteral("specFile")));
     QVERIFY(beta.value(QStringLiteral("specFile")).isNull());
+}
+
+void TestCliConventions::storeChecksBacksUpAndRestores()
+{
+    storeTwoClusters();
+    const Run backup = cli({QStringLiteral("store"), QStringLiteral("backup"), QStringLiteral("--json")}, m_env);
+    QCOMPARE(backup.exitCode, 0);
+    const QString copy =
+        jsonOf(backup).value(QStringLiteral("backup")).toObject().value(QStringLiteral("path")).toString();
+    QVERIFY2(QFile::exists(copy), qPrintable(backup.out));
+    RunStore store(m_dir.filePath(QStringLiteral("data")));
+    RunRecord extra;
+    extra.clusterAlias = QStringLiteral("gamma");
+    QVERIFY(store.createRun(extra).ok());
+    QCOMPARE(store.runs()->size(), 4);
+    const Run restored = cli({QStringLiteral("store"), QStringLiteral("restore"), QStringLiteral("--json")}, m_env);
+    QCOMPARE(restored.exitCode, 0);
+    QCOMPARE(jsonOf(restored).value(QStringLiteral("restoredFrom")).toString(), copy);
+    QCOMPARE(jsonOf(restored).value(QStringLiteral("runs")).toInt(), 3);
+    QCOMPARE(RunStore(m_dir.filePath(QStringLiteral("data"))).runs()->size(), 3);
+    const Run check = cli({QStringLiteral("store"), QStringLiteral("check")}, m_env);
+    QCOMPARE(check.exitCode, 0);
+    QVERIFY2(check.out.contains(QLatin1String("sound")), qPrintable(check.out));
+    const Run typo = cli({QStringLiteral("store"), QStringLiteral("chek")}, m_env);
+    QCOMPARE(typo.exitCode, 2);
+    QVERIFY2(typo.err.contains(QLatin1String("did you mean \"check\"")), qPrintable(typo.err));
+
+    // A store that is not an SQLite file: said in plain words, with the way out.
+    How damaged = m_env;
+    const QString other = m_dir.filePath(QStringLiteral("damaged"));
+    QVERIFY(QDir().mkpath(other));
+    damaged.extra.insert(QStringLiteral("SCALELAB_DATA_DIR"), other);
+    QFile junk(other + QStringLiteral("/runs.sqlite"));
+    QVERIFY(junk.open(QIODevice::WriteOnly));
+    junk.write(QByteArray(5000, 'x'));
+    junk.close();
+    const Run runs = cli({QStringLiteral("runs")}, damaged);
+    QCOMPARE(runs.exitCode, 1);
+    QVERIFY2(runs.err.contains(junk.fileName()) && runs.err.contains(QLatin1String("is damaged"))
+                 && runs.err.contains(QLatin1String("scalelab store restore")),
+             qPrintable(runs.err));
+    const Run checked = cli({QStringLiteral("store"), QStringLiteral("check")}, damaged);
+    QCOMPARE(checked.exitCode, 1);
+    QVERIFY2(checked.err.contains(QLatin1String("not an SQLite database")), qPrintable(checked.err));
+    QCOMPARE(readFile(junk.fileName()), QByteArray(5000, 'x'));
 }
 
 void TestCliConventions::runsLeaveHiddenOutUnlessAll()

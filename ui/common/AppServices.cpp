@@ -2,16 +2,21 @@
 #include "ui/common/AppServices.h"
 
 #include "core/store/RunStore.h"
+#include "core/store/StoreFile.h"
 #include "ui/common/BackgroundPool.h"
 
 #include <QDialog>
+#include <QFutureWatcher>
+#include <QtConcurrent>
 
 namespace scalelab {
 
 AppServices::AppServices(QObject *parent)
     : QObject(parent)
     , m_store(std::make_unique<RunStore>())
-{}
+{
+    m_store->setThreadBusyTimeout(kGuiBusyTimeoutMs);
+}
 
 ProfileRegistry &AppServices::profiles()
 {
@@ -24,17 +29,88 @@ ProfileRegistry &AppServices::profiles()
 
 RunStore &AppServices::store()
 {
-    if (!m_storeOpened) {
-        m_storeOpened = true;
-        m_storeError = m_store->open().errorText();
-    }
     return *m_store;
 }
 
-QString AppServices::storeError()
+void AppServices::openStoreInBackground()
 {
-    store();
-    return m_storeError;
+    if (m_storeState == StoreState::Opening)
+        return;
+    m_storeState = StoreState::Opening;
+    Q_EMIT storeStateChanged();
+    RunStore *store = m_store.get();
+    auto *watcher = new QFutureWatcher<Result<void>>(this);
+    connect(watcher, &QFutureWatcher<Result<void>>::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        const Result<void> opened = watcher->result();
+        m_storeState = opened ? StoreState::Open : StoreState::Failed;
+        m_storeError = opened.errorText();
+        m_storeDamaged = opened.failedWith(ErrorCode::StoreDamaged);
+        m_storeBusy = opened.failedWith(ErrorCode::StoreBusy);
+        Q_EMIT storeStateChanged();
+        if (opened)
+            Q_EMIT runsChanged();   // the places read what they show now
+    });
+    watcher->setFuture(QtConcurrent::run(&backgroundPool(), [store] {
+        Result<void> r = store->open();
+        store->closeThreadConnection();   // this pool thread may be reused by others
+        return r;
+    }));
+}
+
+namespace {
+
+QString runStoreTask(const QString &db, AppServices::StoreTask task, bool &ok)
+{
+    using Task = AppServices::StoreTask;
+    if (task == Task::Check) {
+        const auto problem = StoreFile::check(db);
+        ok = problem && problem->isEmpty();
+        if (!problem)
+            return problem.error().message;
+        return ok ? AppServices::tr("The run store %1 is sound.").arg(db)
+                  : AppServices::tr("The run store %1 is damaged: %2. Use File ▸ Run store ▸ Restore last backup.")
+                        .arg(db, *problem);
+    }
+    if (task == Task::Backup) {
+        const auto made = StoreFile::backup(db, QStringLiteral("manual"));
+        ok = made.ok();
+        return ok ? AppServices::tr("Backed up the run store to %1.").arg(made->path) : made.error().message;
+    }
+    const QList<StoreFile::Backup> all = StoreFile::backups(db);
+    if (all.isEmpty()) {
+        ok = false;
+        return AppServices::tr("There is no backup of %1 in %2 yet.").arg(db, StoreFile::directoryFor(db));
+    }
+    const auto done = StoreFile::restore(db, all.front().path);
+    ok = done.ok();
+    if (!ok)
+        return done.error().message;
+    return done->keptAs.isEmpty()
+               ? AppServices::tr("Restored the run store from %1.").arg(all.front().path)
+               : AppServices::tr("Restored the run store from %1; the store as it was is kept as %2.")
+                     .arg(all.front().path, done->keptAs);
+}
+
+}   // namespace
+
+void AppServices::runStoreTask(StoreTask task)
+{
+    const QString db = m_store->databasePath();
+    using Outcome = std::pair<QString, bool>;
+    auto *watcher = new QFutureWatcher<Outcome>(this);
+    connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher, task] {
+        watcher->deleteLater();
+        const Outcome out = watcher->result();
+        Q_EMIT storeTaskFinished(out.first, out.second);
+        if (task == StoreTask::RestoreLatest && out.second)
+            openStoreInBackground();   // check and migrate the restored copy, then the places reload
+    });
+    watcher->setFuture(QtConcurrent::run(&backgroundPool(), [db, task] {
+        bool ok = false;
+        QString message = scalelab::runStoreTask(db, task, ok);
+        return Outcome{message, ok};
+    }));
 }
 
 QString AppServices::clustersUnavailableReason()

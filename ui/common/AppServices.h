@@ -27,11 +27,28 @@ public:
     explicit AppServices(QObject *parent = nullptr);
     ~AppServices() override;
 
-    // Both are loaded on first use, so nothing reads files before the
-    // window's first paint.
+    // The profiles are loaded on first use, so nothing reads files before
+    // the window's first paint.
     ProfileRegistry &profiles();
+    // The store object. Each thread opens its own connection on first use;
+    // the GUI thread's waits at most kGuiBusyTimeoutMs for another program's
+    // write lock or for the open on the pool (then StoreBusy), never 10 s.
     RunStore &store();
-    QString storeError();   // "" when the store opened
+    static constexpr int kGuiBusyTimeoutMs = 200;
+
+    // The window opens (checks, migrates, backs up) the store on
+    // backgroundPool() after its first paint: storeStateChanged when done.
+    enum class StoreState { NotOpened, Opening, Open, Failed };
+    void openStoreInBackground();
+    StoreState storeState() const { return m_storeState; }
+    QString storeError() const { return m_storeError; }   // "" unless Failed
+    bool storeDamaged() const { return m_storeDamaged; }
+    bool storeBusy() const { return m_storeBusy; }
+
+    // File ▸ Run store: the same core calls as `scalelab store`, on the pool;
+    // storeTaskFinished says what came of it in plain words.
+    enum class StoreTask { Check, Backup, RestoreLatest };
+    void runStoreTask(StoreTask task);
 
     // Set by whoever builds the cluster layer (GuiMain); may be null in tests
     // of a single place.
@@ -77,13 +94,18 @@ Q_SIGNALS:
     void showPlaceRequested(int place);
     // The profile folders were read again (reloadProfiles).
     void profilesChanged();
+    // The store's open on the pool began or ended (storeState()).
+    void storeStateChanged();
+    void storeTaskFinished(const QString &message, bool ok);
 
 private:
     ProfileRegistry m_profiles;
     bool m_profilesLoaded = false;
-    bool m_storeOpened = false;
     std::unique_ptr<RunStore> m_store;
+    StoreState m_storeState = StoreState::NotOpened;
     QString m_storeError;
+    bool m_storeDamaged = false;
+    bool m_storeBusy = false;
     ClusterService *m_clusters = nullptr;
     DialogFactory m_connectionsDialog;
     QString m_currentProfile;

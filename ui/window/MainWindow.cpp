@@ -9,6 +9,7 @@
 #include "ui/common/RecentSpecs.h"
 #include "ui/common/UiResources.h"
 #include "ui/window/SettingsDialog.h"
+#include "ui/window/StoreBanner.h"
 
 #include "ui/jobs/JobsPlace.h"
 #include "ui/results/ResultsPlace.h"
@@ -53,7 +54,17 @@ MainWindow::MainWindow(AppServices &services, QWidget *parent)
         m_tabIcons << QStringLiteral(":/scalelab/icons/%1.svg").arg(icons[i]);
         m_tabs->setTabToolTip(i, tr("Ctrl+%1").arg(i + 1));
     }
-    setCentralWidget(m_tabs);
+    // The store banner above the places: opening (on the pool), busy, damaged.
+    auto *central = new QWidget(this);
+    auto *centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    m_storeBanner = new StoreBanner(services, central);
+    centralLayout->addWidget(m_storeBanner);
+    centralLayout->addWidget(m_tabs, 1);
+    setCentralWidget(central);
+    connect(&services, &AppServices::storeTaskFinished, this,
+            [this](const QString &message) { statusBar()->showMessage(message, 30000); });
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int i) { place(i); });
     connect(&services, &AppServices::showPlaceRequested, this, &MainWindow::showPlace);
     connect(&services, &AppServices::openSpecRequested, this, [this] { showPlace(ComposeIndex); });
@@ -85,11 +96,15 @@ QWidget *MainWindow::place(int index)
             // The form of the last session, once this one is on screen.
             new AfterFirstPaint(m_compose, [this] { m_compose->restoreLastSession(); });
             updateTitle();
-            // Opening the store (SQLite, migrations) waits until the form has
-            // painted; a broken store is reported then.
+            // Opening the store (SQLite, its check, migrations) waits until the
+            // form has painted, and runs on the pool: the banner says how it went.
             new AfterFirstPaint(m_compose, [this] {
-                if (const QString error = m_services.storeError(); !error.isEmpty())
-                    statusBar()->showMessage(tr("The run store could not be opened: %1").arg(error), 30000);
+                connect(&m_services, &AppServices::storeStateChanged, this, [this] {
+                    if (m_services.storeState() == AppServices::StoreState::Failed)
+                        statusBar()->showMessage(
+                            tr("The run store could not be opened: %1").arg(m_services.storeError()), 30000);
+                });
+                m_services.openStoreInBackground();
             });
             w = m_compose;
         } else if (index == JobsIndex) {

@@ -17,6 +17,7 @@ namespace scalelab {
 class AppServices;
 class ComposePlace;
 class HelpDialog;
+class StoreBanner;
 
 // The window: three places (Compose, Jobs, Results), menus, shortcuts and a
 // status bar with one connection line per cluster. Jobs and Results are
@@ -30,6 +31,7 @@ public:
 
     ComposePlace *compose();   // built on first use
     QTabWidget *places() const { return m_tabs; }
+    StoreBanner *storeBanner() const { return m_storeBanner; }
     QWidget *place(int index);   // builds it when needed
     void showPlace(int index);
     QAction *action(const QString &name) const;   // by objectName, for tests
@@ -61,6 +63,7 @@ private:
     void rebuildRecentMenu();
     void openConnections();
     void showAbout();
+    void buildStoreMenu(QMenu *file);
     void updateTitle();
     void connectUndo();
     QAction *addAction(QMenu *menu, const QString &name, const QString &text, const QList<QKeySequence> &keys,
@@ -80,6 +83,7 @@ private:
     QAction *m_undo = nullptr;
     QAction *m_redo = nullptr;
     QPointer<HelpDialog> m_help;
+    StoreBanner *m_storeBanner = nullptr;
     bool m_closeConfirmed = false;
 };
 

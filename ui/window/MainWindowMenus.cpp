@@ -10,6 +10,7 @@
 #include "ui/window/HelpDialog.h"
 #include "ui/window/SettingsDialog.h"
 
+#include <QAbstractButton>
 #include <QAction>
 #include <QApplication>
 #include <QMenuBar>
@@ -40,6 +41,7 @@ void MainWindow::buildMenus()
                 showPlace(ComposeIndex);
                 compose()->importScriptDialog();
             });
+    buildStoreMenu(file);
     file->addSeparator();
     // One key only: QKeySequence::Quit is Ctrl+Q on Linux, and the same key
     // bound twice makes Qt drop both ("Ambiguous shortcut overload").
@@ -115,6 +117,36 @@ void MainWindow::buildMenus()
     auto *about = addAction(help, QStringLiteral("about"), tr("&About ScaleLab"), {});
     about->setMenuRole(QAction::AboutRole);
     connect(about, &QAction::triggered, this, &MainWindow::showAbout);
+}
+
+void MainWindow::buildStoreMenu(QMenu *file)
+{
+    // The same core calls as `scalelab store check|backup|restore`, on the pool.
+    QMenu *store = file->addMenu(tr("Run s&tore"));
+    store->setObjectName(QStringLiteral("runStore"));
+    connect(addAction(store, QStringLiteral("storeCheck"), tr("&Check"), {}), &QAction::triggered, this, [this] {
+        statusBar()->showMessage(tr("Checking the run store…"));
+        m_services.runStoreTask(AppServices::StoreTask::Check);
+    });
+    connect(addAction(store, QStringLiteral("storeBackup"), tr("&Back up now"), {}), &QAction::triggered, this, [this] {
+        statusBar()->showMessage(tr("Backing up the run store…"));
+        m_services.runStoreTask(AppServices::StoreTask::Backup);
+    });
+    connect(addAction(store, QStringLiteral("storeRestore"), tr("&Restore last backup…"), {}), &QAction::triggered,
+            this, [this] {
+                auto *ask = new QMessageBox(QMessageBox::Question, tr("Restore the run store"),
+                                            tr("Put the newest backup in place of the run store? The store as it is "
+                                               "now is kept beside it. Close other ScaleLab windows first."),
+                                            QMessageBox::Yes | QMessageBox::Cancel, this);
+                ask->setAttribute(Qt::WA_DeleteOnClose);
+                connect(ask, &QMessageBox::buttonClicked, this, [this, ask](QAbstractButton *b) {
+                    if (ask->standardButton(b) != QMessageBox::Yes)
+                        return;
+                    statusBar()->showMessage(tr("Restoring the run store…"));
+                    m_services.runStoreTask(AppServices::StoreTask::RestoreLatest);
+                });
+                ask->open();
+            });
 }
 
 HelpDialog *MainWindow::helpDialog() const

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// RunStore: SQLite's failures in plain words (see RunStoreSql.h).
+#include "core/store/RunStoreSql.h"
+
+#include "core/store/StoreFile.h"
+#include "core/store/StoreHealth.h"
+
+#include <QSqlDriver>
+
+#include <sqlite3.h>
+
+namespace scalelab {
+
+namespace {
+
+sqlite3 *handleOf(const QSqlQuery &q)
+{
+    const QVariant handle = q.driver() ? q.driver()->handle() : QVariant();
+    if (!handle.isValid() || qstrcmp(handle.typeName(), "sqlite3*") != 0)
+        return nullptr;
+    return *static_cast<sqlite3 *const *>(handle.constData());
+}
+
+}   // namespace
+
+tl::unexpected<Error> RunStoreSql::error(const QString &what, const QSqlQuery &q)
+{
+    const QSqlError e = q.lastError();
+    bool known = false;
+    const int code = e.nativeErrorCode().toInt(&known);
+    return sqliteError(handleOf(q), known ? code : SQLITE_ERROR, what, e.text());
+}
+
+tl::unexpected<Error> RunStoreSql::sqliteError(sqlite3 *db, int code, const QString &what, const QString &message)
+{
+    const char *name = db ? sqlite3_db_filename(db, "main") : nullptr;
+    const QString file = name ? QString::fromUtf8(name) : QString();
+    switch (code & 0xff) {
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+        if (!file.isEmpty())
+            return busy(file);
+        break;
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+        if (!file.isEmpty()) {
+            StoreHealth::markDamaged(file, message);
+            return damaged(file, message);
+        }
+        break;
+    default:
+        break;
+    }
+    if (file.isEmpty())
+        return error(what, message);
+    return error(what, QStringLiteral("%1 (store file %2)").arg(message, file));
+}
+
+tl::unexpected<Error> RunStoreSql::busy(const QString &path)
+{
+    qCWarning(lcStore).noquote() << QStringLiteral("%1 is busy: another writer holds it").arg(path);
+    return fail(ErrorCode::StoreBusy,
+                QStringLiteral("run store %1 is busy: another ScaleLab (a window or a `scalelab` command) or another "
+                               "program is writing to it and did not finish in time. Let it finish or close it, then "
+                               "try again.")
+                    .arg(path));
+}
+
+tl::unexpected<Error> RunStoreSql::damaged(const QString &path, const QString &why)
+{
+    return fail(ErrorCode::StoreDamaged,
+                QStringLiteral("run store %1 is damaged (%2). ScaleLab stopped reading and writing it, so nothing more "
+                               "is lost. Restore the last backup with `scalelab store restore` (in the window: File "
+                               "\u25b8 Run store \u25b8 Restore backup); the backups are in %3. Or move the file away "
+                               "to start an empty store.")
+                    .arg(path, why, StoreFile::directoryFor(path)));
+}
+
+}   // namespace scalelab

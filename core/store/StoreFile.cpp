@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/store/StoreFile.h"
+
+#include "core/base/Logging.h"
+#include "core/base/PrivateFiles.h"
+#include "core/store/RunStoreSql.h"
+#include "core/store/StoreHealth.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+#include <sqlite3.h>
+
+namespace scalelab {
+
+namespace {
+
+constexpr char kStampFormat[] = "yyyyMMdd-HHmmss-zzz";
+
+// One sqlite3 connection of our own, closed when it goes.
+struct Connection {
+    sqlite3 *db = nullptr;
+    ~Connection() { sqlite3_close_v2(db); }
+    QString message() const { return db ? QString::fromUtf8(sqlite3_errmsg(db)) : QStringLiteral("out of memory"); }
+};
+
+Result<void> openConnection(Connection &c, const QString &path, int flags)
+{
+    const int rc = sqlite3_open_v2(QFile::encodeName(path).constData(), &c.db, flags, nullptr);
+    if (rc != SQLITE_OK)
+        return RunStoreSql::sqliteError(c.db, rc, QStringLiteral("opening"), c.message());
+    sqlite3_busy_timeout(c.db, RunStoreSql::kBusyTimeoutMs);
+    return success();
+}
+
+// The backup's path for `reason` at `when`, not yet taken.
+QString backupName(const QString &dir, const QDateTime &when, const QString &reason)
+{
+    return QStringLiteral("%1/runs-%2-%3.sqlite").arg(dir, when.toString(QLatin1String(kStampFormat)), reason);
+}
+
+// Copies a file that may be damaged, byte for byte, owner-only.
+Result<void> copyRaw(const QString &from, const QString &to)
+{
+    QFile::remove(to);
+    if (!QFile::copy(from, to))
+        return fail(ErrorCode::LocalFile, QStringLiteral("cannot copy %1 to %2; free some space there or move the "
+                                                         "file away by hand")
+                                              .arg(from, to));
+    QFile::setPermissions(to, QFile::ReadOwner | QFile::WriteOwner);
+    return success();
+}
+
+}   // namespace
+
+QString StoreFile::directoryFor(const QString &dbPath)
+{
+    return QFileInfo(dbPath).absolutePath() + QStringLiteral("/backups");
+}
+
+QString StoreFile::shapeProblem(const QString &dbPath)
+{
+    QFile f(dbPath);
+    if (!f.exists() || f.size() == 0)
+        return {};   // a store not created yet
+    if (!f.open(QIODevice::ReadOnly))
+        return QStringLiteral("cannot be read: %1").arg(f.errorString());
+    const QByteArray header = f.read(100);
+    if (header.size() < 100 || !header.startsWith(QByteArrayLiteral("SQLite format 3\0")))
+        return QStringLiteral("it is not an SQLite database (its first bytes are not SQLite's)");
+    // Bytes 16-17: the page size, big-endian; 1 stands for 65536.
+    qint64 pageSize = (quint8(header[16]) << 8) | quint8(header[17]);
+    if (pageSize == 1)
+        pageSize = 65536;
+    if (pageSize < 512 || (pageSize & (pageSize - 1)) != 0)
+        return QStringLiteral("its header is damaged (page size %1)").arg(pageSize);
+    if (f.size() % pageSize != 0)
+        return QStringLiteral("it was cut short: %1 bytes is not a whole number of %2-byte pages")
+            .arg(f.size())
+            .arg(pageSize);
+    // A file cut at a page boundary passes here; quick_check finds its missing pages.
+    return {};
+}
+
+Result<QString> StoreFile::quickCheck(const QString &dbPath)
+{
+    Connection c;
+    if (auto e = openConnection(c, dbPath, SQLITE_OPEN_READWRITE); !e)
+        return fail(e.error());
+    sqlite3_stmt *stmt = nullptr;
+    int rc = sqlite3_prepare_v2(c.db, "PRAGMA quick_check(5)", -1, &stmt, nullptr);
+    QStringList lines;
+    if (rc == SQLITE_OK)
+        while ((rc = sqlite3_step(stmt)) == SQLITE_ROW)
+            lines << QString::fromUtf8(reinterpret_cast<const char *>(sqlite3_column_text(stmt, 0)));
+    sqlite3_finalize(stmt);
+    switch (rc & 0xff) {
+    case SQLITE_DONE:
+        return lines == QStringList{QStringLiteral("ok")} ? QString() : lines.join(QStringLiteral("; "));
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+        return c.message();
+    default:
+        return RunStoreSql::sqliteError(c.db, rc, QStringLiteral("PRAGMA quick_check"), c.message());
+    }
+}
+
+Result<QString> StoreFile::check(const QString &dbPath)
+{
+    if (const QString shape = shapeProblem(dbPath); !shape.isEmpty())
+        return shape;
+    if (!QFileInfo(dbPath).exists() || QFileInfo(dbPath).size() == 0)
+        return QString();
+    return quickCheck(dbPath);
+}
+
+Result<void> StoreFile::copyDatabase(const QString &from, const QString &to)
+{
+    Connection src;
+    Connection dst;
+    if (auto e = openConnection(src, from, SQLITE_OPEN_READWRITE); !e)
+        return e;
+    if (auto e = openConnection(dst, to, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE); !e)
+        return e;
+    sqlite3_backup *b = sqlite3_backup_init(dst.db, "main", src.db, "main");
+    if (!b)
+        return RunStoreSql::sqliteError(dst.db, sqlite3_errcode(dst.db), QStringLiteral("backup"), dst.message());
+    const int rc = sqlite3_backup_step(b, -1);
+    sqlite3_backup_finish(b);
+    if (rc != SQLITE_DONE) {
+        // Which side failed: the source's error names the store, else the copy's.
+        sqlite3 *side = sqlite3_errcode(src.db) != SQLITE_OK ? src.db : dst.db;
+        return RunStoreSql::sqliteError(side, rc, QStringLiteral("backup"), QString::fromUtf8(sqlite3_errstr(rc)));
+    }
+    return success();
+}
+
+Result<StoreFile::Backup> StoreFile::backup(const QString &dbPath, const QString &reason)
+{
+    const Result<QString> problem = check(dbPath);
+    if (!problem)
+        return fail(problem.error());
+    if (!problem->isEmpty())
+        return RunStoreSql::damaged(dbPath, *problem);
+    const QString dir = directoryFor(dbPath);
+    if (const QString e = PrivateFiles::makeDirectory(dir); !e.isEmpty())
+        return fail(ErrorCode::LocalFile, QStringLiteral("cannot back up the run store: %1").arg(e));
+    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const QString path = backupName(dir, now, reason);
+    const QString part = path + QStringLiteral(".part");
+    QFile::remove(part);
+    if (const QString e = PrivateFiles::makeFile(part); !e.isEmpty())
+        return fail(ErrorCode::LocalFile, QStringLiteral("cannot back up the run store: %1").arg(e));
+    if (auto e = copyDatabase(dbPath, part); !e) {
+        QFile::remove(part);
+        return fail(e.error());
+    }
+    // Only a finished copy carries a backup's name.
+    if (!QFile::rename(part, path)) {
+        QFile::remove(part);
+        return fail(ErrorCode::LocalFile, QStringLiteral("cannot name the run store backup %1").arg(path));
+    }
+    qCInfo(lcStore).noquote() << QStringLiteral("backed up %1 to %2").arg(dbPath, path);
+    prune(dbPath);
+    return Backup{path, now, reason, QFileInfo(path).size()};
+}
+
+QList<StoreFile::Backup> StoreFile::backups(const QString &dbPath)
+{
+    QList<Backup> out;
+    const QDir dir(directoryFor(dbPath));
+    const QStringList names =
+        dir.entryList({QStringLiteral("runs-*.sqlite")}, QDir::Files, QDir::Name | QDir::Reversed);
+    for (const QString &name : names) {
+        // runs-<yyyyMMdd-HHmmss-zzz>-<reason>.sqlite
+        const QString stem = name.mid(5, name.size() - 5 - 7);
+        const QString stamp = stem.left(19);
+        const QDateTime local = QDateTime::fromString(stamp, QLatin1String(kStampFormat));
+        if (!local.isValid())
+            continue;
+        const QDateTime made(local.date(), local.time(), Qt::UTC);
+        out << Backup{dir.filePath(name), made, stem.mid(20), QFileInfo(dir.filePath(name)).size()};
+    }
+    return out;
+}
+
+bool StoreFile::dailyDue(const QString &dbPath, const QDateTime &now)
+{
+    const QList<Backup> all = backups(dbPath);
+    return all.isEmpty() || all.front().made.secsTo(now) >= 24 * 3600;
+}
+
+void StoreFile::prune(const QString &dbPath)
+{
+    const QList<Backup> all = backups(dbPath);
+    for (qsizetype i = kKeep; i < all.size(); ++i)
+        QFile::remove(all[i].path);
+}
+
+Result<StoreFile::Restored> StoreFile::restore(const QString &dbPath, const QString &backupPath)
+{
+    const Result<QString> backupProblem = check(backupPath);
+    if (!backupProblem)
+        return fail(backupProblem.error());
+    if (!QFileInfo(backupPath).isFile() || QFileInfo(backupPath).size() == 0 || !backupProblem->isEmpty())
+        return fail(
+            ErrorCode::InvalidValue,
+            QStringLiteral("%1 is not a usable run store backup%2; pick another one (`scalelab store list` shows them)")
+                .arg(backupPath, backupProblem->isEmpty() ? QString() : QStringLiteral(" (%1)").arg(*backupProblem)));
+    Restored out{backupPath, {}, false};
+    const bool exists = QFileInfo(dbPath).exists() && QFileInfo(dbPath).size() > 0;
+    if (exists) {
+        out.keptAs = QStringLiteral("%1.before-restore-%2")
+                         .arg(dbPath, QDateTime::currentDateTimeUtc().toString(QLatin1String(kStampFormat)));
+        if (auto e = copyRaw(dbPath, out.keptAs); !e)
+            return fail(e.error());
+        if (QFileInfo::exists(dbPath + QStringLiteral("-wal")))
+            if (auto e = copyRaw(dbPath + QStringLiteral("-wal"), out.keptAs + QStringLiteral("-wal")); !e)
+                return fail(e.error());
+    }
+    const Result<QString> current = check(dbPath);
+    const bool sound = current.ok() && current->isEmpty() && exists;
+    if (sound) {
+        // Written through SQLite: other connections (another window) see the restored runs.
+        if (auto e = copyDatabase(backupPath, dbPath); !e)
+            return fail(e.error());
+    } else {
+        out.replacedFile = true;
+        const QString part = dbPath + QStringLiteral(".restoring");
+        QFile::remove(part);
+        if (const QString e = PrivateFiles::makeFile(part); !e.isEmpty())
+            return fail(ErrorCode::LocalFile, QStringLiteral("cannot restore the run store: %1").arg(e));
+        if (auto e = copyDatabase(backupPath, part); !e) {
+            QFile::remove(part);
+            return fail(e.error());
+        }
+        // The damaged file's journal belongs to it alone: it must not be replayed into the copy.
+        QFile::remove(dbPath + QStringLiteral("-wal"));
+        QFile::remove(dbPath + QStringLiteral("-shm"));
+        QFile::remove(dbPath);
+        if (!QFile::rename(part, dbPath))
+            return fail(
+                ErrorCode::LocalFile,
+                QStringLiteral("cannot put the restored store in place: rename %1 to %2 by hand").arg(part, dbPath));
+    }
+    StoreHealth::restored(dbPath);
+    qCInfo(lcStore).noquote() << QStringLiteral("restored %1 from %2").arg(dbPath, backupPath);
+    return out;
+}
+
+}   // namespace scalelab

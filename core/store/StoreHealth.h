@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include <QString>
+
+#include <optional>
+
+namespace scalelab {
+
+// What this process knows about each store file: damaged (found by the
+// check at open or by SQLite answering "corrupt" or "not a database" to any
+// statement) and how often it was replaced by a restore. Process-wide, so
+// that every RunStore on the file (the window's, the cluster workers') stops
+// writing at once, and every connection opened before a restore is reopened.
+class StoreHealth {
+public:
+    // `path` as given or as SQLite names it: both are made absolute.
+    static void markDamaged(const QString &path, const QString &why);
+    static std::optional<QString> damage(const QString &path);   // why, when damaged
+    // After a restore: the damage is forgotten and the generation moves on.
+    static void restored(const QString &path);
+    static quint64 generation(const QString &path);
+    struct State {
+        std::optional<QString> damage;
+        quint64 generation = 0;
+    };
+    static State state(const QString &path);   // both at once
+    static QString key(const QString &path);
+};
+
+}   // namespace scalelab
