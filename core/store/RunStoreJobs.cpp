@@ -4,6 +4,7 @@
 // read), for every run or for a few.
 #include "core/store/RunStore.h"
 
+#include "core/store/RunStoreReadSnapshot.h"
 #include "core/store/RunStoreSql.h"
 
 #include <algorithm>
@@ -142,14 +143,9 @@ Result<JobsTreeRecords> RunStore::jobsRecords(const QList<qint64> &runIds)
     QSqlDatabase db;
     if (auto e = connection(db); !e)
         return fail(e.error());
-    // One read transaction: the five queries see one snapshot while a
-    // connection worker records new states.
-    if (!db.transaction())
-        return RunStoreSql::error(QStringLiteral("BEGIN"), db.lastError());
-    struct Rollback {
-        QSqlDatabase &db;
-        ~Rollback() { db.rollback(); }
-    } rollback{db};
+    RunStoreReadSnapshot snapshot(db);
+    if (auto e = snapshot.begin(); !e)
+        return fail(e.error());
 
     JobsTreeRecords out;
     auto studies = this->studies();

@@ -4,6 +4,7 @@
 // QSqlQuery's QVariant per value was most of the reload.
 #include "core/store/RunStore.h"
 
+#include "core/store/RunStoreReadSnapshot.h"
 #include "core/store/RunStoreSql.h"
 
 namespace scalelab {
@@ -13,14 +14,9 @@ Result<RunTableRecords> RunStore::tableRecords(qint64 studyId)
     QSqlDatabase db;
     if (auto e = connection(db); !e)
         return fail(e.error());
-    // One read transaction: the four queries see the same snapshot even
-    // while a connection worker records new metrics.
-    if (!db.transaction())
-        return RunStoreSql::error(QStringLiteral("BEGIN"), db.lastError());
-    struct Rollback {
-        QSqlDatabase &db;
-        ~Rollback() { db.rollback(); }
-    } rollback{db};
+    RunStoreReadSnapshot snapshot(db);
+    if (auto e = snapshot.begin(); !e)
+        return fail(e.error());
 
     RunTableRecords out;
     auto studies = this->studies();

@@ -14,6 +14,7 @@
 // stall <= 16 ms).
 // Usage: bench_results [largest run count]
 #include "core/store/RunStore.h"
+#include "tests/bench/GuiStallProbe.h"
 #include "ui/common/AppServices.h"
 #include "ui/results/ResultsPlace.h"
 #include "ui/results/RunsTableModel.h"
@@ -34,6 +35,8 @@
 #include <cstdio>
 
 using namespace scalelab;
+using benchsupport::StallProbe;
+using benchsupport::threadCpuMs;
 
 namespace {
 
@@ -106,69 +109,7 @@ double sqliteSeconds(const QString &dbPath)
         "SELECT run_id, name, value, unit, source FROM metrics ORDER BY run_id, name, source;"
         "SELECT * FROM accounting;"
         "SELECT DISTINCT run_id FROM files;");
-    double best = 1e30;
-    for (int i = 0; i < 3; ++i) {
-        QProcess p;
-        p.setStandardOutputFile(QProcess::nullDevice());
-        QElapsedTimer t;
-        t.start();
-        p.start(QStringLiteral("sqlite3"), {dbPath, sql});
-        p.waitForFinished(-1);
-        best = std::min(best, t.nsecsElapsed() / 1e9);
-        if (p.exitCode() != 0)
-            return -1;
-    }
-    return best;
-}
-
-// How long the GUI thread keeps a posted call waiting, at most. A 1 ms QTimer
-// on the GUI thread itself measured something else: outside exec(), Qt's glib
-// dispatcher runs timers at idle priority, and it reported seconds of "stall"
-// while the thread sat idle in poll() (its CPU time over that span: 20 ms).
-class StallProbe {
-public:
-    explicit StallProbe(QObject *onGuiThread)
-        : m_target(onGuiThread)
-    {
-        m_clock.start();
-    }
-    void start()
-    {
-        m_running = true;
-        m_thread = std::thread([this] {
-            while (m_running) {
-                const qint64 posted = m_clock.nsecsElapsed();
-                QMetaObject::invokeMethod(
-                    m_target, [this, posted] { m_longest = std::max(m_longest, m_clock.nsecsElapsed() - posted); },
-                    Qt::QueuedConnection);
-                std::this_thread::sleep_for(std::chrono::milliseconds(1));
-            }
-        });
-    }
-    // The longest wait in ms; runs the calls still queued first.
-    double stop()
-    {
-        m_running = false;
-        m_thread.join();
-        QCoreApplication::processEvents();
-        return m_longest / 1e6;
-    }
-
-private:
-    QObject *m_target;
-    QElapsedTimer m_clock;
-    std::atomic<bool> m_running{false};
-    std::thread m_thread;
-    qint64 m_longest = 0;   // GUI thread only
-};
-
-// CPU time of the calling thread in ms: what the GUI thread itself spent,
-// whatever the other threads and the rest of the machine were doing.
-double threadCpuMs()
-{
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
+    return benchsupport::sqliteCliSeconds(dbPath, sql);
 }
 
 struct Measured {
