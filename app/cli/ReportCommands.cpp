@@ -2,7 +2,9 @@
 #include "app/cli/ReportCommands.h"
 
 #include "app/cli/CliParser.h"
+#include "app/cli/SlurmCommandSupport.h"
 
+#include "core/base/AtomicFile.h"
 #include "core/store/RunStore.h"
 #include "ui/results/ScalingReport.h"
 
@@ -25,9 +27,14 @@ int ReportCommands::report(CliContext &ctx, const QStringList &args)
     const qint64 study = pos.size() == 1 ? pos.front().toLongLong(&ok) : 0;
     if (!ok || study <= 0 || out.isEmpty())
         return ctx.unusable(QStringLiteral("report needs STUDY and -o FILE.pdf (see `scalelab report --help`)"));
+    // Refused before the report is drawn: a folder, a missing folder.
+    if (const QString problem = AtomicFile::targetProblem(out); !problem.isEmpty()) {
+        ctx.err << "scalelab: " << problem << "\n";
+        return int(ExitCode::Errors);
+    }
     RunStore store;
-    if (const QString e = store.open().errorText(); !e.isEmpty())
-        return ctx.unusable(QStringLiteral("cannot open the run store: %1").arg(e));
+    if (!openStore(ctx, store))
+        return int(ExitCode::Errors);   // as every command: the store, not the input, is unusable
     if (!store.study(study).ok())
         return ctx.unusable(QStringLiteral("no study %1 (see `scalelab runs`)").arg(study));
     const QString error = writeScalingReport(store, study, out);
