@@ -198,9 +198,8 @@ QString CliMain::usage()
         "  SCALELAB_DARK=1            dark palette in the window\n"
         "  DISPLAY, WAYLAND_DISPLAY, QT_QPA_PLATFORM   where the window is shown\n\n"
         "Exit codes: 0 ok (warnings allowed); 1 errors found, a remote command failed, the output\n"
-        "could not be written or the run store cannot be opened; 2 unusable input (unreadable or malformed file, "
-        "unknown command,\n"
-        "option, profile or key) or no display for the window.\n");
+        "could not be written or the run store cannot be opened; 2 unusable input (unreadable or\n"
+        "malformed file, unknown command, option, profile or key) or no display for the window.\n");
     return u;
 }
 

@@ -33,7 +33,7 @@ int ReportCommands::report(CliContext &ctx, const QStringList &args)
         return int(ExitCode::Errors);
     }
     RunStore store;
-    if (!openStore(ctx, store))
+    if (!cli::openStore(ctx, store))
         return int(ExitCode::Errors);   // as every command: the store, not the input, is unusable
     if (!store.study(study).ok())
         return ctx.unusable(QStringLiteral("no study %1 (see `scalelab runs`)").arg(study));

@@ -46,17 +46,41 @@ Result<void> AtomicFile::open()
         return fail(ErrorCode::LocalFile, problem);
     if (!m_file.open(QIODevice::WriteOnly))
         return failure(m_file.errorString());
+    QIODevice::open(QIODevice::WriteOnly | QIODevice::Unbuffered);
     return success();
+}
+
+qint64 AtomicFile::writeData(const char *data, qint64 len)
+{
+    if (!m_refused.isEmpty())
+        return -1;
+    // A short write is tried again: the next one fails with the disk's reason.
+    for (qint64 done = 0; done < len;) {
+        const qint64 n = m_file.write(data + done, len - done);
+        if (n <= 0) {
+            m_refused = m_file.errorString();
+            return -1;
+        }
+        done += n;
+    }
+    m_written += len;
+    return len;
 }
 
 Result<void> AtomicFile::commit()
 {
     if (!m_file.isOpen())
         return failure(QStringLiteral("it was not opened"));
-    // A write refused earlier (full disk) is kept by QSaveFile: checked here,
-    // then the bytes are forced out before the rename makes them the file.
+    QIODevice::close();
+    // A refused write was kept; then the bytes are forced out, and counted,
+    // before the rename makes them the file. The temporary goes with m_file.
+    if (!m_refused.isEmpty())
+        return failure(m_refused);
     if (m_file.error() != QFileDevice::NoError || !m_file.flush())
-        return failure(m_file.errorString());   // the temporary goes with m_file
+        return failure(m_file.errorString());
+    if (m_file.size() != m_written)
+        return failure(
+            QStringLiteral("only %1 of %2 bytes reached the disk (is it full?)").arg(m_file.size()).arg(m_written));
     QString reason;
     if (!PlatformFiles::syncDescriptor(m_file.handle(), &reason))
         return failure(reason);
@@ -72,8 +96,7 @@ Result<void> AtomicFile::write(const QString &path, const QByteArray &bytes)
     AtomicFile file(path);
     if (auto opened = file.open(); !opened)
         return opened;
-    if (file.device()->write(bytes) != bytes.size())
-        return file.failure(file.m_file.errorString());
+    file.QIODevice::write(bytes);   // a refusal is kept and said by commit()
     return file.commit();
 }
 

@@ -19,7 +19,7 @@ namespace scalelab {
 // An existing file keeps its permissions (PrivateFiles' 0600 stays 0600).
 // Every file ScaleLab writes goes through here; streamed writers (QPdfWriter,
 // QImage::save) write to device().
-class AtomicFile {
+class AtomicFile : public QIODevice {
 public:
     explicit AtomicFile(const QString &path);
     ~AtomicFile();   // without commit(): the temporary goes, the target stays
@@ -27,9 +27,12 @@ public:
     AtomicFile &operator=(const AtomicFile &) = delete;
 
     Result<void> open();
-    QIODevice *device() { return &m_file; }
+    // Where a streamed writer writes. Every write is checked here: one the
+    // disk refuses (or takes only in part, which Qt does not call an error)
+    // is kept with its reason, and commit() then refuses to replace the file.
+    QIODevice *device() { return this; }
     // Bytes written so far (0: a streamed writer wrote nothing).
-    qint64 written() const { return m_file.pos(); }
+    qint64 written() const { return m_written; }
     Result<void> commit();
     const QString &path() const { return m_path; }
 
@@ -41,12 +44,18 @@ public:
     // Why `path` cannot be written at all (a folder, a missing folder), or "".
     static QString targetProblem(const QString &path);
 
+protected:
+    qint64 readData(char *, qint64) override { return -1; }
+    qint64 writeData(const char *data, qint64 len) override;
+
 private:
     static Result<void> replaceWith(const QString &temp, const QString &path);
     Result<void> failure(const QString &why) const;
 
     QString m_path;
     QSaveFile m_file;
+    qint64 m_written = 0;
+    QString m_refused;   // why a write failed, "" while none did
 };
 
 }   // namespace scalelab

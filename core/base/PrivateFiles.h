@@ -18,7 +18,7 @@ namespace PrivateFiles {
 QString makeDirectory(const QString &dir);
 
 // Creates an empty `file` with 0600 unless it exists; an existing file is set
-// to 0600. Writers that replace a file (QSaveFile) keep these permissions.
+// to 0600. AtomicFile, which replaces a file, keeps these permissions.
 QString makeFile(const QString &file);
 
 // Tightens an existing folder and its entries (folders 0700, files 0600;

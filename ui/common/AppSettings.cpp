@@ -75,7 +75,7 @@ QSettings &AppSettings::settings()
         s = file.isEmpty() ? std::make_unique<QSettings>(QStringLiteral("ScaleLab"), QStringLiteral("ScaleLab"))
                            : std::make_unique<QSettings>(file, QSettings::IniFormat);
         // Qt's default, said here because it matters: the file is replaced
-        // whole through a temporary (QSaveFile), never written in place, even
+        // whole through a temporary (Qt's save file), never written in place, even
         // when that means not writing it.
         s->setAtomicSyncRequired(true);
         forFile = file;
@@ -285,7 +285,7 @@ QString AppSettings::writeGeneratedConfig()
     }
     text += QStringLiteral("\nMatch all\n  Include %1\n").arg(userSshConfigPath());
     const QString path = generatedConfigPath();
-    // Owner only, like the researcher's own ~/.ssh/config: QSaveFile keeps
+    // Owner only, like the researcher's own ~/.ssh/config: AtomicFile keeps
     // the mode of the file it replaces.
     for (const QString &e : {PrivateFiles::makeDirectory(QFileInfo(path).absolutePath()), PrivateFiles::makeFile(path)})
         if (!e.isEmpty())
