@@ -5,7 +5,9 @@
 #include "app/cli/CliCluster.h"
 #include "app/cli/CliContext.h"
 #include "app/cli/CliParser.h"
+#include "app/cli/SlurmCommandSupport.h"
 #include "core/base/DiagnosticFormat.h"
+#include "core/base/PrivateFiles.h"
 #include "core/client/RemoteExecutor.h"
 #include "core/discovery/DiscoveryScript.h"
 #include "core/discovery/ProfileCheck.h"
@@ -106,6 +108,8 @@ int DiscoverCommands::discover(CliContext &ctx, const QStringList &args)
         return *rc;
     const QString output = a.value(QStringLiteral("output")).value_or(QString());
     const QString sshConfig = a.value(QStringLiteral("ssh-config")).value_or(QString());
+    if (const QString e = cli::sshConfigProblem(sshConfig); !e.isEmpty())
+        return ctx.unusable(e);
     const bool acceptNew = a.isSet(QStringLiteral("accept-new-host-key"));
     const bool json = a.isSet(QStringLiteral("json"));
     const QStringList pos = a.positional();
@@ -120,7 +124,13 @@ int DiscoverCommands::discover(CliContext &ctx, const QStringList &args)
         return d.exitCode;
     const QByteArray profileJson = ProfileJson::write(d.built.profile);
     const QString cache = cachePath(d.built.profile.id);
-    const QString cacheError = writeFile(cache, profileJson);
+    // ScaleLab's own cache: created owner-only (the profile names accounts);
+    // AtomicFile keeps the mode of the file it replaces.
+    QString cacheError = PrivateFiles::makeDirectory(QFileInfo(cache).absolutePath());
+    if (cacheError.isEmpty())
+        cacheError = PrivateFiles::makeFile(cache);
+    if (cacheError.isEmpty())
+        cacheError = writeFile(cache, profileJson);
     if (!output.isEmpty())
         if (const QString e = writeFile(output, profileJson); !e.isEmpty()) {
             ctx.err << "scalelab: " << e << "\n";   // output not written: exit 1, as every command
@@ -175,6 +185,8 @@ int DiscoverCommands::profilesCheck(CliContext &ctx, const QStringList &args)
         return *rc;
     QString alias = a.value(QStringLiteral("connection")).value_or(QString());
     const QString sshConfig = a.value(QStringLiteral("ssh-config")).value_or(QString());
+    if (const QString e = cli::sshConfigProblem(sshConfig); !e.isEmpty())
+        return ctx.unusable(e);
     const bool acceptNew = a.isSet(QStringLiteral("accept-new-host-key"));
     const bool json = a.isSet(QStringLiteral("json"));
     const QStringList pos = a.positional();
