@@ -147,10 +147,10 @@ void TestCliOutput::reportOnAFullDiskKeepsThePreviousOne()
     QVERIFY(f.open(QIODevice::WriteOnly) && f.write(previous) == previous.size());
     f.close();
     const Run r = cli(m_env, report(pdf));
-    QVERIFY2(r.exitCode == 1, qPrintable(QStringLiteral("exit %1, %2 bytes written: %3")
-                                             .arg(r.exitCode)
-                                             .arg(QFileInfo(pdf).size())
-                                             .arg(r.err)));
+    QVERIFY2(
+        r.exitCode == 1,
+        qPrintable(
+            QStringLiteral("exit %1, %2 bytes written: %3").arg(r.exitCode).arg(QFileInfo(pdf).size()).arg(r.err)));
     QVERIFY2(r.err.contains(QStringLiteral("could not write %1: No space left on device").arg(pdf)), qPrintable(r.err));
     QCOMPARE(readAll(pdf), previous);
     QCOMPARE(QDir(small).entryList(QDir::Files), QStringList{QStringLiteral("r.pdf")});
