@@ -18,6 +18,10 @@ constexpr qint64 kMaxFileBytes = 16 * 1024 * 1024;
 constexpr int kMaxDiagnosticsPerFile = 200;
 // Characters of one input line quoted back in a message.
 constexpr int kMaxQuotedChars = 120;
+// Characters of one shell command (a logical line of a script) that the
+// script importer reads. Linux starts no program with an argument over
+// 128 KB; a longer line is generated data, reported and not read.
+constexpr int kMaxCommandChars = 256 * 1024;
 
 struct FileRead {
     QByteArray data;

@@ -419,7 +419,8 @@ private Q_SLOTS:
         QCOMPARE(AppSettings::clusterConnection(QStringLiteral("testbed")).hostName,
                  QStringLiteral("login2.example.org"));
         AppSettings::setClusterConnection(QStringLiteral("testbed"), {});
-        QCOMPARE(ConnectionsDialog::parseAssociations("project_1|\nproject_2|gpu\nproject_2|gputest\n"),
+        QCOMPARE(ConnectionsDialog::accountLines(
+                     {{QStringLiteral("project_1"), {}}, {QStringLiteral("project_2"), {"gpu", "gputest"}}}),
                  (QStringList{"project_1: all partitions", "project_2: gpu, gputest"}));
 
         SettingsDialog settings(*m_services);

@@ -104,6 +104,10 @@ private:
     void onSubmitDone(const QString &alias, const QList<SentRun> &outcomes);
     void notify(const QString &title, const QString &text);
     void scheduleClustersWithWork(int delayMs);
+    // Runs an earlier session left finished without metrics, ingested on the
+    // background pool (RunLifecycle::ingestMissed; no connection needed).
+    void ingestMissedRuns();
+    void onMissedIngestDone(const MissedIngestReport &report);
 
     AppServices &m_services;
     std::shared_ptr<RunStore> m_workerStore;   // used only on the workers (one SQLite connection each)
