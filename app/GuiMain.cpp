@@ -4,6 +4,7 @@
 #include "app/DisplayCheck.h"
 #include "app/cli/CliContext.h"
 #include "app/cli/CliMain.h"
+#include "core/base/AtomicFile.h"
 
 #include "core/base/Logging.h"
 
@@ -144,8 +145,15 @@ int GuiMain::run(int argc, char **argv, const WindowOptions &opts)
         // run before the timer fires).
         QTimer::singleShot(150, &window, [&] {
             const QPixmap shot = window.grab();
-            if (shot.isNull() || !shot.save(opts.screenshot, "PNG")) {
-                std::fprintf(stderr, "scalelab: could not write the screenshot %s\n", qPrintable(opts.screenshot));
+            AtomicFile file(opts.screenshot);
+            Result<void> saved = file.open();
+            if (saved && (shot.isNull() || !shot.save(file.device(), "PNG")))
+                saved = fail(ErrorCode::LocalFile, QStringLiteral("could not draw the window"));
+            if (saved)
+                saved = file.commit();
+            if (!saved) {
+                std::fprintf(stderr, "scalelab: could not write the screenshot %s: %s\n", qPrintable(opts.screenshot),
+                             qPrintable(saved.errorText()));
                 rc = 1;
             } else {
                 std::printf("%s (%dx%d)\n", qPrintable(opts.screenshot), shot.width(), shot.height());

@@ -4,6 +4,7 @@
 #include "app/cli/CliContext.h"
 #include "app/cli/CliMain.h"
 #include "core/base/Logging.h"
+#include "core/base/PlatformFiles.h"
 #include "ui/common/PrivateData.h"
 
 #include <QApplication>
@@ -25,6 +26,9 @@ void warnAboutPrivateData()
 
 int main(int argc, char **argv)
 {
+    // Before anything opens a file: a closed stdin, stdout or stderr is taken
+    // by /dev/null (read only, so writes to it still fail), never by the log.
+    scalelab::PlatformFiles::reserveStandardDescriptors();
     QStringList args;
     for (int i = 1; i < argc; ++i)
         args << QString::fromLocal8Bit(argv[i]);

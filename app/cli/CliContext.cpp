@@ -6,6 +6,8 @@
 #include "core/model/JobSpecJson.h"
 
 #include <algorithm>
+#include <string>
+#include <vector>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -19,7 +21,7 @@ CliContext::CliContext()
     m_stdout.open(stdout, QIODevice::WriteOnly | QIODevice::Unbuffered, QFileDevice::DontCloseHandle);
     m_stderr.open(stderr, QIODevice::WriteOnly | QIODevice::Unbuffered, QFileDevice::DontCloseHandle);
     out.setDevice(&m_stdout);
-    err.setDevice(&m_stderr);
+    err.setDevice(&m_errors);
 }
 
 CliContext::~CliContext()
@@ -138,6 +140,22 @@ void CliContext::printJson(const char *command, const nlohmann::ordered_json &bo
     // Names from a cluster may not be UTF-8: replaced, never a throw.
     json << QString::fromStdString(doc.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace)) << "\n";
     json.flush();
+    m_printedJson = true;
+}
+
+void CliContext::printJsonError(const char *command, int exitCode)
+{
+    err.flush();
+    std::vector<std::string> messages;
+    for (QString line : QString::fromUtf8(m_errors.kept()).split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        if (line.startsWith(QLatin1String("scalelab: ")))
+            line = line.mid(10);
+        messages.push_back(line.toStdString());
+    }
+    if (messages.empty())
+        messages.push_back("failed with exit code " + std::to_string(exitCode));
+    printJson(command, nlohmann::ordered_json{
+                           {"error", {{"exitCode", exitCode}, {"message", messages.front()}, {"messages", messages}}}});
 }
 
 bool CliContext::finishOutput()
@@ -147,6 +165,10 @@ bool CliContext::finishOutput()
     errno = 0;
     const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) || m_stdout.error() != QFileDevice::NoError
                         || out.status() != QTextStream::Ok;
+    // stderr refusing a message is a failure too, though it cannot be said.
+    const bool errFailed = m_errors.failed() || m_stderr.error() != QFileDevice::NoError || std::ferror(stderr);
+    if (errFailed)
+        return false;
     if (failed) {
         const int e = errno;
         std::fprintf(stderr, "scalelab: could not write the output: %s\n",

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "app/cli/ErrorTee.h"
 #include "core/base/InputLimits.h"
 #include "core/model/ClusterProfile.h"
 #include "core/model/JobSpec.h"
@@ -26,6 +27,7 @@ class CliContext {
     // Declared before the streams so that they outlive them.
     QFile m_stdout;
     QFile m_stderr;
+    ErrorTee m_errors{&m_stderr};
 
 public:
     CliContext();
@@ -55,14 +57,21 @@ public:
     bool jsonMode() const { return m_json; }
     // Prints `body` on stdout with "schema": "scalelab.<command>.v1" first.
     void printJson(const char *command, const nlohmann::ordered_json &body);
+    // The one JSON object of a --json command that failed before printing
+    // its own: {"schema", "error": {"exitCode", "message", "messages"}}, the
+    // messages being what it said on stderr.
+    void printJsonError(const char *command, int exitCode);
+    bool printedJson() const { return m_printedJson; }
     static std::string schemaId(const char *command);
 
-    // Flushes stdout; false (and the reason on stderr) when it could not be
-    // written, e.g. a full disk: the command must then not exit 0.
+    // Flushes stdout and stderr; false (and the reason on stderr, when it
+    // can be written) when either refused a write: a full disk, a closed
+    // descriptor, a broken pipe. The command must then not exit 0.
     bool finishOutput();
 
 private:
     bool m_json = false;
+    bool m_printedJson = false;
     std::optional<ProfileRegistry> m_registry;
 };
 

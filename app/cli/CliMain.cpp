@@ -130,6 +130,18 @@ CliMain::Route commandOrHelp(const QString &word, const QStringList &rest)
     return commandRoute(word, rest);
 }
 
+// --json among a command's options (before "--").
+bool asksForJson(const QStringList &args)
+{
+    for (const QString &a : args) {
+        if (a == QLatin1String("--"))
+            return false;
+        if (a == QLatin1String("--json"))
+            return true;
+    }
+    return false;
+}
+
 bool haveDisplay(const QCommandLineParser &p)
 {
     return !qEnvironmentVariableIsEmpty("DISPLAY") || !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
@@ -189,9 +201,9 @@ QString CliMain::usage()
         "  SCALELAB_TOTP_COMMAND      a command printing the one-time code for MFA logins\n"
         "  SCALELAB_DARK=1            dark palette in the window\n"
         "  DISPLAY, WAYLAND_DISPLAY, QT_QPA_PLATFORM   where the window is shown\n\n"
-        "Exit codes: 0 ok (warnings allowed); 1 errors found, a remote command failed or the output\n"
-        "could not be written; 2 unusable input (unreadable or malformed file, unknown command,\n"
-        "option, profile or key) or no display for the window.\n");
+        "Exit codes: 0 ok (warnings allowed); 1 errors found, a remote command failed, the output\n"
+        "could not be written or the run store cannot be opened; 2 unusable input (unreadable or\n"
+        "malformed file, unknown command, option, profile or key) or no display for the window.\n");
     return u;
 }
 
@@ -296,6 +308,9 @@ int CliMain::run(const QString &command, const QStringList &args)
     int rc = check                    ? DiscoverCommands::profilesCheck(ctx, args.mid(1))
              : it == commands().end() ? ctx.unusable(QStringLiteral("unknown command \"%1\"").arg(command))
                                       : it->second.first(ctx, args);
+    // --json promises one JSON object on stdout, failures included.
+    if (rc != int(ExitCode::Ok) && asksForJson(args) && !ctx.printedJson())
+        ctx.printJsonError(check ? "profiles.check" : qPrintable(command), rc);
     // A result that never reached its reader is not a success.
     if (!ctx.finishOutput() && rc == int(ExitCode::Ok))
         rc = int(ExitCode::Errors);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/cli/DiscoverCommands.h"
 
+#include "core/base/AtomicFile.h"
 #include "app/cli/CliCluster.h"
 #include "app/cli/CliContext.h"
 #include "app/cli/CliParser.h"
@@ -19,7 +20,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QRandomGenerator>
-#include <QSaveFile>
 
 #include <nlohmann/json.hpp>
 
@@ -81,9 +81,8 @@ QString cachePath(const QString &id)
 QString writeFile(const QString &path, const QByteArray &data)
 {
     QDir().mkpath(QFileInfo(path).absolutePath());
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(data) != data.size() || !f.commit())
-        return f.errorString();
+    if (const auto saved = AtomicFile::write(path, data); !saved)
+        return saved.errorText();
     return {};
 }
 
@@ -126,15 +125,17 @@ int DiscoverCommands::discover(CliContext &ctx, const QStringList &args)
     const QByteArray profileJson = ProfileJson::write(d.built.profile);
     const QString cache = cachePath(d.built.profile.id);
     // ScaleLab's own cache: created owner-only (the profile names accounts);
-    // QSaveFile keeps the mode of the file it replaces.
+    // AtomicFile keeps the mode of the file it replaces.
     QString cacheError = PrivateFiles::makeDirectory(QFileInfo(cache).absolutePath());
     if (cacheError.isEmpty())
         cacheError = PrivateFiles::makeFile(cache);
     if (cacheError.isEmpty())
         cacheError = writeFile(cache, profileJson);
     if (!output.isEmpty())
-        if (const QString e = writeFile(output, profileJson); !e.isEmpty())
-            return ctx.unusable(QStringLiteral("cannot write %1: %2").arg(output, e));
+        if (const QString e = writeFile(output, profileJson); !e.isEmpty()) {
+            ctx.err << "scalelab: " << e << "\n";   // output not written: exit 1, as every command
+            return int(ExitCode::Errors);
+        }
     if (json) {
         Json j;
         j["profile"] = Json::parse(profileJson.toStdString());

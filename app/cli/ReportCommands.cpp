@@ -2,8 +2,10 @@
 #include "app/cli/ReportCommands.h"
 
 #include "app/cli/CliParser.h"
+#include "app/cli/SlurmCommandSupport.h"
 
 #include "core/analysis/StudyChartJson.h"
+#include "core/base/AtomicFile.h"
 #include "core/store/RunStore.h"
 #include "ui/results/ScalingReport.h"
 
@@ -54,9 +56,15 @@ int ReportCommands::report(CliContext &ctx, const QStringList &args)
     if (!ok || study <= 0 || (out.isEmpty() && !ctx.jsonMode()))
         return ctx.unusable(
             QStringLiteral("report needs STUDY and -o FILE.pdf or --json (see `scalelab report --help`)"));
+    // Refused before the report is drawn: a folder, a missing folder.
+    if (!out.isEmpty())
+        if (const QString problem = AtomicFile::targetProblem(out); !problem.isEmpty()) {
+            ctx.err << "scalelab: " << problem << "\n";
+            return int(ExitCode::Errors);
+        }
     RunStore store;
-    if (const QString e = store.open().errorText(); !e.isEmpty())
-        return ctx.unusable(QStringLiteral("cannot open the run store: %1").arg(e));
+    if (!cli::openStore(ctx, store))
+        return int(ExitCode::Errors);   // as every command: the store, not the input, is unusable
     if (!store.study(study).ok())
         return ctx.unusable(QStringLiteral("no study %1 (see `scalelab runs`)").arg(study));
     QString error = out.isEmpty() ? QString() : writeScalingReport(store, study, out);

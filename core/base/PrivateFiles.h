@@ -22,8 +22,8 @@ QString makeDirectory(const QString &dir);
 
 // Creates an empty `file` with 0600 unless it exists. An existing file keeps
 // its mode and must be writable: a read-only one is an error naming it and
-// its mode (never made writable). Writers that replace a file (QSaveFile)
-// keep its permissions.
+// its mode (never made writable). AtomicFile, which replaces a file, keeps
+// its permissions.
 QString makeFile(const QString &file);
 
 // A warning for a folder others may enter or read (any group or other bit),

@@ -2,6 +2,7 @@
 // SlurmClient: polling, cancel and fetching output files.
 #include "core/client/SlurmClient.h"
 
+#include "core/base/AtomicFile.h"
 #include "core/base/PrivateFiles.h"
 #include "core/base/RemoteValidation.h"
 #include "core/slurm/SacctParser.h"
@@ -202,12 +203,10 @@ FetchResult SlurmClient::fetch(qint64 runId, qint64 maxBytesPerFile)
             continue;
         }
         const QString local = localDir + QLatin1Char('/') + name;
-        QFile out(local);
-        if (!out.open(QIODevice::WriteOnly | QIODevice::Truncate) || out.write(chunk.data) != chunk.data.size()) {
-            result.errors << QStringLiteral("cannot write %1").arg(local);
+        if (const auto saved = AtomicFile::write(local, chunk.data); !saved) {
+            result.errors << saved.errorText();
             continue;
         }
-        out.close();
         const qint64 size = chunk.fileSize >= 0 ? chunk.fileSize : chunk.data.size();
         if (size > chunk.data.size())
             result.truncated << remote;
@@ -218,6 +217,26 @@ FetchResult SlurmClient::fetch(qint64 runId, qint64 maxBytesPerFile)
     }
     return result;
 }
+
+namespace {
+
+// The next part of a growing output file. A refused write (full disk) cuts
+// the file back to what it held; a kill in between leaves a size that is not
+// the stored offset, and the next tail starts over from 0.
+Result<void> appendChunk(const QString &local, qint64 offset, const QByteArray &data)
+{
+    QFile out(local);
+    if (!out.open(QIODevice::WriteOnly | QIODevice::Append))
+        return fail(ErrorCode::LocalFile, QStringLiteral("could not write %1: %2").arg(local, out.errorString()));
+    if (out.write(data) != data.size() || !out.flush()) {
+        const QString why = out.errorString();
+        out.resize(offset);
+        return fail(ErrorCode::LocalFile, QStringLiteral("could not write %1: %2").arg(local, why));
+    }
+    return success();
+}
+
+}   // namespace
 
 TailResult SlurmClient::tailOutput(qint64 runId, qint64 maxBytes)
 {
@@ -262,14 +281,11 @@ TailResult SlurmClient::tailOutput(qint64 runId, qint64 maxBytes)
         result.error = QStringLiteral("cannot create %1").arg(m_store.runFilesDirectory(runId));
         return result;
     }
-    QFile out(local);
-    const QIODevice::OpenMode mode =
-        offset == 0 ? (QIODevice::WriteOnly | QIODevice::Truncate) : (QIODevice::WriteOnly | QIODevice::Append);
-    if (!out.open(mode) || out.write(chunk.data) != chunk.data.size()) {
-        result.error = QStringLiteral("cannot write %1").arg(local);
+    if (const auto saved = offset == 0 ? AtomicFile::write(local, chunk.data) : appendChunk(local, offset, chunk.data);
+        !saved) {
+        result.error = saved.errorText();
         return result;
     }
-    out.close();
     result.data = chunk.data;
     result.offset = offset;
     result.fileSize = chunk.fileSize;

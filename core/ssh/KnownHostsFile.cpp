@@ -192,8 +192,13 @@ QString KnownHostsFile::append(const QString &host, int port, const QString &key
     if (needNewline)
         line += '\n';
     line += hostField(host, port).toUtf8() + ' ' + keyType.toUtf8() + ' ' + keyBlobBase64.toLatin1() + '\n';
-    if (f.write(line) != line.size())
-        return QStringLiteral("cannot write %1: %2").arg(m_path, f.errorString());
+    // Appended as OpenSSH does (ssh may add lines too), in one write; a disk
+    // that refuses it (seen at the flush) gets the file cut back to its old end.
+    if (f.write(line) != line.size() || !f.flush()) {
+        const QString why = f.errorString();
+        f.resize(existed ? fi.size() : 0);
+        return QStringLiteral("cannot write %1: %2").arg(m_path, why);
+    }
     return {};
 }
 

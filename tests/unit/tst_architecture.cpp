@@ -121,6 +121,40 @@ QStringList globalPoolUses(const QList<QPair<QString, QString>> &files)
     return out;
 }
 
+// Files are written through core/base/AtomicFile (a temporary beside the
+// file, then a rename): a writer of its own elsewhere would leave a file cut
+// short on a full disk or a kill. Appending is allowed where named here.
+QStringList directFileWrites(const QList<QPair<QString, QString>> &files)
+{
+    static const QSet<QString> allowed = {
+        QStringLiteral("core/base/AtomicFile.cpp"),
+        QStringLiteral("core/base/AtomicFile.h"),
+        QStringLiteral("core/base/Logging.cpp"),   // the log, appended
+        QStringLiteral("core/base/PrivateFiles.cpp"),   // creates empty owner-only files (NewOnly)
+        QStringLiteral("core/ssh/KnownHostsFile.cpp"),   // appended to, as OpenSSH does
+        QStringLiteral("core/client/SlurmClientPoll.cpp"),   // a job's output tail, appended
+        QStringLiteral("app/cli/CliContext.cpp"),   // stdout and stderr
+        QStringLiteral("app/cli/ErrorTee.cpp"),
+    };
+    static const QRegularExpression writeRe(
+        QStringLiteral("\\bQSaveFile\\b|QIODevice::(WriteOnly|ReadWrite|Append)|->save(Png|Jpg|Bmp|Rastered)\\(|"
+                       "setOutputFileName\\(|QPdfWriter\\s+\\w+\\((?!file\\.device\\(\\))|"
+                       "\\.save\\((?!file\\.device\\(\\)|\\))"));
+    QStringList out;
+    for (const auto &[path, text] : files) {
+        if (allowed.contains(path))
+            continue;
+        for (auto it = writeRe.globalMatch(text); it.hasNext();) {
+            const auto m = it.next();
+            out << QStringLiteral("%1:%2: %3 writes a file in place: write it through core/base/AtomicFile")
+                       .arg(path)
+                       .arg(text.left(m.capturedStart()).count('\n') + 1)
+                       .arg(m.captured(0));
+        }
+    }
+    return out;
+}
+
 // Files are (repository path, text). Returns one line per wrong arrow.
 QStringList violations(const QList<QPair<QString, QString>> &files, const QSet<QString> &repoPaths)
 {
@@ -165,6 +199,7 @@ QStringList violations(const QList<QPair<QString, QString>> &files, const QSet<Q
         }
     }
     out << globalPoolUses(files);
+    out << directFileWrites(files);
     return out;
 }
 
@@ -233,6 +268,15 @@ void TestArchitecture::checkerFindsWrongArrows_data()
     QTest::newRow("own pool") << "ui/results/A.cpp"
                               << "auto f = QtConcurrent::run(&backgroundPool(), [] { return 1; });\n"
                               << "";
+    QTest::newRow("file written in place") << "ui/results/A.cpp"
+                                           << "QFile f(path);\nf.open(QIODevice::WriteOnly);\n"
+                                           << "ui/results/A.cpp:2: QIODevice::WriteOnly writes a file in place";
+    QTest::newRow("image saved to a path") << "app/A.cpp"
+                                           << "shot.save(opts.screenshot, \"PNG\");\n"
+                                           << "app/A.cpp:1: .save( writes a file in place";
+    QTest::newRow("image saved through AtomicFile") << "app/A.cpp"
+                                                    << "shot.save(file.device(), \"PNG\");\n"
+                                                    << "";
     QTest::newRow("unknown folder") << "core/misc/A.cpp"
                                     << ""
                                     << "has no place in the arrows";

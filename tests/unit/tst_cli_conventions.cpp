@@ -263,8 +263,8 @@ void TestCliConventions::jsonHasASchemaOnEveryCommand()
     QCOMPARE(o.value(QStringLiteral("schema")).toString(), schema);
     QVERIFY2(o.value(listKey).isArray(), qPrintable(r.out));
     // submit, study, cancel and fetch print theirs after talking to a cluster
-    // (tests/cluster/tst_cli_cluster); here: they take --json, and say nothing
-    // on stdout when the input is unusable.
+    // (tests/cluster/tst_cli_cluster); here: they take --json, and an
+    // unusable input is one JSON object with the error (tst_cli_output).
     for (const char *cmd : {"submit", "study", "cancel", "fetch", "report"}) {
         const Run bad = cli({QString::fromLatin1(cmd), QStringLiteral("--json"), QStringLiteral("--help")});
         QCOMPARE(bad.exitCode, 0);
@@ -273,7 +273,8 @@ void TestCliConventions::jsonHasASchemaOnEveryCommand()
     const Run missing =
         cli({QStringLiteral("submit"), QStringLiteral("--json"), m_dir.filePath(QStringLiteral("no.json"))}, m_env);
     QCOMPARE(missing.exitCode, 2);
-    QCOMPARE(missing.out, QString());
+    QCOMPARE(jsonOf(missing).value(QStringLiteral("schema")).toString(), QStringLiteral("scalelab.submit.v1"));
+    QVERIFY2(jsonOf(missing).value(QStringLiteral("error")).isObject(), qPrintable(missing.out));
 }
 
 void TestCliConventions::writeErrorsAreNotSuccess()

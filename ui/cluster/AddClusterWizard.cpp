@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/cluster/AddClusterWizard.h"
 
+#include "core/base/AtomicFile.h"
+
 #include "ui/cluster/AddClusterPages.h"
 #include "ui/cluster/GuiSshCallbacks.h"
 #include "ui/common/AppServices.h"
@@ -79,14 +81,16 @@ void AddClusterWizard::startDiscovery()
         if (!m_connect->jump().isEmpty())
             text += QStringLiteral("  ProxyJump %1\n").arg(m_connect->jump());
         text += QStringLiteral("Match all\n  Include %1\n").arg(AppSettings::userSshConfigPath());
-        QFile f(m_configDir->filePath(QStringLiteral("ssh_config")));
-        if (!m_configDir->isValid() || !f.open(QIODevice::WriteOnly) || f.write(text.toUtf8()) < 0) {
-            m_discover->appendLine(tr("Cannot write %1: %2").arg(f.fileName(), f.errorString()));
+        const QString file = m_configDir->filePath(QStringLiteral("ssh_config"));
+        const auto written = m_configDir->isValid()
+                                 ? AtomicFile::write(file, text.toUtf8())
+                                 : Result<void>(fail(ErrorCode::LocalFile, m_configDir->errorString()));
+        if (!written) {
+            m_discover->appendLine(tr("Cannot write the trial SSH config: %1").arg(written.errorText()));
             m_discover->setOutcome(std::nullopt);
             return;
         }
-        f.close();
-        settings.configPath = f.fileName();
+        settings.configPath = file;
         settings.alias = kTrialAlias;
     }
     m_alias = settings.alias;
@@ -218,7 +222,8 @@ QString AddClusterWizard::save()
         p.loginHosts.front().alias = c.alias;
     if (const QString e = saveUserProfile(p, &m_savedPath); !e.isEmpty())
         return e;
-    AppSettings::setClusterConnection(p.id, c);
+    if (const auto stored = AppSettings::setClusterConnection(p.id, c); !stored)
+        return stored.errorText();
     if (!c.hostName.isEmpty())
         if (const QString e = AppSettings::writeGeneratedConfig(); !e.isEmpty())
             return e;

@@ -278,7 +278,8 @@ QString ConnectionsDialog::save()
                 return tr("%1: %2").arg(it.key(), e);
     }
     for (auto it = m_edited.cbegin(); it != m_edited.cend(); ++it)
-        AppSettings::setClusterConnection(it.key(), it.value());
+        if (const auto stored = AppSettings::setClusterConnection(it.key(), it.value()); !stored)
+            return stored.errorText();
     if (const QString e = AppSettings::writeGeneratedConfig(); !e.isEmpty())
         return e;
     if (ClusterService *cm = m_services.clusters())

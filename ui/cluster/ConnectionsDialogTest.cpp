@@ -2,6 +2,7 @@
 // ConnectionsDialog: "Test connection" (a one-off login that asks Slurm).
 #include "ui/cluster/ConnectionsDialog.h"
 
+#include "core/base/AtomicFile.h"
 #include "core/ssh/ClusterConnection.h"
 #include "core/sshconfig/SshConfigFile.h"
 #include "ui/cluster/GuiSshCallbacks.h"
@@ -69,15 +70,14 @@ void ConnectionsDialog::startTest()
             text += QStringLiteral("  IdentityFile \"%1\"\n").arg(c.identityFile);
         }
         text += QStringLiteral("Match all\n  Include %1\n").arg(AppSettings::userSshConfigPath());
-        QFile f(m_testConfigDir->filePath(QStringLiteral("ssh_config")));
-        if (!f.open(QIODevice::WriteOnly) || f.write(text.toUtf8()) < 0) {
+        const QString file = m_testConfigDir->filePath(QStringLiteral("ssh_config"));
+        if (const auto written = AtomicFile::write(file, text.toUtf8()); !written) {
             m_result->setPlainText(tr("Cannot prepare the test of these host details (%1); test again, or save and "
                                       "use Refresh now.")
-                                       .arg(f.errorString()));
+                                       .arg(written.errorText()));
             return;
         }
-        f.close();
-        settings.configPath = f.fileName();
+        settings.configPath = file;
         settings.alias = QStringLiteral("scalelab-test");
     } else {
         settings.alias = m_alias->text().trimmed().isEmpty() ? m_alias->placeholderText() : m_alias->text().trimmed();

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/common/AppSettings.h"
 
+#include "core/base/AtomicFile.h"
+#include "core/base/Logging.h"
 #include "core/base/PrivateFiles.h"
 #include "core/model/ClusterProfile.h"
 #include "core/client/PollScheduler.h"
@@ -8,7 +10,6 @@
 
 #include <QDir>
 #include <QFileInfo>
-#include <QSaveFile>
 #include <QSettings>
 #include <QStandardPaths>
 
@@ -56,6 +57,9 @@ QString clusterGroup(const QString &profileId)
     return QStringLiteral("clusters/") + profileId + QLatin1Char('/');
 }
 
+// The last save failed: the next use starts from the file again.
+bool settingsFailed = false;
+
 }   // namespace
 
 QSettings &AppSettings::settings()
@@ -64,14 +68,36 @@ QSettings &AppSettings::settings()
     static std::unique_ptr<QSettings> s;
     static QString forFile;
     const QString file = qEnvironmentVariable("SCALELAB_SETTINGS_FILE");
-    if (!s || file != forFile) {
-        if (s)
+    if (!s || file != forFile || settingsFailed) {
+        if (s && !settingsFailed)
             s->sync();
+        settingsFailed = false;
         s = file.isEmpty() ? std::make_unique<QSettings>(QStringLiteral("ScaleLab"), QStringLiteral("ScaleLab"))
                            : std::make_unique<QSettings>(file, QSettings::IniFormat);
+        // Qt's default, said here because it matters: the file is replaced
+        // whole through a temporary (Qt's save file), never written in place, even
+        // when that means not writing it.
+        s->setAtomicSyncRequired(true);
         forFile = file;
     }
     return *s;
+}
+
+Result<void> AppSettings::save()
+{
+    QSettings &s = settings();
+    s.sync();
+    if (s.status() == QSettings::NoError)
+        return success();
+    const QString file = s.fileName();
+    const QString why = QFileInfo(file).isDir() ? QStringLiteral("it is a folder")
+                        : s.status() == QSettings::AccessError
+                            ? QStringLiteral("the folder or the disk refused it (permissions, full disk)")
+                            : QStringLiteral("it is not a settings file QSettings can read");
+    // QSettings keeps its first error: a fresh one is made for the next try,
+    // reading back what the file holds.
+    settingsFailed = true;
+    return fail(ErrorCode::LocalFile, QStringLiteral("could not write the settings %1: %2").arg(file, why));
 }
 
 QString AppSettings::settingsFilePath()
@@ -104,13 +130,15 @@ QVariant AppSettings::get(Key key)
 void AppSettings::set(Key key, const QVariant &value)
 {
     settings().setValue(name(key), value);
-    settings().sync();
+    if (const auto saved = save(); !saved)
+        qCWarning(lcUi).noquote() << saved.errorText();
 }
 
 void AppSettings::reset(Key key)
 {
     settings().remove(name(key));
-    settings().sync();
+    if (const auto saved = save(); !saved)
+        qCWarning(lcUi).noquote() << saved.errorText();
 }
 
 int AppSettings::pollIntervalSeconds()
@@ -151,7 +179,7 @@ AppSettings::ClusterConnection AppSettings::clusterConnection(const QString &pro
     return c;
 }
 
-void AppSettings::setClusterConnection(const QString &profileId, const ClusterConnection &c)
+Result<void> AppSettings::setClusterConnection(const QString &profileId, const ClusterConnection &c)
 {
     QSettings &s = settings();
     const QString g = clusterGroup(profileId);
@@ -167,7 +195,7 @@ void AppSettings::setClusterConnection(const QString &profileId, const ClusterCo
     put("port", c.port, c.port == 22 || c.port <= 0);
     put("proxyJump", c.proxyJump, c.proxyJump.isEmpty());
     put("identityFile", c.identityFile, c.identityFile.isEmpty());
-    s.sync();
+    return save();
 }
 
 QString AppSettings::effectiveAlias(const QString &profileId, const ClusterProfile *profile)
@@ -257,18 +285,12 @@ QString AppSettings::writeGeneratedConfig()
     }
     text += QStringLiteral("\nMatch all\n  Include %1\n").arg(userSshConfigPath());
     const QString path = generatedConfigPath();
-    // Owner only, like the researcher's own ~/.ssh/config: QSaveFile keeps
+    // Owner only, like the researcher's own ~/.ssh/config: AtomicFile keeps
     // the mode of the file it replaces.
     for (const QString &e : {PrivateFiles::makeDirectory(QFileInfo(path).absolutePath()), PrivateFiles::makeFile(path)})
         if (!e.isEmpty())
             return e;
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly))
-        return QStringLiteral("cannot write %1: %2").arg(path, f.errorString());
-    f.write(text.toUtf8());
-    if (!f.commit())
-        return QStringLiteral("cannot write %1: %2").arg(path, f.errorString());
-    return {};
+    return AtomicFile::write(path, text.toUtf8()).errorText();
 }
 
 }   // namespace scalelab

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/base/Result.h"
+
 #include <QString>
 #include <QStringList>
 #include <QVariant>
@@ -32,7 +34,11 @@ public:
     };
 
     static QVariant get(Key key);
+    // Sets and saves; a save that fails is logged (scalelab.ui) and said by save().
     static void set(Key key, const QVariant &value);
+    // Writes pending changes: QSettings replaces the file whole through a
+    // temporary in its folder. The file and the reason when it could not.
+    static Result<void> save();
     static void reset(Key key);
     static QVariant defaultValue(Key key);
     static QString name(Key key);   // the QSettings path, e.g. "polling/intervalSeconds"
@@ -57,7 +63,7 @@ public:
         QString identityFile;   // private key file (IdentityFile); "" = the SSH config's or agent's
     };
     static ClusterConnection clusterConnection(const QString &profileId);
-    static void setClusterConnection(const QString &profileId, const ClusterConnection &c);
+    static Result<void> setClusterConnection(const QString &profileId, const ClusterConnection &c);
     // Profile ids with a stored connection (the researcher configured them).
     static QStringList configuredClusters();
     // The alias to connect with: stored alias, else the profile's first login host alias, else the id.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/common/ClusterDiscovery.h"
 
+#include "core/base/AtomicFile.h"
 #include "ui/common/AppServices.h"
 #include "ui/common/AppSettings.h"
 #include "core/base/PrivateFiles.h"
@@ -15,7 +16,6 @@
 #include <QDate>
 #include <QDir>
 #include <QRandomGenerator>
-#include <QSaveFile>
 
 namespace scalelab {
 
@@ -62,9 +62,8 @@ QString saveUserProfile(const ClusterProfile &profile, QString *path)
             why << d.message;
         return QObject::tr("the profile was not saved, it would not load: %1").arg(why.join(QStringLiteral("; ")));
     }
-    QSaveFile f(file);
-    if (!f.open(QIODevice::WriteOnly) || f.write(data) != data.size() || !f.commit())
-        return QObject::tr("cannot write the profile %1: %2").arg(file, f.errorString());
+    if (const auto saved = AtomicFile::write(file, data); !saved)
+        return QObject::tr("the profile was not saved: %1").arg(saved.errorText());
     return {};
 }
 

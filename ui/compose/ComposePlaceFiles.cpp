@@ -3,6 +3,7 @@
 // prompt and the form kept across restarts.
 #include "ui/compose/ComposePlace.h"
 
+#include "core/base/AtomicFile.h"
 #include "core/base/InputLimits.h"
 #include "core/model/JobSpecJson.h"
 #include "core/profiles/ProfileRegistry.h"
@@ -21,7 +22,6 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QUndoStack>
 
 namespace scalelab {
@@ -70,9 +70,8 @@ QString ComposePlace::openSpecFile(const QString &path)
 
 QString ComposePlace::saveSpecFile(const QString &path)
 {
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(jobSpecToJson(spec())) < 0 || !f.commit()) {
-        const QString err = tr("Could not save %1: %2").arg(path, f.errorString());
+    if (const auto saved = AtomicFile::write(path, jobSpecToJson(spec())); !saved) {
+        const QString err = tr("Could not save: %1").arg(saved.errorText());
         Q_EMIT message(err);
         return err;
     }

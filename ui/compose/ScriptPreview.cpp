@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/compose/ScriptPreview.h"
 
+#include "core/base/AtomicFile.h"
 #include "ui/compose/ScriptHighlighter.h"
 
 #include "ui/common/AfterFirstPaint.h"
@@ -14,7 +15,6 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QScrollBar>
 #include <QStyle>
 #include <QVBoxLayout>
@@ -90,9 +90,8 @@ void ScriptPreview::saveAs()
     dlg->setAttribute(Qt::WA_DeleteOnClose);
     const QString text = script();
     connect(dlg, &QFileDialog::fileSelected, this, [this, text](const QString &path) {
-        QSaveFile f(path);
-        if (!f.open(QIODevice::WriteOnly) || f.write(text.toUtf8()) < 0 || !f.commit()) {
-            Q_EMIT message(tr("Could not save %1: %2").arg(path, f.errorString()));
+        if (const auto saved = AtomicFile::write(path, text.toUtf8()); !saved) {
+            Q_EMIT message(tr("Could not save: %1").arg(saved.errorText()));
             return;
         }
         Q_EMIT message(tr("Script saved to %1.").arg(path));

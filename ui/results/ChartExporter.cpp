@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/results/ChartExporter.h"
 
+#include "core/base/AtomicFile.h"
+#include "core/base/AtomicFile.h"
 #include "ui/results/QCustomPlotInclude.h"
 
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMessageBox>
-#include <QSaveFile>
 #include <QSvgGenerator>
 
 namespace scalelab {
@@ -33,35 +34,50 @@ void reportError(QWidget *parent, const QString &error)
 QString ChartExporter::savePng(QCustomPlot *plot, const QString &path, int width, int height)
 {
     const QSize s = sizeOf(plot, width, height);
-    if (!plot->savePng(path, s.width(), s.height()))
-        return QObject::tr("%1: cannot write the PNG image; check the folder exists and is writable").arg(path);
-    return {};
+    QImage image = plot->toPixmap(s.width(), s.height()).toImage();
+    image.setDotsPerMeterX(3780);   // 96 dpi, as QCustomPlot::savePng marks it
+    image.setDotsPerMeterY(3780);
+    AtomicFile file(path);
+    if (auto opened = file.open(); !opened)
+        return opened.errorText();
+    if (image.isNull() || !image.save(file.device(), "PNG"))
+        return QObject::tr("%1: cannot draw the PNG image").arg(path);
+    return file.commit().errorText();
 }
 
 QString ChartExporter::saveSvg(QCustomPlot *plot, const QString &path, int width, int height)
 {
     const QSize s = sizeOf(plot, width, height);
-    QSvgGenerator gen;
-    gen.setFileName(path);
-    gen.setSize(s);
-    gen.setViewBox(QRect(QPoint(0, 0), s));
-    gen.setTitle(plot->objectName());
-    QCPPainter painter;
-    if (!painter.begin(&gen))
-        return QObject::tr("%1: cannot write the SVG file; check the folder exists and is writable").arg(path);
-    plot->toPainter(&painter, s.width(), s.height());
-    painter.end();
-    if (QFileInfo(path).size() <= 0)
+    AtomicFile file(path);
+    if (auto opened = file.open(); !opened)
+        return opened.errorText();
+    {
+        QSvgGenerator gen;
+        gen.setOutputDevice(file.device());
+        gen.setSize(s);
+        gen.setViewBox(QRect(QPoint(0, 0), s));
+        gen.setTitle(plot->objectName());
+        QCPPainter painter;
+        if (!painter.begin(&gen))
+            return QObject::tr("%1: cannot draw the SVG file").arg(path);
+        plot->toPainter(&painter, s.width(), s.height());
+        painter.end();
+    }
+    if (file.written() == 0)
         return QObject::tr("%1: the SVG file is empty").arg(path);
-    return {};
+    return file.commit().errorText();
 }
 
 QString ChartExporter::savePdf(QCustomPlot *plot, const QString &path, int width, int height)
 {
     const QSize s = sizeOf(plot, width, height);
-    if (!plot->savePdf(path, s.width(), s.height(), QCP::epNoCosmetic, QStringLiteral("ScaleLab"), plot->objectName()))
-        return QObject::tr("%1: cannot write the PDF file; check the folder exists and is writable").arg(path);
-    return {};
+    // QCustomPlot prints to a file name only: it prints the temporary.
+    return AtomicFile::writeThrough(path,
+                                    [&](const QString &temp) {
+                                        return plot->savePdf(temp, s.width(), s.height(), QCP::epNoCosmetic,
+                                                             QStringLiteral("ScaleLab"), plot->objectName());
+                                    })
+        .errorText();
 }
 
 QString ChartExporter::save(QCustomPlot *plot, const QString &path)
@@ -78,10 +94,7 @@ QString ChartExporter::save(QCustomPlot *plot, const QString &path)
 
 QString ChartExporter::saveText(const QString &path, const QByteArray &data)
 {
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) || f.write(data) != data.size() || !f.commit())
-        return QObject::tr("%1: cannot write: %2").arg(path, f.errorString());
-    return {};
+    return AtomicFile::write(path, data).errorText();
 }
 
 void ChartExporter::askAndSave(QCustomPlot *plot, QWidget *parent, const QString &baseName)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/results/ScalingReport.h"
 
+#include "core/base/AtomicFile.h"
 #include "core/profiles/ProfileRegistry.h"
 #include "core/store/RunStore.h"
 #include "ui/results/QCustomPlotInclude.h"
@@ -8,7 +9,6 @@
 
 #include <QApplication>
 #include <QDateTime>
-#include <QFileInfo>
 #include <QPageSize>
 #include <QPdfWriter>
 #include <QTextDocument>
@@ -174,21 +174,25 @@ QString printReport(const ReportContent &content, const QString &pdfPath)
     for (const auto &[url, image] : content.images)
         doc.addResource(QTextDocument::ImageResource, QUrl(url), image);
     doc.setHtml(content.html);
-    const QString title = content.title;
+    // Printed into a temporary beside the target, renamed over it only when
+    // whole: a full disk or a kill leaves the previous report as it was.
+    AtomicFile file(pdfPath);
+    if (auto opened = file.open(); !opened)
+        return QStringLiteral("scaling report: %1").arg(opened.errorText());
     {
-        QPdfWriter writer(pdfPath);   // the file is complete when the writer is gone
+        QPdfWriter writer(file.device());   // the PDF is complete when the writer is gone
         writer.setPageSize(QPageSize(QPageSize::A4));
         writer.setPageMargins(QMarginsF(15, 15, 15, 15), QPageLayout::Millimeter);
-        writer.setTitle(title);
+        writer.setTitle(content.title);
         writer.setCreator(QStringLiteral("ScaleLab"));
         writer.setResolution(300);
         doc.setPageSize(writer.pageLayout().paintRectPoints().size());
         doc.print(&writer);
     }
-    const QFileInfo fi(pdfPath);
-    if (!fi.exists() || fi.size() == 0)
-        return QStringLiteral("scaling report: %1 could not be written; check the folder exists and is writable")
-            .arg(pdfPath);
+    if (file.written() == 0)
+        return QStringLiteral("scaling report: nothing was printed into %1").arg(pdfPath);
+    if (auto committed = file.commit(); !committed)
+        return QStringLiteral("scaling report: %1").arg(committed.errorText());
     return {};
 }
 

@@ -8,6 +8,7 @@
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
+#include <QMessageBox>
 #include <QFormLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -75,6 +76,13 @@ void SettingsDialog::save()
     AppSettings::set(AppSettings::Key::NotificationsEnabled, m_notify->isChecked());
     AppSettings::set(AppSettings::Key::TailKilobytes, m_tail->value());
     AppSettings::set(AppSettings::Key::FetchMegabytes, m_fetch->value());
+    if (const auto saved = AppSettings::save(); !saved) {
+        // On the window: this dialog closes next.
+        auto *box = new QMessageBox(QMessageBox::Warning, tr("Settings not saved"), saved.errorText(), QMessageBox::Ok,
+                                    parentWidget());
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    }
     if (ClusterService *cm = m_services.clusters())
         cm->applySettings();
 }
