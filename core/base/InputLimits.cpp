@@ -129,38 +129,45 @@ FileRead readStream(int fd, const QString &name, const QString &what, qint64 max
                     int totalMs)
 {
     FileRead r;
-    QFile f;
-    if (!f.open(fd, QIODevice::ReadOnly | QIODevice::Unbuffered, QFileDevice::DontCloseHandle)) {
-        r.problem = problem(QStringLiteral("file-unreadable"),
-                            QStringLiteral("%1: cannot read this %2: %3").arg(name, what, f.errorString()));
+    auto stalled = [&](bool idle, qsizetype read) {
+        r.problem = problem(QStringLiteral("input-stalled"),
+                            QStringLiteral("%1: the %2 %3 (%4 bytes read); ScaleLab stops waiting so that a writer "
+                                           "that never closes cannot hang it. Save it to a file and give that file "
+                                           "instead.")
+                                .arg(name, what,
+                                     idle ? QStringLiteral("sent nothing for %1 s").arg(idleMs / 1000.0)
+                                          : QStringLiteral("did not end within %1 s").arg(totalMs / 1000.0))
+                                .arg(read));
         return r;
-    }
+    };
     QElapsedTimer clock;
     clock.start();
     QByteArray data;
-    while (data.size() <= maxBytes) {
+    for (;;) {
         const qint64 left = totalMs - clock.elapsed();
-        const auto wait = PlatformFile::waitReadable(fd, int(std::clamp<qint64>(left, 0, idleMs)));
-        if (wait != PlatformFile::Wait::Readable) {
-            const bool idle = wait == PlatformFile::Wait::TimedOut && left > idleMs;
-            r.problem = problem(QStringLiteral("input-stalled"),
-                                QStringLiteral("%1: the %2 %3 (%4 bytes read); ScaleLab stops waiting so that a "
-                                               "writer that never closes cannot hang it. Save it to a file and give "
-                                               "that file instead.")
-                                    .arg(name, what,
-                                         idle ? QStringLiteral("sent nothing for %1 s").arg(idleMs / 1000)
-                                              : QStringLiteral("did not end within %1 s").arg(totalMs / 1000))
-                                    .arg(data.size()));
+        if (left <= 0)
+            return stalled(false, data.size());
+        const auto wait = PlatformFile::waitReadable(fd, int(std::min<qint64>(left, idleMs)));
+        if (wait == PlatformFile::Wait::TimedOut)
+            return stalled(left > idleMs, data.size());
+        // One read of what is there: never a wait for a full chunk.
+        const qsizetype at = data.size();
+        data.resize(at + qsizetype(std::min(kChunk, maxBytes + 1 - at)));
+        const qint64 n =
+            wait == PlatformFile::Wait::Readable ? PlatformFile::readSome(fd, data.data() + at, data.size() - at) : -1;
+        if (n < 0) {
+            r.problem =
+                problem(QStringLiteral("file-unreadable"),
+                        QStringLiteral("%1: cannot read this %2: %3").arg(name, what, PlatformFile::lastErrorText()));
             return r;
         }
-        const QByteArray chunk = f.read(std::min(kChunk, maxBytes + 1 - data.size()));
-        if (chunk.isEmpty())
+        data.resize(at + qsizetype(n));
+        if (n == 0)
             break;
-        data += chunk;
-    }
-    if (data.size() > maxBytes) {
-        r.problem = tooLarge(name, what, maxBytes);
-        return r;
+        if (data.size() > maxBytes) {
+            r.problem = tooLarge(name, what, maxBytes);
+            return r;
+        }
     }
     return finish(std::move(data), name, what, content);
 }

@@ -22,6 +22,11 @@ struct Opened {
 Opened openRegular(const QString &path);
 void closeFd(int fd);
 
+// One read(2) of at most `max` bytes: what is there now, 0 at the end, -1 on
+// an error (errorText says which). Never waits for more than the first byte.
+qint64 readSome(int fd, char *buffer, qint64 max);
+QString lastErrorText();
+
 enum class Wait { Readable, TimedOut, Failed };
 // Waits at most `ms` until `fd` has bytes (or its end) to read.
 Wait waitReadable(int fd, int ms);

@@ -75,6 +75,20 @@ void closeFd(int fd)
         ::close(fd);
 }
 
+qint64 readSome(int fd, char *buffer, qint64 max)
+{
+    for (;;) {
+        const ssize_t n = ::read(fd, buffer, size_t(max));
+        if (n >= 0 || errno != EINTR)
+            return qint64(n);
+    }
+}
+
+QString lastErrorText()
+{
+    return errorText(errno);
+}
+
 Wait waitReadable(int fd, int ms)
 {
     pollfd p{fd, POLLIN, 0};

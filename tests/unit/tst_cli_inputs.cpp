@@ -208,7 +208,7 @@ private Q_SLOTS:
         const Run r = runScalelab({QStringLiteral("render"), QStringLiteral("-")}, env, std::nullopt);
         QVERIFY2(r.finished, "scalelab render - did not finish: it waited on stdin for ever");
         QCOMPARE(r.exitCode, 2);
-        QVERIFY2(r.err.contains(QLatin1String("<stdin>: the input sent nothing for 0 s (0 bytes read)")),
+        QVERIFY2(r.err.contains(QLatin1String("<stdin>: the input sent nothing for 0.5 s (0 bytes read)")),
                  qPrintable(r.err));
     }
 #endif
