@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/profiles/ProfileRegistry.h"
 
+#include "core/base/InputLimits.h"
 #include "core/profiles/ProfileLoader.h"
 
 #include <QCoreApplication>
@@ -87,8 +88,10 @@ void ProfileRegistry::loadDirectory(const QString &dir, bool userDir)
 void ProfileRegistry::loadDirectory(const QString &dir, const QString &origin)
 {
     const bool userDir = origin != QLatin1String("shipped");
-    const QFileInfoList files =
-        QDir(dir).entryInfoList({QStringLiteral("*.json")}, QDir::Files | QDir::Readable, QDir::Name);
+    // FIFOs, devices, sockets (QDir::System) and folders named *.json are
+    // listed too, so that the reader names each instead of passing it over.
+    const QFileInfoList files = QDir(dir).entryInfoList(
+        {QStringLiteral("*.json")}, QDir::Files | QDir::Dirs | QDir::System | QDir::NoDotAndDotDot, QDir::Name);
     for (const QFileInfo &fi : files) {
         auto result = loadProfileFile(fi.absoluteFilePath());
         for (auto d : result.problems) {
@@ -113,7 +116,7 @@ void ProfileRegistry::loadDirectory(const QString &dir, const QString &origin)
                                      0,
                                      0,
                                      QStringLiteral("%1: id \"%2\" is already defined by %3; this file is ignored")
-                                         .arg(fi.absoluteFilePath(), p.id, it->filePath),
+                                         .arg(fi.absoluteFilePath(), InputLimits::quoted(p.id), it->filePath),
                                      {}};
         }
     }
