@@ -42,7 +42,9 @@ int MetricsCommand::run(CliContext &ctx, const QStringList &args)
             QStringLiteral("add your own patterns (JSON, see below)"));
     a.footer(QStringLiteral("--patterns FILE: a JSON array of {\"name\", \"regex\", \"unit\",\n"
                             "\"aggregation\": \"last|mean|max|min|per-rank-sum\"} (or a study's notes object with\n"
-                            "\"metricPatterns\"); a pattern with a built-in name replaces that metric's value."));
+                            "\"metricPatterns\"); a pattern with a built-in name replaces that metric's value.\n"
+                            "Regexes use RE2 syntax (no backreferences or lookarounds: each runs in time linear in\n"
+                            "the log); at most 100 patterns of 1000 characters, a FILE of at most 1 MB."));
     a.examples({QStringLiteral("scalelab metrics slurm-95659.out"),
                 QStringLiteral("scalelab metrics slurm-95659.out --patterns patterns.json --json"),
                 QStringLiteral("ssh login cat run/slurm-95659.out | scalelab metrics -")});
