@@ -228,6 +228,28 @@ private Q_SLOTS:
                  qPrintable(r.err));
     }
 
+    // A value of a megabyte in a spec is quoted cut in the validator's findings.
+    void longValuesGiveShortErrorLines_data()
+    {
+        QTest::addColumn<QString>("field");
+        for (const char *field : {"partition", "account", "time", "memory"})
+            QTest::newRow(field) << QString::fromLatin1(field);
+    }
+
+    void longValuesGiveShortErrorLines()
+    {
+        QFETCH(QString, field);
+        const QString spec = m_dir.filePath(QStringLiteral("long-value.json"));
+        QVERIFY(write(spec, "{\"profile\": \"puhti\", \"gpus\": 1, \"framework\": \"pytorch-ddp\", \"" + field.toUtf8()
+                                + "\": \"" + QByteArray(1024 * 1024, 'x') + "\"}\n"));
+        const Run r = runScalelab({QStringLiteral("render"), spec}, m_env);
+        QVERIFY(r.finished);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QStringLiteral("... (%1 more characters)").arg(1024 * 1024 - 120)),
+                 qPrintable(r.err.left(2000)));
+        QVERIFY2(r.err.size() < 2000, qPrintable(r.err.left(2000)));
+    }
+
     void utf16AndNulAreNamed_data()
     {
         QTest::addColumn<QStringList>("args");
