@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "app/GuiMain.h"
 
+#include "app/DisplayCheck.h"
+#include "app/cli/CliContext.h"
 #include "app/cli/CliMain.h"
+
+#include "core/base/Logging.h"
 
 #include "ui/common/AfterFirstPaint.h"
 #include "ui/common/AppServices.h"
@@ -77,6 +81,12 @@ int GuiMain::run(int argc, char **argv, const WindowOptions &opts)
     if (screenshot && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY")
         && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
+    // Qt aborts when its platform cannot start: say why and exit 2 instead.
+    if (const QString why = DisplayCheck::problem(argc, argv); !why.isEmpty())
+        return CliContext().unusable(
+            QStringLiteral("cannot open the window on %1. Without a display, use a headless command (see scalelab "
+                           "--help), or QT_QPA_PLATFORM=offscreen scalelab --screenshot FILE.png")
+                .arg(why));
 
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("ScaleLab"));
@@ -85,9 +95,11 @@ int GuiMain::run(int argc, char **argv, const WindowOptions &opts)
     // The window id: docks match the window to io.github.scalelab.scalelab.desktop
     // (its StartupWMClass) and show its icon.
     QGuiApplication::setDesktopFileName(QStringLiteral("io.github.scalelab.scalelab"));
-    // Settings are created owner-only before QSettings first writes them.
-    for (const QString &p : PrivateData::secure(PrivateData::Create::Settings))
-        std::fprintf(stderr, "scalelab: warning: %s\n", qPrintable(p));
+    // Settings are created owner-only before QSettings first writes them;
+    // data folders others can read are named in the log and the status bar.
+    const QStringList privacyWarnings = PrivateData::prepare(PrivateData::Create::Settings);
+    for (const QString &p : privacyWarnings)
+        qCWarning(lcUi).noquote() << p;
     // The platform's style (or -style), Fusion for the dark palette; see
     // StartupStyle for what it changes.
     app.setStyle(new StartupStyle(opts.dark ? QStringLiteral("Fusion") : QApplication::style()->name()));
@@ -109,6 +121,13 @@ int GuiMain::run(int argc, char **argv, const WindowOptions &opts)
     phase("services");
     MainWindow window(services);
     phase("window");
+    if (!privacyWarnings.isEmpty())
+        window.statusBar()->showMessage(privacyWarnings.size() == 1
+                                            ? privacyWarnings.front()
+                                            : QObject::tr("%1 (and %2 more warnings in Help ▸ Diagnostics)")
+                                                  .arg(privacyWarnings.front())
+                                                  .arg(privacyWarnings.size() - 1),
+                                        60000);
     if (!opts.spec.isEmpty()) {
         const QString err = window.compose()->openSpecFile(opts.spec);
         if (!err.isEmpty()) {

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+#include "app/DisplayCheck.h"
 #include "app/GuiMain.h"
+#include "app/cli/CliContext.h"
 #include "app/cli/CliMain.h"
 #include "core/base/Logging.h"
 #include "ui/common/PrivateData.h"
@@ -11,10 +13,11 @@
 
 namespace {
 
-// Private data is tightened at every start, headless commands included.
-void securePrivateData()
+// Private data folders others can read are named at every start, headless
+// commands included (a warning: modes ScaleLab did not set are not changed).
+void warnAboutPrivateData()
 {
-    for (const QString &p : scalelab::PrivateData::secure(scalelab::PrivateData::Create::Nothing))
+    for (const QString &p : scalelab::PrivateData::prepare(scalelab::PrivateData::Create::Nothing))
         std::fprintf(stderr, "scalelab: warning: %s\n", qPrintable(p));
 }
 
@@ -41,15 +44,19 @@ int main(int argc, char **argv)
     if (scalelab::CliMain::needsGuiApplication(route.command)) {
         if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
             qputenv("QT_QPA_PLATFORM", "offscreen");
+        if (const QString why = scalelab::DisplayCheck::problem(argc, argv); !why.isEmpty())
+            return scalelab::CliContext().unusable(
+                QStringLiteral("%1 cannot draw on %2; it needs no display: unset QT_QPA_PLATFORM")
+                    .arg(route.command, why));
         QApplication app(argc, argv);
         QCoreApplication::setApplicationName(QStringLiteral("ScaleLab"));
-        securePrivateData();
+        warnAboutPrivateData();
         return scalelab::CliMain::run(route.command, route.args);
     }
     // Headless: no display needed, no widgets created.
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("ScaleLab"));
     QCoreApplication::setApplicationVersion(QStringLiteral(SCALELAB_VERSION));
-    securePrivateData();
+    warnAboutPrivateData();
     return scalelab::CliMain::run(route.command, route.args);
 }

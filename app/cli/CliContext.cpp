@@ -40,7 +40,11 @@ const ProfileRegistry &CliContext::profiles()
 const ClusterProfile *CliContext::profileFor(const QString &id)
 {
     const ClusterProfile *p = profiles().find(id);
-    if (!p) {
+    if (const QString broken = profiles().brokenOverride(id); !p && !broken.isEmpty()) {
+        // Never the profile it replaces: the researcher meant their own file.
+        err << "scalelab: " << broken << "\n";
+        err.flush();
+    } else if (!p) {
         QStringList ids;
         for (const auto &prof : profiles().profiles())
             ids << prof.id;

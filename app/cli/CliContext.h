@@ -48,7 +48,8 @@ public:
     // Reads and parses a spec file ("-": stdin); prints the reason and
     // returns nullopt on unusable input (exit code 2).
     std::optional<JobSpec> readSpec(const QString &path);
-    // The profile, or nullptr with the known ids and a did-you-mean printed.
+    // The profile, or nullptr with the reason printed: the known ids and a
+    // did-you-mean, or the broken file that replaces the profile of that id.
     const ClusterProfile *profileFor(const QString &id);
     int unusable(const QString &reason);
 

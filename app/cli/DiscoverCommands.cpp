@@ -4,7 +4,9 @@
 #include "app/cli/CliCluster.h"
 #include "app/cli/CliContext.h"
 #include "app/cli/CliParser.h"
+#include "app/cli/SlurmCommandSupport.h"
 #include "core/base/DiagnosticFormat.h"
+#include "core/base/PrivateFiles.h"
 #include "core/client/RemoteExecutor.h"
 #include "core/discovery/DiscoveryScript.h"
 #include "core/discovery/ProfileCheck.h"
@@ -107,6 +109,8 @@ int DiscoverCommands::discover(CliContext &ctx, const QStringList &args)
         return *rc;
     const QString output = a.value(QStringLiteral("output")).value_or(QString());
     const QString sshConfig = a.value(QStringLiteral("ssh-config")).value_or(QString());
+    if (const QString e = cli::sshConfigProblem(sshConfig); !e.isEmpty())
+        return ctx.unusable(e);
     const bool acceptNew = a.isSet(QStringLiteral("accept-new-host-key"));
     const bool json = a.isSet(QStringLiteral("json"));
     const QStringList pos = a.positional();
@@ -121,7 +125,13 @@ int DiscoverCommands::discover(CliContext &ctx, const QStringList &args)
         return d.exitCode;
     const QByteArray profileJson = ProfileJson::write(d.built.profile);
     const QString cache = cachePath(d.built.profile.id);
-    const QString cacheError = writeFile(cache, profileJson);
+    // ScaleLab's own cache: created owner-only (the profile names accounts);
+    // QSaveFile keeps the mode of the file it replaces.
+    QString cacheError = PrivateFiles::makeDirectory(QFileInfo(cache).absolutePath());
+    if (cacheError.isEmpty())
+        cacheError = PrivateFiles::makeFile(cache);
+    if (cacheError.isEmpty())
+        cacheError = writeFile(cache, profileJson);
     if (!output.isEmpty())
         if (const QString e = writeFile(output, profileJson); !e.isEmpty())
             return ctx.unusable(QStringLiteral("cannot write %1: %2").arg(output, e));
@@ -174,6 +184,8 @@ int DiscoverCommands::profilesCheck(CliContext &ctx, const QStringList &args)
         return *rc;
     QString alias = a.value(QStringLiteral("connection")).value_or(QString());
     const QString sshConfig = a.value(QStringLiteral("ssh-config")).value_or(QString());
+    if (const QString e = cli::sshConfigProblem(sshConfig); !e.isEmpty())
+        return ctx.unusable(e);
     const bool acceptNew = a.isSet(QStringLiteral("accept-new-host-key"));
     const bool json = a.isSet(QStringLiteral("json"));
     const QStringList pos = a.positional();

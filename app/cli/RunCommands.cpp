@@ -40,7 +40,10 @@ int SlurmCommands::status(CliContext &ctx, const QStringList &args)
         return ctx.unusable(QStringLiteral("status takes no arguments (see `scalelab status --help`)"));
     const bool json = a.isSet(QStringLiteral("json"));
     ctx.setJsonMode(json);
-    const ConnectionOptions o = connectionOptions(a);
+    const auto options = connectionOptions(ctx, a);
+    if (!options)
+        return int(ExitCode::Unusable);
+    const ConnectionOptions &o = *options;
     // --connection: that cluster alone, polled and listed.
     auto wanted = [&o](const RunRecord &r) { return o.alias.isEmpty() || r.clusterAlias == o.alias; };
     RunStore store;

@@ -5,6 +5,7 @@
 #include "app/cli/CliParser.h"
 #include "core/client/RunLifecycle.h"
 #include "core/client/SlurmClient.h"
+#include "core/sshconfig/SshConfigFile.h"
 #include "core/store/RunStore.h"
 
 namespace scalelab::cli {
@@ -18,13 +19,23 @@ void addConnectionOptions(CliParser &a, const QString &aliasHelp)
            QStringLiteral("add an unknown host key to known_hosts (a changed key is always refused)"));
 }
 
-ConnectionOptions connectionOptions(const CliParser &a)
+std::optional<ConnectionOptions> connectionOptions(CliContext &ctx, const CliParser &a)
 {
     ConnectionOptions o;
     o.alias = a.value(QStringLiteral("connection")).value_or(QString());
     o.sshConfig = a.value(QStringLiteral("ssh-config")).value_or(QString());
     o.acceptNew = a.isSet(QStringLiteral("accept-new-host-key"));
+    if (const QString e = sshConfigProblem(o.sshConfig); !e.isEmpty()) {
+        ctx.unusable(e);
+        return std::nullopt;
+    }
     return o;
+}
+
+QString sshConfigProblem(const QString &sshConfig)
+{
+    const QString e = SshConfigFile::namedFileProblem(sshConfig);
+    return e.isEmpty() || sshConfig.isEmpty() ? e : QStringLiteral("--ssh-config: ") + e;
 }
 
 QString defaultAliasHelp()
@@ -83,7 +94,10 @@ std::optional<qint64> runIdArg(CliContext &ctx, const QStringList &pos, const ch
 int onRunCluster(CliContext &ctx, const CliParser &a, const char *cmd,
                  const std::function<bool(RunStore &, RunLifecycle &, qint64)> &act)
 {
-    const ConnectionOptions o = connectionOptions(a);
+    const auto options = connectionOptions(ctx, a);
+    if (!options)
+        return int(ExitCode::Unusable);
+    const ConnectionOptions &o = *options;
     const auto id = runIdArg(ctx, a.positional(), cmd);
     if (!id)
         return int(ExitCode::Unusable);

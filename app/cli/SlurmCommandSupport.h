@@ -27,7 +27,12 @@ struct ConnectionOptions {
 
 // --connection, --ssh-config, --accept-new-host-key.
 void addConnectionOptions(CliParser &a, const QString &aliasHelp);
-ConnectionOptions connectionOptions(const CliParser &a);
+// nullopt (the reason printed; exit 2) when --ssh-config or
+// $SCALELAB_SSH_CONFIG names a file that does not exist.
+std::optional<ConnectionOptions> connectionOptions(CliContext &ctx, const CliParser &a);
+// "" or why the SSH config a command would read cannot be used (--ssh-config
+// FILE given as `sshConfig`, else $SCALELAB_SSH_CONFIG or ~/.ssh/config).
+QString sshConfigProblem(const QString &sshConfig);
 QString defaultAliasHelp();   // --connection's help where the profile names the host
 
 // Opens the researcher's run store; says why on stderr when it cannot.

@@ -178,7 +178,10 @@ int SlurmCommands::submit(CliContext &ctx, const QStringList &args)
         return *rc;
     ctx.setJsonMode(a.isSet(QStringLiteral("json")));
     const bool dryRun = a.isSet(QStringLiteral("dry-run"));
-    const ConnectionOptions o = connectionOptions(a);
+    const auto options = connectionOptions(ctx, a);
+    if (!options)
+        return int(ExitCode::Unusable);
+    const ConnectionOptions &o = *options;
     if (a.positional().size() != 1)
         return ctx.unusable(QStringLiteral("submit needs exactly one SPEC.json"));
     int rc = 0;
@@ -241,7 +244,10 @@ int SlurmCommands::study(CliContext &ctx, const QStringList &args)
             scaling.mode = mode;
         }
     }
-    const ConnectionOptions o = connectionOptions(a);
+    const auto options = connectionOptions(ctx, a);
+    if (!options)
+        return int(ExitCode::Unusable);
+    const ConnectionOptions &o = *options;
     if (a.positional().size() != 1 || !gpus)
         return ctx.unusable(QStringLiteral("study needs SPEC.json and --gpus 1,2,4,8"));
     QList<int> counts;

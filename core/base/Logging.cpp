@@ -62,12 +62,9 @@ void openLocked(LogState &s)
 {
     s.file.close();
     s.file.setFileName(s.path);
-    const bool existed = s.file.exists();
-    if (!s.file.open(QIODevice::WriteOnly | QIODevice::Append | QIODevice::Text))
-        return;
-    if (!existed
-        || (s.file.permissions() & ~(QFile::ReadOwner | QFile::WriteOwner | QFile::ReadUser | QFile::WriteUser)))
-        s.file.setPermissions(QFile::ReadOwner | QFile::WriteOwner);
+    // Created owner-only; an existing log keeps the mode it has.
+    if (!s.file.open(QIODevice::WriteOnly | QIODevice::Append | QIODevice::Text, QFile::ReadOwner | QFile::WriteOwner))
+        return;   // logging stays off; the program goes on
 }
 
 void rotateLocked(LogState &s)

@@ -8,23 +8,32 @@ namespace scalelab {
 
 // The researcher's data (run store, settings, the SSH config the app writes,
 // fetched job output) holds accounts, paths and job scripts: on shared login
-// nodes and multi-user laptops only its owner may read it. Folders are 0700
-// and files 0600 from their creation on. Qt's permission calls only: no
-// POSIX code here, so this builds wherever Qt does.
+// nodes and multi-user laptops only its owner should read it. What ScaleLab
+// creates is owner-only from its creation on (folders 0700, files 0600);
+// what already exists keeps its mode: a team folder stays shared, a
+// read-only file stays read-only. Qt's permission calls only: no POSIX code
+// here, so this builds wherever Qt does.
 namespace PrivateFiles {
 
-// Creates `dir` (and missing parents) and sets it to 0700; an existing
-// folder is tightened. Returns "" or what went wrong, naming the folder.
+// Creates `dir` and each missing parent with 0700 (as the XDG base directory
+// rules ask of folders a program creates). An existing folder is left as it
+// is. Returns "" or what went wrong, naming the folder.
 QString makeDirectory(const QString &dir);
 
-// Creates an empty `file` with 0600 unless it exists; an existing file is set
-// to 0600. Writers that replace a file (QSaveFile) keep these permissions.
+// Creates an empty `file` with 0600 unless it exists. An existing file keeps
+// its mode and must be writable: a read-only one is an error naming it and
+// its mode (never made writable). Writers that replace a file (QSaveFile)
+// keep its permissions.
 QString makeFile(const QString &file);
 
-// Tightens an existing folder and its entries (folders 0700, files 0600;
-// executables keep their x bit for the owner). Returns one line per entry it
-// could not change; a missing folder is not an error.
-QStringList tightenFolder(const QString &dir);
+// A warning for a folder others may enter or read (any group or other bit),
+// naming it, its mode and how many of its entries they can read; "" when it
+// is owner-only or missing. Nothing is changed. One level of entries: a
+// closed folder shuts others out of everything below it.
+QString openFolderWarning(const QString &dir);
+
+// "0755": the permission bits of `path` as chmod takes them ("" when missing).
+QString modeText(const QString &path);
 
 }   // namespace PrivateFiles
 }   // namespace scalelab

@@ -16,9 +16,19 @@ namespace scalelab {
 
 using namespace profileread;
 
+namespace {
+
+QString idFromFileName(const QString &filePath)
+{
+    return filePath.isEmpty() ? QString() : QFileInfo(filePath).completeBaseName();
+}
+
+}   // namespace
+
 ProfileLoadResult loadProfile(const QByteArray &data, const QString &filePath)
 {
     ProfileLoadResult result;
+    result.claimedId = idFromFileName(filePath);
     const QString file = filePath.isEmpty() ? QStringLiteral("<profile>") : filePath;
     Diagnostic parseError;
     auto doc = JsonSupport::parse(data, file, &parseError);
@@ -69,6 +79,8 @@ ProfileLoadResult loadProfile(const QByteArray &data, const QString &filePath)
     if (!p.id.isEmpty() && !idRe.match(p.id).hasMatch())
         r.error(QStringLiteral("id"),
                 QStringLiteral("\"%1\" must be lower-case letters, digits, - or _").arg(InputLimits::quoted(p.id)));
+    else if (!p.id.isEmpty())
+        result.claimedId = p.id;
     p.name = r.plainString(j, "name", QStringLiteral("name"), true);
     p.site = r.plainString(j, "site", QStringLiteral("site"), false);
     p.description = r.plainString(j, "description", QStringLiteral("description"), false);
@@ -306,6 +318,7 @@ ProfileLoadResult loadProfileFile(const QString &filePath)
     const auto read = InputLimits::readFile(filePath, QStringLiteral("profile"));
     if (!read.ok) {
         ProfileLoadResult r;
+        r.claimedId = idFromFileName(filePath);
         Diagnostic d = read.problem;
         if (d.rule == QLatin1String("file-unreadable"))
             d.rule = QStringLiteral("profile-unreadable");

@@ -10,6 +10,7 @@
 #include <QStandardPaths>
 
 #include <algorithm>
+#include <optional>
 
 namespace scalelab {
 
@@ -88,21 +89,30 @@ void ProfileRegistry::loadDirectory(const QString &dir, bool userDir)
 void ProfileRegistry::loadDirectory(const QString &dir, const QString &origin)
 {
     const bool userDir = origin != QLatin1String("shipped");
-    // FIFOs, devices, sockets (QDir::System) and folders named *.json are
-    // listed too, so that the reader names each instead of passing it over.
+    // Unreadable files too: one the researcher cannot read is reported, not
+    // skipped; so are FIFOs, devices, sockets (QDir::System) and folders named
+    // *.json, which the reader names instead of passing them over.
     const QFileInfoList files = QDir(dir).entryInfoList(
         {QStringLiteral("*.json")}, QDir::Files | QDir::Dirs | QDir::System | QDir::NoDotAndDotDot, QDir::Name);
     for (const QFileInfo &fi : files) {
         auto result = loadProfileFile(fi.absoluteFilePath());
+        std::optional<Diagnostic> firstError;
         for (auto d : result.problems) {
             d.field = fi.absoluteFilePath();
             m_problems << d;
+            if (!firstError && d.severity == Severity::Error)
+                firstError = d;
         }
-        if (!result.profile)
+        if (!result.profile) {
+            if (firstError && !result.claimedId.isEmpty())
+                addBroken({result.claimedId, origin, *firstError, {}, {}});
             continue;
+        }
         ClusterProfile p = *result.profile;
         p.userOverride = userDir;
         p.origin = origin;
+        if (shadowedByBroken(p))
+            continue;
         auto it =
             std::find_if(m_profiles.begin(), m_profiles.end(), [&](const ClusterProfile &e) { return e.id == p.id; });
         if (it == m_profiles.end()) {
@@ -122,6 +132,42 @@ void ProfileRegistry::loadDirectory(const QString &dir, const QString &origin)
     }
     std::sort(m_profiles.begin(), m_profiles.end(),
               [](const ClusterProfile &a, const ClusterProfile &b) { return a.name.localeAwareCompare(b.name) < 0; });
+}
+
+void ProfileRegistry::addBroken(BrokenFile broken)
+{
+    // The profile of a lower folder it was meant to replace goes out of use.
+    auto it =
+        std::find_if(m_profiles.begin(), m_profiles.end(), [&](const ClusterProfile &e) { return e.id == broken.id; });
+    if (it != m_profiles.end() && precedence(it->origin) < precedence(broken.origin)) {
+        broken.shadowedOrigin = it->origin;
+        broken.shadowedFile = it->filePath;
+        m_profiles.erase(it);
+    }
+    m_broken << broken;
+}
+
+bool ProfileRegistry::shadowedByBroken(const ClusterProfile &p)
+{
+    for (BrokenFile &b : m_broken)
+        if (b.id == p.id && precedence(b.origin) > precedence(p.origin)) {
+            b.shadowedOrigin = p.origin;
+            b.shadowedFile = p.filePath;
+            return true;
+        }
+    return false;
+}
+
+QString ProfileRegistry::brokenOverride(const QString &id) const
+{
+    if (find(id))
+        return {};
+    for (const BrokenFile &b : m_broken)
+        if (b.id == id && !b.shadowedOrigin.isEmpty())
+            return QStringLiteral("profile \"%1\" cannot be used: %2 (this %3 file replaces the %4 profile %5; fix "
+                                  "it, or remove it to use that one)")
+                .arg(id, b.firstError.message, b.origin, b.shadowedOrigin, b.shadowedFile);
+    return {};
 }
 
 const ClusterProfile *ProfileRegistry::find(const QString &id) const

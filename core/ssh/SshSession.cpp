@@ -168,6 +168,8 @@ QString SshSession::connectImpl()
     d->broken = false;
     if (d->settings.alias.isEmpty())
         return QStringLiteral("no SSH host alias given; set one in the cluster profile");
+    if (const QString missing = SshConfigFile::namedFileProblem(d->settings.configPath); !missing.isEmpty())
+        return missing;
     const QString cfgPath = d->settings.configPath.isEmpty() ? SshConfigFile::defaultPath() : d->settings.configPath;
     const SshConfigFile cfg = SshConfigFile::load(cfgPath);
     if (const QString cfgError = cfg.errorText(); !cfgError.isEmpty())

@@ -79,6 +79,20 @@ QString SshConfigFile::defaultPath()
     return QDir::homePath() + QStringLiteral("/.ssh/config");
 }
 
+QString SshConfigFile::namedFileProblem(const QString &path)
+{
+    const QString file = path.isEmpty() ? defaultPath() : path;
+    if (file == QDir::homePath() + QStringLiteral("/.ssh/config") || QFileInfo(file).isFile())
+        return {};
+    const QString what = QFileInfo::exists(file) ? QStringLiteral("is not a file") : QStringLiteral("does not exist");
+    if (path.isEmpty())
+        return QStringLiteral("the SSH config %1 named by SCALELAB_SSH_CONFIG %2: set it to your OpenSSH config "
+                              "file, or unset it to read ~/.ssh/config")
+            .arg(QDir::toNativeSeparators(file), what);
+    return QStringLiteral("the SSH config %1 %2: give your OpenSSH config file")
+        .arg(QDir::toNativeSeparators(file), what);
+}
+
 QString SshConfigFile::validateName(const QString &what, const QString &value)
 {
     if (value.startsWith(QLatin1Char('-')))

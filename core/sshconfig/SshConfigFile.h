@@ -25,6 +25,13 @@ class SshConfigFile {
 public:
     // $SCALELAB_SSH_CONFIG if set, else ~/.ssh/config.
     static QString defaultPath();
+    // A config someone named must exist; only ~/.ssh/config, the default, may
+    // be missing (as for ssh: then there is simply no config). `path` is the
+    // file given (--ssh-config, the window's own config); "" stands for
+    // defaultPath(). Returns "" or the error naming the file and, for
+    // $SCALELAB_SSH_CONFIG, the variable: never a silent fallback to reading
+    // the alias as a host name.
+    static QString namedFileProblem(const QString &path);
     // Parses `path` (and its Includes). A missing file gives an empty config
     // and no findings. The config is a parse result, so it carries its findings
     // (diagnostics()) like every other parser, rather than one error text in an

@@ -238,6 +238,33 @@ private Q_SLOTS:
         qunsetenv("SCALELAB_SSH_CONFIG");
         QCOMPARE(SshConfigFile::defaultPath(), QDir::homePath() + QStringLiteral("/.ssh/config"));
     }
+
+    void aNamedConfigMustExist()
+    {
+        // Only ssh's own default may be missing; a file someone named is an
+        // error naming it, never an empty config (aliases read as host names).
+        QTemporaryDir dir;
+        const QString missing = dir.filePath(QStringLiteral("nope/config"));
+        qunsetenv("SCALELAB_SSH_CONFIG");
+        QCOMPARE(SshConfigFile::namedFileProblem(QString()), QString());
+        QCOMPARE(SshConfigFile::namedFileProblem(QDir::homePath() + QStringLiteral("/.ssh/config")), QString());
+        QCOMPARE(SshConfigFile::namedFileProblem(missing),
+                 QStringLiteral("the SSH config %1 does not exist: give your OpenSSH config file").arg(missing));
+        QCOMPARE(SshConfigFile::namedFileProblem(dir.path()),
+                 QStringLiteral("the SSH config %1 is not a file: give your OpenSSH config file").arg(dir.path()));
+        qputenv("SCALELAB_SSH_CONFIG", missing.toLocal8Bit());
+        const QString fromEnv = SshConfigFile::namedFileProblem(QString());
+        QVERIFY2(fromEnv.startsWith(
+                     QStringLiteral("the SSH config %1 named by SCALELAB_SSH_CONFIG does not exist").arg(missing)),
+                 qPrintable(fromEnv));
+        QFile f(missing);
+        QVERIFY(QDir().mkpath(QFileInfo(missing).absolutePath()));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.close();
+        QCOMPARE(SshConfigFile::namedFileProblem(QString()), QString());
+        QCOMPARE(SshConfigFile::namedFileProblem(missing), QString());
+        qunsetenv("SCALELAB_SSH_CONFIG");
+    }
 };
 
 QTEST_GUILESS_MAIN(TestSshConfig)

@@ -39,6 +39,7 @@ private Q_SLOTS:
     void badKeysAreNamed_data();
     void badKeysAreNamed();
     void registryKeepsGoodProfilesAndUserOverrides();
+    void brokenOverrideKeepsTheLowerProfileOutOfUse();
     void systemFolderBetweenShippedAndUser();
     void slurmSettingsLoad();
     void specParsing_data();
@@ -139,6 +140,54 @@ void TestProfiles::registryKeepsGoodProfilesAndUserOverrides()
     QCOMPARE(reg.profiles().size(), 1);
     QCOMPARE(reg.find(QStringLiteral("site"))->name, QStringLiteral("My copy of the site"));
     QVERIFY(reg.find(QStringLiteral("site"))->userOverride);
+}
+
+void TestProfiles::brokenOverrideKeepsTheLowerProfileOutOfUse()
+{
+    QTemporaryDir shipped, user;
+    write(shipped.filePath(QStringLiteral("site.json")), goodProfile());
+    write(shipped.filePath(QStringLiteral("other.json")), goodProfile().replace("\"site\"", "\"other\""));
+    // Malformed JSON: its id is taken from the file name.
+    const QString malformed = user.filePath(QStringLiteral("site.json"));
+    write(malformed, "{\n  \"id\": \"site\",\n  \"name\": \"Mine\",\n  oops\n}\n");
+    // Valid JSON naming its id, but broken: the id it gives counts.
+    QByteArray badKey = goodProfile().replace("\"site\"", "\"other\"");
+    badKey.insert(1, "\"colour\": \"blue\", ");
+    const QString named = user.filePath(QStringLiteral("my-other.json"));
+    write(named, badKey);
+    // Broken with no lower profile of its id: nothing to shadow.
+    write(user.filePath(QStringLiteral("new-site.json")), "{");
+
+    ProfileRegistry reg;
+    reg.loadDirectory(shipped.path(), QStringLiteral("shipped"));
+    QCOMPARE(reg.profiles().size(), 2);
+    reg.loadDirectory(user.path(), QStringLiteral("user"));
+    QVERIFY2(reg.profiles().isEmpty(), "never the shipped copy instead of the researcher's broken file");
+    QVERIFY(!reg.find(QStringLiteral("site")));
+    const QString site = reg.brokenOverride(QStringLiteral("site"));
+    QVERIFY2(site.startsWith(QStringLiteral("profile \"site\" cannot be used: %1:4:").arg(malformed)),
+             qPrintable(site));
+    QVERIFY2(site.contains(
+                 QStringLiteral("replaces the shipped profile %1").arg(shipped.filePath(QStringLiteral("site.json")))),
+             qPrintable(site));
+    const QString other = reg.brokenOverride(QStringLiteral("other"));
+    QVERIFY2(other.contains(named) && other.contains(QLatin1String("colour")), qPrintable(other));
+    QCOMPARE(reg.brokenOverride(QStringLiteral("new-site")), QString());
+
+    // Loaded the other way round (a lower folder after a higher one) the result is the same.
+    ProfileRegistry reversed;
+    reversed.loadDirectory(user.path(), QStringLiteral("user"));
+    reversed.loadDirectory(shipped.path(), QStringLiteral("shipped"));
+    QVERIFY(reversed.profiles().isEmpty());
+    QVERIFY(!reversed.brokenOverride(QStringLiteral("site")).isEmpty());
+
+    // A usable file at the broken file's level or above gives the profile again.
+    QTemporaryDir fixed;
+    write(fixed.filePath(QStringLiteral("site.json")), goodProfile().replace("\"A site\"", "\"Fixed\""));
+    reg.loadDirectory(fixed.path(), QStringLiteral("user"));
+    QVERIFY(reg.find(QStringLiteral("site")));
+    QCOMPARE(reg.find(QStringLiteral("site"))->name, QStringLiteral("Fixed"));
+    QCOMPARE(reg.brokenOverride(QStringLiteral("site")), QString());
 }
 
 void TestProfiles::systemFolderBetweenShippedAndUser()

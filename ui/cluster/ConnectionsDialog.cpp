@@ -101,11 +101,17 @@ ConnectionsDialog::ConnectionsDialog(AppServices &services, QWidget *parent)
     form->addRow(tr("Key file:"), m_key);
     m_form = form;
     layout->addWidget(box);
-    auto *note = new QLabel(tr("SSH config: %1. Host keys are checked against its known_hosts; unknown keys are "
-                               "shown to you before anything else is sent.")
-                                .arg(AppSettings::userSshConfigPath()));
+    // A config named by SCALELAB_SSH_CONFIG that is missing is said here, not
+    // read as empty (every alias would then be taken for a host name).
+    const QString configProblem = SshConfigFile::namedFileProblem(QString());
+    auto *note = new QLabel(configProblem.isEmpty()
+                                ? tr("SSH config: %1. Host keys are checked against its known_hosts; unknown keys are "
+                                     "shown to you before anything else is sent.")
+                                      .arg(AppSettings::userSshConfigPath())
+                                : tr("%1%2. Connections through its aliases fail until this is fixed.")
+                                      .arg(QString(configProblem.front().toUpper()), configProblem.mid(1)));
     note->setWordWrap(true);
-    note->setEnabled(false);
+    note->setEnabled(!configProblem.isEmpty());   // greyed unless it is a problem
     layout->addWidget(note);
 
     auto *testRow = new QHBoxLayout;

@@ -22,19 +22,21 @@ QStringList PrivateData::folders()
     return dirs;
 }
 
-QStringList PrivateData::secure(Create create)
+QStringList PrivateData::prepare(Create create)
 {
-    QStringList problems;
+    QStringList warnings;
     if (create == Create::Settings) {
         const QString file = AppSettings::settingsFilePath();
-        for (const QString &e :
-             {PrivateFiles::makeDirectory(QFileInfo(file).absolutePath()), PrivateFiles::makeFile(file)})
-            if (!e.isEmpty())
-                problems << e;
+        QString e = PrivateFiles::makeDirectory(QFileInfo(file).absolutePath());
+        if (e.isEmpty())
+            e = PrivateFiles::makeFile(file);
+        if (!e.isEmpty())
+            warnings << QStringLiteral("settings: %1; until then changed settings are not saved").arg(e);
     }
     for (const QString &dir : folders())
-        problems << PrivateFiles::tightenFolder(dir);
-    return problems;
+        if (const QString w = PrivateFiles::openFolderWarning(dir); !w.isEmpty())
+            warnings << w;
+    return warnings;
 }
 
 }   // namespace scalelab

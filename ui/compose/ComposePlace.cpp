@@ -165,13 +165,17 @@ void ComposePlace::rerender()
     m_services.setCurrentProfile(s.profile);
     m_form->clearMarks();
     if (!profile) {
-        m_current = {Diagnostic{Severity::Error,
-                                QStringLiteral("unknown-profile"),
-                                QStringLiteral("profile"),
-                                0,
-                                0,
-                                tr("No cluster profile \"%1\" is installed; choose one.").arg(s.profile),
-                                {}}};
+        // A broken file of the researcher's that replaces a shipped profile is
+        // named with its line, never stood in for by the shipped one.
+        const QString broken = m_services.profiles().brokenOverride(s.profile);
+        m_current = {Diagnostic{
+            Severity::Error,
+            broken.isEmpty() ? QStringLiteral("unknown-profile") : QStringLiteral("profile-broken"),
+            QStringLiteral("profile"),
+            0,
+            0,
+            broken.isEmpty() ? tr("No cluster profile \"%1\" is installed; choose one.").arg(s.profile) : broken,
+            {}}};
         m_preview->setScript(QString());
     } else {
         RenderResult r = renderAndValidate(s, *profile);

@@ -358,7 +358,10 @@ void JobForm::setSpec(const JobSpec &s)
     m_updating = true;
     int pi = m_profile->findData(s.profile);
     if (pi < 0 && !s.profile.isEmpty()) {
-        m_profile->addItem(tr("%1 — unknown profile").arg(s.profile), s.profile);
+        m_profile->addItem(m_profiles.brokenOverride(s.profile).isEmpty()
+                               ? tr("%1 — unknown profile").arg(s.profile)
+                               : tr("%1 — its file is broken").arg(s.profile),
+                           s.profile);
         pi = m_profile->count() - 1;
     }
     if (pi >= 0)
