@@ -87,8 +87,11 @@ private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(m_dir.isValid());
-        for (const char *sub : {"data", "config", "state", "home", "profiles", "folder"})
+        for (const char *sub : {"data", "config", "state", "home", "profiles", "folder"}) {
             QVERIFY(QDir().mkpath(m_dir.filePath(QLatin1String(sub))));
+            QVERIFY(QFile::setPermissions(m_dir.filePath(QLatin1String(sub)),
+                                          QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
+        }
         m_fifo = m_dir.filePath(QStringLiteral("fifo"));
         QCOMPARE(QProcess::execute(QStringLiteral("mkfifo"), {m_fifo}), 0);
         m_env = baseEnv(m_dir);
@@ -121,7 +124,12 @@ private Q_SLOTS:
         };
         for (const auto &[name, args] : commands)
             for (const auto &[special, named] : specials)
-                QTest::addRow("%s %s", name, special) << args << QString::fromLatin1(special) << named;
+                // --ssh-config is checked by the command itself before the reader sees it.
+                QTest::addRow("%s %s", name, special)
+                    << args << QString::fromLatin1(special)
+                    << (qstrcmp(name, "ssh config") == 0
+                            ? QStringLiteral("is not a file: give your OpenSSH config file")
+                            : named);
     }
 
     void specialFilesAreRefusedByType()
