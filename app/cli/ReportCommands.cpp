@@ -3,19 +3,47 @@
 
 #include "app/cli/CliParser.h"
 
+#include "core/analysis/StudyChartJson.h"
 #include "core/store/RunStore.h"
 #include "ui/results/ScalingReport.h"
 
+#include <optional>
+
 namespace scalelab {
+
+namespace {
+
+// The study's chart numbers, read as the PDF's charts read them (StudyChartData).
+std::optional<nlohmann::ordered_json> chartJson(RunStore &store, qint64 study, const QString &pdf, QString &error)
+{
+    const ReportInput in = loadReportInput(store, study);
+    if (!in.error.isEmpty()) {
+        error = in.error;
+        return std::nullopt;
+    }
+    nlohmann::ordered_json j{
+        {"study", study},
+        {"name", in.study.name.toStdString()},
+        {"file", pdf.isEmpty() ? nlohmann::ordered_json() : nlohmann::ordered_json(pdf.toStdString())}};
+    const nlohmann::ordered_json charts = studyChartJson(StudyChartData::build(in.table.rows));
+    for (auto it = charts.begin(); it != charts.end(); ++it)
+        j[it.key()] = it.value();
+    return j;
+}
+
+}   // namespace
 
 int ReportCommands::report(CliContext &ctx, const QStringList &args)
 {
-    CliParser a(QStringLiteral("report"), QStringLiteral("-o FILE.pdf [--json] STUDY"),
+    CliParser a(QStringLiteral("report"), QStringLiteral("[-o FILE.pdf] [--json] STUDY"),
                 QStringLiteral("Writes the scaling report of a study (charts, table, advisor, job scripts,\n"
-                               "cluster, Slurm version and dates) as PDF. STUDY is a study id (see `scalelab runs`)."));
+                               "cluster, Slurm version and dates) as PDF. STUDY is a study id (see `scalelab runs`).\n"
+                               "--json prints the numbers of its charts and scaling table (the same the PDF\n"
+                               "draws: medians with ranges, incomplete runs, ideal and Amdahl lines, predictions,\n"
+                               "threshold, axis ranges); -o is then optional."));
     a.value({QStringLiteral("o"), QStringLiteral("output")}, QStringLiteral("FILE.pdf"),
             QStringLiteral("where to write the PDF"));
-    a.examples({QStringLiteral("scalelab report 3 -o study3.pdf")});
+    a.examples({QStringLiteral("scalelab report 3 -o study3.pdf"), QStringLiteral("scalelab report 3 --json")});
     if (auto rc = a.parse(ctx, args))
         return *rc;
     ctx.setJsonMode(a.isSet(QStringLiteral("json")));
@@ -23,23 +51,29 @@ int ReportCommands::report(CliContext &ctx, const QStringList &args)
     const QStringList pos = a.positional();
     bool ok = false;
     const qint64 study = pos.size() == 1 ? pos.front().toLongLong(&ok) : 0;
-    if (!ok || study <= 0 || out.isEmpty())
-        return ctx.unusable(QStringLiteral("report needs STUDY and -o FILE.pdf (see `scalelab report --help`)"));
+    if (!ok || study <= 0 || (out.isEmpty() && !ctx.jsonMode()))
+        return ctx.unusable(
+            QStringLiteral("report needs STUDY and -o FILE.pdf or --json (see `scalelab report --help`)"));
     RunStore store;
     if (const QString e = store.open().errorText(); !e.isEmpty())
         return ctx.unusable(QStringLiteral("cannot open the run store: %1").arg(e));
     if (!store.study(study).ok())
         return ctx.unusable(QStringLiteral("no study %1 (see `scalelab runs`)").arg(study));
-    const QString error = writeScalingReport(store, study, out);
+    QString error = out.isEmpty() ? QString() : writeScalingReport(store, study, out);
+    std::optional<nlohmann::ordered_json> json;
+    if (error.isEmpty() && ctx.jsonMode())
+        json = chartJson(store, study, out, error);
     if (!error.isEmpty()) {
         ctx.err << "scalelab: " << error << "\n";
         ctx.err.flush();
         return int(ExitCode::Errors);
     }
-    ctx.out << out << "\n";
-    ctx.out.flush();
-    if (ctx.jsonMode())
-        ctx.printJson("report", nlohmann::ordered_json{{"study", study}, {"file", out.toStdString()}});
+    if (!out.isEmpty()) {
+        ctx.out << out << "\n";
+        ctx.out.flush();
+    }
+    if (json)
+        ctx.printJson("report", *json);
     return 0;
 }
 

@@ -24,6 +24,19 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
+// Finished runs whose metrics were never stored (a command or the window
+// ended between the final state and the ingest): ingested from what is
+// stored, no connection needed. `handled`: runs a poll cycle just ingested.
+void ingestLate(CliContext &ctx, RunStore &store, const QString &alias, const QList<qint64> &handled)
+{
+    const MissedIngestReport late = RunLifecycle::ingestMissed(store, alias, handled);
+    for (qint64 id : late.runs)
+        ctx.out << "run " << id << ": had finished without metrics; ingested now\n";
+    for (const QString &e : late.errors)
+        ctx.err << "scalelab: ingest: " << e << "\n";
+    ctx.out.flush();
+}
+
 }   // namespace
 
 int SlurmCommands::status(CliContext &ctx, const QStringList &args)
@@ -31,7 +44,8 @@ int SlurmCommands::status(CliContext &ctx, const QStringList &args)
     CliParser a(QStringLiteral("status"), QStringLiteral("[options]"),
                 QStringLiteral("One poll cycle over every active run (one squeue per cluster, one sacct for jobs\n"
                                "that left the queue), reconciling interrupted submissions first; fetches the\n"
-                               "outputs of runs that finished. Then prints the runs and exits."));
+                               "outputs of runs that finished and stores their metrics (also of runs that\n"
+                               "had finished without them). Then prints the runs and exits."));
     addConnectionOptions(a, QStringLiteral("only this cluster (SSH config Host alias): poll it and list its runs"));
     a.examples({QStringLiteral("scalelab status"), QStringLiteral("scalelab status --connection puhti --json")});
     if (auto rc = a.parse(ctx, args))
@@ -59,6 +73,7 @@ int SlurmCommands::status(CliContext &ctx, const QStringList &args)
     }
     bool failed = false;
     Json clusters = Json::array();
+    QList<qint64> ingested;   // by the poll cycles
     for (const QString &alias : aliases) {
         CliCluster cluster(ctx, alias, o.sshConfig, o.acceptNew);
         Json cj{{"cluster", alias.toStdString()}};
@@ -88,10 +103,12 @@ int SlurmCommands::status(CliContext &ctx, const QStringList &args)
             ctx.err << "scalelab: " << alias << ": fetch: " << e << "\n";
         for (const QString &e : cycle.ingestErrors)
             ctx.err << "scalelab: " << alias << ": ingest: " << e << "\n";
+        ingested << cycle.finalRuns << cycle.lateRuns;
         cj["squeueCalls"] = poll.squeueCalls;
         cj["sacctCalls"] = poll.sacctCalls;
         clusters.push_back(cj);
     }
+    ingestLate(ctx, store, o.alias, ingested);
     ctx.err.flush();
     const auto after = store.runs();
     if (json) {

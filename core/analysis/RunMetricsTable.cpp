@@ -196,9 +196,6 @@ RunMetricsTable RunMetricsTable::load(RunStore &store, qint64 studyId, HiddenRun
                 t.units.insert(m.name, m.unit);
             }
         }
-        // Finished, files or accounting here, nothing read from them yet.
-        if (r.isTerminal() && row.metrics.isEmpty() && (row.accounting || records.runsWithFiles.contains(r.id)))
-            t.needsIngest << r.id;
         row.run = std::move(r);
         t.rows.append(std::move(row));
     }

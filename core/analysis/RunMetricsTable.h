@@ -44,9 +44,6 @@ struct RunMetricsTable {
     QStringList metricNames;   // every metric name seen, sorted
     QMap<QString, QString> units;   // metric name -> unit
     QString error;   // "" = loaded
-    // Finished runs with files or accounting but no metrics yet: what the
-    // window ingests on its own.
-    QList<qint64> needsIngest;
     QList<StudyRecord> studies;   // every study (for pickers), whatever studyId was
     int hiddenCount = 0;   // hidden runs among those asked for, whether left out or included
 

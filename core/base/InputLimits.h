@@ -24,6 +24,10 @@ constexpr qint64 kMaxFileBytes = 16 * 1024 * 1024;
 constexpr int kMaxDiagnosticsPerFile = 200;
 // Characters of one input line quoted back in a message.
 constexpr int kMaxQuotedChars = 120;
+// Characters of one shell command (a logical line of a script) that the
+// script importer reads. Linux starts no program with an argument over
+// 128 KB; a longer line is generated data, reported and not read.
+constexpr int kMaxCommandChars = 256 * 1024;
 // A stream (stdin) that sends nothing for this long is given up on, and so is
 // one that has not ended after kStreamTotalMs: a writer that never closes
 // cannot hang a command.

@@ -43,6 +43,8 @@ public:
         m_stopAtNewline = true;
     }
     int stoppedAt() const { return m_stoppedAt; }
+    // Reads the structure only: no words, commands or unresolved names kept.
+    void keepNoWords() { m_keepWords = false; }
 
     ShellLexResult run()
     {
@@ -145,7 +147,7 @@ private:
                 m_r.heredocs << ShellHeredoc{m_word, m_heredocStripTabs};
                 m_heredocPending = false;
             }
-        } else {
+        } else if (m_keepWords) {
             m_cmd.words << ShellWord{m_word, m_wordStart, m_i};
         }
         m_word.clear();
@@ -288,7 +290,7 @@ private:
     {
         // A set beside the ordered list: a line with a million distinct
         // $names must not search the list a million times.
-        if (!m_unresolvedSeen.contains(name)) {
+        if (m_keepWords && !m_unresolvedSeen.contains(name)) {
             m_unresolvedSeen.insert(name);
             m_r.unresolved << name;
         }
@@ -384,6 +386,7 @@ private:
     bool m_heredocPending = false;
     bool m_heredocStripTabs = false;
     bool m_stopAtNewline = false;
+    bool m_keepWords = true;
     int m_stoppedAt = -1;
     QSet<QString> m_unresolvedSeen;
 };
@@ -395,10 +398,19 @@ ShellLexResult lexShell(const QString &text, const VariableLookup &lookup)
     return Lexer(text, lookup).run();
 }
 
+ShellLexResult scanShell(const QString &text)
+{
+    const VariableLookup none;
+    Lexer lexer(text, none);
+    lexer.keepNoWords();
+    return lexer.run();
+}
+
 ShellLineEnd findShellLineEnd(const QString &text, int from)
 {
     const VariableLookup none;
     Lexer lexer(text, none);
+    lexer.keepNoWords();
     lexer.stopAtNewline(from);
     const ShellLexResult r = lexer.run();
     ShellLineEnd e;

@@ -53,6 +53,11 @@ using VariableLookup = std::function<std::optional<QString>(const QString &name)
 // lookup, variables are kept as written.
 ShellLexResult lexShell(const QString &text, const VariableLookup &lookup = {});
 
+// lexShell's reading without its words, commands and unresolved names: only
+// quotes left open, the trailing backslash and here-documents. A huge line
+// costs one pass and no copies of its words.
+ShellLexResult scanShell(const QString &text);
+
 // Where the logical shell line that starts at `from` in `text` ends: the first
 // newline outside any quote, $( ), backtick or backslash continuation, read
 // the way lexShell reads. One pass from `from`, so joining a multi-line quote

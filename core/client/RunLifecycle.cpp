@@ -197,6 +197,11 @@ PollCycleReport RunLifecycle::pollCycle(const PollCycleOptions &options)
             rep.ingestErrors << QStringLiteral("run %1: %2").arg(u.runId).arg(f.ingest.error);
         rep.metricsStored += int(f.ingest.written.size());
     }
+    // Runs that finished in an earlier cycle (or session) without metrics.
+    const MissedIngestReport late = ingestMissed(m_store, alias, rep.finalRuns);
+    rep.lateRuns = late.runs;
+    rep.ingestErrors << late.errors;
+    rep.metricsStored += late.metricsStored;
     if (before && before->clusterAlias == alias && before->hasJob() && !before->isTerminal()
         && !rep.finalRuns.contains(options.watchedRun)) {
         const TailResult t = m_client.tailOutput(options.watchedRun, options.tailBytes);
@@ -216,18 +221,48 @@ FetchReport RunLifecycle::fetchAndIngest(qint64 runId, qint64 maxBytesPerFile)
 {
     FetchReport out;
     out.fetch = m_client.fetch(runId, maxBytesPerFile);
-    out.ingest = IngestService::ingestRun(m_store, runId);
-    // Why a run failed, found once here so views need not read its files.
-    if (const auto run = m_store.run(runId); run && run->isTerminal() && run->state != JobState::Completed)
-        recordFailureLine(m_store, runId,
-                          m_store.runFilesDirectory(runId) + QLatin1Char('/')
-                              + SlurmClient::outputFileName(run->jobId));
+    out.ingest = ingestAndExplain(m_store, runId);
     qCInfo(lcIngest).noquote() << QStringLiteral("run %1: %2 file(s) fetched, %3 metric(s) stored%4")
                                       .arg(runId)
                                       .arg(out.fetch.files.size())
                                       .arg(out.ingest.written.size())
                                       .arg(out.ingest.error.isEmpty() ? QString() : QStringLiteral(", ingest failed"));
     return out;
+}
+
+IngestResult RunLifecycle::ingestAndExplain(RunStore &store, qint64 runId)
+{
+    IngestResult out = IngestService::ingestRun(store, runId);
+    // Why a run failed, found once here so views need not read its files.
+    if (const auto run = store.run(runId); run && run->isTerminal() && run->state != JobState::Completed)
+        recordFailureLine(store, runId,
+                          store.runFilesDirectory(runId) + QLatin1Char('/') + SlurmClient::outputFileName(run->jobId));
+    return out;
+}
+
+MissedIngestReport RunLifecycle::ingestMissed(RunStore &store, const QString &clusterAlias,
+                                              const QList<qint64> &handled)
+{
+    MissedIngestReport report;
+    const auto due = store.runsAwaitingIngest(clusterAlias);
+    if (!due) {
+        report.errors << due.errorText();
+        return report;
+    }
+    for (const RunRecord &r : *due) {
+        if (handled.contains(r.id))
+            continue;
+        const IngestResult in = ingestAndExplain(store, r.id);
+        report.runs << r.id;
+        report.metricsStored += int(in.written.size());
+        if (!in.error.isEmpty())
+            report.errors << QStringLiteral("run %1: %2").arg(r.id).arg(in.error);
+        qCInfo(lcIngest).noquote() << QStringLiteral("run %1: finished earlier, ingested now: %2 metric(s) stored%3")
+                                          .arg(r.id)
+                                          .arg(in.written.size())
+                                          .arg(in.error.isEmpty() ? QString() : QStringLiteral(", ingest failed"));
+    }
+    return report;
 }
 
 Result<QString> RunLifecycle::cancel(qint64 runId)

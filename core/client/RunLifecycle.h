@@ -26,7 +26,9 @@ class SlurmClient;
 //   validateBatch + storeBatch   (no network: all runs valid, all stored, or nothing)
 //   sendBatch                    (one SlurmClient::submit per stored run)
 //   reconcileUnresolved          (runs left unresolved by a crash or lost link)
-//   pollCycle                    (poll, then fetch + ingest what finished, then tail)
+//   pollCycle                    (poll, then fetch + ingest what finished, the missed
+//                                 ingests, then tail)
+//   ingestMissed                 (finished runs never ingested; store only, no connection)
 //   fetchAndIngest, cancel, tail (one run, on request)
 // The CLI calls these on its main thread; the window runs them as tasks on the
 // connection's worker thread and posts the report back to the GUI thread.
@@ -59,6 +61,13 @@ struct FetchReport {
     IngestResult ingest;
 };
 
+// Finished runs ingested late (RunLifecycle::ingestMissed).
+struct MissedIngestReport {
+    QList<qint64> runs;   // ingested now, whether or not their ingest succeeded
+    QStringList errors;   // "run N: why"
+    int metricsStored = 0;
+};
+
 struct PollCycleOptions {
     qint64 watchedRun = 0;   // its new output bytes are fetched (tail) while it runs
     qint64 tailBytes = 1024 * 1024;
@@ -68,9 +77,10 @@ struct PollCycleOptions {
 struct PollCycleReport {
     PollResult poll;
     QList<qint64> finalRuns;   // finished in this cycle: fetched and ingested
+    QList<qint64> lateRuns;   // finished earlier but never ingested: ingested in this cycle
     QStringList fetchErrors;
     QStringList ingestErrors;
-    int metricsStored = 0;   // over all finalRuns
+    int metricsStored = 0;   // over all finalRuns and lateRuns
     qint64 tailRun = 0;
     bool tailChanged = false;
     bool moreActive = false;   // another cycle is needed (active or unresolved runs remain)
@@ -96,9 +106,19 @@ public:
     // newestRunId; a run whose sbatch certainly never ran is sent now, once.
     ReconcileReport reconcileUnresolved(qint64 newestRunId = std::numeric_limits<qint64>::max());
     // One cycle: squeue/sacct, then every run that finished in it is fetched
-    // and ingested (metrics stored before this returns), then the watched
-    // run's output tail.
+    // and ingested (metrics stored before this returns), then the cluster's
+    // missed ingests (ingestMissed), then the watched run's output tail.
     PollCycleReport pollCycle(const PollCycleOptions &options = {});
+    // The repair of "finished but never ingested": runs of the cluster
+    // (clusterAlias "" = every cluster) that reached a final state with
+    // accounting or fetched files but not one metric (the process ended
+    // between the final state and the ingest, an ingest failed, a store
+    // written before ingest was part of the poll cycle) are ingested now from
+    // what is stored. Needs no connection: the window runs it when the cluster
+    // layer starts and in every poll cycle, `scalelab status` on every call.
+    // `handled`: runs the caller has just ingested itself (not tried twice).
+    static MissedIngestReport ingestMissed(RunStore &store, const QString &clusterAlias = {},
+                                           const QList<qint64> &handled = {});
     // The run's scalelab-* files downloaded, then its metrics stored: what a
     // poll cycle does for each run that finished, and `scalelab fetch`.
     FetchReport fetchAndIngest(qint64 runId, qint64 maxBytesPerFile = 64 * 1024 * 1024);
@@ -109,6 +129,9 @@ public:
     TailResult tail(qint64 runId, qint64 maxBytes = 1024 * 1024);
 
 private:
+    // Ingest, then (a failed run) the line of its output that says why.
+    static IngestResult ingestAndExplain(RunStore &store, qint64 runId);
+
     SlurmClient &m_client;
     RunStore &m_store;
 };

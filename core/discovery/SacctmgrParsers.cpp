@@ -6,6 +6,8 @@
 #include "core/slurm/SlurmTime.h"
 #include "core/slurm/TresString.h"
 
+#include <QMap>
+
 namespace scalelab {
 
 namespace {
@@ -66,6 +68,21 @@ ParsedList<AssociationFacts> SacctmgrParsers::associations(const QString &text)
         result.items << a;
     }
     return result;
+}
+
+QList<AccountPartitions> SacctmgrParsers::byAccount(const QList<AssociationFacts> &associations)
+{
+    QMap<QString, QStringList> partitions;
+    for (const AssociationFacts &a : associations) {
+        QStringList &parts = partitions[a.account];
+        const QString partition = a.partition.trimmed();
+        if (!partition.isEmpty() && !parts.contains(partition))
+            parts << partition;
+    }
+    QList<AccountPartitions> out;
+    for (auto it = partitions.cbegin(); it != partitions.cend(); ++it)
+        out << AccountPartitions{it.key(), it.value()};
+    return out;
 }
 
 ParsedList<QosFacts> SacctmgrParsers::qos(const QString &text)

@@ -5,6 +5,14 @@
 
 namespace scalelab {
 
+// One account of the researcher with the partitions its associations name
+// (none: every partition), for a connection test's summary.
+struct AccountPartitions {
+    QString account;
+    QStringList partitions;   // in the order printed, each once; empty = all partitions
+    bool operator==(const AccountPartitions &) const = default;
+};
+
 // `sacctmgr -P show assoc ... format=Cluster,Account,User,Partition,QOS,DefaultQOS`
 // and `sacctmgr -P show qos format=Name,MaxWall,MaxTRES,MaxTRESPU,MaxJobsPU,MaxTRESPerNode,Flags`,
 // read by their header line so added or reordered columns do not matter.
@@ -12,6 +20,8 @@ class SacctmgrParsers {
 public:
     static ParsedList<AssociationFacts> associations(const QString &text);
     static ParsedList<QosFacts> qos(const QString &text);
+    // The associations grouped by account (sorted by account name).
+    static QList<AccountPartitions> byAccount(const QList<AssociationFacts> &associations);
 };
 
 // `sinfo` output: the default table (header PARTITION AVAIL TIMELIMIT NODES

@@ -73,6 +73,151 @@ void thin(MetricSeries &s, qsizetype max)
     s.values = values;
 }
 
+// What one ingest learnt about a run, written at the end by one
+// RunStore::replaceRunMetrics.
+struct CollectedMetrics {
+    qint64 runId = 0;
+    QList<MetricRecord> metrics;
+    QList<MetricSeries> series;
+
+    void put(const QString &name, double value, const QString &unit, const QString &source, const QString &file = {},
+             const QString &rule = {}, const QString &formula = {})
+    {
+        MetricRecord rec{runId, name, value, unit, source};
+        rec.file = file;
+        rec.rule = rule;
+        rec.formula = formula;
+        metrics << rec;
+    }
+};
+
+// Slurm's accounting of the job (elapsed, queue wait, GPUs, billing, memory, ...).
+void collectAccounting(const RunRecord &run, const SacctRecord &acct, CollectedMetrics &out, IngestResult &result)
+{
+    const AccountingMetricsResult am = AccountingMetrics::fromRecords(recordsOf(acct));
+    result.diagnostics += am.diagnostics;
+    const AccountingMetrics &m = am.metrics;
+    const QString s = metric::SourceSacct;
+    if (m.elapsedSeconds)
+        out.put(metric::ElapsedS, double(*m.elapsedSeconds), QStringLiteral("s"), s);
+    if (m.queueWaitSeconds)
+        out.put(metric::QueueWaitS, double(*m.queueWaitSeconds), QStringLiteral("s"), s);
+    // A GPU job whose AllocTRES lacks gres/gpu (site accounting without
+    // it): the run's requested GPUs, with that source named.
+    std::optional<int> gpus = m.gpus;
+    std::optional<double> gpuHours = m.gpuHours;
+    QString gpuSource = s;
+    if (run.gpus > 0 && (!gpus || *gpus == 0)) {
+        gpus = run.gpus;
+        gpuSource = metric::SourceSpecGpus;
+        gpuHours = m.elapsedSeconds ? std::optional<double>(*gpus * double(*m.elapsedSeconds) / 3600.0) : std::nullopt;
+    }
+    if (gpus)
+        out.put(metric::Gpus, *gpus, QStringLiteral("GPUs"), gpuSource);
+    if (m.nodes)
+        out.put(metric::Nodes, *m.nodes, QStringLiteral("nodes"), s);
+    if (m.allocCpus)
+        out.put(metric::AllocCpus, *m.allocCpus, QStringLiteral("CPUs"), s);
+    if (gpuHours)
+        out.put(metric::GpuHours, *gpuHours, QStringLiteral("GPU h"), gpuSource);
+    if (m.billing)
+        out.put(metric::Billing, *m.billing, QString(), s);
+    if (m.billingHours)
+        out.put(metric::BillingHours, *m.billingHours, QStringLiteral("billing h"), s);
+    if (m.maxRssBytes)
+        out.put(metric::MaxRssMiB, double(*m.maxRssBytes) / (1024.0 * 1024.0), QStringLiteral("MiB"), s);
+    if (m.exitCode)
+        out.put(metric::ExitCode, *m.exitCode, QString(), s);
+    if (m.cpuEfficiency)
+        out.put(metric::CpuEfficiency, *m.cpuEfficiency, QString(), s);
+    if (m.gpuUtilPercent)
+        out.put(metric::SacctGpuUtilPct, *m.gpuUtilPercent, QStringLiteral("%"), s);
+    if (m.gpuUtilMaxPercent)
+        out.put(metric::SacctGpuUtilMaxPct, *m.gpuUtilMaxPercent, QStringLiteral("%"), s);
+    if (m.gpuMemMaxBytes)
+        out.put(metric::SacctGpuMemMaxMiB, *m.gpuMemMaxBytes / (1024.0 * 1024.0), QStringLiteral("MiB"), s);
+}
+
+// The sampler's CSVs (result.gpuFiles): only what it measured. Without them,
+// gpu_samples = 0 for a finished run or one whose output says why.
+void collectGpuSamples(const RunRecord &run, CollectedMetrics &out, IngestResult &result)
+{
+    if (result.gpuFiles.isEmpty()) {
+        const QString marker = IngestService::noSamplesMarker(result.logFile);
+        result.noGpuSamplesReason = marker.isEmpty() ? QStringLiteral("no GPU sampler file was fetched") : marker;
+        if (!marker.isEmpty() || run.isTerminal())
+            out.put(metric::GpuSamples, 0, QString(), metric::SourceGpu);
+        return;
+    }
+    const GpuSampleSummary g = GpuSampleParser::parseFiles(result.gpuFiles);
+    result.diagnostics += g.diagnostics;
+    result.noGpuSamples = g.noSamples;
+    result.noGpuSamplesReason = g.noSamplesReason;
+    const QString s = metric::SourceGpu;
+    const QString files = result.gpuFiles.join(QStringLiteral(", "));
+    const QString tool =
+        g.tool == GpuSampleSummary::Tool::RocmSmi ? QStringLiteral("gpu.rocm-smi") : QStringLiteral("gpu.nvidia-smi");
+    const QString over = QStringLiteral("over %1 samples of %2 GPU(s)").arg(g.rows).arg(g.gpus.size());
+    out.put(metric::GpuSamples, double(g.rows), QString(), s, files, tool, QStringLiteral("rows read"));
+    if (g.noSamples)
+        return;
+    out.put(metric::GpusSampled, double(g.gpus.size()), QStringLiteral("GPUs"), s, files, tool,
+            QStringLiteral("GPUs (host, task, index) seen"));
+    if (g.meanUtilPercent)
+        out.put(metric::GpuUtilMeanPct, *g.meanUtilPercent, QStringLiteral("%"), s, files, tool,
+                QStringLiteral("mean ") + over);
+    if (g.peakUtilPercent)
+        out.put(metric::GpuUtilPeakPct, *g.peakUtilPercent, QStringLiteral("%"), s, files, tool,
+                QStringLiteral("maximum ") + over);
+    if (g.meanMemUsedMiB)
+        out.put(metric::GpuMemMeanMiB, *g.meanMemUsedMiB, QStringLiteral("MiB"), s, files, tool,
+                QStringLiteral("mean ") + over);
+    if (g.peakMemUsedMiB)
+        out.put(metric::GpuMemPeakMiB, *g.peakMemUsedMiB, QStringLiteral("MiB"), s, files, tool,
+                QStringLiteral("maximum ") + over);
+}
+
+// The job output (result.logFile): built-in patterns plus the study's own;
+// a value printed more than once is also a curve (per step or epoch). A study
+// that cannot be read fails the ingest: its pattern metrics would be replaced
+// by none.
+Result<void> collectLog(RunStore &store, const RunRecord &run, CollectedMetrics &out, IngestResult &result)
+{
+    QList<MetricPattern> user;
+    if (run.studyId > 0) {
+        const auto study = store.study(run.studyId);
+        if (!study.ok())
+            return fail(study.error());
+        const StudyNotesContent notes = StudyMetricPatterns::read(study.value().notes);
+        user = notes.patterns;
+        result.diagnostics += notes.diagnostics;
+    }
+    const LogMetricExtractor extractor(user);
+    result.diagnostics += extractor.patternDiagnostics();
+    const LogMetricResult log = extractor.extractFile(result.logFile);
+    result.diagnostics += log.diagnostics;
+    QStringList userNames;
+    for (const MetricPattern &p : user)
+        userNames << p.name;
+    for (const LogMetric &m : log.metrics) {
+        if (m.count == 0)
+            continue;
+        MetricRecord rec{out.runId, m.name, m.value, m.unit,
+                         userNames.contains(m.name) ? metric::SourcePattern : metric::SourceLog};
+        rec.file = m.file;
+        rec.line = m.line;
+        rec.rule = m.rule;
+        rec.formula = m.formula;
+        out.metrics << rec;
+        if (m.values.size() >= 2) {
+            MetricSeries series{out.runId, m.name, m.unit, m.steps, m.values};
+            thin(series, kMaxSeriesPoints);
+            out.series << series;
+        }
+    }
+    return success();
+}
+
 }   // namespace
 
 QStringList IngestService::gpuSampleFiles(const QList<FileRecord> &files)
@@ -141,159 +286,40 @@ IngestResult IngestService::ingestRun(RunStore &store, qint64 runId)
         result.error = run.errorText();
         return result;
     }
-    auto put = [&](const QString &name, double value, const QString &unit, const QString &source,
-                   const QString &file = {}, const QString &rule = {}, const QString &formula = {}) {
-        if (!result.error.isEmpty())
-            return;
-        MetricRecord rec{runId, name, value, unit, source};
-        rec.file = file;
-        rec.rule = rule;
-        rec.formula = formula;
-        if (QString e = store.setMetric(rec).errorText(); !e.isEmpty())
-            result.error = e;
-        else
-            result.written << name;
-    };
-
-    // Accounting.
     const auto acct = store.accounting(runId);
     if (!acct.ok()) {
         result.error = acct.errorText();
         return result;
     }
-    if (acct.value()) {
-        const AccountingMetricsResult am = AccountingMetrics::fromRecords(recordsOf(*acct.value()));
-        result.diagnostics += am.diagnostics;
-        const AccountingMetrics &m = am.metrics;
-        const QString s = metric::SourceSacct;
-        if (m.elapsedSeconds)
-            put(metric::ElapsedS, double(*m.elapsedSeconds), QStringLiteral("s"), s);
-        if (m.queueWaitSeconds)
-            put(metric::QueueWaitS, double(*m.queueWaitSeconds), QStringLiteral("s"), s);
-        // A GPU job whose AllocTRES lacks gres/gpu (site accounting without
-        // it): the run's requested GPUs, with that source named.
-        std::optional<int> gpus = m.gpus;
-        std::optional<double> gpuHours = m.gpuHours;
-        QString gpuSource = s;
-        if (run.value().gpus > 0 && (!gpus || *gpus == 0)) {
-            gpus = run.value().gpus;
-            gpuSource = metric::SourceSpecGpus;
-            gpuHours =
-                m.elapsedSeconds ? std::optional<double>(*gpus * double(*m.elapsedSeconds) / 3600.0) : std::nullopt;
-        }
-        if (gpus)
-            put(metric::Gpus, *gpus, QStringLiteral("GPUs"), gpuSource);
-        if (m.nodes)
-            put(metric::Nodes, *m.nodes, QStringLiteral("nodes"), s);
-        if (m.allocCpus)
-            put(metric::AllocCpus, *m.allocCpus, QStringLiteral("CPUs"), s);
-        if (gpuHours)
-            put(metric::GpuHours, *gpuHours, QStringLiteral("GPU h"), gpuSource);
-        if (m.billing)
-            put(metric::Billing, *m.billing, QString(), s);
-        if (m.billingHours)
-            put(metric::BillingHours, *m.billingHours, QStringLiteral("billing h"), s);
-        if (m.maxRssBytes)
-            put(metric::MaxRssMiB, double(*m.maxRssBytes) / (1024.0 * 1024.0), QStringLiteral("MiB"), s);
-        if (m.exitCode)
-            put(metric::ExitCode, *m.exitCode, QString(), s);
-        if (m.cpuEfficiency)
-            put(metric::CpuEfficiency, *m.cpuEfficiency, QString(), s);
-        if (m.gpuUtilPercent)
-            put(metric::SacctGpuUtilPct, *m.gpuUtilPercent, QStringLiteral("%"), s);
-        if (m.gpuUtilMaxPercent)
-            put(metric::SacctGpuUtilMaxPct, *m.gpuUtilMaxPercent, QStringLiteral("%"), s);
-        if (m.gpuMemMaxBytes)
-            put(metric::SacctGpuMemMaxMiB, *m.gpuMemMaxBytes / (1024.0 * 1024.0), QStringLiteral("MiB"), s);
-    }
-
     const auto files = store.files(runId);
     if (!files.ok()) {
         result.error = files.errorText();
         return result;
     }
+    // Everything is collected first, then written as one replace: a failure
+    // leaves the run's previous metrics whole, and a name no longer produced
+    // (a renamed study pattern) does not survive a re-ingest.
+    CollectedMetrics collected{runId, {}, {}};
+    if (acct.value())
+        collectAccounting(run.value(), *acct.value(), collected, result);
     result.logFile = logFile(files.value(), run.value().jobId);
-
-    // GPU samples: only what the sampler measured.
     result.gpuFiles = gpuSampleFiles(files.value());
-    if (!result.gpuFiles.isEmpty()) {
-        const GpuSampleSummary g = GpuSampleParser::parseFiles(result.gpuFiles);
-        result.diagnostics += g.diagnostics;
-        result.noGpuSamples = g.noSamples;
-        result.noGpuSamplesReason = g.noSamplesReason;
-        const QString s = metric::SourceGpu;
-        const QString gpuFileList = result.gpuFiles.join(QStringLiteral(", "));
-        const QString tool = g.tool == GpuSampleSummary::Tool::RocmSmi ? QStringLiteral("gpu.rocm-smi")
-                                                                       : QStringLiteral("gpu.nvidia-smi");
-        const QString over = QStringLiteral("over %1 samples of %2 GPU(s)").arg(g.rows).arg(g.gpus.size());
-        put(metric::GpuSamples, double(g.rows), QString(), s, gpuFileList, tool, QStringLiteral("rows read"));
-        if (!g.noSamples) {
-            put(metric::GpusSampled, double(g.gpus.size()), QStringLiteral("GPUs"), s, gpuFileList, tool,
-                QStringLiteral("GPUs (host, task, index) seen"));
-            if (g.meanUtilPercent)
-                put(metric::GpuUtilMeanPct, *g.meanUtilPercent, QStringLiteral("%"), s, gpuFileList, tool,
-                    QStringLiteral("mean ") + over);
-            if (g.peakUtilPercent)
-                put(metric::GpuUtilPeakPct, *g.peakUtilPercent, QStringLiteral("%"), s, gpuFileList, tool,
-                    QStringLiteral("maximum ") + over);
-            if (g.meanMemUsedMiB)
-                put(metric::GpuMemMeanMiB, *g.meanMemUsedMiB, QStringLiteral("MiB"), s, gpuFileList, tool,
-                    QStringLiteral("mean ") + over);
-            if (g.peakMemUsedMiB)
-                put(metric::GpuMemPeakMiB, *g.peakMemUsedMiB, QStringLiteral("MiB"), s, gpuFileList, tool,
-                    QStringLiteral("maximum ") + over);
-        }
-    } else {
-        const QString marker = noSamplesMarker(result.logFile);
-        result.noGpuSamplesReason = marker.isEmpty() ? QStringLiteral("no GPU sampler file was fetched") : marker;
-        if (!marker.isEmpty() || run.value().isTerminal())
-            put(metric::GpuSamples, 0, QString(), metric::SourceGpu);
-    }
-
-    // Training log: built-in patterns + the study's own.
+    collectGpuSamples(run.value(), collected, result);
     if (!result.logFile.isEmpty()) {
-        QList<MetricPattern> user;
-        if (run.value().studyId > 0) {
-            const auto study = store.study(run.value().studyId);
-            if (study.ok()) {
-                const StudyNotesContent notes = StudyMetricPatterns::read(study.value().notes);
-                user = notes.patterns;
-                result.diagnostics += notes.diagnostics;
-            }
-        }
-        const LogMetricExtractor extractor(user);
-        result.diagnostics += extractor.patternDiagnostics();
-        const LogMetricResult log = extractor.extractFile(result.logFile);
-        result.diagnostics += log.diagnostics;
-        QStringList userNames;
-        for (const MetricPattern &p : user)
-            userNames << p.name;
-        for (const LogMetric &m : log.metrics) {
-            if (m.count == 0 || !result.error.isEmpty())
-                continue;
-            MetricRecord rec{runId, m.name, m.value, m.unit,
-                             userNames.contains(m.name) ? metric::SourcePattern : metric::SourceLog};
-            rec.file = m.file;
-            rec.line = m.line;
-            rec.rule = m.rule;
-            rec.formula = m.formula;
-            if (QString e = store.setMetric(rec).errorText(); !e.isEmpty()) {
-                result.error = e;
-                break;
-            }
-            result.written << m.name;
-            // A value printed more than once is a curve (per step or epoch).
-            if (m.values.size() >= 2) {
-                MetricSeries series{runId, m.name, m.unit, m.steps, m.values};
-                thin(series, kMaxSeriesPoints);
-                if (QString e = store.setSeries(series).errorText(); !e.isEmpty()) {
-                    result.error = e;
-                    break;
-                }
-                result.series << m.name;
-            }
+        if (auto e = collectLog(store, run.value(), collected, result); !e) {
+            result.error = e.errorText();
+            return result;
         }
     }
+    if (const QString e = store.replaceRunMetrics(runId, collected.metrics, collected.series).errorText();
+        !e.isEmpty()) {
+        result.error = e;
+        return result;
+    }
+    for (const MetricRecord &m : std::as_const(collected.metrics))
+        result.written << m.name;
+    for (const MetricSeries &s : std::as_const(collected.series))
+        result.series << s.name;
     return result;
 }
 

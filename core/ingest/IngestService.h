@@ -14,7 +14,7 @@ namespace scalelab {
 class RunStore;
 
 struct IngestResult {
-    QString error;   // "" = the metrics were written
+    QString error;   // "" = the metrics were written; otherwise none were (the previous ones stay)
     QStringList written;   // metric names stored, in order
     QStringList series;   // metric names whose series (per step/epoch) were stored
     Diagnostics diagnostics;   // parser warnings, unreadable files, bad user patterns
@@ -30,7 +30,12 @@ struct IngestResult {
 // (scalelab-<job>.out, LogMetricExtractor with the built-in patterns plus the
 // study's user patterns from its notes). Only measured values are written;
 // a run without GPU samples gets gpu_samples = 0 and nothing else from the
-// sampler. Safe to call again (re-ingest replaces the values).
+// sampler. Everything is collected first and written at the end as one
+// RunStore::replaceRunMetrics: a re-ingest replaces all of the run's metrics
+// and series (a metric no longer produced goes), and a failed write leaves
+// the previous ones whole. The one writer of metrics: the poll cycle, the
+// missed-ingest repair and `scalelab fetch` (RunLifecycle) and Results'
+// "Re-ingest" all call it.
 // Blocking (reads whole files): call it off the GUI thread for big logs, and
 // call RunStore::closeThreadConnection() before that thread ends.
 class IngestService {

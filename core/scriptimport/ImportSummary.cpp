@@ -62,11 +62,15 @@ std::optional<SiteGuess> recogniseSite(const ScriptImport &imp, const QList<Clus
                 reasons->append(QStringLiteral("account %1").arg(imp.spec.account));
             }
         }
+        // The modules already counted in a set: a script loading ten thousand
+        // modules must not search its list of reasons for each.
+        QSet<QString> counted;
         for (const QString &m : imp.spec.environment.modules)
             for (const QString &d : p.defaultModules)
                 if (m.section(QLatin1Char('/'), 0, 0).compare(d.section(QLatin1Char('/'), 0, 0), Qt::CaseInsensitive)
                         == 0
-                    && !reasons->contains(QStringLiteral("module %1").arg(m))) {
+                    && !counted.contains(m)) {
+                    counted.insert(m);
                     s += 1;
                     reasons->append(QStringLiteral("module %1").arg(m));
                 }
@@ -143,12 +147,16 @@ Diagnostics importSummary(const ScriptImport &imp)
     int firstLeftOut = 0;
     static const QRegularExpression moduleLine(QStringLiteral("^\\s*(module|ml)\\s"));
     static const QRegularExpression exportLine(QStringLiteral("^\\s*export\\s"));
+    // A line is kept as setup when one of its commands became a setup entry
+    // (looked up by line: comparing every line with every entry was
+    // quadratic), or when it repeats an entry word for word.
+    const QSet<QString> setupTexts(spec.environment.setup.cbegin(), spec.environment.setup.cend());
     for (const ScriptLine &sl : imp.lines) {
         if (l && sl.line <= l->line && sl.lastLine >= l->line)
             continue;
         const QString first = sl.text.trimmed();
-        const bool setup = std::any_of(spec.environment.setup.begin(), spec.environment.setup.end(),
-                                       [&](const QString &s) { return sl.text.contains(s) || s.contains(first); });
+        const auto entry = std::lower_bound(imp.setupLines.cbegin(), imp.setupLines.cend(), sl.line);
+        const bool setup = (entry != imp.setupLines.cend() && *entry <= sl.lastLine) || setupTexts.contains(first);
         if (setup || moduleLine.match(sl.text).hasMatch() || exportLine.match(sl.text).hasMatch())
             continue;
         // The command word: up to the first blank (a regex built per line cost

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/scriptimport/LintRules.h"
 
+#include "core/scriptimport/NameSuggester.h"
+
 #include <QRegularExpression>
 #include <QSet>
 
 #include <algorithm>
+#include <array>
 
 // A variable the script uses but never sets expands to nothing. Only a typo
 // of a name the script does set (or a clean --export=NONE environment) makes
@@ -230,7 +233,18 @@ int editDistance(const QString &a, const QString &b, int cap)
 {
     if (std::abs(int(a.size()) - int(b.size())) > cap)
         return cap + 1;
-    QList<int> prev(b.size() + 1), cur(b.size() + 1);
+    // Two rows on the stack for names (the usual words), on the heap beyond.
+    constexpr qsizetype kOnStack = 128;
+    std::array<int, kOnStack> stackPrev{}, stackCur{};
+    QList<int> heapPrev, heapCur;
+    int *prev = stackPrev.data();
+    int *cur = stackCur.data();
+    if (b.size() + 1 > kOnStack) {
+        heapPrev.resize(b.size() + 1);
+        heapCur.resize(b.size() + 1);
+        prev = heapPrev.data();
+        cur = heapCur.data();
+    }
     for (int j = 0; j <= b.size(); ++j)
         prev[j] = j;
     for (int i = 1; i <= a.size(); ++i) {
@@ -257,6 +271,7 @@ void lintUnsetVariables(ScriptImport &imp)
     const SbatchOption *exp = imp.option(QStringLiteral("export"));
     const bool cleanEnv = exp && exp->value.trimmed().startsWith(QLatin1String("NONE"), Qt::CaseInsensitive);
     QSet<QString> reported;
+    NameSuggester suggester(set);
     for (const ScriptLine &sl : imp.lines) {
         for (const Use &u : variableUses(sl.text)) {
             if (set.contains(u.name) || reported.contains(u.name) || isEnvironmentName(u.name))
@@ -265,19 +280,8 @@ void lintUnsetVariables(ScriptImport &imp)
             if (reported.size() > 100)
                 return;   // a generated or hostile script: enough said
             // Did you mean: a name the script sets that differs by a typo
-            // (bounded work: names are compared only in a script of sane size).
-            QString best;
-            int bestDist = 3;
-            const int cap = u.name.size() >= 12 ? 2 : 1;
-            if (u.name.size() >= 4 && u.name.size() <= 64 && set.size() <= 2000) {
-                for (const QString &s : set) {
-                    const int d = s.compare(u.name, Qt::CaseInsensitive) == 0 ? 0 : editDistance(s, u.name, cap);
-                    if (d <= cap && d < bestDist) {
-                        bestDist = d;
-                        best = s;
-                    }
-                }
-            }
+            // (bounded work: see NameSuggester).
+            const QString best = suggester.suggest(u.name);
             const int line = sl.lineAt(u.offset);
             if (!best.isEmpty()) {
                 imp.diagnostics << finding(

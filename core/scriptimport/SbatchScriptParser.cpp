@@ -240,6 +240,18 @@ bool isHeaderDirectiveTypo(const QString &line)
     return re.match(line).hasMatch();
 }
 
+// A shell line too long to be a job's command: generated data, not read.
+Diagnostic commandTooLong(int lineNo, qsizetype chars)
+{
+    return finding(Severity::Warning, QStringLiteral("input-too-large"), lineNo,
+                   QStringLiteral("The command on line %1 is %2 KB long; ScaleLab reads commands of up to %3 KB (Linux "
+                                  "starts no program with an argument over 128 KB), so it is not checked. Move its "
+                                  "data into a file the job reads.")
+                       .arg(lineNo)
+                       .arg(chars / 1024)
+                       .arg(InputLimits::kMaxCommandChars / 1024));
+}
+
 bool isDirective(const QString &line)
 {
     return line.startsWith(QLatin1String("#SBATCH")) && (line.size() == 7 || line.at(7).isSpace());
@@ -266,7 +278,7 @@ ParsedSbatchScript parseSbatchScript(const QString &input)
 {
     ParsedSbatchScript out;
     auto &diags = out.diagnostics;
-    if (input.trimmed().isEmpty()) {
+    if (QStringView(input).trimmed().isEmpty()) {   // a view: no copy of a 16 MB script
         diags << finding(Severity::Error, QStringLiteral("cannot-parse"), 0,
                          QStringLiteral("The script is empty: there is nothing to import."));
         return out;
@@ -347,12 +359,16 @@ ParsedSbatchScript parseSbatchScript(const QString &input)
         if (trimmed.isEmpty() || trimmed.startsWith(QLatin1Char('#')))
             continue;
 
+        if (raw.size() > InputLimits::kMaxCommandChars) {
+            diags << commandTooLong(lineNo, raw.size());
+            continue;
+        }
         // Join continuation lines and multi-line quotes the way the shell does.
         ScriptLine sl;
         sl.line = lineNo;
         sl.text = raw;
         sl.lineOffsets << 0;
-        ShellLexResult lex = lexShell(sl.text);
+        ShellLexResult lex = scanShell(sl.text);
         int j = i;
         int unterminatedAt = lex.unterminatedQuote ? sl.lineAt(lex.unterminatedOffset) : 0;
         if ((lex.unterminatedQuote || lex.trailingBackslash) && i + 1 < count) {
@@ -370,7 +386,7 @@ ParsedSbatchScript parseSbatchScript(const QString &input)
                     sl.lineOffsets.clear();
                     for (int k = i; k <= j; ++k)
                         sl.lineOffsets << lineStart[k] - lineStart[i];
-                    lex = lexShell(sl.text);
+                    lex = scanShell(sl.text);
                 }
             } else if (!joinBudgetReported && lex.unterminatedQuote) {
                 joinBudgetReported = true;
@@ -389,10 +405,14 @@ ParsedSbatchScript parseSbatchScript(const QString &input)
             sl.text = raw;
             sl.lineOffsets = {0};
             j = i;
-            lex = lexShell(sl.text);
+            lex = scanShell(sl.text);
         }
         sl.lastLine = j + 1;
         i = j;
+        if (sl.text.size() > InputLimits::kMaxCommandChars) {
+            diags << commandTooLong(lineNo, sl.text.size());
+            continue;
+        }
         // Blank out placeholders (same length keeps offsets) after reporting them.
         auto it = placeholderRegex().globalMatch(sl.text);
         while (it.hasNext()) {

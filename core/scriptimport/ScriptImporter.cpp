@@ -96,9 +96,12 @@ void Importer::choosePrimary()
     spec.args = l->args;
     if (!l->container.image.isEmpty())
         spec.environment.container = l->container;
-    for (const auto &c : m_setup)
-        if (c.line < l->line)
+    for (const auto &c : m_setup) {
+        if (c.line < l->line) {
             spec.environment.setup << c.text;
+            m_imp.setupLines << c.line;
+        }
+    }
     deriveFramework(*l);
 }
 

@@ -37,6 +37,7 @@ struct ScriptImport {
     QList<ScriptLine> lines;   // the shell commands after the header, as the parser joined them
     Diagnostics summary;   // infos: what the import changed, dropped or could not carry over
     QList<LaunchCommand> launches;   // every command that starts a program
+    QList<int> setupLines;   // the physical line of each spec.environment.setup entry, ascending
     int primaryLaunch = -1;   // index into launches the spec was built from
     ScriptRequest request;
     bool frameworkGuessed = false;   // no launcher named the framework

@@ -7,6 +7,7 @@
 #include "core/model/RunRecord.h"
 #include "core/slurm/SacctRecord.h"
 #include "core/model/StateChange.h"
+#include "core/store/JobsTreeRecords.h"
 #include "core/store/RunTableRecords.h"
 #include "core/model/StudyRecord.h"
 
@@ -92,15 +93,31 @@ public:
     Result<QList<FileRecord>> files(qint64 runId);
     Result<std::optional<FileRecord>> file(qint64 runId, const QString &remotePath);
 
+    // One metric, added or replacing the run's value of that name and source
+    // (RunStoreSeries.cpp). Ingest writes through replaceRunMetrics instead.
     Result<void> setMetric(const MetricRecord &metric);
     Result<QList<MetricRecord>> metrics(qint64 runId);
+    // Everything one ingest learnt about a run (RunStoreSeries.cpp), in one
+    // transaction: the run's stored metrics and series are deleted and these
+    // written, so a name no longer produced (a renamed study pattern) goes
+    // with them, and a failure part way leaves the previous ones whole.
+    // Records of another run, without a name, or a series whose steps and
+    // values differ in length are refused before anything is written.
+    Result<void> replaceRunMetrics(qint64 runId, const QList<MetricRecord> &metrics, const QList<MetricSeries> &series);
+    // Finished runs with stored accounting or fetched files but not one metric
+    // (an ingest that never ran or failed); clusterAlias "" = every cluster.
+    Result<QList<RunRecord>> runsAwaitingIngest(const QString &clusterAlias = {});
 
     // The runs table in a fixed few queries in one read transaction: studyId
     // > 0 reads that study's runs with their scripts, otherwise every run
     // without its script (RunTableRecords).
     Result<RunTableRecords> tableRecords(qint64 studyId = -1);
+    // The Jobs tree in five queries in one read transaction (RunStoreJobs.cpp):
+    // every run, or only `runIds` (a patch after they changed), none with its script.
+    Result<JobsTreeRecords> jobsRecords(const QList<qint64> &runIds = {});
 
-    // Series (RunStoreSeries.cpp): replaces the run's series of that name.
+    // Series (RunStoreSeries.cpp): replaces the run's series of that name
+    // (ingest writes through replaceRunMetrics instead).
     Result<void> setSeries(const MetricSeries &series);
     Result<QList<MetricSeries>> series(qint64 runId);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // RunStore: what is learnt about a run after submission (history,
-// accounting, fetched files, metrics). The runs/studies half is RunStore.cpp.
+// accounting, fetched files, metrics read back). The runs/studies half is
+// RunStore.cpp; metrics and series are written in RunStoreSeries.cpp.
 #include "core/store/RunStore.h"
 
 #include "core/store/RunStoreSql.h"
@@ -226,21 +227,6 @@ Result<std::optional<FileRecord>> RunStore::file(qint64 runId, const QString &re
         if (f.remotePath == remotePath)
             return f;
     return std::nullopt;
-}
-
-Result<void> RunStore::setMetric(const MetricRecord &m)
-{
-    QSqlDatabase db;
-    if (auto e = connection(db); !e)
-        return fail(e.error());
-    if (m.name.isEmpty())
-        return fail(ErrorCode::InvalidValue, QStringLiteral("run store: a metric needs a name"));
-    QSqlQuery q(db);
-    return RunStoreSql::exec(
-        q,
-        QStringLiteral("INSERT OR REPLACE INTO metrics (run_id, name, value, unit, source, file, line, rule, formula)"
-                       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-        {m.runId, m.name, m.value, m.unit, m.source, m.file, m.line, m.rule, m.formula});
 }
 
 Result<QList<MetricRecord>> RunStore::metrics(qint64 runId)

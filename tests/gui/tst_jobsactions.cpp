@@ -22,6 +22,7 @@
 #include "ui/jobs/RunDetailsView.h"
 #include "ui/window/MainWindow.h"
 
+#include <QAbstractItemModelTester>
 #include <QCheckBox>
 #include <QDateTime>
 #include <QDialog>
@@ -41,6 +42,7 @@
 #include <QTimer>
 #include <QTreeView>
 #include <QTreeWidget>
+#include <QAbstractItemModelTester>
 #include <QtTest>
 
 #include <memory>
@@ -175,6 +177,8 @@ private Q_SLOTS:
         const qint64 unsent = addRun(QString());
         const qint64 sent = addRun(QStringLiteral("4711"));
         JobsPlace place(*m_services);
+        QTRY_VERIFY(!place.isLoading());
+        QAbstractItemModelTester tester(place.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         place.show();
         QVERIFY(place.selectRun(sent));
         QVERIFY(!place.withdrawButton()->isEnabled());   // a job exists: cancel, not withdraw
@@ -182,6 +186,7 @@ private Q_SLOTS:
         QVERIFY(place.withdrawButton()->isEnabled());
         QCOMPARE(place.model()->runRow(unsent)->run.submitState, SubmitState::Intent);
         place.withdrawButton()->click();
+        QTRY_VERIFY(!place.isLoading());
         const RunRecord after = m_services->store().run(unsent).value();
         QCOMPARE(after.submitState, SubmitState::Rejected);
         QCOMPARE(after.rejection, RunStore::withdrawnText());
@@ -214,20 +219,26 @@ private Q_SLOTS:
     {
         const qint64 id = addRun(QStringLiteral("4800"), JobState::Completed);
         JobsPlace place(*m_services);
+        QTRY_VERIFY(!place.isLoading());
+        QAbstractItemModelTester tester(place.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         place.show();
         QVERIFY(place.selectRun(id));
         QCOMPARE(place.hideButton()->text(), QStringLiteral("Hide"));
         place.hideButton()->click();
+        QTRY_VERIFY(!place.isLoading());
         QVERIFY(!place.model()->indexOfRun(id).isValid());
         QVERIFY(m_services->store().run(id).ok());   // kept
         QVERIFY(m_services->store().hiddenRuns().value().contains(id));
         QCOMPARE(place.showHiddenCheck()->text(), QStringLiteral("Show hidden (1)"));
         place.showHiddenCheck()->setChecked(true);
+        QTRY_VERIFY(!place.isLoading());
         QVERIFY(place.model()->indexOfRun(id).isValid());
         QVERIFY(place.selectRun(id));
         QCOMPARE(place.hideButton()->text(), QStringLiteral("Unhide"));
         place.hideButton()->click();
+        QTRY_VERIFY(!place.isLoading());
         place.showHiddenCheck()->setChecked(false);
+        QTRY_VERIFY(!place.isLoading());
         QVERIFY(place.model()->indexOfRun(id).isValid());
         QVERIFY(!m_services->store().hiddenRuns().value().contains(id));
     }
@@ -246,6 +257,7 @@ private Q_SLOTS:
         out.close();
 
         JobsPlace place(*m_services);
+        QTRY_VERIFY(!place.isLoading());
         place.resize(1100, 680);
         place.show();
         QVERIFY(place.selectRun(id));
@@ -256,11 +268,13 @@ private Q_SLOTS:
                                 "has 511 tokens, expected 512"));
         // Kept with the run: the row shows it after a reload.
         place.reload();
+        QTRY_VERIFY(!place.isLoading());
         QCOMPARE(place.model()->data(place.model()->indexOfRun(id, JobsModel::Reason)).toString(),
                  QStringLiteral("near the end: ValueError: sample 17 has 511 tokens, expected 512"));
         // A completed run has no banner.
         const qint64 ok = addRun(QStringLiteral("4901"), JobState::Completed);
         place.reload();
+        QTRY_VERIFY(!place.isLoading());
         QVERIFY(place.selectRun(ok));
         QVERIFY(!banner->isVisible());
     }
@@ -276,11 +290,14 @@ private Q_SLOTS:
         QCOMPARE(store.setRunStudy(point, studyId).errorText(), QString());
         const qint64 again = addRun(QStringLiteral("5001"), JobState::Completed);   // Resubmit: same spec, no study
         JobsPlace place(*m_services);
+        QTRY_VERIFY(!place.isLoading());
+        QAbstractItemModelTester tester(place.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         place.show();
         QVERIFY(place.selectRun(again));
         QVERIFY(place.addToStudyButton()->isEnabled());
         QCOMPARE(place.addToStudyButton()->text(), QStringLiteral("Add to \"ddp scaling\""));
         place.addToStudyButton()->click();
+        QTRY_VERIFY(!place.isLoading());
         QCOMPARE(store.run(again).value().studyId, studyId);
         const QModelIndex row = place.model()->indexOfRun(again);
         QCOMPARE(row.parent().data().toString(), QStringLiteral("ddp scaling"));

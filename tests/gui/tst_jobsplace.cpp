@@ -16,6 +16,7 @@
 #include "core/store/RunStore.h"
 #include "core/sshconfig/SshConfigFile.h"
 
+#include <QAbstractItemModelTester>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
@@ -164,6 +165,7 @@ private Q_SLOTS:
     void grouping()
     {
         JobsPlace place(*m_services);
+        QTRY_VERIFY(!place.isLoading());
         JobsModel *m = place.model();
         QCOMPARE(m->rowCount(), 4);   // 2 studies + 2 lone runs
         int studies = 0;
@@ -199,6 +201,7 @@ private Q_SLOTS:
     void filtering()
     {
         JobsPlace place(*m_services);
+        QTRY_VERIFY(!place.isLoading());
         QSortFilterProxyModel *p = place.proxy();
         QVERIFY(p->isRecursiveFilteringEnabled());
         place.filterEdit()->setText(QStringLiteral("horovod"));
@@ -222,6 +225,7 @@ private Q_SLOTS:
     void stateColoursAndProgress()
     {
         JobsPlace place(*m_services);
+        QTRY_VERIFY(!place.isLoading());
         JobsModel *m = place.model();
         auto colour = [&](qint64 id) {
             return m->indexOfRun(id, JobsModel::State).data(JobsModel::StateColourRole).value<QColor>();
@@ -256,6 +260,7 @@ private Q_SLOTS:
     void selectingShowsDetails()
     {
         JobsPlace place(*m_services);
+        QTRY_VERIFY(!place.isLoading());
         QVERIFY(place.selectRun(m_completed));
         QCOMPARE(place.selectedRunId(), m_completed);
         RunDetailsView *d = place.details();
@@ -292,6 +297,7 @@ private Q_SLOTS:
     void outputTailIsSanitized()
     {
         JobsPlace place(*m_services);
+        QTRY_VERIFY(!place.isLoading());
         QVERIFY(place.selectRun(m_running));
         const QString text = place.details()->outputView()->toPlainText();
         QCOMPARE(text, QStringLiteral("epoch 1 loss 0.9\nred warning\nprogress 100%\nbell end\n"));
@@ -305,21 +311,25 @@ private Q_SLOTS:
     void reloadKeepsSelectionAndShowsNewState()
     {
         JobsPlace place(*m_services);
+        QTRY_VERIFY(!place.isLoading());
         QVERIFY(place.selectRun(m_pending));
         if (auto e = m_services->store().updateState(m_pending, JobState::Running, {}); !e)
             qFatal("%s", qPrintable(e.errorText()));
         Q_EMIT m_services->runsChanged();
+        QTRY_VERIFY(!place.isLoading());
         QCOMPARE(place.selectedRunId(), m_pending);
         QCOMPARE(place.model()->indexOfRun(m_pending, JobsModel::State).data().toString(), QStringLiteral("Running"));
         QVERIFY(place.details()->findChild<QLabel *>("runSummary")->text().contains(QLatin1String("Running")));
         if (auto e = m_services->store().updateState(m_pending, JobState::Pending, QStringLiteral("Resources")); !e)
             qFatal("%s", qPrintable(e.errorText()));
         Q_EMIT m_services->runsChanged();
+        QTRY_VERIFY(!place.isLoading());
     }
 
     void passingMessagesExpireErrorsStay()
     {
         JobsPlace place(*m_services);
+        QTRY_VERIFY(!place.isLoading());
         test::IdleClusterService idle;
         m_services->setClusters(&idle);   // JobsPlace attaches on clustersChanged
         const auto detach = qScopeGuard([this] { m_services->setClusters(nullptr); });
@@ -419,7 +429,8 @@ private Q_SLOTS:
         QCOMPARE(AppSettings::clusterConnection(QStringLiteral("testbed")).hostName,
                  QStringLiteral("login2.example.org"));
         AppSettings::setClusterConnection(QStringLiteral("testbed"), {});
-        QCOMPARE(ConnectionsDialog::parseAssociations("project_1|\nproject_2|gpu\nproject_2|gputest\n"),
+        QCOMPARE(ConnectionsDialog::accountLines(
+                     {{QStringLiteral("project_1"), {}}, {QStringLiteral("project_2"), {"gpu", "gputest"}}}),
                  (QStringList{"project_1: all partitions", "project_2: gpu, gputest"}));
 
         SettingsDialog settings(*m_services);
@@ -434,6 +445,7 @@ private Q_SLOTS:
     void screenshot()
     {
         JobsPlace place(*m_services);
+        QTRY_VERIFY(!place.isLoading());
         place.resize(1280, 720);
         place.show();
         QVERIFY(QTest::qWaitForWindowExposed(&place));
@@ -443,6 +455,87 @@ private Q_SLOTS:
         const QString path =
             qEnvironmentVariable("SCALELAB_SCREENSHOT_DIR", QDir::tempPath()) + QStringLiteral("/jobs.png");
         QVERIFY(place.grab().save(path));
+    }
+
+    // A changed run is read again alone and patched in: no reset, so the
+    // selection, the folded studies and the view's place stay.
+    void changedRunsArePatchedNotReset()
+    {
+        JobsPlace place(*m_services);
+        QTRY_VERIFY(!place.isLoading());
+        QAbstractItemModelTester tester(place.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QVERIFY(place.selectRun(m_running));
+        const QModelIndex hvd = place.proxy()->mapFromSource(place.model()->indexOfRun(m_cancelled).parent());
+        place.view()->collapse(hvd);
+        QSignalSpy resets(place.model(), &JobsModel::modelReset);
+        QSignalSpy changed(place.model(), &JobsModel::dataChanged);
+        QSignalSpy inserted(place.model(), &JobsModel::rowsInserted);
+
+        QCOMPARE(m_services->store().updateState(m_running, JobState::Completing, {}).errorText(), QString());
+        Q_EMIT m_services->runsChanged({m_running});
+        QTRY_VERIFY(!place.isLoading());
+        QCOMPARE(place.model()->indexOfRun(m_running, JobsModel::State).data().toString(),
+                 QStringLiteral("Completing"));
+        QVERIFY(!place.model()->indexOfRun(m_running).data(JobsModel::ActiveRole).toBool());   // the clock stopped
+        QVERIFY(changed.count() >= 2);   // the run's row and its study's summary
+        QCOMPARE(place.selectedRunId(), m_running);
+
+        // A new point of the DDP study and a new lone run are inserted where a reload puts them.
+        const qint64 point = addRun(m_ddpStudy, 4, QStringLiteral("ddp-4"), QStringLiteral("105"));
+        const qint64 lone = addRun(0, 1, QStringLiteral("lone-new"), QString());
+        Q_EMIT m_services->runsChanged({point, lone});
+        QTRY_VERIFY(!place.isLoading());
+        QCOMPARE(inserted.count(), 2);
+        const QModelIndex pointRow = place.model()->indexOfRun(point);
+        QCOMPARE(pointRow.parent().data().toString(), QStringLiteral("DDP scaling"));
+        QCOMPARE(pointRow.row(), 2);   // 1, 2, 4, 8 GPUs
+        QCOMPARE(place.model()->indexOfRun(lone).row(), 0);   // newest first
+        QCOMPARE(place.model()->parent(place.model()->indexOfRun(m_pending)), pointRow.parent());
+        QCOMPARE(resets.count(), 0);
+        QCOMPARE(place.selectedRunId(), m_running);
+        QVERIFY(
+            !place.view()->isExpanded(place.proxy()->mapFromSource(place.model()->indexOfRun(m_cancelled).parent())));
+        QVERIFY(place.view()->isExpanded(place.proxy()->mapFromSource(pointRow.parent())));
+
+        // Moving a run to another study is a new tree: read whole, the selection and the fold kept.
+        QVERIFY(place.selectRun(m_failed));
+        QCOMPARE(m_services->store().setRunStudy(m_running, m_hvdStudy).errorText(), QString());
+        Q_EMIT m_services->runsChanged({m_running});
+        QTRY_VERIFY(!place.isLoading());
+        QCOMPARE(resets.count(), 1);
+        QCOMPARE(place.model()->indexOfRun(m_running).parent().data().toString(), QStringLiteral("Horovod sweep"));
+        QCOMPARE(place.selectedRunId(), m_failed);
+        QVERIFY(
+            !place.view()->isExpanded(place.proxy()->mapFromSource(place.model()->indexOfRun(m_cancelled).parent())));
+        QVERIFY(place.view()->isExpanded(place.proxy()->mapFromSource(place.model()->indexOfRun(m_pending).parent())));
+        QCOMPARE(m_services->store().setRunStudy(m_running, m_ddpStudy).errorText(), QString());
+        QCOMPARE(m_services->store().deleteRun(point).errorText(), QString());
+        QCOMPARE(m_services->store().deleteRun(lone).errorText(), QString());
+        QCOMPARE(m_services->store().updateState(m_running, JobState::Running, {}).errorText(), QString());
+        Q_EMIT m_services->runsChanged({m_running, point, lone});
+        QTRY_VERIFY(!place.isLoading());
+        QVERIFY(!place.model()->indexOfRun(point).isValid());
+    }
+
+    // The store is read on a pool thread: reload() returns before the rows change.
+    void readsOffTheGuiThread()
+    {
+        JobsPlace place(*m_services);
+        QTRY_VERIFY(!place.isLoading());
+        const int rows = place.model()->rowCount();
+        QAbstractItemModelTester tester(place.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const qint64 lone = addRun(0, 1, QStringLiteral("lone-later"), QString());
+        QSignalSpy loaded(place.model(), &JobsModel::loaded);
+        place.reload();
+        QVERIFY(place.isLoading());
+        QCOMPARE(place.model()->rowCount(), rows);
+        QVERIFY(loaded.wait());
+        QCOMPARE(loaded.first().first().toString(), QString());
+        QCOMPARE(place.model()->rowCount(), rows + 1);
+        QCOMPARE(m_services->store().deleteRun(lone).errorText(), QString());
+        Q_EMIT m_services->runsChanged({lone});   // gone: a whole read
+        QTRY_VERIFY(!place.isLoading());
+        QCOMPARE(place.model()->rowCount(), rows);
     }
 };
 

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Result explorer: table, study charts, advisor, timelines, comparison,
-// exports and hidden runs on a synthetic study in a temporary store.
+// exports and hidden runs on a synthetic study in a temporary store, and a
+// run that finished while the window was closed shown without Results
+// ingesting it.
 
 #include "ResultsTestStudy.h"
 
+#include "ui/cluster/ClusterManager.h"
 #include "ui/common/AppServices.h"
 #include "ui/results/ChartExporter.h"
 #include "core/model/MetricNames.h"
@@ -431,6 +434,53 @@ private Q_SLOTS:
             m_place->grab().save(extra);
             m_place->findChild<QTabWidget *>()->setCurrentIndex(0);
         }
+    }
+
+    // A run that finished while the window was closed, its final state and
+    // accounting stored but never ingested (the last session ended first):
+    // the cluster layer ingests it when it starts, without a connection, and
+    // Results shows it on its own (it ingests nothing itself).
+    void runFinishedWhileClosedIsShown()
+    {
+        RunStore &store = m_services->store();
+        RunRecord r;
+        r.profile = QStringLiteral("testbed");
+        r.clusterAlias = QStringLiteral("testbed");
+        r.gpus = 1;
+        r.nodes = 1;
+        r.framework = QStringLiteral("pytorch-ddp");
+        const auto created = store.createRun(r);
+        QVERIFY(created.ok());
+        const qint64 id = created.value().id;
+        QCOMPARE(store.markSubmitted(id, QStringLiteral("300")).errorText(), QString());
+        SacctRecord acct;
+        acct.jobId = QStringLiteral("300");
+        acct.state = JobState::Completed;
+        acct.stateText = QStringLiteral("COMPLETED");
+        acct.exitCode = QStringLiteral("0:0");
+        acct.elapsed = QStringLiteral("00:01:10");
+        acct.allocTres = QStringLiteral("billing=4,cpu=4,gres/gpu=1,node=1");
+        QCOMPARE(store.recordFinal(id, acct).errorText(), QString());
+        const QString out = path(QStringLiteral("files/scalelab-300.out"));
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("test_accuracy 0.61  train_time_s 65\n");
+        f.close();
+        QCOMPARE(store.recordFile({id, QStringLiteral("/scratch/run/scalelab-300.out"), out, 36, 36, {}}).errorText(),
+                 QString());
+        m_place->showStudy(0);
+        QTRY_VERIFY(!m_place->isLoading());
+        QVERIFY(!m_place->model()->indexOfRun(id).isValid());   // stored after Results last read the store
+
+        auto clusters = std::make_unique<ClusterManager>(*m_services);
+        QTRY_COMPARE_WITH_TIMEOUT(stored(id, metric::TrainTimeS), 65.0, 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(m_place->model()->indexOfRun(id).isValid(), 20000);
+        QTRY_VERIFY(!m_place->isLoading());
+        QCOMPARE(stored(id, metric::ElapsedS), 70.0);
+        const int timeCol = int(m_place->model()->columns().indexOf(metric::TrainTimeS));
+        QVERIFY(timeCol >= 0);
+        QCOMPARE(m_place->model()->indexOfRun(id, timeCol).data().toString(), QStringLiteral("65"));
+        clusters.reset();
     }
 
     void cleanupTestCase()

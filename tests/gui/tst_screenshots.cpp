@@ -113,6 +113,7 @@ private Q_SLOTS:
         auto *jobs = qobject_cast<JobsPlace *>(window.place(MainWindow::JobsIndex));
         QVERIFY(jobs);
         QTRY_VERIFY(jobs->isVisible());
+        QTRY_VERIFY(!jobs->isLoading());   // the tree is read on a pool thread
         QVERIFY(jobs->selectRun(failed));
         QTRY_VERIFY(jobs->details()->failureBanner()->isVisible());
         save(&window, QStringLiteral("jobs"), size);

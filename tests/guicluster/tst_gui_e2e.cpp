@@ -150,9 +150,9 @@ private Q_SLOTS:
                            QStringLiteral("GUI end-to-end"));
         const qint64 runId = newestRunId();
         QVERIFY(runId > 0);
-        // Stored (intent) at once and shown in the table under its study.
+        // Stored (intent) at once and shown in the table under its study (read on a pool thread).
+        QTRY_VERIFY(m_place->model()->indexOfRun(runId).isValid());
         const QModelIndex row = m_place->model()->indexOfRun(runId);
-        QVERIFY(row.isValid());
         QCOMPARE(row.parent().data().toString(), QStringLiteral("GUI end-to-end"));
         QVERIFY(m_place->selectRun(runId));
 

@@ -90,6 +90,7 @@ private Q_SLOTS:
     void writeErrorsAreNotSuccess();
     void noDisplayIsSaid();
     void statusConnectionFilters();
+    void statusIngestsRunsFinishedWithoutMetrics();
     void runsJsonCarriesJobNameSlurmAndSpec();
     void runsLeaveHiddenOutUnlessAll();
 
@@ -351,6 +352,53 @@ void TestCliConventions::statusConnectionFilters()
     QCOMPARE(text.out.count(QLatin1Char('\n')), 2);   // header + beta's one run
     QVERIFY2(text.out.contains(QLatin1String(" beta ")) && !text.out.contains(QLatin1String("alpha")),
              qPrintable(text.out));
+}
+
+// A run whose final state and accounting were stored by a command that ended
+// before its ingest: `status` stores its metrics, without any connection.
+void TestCliConventions::statusIngestsRunsFinishedWithoutMetrics()
+{
+    const QString data = m_dir.filePath(QStringLiteral("data-late"));
+    qint64 id = 0;
+    {
+        RunStore store(data);
+        QCOMPARE(store.open().errorText(), QString());
+        RunRecord r;
+        r.profile = QStringLiteral("testbed");
+        r.clusterAlias = QStringLiteral("alpha");
+        r.gpus = 2;
+        r.nodes = 1;
+        r.framework = QStringLiteral("pytorch-ddp");
+        const auto created = store.createRun(r);
+        QVERIFY2(created.ok(), qPrintable(created.errorText()));
+        id = created.value().id;
+        QCOMPARE(store.markSubmitted(id, QStringLiteral("300")).errorText(), QString());
+        SacctRecord acct;
+        acct.jobId = QStringLiteral("300");
+        acct.state = JobState::Completed;
+        acct.stateText = QStringLiteral("COMPLETED");
+        acct.exitCode = QStringLiteral("0:0");
+        acct.elapsed = QStringLiteral("00:05:00");
+        acct.allocTres = QStringLiteral("billing=4,cpu=4,gres/gpu=2,node=1");
+        QCOMPARE(store.recordFinal(id, acct).errorText(), QString());
+        QCOMPARE(store.metrics(id).value().size(), 0);
+    }
+    How env;
+    env.extra.insert(QStringLiteral("SCALELAB_DATA_DIR"), data);
+    const Run r = cli({QStringLiteral("status"), QStringLiteral("--json")}, env);
+    QCOMPARE(r.exitCode, 0);
+    QCOMPARE(jsonOf(r).value(QStringLiteral("schema")).toString(), QStringLiteral("scalelab.status.v1"));
+    QVERIFY2(r.err.contains(QStringLiteral("run %1: had finished without metrics; ingested now").arg(id)),
+             qPrintable(r.err));
+    RunStore store(data);
+    QCOMPARE(store.open().errorText(), QString());
+    double elapsed = -1;
+    for (const MetricRecord &m : store.metrics(id).value())
+        if (m.name == QLatin1String("elapsed_s"))
+            elapsed = m.value;
+    QCOMPARE(elapsed, 300.0);
+    // Once only: the next status has nothing to ingest.
+    QVERIFY2(!cli({QStringLiteral("status")}, env).out.contains(QLatin1String("ingested now")), "ingested twice");
 }
 
 void TestCliConventions::runsJsonCarriesJobNameSlurmAndSpec()

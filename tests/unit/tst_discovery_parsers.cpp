@@ -260,6 +260,33 @@ private Q_SLOTS:
         QCOMPARE(none.items[0].maxWallSeconds, std::nullopt);
     }
 
+    // The connection test's `sacctmgr -P show assoc user=... format=Account,Partition`:
+    // read by the same parser as discovery, then grouped by account.
+    void sacctmgrAccountsAndPartitions()
+    {
+        const QString text = QStringLiteral("Account|Partition\n"
+                                            "project_2|gpu\n"
+                                            "project_1|\n"
+                                            "project_2|gputest\n"
+                                            "project_2|gpu\n");
+        const auto a = SacctmgrParsers::associations(text);
+        QCOMPARE(a.items.size(), 4);
+        QCOMPARE(SacctmgrParsers::byAccount(a.items),
+                 (QList<AccountPartitions>{{QStringLiteral("project_1"), {}},
+                                           {QStringLiteral("project_2"), {"gpu", "gputest"}}}));
+        // --parsable (a '|' after every cell) reads the same; a '|' inside a name stays in it.
+        const auto trailing =
+            SacctmgrParsers::associations(QStringLiteral("Account|Partition|\nproject_1||\nodd|name|gpu|\n"));
+        QCOMPARE(SacctmgrParsers::byAccount(trailing.items),
+                 (QList<AccountPartitions>{{QStringLiteral("odd|name"), {"gpu"}}, {QStringLiteral("project_1"), {}}}));
+        // No association: nothing (the dialog says so), never an empty account.
+        QVERIFY(SacctmgrParsers::byAccount(SacctmgrParsers::associations(QStringLiteral("Account|Partition\n")).items)
+                    .isEmpty());
+        QVERIFY(
+            SacctmgrParsers::byAccount(SacctmgrParsers::associations(QStringLiteral("Account|Partition\n|gpu\n")).items)
+                .isEmpty());
+    }
+
     void defaultTimeNoneIsKnown()
     {
         // DefaultTime=NONE says a job asking no time gets MaxTime: a fact,

@@ -2,13 +2,16 @@
 // RunLifecycle against the fake Slurm: a batch is validated and stored whole
 // before anything is sent; unresolved runs are reconciled and sent once; a run
 // that finishes is fetched and its metrics stored in the poll cycle that saw
-// it finish (no Results place, no extra step).
+// it finish (no Results place, no extra step); a run left finished without
+// metrics (the process ended before its ingest) is ingested by the next poll
+// cycle, or without any connection by RunLifecycle::ingestMissed.
 #include "FakeSlurm.h"
 #include "ProfileFixtures.h"
 #include "core/client/RunLifecycle.h"
 #include "core/client/SlurmClient.h"
 #include "core/store/RunStore.h"
 
+#include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -46,6 +49,7 @@ private Q_SLOTS:
     void invalidBatchStoresAndSendsNothing();
     void unresolvedRunIsSentOnce();
     void finishedRunHasMetricsAfterItsPollCycle();
+    void runFinishedWithoutMetricsIsIngestedLate();
 
 private:
     QTemporaryDir *m_dir = nullptr;
@@ -193,6 +197,52 @@ void TestRunLifecycle::finishedRunHasMetricsAfterItsPollCycle()
     QCOMPARE(metrics.value("samples_per_s"), 8712.4);
     QCOMPARE(rep.metricsStored, int(m_store->metrics(id).value().size()));
     QCOMPARE(readAll(m_store->runFilesDirectory(id) + "/scalelab-100.out"), log);
+}
+
+void TestRunLifecycle::runFinishedWithoutMetricsIsIngestedLate()
+{
+    const auto stored = RunLifecycle::storeBatch(*m_store, study({2, 2}), {});
+    QVERIFY(stored.ok());
+    const qint64 late = stored->at(0).id;
+    const qint64 running = stored->at(1).id;
+    for (const SentRun &s : m_lifecycle->sendBatch({late, running}))
+        QCOMPARE(s.outcome.kind, SubmitOutcome::Kind::Submitted);
+    m_slurm->jobs[1].state = JobState::Running;
+    // The first job's final state and accounting were stored, then the
+    // process ended before its ingest. The second one's output tail is here.
+    SacctRecord acct;
+    acct.jobId = QStringLiteral("100");
+    acct.state = JobState::Completed;
+    acct.stateText = QStringLiteral("COMPLETED");
+    acct.exitCode = QStringLiteral("0:0");
+    acct.elapsed = QStringLiteral("00:10:00");
+    acct.allocTres = QStringLiteral("billing=4,cpu=4,gres/gpu=2,node=1");
+    QCOMPARE(m_store->recordFinal(late, acct).errorText(), QString());
+    const QString tail = m_store->runFilesDirectory(running) + "/scalelab-101.out";
+    QVERIFY(QDir().mkpath(m_store->runFilesDirectory(running)));
+    QFile f(tail);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("epoch 1 loss=0.5\n");
+    f.close();
+    QCOMPARE(m_store->recordFile({running, "/scratch/run/scalelab-101.out", tail, 17, 17, {}}).errorText(), QString());
+    QCOMPARE(m_store->runsAwaitingIngest().value().size(), 1);
+    QCOMPARE(m_store->runsAwaitingIngest("another-cluster").value().size(), 0);
+
+    const PollCycleReport rep = m_lifecycle->pollCycle();
+    QVERIFY(rep.poll.ok());
+    QCOMPARE(rep.finalRuns, QList<qint64>());
+    QCOMPARE(rep.lateRuns, QList<qint64>({late}));
+    QCOMPARE(rep.ingestErrors, QStringList());
+    QMap<QString, double> metrics;
+    for (const MetricRecord &m : m_store->metrics(late).value())
+        metrics.insert(m.name, m.value);
+    QCOMPARE(metrics.value("elapsed_s"), 600.0);
+    QCOMPARE(metrics.value("gpus"), 2.0);
+    QCOMPARE(rep.metricsStored, int(metrics.size()));
+    QCOMPARE(m_store->metrics(running).value().size(), 0);   // still running: not ingested
+    // Nothing is left to repair, with or without a connection.
+    QCOMPARE(m_lifecycle->pollCycle().lateRuns, QList<qint64>());
+    QCOMPARE(RunLifecycle::ingestMissed(*m_store).runs, QList<qint64>());
 }
 
 QTEST_GUILESS_MAIN(TestRunLifecycle)

@@ -3,6 +3,7 @@
 
 #include "ui/common/AppServices.h"
 #include "ui/common/AppSettings.h"
+#include "ui/common/BackgroundPool.h"
 #include "core/ssh/ClusterConnection.h"
 #include "ui/cluster/GuiSshCallbacks.h"
 #include "core/base/Logging.h"
@@ -13,6 +14,7 @@
 #include <QIcon>
 #include <QSystemTrayIcon>
 #include <QTimer>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace scalelab {
 
@@ -25,6 +27,8 @@ ClusterManager::ClusterManager(AppServices &services, QObject *parent)
     // Runs left active or unresolved by an earlier session are picked up
     // once the event loop runs (connections start lazily, on this first use).
     scheduleClustersWithWork(0);
+    // Runs it left finished but never ingested need no cluster at all.
+    ingestMissedRuns();
 }
 
 ClusterManager::~ClusterManager()
@@ -221,6 +225,36 @@ void ClusterManager::scheduleClustersWithWork(int delayMs)
         schedulePoll(cluster(alias), delayMs);
 }
 
+void ClusterManager::ingestMissedRuns()
+{
+    RunStore *store = &m_services.store();   // AppServices waits for the pool before the store goes
+    (void)QtConcurrent::run(&backgroundPool(), [store, self = QPointer(this)] {
+        const MissedIngestReport report = RunLifecycle::ingestMissed(*store);
+        store->closeThreadConnection();   // this pool thread may be reused by others
+        if (report.runs.isEmpty() && report.errors.isEmpty())
+            return;
+        QMetaObject::invokeMethod(
+            self,
+            [self, report] {
+                if (self)
+                    self->onMissedIngestDone(report);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void ClusterManager::onMissedIngestDone(const MissedIngestReport &report)
+{
+    if (!report.runs.isEmpty()) {
+        qCInfo(lcUi).noquote() << QStringLiteral("%1 run(s) finished earlier ingested now, %2 metric(s) stored")
+                                      .arg(report.runs.size())
+                                      .arg(report.metricsStored);
+        Q_EMIT m_services.runsChanged(report.runs);
+    }
+    for (const QString &e : report.errors)
+        qCWarning(lcUi).noquote() << QStringLiteral("reading metrics: %1").arg(e);
+}
+
 void ClusterManager::refreshNow()
 {
     for (auto &[alias, c] : m_clusters)
@@ -304,8 +338,15 @@ void ClusterManager::onPollDone(const QString &alias, const PollCycleReport &rep
     }
     for (const RunStateUpdate &u : rep.poll.updates)
         Q_EMIT runStateChanged(u.runId, SlurmJobState::id(u.to));
-    if (!rep.poll.updates.isEmpty() || !rep.finalRuns.isEmpty())
-        Q_EMIT m_services.runsChanged();
+    QList<qint64> changed = rep.finalRuns;
+    for (const RunStateUpdate &u : rep.poll.updates)
+        if (!changed.contains(u.runId))
+            changed << u.runId;
+    for (qint64 id : rep.lateRuns)
+        if (!changed.contains(id))
+            changed << id;
+    if (!changed.isEmpty())
+        Q_EMIT m_services.runsChanged(changed);
     for (qint64 id : rep.finalRuns) {
         const auto run = m_services.store().run(id);
         const QString state = run.ok() ? SlurmJobState::displayName(run.value().state) : tr("finished");

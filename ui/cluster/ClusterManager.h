@@ -100,10 +100,14 @@ private:
     void schedulePoll(Cluster &c, int delayMs);
     void poll(const QString &alias);
     void onPollDone(const QString &alias, const PollCycleReport &report);
-    void onReconcileDone(const QString &alias, const QStringList &messages, bool changed);
+    void onReconcileDone(const QString &alias, const QStringList &messages, const QList<qint64> &changed);
     void onSubmitDone(const QString &alias, const QList<SentRun> &outcomes);
     void notify(const QString &title, const QString &text);
     void scheduleClustersWithWork(int delayMs);
+    // Runs an earlier session left finished without metrics, ingested on the
+    // background pool (RunLifecycle::ingestMissed; no connection needed).
+    void ingestMissedRuns();
+    void onMissedIngestDone(const MissedIngestReport &report);
 
     AppServices &m_services;
     std::shared_ptr<RunStore> m_workerStore;   // used only on the workers (one SQLite connection each)

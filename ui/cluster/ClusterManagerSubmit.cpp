@@ -112,7 +112,10 @@ void ClusterManager::submit(const QList<JobSpec> &specs, const QString &studyNam
             order << run.clusterAlias;
         byAlias[run.clusterAlias] << run.id;
     }
-    Q_EMIT m_services.runsChanged();
+    QList<qint64> storedIds;
+    for (const RunRecord &run : *stored)
+        storedIds << run.id;
+    Q_EMIT m_services.runsChanged(storedIds);
     qCInfo(lcUi).noquote() << QStringLiteral("submit: %1 run(s) stored%2, sending")
                                   .arg(stored->size())
                                   .arg(studyName.trimmed().isEmpty() ? QString() : QStringLiteral(" as a study"));
@@ -176,7 +179,10 @@ void ClusterManager::onSubmitDone(const QString &alias, const QList<SentRun> &ou
     Cluster &c = cluster(alias);
     if (needReconcile)
         enqueueReconcile(c);
-    Q_EMIT m_services.runsChanged();
+    QList<qint64> sentIds;
+    for (const SentRun &sent : outcomes)
+        sentIds << sent.runId;
+    Q_EMIT m_services.runsChanged(sentIds);
     Q_EMIT submitFinished(message, problems.isEmpty());
     if (!submitted.isEmpty() || needReconcile) {
         c.scheduler.recordSuccess();
@@ -218,7 +224,10 @@ void ClusterManager::enqueueReconcile(Cluster &c)
                 else if (r.outcome.kind == K::StillUnknown)
                     messages << tr("run %1: still unknown (%2)").arg(r.runId).arg(r.outcome.message);
             }
-            const bool changed = report.changed();
+            QList<qint64> changed;   // empty when nothing changed
+            if (report.changed())
+                for (const ReconciledRun &r : report.runs)
+                    changed << r.runId;
             QMetaObject::invokeMethod(
                 self,
                 [self, alias, messages, changed] {
@@ -231,12 +240,12 @@ void ClusterManager::enqueueReconcile(Cluster &c)
         ++c.tasksInFlight;
 }
 
-void ClusterManager::onReconcileDone(const QString &alias, const QStringList &messages, bool changed)
+void ClusterManager::onReconcileDone(const QString &alias, const QStringList &messages, const QList<qint64> &changed)
 {
     if (!messages.isEmpty())
         Q_EMIT clusterMessage(alias, messages.join(QLatin1String("; ")));
-    if (changed) {
-        Q_EMIT m_services.runsChanged();
+    if (!changed.isEmpty()) {
+        Q_EMIT m_services.runsChanged(changed);
         schedulePoll(cluster(alias), 0);
     }
 }

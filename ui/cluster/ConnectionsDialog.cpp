@@ -25,17 +25,6 @@
 
 namespace scalelab {
 
-namespace {
-
-QString sanitize(const QByteArray &bytes)
-{
-    QString s = QString::fromUtf8(bytes).trimmed();
-    s.removeIf([](QChar c) { return c.unicode() < 0x20 && c != QLatin1Char('\n') && c != QLatin1Char('\t'); });
-    return s;
-}
-
-}   // namespace
-
 ConnectionsDialog::ConnectionsDialog(AppServices &services, QWidget *parent)
     : QDialog(parent)
     , m_services(services)
@@ -297,22 +286,12 @@ QString ConnectionsDialog::save()
     return {};
 }
 
-QStringList ConnectionsDialog::parseAssociations(const QByteArray &out)
+QStringList ConnectionsDialog::accountLines(const QList<AccountPartitions> &accounts)
 {
-    QMap<QString, QStringList> byAccount;
-    for (const QString &line : sanitize(out).split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
-        const QStringList f = line.trimmed().split(QLatin1Char('|'));
-        if (f.value(0).isEmpty())
-            continue;
-        QStringList &parts = byAccount[f.value(0)];
-        const QString partition = f.value(1).trimmed();
-        if (!partition.isEmpty() && !parts.contains(partition))
-            parts << partition;
-    }
     QStringList lines;
-    for (auto it = byAccount.cbegin(); it != byAccount.cend(); ++it)
-        lines << QStringLiteral("%1: %2").arg(it.key(), it.value().isEmpty() ? tr("all partitions")
-                                                                             : it.value().join(QLatin1String(", ")));
+    for (const AccountPartitions &a : accounts)
+        lines << QStringLiteral("%1: %2").arg(
+            a.account, a.partitions.isEmpty() ? tr("all partitions") : a.partitions.join(QLatin1String(", ")));
     return lines;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/discovery/SacctmgrParsers.h"
 #include "ui/common/AppSettings.h"
 
 #include <QDialog>
@@ -45,9 +46,9 @@ public:
     QString resultText() const;
     QString save();   // "" = ok, else what is wrong
 
-    // Parses `sacctmgr -nP show assoc ... format=account,partition` output
-    // into "account: partition, partition" lines ("all partitions" when empty).
-    static QStringList parseAssociations(const QByteArray &out);
+    // "account: partition, partition" lines ("all partitions" when none is named)
+    // of `sacctmgr -P show assoc ... format=Account,Partition`, read by SacctmgrParsers.
+    static QStringList accountLines(const QList<AccountPartitions> &accounts);
 
     // Every profile with how it is reached and its state this session.
     QTreeWidget *overview() const { return m_overview; }

@@ -125,11 +125,12 @@ void ConnectionsDialog::startTest()
             } else {
                 lines << tr("User: %1").arg(user);
                 const RemoteResult assoc = ex.run(
-                    {QStringLiteral("sacctmgr"), QStringLiteral("-nP"), QStringLiteral("show"), QStringLiteral("assoc"),
-                     QStringLiteral("user=") + user, QStringLiteral("format=account,partition")},
+                    {QStringLiteral("sacctmgr"), QStringLiteral("-P"), QStringLiteral("show"), QStringLiteral("assoc"),
+                     QStringLiteral("user=") + user, QStringLiteral("format=Account,Partition")},
                     30000);
                 if (assoc.ok()) {
-                    const QStringList accounts = parseAssociations(assoc.out);
+                    const QStringList accounts = accountLines(
+                        SacctmgrParsers::byAccount(SacctmgrParsers::associations(sanitize(assoc.out)).items));
                     lines << (accounts.isEmpty()
                                   ? tr("Accounts: none found for %1").arg(user)
                                   : tr("Accounts and partitions:\n  %1").arg(accounts.join(QLatin1String("\n  "))));

@@ -4,6 +4,7 @@
 #include "core/model/JobSpec.h"
 #include "core/profiles/ProfileRegistry.h"
 
+#include <QList>
 #include <QObject>
 
 #include <functional>
@@ -66,8 +67,10 @@ public:
 Q_SIGNALS:
     // The cluster manager was created (GuiMain makes it after the first paint).
     void clustersChanged();
-    // The store changed (submit, poll, ingest): views reload what they show.
-    void runsChanged();
+    // The store changed (submit, poll, ingest): these runs were added or
+    // changed, and views read them again; empty = any run may have changed
+    // (views read everything again).
+    void runsChanged(const QList<qint64> &runIds = {});
     // "Clone this run's spec": the Compose place opens it.
     void openSpecRequested(const scalelab::JobSpec &spec);
     // A place asks the window to switch to another (0 compose, 1 jobs, 2 results).

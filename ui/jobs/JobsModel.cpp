@@ -1,117 +1,258 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/jobs/JobsModel.h"
 
-#include "core/model/JobSpecJson.h"
-#include "core/store/RunStore.h"
 #include "core/slurm/SlurmTime.h"
+#include "core/store/RunStore.h"
+#include "ui/common/BackgroundPool.h"
 
+#include <QFutureWatcher>
 #include <QPainter>
 #include <QPixmap>
+#include <QSet>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
-#include <QSet>
-
-#include <map>
+#include <utility>
 
 namespace scalelab {
+
+namespace {
+
+// More changed runs than this are read as a whole tree: one list of ids in
+// the SQL text stays short.
+constexpr qsizetype kMaxPatchRuns = 500;
+
+}   // namespace
 
 JobsModel::JobsModel(RunStore &store, QObject *parent)
     : QAbstractItemModel(parent)
     , m_store(store)
 {}
 
-QString JobsModel::reload()
+JobsModel::~JobsModel()
 {
-    const auto runs = m_store.runs();
-    if (!runs.ok())
-        return runs.errorText();
-    const auto studies = m_store.studies();
-    if (!studies.ok())
-        return studies.errorText();
+    m_reading.waitForFinished();
+}
 
-    std::vector<StudyRow> newStudies;
-    std::map<qint64, size_t> studyIndex;
-    for (const StudyRecord &s : studies.value()) {
-        studyIndex[s.id] = newStudies.size();
-        newStudies.push_back({s, {}});
+void JobsModel::reload()
+{
+    m_wantFull = true;
+    m_wantRuns.clear();
+    startRead();
+}
+
+void JobsModel::refreshRuns(const QList<qint64> &runIds)
+{
+    if (runIds.isEmpty()) {
+        reload();
+        return;
     }
-    const auto hidden = m_store.hiddenRuns();
-    const auto failures = m_store.failureLines();
-    std::vector<RunRow> loose;
-    int hiddenCount = 0;
-    QSet<qint64> studiesWithRuns;
-    for (const RunRecord &r : runs.value()) {
-        studiesWithRuns.insert(r.studyId);
-        RunRow row;
-        row.run = r;
-        row.hidden = hidden.ok() && hidden.value().contains(r.id);
-        if (row.hidden) {
-            ++hiddenCount;
-            if (!m_showHidden)
-                continue;
-        }
-        if (failures.ok())
-            row.failureLine = failures.value().value(r.id);
-        if (const auto parsed = parseJobSpec(r.specJson); parsed.spec) {
-            row.limitSeconds = SlurmTime::parseSeconds(parsed.spec->time).value_or(-1);
-            row.jobName = parsed.spec->jobName;
-        }
-        if (r.hasJob()) {
-            if (const auto history = m_store.stateHistory(r.id); history.ok()) {
-                for (const StateChange &c : history.value()) {
-                    if (!row.started.isValid() && (c.state == JobState::Running || c.state == JobState::Completing))
-                        row.started = c.at;
-                    // COMPLETING: the job's processes have ended (a cancel, or the
-                    // end), Slurm is cleaning up: the clock stops there.
-                    if (!row.ended.isValid()
-                        && (SlurmJobState::isTerminal(c.state)
-                            || (c.state == JobState::Completing && row.started.isValid() && row.started != c.at)))
-                        row.ended = c.at;
-                }
-            }
-            if (r.isTerminal()) {
-                if (const auto acct = m_store.accounting(r.id); acct.ok() && acct.value()) {
-                    row.accountedElapsed = SlurmTime::parseSeconds(acct.value()->elapsed).value_or(-1);
-                    if (row.limitSeconds < 0)
-                        row.limitSeconds = SlurmTime::parseSeconds(acct.value()->timelimit).value_or(-1);
-                }
-            }
-        }
-        const auto it = studyIndex.find(r.studyId);
-        if (r.studyId > 0 && it != studyIndex.end())
-            newStudies[it->second].runs.push_back(std::move(row));
-        else
-            loose.push_back(std::move(row));
-    }
-    for (StudyRow &s : newStudies)
-        std::sort(s.runs.begin(), s.runs.end(), [](const RunRow &a, const RunRow &b) {
-            return a.run.gpus != b.run.gpus ? a.run.gpus < b.run.gpus : a.run.id < b.run.id;
-        });
+    if (!m_wantFull)
+        for (qint64 id : runIds)
+            if (!m_wantRuns.contains(id))
+                m_wantRuns << id;
+    if (m_wantRuns.size() > kMaxPatchRuns)
+        reload();
+    else
+        startRead();
+}
 
-    // Newest first: a study counts from its creation, a lone run from its own.
-    std::vector<std::pair<QDateTime, Top>> order;
-    for (size_t i = 0; i < newStudies.size(); ++i)
-        order.push_back({newStudies[i].study.created, Top{int(i), -1}});
-    for (size_t i = 0; i < loose.size(); ++i)
-        order.push_back({loose[i].run.created, Top{-1, int(i)}});
-    std::stable_sort(order.begin(), order.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
+bool JobsModel::isLoading() const
+{
+    return m_busy || m_wantFull || !m_wantRuns.isEmpty();
+}
 
-    // A study whose runs are all hidden is hidden with them.
-    if (!m_showHidden)
-        newStudies.erase(std::remove_if(newStudies.begin(), newStudies.end(),
-                                        [&](const StudyRow &st) {
-                                            return st.runs.empty() && studiesWithRuns.contains(st.study.id);
-                                        }),
-                         newStudies.end());
+void JobsModel::startRead()
+{
+    // One read at a time, applied in the order asked: what is asked for
+    // meanwhile is read once after it.
+    if (m_busy || (!m_wantFull && m_wantRuns.isEmpty()))
+        return;
+    m_busy = true;   // until its result is applied, which is after the thread ends
+    const bool full = std::exchange(m_wantFull, false);
+    const QList<qint64> asked = std::exchange(m_wantRuns, {});
+    RunStore *store = &m_store;
+    const bool showHidden = m_showHidden;
+    // The tree shown stays as it is until this read is applied (m_busy): the
+    // pool thread compares the new one with it.
+    const JobsTree *shown = &m_tree;
+    m_reading = QtConcurrent::run(&backgroundPool(), [store, full, asked, showHidden, shown] {
+        auto read = std::make_shared<Read>();
+        read->full = full;
+        read->asked = asked;
+        if (full) {
+            read->tree = JobsTree::load(*store, showHidden);
+            read->error = read->tree.error;
+            if (read->error.isEmpty())
+                read->changes = JobsTree::changesFrom(*shown, read->tree);
+        } else if (auto records = store->jobsRecords(asked); records.ok()) {
+            read->records = std::move(*records);
+        } else {
+            read->error = records.errorText();
+        }
+        store->closeThreadConnection();   // this pool thread may be reused by others
+        return read;
+    });
+    auto *watcher = new QFutureWatcher<std::shared_ptr<Read>>(this);
+    connect(watcher, &QFutureWatcher<std::shared_ptr<Read>>::finished, this, [this, watcher] {
+        watcher->deleteLater();
+        const std::shared_ptr<Read> read = m_reading.result();
+        m_busy = false;
+        applyRead(*read);
+        startRead();
+        Q_EMIT loaded(read->error);
+    });
+    watcher->setFuture(m_reading);
+}
+
+void JobsModel::applyRead(Read &read)
+{
+    if (!read.error.isEmpty())
+        return;   // the old rows stay
+    if (read.full && read.changes)
+        replaceRows(std::move(read.tree), *read.changes);
+    else if (read.full)
+        setTree(std::move(read.tree));
+    else if (!patch(read.records, read.asked))
+        reload();   // the change moves rows: read the whole tree
+}
+
+void JobsModel::setTree(JobsTree tree)
+{
     beginResetModel();
-    m_hiddenCount = hiddenCount;
-    m_studies = std::move(newStudies);
-    m_loose = std::move(loose);
-    m_top.clear();
-    for (const auto &[when, top] : order)
-        m_top.push_back(top);
+    JobsTree old = std::exchange(m_tree, std::move(tree));
+    m_studyTop.assign(m_tree.studies.size(), -1);
+    for (size_t t = 0; t < m_tree.top.size(); ++t)
+        if (m_tree.top[t].study >= 0)
+            m_studyTop[size_t(m_tree.top[t].study)] = int(t);
     endResetModel();
+    // 100,000 rows of strings: freed on a pool thread, not here.
+    (void)QtConcurrent::run(&backgroundPool(), [gone = std::move(old)]() mutable { gone = JobsTree(); });
+}
+
+void JobsModel::replaceRows(JobsTree tree, const JobsTree::Changes &changes)
+{
+    // The same rows in the same places: the changed ones are said so, in
+    // runs of neighbours, and the view keeps its layout, selection and folds.
+    JobsTree old = std::exchange(m_tree, std::move(tree));
+    std::vector<int> looseTop(m_tree.loose.size(), -1);
+    for (size_t t = 0; t < m_tree.top.size(); ++t)
+        if (m_tree.top[t].run >= 0)
+            looseTop[size_t(m_tree.top[t].run)] = int(t);
+    auto rowIndex = [&](const std::pair<int, int> &at) {
+        return at.first >= 0 ? createIndex(at.second, 0, quintptr(at.first + 1))
+                             : index(looseTop[size_t(at.second)], 0);
+    };
+    for (size_t i = 0; i < changes.runs.size();) {
+        const QModelIndex first = rowIndex(changes.runs[i]);
+        QModelIndex last = first;
+        for (++i; i < changes.runs.size(); ++i) {
+            const QModelIndex next = rowIndex(changes.runs[i]);
+            if (next.parent() != first.parent() || next.row() != last.row() + 1)
+                break;
+            last = next;
+        }
+        Q_EMIT dataChanged(first, last.siblingAtColumn(ColumnCount - 1));
+    }
+    for (int study : changes.studies)
+        Q_EMIT dataChanged(studyIndex(study), studyIndex(study).siblingAtColumn(ColumnCount - 1));
+    (void)QtConcurrent::run(&backgroundPool(), [gone = std::move(old)]() mutable { gone = JobsTree(); });
+}
+
+bool JobsModel::patch(const JobsTreeRecords &records, const QList<qint64> &asked)
+{
+    QSet<qint64> found;
+    for (const JobsRunRecord &r : records.runs) {
+        found.insert(r.run.id);
+        if (!patchRow(JobsRow::from(r), records.studies))
+            return false;
+    }
+    for (qint64 id : asked)
+        if (!found.contains(id) && placeOf(id).pos >= 0)
+            return false;   // deleted
+    return true;
+}
+
+bool JobsModel::patchRow(JobsRow row, const QList<StudyRecord> &studies)
+{
+    const Place at = placeOf(row.run.id);
+    int study = -1;   // where the row belongs now
+    for (size_t i = 0; i < m_tree.studies.size() && row.run.studyId > 0; ++i)
+        if (m_tree.studies[i].study.id == row.run.studyId)
+            study = int(i);
+    const bool visible = m_showHidden || !row.hidden;
+    if (at.pos >= 0) {
+        std::vector<JobsRow> &runs = at.study >= 0 ? m_tree.studies[size_t(at.study)].runs : m_tree.loose;
+        JobsRow &old = runs[size_t(at.pos)];
+        if (!visible || study != at.study || old.run.gpus != row.run.gpus || old.run.created != row.run.created)
+            return false;   // it leaves, moves or is ordered elsewhere
+        m_tree.hiddenCount += int(row.hidden) - int(old.hidden);
+        old = std::move(row);
+        const QModelIndex first = indexOfRun(old.run.id);
+        Q_EMIT dataChanged(first, first.siblingAtColumn(ColumnCount - 1));
+        if (at.study >= 0)   // the study's summary (states, GPUs) counts its runs
+            Q_EMIT dataChanged(studyIndex(at.study), studyIndex(at.study).siblingAtColumn(ColumnCount - 1));
+        return true;
+    }
+    m_tree.hiddenCount += int(row.hidden);
+    if (!visible)
+        return true;
+    if (row.run.studyId > 0 && study < 0) {   // a new study: its record came with the read
+        const auto s = std::find_if(studies.begin(), studies.end(),
+                                    [&](const StudyRecord &st) { return st.id == row.run.studyId; });
+        if (s == studies.end())
+            return false;
+        m_tree.studies.push_back({*s, {std::move(row)}});
+        m_studyTop.push_back(-1);
+        insertTop(JobsTree::Top{int(m_tree.studies.size() - 1), -1});
+        return true;
+    }
+    if (study >= 0) {
+        std::vector<JobsRow> &runs = m_tree.studies[size_t(study)].runs;
+        const int pos = int(std::upper_bound(runs.begin(), runs.end(), row, &JobsTree::studyOrder) - runs.begin());
+        beginInsertRows(studyIndex(study), pos, pos);
+        runs.insert(runs.begin() + pos, std::move(row));
+        endInsertRows();
+        Q_EMIT dataChanged(studyIndex(study), studyIndex(study).siblingAtColumn(ColumnCount - 1));
+        return true;
+    }
+    m_tree.loose.push_back(std::move(row));
+    insertTop(JobsTree::Top{-1, int(m_tree.loose.size() - 1)});
+    return true;
+}
+
+void JobsModel::insertTop(JobsTree::Top entry)
+{
+    // Newest first; after the entries of the same time, as build() orders them.
+    const QDateTime when = m_tree.topTime(entry);
+    int row = 0;
+    while (row < int(m_tree.top.size()) && m_tree.topTime(m_tree.top[size_t(row)]) >= when)
+        ++row;
+    beginInsertRows(QModelIndex(), row, row);
+    m_tree.top.insert(m_tree.top.begin() + row, entry);
+    for (int &t : m_studyTop)
+        if (t >= row)
+            ++t;
+    if (entry.study >= 0)
+        m_studyTop[size_t(entry.study)] = row;
+    endInsertRows();
+}
+
+JobsModel::Place JobsModel::placeOf(qint64 runId) const
+{
+    for (size_t i = 0; i < m_tree.loose.size(); ++i)
+        if (m_tree.loose[i].run.id == runId)
+            return {-1, int(i)};
+    for (size_t s = 0; s < m_tree.studies.size(); ++s)
+        for (size_t i = 0; i < m_tree.studies[s].runs.size(); ++i)
+            if (m_tree.studies[s].runs[i].run.id == runId)
+                return {int(s), int(i)};
     return {};
+}
+
+QModelIndex JobsModel::studyIndex(int study) const
+{
+    return createIndex(m_studyTop[size_t(study)], 0, quintptr(0));
 }
 
 QModelIndex JobsModel::index(int row, int column, const QModelIndex &parent) const
@@ -119,31 +260,31 @@ QModelIndex JobsModel::index(int row, int column, const QModelIndex &parent) con
     if (column < 0 || column >= ColumnCount || row < 0)
         return {};
     if (!parent.isValid())
-        return row < int(m_top.size()) ? createIndex(row, column, quintptr(0)) : QModelIndex();
-    // Children carry their study's top-level row + 1.
-    if (parent.internalId() != 0 || parent.row() >= int(m_top.size()))
+        return row < int(m_tree.top.size()) ? createIndex(row, column, quintptr(0)) : QModelIndex();
+    // Children carry their study's index + 1 (stable while rows are inserted above).
+    if (parent.internalId() != 0 || parent.row() >= int(m_tree.top.size()))
         return {};
-    const Top &t = m_top[size_t(parent.row())];
-    if (t.study < 0 || row >= int(m_studies[size_t(t.study)].runs.size()))
+    const JobsTree::Top &t = m_tree.top[size_t(parent.row())];
+    if (t.study < 0 || row >= int(m_tree.studies[size_t(t.study)].runs.size()))
         return {};
-    return createIndex(row, column, quintptr(parent.row() + 1));
+    return createIndex(row, column, quintptr(t.study + 1));
 }
 
 QModelIndex JobsModel::parent(const QModelIndex &child) const
 {
     if (!child.isValid() || child.internalId() == 0)
         return {};
-    return createIndex(int(child.internalId() - 1), 0, quintptr(0));
+    return studyIndex(int(child.internalId() - 1));
 }
 
 int JobsModel::rowCount(const QModelIndex &parent) const
 {
     if (!parent.isValid())
-        return int(m_top.size());
+        return int(m_tree.top.size());
     if (parent.internalId() != 0 || parent.column() != 0)
         return 0;
-    const Top &t = m_top[size_t(parent.row())];
-    return t.study >= 0 ? int(m_studies[size_t(t.study)].runs.size()) : 0;
+    const JobsTree::Top &t = m_tree.top[size_t(parent.row())];
+    return t.study >= 0 ? int(m_tree.studies[size_t(t.study)].runs.size()) : 0;
 }
 
 int JobsModel::columnCount(const QModelIndex &) const
@@ -183,12 +324,12 @@ QVariant JobsModel::data(const QModelIndex &index, int role) const
     if (!index.isValid())
         return {};
     if (index.internalId() != 0) {
-        const Top &t = m_top[size_t(index.internalId() - 1)];
-        return runData(m_studies[size_t(t.study)].runs[size_t(index.row())], index.column(), role);
+        const JobsStudyRow &study = m_tree.studies[size_t(index.internalId() - 1)];
+        return runData(study.runs[size_t(index.row())], index.column(), role);
     }
-    const Top &t = m_top[size_t(index.row())];
-    return t.study >= 0 ? studyData(m_studies[size_t(t.study)], index.column(), role)
-                        : runData(m_loose[size_t(t.run)], index.column(), role);
+    const JobsTree::Top &t = m_tree.top[size_t(index.row())];
+    return t.study >= 0 ? studyData(m_tree.studies[size_t(t.study)], index.column(), role)
+                        : runData(m_tree.loose[size_t(t.run)], index.column(), role);
 }
 
 QColor JobsModel::stateColour(JobState s)
@@ -264,14 +405,7 @@ QString JobsModel::stateText(const RunRecord &run)
 
 qint64 JobsModel::elapsedSeconds(const RunRow &row)
 {
-    if (row.accountedElapsed >= 0)
-        return row.accountedElapsed;
-    // Not started, or back in the queue (requeued): no clock runs.
-    if (!row.started.isValid() || (row.ended.isValid() && row.ended < row.started)
-        || row.run.state == JobState::Pending)
-        return -1;
-    const QDateTime end = row.ended.isValid() ? row.ended : QDateTime::currentDateTimeUtc();
-    return std::max<qint64>(0, row.started.secsTo(end));
+    return row.elapsedSeconds(QDateTime::currentDateTimeUtc());
 }
 
 QString JobsModel::elapsedText(const RunRow &row)
@@ -302,13 +436,9 @@ QVariant JobsModel::runData(const RunRow &row, int column, int role) const
     case LimitSecondsRole:
         return row.limitSeconds;
     case ActiveRole:
-        return r.hasJob() && row.started.isValid() && !row.ended.isValid() && !r.isTerminal();
-    case ProgressRole: {
-        const qint64 e = elapsedSeconds(row);
-        if (e < 0 || row.limitSeconds <= 0)
-            return -1.0;
-        return std::min(1.0, double(e) / double(row.limitSeconds));
-    }
+        return row.active();
+    case ProgressRole:
+        return row.progress(QDateTime::currentDateTimeUtc());
     case Qt::ForegroundRole:
         if (row.hidden)
             return QColor(0x80, 0x80, 0x80);   // shown only with "Show hidden"
@@ -372,7 +502,7 @@ QVariant JobsModel::runData(const RunRow &row, int column, int role) const
     return {};
 }
 
-QVariant JobsModel::studyData(const StudyRow &row, int column, int role) const
+QVariant JobsModel::studyData(const JobsStudyRow &row, int column, int role) const
 {
     switch (role) {
     case RunIdRole:
@@ -440,38 +570,31 @@ QVariant JobsModel::studyData(const StudyRow &row, int column, int role) const
 
 QModelIndex JobsModel::indexOfRun(qint64 runId, int column) const
 {
-    for (size_t t = 0; t < m_top.size(); ++t) {
-        const Top &top = m_top[t];
-        if (top.run >= 0 && m_loose[size_t(top.run)].run.id == runId)
+    const Place at = placeOf(runId);
+    if (at.pos < 0)
+        return {};
+    if (at.study >= 0)
+        return createIndex(at.pos, column, quintptr(at.study + 1));
+    for (size_t t = 0; t < m_tree.top.size(); ++t)
+        if (m_tree.top[t].run == at.pos)
             return index(int(t), column);
-        if (top.study >= 0) {
-            const auto &runs = m_studies[size_t(top.study)].runs;
-            for (size_t i = 0; i < runs.size(); ++i)
-                if (runs[i].run.id == runId)
-                    return index(int(i), column, index(int(t), 0));
-        }
-    }
     return {};
 }
 
 const JobsModel::RunRow *JobsModel::runRow(qint64 runId) const
 {
-    for (const RunRow &r : m_loose)
-        if (r.run.id == runId)
-            return &r;
-    for (const StudyRow &s : m_studies)
-        for (const RunRow &r : s.runs)
-            if (r.run.id == runId)
-                return &r;
-    return nullptr;
+    const Place at = placeOf(runId);
+    if (at.pos < 0)
+        return nullptr;
+    return at.study >= 0 ? &m_tree.studies[size_t(at.study)].runs[size_t(at.pos)] : &m_tree.loose[size_t(at.pos)];
 }
 
 bool JobsModel::hasActiveRuns() const
 {
     auto active = [](const RunRow &r) { return r.run.hasJob() && !r.run.isTerminal(); };
-    return std::any_of(m_loose.begin(), m_loose.end(), active)
-           || std::any_of(m_studies.begin(), m_studies.end(),
-                          [&](const StudyRow &s) { return std::any_of(s.runs.begin(), s.runs.end(), active); });
+    return std::any_of(m_tree.loose.begin(), m_tree.loose.end(), active)
+           || std::any_of(m_tree.studies.begin(), m_tree.studies.end(),
+                          [&](const JobsStudyRow &s) { return std::any_of(s.runs.begin(), s.runs.end(), active); });
 }
 
 qint64 JobsModel::studyOfSameSpec(qint64 runId) const
@@ -479,7 +602,7 @@ qint64 JobsModel::studyOfSameSpec(qint64 runId) const
     const RunRow *row = runRow(runId);
     if (!row || row->run.studyId > 0 || row->run.specJson.isEmpty())
         return 0;
-    for (const StudyRow &st : m_studies)
+    for (const JobsStudyRow &st : m_tree.studies)
         for (const RunRow &r : st.runs)
             if (r.run.specJson == row->run.specJson)
                 return st.study.id;
@@ -488,7 +611,7 @@ qint64 JobsModel::studyOfSameSpec(qint64 runId) const
 
 QString JobsModel::studyName(qint64 studyId) const
 {
-    for (const StudyRow &st : m_studies)
+    for (const JobsStudyRow &st : m_tree.studies)
         if (st.study.id == studyId)
             return st.study.name;
     return {};

@@ -1,15 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "core/model/RunRecord.h"
-#include "core/model/StudyRecord.h"
+#include "core/analysis/JobsTree.h"
 
 #include <QAbstractItemModel>
 #include <QColor>
 #include <QDateTime>
+#include <QFuture>
 #include <QIcon>
 #include <QList>
 
+#include <memory>
 #include <vector>
 
 namespace scalelab {
@@ -17,9 +18,11 @@ namespace scalelab {
 class RunStore;
 
 // The Jobs table: studies as parent rows with their runs as children; runs
-// outside a study are top-level rows. Reloaded from the run store (reload())
-// whenever AppServices::runsChanged fires. Elapsed time is computed when
-// asked, from the state history, so a 1 s repaint keeps it current.
+// outside a study are top-level rows. The tree (core/analysis JobsTree) is read
+// and built on backgroundPool(): reload() reads every run, refreshRuns() only
+// the runs that changed and patches their rows in place (new runs are
+// inserted), so selections and folded studies stay. Elapsed time is computed
+// when asked (JobsRow::elapsedSeconds), so a 1 s repaint keeps it current.
 class JobsModel : public QAbstractItemModel {
     Q_OBJECT
 public:
@@ -35,29 +38,21 @@ public:
         LimitSecondsRole,   // qint64, -1 when unknown
         ActiveRole,   // bool: running now (the elapsed text changes)
     };
-
-    struct RunRow {
-        RunRecord run;
-        QDateTime started;   // UTC, first RUNNING seen; invalid = not started
-        QDateTime ended;   // UTC, first final state seen
-        qint64 limitSeconds = -1;
-        QString jobName;
-        qint64 accountedElapsed = -1;   // sacct Elapsed when known (wins over the history)
-        QString failureLine;   // "line 42: ValueError: …" for a failed run, "" = none found
-        bool hidden = false;
-    };
-    struct StudyRow {
-        StudyRecord study;
-        std::vector<RunRow> runs;
-    };
+    using RunRow = JobsRow;
 
     explicit JobsModel(RunStore &store, QObject *parent = nullptr);
+    ~JobsModel() override;   // waits for a read in flight (it uses the store)
 
-    QString reload();   // "" = ok, else the store's error (the old rows stay)
+    // Reads every run on a pool thread; loaded() when the rows show it. Asked
+    // for while a read runs, it is done once after that one.
+    void reload();
+    // Reads only these runs and patches their rows; empty = reload().
+    void refreshRuns(const QList<qint64> &runIds);
+    bool isLoading() const;
     // Hidden runs (RunStore::setHidden) are left out unless shown; takes effect on reload().
     void setShowHidden(bool show) { m_showHidden = show; }
     bool showHidden() const { return m_showHidden; }
-    int hiddenCount() const { return m_hiddenCount; }
+    int hiddenCount() const { return m_tree.hiddenCount; }
 
     QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
     QModelIndex parent(const QModelIndex &child) const override;
@@ -82,21 +77,43 @@ public:
     static QString elapsedText(const RunRow &row);
     static qint64 elapsedSeconds(const RunRow &row);
 
+Q_SIGNALS:
+    // A read was applied (error "" = read; otherwise the old rows stay).
+    void loaded(const QString &error);
+
 private:
-    // Top-level entries: a study (index into m_studies) or a lone run.
-    struct Top {
-        int study = -1;
-        int run = -1;   // index into m_loose
+    struct Read {   // what a pool thread read
+        bool full = false;
+        JobsTree tree;   // full: the whole tree
+        std::optional<JobsTree::Changes> changes;   // full: what differs from the tree shown, when only rows changed
+        JobsTreeRecords records;   // patch: the runs asked for
+        QList<qint64> asked;
+        QString error;
     };
+    struct Place {   // where a run's row is
+        int study = -1;   // index into m_tree.studies, -1 = a lone run
+        int pos = -1;   // its row in the study, or its index into m_tree.loose
+    };
+    void startRead();
+    void applyRead(Read &read);
+    void setTree(JobsTree tree);
+    void replaceRows(JobsTree tree, const JobsTree::Changes &changes);
+    bool patch(const JobsTreeRecords &records, const QList<qint64> &asked);
+    bool patchRow(JobsRow row, const QList<StudyRecord> &studies);
+    void insertTop(JobsTree::Top entry);
+    Place placeOf(qint64 runId) const;
+    QModelIndex studyIndex(int study) const;
     QVariant runData(const RunRow &row, int column, int role) const;
-    QVariant studyData(const StudyRow &row, int column, int role) const;
+    QVariant studyData(const JobsStudyRow &row, int column, int role) const;
 
     RunStore &m_store;
-    std::vector<StudyRow> m_studies;
-    std::vector<RunRow> m_loose;
-    std::vector<Top> m_top;
+    JobsTree m_tree;   // changed only when a read is applied, so a running read may compare with it
+    std::vector<int> m_studyTop;   // study index -> its top-level row
     bool m_showHidden = false;
-    int m_hiddenCount = 0;
+    QFuture<std::shared_ptr<Read>> m_reading;   // a pointer: the GUI thread never copies a tree
+    bool m_busy = false;   // a read is running or its result not yet applied
+    bool m_wantFull = false;   // a full read is asked for
+    QList<qint64> m_wantRuns;   // runs to patch, when no full read is asked for
 };
 
 }   // namespace scalelab

@@ -23,6 +23,8 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <utility>
+
 namespace scalelab {
 
 JobsPlace::JobsPlace(AppServices &services, QWidget *parent)
@@ -146,7 +148,7 @@ JobsPlace::JobsPlace(AppServices &services, QWidget *parent)
         }
         reload();
     });
-    connect(&services, &AppServices::runsChanged, this, &JobsPlace::reload);
+    connectModel();
 
     // Once a second: repaint running rows' elapsed time; notice a cluster
     // manager created after this place.
@@ -164,6 +166,27 @@ JobsPlace::JobsPlace(AppServices &services, QWidget *parent)
     const int widths[JobsModel::ColumnCount] = {230, 90, 70, 170, 130, 50, 50, 170, 130};
     for (int c = 0; c < JobsModel::ColumnCount; ++c)
         m_view->setColumnWidth(c, widths[c]);
+}
+
+void JobsPlace::connectModel()
+{
+    // Only the runs that changed are read again (all of them when unknown).
+    connect(&m_services, &AppServices::runsChanged, m_model, &JobsModel::refreshRuns);
+    connect(m_model, &JobsModel::modelAboutToBeReset, this, [this] { m_keepSelected = selectedRunId(); });
+    connect(m_model, &JobsModel::modelReset, this, &JobsPlace::expandStudies);
+    connect(m_model, &JobsModel::loaded, this, &JobsPlace::onLoaded);
+    // A study that appears in a patch opens like the others.
+    connect(m_proxy, &QSortFilterProxyModel::rowsInserted, this,
+            [this](const QModelIndex &parent, int first, int last) {
+                if (parent.isValid())
+                    return;
+                for (int row = first; row <= last; ++row) {
+                    const QModelIndex i = m_proxy->index(row, 0);
+                    if (m_proxy->rowCount(i) > 0
+                        && !m_collapsedStudies.contains(i.data(JobsModel::StudyIdRole).toLongLong()))
+                        m_view->expand(i);
+                }
+            });
 }
 
 void JobsPlace::showEvent(QShowEvent *event)
@@ -219,17 +242,37 @@ void JobsPlace::tick()
 
 void JobsPlace::reload()
 {
-    const qint64 selected = selectedRunId();
-    const QString error = m_model->reload();
+    m_model->reload();
+}
+
+bool JobsPlace::isLoading() const
+{
+    return m_model->isLoading();
+}
+
+void JobsPlace::expandStudies()
+{
+    // Studies open unless the researcher folded them. One expandAll (a single
+    // layout of the tree) and then the few folded ones: expanding study by
+    // study lays the tree out again each time.
+    const QSet<qint64> folded = m_collapsedStudies;
+    m_view->expandAll();
+    m_collapsedStudies = folded;
+    for (int row = 0; !folded.isEmpty() && row < m_proxy->rowCount(); ++row) {
+        const QModelIndex i = m_proxy->index(row, 0);
+        if (folded.contains(i.data(JobsModel::StudyIdRole).toLongLong()) && m_proxy->rowCount(i) > 0)
+            m_view->collapse(i);
+    }
+}
+
+void JobsPlace::onLoaded(const QString &error)
+{
     if (!error.isEmpty())
         showMessage(error, true);
-    // Studies open unless the researcher folded them.
-    for (int row = 0; row < m_proxy->rowCount(); ++row) {
-        const QModelIndex i = m_proxy->index(row, 0);
-        if (m_proxy->rowCount(i) > 0)
-            m_view->setExpanded(i, !m_collapsedStudies.contains(i.data(JobsModel::StudyIdRole).toLongLong()));
-    }
-    if (selected > 0 && selectRun(selected))
+    // A reset (a whole new tree) cleared the selection: the same run again.
+    if (const qint64 keep = std::exchange(m_keepSelected, 0); keep > 0 && selectedRunId() == 0)
+        selectRun(keep);
+    if (selectedRunId() > 0)
         m_details->refresh();
     else
         onSelectionChanged();
@@ -286,7 +329,7 @@ void JobsPlace::updateButtons()
     m_hide->setText(row && row->hidden ? tr("Unhide") : tr("Hide"));
     m_showHidden->setText(m_model->hiddenCount() > 0 ? tr("Show hidden (%1)").arg(m_model->hiddenCount())
                                                      : tr("Show hidden"));
-    m_dryRun->setEnabled(haveClusters && row && !row->run.script.isEmpty());
+    m_dryRun->setEnabled(haveClusters && row && row->hasScript);
     m_resubmit->setEnabled(haveClusters && row && !row->run.specJson.isEmpty());
     m_clone->setEnabled(row && !row->run.specJson.isEmpty());
     m_refresh->setEnabled(haveClusters);

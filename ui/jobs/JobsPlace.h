@@ -21,7 +21,8 @@ class JobsModel;
 class RunDetailsView;
 
 // The Jobs place: every run, grouped by study, with its live state, and the
-// selected run's details. Reloads on AppServices::runsChanged; actions go to
+// selected run's details. On AppServices::runsChanged the changed runs are read
+// again off the GUI thread and patched in; actions go to
 // the ClusterService (which may appear after this widget: it is looked up
 // when needed).
 class JobsPlace : public QWidget {
@@ -49,7 +50,9 @@ public:
 
     qint64 selectedRunId() const;
     bool selectRun(qint64 runId);
+    // Reads the store on a pool thread; the model says loaded() when shown.
     void reload();
+    bool isLoading() const;
 
 protected:
     void showEvent(QShowEvent *event) override;
@@ -65,6 +68,9 @@ private:
     void resubmitSelected();
     void cloneSelected();
     void tick();
+    void connectModel();
+    void expandStudies();
+    void onLoaded(const QString &error);
 
     AppServices &m_services;
     JobsModel *m_model;
@@ -86,6 +92,7 @@ private:
     QTimer *m_tick;
     QPointer<ClusterService> m_attached;
     QSet<qint64> m_collapsedStudies;
+    qint64 m_keepSelected = 0;   // the run selected when the model was reset
     bool m_expecting = false;   // a dry run was asked from here
 };
 

@@ -19,7 +19,7 @@ QString JobsPlace::withdrawSelected()
         showMessage(tr("Run %1 withdrawn: it had not reached Slurm and will not be sent.").arg(id));
     else
         showMessage(e, true);
-    Q_EMIT m_services.runsChanged();
+    Q_EMIT m_services.runsChanged({id});
     return e;
 }
 
@@ -36,7 +36,7 @@ void JobsPlace::toggleHiddenSelected()
     }
     showMessage(hide ? tr("Run %1 hidden (kept in the run store; \"Show hidden\" lists it again).").arg(id)
                      : tr("Run %1 shown again.").arg(id));
-    Q_EMIT m_services.runsChanged();
+    Q_EMIT m_services.runsChanged({id});
 }
 
 void JobsPlace::addSelectedToStudy()
@@ -51,7 +51,7 @@ void JobsPlace::addSelectedToStudy()
         return;
     }
     showMessage(tr("Run %1 is now a point of study \"%2\".").arg(id).arg(name));
-    Q_EMIT m_services.runsChanged();
+    Q_EMIT m_services.runsChanged({id});
     selectRun(id);
 }
 

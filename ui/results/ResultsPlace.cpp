@@ -245,7 +245,6 @@ void ResultsPlace::applyTable(const RunMetricsTable &table)
     m_showHidden->setText(m_table.hiddenCount > 0 ? tr("Show hidden (%1)").arg(m_table.hiddenCount)
                                                   : tr("Show hidden"));
     // selectRuns() has updated the comparison and the charts.
-    autoIngest();
 }
 
 void ResultsPlace::expandGroups()

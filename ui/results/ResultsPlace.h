@@ -29,8 +29,9 @@ class UtilisationTimeline;
 // The result explorer: the runs table (filter, group, choose columns, select
 // runs), and below it the study charts with the scaling advisor, the GPU
 // utilisation timelines of the selected runs and their side-by-side
-// comparison. Reloads on AppServices::runsChanged; finished runs without
-// metrics are ingested in the background, and "Re-ingest" does it again.
+// comparison. Reloads on AppServices::runsChanged; "Re-ingest" reads the
+// selected runs' files again. Finished runs are ingested by RunLifecycle
+// (the poll cycle, and its repair of runs never ingested), not here.
 class ResultsPlace : public QWidget {
     Q_OBJECT
 public:
@@ -88,7 +89,6 @@ public:
 
 private:
     void editPatterns();
-    void autoIngest();
     void applyTable(const RunMetricsTable &table);
     void expandGroups();
 
@@ -117,7 +117,6 @@ private:
     UtilisationTimeline *m_timeline = nullptr;
     RunComparisonView *m_compare = nullptr;
     QList<qint64> m_selectionOrder;   // runs in the order they were selected (base first)
-    QSet<qint64> m_autoIngested;   // tried once per session
     qint64 m_chartStudy = 0;
     bool m_customColumns = false;
     int m_ingesting = 0;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // ResultsPlace: store work for the selection and the table on the background pool (scripts
-// of the selected runs, ingesting runs that have files but no metrics yet).
+// of the selected runs, "Re-ingest" of the selected runs).
 #include "ui/results/ResultsPlace.h"
 
 #include "core/ingest/IngestService.h"
@@ -48,12 +48,12 @@ void ResultsPlace::reingest(const QList<qint64> &runIds)
     m_status->setText(tr("Reading accounting, GPU samples and output of %n run(s)…", nullptr, int(runIds.size())));
     RunStore *store = &m_services.store();
     auto *watcher = new QFutureWatcher<QStringList>(this);
-    connect(watcher, &QFutureWatcher<QStringList>::finished, this, [this, watcher] {
+    connect(watcher, &QFutureWatcher<QStringList>::finished, this, [this, watcher, runIds] {
         watcher->deleteLater();
         const QStringList errors = watcher->result();
         --m_ingesting;
         m_reingest->setEnabled(m_ingesting == 0);
-        Q_EMIT m_services.runsChanged();
+        Q_EMIT m_services.runsChanged(runIds);
         if (!errors.isEmpty())
             m_status->setText(tr("Ingest problems: %1").arg(errors.join(QStringLiteral("; "))));
         Q_EMIT ingestFinished(errors);
@@ -68,19 +68,6 @@ void ResultsPlace::reingest(const QList<qint64> &runIds)
         store->closeThreadConnection();   // this pool thread may be reused by others
         return errors;
     }));
-}
-
-void ResultsPlace::autoIngest()
-{
-    // Finished runs whose files or accounting arrived but that have no
-    // metrics yet (the jobs place fetched them): ingest once per session.
-    QList<qint64> todo;
-    for (qint64 id : m_table.needsIngest)
-        if (!m_autoIngested.contains(id)) {
-            m_autoIngested.insert(id);
-            todo << id;
-        }
-    reingest(todo);
 }
 
 }   // namespace scalelab

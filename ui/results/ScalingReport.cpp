@@ -74,8 +74,11 @@ ReportContent buildReportContent(const ReportInput &in)
     StudyCharts charts;
     charts.resize(1500, 900);
     charts.setRows(table.rows, in.study.name);
-    const ScalingAnalysis &analysis = charts.analysis();
-    const StudyScalingInput &input = charts.input();
+    // The numbers of the charts, the table and the advice: StudyChartData, as
+    // in the window and `scalelab report --json`.
+    const StudyChartData &data = charts.data();
+    const ScalingAnalysis &analysis = data.analysis();
+    const StudyScalingInput &input = data.input();
 
     // Context: clusters, profiles (and the Slurm version), dates.
     ProfileRegistry profiles;

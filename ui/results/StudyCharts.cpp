@@ -73,12 +73,12 @@ QCustomPlot *StudyCharts::chart(StudyChart c) const
 
 QString StudyCharts::adviceText() const
 {
-    return m_analysis.summary();
+    return m_data.analysis().summary();
 }
 
 QStringList StudyCharts::warningTexts() const
 {
-    return m_analysis.warnings();
+    return m_data.analysis().warnings();
 }
 
 QByteArray StudyCharts::contentKey(const QList<RunMetricsRow> &rows, const QString &studyName)
@@ -108,15 +108,15 @@ void StudyCharts::setRows(const QList<RunMetricsRow> &rows, const QString &study
     m_built = true;
     ++m_builds;
     m_studyName = studyName;
-    m_input = StudyScaling::input(rows);
-    m_analysis = StudyScaling::analyze(m_input, m_threshold);
-    m_advice->setText(m_input.runs.isEmpty() ? tr("Select a study with submitted runs to see how it scales.")
-                                             : m_analysis.summary());
-    m_warnings->setText(m_analysis.warnings().join(QLatin1Char(' ')));
-    m_warnings->setVisible(!m_analysis.warnings().isEmpty());
+    m_data = StudyChartData::build(rows, m_threshold);
+    const ScalingAnalysis &analysis = m_data.analysis();
+    m_advice->setText(m_data.input().runs.isEmpty() ? tr("Select a study with submitted runs to see how it scales.")
+                                                    : analysis.summary());
+    m_warnings->setText(analysis.warnings().join(QLatin1Char(' ')));
+    m_warnings->setVisible(!analysis.warnings().isEmpty());
     const QList<StudyChart> charts = StudyChartBuilder::all();
     for (int i = 0; i < charts.size(); ++i) {
-        StudyChartBuilder::build(m_plots[i], charts[i], rows, m_input, m_analysis, m_threshold);
+        StudyChartBuilder::build(m_plots[i], m_data.panel(charts[i]));
         m_plots[i]->replot(QCustomPlot::rpQueuedReplot);
     }
 }

@@ -2,8 +2,8 @@
 #pragma once
 
 #include "core/analysis/RunMetricsTable.h"
+#include "core/analysis/StudyChartData.h"
 #include "ui/results/StudyChartBuilder.h"
-#include "core/analysis/StudyScaling.h"
 
 #include <QList>
 #include <QWidget>
@@ -38,8 +38,10 @@ public:
     static QByteArray contentKey(const QList<RunMetricsRow> &rows, const QString &studyName);
 
     QCustomPlot *chart(StudyChart c) const;
-    const ScalingAnalysis &analysis() const { return m_analysis; }
-    const StudyScalingInput &input() const { return m_input; }
+    // The numbers drawn, computed once per setRows (the PDF report reads them too).
+    const StudyChartData &data() const { return m_data; }
+    const ScalingAnalysis &analysis() const { return m_data.analysis(); }
+    const StudyScalingInput &input() const { return m_data.input(); }
     QString adviceText() const;   // the summary sentence as shown
     QStringList warningTexts() const;
     double threshold() const { return m_threshold; }
@@ -50,8 +52,7 @@ private:
     QLabel *m_advice = nullptr;
     QLabel *m_warnings = nullptr;
     QList<QCustomPlot *> m_plots;   // in StudyChartBuilder::all() order
-    ScalingAnalysis m_analysis;
-    StudyScalingInput m_input;
+    StudyChartData m_data;
     QString m_studyName;
     double m_threshold = 0.7;
     QByteArray m_key;
