@@ -131,8 +131,11 @@ int GuiMain::run(int argc, char **argv, const WindowOptions &opts)
                                         60000);
     if (!opts.spec.isEmpty()) {
         const QString err = window.compose()->openSpecFile(opts.spec);
-        if (!err.isEmpty())
+        if (!err.isEmpty()) {
             std::fprintf(stderr, "scalelab: %s\n", qPrintable(err));
+            if (screenshot)
+                return 2;   // unusable input: no picture of a spec that could not be read
+        }
     }
 
     if (screenshot) {

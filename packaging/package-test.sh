@@ -49,6 +49,9 @@ version=$(dpkg-deb -f "$deb" Version); arch=$(dpkg-deb -f "$deb" Architecture)
 [ "$(basename "$deb")" = "scalelab_${version}_${arch}.deb" ] || fail "file name $(basename "$deb") is not name_version_arch.deb"
 dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed 's/^ *//' | grep -qx 'libqt6sql6-sqlite' \
   || fail "Depends lacks libqt6sql6-sqlite: $(dpkg-deb -f "$deb" Depends)"
+# Linked libraries come from shlibdeps: RE2 (the researchers' metric patterns) among them.
+dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed 's/^ *//' | grep -q '^libre2-' \
+  || fail "Depends lacks libre2: $(dpkg-deb -f "$deb" Depends)"
 dpkg-deb -f "$deb" Maintainer | grep -qE '<[^@ ]+@[^> ]+>' || fail "Maintainer has no e-mail"
 [ -n "$(dpkg-deb -f "$deb" Homepage)" ] || fail "no Homepage"
 dpkg-deb -I "$deb" control | sed -n '/^Description:/,$p' >"$out/description.txt"

@@ -41,8 +41,10 @@ public:
     QTextStream err;
 
     const ProfileRegistry &profiles();
-    // A file argument's bytes; "-" is stdin. nullopt (reason printed) when unreadable.
-    std::optional<QByteArray> readInput(const QString &path, qint64 maxBytes = InputLimits::kMaxFileBytes);
+    // A file argument's bytes; "-" is stdin (read with a time cap). nullopt
+    // (reason printed) when unreadable, not a regular file, too large or not `content`.
+    std::optional<QByteArray> readInput(const QString &path, qint64 maxBytes = InputLimits::kMaxFileBytes,
+                                        InputLimits::Content content = InputLimits::Content::Text);
     // How an input is named in messages: the path, or "<stdin>" for "-".
     static QString inputName(const QString &path);
     // Reads and parses a spec file ("-": stdin); prints the reason and
@@ -70,6 +72,7 @@ public:
     bool finishOutput();
 
 private:
+    static int streamIdleMs();
     bool m_json = false;
     bool m_printedJson = false;
     std::optional<ProfileRegistry> m_registry;

@@ -3,11 +3,9 @@
 
 #include "app/cli/CliParser.h"
 #include "core/base/DiagnosticFormat.h"
+#include "core/base/InputLimits.h"
 #include "core/ingest/LogMetricExtractor.h"
 #include "core/ingest/StudyMetricPatterns.h"
-
-#include <QFile>
-#include <QFileInfo>
 
 #include <nlohmann/json.hpp>
 
@@ -17,7 +15,7 @@ namespace scalelab {
 
 namespace {
 
-constexpr qint64 kMaxPatternFile = 16 * 1024 * 1024;
+constexpr qint64 kMaxPatternFile = 1024 * 1024;
 // A log piped on stdin is held in memory (a file is mapped instead), so it
 // has a cap; it is far above any training log's size.
 constexpr qint64 kMaxStdinLog = 512 * 1024 * 1024;
@@ -44,7 +42,9 @@ int MetricsCommand::run(CliContext &ctx, const QStringList &args)
             QStringLiteral("add your own patterns (JSON, see below)"));
     a.footer(QStringLiteral("--patterns FILE: a JSON array of {\"name\", \"regex\", \"unit\",\n"
                             "\"aggregation\": \"last|mean|max|min|per-rank-sum\"} (or a study's notes object with\n"
-                            "\"metricPatterns\"); a pattern with a built-in name replaces that metric's value."));
+                            "\"metricPatterns\"); a pattern with a built-in name replaces that metric's value.\n"
+                            "Regexes use RE2 syntax (no backreferences or lookarounds: each runs in time linear in\n"
+                            "the log); at most 100 patterns of 1000 characters, a FILE of at most 1 MB."));
     a.examples({QStringLiteral("scalelab metrics slurm-95659.out"),
                 QStringLiteral("scalelab metrics slurm-95659.out --patterns patterns.json --json"),
                 QStringLiteral("ssh login cat run/slurm-95659.out | scalelab metrics -")});
@@ -59,23 +59,12 @@ int MetricsCommand::run(CliContext &ctx, const QStringList &args)
     const QString log = positional.front();
     const QString logName = CliContext::inputName(log);
     const bool fromStdin = log == QLatin1String("-");
-    if (!fromStdin) {
-        const QFileInfo info(log);
-        if (!info.exists())
-            return ctx.unusable(QStringLiteral("cannot read %1: no such file").arg(log));
-        if (!info.isFile() || !info.isReadable())
-            return ctx.unusable(QStringLiteral("cannot read %1: not a readable file").arg(log));
-    }
-
     QList<MetricPattern> user;
     if (!patternsPath.isEmpty()) {
-        QFile f(patternsPath);
-        if (!f.open(QIODevice::ReadOnly))
-            return ctx.unusable(
-                QStringLiteral("cannot read the pattern file %1: %2").arg(patternsPath, f.errorString()));
-        if (f.size() > kMaxPatternFile)
-            return ctx.unusable(QStringLiteral("%1 is larger than 16 MB; that is no pattern file").arg(patternsPath));
-        QString text = QString::fromUtf8(f.readAll()).trimmed();
+        const auto read = InputLimits::readFile(patternsPath, QStringLiteral("pattern file"), kMaxPatternFile);
+        if (!read.ok)
+            return ctx.unusable(read.problem.message);
+        QString text = QString::fromUtf8(read.data).trimmed();
         if (text.startsWith(u'['))
             text = QStringLiteral("{\"metricPatterns\": %1}").arg(text);
         if (!text.startsWith(u'{') || nlohmann::json::parse(text.toStdString(), nullptr, false).is_discarded())
@@ -101,7 +90,7 @@ int MetricsCommand::run(CliContext &ctx, const QStringList &args)
 
     LogMetricResult r;
     if (fromStdin) {
-        const auto bytes = ctx.readInput(log, kMaxStdinLog);
+        const auto bytes = ctx.readInput(log, kMaxStdinLog, InputLimits::Content::Log);
         if (!bytes)
             return int(ExitCode::Unusable);
         r = extractor.extract(*bytes);

@@ -2,9 +2,15 @@
 #pragma once
 
 #include "core/base/Diagnostic.h"
+#include "core/base/Result.h"
 
 #include <QByteArray>
+#include <QByteArrayView>
+#include <QFile>
 #include <QString>
+
+#include <memory>
+#include <optional>
 
 namespace scalelab {
 
@@ -22,6 +28,16 @@ constexpr int kMaxQuotedChars = 120;
 // script importer reads. Linux starts no program with an argument over
 // 128 KB; a longer line is generated data, reported and not read.
 constexpr int kMaxCommandChars = 256 * 1024;
+// A stream (stdin) that sends nothing for this long is given up on, and so is
+// one that has not ended after kStreamTotalMs: a writer that never closes
+// cannot hang a command.
+constexpr int kStreamIdleMs = 60 * 1000;
+constexpr int kStreamTotalMs = 10 * 60 * 1000;
+
+// What the bytes must be. Text: UTF-8 (a UTF-16/32 file or a NUL byte is
+// refused, naming the file and line). Log: job output, where NUL bytes happen
+// (a node that crashed leaves blocks of them) but UTF-16 is still refused.
+enum class Content { Text, Log };
 
 struct FileRead {
     QByteArray data;
@@ -29,10 +45,29 @@ struct FileRead {
     Diagnostic problem;   // rule "file-unreadable" or "input-too-large" when !ok
 };
 
-// Reads a whole file of at most `maxBytes`; a larger or unreadable file is
-// refused with a message naming it and the limit. `what` is how the message
-// calls the file ("profile", "job spec", "script").
-FileRead readFile(const QString &path, const QString &what, qint64 maxBytes = kMaxFileBytes);
+// The one way ScaleLab opens a file from outside: only a regular file is
+// opened; a FIFO, device, socket or directory is refused by its type before
+// any read (so a FIFO without a writer cannot hang the caller, /dev/zero
+// cannot fill memory). The message names the path and what it is. `what` is
+// how the message calls the file ("profile", "job spec", "script").
+Result<std::unique_ptr<QFile>> openFile(const QString &path, const QString &what);
+
+// Reads a whole regular file (openFile) of at most `maxBytes`, counted while
+// reading; a larger, unreadable or non-regular file, or one whose bytes are
+// not `content`, is refused with a message naming it and the limit.
+FileRead readFile(const QString &path, const QString &what, qint64 maxBytes = kMaxFileBytes,
+                  Content content = Content::Text);
+
+// Reads a stream (stdin: `fd` 0) to its end with the same size cap, giving up
+// when no byte came for `idleMs` or the end did not come within `totalMs`.
+// `name` is how messages call it ("<stdin>").
+FileRead readStream(int fd, const QString &name, const QString &what, qint64 maxBytes = kMaxFileBytes,
+                    Content content = Content::Text, int idleMs = kStreamIdleMs, int totalMs = kStreamTotalMs);
+
+// A UTF-16/UTF-32 text or (Content::Text) a NUL byte in `data`, as a finding
+// naming `name`, the line and what to do; nullopt when the bytes may be read.
+std::optional<Diagnostic> encodingProblem(QByteArrayView data, const QString &name, const QString &what,
+                                          Content content = Content::Text);
 
 // Keeps the first `max` findings; the rest become one closing finding with
 // the count and the gravest severity among them (so "errors found" stays true).

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/base/JsonSupport.h"
 
+#include "core/base/InputLimits.h"
+
 #include <algorithm>
 
 namespace scalelab {
@@ -156,6 +158,10 @@ std::optional<JsonSupport::Json> JsonSupport::parse(const QByteArray &data, cons
         what = what.mid(colon + 2);
     else if (what.startsWith(QLatin1String("[json.exception.")))
         what = what.mid(what.indexOf(QLatin1Char(']')) + 1).trimmed();
+    // nlohmann quotes the offending token whole ('1111...' of 15 MB): cut it.
+    if (const qsizetype open = what.indexOf(QLatin1Char('\'')), close = what.lastIndexOf(QLatin1Char('\''));
+        open >= 0 && close > open)
+        what = what.left(open + 1) + InputLimits::quoted(what.mid(open + 1, close - open - 1)) + what.mid(close);
     if (what.startsWith(QLatin1String("number overflow")))
         what += QStringLiteral(": the number is too large; write a smaller value");
     error->rule = QStringLiteral("malformed-json");

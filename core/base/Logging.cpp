@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/base/Logging.h"
 
+#include "core/base/InputLimits.h"
+
 #include "core/base/PrivateFiles.h"
 
 #include <QDateTime>
@@ -191,14 +193,15 @@ QString LogFile::tail(qint64 maxBytes)
     const QString p = path();
     if (p.isEmpty())
         return {};
-    QFile f(p);
-    if (!f.open(QIODevice::ReadOnly))
+    auto opened = InputLimits::openFile(p, QStringLiteral("log file"));
+    if (!opened)
         return {};
+    QFile &f = **opened;
     if (f.size() > maxBytes) {
         f.seek(f.size() - maxBytes);
         f.readLine();   // start at a whole line
     }
-    return QString::fromUtf8(f.readAll());
+    return QString::fromUtf8(f.read(maxBytes));
 }
 
 }   // namespace scalelab

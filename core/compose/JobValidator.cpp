@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/compose/JobValidator.h"
+
+#include "core/base/InputLimits.h"
 #include "core/compose/PartitionRules.h"
 #include "core/model/SpecFields.h"
 
@@ -200,7 +202,8 @@ void checkPartition(const JobSpec &spec, const ClusterProfile &profile, const La
                     Fix{QStringLiteral("time"), QStringLiteral("01:00:00"), QStringLiteral("set time to 01:00:00")});
     } else if (auto secs = SlurmTime::parseSeconds(spec.time); !secs) {
         out << diag(Severity::Error, "time-malformed", "time",
-                    QStringLiteral("\"%1\" is not a Slurm time; use HH:MM:SS or D-HH:MM:SS.").arg(spec.time));
+                    QStringLiteral("\"%1\" is not a Slurm time; use HH:MM:SS or D-HH:MM:SS.")
+                        .arg(InputLimits::quoted(spec.time)));
     } else if (*secs <= 0) {
         out << diag(Severity::Error, "time-malformed", "time", QStringLiteral("The time limit must be above zero."));
     } else if (p.maxTimeSeconds > 0 && *secs > p.maxTimeSeconds) {
@@ -208,7 +211,7 @@ void checkPartition(const JobSpec &spec, const ClusterProfile &profile, const La
         const Partition *longer = alternative();
         out << diag(Severity::Error, "time-exceeded", "time",
                     QStringLiteral("%1 exceeds partition %2's limit of %3.%4")
-                        .arg(spec.time, pn, max,
+                        .arg(InputLimits::quoted(spec.time), pn, max,
                              longer ? QStringLiteral(" Shorten it to %1 or use partition %2.").arg(max, longer->name)
                                     : QStringLiteral(" Shorten it to %1.").arg(max)),
                     Fix{QStringLiteral("time"), max, QStringLiteral("set time to %1").arg(max)});
@@ -239,12 +242,12 @@ void checkPartition(const JobSpec &spec, const ClusterProfile &profile, const La
             out << diag(
                 Severity::Error, "memory-malformed", "memory",
                 QStringLiteral("\"%1\" is not a Slurm memory size; use e.g. 64G or 16000M (0 = the whole node).")
-                    .arg(spec.memory));
+                    .arg(InputLimits::quoted(spec.memory)));
         } else if (p.memoryPerNodeMB > 0 && *mb > p.memoryPerNodeMB) {
             const QString max = QStringLiteral("%1M").arg(p.memoryPerNodeMB);
             out << diag(Severity::Error, "memory-exceeded", "memory",
                         QStringLiteral("%1 per node requested but a %2 node has %3 MB usable.")
-                            .arg(spec.memory, pn)
+                            .arg(InputLimits::quoted(spec.memory), pn)
                             .arg(p.memoryPerNodeMB),
                         Fix{QStringLiteral("memory"), max, QStringLiteral("set memory to %1").arg(max)});
         } else if (p.exclusive && *mb > 0) {
@@ -368,12 +371,13 @@ void checkFields(const JobSpec &spec, const ClusterProfile &profile, Diagnostics
                                                    ? QString()
                                                    : QStringLiteral(", e.g. %1").arg(profile.accountExample)));
     } else if (account.contains(QLatin1Char('<')) || account.contains(QLatin1Char('>'))) {
-        out << diag(Severity::Error, "placeholder-value", "account",
-                    QStringLiteral("\"%1\" is a placeholder; put your project's account.").arg(account));
+        out << diag(
+            Severity::Error, "placeholder-value", "account",
+            QStringLiteral("\"%1\" is a placeholder; put your project's account.").arg(InputLimits::quoted(account)));
     } else if (!profile.accountPattern.isEmpty() && !cachedRegex(profile.accountPattern).match(account).hasMatch()) {
         out << diag(Severity::Error, "account-malformed", "account",
                     QStringLiteral("\"%1\" does not look like a %2 account%3.")
-                        .arg(account, profile.name,
+                        .arg(InputLimits::quoted(account), profile.name,
                              profile.accountExample.isEmpty()
                                  ? QString()
                                  : QStringLiteral(" (e.g. %1)").arg(profile.accountExample)));
@@ -442,10 +446,10 @@ Diagnostics validateJob(const JobSpec &asked, const ClusterProfile &profile)
     const LaunchGeometry g = computeGeometry(spec, profile);
     if (!g.partition) {
         const Partition *def = profile.defaultPartition();
-        out << diag(
-            Severity::Error, "unknown-partition", "partition",
-            QStringLiteral("%1 has no partition \"%2\".%3").arg(profile.name, spec.partition, suggestionText(def)),
-            partitionFix(def));
+        out << diag(Severity::Error, "unknown-partition", "partition",
+                    QStringLiteral("%1 has no partition \"%2\".%3")
+                        .arg(profile.name, InputLimits::quoted(spec.partition), suggestionText(def)),
+                    partitionFix(def));
     } else if (spec.gpus >= 1) {
         checkPartition(spec, profile, g, out);
         checkLaunch(spec, profile, g, out);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/compose/PartitionRules.h"
 
+#include "core/base/InputLimits.h"
+
 #include "core/slurm/SlurmMemory.h"
 #include "core/slurm/SlurmTime.h"
 
@@ -121,7 +123,8 @@ void checkAccount(const JobSpec &spec, const Partition &p, const AssociationView
     out << diag(Severity::Error, "account-not-allowed", "account",
                 QStringLiteral("Partition %1 accepts only accounts %2 (AllowAccounts, %3); %4 is not one of them.%5")
                     .arg(p.name, names(p.allowAccounts), source,
-                         asked.isEmpty() ? QStringLiteral("your account %1").arg(account) : account,
+                         asked.isEmpty() ? QStringLiteral("your account %1").arg(InputLimits::quoted(account))
+                                         : InputLimits::quoted(account),
                          !mine.isEmpty() ? QStringLiteral(" Use account %1.").arg(mine) : suggestionText(alt)),
                 !mine.isEmpty() ? Fix{QStringLiteral("account"), mine, QStringLiteral("use account %1").arg(mine)}
                                 : partitionFix(alt));
@@ -194,7 +197,7 @@ void checkTimeAndMemory(const JobSpec &spec, const ClusterProfile &profile, cons
             out << diag(Severity::Error, "partition-memory-limit", "memory",
                         QStringLiteral("%1 per node requested but partition %2 allows at most %3 MB per node "
                                        "(MaxMemPerNode, %4).")
-                            .arg(spec.memory, p.name)
+                            .arg(InputLimits::quoted(spec.memory), p.name)
                             .arg(p.maxMemPerNodeMB)
                             .arg(p.sources.value(QStringLiteral("maxMemPerNodeMB"))),
                         Fix{QStringLiteral("memory"), max, QStringLiteral("set memory to %1").arg(max)});
@@ -275,7 +278,7 @@ void checkQos(const JobSpec &spec, const LaunchGeometry &g, const Partition &p, 
         const QString max = SlurmTime::format(q.maxWallSeconds);
         out << diag(Severity::Error, "qos-time-limit", "time",
                     QStringLiteral("%1 exceeds the MaxWall of %2 set by QOS %3 %4. Shorten it to %2.")
-                        .arg(spec.time, max, q.name, whose),
+                        .arg(InputLimits::quoted(spec.time), max, q.name, whose),
                     Fix{QStringLiteral("time"), max, QStringLiteral("set time to %1").arg(max)});
     }
     if (q.maxJobsPerUser > 0 && !(over && over->maxJobsPerUser > 0))

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/compose/StudyPlanner.h"
 
+#include "core/base/InputLimits.h"
+
 #include "core/compose/JobValidator.h"
 #include "core/slurm/SlurmTime.h"
 #include "core/model/SpecFix.h"
@@ -145,7 +147,7 @@ QList<StudyVariant> planStudyVariants(const JobSpec &base, const QList<int> &gpu
             own << plannerDiag(Severity::Info, "study-partition-changed", "partition",
                                QStringLiteral("%1 GPUs do not fit partition %2; this run uses %3.")
                                    .arg(gpus)
-                                   .arg(from, v.spec.partition));
+                                   .arg(from, InputLimits::quoted(v.spec.partition)));
         }
         v.diagnostics = own + diags;
         out << v;

@@ -104,7 +104,8 @@ std::optional<FailureLine> findFailureLine(const QByteArray &output)
 
 QString recordFailureLine(RunStore &store, qint64 runId, const QString &outputPath)
 {
-    const auto read = InputLimits::readFile(outputPath, QStringLiteral("job output"));
+    const auto read = InputLimits::readFile(outputPath, QStringLiteral("job output"), InputLimits::kMaxFileBytes,
+                                            InputLimits::Content::Log);
     if (!read.ok)
         return {};
     const auto found = findFailureLine(read.data);

@@ -3,6 +3,8 @@
 // (the text parsing is in GpuSampleParser.cpp).
 #include "core/ingest/GpuSampleParser.h"
 
+#include "core/base/InputLimits.h"
+
 #include <QFile>
 #include <QFileInfo>
 
@@ -86,22 +88,17 @@ void GpuSampleParser::finalize(GpuSampleSummary &s)
 
 GpuSampleSummary GpuSampleParser::parseFile(const QString &path, double sampleSeconds)
 {
-    QFile f(path);
     GpuSampleParseOptions o;
     o.fileName = path;
     o.sampleSeconds = sampleSeconds;
-    if (!f.open(QIODevice::ReadOnly)) {
+    auto opened = InputLimits::openFile(path, QStringLiteral("GPU sample file"));
+    if (!opened) {
         GpuSampleSummary s;
         s.noSamplesReason = QStringLiteral("the file could not be read");
-        s.diagnostics.append({Severity::Error,
-                              QStringLiteral("gpu-csv-unreadable"),
-                              {},
-                              0,
-                              0,
-                              path + QStringLiteral(": cannot read the GPU sample file: %1").arg(f.errorString()),
-                              {}});
+        s.diagnostics.append({Severity::Error, QStringLiteral("gpu-csv-unreadable"), {}, 0, 0, opened.errorText(), {}});
         return s;
     }
+    QFile &f = **opened;
     if (f.size() == 0)
         return parse({}, o);
     // Mapping avoids copying files of 100 MB and more.

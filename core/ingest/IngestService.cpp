@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/ingest/IngestService.h"
 
+#include "core/base/InputLimits.h"
 #include "core/ingest/AccountingMetrics.h"
 #include "core/ingest/LogMetricExtractor.h"
 #include "core/model/MetricNames.h"
@@ -249,10 +250,19 @@ QString IngestService::logFile(const QList<FileRecord> &files, const QString &jo
 
 QString IngestService::noSamplesMarker(const QString &logPath)
 {
-    QFile f(logPath);
-    if (logPath.isEmpty() || !f.open(QIODevice::ReadOnly))
+    if (logPath.isEmpty())
         return {};
-    const QByteArray data = f.readAll();
+    auto opened = InputLimits::openFile(logPath, QStringLiteral("job output"));
+    if (!opened || (*opened)->size() == 0)
+        return {};
+    QFile &f = **opened;
+    // Mapped, like the metric scan: the log may be hundreds of MB.
+    QByteArray copy;
+    QByteArrayView data;
+    if (uchar *p = f.map(0, f.size()))
+        data = QByteArrayView(reinterpret_cast<const char *>(p), f.size());
+    else
+        data = copy = f.readAll();
     QStringList found;
     qsizetype from = 0;
     static const QByteArray marker("scalelab: no ");
@@ -260,7 +270,7 @@ QString IngestService::noSamplesMarker(const QString &logPath)
         qsizetype end = data.indexOf('\n', from);
         if (end < 0)
             end = data.size();
-        const QString line = QString::fromUtf8(data.mid(from + 10, end - from - 10)).trimmed();
+        const QString line = QString::fromUtf8(data.sliced(from + 10, end - from - 10)).trimmed();
         if (line.contains(QLatin1String("GPU samples")) && !found.contains(line))
             found << line;
         from = end;

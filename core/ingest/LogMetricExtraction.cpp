@@ -3,6 +3,7 @@
 // (the pattern compilation is in LogMetricExtractor.cpp).
 #include "core/ingest/LogMetricExtractor.h"
 
+#include "core/base/InputLimits.h"
 #include "core/ingest/LogLineText.h"
 #include "core/ingest/NcclTestsReader.h"
 
@@ -289,28 +290,29 @@ LogMetricResult LogMetricExtractor::extract(QByteArrayView log) const
 
 LogMetricResult LogMetricExtractor::extractFile(const QString &path) const
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
+    auto unreadable = [&](const QString &message) {
         LogMetricResult r;
         r.file = path;
-        r.diagnostics.append({Severity::Error,
-                              QStringLiteral("log-unreadable"),
-                              {},
-                              0,
-                              0,
-                              QStringLiteral("%1: cannot read the job output: %2").arg(path, f.errorString()),
-                              {}});
+        r.diagnostics.append({Severity::Error, QStringLiteral("log-unreadable"), {}, 0, 0, message, {}});
         return r;
-    }
+    };
+    auto opened = InputLimits::openFile(path, QStringLiteral("job output"));
+    if (!opened)
+        return unreadable(opened.errorText());
+    QFile &f = **opened;
     LogMetricResult r;
-    if (f.size() == 0) {
-        r = extract({});
-    } else if (uchar *p = f.map(0, f.size())) {
-        r = extract(QByteArrayView(reinterpret_cast<const char *>(p), f.size()));
-    } else {
-        const QByteArray bytes = f.readAll();
-        r = extract(bytes);
+    QByteArray bytes;
+    QByteArrayView view;
+    if (f.size() > 0) {
+        // Mapping avoids copying a 200 MB log.
+        if (uchar *p = f.map(0, f.size()))
+            view = QByteArrayView(reinterpret_cast<const char *>(p), f.size());
+        else
+            view = bytes = f.readAll();
     }
+    if (auto bad = InputLimits::encodingProblem(view, path, QStringLiteral("job output"), InputLimits::Content::Log))
+        return unreadable(bad->message);
+    r = extract(view);
     r.file = path;
     for (LogMetric &m : r.metrics)
         m.file = path;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/ingest/LogMetricExtractor.h"
 
+#include "core/base/InputLimits.h"
 #include "core/ingest/LogLineText.h"
 
 #include <QHash>
@@ -17,6 +18,56 @@ namespace {
 
 constexpr int kMaxPerLine = 64;   // values one pattern may take from one line
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+struct MatchValue {
+    double value;
+    double step;
+    int rank;
+};
+
+// The value of one match; `group(i)` gives capture group i as UTF-8 bytes.
+// `step` is the line's step when the pattern has no step group.
+template <typename Group>
+std::optional<MatchValue> valueOf(const MetricPattern &p, const Group &group, double step)
+{
+    bool ok = false;
+    double v = 0;
+    if (p.form == ValueForm::Duration) {
+        const QByteArray t = group(p.valueGroup);
+        const auto d = logtext::duration(std::string_view(t.constData(), size_t(t.size())));
+        ok = d.has_value();
+        v = d.value_or(0);
+    } else {
+        v = group(p.valueGroup).toDouble(&ok);
+    }
+    if (!ok || !std::isfinite(v))
+        return std::nullopt;
+    if (p.ratio) {
+        bool ok2 = false;
+        const double d = group(p.valueGroup + 1).toDouble(&ok2);
+        if (!ok2 || d == 0)
+            return std::nullopt;
+        v /= d;
+    }
+    if (p.form == ValueForm::Percent)
+        v /= 100.0;
+    else if (p.form == ValueForm::Reciprocal)
+        v = v == 0 ? kNaN : 1.0 / v;
+    if (std::isnan(v))
+        return std::nullopt;
+    if (p.stepGroup) {
+        step = group(p.stepGroup).toDouble(&ok);
+        if (!ok)
+            step = kNaN;
+    }
+    int rank = -1;
+    if (p.rankGroup) {
+        rank = group(p.rankGroup).toInt(&ok);
+        if (!ok)
+            rank = -1;
+    }
+    return MatchValue{v, step, rank};
+}
 
 }   // namespace
 
@@ -185,29 +236,56 @@ LogMetricExtractor::LogMetricExtractor(const QList<MetricPattern> &userPatterns,
             fail(QStringLiteral("name"), QStringLiteral("%1: the metric pattern has no name; give it one").arg(where));
             continue;
         }
-        QRegularExpression re(p.regex);
-        if (!re.isValid()) {
-            fail(QStringLiteral("regex"),
-                 QStringLiteral("metric '%1': the regex is invalid at offset %2: %3; fix the pattern")
-                     .arg(p.name)
-                     .arg(re.patternErrorOffset())
-                     .arg(re.errorString()));
-            continue;
+        if (user && i - firstUser >= kMaxUserPatterns) {
+            m_diagnostics.append({Severity::Error,
+                                  QStringLiteral("metric-pattern-invalid"),
+                                  where,
+                                  0,
+                                  0,
+                                  QStringLiteral("%1 and after: ScaleLab reads at most %2 user patterns; the other %3 "
+                                                 "are left out: keep the metrics you need")
+                                      .arg(where)
+                                      .arg(kMaxUserPatterns)
+                                      .arg(all.size() - i),
+                                  {}});
+            break;
+        }
+        Compiled c;
+        int captures = 0;
+        if (user) {
+            // A researcher's regex runs in linear time (RE2) or not at all.
+            auto compiled = UserRegex::compile(p.regex);
+            if (!compiled) {
+                fail(QStringLiteral("regex"),
+                     QStringLiteral("metric '%1': %2").arg(InputLimits::quoted(p.name), compiled.errorText()));
+                continue;
+            }
+            captures = compiled->captureCount();
+            c.user = std::move(*compiled);
+        } else {
+            c.re = QRegularExpression(p.regex);
+            if (!c.re.isValid()) {
+                fail(QStringLiteral("regex"),
+                     QStringLiteral("metric '%1': the regex is invalid at offset %2: %3; fix the pattern")
+                         .arg(p.name)
+                         .arg(c.re.patternErrorOffset())
+                         .arg(c.re.errorString()));
+                continue;
+            }
+            captures = c.re.captureCount();
+            c.re.optimize();
         }
         const int needed = std::max({p.valueGroup + (p.ratio ? 1 : 0), p.stepGroup, p.rankGroup});
-        if (!p.ncclTable && (p.valueGroup < 1 || re.captureCount() < needed)) {
+        if (!p.ncclTable && (p.valueGroup < 1 || captures < needed)) {
             fail(QStringLiteral("regex"),
                  QStringLiteral("metric '%1': the regex needs %2 capture group(s) around the number, it has %3; "
                                 "put ( ) around the value")
                      .arg(p.name)
                      .arg(needed)
-                     .arg(re.captureCount()));
+                     .arg(captures));
             continue;
         }
-        re.optimize();
-        Compiled c;
         c.pattern = p;
-        c.re = re;
         c.numberBefore = p.numberBefore.toUtf8();
         c.stepLiteral = p.stepLiteral.toUtf8();
         for (const QString &x : p.excludeIf)
@@ -306,45 +384,25 @@ int LogMetricExtractor::matchSegment(const Compiled &c, std::string_view line, S
         *tooLong = true;
         return 0;
     }
+    const double lineStep = stepOf(0);
+    if (c.user) {
+        c.user->forEachMatch(line, max, [&](const std::string_view *groups, int count) {
+            const auto group = [&](int i) {
+                return i < count ? QByteArray(groups[i].data(), qsizetype(groups[i].size())) : QByteArray();
+            };
+            if (const auto m = valueOf(p, group, lineStep))
+                out[n++] = {m->value, m->step, m->rank};
+            return n < max;
+        });
+        return n;
+    }
     const QString text = QString::fromUtf8(line.data(), qsizetype(line.size()));
     QRegularExpressionMatchIterator it = c.re.globalMatch(text);
     while (it.hasNext() && n < max) {
         const QRegularExpressionMatch m = it.next();
-        bool ok = false;
-        double v = 0;
-        if (p.form == ValueForm::Duration) {
-            const QByteArray t = m.capturedView(p.valueGroup).toUtf8();
-            const auto d = logtext::duration(std::string_view(t.constData(), size_t(t.size())));
-            ok = d.has_value();
-            v = d.value_or(0);
-        } else {
-            v = m.capturedView(p.valueGroup).toDouble(&ok);
-        }
-        if (!ok || !std::isfinite(v))
-            continue;
-        if (p.ratio) {
-            bool ok2 = false;
-            const double d = m.capturedView(p.valueGroup + 1).toDouble(&ok2);
-            if (!ok2 || d == 0)
-                continue;
-            v /= d;
-        }
-        if (p.form == ValueForm::Percent)
-            v /= 100.0;
-        else if (p.form == ValueForm::Reciprocal)
-            v = v == 0 ? kNaN : 1.0 / v;
-        if (std::isnan(v))
-            continue;
-        double step = p.stepGroup ? m.capturedView(p.stepGroup).toDouble(&ok) : stepOf(0);
-        if (p.stepGroup && !ok)
-            step = kNaN;
-        int rank = -1;
-        if (p.rankGroup) {
-            rank = m.capturedView(p.rankGroup).toInt(&ok);
-            if (!ok)
-                rank = -1;
-        }
-        out[n++] = {v, step, rank};
+        const auto group = [&](int i) { return m.capturedView(i).toUtf8(); };
+        if (const auto v = valueOf(p, group, lineStep))
+            out[n++] = {v->value, v->step, v->rank};
     }
     return n;
 }

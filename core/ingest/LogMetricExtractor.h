@@ -3,6 +3,7 @@
 
 #include "core/base/Diagnostic.h"
 #include "core/ingest/LiteralNumberMatcher.h"
+#include "core/ingest/UserRegex.h"
 
 #include <QByteArrayView>
 #include <QHash>
@@ -35,7 +36,7 @@ enum class ValueForm {
 // divided by the next one ("Accuracy: 9800/10000" -> 0.98).
 struct MetricPattern {
     QString name;   // e.g. "test_accuracy"; patterns with one name form one metric
-    QString regex;   // PCRE syntax (QRegularExpression)
+    QString regex;   // built-in: PCRE (QRegularExpression); user: RE2 syntax (UserRegex, linear time)
     QString unit;   // e.g. "s", "samples/s"; "" for fractions
     MetricAggregation aggregation = MetricAggregation::Last;
     int valueGroup = 1;
@@ -125,11 +126,16 @@ public:
 
     static constexpr qsizetype kMaxRegexLine = 64 * 1024;
     static constexpr int kMaxHits = 200000;   // values kept per metric
+    // User patterns read (each at most UserRegex::kMaxPatternChars long); the
+    // rest are refused with one finding, so a pattern file cannot make ingest
+    // run a regex over every line a hundred thousand times.
+    static constexpr int kMaxUserPatterns = 100;
 
 private:
     struct Compiled {
         MetricPattern pattern;
-        QRegularExpression re;
+        QRegularExpression re;   // built-in patterns
+        std::optional<UserRegex> user;   // user patterns
         QByteArray literal;
         QByteArray numberBefore;
         QByteArray stepLiteral;

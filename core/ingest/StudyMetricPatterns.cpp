@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/ingest/StudyMetricPatterns.h"
 
+#include "core/base/InputLimits.h"
+
 #include <nlohmann/json.hpp>
 
 namespace scalelab {
@@ -47,6 +49,20 @@ StudyNotesContent StudyMetricPatterns::read(const QString &notes)
     int i = 0;
     for (const auto &e : *arr) {
         const QString where = QStringLiteral("metricPatterns[%1]").arg(i++);
+        if (i > LogMetricExtractor::kMaxUserPatterns) {
+            out.diagnostics.append({Severity::Warning,
+                                    QStringLiteral("study-patterns-invalid"),
+                                    where,
+                                    0,
+                                    0,
+                                    QStringLiteral("study notes: %1 and the %2 after it are left out: ScaleLab reads "
+                                                   "at most %3 patterns; keep the metrics you need")
+                                        .arg(where)
+                                        .arg(arr->size() - size_t(i))
+                                        .arg(LogMetricExtractor::kMaxUserPatterns),
+                                    {}});
+            break;
+        }
         if (!e.is_object()) {
             out.diagnostics.append({Severity::Warning,
                                     QStringLiteral("study-patterns-invalid"),
@@ -73,7 +89,7 @@ StudyNotesContent StudyMetricPatterns::read(const QString &notes)
                                         0,
                                         QStringLiteral("study notes: %1.aggregation '%2' is not last, mean, max or "
                                                        "min; 'last' is used")
-                                            .arg(where, agg),
+                                            .arg(where, InputLimits::quoted(agg)),
                                         {}});
             }
         }

@@ -33,8 +33,13 @@ public:
         int line = 0, column = 0;
         lineOfKey(key, &line, &column);
         const QString where = line > 0 ? QStringLiteral("%1:%2:%3").arg(m_file).arg(line).arg(column) : m_file;
-        errors << Diagnostic{
-            Severity::Error, rule, key, line, column, QStringLiteral("%1: \"%2\" %3").arg(where, key, msg), {}};
+        errors << Diagnostic{Severity::Error,
+                             rule,
+                             key,
+                             line,
+                             column,
+                             QStringLiteral("%1: \"%2\" %3").arg(where, InputLimits::quoted(key), msg),
+                             {}};
     }
 
     void checkKeys(const Json &obj, const QString &prefix, const QStringList &known)
@@ -152,7 +157,7 @@ JobSpecParseResult parseJobSpec(const QByteArray &json, const QString &fileName)
         for (auto f2 : allFrameworks())
             ids << frameworkId(f2);
         r.error(QStringLiteral("framework"),
-                QStringLiteral("\"%1\" is not one of %2").arg(fw, ids.join(QStringLiteral(", "))));
+                QStringLiteral("\"%1\" is not one of %2").arg(InputLimits::quoted(fw), ids.join(QStringLiteral(", "))));
     }
     if (const QString l = r.string(j, "launcher", QStringLiteral("launcher")); !l.isEmpty()) {
         if (auto launcher = launcherFromId(l)) {
@@ -161,8 +166,9 @@ JobSpecParseResult parseJobSpec(const QByteArray &json, const QString &fileName)
             QStringList ids;
             for (auto l2 : allLaunchers())
                 ids << launcherId(l2);
-            r.error(QStringLiteral("launcher"),
-                    QStringLiteral("\"%1\" is not one of %2").arg(l, ids.join(QStringLiteral(", "))));
+            r.error(
+                QStringLiteral("launcher"),
+                QStringLiteral("\"%1\" is not one of %2").arg(InputLimits::quoted(l), ids.join(QStringLiteral(", "))));
         }
     }
     s.time = r.string(j, "time", QStringLiteral("time"));

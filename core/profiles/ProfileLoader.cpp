@@ -77,7 +77,8 @@ ProfileLoadResult loadProfile(const QByteArray &data, const QString &filePath)
     p.id = r.plainString(j, "id", QStringLiteral("id"), true);
     static const QRegularExpression idRe(QStringLiteral("^[a-z0-9][a-z0-9_-]*$"));
     if (!p.id.isEmpty() && !idRe.match(p.id).hasMatch())
-        r.error(QStringLiteral("id"), QStringLiteral("\"%1\" must be lower-case letters, digits, - or _").arg(p.id));
+        r.error(QStringLiteral("id"),
+                QStringLiteral("\"%1\" must be lower-case letters, digits, - or _").arg(InputLimits::quoted(p.id)));
     else if (!p.id.isEmpty())
         result.claimedId = p.id;
     p.name = r.plainString(j, "name", QStringLiteral("name"), true);
@@ -109,7 +110,7 @@ ProfileLoadResult loadProfile(const QByteArray &data, const QString &filePath)
                 lh.port = int(port);
                 for (const QString &v : {lh.alias, lh.hostName, lh.user, lh.proxyJump})
                     if (v.startsWith(QLatin1Char('-')))
-                        r.error(path, QStringLiteral("\"%1\" must not start with '-'").arg(v));
+                        r.error(path, QStringLiteral("\"%1\" must not start with '-'").arg(InputLimits::quoted(v)));
                 p.loginHosts << lh;
             }
     }
@@ -137,7 +138,8 @@ ProfileLoadResult loadProfile(const QByteArray &data, const QString &filePath)
                 p.gpuRequest = *style;
             else
                 r.error(QStringLiteral("gpuRequest"),
-                        QStringLiteral("\"%1\" is not one of gres-typed, gres, gpus-per-node, gpus-per-task").arg(s));
+                        QStringLiteral("\"%1\" is not one of gres-typed, gres, gpus-per-node, gpus-per-task")
+                            .arg(InputLimits::quoted(s)));
             p.sources.insert(QStringLiteral("gpuRequest"), used);
         }
     }
@@ -244,7 +246,8 @@ ProfileLoadResult loadProfile(const QByteArray &data, const QString &filePath)
                         l.maxWallSeconds = *secs;
                     else
                         r.error(path + QStringLiteral(".maxWall"),
-                                QStringLiteral("\"%1\" is not a Slurm time (use D-HH:MM:SS)").arg(wall));
+                                QStringLiteral("\"%1\" is not a Slurm time (use D-HH:MM:SS)")
+                                    .arg(InputLimits::quoted(wall)));
                 }
                 p.qos << l;
             }

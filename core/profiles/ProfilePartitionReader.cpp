@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // One partition of a profile document: its limits, GPU type, node types,
 // QOS and notes, each with its source.
+#include "core/base/InputLimits.h"
 #include "core/profiles/ProfileReader.h"
 
 #include "core/slurm/SlurmTime.h"
@@ -42,8 +43,8 @@ void readSlurmSettings(ProfileReader &r, const Json &pj, const QString &base, co
         else if (auto secs = SlurmTime::parseSeconds(text))
             p.defaultTimeSeconds = *secs;
         else
-            r.error(path("defaultTime"),
-                    QStringLiteral("\"%1\" is not a Slurm time (use D-HH:MM:SS, or \"NONE\")").arg(text));
+            r.error(path("defaultTime"), QStringLiteral("\"%1\" is not a Slurm time (use D-HH:MM:SS, or \"NONE\")")
+                                             .arg(InputLimits::quoted(text)));
     }
     for (auto [key, out] : {std::pair{"allowAccounts", &p.allowAccounts}, std::pair{"allowQos", &p.allowQos}}) {
         const Json *v = read(key);
@@ -104,7 +105,7 @@ void readPartition(ProfileReader &r, const Json &pj, const QString &path, Cluste
                                       QStringLiteral("tresBillingWeights")};
     Partition p;
     p.name = r.plainString(pj, "name", path + QStringLiteral(".name"), true);
-    const QString base = p.name.isEmpty() ? path : QStringLiteral("partitions[%1]").arg(p.name);
+    const QString base = p.name.isEmpty() ? path : QStringLiteral("partitions[%1]").arg(InputLimits::quoted(p.name));
     for (auto it = pj.begin(); it != pj.end(); ++it)
         if (!known.contains(QString::fromStdString(it.key())))
             r.error(base + QLatin1Char('.') + QString::fromStdString(it.key()),
@@ -180,7 +181,8 @@ void readPartition(ProfileReader &r, const Json &pj, const QString &path, Cluste
             } else if (auto secs = SlurmTime::parseSeconds(text)) {
                 p.maxTimeSeconds = *secs;
             } else {
-                r.error(kpath, QStringLiteral("\"%1\" is not a Slurm time (use D-HH:MM:SS)").arg(text));
+                r.error(kpath,
+                        QStringLiteral("\"%1\" is not a Slurm time (use D-HH:MM:SS)").arg(InputLimits::quoted(text)));
             }
             p.sources.insert(QStringLiteral("maxTime"), used);
         }
@@ -219,9 +221,9 @@ void readPartition(ProfileReader &r, const Json &pj, const QString &path, Cluste
         r.error(base + QStringLiteral(".minNodes"), QStringLiteral("is larger than maxNodes"));
     if (!p.gpuType.isEmpty() && !r.gpuTypeIds.contains(p.gpuType))
         r.error(base + QStringLiteral(".gpuType"),
-                QStringLiteral("\"%1\" is not one of the profile's gpuTypes").arg(p.gpuType));
+                QStringLiteral("\"%1\" is not one of the profile's gpuTypes").arg(InputLimits::quoted(p.gpuType)));
     if (r.partitionNames.contains(p.name))
-        r.error(base, QStringLiteral("partition \"%1\" is listed twice").arg(p.name));
+        r.error(base, QStringLiteral("partition \"%1\" is listed twice").arg(InputLimits::quoted(p.name)));
     if (!p.name.isEmpty()) {
         profile.partitions << p;
         r.partitionNames.insert(p.name);

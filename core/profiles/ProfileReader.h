@@ -6,6 +6,7 @@
 // level, ProfilePartitionReader.cpp for partitions).
 
 #include "core/base/Diagnostic.h"
+#include "core/base/InputLimits.h"
 #include "core/base/JsonSupport.h"
 #include "core/model/ClusterProfile.h"
 
@@ -43,7 +44,7 @@ public:
                                key,
                                0,
                                0,
-                               QStringLiteral("%1: %2: %3").arg(m_file, key, msg),
+                               QStringLiteral("%1: %2: %3").arg(m_file, InputLimits::quoted(key), msg),
                                {}};
     }
     void warning(const QString &key, const QString &msg)
@@ -53,7 +54,7 @@ public:
                                key,
                                0,
                                0,
-                               QStringLiteral("%1: %2: %3").arg(m_file, key, msg),
+                               QStringLiteral("%1: %2: %3").arg(m_file, InputLimits::quoted(key), msg),
                                {}};
     }
 

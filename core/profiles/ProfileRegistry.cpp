@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/profiles/ProfileRegistry.h"
 
+#include "core/base/InputLimits.h"
 #include "core/profiles/ProfileLoader.h"
 
 #include <QCoreApplication>
@@ -88,8 +89,11 @@ void ProfileRegistry::loadDirectory(const QString &dir, bool userDir)
 void ProfileRegistry::loadDirectory(const QString &dir, const QString &origin)
 {
     const bool userDir = origin != QLatin1String("shipped");
-    // Unreadable files too: one the researcher cannot read is reported, not skipped.
-    const QFileInfoList files = QDir(dir).entryInfoList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
+    // Unreadable files too: one the researcher cannot read is reported, not
+    // skipped; so are FIFOs, devices, sockets (QDir::System) and folders named
+    // *.json, which the reader names instead of passing them over.
+    const QFileInfoList files = QDir(dir).entryInfoList(
+        {QStringLiteral("*.json")}, QDir::Files | QDir::Dirs | QDir::System | QDir::NoDotAndDotDot, QDir::Name);
     for (const QFileInfo &fi : files) {
         auto result = loadProfileFile(fi.absoluteFilePath());
         std::optional<Diagnostic> firstError;
@@ -122,7 +126,7 @@ void ProfileRegistry::loadDirectory(const QString &dir, const QString &origin)
                                      0,
                                      0,
                                      QStringLiteral("%1: id \"%2\" is already defined by %3; this file is ignored")
-                                         .arg(fi.absoluteFilePath(), p.id, it->filePath),
+                                         .arg(fi.absoluteFilePath(), InputLimits::quoted(p.id), it->filePath),
                                      {}};
         }
     }

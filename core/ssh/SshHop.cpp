@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/ssh/SshHop.h"
 
+#include "core/base/InputLimits.h"
+
 #include "core/ssh/KnownHostsFile.h"
 #include "core/ssh/PlatformSocket.h"
 #include "core/sshconfig/SshConfigFile.h"
@@ -150,14 +152,24 @@ QString checkHostKey(ssh_session s, const SshHostConfig &c, const SshConnectionS
     return QStringLiteral("internal error checking the host key");
 }
 
+// Why an existing key or known_hosts file cannot be given to libssh: it is no
+// regular file (a FIFO would hang libssh's read of it); "" when it can.
+QString notARegularFile(const QString &path, const QString &what)
+{
+    if (!QFileInfo::exists(path))
+        return {};
+    auto f = InputLimits::openFile(path, what);
+    return f ? QString() : f.errorText();
+}
+
 // True when the private key file is passphrase-protected (PEM "ENCRYPTED" or
 // openssh-key-v1 with a cipher other than "none"), so we only ask when needed.
 bool keyFileIsEncrypted(const QString &path)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
+    auto f = InputLimits::openFile(path, QStringLiteral("private key"));
+    if (!f)
         return false;
-    const QByteArray text = f.read(64 * 1024);
+    const QByteArray text = (*f)->read(64 * 1024);
     if (text.contains("ENCRYPTED"))
         return true;
     const int b = text.indexOf("-----BEGIN OPENSSH PRIVATE KEY-----");
@@ -193,6 +205,12 @@ AuthStep toStep(int rc)
 
 AuthStep tryIdentityFile(ssh_session s, const QString &path, SshCallbacks *callbacks, QString *note)
 {
+    for (const QString &file : {path, path + QStringLiteral(".pub")}) {
+        if (const QString bad = notARegularFile(file, QStringLiteral("key file")); !bad.isEmpty()) {
+            *note = bad;   // like a key that cannot be loaded: the next key is tried
+            return AuthStep::Denied;
+        }
+    }
     const QByteArray p = QFile::encodeName(path);
     // Ask the server first with the public key, so a passphrase is requested
     // only for a key the server would accept (like OpenSSH).
@@ -397,6 +415,8 @@ QString sshConnectAndAuthenticate(SshHop &hop, int fd, const SshConnectionSettin
     if (!bad.isEmpty())
         return bad + QStringLiteral(" (alias %1 in %2)").arg(c.alias, c.configPath);
 
+    if (const QString bad = notARegularFile(c.knownHostsPath(), QStringLiteral("known_hosts file")); !bad.isEmpty())
+        return bad;
     ssh_session s = ssh_new();
     if (!s) {
         return QStringLiteral("out of memory creating an SSH session");

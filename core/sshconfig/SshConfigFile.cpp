@@ -5,10 +5,8 @@
 #include "core/base/PlatformUser.h"
 
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
-#include <QTextStream>
 
 namespace scalelab {
 
@@ -186,21 +184,14 @@ void SshConfigFile::closeFindings()
 
 bool SshConfigFile::parseFile(const QString &file, const QStringList &currentHost, bool currentMatchNever, int depth)
 {
-    QFile f(file);
-    if (!f.exists())
+    if (!QFileInfo::exists(file))
         return true;   // like ssh: a missing config is simply empty
-    if (!f.open(QIODevice::ReadOnly)) {
-        report(file, 0, QStringLiteral("%1: cannot read: %2").arg(file, f.errorString()));
+    const auto read = InputLimits::readFile(file, QStringLiteral("ssh config"), kMaxConfigBytes);
+    if (!read.ok) {
+        report(file, read.problem.line, read.problem.message);
         return false;
     }
-    const QByteArray data = f.read(kMaxConfigBytes + 1);
-    if (data.size() > kMaxConfigBytes) {
-        report(file, 0,
-               QStringLiteral("%1: larger than %2 MB, the most ScaleLab reads of an ssh config; check the file")
-                   .arg(file)
-                   .arg(kMaxConfigBytes / (1024 * 1024)));
-        return false;
-    }
+    const QByteArray &data = read.data;
     const QString canonical = QFileInfo(file).canonicalFilePath();
     m_includeStack << canonical;
     const bool ok = parseText(QString::fromUtf8(data), file, currentHost, currentMatchNever, depth);

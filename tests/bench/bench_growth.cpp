@@ -11,6 +11,7 @@
 #include "core/discovery/SacctmgrParsers.h"
 #include "core/discovery/ScontrolParsers.h"
 #include "core/ingest/GpuSampleParser.h"
+#include "core/ingest/LogMetricExtractor.h"
 #include "core/model/JobSpecJson.h"
 #include "core/profiles/ProfileLoader.h"
 #include "core/profiles/ProfileRegistry.h"
@@ -186,6 +187,13 @@ int main(int argc, char **argv)
         SacctmgrParsers::associations(QString::fromUtf8(in));
         SacctmgrParsers::qos(QString::fromUtf8(in));
     };
+    // A researcher's nested repeats: backtracking engines take exponential
+    // time per line on these; RE2 (UserRegex) reads each line once.
+    const LogMetricExtractor nestedPatterns(
+        {{QStringLiteral("a_runs"), QStringLiteral("value (a+)+$"), {}, MetricAggregation::Last},
+         {QStringLiteral("ab"), QStringLiteral("value ((a|aa)*)*b ([0-9]+)"), {}, MetricAggregation::Last, 3}},
+        false);
+    auto userPatterns = [&](const QByteArray &in) { nestedPatterns.extract(in); };
     const QByteArray sinfoHead = "PARTITION AVAIL TIMELIMIT NODES STATE NODELIST\n";
     const QByteArray qosHead = "Name|MaxWall|MaxTRES|MaxTRESPU|MaxJobsPU|MaxTRESPerNode|Flags\n";
     const QByteArray csvHead = "index, timestamp, utilization.gpu [%], utilization.memory [%], memory.used [MiB], "
@@ -356,6 +364,10 @@ int main(int argc, char **argv)
          },
          gpuCsv},
         {"gpu csv", "one line of digits", [&](qint64 n) { return csvHead + digits(n - csvHead.size()); }, gpuCsv},
+        {"user regex", "nested repeats, 1 KB lines",
+         [](qint64 n) { return repeated({}, "value " + QByteArray(1000, 'a') + "!\n", n); }, userPatterns},
+        {"user regex", "nested repeats, 60 KB lines",
+         [](qint64 n) { return repeated({}, "value " + QByteArray(60000, 'a') + "!\n", n); }, userPatterns},
     };
 
     std::printf("Growth per doubling of the input, 64 KB -> 8 MB (linear = 2.0, goal <= 2.2)\n");

@@ -159,10 +159,15 @@ private Q_SLOTS:
     {
         using scalelab::InputLimits::kMaxFileBytes;
         const QString entry = QStringLiteral("cluster.example.org %1 %2\n").arg(kEdType, kEd1);
-        // Exactly at the cap: read as usual (the padding is one line of NUL
-        // bytes, which is no entry). resize() pads without writing 16 MB.
-        const QString atCap = write(QStringLiteral("at-cap"), entry);
-        QVERIFY(QFile::resize(atCap, kMaxFileBytes));
+        // Exactly at the cap: read as usual (the padding is empty lines; NUL
+        // bytes would be refused as no text).
+        const QString atCap = m_dir.filePath(QStringLiteral("at-cap"));
+        {
+            QFile f(atCap);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            const QByteArray bytes = entry.toUtf8();
+            QCOMPARE(f.write(bytes + QByteArray(kMaxFileBytes - bytes.size(), '\n')), kMaxFileBytes);
+        }
         const auto ok = KnownHostsFile(atCap).lookup(QStringLiteral("cluster.example.org"), 22, kEdType, kEd1);
         QCOMPARE(ok.status, Status::Match);
         QVERIFY(ok.fileRead());

@@ -85,6 +85,8 @@ const QList<Guarded> &guardedHeaders()
     static const QList<Guarded> guarded = {
         {QRegularExpression(QStringLiteral("^libssh/")), {"core/ssh"}, QStringLiteral("libssh")},
         {QRegularExpression(QStringLiteral("^qcustomplot")), {"ui/results"}, QStringLiteral("QCustomPlot")},
+        // RE2 runs the researchers' own patterns (core/ingest/UserRegex).
+        {QRegularExpression(QStringLiteral("^re2/")), {"core/ingest"}, QStringLiteral("RE2")},
         // Widgets: never in core (core does not link Qt Widgets either).
         {QRegularExpression(QStringLiteral("^(QtWidgets/|Q(Widget|Dialog|MainWindow|Application|MessageBox|"
                                            "PushButton|Label|LineEdit|ComboBox|SpinBox|Layout)\\b)")),

@@ -193,6 +193,53 @@ private Q_SLOTS:
         QCOMPARE(profile.problems[0].rule, QStringLiteral("input-too-large"));
     }
 
+    // Only regular files are read: a device used to be read up to the cap
+    // (and a FIFO to block the open), a folder gave Qt's own error.
+    void specialFilesAreRefusedByType()
+    {
+        QTemporaryDir dir;
+        const auto zero = InputLimits::readFile(QStringLiteral("/dev/zero"), QStringLiteral("job spec"));
+        QVERIFY(!zero.ok);
+        QCOMPARE(zero.problem.rule, QStringLiteral("file-unreadable"));
+        QCOMPARE(zero.problem.message, QStringLiteral("/dev/zero: cannot read this job spec: it is a device, not a "
+                                                      "regular file; give a regular file instead"));
+        const auto folder = InputLimits::readFile(dir.path(), QStringLiteral("profile"));
+        QVERIFY(!folder.ok);
+        QCOMPARE(folder.problem.message, dir.path()
+                                             + QStringLiteral(": cannot read this profile: it is a folder, "
+                                                              "not a file; give a regular file instead"));
+        const auto missing =
+            InputLimits::readFile(dir.filePath(QStringLiteral("none.json")), QStringLiteral("profile"));
+        QVERIFY(missing.problem.message.endsWith(QLatin1String("none.json: cannot read this profile: no such file")));
+        QVERIFY(!InputLimits::openFile(QStringLiteral("/dev/null"), QStringLiteral("log")));
+    }
+
+    void encodingsAreNamed()
+    {
+        using InputLimits::Content;
+        const QString name = QStringLiteral("f.json");
+        const QString what = QStringLiteral("job spec");
+        QVERIFY(!InputLimits::encodingProblem("{\"gpus\": 1}\n", name, what));
+        QVERIFY(!InputLimits::encodingProblem("\xef\xbb\xbf{}", name, what));   // UTF-8 with its mark
+        const auto le = InputLimits::encodingProblem(QByteArrayView("\xff\xfe{\0}\0", 6), name, what);
+        QVERIFY(le);
+        QCOMPARE(le->line, 1);
+        QVERIFY2(le->message.startsWith(QLatin1String("f.json:1: this job spec is UTF-16 text")),
+                 qPrintable(le->message));
+        const auto utf32 = InputLimits::encodingProblem(QByteArrayView("\xff\xfe\0\0{\0\0\0", 8), name, what);
+        QVERIFY(utf32 && utf32->message.contains(QLatin1String("UTF-32")));
+        const QByteArrayView nul("a\nb\nc\0d\n", 8);
+        const auto bad = InputLimits::encodingProblem(nul, name, what);
+        QVERIFY(bad);
+        QCOMPARE(bad->line, 3);
+        QCOMPARE(bad->message,
+                 QStringLiteral("f.json:3: line 3 holds a NUL byte (column 2): this job spec is not plain "
+                                "text; check that the right file was chosen"));
+        // Job output may hold NUL bytes (a crashed node's padding), never UTF-16.
+        QVERIFY(!InputLimits::encodingProblem(nul, name, what, Content::Log));
+        QVERIFY(InputLimits::encodingProblem(QByteArrayView("\xfe\xff\0a", 4), name, what, Content::Log));
+    }
+
     void quotedTextIsShortened()
     {
         QCOMPARE(InputLimits::quoted(QStringLiteral("abc"), 5), QStringLiteral("abc"));

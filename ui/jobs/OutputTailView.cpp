@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/jobs/OutputTailView.h"
 
+#include "core/base/InputLimits.h"
 #include "core/store/RunStore.h"
 #include "core/client/SlurmClient.h"
 
@@ -70,13 +71,15 @@ void OutputTailView::showRun(RunStore &store, qint64 runId, qint64 maxBytes)
         return;
     }
     const QString path = localOutputPath(store, runId, run.value().jobId);
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
+    // Only a regular file is opened (InputLimits): whatever sits at that path, the view never waits on it.
+    auto opened = InputLimits::openFile(path, tr("job output"));
+    if (!opened) {
         setPlainText(run.value().isTerminal()
                          ? tr("No output was fetched for job %1 (%2).").arg(run.value().jobId, path)
                          : tr("Waiting for output of job %1…").arg(run.value().jobId));
         return;
     }
+    QFile &f = **opened;
     const qint64 size = f.size();
     QByteArray data;
     if (size > maxBytes) {
@@ -86,7 +89,7 @@ void OutputTailView::showRun(RunStore &store, qint64 runId, qint64 maxBytes)
         if (nl >= 0)
             data = data.mid(nl + 1);
     } else {
-        data = f.readAll();
+        data = f.read(maxBytes);   // counted: the file may grow while it is read
     }
     QString text = sanitize(data);
     if (size > maxBytes)

@@ -24,8 +24,9 @@ StudyPatternsDialog::StudyPatternsDialog(RunStore &store, qint64 studyId, QWidge
     setWindowTitle(tr("Metric patterns of the study"));
     auto *layout = new QVBoxLayout(this);
     auto *help = new QLabel(tr("Each pattern reads one number from the job output: the first capture group of the "
-                               "regular expression (PCRE), e.g. <code>val_f1=([0-9.]+)</code>. Runs are re-read "
-                               "after saving."),
+                               "regular expression (RE2 syntax: no backreferences or lookarounds, so a pattern "
+                               "always runs in time linear in the log), e.g. <code>val_f1=([0-9.]+)</code>. At most "
+                               "100 patterns. Runs are re-read after saving."),
                             this);
     help->setWordWrap(true);
     layout->addWidget(help);
