@@ -312,7 +312,7 @@ private Q_SLOTS:
         c.user = QStringLiteral("researcher");
         c.port = 2222;
         c.identityFile = QStringLiteral("~/.ssh/id_ed25519");
-        AppSettings::setClusterConnection(QStringLiteral("lumi"), c);
+        QVERIFY(AppSettings::setClusterConnection(QStringLiteral("lumi"), c).ok());
         m_services->setCurrentProfile(QStringLiteral("lumi"));
         ConnectionsDialog dlg(*m_services);
         dlg.show();

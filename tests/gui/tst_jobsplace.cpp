@@ -381,7 +381,7 @@ private Q_SLOTS:
         QCOMPARE(AppSettings::effectiveAlias(QStringLiteral("testbed"), testbed), QStringLiteral("testbed"));
         AppSettings::ClusterConnection c;
         c.alias = QStringLiteral("my-testbed");
-        AppSettings::setClusterConnection(QStringLiteral("testbed"), c);
+        QVERIFY(AppSettings::setClusterConnection(QStringLiteral("testbed"), c).ok());
         QCOMPARE(AppSettings::effectiveAlias(QStringLiteral("testbed"), testbed), QStringLiteral("my-testbed"));
 
         // Explicit host details become an entry of a generated config that
@@ -395,7 +395,7 @@ private Q_SLOTS:
         c.user = QStringLiteral("researcher");
         c.port = 2200;
         c.proxyJump = QStringLiteral("bastion");
-        AppSettings::setClusterConnection(QStringLiteral("testbed"), c);
+        QVERIFY(AppSettings::setClusterConnection(QStringLiteral("testbed"), c).ok());
         QCOMPARE(AppSettings::writeGeneratedConfig(), QString());
         QCOMPARE(AppSettings::effectiveAlias(QStringLiteral("testbed"), testbed), QStringLiteral("scalelab-testbed"));
         QCOMPARE(AppSettings::sshConfigPath(), AppSettings::generatedConfigPath());
@@ -408,11 +408,11 @@ private Q_SLOTS:
         QCOMPARE(h.proxyJump, QStringLiteral("bastion"));
         QCOMPARE(generated.resolve(QStringLiteral("bastion")).port, 2223);   // the included file
         c.user = QStringLiteral("-oProxyCommand=x");
-        AppSettings::setClusterConnection(QStringLiteral("testbed"), c);
+        QVERIFY(AppSettings::setClusterConnection(QStringLiteral("testbed"), c).ok());
         QVERIFY(AppSettings::writeGeneratedConfig().contains(QLatin1String("starts with '-'")));
 
         // The connections form is prefilled from the SSH config / profile.
-        AppSettings::setClusterConnection(QStringLiteral("testbed"), {});
+        QVERIFY(AppSettings::setClusterConnection(QStringLiteral("testbed"), {}).ok());
         {
             ConnectionsDialog d(*m_services);
             d.selectProfile(QStringLiteral("testbed"));
@@ -428,7 +428,7 @@ private Q_SLOTS:
         }
         QCOMPARE(AppSettings::clusterConnection(QStringLiteral("testbed")).hostName,
                  QStringLiteral("login2.example.org"));
-        AppSettings::setClusterConnection(QStringLiteral("testbed"), {});
+        QVERIFY(AppSettings::setClusterConnection(QStringLiteral("testbed"), {}).ok());
         QCOMPARE(ConnectionsDialog::accountLines(
                      {{QStringLiteral("project_1"), {}}, {QStringLiteral("project_2"), {"gpu", "gputest"}}}),
                  (QStringList{"project_1: all partitions", "project_2: gpu, gputest"}));

@@ -104,7 +104,7 @@ void TestPrivateData::settingsAndGeneratedSshConfigArePrivate()
     AppSettings::ClusterConnection c;
     c.hostName = QStringLiteral("login.example.org");
     c.user = QStringLiteral("researcher");
-    AppSettings::setClusterConnection(QStringLiteral("puhti"), c);
+    QVERIFY(AppSettings::setClusterConnection(QStringLiteral("puhti"), c).ok());
     QCOMPARE(AppSettings::writeGeneratedConfig(), QString());
     QCOMPARE(mode(AppSettings::generatedConfigPath()), QStringLiteral("600"));
     QCOMPARE(AppSettings::writeGeneratedConfig(), QString());   // rewritten: keeps the mode
@@ -181,12 +181,12 @@ void TestPrivateData::readOnlyFilesStayReadOnly()
     writeFile(AppSettings::generatedConfigPath(), k444);
     AppSettings::ClusterConnection c;
     c.hostName = QStringLiteral("login.example.org");
-    AppSettings::setClusterConnection(QStringLiteral("puhti"), c);
+    QVERIFY(AppSettings::setClusterConnection(QStringLiteral("puhti"), c).ok());
     const QString error = AppSettings::writeGeneratedConfig();
     QVERIFY2(error.contains(AppSettings::generatedConfigPath() + QStringLiteral(" is read-only (mode 0444)")),
              qPrintable(error));
     QCOMPARE(mode(AppSettings::generatedConfigPath()), QStringLiteral("444"));
-    AppSettings::setClusterConnection(QStringLiteral("puhti"), {});
+    QVERIFY(AppSettings::setClusterConnection(QStringLiteral("puhti"), {}).ok());
     qunsetenv("SCALELAB_SETTINGS_FILE");
 }
 

@@ -74,11 +74,6 @@ QString logFile()
     return QStringLiteral(SCALELAB_TEST_DATA_DIR "/ingest/slurm-95659.out");
 }
 
-QString specFile()
-{
-    return QStringLiteral(SCALELAB_TEST_DATA_DIR "/specs/puhti-ddp-8gpu.json");
-}
-
 }   // namespace
 
 class TestCliInputs : public QObject {
