@@ -49,6 +49,7 @@ protected:
     qint64 writeData(const char *data, qint64 len) override;
 
 private:
+    using QIODevice::open;   // opened only through open() above, never with a mode from outside
     static Result<void> replaceWith(const QString &temp, const QString &path);
     Result<void> failure(const QString &why) const;
 
