@@ -187,6 +187,12 @@ int main(int argc, char **argv)
             std::fprintf(stderr, "bench_jobs: %s\n", qPrintable(services.storeError()));
             return 2;
         }
+        // The window opens the store on the pool after its first paint; the
+        // bench opens it here, so the file exists before it is filled.
+        if (const auto opened = services.store().runs(); !opened.ok()) {
+            std::fprintf(stderr, "%s: %s\n", "bench_jobs", qPrintable(opened.errorText()));
+            return 2;
+        }
         const QString dbPath = services.store().databasePath();
         if (const QString e = fill(dbPath, runs); !e.isEmpty()) {
             std::fprintf(stderr, "bench_jobs: filling the store failed: %s\n", qPrintable(e));
