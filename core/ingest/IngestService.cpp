@@ -8,6 +8,8 @@
 #include "core/store/RunStore.h"
 #include "core/ingest/StudyMetricPatterns.h"
 
+#include <optional>
+
 #include <QFile>
 #include <QFileInfo>
 
@@ -163,18 +165,21 @@ void collectGpuSamples(const RunRecord &run, CollectedMetrics &out, IngestResult
         return;
     out.put(metric::GpusSampled, double(g.gpus.size()), QStringLiteral("GPUs"), s, files, tool,
             QStringLiteral("GPUs (host, task, index) seen"));
-    if (g.meanUtilPercent)
-        out.put(metric::GpuUtilMeanPct, *g.meanUtilPercent, QStringLiteral("%"), s, files, tool,
-                QStringLiteral("mean ") + over);
-    if (g.peakUtilPercent)
-        out.put(metric::GpuUtilPeakPct, *g.peakUtilPercent, QStringLiteral("%"), s, files, tool,
-                QStringLiteral("maximum ") + over);
-    if (g.meanMemUsedMiB)
-        out.put(metric::GpuMemMeanMiB, *g.meanMemUsedMiB, QStringLiteral("MiB"), s, files, tool,
-                QStringLiteral("mean ") + over);
-    if (g.peakMemUsedMiB)
-        out.put(metric::GpuMemPeakMiB, *g.peakMemUsedMiB, QStringLiteral("MiB"), s, files, tool,
-                QStringLiteral("maximum ") + over);
+    // Each summary the samples gave: metric, value, unit, how it was taken.
+    const struct {
+        const QString &name;
+        std::optional<double> value;
+        const char *unit;
+        const char *how;
+    } summaries[] = {
+        {metric::GpuUtilMeanPct, g.meanUtilPercent, "%", "mean "},
+        {metric::GpuUtilPeakPct, g.peakUtilPercent, "%", "maximum "},
+        {metric::GpuMemMeanMiB, g.meanMemUsedMiB, "MiB", "mean "},
+        {metric::GpuMemPeakMiB, g.peakMemUsedMiB, "MiB", "maximum "},
+    };
+    for (const auto &m : summaries)
+        if (m.value)
+            out.put(m.name, *m.value, QString::fromLatin1(m.unit), s, files, tool, QString::fromLatin1(m.how) + over);
 }
 
 // The job output (result.logFile): built-in patterns plus the study's own;
