@@ -9,6 +9,7 @@
 #include "ui/cluster/ConnectionsDialog.h"
 #include "ui/window/SettingsDialog.h"
 #include "core/model/JobSpecJson.h"
+#include "ui/jobs/JobStateLook.h"
 #include "ui/jobs/JobsModel.h"
 #include "ui/jobs/JobsPlace.h"
 #include "ui/jobs/OutputTailView.h"
@@ -230,10 +231,10 @@ private Q_SLOTS:
         auto colour = [&](qint64 id) {
             return m->indexOfRun(id, JobsModel::State).data(JobsModel::StateColourRole).value<QColor>();
         };
-        QCOMPARE(colour(m_completed), JobsModel::stateColour(JobState::Completed));
-        QCOMPARE(colour(m_running), JobsModel::stateColour(JobState::Running));
-        QCOMPARE(colour(m_failed), JobsModel::stateColour(JobState::Failed));
-        QCOMPARE(colour(m_rejected), JobsModel::stateColour(JobState::Failed));
+        QCOMPARE(colour(m_completed), JobStateLook::stateColour(JobState::Completed));
+        QCOMPARE(colour(m_running), JobStateLook::stateColour(JobState::Running));
+        QCOMPARE(colour(m_failed), JobStateLook::stateColour(JobState::Failed));
+        QCOMPARE(colour(m_rejected), JobStateLook::stateColour(JobState::Failed));
         QVERIFY(colour(m_completed) != colour(m_running));
         QVERIFY(colour(m_pending) != colour(m_running));
         QVERIFY(colour(m_failed).red() > colour(m_failed).green());

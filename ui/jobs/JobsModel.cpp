@@ -4,10 +4,10 @@
 #include "core/slurm/SlurmTime.h"
 #include "core/store/RunStore.h"
 #include "ui/common/BackgroundPool.h"
+#include "ui/jobs/JobStateLook.h"
 
+#include <QFont>
 #include <QFutureWatcher>
-#include <QPainter>
-#include <QPixmap>
 #include <QSet>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -332,77 +332,6 @@ QVariant JobsModel::data(const QModelIndex &index, int role) const
                         : runData(m_tree.loose[size_t(t.run)], index.column(), role);
 }
 
-QColor JobsModel::stateColour(JobState s)
-{
-    switch (s) {
-    case JobState::Pending:
-    case JobState::Configuring:
-    case JobState::Requeued:
-        return QColor(0xb2, 0x8a, 0x00);   // amber
-    case JobState::Running:
-    case JobState::Completing:
-    case JobState::Resizing:
-        return QColor(0x1a, 0x73, 0xe8);   // blue
-    case JobState::Completed:
-        return QColor(0x1e, 0x8e, 0x3e);   // green
-    case JobState::Cancelled:
-    case JobState::Suspended:
-    case JobState::Preempted:
-    case JobState::Revoked:
-        return QColor(0x70, 0x70, 0x70);   // grey
-    case JobState::Failed:
-    case JobState::Timeout:
-    case JobState::NodeFail:
-    case JobState::OutOfMemory:
-    case JobState::BootFail:
-    case JobState::Deadline:
-    case JobState::SpecialExit:
-        return QColor(0xc5, 0x22, 0x1f);   // red
-    case JobState::Unknown:
-        break;
-    }
-    return QColor(0x9e, 0x9e, 0x9e);
-}
-
-QColor JobsModel::runColour(const RunRecord &run)
-{
-    if (run.hasJob())
-        return stateColour(run.state);
-    return run.submitState == SubmitState::Rejected ? stateColour(JobState::Failed) : stateColour(JobState::Unknown);
-}
-
-QIcon JobsModel::stateIcon(const QColor &colour)
-{
-    QPixmap pm(12, 12);
-    pm.fill(Qt::transparent);
-    QPainter p(&pm);
-    p.setRenderHint(QPainter::Antialiasing);
-    p.setPen(colour.darker(130));
-    p.setBrush(colour);
-    p.drawEllipse(QRectF(1, 1, 10, 10));
-    return QIcon(pm);
-}
-
-QString JobsModel::stateText(const RunRecord &run)
-{
-    if (run.hasJob())
-        return SlurmJobState::displayName(run.state);
-    switch (run.submitState) {
-    case SubmitState::Intent:
-        return tr("Not sent yet");
-    case SubmitState::Uploaded:
-        return tr("Uploaded, not submitted");
-    case SubmitState::Unknown:
-        return tr("Submission unknown (checking)");
-    case SubmitState::Rejected:
-        return tr("Rejected");
-    case SubmitState::Submitted:
-    case SubmitState::Reconciled:
-        break;
-    }
-    return SlurmJobState::displayName(run.state);
-}
-
 qint64 JobsModel::elapsedSeconds(const RunRow &row)
 {
     return row.elapsedSeconds(QDateTime::currentDateTimeUtc());
@@ -430,7 +359,7 @@ QVariant JobsModel::runData(const RunRow &row, int column, int role) const
     case StateIdRole:
         return r.hasJob() ? SlurmJobState::id(r.state) : submitStateId(r.submitState);
     case StateColourRole:
-        return runColour(r);
+        return JobStateLook::runColour(r);
     case ElapsedSecondsRole:
         return elapsedSeconds(row);
     case LimitSecondsRole:
@@ -443,13 +372,13 @@ QVariant JobsModel::runData(const RunRow &row, int column, int role) const
         if (row.hidden)
             return QColor(0x80, 0x80, 0x80);   // shown only with "Show hidden"
         if (column == State)
-            return runColour(r).darker(115);
+            return JobStateLook::runColour(r).darker(115);
         if (column == Reason && !row.failureLine.isEmpty() && r.isTerminal())
             return QColor(0xb0, 0x00, 0x20);
         return {};
     case Qt::DecorationRole:
         if (column == State)
-            return stateIcon(runColour(r));
+            return JobStateLook::stateIcon(JobStateLook::runColour(r));
         return {};
     case Qt::ToolTipRole:
         if (column == State && !r.rejection.isEmpty())
@@ -480,7 +409,7 @@ QVariant JobsModel::runData(const RunRow &row, int column, int role) const
     case JobId:
         return r.jobId;
     case State:
-        return stateText(r);
+        return JobStateLook::stateText(r);
     case Reason: {
         if (!row.failureLine.isEmpty() && r.isTerminal())
             return row.failureLine;
@@ -543,7 +472,7 @@ QVariant JobsModel::studyData(const JobsStudyRow &row, int column, int role) con
         // "2 Running, 1 Pending": how far the study is.
         QList<QPair<QString, int>> counts;
         for (const RunRow &r : row.runs) {
-            const QString s = stateText(r.run);
+            const QString s = JobStateLook::stateText(r.run);
             auto it = std::find_if(counts.begin(), counts.end(), [&](const auto &p) { return p.first == s; });
             if (it == counts.end())
                 counts.append({s, 1});

@@ -69,11 +69,6 @@ public:
     qint64 studyOfSameSpec(qint64 runId) const;
     QString studyName(qint64 studyId) const;
 
-    static QColor stateColour(JobState state);
-    static QIcon stateIcon(const QColor &colour);
-    // "Running", or for runs without a job their submission state.
-    static QString stateText(const RunRecord &run);
-    static QColor runColour(const RunRecord &run);
     static QString elapsedText(const RunRow &row);
     static qint64 elapsedSeconds(const RunRow &row);
 

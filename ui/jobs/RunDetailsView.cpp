@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/jobs/RunDetailsView.h"
 
+#include "ui/jobs/JobStateLook.h"
+
 #include "core/ingest/FailureCause.h"
 
 #include "ui/jobs/JobsModel.h"
@@ -97,7 +99,7 @@ void RunDetailsView::refresh()
     }
     const RunRecord &r = run.value();
     QString summary =
-        tr("Run %1 on %2 · %3 · %4 GPU(s)").arg(r.id).arg(r.clusterAlias, JobsModel::stateText(r)).arg(r.gpus);
+        tr("Run %1 on %2 · %3 · %4 GPU(s)").arg(r.id).arg(r.clusterAlias, JobStateLook::stateText(r)).arg(r.gpus);
     if (r.hasJob())
         summary += tr(" · job %1").arg(r.jobId);
     if (!r.remoteDir.isEmpty())
@@ -130,7 +132,7 @@ void RunDetailsView::updateFailureBanner(const RunRecord &r)
     }
     m_failure->setVisible(!line.isEmpty());
     m_failure->setText(line.isEmpty() ? QString()
-                                      : tr("%1 — first error in the output, %2").arg(JobsModel::stateText(r), line));
+                                      : tr("%1 — first error in the output, %2").arg(JobStateLook::stateText(r), line));
 }
 
 void RunDetailsView::refreshOutput()
@@ -219,7 +221,7 @@ void RunDetailsView::fillHistory()
     for (const StateChange &c : history.value()) {
         auto *item = new QTreeWidgetItem(m_history, {c.at.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm:ss")),
                                                      SlurmJobState::displayName(c.state), c.reason});
-        item->setIcon(1, JobsModel::stateIcon(JobsModel::stateColour(c.state)));
+        item->setIcon(1, JobStateLook::stateIcon(JobStateLook::stateColour(c.state)));
     }
 }
 
