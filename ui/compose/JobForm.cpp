@@ -57,6 +57,17 @@ JobForm::JobForm(const ProfileRegistry &profiles, QWidget *parent)
     : QWidget(parent)
     , m_profiles(profiles)
 {
+    createFields();
+    layOutGroups();
+    setFieldOrder();
+    // Scrolling the form over a spin box or combo must not change it.
+    WheelGuard::guardChildren(this);
+    buildProfiles();
+    connectFields();
+}
+
+void JobForm::createFields()
+{
     auto named = [this](auto *w, const QString &name, const QString &field, const QString &tip = {}) {
         w->setAccessibleName(name);
         w->setObjectName(field);
@@ -111,7 +122,10 @@ JobForm::JobForm(const ProfileRegistry &profiles, QWidget *parent)
     m_sampling->setSuffix(tr(" s"));
     m_sampling->setSpecialValueText(tr("off"));
     m_env = new EnvironmentEditor(this);
+}
 
+void JobForm::layOutGroups()
+{
     auto *cluster = new QGroupBox(tr("Cluster"), this);
     auto *cf = new QFormLayout(cluster);
     cf->addRow(tr("&Profile:"), m_profile);
@@ -146,7 +160,10 @@ JobForm::JobForm(const ProfileRegistry &profiles, QWidget *parent)
     lay->addWidget(prog);
     lay->addWidget(envBox);
     lay->addStretch(1);
+}
 
+void JobForm::setFieldOrder()
+{
     // Tab follows the rows as they are shown, not the order of creation.
     const QList<QWidget *> order{m_profile,  m_partition,  m_account, m_time,    m_gpus, m_nodes,   m_framework,
                                  m_launcher, m_cpusPerGpu, m_memory,  m_program, m_args, m_jobName, m_sampling};
@@ -157,10 +174,10 @@ JobForm::JobForm(const ProfileRegistry &profiles, QWidget *parent)
             setTabOrder(m_sampling, w);
             break;
         }
-    // Scrolling the form over a spin box or combo must not change it.
-    WheelGuard::guardChildren(this);
+}
 
-    buildProfiles();
+void JobForm::connectFields()
+{
     connect(m_profile, &QComboBox::currentIndexChanged, this, &JobForm::onProfileChanged);
     connect(m_partition, &QComboBox::currentIndexChanged, this, [this] {
         if (!m_updating)

@@ -57,6 +57,10 @@ Q_SIGNALS:
     void edited();
 
 private:
+    void createFields();
+    void layOutGroups();
+    void setFieldOrder();
+    void connectFields();
     void buildProfiles();
     void addBrokenProfiles();
     void fillPartitions(const ClusterProfile *p, const QString &selected);

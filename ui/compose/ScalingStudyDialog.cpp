@@ -64,8 +64,36 @@ ScalingStudyDialog::ScalingStudyDialog(AppServices &services, const JobSpec &bas
     setWindowTitle(tr("Scaling study"));
     setAccessibleName(tr("Scaling study"));
     const Partition *part = base.partition.isEmpty() ? profile.defaultPartition() : profile.partition(base.partition);
-    const int partMax = part ? part->maxGpus() : 0;
 
+    buildStudyFields();
+    QGroupBox *countsBox = buildCountsBox(part);
+    QGroupBox *batchBox = buildBatchBox();
+    buildVariantsTable();
+    QLayout *buttons = buildButtons();
+
+    auto *form = new QFormLayout;
+    form->addRow(tr("Study name:"), m_name);
+    form->addRow(tr("Runs per GPU count:"), m_repeats);
+    form->addRow(tr("Order:"), m_order);
+    auto *lay = new QVBoxLayout(this);
+    lay->addWidget(new QLabel(tr("Base job: %1 on %2, partition %3, %4, time %5")
+                                  .arg(frameworkName(base.framework), profile.name, part ? part->name : base.partition,
+                                       base.program, base.time.isEmpty() ? tr("unset") : base.time),
+                              this));
+    lay->addLayout(form);
+    lay->addWidget(countsBox);
+    lay->addWidget(batchBox);
+    lay->addWidget(m_table, 1);
+    lay->addWidget(m_log);
+    lay->addLayout(buttons);
+    resize(900, 560);
+
+    connectSignals();
+    replan();
+}
+
+void ScalingStudyDialog::buildStudyFields()
+{
     m_name = new QLineEdit(this);
     m_name->setAccessibleName(tr("Study name"));
     m_name->setText(proposedName());
@@ -82,11 +110,15 @@ ScalingStudyDialog::ScalingStudyDialog(AppServices &services, const JobSpec &bas
                      int(StudyOrder::AllAtOnce));
     m_order->setToolTip(tr("One at a time chains the jobs with sbatch --dependency=afterany, so no run shares its "
                            "nodes, file system or network with another run of the study"));
+}
 
+QGroupBox *ScalingStudyDialog::buildCountsBox(const Partition *part)
+{
+    const int partMax = part ? part->maxGpus() : 0;
     auto *countsBox = new QGroupBox(tr("GPU counts"), this);
     auto *countsLay = new QHBoxLayout(countsBox);
-    const QList<int> defaults = defaultStudyGpuCounts(profile, base.partition);
-    for (int n : studyGpuChoices(profile)) {
+    const QList<int> defaults = defaultStudyGpuCounts(m_profile, m_base.partition);
+    for (int n : studyGpuChoices(m_profile)) {
         auto *cb = new QCheckBox(n > partMax && part ? tr("%1*").arg(n) : QString::number(n), countsBox);
         cb->setAccessibleName(tr("%n GPU(s)", nullptr, n));
         cb->setProperty("gpus", n);
@@ -100,7 +132,11 @@ ScalingStudyDialog::ScalingStudyDialog(AppServices &services, const JobSpec &bas
         connect(cb, &QCheckBox::toggled, this, &ScalingStudyDialog::replan);
     }
     countsLay->addStretch(1);
+    return countsBox;
+}
 
+QGroupBox *ScalingStudyDialog::buildBatchBox()
+{
     auto *batchBox = new QGroupBox(tr("Batch size across GPU counts"), this);
     m_batchNone = new QRadioButton(tr("Leave arguments as they are"), batchBox);
     m_batchPerGpu = new QRadioButton(tr("Keep the per-GPU batch"), batchBox);
@@ -119,7 +155,7 @@ ScalingStudyDialog::ScalingStudyDialog(AppServices &services, const JobSpec &bas
     m_batchValue->setRange(1, 1 << 24);
     QString batchName;
     int batchValue = 0;
-    if (findBatchArgument(base.args, &batchName, &batchValue)) {
+    if (findBatchArgument(m_base.args, &batchName, &batchValue)) {
         m_batchName->setText(batchName);
         m_batchValue->setValue(std::max(1, batchValue));
         m_batchPerGpu->setChecked(true);
@@ -143,7 +179,11 @@ ScalingStudyDialog::ScalingStudyDialog(AppServices &services, const JobSpec &bas
     });
     connect(m_batchName, &QLineEdit::textChanged, this, &ScalingStudyDialog::replan);
     connect(m_batchValue, &QSpinBox::valueChanged, this, &ScalingStudyDialog::replan);
+    return batchBox;
+}
 
+void ScalingStudyDialog::buildVariantsTable()
+{
     m_table = new QTableWidget(0, ColCount, this);
     m_table->setAccessibleName(tr("Study variants"));
     m_table->setHorizontalHeaderLabels({tr("GPUs"), tr("Partition"), tr("Nodes"), tr("Tasks"), tr("GPUs/node"),
@@ -160,7 +200,10 @@ ScalingStudyDialog::ScalingStudyDialog(AppServices &services, const JobSpec &bas
     m_log->setAccessibleName(tr("Study dry run results"));
     m_log->setWordWrap(true);
     m_log->setTextInteractionFlags(Qt::TextSelectableByMouse);
+}
 
+QLayout *ScalingStudyDialog::buildButtons()
+{
     m_dryRunAll = new QPushButton(QIcon(QStringLiteral(":/scalelab/icons/dryrun.svg")), tr("Dry-run all"), this);
     m_dryRunAll->setAccessibleName(tr("Dry-run all variants"));
     m_submitAll =
@@ -168,36 +211,23 @@ ScalingStudyDialog::ScalingStudyDialog(AppServices &services, const JobSpec &bas
     m_submitAll->setAccessibleName(tr("Submit all variants as one study"));
     auto *close = new QPushButton(tr("Close"), this);
     close->setAccessibleName(tr("Close"));
+    connect(close, &QPushButton::clicked, this, &QDialog::close);
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_totals, 1);
     buttons->addWidget(m_dryRunAll);
     buttons->addWidget(m_submitAll);
     buttons->addWidget(close);
+    return buttons;
+}
 
-    auto *form = new QFormLayout;
-    form->addRow(tr("Study name:"), m_name);
-    form->addRow(tr("Runs per GPU count:"), m_repeats);
-    form->addRow(tr("Order:"), m_order);
-    auto *lay = new QVBoxLayout(this);
-    lay->addWidget(new QLabel(tr("Base job: %1 on %2, partition %3, %4, time %5")
-                                  .arg(frameworkName(base.framework), profile.name, part ? part->name : base.partition,
-                                       base.program, base.time.isEmpty() ? tr("unset") : base.time),
-                              this));
-    lay->addLayout(form);
-    lay->addWidget(countsBox);
-    lay->addWidget(batchBox);
-    lay->addWidget(m_table, 1);
-    lay->addWidget(m_log);
-    lay->addLayout(buttons);
-    resize(900, 560);
-
+void ScalingStudyDialog::connectSignals()
+{
     connect(m_repeats, &QSpinBox::valueChanged, this, &ScalingStudyDialog::replan);
     connect(m_order, &QComboBox::currentIndexChanged, this, &ScalingStudyDialog::replan);
     connect(m_name, &QLineEdit::textEdited, this, &ScalingStudyDialog::replan);
-    connect(close, &QPushButton::clicked, this, &QDialog::close);
     connect(m_submitAll, &QPushButton::clicked, this, &ScalingStudyDialog::submitAll);
     connect(m_dryRunAll, &QPushButton::clicked, this, &ScalingStudyDialog::dryRunAll);
-    if (ClusterService *cm = services.clusters()) {
+    if (ClusterService *cm = m_services.clusters()) {
         connect(cm, &ClusterService::dryRunFinished, this, [this](const QString &verdict, bool ok) {
             if (m_dryRunsPending <= 0)
                 return;   // the Compose place's own dry run
@@ -207,7 +237,6 @@ ScalingStudyDialog::ScalingStudyDialog(AppServices &services, const JobSpec &bas
         });
         connect(cm, &ClusterService::submitFinished, this, [this](const QString &text, bool) { m_log->setText(text); });
     }
-    replan();
 }
 
 QList<int> ScalingStudyDialog::selectedGpuCounts() const

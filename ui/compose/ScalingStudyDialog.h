@@ -10,6 +10,8 @@
 class QButtonGroup;
 class QCheckBox;
 class QComboBox;
+class QGroupBox;
+class QLayout;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -49,6 +51,12 @@ Q_SIGNALS:
     void message(const QString &text);
 
 private:
+    void buildStudyFields();
+    QGroupBox *buildCountsBox(const Partition *part);
+    QGroupBox *buildBatchBox();
+    void buildVariantsTable();
+    QLayout *buildButtons();
+    void connectSignals();
     void replan();
     void submitAll();
     void dryRunAll();

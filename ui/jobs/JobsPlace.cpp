@@ -55,6 +55,50 @@ JobsPlace::JobsPlace(AppServices &services, QWidget *parent)
     m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
     m_proxy->setSortRole(Qt::DisplayRole);
 
+    buildFilter();
+    QLayout *top = buildButtons();
+    buildView();
+
+    m_message->setObjectName(QStringLiteral("jobsMessage"));
+    m_message->setWordWrap(true);
+    m_message->setTextFormat(Qt::PlainText);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_message->hide();
+
+    auto *split = new QSplitter(Qt::Vertical);
+    split->addWidget(m_view);
+    split->addWidget(m_details);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(m_message);
+    layout->addWidget(split, 1);
+
+    connectButtons();
+    connectModel();
+
+    // Once a second: repaint running rows' elapsed time; notice a cluster
+    // manager created after this place.
+    m_tick->setInterval(1000);
+    connect(m_tick, &QTimer::timeout, this, &JobsPlace::tick);
+    connect(&m_services, &AppServices::clustersChanged, this, &JobsPlace::attachClusters);
+    m_tick->start();
+
+    m_details->setTailBytes(AppSettings::tailBytes());
+    if (!services.storeError().isEmpty())
+        showMessage(tr("The run store could not be opened: %1").arg(services.storeError()), true);
+    attachClusters();
+    reload();
+    // Fixed starting widths: the table is often empty when it is built.
+    const int widths[JobsModel::ColumnCount] = {230, 90, 70, 170, 130, 50, 50, 170, 130};
+    for (int c = 0; c < JobsModel::ColumnCount; ++c)
+        m_view->setColumnWidth(c, widths[c]);
+}
+
+void JobsPlace::buildFilter()
+{
     m_filter->setObjectName(QStringLiteral("jobsFilter"));
     m_filter->setPlaceholderText(tr("Filter: study, cluster, job id, state…"));
     m_filter->setClearButtonEnabled(true);
@@ -62,7 +106,10 @@ JobsPlace::JobsPlace(AppServices &services, QWidget *parent)
         m_proxy->setFilterFixedString(text);
         m_view->expandAll();
     });
+}
 
+QLayout *JobsPlace::buildButtons()
+{
     m_cancel->setObjectName(QStringLiteral("cancelButton"));
     m_cancel->setToolTip(tr("scancel the selected run's job (asks first)"));
     m_dryRun->setObjectName(QStringLiteral("dryRunButton"));
@@ -89,7 +136,11 @@ JobsPlace::JobsPlace(AppServices &services, QWidget *parent)
     for (QPushButton *b : {m_cancel, m_withdraw, m_dryRun, m_resubmit, m_clone, m_addToStudy, m_hide, m_refresh})
         top->addWidget(b);
     top->addWidget(m_showHidden);
+    return top;
+}
 
+void JobsPlace::buildView()
+{
     m_view->setObjectName(QStringLiteral("jobsView"));
     m_view->setModel(m_proxy);
     m_view->setItemDelegateForColumn(JobsModel::Elapsed, new ElapsedDelegate(m_view));
@@ -107,24 +158,10 @@ JobsPlace::JobsPlace(AppServices &services, QWidget *parent)
             [this](const QModelIndex &i) { m_collapsedStudies.insert(i.data(JobsModel::StudyIdRole).toLongLong()); });
     connect(m_view, &QTreeView::expanded, this,
             [this](const QModelIndex &i) { m_collapsedStudies.remove(i.data(JobsModel::StudyIdRole).toLongLong()); });
+}
 
-    m_message->setObjectName(QStringLiteral("jobsMessage"));
-    m_message->setWordWrap(true);
-    m_message->setTextFormat(Qt::PlainText);
-    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_message->hide();
-
-    auto *split = new QSplitter(Qt::Vertical);
-    split->addWidget(m_view);
-    split->addWidget(m_details);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-
-    auto *layout = new QVBoxLayout(this);
-    layout->addLayout(top);
-    layout->addWidget(m_message);
-    layout->addWidget(split, 1);
-
+void JobsPlace::connectButtons()
+{
     connect(m_cancel, &QPushButton::clicked, this, &JobsPlace::cancelSelected);
     connect(m_dryRun, &QPushButton::clicked, this, &JobsPlace::dryRunSelected);
     connect(m_resubmit, &QPushButton::clicked, this, &JobsPlace::resubmitSelected);
@@ -148,24 +185,6 @@ JobsPlace::JobsPlace(AppServices &services, QWidget *parent)
         }
         reload();
     });
-    connectModel();
-
-    // Once a second: repaint running rows' elapsed time; notice a cluster
-    // manager created after this place.
-    m_tick->setInterval(1000);
-    connect(m_tick, &QTimer::timeout, this, &JobsPlace::tick);
-    connect(&m_services, &AppServices::clustersChanged, this, &JobsPlace::attachClusters);
-    m_tick->start();
-
-    m_details->setTailBytes(AppSettings::tailBytes());
-    if (!services.storeError().isEmpty())
-        showMessage(tr("The run store could not be opened: %1").arg(services.storeError()), true);
-    attachClusters();
-    reload();
-    // Fixed starting widths: the table is often empty when it is built.
-    const int widths[JobsModel::ColumnCount] = {230, 90, 70, 170, 130, 50, 50, 170, 130};
-    for (int c = 0; c < JobsModel::ColumnCount; ++c)
-        m_view->setColumnWidth(c, widths[c]);
 }
 
 void JobsPlace::connectModel()

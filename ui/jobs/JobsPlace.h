@@ -7,6 +7,7 @@
 
 class QCheckBox;
 class QLabel;
+class QLayout;
 class QLineEdit;
 class QPushButton;
 class QSortFilterProxyModel;
@@ -58,6 +59,10 @@ protected:
     void showEvent(QShowEvent *event) override;
 
 private:
+    void buildFilter();
+    QLayout *buildButtons();
+    void buildView();
+    void connectButtons();
     void attachClusters();
     ClusterService *clusters();
     void onSelectionChanged();
