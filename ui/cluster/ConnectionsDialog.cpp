@@ -47,6 +47,23 @@ ConnectionsDialog::ConnectionsDialog(AppServices &services, QWidget *parent)
     setWindowTitle(tr("Cluster connections"));
     resize(620, 560);
     auto *layout = new QVBoxLayout(this);
+    buildProfileRow(layout);
+    buildConnectBox(layout);
+    addConfigNote(layout);
+    buildTestRow(layout);
+    buildButtons(layout);
+    connectFields();
+    // Opens on the profile Compose shows, else the first.
+    const int current = m_profile->findData(m_services.currentProfile());
+    if (current > 0)
+        m_profile->setCurrentIndex(current);   // loads the form
+    else if (m_profile->count() > 0)
+        loadForm(m_profile->currentData().toString());
+    refreshOverview();
+}
+
+void ConnectionsDialog::buildProfileRow(QVBoxLayout *layout)
+{
     auto *top = new QFormLayout;
     m_profile->setObjectName(QStringLiteral("profileCombo"));
     for (const ClusterProfile &p : m_services.profiles().profiles())
@@ -61,7 +78,10 @@ ConnectionsDialog::ConnectionsDialog(AppServices &services, QWidget *parent)
         tr("Every cluster profile, how it is reached and how its connection stands in this session"));
     layout->addWidget(m_overview);
     layout->addLayout(top);
+}
 
+void ConnectionsDialog::buildConnectBox(QVBoxLayout *layout)
+{
     auto *box = new QGroupBox(tr("Connect with"));
     auto *form = new QFormLayout(box);
     m_aliasMode->setObjectName(QStringLiteral("aliasMode"));
@@ -90,6 +110,10 @@ ConnectionsDialog::ConnectionsDialog(AppServices &services, QWidget *parent)
     form->addRow(tr("Key file:"), m_key);
     m_form = form;
     layout->addWidget(box);
+}
+
+void ConnectionsDialog::addConfigNote(QVBoxLayout *layout)
+{
     // A config named by SCALELAB_SSH_CONFIG that is missing is said here, not
     // read as empty (every alias would then be taken for a host name).
     const QString configProblem = SshConfigFile::namedFileProblem(QString());
@@ -102,7 +126,10 @@ ConnectionsDialog::ConnectionsDialog(AppServices &services, QWidget *parent)
     note->setWordWrap(true);
     note->setEnabled(!configProblem.isEmpty());   // greyed unless it is a problem
     layout->addWidget(note);
+}
 
+void ConnectionsDialog::buildTestRow(QVBoxLayout *layout)
+{
     auto *testRow = new QHBoxLayout;
     m_testButton->setObjectName(QStringLiteral("testButton"));
     m_cancelButton->setObjectName(QStringLiteral("cancelTestButton"));
@@ -118,7 +145,10 @@ ConnectionsDialog::ConnectionsDialog(AppServices &services, QWidget *parent)
     m_result->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_result->setPlaceholderText(tr("Test shows the Slurm version and your accounts and partitions."));
     layout->addWidget(m_result, 1);
+}
 
+void ConnectionsDialog::buildButtons(QVBoxLayout *layout)
+{
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Close);
     layout->addWidget(buttons);
     connect(buttons, &QDialogButtonBox::accepted, this, [this] {
@@ -129,6 +159,10 @@ ConnectionsDialog::ConnectionsDialog(AppServices &services, QWidget *parent)
             m_result->setPlainText(e);
     });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+}
+
+void ConnectionsDialog::connectFields()
+{
     connect(m_profile, &QComboBox::currentIndexChanged, this, [this] {
         storeForm();
         loadForm(m_profile->currentData().toString());
@@ -141,13 +175,6 @@ ConnectionsDialog::ConnectionsDialog(AppServices &services, QWidget *parent)
         if (item)
             selectProfile(item->data(0, Qt::UserRole).toString());
     });
-    // Opens on the profile Compose shows, else the first.
-    const int current = m_profile->findData(m_services.currentProfile());
-    if (current > 0)
-        m_profile->setCurrentIndex(current);   // loads the form
-    else if (m_profile->count() > 0)
-        loadForm(m_profile->currentData().toString());
-    refreshOverview();
 }
 
 void ConnectionsDialog::refreshOverview()

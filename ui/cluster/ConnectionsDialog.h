@@ -21,12 +21,14 @@ class QSpinBox;
 class QFormLayout;
 class QTreeWidget;
 class QTemporaryDir;
+class QVBoxLayout;
 
 namespace scalelab {
 
 class AppServices;
 class ClusterConnection;
 class GuiSshCallbacks;
+struct SshConnectionSettings;
 
 // How to reach each cluster: an alias of ~/.ssh/config (default: the
 // profile's login host alias) or host / user / port / jump host, prefilled
@@ -59,10 +61,17 @@ Q_SIGNALS:
     void testFinished(bool ok);
 
 private:
+    void buildProfileRow(QVBoxLayout *layout);
+    void buildConnectBox(QVBoxLayout *layout);
+    void addConfigNote(QVBoxLayout *layout);
+    void buildTestRow(QVBoxLayout *layout);
+    void buildButtons(QVBoxLayout *layout);
+    void connectFields();
     void loadForm(const QString &profileId);
     void storeForm();
     void updateResolved();
     void updateMode();
+    bool writeHostTestConfig(SshConnectionSettings &settings);
     void finishTest(bool ok, const QString &text);
 
     AppServices &m_services;

@@ -27,6 +27,44 @@ QString sanitize(const QByteArray &bytes)
     return s;
 }
 
+// On the worker: Slurm's version, the user and their accounts and partitions;
+// ok when all of them could be read.
+QStringList askSlurm(RemoteExecutor &ex, bool &ok)
+{
+    QStringList lines;
+    ok = false;
+    const RemoteResult version = ex.run({QStringLiteral("sbatch"), QStringLiteral("--version")}, 30000);
+    if (!version.transportOk()) {
+        lines << ConnectionsDialog::tr("Connection failed: %1").arg(version.transportError);
+    } else {
+        lines << (version.ok() ? ConnectionsDialog::tr("Slurm: %1").arg(sanitize(version.out))
+                               : ConnectionsDialog::tr("sbatch --version failed: %1").arg(sanitize(version.err)));
+        const RemoteResult id = ex.run({QStringLiteral("id"), QStringLiteral("-un")}, 30000);
+        const QString user = sanitize(id.out);
+        static const QRegularExpression userRe(QStringLiteral("^[A-Za-z0-9_.][A-Za-z0-9_.@-]*$"));
+        if (!id.ok() || !userRe.match(user).hasMatch()) {
+            lines << ConnectionsDialog::tr("Cannot tell the user name (id -un): %1").arg(sanitize(id.err + id.out));
+        } else {
+            lines << ConnectionsDialog::tr("User: %1").arg(user);
+            const RemoteResult assoc = ex.run({QStringLiteral("sacctmgr"), QStringLiteral("-P"), QStringLiteral("show"),
+                                               QStringLiteral("assoc"), QStringLiteral("user=") + user,
+                                               QStringLiteral("format=Account,Partition")},
+                                              30000);
+            if (assoc.ok()) {
+                const QStringList accounts = ConnectionsDialog::accountLines(
+                    SacctmgrParsers::byAccount(SacctmgrParsers::associations(sanitize(assoc.out)).items));
+                lines << (accounts.isEmpty() ? ConnectionsDialog::tr("Accounts: none found for %1").arg(user)
+                                             : ConnectionsDialog::tr("Accounts and partitions:\n  %1")
+                                                   .arg(accounts.join(QLatin1String("\n  "))));
+                ok = version.ok();
+            } else {
+                lines << ConnectionsDialog::tr("sacctmgr failed: %1").arg(sanitize(assoc.err));
+            }
+        }
+    }
+    return lines;
+}
+
 }   // namespace
 
 QString ConnectionsDialog::resultText() const
@@ -42,43 +80,8 @@ void ConnectionsDialog::startTest()
     SshConnectionSettings settings;
     settings.configPath = AppSettings::userSshConfigPath();
     if (m_hostMode->isChecked()) {
-        // Test what is in the form, before it is saved: a one-off config entry.
-        const AppSettings::ClusterConnection c = m_edited.value(m_current);
-        for (const auto &[what, value] : {std::pair{tr("host"), c.hostName}, std::pair{tr("user"), c.user},
-                                          std::pair{tr("jump host"), c.proxyJump}})
-            if (const QString e = value.isEmpty() ? QString() : SshConfigFile::validateName(what, value);
-                !e.isEmpty()) {
-                m_result->setPlainText(e);
-                return;
-            }
-        if (c.hostName.isEmpty()) {
-            m_result->setPlainText(tr("Enter the host name of the login node."));
+        if (!writeHostTestConfig(settings))
             return;
-        }
-        m_testConfigDir = std::make_shared<QTemporaryDir>();
-        QString text = QStringLiteral("Host scalelab-test\n  HostName %1\n").arg(c.hostName);
-        if (!c.user.isEmpty())
-            text += QStringLiteral("  User %1\n").arg(c.user);
-        text += QStringLiteral("  Port %1\n").arg(c.port);
-        if (!c.proxyJump.isEmpty())
-            text += QStringLiteral("  ProxyJump %1\n").arg(c.proxyJump);
-        if (!c.identityFile.isEmpty()) {
-            if (const QString e = AppSettings::identityFileProblem(c.identityFile); !e.isEmpty()) {
-                m_result->setPlainText(e);
-                return;
-            }
-            text += QStringLiteral("  IdentityFile \"%1\"\n").arg(c.identityFile);
-        }
-        text += QStringLiteral("Match all\n  Include %1\n").arg(AppSettings::userSshConfigPath());
-        const QString file = m_testConfigDir->filePath(QStringLiteral("ssh_config"));
-        if (const auto written = AtomicFile::write(file, text.toUtf8()); !written) {
-            m_result->setPlainText(tr("Cannot prepare the test of these host details (%1); test again, or save and "
-                                      "use Refresh now.")
-                                       .arg(written.errorText()));
-            return;
-        }
-        settings.configPath = file;
-        settings.alias = QStringLiteral("scalelab-test");
     } else {
         settings.alias = m_alias->text().trimmed().isEmpty() ? m_alias->placeholderText() : m_alias->text().trimmed();
         if (const QString e = SshConfigFile::validateName(tr("alias"), settings.alias); !e.isEmpty()) {
@@ -109,37 +112,8 @@ void ConnectionsDialog::startTest()
     });
     conn->start();
     conn->enqueue([self = QPointer(this), conn](RemoteExecutor &ex) {
-        QStringList lines;
         bool ok = false;
-        const RemoteResult version = ex.run({QStringLiteral("sbatch"), QStringLiteral("--version")}, 30000);
-        if (!version.transportOk()) {
-            lines << tr("Connection failed: %1").arg(version.transportError);
-        } else {
-            lines << (version.ok() ? tr("Slurm: %1").arg(sanitize(version.out))
-                                   : tr("sbatch --version failed: %1").arg(sanitize(version.err)));
-            const RemoteResult id = ex.run({QStringLiteral("id"), QStringLiteral("-un")}, 30000);
-            const QString user = sanitize(id.out);
-            static const QRegularExpression userRe(QStringLiteral("^[A-Za-z0-9_.][A-Za-z0-9_.@-]*$"));
-            if (!id.ok() || !userRe.match(user).hasMatch()) {
-                lines << tr("Cannot tell the user name (id -un): %1").arg(sanitize(id.err + id.out));
-            } else {
-                lines << tr("User: %1").arg(user);
-                const RemoteResult assoc = ex.run(
-                    {QStringLiteral("sacctmgr"), QStringLiteral("-P"), QStringLiteral("show"), QStringLiteral("assoc"),
-                     QStringLiteral("user=") + user, QStringLiteral("format=Account,Partition")},
-                    30000);
-                if (assoc.ok()) {
-                    const QStringList accounts = accountLines(
-                        SacctmgrParsers::byAccount(SacctmgrParsers::associations(sanitize(assoc.out)).items));
-                    lines << (accounts.isEmpty()
-                                  ? tr("Accounts: none found for %1").arg(user)
-                                  : tr("Accounts and partitions:\n  %1").arg(accounts.join(QLatin1String("\n  "))));
-                    ok = version.ok();
-                } else {
-                    lines << tr("sacctmgr failed: %1").arg(sanitize(assoc.err));
-                }
-            }
-        }
+        const QStringList lines = askSlurm(ex, ok);
         const QString text = lines.join(QLatin1Char('\n'));
         QMetaObject::invokeMethod(
             self,
@@ -149,6 +123,48 @@ void ConnectionsDialog::startTest()
             },
             Qt::QueuedConnection);
     });
+}
+
+// Tests what is in the form, before it is saved: its host details as a one-off
+// config entry; false (and why in the result) when they cannot be tested.
+bool ConnectionsDialog::writeHostTestConfig(SshConnectionSettings &settings)
+{
+    const AppSettings::ClusterConnection c = m_edited.value(m_current);
+    for (const auto &[what, value] :
+         {std::pair{tr("host"), c.hostName}, std::pair{tr("user"), c.user}, std::pair{tr("jump host"), c.proxyJump}})
+        if (const QString e = value.isEmpty() ? QString() : SshConfigFile::validateName(what, value); !e.isEmpty()) {
+            m_result->setPlainText(e);
+            return false;
+        }
+    if (c.hostName.isEmpty()) {
+        m_result->setPlainText(tr("Enter the host name of the login node."));
+        return false;
+    }
+    m_testConfigDir = std::make_shared<QTemporaryDir>();
+    QString text = QStringLiteral("Host scalelab-test\n  HostName %1\n").arg(c.hostName);
+    if (!c.user.isEmpty())
+        text += QStringLiteral("  User %1\n").arg(c.user);
+    text += QStringLiteral("  Port %1\n").arg(c.port);
+    if (!c.proxyJump.isEmpty())
+        text += QStringLiteral("  ProxyJump %1\n").arg(c.proxyJump);
+    if (!c.identityFile.isEmpty()) {
+        if (const QString e = AppSettings::identityFileProblem(c.identityFile); !e.isEmpty()) {
+            m_result->setPlainText(e);
+            return false;
+        }
+        text += QStringLiteral("  IdentityFile \"%1\"\n").arg(c.identityFile);
+    }
+    text += QStringLiteral("Match all\n  Include %1\n").arg(AppSettings::userSshConfigPath());
+    const QString file = m_testConfigDir->filePath(QStringLiteral("ssh_config"));
+    if (const auto written = AtomicFile::write(file, text.toUtf8()); !written) {
+        m_result->setPlainText(tr("Cannot prepare the test of these host details (%1); test again, or save and "
+                                  "use Refresh now.")
+                                   .arg(written.errorText()));
+        return false;
+    }
+    settings.configPath = file;
+    settings.alias = QStringLiteral("scalelab-test");
+    return true;
 }
 
 void ConnectionsDialog::finishTest(bool ok, const QString &rawText)

@@ -50,6 +50,31 @@ ResultsPlace::~ResultsPlace()
 void ResultsPlace::buildUi()
 {
     auto *layout = new QVBoxLayout(this);
+    layout->addLayout(buildToolbar());
+
+    buildRunsView();
+    buildTabs();
+
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_view);
+    split->addWidget(m_tabs);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 5);
+    layout->addWidget(split, 1);
+    m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("resultsStatus"));
+    m_status->setWordWrap(true);
+    // Beside the status line, not in the top bar: that bar already fills a 900 px window.
+    auto *bottom = new QHBoxLayout;
+    bottom->addWidget(m_status, 1);
+    bottom->addWidget(m_showHidden);
+    layout->addLayout(bottom);
+
+    connectControls();
+}
+
+QLayout *ResultsPlace::buildToolbar()
+{
     auto *bar = new QHBoxLayout;
     m_study = new QComboBox(this);
     m_study->setObjectName(QStringLiteral("studyCombo"));
@@ -98,8 +123,11 @@ void ResultsPlace::buildUi()
     bar->addWidget(m_export);
     bar->addWidget(m_chartExport);
     bar->addWidget(m_report);
-    layout->addLayout(bar);
+    return bar;
+}
 
+void ResultsPlace::buildRunsView()
+{
     m_model = new RunsTableModel(this);
     m_view = new QTreeView(this);
     m_view->setObjectName(QStringLiteral("runsTable"));
@@ -114,7 +142,10 @@ void ResultsPlace::buildUi()
     // Widths from the rows on screen only: measuring every cell of a large
     // table was the longest stall of a reload (15,000 text layouts at 1,000 runs).
     m_view->header()->setResizeContentsPrecision(0);
+}
 
+void ResultsPlace::buildTabs()
+{
     m_tabs = new QTabWidget(this);
     m_charts = new StudyCharts(this);
     auto *chartScroll = new QScrollArea(this);
@@ -127,22 +158,10 @@ void ResultsPlace::buildUi()
     m_tabs->addTab(m_epochs, tr("Epoch curves"));
     m_tabs->addTab(m_timeline, tr("GPU timelines"));
     m_tabs->addTab(m_compare, tr("Compare runs"));
+}
 
-    auto *split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(m_view);
-    split->addWidget(m_tabs);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 5);
-    layout->addWidget(split, 1);
-    m_status = new QLabel(this);
-    m_status->setObjectName(QStringLiteral("resultsStatus"));
-    m_status->setWordWrap(true);
-    // Beside the status line, not in the top bar: that bar already fills a 900 px window.
-    auto *bottom = new QHBoxLayout;
-    bottom->addWidget(m_status, 1);
-    bottom->addWidget(m_showHidden);
-    layout->addLayout(bottom);
-
+void ResultsPlace::connectControls()
+{
     connect(m_filter, &QLineEdit::textChanged, this, [this](const QString &t) {
         const QList<qint64> keep = m_selectionOrder;
         m_model->setFilter(t);

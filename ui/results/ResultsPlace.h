@@ -12,6 +12,7 @@
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QLayout;
 class QLineEdit;
 class QPushButton;
 class QTabWidget;
@@ -75,6 +76,10 @@ Q_SIGNALS:
 
 private:
     void buildUi();
+    QLayout *buildToolbar();
+    void buildRunsView();
+    void buildTabs();
+    void connectControls();
     void onSelectionChanged();
     void updateCharts();
     void showColumnsMenu();
