@@ -49,38 +49,10 @@ QString runCounts(const ScalingAnalysis &analysis, const StudyScalingInput &inpu
     return text;
 }
 
-}   // namespace
-
-ReportInput loadReportInput(RunStore &store, qint64 studyId, HiddenRuns hidden)
+// Context: clusters, profiles (and the Slurm version), dates.
+QString contextHtml(const ReportInput &in, const ScalingAnalysis &analysis, const StudyScalingInput &input)
 {
-    ReportInput in;
-    const auto study = store.study(studyId);
-    if (!study.ok()) {
-        in.error = QStringLiteral("scaling report: study %1: %2").arg(studyId).arg(study.errorText());
-        return in;
-    }
-    in.study = study.value();
-    in.table = RunMetricsTable::load(store, studyId, hidden);
-    if (!in.table.error.isEmpty())
-        in.error = QStringLiteral("scaling report: %1").arg(in.table.error);
-    return in;
-}
-
-ReportContent buildReportContent(const ReportInput &in)
-{
-    ReportContent content;
-    content.title = QStringLiteral("ScaleLab scaling report: %1").arg(in.study.name);
     const RunMetricsTable &table = in.table;
-    StudyCharts charts;
-    charts.resize(1500, 900);
-    charts.setRows(table.rows, in.study.name);
-    // The numbers of the charts, the table and the advice: StudyChartData, as
-    // in the window and `scalelab report --json`.
-    const StudyChartData &data = charts.data();
-    const ScalingAnalysis &analysis = data.analysis();
-    const StudyScalingInput &input = data.input();
-
-    // Context: clusters, profiles (and the Slurm version), dates.
     ProfileRegistry profiles;
     profiles.loadDefaults();
     QStringList clusters, profileNames, slurm, documented, partitions, frameworks, submits, ends;
@@ -124,7 +96,12 @@ ReportContent buildReportContent(const ReportInput &in)
     info(QStringLiteral("Last ended"), ends.isEmpty() ? QStringLiteral("–") : ends.last());
     info(QStringLiteral("Report written"), QDateTime::currentDateTimeUtc().toString(Qt::ISODate));
     html += QStringLiteral("</table>");
+    return html;
+}
 
+QString adviceHtml(const ScalingAnalysis &analysis)
+{
+    QString html;
     html += QStringLiteral("<h2>Advice</h2><p><b>%1</b></p>").arg(esc(analysis.summary()));
     for (const QString &w : analysis.warnings())
         html += QStringLiteral("<p>%1</p>").arg(esc(w));
@@ -133,13 +110,12 @@ ReportContent buildReportContent(const ReportInput &in)
                     .arg(fit->points)
                     .arg(fit->serialFraction * 100.0, 0, 'f', 1)
                     .arg(fit->r2, 0, 'f', 3);
+    return html;
+}
 
-    html += QStringLiteral("<h2>Scaling per GPU count</h2>");
-    html += report::scalingTableHtml(analysis, input);
-    html += QStringLiteral("<p>The italic row names the metric each column is based on. Values are medians of the "
-                           "completed runs at each GPU count, with the min–max range of repeats in brackets. Runs "
-                           "that did not complete (†) are never used.</p>");
-
+QString timingHtml(const ScalingAnalysis &analysis)
+{
+    QString html;
     html += QStringLiteral("<h2>Timing conditions</h2>");
     if (analysis.overlaps().isEmpty())
         html += QStringLiteral("<p>No two runs shared a node at the same time (sacct NodeList, Start and End).</p>");
@@ -149,7 +125,12 @@ ReportContent buildReportContent(const ReportInput &in)
                                    "either alone.</p>")
                         .arg(esc(o.first), esc(o.second), esc(o.nodes.join(QStringLiteral(", "))))
                         .arg(o.seconds);
+    return html;
+}
 
+QString chartsHtml(StudyCharts &charts, QList<QPair<QString, QImage>> &images)
+{
+    QString html;
     // Charts as images, one per row so their labels stay readable on A4
     // (rendered at 640x400 and drawn 460 pt wide, at twice the pixels).
     html += QStringLiteral("<h2>Charts</h2>");
@@ -157,9 +138,53 @@ ReportContent buildReportContent(const ReportInput &in)
         QCustomPlot *plot = charts.chart(c);
         const QImage image = plot->toPixmap(640, 400, 2.0).toImage();
         const QString url = QStringLiteral("chart-%1.png").arg(StudyChartBuilder::id(c));
-        content.images.append({url, image});
+        images.append({url, image});
         html += QStringLiteral("<p align=\"center\"><img src=\"%1\" width=\"460\" height=\"288\"></p>").arg(url);
     }
+    return html;
+}
+
+}   // namespace
+
+ReportInput loadReportInput(RunStore &store, qint64 studyId, HiddenRuns hidden)
+{
+    ReportInput in;
+    const auto study = store.study(studyId);
+    if (!study.ok()) {
+        in.error = QStringLiteral("scaling report: study %1: %2").arg(studyId).arg(study.errorText());
+        return in;
+    }
+    in.study = study.value();
+    in.table = RunMetricsTable::load(store, studyId, hidden);
+    if (!in.table.error.isEmpty())
+        in.error = QStringLiteral("scaling report: %1").arg(in.table.error);
+    return in;
+}
+
+ReportContent buildReportContent(const ReportInput &in)
+{
+    ReportContent content;
+    content.title = QStringLiteral("ScaleLab scaling report: %1").arg(in.study.name);
+    const RunMetricsTable &table = in.table;
+    StudyCharts charts;
+    charts.resize(1500, 900);
+    charts.setRows(table.rows, in.study.name);
+    // The numbers of the charts, the table and the advice: StudyChartData, as
+    // in the window and `scalelab report --json`.
+    const StudyChartData &data = charts.data();
+    const ScalingAnalysis &analysis = data.analysis();
+    const StudyScalingInput &input = data.input();
+
+    QString html = contextHtml(in, analysis, input);
+    html += adviceHtml(analysis);
+    html += QStringLiteral("<h2>Scaling per GPU count</h2>");
+    html += report::scalingTableHtml(analysis, input);
+    html += QStringLiteral("<p>The italic row names the metric each column is based on. Values are medians of the "
+                           "completed runs at each GPU count, with the min–max range of repeats in brackets. Runs "
+                           "that did not complete (†) are never used.</p>");
+
+    html += timingHtml(analysis);
+    html += chartsHtml(charts, content.images);
 
     html += QStringLiteral("<h2>Runs</h2>") + report::runsTableHtml(table, input);
     html += report::scriptsHtml(table);

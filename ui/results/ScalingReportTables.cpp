@@ -49,9 +49,16 @@ QString range(const std::optional<double> &mid, const std::optional<double> &lo,
     return QStringLiteral("%1\n(%2–%3)").arg(num(mid), num(lo), num(hi));
 }
 
-}   // namespace
+int failedAt(const StudyScalingInput &input, int gpus)
+{
+    int n = 0;
+    for (const ScalingRun &r : input.runs)
+        n += r.gpus == gpus && r.failed;
+    return n;
+}
 
-QString scalingTableHtml(const ScalingAnalysis &analysis, const StudyScalingInput &input)
+// The header row and the row naming the metric each column is based on.
+QString scalingHeaderHtml(const ScalingAnalysis &analysis, const StudyScalingInput &input)
 {
     const bool rt = analysis.basis() == ScalingBasis::Runtime;
     const QString basisMetric = rt ? input.runtimeMetric : input.throughputMetric;
@@ -93,16 +100,17 @@ QString scalingTableHtml(const ScalingAnalysis &analysis, const StudyScalingInpu
     for (const QString &b : basedOn)
         html += QStringLiteral("<td><span style=\"font-size: 7pt;\"><i>%1</i></span></td>").arg(esc(breakable(b)));
     html += QStringLiteral("</tr>");
-    auto failedAt = [&input](int gpus) {
-        int n = 0;
-        for (const ScalingRun &r : input.runs)
-            n += r.gpus == gpus && r.failed;
-        return n;
-    };
+    return html;
+}
+
+// One row per measured GPU count.
+QString scalingPointsHtml(const ScalingAnalysis &analysis, const StudyScalingInput &input)
+{
+    QString html;
     for (const ScalingPoint &p : analysis.points()) {
         html += QStringLiteral("<tr>");
         html += cell(QString::number(p.gpus));
-        const int failed = failedAt(p.gpus);
+        const int failed = failedAt(input, p.gpus);
         html += cell(failed ? QStringLiteral("%1 (+%2†)").arg(p.runs).arg(failed) : QString::number(p.runs));
         html += cell(range(p.runtimeSeconds, p.runtimeMin, p.runtimeMax));
         html += cell(p.runs > 1 && p.speedupMin != p.speedupMax ? QStringLiteral("%1×\n(%2–%3)")
@@ -116,6 +124,13 @@ QString scalingTableHtml(const ScalingAnalysis &analysis, const StudyScalingInpu
         html += cell(p.gpuHours ? QString::number(*p.gpuHours, 'f', 4) : QStringLiteral("–"));
         html += QStringLiteral("</tr>");
     }
+    return html;
+}
+
+// GPU counts without a completed run and the Amdahl estimates: never measured numbers.
+QString unmeasuredRowsHtml(const ScalingAnalysis &analysis, const StudyScalingInput &input)
+{
+    QString html;
     // GPU counts where no run completed: named, never given numbers.
     QList<int> only;
     for (const ScalingRun &r : input.runs) {
@@ -128,13 +143,23 @@ QString scalingTableHtml(const ScalingAnalysis &analysis, const StudyScalingInpu
     for (int g : only)
         html += QStringLiteral(
                     "<tr>%1%2<td colspan=\"6\" style=\"font-size: 7pt;\">no completed run: not measured</td></tr>")
-                    .arg(cell(QString::number(g)), cell(QStringLiteral("0 (+%1†)").arg(failedAt(g))));
+                    .arg(cell(QString::number(g)), cell(QStringLiteral("0 (+%1†)").arg(failedAt(input, g))));
     for (const ScalingPoint &p : analysis.predictions())
         html += QStringLiteral("<tr>%1%2%3%4%5<td colspan=\"3\" style=\"font-size: 7pt;\"><i>Amdahl estimate, not "
                                "measured</i></td></tr>")
                     .arg(cell(QString::number(p.gpus)), cell(QStringLiteral("0")), cell(num(p.runtimeSeconds)),
                          cell(QStringLiteral("%1×").arg(p.speedup, 0, 'f', 2)),
                          cell(QStringLiteral("%1 %").arg(p.efficiency * 100.0, 0, 'f', 1)));
+    return html;
+}
+
+}   // namespace
+
+QString scalingTableHtml(const ScalingAnalysis &analysis, const StudyScalingInput &input)
+{
+    QString html = scalingHeaderHtml(analysis, input);
+    html += scalingPointsHtml(analysis, input);
+    html += unmeasuredRowsHtml(analysis, input);
     html += QStringLiteral("</table>");
     return html;
 }
