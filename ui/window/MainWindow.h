@@ -59,6 +59,12 @@ public Q_SLOTS:
 
 private:
     void buildMenus();
+    void buildFileMenu();
+    void buildEditMenu();
+    void buildJobMenu();
+    void buildClustersMenu();
+    void buildViewMenu();
+    void buildHelpMenu();
     void applyIcons();
     void rebuildRecentMenu();
     void openConnections();

@@ -22,6 +22,16 @@ namespace scalelab {
 
 void MainWindow::buildMenus()
 {
+    buildFileMenu();
+    buildEditMenu();
+    buildJobMenu();
+    buildClustersMenu();
+    buildViewMenu();
+    buildHelpMenu();
+}
+
+void MainWindow::buildFileMenu()
+{
     QMenu *file = menuBar()->addMenu(tr("&File"));
     connect(addAction(file, QStringLiteral("openSpec"), tr("&Open spec…"), {QKeySequence::Open}), &QAction::triggered,
             this, [this] {
@@ -48,7 +58,10 @@ void MainWindow::buildMenus()
     auto *quit = addAction(file, QStringLiteral("quit"), tr("&Quit"), {QKeySequence(Qt::CTRL | Qt::Key_Q)});
     quit->setMenuRole(QAction::QuitRole);
     connect(quit, &QAction::triggered, this, &QWidget::close);
+}
 
+void MainWindow::buildEditMenu()
+{
     QMenu *edit = menuBar()->addMenu(tr("&Edit"));
     m_undo = addAction(edit, QStringLiteral("undo"), tr("&Undo"), {QKeySequence::Undo});
     m_redo = addAction(edit, QStringLiteral("redo"), tr("&Redo"), {QKeySequence::Redo});
@@ -56,7 +69,10 @@ void MainWindow::buildMenus()
     m_redo->setEnabled(false);
     connect(m_undo, &QAction::triggered, this, [this] { compose()->history()->stack()->undo(); });
     connect(m_redo, &QAction::triggered, this, [this] { compose()->history()->stack()->redo(); });
+}
 
+void MainWindow::buildJobMenu()
+{
     QMenu *job = menuBar()->addMenu(tr("&Job"));
     connect(addAction(job, QStringLiteral("submit"), tr("&Submit"),
                       {QKeySequence(tr("Ctrl+Return")), QKeySequence(tr("Ctrl+Enter"))},
@@ -75,7 +91,10 @@ void MainWindow::buildMenus()
                 showPlace(ComposeIndex);
                 compose()->openStudy();
             });
+}
 
+void MainWindow::buildClustersMenu()
+{
     QMenu *clusters = menuBar()->addMenu(tr("&Clusters"));
     connect(addAction(clusters, QStringLiteral("connections"), tr("&Connections…"), {QKeySequence(tr("Ctrl+K"))}),
             &QAction::triggered, this, &MainWindow::openConnections);
@@ -95,14 +114,20 @@ void MainWindow::buildMenus()
                 d->setAttribute(Qt::WA_DeleteOnClose);
                 d->open();
             });
+}
 
+void MainWindow::buildViewMenu()
+{
     QMenu *view = menuBar()->addMenu(tr("&View"));
     const QStringList placeNames{tr("&Compose"), tr("&Jobs"), tr("&Results")};
     const QStringList ids{QStringLiteral("showCompose"), QStringLiteral("showJobs"), QStringLiteral("showResults")};
     for (int i = 0; i < 3; ++i)
         connect(addAction(view, ids[i], placeNames[i], {QKeySequence(tr("Ctrl+%1").arg(i + 1))}), &QAction::triggered,
                 this, [this, i] { showPlace(i); });
+}
 
+void MainWindow::buildHelpMenu()
+{
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     connect(addAction(help, QStringLiteral("guide"), tr("&Guide"), {QKeySequence::HelpContents}), &QAction::triggered,
             this, [this] { showHelp(HelpDialog::GuidePage); });
