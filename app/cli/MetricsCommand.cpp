@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <optional>
 
 namespace scalelab {
 
@@ -23,6 +24,79 @@ constexpr qint64 kMaxStdinLog = 512 * 1024 * 1024;
 QString number(double v)
 {
     return QString::number(v, 'g', 10);
+}
+
+// --patterns FILE into `user`; an exit code when the file is unusable.
+std::optional<int> readPatterns(CliContext &ctx, const QString &patternsPath, QList<MetricPattern> &user)
+{
+    const auto read = InputLimits::readFile(patternsPath, QStringLiteral("pattern file"), kMaxPatternFile);
+    if (!read.ok)
+        return ctx.unusable(read.problem.message);
+    QString text = QString::fromUtf8(read.data).trimmed();
+    if (text.startsWith(u'['))
+        text = QStringLiteral("{\"metricPatterns\": %1}").arg(text);
+    if (!text.startsWith(u'{') || nlohmann::json::parse(text.toStdString(), nullptr, false).is_discarded())
+        return ctx.unusable(QStringLiteral("%1 is not JSON: give an array of {\"name\", \"regex\", \"unit\", "
+                                           "\"aggregation\"} objects")
+                                .arg(patternsPath));
+    const StudyNotesContent notes = StudyMetricPatterns::read(text);
+    if (!notes.diagnostics.isEmpty()) {
+        for (const Diagnostic &d : notes.diagnostics)
+            ctx.err << DiagnosticFormat::toText(d, patternsPath) << "\n";
+        return ctx.unusable(QStringLiteral("%1 has invalid patterns (above)").arg(patternsPath));
+    }
+    user = notes.patterns;
+    return std::nullopt;
+}
+
+void printJson(CliContext &ctx, const QString &logName, const LogMetricResult &r)
+{
+    nlohmann::ordered_json j;
+    j["file"] = logName.toStdString();
+    j["bytes"] = r.bytes;
+    auto metrics = nlohmann::ordered_json::array();
+    for (const LogMetric &m : r.metrics) {
+        nlohmann::ordered_json e;
+        e["metric"] = m.name.toStdString();
+        e["value"] = m.value;
+        e["unit"] = m.unit.toStdString();
+        e["line"] = m.line;
+        e["rule"] = m.rule.toStdString();
+        e["aggregation"] = LogMetricExtractor::aggregationId(m.aggregation).toStdString();
+        e["count"] = m.count;
+        e["formula"] = m.formula.toStdString();
+        e["meaning"] = m.meaning.toStdString();
+        e["source_line"] = m.sourceLine.left(500).toStdString();
+        metrics.push_back(e);
+    }
+    j["metrics"] = metrics;
+    j["diagnostics"] = DiagnosticFormat::toJson(r.diagnostics);
+    ctx.printJson("metrics", j);
+}
+
+void printTable(CliContext &ctx, const QString &logName, const LogMetricResult &r)
+{
+    if (r.metrics.isEmpty()) {
+        ctx.out << QStringLiteral("%1: no metrics found\n").arg(logName);
+    } else {
+        ctx.out << QStringLiteral("%1  %2  %3  %4  %5\n")
+                       .arg(QStringLiteral("metric"), -24)
+                       .arg(QStringLiteral("value"), 14)
+                       .arg(QStringLiteral("unit"), -10)
+                       .arg(QStringLiteral("line"), 7)
+                       .arg(QStringLiteral("rule"));
+        for (const LogMetric &m : r.metrics) {
+            QString rule = m.rule;
+            if (!m.formula.isEmpty())
+                rule += QStringLiteral(" (%1)").arg(m.formula);
+            ctx.out << QStringLiteral("%1  %2  %3  %4  %5\n")
+                           .arg(m.name, -24)
+                           .arg(number(m.value), 14)
+                           .arg(m.unit, -10)
+                           .arg(QString::number(m.line), 7)
+                           .arg(rule);
+        }
+    }
 }
 
 }   // namespace
@@ -60,25 +134,9 @@ int MetricsCommand::run(CliContext &ctx, const QStringList &args)
     const QString logName = CliContext::inputName(log);
     const bool fromStdin = log == QLatin1String("-");
     QList<MetricPattern> user;
-    if (!patternsPath.isEmpty()) {
-        const auto read = InputLimits::readFile(patternsPath, QStringLiteral("pattern file"), kMaxPatternFile);
-        if (!read.ok)
-            return ctx.unusable(read.problem.message);
-        QString text = QString::fromUtf8(read.data).trimmed();
-        if (text.startsWith(u'['))
-            text = QStringLiteral("{\"metricPatterns\": %1}").arg(text);
-        if (!text.startsWith(u'{') || nlohmann::json::parse(text.toStdString(), nullptr, false).is_discarded())
-            return ctx.unusable(QStringLiteral("%1 is not JSON: give an array of {\"name\", \"regex\", \"unit\", "
-                                               "\"aggregation\"} objects")
-                                    .arg(patternsPath));
-        const StudyNotesContent notes = StudyMetricPatterns::read(text);
-        if (!notes.diagnostics.isEmpty()) {
-            for (const Diagnostic &d : notes.diagnostics)
-                ctx.err << DiagnosticFormat::toText(d, patternsPath) << "\n";
-            return ctx.unusable(QStringLiteral("%1 has invalid patterns (above)").arg(patternsPath));
-        }
-        user = notes.patterns;
-    }
+    if (!patternsPath.isEmpty())
+        if (auto rc = readPatterns(ctx, patternsPath, user))
+            return *rc;
     const LogMetricExtractor extractor(user);
     bool badPattern = false;
     for (const Diagnostic &d : extractor.patternDiagnostics()) {
@@ -106,50 +164,10 @@ int MetricsCommand::run(CliContext &ctx, const QStringList &args)
             return ctx.unusable(d.message);
 
     if (json) {
-        nlohmann::ordered_json j;
-        j["file"] = logName.toStdString();
-        j["bytes"] = r.bytes;
-        auto metrics = nlohmann::ordered_json::array();
-        for (const LogMetric &m : r.metrics) {
-            nlohmann::ordered_json e;
-            e["metric"] = m.name.toStdString();
-            e["value"] = m.value;
-            e["unit"] = m.unit.toStdString();
-            e["line"] = m.line;
-            e["rule"] = m.rule.toStdString();
-            e["aggregation"] = LogMetricExtractor::aggregationId(m.aggregation).toStdString();
-            e["count"] = m.count;
-            e["formula"] = m.formula.toStdString();
-            e["meaning"] = m.meaning.toStdString();
-            e["source_line"] = m.sourceLine.left(500).toStdString();
-            metrics.push_back(e);
-        }
-        j["metrics"] = metrics;
-        j["diagnostics"] = DiagnosticFormat::toJson(r.diagnostics);
-        ctx.printJson("metrics", j);
+        printJson(ctx, logName, r);
         return int(ExitCode::Ok);
     }
-    if (r.metrics.isEmpty()) {
-        ctx.out << QStringLiteral("%1: no metrics found\n").arg(logName);
-    } else {
-        ctx.out << QStringLiteral("%1  %2  %3  %4  %5\n")
-                       .arg(QStringLiteral("metric"), -24)
-                       .arg(QStringLiteral("value"), 14)
-                       .arg(QStringLiteral("unit"), -10)
-                       .arg(QStringLiteral("line"), 7)
-                       .arg(QStringLiteral("rule"));
-        for (const LogMetric &m : r.metrics) {
-            QString rule = m.rule;
-            if (!m.formula.isEmpty())
-                rule += QStringLiteral(" (%1)").arg(m.formula);
-            ctx.out << QStringLiteral("%1  %2  %3  %4  %5\n")
-                           .arg(m.name, -24)
-                           .arg(number(m.value), 14)
-                           .arg(m.unit, -10)
-                           .arg(QString::number(m.line), 7)
-                           .arg(rule);
-        }
-    }
+    printTable(ctx, logName, r);
     for (const Diagnostic &d : r.diagnostics)
         ctx.err << DiagnosticFormat::toText(d, logName) << "\n";
     ctx.out.flush();
