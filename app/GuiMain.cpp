@@ -71,6 +71,93 @@ int placeIndex(const QString &place)
     return MainWindow::ComposeIndex;
 }
 
+// Names, style and palette of the application; returns the warnings about
+// data folders others can read (already logged).
+QStringList setUpApplication(QApplication &app, const WindowOptions &opts)
+{
+    QApplication::setApplicationName(QStringLiteral("ScaleLab"));
+    QApplication::setOrganizationName(QStringLiteral("ScaleLab"));
+    QApplication::setApplicationVersion(QStringLiteral(SCALELAB_VERSION));
+    // The window id: docks match the window to io.github.scalelab.scalelab.desktop
+    // (its StartupWMClass) and show its icon.
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.scalelab.scalelab"));
+    // Settings are created owner-only before QSettings first writes them;
+    // data folders others can read are named in the log and the status bar.
+    const QStringList privacyWarnings = PrivateData::prepare(PrivateData::Create::Settings);
+    for (const QString &p : privacyWarnings)
+        qCWarning(lcUi).noquote() << p;
+    // The platform's style (or -style), Fusion for the dark palette; see
+    // StartupStyle for what it changes.
+    app.setStyle(new StartupStyle(opts.dark ? QStringLiteral("Fusion") : QApplication::style()->name()));
+    if (opts.dark)
+        applyDarkPalette(app);
+    return privacyWarnings;
+}
+
+void showPrivacyWarnings(MainWindow &window, const QStringList &privacyWarnings)
+{
+    if (!privacyWarnings.isEmpty())
+        window.statusBar()->showMessage(privacyWarnings.size() == 1
+                                            ? privacyWarnings.front()
+                                            : QObject::tr("%1 (and %2 more warnings in Help ▸ Diagnostics)")
+                                                  .arg(privacyWarnings.front())
+                                                  .arg(privacyWarnings.size() - 1),
+                                        60000);
+}
+
+// Shows the window offscreen, saves one frame as PNG and quits: the exit code.
+int takeScreenshot(QApplication &app, MainWindow &window, const WindowOptions &opts)
+{
+    // No cluster layer: a screenshot never opens SSH connections.
+    window.resize(opts.size);
+    window.showPlace(placeIndex(opts.place));
+    window.show();
+    int rc = 0;
+    // Grab once layout and the first paint have happened (posted events
+    // run before the timer fires).
+    QTimer::singleShot(150, &window, [&] {
+        const QPixmap shot = window.grab();
+        AtomicFile file(opts.screenshot);
+        Result<void> saved = file.open();
+        if (saved && (shot.isNull() || !shot.save(file.device(), "PNG")))
+            saved = fail(ErrorCode::LocalFile, QStringLiteral("could not draw the window"));
+        if (saved)
+            saved = file.commit();
+        if (!saved) {
+            std::fprintf(stderr, "scalelab: could not write the screenshot %s: %s\n", qPrintable(opts.screenshot),
+                         qPrintable(saved.errorText()));
+            rc = 1;
+        } else {
+            std::printf("%s (%dx%d)\n", qPrintable(opts.screenshot), shot.width(), shot.height());
+        }
+        app.exit(rc);
+    });
+    return app.exec() == 0 ? rc : 1;
+}
+
+// The cluster layer (one SSH worker per cluster, reconciling runs left
+// from an earlier session) is built once the place the window opens on
+// has painted: neither the first frame nor the form waits for it.
+void startClustersAfterFirstPaint(QApplication &app, AppServices &services, MainWindow &window, bool exitAfterClusters)
+{
+    auto startClusters = [&services, &window, &app, exitAfterClusters] {
+        auto *clusters = new ClusterManager(services, &app);   // registers itself in services
+        clusters->setDialogParent(&window);
+        window.attachClusters();
+        // First launch (issue 13): nothing configured yet, so offer "Add your cluster".
+        if (!exitAfterClusters && !clusterConfigured(services))
+            services.openAddCluster(&window);
+        if (exitAfterClusters) {
+            std::printf("clusters %s\n", services.clusters() ? "started" : "missing");
+            std::fflush(stdout);
+            QCoreApplication::quit();
+        }
+    };
+    QObject::connect(&window, &MainWindow::firstFramePainted, &window, [&window, startClusters] {
+        new AfterFirstPaint(window.place(window.places()->currentIndex()), startClusters);
+    });
+}
+
 }   // namespace
 
 int GuiMain::run(int argc, char **argv, const WindowOptions &opts)
@@ -90,22 +177,7 @@ int GuiMain::run(int argc, char **argv, const WindowOptions &opts)
                 .arg(why));
 
     QApplication app(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("ScaleLab"));
-    QApplication::setOrganizationName(QStringLiteral("ScaleLab"));
-    QApplication::setApplicationVersion(QStringLiteral(SCALELAB_VERSION));
-    // The window id: docks match the window to io.github.scalelab.scalelab.desktop
-    // (its StartupWMClass) and show its icon.
-    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.scalelab.scalelab"));
-    // Settings are created owner-only before QSettings first writes them;
-    // data folders others can read are named in the log and the status bar.
-    const QStringList privacyWarnings = PrivateData::prepare(PrivateData::Create::Settings);
-    for (const QString &p : privacyWarnings)
-        qCWarning(lcUi).noquote() << p;
-    // The platform's style (or -style), Fusion for the dark palette; see
-    // StartupStyle for what it changes.
-    app.setStyle(new StartupStyle(opts.dark ? QStringLiteral("Fusion") : QApplication::style()->name()));
-    if (opts.dark)
-        applyDarkPalette(app);
+    const QStringList privacyWarnings = setUpApplication(app, opts);
 
     // SCALELAB_STARTUP_TRACE=1: where the time before the first paint goes.
     const bool trace = qEnvironmentVariable("SCALELAB_STARTUP_TRACE") == QLatin1String("1");
@@ -122,13 +194,7 @@ int GuiMain::run(int argc, char **argv, const WindowOptions &opts)
     phase("services");
     MainWindow window(services);
     phase("window");
-    if (!privacyWarnings.isEmpty())
-        window.statusBar()->showMessage(privacyWarnings.size() == 1
-                                            ? privacyWarnings.front()
-                                            : QObject::tr("%1 (and %2 more warnings in Help ▸ Diagnostics)")
-                                                  .arg(privacyWarnings.front())
-                                                  .arg(privacyWarnings.size() - 1),
-                                        60000);
+    showPrivacyWarnings(window, privacyWarnings);
     if (!opts.spec.isEmpty()) {
         const QString err = window.compose()->openSpecFile(opts.spec);
         if (!err.isEmpty()) {
@@ -138,33 +204,8 @@ int GuiMain::run(int argc, char **argv, const WindowOptions &opts)
         }
     }
 
-    if (screenshot) {
-        // No cluster layer: a screenshot never opens SSH connections.
-        window.resize(opts.size);
-        window.showPlace(placeIndex(opts.place));
-        window.show();
-        int rc = 0;
-        // Grab once layout and the first paint have happened (posted events
-        // run before the timer fires).
-        QTimer::singleShot(150, &window, [&] {
-            const QPixmap shot = window.grab();
-            AtomicFile file(opts.screenshot);
-            Result<void> saved = file.open();
-            if (saved && (shot.isNull() || !shot.save(file.device(), "PNG")))
-                saved = fail(ErrorCode::LocalFile, QStringLiteral("could not draw the window"));
-            if (saved)
-                saved = file.commit();
-            if (!saved) {
-                std::fprintf(stderr, "scalelab: could not write the screenshot %s: %s\n", qPrintable(opts.screenshot),
-                             qPrintable(saved.errorText()));
-                rc = 1;
-            } else {
-                std::printf("%s (%dx%d)\n", qPrintable(opts.screenshot), shot.width(), shot.height());
-            }
-            app.exit(rc);
-        });
-        return app.exec() == 0 ? rc : 1;
-    }
+    if (screenshot)
+        return takeScreenshot(app, window, opts);
 
     std::optional<FirstFrameProbe> probe;
     const QString exitAfter = qEnvironmentVariable("SCALELAB_EXIT_AFTER_SHOWN");
@@ -178,26 +219,8 @@ int GuiMain::run(int argc, char **argv, const WindowOptions &opts)
             window.compose()->installEventFilter(&*probe);
         });
     }
-    // The cluster layer (one SSH worker per cluster, reconciling runs left
-    // from an earlier session) is built once the place the window opens on
-    // has painted: neither the first frame nor the form waits for it.
-    const bool exitAfterClusters = exitAfter == QLatin1String("clusters");   // for the test of this path
-    auto startClusters = [&services, &window, &app, exitAfterClusters] {
-        auto *clusters = new ClusterManager(services, &app);   // registers itself in services
-        clusters->setDialogParent(&window);
-        window.attachClusters();
-        // First launch (issue 13): nothing configured yet, so offer "Add your cluster".
-        if (!exitAfterClusters && !clusterConfigured(services))
-            services.openAddCluster(&window);
-        if (exitAfterClusters) {
-            std::printf("clusters %s\n", services.clusters() ? "started" : "missing");
-            std::fflush(stdout);
-            QCoreApplication::quit();
-        }
-    };
-    QObject::connect(&window, &MainWindow::firstFramePainted, &window, [&window, startClusters] {
-        new AfterFirstPaint(window.place(window.places()->currentIndex()), startClusters);
-    });
+    startClustersAfterFirstPaint(app, services, window,
+                                 exitAfter == QLatin1String("clusters"));   // for the test of this path
     window.show();
     const int rc = app.exec();
     // Stop the workers while the services they use still exist.
