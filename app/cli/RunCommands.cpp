@@ -37,6 +37,85 @@ void ingestLate(CliContext &ctx, RunStore &store, const QString &alias, const QL
     ctx.out.flush();
 }
 
+// --connection: that cluster alone, polled and listed.
+bool wantedRun(const RunRecord &r, const QString &alias)
+{
+    return alias.isEmpty() || r.clusterAlias == alias;
+}
+
+// The clusters with a run to reconcile or poll.
+QStringList aliasesToPoll(const QList<RunRecord> &runs, const QString &alias)
+{
+    QStringList aliases;
+    for (const auto &r : runs) {
+        const bool unresolved = r.submitState == SubmitState::Intent || r.submitState == SubmitState::Uploaded
+                                || r.submitState == SubmitState::Unknown;
+        if (wantedRun(r, alias) && (unresolved || (r.hasJob() && !r.isTerminal())) && !aliases.contains(r.clusterAlias))
+            aliases << r.clusterAlias;
+    }
+    return aliases;
+}
+
+// Reconciles, polls, fetches and ingests one cluster; its JSON entry. `ingested`
+// gets the runs its cycle ingested; `failed` is set when something went wrong.
+Json pollCluster(CliContext &ctx, RunStore &store, const QString &alias, const ConnectionOptions &o,
+                 QList<qint64> &ingested, bool &failed)
+{
+    CliCluster cluster(ctx, alias, o.sshConfig, o.acceptNew);
+    Json cj{{"cluster", alias.toStdString()}};
+    if (const QString e = cluster.connect(); !e.isEmpty()) {
+        cj["error"] = e.toStdString();
+        failed = true;
+        return cj;
+    }
+    SlurmClient client(cluster.executor(), store, alias);
+    RunLifecycle lifecycle(client, store);
+    reconcileCluster(ctx, lifecycle);
+    // Poll, then fetch and ingest every run that finished in this cycle.
+    const PollCycleReport cycle = lifecycle.pollCycle();
+    const PollResult &poll = cycle.poll;
+    if (poll.controllerDown) {
+        ctx.err << "scalelab: " << alias << ": Slurm controller unreachable: " << poll.message
+                << " (states kept; try again later)\n";
+        cj["controllerDown"] = true;
+        failed = true;
+    } else if (!poll.ok()) {
+        ctx.err << "scalelab: " << alias << ": " << (poll.transportError.isEmpty() ? poll.message : poll.transportError)
+                << "\n";
+        failed = true;
+    }
+    for (const QString &e : cycle.fetchErrors)
+        ctx.err << "scalelab: " << alias << ": fetch: " << e << "\n";
+    for (const QString &e : cycle.ingestErrors)
+        ctx.err << "scalelab: " << alias << ": ingest: " << e << "\n";
+    ingested << cycle.finalRuns << cycle.lateRuns;
+    cj["squeueCalls"] = poll.squeueCalls;
+    cj["sacctCalls"] = poll.sacctCalls;
+    return cj;
+}
+
+void printRunsTable(CliContext &ctx, const QList<RunRecord> &runs, const QString &alias)
+{
+    ctx.out << QStringLiteral("%1 %2 %3 %4 %5 %6\n")
+                   .arg(QStringLiteral("RUN"), 5)
+                   .arg(QStringLiteral("CLUSTER"), -12)
+                   .arg(QStringLiteral("JOB"), 8)
+                   .arg(QStringLiteral("STATE"), -12)
+                   .arg(QStringLiteral("GPUS"), 4)
+                   .arg(QStringLiteral("REASON / SUBMISSION"));
+    for (const auto &r : runs)
+        if (wantedRun(r, alias))
+            ctx.out << QStringLiteral("%1 %2 %3 %4 %5 %6\n")
+                           .arg(r.id, 5)
+                           .arg(r.clusterAlias, -12)
+                           .arg(r.jobId.isEmpty() ? QStringLiteral("-") : r.jobId, 8)
+                           .arg(r.hasJob() ? SlurmJobState::id(r.state) : submitStateId(r.submitState).toUpper(), -12)
+                           .arg(r.gpus, 4)
+                           .arg(r.submitState == SubmitState::Rejected ? r.rejection.section(QLatin1Char('\n'), -1)
+                                                                       : r.reason);
+    ctx.out.flush();
+}
+
 }   // namespace
 
 int SlurmCommands::status(CliContext &ctx, const QStringList &args)
@@ -58,85 +137,27 @@ int SlurmCommands::status(CliContext &ctx, const QStringList &args)
     if (!options)
         return int(ExitCode::Unusable);
     const ConnectionOptions &o = *options;
-    // --connection: that cluster alone, polled and listed.
-    auto wanted = [&o](const RunRecord &r) { return o.alias.isEmpty() || r.clusterAlias == o.alias; };
     RunStore store;
     if (!openStore(ctx, store))
         return int(ExitCode::Errors);
     const auto all = store.runs();
-    QStringList aliases;
-    for (const auto &r : all.value()) {
-        const bool unresolved = r.submitState == SubmitState::Intent || r.submitState == SubmitState::Uploaded
-                                || r.submitState == SubmitState::Unknown;
-        if (wanted(r) && (unresolved || (r.hasJob() && !r.isTerminal())) && !aliases.contains(r.clusterAlias))
-            aliases << r.clusterAlias;
-    }
+    const QStringList aliases = aliasesToPoll(all.value(), o.alias);
     bool failed = false;
     Json clusters = Json::array();
     QList<qint64> ingested;   // by the poll cycles
-    for (const QString &alias : aliases) {
-        CliCluster cluster(ctx, alias, o.sshConfig, o.acceptNew);
-        Json cj{{"cluster", alias.toStdString()}};
-        if (const QString e = cluster.connect(); !e.isEmpty()) {
-            cj["error"] = e.toStdString();
-            clusters.push_back(cj);
-            failed = true;
-            continue;
-        }
-        SlurmClient client(cluster.executor(), store, alias);
-        RunLifecycle lifecycle(client, store);
-        reconcileCluster(ctx, lifecycle);
-        // Poll, then fetch and ingest every run that finished in this cycle.
-        const PollCycleReport cycle = lifecycle.pollCycle();
-        const PollResult &poll = cycle.poll;
-        if (poll.controllerDown) {
-            ctx.err << "scalelab: " << alias << ": Slurm controller unreachable: " << poll.message
-                    << " (states kept; try again later)\n";
-            cj["controllerDown"] = true;
-            failed = true;
-        } else if (!poll.ok()) {
-            ctx.err << "scalelab: " << alias << ": "
-                    << (poll.transportError.isEmpty() ? poll.message : poll.transportError) << "\n";
-            failed = true;
-        }
-        for (const QString &e : cycle.fetchErrors)
-            ctx.err << "scalelab: " << alias << ": fetch: " << e << "\n";
-        for (const QString &e : cycle.ingestErrors)
-            ctx.err << "scalelab: " << alias << ": ingest: " << e << "\n";
-        ingested << cycle.finalRuns << cycle.lateRuns;
-        cj["squeueCalls"] = poll.squeueCalls;
-        cj["sacctCalls"] = poll.sacctCalls;
-        clusters.push_back(cj);
-    }
+    for (const QString &alias : aliases)
+        clusters.push_back(pollCluster(ctx, store, alias, o, ingested, failed));
     ingestLate(ctx, store, o.alias, ingested);
     ctx.err.flush();
     const auto after = store.runs();
     if (json) {
         Json runs = Json::array();
         for (const auto &r : after.value())
-            if (wanted(r))
+            if (wantedRun(r, o.alias))
                 runs.push_back(runJson(r));
         ctx.printJson("status", Json{{"clusters", clusters}, {"runs", runs}});
     } else {
-        ctx.out << QStringLiteral("%1 %2 %3 %4 %5 %6\n")
-                       .arg(QStringLiteral("RUN"), 5)
-                       .arg(QStringLiteral("CLUSTER"), -12)
-                       .arg(QStringLiteral("JOB"), 8)
-                       .arg(QStringLiteral("STATE"), -12)
-                       .arg(QStringLiteral("GPUS"), 4)
-                       .arg(QStringLiteral("REASON / SUBMISSION"));
-        for (const auto &r : after.value())
-            if (wanted(r))
-                ctx.out << QStringLiteral("%1 %2 %3 %4 %5 %6\n")
-                               .arg(r.id, 5)
-                               .arg(r.clusterAlias, -12)
-                               .arg(r.jobId.isEmpty() ? QStringLiteral("-") : r.jobId, 8)
-                               .arg(r.hasJob() ? SlurmJobState::id(r.state) : submitStateId(r.submitState).toUpper(),
-                                    -12)
-                               .arg(r.gpus, 4)
-                               .arg(r.submitState == SubmitState::Rejected ? r.rejection.section(QLatin1Char('\n'), -1)
-                                                                           : r.reason);
-        ctx.out.flush();
+        printRunsTable(ctx, after.value(), o.alias);
     }
     return failed ? int(ExitCode::Errors) : 0;
 }
