@@ -54,67 +54,39 @@ QString specFilePath(const QString &argument)
     return argument == QLatin1String("-") ? QString() : QFileInfo(argument).absoluteFilePath();
 }
 
-int submitSpecs(CliContext &ctx, const QList<JobSpec> &specs, const ClusterProfile &profile, const ConnectionOptions &o,
-                bool dryRun, const QString &studyName, const QString &specFile,
-                StudyOrder order = StudyOrder::AllAtOnce)
+// --dry-run: sbatch --test-only for every spec, nothing submitted.
+int dryRunSpecs(CliContext &ctx, SlurmClient &client, const QList<JobSpec> &specs, const ClusterProfile &profile,
+                const QString &alias, const char *command)
 {
-    const char *command = studyName.isEmpty() ? "submit" : "study";
-    const QString alias = o.alias.isEmpty() ? defaultClusterAlias(profile) : o.alias;
-    CliCluster cluster(ctx, alias, o.sshConfig, o.acceptNew);
-    if (!cluster.connect().isEmpty())
-        return int(ExitCode::Errors);
-    RunStore store;
-    if (!openStore(ctx, store))
-        return int(ExitCode::Errors);
-    SlurmClient client(cluster.executor(), store, alias);
-
-    if (dryRun) {
-        bool allOk = true;
-        Json verdicts = Json::array();
-        for (const auto &spec : specs) {
-            const TestOnlyResult t = client.testOnly(renderSbatch(spec, profile));
-            ctx.out << QStringLiteral("%1 GPU(s): %2\n")
-                           .arg(spec.gpus)
-                           .arg(t.ok() ? QStringLiteral("accepted") : QStringLiteral("refused"));
-            const QString verdict = t.transportError.isEmpty() ? t.verdict.trimmed() : t.transportError;
-            if (!verdict.isEmpty())
-                ctx.out << "  " << QString(verdict).replace(QLatin1Char('\n'), QStringLiteral("\n  ")) << "\n";
-            allOk = allOk && t.ok();
-            verdicts.push_back(Json{{"gpus", spec.gpus}, {"accepted", t.ok()}, {"verdict", verdict.toStdString()}});
-        }
-        ctx.out.flush();
-        if (ctx.jsonMode())
-            ctx.printJson(command, Json{{"cluster", alias.toStdString()}, {"dryRun", true}, {"variants", verdicts}});
-        return allOk ? 0 : int(ExitCode::Errors);
-    }
-
-    RunLifecycle lifecycle(client, store);
-    reconcileCluster(ctx, lifecycle);
-    // All runs valid and stored (one transaction) before the first is sent:
-    // a store failure sends nothing.
-    QList<SubmitRequest> requests;
-    for (const auto &spec : specs)
-        requests << SubmitRequest{spec, &profile, alias, specFile};
-    const auto stored = RunLifecycle::storeBatch(store, requests, studyName);
-    if (!stored) {
-        ctx.err << "scalelab: cannot store the runs (nothing was sent): " << stored.error().message << "\n";
-        ctx.err.flush();
-        return int(ExitCode::Errors);
-    }
-    const qint64 studyId = studyName.isEmpty() || stored->isEmpty() ? 0 : stored->front().studyId;
-    if (studyId > 0)
-        ctx.out << "study " << studyId << " (" << studyName << ")\n";
-    QList<qint64> ids;
-    for (const RunRecord &run : *stored)
-        ids << run.id;
     bool allOk = true;
-    const bool chained = order == StudyOrder::OneAtATime;
-    const QList<SentRun> sent = lifecycle.sendBatch(ids, chained);   // in the order of `ids`
+    Json verdicts = Json::array();
+    for (const auto &spec : specs) {
+        const TestOnlyResult t = client.testOnly(renderSbatch(spec, profile));
+        ctx.out << QStringLiteral("%1 GPU(s): %2\n")
+                       .arg(spec.gpus)
+                       .arg(t.ok() ? QStringLiteral("accepted") : QStringLiteral("refused"));
+        const QString verdict = t.transportError.isEmpty() ? t.verdict.trimmed() : t.transportError;
+        if (!verdict.isEmpty())
+            ctx.out << "  " << QString(verdict).replace(QLatin1Char('\n'), QStringLiteral("\n  ")) << "\n";
+        allOk = allOk && t.ok();
+        verdicts.push_back(Json{{"gpus", spec.gpus}, {"accepted", t.ok()}, {"verdict", verdict.toStdString()}});
+    }
+    ctx.out.flush();
+    if (ctx.jsonMode())
+        ctx.printJson(command, Json{{"cluster", alias.toStdString()}, {"dryRun", true}, {"variants", verdicts}});
+    return allOk ? 0 : int(ExitCode::Errors);
+}
+
+// One line per sent run; true when every run was submitted.
+bool printSent(CliContext &ctx, const QList<SentRun> &sent, const QList<RunRecord> &stored, const QString &alias,
+               bool chained)
+{
+    bool allOk = true;
     QString previousJob;   // chained: each job waits for the one before
     for (qsizetype i = 0; i < sent.size(); ++i) {
         const SubmitOutcome &s = sent[i].outcome;
         const qint64 runId = sent[i].runId;
-        const int gpus = stored->at(i).gpus;
+        const int gpus = stored.at(i).gpus;
         switch (s.kind) {
         case SubmitOutcome::Kind::Submitted:
             ctx.out << "run " << runId << ": submitted as job " << s.jobId << " on " << alias << " (" << gpus
@@ -141,6 +113,48 @@ int submitSpecs(CliContext &ctx, const QList<JobSpec> &specs, const ClusterProfi
         }
         ctx.out.flush();
     }
+    return allOk;
+}
+
+int submitSpecs(CliContext &ctx, const QList<JobSpec> &specs, const ClusterProfile &profile, const ConnectionOptions &o,
+                bool dryRun, const QString &studyName, const QString &specFile,
+                StudyOrder order = StudyOrder::AllAtOnce)
+{
+    const char *command = studyName.isEmpty() ? "submit" : "study";
+    const QString alias = o.alias.isEmpty() ? defaultClusterAlias(profile) : o.alias;
+    CliCluster cluster(ctx, alias, o.sshConfig, o.acceptNew);
+    if (!cluster.connect().isEmpty())
+        return int(ExitCode::Errors);
+    RunStore store;
+    if (!openStore(ctx, store))
+        return int(ExitCode::Errors);
+    SlurmClient client(cluster.executor(), store, alias);
+
+    if (dryRun)
+        return dryRunSpecs(ctx, client, specs, profile, alias, command);
+
+    RunLifecycle lifecycle(client, store);
+    reconcileCluster(ctx, lifecycle);
+    // All runs valid and stored (one transaction) before the first is sent:
+    // a store failure sends nothing.
+    QList<SubmitRequest> requests;
+    for (const auto &spec : specs)
+        requests << SubmitRequest{spec, &profile, alias, specFile};
+    const auto stored = RunLifecycle::storeBatch(store, requests, studyName);
+    if (!stored) {
+        ctx.err << "scalelab: cannot store the runs (nothing was sent): " << stored.error().message << "\n";
+        ctx.err.flush();
+        return int(ExitCode::Errors);
+    }
+    const qint64 studyId = studyName.isEmpty() || stored->isEmpty() ? 0 : stored->front().studyId;
+    if (studyId > 0)
+        ctx.out << "study " << studyId << " (" << studyName << ")\n";
+    QList<qint64> ids;
+    for (const RunRecord &run : *stored)
+        ids << run.id;
+    const bool chained = order == StudyOrder::OneAtATime;
+    const QList<SentRun> sent = lifecycle.sendBatch(ids, chained);   // in the order of `ids`
+    const bool allOk = printSent(ctx, sent, *stored, alias, chained);
     ctx.err.flush();
     if (ctx.jsonMode()) {
         Json body{{"cluster", alias.toStdString()}, {"dryRun", false}};
@@ -160,6 +174,66 @@ bool printValidation(CliContext &ctx, const JobSpec &spec, const ClusterProfile 
             ctx.err << DiagnosticFormat::toText(d, file) << "\n";
     ctx.err.flush();
     return !hasErrors(ds);
+}
+
+// --repeats N (default 1); an exit code when it is no number in range.
+std::optional<int> readRepeats(CliContext &ctx, const CliParser &a, int &repeats)
+{
+    if (const auto r = a.value(QStringLiteral("repeats"))) {
+        bool ok = false;
+        repeats = r->trimmed().toInt(&ok);
+        if (!ok || repeats < 1 || repeats > kMaxStudyRepeats)
+            return ctx.unusable(
+                QStringLiteral("--repeats: \"%1\" is not a number from 1 to %2").arg(*r).arg(kMaxStudyRepeats));
+    }
+    return std::nullopt;
+}
+
+// --keep-global-batch / --keep-per-gpu-batch NAME=VALUE.
+std::optional<int> readBatchScaling(CliContext &ctx, const CliParser &a, BatchScaling &scaling)
+{
+    for (auto [flag, mode] : {std::pair{QStringLiteral("keep-global-batch"), BatchScalingMode::KeepGlobal},
+                              std::pair{QStringLiteral("keep-per-gpu-batch"), BatchScalingMode::KeepPerGpu}}) {
+        if (auto v = a.value(flag)) {
+            const qsizetype eq = v->lastIndexOf(QLatin1Char('='));
+            bool ok = false;
+            scaling.baseValue = eq > 0 ? v->mid(eq + 1).toInt(&ok) : 0;
+            if (!ok || scaling.baseValue <= 0)
+                return ctx.unusable(QStringLiteral("--%1 wants NAME=VALUE, e.g. --batch-size=256").arg(flag));
+            scaling.name = v->left(eq);
+            scaling.mode = mode;
+        }
+    }
+    return std::nullopt;
+}
+
+// --gpus 1,2,4,8.
+std::optional<int> readGpuCounts(CliContext &ctx, const QString &gpus, QList<int> &counts)
+{
+    for (const auto &part : gpus.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const int n = part.trimmed().toInt(&ok);
+        if (!ok || n < 1)
+            return ctx.unusable(QStringLiteral("--gpus: \"%1\" is not a GPU count").arg(part));
+        counts << n;
+    }
+    return std::nullopt;
+}
+
+// Every variant's spec into `specs`; false (errors printed) when one has errors.
+bool variantSpecs(CliContext &ctx, const QList<StudyVariant> &variants, QList<JobSpec> &specs)
+{
+    bool errors = false;
+    for (const auto &v : variants) {
+        for (const auto &d : v.diagnostics)
+            if (d.severity == Severity::Error) {
+                ctx.err << QStringLiteral("%1 GPU(s): ").arg(v.spec.gpus) << DiagnosticFormat::toText(d) << "\n";
+                errors = true;
+            }
+        specs << v.spec;
+    }
+    ctx.err.flush();
+    return !errors;
 }
 
 }   // namespace
@@ -223,27 +297,12 @@ int SlurmCommands::study(CliContext &ctx, const QStringList &args)
     const auto gpus = a.value(QStringLiteral("gpus"));
     const QString name = a.value(QStringLiteral("name")).value_or(QString());
     int repeats = 1;
-    if (const auto r = a.value(QStringLiteral("repeats"))) {
-        bool ok = false;
-        repeats = r->trimmed().toInt(&ok);
-        if (!ok || repeats < 1 || repeats > kMaxStudyRepeats)
-            return ctx.unusable(
-                QStringLiteral("--repeats: \"%1\" is not a number from 1 to %2").arg(*r).arg(kMaxStudyRepeats));
-    }
+    if (auto rc = readRepeats(ctx, a, repeats))
+        return *rc;
     const StudyOrder order = a.isSet(QStringLiteral("all-at-once")) ? StudyOrder::AllAtOnce : StudyOrder::OneAtATime;
     BatchScaling scaling;
-    for (auto [flag, mode] : {std::pair{QStringLiteral("keep-global-batch"), BatchScalingMode::KeepGlobal},
-                              std::pair{QStringLiteral("keep-per-gpu-batch"), BatchScalingMode::KeepPerGpu}}) {
-        if (auto v = a.value(flag)) {
-            const qsizetype eq = v->lastIndexOf(QLatin1Char('='));
-            bool ok = false;
-            scaling.baseValue = eq > 0 ? v->mid(eq + 1).toInt(&ok) : 0;
-            if (!ok || scaling.baseValue <= 0)
-                return ctx.unusable(QStringLiteral("--%1 wants NAME=VALUE, e.g. --batch-size=256").arg(flag));
-            scaling.name = v->left(eq);
-            scaling.mode = mode;
-        }
-    }
+    if (auto rc = readBatchScaling(ctx, a, scaling))
+        return *rc;
     const auto options = connectionOptions(ctx, a);
     if (!options)
         return int(ExitCode::Unusable);
@@ -251,30 +310,15 @@ int SlurmCommands::study(CliContext &ctx, const QStringList &args)
     if (a.positional().size() != 1 || !gpus)
         return ctx.unusable(QStringLiteral("study needs SPEC.json and --gpus 1,2,4,8"));
     QList<int> counts;
-    for (const auto &part : gpus->split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-        bool ok = false;
-        const int n = part.trimmed().toInt(&ok);
-        if (!ok || n < 1)
-            return ctx.unusable(QStringLiteral("--gpus: \"%1\" is not a GPU count").arg(part));
-        counts << n;
-    }
+    if (auto rc = readGpuCounts(ctx, *gpus, counts))
+        return *rc;
     int rc = 0;
     auto p = prepareSpec(ctx, a.positional().front(), &rc);
     if (!p)
         return rc;
     const QList<StudyVariant> variants = planStudyVariants(p->spec, counts, scaling, *p->profile, repeats);
-    bool errors = false;
     QList<JobSpec> specs;
-    for (const auto &v : variants) {
-        for (const auto &d : v.diagnostics)
-            if (d.severity == Severity::Error) {
-                ctx.err << QStringLiteral("%1 GPU(s): ").arg(v.spec.gpus) << DiagnosticFormat::toText(d) << "\n";
-                errors = true;
-            }
-        specs << v.spec;
-    }
-    ctx.err.flush();
-    if (errors)
+    if (!variantSpecs(ctx, variants, specs))
         return int(ExitCode::Errors);
     const QString studyName =
         name.isEmpty() ? QStringLiteral("%1 %2 GPUs").arg(frameworkId(p->spec.framework), *gpus) : name;
