@@ -189,80 +189,18 @@ void UtilisationTimeline::rebuild()
     int pos = 0;
     for (const Entry &e : m_entries) {
         if (e.samples.noSamples) {
-            auto *label = new QLabel(
-                QStringLiteral("<b>%1</b>: %2 — %3")
-                    .arg(e.label.toHtmlEscaped(), tr("no GPU samples"), e.samples.noSamplesReason.toHtmlEscaped()),
-                this);
-            label->setObjectName(QStringLiteral("noSamples"));
-            label->setStyleSheet(QStringLiteral("color: %1;").arg(RunColours::forRun(e.runId).name()));
+            QLabel *label = noSamplesLabel(e);
             m_chartsLayout->insertWidget(pos++, label);
             m_rowWidgets << label;
             continue;
         }
-        auto *plot = new QCustomPlot(this);
-        plot->setMinimumHeight(170);
-        AxisLabelFit::install(plot);
-        plot->setObjectName(QStringLiteral("timeline-run-%1").arg(e.runId));
-        plot->plotLayout()->insertRow(0);
-        const QColor colour = RunColours::forRun(e.runId);
-        auto *title = new QCPTextElement(plot, e.label, QFont(font().family(), 9, QFont::Bold));
-        title->setTextColor(colour);
-        plot->plotLayout()->addElement(0, 0, title);
-        const int n = int(e.samples.gpus.size());
-        const QList<TimelineLod> &lods = m_q == Quantity::Memory ? e.memLods : e.utilLods;
-        for (int i = 0; i < n; ++i) {
-            const GpuTimeline &g = e.samples.gpus[i];
-            QCPGraph *graph = plot->addGraph();
-            graph->setName(QStringLiteral("GPU %1").arg(g.key));
-            graph->setPen(QPen(RunColours::shade(colour, i, n), 1.2));
-            graph->setAdaptiveSampling(true);
-            if (!g.seconds.isEmpty())
-                maxT = std::max(maxT, g.seconds.last() + e.offsetSeconds);
-        }
-        plot->xAxis->setLabel(tr("seconds since job start"));
-        plot->yAxis->setLabel(m_q == Quantity::Memory ? tr("MiB") : tr("%"));
-        double memTop = 0;
-        for (const GpuTimeline &g : e.samples.gpus)
-            memTop = std::max({memTop, g.memTotalMiB.value_or(0), g.peakMemUsedMiB.value_or(0)});
-        plot->yAxis->setRange(0, m_q == Quantity::Memory ? std::max(1.0, memTop * 1.05) : 105);
-        plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-        plot->axisRect()->setRangeDrag(Qt::Horizontal);
-        plot->axisRect()->setRangeZoom(Qt::Horizontal);
-
-        auto *line = new QCPItemStraightLine(plot);
-        line->setPen(QPen(QColor(60, 60, 60), 1, Qt::DashLine));
-        line->point1->setCoords(-1e9, 0);
-        line->point2->setCoords(-1e9, 1);
-        line->setVisible(false);
-        auto *text = new QCPItemText(plot);
-        text->position->setType(QCPItemPosition::ptAxisRectRatio);
-        text->position->setCoords(0.99, 0.02);   // top right: runs start at the left
-        text->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
-        text->setTextAlignment(Qt::AlignLeft);
-        text->setBrush(QColor(255, 255, 255, 220));
-        text->setPen(QPen(QColor(180, 180, 180)));
-        text->setPadding(QMargins(4, 2, 4, 2));
-        text->setFont(QFont(font().family(), 8));
-        text->setVisible(false);
-
-        connect(plot, &QCustomPlot::mouseMove, this, [this, plot](QMouseEvent *ev) { onMouseMove(plot, ev); });
-        connect(plot->xAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this,
-                [this, plot](const QCPRange &) { syncRange(plot); });
-        plot->setContextMenuPolicy(Qt::CustomContextMenu);
-        connect(plot, &QWidget::customContextMenuRequested, this, [this, plot, e](const QPoint &p) {
-            auto *menu = new QMenu(plot);
-            menu->setAttribute(Qt::WA_DeleteOnClose);
-            menu->addAction(tr("Export chart…"), this, [this, plot, e] {
-                ChartExporter::askAndSave(plot, this, QStringLiteral("gpu-timeline-run-%1").arg(e.runId));
-            });
-            menu->popup(plot->mapToGlobal(p));
-        });
+        QCustomPlot *plot = buildPlot(e, maxT);
+        addTracker(plot);
+        connectPlot(plot, e);
         m_chartsLayout->insertWidget(pos++, plot);
         m_rowWidgets << plot;
         m_plots << plot;
-        m_lines << line;
-        m_texts << text;
-        m_lods << lods;
+        m_lods << (m_q == Quantity::Memory ? e.memLods : e.utilLods);
     }
     m_syncing = true;
     for (int i = 0; i < m_plots.size(); ++i) {
@@ -271,6 +209,91 @@ void UtilisationTimeline::rebuild()
         m_plots[i]->replot(QCustomPlot::rpQueuedReplot);
     }
     m_syncing = false;
+}
+
+// "run 3: no GPU samples — why".
+QLabel *UtilisationTimeline::noSamplesLabel(const Entry &e)
+{
+    auto *label =
+        new QLabel(QStringLiteral("<b>%1</b>: %2 — %3")
+                       .arg(e.label.toHtmlEscaped(), tr("no GPU samples"), e.samples.noSamplesReason.toHtmlEscaped()),
+                   this);
+    label->setObjectName(QStringLiteral("noSamples"));
+    label->setStyleSheet(QStringLiteral("color: %1;").arg(RunColours::forRun(e.runId).name()));
+    return label;
+}
+
+// One run's chart: a graph per GPU, axes, drag and zoom in time; `maxT` grows
+// to the run's last sample.
+QCustomPlot *UtilisationTimeline::buildPlot(const Entry &e, double &maxT)
+{
+    auto *plot = new QCustomPlot(this);
+    plot->setMinimumHeight(170);
+    AxisLabelFit::install(plot);
+    plot->setObjectName(QStringLiteral("timeline-run-%1").arg(e.runId));
+    plot->plotLayout()->insertRow(0);
+    const QColor colour = RunColours::forRun(e.runId);
+    auto *title = new QCPTextElement(plot, e.label, QFont(font().family(), 9, QFont::Bold));
+    title->setTextColor(colour);
+    plot->plotLayout()->addElement(0, 0, title);
+    const int n = int(e.samples.gpus.size());
+    for (int i = 0; i < n; ++i) {
+        const GpuTimeline &g = e.samples.gpus[i];
+        QCPGraph *graph = plot->addGraph();
+        graph->setName(QStringLiteral("GPU %1").arg(g.key));
+        graph->setPen(QPen(RunColours::shade(colour, i, n), 1.2));
+        graph->setAdaptiveSampling(true);
+        if (!g.seconds.isEmpty())
+            maxT = std::max(maxT, g.seconds.last() + e.offsetSeconds);
+    }
+    plot->xAxis->setLabel(tr("seconds since job start"));
+    plot->yAxis->setLabel(m_q == Quantity::Memory ? tr("MiB") : tr("%"));
+    double memTop = 0;
+    for (const GpuTimeline &g : e.samples.gpus)
+        memTop = std::max({memTop, g.memTotalMiB.value_or(0), g.peakMemUsedMiB.value_or(0)});
+    plot->yAxis->setRange(0, m_q == Quantity::Memory ? std::max(1.0, memTop * 1.05) : 105);
+    plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    plot->axisRect()->setRangeDrag(Qt::Horizontal);
+    plot->axisRect()->setRangeZoom(Qt::Horizontal);
+    return plot;
+}
+
+// The cursor's dashed line and the values box (hidden until the mouse moves).
+void UtilisationTimeline::addTracker(QCustomPlot *plot)
+{
+    auto *line = new QCPItemStraightLine(plot);
+    line->setPen(QPen(QColor(60, 60, 60), 1, Qt::DashLine));
+    line->point1->setCoords(-1e9, 0);
+    line->point2->setCoords(-1e9, 1);
+    line->setVisible(false);
+    auto *text = new QCPItemText(plot);
+    text->position->setType(QCPItemPosition::ptAxisRectRatio);
+    text->position->setCoords(0.99, 0.02);   // top right: runs start at the left
+    text->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+    text->setTextAlignment(Qt::AlignLeft);
+    text->setBrush(QColor(255, 255, 255, 220));
+    text->setPen(QPen(QColor(180, 180, 180)));
+    text->setPadding(QMargins(4, 2, 4, 2));
+    text->setFont(QFont(font().family(), 8));
+    text->setVisible(false);
+    m_lines << line;
+    m_texts << text;
+}
+
+void UtilisationTimeline::connectPlot(QCustomPlot *plot, const Entry &e)
+{
+    connect(plot, &QCustomPlot::mouseMove, this, [this, plot](QMouseEvent *ev) { onMouseMove(plot, ev); });
+    connect(plot->xAxis, qOverload<const QCPRange &>(&QCPAxis::rangeChanged), this,
+            [this, plot](const QCPRange &) { syncRange(plot); });
+    plot->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(plot, &QWidget::customContextMenuRequested, this, [this, plot, e](const QPoint &p) {
+        auto *menu = new QMenu(plot);
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        menu->addAction(tr("Export chart…"), this, [this, plot, e] {
+            ChartExporter::askAndSave(plot, this, QStringLiteral("gpu-timeline-run-%1").arg(e.runId));
+        });
+        menu->popup(plot->mapToGlobal(p));
+    });
 }
 
 void UtilisationTimeline::refill(int plot)

@@ -68,6 +68,10 @@ Q_SIGNALS:
 
 private:
     void rebuild();
+    QLabel *noSamplesLabel(const Entry &e);
+    QCustomPlot *buildPlot(const Entry &e, double &maxT);
+    void addTracker(QCustomPlot *plot);
+    void connectPlot(QCustomPlot *plot, const Entry &e);
     void onMouseMove(QCustomPlot *plot, QMouseEvent *event);
     void syncRange(QCustomPlot *from);
     void refill(int plot);   // the graphs' points for the visible range (level of detail)
