@@ -6,6 +6,9 @@
 
 #include <QDialog>
 
+class QDialogButtonBox;
+class QLayout;
+
 namespace scalelab {
 
 // The two host key questions, like PuTTY's distinct "not cached" and
@@ -33,6 +36,9 @@ protected:
     void showEvent(QShowEvent *event) override;
 
 private:
+    QLayout *buildHeadline(const QString &message);
+    QLayout *buildKeyForm();
+    QDialogButtonBox *buildButtons();
     void finishWith(SshCallbacks::HostKeyDecision d);
 
     Kind m_kind;
