@@ -70,28 +70,8 @@ void AddClusterWizard::startDiscovery()
     settings.configPath = AppSettings::sshConfigPath();
     if (m_connect->aliasMode()) {
         settings.alias = m_connect->alias();
-    } else {
-        // Try what is in the form before anything is stored: a one-off config
-        // entry that includes the researcher's own (jump host aliases, keys).
-        m_configDir = std::make_shared<QTemporaryDir>();
-        QString text = QStringLiteral("Host %1\n  HostName %2\n").arg(kTrialAlias, m_connect->host());
-        if (!m_connect->user().isEmpty())
-            text += QStringLiteral("  User %1\n").arg(m_connect->user());
-        text += QStringLiteral("  Port %1\n").arg(m_connect->port());
-        if (!m_connect->jump().isEmpty())
-            text += QStringLiteral("  ProxyJump %1\n").arg(m_connect->jump());
-        text += QStringLiteral("Match all\n  Include %1\n").arg(AppSettings::userSshConfigPath());
-        const QString file = m_configDir->filePath(QStringLiteral("ssh_config"));
-        const auto written = m_configDir->isValid()
-                                 ? AtomicFile::write(file, text.toUtf8())
-                                 : Result<void>(fail(ErrorCode::LocalFile, m_configDir->errorString()));
-        if (!written) {
-            m_discover->appendLine(tr("Cannot write the trial SSH config: %1").arg(written.errorText()));
-            m_discover->setOutcome(std::nullopt);
-            return;
-        }
-        settings.configPath = file;
-        settings.alias = kTrialAlias;
+    } else if (!writeTrialConfig(settings)) {
+        return;
     }
     m_alias = settings.alias;
     m_discover->appendLine(tr("Connecting to %1… (a host key not seen before is shown to you first)").arg(m_alias));
@@ -119,6 +99,39 @@ void AddClusterWizard::startDiscovery()
         callbacks->deleteLater();
     });
     conn->start();
+    enqueueDiscovery(conn, settings);
+}
+
+// Tries what is in the form before anything is stored: a one-off config
+// entry that includes the researcher's own (jump host aliases, keys). False
+// (said on the page) when it cannot be written.
+bool AddClusterWizard::writeTrialConfig(SshConnectionSettings &settings)
+{
+    m_configDir = std::make_shared<QTemporaryDir>();
+    QString text = QStringLiteral("Host %1\n  HostName %2\n").arg(kTrialAlias, m_connect->host());
+    if (!m_connect->user().isEmpty())
+        text += QStringLiteral("  User %1\n").arg(m_connect->user());
+    text += QStringLiteral("  Port %1\n").arg(m_connect->port());
+    if (!m_connect->jump().isEmpty())
+        text += QStringLiteral("  ProxyJump %1\n").arg(m_connect->jump());
+    text += QStringLiteral("Match all\n  Include %1\n").arg(AppSettings::userSshConfigPath());
+    const QString file = m_configDir->filePath(QStringLiteral("ssh_config"));
+    const auto written = m_configDir->isValid() ? AtomicFile::write(file, text.toUtf8())
+                                                : Result<void>(fail(ErrorCode::LocalFile, m_configDir->errorString()));
+    if (!written) {
+        m_discover->appendLine(tr("Cannot write the trial SSH config: %1").arg(written.errorText()));
+        m_discover->setOutcome(std::nullopt);
+        return false;
+    }
+    settings.configPath = file;
+    settings.alias = kTrialAlias;
+    return true;
+}
+
+// On the connection's worker: the connection test (is this a Slurm login
+// node?), then the discovery script; each step posted back to the wizard.
+void AddClusterWizard::enqueueDiscovery(ClusterConnection *conn, const SshConnectionSettings &settings)
+{
     const QString alias = settings.alias;
     const QString sshConfig = settings.configPath;
     const QList<ClusterProfile> known = m_services.profiles().profiles();

@@ -20,6 +20,7 @@ class AddClusterReviewPage;
 class AppServices;
 class ClusterConnection;
 class GuiSshCallbacks;
+struct SshConnectionSettings;
 
 // "Add your cluster": login details → host key check, connection test and
 // discovery on a worker thread (a ClusterConnection of its own, with the
@@ -54,6 +55,8 @@ Q_SIGNALS:
 
 private:
     void startDiscovery();
+    bool writeTrialConfig(SshConnectionSettings &settings);
+    void enqueueDiscovery(ClusterConnection *conn, const SshConnectionSettings &settings);
     void cancelDiscovery();
     void onStep(const QString &line);
     void onFinished(const DiscoveryOutcome &outcome);
