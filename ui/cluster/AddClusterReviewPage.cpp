@@ -28,6 +28,94 @@ QLabel *wrapped(const QString &text, QWidget *parent)
 
 const QString kNotKnown = QStringLiteral("not known");
 
+// One edited value of the review table, read as a number or a Slurm time; a
+// value that cannot be read sets `problem`.
+struct EditedValue {
+    QString owner;
+    QString field;
+    QString text;
+    QString &problem;
+
+    bool number(qint64 *out) const
+    {
+        bool ok = false;
+        const qint64 n = text.toLongLong(&ok);
+        if (!ok || n < 0)
+            problem = AddClusterReviewPage::tr("%1 %2: \"%3\" is not a whole number ≥ 0.").arg(owner, field, text);
+        *out = n;
+        return ok && n >= 0;
+    }
+
+    bool seconds(qint64 *out) const
+    {
+        if (text.compare(QLatin1String("UNLIMITED"), Qt::CaseInsensitive) == 0
+            || text == AddClusterReviewPage::tr("none")) {
+            *out = 0;
+            return true;
+        }
+        const auto s = SlurmTime::parseSeconds(text);
+        if (!s)
+            problem = AddClusterReviewPage::tr("%1 %2: \"%3\" is not a Slurm time (e.g. 2-00:00:00 or UNLIMITED).")
+                          .arg(owner, field, text);
+        *out = s.value_or(0);
+        return s.has_value();
+    }
+};
+
+void applyQosEdit(ClusterProfile &p, const EditedValue &v, const QString &qosName, const QString &edited)
+{
+    qint64 n = 0;
+    for (QosLimits &q : p.qos) {
+        if (q.name != qosName)
+            continue;
+        if (v.field == QLatin1String("maxWall") && v.seconds(&n))
+            q.maxWallSeconds = n;
+        else if (v.field == QLatin1String("maxGpusPerJob") && v.number(&n))
+            q.maxGpusPerJob = int(n);
+        else if (v.field == QLatin1String("maxNodesPerJob") && v.number(&n))
+            q.maxNodesPerJob = int(n);
+        q.source = edited;
+    }
+}
+
+// A partition's numeric field from a whole number (nothing when `field` is none of them).
+void setPartitionNumber(Partition &part, const QString &field, qint64 n)
+{
+    if (field == QLatin1String("minNodes"))
+        part.minNodes = int(n);
+    else if (field == QLatin1String("maxNodes"))
+        part.maxNodes = int(n);
+    else if (field == QLatin1String("gpusPerNode"))
+        part.gpusPerNode = int(n);
+    else if (field == QLatin1String("cpusPerNode"))
+        part.cpusPerNode = int(n);
+    else if (field == QLatin1String("memoryPerNodeMB"))
+        part.memoryPerNodeMB = n;
+}
+
+void applyPartitionEdit(ClusterProfile &p, const EditedValue &v, const QString &edited)
+{
+    qint64 n = 0;
+    for (Partition &part : p.partitions) {
+        if (part.name != v.owner)
+            continue;
+        bool set = false;
+        if (v.field == QLatin1String("maxTime"))
+            set = v.seconds(&part.maxTimeSeconds);
+        else if (v.field == QLatin1String("gpuType")) {
+            part.gpuType = v.text;
+            set = true;
+        } else if (v.number(&n)) {
+            set = true;
+            setPartitionNumber(part, v.field, n);
+        }
+        if (set) {
+            part.unknown.removeAll(v.field);
+            part.sources.insert(v.field, edited);
+        }
+    }
+}
+
 }   // namespace
 
 AddClusterReviewPage::AddClusterReviewPage(QWidget *parent)
@@ -177,75 +265,14 @@ Result<ClusterProfile> AddClusterReviewPage::editedProfile() const
         const QTableWidgetItem *valueItem = m_table->item(r, 2);
         if (!(valueItem->flags() & Qt::ItemIsEditable))
             continue;
-        const QString owner = m_table->item(r, 0)->text();
-        const QString field = m_table->item(r, 1)->text();
-        const QString text = valueItem->text().trimmed();
-        const QString was = valueItem->data(Qt::UserRole).toString();
-        if (text == was)
+        const EditedValue v{m_table->item(r, 0)->text(), m_table->item(r, 1)->text(), valueItem->text().trimmed(),
+                            problem};
+        if (v.text == valueItem->data(Qt::UserRole).toString())
             continue;   // unchanged: keeps its discovered value and source
-        auto number = [&](qint64 *out) {
-            bool ok = false;
-            const qint64 n = text.toLongLong(&ok);
-            if (!ok || n < 0)
-                problem = tr("%1 %2: \"%3\" is not a whole number ≥ 0.").arg(owner, field, text);
-            *out = n;
-            return ok && n >= 0;
-        };
-        auto seconds = [&](qint64 *out) {
-            if (text.compare(QLatin1String("UNLIMITED"), Qt::CaseInsensitive) == 0 || text == tr("none")) {
-                *out = 0;
-                return true;
-            }
-            const auto s = SlurmTime::parseSeconds(text);
-            if (!s)
-                problem =
-                    tr("%1 %2: \"%3\" is not a Slurm time (e.g. 2-00:00:00 or UNLIMITED).").arg(owner, field, text);
-            *out = s.value_or(0);
-            return s.has_value();
-        };
-        qint64 n = 0;
-        if (owner.startsWith(tr("QOS "))) {
-            const QString qosName = owner.mid(tr("QOS ").size());
-            for (QosLimits &q : p.qos) {
-                if (q.name != qosName)
-                    continue;
-                if (field == QLatin1String("maxWall") && seconds(&n))
-                    q.maxWallSeconds = n;
-                else if (field == QLatin1String("maxGpusPerJob") && number(&n))
-                    q.maxGpusPerJob = int(n);
-                else if (field == QLatin1String("maxNodesPerJob") && number(&n))
-                    q.maxNodesPerJob = int(n);
-                q.source = edited;
-            }
-            continue;
-        }
-        for (Partition &part : p.partitions) {
-            if (part.name != owner)
-                continue;
-            bool set = false;
-            if (field == QLatin1String("maxTime"))
-                set = seconds(&part.maxTimeSeconds);
-            else if (field == QLatin1String("gpuType")) {
-                part.gpuType = text;
-                set = true;
-            } else if (number(&n)) {
-                set = true;
-                if (field == QLatin1String("minNodes"))
-                    part.minNodes = int(n);
-                else if (field == QLatin1String("maxNodes"))
-                    part.maxNodes = int(n);
-                else if (field == QLatin1String("gpusPerNode"))
-                    part.gpusPerNode = int(n);
-                else if (field == QLatin1String("cpusPerNode"))
-                    part.cpusPerNode = int(n);
-                else if (field == QLatin1String("memoryPerNodeMB"))
-                    part.memoryPerNodeMB = n;
-            }
-            if (set) {
-                part.unknown.removeAll(field);
-                part.sources.insert(field, edited);
-            }
-        }
+        if (v.owner.startsWith(tr("QOS ")))
+            applyQosEdit(p, v, v.owner.mid(tr("QOS ").size()), edited);
+        else
+            applyPartitionEdit(p, v, edited);
     }
     if (!problem.isEmpty())
         return fail(ErrorCode::InvalidValue, problem);
