@@ -393,10 +393,15 @@ QVariant JobsModel::runData(const RunRow &row, int column, int role) const
             return int(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     case Qt::DisplayRole:
-        break;
+        return runDisplay(row, column);
     default:
         return {};
     }
+}
+
+QVariant JobsModel::runDisplay(const RunRow &row, int column) const
+{
+    const RunRecord &r = row.run;
     switch (column) {
     case Name: {
         QString text = tr("Run %1").arg(r.id);

@@ -99,6 +99,7 @@ private:
     Place placeOf(qint64 runId) const;
     QModelIndex studyIndex(int study) const;
     QVariant runData(const RunRow &row, int column, int role) const;
+    QVariant runDisplay(const RunRow &row, int column) const;
     QVariant studyData(const JobsStudyRow &row, int column, int role) const;
 
     RunStore &m_store;
