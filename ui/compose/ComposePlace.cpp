@@ -56,6 +56,41 @@ ComposePlace::ComposePlace(AppServices &services, QWidget *parent)
     m_preview = new ScriptPreview(this);
     m_diagnostics = new DiagnosticsPanel(this);
 
+    createActions();
+    QWidget *split = buildSplit(scroll);
+
+    auto *actions = new QHBoxLayout;
+    actions->addWidget(m_verdict, 1);
+    actions->addWidget(m_study);
+    actions->addWidget(m_dryRun);
+    actions->addWidget(m_submit);
+    // Issue 13: the profile vs the live cluster, above the form.
+    m_drift = new ProfileDriftBanner(services, this);
+    connect(m_drift, &ProfileDriftBanner::message, this, &ComposePlace::message);
+    connect(&services, &AppServices::profilesChanged, m_form, &JobForm::reloadProfiles);
+
+    auto *lay = new QVBoxLayout(this);
+    lay->addWidget(m_drift);
+    lay->addWidget(split, 1);
+    lay->addLayout(actions);
+
+    connectSignals();
+
+    // A sensible start: the first profile's default partition, 1 GPU.
+    JobSpec start = m_form->spec();
+    start.gpus = 1;
+    start.time = QStringLiteral("01:00:00");
+    m_form->setSpec(start);
+    m_history = new FormHistory(m_form, this);
+    connect(m_history, &FormHistory::modifiedChanged, this, &ComposePlace::documentChanged);
+    connect(m_history, &FormHistory::applied, this, &ComposePlace::afterUndoRedo);
+    m_drift->followProfileCombo(m_form->profileCombo());
+    rerender();
+}
+
+// Scaling study, Dry run and Submit (their icons after the first paint) and the verdict line.
+void ComposePlace::createActions()
+{
     m_study = new QPushButton(tr("Scaling study…"), this);
     m_study->setAccessibleName(tr("Scaling study"));
     m_study->setToolTip(tr("Sweep this job over GPU counts"));
@@ -74,34 +109,27 @@ ComposePlace::ComposePlace(AppServices &services, QWidget *parent)
     m_verdict->setAccessibleName(tr("Last dry run or submit result"));
     m_verdict->setWordWrap(true);
     m_verdict->setTextInteractionFlags(Qt::TextSelectableByMouse);
+}
 
+// The form on the left; the script preview above the diagnostics on the right.
+QWidget *ComposePlace::buildSplit(QWidget *formScroll)
+{
     auto *right = new QSplitter(Qt::Vertical, this);
     right->addWidget(m_preview);
     right->addWidget(m_diagnostics);
     right->setStretchFactor(0, 3);
     right->setStretchFactor(1, 2);
     auto *split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(scroll);
+    split->addWidget(formScroll);
     split->addWidget(right);
     split->setStretchFactor(0, 2);
     split->setStretchFactor(1, 3);
     split->setChildrenCollapsible(false);
+    return split;
+}
 
-    auto *actions = new QHBoxLayout;
-    actions->addWidget(m_verdict, 1);
-    actions->addWidget(m_study);
-    actions->addWidget(m_dryRun);
-    actions->addWidget(m_submit);
-    // Issue 13: the profile vs the live cluster, above the form.
-    m_drift = new ProfileDriftBanner(services, this);
-    connect(m_drift, &ProfileDriftBanner::message, this, &ComposePlace::message);
-    connect(&services, &AppServices::profilesChanged, m_form, &JobForm::reloadProfiles);
-
-    auto *lay = new QVBoxLayout(this);
-    lay->addWidget(m_drift);
-    lay->addWidget(split, 1);
-    lay->addLayout(actions);
-
+void ComposePlace::connectSignals()
+{
     connect(m_form, &JobForm::edited, this, &ComposePlace::onEdited);
     connect(m_diagnostics, &DiagnosticsPanel::activated, this, &ComposePlace::focusDiagnostic);
     connect(m_diagnostics, &DiagnosticsPanel::fixRequested, this, &ComposePlace::applyFix);
@@ -109,18 +137,7 @@ ComposePlace::ComposePlace(AppServices &services, QWidget *parent)
     connect(m_submit, &QPushButton::clicked, this, &ComposePlace::submit);
     connect(m_dryRun, &QPushButton::clicked, this, &ComposePlace::dryRun);
     connect(m_study, &QPushButton::clicked, this, &ComposePlace::openStudy);
-    connect(&services, &AppServices::openSpecRequested, this, &ComposePlace::cloneSpec);
-
-    // A sensible start: the first profile's default partition, 1 GPU.
-    JobSpec start = m_form->spec();
-    start.gpus = 1;
-    start.time = QStringLiteral("01:00:00");
-    m_form->setSpec(start);
-    m_history = new FormHistory(m_form, this);
-    connect(m_history, &FormHistory::modifiedChanged, this, &ComposePlace::documentChanged);
-    connect(m_history, &FormHistory::applied, this, &ComposePlace::afterUndoRedo);
-    m_drift->followProfileCombo(m_form->profileCombo());
-    rerender();
+    connect(&m_services, &AppServices::openSpecRequested, this, &ComposePlace::cloneSpec);
 }
 
 bool ComposePlace::isModified() const

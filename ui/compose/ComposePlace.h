@@ -89,6 +89,9 @@ protected:
     void dropEvent(QDropEvent *event) override;
 
 private:
+    void createActions();
+    QWidget *buildSplit(QWidget *formScroll);
+    void connectSignals();
     void rerender();
     void onEdited();
     void connectClusters();
