@@ -148,6 +148,87 @@ bool haveDisplay(const QCommandLineParser &p)
            || !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") || p.isSet(QStringLiteral("platform"));
 }
 
+// The window's own options (the commands parse theirs with CliParser).
+QList<QCommandLineOption> windowOptions()
+{
+    return {
+        QCommandLineOption(QStringList{QStringLiteral("h"), QStringLiteral("help")}),
+        QCommandLineOption(QStringList{QStringLiteral("V"), QStringLiteral("version")}),
+        QCommandLineOption(QStringLiteral("screenshot"), QString(), QStringLiteral("FILE.png")),
+        QCommandLineOption(QStringLiteral("place"), QString(), QStringLiteral("PLACE")),
+        QCommandLineOption(QStringLiteral("spec"), QString(), QStringLiteral("SPEC.json")),
+        QCommandLineOption(QStringLiteral("size"), QString(), QStringLiteral("WxH")),
+        QCommandLineOption(QStringLiteral("dark")),
+    };
+}
+
+// Qt's own options (-style, -platform, ...), accepted and passed on to Qt.
+void addQtOptions(QCommandLineParser &p)
+{
+    for (const QString &name : kQtValueOptions) {
+        QCommandLineOption o(name, QString(), QStringLiteral("VALUE"));
+        o.setFlags(QCommandLineOption::HiddenFromHelp);
+        p.addOption(o);
+    }
+    for (const QString &name : kQtFlags) {
+        QCommandLineOption o(name, QString());
+        o.setFlags(QCommandLineOption::HiddenFromHelp);
+        p.addOption(o);
+    }
+}
+
+// An option that is neither ours nor Qt's: exit 2, with the closest one named.
+CliMain::Route unknownOption(const QCommandLineParser &p, const QList<QCommandLineOption> &own)
+{
+    CliContext ctx;
+    const QStringList unknown = p.unknownOptionNames();
+    if (unknown.isEmpty())
+        return exitWith(ctx.unusable(QStringLiteral("%1 see `scalelab --help`").arg(p.errorText())));
+    const QString typed = (unknown.front().size() == 1 ? QStringLiteral("-") : QStringLiteral("--")) + unknown.front();
+    QStringList known;
+    for (const auto &o : own)
+        known << QStringLiteral("--") + o.names().back();
+    const QString best = closestMatch(typed, known + kCommandOptions);
+    QString hint;
+    if (!best.isEmpty())
+        hint = kCommandOptions.contains(best)
+                   ? QStringLiteral(" (did you mean \"%1\"? It goes after a command: scalelab runs %1)").arg(best)
+                   : QStringLiteral(" (did you mean \"%1\"?)").arg(best);
+    return exitWith(ctx.unusable(QStringLiteral("unknown option %1%2; see `scalelab --help`").arg(typed, hint)));
+}
+
+// The window's options checked: the route, or exit 2 naming the bad one.
+CliMain::Route windowRoute(const QCommandLineParser &p)
+{
+    using Route = CliMain::Route;
+    Route r;
+    r.kind = Route::Kind::Window;
+    WindowOptions &o = r.window;
+    o.screenshot = p.value(QStringLiteral("screenshot"));
+    o.spec = p.value(QStringLiteral("spec"));
+    o.dark = p.isSet(QStringLiteral("dark")) || qEnvironmentVariable("SCALELAB_DARK") == QLatin1String("1");
+    if (p.isSet(QStringLiteral("place"))) {
+        o.place = p.value(QStringLiteral("place"));
+        if (o.place != QLatin1String("compose") && o.place != QLatin1String("jobs")
+            && o.place != QLatin1String("results"))
+            return exitWith(CliContext().unusable(
+                QStringLiteral("--place must be compose, jobs or results, not \"%1\"").arg(o.place)));
+    }
+    if (p.isSet(QStringLiteral("size"))) {
+        const QStringList wh = p.value(QStringLiteral("size")).split(QLatin1Char('x'));
+        const int w = wh.value(0).toInt(), h = wh.value(1).toInt();
+        if (wh.size() != 2 || w < 200 || h < 150 || w > 8000 || h > 8000)
+            return exitWith(CliContext().unusable(
+                QStringLiteral("--size must be WIDTHxHEIGHT, e.g. 1280x800 (200x150 to 8000x8000)")));
+        o.size = QSize(w, h);
+    }
+    // A screenshot is drawn offscreen; the window itself needs somewhere to appear.
+    if (o.screenshot.isEmpty() && !haveDisplay(p))
+        return exitWith(
+            CliContext().unusable(QStringLiteral("no display: use a headless command, see scalelab --help")));
+    return r;
+}
+
 }   // namespace
 
 QStringList CliMain::commandNames()
@@ -217,43 +298,11 @@ CliMain::Route CliMain::route(const QStringList &args)
     // Qt's options are single-dash words (-style); ours are long or -h/-V.
     p.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
     p.setOptionsAfterPositionalArgumentsMode(QCommandLineParser::ParseAsPositionalArguments);
-    const QList<QCommandLineOption> own{
-        QCommandLineOption(QStringList{QStringLiteral("h"), QStringLiteral("help")}),
-        QCommandLineOption(QStringList{QStringLiteral("V"), QStringLiteral("version")}),
-        QCommandLineOption(QStringLiteral("screenshot"), QString(), QStringLiteral("FILE.png")),
-        QCommandLineOption(QStringLiteral("place"), QString(), QStringLiteral("PLACE")),
-        QCommandLineOption(QStringLiteral("spec"), QString(), QStringLiteral("SPEC.json")),
-        QCommandLineOption(QStringLiteral("size"), QString(), QStringLiteral("WxH")),
-        QCommandLineOption(QStringLiteral("dark")),
-    };
+    const QList<QCommandLineOption> own = windowOptions();
     p.addOptions(own);
-    for (const QString &name : kQtValueOptions) {
-        QCommandLineOption o(name, QString(), QStringLiteral("VALUE"));
-        o.setFlags(QCommandLineOption::HiddenFromHelp);
-        p.addOption(o);
-    }
-    for (const QString &name : kQtFlags) {
-        QCommandLineOption o(name, QString());
-        o.setFlags(QCommandLineOption::HiddenFromHelp);
-        p.addOption(o);
-    }
+    addQtOptions(p);
     if (!p.parse(QStringList{QStringLiteral("scalelab")} + args)) {
-        CliContext ctx;
-        const QStringList unknown = p.unknownOptionNames();
-        if (unknown.isEmpty())
-            return exitWith(ctx.unusable(QStringLiteral("%1 see `scalelab --help`").arg(p.errorText())));
-        const QString typed =
-            (unknown.front().size() == 1 ? QStringLiteral("-") : QStringLiteral("--")) + unknown.front();
-        QStringList known;
-        for (const auto &o : own)
-            known << QStringLiteral("--") + o.names().back();
-        const QString best = closestMatch(typed, known + kCommandOptions);
-        QString hint;
-        if (!best.isEmpty())
-            hint = kCommandOptions.contains(best)
-                       ? QStringLiteral(" (did you mean \"%1\"? It goes after a command: scalelab runs %1)").arg(best)
-                       : QStringLiteral(" (did you mean \"%1\"?)").arg(best);
-        return exitWith(ctx.unusable(QStringLiteral("unknown option %1%2; see `scalelab --help`").arg(typed, hint)));
+        return unknownOption(p, own);
     }
     const QStringList positional = p.positionalArguments();
     if (p.isSet(QStringLiteral("help"))) {
@@ -266,32 +315,7 @@ CliMain::Route CliMain::route(const QStringList &args)
     if (!positional.isEmpty())
         return commandOrHelp(positional.front(), positional.mid(1));
 
-    Route r;
-    r.kind = Route::Kind::Window;
-    WindowOptions &o = r.window;
-    o.screenshot = p.value(QStringLiteral("screenshot"));
-    o.spec = p.value(QStringLiteral("spec"));
-    o.dark = p.isSet(QStringLiteral("dark")) || qEnvironmentVariable("SCALELAB_DARK") == QLatin1String("1");
-    if (p.isSet(QStringLiteral("place"))) {
-        o.place = p.value(QStringLiteral("place"));
-        if (o.place != QLatin1String("compose") && o.place != QLatin1String("jobs")
-            && o.place != QLatin1String("results"))
-            return exitWith(CliContext().unusable(
-                QStringLiteral("--place must be compose, jobs or results, not \"%1\"").arg(o.place)));
-    }
-    if (p.isSet(QStringLiteral("size"))) {
-        const QStringList wh = p.value(QStringLiteral("size")).split(QLatin1Char('x'));
-        const int w = wh.value(0).toInt(), h = wh.value(1).toInt();
-        if (wh.size() != 2 || w < 200 || h < 150 || w > 8000 || h > 8000)
-            return exitWith(CliContext().unusable(
-                QStringLiteral("--size must be WIDTHxHEIGHT, e.g. 1280x800 (200x150 to 8000x8000)")));
-        o.size = QSize(w, h);
-    }
-    // A screenshot is drawn offscreen; the window itself needs somewhere to appear.
-    if (o.screenshot.isEmpty() && !haveDisplay(p))
-        return exitWith(
-            CliContext().unusable(QStringLiteral("no display: use a headless command, see scalelab --help")));
-    return r;
+    return windowRoute(p);
 }
 
 bool CliMain::needsGuiApplication(const QString &command)
