@@ -86,6 +86,34 @@ QString writeFile(const QString &path, const QByteArray &data)
     return {};
 }
 
+// The profile as text: one line per partition, then the findings.
+void printDiscovered(CliContext &ctx, const Discovered &d, const QString &alias, const QString &profilePath)
+{
+    const ClusterProfile &p = d.built.profile;
+    ctx.out << "Discovered " << p.id << " (Slurm " << p.slurmVersion << ") on " << alias << ":\n";
+    for (const auto &part : p.partitions) {
+        ctx.out << QStringLiteral("  %1%2 %3 x %4 GPU/node, %5 CPUs, %6 MB, nodes %7-%8, max time %9")
+                       .arg(part.name, part.isDefault ? QStringLiteral("*") : QString())
+                       .arg(part.gpusPerNode)
+                       .arg(part.gpuType)
+                       .arg(part.cpusPerNode)
+                       .arg(part.memoryPerNodeMB)
+                       .arg(part.minNodes)
+                       .arg(part.maxNodes)
+                       .arg(part.isKnown(QStringLiteral("maxTime"))
+                                ? (part.maxTimeSeconds ? QString::number(part.maxTimeSeconds) + QStringLiteral(" s")
+                                                       : QStringLiteral("UNLIMITED"))
+                                : QStringLiteral("not known"));
+        if (!part.qos.isEmpty())
+            ctx.out << ", QOS " << part.qos;
+        ctx.out << "\n";
+    }
+    for (const auto &diag : d.built.diagnostics)
+        ctx.out << "  " << severityName(diag.severity) << ": " << diag.message << "\n";
+    ctx.out << "Profile: " << profilePath << "\n";
+    ctx.out.flush();
+}
+
 }   // namespace
 
 int DiscoverCommands::discover(CliContext &ctx, const QStringList &args)
@@ -144,29 +172,7 @@ int DiscoverCommands::discover(CliContext &ctx, const QStringList &args)
         j["diagnostics"] = DiagnosticFormat::toJson(d.built.diagnostics);
         ctx.printJson("discover", j);
     } else {
-        const ClusterProfile &p = d.built.profile;
-        ctx.out << "Discovered " << p.id << " (Slurm " << p.slurmVersion << ") on " << alias << ":\n";
-        for (const auto &part : p.partitions) {
-            ctx.out << QStringLiteral("  %1%2 %3 x %4 GPU/node, %5 CPUs, %6 MB, nodes %7-%8, max time %9")
-                           .arg(part.name, part.isDefault ? QStringLiteral("*") : QString())
-                           .arg(part.gpusPerNode)
-                           .arg(part.gpuType)
-                           .arg(part.cpusPerNode)
-                           .arg(part.memoryPerNodeMB)
-                           .arg(part.minNodes)
-                           .arg(part.maxNodes)
-                           .arg(part.isKnown(QStringLiteral("maxTime"))
-                                    ? (part.maxTimeSeconds ? QString::number(part.maxTimeSeconds) + QStringLiteral(" s")
-                                                           : QStringLiteral("UNLIMITED"))
-                                    : QStringLiteral("not known"));
-            if (!part.qos.isEmpty())
-                ctx.out << ", QOS " << part.qos;
-            ctx.out << "\n";
-        }
-        for (const auto &diag : d.built.diagnostics)
-            ctx.out << "  " << severityName(diag.severity) << ": " << diag.message << "\n";
-        ctx.out << "Profile: " << (output.isEmpty() ? cache : output) << "\n";
-        ctx.out.flush();
+        printDiscovered(ctx, d, alias, output.isEmpty() ? cache : output);
     }
     return hasErrors(d.built.diagnostics) ? int(ExitCode::Errors) : 0;
 }
