@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The review page of "Add your cluster": what discovery found, with its
 // sources, editable before it is saved.
-#include "ui/cluster/AddClusterPages.h"
+#include "ui/cluster/AddClusterReviewPage.h"
+
+#include "ui/cluster/AddClusterLabels.h"
 
 #include "core/slurm/SlurmTime.h"
 
@@ -18,13 +20,7 @@ namespace scalelab {
 
 namespace {
 
-QLabel *wrapped(const QString &text, QWidget *parent)
-{
-    auto *l = new QLabel(text, parent);
-    l->setWordWrap(true);
-    l->setTextFormat(Qt::PlainText);
-    return l;
-}
+using addcluster::wrapped;
 
 const QString kNotKnown = QStringLiteral("not known");
 

@@ -3,7 +3,10 @@
 
 #include "core/base/AtomicFile.h"
 
-#include "ui/cluster/AddClusterPages.h"
+#include "ui/cluster/AddClusterConnectPage.h"
+#include "ui/cluster/AddClusterDiscoverPage.h"
+#include "ui/cluster/AddClusterIntroPage.h"
+#include "ui/cluster/AddClusterReviewPage.h"
 #include "ui/cluster/GuiSshCallbacks.h"
 #include "ui/common/AppServices.h"
 #include "ui/common/AppSettings.h"

@@ -1,59 +1,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-#include "ui/cluster/AddClusterPages.h"
+#include "ui/cluster/AddClusterConnectPage.h"
 
 #include "core/sshconfig/SshConfigFile.h"
+#include "ui/cluster/AddClusterLabels.h"
 
 #include <QComboBox>
-#include <QFontDatabase>
 #include <QFormLayout>
-#include <QLabel>
 #include <QLineEdit>
-#include <QPlainTextEdit>
-#include <QProgressBar>
-#include <QPushButton>
 #include <QRadioButton>
 #include <QSpinBox>
-#include <QVBoxLayout>
 
 namespace scalelab {
 
-namespace {
-
-QLabel *wrapped(const QString &text, QWidget *parent)
-{
-    auto *l = new QLabel(text, parent);
-    l->setWordWrap(true);
-    l->setTextFormat(Qt::PlainText);
-    return l;
-}
-
-QLabel *problemLabel(QWidget *parent)
-{
-    auto *l = wrapped(QString(), parent);
-    l->setObjectName(QStringLiteral("problemLabel"));
-    l->setStyleSheet(QStringLiteral("color: #c62828;"));
-    return l;
-}
-
-}   // namespace
-
-AddClusterIntroPage::AddClusterIntroPage(QWidget *parent)
-    : QWizardPage(parent)
-{
-    setTitle(tr("Add your cluster"));
-    setSubTitle(tr("ScaleLab has no cluster yet. It can learn yours in a minute."));
-    auto *lay = new QVBoxLayout(this);
-    lay->addWidget(
-        wrapped(tr("1. Choose how you log in: an alias of your SSH config, or host, user, port and jump host.\n"
-                   "2. ScaleLab connects. A host key it has not seen is shown to you (with its fingerprint) before "
-                   "anything else is sent.\n"
-                   "3. It runs read-only Slurm commands (scontrol, sinfo, sacctmgr) in one round trip and builds a "
-                   "profile: partitions, GPUs per node, time and node limits, QOS limits, each with the command and "
-                   "date it came from.\n"
-                   "4. You review and edit what was found, save it as your profile, and start composing jobs with it."),
-                this));
-    lay->addStretch(1);
-}
+using addcluster::problemLabel;
+using addcluster::wrapped;
 
 AddClusterConnectPage::AddClusterConnectPage(const QString &sshConfig, QWidget *parent)
     : QWizardPage(parent)
@@ -113,22 +73,27 @@ bool AddClusterConnectPage::aliasMode() const
 {
     return m_aliasMode->isChecked();
 }
+
 QString AddClusterConnectPage::alias() const
 {
     return m_alias->currentText().trimmed();
 }
+
 QString AddClusterConnectPage::host() const
 {
     return m_host->text().trimmed();
 }
+
 QString AddClusterConnectPage::user() const
 {
     return m_user->text().trimmed();
 }
+
 int AddClusterConnectPage::port() const
 {
     return m_port->value();
 }
+
 QString AddClusterConnectPage::jump() const
 {
     return m_jump->text().trimmed();
@@ -189,72 +154,6 @@ bool AddClusterConnectPage::validatePage()
     const QString p = problem();
     m_problem->setText(p);
     return p.isEmpty();
-}
-
-AddClusterDiscoverPage::AddClusterDiscoverPage(QWidget *parent)
-    : QWizardPage(parent)
-    , m_log(new QPlainTextEdit(this))
-    , m_progress(new QProgressBar(this))
-    , m_retry(new QPushButton(tr("Try again"), this))
-{
-    setTitle(tr("Connect and discover"));
-    setSubTitle(tr("Host key check, login, then read-only Slurm commands (one round trip)."));
-    m_log->setObjectName(QStringLiteral("discoverLog"));
-    m_log->setReadOnly(true);
-    m_log->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_progress->setRange(0, 0);
-    m_retry->setObjectName(QStringLiteral("retryButton"));
-    auto *lay = new QVBoxLayout(this);
-    lay->addWidget(m_log, 1);
-    auto *row = new QHBoxLayout;
-    row->addWidget(m_progress, 1);
-    row->addWidget(m_retry);
-    lay->addLayout(row);
-    connect(m_retry, &QPushButton::clicked, this, &AddClusterDiscoverPage::started);
-    setRunning(false);
-}
-
-void AddClusterDiscoverPage::initializePage()
-{
-    m_done = false;
-    Q_EMIT started();
-}
-
-void AddClusterDiscoverPage::cleanupPage()
-{
-    m_done = false;
-}
-
-void AddClusterDiscoverPage::setRunning(bool running)
-{
-    m_running = running;
-    m_progress->setVisible(running);
-    m_retry->setVisible(!running && !m_done);
-    Q_EMIT completeChanged();
-}
-
-void AddClusterDiscoverPage::appendLine(const QString &line)
-{
-    m_log->appendPlainText(line);
-}
-void AddClusterDiscoverPage::clearLog()
-{
-    m_log->clear();
-}
-QString AddClusterDiscoverPage::logText() const
-{
-    return m_log->toPlainText();
-}
-
-void AddClusterDiscoverPage::setOutcome(const std::optional<DiscoveryOutcome> &outcome)
-{
-    m_done = outcome && outcome->ok() && !outcome->built.profile.partitions.isEmpty();
-    setRunning(false);
-}
-
-bool AddClusterDiscoverPage::isComplete() const
-{
-    return m_done && !m_running;
 }
 
 }   // namespace scalelab
