@@ -7,6 +7,7 @@
 #include "app/cli/DiscoverCommands.h"
 #include "app/cli/MetricsCommand.h"
 #include "app/cli/ReportCommands.h"
+#include "app/cli/RunCommands.h"
 #include "app/cli/SlurmCommands.h"
 #include "app/cli/StoreCommands.h"
 
@@ -45,10 +46,10 @@ const std::map<QString, std::pair<Command, const char *>> &commands()
         {QStringLiteral("metrics"), {&MetricsCommand::run, "print the metrics ingest reads from a job output file"}},
         {QStringLiteral("submit"), {&SlurmCommands::submit, "submit a job spec over SSH, exactly once"}},
         {QStringLiteral("study"), {&SlurmCommands::study, "submit a scaling study: one run per GPU count"}},
-        {QStringLiteral("status"), {&SlurmCommands::status, "one poll cycle over all active runs, then exit"}},
-        {QStringLiteral("cancel"), {&SlurmCommands::cancel, "cancel a run's job"}},
-        {QStringLiteral("fetch"), {&SlurmCommands::fetch, "download a run's output and GPU sample files"}},
-        {QStringLiteral("runs"), {&SlurmCommands::runs, "list stored runs (--json includes metrics)"}},
+        {QStringLiteral("status"), {&RunCommands::status, "one poll cycle over all active runs, then exit"}},
+        {QStringLiteral("cancel"), {&RunCommands::cancel, "cancel a run's job"}},
+        {QStringLiteral("fetch"), {&RunCommands::fetch, "download a run's output and GPU sample files"}},
+        {QStringLiteral("runs"), {&RunCommands::runs, "list stored runs (--json includes metrics)"}},
         {QStringLiteral("store"),
          {&StoreCommands::run, "check, back up or restore the run store (check|backup|list|restore)"}},
         {QStringLiteral("report"), {&ReportCommands::report, "write a study's scaling report as PDF"}},

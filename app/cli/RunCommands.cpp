@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // status, cancel, fetch and runs: the commands about stored runs.
-#include "app/cli/SlurmCommands.h"
+#include "app/cli/RunCommands.h"
 
 #include "app/cli/CliCluster.h"
 #include "app/cli/CliParser.h"
@@ -118,7 +118,7 @@ void printRunsTable(CliContext &ctx, const QList<RunRecord> &runs, const QString
 
 }   // namespace
 
-int SlurmCommands::status(CliContext &ctx, const QStringList &args)
+int RunCommands::status(CliContext &ctx, const QStringList &args)
 {
     CliParser a(QStringLiteral("status"), QStringLiteral("[options]"),
                 QStringLiteral("One poll cycle over every active run (one squeue per cluster, one sacct for jobs\n"
@@ -162,7 +162,7 @@ int SlurmCommands::status(CliContext &ctx, const QStringList &args)
     return failed ? int(ExitCode::Errors) : 0;
 }
 
-int SlurmCommands::cancel(CliContext &ctx, const QStringList &args)
+int RunCommands::cancel(CliContext &ctx, const QStringList &args)
 {
     CliParser a(QStringLiteral("cancel"), QStringLiteral("[options] RUN"),
                 QStringLiteral("Cancels the run's Slurm job (scancel). A run that never reached Slurm\n"
@@ -209,7 +209,7 @@ int SlurmCommands::cancel(CliContext &ctx, const QStringList &args)
     });
 }
 
-int SlurmCommands::fetch(CliContext &ctx, const QStringList &args)
+int RunCommands::fetch(CliContext &ctx, const QStringList &args)
 {
     CliParser a(QStringLiteral("fetch"), QStringLiteral("[options] RUN"),
                 QStringLiteral("Downloads the run's output and GPU sample files over SFTP\n"
@@ -249,7 +249,7 @@ int SlurmCommands::fetch(CliContext &ctx, const QStringList &args)
     });
 }
 
-int SlurmCommands::runs(CliContext &ctx, const QStringList &args)
+int RunCommands::runs(CliContext &ctx, const QStringList &args)
 {
     CliParser a(QStringLiteral("runs"), QStringLiteral("[--all] [--json]"),
                 QStringLiteral("Lists the stored runs (no network). --json adds each run's job name, Slurm\n"

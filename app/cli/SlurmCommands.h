@@ -5,16 +5,12 @@
 
 namespace scalelab {
 
-// submit, study, status, cancel, fetch, runs: the commands that talk to a
-// cluster over SSH or read the run store.
+// submit and study: the commands that send jobs to a cluster over SSH
+// (validate, store all, then send). The commands about stored runs: RunCommands.
 class SlurmCommands {
 public:
     static int submit(CliContext &ctx, const QStringList &args);
     static int study(CliContext &ctx, const QStringList &args);
-    static int status(CliContext &ctx, const QStringList &args);
-    static int cancel(CliContext &ctx, const QStringList &args);
-    static int fetch(CliContext &ctx, const QStringList &args);
-    static int runs(CliContext &ctx, const QStringList &args);
 };
 
 }   // namespace scalelab
