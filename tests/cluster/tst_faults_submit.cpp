@@ -3,7 +3,7 @@
 // one job on the cluster and a reconciled store. Real SshSession, real sshd
 // and real sbatch; the proxy (tests/support/TcpCutProxy.h) drops the
 // transport, a decorator around the session arms it at the right call.
-// Recovery is what the CLI does (app/SlurmCommands.cpp reconcileCluster):
+// Recovery is what the CLI does (app/cli/SlurmCommandSupport.cpp reconcileCluster):
 // reconcile every unresolved run, submit those that certainly never ran.
 // Needs the loopback cluster (tests/cluster/testcluster up); fails without it.
 #include "NoQuestions.h"
