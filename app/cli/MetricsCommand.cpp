@@ -25,21 +25,80 @@ QString number(double v)
     return QString::number(v, 'g', 10);
 }
 
+// Every built-in reader (LogMetricExtractor::builtinPatterns, the one table)
+// with the line it reads.
+int listReaders(CliContext &ctx, bool json)
+{
+    const QList<MetricPattern> rules = LogMetricExtractor::builtinPatterns();
+    if (json) {
+        auto readers = nlohmann::ordered_json::array();
+        for (const MetricPattern &p : rules) {
+            nlohmann::ordered_json e;
+            e["rule"] = p.rule.toStdString();
+            e["metric"] = p.name.toStdString();
+            e["unit"] = p.unit.toStdString();
+            e["aggregation"] = LogMetricExtractor::aggregationId(p.aggregation).toStdString();
+            e["ambiguous"] = p.ambiguous;
+            e["meaning"] = p.meaning.toStdString();
+            e["example"] = p.example.toStdString();
+            readers.push_back(e);
+        }
+        nlohmann::ordered_json j;
+        j["readers"] = readers;
+        ctx.printJson("metrics.readers", j);
+        return int(ExitCode::Ok);
+    }
+    ctx.out << QStringLiteral("%1 built-in readers (rule, metric, unit, how values combine; what it means; a line "
+                              "it reads):\n")
+                   .arg(rules.size());
+    for (const MetricPattern &p : rules) {
+        const QString metric = p.ambiguous ? QStringLiteral("(ambiguous: reported, never stored)") : p.name;
+        ctx.out << QStringLiteral("%1  %2  %3  %4\n    %5\n    e.g. %6\n")
+                       .arg(p.rule, metric, p.unit.isEmpty() ? QStringLiteral("-") : p.unit,
+                            LogMetricExtractor::aggregationId(p.aggregation), p.meaning,
+                            InputLimits::quoted(p.example));
+    }
+    ctx.out.flush();
+    return int(ExitCode::Ok);
+}
+
+nlohmann::ordered_json runEndsJson(const QList<RunEnd> &ends)
+{
+    auto a = nlohmann::ordered_json::array();
+    for (const RunEnd &e : ends) {
+        nlohmann::ordered_json j;
+        j["kind"] = RunEnd::kindId(e.kind).toStdString();
+        j["scope"] = e.scope.toStdString();
+        j["at"] = e.at.toStdString();
+        if (e.kind == RunEnd::Kind::ExitCode)
+            j["exit_code"] = e.exitCode;
+        j["line"] = e.line;
+        j["text"] = e.text.left(500).toStdString();
+        a.push_back(j);
+    }
+    return a;
+}
+
 }   // namespace
 
 int MetricsCommand::run(CliContext &ctx, const QStringList &args)
 {
     CliParser a(
-        QStringLiteral("metrics"), QStringLiteral("LOG [--patterns FILE] [--json]"),
+        QStringLiteral("metrics"), QStringLiteral("LOG [--patterns FILE] [--json] | --list-readers"),
         QStringLiteral("Prints the metrics ScaleLab's ingest reads from a job output file (- for stdin): metric,\n"
                        "value, unit, the line it came from and the rule that read it (built-in readers for PyTorch,\n"
-                       "torchrun, Hugging Face Trainer, Lightning, DeepSpeed, Keras, Horovod, tqdm and\n"
-                       "nccl-/rccl-tests). --json prints {\"schema\", \"file\", \"bytes\", \"metrics\": [...],\n"
-                       "\"diagnostics\": [...]}.\n"
+                       "torchrun, Hugging Face Trainer, Lightning, DeepSpeed, Keras, Horovod, tqdm,\n"
+                       "nccl-/rccl-tests, Megatron-LM, Megatron-DeepSpeed, NeMo, fairseq, MLPerf, nanoGPT, llm.c,\n"
+                       "DeepSpeed-Chat, timm, torchvision references and JAX/Flax; --list-readers shows each), and\n"
+                       "how Slurm ended the job (cancelled, time limit, oom-kill, exit code). A value whose line\n"
+                       "does not say per GPU or whole job is named on stderr, never printed as a metric; a log that\n"
+                       "gives nothing says so on stderr with the lines that came closest. --json prints {\"schema\",\n"
+                       "\"file\", \"bytes\", \"metrics\": [...], \"run_ends\": [...], \"diagnostics\": [...]}.\n"
                        "Exit code: 0 read (even with no metrics), 2 unusable input (unreadable LOG or FILE,\n"
                        "invalid pattern)."));
     a.value({QStringLiteral("patterns")}, QStringLiteral("FILE"),
             QStringLiteral("add your own patterns (JSON, see below)"));
+    a.flag({QStringLiteral("list-readers")}, QStringLiteral("list every built-in reader with a line it reads, then exit"));
     a.footer(QStringLiteral("--patterns FILE: a JSON array of {\"name\", \"regex\", \"unit\",\n"
                             "\"aggregation\": \"last|mean|max|min|per-rank-sum\"} (or a study's notes object with\n"
                             "\"metricPatterns\"); a pattern with a built-in name replaces that metric's value.\n"
@@ -52,6 +111,8 @@ int MetricsCommand::run(CliContext &ctx, const QStringList &args)
         return *rc;
     const bool json = a.isSet(QStringLiteral("json"));
     ctx.setJsonMode(json);
+    if (a.isSet(QStringLiteral("list-readers")))
+        return listReaders(ctx, json);
     const QString patternsPath = a.value(QStringLiteral("patterns")).value_or(QString());
     const QStringList positional = a.positional();
     if (positional.size() != 1)
@@ -125,6 +186,7 @@ int MetricsCommand::run(CliContext &ctx, const QStringList &args)
             metrics.push_back(e);
         }
         j["metrics"] = metrics;
+        j["run_ends"] = runEndsJson(r.runEnds);
         j["diagnostics"] = DiagnosticFormat::toJson(r.diagnostics);
         ctx.printJson("metrics", j);
         return int(ExitCode::Ok);
@@ -150,6 +212,8 @@ int MetricsCommand::run(CliContext &ctx, const QStringList &args)
                            .arg(rule);
         }
     }
+    for (const RunEnd &e : r.runEnds)
+        ctx.out << QStringLiteral("run end (line %1): %2\n").arg(e.line).arg(e.describe());
     for (const Diagnostic &d : r.diagnostics)
         ctx.err << DiagnosticFormat::toText(d, logName) << "\n";
     ctx.out.flush();

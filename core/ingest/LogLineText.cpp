@@ -137,6 +137,49 @@ std::optional<double> numberAfter(std::string_view line, size_t at)
     return parse(num);
 }
 
+std::optional<std::pair<double, double>> tqdmCounter(std::string_view line, size_t at)
+{
+    // Walks back over "n/total [elapsed<remaining, rate"; each part must be there.
+    auto isDigit = [](char c) { return c >= '0' && c <= '9'; };
+    size_t i = at;
+    auto back = [&](auto allowed) {
+        const size_t end = i;
+        while (i > 0 && allowed(line[i - 1]) && end - i < 32)
+            --i;
+        return end - i;
+    };
+    auto expect = [&](char c) {
+        if (i == 0 || line[i - 1] != c)
+            return false;
+        --i;
+        return true;
+    };
+    if (!back([&](char c) { return isDigit(c) || c == '.' || c == '?'; }))
+        return std::nullopt;
+    back([](char c) { return c == ' '; });
+    if (!expect(',') || !back([&](char c) { return isDigit(c) || c == ':' || c == '?'; }) || !expect('<')
+        || !back([&](char c) { return isDigit(c) || c == ':'; }) || !expect('[') || !expect(' '))
+        return std::nullopt;
+    const size_t totalEnd = i;
+    if (!back(isDigit))
+        return std::nullopt;
+    const size_t totalStart = i;
+    if (!expect('/'))
+        return std::nullopt;
+    const size_t doneEnd = i;
+    if (!back(isDigit))
+        return std::nullopt;
+    const size_t doneStart = i;
+    back([](char c) { return c == ' '; });
+    if (!expect('|'))
+        return std::nullopt;
+    const auto done = parse(line.substr(doneStart, doneEnd - doneStart));
+    const auto total = parse(line.substr(totalStart, totalEnd - totalStart));
+    if (!done || !total)
+        return std::nullopt;
+    return std::pair(*done, *total);
+}
+
 std::optional<double> duration(std::string_view text)
 {
     // H:MM:SS or H:MM:SS.ff; more than one day prints "1 day, H:MM:SS.ff".

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace scalelab::logtext {
 
@@ -27,6 +28,11 @@ std::optional<double> numberBefore(std::string_view line, size_t at);
 
 // The number right after position `at`, after spaces, '=' or ':'.
 std::optional<double> numberAfter(std::string_view line, size_t at);
+
+// tqdm's counter before the rate at `at` ("| 400/1000 [04:37<04:31,  2.21it/s"
+// with `at` on "it/s"): {400, 1000}. The same text the format_meter prints:
+// '|', n, '/', total, " [", elapsed, '<', remaining, ',', spaces, the rate.
+std::optional<std::pair<double, double>> tqdmCounter(std::string_view line, size_t at);
 
 // Hugging Face's "H:MM:SS.ff" (datetime.timedelta + centiseconds) in seconds.
 std::optional<double> duration(std::string_view text);

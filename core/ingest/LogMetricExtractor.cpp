@@ -51,6 +51,8 @@ std::optional<MatchValue> valueOf(const MetricPattern &p, const Group &group, do
     }
     if (p.form == ValueForm::Percent)
         v /= 100.0;
+    else if (p.form == ValueForm::Milliseconds)
+        v /= 1000.0;
     else if (p.form == ValueForm::Reciprocal)
         v = v == 0 ? kNaN : 1.0 / v;
     if (std::isnan(v))
@@ -330,11 +332,19 @@ LogMetricExtractor::LogMetricExtractor(const QList<MetricPattern> &userPatterns,
                                       .arg(p.name),
                                   {}});
     }
+    QList<QByteArray> anchors;
+    for (int g = 0; g < int(m_groups.size()); ++g) {
+        if (m_groups[g].anchor.isEmpty())
+            m_unanchored.append(g);
+        anchors.append(m_groups[g].anchor);   // an empty one is never found
+    }
+    anchors.append(RunEndReader::anchors());
+    m_scan.emplace(anchors);
 }
 
 // Values of one rule in one line (ANSI already removed).
-int LogMetricExtractor::matchSegment(const Compiled &c, std::string_view line, SegmentMatch *out, int max,
-                                     bool *tooLong) const
+int LogMetricExtractor::matchSegment(const Compiled &c, std::string_view line, std::optional<QString> &text,
+                                     SegmentMatch *out, int max, bool *tooLong) const
 {
     const MetricPattern &p = c.pattern;
     auto stepOf = [&](size_t from) {
@@ -347,6 +357,13 @@ int LogMetricExtractor::matchSegment(const Compiled &c, std::string_view line, S
                    : logtext::numberAfter(line, at + size_t(c.stepLiteral.size())).value_or(kNaN);
     };
     int n = 0;
+    if (p.tqdmCounter) {
+        const std::string_view lit(c.literal.constData(), size_t(c.literal.size()));
+        for (size_t at = line.find(lit); at != std::string_view::npos && n < max; at = line.find(lit, at + 1))
+            if (const auto counter = logtext::tqdmCounter(line, at))
+                out[n++] = {p.tqdmCounter == 1 ? counter->first : counter->second, kNaN, -1};
+        return n;
+    }
     if (!c.numberBefore.isEmpty()) {
         const std::string_view lit(c.numberBefore.constData(), size_t(c.numberBefore.size()));
         size_t from = 0;
@@ -364,6 +381,8 @@ int LogMetricExtractor::matchSegment(const Compiled &c, std::string_view line, S
                     value = 1.0 / value;
                 } else if (p.form == ValueForm::Percent) {
                     value /= 100.0;
+                } else if (p.form == ValueForm::Milliseconds) {
+                    value /= 1000.0;
                 }
                 out[n++] = {value, stepOf(at), -1};
             }
@@ -396,8 +415,9 @@ int LogMetricExtractor::matchSegment(const Compiled &c, std::string_view line, S
         });
         return n;
     }
-    const QString text = QString::fromUtf8(line.data(), qsizetype(line.size()));
-    QRegularExpressionMatchIterator it = c.re.globalMatch(text);
+    if (!text)   // once per line for all the rules that run a regex on it
+        text = QString::fromUtf8(line.data(), qsizetype(line.size()));
+    QRegularExpressionMatchIterator it = c.re.globalMatch(*text);
     while (it.hasNext() && n < max) {
         const QRegularExpressionMatch m = it.next();
         const auto group = [&](int i) { return m.capturedView(i).toUtf8(); };
