@@ -194,6 +194,43 @@ QList<MetricPattern> deepSpeed()
                   "global_step="),
         ex(rule("deepspeed.max_mem_allocated", "gpu_mem_max_alloc_gb", "GB", A::Max, "MaxMemAllocated=" + kNum, "PerSec",
              "DeepSpeed: peak memory allocated by PyTorch on rank 0's GPU"), "[2022-03-11 02:07:14,130] [INFO] [timer.py:189:stop] 0/50, SamplesPerSec=83.73838805358588, MemAllocated=0.26GB, MaxMemAllocated=9.02GB"),
+        ex(rule("deepspeed.mem_allocated", "gpu_mem_alloc_gb", "GB", A::Last, "\\bMemAllocated=" + kNum + "GB",
+                "PerSec", "DeepSpeed: memory allocated by PyTorch on rank 0's GPU at the last timer line"),
+           "[2022-03-11 02:07:14,130] [INFO] [timer.py:189:stop] 0/50, SamplesPerSec=83.73838805358588, "
+           "MemAllocated=0.26GB, MaxMemAllocated=9.02GB"),
+        ex(step(rule("deepspeed.lr", "learning_rate", "", A::Last,
+                     "\\bstep=([0-9]++), skipped=[0-9]++, lr=\\[" + kNumP, ", lr=[",
+                     "DeepSpeed: learning rate of the first parameter group at a logged step"),
+                2, 1),
+           "[2022-03-11 02:07:14,130] [INFO] [logging.py:69:log_dist] [Rank 0] step=50, skipped=2, lr=[5e-05], "
+           "mom=[[0.9, 0.999]]"),
+        ex(rule("deepspeed.config.train_batch_size", "global_batch_size", "samples", A::Last,
+                ":print\\] ++train_batch_size \\.++ ([0-9]++)$", "train_batch_size",
+                "DeepSpeed configuration: samples in one step of the whole job"),
+           "[2023-01-11 13:27:59,217] [INFO] [config.py:1024:print]   train_batch_size ............. 256"),
+        ex(rule("deepspeed.config.micro_batch", "micro_batch_size_per_gpu", "samples", A::Last,
+                ":print\\] ++train_micro_batch_size_per_gpu \\.*+ *+([0-9]++)$", "train_micro_batch_size_per_gpu",
+                "DeepSpeed configuration: samples one GPU takes in one forward/backward pass"),
+           "[2023-01-11 13:27:59,217] [INFO] [config.py:1024:print]   train_micro_batch_size_per_gpu  8"),
+        ex(rule("deepspeed.config.zero_stage", "zero_stage", "", A::Last,
+                ":print\\] ++zero_config \\.++ stage=([0-9])\\b", "zero_config",
+                "DeepSpeed configuration: ZeRO stage (0 = off)"),
+           "[2023-01-11 13:27:59,218] [INFO] [config.py:1024:print]   zero_config .................. stage=0 "
+           "contiguous_gradients=True reduce_scatter=True"),
+        ex(rule("deepspeed.op_load_time", "op_build_time_s", "s", A::Max,
+                "\\bTime to load [a-z0-9_]++ op: " + kNumP + " seconds", "Time to load ",
+                "DeepSpeed: seconds to build or load a JIT-compiled op (fused_adam, ...) on a rank; the longest"),
+           "Time to load fused_adam op: 50.29804468154907 seconds"),
+        ex(rule("nccl.coll_channels", "nccl_coll_channels", "channels", A::Last,
+                "NCCL INFO ([0-9]++) coll channels, ", " coll channels, ",
+                "NCCL: collective channels the communicator set up (init log with NCCL_DEBUG=INFO)"),
+           "[1,0]<stdout>:nv-ai-03:62491:62509 [0] NCCL INFO 12 coll channels, 16 p2p channels, 16 p2p channels per "
+           "peer"),
+        ex(rule("nccl.p2p_channels", "nccl_p2p_channels", "channels", A::Last,
+                "NCCL INFO [0-9]++ coll channels, ([0-9]++) p2p channels", " coll channels, ",
+                "NCCL: point-to-point channels the communicator set up (init log with NCCL_DEBUG=INFO)"),
+           "[1,0]<stdout>:nv-ai-03:62491:62509 [0] NCCL INFO 12 coll channels, 16 p2p channels, 16 p2p channels per "
+           "peer"),
     };
 }
 
@@ -279,6 +316,15 @@ QList<MetricPattern> generic()
         before(ex(rule("generic.samples_per_s", "throughput", "samples/s", A::Mean,
                     "(?<![0-9.])" + kNumP + "\\s*samples/s", "samples", "samples per second at a step"), "throughput 1234.5 samples/s"),
                "samples/s", notTotal),
+        // nvidia-smi nvlink -gt d: cumulative counters per GPU and link since the driver loaded.
+        ex(rule("nvidia_smi.nvlink_tx", "nvlink_tx_kib", "KiB", A::Last, "\\bLink [0-9]++: Data Tx: ([0-9]++) KiB",
+                ": Data Tx: ", "nvidia-smi nvlink -gt d: data sent over the last link listed, counted since the "
+                "driver loaded (two captures give the traffic between them)"),
+           "\t Link 0: Data Tx: 19241022 KiB"),
+        ex(rule("nvidia_smi.nvlink_rx", "nvlink_rx_kib", "KiB", A::Last, "\\bLink [0-9]++: Data Rx: ([0-9]++) KiB",
+                ": Data Rx: ", "nvidia-smi nvlink -gt d: data received over the last link listed, counted since the "
+                "driver loaded"),
+           "\t Link 0: Data Rx: 19255516 KiB"),
         // nccl-tests / rccl-tests.
         ex(rule("nccl.avg_busbw", "nccl_busbw_avg_gbps", "GB/s", A::Last, "# Avg bus bandwidth\\s*[=:]\\s*" + kNum,
              "bandwidth", "nccl-/rccl-tests: bus bandwidth averaged over the message sizes"), "# Avg bus bandwidth    : 2.31741"),
