@@ -4,6 +4,7 @@
 #include "app/cli/CliParser.h"
 #include "core/base/DiagnosticFormat.h"
 #include "core/base/InputLimits.h"
+#include "core/ingest/GpuSampleParser.h"
 #include "core/ingest/LogMetricExtractor.h"
 #include "core/ingest/StudyMetricPatterns.h"
 
@@ -60,6 +61,59 @@ int listReaders(CliContext &ctx, bool json)
     }
     ctx.out.flush();
     return int(ExitCode::Ok);
+}
+
+// GPU sample files (nvidia-smi CSV or dmon, rocm-smi table or CSV) read
+// through the same command: one summary line per GPU.
+QString opt(const std::optional<double> &v, const char *unit)
+{
+    return v ? QString::number(*v, 'f', 1) + QLatin1String(unit) : QStringLiteral("-");
+}
+
+void printGpus(CliContext &ctx, const GpuSampleSummary &g)
+{
+    const char *tool = g.tool == GpuSampleSummary::Tool::RocmSmi ? "rocm-smi" : "nvidia-smi";
+    ctx.out << QStringLiteral("GPU samples (%1): %2 row(s), %3 GPU(s), %4 s\n")
+                   .arg(QLatin1String(tool))
+                   .arg(g.rows)
+                   .arg(g.gpus.size())
+                   .arg(g.durationSeconds, 0, 'f', 1);
+    ctx.out << QStringLiteral("%1  %2  %3  %4  %5\n")
+                   .arg(QStringLiteral("gpu"), -16)
+                   .arg(QStringLiteral("util mean/peak"), -16)
+                   .arg(QStringLiteral("mem MiB mean/peak"), -20)
+                   .arg(QStringLiteral("temp C mean/peak"), -18)
+                   .arg(QStringLiteral("power W mean/peak"));
+    for (const GpuTimeline &t : g.gpus)
+        ctx.out << QStringLiteral("%1  %2  %3  %4  %5\n")
+                       .arg(t.key, -16)
+                       .arg(opt(t.meanUtilPercent, "%") + u'/' + opt(t.peakUtilPercent, "%"), -16)
+                       .arg(opt(t.meanMemUsedMiB, "") + u'/' + opt(t.peakMemUsedMiB, ""), -20)
+                       .arg(opt(t.meanTempC, "") + u'/' + opt(t.peakTempC, ""), -18)
+                       .arg(opt(t.meanPowerW, "") + u'/' + opt(t.peakPowerW, ""));
+}
+
+nlohmann::ordered_json gpusJson(const GpuSampleSummary &g)
+{
+    auto a = nlohmann::ordered_json::array();
+    auto put = [](nlohmann::ordered_json &j, const char *key, const std::optional<double> &v) {
+        j[key] = v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json();
+    };
+    for (const GpuTimeline &t : g.gpus) {
+        nlohmann::ordered_json j;
+        j["gpu"] = t.key.toStdString();
+        j["samples"] = t.seconds.size();
+        put(j, "util_mean_percent", t.meanUtilPercent);
+        put(j, "util_peak_percent", t.peakUtilPercent);
+        put(j, "mem_used_mean_mib", t.meanMemUsedMiB);
+        put(j, "mem_used_peak_mib", t.peakMemUsedMiB);
+        put(j, "temp_mean_c", t.meanTempC);
+        put(j, "temp_peak_c", t.peakTempC);
+        put(j, "power_mean_w", t.meanPowerW);
+        put(j, "power_peak_w", t.peakPowerW);
+        a.push_back(j);
+    }
+    return a;
 }
 
 nlohmann::ordered_json runEndsJson(const QList<RunEnd> &ends)
@@ -165,6 +219,10 @@ int MetricsCommand::run(CliContext &ctx, const QStringList &args)
     for (const Diagnostic &d : r.diagnostics)
         if (d.severity == Severity::Error)
             return ctx.unusable(d.message);
+    // The same file as GPU samples: a sampler's CSV or an smi table gives no log metric.
+    const GpuSampleSummary gpus = fromStdin ? GpuSampleSummary() : GpuSampleParser::parseFile(log);
+    if (!gpus.noSamples)
+        r.diagnostics.removeIf([](const Diagnostic &d) { return d.rule == QLatin1String("log-no-metrics"); });
 
     if (json) {
         nlohmann::ordered_json j;
@@ -187,12 +245,16 @@ int MetricsCommand::run(CliContext &ctx, const QStringList &args)
         }
         j["metrics"] = metrics;
         j["run_ends"] = runEndsJson(r.runEnds);
+        j["gpus"] = gpusJson(gpus);
         j["diagnostics"] = DiagnosticFormat::toJson(r.diagnostics);
         ctx.printJson("metrics", j);
         return int(ExitCode::Ok);
     }
+    if (!gpus.noSamples)
+        printGpus(ctx, gpus);
     if (r.metrics.isEmpty()) {
-        ctx.out << QStringLiteral("%1: no metrics found\n").arg(logName);
+        if (gpus.noSamples)
+            ctx.out << QStringLiteral("%1: no metrics found\n").arg(logName);
     } else {
         ctx.out << QStringLiteral("%1  %2  %3  %4  %5\n")
                        .arg(QStringLiteral("metric"), -24)

@@ -91,7 +91,7 @@ const Expect kTable[] = {
 // each: read right (metric, series, run end, GPU summary, a difference of two
 // captures) or reported here as not available, with why.
 struct ManifestValue {
-    enum class Kind { Metric, Series, RunEnd, Delta, GpuMeanUtil, GpuPeakMem, GpuUtilSamples, NotAvailable };
+    enum class Kind { Metric, Series, RunEnd, Delta, GpuMeanUtil, GpuPeakMem, GpuUtilSamples, GpuTemp, GpuPower, NotAvailable };
     const char *file;
     const char *what;   // as MANIFEST words it
     Kind kind;
@@ -179,8 +179,8 @@ const ManifestValue kManifest[] = {
     {"lumi-eap__Lumi-supercomputer__rccl-tests", "Avg bus bandwidth 2.31741", K::Metric, "nccl_busbw_avg_gbps",
      2.31741, 1e-9},
     {kRocm, "GPU% 0%", K::GpuMeanUtil, "", 0, 0},
-    {kRocm, "Temp 46.0 C", K::NotAvailable, "", 0, 0, "rocm-smi's temperature column is not read yet"},
-    {kRocm, "Power 102.0W or N/A", K::NotAvailable, "", 0, 0, "rocm-smi's power column is not read yet"},
+    {kRocm, "Temp 46.0 C", K::GpuTemp, "", 46.0, 0},
+    {kRocm, "Power 102.0W, N/A on the second GCD", K::GpuPower, "", 102.0, 0},
     {kRocm, "VRAM% 0%", K::NotAvailable, "", 0, 0,
      "the concise table's VRAM% is a share, not MiB used; memory is read from --showmeminfo vram"},
 };
@@ -318,6 +318,15 @@ QString checkManifest(const ManifestValue &v)
         const LogMetric *s = start.find(QLatin1String(v.metric));
         return m && s && near(m->value - s->value, v.value, v.tolerance) ? QString()
                                                                          : QStringLiteral("counters not read");
+    }
+    case K::GpuTemp:
+    case K::GpuPower: {
+        // Every task's GCD that printed a value; the doc cut shows task 0 with both.
+        const GpuSampleSummary g = GpuSampleParser::parseFile(path);
+        if (g.gpus.isEmpty())
+            return QStringLiteral("no GPU");
+        const auto &x = v.kind == K::GpuTemp ? g.gpus[0].meanTempC : g.gpus[0].meanPowerW;
+        return x && near(*x, v.value, v.tolerance) ? QString() : QStringLiteral("sensor");
     }
     case K::GpuMeanUtil:
     case K::GpuPeakMem:
