@@ -42,64 +42,6 @@ private Q_SLOTS:
     void nothingReadSaysWhy();
 };
 
-void TstIngestFrameworks::values_data()
-{
-    QTest::addColumn<QString>("file");
-    QTest::addColumn<QString>("metric");
-    QTest::addColumn<double>("value");   // NaN = must be absent
-    QTest::addColumn<int>("count");
-    QTest::addColumn<QString>("rule");   // of the chosen value
-    auto row = [](const char *name, const char *file, const char *metric, double value, int count, const char *rule) {
-        QTest::newRow(name) << QString::fromLatin1(file) << QString::fromLatin1(metric) << value << count
-                            << QString::fromLatin1(rule);
-    };
-    row("hf it/s, nested eval bar ignored", "hf-trainer.out", "it_per_s", 2.86, 5, "tqdm.it_per_s");
-    row("hf steps", "hf-trainer.out", "steps_done", 400, 6, "tqdm.steps_done");
-    row("hf train loss", "hf-trainer.out", "train_loss", 1.9571, 4, "hf.block.train_loss");
-    row("hf eval loss", "hf-trainer.out", "eval_loss", 1.6543, 3, "hf.block.eval_loss");
-    row("hf eval accuracy", "hf-trainer.out", "eval_accuracy", 0.7031, 3, "hf.block.eval_accuracy");
-    row("hf runtime H:MM:SS.ff", "hf-trainer.out", "train_time_s", 140.12, 2, "hf.block.train_runtime");
-    row("hf eval runtime", "hf-trainer.out", "eval_runtime_s", 3.10, 3, "hf.block.eval_runtime");
-    row("hf samples/s", "hf-trainer.out", "samples_per_s", 456.74, 2, "hf.block.train_samples_per_second");
-    row("hf eval samples/s", "hf-trainer.out", "eval_samples_per_s", 322.58, 3, "hf.block.eval_samples_per_second");
-    row("deepspeed running avg", "deepspeed-8ranks.out", "samples_per_s", 811.75, 3,
-        "deepspeed.running_avg_samples_per_sec");
-    row("deepspeed per step", "deepspeed-8ranks.out", "throughput", 810.0, 3, "deepspeed.curr_samples_per_sec");
-    row("deepspeed memory", "deepspeed-8ranks.out", "gpu_mem_max_alloc_gb", 6.3, 3, "deepspeed.max_mem_allocated");
-    row("ptdist rank 0 per GPU", "ptdist-8ranks-labelled.out", "throughput_per_gpu", 201.0, 2,
-        "pytorch.ptdist.images_per_sec_per_gpu");
-    row("ptdist total", "ptdist-8ranks-labelled.out", "samples_per_s", 1636.0, 1, "pytorch.ptdist.total_average");
-    row("ptdist no mixed throughput", "ptdist-8ranks-labelled.out", "throughput", kNaN, 0, "");
-    row("torchrun loss, rank 1 ignored", "torchrun-tee.out", "train_loss", 0.1667, 3, "pytorch.example.epoch_loss");
-    row("torchrun epoch time", "torchrun-tee.out", "epoch_time_s", 1.2, 3, "pytorch.example.epoch_time");
-    row("torchrun epoch throughput", "torchrun-tee.out", "throughput", 2000.0, 3,
-        "pytorch.example.epoch_samples_per_s");
-    row("torchrun accuracy", "torchrun-tee.out", "test_accuracy", 0.9555, 1, "pytorch.example.test_accuracy");
-    row("torchrun total", "torchrun-tee.out", "samples_per_s", 1666.7, 1, "pytorch.example.samples_per_s");
-    row("torchrun world size", "torchrun-tee.out", "world_size", 2, 1, "generic.world_size");
-    row("keras3 ansi epoch time", "keras3-ansi.out", "epoch_time_s", 2.5, 2, "keras.epoch_time");
-    row("keras3 ansi accuracy", "keras3-ansi.out", "train_accuracy", 0.9671, 2, "keras.train_accuracy");
-    row("keras3 ansi val accuracy", "keras3-ansi.out", "val_accuracy", 0.9712, 2, "keras.val_accuracy");
-    row("keras3 ansi loss", "keras3-ansi.out", "train_loss", 0.1105, 2, "keras.train_loss");
-    row("horovod iter per GPU", "horovod-pytorch-8ranks.out", "throughput_per_gpu", 907.0 / 3, 3,
-        "horovod.iter_img_per_sec_per_gpu");
-    row("horovod per GPU", "horovod-pytorch-8ranks.out", "samples_per_s_per_gpu", 302.3, 1,
-        "horovod.img_per_sec_per_gpu");
-    row("horovod total, rank 3 ignored", "horovod-pytorch-8ranks.out", "samples_per_s", 2418.7, 1,
-        "horovod.total_img_per_sec");
-    row("lightning world size", "lightning-ddp.out", "world_size", 2, 2, "lightning.world_size");
-    row("lightning it/s", "lightning-ddp.out", "it_per_s", 11.35, 2, "tqdm.it_per_s");
-    row("lightning bar and logged loss", "lightning-ddp.out", "train_loss", 0.544, 3, "lightning.logged.train_loss");
-    row("lightning val acc", "lightning-ddp.out", "val_accuracy", 0.861, 2, "lightning.logged.val_acc");
-    row("lightning test acc", "lightning-ddp.out", "test_accuracy", 0.8544, 1, "lightning.logged.test_acc");
-    row("tqdm s/it", "tqdm-slow.out", "it_per_s", 1.0 / 12.3, 3, "tqdm.s_per_it");
-    row("tqdm total", "tqdm-slow.out", "steps_total", 20, 4, "tqdm.steps_total_slow");
-    row("nccl peak out-of-place", "nccl-tests-label.out", "nccl_busbw_peak_gbps", 151.48, 3, "nccl.busbw_table");
-    row("nccl average", "nccl-tests-label.out", "nccl_busbw_avg_gbps", 92.1866, 1, "nccl.avg_busbw");
-    row("truncated: complete lines", "truncated.out", "test_accuracy", 0.9871, 1, "keras.test_accuracy");
-    stackRows(row);
-}
-
 // The training stacks' readers (StackReaders.cpp) on their fixtures.
 template <typename Row>
 void stackRows(Row row)
@@ -166,6 +108,64 @@ void stackRows(Row row)
     row("flax mnist train accuracy", "flax-clu.out", "train_accuracy", 0.9902, 1, "flax.mnist.train_accuracy");
     row("flax train loss last", "flax-clu.out", "train_loss", 0.0312, 3, "pytorch.example.train_loss");
     row("unscoped tokens/s never a metric", "slurm-ends.out", "tokens_per_s", kNaN, 0, "");
+}
+
+void TstIngestFrameworks::values_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("metric");
+    QTest::addColumn<double>("value");   // NaN = must be absent
+    QTest::addColumn<int>("count");
+    QTest::addColumn<QString>("rule");   // of the chosen value
+    auto row = [](const char *name, const char *file, const char *metric, double value, int count, const char *rule) {
+        QTest::newRow(name) << QString::fromLatin1(file) << QString::fromLatin1(metric) << value << count
+                            << QString::fromLatin1(rule);
+    };
+    row("hf it/s, nested eval bar ignored", "hf-trainer.out", "it_per_s", 2.86, 5, "tqdm.it_per_s");
+    row("hf steps", "hf-trainer.out", "steps_done", 400, 6, "tqdm.steps_done");
+    row("hf train loss", "hf-trainer.out", "train_loss", 1.9571, 4, "hf.block.train_loss");
+    row("hf eval loss", "hf-trainer.out", "eval_loss", 1.6543, 3, "hf.block.eval_loss");
+    row("hf eval accuracy", "hf-trainer.out", "eval_accuracy", 0.7031, 3, "hf.block.eval_accuracy");
+    row("hf runtime H:MM:SS.ff", "hf-trainer.out", "train_time_s", 140.12, 2, "hf.block.train_runtime");
+    row("hf eval runtime", "hf-trainer.out", "eval_runtime_s", 3.10, 3, "hf.block.eval_runtime");
+    row("hf samples/s", "hf-trainer.out", "samples_per_s", 456.74, 2, "hf.block.train_samples_per_second");
+    row("hf eval samples/s", "hf-trainer.out", "eval_samples_per_s", 322.58, 3, "hf.block.eval_samples_per_second");
+    row("deepspeed running avg", "deepspeed-8ranks.out", "samples_per_s", 811.75, 3,
+        "deepspeed.running_avg_samples_per_sec");
+    row("deepspeed per step", "deepspeed-8ranks.out", "throughput", 810.0, 3, "deepspeed.curr_samples_per_sec");
+    row("deepspeed memory", "deepspeed-8ranks.out", "gpu_mem_max_alloc_gb", 6.3, 3, "deepspeed.max_mem_allocated");
+    row("ptdist rank 0 per GPU", "ptdist-8ranks-labelled.out", "throughput_per_gpu", 201.0, 2,
+        "pytorch.ptdist.images_per_sec_per_gpu");
+    row("ptdist total", "ptdist-8ranks-labelled.out", "samples_per_s", 1636.0, 1, "pytorch.ptdist.total_average");
+    row("ptdist no mixed throughput", "ptdist-8ranks-labelled.out", "throughput", kNaN, 0, "");
+    row("torchrun loss, rank 1 ignored", "torchrun-tee.out", "train_loss", 0.1667, 3, "pytorch.example.epoch_loss");
+    row("torchrun epoch time", "torchrun-tee.out", "epoch_time_s", 1.2, 3, "pytorch.example.epoch_time");
+    row("torchrun epoch throughput", "torchrun-tee.out", "throughput", 2000.0, 3,
+        "pytorch.example.epoch_samples_per_s");
+    row("torchrun accuracy", "torchrun-tee.out", "test_accuracy", 0.9555, 1, "pytorch.example.test_accuracy");
+    row("torchrun total", "torchrun-tee.out", "samples_per_s", 1666.7, 1, "pytorch.example.samples_per_s");
+    row("torchrun world size", "torchrun-tee.out", "world_size", 2, 1, "generic.world_size");
+    row("keras3 ansi epoch time", "keras3-ansi.out", "epoch_time_s", 2.5, 2, "keras.epoch_time");
+    row("keras3 ansi accuracy", "keras3-ansi.out", "train_accuracy", 0.9671, 2, "keras.train_accuracy");
+    row("keras3 ansi val accuracy", "keras3-ansi.out", "val_accuracy", 0.9712, 2, "keras.val_accuracy");
+    row("keras3 ansi loss", "keras3-ansi.out", "train_loss", 0.1105, 2, "keras.train_loss");
+    row("horovod iter per GPU", "horovod-pytorch-8ranks.out", "throughput_per_gpu", 907.0 / 3, 3,
+        "horovod.iter_img_per_sec_per_gpu");
+    row("horovod per GPU", "horovod-pytorch-8ranks.out", "samples_per_s_per_gpu", 302.3, 1,
+        "horovod.img_per_sec_per_gpu");
+    row("horovod total, rank 3 ignored", "horovod-pytorch-8ranks.out", "samples_per_s", 2418.7, 1,
+        "horovod.total_img_per_sec");
+    row("lightning world size", "lightning-ddp.out", "world_size", 2, 2, "lightning.world_size");
+    row("lightning it/s", "lightning-ddp.out", "it_per_s", 11.35, 2, "tqdm.it_per_s");
+    row("lightning bar and logged loss", "lightning-ddp.out", "train_loss", 0.544, 3, "lightning.logged.train_loss");
+    row("lightning val acc", "lightning-ddp.out", "val_accuracy", 0.861, 2, "lightning.logged.val_acc");
+    row("lightning test acc", "lightning-ddp.out", "test_accuracy", 0.8544, 1, "lightning.logged.test_acc");
+    row("tqdm s/it", "tqdm-slow.out", "it_per_s", 1.0 / 12.3, 3, "tqdm.s_per_it");
+    row("tqdm total", "tqdm-slow.out", "steps_total", 20, 4, "tqdm.steps_total_slow");
+    row("nccl peak out-of-place", "nccl-tests-label.out", "nccl_busbw_peak_gbps", 151.48, 3, "nccl.busbw_table");
+    row("nccl average", "nccl-tests-label.out", "nccl_busbw_avg_gbps", 92.1866, 1, "nccl.avg_busbw");
+    row("truncated: complete lines", "truncated.out", "test_accuracy", 0.9871, 1, "keras.test_accuracy");
+    stackRows(row);
 }
 
 void TstIngestFrameworks::values()

@@ -491,7 +491,7 @@ void TstIngestGpu::labelledTasksKeptApart()
 
 void TstIngestGpu::temperatureAndPowerAnyOrder()
 {
-    const GpuSampleSummary s = GpuSampleParser::parseFile(data("nvidia-smi-temp-power.csv"));
+    const GpuSampleSummary s = GpuSampleParser::parseFile(ingest(QStringLiteral("nvidia-smi-temp-power.csv")));
     QCOMPARE(s.rows, qint64(4));
     QCOMPARE(s.gpus.size(), 2);
     const GpuTimeline &g0 = s.gpus[0];
@@ -506,7 +506,7 @@ void TstIngestGpu::temperatureAndPowerAnyOrder()
 
 void TstIngestGpu::dmonRead()
 {
-    const GpuSampleSummary s = GpuSampleParser::parseFile(data("nvidia-smi-dmon.txt"));
+    const GpuSampleSummary s = GpuSampleParser::parseFile(ingest(QStringLiteral("nvidia-smi-dmon.txt")));
     QCOMPARE(s.tool, GpuSampleSummary::Tool::NvidiaSmi);
     QCOMPARE(s.rows, qint64(4));
     QCOMPARE(s.gpus.size(), 2);
