@@ -152,7 +152,8 @@ int MetricsCommand::run(CliContext &ctx, const QStringList &args)
                        "invalid pattern)."));
     a.value({QStringLiteral("patterns")}, QStringLiteral("FILE"),
             QStringLiteral("add your own patterns (JSON, see below)"));
-    a.flag({QStringLiteral("list-readers")}, QStringLiteral("list every built-in reader with a line it reads, then exit"));
+    a.flag({QStringLiteral("list-readers")},
+           QStringLiteral("list every built-in reader with a line it reads, then exit"));
     a.footer(QStringLiteral("--patterns FILE: a JSON array of {\"name\", \"regex\", \"unit\",\n"
                             "\"aggregation\": \"last|mean|max|min|per-rank-sum\"} (or a study's notes object with\n"
                             "\"metricPatterns\"); a pattern with a built-in name replaces that metric's value.\n"

@@ -38,8 +38,7 @@ double share(const double *byteShare, uint16_t lo, uint16_t hi)
 // How often a bucket lets a position through, estimated as independent bytes.
 double cost(const double *byteShare, const Bucket &b)
 {
-    return share(byteShare, b.lo[0], b.hi[0]) * share(byteShare, b.lo[1], b.hi[1])
-           * share(byteShare, b.lo[2], b.hi[2]);
+    return share(byteShare, b.lo[0], b.hi[0]) * share(byteShare, b.lo[1], b.hi[1]) * share(byteShare, b.lo[2], b.hi[2]);
 }
 
 Bucket with(Bucket b, const int bytes[3])

@@ -136,7 +136,8 @@ bool rocmConciseRow(std::string_view line, RocmConcise &row)
             row.powerW = withSuffix(t, "W");
             break;
         }
-        row.tempC = withSuffix(t, "\xc2\xb0" "C");
+        row.tempC = withSuffix(t, "\xc2\xb0"
+                                  "C");
         if (std::isnan(row.tempC))
             row.tempC = withSuffix(t, "c");
         tempSeen = !std::isnan(row.tempC);

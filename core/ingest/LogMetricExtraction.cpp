@@ -186,8 +186,7 @@ void LogMetricExtractor::scanLine(Scan &s, int group, const char *ls, const char
                 continue;
             }
             const int rank = found[i].rank >= 0 ? found[i].rank : s.lineRank;
-            if (m_rank0Only && rank > 0 && !c.pattern.anyRank
-                && c.pattern.aggregation != MetricAggregation::PerRankSum)
+            if (m_rank0Only && rank > 0 && !c.pattern.anyRank && c.pattern.aggregation != MetricAggregation::PerRankSum)
                 continue;
             const Hit h{off, le - s.begin, found[i].value, found[i].step, rank, pi};
             QList<Hit> &list = c.pattern.ambiguous ? s.ambiguous : s.hits[c.metric];
@@ -232,7 +231,8 @@ void LogMetricExtractor::scanAll(Scan &s) const
             s.doneUntil[anchor] = le;
             scanLine(s, anchor, ls, le);
         } else if (auto e = RunEndReader::readLine(std::string_view(ls, size_t(le - ls)));
-                   e && ls - begin < s.tail && (s.result.runEnds.isEmpty() || s.result.runEnds.back().text != e->text)) {
+                   e && ls - begin < s.tail
+                   && (s.result.runEnds.isEmpty() || s.result.runEnds.back().text != e->text)) {
             e->line = ls - begin;   // an offset until report() counts lines
             s.result.runEnds.append(*e);
         }
@@ -350,7 +350,11 @@ void LogMetricExtractor::report(Scan &s) const
         qint64 lastLine = 1;
         for (const char *t = s.begin; t < s.begin + s.tail; ++t)
             lastLine += *t == '\n' ? 1 : 0;
-        result.diagnostics.append({Severity::Info, QStringLiteral("log-truncated-line"), {}, int(lastLine), 0,
+        result.diagnostics.append({Severity::Info,
+                                   QStringLiteral("log-truncated-line"),
+                                   {},
+                                   int(lastLine),
+                                   0,
                                    QStringLiteral("line %1: the log ends without a line break, so its last line may be "
                                                   "cut off; values on it were not read")
                                        .arg(lastLine),
@@ -385,7 +389,11 @@ void LogMetricExtractor::report(Scan &s) const
         LogMetric m = aggregate(s.hits[i], s.begin, lineOf);
         if (m.aggregation == MetricAggregation::PerRankSum && m.ranks < 2) {
             result.diagnostics.append(
-                {Severity::Info, QStringLiteral("metric-per-rank-unlabelled"), m.name, int(m.line), 0,
+                {Severity::Info,
+                 QStringLiteral("metric-per-rank-unlabelled"),
+                 m.name,
+                 int(m.line),
+                 0,
                  QStringLiteral("%1 value(s) but lines labelled with %2 rank(s); a per-rank sum needs labels "
                                 "from every rank (srun --label, torchrun --tee 3); not reported")
                      .arg(m.count)
@@ -411,7 +419,11 @@ void LogMetricExtractor::reportUnread(Scan &s, const QHash<qint64, qint64> &line
         const Hit &first = *it.value().front();
         const qint64 line = lineOf.value(first.offset);
         result.diagnostics.append(
-            {Severity::Warning, QStringLiteral("metric-ambiguous"), p.rule, int(line), 0,
+            {Severity::Warning,
+             QStringLiteral("metric-ambiguous"),
+             p.rule,
+             int(line),
+             0,
              QStringLiteral("line %1: %2 value(s) like %3 %4 (rule %5: %6), but the line does not say whether it is "
                             "one GPU's or the whole job's, so it is not reported; add a pattern (--patterns) naming "
                             "the metric you know it is")
@@ -433,13 +445,18 @@ void LogMetricExtractor::reportUnread(Scan &s, const QHash<qint64, qint64> &line
     for (qint64 off : s.nearMisses)
         closest += QStringLiteral("\n  line %1: %2").arg(lineOf.value(off)).arg(quotedLine(s.begin, off, s.end));
     result.diagnostics.append(
-        {Severity::Warning, QStringLiteral("log-no-metrics"), {}, 0, 0,
+        {Severity::Warning,
+         QStringLiteral("log-no-metrics"),
+         {},
+         0,
+         0,
          QStringLiteral("no value was read: %1 rules of these readers looked for their text (%2; `scalelab metrics "
                         "--list-readers` shows each with an example line); %3")
              .arg(m_patterns.size())
              .arg(families.join(QStringLiteral(", ")),
-                  closest.isEmpty() ? QStringLiteral("no line held any reader's fixed text")
-                                    : QStringLiteral("lines that held a reader's text but no value it reads:") + closest),
+                  closest.isEmpty()
+                      ? QStringLiteral("no line held any reader's fixed text")
+                      : QStringLiteral("lines that held a reader's text but no value it reads:") + closest),
          {}});
 }
 

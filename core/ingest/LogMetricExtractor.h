@@ -174,8 +174,8 @@ private:
         int pattern;
     };
     struct Scan;   // the state of one extract() (LogMetricExtraction.cpp)
-    int matchSegment(const Compiled &c, std::string_view line, std::optional<QString> &text, SegmentMatch *out,
-                     int max, bool *tooLong) const;
+    int matchSegment(const Compiled &c, std::string_view line, std::optional<QString> &text, SegmentMatch *out, int max,
+                     bool *tooLong) const;
     void scanLine(Scan &s, int group, const char *ls, const char *le) const;
     void scanAll(Scan &s) const;
     void report(Scan &s) const;

@@ -70,9 +70,9 @@ std::optional<RunEnd> exited(std::string_view line, size_t at)
     while (!who.empty() && (who.back() == ' ' || who.back() == ':'))
         who.remove_suffix(1);
     const size_t colon = who.find(": ");
-    e.scope = colon == std::string_view::npos ? text(who)
-                                              : text(who.substr(colon + 2)) + QStringLiteral(" on ")
-                                                    + text(who.substr(0, colon));
+    e.scope = colon == std::string_view::npos
+                  ? text(who)
+                  : text(who.substr(colon + 2)) + QStringLiteral(" on ") + text(who.substr(0, colon));
     return e;
 }
 
@@ -140,7 +140,8 @@ QString RunEnd::describe() const
 
 QList<QByteArray> RunEndReader::anchors()
 {
-    return {QByteArrayLiteral("*** "), QByteArrayLiteral("oom-kill event"), QByteArrayLiteral("Exited with exit code ")};
+    return {QByteArrayLiteral("*** "), QByteArrayLiteral("oom-kill event"),
+            QByteArrayLiteral("Exited with exit code ")};
 }
 
 std::optional<RunEnd> RunEndReader::readLine(std::string_view line)

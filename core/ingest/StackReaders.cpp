@@ -43,16 +43,19 @@ namespace {
 
 QList<MetricPattern> megatron()
 {
-    const char *iterLine = "[2024-05-01 10:00:00] iteration      200/  317892 | consumed samples:       153600 | elapsed "
-                           "time per iteration (ms): 14541.4 | throughput per GPU (TFLOP/s/GPU): 68.6 | learning rate: "
-                           "2.407E-04 | global batch size:   768 | lm loss: 5.897035E+00 | loss scale: 8192.0 | grad "
-                           "norm: 0.312 | number of skipped iterations:   0 | number of nan iterations:   0 |";
-    const char *dsLine = " iteration      200/  317892 | consumed samples:       153600 | consumed tokens:    629145600 | "
-                         "elapsed time per iteration (ms): 14541.4 | learning rate: 2.407E-04 | global batch size:   "
-                         "768 | lm loss: 5.897035E+00 | loss scale: 8192.0 | actual seqlen:  4096 | number of skipped "
-                         "iterations:   0 | number of nan iterations:   0 | samples per second: 52.815 | tokens per gpu "
-                         "per second (tgs): 1126.713 | TFLOPs: 68.63 |";
-    const char *valLine = " validation loss at iteration 1000 | lm loss value: 5.412345E+00 | lm loss PPL: 2.241234E+02 | ";
+    const char *iterLine =
+        "[2024-05-01 10:00:00] iteration      200/  317892 | consumed samples:       153600 | elapsed "
+        "time per iteration (ms): 14541.4 | throughput per GPU (TFLOP/s/GPU): 68.6 | learning rate: "
+        "2.407E-04 | global batch size:   768 | lm loss: 5.897035E+00 | loss scale: 8192.0 | grad "
+        "norm: 0.312 | number of skipped iterations:   0 | number of nan iterations:   0 |";
+    const char *dsLine =
+        " iteration      200/  317892 | consumed samples:       153600 | consumed tokens:    629145600 | "
+        "elapsed time per iteration (ms): 14541.4 | learning rate: 2.407E-04 | global batch size:   "
+        "768 | lm loss: 5.897035E+00 | loss scale: 8192.0 | actual seqlen:  4096 | number of skipped "
+        "iterations:   0 | number of nan iterations:   0 | samples per second: 52.815 | tokens per gpu "
+        "per second (tgs): 1126.713 | TFLOPs: 68.63 |";
+    const char *valLine =
+        " validation loss at iteration 1000 | lm loss value: 5.412345E+00 | lm loss PPL: 2.241234E+02 | ";
     const char *testLine = " validation loss at the end of training for test data | lm loss value: 5.398765E+00 | lm "
                            "loss PPL: 2.211234E+02 | ";
     const QStringList notTest{QStringLiteral("for test data")};
@@ -90,12 +93,12 @@ QList<MetricPattern> megatron()
                      "iteration "),
            iterLine),
         ex(rule("megatron.global_batch_size", "global_batch_size", "samples", A::Last,
-                "\\| global batch size: *+([0-9]++) \\|", "| global batch size:",
-                "Megatron: samples in one iteration of the whole job"),
+                "\\| global batch size: *+([0-9]++) \\|",
+                "| global batch size:", "Megatron: samples in one iteration of the whole job"),
            iterLine),
         ex(stepAfter(excluding(rule("megatron.val_loss", "val_loss", "", A::Last,
-                                    "validation loss at [^|]*+\\| lm loss value: " + kNumP, "| lm loss value: ",
-                                    "Megatron: language-model loss on the validation set"),
+                                    "validation loss at [^|]*+\\| lm loss value: " + kNumP,
+                                    "| lm loss value: ", "Megatron: language-model loss on the validation set"),
                                notTest),
                      "validation loss at iteration "),
            valLine),
@@ -105,9 +108,8 @@ QList<MetricPattern> megatron()
                                notTest),
                      "validation loss at iteration "),
            valLine),
-        ex(rule("megatron.test_loss", "test_loss", "", A::Last,
-                "for test data \\| lm loss value: " + kNumP, "| lm loss value: ",
-                "Megatron: language-model loss on the test set at the end of training"),
+        ex(rule("megatron.test_loss", "test_loss", "", A::Last, "for test data \\| lm loss value: " + kNumP,
+                "| lm loss value: ", "Megatron: language-model loss on the test set at the end of training"),
            testLine),
         ex(stepAfter(rule("megatron_ds.samples_per_sec", "throughput", "samples/s", A::Mean,
                           "\\| samples per second: " + kNumP, "| samples per second: ",
@@ -138,8 +140,8 @@ QList<MetricPattern> nemo()
     const char *bar = "Epoch 0: : 100%|██████████| 50/50 [31:51<00:00, reduced_train_loss=6.130, global_step=50.0, "
                       "consumed_samples=76800.0, train_step_timing in s=5.900, val_loss=6.250]";
     return {
-        ex(stepAfter(rule("nemo.reduced_train_loss", "train_loss", "", A::Last,
-                          "\\breduced_train_loss[=:] ?+" + kNumP, "reduced_train_loss",
+        ex(stepAfter(rule("nemo.reduced_train_loss", "train_loss", "", A::Last, "\\breduced_train_loss[=:] ?+" + kNumP,
+                          "reduced_train_loss",
                           "NeMo: training loss averaged over the data-parallel ranks at the last logged step"),
                      "global_step"),
            bar),
@@ -164,17 +166,16 @@ QList<MetricPattern> fairseq()
                           "over all workers), mean of the intervals"),
                      "num_updates="),
            inner),
-        ex(stepAfter(rule("fairseq.ups", "updates_per_s", "updates/s", A::Mean, "\\bups=" + kNumP, "ups=",
-                          "fairseq: optimizer updates per second of the whole job over a log interval, mean"),
+        ex(stepAfter(rule("fairseq.ups", "updates_per_s", "updates/s", A::Mean, "\\bups=" + kNumP,
+                          "ups=", "fairseq: optimizer updates per second of the whole job over a log interval, mean"),
                      "num_updates="),
            inner),
         ex(rule("fairseq.json_wps", "tokens_per_s", "tokens/s", A::Mean, "\"wps\": \"" + kNumP + "\"", "\"wps\": ",
                 "fairseq (--log-format json): target tokens per second of the whole job over a log interval"),
            "{\"epoch\": 1, \"update\": 0.205, \"loss\": \"9.123\", \"wps\": \"40213.5\", \"ups\": \"2.31\", "
            "\"num_updates\": \"100\"}"),
-        ex(step(rule("fairseq.epoch_train_loss", "train_loss", "", A::Last,
-                     "\\| epoch ([0-9]++) \\| loss " + kNumP, "| loss ",
-                     "fairseq: training loss of the epoch (base 2)"),
+        ex(step(rule("fairseq.epoch_train_loss", "train_loss", "", A::Last, "\\| epoch ([0-9]++) \\| loss " + kNumP,
+                     "| loss ", "fairseq: training loss of the epoch (base 2)"),
                 2, 1),
            "2021-03-05 10:19:00 | INFO | train | epoch 001 | loss 8.456 | nll_loss 8.1 | ppl 274.4 | wps 40102.2 | "
            "ups 2.3 | num_updates 487"),
@@ -188,8 +189,8 @@ QList<MetricPattern> fairseq()
                 "fairseq (--eval-bleu): BLEU on the validation subset at the end of an epoch"),
            valid),
         ex(rule("fairseq.generate_bleu", "test_bleu", "BLEU", A::Last,
-                "Generate [^ ]++ with beam=[0-9]++: BLEU4? = " + kNumP, "with beam=",
-                "fairseq-generate: corpus BLEU of the generated translations"),
+                "Generate [^ ]++ with beam=[0-9]++: BLEU4? = " + kNumP,
+                "with beam=", "fairseq-generate: corpus BLEU of the generated translations"),
            "2021-03-05 11:00:00 | INFO | fairseq_cli.generate | Generate test with beam=5: BLEU4 = 27.32, "
            "59.1/33.1/20.6/13.2 (BP=1.000, ratio=1.018, syslen=64012, reflen=62877)"),
     };
@@ -197,9 +198,10 @@ QList<MetricPattern> fairseq()
 
 QList<MetricPattern> mlperf()
 {
-    const char *eval = ":::MLLOG {\"namespace\": \"\", \"time_ms\": 1620167046347, \"event_type\": \"POINT_IN_TIME\", "
-                       "\"key\": \"eval_accuracy\", \"value\": 0.7612, \"metadata\": {\"file\": \"fit.py\", \"lineno\": "
-                       "521, \"epoch_num\": 40}}";
+    const char *eval =
+        ":::MLLOG {\"namespace\": \"\", \"time_ms\": 1620167046347, \"event_type\": \"POINT_IN_TIME\", "
+        "\"key\": \"eval_accuracy\", \"value\": 0.7612, \"metadata\": {\"file\": \"fit.py\", \"lineno\": "
+        "521, \"epoch_num\": 40}}";
     return {
         ex(stepAfter(rule("mlperf.eval_accuracy", "mlperf_eval_accuracy", "", A::Last,
                           "\"key\": \"eval_accuracy\", \"value\": " + kNumP, "\"eval_accuracy\"",
@@ -254,8 +256,7 @@ QList<MetricPattern> nanoGptAndLlmC()
                 2, 1),
            iter),
         ex(step(form(rule("nanogpt.mfu", "mfu", "", A::Last, "\\biter ([0-9]++): [^\\r\\n]*?, mfu " + kUNumP + "%",
-                          ", mfu ",
-                          "nanoGPT: running model-FLOPs utilisation of one GPU against an A100's bf16 peak"),
+                          ", mfu ", "nanoGPT: running model-FLOPs utilisation of one GPU against an A100's bf16 peak"),
                      ValueForm::Percent),
                 2, 1),
            iter),
@@ -269,18 +270,20 @@ QList<MetricPattern> nanoGptAndLlmC()
                      "llm.c: training loss of the step (mean over the micro-batches of all processes)"),
                 2, 1),
            llmc),
-        ex(step(form(rule("llmc.step_time", "iteration_time_s", "s", A::Mean,
-                          "\\bstep *+([0-9]++)/[0-9]++ \\| train loss [^|]*+\\|[^|]*+\\|[^|]*+\\| " + kUNumP + " ms \\|",
-                          "| train loss ", "llm.c: seconds of one step of the whole job, mean of the logged steps"),
-                     ValueForm::Milliseconds),
-                2, 1),
+        ex(step(
+               form(rule("llmc.step_time", "iteration_time_s", "s", A::Mean,
+                         "\\bstep *+([0-9]++)/[0-9]++ \\| train loss [^|]*+\\|[^|]*+\\|[^|]*+\\| " + kUNumP + " ms \\|",
+                         "| train loss ", "llm.c: seconds of one step of the whole job, mean of the logged steps"),
+                    ValueForm::Milliseconds),
+               2, 1),
            llmc),
         ex(stepAfter(form(rule("llmc.mfu", "mfu", "", A::Last, "\\| " + kUNumP + "% [a-z0-9]++ MFU \\|", " MFU |",
                                "llm.c: model-FLOPs utilisation of one GPU at the step"),
                           ValueForm::Percent),
                      "step "),
            llmc),
-        ex(stepAfter(rule("llmc.tokens_per_s", "tokens_per_s", "tokens/s", A::Mean, "\\| " + kUNumP + " tok/s", " tok/s",
+        ex(stepAfter(rule("llmc.tokens_per_s", "tokens_per_s", "tokens/s", A::Mean, "\\| " + kUNumP + " tok/s",
+                          " tok/s",
                           "llm.c: tokens per second of the whole job (batch x sequence x processes / step time), "
                           "mean of the logged steps"),
                      "step "),
@@ -304,15 +307,14 @@ QList<MetricPattern> deepSpeedChat()
                           "Latency: [0-9.]++ ?s, TFLOPs: " + kUNumP + ", Samples/sec: ", "Samples/sec: ",
                           "DeepSpeed-Chat: one device's FLOPs divided by the whole world size and the step time")),
            perf),
-        ex(rule("dschat.eval_ppl", "val_ppl", "", A::Last, "\\bppl: " + kNumP + ", loss: ", "ppl: ",
-                "DeepSpeed-Chat: perplexity on the evaluation set"),
+        ex(rule("dschat.eval_ppl", "val_ppl", "", A::Last,
+                "\\bppl: " + kNumP + ", loss: ", "ppl: ", "DeepSpeed-Chat: perplexity on the evaluation set"),
            "ppl: 12.345678, loss: 2.513311"),
-        ex(rule("dschat.eval_loss", "val_loss", "", A::Last, "\\bppl: [0-9.einf]++, loss: " + kNumP, "ppl: ",
-                "DeepSpeed-Chat: loss on the evaluation set"),
+        ex(rule("dschat.eval_loss", "val_loss", "", A::Last, "\\bppl: [0-9.einf]++, loss: " + kNumP,
+                "ppl: ", "DeepSpeed-Chat: loss on the evaluation set"),
            "ppl: 12.345678, loss: 2.513311"),
-        ex(step(rule("dschat.epoch_loss", "train_loss", "", A::Last,
-                     "\\bEpoch ([0-9]++)/[0-9]++ with loss " + kNumP, " with loss ",
-                     "DeepSpeed-Chat: mean training loss of the epoch"),
+        ex(step(rule("dschat.epoch_loss", "train_loss", "", A::Last, "\\bEpoch ([0-9]++)/[0-9]++ with loss " + kNumP,
+                     " with loss ", "DeepSpeed-Chat: mean training loss of the epoch"),
                 2, 1),
            "Epoch 1/1 with loss 2.345678"),
         ex(rule("dschat.reward", "reward_score", "", A::Last, "Average reward score: " + kNumP, "reward score",
@@ -329,8 +331,8 @@ QList<MetricPattern> timm()
                        "Acc@5: 91.2500 (92.8620)";
     return {
         ex(step(rule("timm.train_rate", "throughput", "samples/s", A::Mean,
-                     "\\bTrain: ([0-9]++) \\[[^\\r\\n]*?Time: [0-9.]++s, *+" + kUNumP + "/s", "Train: ",
-                     "timm: samples per second of the whole job (all ranks) at a log interval, mean"),
+                     "\\bTrain: ([0-9]++) \\[[^\\r\\n]*?Time: [0-9.]++s, *+" + kUNumP + "/s",
+                     "Train: ", "timm: samples per second of the whole job (all ranks) at a log interval, mean"),
                 2, 1),
            train),
         ex(step(rule("timm.train_loss", "train_loss", "", A::Last, "\\bTrain: ([0-9]++) \\[[^\\r\\n]*?Loss: *+" + kNumP,
@@ -350,8 +352,8 @@ QList<MetricPattern> timm()
                 ValueForm::Percent),
            test),
         ex(step(rule("timm.val_loss", "val_loss", "", A::Last,
-                     "\\bTest: \\[ *+([0-9]++)/\\1\\][^\\r\\n]*?Loss: *+[0-9.]++ \\( *+" + kNumP + "\\)", "Acc@1: ",
-                     "timm: loss on the validation set (average at its last batch)"),
+                     "\\bTest: \\[ *+([0-9]++)/\\1\\][^\\r\\n]*?Loss: *+[0-9.]++ \\( *+" + kNumP + "\\)",
+                     "Acc@1: ", "timm: loss on the validation set (average at its last batch)"),
                 2, 0),
            test),
     };
@@ -368,13 +370,14 @@ QList<MetricPattern> torchvision()
                      "logged steps"),
                 2, 1),
            train),
-        ex(step(rule("torchvision.loss", "train_loss", "", A::Last, "\\bEpoch: \\[([0-9]++)\\][^\\r\\n]*?\\bloss: " + kNumP,
-                     "Epoch: [", "torchvision references: training loss (median of the last 20 steps of rank 0)"),
+        ex(step(rule("torchvision.loss", "train_loss", "", A::Last,
+                     "\\bEpoch: \\[([0-9]++)\\][^\\r\\n]*?\\bloss: " + kNumP, "Epoch: [",
+                     "torchvision references: training loss (median of the last 20 steps of rank 0)"),
                 2, 1),
            train),
         ex(step(rule("torchvision.max_mem", "gpu_mem_max_alloc_mib", "MiB", A::Max,
-                     "\\bEpoch: \\[([0-9]++)\\][^\\r\\n]*?max mem: ([0-9]++)", "max mem: ",
-                     "torchvision references: peak memory PyTorch allocated on rank 0's GPU"),
+                     "\\bEpoch: \\[([0-9]++)\\][^\\r\\n]*?max mem: ([0-9]++)",
+                     "max mem: ", "torchvision references: peak memory PyTorch allocated on rank 0's GPU"),
                 2, 1),
            train),
         ex(form(excluding(rule("torchvision.acc1", "val_accuracy", "", A::Last, "\\bTest: +Acc@1 " + kUNumP + " Acc@5 ",
@@ -399,9 +402,9 @@ QList<MetricPattern> torchvision()
 MetricPattern clu(const char *id, const char *key, const char *name, const char *unit, A agg, const char *meaning)
 {
     const QString k = QString::fromLatin1(key);
-    MetricPattern p = step(rule(id, name, unit, agg,
-                                "\\.py:[0-9]++\\] \\[([0-9]++)\\][^\\r\\n]*?[ ,]" + k + "=" + kNumP, "] [", meaning),
-                           2, 1);
+    MetricPattern p = step(
+        rule(id, name, unit, agg, "\\.py:[0-9]++\\] \\[([0-9]++)\\][^\\r\\n]*?[ ,]" + k + "=" + kNumP, "] [", meaning),
+        2, 1);
     p.literal = k + u'=';
     return p;
 }
@@ -430,13 +433,13 @@ QList<MetricPattern> jax()
         ex(clu("jax.clu.train_loss", "train_loss", "train_loss", "", A::Last,
                "JAX/Flax (CLU LoggingWriter): training loss of the last report"),
            writer),
-        ex(form(step(rule("flax.mnist.test_accuracy", "test_accuracy", "", A::Last, flax, "test_accuracy: ",
-                          "Flax MNIST example: test accuracy, printed in percent"),
+        ex(form(step(rule("flax.mnist.test_accuracy", "test_accuracy", "", A::Last, flax,
+                          "test_accuracy: ", "Flax MNIST example: test accuracy, printed in percent"),
                      5, 1),
                 ValueForm::Percent),
            mnist),
-        ex(form(step(rule("flax.mnist.train_accuracy", "train_accuracy", "", A::Last, flax, "test_accuracy: ",
-                          "Flax MNIST example: training accuracy of the epoch, printed in percent"),
+        ex(form(step(rule("flax.mnist.train_accuracy", "train_accuracy", "", A::Last, flax,
+                          "test_accuracy: ", "Flax MNIST example: training accuracy of the epoch, printed in percent"),
                      3, 1),
                 ValueForm::Percent),
            mnist),
@@ -446,7 +449,7 @@ QList<MetricPattern> jax()
 // Throughput whose scope no known format fixes: read, then reported as ambiguous.
 QList<MetricPattern> unscoped()
 {
-    const QStringList scoped{QStringLiteral("per GPU"), QStringLiteral("per gpu"), QStringLiteral("/GPU"),
+    const QStringList scoped{QStringLiteral("per GPU"), QStringLiteral("per gpu"),   QStringLiteral("/GPU"),
                              QStringLiteral("/gpu"),    QStringLiteral("tokens/s/"), QStringLiteral("otal")};
     return {
         ex(ambiguous(before(rule("generic.tokens_per_s", "tokens_per_s", "tokens/s", A::Mean,

@@ -362,15 +362,14 @@ void TstIngestFrameworks::runEnds()
     QCOMPARE(r.runEnds[1].scope, QStringLiteral("StepId=77.0"));
     QCOMPARE(r.runEnds[2].kind, RunEnd::Kind::TimeLimit);
     QCOMPARE(r.runEnds[2].scope, QStringLiteral("step 77.0"));
-    QCOMPARE(r.runEnds[3].describe(),
-             QStringLiteral("job 77 cancelled at 2025-01-28T15:04:48: time limit reached"));
+    QCOMPARE(r.runEnds[3].describe(), QStringLiteral("job 77 cancelled at 2025-01-28T15:04:48: time limit reached"));
     QCOMPARE(r.runEnds[3].line, qint64(9));
 }
 
 void TstIngestFrameworks::nothingReadSaysWhy()
 {
-    const LogMetricResult r = LogMetricExtractor().extract(
-        "starting\nepoch 1 accuracy not computed yet\nTest set: Average loss: nan\nbye\n");
+    const LogMetricResult r =
+        LogMetricExtractor().extract("starting\nepoch 1 accuracy not computed yet\nTest set: Average loss: nan\nbye\n");
     QVERIFY(r.metrics.isEmpty());
     const Diagnostic &d = r.diagnostics.back();
     QCOMPARE(d.rule, QStringLiteral("log-no-metrics"));

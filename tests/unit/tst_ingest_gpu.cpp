@@ -523,9 +523,11 @@ void TstIngestGpu::rocmConciseTemperatureAndPower()
 {
     const QByteArray text = "Device  Node  IDs              Temp    Power   Partitions          SCLK    MCLK     Fan  "
                             "Perf    PwrCap  VRAM%  GPU%\n"
-                            "0       8     0x7408,   13395  46.0\xc2\xb0" "C  102.0W  N/A, N/A, 0         800Mhz  "
+                            "0       8     0x7408,   13395  46.0\xc2\xb0"
+                            "C  102.0W  N/A, N/A, 0         800Mhz  "
                             "1600Mhz  0%   manual  500.0W  0%     7%\n"
-                            "1       9     0x7408,   13395  47.0\xc2\xb0" "C  N/A     N/A, N/A, 0         800Mhz  "
+                            "1       9     0x7408,   13395  47.0\xc2\xb0"
+                            "C  N/A     N/A, N/A, 0         800Mhz  "
                             "1600Mhz  0%   manual  500.0W  0%     9%\n";
     const GpuSampleSummary s = GpuSampleParser::parse(text);
     QCOMPARE(s.rows, qint64(2));

@@ -91,7 +91,18 @@ const Expect kTable[] = {
 // each: read right (metric, series, run end, GPU summary, a difference of two
 // captures) or reported here as not available, with why.
 struct ManifestValue {
-    enum class Kind { Metric, Series, RunEnd, Delta, GpuMeanUtil, GpuPeakMem, GpuUtilSamples, GpuTemp, GpuPower, NotAvailable };
+    enum class Kind {
+        Metric,
+        Series,
+        RunEnd,
+        Delta,
+        GpuMeanUtil,
+        GpuPeakMem,
+        GpuUtilSamples,
+        GpuTemp,
+        GpuPower,
+        NotAvailable
+    };
     const char *file;
     const char *what;   // as MANIFEST words it
     Kind kind;
@@ -171,13 +182,11 @@ const ManifestValue kManifest[] = {
     {"lumi__Lumi-supercomputer__horovod-tf2", "Total 17411.4 img/sec", K::Metric, "samples_per_s", 17411.4, 1e-9},
     {"lumi__Lumi-supercomputer__rccl-aws-ofi", "aws-ofi-rccl 1.4.0, provider cxi", K::NotAvailable, "", 0, 0,
      "a plugin version and a provider name, not numbers"},
-    {"lumi__Lumi-supercomputer__pytorch-ddp", "212.4 images/sec per GPU", K::Metric, "throughput_per_gpu", 212.4,
-     0.05},
+    {"lumi__Lumi-supercomputer__pytorch-ddp", "212.4 images/sec per GPU", K::Metric, "throughput_per_gpu", 212.4, 0.05},
     {"lumi__Lumi-supercomputer__pytorch-ddp", "Total average 6792.58", K::Metric, "samples_per_s", 6792.58, 1e-9},
-    {"lumi-eap__Lumi-supercomputer__rccl-tests", "busbw peak 7.66 GB/s", K::Metric, "nccl_busbw_peak_gbps", 7.66,
+    {"lumi-eap__Lumi-supercomputer__rccl-tests", "busbw peak 7.66 GB/s", K::Metric, "nccl_busbw_peak_gbps", 7.66, 1e-9},
+    {"lumi-eap__Lumi-supercomputer__rccl-tests", "Avg bus bandwidth 2.31741", K::Metric, "nccl_busbw_avg_gbps", 2.31741,
      1e-9},
-    {"lumi-eap__Lumi-supercomputer__rccl-tests", "Avg bus bandwidth 2.31741", K::Metric, "nccl_busbw_avg_gbps",
-     2.31741, 1e-9},
     {kRocm, "GPU% 0%", K::GpuMeanUtil, "", 0, 0},
     {kRocm, "Temp 46.0 C", K::GpuTemp, "", 46.0, 0},
     {kRocm, "Power 102.0W, N/A on the second GCD", K::GpuPower, "", 102.0, 0},
@@ -312,7 +321,9 @@ QString checkManifest(const ManifestValue &v)
             if (e.kind == RunEnd::Kind::Cancelled && e.scope.startsWith(QLatin1String("job "))
                 && e.at == QLatin1String(v.metric))
                 return {};
-        return QStringLiteral("no job cancellation at %1 among %2 run ends").arg(QLatin1String(v.metric)).arg(r.runEnds.size());
+        return QStringLiteral("no job cancellation at %1 among %2 run ends")
+            .arg(QLatin1String(v.metric))
+            .arg(r.runEnds.size());
     case K::Delta: {
         const LogMetricResult start = LogMetricExtractor().extractFile(fileFor(v.other));
         const LogMetric *s = start.find(QLatin1String(v.metric));
@@ -333,10 +344,13 @@ QString checkManifest(const ManifestValue &v)
     case K::GpuUtilSamples: {
         const GpuSampleSummary g = GpuSampleParser::parseFile(path);
         if (v.kind == K::GpuMeanUtil)
-            return g.meanUtilPercent && near(*g.meanUtilPercent, v.value, v.tolerance) ? QString() : QStringLiteral("util");
+            return g.meanUtilPercent && near(*g.meanUtilPercent, v.value, v.tolerance) ? QString()
+                                                                                       : QStringLiteral("util");
         if (v.kind == K::GpuPeakMem)
-            return g.peakMemUsedMiB && near(*g.peakMemUsedMiB, v.value, v.tolerance) ? QString() : QStringLiteral("mem");
-        return !g.gpus.isEmpty() && g.gpus[0].utilPercent.size() == int(v.value) ? QString() : QStringLiteral("samples");
+            return g.peakMemUsedMiB && near(*g.peakMemUsedMiB, v.value, v.tolerance) ? QString()
+                                                                                     : QStringLiteral("mem");
+        return !g.gpus.isEmpty() && g.gpus[0].utilPercent.size() == int(v.value) ? QString()
+                                                                                 : QStringLiteral("samples");
     }
     case K::NotAvailable:
         return {};

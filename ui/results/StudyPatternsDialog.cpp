@@ -73,8 +73,8 @@ StudyPatternsDialog::StudyPatternsDialog(RunStore &store, qint64 studyId, QWidge
 QWidget *StudyPatternsDialog::builtinReaders()
 {
     const QList<MetricPattern> rules = LogMetricExtractor::builtinPatterns();
-    auto *box = new QGroupBox(tr("Built-in readers (%1): each reads these lines without a pattern").arg(rules.size()),
-                              this);
+    auto *box =
+        new QGroupBox(tr("Built-in readers (%1): each reads these lines without a pattern").arg(rules.size()), this);
     auto *boxLayout = new QVBoxLayout(box);
     auto *table = new QTableWidget(int(rules.size()), 5, box);
     table->setObjectName(QStringLiteral("builtinReaders"));
