@@ -145,11 +145,11 @@ bool rocmConciseRow(std::string_view line, RocmConcise &row)
     return rocmConciseRowUtil(line, row.device, row.utilPercent);
 }
 
-bool dmonHeader(std::string_view line, DmonColumns &c)
+bool dmonHeader(std::string_view line, DmonColumns &out)
 {
     if (line.empty() || line.front() != '#')
         return false;
-    c = {};
+    DmonColumns c;   // `out` changes only when this is a header (not the units line under it)
     int n = 0;
     for (size_t i = 1; i < line.size();) {
         while (i < line.size() && line[i] == ' ')
@@ -173,7 +173,10 @@ bool dmonHeader(std::string_view line, DmonColumns &c)
         ++n;
     }
     c.count = n;
-    return c.gpu >= 0 && (c.power >= 0 || c.sm >= 0 || c.temp >= 0 || c.fb >= 0);
+    if (c.gpu < 0 || (c.power < 0 && c.sm < 0 && c.temp < 0 && c.fb < 0))
+        return false;
+    out = c;
+    return true;
 }
 
 bool rocmConciseRowUtil(std::string_view line, int &device, double &utilPercent)

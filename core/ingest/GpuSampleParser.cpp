@@ -363,7 +363,8 @@ GpuSampleSummary GpuSampleParser::parse(QByteArrayView data, const GpuSamplePars
             skip(line, lineNo);
             continue;
         }
-        if (!(c0 >= '0' && c0 <= '9') && !startsWith(line, "card")) {
+        // A row starts with its first value: a number, "card0" or "[N/A]" (any column may come first).
+        if (!(c0 >= '0' && c0 <= '9') && !startsWith(line, "card") && !(mode == Mode::Csv && c0 == '[')) {
             skip(line, lineNo);
             continue;
         }

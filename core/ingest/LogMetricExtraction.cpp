@@ -46,7 +46,7 @@ bool contains(std::string_view hay, const QByteArray &needle)
 
 }   // namespace
 
-LogMetric LogMetricExtractor::aggregate(const QList<Hit> &hits, const char *begin, QHash<qint64, qint64> &lineOf) const
+LogMetric LogMetricExtractor::aggregate(const QList<Hit> &hits, const char *begin) const
 {
     const Compiled &first = m_patterns[hits.front().pattern];
     LogMetric m;
@@ -117,7 +117,7 @@ LogMetric LogMetricExtractor::aggregate(const QList<Hit> &hits, const char *begi
     }
     }
     m.formula = formula.join(QStringLiteral("; "));
-    m.line = lineOf.value(c.offset);
+    m.line = c.offset;   // an offset until report() counts lines
     m.sourceLine = QString::fromUtf8(begin + c.offset, c.end - c.offset);
     return m;
 }
@@ -231,7 +231,7 @@ void LogMetricExtractor::scanAll(Scan &s) const
             s.doneUntil[anchor] = le;
             scanLine(s, anchor, ls, le);
         } else if (auto e = RunEndReader::readLine(std::string_view(ls, size_t(le - ls)));
-                   e && ls - begin < s.tail
+                   e && ls - begin < s.tail && s.result.runEnds.size() < RunEndReader::kMaxEnds
                    && (s.result.runEnds.isEmpty() || s.result.runEnds.back().text != e->text)) {
             e->line = ls - begin;   // an offset until report() counts lines
             s.result.runEnds.append(*e);
@@ -298,15 +298,8 @@ QHash<qint64, qint64> lineNumbers(const char *begin, QList<qint64> offsets)
     qint64 lineNo = 1;
     const char *q = begin;
     for (qint64 off : offsets) {
-        const char *target = begin + off;
-        while (q < target) {
-            const void *nl = std::memchr(q, '\n', size_t(target - q));
-            if (!nl)
-                break;
-            ++lineNo;
-            q = static_cast<const char *>(nl) + 1;
-        }
-        q = target;
+        lineNo += std::count(q, begin + off, '\n');
+        q = begin + off;
         lineOf.insert(off, lineNo);
     }
     return lineOf;
@@ -361,32 +354,34 @@ void LogMetricExtractor::report(Scan &s) const
                                    {}});
     }
     // One line, one rule per metric: the first rule that matched it wins.
+    const auto byOffset = [](const Hit &x, const Hit &y) {
+        return x.offset != y.offset ? x.offset < y.offset : x.pattern < y.pattern;
+    };
+    QList<LogMetric> read;
     QList<qint64> offsets;
     for (QList<Hit> &list : s.hits) {
-        std::stable_sort(list.begin(), list.end(), [](const Hit &a, const Hit &b) {
-            return a.offset != b.offset ? a.offset < b.offset : a.pattern < b.pattern;
-        });
-        QList<Hit> kept;
-        kept.reserve(list.size());
-        for (const Hit &h : list)
-            if (kept.isEmpty() || kept.back().offset != h.offset || kept.back().pattern == h.pattern)
-                kept.append(h);
-        list = kept;
-        for (const Hit &h : list)
-            offsets.append(h.offset);
+        if (list.isEmpty())
+            continue;
+        if (!std::is_sorted(list.begin(), list.end(), byOffset))
+            std::stable_sort(list.begin(), list.end(), byOffset);
+        qsizetype kept = 0;
+        for (qsizetype i = 0; i < list.size(); ++i)
+            if (kept == 0 || list[kept - 1].offset != list[i].offset || list[kept - 1].pattern == list[i].pattern)
+                list[kept++] = list[i];
+        list.resize(kept);
+        read.append(aggregate(list, s.begin));
+        offsets.append(read.back().line);
     }
     for (const Hit &h : s.ambiguous)
         offsets.append(h.offset);
     for (const RunEnd &e : result.runEnds)
         offsets.append(e.line);
     offsets.append(s.nearMisses);
-    QHash<qint64, qint64> lineOf = lineNumbers(s.begin, offsets);
+    const QHash<qint64, qint64> lineOf = lineNumbers(s.begin, offsets);
     for (RunEnd &e : result.runEnds)
         e.line = lineOf.value(e.line);
-    for (qsizetype i = 0; i < m_metricNames.size(); ++i) {
-        if (s.hits[i].isEmpty())
-            continue;
-        LogMetric m = aggregate(s.hits[i], s.begin, lineOf);
+    for (LogMetric &m : read) {
+        m.line = lineOf.value(m.line);
         if (m.aggregation == MetricAggregation::PerRankSum && m.ranks < 2) {
             result.diagnostics.append(
                 {Severity::Info,

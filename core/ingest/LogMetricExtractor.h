@@ -180,7 +180,7 @@ private:
     void scanAll(Scan &s) const;
     void report(Scan &s) const;
     void reportUnread(Scan &s, const QHash<qint64, qint64> &lineOf) const;
-    LogMetric aggregate(const QList<Hit> &hits, const char *begin, QHash<qint64, qint64> &lineOf) const;
+    LogMetric aggregate(const QList<Hit> &hits, const char *begin) const;
 
     QList<Compiled> m_patterns;
     QList<Group> m_groups;

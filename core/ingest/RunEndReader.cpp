@@ -37,8 +37,8 @@ std::optional<RunEnd> cancelled(std::string_view line, size_t stars)
         return std::nullopt;
     const std::string_view id = wordAt(line, what + kind.size() + 1);
     const size_t cancelledAt = line.find(" CANCELLED AT ", what);
-    if (id.empty() || cancelledAt == std::string_view::npos)
-        return std::nullopt;
+    if (id.empty() || id.front() < '0' || id.front() > '9' || cancelledAt == std::string_view::npos)
+        return std::nullopt;   // "JOB %u" in a quoted format string is no end
     RunEnd e;
     e.scope = (kind == "JOB" ? QStringLiteral("job ") : QStringLiteral("step ")) + text(id);
     e.at = text(wordAt(line, cancelledAt + 14));
@@ -79,7 +79,14 @@ std::optional<RunEnd> exited(std::string_view line, size_t at)
 // "Detected 1 oom-kill event(s) in StepId=77.batch." (older: "in step 77.batch cgroup").
 std::optional<RunEnd> oomKill(std::string_view line, size_t at)
 {
-    if (line.find("Detected ") == std::string_view::npos)
+    // "Detected <count> oom-kill event(s)": the count right before the words.
+    size_t d = at;
+    if (d == 0 || line[--d] != ' ')
+        return std::nullopt;
+    const size_t digitsEnd = d;
+    while (d > 0 && line[d - 1] >= '0' && line[d - 1] <= '9')
+        --d;
+    if (d == digitsEnd || d < 9 || line.substr(d - 9, 9) != "Detected ")
         return std::nullopt;
     RunEnd e;
     e.kind = RunEnd::Kind::OutOfMemory;

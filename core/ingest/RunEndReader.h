@@ -32,6 +32,7 @@ struct RunEnd {
 
 class RunEndReader {
 public:
+    static constexpr int kMaxEnds = 64;   // kept per log (a log concatenating many jobs)
     // Text one of the lines above contains; the log scan finds these first.
     static QList<QByteArray> anchors();
     // The end record of one line (no line break), or nothing.

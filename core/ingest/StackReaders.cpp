@@ -227,7 +227,7 @@ QList<MetricPattern> mlperf()
            ":::MLLOG {\"namespace\": \"\", \"time_ms\": 1620166000200, \"event_type\": \"POINT_IN_TIME\", \"key\": "
            "\"global_batch_size\", \"value\": 3264, \"metadata\": {\"file\": \"train.py\", \"lineno\": 90}}"),
         ex(ambiguous(rule("mlperf.tracked_throughput", "throughput", "samples/s", A::Mean,
-                          "\"key\": \"tracked_stats\", \"value\": \\{[^}]*+\"throughput\": " + kNumP,
+                          "\"key\": \"tracked_stats\", \"value\": \\{[^}]*?\"throughput\": " + kNumP,
                           "\"tracked_stats\"",
                           "MLPerf tracked_stats throughput: implementations log it per GPU or for the job")),
            ":::MLLOG {\"namespace\": \"\", \"time_ms\": 1620166100000, \"event_type\": \"POINT_IN_TIME\", \"key\": "
@@ -458,7 +458,7 @@ QList<MetricPattern> unscoped()
                             "tokens/s", scoped)),
            "step 120 | 45312.5 tokens/s"),
         ex(ambiguous(step(rule("dllogger.throughput", "throughput", "samples/s", A::Mean,
-                               "^DLL [^\\r\\n]*? ([a-z_]*+throughput[a-z_]*+) : " + kNumP, "DLL ",
+                               "^DLL [^\\r\\n]*? ([a-z_]*?throughput[a-z_]*+) : " + kNumP, "DLL ",
                                "DLLogger (NVIDIA DeepLearningExamples): a throughput key that does not say per GPU "
                                "or for the job"),
                           2, 0)),
