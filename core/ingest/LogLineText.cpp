@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/ingest/LogLineText.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 namespace scalelab::logtext {
 
@@ -178,6 +183,23 @@ std::optional<std::pair<double, double>> tqdmCounter(std::string_view line, size
     if (!done || !total)
         return std::nullopt;
     return std::pair(*done, *total);
+}
+
+qint64 countNewlines(const char *from, const char *to)
+{
+    qint64 n = 0;
+#ifdef __SSE2__
+    const __m128i nl = _mm_set1_epi8('\n');
+    while (to - from >= 16) {
+        // Per-byte counters (each compare adds 1 where a byte is '\n'), summed before they can wrap.
+        __m128i counts = _mm_setzero_si128();
+        for (int k = 0; k < 255 && to - from >= 16; ++k, from += 16)
+            counts = _mm_sub_epi8(counts, _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i *>(from)), nl));
+        const __m128i sums = _mm_sad_epu8(counts, _mm_setzero_si128());
+        n += _mm_cvtsi128_si64(sums) + _mm_cvtsi128_si64(_mm_unpackhi_epi64(sums, sums));
+    }
+#endif
+    return n + std::count(from, to, '\n');
 }
 
 std::optional<double> duration(std::string_view text)

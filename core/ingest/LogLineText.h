@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include <QtGlobal>
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,6 +35,9 @@ std::optional<double> numberAfter(std::string_view line, size_t at);
 // with `at` on "it/s"): {400, 1000}. The same text the format_meter prints:
 // '|', n, '/', total, " [", elapsed, '<', remaining, ',', spaces, the rate.
 std::optional<std::pair<double, double>> tqdmCounter(std::string_view line, size_t at);
+
+// Line breaks ('\n') in [from, to): 16 bytes at a time where SSE2 is there.
+qint64 countNewlines(const char *from, const char *to);
 
 // Hugging Face's "H:MM:SS.ff" (datetime.timedelta + centiseconds) in seconds.
 std::optional<double> duration(std::string_view text);

@@ -159,7 +159,7 @@ void LogMetricExtractor::scanLine(Scan &s, int group, const char *ls, const char
         const Compiled &c = m_patterns[pi];
         if (std::any_of(c.exclude.begin(), c.exclude.end(), [&](const QByteArray &x) { return contains(raw, x); }))
             continue;
-        if ((!c.literal.isEmpty() && !contains(s.line, c.literal))
+        if ((!c.literal.isEmpty() && !c.literalIsAnchor && !contains(s.line, c.literal))
             || (!c.alsoRequired.isEmpty() && !contains(s.line, c.alsoRequired)))
             continue;
         bool tooLong = false;
@@ -298,7 +298,7 @@ QHash<qint64, qint64> lineNumbers(const char *begin, QList<qint64> offsets)
     qint64 lineNo = 1;
     const char *q = begin;
     for (qint64 off : offsets) {
-        lineNo += std::count(q, begin + off, '\n');
+        lineNo += logtext::countNewlines(q, begin + off);
         q = begin + off;
         lineOf.insert(off, lineNo);
     }

@@ -311,6 +311,7 @@ LogMetricExtractor::LogMetricExtractor(const QList<MetricPattern> &userPatterns,
             c.metric = int(m_metricNames.size());
             m_metricNames.append(p.name);
         }
+        c.literalIsAnchor = c.literal == anchor;
         const int index = int(m_patterns.size());
         m_patterns.append(c);
         if (p.ncclTable)

@@ -154,6 +154,7 @@ private:
         QList<QByteArray> exclude;
         std::optional<LiteralNumberMatcher> fast;   // set when the regex has that simple shape
         QByteArray alsoRequired;   // further text the line must contain (fast form of a builtin)
+        bool literalIsAnchor = false;   // the scan found it already: no second search
         int metric = 0;   // index into the result's metrics
     };
     struct Group {
