@@ -133,6 +133,92 @@ nlohmann::ordered_json runEndsJson(const QList<RunEnd> &ends)
     return a;
 }
 
+// The researcher's --patterns FILE; an exit code when it is unusable.
+std::optional<int> readPatterns(CliContext &ctx, const QString &patternsPath, QList<MetricPattern> &user)
+{
+    if (patternsPath.isEmpty())
+        return std::nullopt;
+    const auto read = InputLimits::readFile(patternsPath, QStringLiteral("pattern file"), kMaxPatternFile);
+    if (!read.ok)
+        return ctx.unusable(read.problem.message);
+    QString text = QString::fromUtf8(read.data).trimmed();
+    if (text.startsWith(u'['))
+        text = QStringLiteral("{\"metricPatterns\": %1}").arg(text);
+    if (!text.startsWith(u'{') || nlohmann::json::parse(text.toStdString(), nullptr, false).is_discarded())
+        return ctx.unusable(QStringLiteral("%1 is not JSON: give an array of {\"name\", \"regex\", \"unit\", "
+                                           "\"aggregation\"} objects")
+                                .arg(patternsPath));
+    const StudyNotesContent notes = StudyMetricPatterns::read(text);
+    if (!notes.diagnostics.isEmpty()) {
+        for (const Diagnostic &d : notes.diagnostics)
+            ctx.err << DiagnosticFormat::toText(d, patternsPath) << "\n";
+        return ctx.unusable(QStringLiteral("%1 has invalid patterns (above)").arg(patternsPath));
+    }
+    user = notes.patterns;
+    return std::nullopt;
+}
+
+void printJsonResult(CliContext &ctx, const QString &logName, const LogMetricResult &r, const GpuSampleSummary &gpus)
+{
+    nlohmann::ordered_json j;
+    j["file"] = logName.toStdString();
+    j["bytes"] = r.bytes;
+    auto metrics = nlohmann::ordered_json::array();
+    for (const LogMetric &m : r.metrics) {
+        nlohmann::ordered_json e;
+        e["metric"] = m.name.toStdString();
+        e["value"] = m.value;
+        e["unit"] = m.unit.toStdString();
+        e["line"] = m.line;
+        e["rule"] = m.rule.toStdString();
+        e["aggregation"] = LogMetricExtractor::aggregationId(m.aggregation).toStdString();
+        e["count"] = m.count;
+        e["formula"] = m.formula.toStdString();
+        e["meaning"] = m.meaning.toStdString();
+        e["source_line"] = m.sourceLine.left(500).toStdString();
+        metrics.push_back(e);
+    }
+    j["metrics"] = metrics;
+    j["run_ends"] = runEndsJson(r.runEnds);
+    j["gpus"] = gpusJson(gpus);
+    j["diagnostics"] = DiagnosticFormat::toJson(r.diagnostics);
+    ctx.printJson("metrics", j);
+}
+
+void printTextResult(CliContext &ctx, const QString &logName, const LogMetricResult &r, const GpuSampleSummary &gpus)
+{
+    if (!gpus.noSamples)
+        printGpus(ctx, gpus);
+    if (r.metrics.isEmpty()) {
+        if (gpus.noSamples)
+            ctx.out << QStringLiteral("%1: no metrics found\n").arg(logName);
+    } else {
+        ctx.out << QStringLiteral("%1  %2  %3  %4  %5\n")
+                       .arg(QStringLiteral("metric"), -24)
+                       .arg(QStringLiteral("value"), 14)
+                       .arg(QStringLiteral("unit"), -10)
+                       .arg(QStringLiteral("line"), 7)
+                       .arg(QStringLiteral("rule"));
+        for (const LogMetric &m : r.metrics) {
+            QString rule = m.rule;
+            if (!m.formula.isEmpty())
+                rule += QStringLiteral(" (%1)").arg(m.formula);
+            ctx.out << QStringLiteral("%1  %2  %3  %4  %5\n")
+                           .arg(m.name, -24)
+                           .arg(number(m.value), 14)
+                           .arg(m.unit, -10)
+                           .arg(QString::number(m.line), 7)
+                           .arg(rule);
+        }
+    }
+    for (const RunEnd &e : r.runEnds)
+        ctx.out << QStringLiteral("run end (line %1): %2\n").arg(e.line).arg(e.describe());
+    for (const Diagnostic &d : r.diagnostics)
+        ctx.err << DiagnosticFormat::toText(d, logName) << "\n";
+    ctx.out.flush();
+    ctx.err.flush();
+}
+
 }   // namespace
 
 int MetricsCommand::run(CliContext &ctx, const QStringList &args)
@@ -176,25 +262,8 @@ int MetricsCommand::run(CliContext &ctx, const QStringList &args)
     const QString logName = CliContext::inputName(log);
     const bool fromStdin = log == QLatin1String("-");
     QList<MetricPattern> user;
-    if (!patternsPath.isEmpty()) {
-        const auto read = InputLimits::readFile(patternsPath, QStringLiteral("pattern file"), kMaxPatternFile);
-        if (!read.ok)
-            return ctx.unusable(read.problem.message);
-        QString text = QString::fromUtf8(read.data).trimmed();
-        if (text.startsWith(u'['))
-            text = QStringLiteral("{\"metricPatterns\": %1}").arg(text);
-        if (!text.startsWith(u'{') || nlohmann::json::parse(text.toStdString(), nullptr, false).is_discarded())
-            return ctx.unusable(QStringLiteral("%1 is not JSON: give an array of {\"name\", \"regex\", \"unit\", "
-                                               "\"aggregation\"} objects")
-                                    .arg(patternsPath));
-        const StudyNotesContent notes = StudyMetricPatterns::read(text);
-        if (!notes.diagnostics.isEmpty()) {
-            for (const Diagnostic &d : notes.diagnostics)
-                ctx.err << DiagnosticFormat::toText(d, patternsPath) << "\n";
-            return ctx.unusable(QStringLiteral("%1 has invalid patterns (above)").arg(patternsPath));
-        }
-        user = notes.patterns;
-    }
+    if (const auto rc = readPatterns(ctx, patternsPath, user))
+        return *rc;
     const LogMetricExtractor extractor(user);
     bool badPattern = false;
     for (const Diagnostic &d : extractor.patternDiagnostics()) {
@@ -226,61 +295,10 @@ int MetricsCommand::run(CliContext &ctx, const QStringList &args)
         r.diagnostics.removeIf([](const Diagnostic &d) { return d.rule == QLatin1String("log-no-metrics"); });
 
     if (json) {
-        nlohmann::ordered_json j;
-        j["file"] = logName.toStdString();
-        j["bytes"] = r.bytes;
-        auto metrics = nlohmann::ordered_json::array();
-        for (const LogMetric &m : r.metrics) {
-            nlohmann::ordered_json e;
-            e["metric"] = m.name.toStdString();
-            e["value"] = m.value;
-            e["unit"] = m.unit.toStdString();
-            e["line"] = m.line;
-            e["rule"] = m.rule.toStdString();
-            e["aggregation"] = LogMetricExtractor::aggregationId(m.aggregation).toStdString();
-            e["count"] = m.count;
-            e["formula"] = m.formula.toStdString();
-            e["meaning"] = m.meaning.toStdString();
-            e["source_line"] = m.sourceLine.left(500).toStdString();
-            metrics.push_back(e);
-        }
-        j["metrics"] = metrics;
-        j["run_ends"] = runEndsJson(r.runEnds);
-        j["gpus"] = gpusJson(gpus);
-        j["diagnostics"] = DiagnosticFormat::toJson(r.diagnostics);
-        ctx.printJson("metrics", j);
+        printJsonResult(ctx, logName, r, gpus);
         return int(ExitCode::Ok);
     }
-    if (!gpus.noSamples)
-        printGpus(ctx, gpus);
-    if (r.metrics.isEmpty()) {
-        if (gpus.noSamples)
-            ctx.out << QStringLiteral("%1: no metrics found\n").arg(logName);
-    } else {
-        ctx.out << QStringLiteral("%1  %2  %3  %4  %5\n")
-                       .arg(QStringLiteral("metric"), -24)
-                       .arg(QStringLiteral("value"), 14)
-                       .arg(QStringLiteral("unit"), -10)
-                       .arg(QStringLiteral("line"), 7)
-                       .arg(QStringLiteral("rule"));
-        for (const LogMetric &m : r.metrics) {
-            QString rule = m.rule;
-            if (!m.formula.isEmpty())
-                rule += QStringLiteral(" (%1)").arg(m.formula);
-            ctx.out << QStringLiteral("%1  %2  %3  %4  %5\n")
-                           .arg(m.name, -24)
-                           .arg(number(m.value), 14)
-                           .arg(m.unit, -10)
-                           .arg(QString::number(m.line), 7)
-                           .arg(rule);
-        }
-    }
-    for (const RunEnd &e : r.runEnds)
-        ctx.out << QStringLiteral("run end (line %1): %2\n").arg(e.line).arg(e.describe());
-    for (const Diagnostic &d : r.diagnostics)
-        ctx.err << DiagnosticFormat::toText(d, logName) << "\n";
-    ctx.out.flush();
-    ctx.err.flush();
+    printTextResult(ctx, logName, r, gpus);
     return int(ExitCode::Ok);
 }
 
