@@ -160,7 +160,9 @@ void LogMetricExtractor::scanLine(Scan &s, int group, const char *ls, const char
         if (std::any_of(c.exclude.begin(), c.exclude.end(), [&](const QByteArray &x) { return contains(raw, x); }))
             continue;
         if ((!c.literal.isEmpty() && !c.literalIsAnchor && !contains(s.line, c.literal))
-            || (!c.alsoRequired.isEmpty() && !contains(s.line, c.alsoRequired)))
+            || (!c.alsoRequired.isEmpty() && !contains(s.line, c.alsoRequired))
+            || std::any_of(c.required.begin(), c.required.end(),
+                           [&](const QByteArray &t) { return !contains(s.line, t); }))
             continue;
         bool tooLong = false;
         const int n = matchSegment(c, s.line, s.text, found, kMaxPerLine, &tooLong);

@@ -115,11 +115,19 @@ std::optional<MetricAggregation> LogMetricExtractor::aggregationFromId(const QSt
 
 QString LogMetricExtractor::literalOf(const QString &regex)
 {
+    return literalsOf(regex).value(0);
+}
+
+QStringList LogMetricExtractor::literalsOf(const QString &regex)
+{
     QString best, cur;
+    QStringList runs;
     int depth = 0;
     auto endRun = [&] {
         if (cur.size() > best.size())
             best = cur;
+        if (cur.size() >= 3)
+            runs.append(cur);
         cur.clear();
     };
     auto popOptional = [&] {   // the char before ?, *, {0,..} may be absent
@@ -206,7 +214,11 @@ QString LogMetricExtractor::literalOf(const QString &regex)
             endRun();
     }
     endRun();
-    return best;
+    if (best.isEmpty())
+        return {};
+    runs.removeOne(best);
+    runs.prepend(best);
+    return runs;
 }
 
 LogMetricExtractor::LogMetricExtractor(const QList<MetricPattern> &userPatterns, bool includeBuiltins, bool rank0Only)
@@ -312,6 +324,9 @@ LogMetricExtractor::LogMetricExtractor(const QList<MetricPattern> &userPatterns,
             m_metricNames.append(p.name);
         }
         c.literalIsAnchor = c.literal == anchor;
+        if (!user && !c.fast && p.numberBefore.isEmpty() && !p.tqdmCounter)
+            for (const QString &t : literalsOf(p.regex).mid(1))
+                c.required.append(t.toUtf8());
         const int index = int(m_patterns.size());
         m_patterns.append(c);
         if (p.ncclTable)

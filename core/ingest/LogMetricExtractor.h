@@ -125,6 +125,9 @@ public:
     // Longest run of literal text every match of `regex` must contain; empty
     // when there is none (top-level alternation, case-insensitive flag, ...).
     static QString literalOf(const QString &regex);
+    // Every run of literal text (3 characters or more) a match must contain,
+    // the longest first; empty when literalOf is.
+    static QStringList literalsOf(const QString &regex);
     static QString aggregationId(MetricAggregation a);
     static std::optional<MetricAggregation> aggregationFromId(const QString &id);
 
@@ -155,6 +158,7 @@ private:
         std::optional<LiteralNumberMatcher> fast;   // set when the regex has that simple shape
         QByteArray alsoRequired;   // further text the line must contain (fast form of a builtin)
         bool literalIsAnchor = false;   // the scan found it already: no second search
+        QList<QByteArray> required;   // builtin regex rules: the regex's other fixed texts, checked first
         int metric = 0;   // index into the result's metrics
     };
     struct Group {

@@ -65,6 +65,7 @@ private Q_SLOTS:
     void invalidPatterns();
     void literalOf_data();
     void literalOf();
+    void literalsOf();
     void builtinsHaveLiterals();
     void aggregationIds();
     void missingFile();
@@ -346,6 +347,17 @@ void TstIngestLog::literalOf()
     QFETCH(QString, regex);
     QFETCH(QString, literal);
     QCOMPARE(LogMetricExtractor::literalOf(regex), literal);
+}
+
+void TstIngestLog::literalsOf()
+{
+    // Every fixed text a match needs, the longest first: lines without one never reach the regex.
+    QCOMPARE(LogMetricExtractor::literalsOf(QStringLiteral("\\bRank [0-9]+ of ([0-9]+)\\b")),
+             (QStringList{QStringLiteral("Rank "), QStringLiteral(" of ")}));
+    QCOMPARE(LogMetricExtractor::literalsOf(QStringLiteral("\\biter ([0-9]++): loss [^,]*+, time ([0-9.]+)ms")),
+             (QStringList{QStringLiteral(": loss "), QStringLiteral("iter "), QStringLiteral(", time ")}));
+    QVERIFY(LogMetricExtractor::literalsOf(QStringLiteral("abc|def")).isEmpty());
+    QCOMPARE(LogMetricExtractor::literalsOf(QStringLiteral("epochs?: (\\d+)")), QStringList{QStringLiteral("epoch")});
 }
 
 void TstIngestLog::builtinsHaveLiterals()
