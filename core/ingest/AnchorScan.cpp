@@ -56,17 +56,18 @@ std::unique_ptr<AnchorScan::Plan> AnchorScan::plan(std::string_view sample) cons
 {
     // How often each pair and each byte occurs in the sample (16-bit pair counts saturate).
     std::vector<uint16_t> seen(65536, 0);
-    double byteShare[256] = {};
+    size_t bytes[256] = {};
     const auto *s = reinterpret_cast<const unsigned char *>(sample.data());
     for (size_t i = 0; i < sample.size(); ++i) {
-        byteShare[s[i]] += 1.0 / double(sample.size());
+        ++bytes[s[i]];
         if (i + 1 < sample.size()) {
             uint16_t &c = seen[s[i] | unsigned(s[i + 1]) << 8];
             c = c == 0xFFFF ? c : uint16_t(c + 1);
         }
     }
-    for (double &b : byteShare)
-        b = b + 1.0 / 65536;   // a byte the sample lacks may still come
+    double byteShare[256];
+    for (int b = 0; b < 256; ++b)   // a byte the sample lacks may still come
+        byteShare[b] = (double(bytes[b]) + 1.0) / (double(sample.size()) + 256.0);
     auto pl = std::make_unique<Plan>();
     Bucket buckets[8];
     auto add = [&](unsigned pair, int anchor, int offset, int third) {
