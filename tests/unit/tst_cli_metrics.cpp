@@ -121,8 +121,9 @@ void TstCliMetrics::helpAndTypos()
 {
     const CliRun help = runCli({QStringLiteral("metrics"), QStringLiteral("--help")});
     QCOMPARE(help.exitCode, 0);
-    QVERIFY2(help.out.startsWith(QLatin1String("Usage: scalelab metrics LOG [--patterns FILE] [--json]\n")),
-             qPrintable(help.out));
+    QVERIFY2(
+        help.out.startsWith(QLatin1String("Usage: scalelab metrics LOG [--patterns FILE] [--json] | --list-readers\n")),
+        qPrintable(help.out));
     for (const char *part : {"\nOptions:\n", "  --patterns FILE  ", "  --json  ", "\"metricPatterns\"",
                              "\nExamples:\n  scalelab metrics "})
         QVERIFY2(help.out.contains(QLatin1String(part)), part);
