@@ -70,21 +70,23 @@ std::unique_ptr<AnchorScan::Plan> AnchorScan::plan(std::string_view sample) cons
         byteShare[b] = (double(bytes[b]) + 1.0) / (double(sample.size()) + 256.0);
     auto pl = std::make_unique<Plan>();
     Bucket buckets[8];
+    double costs[8] = {};   // cost() of each bucket as it is
     auto add = [&](unsigned pair, int anchor, int offset, int third) {
         pl->bits[pair >> 6] |= uint64_t(1) << (pair & 63);
         pl->entries[pair].push_back({anchor, offset});
         // The bucket whose filter lets the fewest more positions through.
         const int bytes[3] = {int(pair & 0xff), int(pair >> 8), third};
         int best = 0;
-        double bestGrowth = 0;
+        double bestCost = 0;
         for (int b = 0; b < 8; ++b) {
-            const double growth = cost(byteShare, with(buckets[b], bytes)) - cost(byteShare, buckets[b]);
-            if (b == 0 || growth < bestGrowth) {
+            const double c = cost(byteShare, with(buckets[b], bytes));
+            if (b == 0 || c - costs[b] < bestCost - costs[best]) {
                 best = b;
-                bestGrowth = growth;
+                bestCost = c;
             }
         }
         buckets[best] = with(buckets[best], bytes);
+        costs[best] = bestCost;
     };
     for (int i = 0; i < int(m_anchors.size()); ++i) {
         const auto *a = reinterpret_cast<const unsigned char *>(m_anchors[i].constData());
