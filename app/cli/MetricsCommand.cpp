@@ -56,8 +56,7 @@ int listReaders(CliContext &ctx, bool json)
         const QString metric = p.ambiguous ? QStringLiteral("(ambiguous: reported, never stored)") : p.name;
         ctx.out << QStringLiteral("%1  %2  %3  %4\n    %5\n    e.g. %6\n")
                        .arg(p.rule, metric, p.unit.isEmpty() ? QStringLiteral("-") : p.unit,
-                            LogMetricExtractor::aggregationId(p.aggregation), p.meaning,
-                            InputLimits::quoted(p.example));
+                            LogMetricExtractor::aggregationId(p.aggregation), p.meaning, p.example);
     }
     ctx.out.flush();
     return int(ExitCode::Ok);
