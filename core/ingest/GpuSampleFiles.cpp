@@ -38,6 +38,25 @@ QString GpuSampleParser::hostFromFileName(const QString &fileName)
     return rest.mid(dash + 1);
 }
 
+namespace {
+
+// Mean and peak of one sensor's samples; NaN (not sampled) left out.
+void sensorSummary(const QVector<double> &v, std::optional<double> &mean, std::optional<double> &peak)
+{
+    double sum = 0, top = 0;
+    qint64 n = 0;
+    for (double x : v)
+        if (!std::isnan(x)) {
+            top = n ? std::max(top, x) : x;
+            sum += x;
+            ++n;
+        }
+    mean = n ? std::optional<double>(sum / double(n)) : std::nullopt;
+    peak = n ? std::optional<double>(top) : std::nullopt;
+}
+
+}   // namespace
+
 void GpuSampleParser::finalize(GpuSampleSummary &s)
 {
     std::sort(s.gpus.begin(), s.gpus.end(), [](const GpuTimeline &a, const GpuTimeline &b) {
@@ -67,6 +86,8 @@ void GpuSampleParser::finalize(GpuSampleSummary &s)
         g.peakUtilPercent = nu ? std::optional<double>(pu) : std::nullopt;
         g.meanMemUsedMiB = nm ? std::optional<double>(gm / nm) : std::nullopt;
         g.peakMemUsedMiB = nm ? std::optional<double>(pm) : std::nullopt;
+        sensorSummary(g.tempC, g.meanTempC, g.peakTempC);
+        sensorSummary(g.powerW, g.meanPowerW, g.peakPowerW);
         utilSum += gu;
         utilN += nu;
         memSum += gm;

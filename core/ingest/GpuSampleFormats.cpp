@@ -5,6 +5,7 @@
 #include <optional>
 
 #include <charconv>
+#include <cmath>
 #include <limits>
 
 namespace scalelab::gpuformat {
@@ -101,7 +102,84 @@ double timestamp(std::string_view s)
     return timestampImpl(s);
 }
 
-bool rocmConciseRow(std::string_view line, int &device, double &utilPercent)
+namespace {
+
+// "46.0°C", "35.0c" -> 46.0 / 35.0; "102.0W" -> 102.0; NaN otherwise.
+double withSuffix(std::string_view token, std::string_view suffix)
+{
+    if (token.size() <= suffix.size() || token.substr(token.size() - suffix.size()) != suffix)
+        return kNaN;
+    token.remove_suffix(suffix.size());
+    double v = kNaN;
+    const auto r = std::from_chars(token.data(), token.data() + token.size(), v);
+    return r.ec == std::errc() && r.ptr == token.data() + token.size() ? v : kNaN;
+}
+
+}   // namespace
+
+bool rocmConciseRowUtil(std::string_view line, int &device, double &utilPercent);
+
+bool rocmConciseRow(std::string_view line, RocmConcise &row)
+{
+    row.tempC = row.powerW = kNaN;
+    bool tempSeen = false;
+    for (size_t i = 0; i < line.size();) {
+        while (i < line.size() && (line[i] == ' ' || line[i] == '\t'))
+            ++i;
+        const size_t b = i;
+        while (i < line.size() && line[i] != ' ' && line[i] != '\t')
+            ++i;
+        const std::string_view t = line.substr(b, i - b);
+        if (t.empty() || b == 0)
+            continue;
+        if (tempSeen) {   // the column right after the temperature is the power ("N/A" stays NaN)
+            row.powerW = withSuffix(t, "W");
+            break;
+        }
+        row.tempC = withSuffix(t, "\xc2\xb0"
+                                  "C");
+        if (std::isnan(row.tempC))
+            row.tempC = withSuffix(t, "c");
+        tempSeen = !std::isnan(row.tempC);
+    }
+    return rocmConciseRowUtil(line, row.device, row.utilPercent);
+}
+
+bool dmonHeader(std::string_view line, DmonColumns &out)
+{
+    if (line.empty() || line.front() != '#')
+        return false;
+    DmonColumns c;   // `out` changes only when this is a header (not the units line under it)
+    int n = 0;
+    for (size_t i = 1; i < line.size();) {
+        while (i < line.size() && line[i] == ' ')
+            ++i;
+        const size_t b = i;
+        while (i < line.size() && line[i] != ' ')
+            ++i;
+        const std::string_view t = line.substr(b, i - b);
+        if (t.empty())
+            continue;
+        if (t == "gpu")
+            c.gpu = n;
+        else if (t == "pwr")
+            c.power = n;
+        else if (t == "gtemp")
+            c.temp = n;
+        else if (t == "sm")
+            c.sm = n;
+        else if (t == "fb")
+            c.fb = n;
+        ++n;
+    }
+    c.count = n;
+    if (c.gpu < 0 || (c.power < 0 && c.sm < 0 && c.temp < 0 && c.fb < 0))
+        return false;
+    out = c;
+    return true;
+}
+
+bool rocmConciseRowUtil(std::string_view line, int &device, double &utilPercent)
 {
     // "0       8     0x7408,   13395  46.0°C  102.0W  N/A, N/A, 0  800Mhz  1600Mhz  0%  manual  500.0W  0%  0%":
     // the value columns contain spaces, so GPU% (and VRAM%) are taken from the end.
@@ -223,8 +301,6 @@ QString foreignTool(std::string_view line)
 {
     if (line.find("NVIDIA-SMI") != std::string_view::npos)
         return QStringLiteral("nvidia-smi's default table (not --query-gpu=... --format=csv)");
-    if (line.substr(0, 5) == "# gpu" && line.find("pwr") != std::string_view::npos)
-        return QStringLiteral("nvidia-smi dmon");
     if (line.find("AMD System Management Interface") != std::string_view::npos || line.substr(0, 8) == "amd-smi ")
         return QStringLiteral("amd-smi");
     if (line.find("xpu-smi") != std::string_view::npos || line.find("XPU Manager") != std::string_view::npos)

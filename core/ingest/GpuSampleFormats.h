@@ -24,8 +24,24 @@ bool isNvidiaHeader(std::string_view line);
 // rocm-smi's concise table header ("Device ... VRAM%  GPU%").
 bool isRocmConciseHeader(std::string_view line);
 
-// A row of rocm-smi's concise table: the device (first column) and GPU% (last).
-bool rocmConciseRow(std::string_view line, int &device, double &utilPercent);
+// A row of rocm-smi's concise table: the device (first column), GPU% (last),
+// the temperature (the first "46.0°C"/"35.0c" column) and the power after it
+// ("102.0W"; "N/A" on the second GCD of an MI250X, whose package reports it).
+struct RocmConcise {
+    int device = 0;
+    double utilPercent = 0;
+    double tempC = 0;
+    double powerW = 0;
+};
+bool rocmConciseRow(std::string_view line, RocmConcise &row);
+
+// nvidia-smi dmon's header ("# gpu pwr gtemp ..." or "#Date Time gpu pwr
+// ..."): the column of each field, -1 when absent.
+struct DmonColumns {
+    int gpu = -1, power = -1, temp = -1, sm = -1, fb = -1;
+    int count = 0;
+};
+bool dmonHeader(std::string_view line, DmonColumns &columns);
 
 // "2021/02/03 10:15:23.012" (nvidia-smi), also "2021-02-03T10:15:23" -> epoch seconds; NaN if not a time.
 double timestamp(std::string_view text);

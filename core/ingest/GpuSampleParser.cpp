@@ -82,7 +82,7 @@ bool containsNoCase(std::string_view hay, std::string_view needle)
 }
 
 struct Columns {
-    int index = -1, timestamp = -1, util = -1, memUsed = -1, memTotal = -1, uuid = -1;
+    int index = -1, timestamp = -1, util = -1, memUsed = -1, memTotal = -1, uuid = -1, temp = -1, power = -1;
     bool memInBytes = false;   // rocm-smi prints bytes
     int count = 0;
 };
@@ -110,6 +110,10 @@ Columns nvidiaColumns(const Fields &f, int n)
             c.memUsed = i;
         else if (name == "memory.total")
             c.memTotal = i;
+        else if (name == "temperature.gpu")
+            c.temp = i;
+        else if (name == "power.draw" || name == "power.draw.average" || name == "power.draw.instant")
+            c.power = c.power < 0 ? i : c.power;
         else if (name == "uuid" || name == "gpu_uuid" || name == "pci.bus_id")
             c.uuid = c.uuid < 0 ? i : c.uuid;
     }
@@ -133,8 +137,29 @@ Columns rocmColumns(const Fields &f, int n)
             c.memUsed = i;
         else if (name == "VRAM Total Memory (B)")
             c.memTotal = i;
+        else if (name.starts_with("Temperature (Sensor edge)"))
+            c.temp = i;
+        else if (name.ends_with("Graphics Package Power (W)"))
+            c.power = c.power < 0 ? i : c.power;
     }
     return c;
+}
+
+// A row of nvidia-smi dmon: whitespace-separated fields, "-" when not
+// measured; as many as the header named.
+bool dmonRow(std::string_view line, const gpuformat::DmonColumns &c, Fields &f)
+{
+    int n = 0;
+    for (size_t i = 0; i < line.size() && n < kMaxFields;) {
+        while (i < line.size() && (line[i] == ' ' || line[i] == '\t'))
+            ++i;
+        const size_t b = i;
+        while (i < line.size() && line[i] != ' ' && line[i] != '\t')
+            ++i;
+        if (i > b)
+            f[n++] = line.substr(b, i - b);
+    }
+    return n == c.count && !std::isnan(number(f[c.gpu]));
 }
 
 void addDiag(GpuSampleSummary &s, Severity sev, const char *rule, const QString &file, int line, const QString &msg)
@@ -157,7 +182,8 @@ GpuSampleSummary GpuSampleParser::parse(QByteArrayView data, const GpuSamplePars
     const QString host = options.host.isEmpty() ? hostFromFileName(file) : options.host;
     const std::string_view all(data.data(), size_t(data.size()));
 
-    enum class Mode { None, Csv, RocmConcise };
+    enum class Mode { None, Csv, RocmConcise, Dmon };
+    gpuformat::DmonColumns dmon;
     Mode mode = Mode::None;
     Columns cols;
     QHash<int, int> roundOf;   // task -> sample number (rocm-smi prints no time)
@@ -203,10 +229,13 @@ GpuSampleSummary GpuSampleParser::parse(QByteArrayView data, const GpuSamplePars
         }
         return double(std::max(roundOf.value(task, 0) - 1, 0)) * step;
     };
-    auto addSample = [&](GpuTimeline &g, double t, double util, double memMiB) {
+    auto addSample = [&](GpuTimeline &g, double t, double util, double memMiB, double temp = kNaN,
+                         double power = kNaN) {
         g.seconds.append(t);
         g.utilPercent.append(util);
         g.memUsedMiB.append(memMiB);
+        g.tempC.append(temp);
+        g.powerW.append(power);
         ++s.rows;
     };
     auto skip = [&](std::string_view line, int lineNo) {
@@ -243,6 +272,11 @@ GpuSampleSummary GpuSampleParser::parse(QByteArrayView data, const GpuSamplePars
         if (line.find("ROCm System Management Interface") != std::string_view::npos) {
             s.tool = GpuSampleSummary::Tool::RocmSmi;
             ++roundOf[task];
+            continue;
+        }
+        if (gpuformat::dmonHeader(line, dmon)) {
+            s.tool = GpuSampleSummary::Tool::NvidiaSmi;
+            mode = Mode::Dmon;
             continue;
         }
         if (line.front() == '=' || line.front() == '#') {
@@ -304,11 +338,24 @@ GpuSampleSummary GpuSampleParser::parse(QByteArrayView data, const GpuSamplePars
             continue;
         }
         const char c0 = line.front();
+        if (mode == Mode::Dmon) {
+            if (dmonRow(line, dmon, f)) {
+                const int gpu = int(number(f[dmon.gpu]));
+                GpuTimeline &g = timeline(task, gpu);
+                if (gpu == s.gpus.front().index && &g == &s.gpus.front())
+                    ++roundOf[task];   // the first GPU's row starts a new sample
+                auto col = [&](int c) { return c >= 0 ? number(f[c]) : kNaN; };
+                addSample(g, untimed(task, lineNo), col(dmon.sm), col(dmon.fb), col(dmon.temp), col(dmon.power));
+            } else {
+                skip(line, lineNo);
+            }
+            continue;
+        }
         if (mode == Mode::RocmConcise) {
-            double util = kNaN;
-            if (gpuformat::rocmConciseRow(line, device, util)) {
-                GpuTimeline &g = timeline(task, device);
-                addSample(g, untimed(task, lineNo), util, kNaN);
+            gpuformat::RocmConcise row;
+            if (gpuformat::rocmConciseRow(line, row)) {
+                GpuTimeline &g = timeline(task, row.device);
+                addSample(g, untimed(task, lineNo), row.utilPercent, kNaN, row.tempC, row.powerW);
                 continue;
             } else if (c0 == '(') {
                 continue;   // the table's second header line
@@ -316,7 +363,8 @@ GpuSampleSummary GpuSampleParser::parse(QByteArrayView data, const GpuSamplePars
             skip(line, lineNo);
             continue;
         }
-        if (!(c0 >= '0' && c0 <= '9') && !startsWith(line, "card")) {
+        // A row starts with its first value: a number, "card0" or "[N/A]" (any column may come first).
+        if (!(c0 >= '0' && c0 <= '9') && !startsWith(line, "card") && !(mode == Mode::Csv && c0 == '[')) {
             skip(line, lineNo);
             continue;
         }
@@ -383,7 +431,8 @@ GpuSampleSummary GpuSampleParser::parse(QByteArrayView data, const GpuSamplePars
         double mem = cols.memUsed >= 0 ? number(f[cols.memUsed]) : kNaN;
         if (cols.memInBytes)
             mem /= kMiB;
-        addSample(g, t, util, mem);
+        addSample(g, t, util, mem, cols.temp >= 0 ? number(f[cols.temp]) : kNaN,
+                  cols.power >= 0 ? number(f[cols.power]) : kNaN);
         if (!g.memTotalMiB && cols.memTotal >= 0) {
             double total = number(f[cols.memTotal]);
             if (cols.memInBytes)

@@ -25,11 +25,17 @@ struct GpuTimeline {
     QVector<double> seconds;
     QVector<double> utilPercent;
     QVector<double> memUsedMiB;
+    QVector<double> tempC;   // GPU (edge) temperature, °C; NaN when not sampled
+    QVector<double> powerW;   // board power draw, W; NaN when not sampled
     std::optional<double> memTotalMiB;
     std::optional<double> meanUtilPercent;
     std::optional<double> peakUtilPercent;
     std::optional<double> meanMemUsedMiB;
     std::optional<double> peakMemUsedMiB;
+    std::optional<double> meanTempC;
+    std::optional<double> peakTempC;
+    std::optional<double> meanPowerW;
+    std::optional<double> peakPowerW;
 };
 
 struct GpuSampleSummary {
@@ -80,6 +86,18 @@ struct GpuSampleParseOptions {
 //   rocm-smi has no loop option and prints no timestamp: a sampler calls it
 //   repeatedly, so each repeated header starts a new sample and sample k is
 //   at k * sampleSeconds. A "timestamp" column, if the sampler adds one, wins.
+//   --showtemp / --showpower add "Temperature (Sensor edge) (C)" and
+//   "Average Graphics Package Power (W)" (newer: "Current Socket Graphics
+//   Package Power (W)").
+// * nvidia-smi's temperature.gpu [C] and power.draw [W] columns (also
+//   power.draw.average / .instant), in any column order.
+// * nvidia-smi dmon: a header "# gpu pwr gtemp mtemp sm mem ... fb ..." (the
+//   columns depend on -s; -o DT adds Date and Time first), a units line
+//   "# Idx W C C % % ...", then whitespace-separated rows, "-" when not
+//   measured. sm (SM activity, %) is the utilisation, fb the memory used (MB).
+//   dmon prints one row per GPU per second (-d changes it): without -o T the
+//   sample number stands for the time, as for rocm-smi.
+// * rocm-smi's concise table: GPU%, Temp (°C) and Power (W) of each device.
 // * The sampler's marker "scalelab: no nvidia-smi on HOST; no GPU samples".
 // Parsing is hand-rolled (no regular expressions per row) so that a 1.4M-row
 // file takes well under a second.

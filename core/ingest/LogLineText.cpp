@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/ingest/LogLineText.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 namespace scalelab::logtext {
 
@@ -135,6 +140,66 @@ std::optional<double> numberAfter(std::string_view line, size_t at)
     while (!num.empty() && num.back() == '.')
         num.remove_suffix(1);
     return parse(num);
+}
+
+std::optional<std::pair<double, double>> tqdmCounter(std::string_view line, size_t at)
+{
+    // Walks back over "n/total [elapsed<remaining, rate"; each part must be there.
+    auto isDigit = [](char c) { return c >= '0' && c <= '9'; };
+    size_t i = at;
+    auto back = [&](auto allowed) {
+        const size_t end = i;
+        while (i > 0 && allowed(line[i - 1]) && end - i < 32)
+            --i;
+        return end - i;
+    };
+    auto expect = [&](char c) {
+        if (i == 0 || line[i - 1] != c)
+            return false;
+        --i;
+        return true;
+    };
+    if (!back([&](char c) { return isDigit(c) || c == '.' || c == '?'; }))
+        return std::nullopt;
+    back([](char c) { return c == ' '; });
+    if (!expect(',') || !back([&](char c) { return isDigit(c) || c == ':' || c == '?'; }) || !expect('<')
+        || !back([&](char c) { return isDigit(c) || c == ':'; }) || !expect('[') || !expect(' '))
+        return std::nullopt;
+    const size_t totalEnd = i;
+    if (!back(isDigit))
+        return std::nullopt;
+    const size_t totalStart = i;
+    if (!expect('/'))
+        return std::nullopt;
+    const size_t doneEnd = i;
+    if (!back(isDigit))
+        return std::nullopt;
+    const size_t doneStart = i;
+    back([](char c) { return c == ' '; });
+    if (!expect('|'))
+        return std::nullopt;
+    const auto done = parse(line.substr(doneStart, doneEnd - doneStart));
+    const auto total = parse(line.substr(totalStart, totalEnd - totalStart));
+    if (!done || !total)
+        return std::nullopt;
+    return std::pair(*done, *total);
+}
+
+qint64 countNewlines(const char *from, const char *to)
+{
+    qint64 n = 0;
+#ifdef __SSE2__
+    const __m128i nl = _mm_set1_epi8('\n');
+    while (to - from >= 16) {
+        // Per-byte counters (each compare adds 1 where a byte is '\n'), summed before they can wrap.
+        __m128i counts = _mm_setzero_si128();
+        for (int k = 0; k < 255 && to - from >= 16; ++k, from += 16)
+            counts = _mm_sub_epi8(counts, _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i *>(from)), nl));
+        const __m128i sums = _mm_sad_epu8(counts, _mm_setzero_si128());
+        n += _mm_cvtsi128_si64(sums) + _mm_cvtsi128_si64(_mm_unpackhi_epi64(sums, sums));
+    }
+#endif
+    return n + std::count(from, to, '\n');
 }
 
 std::optional<double> duration(std::string_view text)

@@ -25,6 +25,8 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 QString formOf(const MetricPattern &p)
 {
     switch (p.form) {
+    case ValueForm::Milliseconds:
+        return QStringLiteral("printed milliseconds / 1000");
     case ValueForm::Percent:
         return QStringLiteral("printed percent / 100");
     case ValueForm::Reciprocal:
@@ -44,7 +46,7 @@ bool contains(std::string_view hay, const QByteArray &needle)
 
 }   // namespace
 
-LogMetric LogMetricExtractor::aggregate(const QList<Hit> &hits, const char *begin, QHash<qint64, qint64> &lineOf) const
+LogMetric LogMetricExtractor::aggregate(const QList<Hit> &hits, const char *begin) const
 {
     const Compiled &first = m_patterns[hits.front().pattern];
     LogMetric m;
@@ -115,110 +117,233 @@ LogMetric LogMetricExtractor::aggregate(const QList<Hit> &hits, const char *begi
     }
     }
     m.formula = formula.join(QStringLiteral("; "));
-    m.line = lineOf.value(c.offset);
+    m.line = c.offset;   // an offset until report() counts lines
     m.sourceLine = QString::fromUtf8(begin + c.offset, c.end - c.offset);
     return m;
 }
 
+struct LogMetricExtractor::Scan {
+    const char *begin = nullptr;
+    const char *end = nullptr;
+    qint64 tail = 0;   // values at or after this offset are on a cut last line
+    bool tailSkipped = false;
+    LogMetricResult result;
+    QList<QList<Hit>> hits;   // per metric
+    QList<Hit> ambiguous;   // values of ambiguous rules
+    QList<bool> tooLongNoted;
+    QList<const char *> doneUntil;   // per group: lines before this were read
+    QList<qint64> nearMisses;   // line starts where an anchor was found but no rule read a value
+    std::string buf;
+    // The line the previous anchor was in, kept for the next anchors in it.
+    const char *lineStart = nullptr;
+    const char *lineEnd = nullptr;
+    std::string_view line;
+    int lineRank = -1;
+    std::optional<QString> text;
+};
+
+void LogMetricExtractor::scanLine(Scan &s, int group, const char *ls, const char *le) const
+{
+    if (ls != s.lineStart || le != s.lineEnd) {
+        s.lineStart = ls;
+        s.lineEnd = le;
+        const std::string_view raw(ls, size_t(le - ls));
+        s.lineRank = logtext::lineRank(raw);
+        s.line = logtext::withoutAnsi(raw, s.buf);
+        s.text.reset();
+    }
+    const std::string_view raw(ls, size_t(le - ls));
+    SegmentMatch found[kMaxPerLine];
+    bool any = false;
+    for (int pi : m_groups[group].patterns) {
+        const Compiled &c = m_patterns[pi];
+        if (std::any_of(c.exclude.begin(), c.exclude.end(), [&](const QByteArray &x) { return contains(raw, x); }))
+            continue;
+        if ((!c.literal.isEmpty() && !c.literalIsAnchor && !contains(s.line, c.literal))
+            || (!c.alsoRequired.isEmpty() && !contains(s.line, c.alsoRequired))
+            || std::any_of(c.required.begin(), c.required.end(),
+                           [&](const QByteArray &t) { return !contains(s.line, t); }))
+            continue;
+        bool tooLong = false;
+        const int n = matchSegment(c, s.line, s.text, found, kMaxPerLine, &tooLong);
+        if (tooLong && !s.tooLongNoted[pi]) {
+            s.tooLongNoted[pi] = true;
+            s.result.diagnostics.append(
+                {Severity::Info,
+                 QStringLiteral("log-line-too-long"),
+                 c.pattern.rule,
+                 0,
+                 0,
+                 QStringLiteral("a line of %1 bytes is longer than %2 KB; rule %3 (%4) was not applied to it")
+                     .arg(raw.size())
+                     .arg(kMaxRegexLine / 1024)
+                     .arg(c.pattern.rule, c.pattern.name),
+                 {}});
+        }
+        any = any || n > 0;
+        const qint64 off = ls - s.begin;
+        for (int i = 0; i < n; ++i) {
+            if (off >= s.tail) {
+                s.tailSkipped = true;
+                continue;
+            }
+            const int rank = found[i].rank >= 0 ? found[i].rank : s.lineRank;
+            if (m_rank0Only && rank > 0 && !c.pattern.anyRank && c.pattern.aggregation != MetricAggregation::PerRankSum)
+                continue;
+            const Hit h{off, le - s.begin, found[i].value, found[i].step, rank, pi};
+            QList<Hit> &list = c.pattern.ambiguous ? s.ambiguous : s.hits[c.metric];
+            if (list.size() < kMaxHits)
+                list.append(h);
+        }
+    }
+    if (!any && s.nearMisses.size() < 3 && (s.nearMisses.isEmpty() || s.nearMisses.back() != ls - s.begin))
+        s.nearMisses.append(ls - s.begin);
+}
+
+// One pass finds every anchor; each line holding one is read once per group.
+void LogMetricExtractor::scanAll(Scan &s) const
+{
+    const char *const begin = s.begin;
+    const char *const end = s.end;
+    auto bounds = [&](const char *at, const char **ls, const char **le) {
+        if (at >= s.lineStart && at < s.lineEnd && s.lineStart) {
+            *ls = s.lineStart;
+            *le = s.lineEnd;
+            return;
+        }
+        // The segment around the hit: '\r' separates progress-bar updates too.
+        const char *a = at;
+        while (a > begin && a[-1] != '\n' && a[-1] != '\r')
+            --a;
+        const char *b = at;
+        while (b < end && *b != '\n' && *b != '\r')
+            ++b;
+        *ls = a;
+        *le = b;
+    };
+    const int groups = int(m_groups.size());
+    m_scan->scan(std::string_view(begin, size_t(end - begin)), [&](int anchor, size_t offset) {
+        const char *at = begin + offset;
+        if (anchor < groups && at < s.doneUntil[anchor])
+            return true;
+        const char *ls = nullptr;
+        const char *le = nullptr;
+        bounds(at, &ls, &le);
+        if (anchor < groups) {
+            s.doneUntil[anchor] = le;
+            scanLine(s, anchor, ls, le);
+        } else if (auto e = RunEndReader::readLine(std::string_view(ls, size_t(le - ls)));
+                   e && ls - begin < s.tail && s.result.runEnds.size() < RunEndReader::kMaxEnds
+                   && (s.result.runEnds.isEmpty() || s.result.runEnds.back().text != e->text)) {
+            e->line = ls - begin;   // an offset until report() counts lines
+            s.result.runEnds.append(*e);
+        }
+        return true;
+    });
+    for (int g : m_unanchored)
+        for (const char *ls = begin; ls < end;) {
+            const char *le = ls;
+            while (le < end && *le != '\n' && *le != '\r')
+                ++le;
+            scanLine(s, g, ls, le);
+            ls = le + 1;
+        }
+}
+
 LogMetricResult LogMetricExtractor::extract(QByteArrayView log) const
 {
-    LogMetricResult result;
-    result.bytes = log.size();
-    const char *const begin = log.data();
-    const char *const end = begin + log.size();
-    QList<QList<Hit>> hits(m_metricNames.size());
-    QList<bool> tooLongNoted(m_patterns.size(), false);
-    std::string buf;
-    SegmentMatch found[kMaxPerLine];
+    Scan s;
+    s.result.bytes = log.size();
+    s.begin = log.data();
+    s.end = s.begin + log.size();
+    s.hits.resize(m_metricNames.size());
+    s.tooLongNoted.fill(false, m_patterns.size());
+    s.doneUntil.fill(s.begin, m_groups.size());
 
     // A log that does not end with a line break was cut while being written
     // (job killed, fetch of a growing file): its last line may hold half a
     // number ("0.98" of "0.9852"), so nothing is read from it.
-    qint64 tail = log.size();
-    if (!log.isEmpty() && end[-1] != '\n' && end[-1] != '\r') {
-        tail = 0;
-        for (const char *t = end; t > begin; --t)
+    s.tail = log.size();
+    if (!log.isEmpty() && s.end[-1] != '\n' && s.end[-1] != '\r') {
+        s.tail = 0;
+        for (const char *t = s.end; t > s.begin; --t)
             if (t[-1] == '\n' || t[-1] == '\r') {
-                tail = t - begin;
+                s.tail = t - s.begin;
                 break;
             }
     }
-    bool tailSkipped = false;
-    auto add = [&](int pattern, qint64 off, qint64 lineEnd, double v, double step, int rank) {
-        if (off >= tail) {
-            tailSkipped = true;
-            return;
-        }
-        const Compiled &c = m_patterns[pattern];
-        if (m_rank0Only && rank > 0 && c.pattern.aggregation != MetricAggregation::PerRankSum)
-            return;
-        QList<Hit> &list = hits[c.metric];
-        if (list.size() < kMaxHits)
-            list.append({off, lineEnd, v, step, rank, pattern});
-    };
-
-    for (const Group &g : m_groups) {
-        const char *p = begin;
-        while (p < end) {
-            const char *hit = g.anchor.isEmpty()
-                                  ? p
-                                  : static_cast<const char *>(
-                                      memmem(p, size_t(end - p), g.anchor.constData(), size_t(g.anchor.size())));
-            if (!hit)
-                break;
-            // The segment around the hit: '\r' separates progress-bar updates too.
-            const char *ls = hit;
-            while (ls > begin && ls[-1] != '\n' && ls[-1] != '\r')
-                --ls;
-            const char *le = hit;
-            while (le < end && *le != '\n' && *le != '\r')
-                ++le;
-            p = le + 1;
-            const std::string_view raw(ls, size_t(le - ls));
-            const int lineRank = logtext::lineRank(raw);
-            const std::string_view line = logtext::withoutAnsi(raw, buf);
-            for (int pi : g.patterns) {
-                const Compiled &c = m_patterns[pi];
-                if (std::any_of(c.exclude.begin(), c.exclude.end(),
-                                [&](const QByteArray &x) { return contains(raw, x); }))
-                    continue;
-                if (!c.literal.isEmpty() && !contains(line, c.literal))
-                    continue;
-                if (!c.alsoRequired.isEmpty() && !contains(line, c.alsoRequired))
-                    continue;
-                bool tooLong = false;
-                const int n = matchSegment(c, line, found, kMaxPerLine, &tooLong);
-                if (tooLong && !tooLongNoted[pi]) {
-                    tooLongNoted[pi] = true;
-                    result.diagnostics.append(
-                        {Severity::Info,
-                         QStringLiteral("log-line-too-long"),
-                         c.pattern.rule,
-                         0,
-                         0,
-                         QStringLiteral("a line of %1 bytes is longer than %2 KB; rule %3 (%4) was not applied to it")
-                             .arg(raw.size())
-                             .arg(kMaxRegexLine / 1024)
-                             .arg(c.pattern.rule, c.pattern.name),
-                         {}});
-                }
-                for (int i = 0; i < n; ++i)
-                    add(pi, ls - begin, le - begin, found[i].value, found[i].step,
-                        found[i].rank >= 0 ? found[i].rank : lineRank);
-            }
-        }
-    }
+    if (!log.isEmpty())
+        scanAll(s);
     for (int pi = 0; pi < m_patterns.size(); ++pi) {
         if (!m_patterns[pi].pattern.ncclTable)
             continue;
-        for (const NcclRow &r : NcclTestsReader::rows(std::string_view(begin, size_t(log.size()))))
-            add(pi, r.offset, r.lineEnd, r.busBwGBps, r.bytes,
-                logtext::lineRank(std::string_view(begin + r.offset, size_t(r.lineEnd - r.offset))));
+        for (const NcclRow &r : NcclTestsReader::rows(std::string_view(s.begin, size_t(log.size())))) {
+            const int rank = logtext::lineRank(std::string_view(s.begin + r.offset, size_t(r.lineEnd - r.offset)));
+            if (r.offset >= s.tail)
+                s.tailSkipped = true;
+            else if (!(m_rank0Only && rank > 0) && s.hits[m_patterns[pi].metric].size() < kMaxHits)
+                s.hits[m_patterns[pi].metric].append({r.offset, r.lineEnd, r.busBwGBps, r.bytes, rank, pi});
+        }
     }
+    report(s);
+    return s.result;
+}
 
-    if (tailSkipped) {
+namespace {
+
+// Line numbers of the given offsets: one newline count up to the furthest.
+QHash<qint64, qint64> lineNumbers(const char *begin, QList<qint64> offsets)
+{
+    std::sort(offsets.begin(), offsets.end());
+    offsets.erase(std::unique(offsets.begin(), offsets.end()), offsets.end());
+    QHash<qint64, qint64> lineOf;
+    qint64 lineNo = 1;
+    const char *q = begin;
+    for (qint64 off : offsets) {
+        lineNo += logtext::countNewlines(q, begin + off);
+        q = begin + off;
+        lineOf.insert(off, lineNo);
+    }
+    return lineOf;
+}
+
+QString quotedLine(const char *begin, qint64 offset, const char *end)
+{
+    const char *e = begin + offset;
+    while (e < end && *e != '\n' && *e != '\r' && e - (begin + offset) < 200)
+        ++e;
+    return u'\'' + InputLimits::quoted(QString::fromUtf8(begin + offset, e - (begin + offset)).trimmed()) + u'\'';
+}
+
+// MLPerf's time to train: run_stop (status success) minus run_start, both in ms.
+void addDerived(LogMetricResult &r)
+{
+    const LogMetric *start = r.find(QStringLiteral("mlperf_run_start_ms"));
+    const LogMetric *stop = r.find(QStringLiteral("mlperf_run_stop_ms"));
+    if (!start || !stop || stop->line < start->line || stop->value < start->value)
+        return;
+    LogMetric m = *stop;
+    m.name = QStringLiteral("time_to_train_s");
+    m.unit = QStringLiteral("s");
+    m.value = (stop->value - start->value) / 1000.0;
+    m.count = 1;
+    m.values = {m.value};
+    m.steps = {std::numeric_limits<double>::quiet_NaN()};
+    m.meaning = QStringLiteral("MLPerf time to train: from run_start to a successful run_stop");
+    m.formula = QStringLiteral("(run_stop time_ms line %1 - run_start time_ms line %2) / 1000")
+                    .arg(stop->line)
+                    .arg(start->line);
+    r.metrics.append(m);
+}
+
+}   // namespace
+
+void LogMetricExtractor::report(Scan &s) const
+{
+    LogMetricResult &result = s.result;
+    if (s.tailSkipped) {
         qint64 lastLine = 1;
-        for (const char *t = begin; t < begin + tail; ++t)
+        for (const char *t = s.begin; t < s.begin + s.tail; ++t)
             lastLine += *t == '\n' ? 1 : 0;
         result.diagnostics.append({Severity::Info,
                                    QStringLiteral("log-truncated-line"),
@@ -230,45 +355,35 @@ LogMetricResult LogMetricExtractor::extract(QByteArrayView log) const
                                        .arg(lastLine),
                                    {}});
     }
-
     // One line, one rule per metric: the first rule that matched it wins.
+    const auto byOffset = [](const Hit &x, const Hit &y) {
+        return x.offset != y.offset ? x.offset < y.offset : x.pattern < y.pattern;
+    };
+    QList<LogMetric> read;
     QList<qint64> offsets;
-    for (QList<Hit> &list : hits) {
-        std::stable_sort(list.begin(), list.end(), [](const Hit &a, const Hit &b) {
-            return a.offset != b.offset ? a.offset < b.offset : a.pattern < b.pattern;
-        });
-        QList<Hit> kept;
-        kept.reserve(list.size());
-        for (const Hit &h : list)
-            if (kept.isEmpty() || kept.back().offset != h.offset || kept.back().pattern == h.pattern)
-                kept.append(h);
-        list = kept;
-        for (const Hit &h : list)
-            offsets.append(h.offset);
-    }
-    // Line numbers of every hit's line: one newline count up to the furthest.
-    std::sort(offsets.begin(), offsets.end());
-    offsets.erase(std::unique(offsets.begin(), offsets.end()), offsets.end());
-    QHash<qint64, qint64> lineOf;
-    qint64 lineNo = 1;
-    const char *q = begin;
-    for (qint64 off : offsets) {
-        const char *target = begin + off;
-        while (q < target) {
-            const void *nl = std::memchr(q, '\n', size_t(target - q));
-            if (!nl)
-                break;
-            ++lineNo;
-            q = static_cast<const char *>(nl) + 1;
-        }
-        q = target;
-        lineOf.insert(off, lineNo);
-    }
-
-    for (qsizetype i = 0; i < m_metricNames.size(); ++i) {
-        if (hits[i].isEmpty())
+    for (QList<Hit> &list : s.hits) {
+        if (list.isEmpty())
             continue;
-        LogMetric m = aggregate(hits[i], begin, lineOf);
+        if (!std::is_sorted(list.begin(), list.end(), byOffset))
+            std::stable_sort(list.begin(), list.end(), byOffset);
+        qsizetype kept = 0;
+        for (qsizetype i = 0; i < list.size(); ++i)
+            if (kept == 0 || list[kept - 1].offset != list[i].offset || list[kept - 1].pattern == list[i].pattern)
+                list[kept++] = list[i];
+        list.resize(kept);
+        read.append(aggregate(list, s.begin));
+        offsets.append(read.back().line);
+    }
+    for (const Hit &h : s.ambiguous)
+        offsets.append(h.offset);
+    for (const RunEnd &e : result.runEnds)
+        offsets.append(e.line);
+    offsets.append(s.nearMisses);
+    const QHash<qint64, qint64> lineOf = lineNumbers(s.begin, offsets);
+    for (RunEnd &e : result.runEnds)
+        e.line = lineOf.value(e.line);
+    for (LogMetric &m : read) {
+        m.line = lineOf.value(m.line);
         if (m.aggregation == MetricAggregation::PerRankSum && m.ranks < 2) {
             result.diagnostics.append(
                 {Severity::Info,
@@ -285,7 +400,61 @@ LogMetricResult LogMetricExtractor::extract(QByteArrayView log) const
         }
         result.metrics.append(m);
     }
-    return result;
+    addDerived(result);
+    reportUnread(s, lineOf);
+}
+
+// Values whose scope the line does not say, and a log that gave nothing.
+void LogMetricExtractor::reportUnread(Scan &s, const QHash<qint64, qint64> &lineOf) const
+{
+    LogMetricResult &result = s.result;
+    QMap<int, QList<const Hit *>> byRule;
+    for (const Hit &h : s.ambiguous)
+        byRule[h.pattern].append(&h);
+    for (auto it = byRule.cbegin(); it != byRule.cend(); ++it) {
+        const MetricPattern &p = m_patterns[it.key()].pattern;
+        const Hit &first = *it.value().front();
+        const qint64 line = lineOf.value(first.offset);
+        result.diagnostics.append(
+            {Severity::Warning,
+             QStringLiteral("metric-ambiguous"),
+             p.rule,
+             int(line),
+             0,
+             QStringLiteral("line %1: %2 value(s) like %3 %4 (rule %5: %6), but the line does not say whether it is "
+                            "one GPU's or the whole job's, so it is not reported; add a pattern (--patterns) naming "
+                            "the metric you know it is")
+                 .arg(line)
+                 .arg(it.value().size())
+                 .arg(first.value, 0, 'g', 8)
+                 .arg(p.unit, p.rule, p.meaning),
+             {}});
+    }
+    if (!result.metrics.isEmpty() || s.begin == s.end)
+        return;
+    QStringList families;
+    for (const Compiled &c : m_patterns) {
+        const QString family = c.pattern.rule.section(u'.', 0, 0);
+        if (!families.contains(family))
+            families << family;
+    }
+    QString closest;
+    for (qint64 off : s.nearMisses)
+        closest += QStringLiteral("\n  line %1: %2").arg(lineOf.value(off)).arg(quotedLine(s.begin, off, s.end));
+    result.diagnostics.append(
+        {Severity::Warning,
+         QStringLiteral("log-no-metrics"),
+         {},
+         0,
+         0,
+         QStringLiteral("no value was read: %1 rules of these readers looked for their text (%2; `scalelab metrics "
+                        "--list-readers` shows each with an example line); %3")
+             .arg(m_patterns.size())
+             .arg(families.join(QStringLiteral(", ")),
+                  closest.isEmpty()
+                      ? QStringLiteral("no line held any reader's fixed text")
+                      : QStringLiteral("lines that held a reader's text but no value it reads:") + closest),
+         {}});
 }
 
 LogMetricResult LogMetricExtractor::extractFile(const QString &path) const

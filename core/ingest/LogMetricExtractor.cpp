@@ -51,6 +51,8 @@ std::optional<MatchValue> valueOf(const MetricPattern &p, const Group &group, do
     }
     if (p.form == ValueForm::Percent)
         v /= 100.0;
+    else if (p.form == ValueForm::Milliseconds)
+        v /= 1000.0;
     else if (p.form == ValueForm::Reciprocal)
         v = v == 0 ? kNaN : 1.0 / v;
     if (std::isnan(v))
@@ -113,11 +115,19 @@ std::optional<MetricAggregation> LogMetricExtractor::aggregationFromId(const QSt
 
 QString LogMetricExtractor::literalOf(const QString &regex)
 {
+    return literalsOf(regex).value(0);
+}
+
+QStringList LogMetricExtractor::literalsOf(const QString &regex)
+{
     QString best, cur;
+    QStringList runs;
     int depth = 0;
     auto endRun = [&] {
         if (cur.size() > best.size())
             best = cur;
+        if (cur.size() >= 3)
+            runs.append(cur);
         cur.clear();
     };
     auto popOptional = [&] {   // the char before ?, *, {0,..} may be absent
@@ -204,7 +214,11 @@ QString LogMetricExtractor::literalOf(const QString &regex)
             endRun();
     }
     endRun();
-    return best;
+    if (best.isEmpty())
+        return {};
+    runs.removeOne(best);
+    runs.prepend(best);
+    return runs;
 }
 
 LogMetricExtractor::LogMetricExtractor(const QList<MetricPattern> &userPatterns, bool includeBuiltins, bool rank0Only)
@@ -309,6 +323,10 @@ LogMetricExtractor::LogMetricExtractor(const QList<MetricPattern> &userPatterns,
             c.metric = int(m_metricNames.size());
             m_metricNames.append(p.name);
         }
+        c.literalIsAnchor = c.literal == anchor;
+        if (!user && !c.fast && p.numberBefore.isEmpty() && !p.tqdmCounter)
+            for (const QString &t : literalsOf(p.regex).mid(1))
+                c.required.append(t.toUtf8());
         const int index = int(m_patterns.size());
         m_patterns.append(c);
         if (p.ncclTable)
@@ -330,11 +348,19 @@ LogMetricExtractor::LogMetricExtractor(const QList<MetricPattern> &userPatterns,
                                       .arg(p.name),
                                   {}});
     }
+    QList<QByteArray> anchors;
+    for (int g = 0; g < int(m_groups.size()); ++g) {
+        if (m_groups[g].anchor.isEmpty())
+            m_unanchored.append(g);
+        anchors.append(m_groups[g].anchor);   // an empty one is never found
+    }
+    anchors.append(RunEndReader::anchors());
+    m_scan.emplace(anchors);
 }
 
 // Values of one rule in one line (ANSI already removed).
-int LogMetricExtractor::matchSegment(const Compiled &c, std::string_view line, SegmentMatch *out, int max,
-                                     bool *tooLong) const
+int LogMetricExtractor::matchSegment(const Compiled &c, std::string_view line, std::optional<QString> &text,
+                                     SegmentMatch *out, int max, bool *tooLong) const
 {
     const MetricPattern &p = c.pattern;
     auto stepOf = [&](size_t from) {
@@ -347,6 +373,13 @@ int LogMetricExtractor::matchSegment(const Compiled &c, std::string_view line, S
                    : logtext::numberAfter(line, at + size_t(c.stepLiteral.size())).value_or(kNaN);
     };
     int n = 0;
+    if (p.tqdmCounter) {
+        const std::string_view lit(c.literal.constData(), size_t(c.literal.size()));
+        for (size_t at = line.find(lit); at != std::string_view::npos && n < max; at = line.find(lit, at + 1))
+            if (const auto counter = logtext::tqdmCounter(line, at))
+                out[n++] = {p.tqdmCounter == 1 ? counter->first : counter->second, kNaN, -1};
+        return n;
+    }
     if (!c.numberBefore.isEmpty()) {
         const std::string_view lit(c.numberBefore.constData(), size_t(c.numberBefore.size()));
         size_t from = 0;
@@ -364,6 +397,8 @@ int LogMetricExtractor::matchSegment(const Compiled &c, std::string_view line, S
                     value = 1.0 / value;
                 } else if (p.form == ValueForm::Percent) {
                     value /= 100.0;
+                } else if (p.form == ValueForm::Milliseconds) {
+                    value /= 1000.0;
                 }
                 out[n++] = {value, stepOf(at), -1};
             }
@@ -396,8 +431,9 @@ int LogMetricExtractor::matchSegment(const Compiled &c, std::string_view line, S
         });
         return n;
     }
-    const QString text = QString::fromUtf8(line.data(), qsizetype(line.size()));
-    QRegularExpressionMatchIterator it = c.re.globalMatch(text);
+    if (!text)   // once per line for all the rules that run a regex on it
+        text = QString::fromUtf8(line.data(), qsizetype(line.size()));
+    QRegularExpressionMatchIterator it = c.re.globalMatch(*text);
     while (it.hasNext() && n < max) {
         const QRegularExpressionMatch m = it.next();
         const auto group = [&](int i) { return m.capturedView(i).toUtf8(); };

@@ -2,7 +2,9 @@
 #pragma once
 
 #include "core/base/Diagnostic.h"
+#include "core/ingest/AnchorScan.h"
 #include "core/ingest/LiteralNumberMatcher.h"
+#include "core/ingest/RunEndReader.h"
 #include "core/ingest/UserRegex.h"
 
 #include <QByteArrayView>
@@ -29,6 +31,7 @@ enum class ValueForm {
     Percent,   // "96%" -> 0.96 (accuracies are fractions in the store)
     Reciprocal,   // tqdm "12.70s/it" -> 1/12.70 it/s
     Duration,   // Hugging Face "0:04:37.12" -> 277.12 s
+    Milliseconds,   // Megatron "elapsed time per iteration (ms): 1234.5" -> 1.2345 s
 };
 
 // A metric to read from job output: every match of `regex` gives one value.
@@ -62,6 +65,14 @@ struct MetricPattern {
     QString numberBefore;
     QStringList excludeIf;   // lines containing any of these are not this rule's
     bool ncclTable = false;   // the nccl-/rccl-tests result table (NcclTestsReader)
+    int tqdmCounter = 0;   // tqdm's "n/total [..<.., rate": 1 = n, 2 = total (read by hand, no regex)
+    // The line does not say whether the number is one GPU's or the whole
+    // job's: its values are never a metric, only a "metric-ambiguous" finding.
+    bool ambiguous = false;
+    // Printed by one rank only, not always rank 0 (Megatron prints from the
+    // last rank): lines labelled with any rank are read.
+    bool anyRank = false;
+    QString example;   // a line in the framework's format this rule reads (`metrics --list-readers`)
 };
 
 struct LogMetric {
@@ -84,6 +95,7 @@ struct LogMetric {
 
 struct LogMetricResult {
     QList<LogMetric> metrics;   // in the order the patterns were given
+    QList<RunEnd> runEnds;   // how Slurm says the job or a step ended (RunEndReader)
     Diagnostics diagnostics;
     qint64 bytes = 0;
     QString file;
@@ -113,6 +125,9 @@ public:
     // Longest run of literal text every match of `regex` must contain; empty
     // when there is none (top-level alternation, case-insensitive flag, ...).
     static QString literalOf(const QString &regex);
+    // Every run of literal text (3 characters or more) a match must contain,
+    // the longest first; empty when literalOf is.
+    static QStringList literalsOf(const QString &regex);
     static QString aggregationId(MetricAggregation a);
     static std::optional<MetricAggregation> aggregationFromId(const QString &id);
 
@@ -142,6 +157,8 @@ private:
         QList<QByteArray> exclude;
         std::optional<LiteralNumberMatcher> fast;   // set when the regex has that simple shape
         QByteArray alsoRequired;   // further text the line must contain (fast form of a builtin)
+        bool literalIsAnchor = false;   // the scan found it already: no second search
+        QList<QByteArray> required;   // builtin regex rules: the regex's other fixed texts, checked first
         int metric = 0;   // index into the result's metrics
     };
     struct Group {
@@ -161,11 +178,19 @@ private:
         int rank;
         int pattern;
     };
-    int matchSegment(const Compiled &c, std::string_view line, SegmentMatch *out, int max, bool *tooLong) const;
-    LogMetric aggregate(const QList<Hit> &hits, const char *begin, QHash<qint64, qint64> &lineOf) const;
+    struct Scan;   // the state of one extract() (LogMetricExtraction.cpp)
+    int matchSegment(const Compiled &c, std::string_view line, std::optional<QString> &text, SegmentMatch *out, int max,
+                     bool *tooLong) const;
+    void scanLine(Scan &s, int group, const char *ls, const char *le) const;
+    void scanAll(Scan &s) const;
+    void report(Scan &s) const;
+    void reportUnread(Scan &s, const QHash<qint64, qint64> &lineOf) const;
+    LogMetric aggregate(const QList<Hit> &hits, const char *begin) const;
 
     QList<Compiled> m_patterns;
     QList<Group> m_groups;
+    std::optional<AnchorScan> m_scan;   // the groups' anchors, then RunEndReader's
+    QList<int> m_unanchored;   // groups with no anchor: every line
     QStringList m_metricNames;
     Diagnostics m_diagnostics;
     bool m_rank0Only = true;

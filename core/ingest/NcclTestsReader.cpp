@@ -69,6 +69,13 @@ QList<NcclRow> NcclTestsReader::rows(std::string_view log)
     pos = pos == std::string_view::npos ? 0 : pos + 1;
     std::string_view tok[kMaxTokens];
     while (pos < log.size()) {
+        if (!inTable) {   // outside a table only a line naming busbw matters: jump to the next one
+            const size_t next = log.find("busbw", pos);
+            if (next == std::string_view::npos)
+                break;
+            const size_t lineStart = log.rfind('\n', next);
+            pos = lineStart == std::string_view::npos || lineStart < pos ? pos : lineStart + 1;
+        }
         size_t end = log.find('\n', pos);
         if (end == std::string_view::npos)
             end = log.size();

@@ -5,6 +5,11 @@
 //     Target: grep_time / our_time >= 0.5 (at most 2x slower than grep).
 //     Also all builtin patterns on the same file, for information.
 //  2. GPU sampler CSV: 1.4M nvidia-smi rows (8 GPUs, 175000 samples).
+//  3. Hostile job output: growth per doubling.
+//  4. Real logs (../shared/job-logs and the framework fixtures of
+//     tests/data/ingest/frameworks) repeated to ~100 MB: every built-in
+//     reader together against `grep -c -F` of one fixed text on the same file.
+//     Prints `ratio=` (grep_time / our_time, goal >= 0.5) last.
 // Usage: bench_ingest [megabytes] [work dir]
 #include "core/ingest/GpuSampleParser.h"
 #include "core/ingest/LogMetricExtractor.h"
@@ -77,6 +82,65 @@ bool writeLog(const QString &path, qint64 bytes)
     }
     f.write("[default0]:test_accuracy 0.9778\n[default0]:train_time_s 3.301\n[default0]:samples_per_s 8712.4\n");
     return true;
+}
+
+// Real logs back to back until `bytes`: every file whole, in name order.
+bool writeRealLogs(const QString &path, qint64 bytes, int *files)
+{
+    QByteArray one;
+    const QStringList dirs{QStringLiteral(SCALELAB_SHARED_DIR "/job-logs"),
+                           QStringLiteral(SCALELAB_TEST_DATA_DIR "/ingest/frameworks")};
+    *files = 0;
+    for (const QString &dir : dirs)
+        for (const QString &name : QDir(dir).entryList(QDir::Files, QDir::Name)) {
+            if (name == QLatin1String("MANIFEST.md") || name == QLatin1String("README.md"))
+                continue;
+            QFile f(dir + u'/' + name);
+            if (!f.open(QIODevice::ReadOnly))
+                continue;
+            one += f.readAll();
+            if (!one.endsWith('\n'))
+                one += '\n';
+            ++*files;
+        }
+    QFile out(path);
+    if (one.isEmpty() || !out.open(QIODevice::WriteOnly))
+        return false;
+    for (qint64 written = 0; written < bytes; written += one.size())
+        out.write(one);
+    return true;
+}
+
+// Section 4; returns grep_time / our_time.
+double realLogs(const QTemporaryDir &tmp, qint64 mb, const LogMetricExtractor &builtins)
+{
+    const QString log = tmp.filePath(QStringLiteral("real-logs.out"));
+    int files = 0;
+    if (!writeRealLogs(log, mb * 1000 * 1000, &files)) {
+        std::printf("real logs: ../shared/job-logs absent, section skipped\n");
+        return 0;
+    }
+    const double size = QFileInfo(log).size() / 1e6;
+    int metrics = 0;
+    const double ours = bestOf(3, [&] { metrics = int(builtins.extractFile(log).metrics.size()); });
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("LC_ALL"), QStringLiteral("C"));
+    const QString fixed = QStringLiteral("it/s");
+    int lines = 0;
+    const double grep = bestOf(3, [&] {
+        QProcess g;
+        g.setProcessEnvironment(env);
+        g.start(QStringLiteral("grep"), {QStringLiteral("-c"), QStringLiteral("-F"), fixed, log});
+        g.waitForFinished(-1);
+        lines = g.readAllStandardOutput().trimmed().toInt();
+    });
+    std::printf("real logs: %d files repeated to %.0f MB\n", files, size);
+    std::printf("  all %d builtin readers:  %.3f s  %.0f MB/s  (%d metrics)\n",
+                int(LogMetricExtractor::builtinPatterns().size()), ours, size / ours, metrics);
+    std::printf("  grep -c -F '%s':          %.3f s  %.0f MB/s  (%d lines)\n", qPrintable(fixed), grep, size / grep,
+                lines);
+    QFile::remove(log);
+    return grep / ours;
 }
 
 bool writeGpuCsv(const QString &path, int rounds, int gpus)
@@ -190,5 +254,8 @@ int main(int argc, char **argv)
         }
         std::printf(" 8 MB in %.3f s, worst growth %.2f %s\n", previous, worst, worst <= 2.2 ? "OK" : "ABOVE GOAL");
     }
+    // 4. Real logs, all readers vs grep: the ratio the ingest goal is measured by (printed last).
+    const double ratio = realLogs(tmp, 100, builtins);
+    std::printf("all readers on real logs vs grep -c -F (goal >= 0.5): ratio=%.2f\n", ratio);
     return 0;
 }

@@ -48,6 +48,10 @@ private Q_SLOTS:
     void unreadable_data();
     void unreadable();
     void hostileLogs();
+    void listReaders();
+    void gpuSampleFile();
+    void runEndsAndAmbiguous();
+    void nothingRead();
 };
 
 void TstCliMetrics::table()
@@ -117,8 +121,9 @@ void TstCliMetrics::helpAndTypos()
 {
     const CliRun help = runCli({QStringLiteral("metrics"), QStringLiteral("--help")});
     QCOMPARE(help.exitCode, 0);
-    QVERIFY2(help.out.startsWith(QLatin1String("Usage: scalelab metrics LOG [--patterns FILE] [--json]\n")),
-             qPrintable(help.out));
+    QVERIFY2(
+        help.out.startsWith(QLatin1String("Usage: scalelab metrics LOG [--patterns FILE] [--json] | --list-readers\n")),
+        qPrintable(help.out));
     for (const char *part : {"\nOptions:\n", "  --patterns FILE  ", "  --json  ", "\"metricPatterns\"",
                              "\nExamples:\n  scalelab metrics "})
         QVERIFY2(help.out.contains(QLatin1String(part)), part);
@@ -219,6 +224,67 @@ void TstCliMetrics::hostileLogs()
     const CliRun bad = runCli({QStringLiteral("metrics"), f.fileName(), QStringLiteral("--patterns"), p.fileName()});
     QCOMPARE(bad.exitCode, 2);
     QVERIFY2(bad.err.contains(QLatin1String("metric 'x': the regex ([0-9 is invalid: missing ]")), qPrintable(bad.err));
+}
+
+void TstCliMetrics::listReaders()
+{
+    const CliRun r = runCli({QStringLiteral("metrics"), QStringLiteral("--list-readers")});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.out.contains(QLatin1String("megatron.tflops_per_gpu  tflops_per_gpu  TFLOP/s  mean")),
+             qPrintable(r.out));
+    QVERIFY2(r.out.contains(QLatin1String("e.g. RESULT,IMAGE_CLASSIFICATION,,3463,nvidia")), qPrintable(r.out));
+    const CliRun j = runCli({QStringLiteral("metrics"), QStringLiteral("--list-readers"), QStringLiteral("--json")});
+    QCOMPARE(j.exitCode, 0);
+    const QJsonArray readers =
+        QJsonDocument::fromJson(j.out.toUtf8()).object().value(QStringLiteral("readers")).toArray();
+    QVERIFY(readers.size() > 100);
+    for (const QJsonValue &v : readers)
+        QVERIFY(!v.toObject().value(QStringLiteral("example")).toString().isEmpty());
+}
+
+void TstCliMetrics::gpuSampleFile()
+{
+    const CliRun r = runCli({QStringLiteral("metrics"), data("nvidia-smi-temp-power.csv")});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.out.contains(QLatin1String("GPU samples (nvidia-smi): 4 row(s), 2 GPU(s)")), qPrintable(r.out));
+    QVERIFY2(r.out.contains(QRegularExpression(
+                 QStringLiteral("\\n0 +95\\.0%/100\\.0% +30500\\.0/31000\\.0 +62\\.0/64\\.0 +250\\.5/250\\.5\\n"))),
+             qPrintable(r.out));
+    QVERIFY2(!r.err.contains(QLatin1String("no value was read")), qPrintable(r.err));
+}
+
+void TstCliMetrics::runEndsAndAmbiguous()
+{
+    const CliRun r = runCli({QStringLiteral("metrics"), data("frameworks/slurm-ends.out")});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(
+        r.out.contains(QLatin1String("run end (line 9): job 77 cancelled at 2025-01-28T15:04:48: time limit reached")),
+        qPrintable(r.out));
+    QVERIFY2(r.out.contains(QLatin1String("run end (line 6): task 3 on nid001002 exited with code 1")),
+             qPrintable(r.out));
+    QVERIFY2(r.err.contains(QLatin1String("does not say whether it is one GPU's or the whole job's")),
+             qPrintable(r.err));
+    const CliRun j = runCli({QStringLiteral("metrics"), data("frameworks/slurm-ends.out"), QStringLiteral("--json")});
+    const QJsonArray ends =
+        QJsonDocument::fromJson(j.out.toUtf8()).object().value(QStringLiteral("run_ends")).toArray();
+    QCOMPARE(ends.size(), 4);
+    QCOMPARE(ends[1].toObject().value(QStringLiteral("kind")).toString(), QStringLiteral("oom-kill"));
+}
+
+void TstCliMetrics::nothingRead()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("slurm-1.out"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("starting\nTest set: Average loss: nan\ndone\n");
+    f.close();
+    const CliRun r = runCli({QStringLiteral("metrics"), path});
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.out.contains(QLatin1String("no metrics found")), qPrintable(r.out));
+    QVERIFY2(r.err.contains(QLatin1String("no value was read")) && r.err.contains(QLatin1String("--list-readers"))
+                 && r.err.contains(QLatin1String("line 2: 'Test set: Average loss: nan'")),
+             qPrintable(r.err));
 }
 
 QTEST_GUILESS_MAIN(TstCliMetrics)

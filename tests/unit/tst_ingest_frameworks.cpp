@@ -36,7 +36,79 @@ private Q_SLOTS:
     void userPatternOverridesBuiltin();
     void hugeDigitLines();
     void everyRuleHasIdMeaningAndUnitKind();
+    void everyRuleReadsItsExample();
+    void ambiguousValuesAreNamed();
+    void runEnds();
+    void nothingReadSaysWhy();
 };
+
+// The training stacks' readers (StackReaders.cpp) on their fixtures.
+template <typename Row>
+void stackRows(Row row)
+{
+    row("megatron iteration ms -> s", "megatron-lm.out", "iteration_time_s", 3.9 / 3, 3, "megatron.iteration_time_ms");
+    row("megatron TFLOP/s per GPU", "megatron-lm.out", "tflops_per_gpu", 350.0 / 3, 3, "megatron.tflops_per_gpu");
+    row("megatron lm loss", "megatron-lm.out", "train_loss", 8.5, 3, "megatron.lm_loss");
+    row("megatron batch", "megatron-lm.out", "global_batch_size", 64, 3, "megatron.global_batch_size");
+    row("megatron world size", "megatron-lm.out", "world_size", 16, 1, "megatron.world_size");
+    row("megatron validation, not test", "megatron-lm.out", "val_loss", 8.412345, 1, "megatron.val_loss");
+    row("megatron ppl", "megatron-lm.out", "val_ppl", 4503.21, 1, "megatron.val_ppl");
+    row("megatron test", "megatron-lm.out", "test_loss", 8.398765, 1, "megatron.test_loss");
+    row("megatron-ds last rank's line", "megatron-deepspeed.out", "iteration_time_s", 14.5, 2,
+        "megatron.iteration_time_ms");
+    row("megatron-ds samples/s of the job", "megatron-deepspeed.out", "throughput", 53, 2,
+        "megatron_ds.samples_per_sec");
+    row("megatron-ds tgs", "megatron-deepspeed.out", "tokens_per_s_per_gpu", 1140, 2, "megatron_ds.tgs");
+    row("megatron-ds TFLOPs per GPU", "megatron-deepspeed.out", "tflops_per_gpu", 69, 2, "megatron_ds.tflops");
+    row("megatron-ds no job total", "megatron-deepspeed.out", "samples_per_s", kNaN, 0, "");
+    row("nemo loss", "nemo.out", "train_loss", 6.13, 2, "nemo.reduced_train_loss");
+    row("nemo step time", "nemo.out", "iteration_time_s", 6.0, 2, "nemo.train_step_timing");
+    row("nemo val loss", "nemo.out", "val_loss", 6.25, 1, "keras.val_loss");
+    row("nemo bar without rate", "nemo.out", "it_per_s", kNaN, 0, "");
+    row("fairseq wps", "fairseq.out", "tokens_per_s", 41000, 2, "fairseq.wps");
+    row("fairseq ups", "fairseq.out", "updates_per_s", 2.4, 2, "fairseq.ups");
+    row("fairseq epoch loss last", "fairseq.out", "train_loss", 8.456, 3, "fairseq.epoch_train_loss");
+    row("fairseq valid loss", "fairseq.out", "val_loss", 4.012, 1, "fairseq.valid_loss");
+    row("fairseq valid bleu", "fairseq.out", "val_bleu", 27.51, 1, "fairseq.valid_bleu");
+    row("fairseq generate bleu", "fairseq.out", "test_bleu", 27.32, 1, "fairseq.generate_bleu");
+    row("mlperf eval", "mlperf-mllog.out", "mlperf_eval_accuracy", 0.7612, 2, "mlperf.eval_accuracy");
+    row("mlperf time to train", "mlperf-mllog.out", "time_to_train_s", 2123.4, 1, "mlperf.run_stop");
+    row("mlperf batch", "mlperf-mllog.out", "global_batch_size", 3264, 1, "mlperf.global_batch_size");
+    row("mlperf RESULT", "mlperf-mllog.out", "result_time_s", 2160, 1, "mlperf.result");
+    row("mlperf tracked throughput ambiguous", "mlperf-mllog.out", "throughput", kNaN, 0, "");
+    row("nanogpt loss", "nanogpt.out", "train_loss", 8.25, 3, "nanogpt.iter_loss");
+    row("nanogpt time after warm-up", "nanogpt.out", "iteration_time_s", 0.15, 2, "nanogpt.iter_time");
+    row("nanogpt mfu", "nanogpt.out", "mfu", 0.325, 2, "nanogpt.mfu");
+    row("nanogpt val loss", "nanogpt.out", "val_loss", 3.2456, 2, "nanogpt.val_loss");
+    row("llm.c loss", "llmc.out", "train_loss", 10.512345, 2, "llmc.train_loss");
+    row("llm.c step time", "llmc.out", "iteration_time_s", 0.41, 2, "llmc.step_time");
+    row("llm.c mfu, -100% not read", "llmc.out", "mfu", 0.45, 1, "llmc.mfu");
+    row("llm.c tok/s of the job", "llmc.out", "tokens_per_s", 1.1e6, 2, "llmc.tokens_per_s");
+    row("llm.c val loss", "llmc.out", "val_loss", 3.398123, 1, "llmc.val_loss");
+    row("dschat per GPU", "deepspeed-chat.out", "throughput_per_gpu", 7, 2, "dschat.samples_per_sec");
+    row("dschat ppl", "deepspeed-chat.out", "val_ppl", 12.345678, 1, "dschat.eval_ppl");
+    row("dschat eval loss", "deepspeed-chat.out", "val_loss", 2.513311, 1, "dschat.eval_loss");
+    row("dschat epoch loss", "deepspeed-chat.out", "train_loss", 2.345678, 1, "dschat.epoch_loss");
+    row("dschat TFLOPs ambiguous", "deepspeed-chat.out", "tflops", kNaN, 0, "");
+    row("timm rate of the job", "timm.out", "throughput", 2000, 2, "timm.train_rate");
+    row("timm loss", "timm.out", "train_loss", 5.12, 2, "timm.train_loss");
+    row("timm top-1 of the whole set", "timm.out", "val_accuracy", 0.76128, 1, "timm.val_top1");
+    row("timm top-5", "timm.out", "val_top5_accuracy", 0.92862, 1, "timm.val_top5");
+    row("timm val loss", "timm.out", "val_loss", 1.1304, 1, "timm.val_loss");
+    row("torchvision img/s per GPU", "torchvision.out", "throughput_per_gpu", 200, 2, "torchvision.img_s");
+    row("torchvision loss", "torchvision.out", "train_loss", 3.4521, 2, "torchvision.loss");
+    row("torchvision max mem", "torchvision.out", "gpu_mem_max_alloc_mib", 10600, 2, "torchvision.max_mem");
+    row("torchvision acc1, EMA left out", "torchvision.out", "val_accuracy", 0.7613, 1, "torchvision.acc1");
+    row("torchvision acc5", "torchvision.out", "val_top5_accuracy", 0.92862, 1, "torchvision.acc5");
+    row("torchvision training time", "torchvision.out", "train_time_s", 5025, 1, "torchvision.training_time");
+    row("clu steps/s", "flax-clu.out", "steps_per_s", 11, 2, "jax.clu.steps_per_sec");
+    row("clu eval accuracy", "flax-clu.out", "eval_accuracy", 0.76123, 1, "jax.clu.eval_accuracy");
+    row("clu eval loss", "flax-clu.out", "eval_loss", 1.03125, 1, "jax.clu.eval_loss");
+    row("flax mnist percent", "flax-clu.out", "test_accuracy", 0.9905, 1, "flax.mnist.test_accuracy");
+    row("flax mnist train accuracy", "flax-clu.out", "train_accuracy", 0.9902, 1, "flax.mnist.train_accuracy");
+    row("flax train loss last", "flax-clu.out", "train_loss", 0.0312, 3, "pytorch.example.train_loss");
+    row("unscoped tokens/s never a metric", "slurm-ends.out", "tokens_per_s", kNaN, 0, "");
+}
 
 void TstIngestFrameworks::values_data()
 {
@@ -93,6 +165,7 @@ void TstIngestFrameworks::values_data()
     row("nccl peak out-of-place", "nccl-tests-label.out", "nccl_busbw_peak_gbps", 151.48, 3, "nccl.busbw_table");
     row("nccl average", "nccl-tests-label.out", "nccl_busbw_avg_gbps", 92.1866, 1, "nccl.avg_busbw");
     row("truncated: complete lines", "truncated.out", "test_accuracy", 0.9871, 1, "keras.test_accuracy");
+    stackRows(row);
 }
 
 void TstIngestFrameworks::values()
@@ -240,6 +313,69 @@ void TstIngestFrameworks::everyRuleHasIdMeaningAndUnitKind()
             QVERIFY2(!p.meaning.contains(QLatin1String("one GPU")), qPrintable(p.rule));
     }
     QVERIFY(LogMetricExtractor().patternDiagnostics().isEmpty());
+}
+
+void TstIngestFrameworks::everyRuleReadsItsExample()
+{
+    // The example `metrics --list-readers` shows is a line the rule reads, and wins on.
+    for (const MetricPattern &p : LogMetricExtractor::builtinPatterns()) {
+        QVERIFY2(!p.example.isEmpty(), qPrintable(p.rule));
+        if (p.ncclTable || p.aggregation == MetricAggregation::PerRankSum)
+            continue;   // a table with its header; every rank's lines
+        const LogMetricResult r = LogMetricExtractor().extract(p.example.toUtf8() + "\n");
+        if (p.ambiguous) {
+            QVERIFY2(std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
+                                 [&](const Diagnostic &d) {
+                                     return d.rule == QLatin1String("metric-ambiguous") && d.field == p.rule;
+                                 }),
+                     qPrintable(p.rule));
+            QVERIFY2(!r.find(p.name) || r.find(p.name)->rule != p.rule, qPrintable(p.rule));
+            continue;
+        }
+        const LogMetric *m = r.find(p.name);
+        QVERIFY2(m, qPrintable(p.rule + QStringLiteral(": nothing read from ") + p.example));
+        QVERIFY2(m->rule == p.rule, qPrintable(p.rule + QStringLiteral(" lost to ") + m->rule));
+    }
+}
+
+void TstIngestFrameworks::ambiguousValuesAreNamed()
+{
+    const LogMetricResult r = LogMetricExtractor().extractFile(data(QStringLiteral("deepspeed-chat.out")));
+    QStringList found;
+    for (const Diagnostic &d : r.diagnostics)
+        if (d.rule == QLatin1String("metric-ambiguous"))
+            found << d.field + u' ' + d.message;
+    QCOMPARE(found.size(), 1);
+    QVERIFY2(found[0].startsWith(QLatin1String("dschat.tflops line 7: 2 value(s) like 3.45 TFLOP/s")),
+             qPrintable(found[0]));
+}
+
+void TstIngestFrameworks::runEnds()
+{
+    const LogMetricResult r = LogMetricExtractor().extractFile(data(QStringLiteral("slurm-ends.out")));
+    QCOMPARE(r.runEnds.size(), 4);
+    QCOMPARE(r.runEnds[0].kind, RunEnd::Kind::ExitCode);
+    QCOMPARE(r.runEnds[0].exitCode, 1);
+    QCOMPARE(r.runEnds[0].scope, QStringLiteral("task 3 on nid001002"));
+    QCOMPARE(r.runEnds[0].line, qint64(6));
+    QCOMPARE(r.runEnds[1].kind, RunEnd::Kind::OutOfMemory);
+    QCOMPARE(r.runEnds[1].scope, QStringLiteral("StepId=77.0"));
+    QCOMPARE(r.runEnds[2].kind, RunEnd::Kind::TimeLimit);
+    QCOMPARE(r.runEnds[2].scope, QStringLiteral("step 77.0"));
+    QCOMPARE(r.runEnds[3].describe(), QStringLiteral("job 77 cancelled at 2025-01-28T15:04:48: time limit reached"));
+    QCOMPARE(r.runEnds[3].line, qint64(9));
+}
+
+void TstIngestFrameworks::nothingReadSaysWhy()
+{
+    const LogMetricResult r =
+        LogMetricExtractor().extract("starting\nepoch 1 accuracy not computed yet\nTest set: Average loss: nan\nbye\n");
+    QVERIFY(r.metrics.isEmpty());
+    const Diagnostic &d = r.diagnostics.back();
+    QCOMPARE(d.rule, QStringLiteral("log-no-metrics"));
+    QVERIFY2(d.message.contains(QLatin1String("megatron")) && d.message.contains(QLatin1String("--list-readers")),
+             qPrintable(d.message));
+    QVERIFY2(d.message.contains(QLatin1String("line 3: 'Test set: Average loss: nan'")), qPrintable(d.message));
 }
 
 QTEST_GUILESS_MAIN(TstIngestFrameworks)

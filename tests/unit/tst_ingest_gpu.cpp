@@ -57,6 +57,9 @@ private Q_SLOTS:
     void foreignToolRefused_data();
     void foreignToolRefused();
     void labelledTasksKeptApart();
+    void temperatureAndPowerAnyOrder();
+    void dmonRead();
+    void rocmConciseTemperatureAndPower();
 };
 
 // Whole-run numbers per file.
@@ -448,10 +451,6 @@ void TstIngestGpu::foreignToolRefused_data()
         "| NVIDIA-SMI 535.104.05   Driver Version: 535.104.05   CUDA Version: 12.2     |\n"
         "|   0  Tesla V100-SXM2...  On   | 00000000:06:00.0 Off |                    0 |\n")
                                       << "nvidia-smi's default table";
-    QTest::newRow("nvidia-smi dmon") << QByteArray("# gpu   pwr gtemp mtemp    sm   mem   enc   dec\n"
-                                                   "# Idx     W     C     C     %     %     %     %\n"
-                                                   "    0    43    31    30     0     0     0     0\n")
-                                     << "nvidia-smi dmon";
 }
 
 void TstIngestGpu::foreignToolRefused()
@@ -488,6 +487,55 @@ void TstIngestGpu::labelledTasksKeptApart()
     QCOMPARE(s.gpus[1].utilPercent, (QVector<double>{30, 50}));
     QCOMPARE(s.gpus[1].task, 1);
     QCOMPARE(*s.meanUtilPercent, 30.0);
+}
+
+void TstIngestGpu::temperatureAndPowerAnyOrder()
+{
+    const GpuSampleSummary s = GpuSampleParser::parseFile(ingest(QStringLiteral("nvidia-smi-temp-power.csv")));
+    QCOMPARE(s.rows, qint64(4));
+    QCOMPARE(s.gpus.size(), 2);
+    const GpuTimeline &g0 = s.gpus[0];
+    QCOMPARE(g0.tempC, (QVector<double>{60, 64}));
+    QVERIFY(std::isnan(g0.powerW[1]));   // [N/A] stays missing
+    QCOMPARE(*g0.meanPowerW, 250.5);
+    QCOMPARE(*g0.peakTempC, 64.0);
+    QCOMPARE(*s.gpus[1].meanTempC, 60.0);
+    QCOMPARE(*s.gpus[1].peakPowerW, 260.1);
+    QCOMPARE(*g0.meanUtilPercent, 95.0);
+}
+
+void TstIngestGpu::dmonRead()
+{
+    const GpuSampleSummary s = GpuSampleParser::parseFile(ingest(QStringLiteral("nvidia-smi-dmon.txt")));
+    QCOMPARE(s.tool, GpuSampleSummary::Tool::NvidiaSmi);
+    QCOMPARE(s.rows, qint64(4));
+    QCOMPARE(s.gpus.size(), 2);
+    QCOMPARE(s.gpus[0].utilPercent, (QVector<double>{95, 97}));   // sm
+    QCOMPARE(s.gpus[1].powerW, (QVector<double>{280, 290}));
+    QCOMPARE(s.gpus[1].tempC, (QVector<double>{61, 63}));
+    QCOMPARE(s.gpus[0].seconds, (QVector<double>{0, 1}));   // one row per GPU per sample
+    QVERIFY(std::isnan(s.gpus[0].memUsedMiB[0]));   // no fb column
+    for (const Diagnostic &d : s.diagnostics)
+        QVERIFY2(d.severity != Severity::Error, qPrintable(d.message));
+}
+
+void TstIngestGpu::rocmConciseTemperatureAndPower()
+{
+    const QByteArray text = "Device  Node  IDs              Temp    Power   Partitions          SCLK    MCLK     Fan  "
+                            "Perf    PwrCap  VRAM%  GPU%\n"
+                            "0       8     0x7408,   13395  46.0\xc2\xb0"
+                            "C  102.0W  N/A, N/A, 0         800Mhz  "
+                            "1600Mhz  0%   manual  500.0W  0%     7%\n"
+                            "1       9     0x7408,   13395  47.0\xc2\xb0"
+                            "C  N/A     N/A, N/A, 0         800Mhz  "
+                            "1600Mhz  0%   manual  500.0W  0%     9%\n";
+    const GpuSampleSummary s = GpuSampleParser::parse(text);
+    QCOMPARE(s.rows, qint64(2));
+    QCOMPARE(*s.gpus[0].meanTempC, 46.0);
+    QCOMPARE(*s.gpus[0].meanPowerW, 102.0);
+    QCOMPARE(*s.gpus[1].meanTempC, 47.0);
+    QVERIFY(!s.gpus[1].meanPowerW);   // the second GCD: the package reports the power
+    QCOMPARE(s.gpus[1].utilPercent, QVector<double>{9});
 }
 
 QTEST_GUILESS_MAIN(TstIngestGpu)

@@ -2,12 +2,16 @@
 // LogMetricExtractor on job output: real runs of the example, the seed's
 // Horovod/Keras lines and hand-made lines in other frameworks' formats.
 #include "core/ingest/LiteralNumberMatcher.h"
+#include "core/ingest/AnchorScan.h"
 #include "core/ingest/LogMetricExtractor.h"
 
 #include <QFile>
 #include <QRegularExpression>
 #include <QTemporaryFile>
+#include <QSet>
 #include <QTest>
+
+#include <random>
 
 #include <cmath>
 
@@ -65,6 +69,8 @@ private Q_SLOTS:
     void invalidPatterns();
     void literalOf_data();
     void literalOf();
+    void literalsOf();
+    void anchorScanFindsEveryOccurrence();
     void builtinsHaveLiterals();
     void aggregationIds();
     void missingFile();
@@ -346,6 +352,42 @@ void TstIngestLog::literalOf()
     QFETCH(QString, regex);
     QFETCH(QString, literal);
     QCOMPARE(LogMetricExtractor::literalOf(regex), literal);
+}
+
+void TstIngestLog::literalsOf()
+{
+    // Every fixed text a match needs, the longest first: lines without one never reach the regex.
+    QCOMPARE(LogMetricExtractor::literalsOf(QStringLiteral("\\bRank [0-9]+ of ([0-9]+)\\b")),
+             (QStringList{QStringLiteral("Rank "), QStringLiteral(" of ")}));
+    QCOMPARE(LogMetricExtractor::literalsOf(QStringLiteral("\\biter ([0-9]++): loss [^,]*+, time ([0-9.]+)ms")),
+             (QStringList{QStringLiteral(": loss "), QStringLiteral("iter "), QStringLiteral(", time ")}));
+    QVERIFY(LogMetricExtractor::literalsOf(QStringLiteral("abc|def")).isEmpty());
+    QCOMPARE(LogMetricExtractor::literalsOf(QStringLiteral("epochs?: (\\d+)")), QStringList{QStringLiteral("epoch")});
+}
+
+void TstIngestLog::anchorScanFindsEveryOccurrence()
+{
+    // The one-pass anchor search against a plain search for each anchor, on text made of the
+    // anchors' own bytes (so pairs, near misses and overlaps are everywhere), across block edges.
+    const QList<QByteArray> anchors{"it/s", "s/it", "oss", "| lm loss: ", "*** ", "x", "ab", "abab", "] ["};
+    std::mt19937 rng(7);
+    const QByteArray alphabet("its/o| lmab*x]:[\n\r");
+    for (int round = 0; round < 20; ++round) {
+        QByteArray text;
+        const int n = int(rng() % 3000);
+        for (int i = 0; i < n; ++i)
+            text +=
+                (rng() % 9 == 0) ? anchors[rng() % anchors.size()] : QByteArray(1, alphabet[rng() % alphabet.size()]);
+        QSet<QPair<int, qsizetype>> expected, found;
+        for (int a = 0; a < anchors.size(); ++a)
+            for (qsizetype at = text.indexOf(anchors[a]); at >= 0; at = text.indexOf(anchors[a], at + 1))
+                expected.insert({a, at});
+        AnchorScan(anchors).scan(std::string_view(text.constData(), size_t(text.size())), [&](int a, size_t at) {
+            found.insert({a, qsizetype(at)});
+            return true;
+        });
+        QCOMPARE(found, expected);
+    }
 }
 
 void TstIngestLog::builtinsHaveLiterals()

@@ -87,6 +87,113 @@ const Expect kTable[] = {
     {"lumi-eap__Lumi-supercomputer__rccl-tests", "nccl_busbw_avg_gbps", 2.31741, 1e-9, false},
 };
 
+// Every value MANIFEST.md lists under "what a human would extract", one row
+// each: read right (metric, series, run end, GPU summary, a difference of two
+// captures) or reported here as not available, with why.
+struct ManifestValue {
+    enum class Kind {
+        Metric,
+        Series,
+        RunEnd,
+        Delta,
+        GpuMeanUtil,
+        GpuPeakMem,
+        GpuUtilSamples,
+        GpuTemp,
+        GpuPower,
+        NotAvailable
+    };
+    const char *file;
+    const char *what;   // as MANIFEST words it
+    Kind kind;
+    const char *metric = "";   // Metric/Series/Delta; RunEnd: the time Slurm printed
+    double value = 0;   // Series: the number of values; Delta: end - start
+    double tolerance = 0;
+    const char *other = "";   // Delta: the first capture; NotAvailable: why
+};
+
+using K = ManifestValue::Kind;
+const char *const kF1 = "lumi__Lumi-supercomputer__slurm-9304946";
+const char *const kF2 = "lumi__Lumi-supercomputer__slurm-9304949";
+const char *const kTheta = "thetagpu__saforem2__deepspeed";
+const char *const kDs = "deepspeed__deepspeedai__issue-1825";
+const char *const kLight = "lightning__Lightning-AI__tensor-parallel";
+const char *const kAau4 = "aau__aau-claaudia__horovod-keras-4gpu";
+const char *const kAau1 = "aau__aau-claaudia__horovod-keras-1gpu";
+const char *const kNccl = "aau__aau-claaudia__horovod-keras-nccl-info";
+const char *const kRocm = "lumi__Lumi-supercomputer__rocm-smi";
+
+const ManifestValue kManifest[] = {
+    {kF1, "throughput 2.21 it/s", K::Metric, "it_per_s", 2.21, 0.005},
+    {kF1, "eval_loss 3.2146", K::Metric, "eval_loss", 3.2146, 0.00005},
+    {kF1, "eval_runtime 4.3047", K::Metric, "eval_runtime_s", 4.3047, 1e-9},
+    {kF1, "eval_samples_per_second 232.306", K::Metric, "eval_samples_per_s", 232.306, 1e-9},
+    {kF1, "progress 400 steps", K::Metric, "steps_done", 400, 0},
+    {kF1, "of 1000 steps", K::Metric, "steps_total", 1000, 0},
+    {kF1, "CANCELLED at 2025-01-28T15:04:48", K::RunEnd, "2025-01-28T15:04:48"},
+    {kF1, "8 ranks", K::Metric, "world_size", 8, 0},
+    {kF2, "throughput 2.21 it/s", K::Metric, "it_per_s", 2.21, 0.005},
+    {kF2, "eval_loss 3.2146", K::Metric, "eval_loss", 3.2146, 0.00005},
+    {kF2, "eval_runtime 5.3803", K::Metric, "eval_runtime_s", 5.3803, 1e-9},
+    {kF2, "eval_samples_per_second 185.864", K::Metric, "eval_samples_per_s", 185.864, 1e-9},
+    {kF2, "394 steps", K::Metric, "steps_done", 394, 0},
+    {kF2, "of 1000 steps", K::Metric, "steps_total", 1000, 0},
+    {kF2, "cancelled at the same time", K::RunEnd, "2025-01-28T15:04:48"},
+    {kF2, "8 processes", K::Metric, "world_size", 8, 0},
+    {kTheta, "[TEST] Accuracy 96%", K::Metric, "test_accuracy", 0.96, 1e-9},
+    {kTheta, "per-epoch [TEST] Accuracy", K::Series, "test_accuracy", 8},
+    {kTheta, "Total training time 13.14 s", K::Metric, "train_time_s", 13.14, 0.005},
+    {kTheta, "train_batch_size 256", K::Metric, "global_batch_size", 256, 0},
+    {kTheta, "micro-batch 8", K::Metric, "micro_batch_size_per_gpu", 8, 0},
+    {kTheta, "ZeRO stage 0", K::Metric, "zero_stage", 0, 0},
+    {kTheta, "fp16 off", K::NotAvailable, "", 0, 0,
+     "a setting printed as True/False (fp16_enabled); metrics are numbers"},
+    {kTheta, "world_size 32", K::Metric, "world_size", 32, 0},
+    {kTheta, "batch dt= lines", K::NotAvailable, "", 0, 0,
+     "the mlprof trainer's own key=value line (dt= with no unit), not a framework's format"},
+    {kTheta, "fused_adam JIT build ~50 s", K::Metric, "op_build_time_s", 50, 1},
+    {kDs, "SamplesPerSec 83.738 at step 50", K::Metric, "samples_per_s", 83.738, 0.0005},
+    {kDs, "SamplesPerSec at steps 40 and 50", K::Series, "samples_per_s", 2},
+    {kDs, "MaxMemAllocated 9.02GB", K::Metric, "gpu_mem_max_alloc_gb", 9.02, 1e-9},
+    {kDs, "MemAllocated 0.26GB", K::Metric, "gpu_mem_alloc_gb", 0.26, 1e-9},
+    {kDs, "lr lines", K::Metric, "learning_rate", 5e-05, 1e-12},
+    {kLight, "0.09 it/s", K::Metric, "it_per_s", 0.09, 1e-9},
+    {kLight, "Peak memory usage 36.73 GB", K::Metric, "peak_mem_gb", 36.73, 1e-9},
+    {kLight, "MEMBER i/4", K::Metric, "world_size", 4, 0},
+    {kLight, "10/10 steps", K::Metric, "steps_done", 10, 0},
+    {kAau4, "Test accuracy 0.99360", K::Metric, "test_accuracy", 0.9936, 0.00005},
+    {kAau4, "Test loss 0.01961", K::Metric, "test_loss", 0.01961, 0.000005},
+    {kAau4, "Train time 124.75 s", K::Metric, "train_time_s", 124.75, 0.005},
+    {kAau4, "job echo header (tasks 4, CPUs 8, GPUs 0-3)", K::NotAvailable, "", 0, 0,
+     "the site's own echo lines in its batch script; the job's size comes from Slurm's accounting"},
+    {kAau1, "Test accuracy 0.99260", K::Metric, "test_accuracy", 0.9926, 0.00005},
+    {kAau1, "Train time 472.70 s", K::Metric, "train_time_s", 472.70, 0.005},
+    {kAau1, "speed-up 3.79x on 4 GPUs", K::NotAvailable, "", 0, 0,
+     "a ratio of two runs: core/analysis computes it from the stored runs, no single log holds it"},
+    {kNccl, "transport via P2P/IPC", K::NotAvailable, "", 0, 0, "a transport name, not a number"},
+    {kNccl, "12 coll channels", K::Metric, "nccl_coll_channels", 12, 0},
+    {kNccl, "16 p2p channels", K::Metric, "nccl_p2p_channels", 16, 0},
+    {"aau__aau-claaudia__nvidia-smi-nvlink-gt-d-end", "NVLink Tx delta 1,645,263 KiB", K::Delta, "nvlink_tx_kib",
+     1645263, 0, "aau__aau-claaudia__nvidia-smi-nvlink-gt-d-start"},
+    {"aau__aau-claaudia__nvidia-smi-query-gpu-csv", "mean GPU util ~90 %", K::GpuMeanUtil, "", 1549.0 / 17, 1e-9},
+    {"aau__aau-claaudia__nvidia-smi-query-gpu-csv", "memory.used 30994 MiB", K::GpuPeakMem, "", 30994, 0},
+    {"aau__aau-claaudia__getUtilByJobId", "util samples in noise", K::GpuUtilSamples, "", 10},
+    {"lumi__Lumi-supercomputer__horovod-tf2", "544.1 img/sec per GPU", K::Metric, "samples_per_s_per_gpu", 544.1, 1e-9},
+    {"lumi__Lumi-supercomputer__horovod-tf2", "Total 17411.4 img/sec", K::Metric, "samples_per_s", 17411.4, 1e-9},
+    {"lumi__Lumi-supercomputer__rccl-aws-ofi", "aws-ofi-rccl 1.4.0, provider cxi", K::NotAvailable, "", 0, 0,
+     "a plugin version and a provider name, not numbers"},
+    {"lumi__Lumi-supercomputer__pytorch-ddp", "212.4 images/sec per GPU", K::Metric, "throughput_per_gpu", 212.4, 0.05},
+    {"lumi__Lumi-supercomputer__pytorch-ddp", "Total average 6792.58", K::Metric, "samples_per_s", 6792.58, 1e-9},
+    {"lumi-eap__Lumi-supercomputer__rccl-tests", "busbw peak 7.66 GB/s", K::Metric, "nccl_busbw_peak_gbps", 7.66, 1e-9},
+    {"lumi-eap__Lumi-supercomputer__rccl-tests", "Avg bus bandwidth 2.31741", K::Metric, "nccl_busbw_avg_gbps", 2.31741,
+     1e-9},
+    {kRocm, "GPU% 0%", K::GpuMeanUtil, "", 0, 0},
+    {kRocm, "Temp 46.0 C", K::GpuTemp, "", 46.0, 0},
+    {kRocm, "Power 102.0W, N/A on the second GCD", K::GpuPower, "", 102.0, 0},
+    {kRocm, "VRAM% 0%", K::NotAvailable, "", 0, 0,
+     "the concise table's VRAM% is a share, not MiB used; memory is read from --showmeminfo vram"},
+};
+
 QString fileFor(const char *prefix)
 {
     const QStringList hits = QDir(kLogs).entryList({QLatin1String(prefix) + u'*'}, QDir::Files);
@@ -107,6 +214,9 @@ private Q_SLOTS:
     void values_data();
     void values();
     void tally();
+    void manifest_data();
+    void manifest();
+    void manifestTally();
     void provenance();
     void gpuCsvOfAau();
     void gpuCsvInNoise();
@@ -182,6 +292,105 @@ void TstIngestRealLogs::tally()
     QCOMPARE(wrong, 0);
     QCOMPARE(missed, 0);
     QCOMPARE(falsePositives, 0);
+}
+
+namespace {
+
+// Empty when the MANIFEST value is read right, else what went wrong.
+QString checkManifest(const ManifestValue &v)
+{
+    const QString path = fileFor(v.file);
+    if (path.isEmpty())
+        return QStringLiteral("no file %1").arg(QLatin1String(v.file));
+    const LogMetricResult r = LogMetricExtractor().extractFile(path);
+    const LogMetric *m = r.find(QLatin1String(v.metric));
+    auto near = [](double a, double b, double tol) { return std::abs(a - b) <= tol; };
+    switch (v.kind) {
+    case K::Metric:
+        if (!m)
+            return QStringLiteral("%1 not read").arg(QLatin1String(v.metric));
+        return near(m->value, v.value, v.tolerance) ? QString()
+                                                    : QStringLiteral("%1 = %2 (rule %3)")
+                                                          .arg(QLatin1String(v.metric))
+                                                          .arg(m->value, 0, 'g', 12)
+                                                          .arg(m->rule);
+    case K::Series:
+        return m && m->values.size() == int(v.value) ? QString() : QStringLiteral("series of %1").arg(m ? m->count : 0);
+    case K::RunEnd:
+        for (const RunEnd &e : r.runEnds)
+            if (e.kind == RunEnd::Kind::Cancelled && e.scope.startsWith(QLatin1String("job "))
+                && e.at == QLatin1String(v.metric))
+                return {};
+        return QStringLiteral("no job cancellation at %1 among %2 run ends")
+            .arg(QLatin1String(v.metric))
+            .arg(r.runEnds.size());
+    case K::Delta: {
+        const LogMetricResult start = LogMetricExtractor().extractFile(fileFor(v.other));
+        const LogMetric *s = start.find(QLatin1String(v.metric));
+        return m && s && near(m->value - s->value, v.value, v.tolerance) ? QString()
+                                                                         : QStringLiteral("counters not read");
+    }
+    case K::GpuTemp:
+    case K::GpuPower: {
+        // Every task's GCD that printed a value; the doc cut shows task 0 with both.
+        const GpuSampleSummary g = GpuSampleParser::parseFile(path);
+        if (g.gpus.isEmpty())
+            return QStringLiteral("no GPU");
+        const auto &x = v.kind == K::GpuTemp ? g.gpus[0].meanTempC : g.gpus[0].meanPowerW;
+        return x && near(*x, v.value, v.tolerance) ? QString() : QStringLiteral("sensor");
+    }
+    case K::GpuMeanUtil:
+    case K::GpuPeakMem:
+    case K::GpuUtilSamples: {
+        const GpuSampleSummary g = GpuSampleParser::parseFile(path);
+        if (v.kind == K::GpuMeanUtil)
+            return g.meanUtilPercent && near(*g.meanUtilPercent, v.value, v.tolerance) ? QString()
+                                                                                       : QStringLiteral("util");
+        if (v.kind == K::GpuPeakMem)
+            return g.peakMemUsedMiB && near(*g.peakMemUsedMiB, v.value, v.tolerance) ? QString()
+                                                                                     : QStringLiteral("mem");
+        return !g.gpus.isEmpty() && g.gpus[0].utilPercent.size() == int(v.value) ? QString()
+                                                                                 : QStringLiteral("samples");
+    }
+    case K::NotAvailable:
+        return {};
+    }
+    return QStringLiteral("unknown kind");
+}
+
+}   // namespace
+
+void TstIngestRealLogs::manifest_data()
+{
+    QTest::addColumn<int>("row");
+    for (int i = 0; i < int(std::size(kManifest)); ++i)
+        QTest::newRow(qPrintable(QStringLiteral("%1 %2").arg(i).arg(QLatin1String(kManifest[i].what)))) << i;
+}
+
+void TstIngestRealLogs::manifest()
+{
+    QFETCH(int, row);
+    const ManifestValue &v = kManifest[row];
+    if (v.kind == K::NotAvailable)
+        QVERIFY2(QByteArray(v.other).size() > 10, "a value not read says why");
+    const QString problem = checkManifest(v);
+    QVERIFY2(problem.isEmpty(), qPrintable(QLatin1String(v.file) + u' ' + problem));
+}
+
+void TstIngestRealLogs::manifestTally()
+{
+    int read = 0, notAvailable = 0;
+    for (const ManifestValue &v : kManifest) {
+        if (v.kind == K::NotAvailable) {
+            ++notAvailable;
+            qInfo("not available: %s: %s (%s)", v.file, v.what, v.other);
+        } else if (checkManifest(v).isEmpty()) {
+            ++read;
+        }
+    }
+    qInfo("MANIFEST values: %d read right, %d reported as not available, of %d", read, notAvailable,
+          int(std::size(kManifest)));
+    QCOMPARE(read + notAvailable, int(std::size(kManifest)));
 }
 
 void TstIngestRealLogs::provenance()

@@ -7,6 +7,7 @@
 
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -41,6 +42,7 @@ StudyPatternsDialog::StudyPatternsDialog(RunStore &store, qint64 studyId, QWidge
     rowButtons->addWidget(remove);
     rowButtons->addStretch(1);
     layout->addLayout(rowButtons);
+    layout->addWidget(builtinReaders(), 1);
     m_error = new QLabel(this);
     m_error->setWordWrap(true);
     m_error->setStyleSheet(QStringLiteral("color: #b00020;"));
@@ -64,7 +66,33 @@ StudyPatternsDialog::StudyPatternsDialog(RunStore &store, qint64 studyId, QWidge
     m_text = notes.text;
     for (const MetricPattern &p : notes.patterns)
         addRow(p.name, p.regex, p.unit, LogMetricExtractor::aggregationId(p.aggregation));
-    resize(720, 360);
+    resize(820, 560);
+}
+
+// The built-in readers, read-only: the same table `scalelab metrics --list-readers` prints.
+QWidget *StudyPatternsDialog::builtinReaders()
+{
+    const QList<MetricPattern> rules = LogMetricExtractor::builtinPatterns();
+    auto *box =
+        new QGroupBox(tr("Built-in readers (%1): each reads these lines without a pattern").arg(rules.size()), this);
+    auto *boxLayout = new QVBoxLayout(box);
+    auto *table = new QTableWidget(int(rules.size()), 5, box);
+    table->setObjectName(QStringLiteral("builtinReaders"));
+    table->setHorizontalHeaderLabels({tr("Rule"), tr("Metric"), tr("Unit"), tr("Meaning"), tr("Example line")});
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->horizontalHeader()->setSectionResizeMode(3, QHeaderView::Stretch);
+    for (int r = 0; r < int(rules.size()); ++r) {
+        const MetricPattern &p = rules[r];
+        const QStringList cells{p.rule, p.ambiguous ? tr("(ambiguous: named, never stored)") : p.name, p.unit,
+                                p.meaning, p.example};
+        for (int c = 0; c < int(cells.size()); ++c) {
+            auto *item = new QTableWidgetItem(cells[c]);
+            item->setToolTip(cells[c]);
+            table->setItem(r, c, item);
+        }
+    }
+    boxLayout->addWidget(table);
+    return box;
 }
 
 void StudyPatternsDialog::addRow(const QString &name, const QString &regex, const QString &unit,

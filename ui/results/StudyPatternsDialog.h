@@ -24,6 +24,7 @@ Q_SIGNALS:
 private:
     void addRow(const QString &name, const QString &regex, const QString &unit, const QString &aggregation);
     void save();
+    QWidget *builtinReaders();
 
     RunStore &m_store;
     qint64 m_studyId = 0;
