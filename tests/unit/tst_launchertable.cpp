@@ -141,13 +141,17 @@ void TestLauncherTable::everyCommandWordIsRead_data()
         QStringList forms = row.commands;
         for (const QString &m : row.modules)
             forms << QStringLiteral("python3 -m ") + m;
-        for (const QString &c : forms)
+        for (const QString &c : forms) {
             QTest::addRow("%s", qPrintable(c)) << int(row.launcher) << c << option;
+            // A container's runscript runs its arguments: the launcher after the image is the launch.
+            const QString inImage = QStringLiteral("singularity run img.sif ") + c;
+            QTest::addRow("%s", qPrintable(inImage)) << int(row.launcher) << inImage << option;
+        }
     }
 }
 
-// One node, 4 GPUs, a count of 4 in the row's own option: read back as that
-// launcher, 4 processes, no geometry finding.
+// One node, 4 GPUs, a count of 4 in the row's own option, alone or after a
+// container image: read back as that launcher, 4 processes, no geometry finding.
 void TestLauncherTable::everyCommandWordIsRead()
 {
     QFETCH(int, launcher);
