@@ -153,7 +153,8 @@ const LauncherTraits &launcherTraits(Launcher l)
     for (const auto &row : table)
         if (row.launcher == l)
             return row;
-    Q_UNREACHABLE_RETURN(table.front());   // every enum value has its row (tst_launchertable)
+    Q_UNREACHABLE();   // every enum value has its row (tst_launchertable)
+    return table.front();
 }
 
 QString launcherId(Launcher l)

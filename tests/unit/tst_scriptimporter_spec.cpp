@@ -217,7 +217,7 @@ void TestScriptImporterSpec::seedScriptDetails()
         QVERIFY(l);
         QCOMPARE(l->line, 22);
         QCOMPARE(l->np.value, 4);
-        QCOMPARE(l->launcher, std::optional<Launcher>(Launcher::Horovodrun));
+        QVERIFY(l->launcher == Launcher::Horovodrun);
         QCOMPARE(imp.spec.environment.container.image, QStringLiteral("tensorflow_keras.sif"));
         QCOMPARE(imp.spec.environment.container.runtime, QStringLiteral("singularity"));
         QCOMPARE(imp.spec.environment.container.binds, (QStringList{".:/code", "output_data:/output_data"}));
