@@ -306,7 +306,7 @@ void checkLaunch(const JobSpec &spec, const ClusterProfile &profile, const Launc
                         .arg(frameworkName(spec.framework), launcherId(*spec.launcher), launcherId(def)),
                     Fix{QStringLiteral("launcher"), launcherId(def), QStringLiteral("use %1").arg(launcherId(def))});
     }
-    if (g.nodes > 1 && (g.launcher == Launcher::DeepSpeed || g.launcher == Launcher::Horovodrun)) {
+    if (g.nodes > 1 && !launcherTraits(g.launcher).spansNodes) {
         out << diag(Severity::Error, "launcher-single-node", "launcher",
                     QStringLiteral("The %1 launcher needs a host file and SSH between nodes to span %2 nodes; inside "
                                    "Slurm use srun, which starts one task per GPU on every node.")

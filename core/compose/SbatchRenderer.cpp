@@ -168,7 +168,8 @@ QString launchLine(const JobSpec &spec, const ClusterProfile &profile, const Lau
     QString srun = QStringLiteral("srun --cpus-per-task=$SLURM_CPUS_PER_TASK ");
     if (!profile.cpuBind.isEmpty() && profile.cpuBind != QLatin1String("none"))
         srun += QStringLiteral("--cpu-bind=%1 ").arg(profile.cpuBind);
-    switch (g.launcher) {
+    // A launcher the form does not offer is written as the one it becomes.
+    switch (launcherTraits(g.launcher).composedAs) {
     case Launcher::Torchrun: {
         QStringList t{QStringLiteral("python3 -m torch.distributed.run")};
         t << profile.torchrunArgs;
@@ -207,6 +208,7 @@ QString launchLine(const JobSpec &spec, const ClusterProfile &profile, const Lau
         return QStringLiteral("# mpirun starts one rank per Slurm task (%1 in total).\n").arg(g.totalTasks())
                + container + QStringLiteral("mpirun -np $SLURM_NTASKS ") + cmd;
     case Launcher::Srun:
+    case Launcher::Accelerate:
         break;
     }
     if (spec.framework == Framework::TfMultiWorker) {

@@ -59,39 +59,14 @@ std::optional<Framework> frameworkFromId(const QString &id)
     return std::nullopt;
 }
 
-QString launcherId(Launcher l)
-{
-    switch (l) {
-    case Launcher::Torchrun:
-        return QStringLiteral("torchrun");
-    case Launcher::Srun:
-        return QStringLiteral("srun");
-    case Launcher::DeepSpeed:
-        return QStringLiteral("deepspeed");
-    case Launcher::Horovodrun:
-        return QStringLiteral("horovodrun");
-    case Launcher::Mpirun:
-        return QStringLiteral("mpirun");
-    }
-    return {};
-}
-
-QList<Launcher> allLaunchers()
-{
-    return {Launcher::Torchrun, Launcher::Srun, Launcher::DeepSpeed, Launcher::Horovodrun, Launcher::Mpirun};
-}
-
-std::optional<Launcher> launcherFromId(const QString &id)
-{
-    for (auto l : allLaunchers())
-        if (launcherId(l) == id)
-            return l;
-    return std::nullopt;
-}
-
 bool frameworkSpansNodes(Framework f)
 {
     return f != Framework::TfMirrored && f != Framework::DataParallel;
+}
+
+bool frameworkOneProcessPerNode(Framework f)
+{
+    return f == Framework::DataParallel || f == Framework::TfMirrored || f == Framework::TfMultiWorker;
 }
 
 Launcher defaultLauncher(Framework f)

@@ -160,11 +160,11 @@ JobSpecParseResult parseJobSpec(const QByteArray &json, const QString &fileName)
                 QStringLiteral("\"%1\" is not one of %2").arg(InputLimits::quoted(fw), ids.join(QStringLiteral(", "))));
     }
     if (const QString l = r.string(j, "launcher", QStringLiteral("launcher")); !l.isEmpty()) {
-        if (auto launcher = launcherFromId(l)) {
+        if (auto launcher = launcherFromId(l); launcher && launcherTraits(*launcher).composable) {
             s.launcher = *launcher;
         } else {
             QStringList ids;
-            for (auto l2 : allLaunchers())
+            for (auto l2 : composableLaunchers())
                 ids << launcherId(l2);
             r.error(
                 QStringLiteral("launcher"),

@@ -39,34 +39,14 @@ LaunchGeometry computeGeometry(const JobSpec &spec, const ClusterProfile &profil
     }
     const int gpn = std::max(g.gpusPerNode, 1);
 
-    switch (g.launcher) {
-    case Launcher::Torchrun:
-    case Launcher::DeepSpeed:
-        // One agent per node spawns one worker per GPU.
-        g.tasksPerNode = 1;
-        g.processesPerNode = gpn;
-        g.cpusPerTask = g.cpusPerGpu * gpn;
-        break;
-    case Launcher::Horovodrun:
-    case Launcher::Mpirun:
-        g.tasksPerNode = gpn;
-        g.processesPerNode = gpn;
-        g.cpusPerTask = g.cpusPerGpu;
-        break;
-    case Launcher::Srun:
-        if (spec.framework == Framework::DataParallel || spec.framework == Framework::TfMirrored
-            || spec.framework == Framework::TfMultiWorker) {
-            // One process drives every GPU of its node.
-            g.tasksPerNode = 1;
-            g.processesPerNode = 1;
-            g.cpusPerTask = g.cpusPerGpu * gpn;
-        } else {
-            g.tasksPerNode = gpn;
-            g.processesPerNode = gpn;
-            g.cpusPerTask = g.cpusPerGpu;
-        }
-        break;
-    }
+    // Agents spawn one worker per GPU; ranks and srun's own processes are
+    // one per GPU, except a framework whose one process drives the node.
+    const ProcessModel model = launcherTraits(g.launcher).model;
+    const bool onePerNode = model == ProcessModel::AgentPerNode
+                            || (model == ProcessModel::SrunTasks && frameworkOneProcessPerNode(spec.framework));
+    g.tasksPerNode = onePerNode ? 1 : gpn;
+    g.processesPerNode = model == ProcessModel::AgentPerNode ? gpn : g.tasksPerNode;
+    g.cpusPerTask = onePerNode ? g.cpusPerGpu * gpn : g.cpusPerGpu;
     return g;
 }
 

@@ -180,11 +180,11 @@ Diagnostics importSummary(const ScriptImport &imp)
 
     if (!l)
         return out;
-    if (l->launcher == ProcessLauncher::Accelerate)
+    if (l->launcher && !launcherTraits(*l->launcher).composable)
         out << note(QStringLiteral("import-changed"), QStringLiteral("launcher"), l->line,
-                    QStringLiteral("%1 becomes torchrun: ScaleLab starts the same torch.distributed workers itself, "
+                    QStringLiteral("%1 becomes %2: ScaleLab starts the same torch.distributed workers itself, "
                                    "one per GPU.")
-                        .arg(l->launcherWord));
+                        .arg(l->launcherWord, launcherId(launcherTraits(*l->launcher).composedAs)));
     if (!l->containerWrapper.isEmpty())
         out << note(QStringLiteral("import-changed"), QStringLiteral("environment.container.image"), l->line,
                     QStringLiteral("%1 chooses its image from the loaded module; ScaleLab keeps the modules but not "

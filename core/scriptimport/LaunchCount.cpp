@@ -16,6 +16,42 @@ QString plural(int n, const char *one, const char *many)
     return QStringLiteral("%1 %2").arg(n).arg(QLatin1String(n == 1 ? one : many));
 }
 
+namespace {
+
+// The launcher's own workers: per copy (torchrun --nproc_per_node) or in
+// total (mpirun -np), the number given, else the row's default when none is
+// given, else unknown (a variable or a word we cannot read).
+void countWorkers(const LaunchCommand &l, const LauncherTraits &row, const ScriptRequest &r, Started &s)
+{
+    const bool total = row.model == ProcessModel::RankPerTask;
+    const WrittenCount &count = total ? l.np : l.nproc;
+    if (count.line)
+        s.countLine = count.line;
+    if (!total && row.allGpuWords.contains(count.text)) {
+        s.perInstance = r.gpusPerNode;
+    } else if (count.value > 0) {
+        s.perInstance = count.value;
+    } else if (count.given() || row.whenNoCount == CountDefault::Required) {
+        s.unknownBecause = count.given() ? count.text : QStringLiteral("(no %1)").arg(row.totalOptions.value(0));
+        s.countLine = count.line ? count.line : l.line;
+    } else {
+        switch (row.whenNoCount) {
+        case CountDefault::One:
+        case CountDefault::Required:
+            s.perInstance = 1;
+            break;
+        case CountDefault::NodeGpus:
+            s.perInstance = r.gpusPerNode;
+            break;
+        case CountDefault::JobTasks:
+            s.perInstance = r.tasks;
+            break;
+        }
+    }
+}
+
+}   // namespace
+
 Started countStarted(const LaunchCommand &l, const ScriptRequest &r)
 {
     Started s;
@@ -33,61 +69,17 @@ Started countStarted(const LaunchCommand &l, const ScriptRequest &r)
         s.instanceNodes = std::max(1, std::min(nodes, s.instances));
     }
     s.countLine = l.line;
-    auto unresolvedCount = [&](const QString &text, int line) {
-        s.unknownBecause = text;
-        s.countLine = line ? line : l.line;
-    };
-    // The launcher's own worker count: the number given, else its default
-    // when none is given, else unknown (a variable or a word we cannot read).
-    auto workersPerInstance = [&](int whenAbsent) {
-        if (l.nprocText.isEmpty())
-            s.perInstance = whenAbsent;
-        else if (l.nprocPerNode > 0)
-            s.perInstance = l.nprocPerNode;
-        else
-            unresolvedCount(l.nprocText, l.nprocLine);
-    };
-    switch (l.launcher) {
-    case ProcessLauncher::Torchrun:
-        if (l.nprocText == QLatin1String("gpu") || l.nprocText == QLatin1String("auto"))
-            s.perInstance = r.gpusPerNode;
-        else
-            workersPerInstance(1);   // torchrun's default
-        if (l.nprocLine)
-            s.countLine = l.nprocLine;
-        break;
-    case ProcessLauncher::Accelerate:
-        // Without --num_processes accelerate uses its config: every GPU of the node.
-        workersPerInstance(r.gpusPerNode);
-        if (l.nprocLine)
-            s.countLine = l.nprocLine;
-        break;
-    case ProcessLauncher::DeepSpeed:
-        // Without --num_gpus DeepSpeed uses every GPU it sees on the node.
-        workersPerInstance(r.gpusPerNode);
-        if (!l.underSrun && l.hostfile) {
-            s.instances = l.nnodes > 0 ? l.nnodes : jobNodes;
+    if (!l.launcher) {
+        s.perInstance = 1;   // srun alone, or one program
+    } else {
+        const LauncherTraits &row = launcherTraits(*l.launcher);
+        countWorkers(l, row, r, s);
+        if (row.model == ProcessModel::RankPerTask && (row.readsAllocation || l.hostfile)) {
+            s.instanceNodes = jobNodes;   // ranks over the allocation, or over the hosts it was told
+        } else if (row.model == ProcessModel::AgentPerNode && l.hostfile && !l.underSrun) {
+            s.instances = l.nnodes.value > 0 ? l.nnodes.value : jobNodes;   // an agent on every host
             s.instanceNodes = s.instances;
         }
-        if (l.nprocLine)
-            s.countLine = l.nprocLine;
-        break;
-    case ProcessLauncher::Horovodrun:
-    case ProcessLauncher::Mpirun:
-        if (l.npText.isEmpty() && l.launcher == ProcessLauncher::Mpirun)
-            s.perInstance = r.tasks;   // mpirun inside Slurm fills every task slot
-        else if (l.np > 0)
-            s.perInstance = l.np;
-        else
-            unresolvedCount(l.npText.isEmpty() ? QStringLiteral("(no -np)") : l.npText, l.npLine);
-        if (l.launcher == ProcessLauncher::Mpirun || l.hostfile)
-            s.instanceNodes = jobNodes;   // mpirun reads the Slurm allocation
-        if (l.npLine)
-            s.countLine = l.npLine;
-        break;
-    case ProcessLauncher::None:
-        s.perInstance = 1;
-        break;
     }
     if (s.unknownBecause.isEmpty())
         s.processes = satMul(s.instances, s.perInstance);

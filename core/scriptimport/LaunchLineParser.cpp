@@ -8,25 +8,6 @@
 
 namespace scalelab {
 
-QString processLauncherName(ProcessLauncher l)
-{
-    switch (l) {
-    case ProcessLauncher::None:
-        return QStringLiteral("none");
-    case ProcessLauncher::Torchrun:
-        return QStringLiteral("torchrun");
-    case ProcessLauncher::DeepSpeed:
-        return QStringLiteral("deepspeed");
-    case ProcessLauncher::Horovodrun:
-        return QStringLiteral("horovodrun");
-    case ProcessLauncher::Mpirun:
-        return QStringLiteral("mpirun");
-    case ProcessLauncher::Accelerate:
-        return QStringLiteral("accelerate");
-    }
-    return {};
-}
-
 bool isPythonInterpreter(const QString &word)
 {
     static const QRegularExpression re(QStringLiteral("(^|/)python[0-9.]*$"));
@@ -75,30 +56,12 @@ void parsePython(Walker &w, LaunchCommand &lc)
     if (w.peek() == QLatin1String("-m")) {
         w.take();
         const QString module = w.atEnd() ? QString() : w.peek();
-        if (module == QLatin1String("torch.distributed.run") || module == QLatin1String("torch.distributed.launch")) {
+        if (const auto launcher = launcherOfModule(module)) {
             lc.launcherWord = lc.interpreter + QStringLiteral(" -m ") + module;
-            lc.legacyTorchLaunch = module.endsWith(QLatin1String("launch"));
+            lc.legacyTorchLaunch = module == QLatin1String("torch.distributed.launch");
             w.take();
-            parseTorchrun(w, lc);
-            if (lc.program.isEmpty() && !w.atEnd()) {
-                takeProgram(w, lc);
-            }
-            return;
-        }
-        if (module == QLatin1String("deepspeed.launcher.runner") || module == QLatin1String("deepspeed")) {
-            lc.launcherWord = lc.interpreter + QStringLiteral(" -m ") + module;
-            w.take();
-            parseDeepSpeed(w, lc);
-            if (!w.atEnd()) {
-                takeProgram(w, lc);
-            }
-            return;
-        }
-        if (module == QLatin1String("accelerate.commands.launch")) {
-            lc.launcherWord = lc.interpreter + QStringLiteral(" -m ") + module;
-            w.take();
-            parseAccelerate(w, lc);
-            if (!w.atEnd())
+            parseLauncherOptions(w, lc, *launcher);
+            if (lc.program.isEmpty() && !w.atEnd())
                 takeProgram(w, lc);
             return;
         }
@@ -135,6 +98,27 @@ namespace {
 
 bool walk(Walker &w, LaunchCommand &lc, bool wrapped, int depth);
 
+// Takes a launcher's command words, two for "accelerate launch"; false when
+// the second word is another (`accelerate config`).
+bool takeCommand(Walker &w, const LauncherTraits &row, const QString &base, LaunchCommand &lc)
+{
+    for (const auto &command : row.commands) {
+        const QStringList words = command.split(QLatin1Char(' '));
+        if (words.front() != base)
+            continue;
+        w.take();
+        if (words.size() > 1) {
+            if (w.atEnd() || w.peek() != words.at(1))
+                return false;
+            w.take();
+        }
+        if (row.launcher != Launcher::Srun)
+            lc.launcherWord = command;
+        return true;
+    }
+    return false;
+}
+
 // bash -c '...': the launch is one of the commands in the string.
 bool walkShellString(const QString &code, LaunchCommand &lc, int depth)
 {
@@ -147,7 +131,7 @@ bool walkShellString(const QString &code, LaunchCommand &lc, int depth)
     for (const auto &c : lex.commands) {
         LaunchCommand trial = lc;
         Walker inner(c, sub);
-        if (walk(inner, trial, true, depth + 1) && (trial.isPython() || trial.launcher != ProcessLauncher::None)) {
+        if (walk(inner, trial, true, depth + 1) && (trial.isPython() || trial.launcher)) {
             trial.programWordIndex = -1;   // its words are not the script line's
             trial.programLine = lc.line;
             lc = trial;
@@ -166,15 +150,18 @@ bool walk(Walker &w, LaunchCommand &lc, bool wrapped, int depth)
             break;
         const QString word = w.peek();
         const QString base = baseName(word);
-        if (base == QLatin1String("srun")) {
-            w.take();
-            parseSrun(w, lc);
-            wrapped = true;
-        } else if (base == QLatin1String("mpirun") || base == QLatin1String("mpiexec")
-                   || base == QLatin1String("orterun")) {
-            w.take();
-            parseMpirun(w, lc, base);
-            wrapped = true;
+        if (const auto launcher = launcherOfCommand(base)) {
+            const LauncherTraits &row = launcherTraits(*launcher);
+            if (!takeCommand(w, row, base, lc))
+                return false;   // accelerate config, env, test ...
+            parseLauncherOptions(w, lc, *launcher);
+            if (*launcher == Launcher::Srun || row.model == ProcessModel::RankPerTask) {
+                wrapped = true;   // the program follows, maybe behind a container
+                continue;
+            }
+            if (lc.program.isEmpty() && !w.atEnd())
+                takeProgram(w, lc);
+            return true;
         } else if (base == QLatin1String("singularity") || base == QLatin1String("apptainer")) {
             w.take();
             if (w.atEnd())
@@ -188,12 +175,9 @@ bool walk(Walker &w, LaunchCommand &lc, bool wrapped, int depth)
                 // `run IMG torchrun ...`: the image's runscript usually execs
                 // its arguments, so a launcher or interpreter there is the launch.
                 const QString next = baseName(w.peek());
-                static const QSet<QString> launchers = {
-                    QStringLiteral("torchrun"),   QStringLiteral("deepspeed"), QStringLiteral("accelerate"),
-                    QStringLiteral("horovodrun"), QStringLiteral("mpirun"),    QStringLiteral("bash"),
-                    QStringLiteral("sh"),         QStringLiteral("kernprof"),  QStringLiteral("srun"),
-                };
-                if (launchers.contains(next) || isPythonInterpreter(next))
+                static const QSet<QString> starters = {QStringLiteral("bash"), QStringLiteral("sh"),
+                                                       QStringLiteral("kernprof")};
+                if (launcherOfCommand(next) || starters.contains(next) || isPythonInterpreter(next))
                     continue;
             }
             if (sub == QLatin1String("run")) {
@@ -207,36 +191,6 @@ bool walk(Walker &w, LaunchCommand &lc, bool wrapped, int depth)
             if (!w.atEnd() && (w.peek() == QLatin1String("exec") || w.peek() == QLatin1String("run")))
                 w.take();
             lc.containerWrapper = base;
-            wrapped = true;
-        } else if (base == QLatin1String("torchrun") || base == QLatin1String("torch-distributed-run")) {
-            lc.launcherWord = base;
-            w.take();
-            parseTorchrun(w, lc);
-            if (lc.program.isEmpty() && !w.atEnd())
-                takeProgram(w, lc);
-            return true;
-        } else if (base == QLatin1String("deepspeed")) {
-            lc.launcherWord = base;
-            w.take();
-            parseDeepSpeed(w, lc);
-            if (!w.atEnd())
-                takeProgram(w, lc);
-            return true;
-        } else if (base == QLatin1String("accelerate") || base == QLatin1String("accelerate-launch")) {
-            w.take();
-            if (base == QLatin1String("accelerate")) {
-                if (w.atEnd() || w.peek() != QLatin1String("launch"))
-                    return false;   // accelerate config, env, test ...
-                w.take();
-            }
-            lc.launcherWord = QStringLiteral("accelerate launch");
-            parseAccelerate(w, lc);
-            if (!w.atEnd())
-                takeProgram(w, lc);
-            return true;
-        } else if (base == QLatin1String("horovodrun")) {
-            w.take();
-            parseHorovodrun(w, lc);
             wrapped = true;
         } else if (isPythonInterpreter(word)) {
             parsePython(w, lc);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/base/ShellWords.h"
 #include "core/model/JobSpec.h"
 #include "core/scriptimport/SbatchScriptParser.h"
-#include "core/base/ShellWords.h"
+#include "core/scriptimport/WrittenCount.h"
 
 #include <QString>
 #include <QStringList>
@@ -11,13 +12,6 @@
 #include <optional>
 
 namespace scalelab {
-
-// The tool that starts the training processes, innermost first wins:
-// `srun torchrun ...` is Torchrun (under srun), `horovodrun -np 4 python` is
-// Horovodrun, `srun python ...` is None (srun alone starts them).
-enum class ProcessLauncher { None, Torchrun, DeepSpeed, Horovodrun, Mpirun, Accelerate };
-
-QString processLauncherName(ProcessLauncher l);
 
 // A command line that starts a program, unwrapped layer by layer:
 // [srun opts] [mpirun opts] [singularity exec opts IMAGE] [launcher opts] program args.
@@ -31,18 +25,20 @@ struct LaunchCommand {
     int srunNodes = 0;   // srun -N
     int srunTasksPerNode = 0;   // srun --ntasks-per-node
 
-    ProcessLauncher launcher = ProcessLauncher::None;
+    // The tool that starts the training processes, innermost first wins:
+    // `srun torchrun ...` is Torchrun (under srun), `horovodrun -np 4 python`
+    // is Horovodrun; none for `srun python ...` (srun alone starts them) and
+    // for a program started on its own. Never Launcher::Srun (underSrun says so).
+    std::optional<Launcher> launcher;
     QString launcherWord;   // as written: "torchrun", "python3 -m torch.distributed.run" ...
     bool legacyTorchLaunch = false;   // torch.distributed.launch (default nproc 1, --use_env)
-    int nprocPerNode = 0;   // torchrun --nproc_per_node, deepspeed --num_gpus; 0 = not a number / not given
-    QString nprocText;   // as written after expansion ("4", "gpu", "$X"); empty = not given
-    int nprocLine = 0;
-    int nnodes = 0;   // torchrun --nnodes, deepspeed --num_nodes
-    QString nnodesText;
-    int nnodesLine = 0;
-    int np = 0;   // horovodrun/mpirun -np
-    QString npText;
-    int npLine = 0;
+    // The launcher's counts, named in its row of launcherTable(): workers
+    // per node (torchrun --nproc_per_node, deepspeed --num_gpus; accelerate's
+    // total divided by its machines), nodes (--nnodes, --num_nodes,
+    // --num_machines) and workers in total (horovodrun/mpirun -np).
+    WrittenCount nproc;
+    WrittenCount nnodes;
+    WrittenCount np;
     bool standalone = false;   // torchrun --standalone
     QString rdzvEndpoint;   // torchrun --rdzv_endpoint / --master_addr, accelerate --main_process_ip
     QString masterPort;   // torchrun --master_port, accelerate --main_process_port (expanded)
@@ -62,7 +58,7 @@ struct LaunchCommand {
 
     bool isPython() const { return !interpreter.isEmpty(); }
     // A distributed launcher or srun/mpirun: starts more than one process.
-    bool isParallel() const { return underSrun || launcher != ProcessLauncher::None; }
+    bool isParallel() const { return underSrun || launcher.has_value(); }
 };
 
 // Recognises a launch in one simple command (words already expanded).

@@ -54,6 +54,7 @@ void parseSrun(Walker &w, LaunchCommand &lc)
         QStringLiteral("-x"), QStringLiteral("-C"), QStringLiteral("-G"), QStringLiteral("-B"), QStringLiteral("-S"),
         QStringLiteral("-L"),
     };
+    const LauncherTraits &row = launcherTraits(Launcher::Srun);
     lc.underSrun = true;
     while (!w.atEnd()) {
         const QString word = w.peek();
@@ -65,16 +66,16 @@ void parseSrun(Walker &w, LaunchCommand &lc)
         Walker::Opt o;
         if (!w.nextOption(takes, &o, shortWithValue))
             break;
-        if (o.name == QLatin1String("-n") || o.name == QLatin1String("--ntasks"))
+        if (isLauncherOption(o.name, row.totalOptions))
             lc.srunTasks = toCount(o.value);
-        else if (o.name == QLatin1String("-N") || o.name == QLatin1String("--nodes"))
-            lc.srunNodes = toCount(o.value.section(QLatin1Char('-'), 0, 0));
-        else if (o.name == QLatin1String("--ntasks-per-node"))
+        else if (isLauncherOption(o.name, row.nodesOptions))
+            lc.srunNodes = toCount(o.value.section(QLatin1Char('-'), 0, 0));   // a range "2-4": its minimum
+        else if (isLauncherOption(o.name, row.perNodeOptions))
             lc.srunTasksPerNode = toCount(o.value);
     }
 }
 
-void parseMpirun(Walker &w, LaunchCommand &lc, const QString &word)
+void parseMpirun(Walker &w, LaunchCommand &lc)
 {
     static const QSet<QString> takes = {
         QStringLiteral("-np"),
@@ -109,19 +110,14 @@ void parseMpirun(Walker &w, LaunchCommand &lc, const QString &word)
         QStringLiteral("-env"),
         QStringLiteral("--output-filename"),
     };
-    lc.launcher = ProcessLauncher::Mpirun;
-    lc.launcherWord = word;
+    const LauncherTraits &row = startLauncher(lc, Launcher::Mpirun);
     Walker::Opt o;
     while (w.nextOption(takes, &o)) {
         if (o.name == QLatin1String("-mca") || o.name == QLatin1String("--mca") || o.name == QLatin1String("-genv")
             || o.name == QLatin1String("-env")) {
             if (!w.atEnd())
                 w.take();   // these take two words
-        } else if (o.name == QLatin1String("-np") || o.name == QLatin1String("-n") || o.name == QLatin1String("--np")
-                   || o.name == QLatin1String("-c")) {
-            lc.np = toCount(o.value);
-            lc.npText = o.value;
-            lc.npLine = o.line;
+        } else if (readCountOption(row, o, lc)) {
         } else if (o.name.contains(QLatin1String("host")) || o.name == QLatin1String("-H")
                    || o.name.contains(QLatin1String("machinefile")) || o.name == QLatin1String("-f")) {
             lc.hostfile = true;
@@ -164,7 +160,7 @@ void parseTorchrun(Walker &w, LaunchCommand &lc)
         QStringLiteral("--no_python"),  QStringLiteral("--no-python"), QStringLiteral("--run_path"),
         QStringLiteral("--run-path"),   QStringLiteral("-m"),          QStringLiteral("--module"),
     };
-    lc.launcher = ProcessLauncher::Torchrun;
+    const LauncherTraits &row = startLauncher(lc, Launcher::Torchrun);
     bool module = false;
     while (!w.atEnd() && w.peek().startsWith(QLatin1Char('-'))) {
         QSet<QString> takes;
@@ -174,14 +170,7 @@ void parseTorchrun(Walker &w, LaunchCommand &lc)
         if (!w.nextOption(takes, &o))
             break;
         const QString name = QString(o.name).replace(QLatin1Char('-'), QLatin1Char('_'));
-        if (name == QLatin1String("__nproc_per_node")) {
-            lc.nprocText = o.value;
-            lc.nprocPerNode = toCount(o.value);
-            lc.nprocLine = o.line;
-        } else if (name == QLatin1String("__nnodes")) {
-            lc.nnodesText = o.value;
-            lc.nnodes = toCount(o.value);
-            lc.nnodesLine = o.line;
+        if (readCountOption(row, o, lc)) {
         } else if (name == QLatin1String("__standalone")) {
             lc.standalone = true;
         } else if (name == QLatin1String("__rdzv_endpoint") || name == QLatin1String("__master_addr")) {
@@ -229,19 +218,11 @@ void parseDeepSpeed(Walker &w, LaunchCommand &lc)
         QStringLiteral("--autotuning"),
         QStringLiteral("--enable_each_rank_log"),
     };
-    lc.launcher = ProcessLauncher::DeepSpeed;
+    const LauncherTraits &row = startLauncher(lc, Launcher::DeepSpeed);
     Walker::Opt o;
     while (w.nextOption(takes, &o)) {
-        const QString name = QString(o.name).replace(QLatin1Char('-'), QLatin1Char('_'));
-        if (name == QLatin1String("__num_gpus")) {
-            lc.nprocText = o.value;
-            lc.nprocPerNode = toCount(o.value);
-            lc.nprocLine = o.line;
-        } else if (name == QLatin1String("__num_nodes")) {
-            lc.nnodesText = o.value;
-            lc.nnodes = toCount(o.value);
-            lc.nnodesLine = o.line;
-        } else if (name == QLatin1String("_H") || name == QLatin1String("__hostfile")) {
+        if (readCountOption(row, o, lc)) {
+        } else if (o.name == QLatin1String("-H") || isLauncherOption(o.name, {QStringLiteral("--hostfile")})) {
             lc.hostfile = true;
         }
     }
@@ -278,14 +259,10 @@ void parseHorovodrun(Walker &w, LaunchCommand &lc)
         QStringLiteral("--num-nccl-streams"),
         QStringLiteral("--reset-limit"),
     };
-    lc.launcher = ProcessLauncher::Horovodrun;
-    lc.launcherWord = QStringLiteral("horovodrun");
+    const LauncherTraits &row = startLauncher(lc, Launcher::Horovodrun);
     Walker::Opt o;
     while (w.nextOption(takes, &o)) {
-        if (o.name == QLatin1String("-np") || o.name == QLatin1String("--num-proc")) {
-            lc.np = toCount(o.value);
-            lc.npText = o.value;
-            lc.npLine = o.line;
+        if (readCountOption(row, o, lc)) {
         } else if (o.name == QLatin1String("-H") || o.name == QLatin1String("--hosts")
                    || o.name == QLatin1String("--hostfile") || o.name == QLatin1String("--host-discovery-script")) {
             lc.hostfile = true;
@@ -317,9 +294,7 @@ void parseAccelerate(Walker &w, LaunchCommand &lc)
         QStringLiteral("--ipex"),
         QStringLiteral("--tpu_use_cluster"),
     };
-    lc.launcher = ProcessLauncher::Accelerate;
-    QString total, machines;
-    int totalLine = 0;
+    const LauncherTraits &row = startLauncher(lc, Launcher::Accelerate);
     while (!w.atEnd() && w.peek().startsWith(QLatin1Char('-'))) {
         QSet<QString> takes;
         const QString word = w.peek();
@@ -334,14 +309,7 @@ void parseAccelerate(Walker &w, LaunchCommand &lc)
         if (!w.nextOption(takes, &o))
             break;
         const QString name = QString(o.name).replace(QLatin1Char('-'), QLatin1Char('_'));
-        if (name == QLatin1String("__num_processes")) {
-            total = o.value;
-            totalLine = o.line;
-        } else if (name == QLatin1String("__num_machines")) {
-            machines = o.value;
-            lc.nnodesText = o.value;
-            lc.nnodes = toCount(o.value);
-            lc.nnodesLine = o.line;
+        if (readCountOption(row, o, lc)) {
         } else if (name == QLatin1String("__main_process_ip")) {
             lc.rdzvEndpoint = o.value;
         } else if (name == QLatin1String("__main_process_port")) {
@@ -351,14 +319,50 @@ void parseAccelerate(Walker &w, LaunchCommand &lc)
             lc.nodeRankLine = o.line;
         }
     }
-    if (!total.isEmpty()) {
-        const int t = toCount(total);
-        const int m = machines.isEmpty() ? 1 : toCount(machines);
-        lc.nprocText = total;
-        lc.nprocLine = totalLine;
-        lc.nprocPerNode = t > 0 && m > 0 && t % m == 0 ? t / m : 0;
-        if (lc.nprocPerNode == 0 && t > 0 && m > 0)
-            lc.nprocText = QStringLiteral("%1 over %2 machines").arg(total, machines);
+    // Workers per node: the total over the machines.
+    if (lc.np.given()) {
+        const int t = lc.np.value;
+        const int m = lc.nnodes.given() ? lc.nnodes.value : 1;
+        lc.nproc = WrittenCount{t > 0 && m > 0 && t % m == 0 ? t / m : 0, lc.np.text, lc.np.line};
+        if (lc.nproc.value == 0 && t > 0 && m > 0)
+            lc.nproc.text = QStringLiteral("%1 over %2 machines").arg(lc.np.text, lc.nnodes.text);
     }
 }
+
+void parseLauncherOptions(Walker &w, LaunchCommand &lc, Launcher launcher)
+{
+    switch (launcher) {
+    case Launcher::Srun:
+        return parseSrun(w, lc);
+    case Launcher::Torchrun:
+        return parseTorchrun(w, lc);
+    case Launcher::DeepSpeed:
+        return parseDeepSpeed(w, lc);
+    case Launcher::Accelerate:
+        return parseAccelerate(w, lc);
+    case Launcher::Horovodrun:
+        return parseHorovodrun(w, lc);
+    case Launcher::Mpirun:
+        return parseMpirun(w, lc);
+    }
+}
+
+const LauncherTraits &startLauncher(LaunchCommand &lc, Launcher launcher)
+{
+    lc.launcher = launcher;
+    return launcherTraits(launcher);
+}
+
+bool readCountOption(const LauncherTraits &row, const Walker::Opt &o, LaunchCommand &lc)
+{
+    WrittenCount *count = isLauncherOption(o.name, row.perNodeOptions) ? &lc.nproc
+                          : isLauncherOption(o.name, row.nodesOptions) ? &lc.nnodes
+                          : isLauncherOption(o.name, row.totalOptions) ? &lc.np
+                                                                       : nullptr;
+    if (!count)
+        return false;
+    *count = WrittenCount{toCount(o.value), o.value, o.line};
+    return true;
+}
+
 }   // namespace scalelab::launchparse

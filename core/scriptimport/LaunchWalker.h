@@ -5,6 +5,7 @@
 // parser (LaunchLineParser.cpp) and the per-launcher option readers
 // (LaunchOptionReaders.cpp).
 
+#include "core/model/Launcher.h"
 #include "core/scriptimport/LaunchLineParser.h"
 
 #include <QSet>
@@ -106,11 +107,19 @@ inline int toCount(const QString &text)
 
 // Each reads its launcher's options up to the program (or the next layer).
 void parseSrun(Walker &w, LaunchCommand &lc);
-void parseMpirun(Walker &w, LaunchCommand &lc, const QString &word);
+void parseMpirun(Walker &w, LaunchCommand &lc);
 void parseContainer(Walker &w, LaunchCommand &lc, const QString &runtime);
 void parseTorchrun(Walker &w, LaunchCommand &lc);
 void parseDeepSpeed(Walker &w, LaunchCommand &lc);
 void parseHorovodrun(Walker &w, LaunchCommand &lc);
 void parseAccelerate(Walker &w, LaunchCommand &lc);
+// The reader of a launcher's options (srun's: parseSrun, through the walker).
+void parseLauncherOptions(Walker &w, LaunchCommand &lc, Launcher launcher);
+
+// Sets lc's launcher; its row, for the readers.
+const LauncherTraits &startLauncher(LaunchCommand &lc, Launcher launcher);
+// Reads `o` into lc.nproc, lc.nnodes or lc.np when the row names it as a
+// count option; false for any other option.
+bool readCountOption(const LauncherTraits &row, const Walker::Opt &o, LaunchCommand &lc);
 
 }   // namespace scalelab::launchparse

@@ -47,8 +47,8 @@ void lintLauncherRendezvous(ScriptImport &imp)
         return;
     const ScriptRequest &r = imp.request;
     const int copies = launcherCopiesPerNode(*l, r);
-    const bool torch = l->launcher == ProcessLauncher::Torchrun;
-    const bool accelerate = l->launcher == ProcessLauncher::Accelerate;
+    const bool torch = l->launcher == Launcher::Torchrun;
+    const bool accelerate = l->launcher == Launcher::Accelerate;
 
     // --node_rank=$SLURM_PROCID: the task rank equals the node rank only with
     // one task per node.
@@ -71,7 +71,7 @@ void lintLauncherRendezvous(ScriptImport &imp)
     // one every node waits on its own localhost until the timeout.
     const int nodes =
         l->underSrun ? (l->srunNodes > 0 ? std::min(l->srunNodes, r.effectiveNodes()) : r.effectiveNodes()) : 1;
-    const int asked = l->nnodes;
+    const int asked = l->nnodes.value;
     // The endpoint may hide in a variable that expands to several words
     // (srun torchrun $DIST_ARGS ...): any mention of one counts.
     const bool mentioned = std::any_of(imp.lines.begin(), imp.lines.end(), [](const ScriptLine &sl) {

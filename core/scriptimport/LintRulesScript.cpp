@@ -185,9 +185,8 @@ void lintFixedPort(ScriptImport &imp, const ClusterProfile &profile)
     if (!l)
         return;
     // torchrun --standalone and single-process jobs choose no port of their own.
-    const bool usesPort = (l->launcher == ProcessLauncher::Torchrun && !l->standalone)
-                          || l->launcher == ProcessLauncher::DeepSpeed || l->launcher == ProcessLauncher::Accelerate
-                          || (l->underSrun && l->isPython());
+    const bool usesPort =
+        (l->launcher && launcherTraits(*l->launcher).choosesPort && !l->standalone) || (l->underSrun && l->isPython());
     if (!usesPort)
         return;
     static const QRegularExpression assign(QStringLiteral(

@@ -59,7 +59,7 @@ void Importer::attachFields()
 
 int Importer::launchScore(const LaunchCommand &l)
 {
-    if (l.launcher != ProcessLauncher::None)
+    if (l.launcher)
         return 3;
     if (l.isPython())
         return l.underSrun ? 2 : 1;
@@ -116,31 +116,15 @@ void Importer::deriveFramework(const LaunchCommand &l)
     const bool multiWorker = all.contains(QLatin1String("multi_worker"), Qt::CaseInsensitive)
                              || all.contains(QLatin1String("multiworker"), Qt::CaseInsensitive);
     QString why;
-    switch (l.launcher) {
-    case ProcessLauncher::Torchrun:
-        spec.framework = Framework::PytorchDdp;
-        spec.launcher = Launcher::Torchrun;
-        return;
-    case ProcessLauncher::DeepSpeed:
-        spec.framework = Framework::DeepSpeed;
-        spec.launcher = Launcher::DeepSpeed;
-        return;
-    case ProcessLauncher::Accelerate:
-        // accelerate launch starts torch.distributed workers as torchrun does.
-        spec.framework = mentionsDeepSpeed ? Framework::DeepSpeed : Framework::PytorchDdp;
-        spec.launcher = Launcher::Torchrun;
-        return;
-    case ProcessLauncher::Horovodrun:
-        spec.framework = Framework::Horovod;
-        spec.launcher = Launcher::Horovodrun;
-        return;
-    case ProcessLauncher::Mpirun:
-        spec.launcher = Launcher::Mpirun;
-        spec.framework = mentionsDeepSpeed ? Framework::DeepSpeed : Framework::Horovod;
-        if (!mentionsDeepSpeed && !mentionsHorovod)
-            why = QStringLiteral("mpirun starts the processes; Horovod is the usual framework behind it");
-        break;
-    case ProcessLauncher::None: {
+    if (l.launcher) {
+        // The launcher names the framework, unless the arguments name another.
+        const LauncherTraits &row = launcherTraits(*l.launcher);
+        spec.launcher = row.composedAs;
+        spec.framework = row.argsNameDeepSpeed && mentionsDeepSpeed ? Framework::DeepSpeed : row.framework;
+        const bool named = mentionsDeepSpeed || all.contains(frameworkId(row.framework), Qt::CaseInsensitive);
+        if (!row.frameworkGuess.isEmpty() && !named)
+            why = row.frameworkGuess;
+    } else {
         spec.launcher = Launcher::Srun;
         const int perNode = l.underSrun ? std::max(1, l.srunTasksPerNode > 0 ? l.srunTasksPerNode : r.tasksPerNode) : 1;
         if (mentionsDeepSpeed) {
@@ -164,8 +148,6 @@ void Importer::deriveFramework(const LaunchCommand &l)
             why = r.gpus > 1 ? QStringLiteral("a single process drives all %1 GPUs").arg(r.gpus)
                              : QStringLiteral("a single process on one GPU");
         }
-        break;
-    }
     }
     if (!why.isEmpty()) {
         m_imp.frameworkGuessed = true;

@@ -83,7 +83,7 @@ private:
         }
 
         // Torchrun's node handling.
-        const bool torch = l.launcher == ProcessLauncher::Torchrun;
+        const bool torch = l.launcher == Launcher::Torchrun;
         if (torch && nodes > 1 && !l.underSrun) {
             add(finding(Severity::Error, QStringLiteral("torchrun-without-srun-multinode"), QStringLiteral("launcher"),
                         l.line,
@@ -102,16 +102,16 @@ private:
                                        "separate copies of the model. Use --rdzv_backend=c10d with an endpoint on the "
                                        "first node.")
                             .arg(s.instanceNodes)));
-        } else if (torch && l.nnodes > 0 && l.nnodes != s.instanceNodes) {
+        } else if (torch && l.nnodes.value > 0 && l.nnodes.value != s.instanceNodes) {
             add(finding(Severity::Error, QStringLiteral("torchrun-nnodes-mismatch"), QStringLiteral("nodes"),
-                        l.nnodesLine ? l.nnodesLine : l.line,
+                        l.nnodes.line ? l.nnodes.line : l.line,
                         QStringLiteral("--nnodes=%1 but %2 starts on %3; the rendezvous waits for nodes that never "
                                        "come. Use --nnodes=$SLURM_JOB_NUM_NODES.")
-                            .arg(l.nnodes)
+                            .arg(l.nnodes.value)
                             .arg(who, plural(s.instanceNodes, "node", "nodes"))));
         }
         // srun x launcher: every srun task runs the launcher, which spawns its own workers.
-        const bool spawns = l.launcher != ProcessLauncher::None;
+        const bool spawns = l.launcher.has_value();
         const bool multiplied = spawns && l.underSrun && s.instances > s.instanceNodes;
         if (multiplied) {
             add(finding(Severity::Error, QStringLiteral("launcher-too-many-processes"), QStringLiteral("launcher"),
@@ -127,12 +127,12 @@ private:
                                      : QString())
                             .arg(s.processes > 0 ? QString::number(s.processes) : QStringLiteral("N x M"))
                             .arg(r.gpus),
-                        Fix{QStringLiteral("launcher"), launcherIdFor(l.launcher),
-                            QStringLiteral("let ScaleLab start %1 once per node").arg(launcherIdFor(l.launcher))}));
+                        Fix{QStringLiteral("launcher"), launcherIdFor(*l.launcher),
+                            QStringLiteral("let ScaleLab start %1 once per node").arg(launcherIdFor(*l.launcher))}));
         }
 
         // First node only: one process without srun on a multi-node job.
-        const bool spans = l.underSrun || l.launcher == ProcessLauncher::Mpirun || l.hostfile;
+        const bool spans = l.underSrun || l.hostfile || (l.launcher && launcherTraits(*l.launcher).readsAllocation);
         if (!torch && nodes > 1 && !spans) {
             Fix fix;
             const Partition *p = partition();
@@ -148,7 +148,7 @@ private:
         }
 
         // Tasks reserved but never started.
-        const bool usesSlots = l.launcher == ProcessLauncher::Mpirun || l.launcher == ProcessLauncher::Horovodrun;
+        const bool usesSlots = l.launcher && launcherTraits(*l.launcher).model == ProcessModel::RankPerTask;
         if (r.tasksGiven && r.tasks > 1 && !l.underSrun && !usesSlots && r.tasks > nodes) {
             const int line = optionLine("ntasks") ? optionLine("ntasks") : optionLine("ntasks-per-node");
             add(finding(Severity::Warning, QStringLiteral("tasks-never-started"), QString(), line,
@@ -175,7 +175,7 @@ private:
         // Processes against GPUs.
         if (s.processes <= 0 || r.gpus <= 0)
             return;
-        const bool onePerNode = l.launcher == ProcessLauncher::None && s.instances <= s.instanceNodes;
+        const bool onePerNode = !l.launcher && s.instances <= s.instanceNodes;
         const bool firstNodeOnly = torch && nodes > 1 && !l.underSrun;   // reported above, same cause
         if (s.processes < r.gpus && !onePerNode && !firstNodeOnly) {
             add(finding(
@@ -204,12 +204,12 @@ private:
                         Fix{QStringLiteral("gpus"), QString::number(s.processes),
                             QStringLiteral("reserve %1 GPUs").arg(s.processes)}));
         }
-        if (usesSlots && l.np > r.tasks && r.tasksGiven && l.launcher == ProcessLauncher::Mpirun) {
+        if (usesSlots && l.np.value > r.tasks && r.tasksGiven && l.launcher == Launcher::Mpirun) {
             add(finding(Severity::Error, QStringLiteral("launcher-too-many-processes"), QStringLiteral("launcher"),
                         s.countLine,
                         QStringLiteral("mpirun -np %1 but the job has %2 task slots; Open MPI refuses to start (not "
                                        "enough slots). Reserve --ntasks=%1.")
-                            .arg(l.np)
+                            .arg(l.np.value)
                             .arg(r.tasks)));
         }
     }
@@ -235,14 +235,8 @@ private:
         return QStringLiteral(", leaving %1 CPUs%2 idle").arg(cpus).arg(mem);
     }
 
-    // The form's launcher for the fix: these three by their own name, the
-    // rest (torchrun, accelerate, none) are started through torchrun.
-    static QString launcherIdFor(ProcessLauncher l)
-    {
-        const bool own =
-            l == ProcessLauncher::DeepSpeed || l == ProcessLauncher::Horovodrun || l == ProcessLauncher::Mpirun;
-        return own ? processLauncherName(l) : QStringLiteral("torchrun");
-    }
+    // The form's launcher for the fix (accelerate is started through torchrun).
+    static QString launcherIdFor(Launcher l) { return launcherId(launcherTraits(l).composedAs); }
 
     const Partition *partition() const
     {

@@ -216,8 +216,8 @@ void TestScriptImporterSpec::seedScriptDetails()
         const LaunchCommand *l = imp.launch();
         QVERIFY(l);
         QCOMPARE(l->line, 22);
-        QCOMPARE(l->np, 4);
-        QCOMPARE(l->launcher, ProcessLauncher::Horovodrun);
+        QCOMPARE(l->np.value, 4);
+        QVERIFY(l->launcher == Launcher::Horovodrun);
         QCOMPARE(imp.spec.environment.container.image, QStringLiteral("tensorflow_keras.sif"));
         QCOMPARE(imp.spec.environment.container.runtime, QStringLiteral("singularity"));
         QCOMPARE(imp.spec.environment.container.binds, (QStringList{".:/code", "output_data:/output_data"}));
@@ -254,10 +254,10 @@ void TestScriptImporterSpec::seedScriptDetails()
         QCOMPARE(l->line, 17);
         QCOMPARE(l->lastLine, 23);
         QVERIFY(l->underSrun);
-        QCOMPARE(l->nnodes, 2);
-        QCOMPARE(l->nnodesLine, 18);
-        QCOMPARE(l->nprocPerNode, 4);
-        QCOMPARE(l->nprocLine, 19);
+        QCOMPARE(l->nnodes.value, 2);
+        QCOMPARE(l->nnodes.line, 18);
+        QCOMPARE(l->nproc.value, 4);
+        QCOMPARE(l->nproc.line, 19);
         QCOMPARE(imp.spec.environment.modules, QStringList{"pytorch"});
         // $(hostname) stays a command substitution: the line is kept as written.
         QCOMPARE(imp.spec.environment.setup, (QStringList{"export RDZV_HOST=$(hostname)",

@@ -1,16 +1,39 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/compose/ScriptHighlighter.h"
 
+#include "core/model/Launcher.h"
+
 #include <QGuiApplication>
 #include <QPalette>
 
+#include <algorithm>
+
 namespace scalelab {
+
+namespace {
+
+// Shell words and every launcher's command words, at the start of a line.
+QString keywordPattern()
+{
+    QStringList words = {QStringLiteral("export"), QStringLiteral("module"), QStringLiteral("set"),
+                         QStringLiteral("source"), QStringLiteral("cd"),     QStringLiteral("if"),
+                         QStringLiteral("then"),   QStringLiteral("fi"),     QStringLiteral("else"),
+                         QStringLiteral("for"),    QStringLiteral("do"),     QStringLiteral("done")};
+    QStringList launchers = launcherCommandWords();
+    // Longest first, so "accelerate-launch" is marked whole, not its "accelerate".
+    std::sort(launchers.begin(), launchers.end(),
+              [](const QString &a, const QString &b) { return a.size() > b.size(); });
+    for (const QString &w : launchers)
+        words << QRegularExpression::escape(w);
+    return QStringLiteral(R"(^\s*(%1)\b)").arg(words.join(QLatin1Char('|')));
+}
+
+}   // namespace
 
 ScriptHighlighter::ScriptHighlighter(QTextDocument *document)
     : QSyntaxHighlighter(document)
     , m_variableRe(QStringLiteral(R"(\$(\{[^}]*\}|[A-Za-z_][A-Za-z0-9_]*|[0-9@#?*$]))"))
-    , m_keywordRe(QStringLiteral(
-          R"(^\s*(export|module|srun|torchrun|deepspeed|horovodrun|mpirun|set|source|cd|if|then|fi|else|for|do|done)\b)"))
+    , m_keywordRe(keywordPattern())
 {
     setDarkBackground(QGuiApplication::palette().color(QPalette::Base).lightness() < 128);
 }
