@@ -188,7 +188,7 @@ int GuiMain::run(int argc, char **argv, const WindowOptions &opts)
         window.attachClusters();
         // First launch (issue 13): nothing configured yet, so offer "Add your cluster".
         if (!exitAfterClusters && !clusterConfigured(services))
-            services.openAddCluster(&window);
+            (void)services.openAddCluster(&window);   // set in this program
         if (exitAfterClusters) {
             std::printf("clusters %s\n", services.clusters() ? "started" : "missing");
             std::fflush(stdout);

@@ -77,8 +77,8 @@ int SlurmCommands::status(CliContext &ctx, const QStringList &args)
     for (const QString &alias : aliases) {
         CliCluster cluster(ctx, alias, o.sshConfig, o.acceptNew);
         Json cj{{"cluster", alias.toStdString()}};
-        if (const QString e = cluster.connect(); !e.isEmpty()) {
-            cj["error"] = e.toStdString();
+        if (const auto connected = cluster.connect(); !connected) {
+            cj["error"] = connected.errorText().toStdString();
             clusters.push_back(cj);
             failed = true;
             continue;

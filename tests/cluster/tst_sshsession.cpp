@@ -4,6 +4,7 @@
 // host key decisions before authentication, hostile argv under five login
 // shells, a dropped connection. Fails (never skips) without the cluster.
 #include "core/ssh/ClusterConnection.h"
+#include "core/base/RemoteValidation.h"
 #include "core/ssh/CliSshCallbacks.h"
 #include "core/ssh/KnownHostsFile.h"
 #include "core/ssh/SshSession.h"
@@ -161,7 +162,7 @@ private Q_SLOTS:
     {
         RecordingCallbacks cb;
         SshSession s(settings(QStringLiteral("testbed")), &cb);
-        QCOMPARE(s.connectToHost(), QString());
+        QCOMPARE(s.connectToHost().errorText(), QString());
         QVERIFY(s.isConnected());
         QVERIFY2(s.serverBanner().contains(QStringLiteral("OpenSSH")), qPrintable(s.serverBanner()));
         QCOMPARE(cb.unknownCalls.size(), 0);   // the cluster's known_hosts knows the key
@@ -186,7 +187,7 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.out.size(), 300005);
         QVERIFY(r.out.endsWith("\033[31m"));
-        QCOMPARE(SshSession::sanitizeForDisplay("a\033[31mb\tc\nd\r\x07"), QStringLiteral("a[31mb\tc\nd"));
+        QCOMPARE(RemoteValidation::sanitize("a\033[31mb\tc\nd\r\x07", {.trim = false}), QStringLiteral("a[31mb\tc\nd"));
 
         QCOMPARE(s.homeDirectory(), QStringLiteral("/home/researcher"));
 
@@ -211,7 +212,7 @@ private Q_SLOTS:
     {
         RecordingCallbacks cb;
         SshSession s(settings(QStringLiteral("testbed")), &cb);
-        QCOMPARE(s.connectToHost(), QString());
+        QCOMPARE(s.connectToHost().errorText(), QString());
         const QString dir = QStringLiteral("~/%1/a/b").arg(m_remoteBase);
         QCOMPARE(s.mkdirs(dir).errorText(), QString());
         QCOMPARE(s.mkdirs(dir).errorText(), QString());   // -p semantics
@@ -263,7 +264,7 @@ private Q_SLOTS:
         const qint64 jumpBefore = fileSize(m_env.jumpSshdLog);
         RecordingCallbacks cb;
         SshSession s(settings(QStringLiteral("testbed-jump")), &cb);
-        QCOMPARE(s.connectToHost(), QString());
+        QCOMPARE(s.connectToHost().errorText(), QString());
         QCOMPARE(cb.unknownCalls.size(), 0);
         for (int i = 0; i < 3; ++i) {
             RemoteResult r =
@@ -282,7 +283,7 @@ private Q_SLOTS:
         const int fdsBefore = QDir(QStringLiteral("/proc/self/fd")).count();
         for (int i = 0; i < 3; ++i) {
             SshSession again(settings(QStringLiteral("testbed-jump")), &cb);
-            QCOMPARE(again.connectToHost(), QString());
+            QCOMPARE(again.connectToHost().errorText(), QString());
             QVERIFY(again.run({QStringLiteral("true")}).ok());
         }
         QCOMPARE(QDir(QStringLiteral("/proc/self/fd")).count(), fdsBefore);
@@ -298,7 +299,7 @@ private Q_SLOTS:
         QVERIFY2(!cb.totpSecret.isEmpty(), "no TOTP secret from the cluster");
         const qint64 before = fileSize(m_env.mfaSshdLog);
         SshSession s(settings(QStringLiteral("testbed-mfa")), &cb);
-        QCOMPARE(s.connectToHost(), QString());
+        QCOMPARE(s.connectToHost().errorText(), QString());
         QCOMPARE(cb.kbdCalls.size(), 1);
         QVERIFY(!cb.kbdCalls.first().isEmpty());
         QCOMPARE(cb.kbdCalls.first().first().echo, false);
@@ -315,7 +316,7 @@ private Q_SLOTS:
         // Without an answer the login fails cleanly.
         RecordingCallbacks none;
         SshSession s2(settings(QStringLiteral("testbed-mfa")), &none);
-        const QString err = s2.connectToHost();
+        const QString err = s2.connectToHost().errorText();
         QVERIFY(!err.isEmpty());
         QVERIFY(!s2.isConnected());
 
@@ -323,7 +324,7 @@ private Q_SLOTS:
         qputenv("SCALELAB_TOTP_COMMAND", QStringLiteral("oathtool --totp -b %1").arg(cb.totpSecret).toUtf8());
         CliSshCallbacks cli(false, nullptr);
         SshSession s3(settings(QStringLiteral("testbed-mfa")), &cli);
-        QCOMPARE(s3.connectToHost(), QString());
+        QCOMPARE(s3.connectToHost().errorText(), QString());
         QVERIFY(s3.run({QStringLiteral("true")}).ok());
         qunsetenv("SCALELAB_TOTP_COMMAND");
     }
@@ -335,7 +336,7 @@ private Q_SLOTS:
         RecordingCallbacks cb;
         cb.decision = SshCallbacks::HostKeyDecision::Reject;
         SshSession s(settings(QStringLiteral("private"), cfg), &cb);
-        const QString err = s.connectToHost();
+        const QString err = s.connectToHost().errorText();
         QVERIFY(!err.isEmpty());
         QVERIFY(!s.isConnected());
         QCOMPARE(cb.unknownCalls.size(), 1);
@@ -358,7 +359,7 @@ private Q_SLOTS:
         // CLI callbacks refuse unknown keys unless told to accept new ones.
         CliSshCallbacks cli(false, nullptr);
         SshSession s2(settings(QStringLiteral("private"), cfg), &cli);
-        QVERIFY(!s2.connectToHost().isEmpty());
+        QVERIFY(!s2.connectToHost().ok());
     }
 
     void acceptAndRemember()
@@ -367,7 +368,7 @@ private Q_SLOTS:
         RecordingCallbacks cb;
         cb.decision = SshCallbacks::HostKeyDecision::AcceptAndRemember;
         SshSession s(settings(QStringLiteral("private"), cfg), &cb);
-        QCOMPARE(s.connectToHost(), QString());
+        QCOMPARE(s.connectToHost().errorText(), QString());
         QCOMPARE(cb.unknownCalls.size(), 1);
         QVERIFY(s.run({QStringLiteral("true")}).ok());
         const QString kh = m_tmp.filePath(QStringLiteral("accept.known_hosts"));
@@ -380,7 +381,7 @@ private Q_SLOTS:
 
         RecordingCallbacks again;
         SshSession s2(settings(QStringLiteral("private"), cfg), &again);
-        QCOMPARE(s2.connectToHost(), QString());
+        QCOMPARE(s2.connectToHost().errorText(), QString());
         QCOMPARE(again.unknownCalls.size(), 0);
 
         // AcceptOnce connects but remembers nothing.
@@ -388,14 +389,14 @@ private Q_SLOTS:
         RecordingCallbacks once;
         once.decision = SshCallbacks::HostKeyDecision::AcceptOnce;
         SshSession s3(settings(QStringLiteral("private"), cfg3), &once);
-        QCOMPARE(s3.connectToHost(), QString());
+        QCOMPARE(s3.connectToHost().errorText(), QString());
         QCOMPARE(fileSize(m_tmp.filePath(QStringLiteral("once.known_hosts"))), qint64(0));
 
         // Settings acceptNewHostKey (CLI flag) remembers without asking.
         const QString cfg4 = privateConfig(QStringLiteral("acceptnew"), QString());
         CliSshCallbacks cli(true, nullptr);
         SshSession s4(settings(QStringLiteral("private"), cfg4), &cli);
-        QCOMPARE(s4.connectToHost(), QString());
+        QCOMPARE(s4.connectToHost().errorText(), QString());
         QVERIFY(fileSize(m_tmp.filePath(QStringLiteral("acceptnew.known_hosts"))) > 0);
     }
 
@@ -423,7 +424,7 @@ private Q_SLOTS:
         RecordingCallbacks cb;
         cb.decision = SshCallbacks::HostKeyDecision::AcceptAndRemember;   // must not even be asked
         SshSession s(settings(QStringLiteral("private"), cfg), &cb);
-        const QString err = s.connectToHost();
+        const QString err = s.connectToHost().errorText();
         QVERIFY(!err.isEmpty());
         QCOMPARE(cb.unknownCalls.size(), 0);
         QCOMPARE(cb.refusedCalls.size(), 1);
@@ -495,7 +496,7 @@ private Q_SLOTS:
         };
         RecordingCallbacks cb;
         SshSession s(settings(alias), &cb);
-        QCOMPARE(s.connectToHost(), QString());
+        QCOMPARE(s.connectToHost().errorText(), QString());
         QStringList failures;
         for (const QString &h : hostile) {
             const RemoteResult r = s.run({QStringLiteral("printf"), QStringLiteral("%s"), h});
@@ -503,8 +504,7 @@ private Q_SLOTS:
                 failures << QStringLiteral("[%1] -> exit %2 out [%3] err [%4] %5")
                                 .arg(h)
                                 .arg(r.exitCode)
-                                .arg(QString::fromUtf8(r.out), SshSession::sanitizeForDisplay(r.err).trimmed(),
-                                     r.transportError);
+                                .arg(QString::fromUtf8(r.out), RemoteValidation::sanitize(r.err), r.transportError);
         }
         // Several words in one command line keep their boundaries.
         const RemoteResult r = s.run({QStringLiteral("printf"), QStringLiteral("<%s>"), QStringLiteral("a b"),
@@ -564,7 +564,7 @@ private Q_SLOTS:
     {
         RecordingCallbacks cb;
         SshSession s(settings(QStringLiteral("testbed")), &cb);
-        QCOMPARE(s.connectToHost(), QString());
+        QCOMPARE(s.connectToHost().errorText(), QString());
         QVERIFY(s.run({QStringLiteral("true")}).ok());
 
         QProcess restart;
@@ -579,7 +579,7 @@ private Q_SLOTS:
         QCOMPARE(SshSession::backoffSeconds(1), 1);
         QCOMPARE(SshSession::backoffSeconds(3), 4);
         QCOMPARE(SshSession::backoffSeconds(20), 60);
-        QCOMPARE(s.reconnect(1), QString());
+        QCOMPARE(s.reconnect(1).errorText(), QString());
         QVERIFY(s.run({QStringLiteral("true")}).ok());
 
         // ClusterConnection reconnects by itself after a transport error.

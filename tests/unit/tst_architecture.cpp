@@ -26,7 +26,7 @@ const QHash<QString, QStringList> &directArrows()
         {"core/compose", {"core/model"}},
         {"core/store", {"core/model"}},
         {"core/scriptimport", {"core/compose"}},
-        {"core/client", {"core/compose", "core/store", "core/ingest"}},
+        {"core/client", {"core/compose", "core/store", "core/ingest", "core/discovery"}},
         {"core/ssh", {"core/client", "core/sshconfig"}},
         {"core/ingest", {"core/store"}},
         {"core/analysis", {"core/store"}},

@@ -40,7 +40,7 @@ public:
     int port() const;
     QString jump() const;
     // "" or what is wrong with the form, naming the field.
-    QString problem() const;
+    Result<void> check() const;   // InvalidValue: what to fix in the form
 
     QComboBox *aliasCombo() const { return m_alias; }
     QRadioButton *hostModeButton() const { return m_hostMode; }

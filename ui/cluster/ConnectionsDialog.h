@@ -44,7 +44,7 @@ public:
     void cancelTest();
     bool isTesting() const { return m_test != nullptr; }
     QString resultText() const;
-    QString save();   // "" = ok, else what is wrong
+    Result<void> save();
 
     // "account: partition, partition" lines ("all partitions" when none is named)
     // of `sacctmgr -P show assoc ... format=Account,Partition`, read by SacctmgrParsers.

@@ -3,6 +3,7 @@
 #include "ui/cluster/ConnectionsDialog.h"
 
 #include "core/base/AtomicFile.h"
+#include "core/client/LoginCheck.h"
 #include "core/ssh/ClusterConnection.h"
 #include "core/sshconfig/SshConfigFile.h"
 #include "ui/cluster/GuiSshCallbacks.h"
@@ -12,22 +13,10 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRadioButton>
-#include <QRegularExpression>
 #include <QLineEdit>
 #include <QTemporaryDir>
 
 namespace scalelab {
-
-namespace {
-
-QString sanitize(const QByteArray &bytes)
-{
-    QString s = QString::fromUtf8(bytes).trimmed();
-    s.removeIf([](QChar c) { return c.unicode() < 0x20 && c != QLatin1Char('\n') && c != QLatin1Char('\t'); });
-    return s;
-}
-
-}   // namespace
 
 QString ConnectionsDialog::resultText() const
 {
@@ -63,8 +52,8 @@ void ConnectionsDialog::startTest()
         if (!c.proxyJump.isEmpty())
             text += QStringLiteral("  ProxyJump %1\n").arg(c.proxyJump);
         if (!c.identityFile.isEmpty()) {
-            if (const QString e = AppSettings::identityFileProblem(c.identityFile); !e.isEmpty()) {
-                m_result->setPlainText(e);
+            if (const auto key = AppSettings::checkIdentityFile(c.identityFile); !key) {
+                m_result->setPlainText(key.errorText());
                 return;
             }
             text += QStringLiteral("  IdentityFile \"%1\"\n").arg(c.identityFile);
@@ -109,36 +98,19 @@ void ConnectionsDialog::startTest()
     });
     conn->start();
     conn->enqueue([self = QPointer(this), conn](RemoteExecutor &ex) {
+        const Result<LoginFacts> facts = LoginCheck::run(ex, LoginCheck::Scope::Accounts);
+        const bool ok = facts.ok();
         QStringList lines;
-        bool ok = false;
-        const RemoteResult version = ex.run({QStringLiteral("sbatch"), QStringLiteral("--version")}, 30000);
-        if (!version.transportOk()) {
-            lines << tr("Connection failed: %1").arg(version.transportError);
+        if (facts.failedWith(ErrorCode::Transport)) {
+            lines << tr("Connection failed: %1").arg(facts.errorText());
+        } else if (!facts) {
+            lines << facts.errorText();
         } else {
-            lines << (version.ok() ? tr("Slurm: %1").arg(sanitize(version.out))
-                                   : tr("sbatch --version failed: %1").arg(sanitize(version.err)));
-            const RemoteResult id = ex.run({QStringLiteral("id"), QStringLiteral("-un")}, 30000);
-            const QString user = sanitize(id.out);
-            static const QRegularExpression userRe(QStringLiteral("^[A-Za-z0-9_.][A-Za-z0-9_.@-]*$"));
-            if (!id.ok() || !userRe.match(user).hasMatch()) {
-                lines << tr("Cannot tell the user name (id -un): %1").arg(sanitize(id.err + id.out));
-            } else {
-                lines << tr("User: %1").arg(user);
-                const RemoteResult assoc = ex.run(
-                    {QStringLiteral("sacctmgr"), QStringLiteral("-P"), QStringLiteral("show"), QStringLiteral("assoc"),
-                     QStringLiteral("user=") + user, QStringLiteral("format=Account,Partition")},
-                    30000);
-                if (assoc.ok()) {
-                    const QStringList accounts = accountLines(
-                        SacctmgrParsers::byAccount(SacctmgrParsers::associations(sanitize(assoc.out)).items));
-                    lines << (accounts.isEmpty()
-                                  ? tr("Accounts: none found for %1").arg(user)
-                                  : tr("Accounts and partitions:\n  %1").arg(accounts.join(QLatin1String("\n  "))));
-                    ok = version.ok();
-                } else {
-                    lines << tr("sacctmgr failed: %1").arg(sanitize(assoc.err));
-                }
-            }
+            const QStringList accounts = accountLines(facts->accounts);
+            lines << tr("Slurm: %1").arg(facts->slurm) << tr("User: %1").arg(facts->user)
+                  << (accounts.isEmpty()
+                          ? tr("Accounts: none found for %1").arg(facts->user)
+                          : tr("Accounts and partitions:\n  %1").arg(accounts.join(QLatin1String("\n  "))));
         }
         const QString text = lines.join(QLatin1Char('\n'));
         QMetaObject::invokeMethod(

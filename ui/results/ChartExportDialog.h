@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/base/Result.h"
+
 #include <QDialog>
 #include <QList>
 #include <QPair>
@@ -25,7 +27,7 @@ public:
     QSpinBox *widthBox() const { return m_width; }
     QSpinBox *heightBox() const { return m_height; }
     // Saves the chosen chart to `path` (suffix added from the format); "" or an error.
-    QString saveTo(const QString &path);
+    Result<void> saveTo(const QString &path);
 
 Q_SIGNALS:
     void saved(const QString &path);
