@@ -123,6 +123,27 @@ QStringList globalPoolUses(const QList<QPair<QString, QString>> &files)
     return out;
 }
 
+// Results of background work come back through ui/common/RunInBackground.h
+// (the context alive, the newest call only): a watcher written by hand forgets
+// one or the other. One line per use.
+QStringList handWrittenWatchers(const QList<QPair<QString, QString>> &files)
+{
+    static const QRegularExpression watcherRe(QStringLiteral("\\bQFutureWatcher\\b"));
+    QStringList out;
+    for (const auto &[path, text] : files) {
+        if (path == QLatin1String("ui/common/RunInBackground.h"))
+            continue;
+        for (auto it = watcherRe.globalMatch(text); it.hasNext();) {
+            const auto m = it.next();
+            out << QStringLiteral("%1:%2: a QFutureWatcher by hand: use runInBackground or BackgroundLoader "
+                                  "(ui/common/RunInBackground.h)")
+                       .arg(path)
+                       .arg(text.left(m.capturedStart()).count('\n') + 1);
+        }
+    }
+    return out;
+}
+
 // Files are written through core/base/AtomicFile (a temporary beside the
 // file, then a rename): a writer of its own elsewhere would leave a file cut
 // short on a full disk or a kill. Appending is allowed where named here.
@@ -201,6 +222,7 @@ QStringList violations(const QList<QPair<QString, QString>> &files, const QSet<Q
         }
     }
     out << globalPoolUses(files);
+    out << handWrittenWatchers(files);
     out << directFileWrites(files);
     return out;
 }
@@ -270,6 +292,9 @@ void TestArchitecture::checkerFindsWrongArrows_data()
     QTest::newRow("own pool") << "ui/results/A.cpp"
                               << "auto f = QtConcurrent::run(&backgroundPool(), [] { return 1; });\n"
                               << "";
+    QTest::newRow("watcher by hand") << "ui/results/A.cpp"
+                                     << "auto *w = new QFutureWatcher<int>(this);\n"
+                                     << "ui/results/A.cpp:1: a QFutureWatcher by hand";
     QTest::newRow("file written in place") << "ui/results/A.cpp"
                                            << "QFile f(path);\nf.open(QIODevice::WriteOnly);\n"
                                            << "ui/results/A.cpp:2: QIODevice::WriteOnly writes a file in place";

@@ -39,8 +39,8 @@ public:
     QString user() const;
     int port() const;
     QString jump() const;
-    // "" or what is wrong with the form, naming the field.
-    Result<void> check() const;   // InvalidValue: what to fix in the form
+    // A form that cannot be tried fails (InvalidValue) naming the field to fix.
+    Result<void> check() const;
 
     QComboBox *aliasCombo() const { return m_alias; }
     QRadioButton *hostModeButton() const { return m_hostMode; }

@@ -26,7 +26,7 @@ public:
     QComboBox *formatCombo() const { return m_format; }
     QSpinBox *widthBox() const { return m_width; }
     QSpinBox *heightBox() const { return m_height; }
-    // Saves the chosen chart to `path` (suffix added from the format); "" or an error.
+    // Saves the chosen chart to `path` (suffix added from the format); a failure names the file.
     Result<void> saveTo(const QString &path);
 
 Q_SIGNALS:

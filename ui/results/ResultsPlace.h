@@ -61,7 +61,7 @@ public:
     QPushButton *chartExportButton() const { return m_chartExport; }
     // The Export menu's entries: "All 4 runs (CSV or JSON)…", "2 selected runs…".
     QStringList exportChoices() const;
-    // Saves the table (all runs or the selected ones) to `path` (.csv or .json); "" or an error.
+    // Saves the table (all runs or the selected ones) to `path` (.csv or .json); a failure names the file.
     Result<void> exportTableTo(const QString &path, bool selectedOnly) const;
     QString columnsMenuTitles() const;   // the Columns menu's entries, one per line (tests)
     RunComparisonView *comparison() const { return m_compare; }
