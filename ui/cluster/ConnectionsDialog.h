@@ -27,6 +27,7 @@ namespace scalelab {
 class AppServices;
 class ClusterConnection;
 class GuiSshCallbacks;
+struct SshConnectionSettings;
 
 // How to reach each cluster: an alias of ~/.ssh/config (default: the
 // profile's login host alias) or host / user / port / jump host, prefilled
@@ -63,6 +64,7 @@ private:
     void storeForm();
     void updateResolved();
     void updateMode();
+    Result<SshConnectionSettings> testSettings();   // the form as a connection to try
     void finishTest(bool ok, const QString &text);
 
     AppServices &m_services;

@@ -23,59 +23,58 @@ QString ConnectionsDialog::resultText() const
     return m_result->toPlainText();
 }
 
+Result<SshConnectionSettings> ConnectionsDialog::testSettings()
+{
+    SshConnectionSettings settings;
+    settings.configPath = AppSettings::userSshConfigPath();
+    if (!m_hostMode->isChecked()) {
+        settings.alias = m_alias->text().trimmed().isEmpty() ? m_alias->placeholderText() : m_alias->text().trimmed();
+        if (const QString e = SshConfigFile::validateName(tr("alias"), settings.alias); !e.isEmpty())
+            return fail(ErrorCode::InvalidValue, e);
+        return settings;
+    }
+    // Test what is in the form, before it is saved: a one-off config entry.
+    const AppSettings::ClusterConnection c = m_edited.value(m_current);
+    for (const auto &[what, value] :
+         {std::pair{tr("host"), c.hostName}, std::pair{tr("user"), c.user}, std::pair{tr("jump host"), c.proxyJump}})
+        if (const QString e = value.isEmpty() ? QString() : SshConfigFile::validateName(what, value); !e.isEmpty())
+            return fail(ErrorCode::InvalidValue, e);
+    if (c.hostName.isEmpty())
+        return fail(ErrorCode::InvalidValue, tr("Enter the host name of the login node."));
+    m_testConfigDir = std::make_shared<QTemporaryDir>();
+    QString text = QStringLiteral("Host scalelab-test\n  HostName %1\n").arg(c.hostName);
+    if (!c.user.isEmpty())
+        text += QStringLiteral("  User %1\n").arg(c.user);
+    text += QStringLiteral("  Port %1\n").arg(c.port);
+    if (!c.proxyJump.isEmpty())
+        text += QStringLiteral("  ProxyJump %1\n").arg(c.proxyJump);
+    if (!c.identityFile.isEmpty()) {
+        if (auto key = AppSettings::checkIdentityFile(c.identityFile); !key)
+            return fail(key.error());
+        text += QStringLiteral("  IdentityFile \"%1\"\n").arg(c.identityFile);
+    }
+    text += QStringLiteral("Match all\n  Include %1\n").arg(AppSettings::userSshConfigPath());
+    const QString file = m_testConfigDir->filePath(QStringLiteral("ssh_config"));
+    if (const auto written = AtomicFile::write(file, text.toUtf8()); !written)
+        return fail(ErrorCode::LocalFile, tr("Cannot prepare the test of these host details (%1); test again, or "
+                                             "save and use Refresh now.")
+                                              .arg(written.errorText()));
+    settings.configPath = file;
+    settings.alias = QStringLiteral("scalelab-test");
+    return settings;
+}
+
 void ConnectionsDialog::startTest()
 {
     if (m_test)
         return;
     storeForm();
-    SshConnectionSettings settings;
-    settings.configPath = AppSettings::userSshConfigPath();
-    if (m_hostMode->isChecked()) {
-        // Test what is in the form, before it is saved: a one-off config entry.
-        const AppSettings::ClusterConnection c = m_edited.value(m_current);
-        for (const auto &[what, value] : {std::pair{tr("host"), c.hostName}, std::pair{tr("user"), c.user},
-                                          std::pair{tr("jump host"), c.proxyJump}})
-            if (const QString e = value.isEmpty() ? QString() : SshConfigFile::validateName(what, value);
-                !e.isEmpty()) {
-                m_result->setPlainText(e);
-                return;
-            }
-        if (c.hostName.isEmpty()) {
-            m_result->setPlainText(tr("Enter the host name of the login node."));
-            return;
-        }
-        m_testConfigDir = std::make_shared<QTemporaryDir>();
-        QString text = QStringLiteral("Host scalelab-test\n  HostName %1\n").arg(c.hostName);
-        if (!c.user.isEmpty())
-            text += QStringLiteral("  User %1\n").arg(c.user);
-        text += QStringLiteral("  Port %1\n").arg(c.port);
-        if (!c.proxyJump.isEmpty())
-            text += QStringLiteral("  ProxyJump %1\n").arg(c.proxyJump);
-        if (!c.identityFile.isEmpty()) {
-            if (const auto key = AppSettings::checkIdentityFile(c.identityFile); !key) {
-                m_result->setPlainText(key.errorText());
-                return;
-            }
-            text += QStringLiteral("  IdentityFile \"%1\"\n").arg(c.identityFile);
-        }
-        text += QStringLiteral("Match all\n  Include %1\n").arg(AppSettings::userSshConfigPath());
-        const QString file = m_testConfigDir->filePath(QStringLiteral("ssh_config"));
-        if (const auto written = AtomicFile::write(file, text.toUtf8()); !written) {
-            m_result->setPlainText(tr("Cannot prepare the test of these host details (%1); test again, or save and "
-                                      "use Refresh now.")
-                                       .arg(written.errorText()));
-            return;
-        }
-        settings.configPath = file;
-        settings.alias = QStringLiteral("scalelab-test");
-    } else {
-        settings.alias = m_alias->text().trimmed().isEmpty() ? m_alias->placeholderText() : m_alias->text().trimmed();
-        if (const QString e = SshConfigFile::validateName(tr("alias"), settings.alias); !e.isEmpty()) {
-            m_result->setPlainText(e);
-            return;
-        }
+    const Result<SshConnectionSettings> prepared = testSettings();
+    if (!prepared) {
+        m_result->setPlainText(prepared.errorText());
+        return;
     }
-
+    const SshConnectionSettings &settings = *prepared;
     m_result->setPlainText(tr("Connecting to %1…").arg(settings.alias));
     m_testButton->setEnabled(false);
     m_progress->setVisible(true);
