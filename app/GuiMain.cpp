@@ -146,7 +146,7 @@ void startClustersAfterFirstPaint(QApplication &app, AppServices &services, Main
         window.attachClusters();
         // First launch (issue 13): nothing configured yet, so offer "Add your cluster".
         if (!exitAfterClusters && !clusterConfigured(services))
-            services.openAddCluster(&window);
+            (void)services.openAddCluster(&window);   // set in this program
         if (exitAfterClusters) {
             std::printf("clusters %s\n", services.clusters() ? "started" : "missing");
             std::fflush(stdout);

@@ -35,14 +35,14 @@ RemoteExecutor &CliCluster::executor()
     return *m_session;
 }
 
-QString CliCluster::connect()
+Result<void> CliCluster::connect()
 {
-    const QString error = m_session->connectToHost();
-    if (!error.isEmpty()) {
-        m_ctx.err << "scalelab: " << m_alias << ": " << error << "\n";
+    Result<void> connected = m_session->connectToHost();
+    if (!connected) {
+        m_ctx.err << "scalelab: " << m_alias << ": " << connected.errorText() << "\n";
         m_ctx.err.flush();
     }
-    return error;
+    return connected;
 }
 
 }   // namespace scalelab

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "app/cli/CliContext.h"
+#include "core/base/Result.h"
 
 #include <memory>
 
@@ -21,7 +22,7 @@ public:
     ~CliCluster();
 
     // "" when connected; otherwise the one-line reason, already printed.
-    QString connect();
+    Result<void> connect();
     // The executor commands go through: the session, or in test builds
     // (SCALELAB_TEST_HOOKS) a fault-injecting wrapper around it.
     RemoteExecutor &executor();

@@ -42,7 +42,7 @@ Discovered discoverOver(CliContext &ctx, const QString &alias, const QString &ss
 {
     Discovered d;
     CliCluster cluster(ctx, alias, sshConfig, acceptNew);
-    if (!cluster.connect().isEmpty()) {
+    if (!cluster.connect()) {
         d.exitCode = 2;
         return d;
     }
@@ -78,12 +78,10 @@ QString cachePath(const QString &id)
     return base + QStringLiteral("/ScaleLab/discovered/") + id + QStringLiteral(".json");
 }
 
-QString writeFile(const QString &path, const QByteArray &data)
+Result<void> writeFile(const QString &path, const QByteArray &data)
 {
     QDir().mkpath(QFileInfo(path).absolutePath());
-    if (const auto saved = AtomicFile::write(path, data); !saved)
-        return saved.errorText();
-    return {};
+    return AtomicFile::write(path, data);
 }
 
 // The profile as text: one line per partition, then the findings.
@@ -154,20 +152,20 @@ int DiscoverCommands::discover(CliContext &ctx, const QStringList &args)
     const QString cache = cachePath(d.built.profile.id);
     // ScaleLab's own cache: created owner-only (the profile names accounts);
     // AtomicFile keeps the mode of the file it replaces.
-    QString cacheError = PrivateFiles::makeDirectory(QFileInfo(cache).absolutePath());
-    if (cacheError.isEmpty())
-        cacheError = PrivateFiles::makeFile(cache);
-    if (cacheError.isEmpty())
-        cacheError = writeFile(cache, profileJson);
+    Result<void> cached = PrivateFiles::makeDirectory(QFileInfo(cache).absolutePath());
+    if (cached)
+        cached = PrivateFiles::makeFile(cache);
+    if (cached)
+        cached = writeFile(cache, profileJson);
     if (!output.isEmpty())
-        if (const QString e = writeFile(output, profileJson); !e.isEmpty()) {
-            ctx.err << "scalelab: " << e << "\n";   // output not written: exit 1, as every command
+        if (const auto written = writeFile(output, profileJson); !written) {
+            ctx.err << "scalelab: " << written.errorText() << "\n";   // output not written: exit 1, as every command
             return int(ExitCode::Errors);
         }
     if (json) {
         Json j;
         j["profile"] = Json::parse(profileJson.toStdString());
-        j["cache"] = cacheError.isEmpty() ? cache.toStdString() : std::string();
+        j["cache"] = cached ? cache.toStdString() : std::string();
         j["output"] = output.toStdString();
         j["diagnostics"] = DiagnosticFormat::toJson(d.built.diagnostics);
         ctx.printJson("discover", j);

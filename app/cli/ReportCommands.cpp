@@ -18,16 +18,16 @@ namespace {
 // The study's chart numbers, read as the PDF's charts read them (StudyChartData).
 std::optional<nlohmann::ordered_json> chartJson(RunStore &store, qint64 study, const QString &pdf, QString &error)
 {
-    const ReportInput in = loadReportInput(store, study);
-    if (!in.error.isEmpty()) {
-        error = in.error;
+    const auto in = loadReportInput(store, study);
+    if (!in) {
+        error = in.errorText();
         return std::nullopt;
     }
     nlohmann::ordered_json j{
         {"study", study},
-        {"name", in.study.name.toStdString()},
+        {"name", in->study.name.toStdString()},
         {"file", pdf.isEmpty() ? nlohmann::ordered_json() : nlohmann::ordered_json(pdf.toStdString())}};
-    const nlohmann::ordered_json charts = studyChartJson(StudyChartData::build(in.table.rows));
+    const nlohmann::ordered_json charts = studyChartJson(StudyChartData::build(in->table.rows));
     for (auto it = charts.begin(); it != charts.end(); ++it)
         j[it.key()] = it.value();
     return j;
@@ -58,8 +58,8 @@ int ReportCommands::report(CliContext &ctx, const QStringList &args)
             QStringLiteral("report needs STUDY and -o FILE.pdf or --json (see `scalelab report --help`)"));
     // Refused before the report is drawn: a folder, a missing folder.
     if (!out.isEmpty())
-        if (const QString problem = AtomicFile::targetProblem(out); !problem.isEmpty()) {
-            ctx.err << "scalelab: " << problem << "\n";
+        if (const auto target = AtomicFile::checkTarget(out); !target) {
+            ctx.err << "scalelab: " << target.errorText() << "\n";
             return int(ExitCode::Errors);
         }
     RunStore store;
@@ -67,7 +67,7 @@ int ReportCommands::report(CliContext &ctx, const QStringList &args)
         return int(ExitCode::Errors);   // as every command: the store, not the input, is unusable
     if (!store.study(study).ok())
         return ctx.unusable(QStringLiteral("no study %1 (see `scalelab runs`)").arg(study));
-    QString error = out.isEmpty() ? QString() : writeScalingReport(store, study, out);
+    QString error = out.isEmpty() ? QString() : writeScalingReport(store, study, out).errorText();
     std::optional<nlohmann::ordered_json> json;
     if (error.isEmpty() && ctx.jsonMode())
         json = chartJson(store, study, out, error);

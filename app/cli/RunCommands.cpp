@@ -63,8 +63,8 @@ Json pollCluster(CliContext &ctx, RunStore &store, const QString &alias, const C
 {
     CliCluster cluster(ctx, alias, o.sshConfig, o.acceptNew);
     Json cj{{"cluster", alias.toStdString()}};
-    if (const QString e = cluster.connect(); !e.isEmpty()) {
-        cj["error"] = e.toStdString();
+    if (const auto connected = cluster.connect(); !connected) {
+        cj["error"] = connected.errorText().toStdString();
         failed = true;
         return cj;
     }

@@ -108,7 +108,7 @@ int onRunCluster(CliContext &ctx, const CliParser &a, const char *cmd,
     if (!run.ok())
         return ctx.unusable(QStringLiteral("no run %1 (see `scalelab runs`)").arg(*id));
     CliCluster cluster(ctx, o.alias.isEmpty() ? run.value().clusterAlias : o.alias, o.sshConfig, o.acceptNew);
-    if (!cluster.connect().isEmpty())
+    if (!cluster.connect())
         return int(ExitCode::Errors);
     SlurmClient client(cluster.executor(), store, cluster.alias());
     RunLifecycle lifecycle(client, store);

@@ -123,7 +123,7 @@ int submitSpecs(CliContext &ctx, const QList<JobSpec> &specs, const ClusterProfi
     const char *command = studyName.isEmpty() ? "submit" : "study";
     const QString alias = o.alias.isEmpty() ? defaultClusterAlias(profile) : o.alias;
     CliCluster cluster(ctx, alias, o.sshConfig, o.acceptNew);
-    if (!cluster.connect().isEmpty())
+    if (!cluster.connect())
         return int(ExitCode::Errors);
     RunStore store;
     if (!openStore(ctx, store))

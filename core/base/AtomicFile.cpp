@@ -28,22 +28,24 @@ Result<void> AtomicFile::failure(const QString &why) const
     return fail(ErrorCode::LocalFile, QStringLiteral("could not write %1: %2").arg(m_path, why));
 }
 
-QString AtomicFile::targetProblem(const QString &path)
+Result<void> AtomicFile::checkTarget(const QString &path)
 {
     const QFileInfo info(path);
     if (path.isEmpty())
-        return QStringLiteral("no file name given to write");
+        return fail(ErrorCode::LocalFile, QStringLiteral("no file name given to write"));
     if (info.isDir())
-        return QStringLiteral("could not write %1: it is a folder; give a file name inside it").arg(path);
+        return fail(ErrorCode::LocalFile,
+                    QStringLiteral("could not write %1: it is a folder; give a file name inside it").arg(path));
     if (!info.dir().exists())
-        return QStringLiteral("could not write %1: the folder %2 does not exist").arg(path, info.absolutePath());
-    return {};
+        return fail(ErrorCode::LocalFile,
+                    QStringLiteral("could not write %1: the folder %2 does not exist").arg(path, info.absolutePath()));
+    return success();
 }
 
 Result<void> AtomicFile::open()
 {
-    if (const QString problem = targetProblem(m_path); !problem.isEmpty())
-        return fail(ErrorCode::LocalFile, problem);
+    if (auto target = checkTarget(m_path); !target)
+        return target;
     if (!m_file.open(QIODevice::WriteOnly))
         return failure(m_file.errorString());
     QIODevice::open(QIODevice::WriteOnly | QIODevice::Unbuffered);
@@ -127,8 +129,8 @@ Result<void> AtomicFile::replaceWith(const QString &temp, const QString &path)
 
 Result<void> AtomicFile::writeThrough(const QString &path, const std::function<bool(const QString &)> &writer)
 {
-    if (const QString problem = targetProblem(path); !problem.isEmpty())
-        return fail(ErrorCode::LocalFile, problem);
+    if (auto target = checkTarget(path); !target)
+        return target;
     QString temp;
     {
         QTemporaryFile t(path + QStringLiteral(".XXXXXX"));

@@ -41,8 +41,8 @@ public:
     // For writers that only take a file name (QCustomPlot::savePdf): `writer`
     // writes the temporary it is given, which then replaces `path` as above.
     static Result<void> writeThrough(const QString &path, const std::function<bool(const QString &)> &writer);
-    // Why `path` cannot be written at all (a folder, a missing folder), or "".
-    static QString targetProblem(const QString &path);
+    // Whether `path` can be written at all: a folder or a missing folder is refused.
+    static Result<void> checkTarget(const QString &path);
 
 protected:
     qint64 readData(char *, qint64) override { return -1; }

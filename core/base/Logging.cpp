@@ -172,7 +172,7 @@ void LogFile::install(const QString &path, qint64 capBytes)
         // Owner only, like the rest of the researcher's data: the log names
         // clusters, job ids and run states. A folder that cannot be made
         // leaves logging off, never the program.
-        if (PrivateFiles::makeDirectory(QFileInfo(path).absolutePath()).isEmpty())
+        if (PrivateFiles::makeDirectory(QFileInfo(path).absolutePath()))
             openLocked(s);
         if (s.installed)
             return;

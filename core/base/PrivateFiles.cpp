@@ -41,7 +41,7 @@ QString modeText(const QString &path)
     return QStringLiteral("0%1").arg(mode, 3, 8, QLatin1Char('0'));
 }
 
-QString makeDirectory(const QString &dir)
+Result<void> makeDirectory(const QString &dir)
 {
     // The missing folders, outermost first: each is made with the mode, so
     // none is ever open to others, even for a moment.
@@ -51,28 +51,31 @@ QString makeDirectory(const QString &dir)
         missing.prepend(d);
     for (const QString &d : std::as_const(missing))
         if (!QDir().mkdir(d, kDirMode) && !QFileInfo(d).isDir())
-            return QStringLiteral("cannot create the folder %1").arg(native(d));
+            return fail(ErrorCode::LocalFile, QStringLiteral("cannot create the folder %1").arg(native(d)));
     if (!QFileInfo(dir).isDir())
-        return QStringLiteral("cannot create the folder %1: a file of that name is in the way").arg(native(dir));
-    return {};
+        return fail(ErrorCode::LocalFile,
+                    QStringLiteral("cannot create the folder %1: a file of that name is in the way").arg(native(dir)));
+    return success();
 }
 
-QString makeFile(const QString &file)
+Result<void> makeFile(const QString &file)
 {
     const QFileInfo info(file);
     if (!info.exists()) {
         QFile f(file);
         if (!f.open(QIODevice::WriteOnly | QIODevice::NewOnly, kFileMode) && !QFileInfo::exists(file))
-            return QStringLiteral("cannot create %1: %2").arg(native(file), f.errorString());
-        return {};
+            return fail(ErrorCode::LocalFile,
+                        QStringLiteral("cannot create %1: %2").arg(native(file), f.errorString()));
+        return success();
     }
     // The mode decides, not only access(): a file made read-only stays so
     // even for a process that could write it anyway.
     if (!info.isWritable() || !(info.permissions() & (QFile::WriteOwner | QFile::WriteGroup | QFile::WriteOther)))
-        return QStringLiteral("%1 is read-only (mode %2) and ScaleLab does not change modes it did not set: "
-                              "make it writable (chmod u+w %1) or use another file")
-            .arg(native(file), modeText(file));
-    return {};
+        return fail(ErrorCode::LocalFile,
+                    QStringLiteral("%1 is read-only (mode %2) and ScaleLab does not change modes it did not set: "
+                                   "make it writable (chmod u+w %1) or use another file")
+                        .arg(native(file), modeText(file)));
+    return success();
 }
 
 QString openFolderWarning(const QString &dir)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/base/Result.h"
+
 #include <QString>
 #include <QStringList>
 
@@ -17,14 +19,14 @@ namespace PrivateFiles {
 
 // Creates `dir` and each missing parent with 0700 (as the XDG base directory
 // rules ask of folders a program creates). An existing folder is left as it
-// is. Returns "" or what went wrong, naming the folder.
-QString makeDirectory(const QString &dir);
+// is. A failure (ErrorCode::LocalFile) names the folder.
+Result<void> makeDirectory(const QString &dir);
 
 // Creates an empty `file` with 0600 unless it exists. An existing file keeps
 // its mode and must be writable: a read-only one is an error naming it and
 // its mode (never made writable). AtomicFile, which replaces a file, keeps
 // its permissions.
-QString makeFile(const QString &file);
+Result<void> makeFile(const QString &file);
 
 // A warning for a folder others may enter or read (any group or other bit),
 // naming it, its mode and how many of its entries they can read; "" when it

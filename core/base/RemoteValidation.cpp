@@ -1,11 +1,36 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/base/RemoteValidation.h"
 
+#include <QRegularExpression>
 #include <QStringList>
+
+#include <utility>
 
 namespace scalelab {
 
 namespace {
+
+bool isControl(ushort u)
+{
+    return u < 0x20 || u == 0x7f || (u >= 0x80 && u < 0xa0);
+}
+
+// What a terminal would show: ANSI CSI/OSC sequences (colours, cursor
+// movement, titles) removed whole, and of a line a progress bar redrew with
+// "\r", its last drawing.
+QString lastDrawing(QString text)
+{
+    static const QRegularExpression ansi(
+        QStringLiteral("\x1b\\[[0-9;?]*[ -/]*[@-~]|\x1b\\][^\x07\x1b]*(\x07|\x1b\\\\)?"));
+    text.remove(ansi);
+    text.replace(QStringLiteral("\r\n"), QStringLiteral("\n"));
+    QStringList lines = text.split(QLatin1Char('\n'));
+    for (QString &line : lines)
+        if (const qsizetype cr = line.lastIndexOf(QLatin1Char('\r'), line.size() - 2); cr >= 0)
+            line = line.mid(cr + 1);
+    return lines.join(QLatin1Char('\n'));
+}
+
 bool isPathChar(QChar c)
 {
     const ushort u = c.unicode();
@@ -64,27 +89,25 @@ bool RemoteValidation::isSafePath(const QString &s)
     return true;
 }
 
-QString RemoteValidation::sanitize(const QByteArray &text, int maxChars)
+QString RemoteValidation::sanitize(const QByteArray &text, const Printable &how)
 {
     QString s = QString::fromUtf8(text);
+    if (how.terminal)
+        s = lastDrawing(s);
     QString out;
-    out.reserve(qMin<qsizetype>(s.size(), maxChars));
-    for (QChar c : s) {
-        if (out.size() >= maxChars) {
+    out.reserve(how.maxChars > 0 ? qMin<qsizetype>(s.size(), how.maxChars) : s.size());
+    for (QChar c : std::as_const(s)) {
+        if (how.maxChars > 0 && out.size() >= how.maxChars) {
             out += QStringLiteral("…");
             break;
         }
         const ushort u = c.unicode();
         if (u == '\n' || u == '\t')
-            out += c;
-        else if (u == '\r')
-            continue;
-        else if (u < 0x20 || u == 0x7f || (u >= 0x80 && u < 0xa0))
-            out += QChar(0xfffd);
-        else
+            out += how.oneLine ? QChar(u' ') : c;
+        else if (!isControl(u))
             out += c;
     }
-    return out.trimmed();
+    return how.trim ? out.trimmed() : out;
 }
 
 }   // namespace scalelab

@@ -187,8 +187,8 @@ FetchResult SlurmClient::fetch(qint64 runId, qint64 maxBytesPerFile)
         return result;
     }
     const QString localDir = m_store.runFilesDirectory(runId);
-    if (!PrivateFiles::makeDirectory(localDir).isEmpty()) {
-        result.errors << QStringLiteral("cannot create %1").arg(localDir);
+    if (const auto made = PrivateFiles::makeDirectory(localDir); !made) {
+        result.errors << made.errorText();
         return result;
     }
     const QStringList lines = QString::fromUtf8(ls.out).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
@@ -277,8 +277,8 @@ TailResult SlurmClient::tailOutput(qint64 runId, qint64 maxBytes)
             return result;
         }
     }
-    if (!PrivateFiles::makeDirectory(m_store.runFilesDirectory(runId)).isEmpty()) {
-        result.error = QStringLiteral("cannot create %1").arg(m_store.runFilesDirectory(runId));
+    if (const auto made = PrivateFiles::makeDirectory(m_store.runFilesDirectory(runId)); !made) {
+        result.error = made.errorText();
         return result;
     }
     if (const auto saved = offset == 0 ? AtomicFile::write(local, chunk.data) : appendChunk(local, offset, chunk.data);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/ssh/CliSshCallbacks.h"
 
+#include "core/base/RemoteValidation.h"
 #include "core/ssh/PlatformTerminal.h"
 #include "core/ssh/SshSession.h"
 
@@ -84,7 +85,7 @@ std::optional<QStringList> CliSshCallbacks::keyboardInteractive(const QString &n
         if (!shownHeader && (!name.isEmpty() || !instruction.isEmpty())) {
             // The server's own words, shown before its first question.
             const QString header = QStringList{name, instruction}.join(QLatin1Char('\n')).trimmed();
-            say(SshSession::sanitizeForDisplay(header.toUtf8()));
+            say(RemoteValidation::sanitize(header.toUtf8(), {.trim = false}));
             shownHeader = true;
         }
         auto a = readTerminalLine(p.text, p.echo);

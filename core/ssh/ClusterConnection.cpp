@@ -58,9 +58,8 @@ bool ClusterConnectionWorker::ensureConnected()
     setState(again ? ClusterConnection::State::Reconnecting : ClusterConnection::State::Connecting,
              again ? QStringLiteral("connection to %1 lost, reconnecting").arg(m_settings.alias)
                    : QStringLiteral("connecting to %1").arg(m_settings.alias));
-    const QString err = m_session->connectToHost();
-    if (!err.isEmpty()) {
-        setState(ClusterConnection::State::Failed, err);
+    if (const auto connected = m_session->connectToHost(); !connected) {
+        setState(ClusterConnection::State::Failed, connected.errorText());
         return false;
     }
     m_everConnected = true;

@@ -159,13 +159,14 @@ QStringList KnownHostsFile::knownKeyTypes(const QString &host, int port) const
     return types;
 }
 
-QString KnownHostsFile::append(const QString &host, int port, const QString &keyType,
-                               const QString &keyBlobBase64) const
+scalelab::Result<void> KnownHostsFile::append(const QString &host, int port, const QString &keyType,
+                                              const QString &keyBlobBase64) const
 {
     const QFileInfo fi(m_path);
     if (!fi.dir().exists()) {
         if (!QDir().mkpath(fi.dir().absolutePath()))
-            return QStringLiteral("cannot create the directory %1").arg(fi.dir().absolutePath());
+            return fail(ErrorCode::LocalFile,
+                        QStringLiteral("cannot create the directory %1").arg(fi.dir().absolutePath()));
         QFile(fi.dir().absolutePath()).setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
     }
     QFile f(m_path);
@@ -173,11 +174,12 @@ QString KnownHostsFile::append(const QString &host, int port, const QString &key
     // Appending to a file over the cap would store a key that lookup() never
     // reads back: the host would be "unknown" again at the next connection.
     if (existed && fi.size() > InputLimits::kMaxFileBytes)
-        return QStringLiteral("%1 is larger than %2 MB, the most ScaleLab reads of a known_hosts file; "
-                              "a key added to it would never be read back. Check the file (or point "
-                              "UserKnownHostsFile at another one) and connect again.")
-            .arg(m_path)
-            .arg(InputLimits::kMaxFileBytes / (1024 * 1024));
+        return fail(ErrorCode::LocalFile,
+                    QStringLiteral("%1 is larger than %2 MB, the most ScaleLab reads of a known_hosts file; "
+                                   "a key added to it would never be read back. Check the file (or point "
+                                   "UserKnownHostsFile at another one) and connect again.")
+                        .arg(m_path)
+                        .arg(InputLimits::kMaxFileBytes / (1024 * 1024)));
     // Only the last byte decides whether a newline is needed first.
     bool needNewline = false;
     if (existed && fi.size() > 0 && f.open(QIODevice::ReadOnly)) {
@@ -185,7 +187,7 @@ QString KnownHostsFile::append(const QString &host, int port, const QString &key
         f.close();
     }
     if (!f.open(QIODevice::WriteOnly | QIODevice::Append))
-        return QStringLiteral("cannot write %1: %2").arg(m_path, f.errorString());
+        return fail(ErrorCode::LocalFile, QStringLiteral("cannot write %1: %2").arg(m_path, f.errorString()));
     if (!existed)
         f.setPermissions(QFile::ReadOwner | QFile::WriteOwner);
     QByteArray line;
@@ -197,9 +199,9 @@ QString KnownHostsFile::append(const QString &host, int port, const QString &key
     if (f.write(line) != line.size() || !f.flush()) {
         const QString why = f.errorString();
         f.resize(existed ? fi.size() : 0);
-        return QStringLiteral("cannot write %1: %2").arg(m_path, why);
+        return fail(ErrorCode::LocalFile, QStringLiteral("cannot write %1: %2").arg(m_path, why));
     }
-    return {};
+    return success();
 }
 
 }   // namespace scalelab

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/base/Diagnostic.h"
+#include "core/base/Result.h"
 
 #include <QByteArray>
 #include <QList>
@@ -46,7 +47,9 @@ public:
     // Appends "host keyType base64" (host as [host]:port when port != 22),
     // creating the file (0600) and its directory (0700) when needed. Refuses
     // a file already over the size cap (it would never be read back).
-    QString append(const QString &host, int port, const QString &keyType, const QString &keyBlobBase64) const;
+    // A failure (LocalFile) names the file.
+    scalelab::Result<void> append(const QString &host, int port, const QString &keyType,
+                                  const QString &keyBlobBase64) const;
     // Key types the host is known with, for preferring them during key exchange.
     QStringList knownKeyTypes(const QString &host, int port) const;
 

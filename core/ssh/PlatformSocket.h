@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/base/Result.h"
+
 #include <QString>
 
 // The byte pipe of the ProxyJump bridge (SshHop): a connected local socket
@@ -10,8 +12,8 @@
 // PlatformSocketPosix.cpp; Windows would need a loopback TCP pair).
 namespace scalelab::PlatformSocket {
 
-// Both ends close-on-exec. Returns "" or why not.
-QString makePair(int fds[2]);
+// Both ends close-on-exec. A failure (Transport) says why.
+Result<void> makePair(int fds[2]);
 void closeFd(int fd);
 // Wakes the reader on the other end with end-of-file.
 void shutdownBoth(int fd);

@@ -11,11 +11,11 @@
 
 namespace scalelab::PlatformSocket {
 
-QString makePair(int fds[2])
+Result<void> makePair(int fds[2])
 {
 #ifdef SOCK_CLOEXEC
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) == 0)
-        return {};
+        return success();
 #else
     // macOS has no SOCK_CLOEXEC: set the flag right after (no exec can run in
     // between on this thread; other threads do not exec).
@@ -27,10 +27,11 @@ QString makePair(int fds[2])
             ::setsockopt(fds[i], SOL_SOCKET, SO_NOSIGPIPE, &on, sizeof on);
 #endif
         }
-        return {};
+        return success();
     }
 #endif
-    return QStringLiteral("socketpair failed: %1").arg(QString::fromLocal8Bit(std::strerror(errno)));
+    return fail(ErrorCode::Transport,
+                QStringLiteral("socketpair failed: %1").arg(QString::fromLocal8Bit(std::strerror(errno))));
 }
 
 void closeFd(int fd)

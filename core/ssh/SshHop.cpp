@@ -2,6 +2,7 @@
 #include "core/ssh/SshHop.h"
 
 #include "core/base/InputLimits.h"
+#include "core/base/RemoteValidation.h"
 
 #include "core/ssh/KnownHostsFile.h"
 #include "core/ssh/PlatformSocket.h"
@@ -19,7 +20,7 @@ namespace scalelab {
 QString sshErrorText(ssh_session s)
 {
     const char *e = s ? ssh_get_error(s) : nullptr;
-    return SshSession::sanitizeForDisplay(QByteArray(e ? e : "unknown libssh error")).simplified();
+    return RemoteValidation::sanitize(QByteArray(e ? e : "unknown libssh error"), {.trim = false}).simplified();
 }
 
 SshHop::~SshHop()
@@ -115,9 +116,8 @@ QString checkHostKey(ssh_session s, const SshHostConfig &c, const SshConnectionS
                                   "verify the fingerprint with the cluster's documentation and accept it")
                 .arg(hostLabel(c), type, info.fingerprintSha256, r.path);
         if (d == SshCallbacks::HostKeyDecision::AcceptAndRemember) {
-            const QString err = file.append(c.hostName, c.port, type, b64);
-            if (!err.isEmpty())
-                return QStringLiteral("could not remember the host key of %1: %2").arg(hostLabel(c), err);
+            if (const auto added = file.append(c.hostName, c.port, type, b64); !added)
+                return QStringLiteral("could not remember the host key of %1: %2").arg(hostLabel(c), added.errorText());
         }
         return {};
     }
@@ -267,11 +267,13 @@ AuthStep keyboardInteractive(ssh_session s, SshCallbacks *callbacks, QString *no
             for (int i = 0; i < n; ++i) {
                 char echo = 0;
                 const char *text = ssh_userauth_kbdint_getprompt(s, unsigned(i), &echo);
-                prompts << SshCallbacks::KbdPrompt{SshSession::sanitizeForDisplay(QByteArray(text ? text : "")),
-                                                   echo != 0};
+                prompts << SshCallbacks::KbdPrompt{
+                    RemoteValidation::sanitize(QByteArray(text ? text : ""), {.trim = false}), echo != 0};
             }
-            const QString name = SshSession::sanitizeForDisplay(QByteArray(ssh_userauth_kbdint_getname(s)));
-            const QString instr = SshSession::sanitizeForDisplay(QByteArray(ssh_userauth_kbdint_getinstruction(s)));
+            const QString name =
+                RemoteValidation::sanitize(QByteArray(ssh_userauth_kbdint_getname(s)), {.trim = false});
+            const QString instr =
+                RemoteValidation::sanitize(QByteArray(ssh_userauth_kbdint_getinstruction(s)), {.trim = false});
             std::optional<QStringList> answers =
                 callbacks ? callbacks->keyboardInteractive(name, instr, prompts) : std::nullopt;
             if (!answers || answers->size() != n) {
@@ -406,21 +408,21 @@ done:
 
 }   // namespace
 
-QString sshConnectAndAuthenticate(SshHop &hop, int fd, const SshConnectionSettings &settings, SshCallbacks *callbacks)
+Result<void> sshConnectAndAuthenticate(SshHop &hop, int fd, const SshConnectionSettings &settings,
+                                       SshCallbacks *callbacks)
 {
     const SshHostConfig &c = hop.config;
     QString bad = SshConfigFile::validateName(QStringLiteral("host name"), c.hostName);
     if (bad.isEmpty())
         bad = SshConfigFile::validateName(QStringLiteral("user name"), c.user);
     if (!bad.isEmpty())
-        return bad + QStringLiteral(" (alias %1 in %2)").arg(c.alias, c.configPath);
+        return fail(ErrorCode::Transport, bad + QStringLiteral(" (alias %1 in %2)").arg(c.alias, c.configPath));
 
     if (const QString bad = notARegularFile(c.knownHostsPath(), QStringLiteral("known_hosts file")); !bad.isEmpty())
-        return bad;
+        return fail(ErrorCode::Transport, bad);
     ssh_session s = ssh_new();
-    if (!s) {
-        return QStringLiteral("out of memory creating an SSH session");
-    }
+    if (!s)
+        return fail(ErrorCode::Transport, QStringLiteral("out of memory creating an SSH session"));
     hop.session = s;
     const QByteArray host = c.hostName.toUtf8();
     const QByteArray user = c.user.toUtf8();
@@ -442,15 +444,17 @@ QString sshConnectAndAuthenticate(SshHop &hop, int fd, const SshConnectionSettin
         ssh_options_set(s, SSH_OPTIONS_FD, &sock);
     }
     if (ssh_connect(s) != SSH_OK)
-        return QStringLiteral(
-                   "cannot connect to %1: %2; check HostName/Port/ProxyJump in %3 and that the host is reachable")
-            .arg(hostLabel(c), sshErrorText(s),
-                 c.configPath.isEmpty() ? QStringLiteral("the SSH config") : c.configPath);
+        return fail(ErrorCode::Transport,
+                    QStringLiteral(
+                        "cannot connect to %1: %2; check HostName/Port/ProxyJump in %3 and that the host is reachable")
+                        .arg(hostLabel(c), sshErrorText(s),
+                             c.configPath.isEmpty() ? QStringLiteral("the SSH config") : c.configPath));
     // Host key strictly before any authentication request.
-    const QString keyError = checkHostKey(s, c, settings, callbacks);
-    if (!keyError.isEmpty())
-        return keyError;
-    return authenticate(s, c, callbacks);
+    if (const QString keyError = checkHostKey(s, c, settings, callbacks); !keyError.isEmpty())
+        return fail(ErrorCode::Transport, keyError);
+    if (const QString authError = authenticate(s, c, callbacks); !authError.isEmpty())
+        return fail(ErrorCode::Transport, authError);
+    return success();
 }
 
 Result<int> sshStartBridge(ssh_session carrier, SshHop &next)
@@ -469,9 +473,9 @@ Result<int> sshStartBridge(ssh_session carrier, SshHop &next)
         return fail(ErrorCode::Transport, why);
     }
     int sv[2];
-    if (const QString e = PlatformSocket::makePair(sv); !e.isEmpty()) {
+    if (auto made = PlatformSocket::makePair(sv); !made) {
         ssh_channel_free(ch);
-        return fail(ErrorCode::Transport, e);
+        return fail(made.error());
     }
     next.carrier = carrier;
     next.carrierChannel = ch;

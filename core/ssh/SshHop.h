@@ -41,8 +41,9 @@ struct SshHop {
 };
 
 // Connects `hop.config` (through `fd` when >= 0), checks the host key, and
-// authenticates. Returns "" or a one-line error.
-QString sshConnectAndAuthenticate(SshHop &hop, int fd, const SshConnectionSettings &settings, SshCallbacks *callbacks);
+// authenticates. A failure (Transport) is one line.
+Result<void> sshConnectAndAuthenticate(SshHop &hop, int fd, const SshConnectionSettings &settings,
+                                       SshCallbacks *callbacks);
 
 // Opens a direct-tcpip channel on `carrier` to next.config's host:port and
 // starts the pump; returns the fd to hand to the next session, or a Transport

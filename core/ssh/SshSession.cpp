@@ -3,6 +3,7 @@
 
 #include "core/ssh/KnownHostsFile.h"
 #include "core/base/Logging.h"
+#include "core/base/RemoteValidation.h"
 #include "core/base/ShellQuote.h"
 #include "core/sshconfig/SshConfigFile.h"
 
@@ -126,7 +127,7 @@ int SshSession::backoffSeconds(int attempt)
     return std::min(60, 1 << std::min(attempt - 1, 6));
 }
 
-QString SshSession::reconnect(int attempt)
+Result<void> SshSession::reconnect(int attempt)
 {
     disconnect();
     const int wait = backoffSeconds(attempt);
@@ -135,14 +136,15 @@ QString SshSession::reconnect(int attempt)
     return connectToHost();
 }
 
-QString SshSession::connectToHost()
+Result<void> SshSession::connectToHost()
 {
     QElapsedTimer timer;
     timer.start();
-    d->lastConnectError = connectImpl();
+    const Result<void> connected = connectImpl();
+    d->lastConnectError = connected.errorText();
     // The error texts name hosts, files and libssh's reason, never an answer
     // given to a prompt (those stay inside sshConnectAndAuthenticate).
-    if (d->lastConnectError.isEmpty())
+    if (connected)
         qCInfo(lcSsh).noquote() << QStringLiteral("%1: connected (%2 hop(s)) in %3 ms")
                                        .arg(d->settings.alias)
                                        .arg(d->hops.size())
@@ -152,7 +154,7 @@ QString SshSession::connectToHost()
                                           .arg(d->settings.alias)
                                           .arg(timer.elapsed())
                                           .arg(d->lastConnectError);
-    return d->lastConnectError;
+    return connected;
 }
 
 QString SshSession::notConnectedText() const
@@ -162,26 +164,25 @@ QString SshSession::notConnectedText() const
     return QStringLiteral("not connected to %1: %2").arg(d->settings.alias, d->lastConnectError);
 }
 
-QString SshSession::connectImpl()
+Result<void> SshSession::connectImpl()
 {
     disconnect();
     d->broken = false;
     if (d->settings.alias.isEmpty())
-        return QStringLiteral("no SSH host alias given; set one in the cluster profile");
+        return fail(ErrorCode::Transport, QStringLiteral("no SSH host alias given; set one in the cluster profile"));
     if (const QString missing = SshConfigFile::namedFileProblem(d->settings.configPath); !missing.isEmpty())
-        return missing;
+        return fail(ErrorCode::Transport, missing);
     const QString cfgPath = d->settings.configPath.isEmpty() ? SshConfigFile::defaultPath() : d->settings.configPath;
     const SshConfigFile cfg = SshConfigFile::load(cfgPath);
     if (const QString cfgError = cfg.errorText(); !cfgError.isEmpty())
-        return QStringLiteral("cannot use the SSH config: %1").arg(cfgError);
+        return fail(ErrorCode::Transport, QStringLiteral("cannot use the SSH config: %1").arg(cfgError));
     const QString aliasError = SshConfigFile::validateName(QStringLiteral("host alias"), d->settings.alias);
     if (!aliasError.isEmpty())
-        return aliasError;
+        return fail(ErrorCode::Transport, aliasError);
     d->target = cfg.resolve(d->settings.alias);
     QList<SshHostConfig> chain;
-    QString err = buildHopList(cfg, d->target, 0, &chain);
-    if (!err.isEmpty())
-        return err;
+    if (const QString err = buildHopList(cfg, d->target, 0, &chain); !err.isEmpty())
+        return fail(ErrorCode::Transport, err);
     for (int i = 0; i < chain.size(); ++i) {
         auto hop = std::make_unique<SshHop>();
         hop->config = chain[i];
@@ -192,23 +193,23 @@ QString SshSession::connectImpl()
             const Result<int> bridge = sshStartBridge(d->hops.back()->session, *hop);
             if (!bridge) {
                 d->teardown();
-                return QStringLiteral("ProxyJump via %1 failed: %2").arg(chain[i - 1].alias, bridge.errorText());
+                return fail(ErrorCode::Transport,
+                            QStringLiteral("ProxyJump via %1 failed: %2").arg(chain[i - 1].alias, bridge.errorText()));
             }
             fd = *bridge;
         }
         d->hops.push_back(std::move(hop));
-        err = sshConnectAndAuthenticate(*d->hops.back(), fd, d->settings, d->callbacks);
-        if (!err.isEmpty()) {
+        if (auto hopUp = sshConnectAndAuthenticate(*d->hops.back(), fd, d->settings, d->callbacks); !hopUp) {
             d->teardown();
             if (i + 1 < chain.size())
-                return QStringLiteral("jump host: %1").arg(err);
-            return err;
+                return fail(ErrorCode::Transport, QStringLiteral("jump host: %1").arg(hopUp.errorText()));
+            return hopUp;
         }
     }
     const char *b = ssh_get_serverbanner(d->session());
-    d->banner = b ? sanitizeForDisplay(QByteArray(b)) : QString();
+    d->banner = b ? RemoteValidation::sanitize(QByteArray(b), {.trim = false}) : QString();
     d->sinceTraffic.start();
-    return {};
+    return success();
 }
 
 bool SshSession::isConnected() const
@@ -246,19 +247,6 @@ void SshSession::sendKeepaliveIfDue()
     d->sinceTraffic.restart();
 }
 
-QString SshSession::sanitizeForDisplay(const QByteArray &raw)
-{
-    QString s = QString::fromUtf8(raw);
-    QString out;
-    out.reserve(s.size());
-    for (QChar c : s) {
-        const ushort u = c.unicode();
-        if (u == '\n' || u == '\t' || (u >= 0x20 && u != 0x7f && !(u >= 0x80 && u < 0xa0)))
-            out += c;
-    }
-    return out;
-}
-
 RemoteResult SshSession::run(const QStringList &argv, int timeoutMs)
 {
     // One line per remote command: what ran (user values redacted), how it
@@ -289,7 +277,7 @@ RemoteResult SshSession::runImpl(const QStringList &argv, int timeoutMs)
     for (const QString &w : argv)
         if (!ShellQuote::isSafeForRemote(w)) {
             r.transportError = QStringLiteral("refused to send an argument with a control character or '!' (\"%1\")")
-                                   .arg(sanitizeForDisplay(w.toUtf8()).left(60));
+                                   .arg(RemoteValidation::sanitize(w.toUtf8(), {.trim = false}).left(60));
             return r;
         }
     if (!isConnected()) {

@@ -3,6 +3,7 @@
 
 #include "core/ssh/SshCallbacks.h"
 #include "core/ssh/SshConnectionSettings.h"
+#include "core/base/Result.h"
 #include "core/sshconfig/SshHostConfig.h"
 
 #include "core/client/RemoteExecutor.h"
@@ -44,9 +45,9 @@ public:
     SshSession(const SshSession &) = delete;
     SshSession &operator=(const SshSession &) = delete;
 
-    // "" on success, else one line naming what failed and what to do.
-    QString connectToHost();
-    QString reconnect(int attempt);
+    // A failure (Transport) is one line naming what failed and what to do.
+    Result<void> connectToHost();
+    Result<void> reconnect(int attempt);
     static int backoffSeconds(int attempt);
     bool isConnected() const;
     void disconnect();
@@ -65,12 +66,11 @@ public:
     QString homeDirectory() override;
 
     // Remote text made safe to show: control characters except \n and \t removed.
-    static QString sanitizeForDisplay(const QByteArray &raw);
 
     struct Private;
 
 private:
-    QString connectImpl();
+    Result<void> connectImpl();
     RemoteResult runImpl(const QStringList &argv, int timeoutMs);
     Result<void> uploadImpl(const QString &remotePath, const QByteArray &data, int mode);
     RemoteFileChunk downloadImpl(const QString &remotePath, qint64 offset, qint64 maxBytes);

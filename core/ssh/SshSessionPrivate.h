@@ -32,7 +32,7 @@ struct SshSession::Private {
     void teardown();
     // Marks the connection broken when libssh says so; returns the text.
     QString transportFailure(const QString &what);
-    QString ensureSftp();
+    Result<void> ensureSftp();   // Transport: why SFTP is not there
     QString sftpErrorText(const QString &op, const QString &path) const;
 };
 

@@ -3,6 +3,7 @@
 #include "core/ssh/SshSessionPrivate.h"
 
 #include "core/base/Logging.h"
+#include "core/base/RemoteValidation.h"
 #include "core/base/ShellQuote.h"
 
 #include <QElapsedTimer>
@@ -13,24 +14,26 @@
 
 namespace scalelab {
 
-QString SshSession::Private::ensureSftp()
+Result<void> SshSession::Private::ensureSftp()
 {
     if (sftp)
-        return {};
+        return success();
     ssh_session s = session();
     if (!s || broken || !ssh_is_connected(s))
-        return lastConnectError.isEmpty()
-                   ? QStringLiteral("not connected to %1").arg(settings.alias)
-                   : QStringLiteral("not connected to %1: %2").arg(settings.alias, lastConnectError);
+        return fail(ErrorCode::Transport,
+                    lastConnectError.isEmpty()
+                        ? QStringLiteral("not connected to %1").arg(settings.alias)
+                        : QStringLiteral("not connected to %1: %2").arg(settings.alias, lastConnectError));
     sftp = sftp_new(s);
     if (!sftp)
-        return transportFailure(QStringLiteral("cannot start SFTP (is the sftp subsystem enabled on the server?)"));
+        return fail(ErrorCode::Transport, transportFailure(QStringLiteral(
+                                              "cannot start SFTP (is the sftp subsystem enabled on the server?)")));
     if (sftp_init(sftp) != SSH_OK) {
         sftp_free(sftp);
         sftp = nullptr;
-        return transportFailure(QStringLiteral("cannot start SFTP"));
+        return fail(ErrorCode::Transport, transportFailure(QStringLiteral("cannot start SFTP")));
     }
-    return {};
+    return success();
 }
 
 QString SshSession::Private::sftpErrorText(const QString &op, const QString &path) const
@@ -74,7 +77,7 @@ QString SshSession::homeDirectory()
 {
     if (!d->home.isEmpty())
         return d->home;
-    if (!d->ensureSftp().isEmpty())
+    if (!d->ensureSftp())
         return {};
     char *p = sftp_canonicalize_path(d->sftp, ".");
     if (!p) {
@@ -102,8 +105,8 @@ static QString expandRemote(SshSession *self, const QString &path)
 
 Result<void> SshSession::mkdirs(const QString &remoteDir)
 {
-    if (QString e = d->ensureSftp(); !e.isEmpty())
-        return fail(ErrorCode::Transport, e);
+    if (auto ready = d->ensureSftp(); !ready)
+        return ready;
     const QString dir = expandRemote(this, remoteDir);
     // The home is unknown only when asking for it failed on the connection.
     if (dir.isEmpty())
@@ -197,8 +200,8 @@ RemoteFileChunk SshSession::download(const QString &remotePath, qint64 offset, q
 
 Result<void> SshSession::uploadImpl(const QString &remotePath, const QByteArray &data, int mode)
 {
-    if (QString e = d->ensureSftp(); !e.isEmpty())
-        return fail(ErrorCode::Transport, e);
+    if (auto ready = d->ensureSftp(); !ready)
+        return ready;
     const QString path = expandRemote(this, remotePath);
     if (path.isEmpty() || path.endsWith(QLatin1Char('/'))) {
         // "~/x" comes out empty only when asking for the home failed on the connection.
@@ -251,7 +254,7 @@ Result<void> SshSession::uploadImpl(const QString &remotePath, const QByteArray 
                     error.clear();
                 else
                     error = QStringLiteral("cannot replace %1: %2")
-                                .arg(path, mv.transportOk() ? sanitizeForDisplay(mv.err).trimmed() : mv.transportError);
+                                .arg(path, mv.transportOk() ? RemoteValidation::sanitize(mv.err) : mv.transportError);
             }
         }
     }
@@ -270,8 +273,8 @@ Result<void> SshSession::uploadImpl(const QString &remotePath, const QByteArray 
 RemoteFileChunk SshSession::downloadImpl(const QString &remotePath, qint64 offset, qint64 maxBytes)
 {
     RemoteFileChunk c;
-    if (QString e = d->ensureSftp(); !e.isEmpty()) {
-        c.error = e;
+    if (const auto ready = d->ensureSftp(); !ready) {
+        c.error = ready.errorText();
         return c;
     }
     const QString path = expandRemote(this, remotePath);

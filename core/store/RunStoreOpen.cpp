@@ -53,12 +53,13 @@ Result<void> RunStore::connection(QSqlDatabase &db)
         // Owner only from the first start: the store holds accounts, paths
         // and job scripts (SQLite gives its -wal and -shm files the mode of
         // the database file).
-        QString e = PrivateFiles::makeDirectory(m_dataDir);
-        if (e.isEmpty())
-            e = PrivateFiles::makeFile(databasePath());
-        if (!e.isEmpty())
-            return fail(ErrorCode::StoreUnavailable,
-                        QStringLiteral("run store: %1 (set SCALELAB_DATA_DIR to a writable directory)").arg(e));
+        Result<void> made = PrivateFiles::makeDirectory(m_dataDir);
+        if (made)
+            made = PrivateFiles::makeFile(databasePath());
+        if (!made)
+            return fail(
+                ErrorCode::StoreUnavailable,
+                QStringLiteral("run store: %1 (set SCALELAB_DATA_DIR to a writable directory)").arg(made.errorText()));
         db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), name);
         QMutexLocker lock(&m_mutex);
         m_connections.insert(name);

@@ -76,12 +76,6 @@ Result<RunTableRecords> RunStore::tableRecords(qint64 studyId)
         });
         !e)
         return fail(e.error());
-
-    auto files = SqliteCursor::prepare(db, "SELECT DISTINCT t.run_id FROM files t" + joinFilter, binds);
-    if (!files)
-        return fail(files.error());
-    if (auto e = files->eachRow([&](const SqliteCursor &c) { out.runsWithFiles.insert(c.integer(0)); }); !e)
-        return fail(e.error());
     return out;
 }
 

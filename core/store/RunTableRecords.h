@@ -8,7 +8,6 @@
 
 #include <QHash>
 #include <QList>
-#include <QSet>
 
 namespace scalelab {
 
@@ -20,7 +19,6 @@ struct RunTableRecords {
     QList<RunRecord> runs;   // by id; `script` only when one study was read
     QHash<qint64, QList<MetricRecord>> metrics;   // run id -> its metrics
     QHash<qint64, SacctRecord> accounting;   // run id -> its accounting, where stored
-    QSet<qint64> runsWithFiles;   // runs with at least one fetched file
 };
 
 }   // namespace scalelab

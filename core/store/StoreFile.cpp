@@ -144,14 +144,14 @@ Result<StoreFile::Backup> StoreFile::backup(const QString &dbPath, const QString
     if (!problem->isEmpty())
         return RunStoreSql::damaged(dbPath, *problem);
     const QString dir = directoryFor(dbPath);
-    if (const QString e = PrivateFiles::makeDirectory(dir); !e.isEmpty())
-        return fail(ErrorCode::LocalFile, QStringLiteral("cannot back up the run store: %1").arg(e));
+    if (const auto made = PrivateFiles::makeDirectory(dir); !made)
+        return fail(ErrorCode::LocalFile, QStringLiteral("cannot back up the run store: %1").arg(made.errorText()));
     const QDateTime now = QDateTime::currentDateTimeUtc();
     const QString path = backupName(dir, now, reason);
     const QString part = path + QStringLiteral(".part");
     QFile::remove(part);
-    if (const QString e = PrivateFiles::makeFile(part); !e.isEmpty())
-        return fail(ErrorCode::LocalFile, QStringLiteral("cannot back up the run store: %1").arg(e));
+    if (const auto made = PrivateFiles::makeFile(part); !made)
+        return fail(ErrorCode::LocalFile, QStringLiteral("cannot back up the run store: %1").arg(made.errorText()));
     if (auto e = copyDatabase(dbPath, part); !e) {
         QFile::remove(part);
         return fail(e.error());
@@ -229,8 +229,8 @@ Result<StoreFile::Restored> StoreFile::restore(const QString &dbPath, const QStr
         out.replacedFile = true;
         const QString part = dbPath + QStringLiteral(".restoring");
         QFile::remove(part);
-        if (const QString e = PrivateFiles::makeFile(part); !e.isEmpty())
-            return fail(ErrorCode::LocalFile, QStringLiteral("cannot restore the run store: %1").arg(e));
+        if (const auto made = PrivateFiles::makeFile(part); !made)
+            return fail(ErrorCode::LocalFile, QStringLiteral("cannot restore the run store: %1").arg(made.errorText()));
         if (auto e = copyDatabase(backupPath, part); !e) {
             QFile::remove(part);
             return fail(e.error());

@@ -112,7 +112,7 @@ public:
 
     QString setUp()
     {
-        if (QString e = m_ssh->connectToHost(); !e.isEmpty())
+        if (QString e = m_ssh->connectToHost().errorText(); !e.isEmpty())
             return e;
         if (QString e = m_store.open().errorText(); !e.isEmpty())
             return e;

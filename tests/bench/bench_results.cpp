@@ -99,7 +99,7 @@ QString fill(const QString &dbPath, int runs)
     return error;
 }
 
-// The four queries RunStore::tableRecords runs, through the sqlite3 CLI.
+// The queries RunStore::tableRecords runs, through the sqlite3 CLI.
 double sqliteSeconds(const QString &dbPath)
 {
     const QString sql = QStringLiteral(
@@ -107,8 +107,7 @@ double sqliteSeconds(const QString &dbPath)
         "SELECT id, study_id, token, profile, cluster_alias, partition, gpus, nodes, framework, spec_json, '',"
         " remote_dir, job_id, state, reason, submit_state, rejection, created, updated FROM runs ORDER BY id;"
         "SELECT run_id, name, value, unit, source FROM metrics ORDER BY run_id, name, source;"
-        "SELECT * FROM accounting;"
-        "SELECT DISTINCT run_id FROM files;");
+        "SELECT * FROM accounting;");
     return benchsupport::sqliteCliSeconds(dbPath, sql);
 }
 

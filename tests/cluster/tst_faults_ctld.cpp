@@ -112,7 +112,7 @@ private Q_SLOTS:
         QCOMPARE(m_store->run(id).value().submitState, SubmitState::Submitted);
         QVERIFY(!m_store->run(id).value().isTerminal());
 
-        QCOMPARE(m_ssh->reconnect(0), QString());
+        QCOMPARE(m_ssh->reconnect(0).errorText(), QString());
         QVERIFY(m_ssh->isConnected());
         const PollResult again = m_client->pollOnce();
         QVERIFY2(again.ok(), qPrintable(again.message + again.transportError));

@@ -194,13 +194,13 @@ private Q_SLOTS:
         m_proxyConfig = m_proxy.writeSshConfig(m_env.clusterDir, m_tmp.path(), &error);
         QVERIFY2(!m_proxyConfig.isEmpty(), qPrintable(error));
         m_direct = std::make_unique<SshSession>(settings("testbed", m_env.sshConfig), &m_callbacks);
-        QCOMPARE(m_direct->connectToHost(), QString());
+        QCOMPARE(m_direct->connectToHost().errorText(), QString());
 
         // The proxy itself: a clean session through it works and is counted.
         const int before = m_proxy.connectionCount();
         const qint64 bytesBefore = m_proxy.clientBytes();
         SshSession s(settings("testbed-proxy", m_proxyConfig), &m_callbacks);
-        QCOMPARE(s.connectToHost(), QString());
+        QCOMPARE(s.connectToHost().errorText(), QString());
         m_connectBytes = m_proxy.clientBytes() - bytesBefore;
         const RemoteResult r = s.run({"echo", "through the proxy"});
         QVERIFY2(r.ok(), qPrintable(r.transportError));
@@ -252,11 +252,11 @@ private Q_SLOTS:
             SshSession s(settings(alias, m_proxyConfig), &m_callbacks);
             if (fault == Fault::ConnectKex || fault == Fault::ConnectAuth) {
                 m_proxy.cutAfterClientBytes(fault == Fault::ConnectKex ? 100 : m_connectBytes - 120);
-                const QString err = s.connectToHost();
+                const QString err = s.connectToHost().errorText();
                 QVERIFY2(!err.isEmpty(), "the connection was cut, connectToHost must fail");
                 qInfo("connect failed as expected: %s", qPrintable(err));
             } else {
-                QCOMPARE(s.connectToHost(), QString());
+                QCOMPARE(s.connectToHost().errorText(), QString());
             }
             FaultExecutor fx(s, m_proxy, fault);
             SlurmClient client(fx, store, alias);
@@ -274,7 +274,7 @@ private Q_SLOTS:
         // 2. A new session through the healthy proxy; reconcile as the CLI does.
         const int connectionsBefore = m_proxy.connectionCount();
         SshSession s2(settings(alias, m_proxyConfig), &m_callbacks);
-        QCOMPARE(s2.connectToHost(), QString());
+        QCOMPARE(s2.connectToHost().errorText(), QString());
         SlurmClient client2(s2, store, alias);
         QStringList log;
         const QString err = recover(client2, store, alias, name, &log);

@@ -73,7 +73,7 @@ void TestLogRedaction::mfaLoginLeavesNoSecretsInTheLog()
     settings.configPath = env.sshConfig;
     settings.connectTimeoutMs = 10000;
     SshSession s(settings, &cb);
-    QCOMPARE(s.connectToHost(), QString());
+    QCOMPARE(s.connectToHost().errorText(), QString());
     QCOMPARE(cb.codes.size(), 1);
 
     const QString home = s.homeDirectory();

@@ -5,6 +5,7 @@
 // connection. Host key decisions: tst_sshhostkeys. Fails (never skips)
 // without the cluster.
 #include "core/ssh/ClusterConnection.h"
+#include "core/base/RemoteValidation.h"
 #include "core/ssh/CliSshCallbacks.h"
 #include "core/ssh/SshSession.h"
 #include "RecordingSshCallbacks.h"
@@ -51,7 +52,7 @@ private Q_SLOTS:
     {
         RecordingCallbacks cb;
         SshSession s(settings(QStringLiteral("testbed")), &cb);
-        QCOMPARE(s.connectToHost(), QString());
+        QCOMPARE(s.connectToHost().errorText(), QString());
         QVERIFY(s.isConnected());
         QVERIFY2(s.serverBanner().contains(QStringLiteral("OpenSSH")), qPrintable(s.serverBanner()));
         QCOMPARE(cb.unknownCalls.size(), 0);   // the cluster's known_hosts knows the key
@@ -76,7 +77,7 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(r.out.size(), 300005);
         QVERIFY(r.out.endsWith("\033[31m"));
-        QCOMPARE(SshSession::sanitizeForDisplay("a\033[31mb\tc\nd\r\x07"), QStringLiteral("a[31mb\tc\nd"));
+        QCOMPARE(RemoteValidation::sanitize("a\033[31mb\tc\nd\r\x07", {.trim = false}), QStringLiteral("a[31mb\tc\nd"));
 
         QCOMPARE(s.homeDirectory(), QStringLiteral("/home/researcher"));
 
@@ -101,7 +102,7 @@ private Q_SLOTS:
     {
         RecordingCallbacks cb;
         SshSession s(settings(QStringLiteral("testbed")), &cb);
-        QCOMPARE(s.connectToHost(), QString());
+        QCOMPARE(s.connectToHost().errorText(), QString());
         const QString dir = QStringLiteral("~/%1/a/b").arg(m_remoteBase);
         QCOMPARE(s.mkdirs(dir).errorText(), QString());
         QCOMPARE(s.mkdirs(dir).errorText(), QString());   // -p semantics
@@ -153,7 +154,7 @@ private Q_SLOTS:
         const qint64 jumpBefore = fileSize(m_env.jumpSshdLog);
         RecordingCallbacks cb;
         SshSession s(settings(QStringLiteral("testbed-jump")), &cb);
-        QCOMPARE(s.connectToHost(), QString());
+        QCOMPARE(s.connectToHost().errorText(), QString());
         QCOMPARE(cb.unknownCalls.size(), 0);
         for (int i = 0; i < 3; ++i) {
             RemoteResult r =
@@ -172,7 +173,7 @@ private Q_SLOTS:
         const int fdsBefore = QDir(QStringLiteral("/proc/self/fd")).count();
         for (int i = 0; i < 3; ++i) {
             SshSession again(settings(QStringLiteral("testbed-jump")), &cb);
-            QCOMPARE(again.connectToHost(), QString());
+            QCOMPARE(again.connectToHost().errorText(), QString());
             QVERIFY(again.run({QStringLiteral("true")}).ok());
         }
         QCOMPARE(QDir(QStringLiteral("/proc/self/fd")).count(), fdsBefore);
@@ -188,7 +189,7 @@ private Q_SLOTS:
         QVERIFY2(!cb.totpSecret.isEmpty(), "no TOTP secret from the cluster");
         const qint64 before = fileSize(m_env.mfaSshdLog);
         SshSession s(settings(QStringLiteral("testbed-mfa")), &cb);
-        QCOMPARE(s.connectToHost(), QString());
+        QCOMPARE(s.connectToHost().errorText(), QString());
         QCOMPARE(cb.kbdCalls.size(), 1);
         QVERIFY(!cb.kbdCalls.first().isEmpty());
         QCOMPARE(cb.kbdCalls.first().first().echo, false);
@@ -205,7 +206,7 @@ private Q_SLOTS:
         // Without an answer the login fails cleanly.
         RecordingCallbacks none;
         SshSession s2(settings(QStringLiteral("testbed-mfa")), &none);
-        const QString err = s2.connectToHost();
+        const QString err = s2.connectToHost().errorText();
         QVERIFY(!err.isEmpty());
         QVERIFY(!s2.isConnected());
 
@@ -213,7 +214,7 @@ private Q_SLOTS:
         qputenv("SCALELAB_TOTP_COMMAND", QStringLiteral("oathtool --totp -b %1").arg(cb.totpSecret).toUtf8());
         CliSshCallbacks cli(false, nullptr);
         SshSession s3(settings(QStringLiteral("testbed-mfa")), &cli);
-        QCOMPARE(s3.connectToHost(), QString());
+        QCOMPARE(s3.connectToHost().errorText(), QString());
         QVERIFY(s3.run({QStringLiteral("true")}).ok());
         qunsetenv("SCALELAB_TOTP_COMMAND");
     }
@@ -276,7 +277,7 @@ private Q_SLOTS:
         };
         RecordingCallbacks cb;
         SshSession s(settings(alias), &cb);
-        QCOMPARE(s.connectToHost(), QString());
+        QCOMPARE(s.connectToHost().errorText(), QString());
         QStringList failures;
         for (const QString &h : hostile) {
             const RemoteResult r = s.run({QStringLiteral("printf"), QStringLiteral("%s"), h});
@@ -284,8 +285,7 @@ private Q_SLOTS:
                 failures << QStringLiteral("[%1] -> exit %2 out [%3] err [%4] %5")
                                 .arg(h)
                                 .arg(r.exitCode)
-                                .arg(QString::fromUtf8(r.out), SshSession::sanitizeForDisplay(r.err).trimmed(),
-                                     r.transportError);
+                                .arg(QString::fromUtf8(r.out), RemoteValidation::sanitize(r.err), r.transportError);
         }
         // Several words in one command line keep their boundaries.
         const RemoteResult r = s.run({QStringLiteral("printf"), QStringLiteral("<%s>"), QStringLiteral("a b"),
@@ -345,7 +345,7 @@ private Q_SLOTS:
     {
         RecordingCallbacks cb;
         SshSession s(settings(QStringLiteral("testbed")), &cb);
-        QCOMPARE(s.connectToHost(), QString());
+        QCOMPARE(s.connectToHost().errorText(), QString());
         QVERIFY(s.run({QStringLiteral("true")}).ok());
 
         QProcess restart;
@@ -360,7 +360,7 @@ private Q_SLOTS:
         QCOMPARE(SshSession::backoffSeconds(1), 1);
         QCOMPARE(SshSession::backoffSeconds(3), 4);
         QCOMPARE(SshSession::backoffSeconds(20), 60);
-        QCOMPARE(s.reconnect(1), QString());
+        QCOMPARE(s.reconnect(1).errorText(), QString());
         QVERIFY(s.run({QStringLiteral("true")}).ok());
 
         // ClusterConnection reconnects by itself after a transport error.

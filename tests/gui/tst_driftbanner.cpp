@@ -208,7 +208,7 @@ private Q_SLOTS:
         old.discovered = QStringLiteral("testbed 2026-01-05");
         partitionOf(old, QStringLiteral("gpu")).maxTimeSeconds = 3600;
         QDir().mkpath(m_dir.filePath(QStringLiteral("profiles")));
-        QCOMPARE(saveUserProfile(old), QString());
+        QCOMPARE(saveUserProfile(old).errorText(), QString());
         m_services->reloadProfiles();
         QCOMPARE(m_services->profiles().find(QStringLiteral("testbed"))->discovered,
                  QStringLiteral("testbed 2026-01-05"));

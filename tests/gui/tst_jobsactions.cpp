@@ -42,7 +42,6 @@
 #include <QTimer>
 #include <QTreeView>
 #include <QTreeWidget>
-#include <QAbstractItemModelTester>
 #include <QtTest>
 
 #include <memory>
@@ -257,6 +256,7 @@ private Q_SLOTS:
         out.close();
 
         JobsPlace place(*m_services);
+        QAbstractItemModelTester tester(place.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QTRY_VERIFY(!place.isLoading());
         place.resize(1100, 680);
         place.show();
@@ -341,7 +341,8 @@ private Q_SLOTS:
         dlg.findChild<QRadioButton *>(QStringLiteral("hostMode"))->setChecked(true);
         // A relative key path is refused, naming the cluster and what to give.
         key->setText(QStringLiteral("id_ed25519"));
-        QCOMPARE(dlg.save(), QStringLiteral("lumi: key file id_ed25519: give the full path (/home/… or ~/.ssh/…)"));
+        QCOMPARE(dlg.save().errorText(),
+                 QStringLiteral("lumi: key file id_ed25519: give the full path (/home/… or ~/.ssh/…)"));
     }
 
     void statusBarMessagesExpire()

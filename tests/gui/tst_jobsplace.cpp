@@ -14,6 +14,7 @@
 #include "ui/jobs/JobsPlace.h"
 #include "ui/jobs/OutputTailView.h"
 #include "ui/jobs/RunDetailsView.h"
+#include "core/base/RemoteValidation.h"
 #include "core/store/RunStore.h"
 #include "core/sshconfig/SshConfigFile.h"
 
@@ -166,6 +167,7 @@ private Q_SLOTS:
     void grouping()
     {
         JobsPlace place(*m_services);
+        QAbstractItemModelTester tester(place.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QTRY_VERIFY(!place.isLoading());
         JobsModel *m = place.model();
         QCOMPARE(m->rowCount(), 4);   // 2 studies + 2 lone runs
@@ -202,6 +204,7 @@ private Q_SLOTS:
     void filtering()
     {
         JobsPlace place(*m_services);
+        QAbstractItemModelTester tester(place.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QTRY_VERIFY(!place.isLoading());
         QSortFilterProxyModel *p = place.proxy();
         QVERIFY(p->isRecursiveFilteringEnabled());
@@ -226,6 +229,7 @@ private Q_SLOTS:
     void stateColoursAndProgress()
     {
         JobsPlace place(*m_services);
+        QAbstractItemModelTester tester(place.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QTRY_VERIFY(!place.isLoading());
         JobsModel *m = place.model();
         auto colour = [&](qint64 id) {
@@ -261,6 +265,7 @@ private Q_SLOTS:
     void selectingShowsDetails()
     {
         JobsPlace place(*m_services);
+        QAbstractItemModelTester tester(place.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QTRY_VERIFY(!place.isLoading());
         QVERIFY(place.selectRun(m_completed));
         QCOMPARE(place.selectedRunId(), m_completed);
@@ -298,12 +303,14 @@ private Q_SLOTS:
     void outputTailIsSanitized()
     {
         JobsPlace place(*m_services);
+        QAbstractItemModelTester tester(place.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QTRY_VERIFY(!place.isLoading());
         QVERIFY(place.selectRun(m_running));
         const QString text = place.details()->outputView()->toPlainText();
         QCOMPARE(text, QStringLiteral("epoch 1 loss 0.9\nred warning\nprogress 100%\nbell end\n"));
-        QCOMPARE(OutputTailView::sanitize("a\x1b]0;title\x07"
-                                          "b\x01\x7f\tc"),
+        QCOMPARE(RemoteValidation::sanitize("a\x1b]0;title\x07"
+                                            "b\x01\x7f\tc",
+                                            {.maxChars = 0, .terminal = true, .trim = false}),
                  QStringLiteral("ab\tc"));
         QVERIFY(place.selectRun(m_pending));
         QVERIFY(place.details()->outputView()->toPlainText().contains(QLatin1String("Waiting for output")));
@@ -312,6 +319,7 @@ private Q_SLOTS:
     void reloadKeepsSelectionAndShowsNewState()
     {
         JobsPlace place(*m_services);
+        QAbstractItemModelTester tester(place.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QTRY_VERIFY(!place.isLoading());
         QVERIFY(place.selectRun(m_pending));
         if (auto e = m_services->store().updateState(m_pending, JobState::Running, {}); !e)
@@ -330,6 +338,7 @@ private Q_SLOTS:
     void passingMessagesExpireErrorsStay()
     {
         JobsPlace place(*m_services);
+        QAbstractItemModelTester tester(place.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QTRY_VERIFY(!place.isLoading());
         test::IdleClusterService idle;
         m_services->setClusters(&idle);   // JobsPlace attaches on clustersChanged
@@ -397,7 +406,7 @@ private Q_SLOTS:
         c.port = 2200;
         c.proxyJump = QStringLiteral("bastion");
         QVERIFY(AppSettings::setClusterConnection(QStringLiteral("testbed"), c).ok());
-        QCOMPARE(AppSettings::writeGeneratedConfig(), QString());
+        QCOMPARE(AppSettings::writeGeneratedConfig().errorText(), QString());
         QCOMPARE(AppSettings::effectiveAlias(QStringLiteral("testbed"), testbed), QStringLiteral("scalelab-testbed"));
         QCOMPARE(AppSettings::sshConfigPath(), AppSettings::generatedConfigPath());
         const SshConfigFile generated = SshConfigFile::load(AppSettings::sshConfigPath());
@@ -410,7 +419,7 @@ private Q_SLOTS:
         QCOMPARE(generated.resolve(QStringLiteral("bastion")).port, 2223);   // the included file
         c.user = QStringLiteral("-oProxyCommand=x");
         QVERIFY(AppSettings::setClusterConnection(QStringLiteral("testbed"), c).ok());
-        QVERIFY(AppSettings::writeGeneratedConfig().contains(QLatin1String("starts with '-'")));
+        QVERIFY(AppSettings::writeGeneratedConfig().errorText().contains(QLatin1String("starts with '-'")));
 
         // The connections form is prefilled from the SSH config / profile.
         QVERIFY(AppSettings::setClusterConnection(QStringLiteral("testbed"), {}).ok());
@@ -425,7 +434,7 @@ private Q_SLOTS:
             QVERIFY(!d.findChild<QLineEdit *>("hostEdit")->isVisibleTo(&d));
             d.findChild<QRadioButton *>("hostMode")->setChecked(true);
             d.findChild<QLineEdit *>("hostEdit")->setText(QStringLiteral("login2.example.org"));
-            QCOMPARE(d.save(), QString());
+            QCOMPARE(d.save().errorText(), QString());
         }
         QCOMPARE(AppSettings::clusterConnection(QStringLiteral("testbed")).hostName,
                  QStringLiteral("login2.example.org"));
@@ -446,6 +455,7 @@ private Q_SLOTS:
     void screenshot()
     {
         JobsPlace place(*m_services);
+        QAbstractItemModelTester tester(place.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QTRY_VERIFY(!place.isLoading());
         place.resize(1280, 720);
         place.show();

@@ -75,13 +75,13 @@ private Q_SLOTS:
     void connectionsDialogComesFromTheFactory()
     {
         AppServices services;
-        QCOMPARE(services.openConnections(nullptr), QStringLiteral("this build has no connections dialog"));
+        QCOMPARE(services.openConnections(nullptr).errorText(), QStringLiteral("this build has no connections dialog"));
         QPointer<QDialog> opened;
         services.setConnectionsDialogFactory([&opened](AppServices &s, QWidget *parent) -> QDialog * {
             opened = new ConnectionsDialog(s, parent);
             return opened;
         });
-        QCOMPARE(services.openConnections(m_window.get()), QString());
+        QCOMPARE(services.openConnections(m_window.get()).errorText(), QString());
         QVERIFY(opened);
         QVERIFY(opened->isVisible());
         QVERIFY(opened->testAttribute(Qt::WA_DeleteOnClose));

@@ -85,7 +85,7 @@ void TestPrivateData::storeIsCreatedPrivate()
     QCOMPARE(mode(data + QStringLiteral("/runs.sqlite")), QStringLiteral("600"));
     // SQLite gives the write-ahead log the database file's mode.
     QCOMPARE(mode(data + QStringLiteral("/runs.sqlite-wal")), QStringLiteral("600"));
-    QCOMPARE(PrivateFiles::makeDirectory(store.runFilesDirectory(7)), QString());
+    QCOMPARE(PrivateFiles::makeDirectory(store.runFilesDirectory(7)).errorText(), QString());
     QCOMPARE(mode(store.runFilesDirectory(7)), QStringLiteral("700"));
 }
 
@@ -105,9 +105,9 @@ void TestPrivateData::settingsAndGeneratedSshConfigArePrivate()
     c.hostName = QStringLiteral("login.example.org");
     c.user = QStringLiteral("researcher");
     QVERIFY(AppSettings::setClusterConnection(QStringLiteral("puhti"), c).ok());
-    QCOMPARE(AppSettings::writeGeneratedConfig(), QString());
+    QCOMPARE(AppSettings::writeGeneratedConfig().errorText(), QString());
     QCOMPARE(mode(AppSettings::generatedConfigPath()), QStringLiteral("600"));
-    QCOMPARE(AppSettings::writeGeneratedConfig(), QString());   // rewritten: keeps the mode
+    QCOMPARE(AppSettings::writeGeneratedConfig().errorText(), QString());   // rewritten: keeps the mode
     QCOMPARE(mode(AppSettings::generatedConfigPath()), QStringLiteral("600"));
     qunsetenv("SCALELAB_SETTINGS_FILE");
     qunsetenv("SCALELAB_DATA_DIR");
@@ -182,7 +182,7 @@ void TestPrivateData::readOnlyFilesStayReadOnly()
     AppSettings::ClusterConnection c;
     c.hostName = QStringLiteral("login.example.org");
     QVERIFY(AppSettings::setClusterConnection(QStringLiteral("puhti"), c).ok());
-    const QString error = AppSettings::writeGeneratedConfig();
+    const QString error = AppSettings::writeGeneratedConfig().errorText();
     QVERIFY2(error.contains(AppSettings::generatedConfigPath() + QStringLiteral(" is read-only (mode 0444)")),
              qPrintable(error));
     QCOMPARE(mode(AppSettings::generatedConfigPath()), QStringLiteral("444"));
@@ -271,7 +271,7 @@ void TestPrivateData::helperSaysWhatItCouldNotCreate()
     QTemporaryDir tmp;
     writeFile(tmp.filePath(QStringLiteral("plain")), k644);
     // A file where the parent folder should be: the message names it.
-    QCOMPARE(PrivateFiles::makeDirectory(tmp.filePath(QStringLiteral("plain/data/runs"))),
+    QCOMPARE(PrivateFiles::makeDirectory(tmp.filePath(QStringLiteral("plain/data/runs"))).errorText(),
              QStringLiteral("cannot create the folder %1").arg(tmp.filePath(QStringLiteral("plain/data"))));
 }
 

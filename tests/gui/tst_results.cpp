@@ -20,6 +20,7 @@
 #include "ui/results/StudyCharts.h"
 #include "ui/results/UtilisationTimeline.h"
 
+#include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QCheckBox>
 #include <QImage>
@@ -45,6 +46,7 @@ private:
     QTemporaryDir m_dir;
     std::unique_ptr<AppServices> m_services;
     std::unique_ptr<ResultsPlace> m_place;
+    std::unique_ptr<QAbstractItemModelTester> m_tester;
     QList<qint64> m_runs;   // 1, 2, 4 GPUs in the study, then the run without GPU samples
     qint64 m_study = 0;
 
@@ -79,6 +81,10 @@ private Q_SLOTS:
         m_study = testing::fillSyntheticStudy(m_services->store(), path(QStringLiteral("files")), m_runs);
         QCOMPARE(m_runs.size(), 4);
         m_place = std::make_unique<ResultsPlace>(*m_services);
+        // Qt's model checker watches the runs table for the whole test case:
+        // every reload, re-ingest, hidden run, grouping and filter below.
+        m_tester = std::make_unique<QAbstractItemModelTester>(m_place->model(),
+                                                              QAbstractItemModelTester::FailureReportingMode::QtTest);
         QTRY_VERIFY(!m_place->isLoading());   // the store is read off the GUI thread
         m_place->resize(1400, 950);
         m_place->show();
@@ -269,9 +275,9 @@ private Q_SLOTS:
     void exportsAreValidFiles()
     {
         QCustomPlot *plot = m_place->charts()->chart(StudyChart::Speedup);
-        QCOMPARE(ChartExporter::save(plot, path(QStringLiteral("speedup.png"))), QString());
-        QCOMPARE(ChartExporter::save(plot, path(QStringLiteral("speedup.svg"))), QString());
-        QCOMPARE(ChartExporter::save(plot, path(QStringLiteral("speedup.pdf"))), QString());
+        QCOMPARE(ChartExporter::save(plot, path(QStringLiteral("speedup.png"))).errorText(), QString());
+        QCOMPARE(ChartExporter::save(plot, path(QStringLiteral("speedup.svg"))).errorText(), QString());
+        QCOMPARE(ChartExporter::save(plot, path(QStringLiteral("speedup.pdf"))).errorText(), QString());
         QImage png(path(QStringLiteral("speedup.png")));
         QVERIFY(!png.isNull());
         QVERIFY(png.width() >= 400);
@@ -283,12 +289,15 @@ private Q_SLOTS:
         QFile pdf(path(QStringLiteral("speedup.pdf")));
         QVERIFY(pdf.open(QIODevice::ReadOnly));
         QVERIFY(pdf.read(5) == "%PDF-");
-        QVERIFY(ChartExporter::save(plot, path(QStringLiteral("speedup.bmp"))).contains(QStringLiteral("use .png")));
+        QVERIFY(ChartExporter::save(plot, path(QStringLiteral("speedup.bmp")))
+                    .errorText()
+                    .contains(QStringLiteral("use .png")));
 
         const RunMetricsTable table = RunMetricsTable::load(m_services->store(), m_study);
         QCOMPARE(ChartExporter::saveText(
                      path(QStringLiteral("runs.csv")),
-                     table.toCsv({}, {QStringLiteral("id"), QStringLiteral("gpus"), metric::TrainTimeS}).toUtf8()),
+                     table.toCsv({}, {QStringLiteral("id"), QStringLiteral("gpus"), metric::TrainTimeS}).toUtf8())
+                     .errorText(),
                  QString());
         QFile csv(path(QStringLiteral("runs.csv")));
         QVERIFY(csv.open(QIODevice::ReadOnly));
@@ -297,7 +306,8 @@ private Q_SLOTS:
         QCOMPARE(lines[0], QStringLiteral("Run,GPUs,train_time_s [s]"));
         QCOMPARE(lines[3], QStringLiteral("%1,4,125").arg(m_runs[2]));
         QCOMPARE(ChartExporter::saveText(path(QStringLiteral("runs.json")),
-                                         QByteArray::fromStdString(table.toJson().dump(2))),
+                                         QByteArray::fromStdString(table.toJson().dump(2)))
+                     .errorText(),
                  QString());
         QFile jf(path(QStringLiteral("runs.json")));
         QVERIFY(jf.open(QIODevice::ReadOnly));
@@ -314,7 +324,7 @@ private Q_SLOTS:
     void reportPdfHasAdviceAndScripts()
     {
         const QString pdf = path(QStringLiteral("report.pdf"));
-        QCOMPARE(writeScalingReport(m_services->store(), m_study, pdf), QString());
+        QCOMPARE(writeScalingReport(m_services->store(), m_study, pdf).errorText(), QString());
         if (const QString keep = qEnvironmentVariable("SCALELAB_KEEP_REPORT"); !keep.isEmpty())
             QFile::copy(pdf, keep);   // to look at it
         QProcess p;
@@ -331,7 +341,7 @@ private Q_SLOTS:
         QVERIFY(text.contains(QStringLiteral("srun torchrun --nproc_per_node=2 train.py --epochs 3")));
         QVERIFY(text.contains(QStringLiteral("Cluster testbed")));
         QVERIFY(text.contains(QStringLiteral("2024-05-01T09:59:30")));
-        QVERIFY(writeScalingReport(m_services->store(), 9999, pdf).contains(QStringLiteral("study 9999")));
+        QVERIFY(writeScalingReport(m_services->store(), 9999, pdf).errorText().contains(QStringLiteral("study 9999")));
     }
 
     void reingestOnDemand()
@@ -485,6 +495,7 @@ private Q_SLOTS:
 
     void cleanupTestCase()
     {
+        m_tester.reset();
         // Reads and prints still running on pool threads use the store: they
         // finish before it goes.
         m_place.reset();

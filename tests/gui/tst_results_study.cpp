@@ -17,8 +17,10 @@
 #include "ui/results/EpochCurves.h"
 #include "ui/results/QCustomPlotInclude.h"
 #include "ui/results/ResultsPlace.h"
+#include "ui/results/RunsTableModel.h"
 #include "ui/results/StudyCharts.h"
 
+#include <QAbstractItemModelTester>
 #include <QComboBox>
 #include <QFontMetrics>
 #include <QSignalSpy>
@@ -126,6 +128,7 @@ private:
     QTemporaryDir m_dir;
     std::unique_ptr<AppServices> m_services;
     std::unique_ptr<ResultsPlace> m_place;
+    std::unique_ptr<QAbstractItemModelTester> m_tester;
     QList<qint64> m_runs;
     qint64 m_study = 0;
 
@@ -140,6 +143,10 @@ private Q_SLOTS:
         test::fillHonestStudy(m_services->store(), m_study, m_runs);
         QCOMPARE(m_runs.size(), 4);
         m_place = std::make_unique<ResultsPlace>(*m_services);
+        // Qt's model checker watches the runs table for the whole test case:
+        // every reload, re-ingest, hidden run, grouping and filter below.
+        m_tester = std::make_unique<QAbstractItemModelTester>(m_place->model(),
+                                                              QAbstractItemModelTester::FailureReportingMode::QtTest);
         m_place->resize(1280, 800);
         m_place->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_place.get()));
@@ -301,6 +308,7 @@ private Q_SLOTS:
 
     void cleanupTestCase()
     {
+        m_tester.reset();
         m_place.reset();
         m_services.reset();
     }

@@ -4,6 +4,7 @@
 // text without regard to case; and a run found by id in any order.
 #include "ui/results/RunsTableModel.h"
 
+#include <QAbstractItemModelTester>
 #include <QTest>
 
 using namespace scalelab;
@@ -16,6 +17,7 @@ private Q_SLOTS:
     void runsWithoutTheValueComeLast();
     void textIgnoresCase();
     void runFoundInAnyOrder();
+    void everyChangeKeepsTheModelSound();
 };
 
 namespace {
@@ -105,6 +107,43 @@ void TstRunsTableModel::runFoundInAnyOrder()
     m.sort(1, Qt::AscendingOrder);
     QCOMPARE(m.indexOfRun(4).row(), 2);
     QVERIFY(!m.indexOfRun(99).isValid());
+}
+
+void TstRunsTableModel::everyChangeKeepsTheModelSound()
+{
+    // Qt's model checker watches every signal: rows that come and go
+    // (a table replaced, filtered, grouped), columns changed, order changed.
+    RunsTableModel m;
+    QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    RunMetricsTable table = sampleTable();
+    m.setTable(table, {QStringLiteral("id"), QStringLiteral("gpus"), QStringLiteral("cluster")});
+    RunMetricsRow added = table.rows.first();
+    added.run.id = 6;
+    table.rows << added;   // a run more
+    m.setTable(table, m.columns());
+    QCOMPARE(m.rowCount(), 6);
+    table.rows.remove(1, 2);   // two runs fewer
+    m.setTable(table, m.columns());
+    QCOMPARE(m.rowCount(), 4);
+    m.setFilter(QStringLiteral("alpha"));
+    QCOMPARE(order(m), (QList<qint64>{4}));
+    m.setFilter(QString());
+    for (const auto g : {RunsTableModel::GroupBy::Study, RunsTableModel::GroupBy::Cluster,
+                         RunsTableModel::GroupBy::Framework, RunsTableModel::GroupBy::Gpus}) {
+        m.setGroupBy(g);
+        QVERIFY(m.rowCount() > 0);
+        m.setFilter(QStringLiteral("beta"));
+        m.sort(1, Qt::DescendingOrder);
+        m.setFilter(QString());
+        m.sort(2, Qt::AscendingOrder);
+    }
+    m.setGroupBy(RunsTableModel::GroupBy::None);
+    m.setColumns({QStringLiteral("id"), QStringLiteral("samples_per_s")});
+    m.sort(1, Qt::AscendingOrder);
+    QCOMPARE(order(m).size(), 4);
+    QCOMPARE(order(m).last(), 5);   // the run without the value
+    m.setTable(RunMetricsTable(), m.columns());   // all gone
+    QCOMPARE(m.rowCount(), 0);
 }
 
 QTEST_MAIN(TstRunsTableModel)

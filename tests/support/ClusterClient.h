@@ -35,7 +35,7 @@ struct ClusterClient {
         s.configPath = env.sshConfig;
         s.connectTimeoutMs = 10000;
         ssh = std::make_unique<SshSession>(s, &callbacks);
-        if (QString e = ssh->connectToHost(); !e.isEmpty())
+        if (QString e = ssh->connectToHost().errorText(); !e.isEmpty())
             return e;
         store = std::make_unique<RunStore>(dataDir);
         if (QString e = store->open().errorText(); !e.isEmpty())
@@ -56,7 +56,7 @@ struct ClusterClient {
             if (!p.ok())
                 qWarning("poll: %s %s", qPrintable(p.message), qPrintable(p.transportError));
             if (!p.transportError.isEmpty() && !ssh->isConnected())
-                ssh->reconnect(1);
+                (void)ssh->reconnect(1);
             if (done())
                 return true;
             QThread::msleep(2000);

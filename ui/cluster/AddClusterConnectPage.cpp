@@ -127,21 +127,23 @@ void AddClusterConnectPage::updateResolved()
     Q_EMIT completeChanged();
 }
 
-QString AddClusterConnectPage::problem() const
+Result<void> AddClusterConnectPage::check() const
 {
+    QList<std::pair<QString, QString>> names;   // what, value
     if (aliasMode()) {
         if (alias().isEmpty())
-            return tr("SSH alias: pick one of your SSH config or type one.");
-        return SshConfigFile::validateName(tr("alias"), alias());
+            return fail(ErrorCode::InvalidValue, tr("SSH alias: pick one of your SSH config or type one."));
+        names = {{tr("alias"), alias()}};
+    } else {
+        if (host().isEmpty())
+            return fail(ErrorCode::InvalidValue, tr("Host: enter the host name of the login node."));
+        names = {{tr("host"), host()}, {tr("user"), user()}, {tr("jump host"), jump()}};
     }
-    if (host().isEmpty())
-        return tr("Host: enter the host name of the login node.");
-    for (const auto &[what, value] :
-         {std::pair{tr("host"), host()}, std::pair{tr("user"), user()}, std::pair{tr("jump host"), jump()}})
+    for (const auto &[what, value] : std::as_const(names))
         if (!value.isEmpty())
             if (const QString e = SshConfigFile::validateName(what, value); !e.isEmpty())
-                return e;
-    return {};
+                return fail(ErrorCode::InvalidValue, e);
+    return success();
 }
 
 bool AddClusterConnectPage::isComplete() const
@@ -151,9 +153,9 @@ bool AddClusterConnectPage::isComplete() const
 
 bool AddClusterConnectPage::validatePage()
 {
-    const QString p = problem();
-    m_problem->setText(p);
-    return p.isEmpty();
+    const Result<void> checked = check();
+    m_problem->setText(checked.errorText());
+    return checked.ok();
 }
 
 }   // namespace scalelab

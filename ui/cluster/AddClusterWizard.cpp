@@ -2,6 +2,7 @@
 #include "ui/cluster/AddClusterWizard.h"
 
 #include "core/base/AtomicFile.h"
+#include "core/client/LoginCheck.h"
 
 #include "ui/cluster/AddClusterConnectPage.h"
 #include "ui/cluster/AddClusterDiscoverPage.h"
@@ -19,13 +20,6 @@
 namespace scalelab {
 
 namespace {
-
-QString oneLine(const QByteArray &bytes)
-{
-    QString s = QString::fromUtf8(bytes).trimmed();
-    s.removeIf([](QChar c) { return c.unicode() < 0x20; });
-    return s.left(200);
-}
 
 // The alias the "host details" form is tried with, before the profile has an id.
 const QString kTrialAlias = QStringLiteral("scalelab-new-cluster");
@@ -149,17 +143,15 @@ void AddClusterWizard::enqueueDiscovery(ClusterConnection *conn, const SshConnec
                 Qt::QueuedConnection);
         };
         // The connection test: is this a Slurm login node at all?
-        const RemoteResult version = ex.run({QStringLiteral("sbatch"), QStringLiteral("--version")}, 30000);
-        if (!version.transportOk() || !version.ok()) {
+        const Result<LoginFacts> login = LoginCheck::run(ex, LoginCheck::Scope::Slurm);
+        if (!login) {
             DiscoveryOutcome failed;
             failed.alias = alias;
-            failed.error = !version.transportOk() ? version.transportError
-                                                  : tr("sbatch --version failed (is this a Slurm login node?): %1")
-                                                        .arg(oneLine(version.err + version.out));
+            failed.error = login.errorText();
             post([failed](AddClusterWizard &w) { w.onFinished(failed); });
             return;
         }
-        const QString slurm = oneLine(version.out);
+        const QString slurm = login->slurm;
         post([slurm](AddClusterWizard &w) {
             w.onStep(tr("Test passed: %1.").arg(slurm));
             w.onStep(tr("Discovering: scontrol show config/partition/node, sinfo, sacctmgr (read-only)…"));
@@ -218,11 +210,11 @@ void AddClusterWizard::onFinished(const DiscoveryOutcome &outcome)
     Q_EMIT discoveryFinished(ok);
 }
 
-QString AddClusterWizard::save()
+Result<void> AddClusterWizard::save()
 {
     const auto edited = m_review->editedProfile();
     if (!edited)
-        return edited.errorText();
+        return fail(edited.error());
     ClusterProfile p = *edited;
     AppSettings::ClusterConnection c;
     if (m_connect->aliasMode()) {
@@ -236,13 +228,15 @@ QString AddClusterWizard::save()
     }
     if (!p.loginHosts.isEmpty())
         p.loginHosts.front().alias = c.alias;
-    if (const QString e = saveUserProfile(p, &m_savedPath); !e.isEmpty())
-        return e;
+    const auto saved = saveUserProfile(p);
+    if (!saved)
+        return fail(saved.error());
+    m_savedPath = *saved;
     if (const auto stored = AppSettings::setClusterConnection(p.id, c); !stored)
-        return stored.errorText();
+        return stored;
     if (!c.hostName.isEmpty())
-        if (const QString e = AppSettings::writeGeneratedConfig(); !e.isEmpty())
-            return e;
+        if (auto written = AppSettings::writeGeneratedConfig(); !written)
+            return written;
     if (ClusterService *clusters = m_services.clusters())
         clusters->connectionSettingsChanged();
     m_services.reloadProfiles();
@@ -252,10 +246,11 @@ QString AddClusterWizard::save()
         for (const Diagnostic &d : m_services.profiles().problems())
             if (d.field == m_savedPath || d.message.contains(m_savedPath))
                 why << d.message;
-        return tr("%1 was written but did not load as profile %2: %3")
-            .arg(m_savedPath, p.id,
-                 why.isEmpty() ? tr("a system or user profile with that id takes precedence")
-                               : why.join(QLatin1Char('\n')));
+        return fail(ErrorCode::InvalidValue,
+                    tr("%1 was written but did not load as profile %2: %3")
+                        .arg(m_savedPath, p.id,
+                             why.isEmpty() ? tr("a system or user profile with that id takes precedence")
+                                           : why.join(QLatin1Char('\n'))));
     }
     m_savedId = p.id;
     JobSpec spec;
@@ -266,13 +261,13 @@ QString AddClusterWizard::save()
     spec.time = QStringLiteral("01:00:00");
     Q_EMIT m_services.openSpecRequested(spec);
     Q_EMIT m_services.showPlaceRequested(0);
-    return {};
+    return success();
 }
 
 void AddClusterWizard::accept()
 {
-    if (const QString e = save(); !e.isEmpty()) {
-        m_review->showProblem(e);
+    if (const auto saved = save(); !saved) {
+        m_review->showProblem(saved.errorText());
         return;
     }
     Q_EMIT profileAdded(m_savedId);

@@ -60,7 +60,7 @@ private:
     void cancelDiscovery();
     void onStep(const QString &line);
     void onFinished(const DiscoveryOutcome &outcome);
-    QString save();
+    Result<void> save();
 
     AppServices &m_services;
     AddClusterIntroPage *m_intro;

@@ -88,7 +88,7 @@ void ClusterManager::submit(const QList<JobSpec> &specs, const QString &studyNam
                 .arg(!p.profile || p.profile->name.isEmpty() ? p.spec.profile : p.profile->name, p.alias),
             false);
         m_services.setCurrentProfile(p.spec.profile);
-        m_services.openConnections(m_dialogParent);
+        (void)m_services.openConnections(m_dialogParent);   // the window always has it
         return;
     }
 
@@ -261,7 +261,7 @@ void ClusterManager::dryRun(const JobSpec &spec)
     if (!isConfigured(spec.profile, alias)) {
         Q_EMIT dryRunFinished(tr("%1 is not configured yet; set it up in Connections.").arg(spec.profile), false);
         m_services.setCurrentProfile(spec.profile);
-        m_services.openConnections(m_dialogParent);
+        (void)m_services.openConnections(m_dialogParent);   // the window always has it
         return;
     }
     dryRunScript(alias, renderSbatch(spec, *profile), spec.program);

@@ -152,11 +152,10 @@ void ConnectionsDialog::buildButtons(QVBoxLayout *layout)
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Close);
     layout->addWidget(buttons);
     connect(buttons, &QDialogButtonBox::accepted, this, [this] {
-        const QString e = save();
-        if (e.isEmpty())
+        if (const auto saved = save(); saved)
             accept();
         else
-            m_result->setPlainText(e);
+            m_result->setPlainText(saved.errorText());
     });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
 }
@@ -289,7 +288,7 @@ void ConnectionsDialog::updateResolved()
     m_resolved->setText(text);
 }
 
-QString ConnectionsDialog::save()
+Result<void> ConnectionsDialog::save()
 {
     storeForm();
     for (auto it = m_edited.cbegin(); it != m_edited.cend(); ++it) {
@@ -299,19 +298,19 @@ QString ConnectionsDialog::save()
                                               std::pair{tr("user"), c.user}, std::pair{tr("jump host"), c.proxyJump}})
                 if (!value.isEmpty())
                     if (const QString e = SshConfigFile::validateName(what, value); !e.isEmpty())
-                        return tr("%1: %2").arg(it.key(), e);
+                        return fail(ErrorCode::InvalidValue, tr("%1: %2").arg(it.key(), e));
         if (!c.identityFile.isEmpty())
-            if (const QString e = AppSettings::identityFileProblem(c.identityFile); !e.isEmpty())
-                return tr("%1: %2").arg(it.key(), e);
+            if (const auto key = AppSettings::checkIdentityFile(c.identityFile); !key)
+                return fail(ErrorCode::InvalidValue, tr("%1: %2").arg(it.key(), key.errorText()));
     }
     for (auto it = m_edited.cbegin(); it != m_edited.cend(); ++it)
-        if (const auto stored = AppSettings::setClusterConnection(it.key(), it.value()); !stored)
-            return stored.errorText();
-    if (const QString e = AppSettings::writeGeneratedConfig(); !e.isEmpty())
-        return e;
+        if (auto stored = AppSettings::setClusterConnection(it.key(), it.value()); !stored)
+            return stored;
+    if (auto written = AppSettings::writeGeneratedConfig(); !written)
+        return written;
     if (ClusterService *cm = m_services.clusters())
         cm->connectionSettingsChanged();
-    return {};
+    return success();
 }
 
 QStringList ConnectionsDialog::accountLines(const QList<AccountPartitions> &accounts)

@@ -46,7 +46,7 @@ public:
     void cancelTest();
     bool isTesting() const { return m_test != nullptr; }
     QString resultText() const;
-    QString save();   // "" = ok, else what is wrong
+    Result<void> save();
 
     // "account: partition, partition" lines ("all partitions" when none is named)
     // of `sacctmgr -P show assoc ... format=Account,Partition`, read by SacctmgrParsers.
@@ -71,7 +71,7 @@ private:
     void storeForm();
     void updateResolved();
     void updateMode();
-    bool writeHostTestConfig(SshConnectionSettings &settings);
+    Result<SshConnectionSettings> testSettings();   // the form as a connection to try
     void finishTest(bool ok, const QString &text);
 
     AppServices &m_services;

@@ -4,10 +4,9 @@
 #include "core/store/RunStore.h"
 #include "core/store/StoreFile.h"
 #include "ui/common/BackgroundPool.h"
+#include "ui/common/RunInBackground.h"
 
 #include <QDialog>
-#include <QFutureWatcher>
-#include <QtConcurrent>
 
 namespace scalelab {
 
@@ -39,23 +38,22 @@ void AppServices::openStoreInBackground()
     m_storeState = StoreState::Opening;
     Q_EMIT storeStateChanged();
     RunStore *store = m_store.get();
-    auto *watcher = new QFutureWatcher<Result<void>>(this);
-    connect(watcher, &QFutureWatcher<Result<void>>::finished, this, [this, watcher] {
-        watcher->deleteLater();
-        const Result<void> opened = watcher->result();
-        m_storeState = opened ? StoreState::Open : StoreState::Failed;
-        m_storeError = opened.errorText();
-        m_storeDamaged = opened.failedWith(ErrorCode::StoreDamaged);
-        m_storeBusy = opened.failedWith(ErrorCode::StoreBusy);
-        Q_EMIT storeStateChanged();
-        if (opened)
-            Q_EMIT runsChanged();   // the places read what they show now
-    });
-    watcher->setFuture(QtConcurrent::run(&backgroundPool(), [store] {
-        Result<void> r = store->open();
-        store->closeThreadConnection();   // this pool thread may be reused by others
-        return r;
-    }));
+    runInBackground(
+        this,
+        [store] {
+            Result<void> r = store->open();
+            store->closeThreadConnection();   // this pool thread may be reused by others
+            return r;
+        },
+        [this](const Result<void> &opened) {
+            m_storeState = opened ? StoreState::Open : StoreState::Failed;
+            m_storeError = opened.errorText();
+            m_storeDamaged = opened.failedWith(ErrorCode::StoreDamaged);
+            m_storeBusy = opened.failedWith(ErrorCode::StoreBusy);
+            Q_EMIT storeStateChanged();
+            if (opened)
+                Q_EMIT runsChanged();   // the places read what they show now
+        });
 }
 
 namespace {
@@ -98,19 +96,18 @@ void AppServices::runStoreTask(StoreTask task)
 {
     const QString db = m_store->databasePath();
     using Outcome = std::pair<QString, bool>;
-    auto *watcher = new QFutureWatcher<Outcome>(this);
-    connect(watcher, &QFutureWatcher<Outcome>::finished, this, [this, watcher, task] {
-        watcher->deleteLater();
-        const Outcome out = watcher->result();
-        Q_EMIT storeTaskFinished(out.first, out.second);
-        if (task == StoreTask::RestoreLatest && out.second)
-            openStoreInBackground();   // check and migrate the restored copy, then the places reload
-    });
-    watcher->setFuture(QtConcurrent::run(&backgroundPool(), [db, task] {
-        bool ok = false;
-        QString message = scalelab::runStoreTask(db, task, ok);
-        return Outcome{message, ok};
-    }));
+    runInBackground(
+        this,
+        [db, task] {
+            bool ok = false;
+            QString message = scalelab::runStoreTask(db, task, ok);
+            return Outcome{message, ok};
+        },
+        [this, task](const Outcome &out) {
+            Q_EMIT storeTaskFinished(out.first, out.second);
+            if (task == StoreTask::RestoreLatest && out.second)
+                openStoreInBackground();   // check and migrate the restored copy, then the places reload
+        });
 }
 
 QString AppServices::clustersUnavailableReason()
@@ -118,24 +115,24 @@ QString AppServices::clustersUnavailableReason()
     return tr("The cluster layer is still starting.");
 }
 
-QString AppServices::openConnections(QWidget *parent)
+Result<void> AppServices::openConnections(QWidget *parent)
 {
     if (!m_connectionsDialog)
-        return tr("this build has no connections dialog");
+        return fail(ErrorCode::WrongState, tr("this build has no connections dialog"));
     QDialog *d = m_connectionsDialog(*this, parent);
     d->setAttribute(Qt::WA_DeleteOnClose);
     d->open();
-    return {};
+    return success();
 }
 
-QString AppServices::openAddCluster(QWidget *parent)
+Result<void> AppServices::openAddCluster(QWidget *parent)
 {
     if (!m_addCluster)
-        return tr("this build cannot add clusters");
+        return fail(ErrorCode::WrongState, tr("this build cannot add clusters"));
     QDialog *d = m_addCluster(*this, parent);
     d->setAttribute(Qt::WA_DeleteOnClose);
     d->open();
-    return {};
+    return success();
 }
 
 void AppServices::reloadProfiles()

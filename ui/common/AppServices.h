@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/base/Result.h"
 #include "core/model/JobSpec.h"
 #include "core/profiles/ProfileRegistry.h"
 
@@ -66,12 +67,12 @@ public:
     using DialogFactory = std::function<QDialog *(AppServices &, QWidget *parent)>;
     void setConnectionsDialogFactory(DialogFactory factory) { m_connectionsDialog = std::move(factory); }
     // Opens the connections dialog (window-modal, deleted when closed);
-    // returns "" or why it cannot.
-    QString openConnections(QWidget *parent);
+    // fails (WrongState) in a build without it.
+    Result<void> openConnections(QWidget *parent);
     // "Add your cluster" (ui/cluster/AddClusterWizard), made the same way.
     void setAddClusterFactory(DialogFactory factory) { m_addCluster = std::move(factory); }
     bool canAddCluster() const { return bool(m_addCluster); }
-    QString openAddCluster(QWidget *parent);
+    Result<void> openAddCluster(QWidget *parent);
 
     // Reads every profile folder again (a profile was added or refreshed)
     // and says so with profilesChanged.

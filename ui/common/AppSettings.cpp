@@ -210,14 +210,16 @@ QString AppSettings::effectiveAlias(const QString &profileId, const ClusterProfi
     return profileId;
 }
 
-QString AppSettings::identityFileProblem(const QString &path)
+Result<void> AppSettings::checkIdentityFile(const QString &path)
 {
     if (path.contains(QLatin1Char('"')) || path.contains(QLatin1Char('\n')) || path.contains(QLatin1Char('\r')))
-        return QStringLiteral("key file %1: a path with quotes or line breaks cannot be written to an SSH config")
-            .arg(path);
+        return fail(ErrorCode::InvalidValue,
+                    QStringLiteral("key file %1: a path with quotes or line breaks cannot be written to an SSH config")
+                        .arg(path));
     if (!path.startsWith(QLatin1Char('/')) && !path.startsWith(QLatin1String("~/")))
-        return QStringLiteral("key file %1: give the full path (/home/… or ~/.ssh/…)").arg(path);
-    return {};
+        return fail(ErrorCode::InvalidValue,
+                    QStringLiteral("key file %1: give the full path (/home/… or ~/.ssh/…)").arg(path));
+    return success();
 }
 
 QString AppSettings::userSshConfigPath()
@@ -248,7 +250,7 @@ QString AppSettings::sshConfigPath()
     return userSshConfigPath();
 }
 
-QString AppSettings::writeGeneratedConfig()
+Result<void> AppSettings::writeGeneratedConfig()
 {
     QSettings &s = settings();
     s.beginGroup(QStringLiteral("clusters"));
@@ -268,7 +270,7 @@ QString AppSettings::writeGeneratedConfig()
             if (value.isEmpty())
                 continue;
             if (const QString e = SshConfigFile::validateName(what, value); !e.isEmpty())
-                return QStringLiteral("cluster %1: %2").arg(id, e);
+                return fail(ErrorCode::InvalidValue, QStringLiteral("cluster %1: %2").arg(id, e));
         }
         text += QStringLiteral("\nHost %1\n  HostName %2\n").arg(generatedAlias(id), c.hostName);
         if (!c.user.isEmpty())
@@ -278,8 +280,8 @@ QString AppSettings::writeGeneratedConfig()
         if (!c.proxyJump.isEmpty())
             text += QStringLiteral("  ProxyJump %1\n").arg(c.proxyJump);
         if (!c.identityFile.isEmpty()) {
-            if (const QString e = identityFileProblem(c.identityFile); !e.isEmpty())
-                return QStringLiteral("cluster %1: %2").arg(id, e);
+            if (const auto key = checkIdentityFile(c.identityFile); !key)
+                return fail(ErrorCode::InvalidValue, QStringLiteral("cluster %1: %2").arg(id, key.errorText()));
             text += QStringLiteral("  IdentityFile \"%1\"\n").arg(c.identityFile);
         }
     }
@@ -287,10 +289,11 @@ QString AppSettings::writeGeneratedConfig()
     const QString path = generatedConfigPath();
     // Owner only, like the researcher's own ~/.ssh/config: AtomicFile keeps
     // the mode of the file it replaces.
-    for (const QString &e : {PrivateFiles::makeDirectory(QFileInfo(path).absolutePath()), PrivateFiles::makeFile(path)})
-        if (!e.isEmpty())
-            return e;
-    return AtomicFile::write(path, text.toUtf8()).errorText();
+    if (auto made = PrivateFiles::makeDirectory(QFileInfo(path).absolutePath()); !made)
+        return made;
+    if (auto made = PrivateFiles::makeFile(path); !made)
+        return made;
+    return AtomicFile::write(path, text.toUtf8());
 }
 
 }   // namespace scalelab

@@ -72,13 +72,13 @@ public:
     // entered, in which case the generated file (which Includes that one).
     static QString sshConfigPath();
     static QString userSshConfigPath();
-    // "" when `path` can be written as an IdentityFile line, else why not.
-    static QString identityFileProblem(const QString &path);
+    // Whether `path` can be written as an IdentityFile line (InvalidValue: why not).
+    static Result<void> checkIdentityFile(const QString &path);
     static QString generatedConfigPath();
     // The settings file: $SCALELAB_SETTINGS_FILE or QSettings' native file.
     static QString settingsFilePath();
-    // Rewrites the generated config from every cluster with an explicit host; "" = ok.
-    static QString writeGeneratedConfig();
+    // Rewrites the generated config from every cluster with an explicit host.
+    static Result<void> writeGeneratedConfig();
     static QString generatedAlias(const QString &profileId) { return QStringLiteral("scalelab-") + profileId; }
 
 private:

@@ -44,14 +44,12 @@ DiscoveryOutcome runDiscovery(RemoteExecutor &ex, const QString &alias, const QS
     return out;
 }
 
-QString saveUserProfile(const ClusterProfile &profile, QString *path)
+Result<QString> saveUserProfile(const ClusterProfile &profile)
 {
     const QString dir = ProfileRegistry::userDirectory();
-    if (const QString e = PrivateFiles::makeDirectory(dir); !e.isEmpty())
-        return e;
+    if (auto made = PrivateFiles::makeDirectory(dir); !made)
+        return fail(made.error());
     const QString file = QDir(dir).filePath(profile.id + QStringLiteral(".json"));
-    if (path)
-        *path = file;
     const QByteArray data = ProfileJson::write(profile);
     // Read it back before it replaces anything: a file that would not load
     // is never written (it would hide a good profile of the same id).
@@ -60,11 +58,13 @@ QString saveUserProfile(const ClusterProfile &profile, QString *path)
         QStringList why;
         for (const Diagnostic &d : check.problems)
             why << d.message;
-        return QObject::tr("the profile was not saved, it would not load: %1").arg(why.join(QStringLiteral("; ")));
+        return fail(
+            ErrorCode::InvalidValue,
+            QObject::tr("the profile was not saved, it would not load: %1").arg(why.join(QStringLiteral("; "))));
     }
     if (const auto saved = AtomicFile::write(file, data); !saved)
-        return QObject::tr("the profile was not saved: %1").arg(saved.errorText());
-    return {};
+        return fail(ErrorCode::LocalFile, QObject::tr("the profile was not saved: %1").arg(saved.errorText()));
+    return file;
 }
 
 ClusterProfile refreshedProfile(const ClusterProfile &current, const ClusterProfile &fromCluster)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/base/Result.h"
 #include "core/discovery/ProfileBuilder.h"
 #include "core/discovery/ProfileCheck.h"
 
@@ -34,8 +35,8 @@ DiscoveryOutcome runDiscovery(RemoteExecutor &ex, const QString &alias, const QS
                               const std::optional<ClusterProfile> &site, const QList<ClusterProfile> &known);
 
 // Writes `profile` as <user profile folder>/<id>.json (ProfileJson, atomic
-// save). Returns "" or what went wrong, naming the file; `path` gets the file.
-QString saveUserProfile(const ClusterProfile &profile, QString *path = nullptr);
+// save) and returns that file; a failure names it.
+Result<QString> saveUserProfile(const ClusterProfile &profile);
 
 // The profile `Update` writes: the cluster's facts under the profile's own
 // id and name (so the researcher's choice in Compose stays the same).

@@ -27,11 +27,11 @@ QStringList PrivateData::prepare(Create create)
     QStringList warnings;
     if (create == Create::Settings) {
         const QString file = AppSettings::settingsFilePath();
-        QString e = PrivateFiles::makeDirectory(QFileInfo(file).absolutePath());
-        if (e.isEmpty())
-            e = PrivateFiles::makeFile(file);
-        if (!e.isEmpty())
-            warnings << QStringLiteral("settings: %1; until then changed settings are not saved").arg(e);
+        Result<void> made = PrivateFiles::makeDirectory(QFileInfo(file).absolutePath());
+        if (made)
+            made = PrivateFiles::makeFile(file);
+        if (!made)
+            warnings << QStringLiteral("settings: %1; until then changed settings are not saved").arg(made.errorText());
     }
     for (const QString &dir : folders())
         if (const QString w = PrivateFiles::openFolderWarning(dir); !w.isEmpty())

@@ -61,8 +61,8 @@ ProfileDriftBanner::ProfileDriftBanner(AppServices &services, QWidget *parent)
 
     connect(m_review, &QPushButton::toggled, m_table, &QWidget::setVisible);
     connect(m_update, &QPushButton::clicked, this, [this] {
-        if (const QString e = update(); !e.isEmpty())
-            Q_EMIT message(e);
+        if (const auto updated = update(); !updated)
+            Q_EMIT message(updated.errorText());
     });
     connect(&services, &AppServices::clustersChanged, this, &ProfileDriftBanner::attachClusters);
     connect(&services, &AppServices::profilesChanged, this, [this] {
@@ -173,8 +173,8 @@ void ProfileDriftBanner::onDiscovered(const QString &alias, const DiscoveryOutco
     }
     m_cluster = outcome.built.profile;
     if (refreshing) {
-        if (const QString e = update(); !e.isEmpty())
-            Q_EMIT message(e);
+        if (const auto updated = update(); !updated)
+            Q_EMIT message(updated.errorText());
         return;
     }
     showDifferences();
@@ -207,24 +207,26 @@ void ProfileDriftBanner::showDifferences()
     Q_EMIT checked(n);
 }
 
-QString ProfileDriftBanner::update()
+Result<void> ProfileDriftBanner::update()
 {
     const ClusterProfile *profile = m_services.profiles().find(m_profileId);
     if (!profile || !m_cluster)
-        return tr("Nothing to update: the cluster has not been read yet.");
+        return fail(ErrorCode::WrongState, tr("Nothing to update: the cluster has not been read yet."));
     const int n = int(ProfileCheck::compare(*profile, *m_cluster).size());
     const ClusterProfile refreshed = refreshedProfile(*profile, *m_cluster);
-    QString path;
-    if (const QString e = saveUserProfile(refreshed, &path); !e.isEmpty())
-        return e;
+    const auto saved = saveUserProfile(refreshed);
+    if (!saved)
+        return fail(saved.error());
+    const QString path = *saved;
     m_services.reloadProfiles();   // profilesChanged compares again: the banner goes
     const ClusterProfile *now = m_services.profiles().find(m_profileId);
     if (!now || now->filePath != path)
-        return tr("%1 was written, but another profile with id %2 takes precedence (see Settings ▸ profiles).")
-            .arg(path, m_profileId);
+        return fail(ErrorCode::InvalidValue,
+                    tr("%1 was written, but another profile with id %2 takes precedence (see Settings ▸ profiles).")
+                        .arg(path, m_profileId));
     Q_EMIT message(tr("Profile %1 updated from %2 (%n difference(s) taken over, read %3); saved in %4.", nullptr, n)
                        .arg(m_profileId, m_alias, refreshed.discovered.section(QLatin1Char(' '), -1), path));
-    return {};
+    return success();
 }
 
 QString ProfileDriftBanner::text() const

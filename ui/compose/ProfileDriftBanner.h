@@ -39,7 +39,7 @@ public:
     // profile (connects when needed). False, with message(), when it cannot.
     bool refresh();
     // Writes the profile as the cluster describes it (the Update button).
-    QString update();
+    Result<void> update();
 
     const QList<ProfileDifference> &differences() const { return m_differences; }
     QString text() const;

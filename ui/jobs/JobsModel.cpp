@@ -4,10 +4,10 @@
 #include "core/slurm/SlurmTime.h"
 #include "core/store/RunStore.h"
 #include "ui/common/BackgroundPool.h"
+#include "ui/common/RunInBackground.h"
 #include "ui/jobs/JobStateLook.h"
 
 #include <QFont>
-#include <QFutureWatcher>
 #include <QSet>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -76,7 +76,7 @@ void JobsModel::startRead()
     // The tree shown stays as it is until this read is applied (m_busy): the
     // pool thread compares the new one with it.
     const JobsTree *shown = &m_tree;
-    m_reading = QtConcurrent::run(&backgroundPool(), [store, full, asked, showHidden, shown] {
+    auto work = [store, full, asked, showHidden, shown] {
         auto read = std::make_shared<Read>();
         read->full = full;
         read->asked = asked;
@@ -92,17 +92,13 @@ void JobsModel::startRead()
         }
         store->closeThreadConnection();   // this pool thread may be reused by others
         return read;
-    });
-    auto *watcher = new QFutureWatcher<std::shared_ptr<Read>>(this);
-    connect(watcher, &QFutureWatcher<std::shared_ptr<Read>>::finished, this, [this, watcher] {
-        watcher->deleteLater();
-        const std::shared_ptr<Read> read = m_reading.result();
+    };
+    m_reading = runInBackground(this, std::move(work), [this](const std::shared_ptr<Read> &read) {
         m_busy = false;
         applyRead(*read);
         startRead();
         Q_EMIT loaded(read->error);
     });
-    watcher->setFuture(m_reading);
 }
 
 void JobsModel::applyRead(Read &read)

@@ -2,16 +2,24 @@
 #include "ui/jobs/OutputTailView.h"
 
 #include "core/base/InputLimits.h"
+#include "core/base/RemoteValidation.h"
 #include "core/store/RunStore.h"
 #include "core/client/SlurmClient.h"
 
 #include <QFile>
 #include <QFileInfo>
 #include <QFontDatabase>
-#include <QRegularExpression>
 #include <QScrollBar>
 
 namespace scalelab {
+
+namespace {
+
+// Job output as a terminal showed it: colours and titles gone, a progress
+// bar's last drawing, tabs and lines kept, nothing cut (the tail is capped).
+const RemoteValidation::Printable kTerminal{.maxChars = 0, .terminal = true, .trim = false};
+
+}   // namespace
 
 OutputTailView::OutputTailView(QWidget *parent)
     : QPlainTextEdit(parent)
@@ -21,32 +29,6 @@ OutputTailView::OutputTailView(QWidget *parent)
     setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     setObjectName(QStringLiteral("outputTail"));
     setPlaceholderText(tr("Select a run to see its output."));
-}
-
-QString OutputTailView::sanitize(const QByteArray &bytes)
-{
-    QString text = QString::fromUtf8(bytes);
-    // ANSI CSI / OSC sequences (colours, cursor movement) first, as a whole.
-    static const QRegularExpression ansi(
-        QStringLiteral("\x1b\\[[0-9;?]*[ -/]*[@-~]|\x1b\\][^\x07\x1b]*(\x07|\x1b\\\\)?"));
-    text.remove(ansi);
-    text.replace(QStringLiteral("\r\n"), QStringLiteral("\n"));
-    QStringList lines = text.split(QLatin1Char('\n'));
-    for (QString &line : lines) {
-        // A progress bar redraws its line with "\r": keep what was drawn last.
-        const qsizetype cr = line.lastIndexOf(QLatin1Char('\r'), line.size() - 2);
-        if (cr >= 0)
-            line = line.mid(cr + 1);
-        QString clean;
-        clean.reserve(line.size());
-        for (QChar c : line) {
-            const ushort u = c.unicode();
-            if (c == QLatin1Char('\t') || !(u < 0x20 || u == 0x7f || (u >= 0x80 && u < 0xa0)))
-                clean += c;
-        }
-        line = clean;
-    }
-    return lines.join(QLatin1Char('\n'));
 }
 
 QString OutputTailView::localOutputPath(RunStore &store, qint64 runId, const QString &jobId)
@@ -91,7 +73,7 @@ void OutputTailView::showRun(RunStore &store, qint64 runId, qint64 maxBytes)
     } else {
         data = f.read(maxBytes);   // counted: the file may grow while it is read
     }
-    QString text = sanitize(data);
+    QString text = RemoteValidation::sanitize(data, kTerminal);
     if (size > maxBytes)
         text =
             tr("[… first %1 KiB not shown; the whole file is %2]\n").arg((size - data.size()) / 1024).arg(path) + text;

@@ -21,9 +21,6 @@ public:
     void showRun(RunStore &store, qint64 runId, qint64 maxBytes);
     void clearRun();
 
-    // Tabs kept, "\r" progress redraws collapsed to their last state, other
-    // C0/C1 controls and ANSI escape sequences removed; invalid UTF-8 replaced.
-    static QString sanitize(const QByteArray &bytes);
     static QString localOutputPath(RunStore &store, qint64 runId, const QString &jobId);
 };
 

@@ -59,28 +59,28 @@ ChartExportDialog::ChartExportDialog(const QList<QPair<QString, QCustomPlot *>> 
                                     tr("%1 (*.%2)").arg(m_format->currentText(), suffix));
         dlg->setAcceptMode(QFileDialog::AcceptSave);
         dlg->setAttribute(Qt::WA_DeleteOnClose);
-        connect(dlg, &QFileDialog::fileSelected, this, [this](const QString &file) { saveTo(file); });
+        connect(dlg, &QFileDialog::fileSelected, this, [this](const QString &file) { (void)saveTo(file); });
         dlg->open();
     });
 }
 
-QString ChartExportDialog::saveTo(const QString &file)
+Result<void> ChartExportDialog::saveTo(const QString &file)
 {
     QCustomPlot *plot = m_charts.value(m_chart->currentIndex()).second;
     if (!plot)
-        return tr("no chart to export");
+        return fail(ErrorCode::InvalidValue, tr("no chart to export"));
     const QString suffix = m_format->currentData().toString();
     QString path = file;
     if (QFileInfo(path).suffix().toLower() != suffix)
         path += QLatin1Char('.') + suffix;
     const int w = m_width->value(), h = m_height->value();
-    const QString e = suffix == QLatin1String("svg")   ? ChartExporter::saveSvg(plot, path, w, h)
-                      : suffix == QLatin1String("pdf") ? ChartExporter::savePdf(plot, path, w, h)
-                                                       : ChartExporter::savePng(plot, path, w, h);
-    m_result->setText(e.isEmpty() ? tr("Saved %1 (%2 × %3).").arg(path).arg(w).arg(h) : e);
-    if (e.isEmpty())
+    const Result<void> done = suffix == QLatin1String("svg")   ? ChartExporter::saveSvg(plot, path, w, h)
+                              : suffix == QLatin1String("pdf") ? ChartExporter::savePdf(plot, path, w, h)
+                                                               : ChartExporter::savePng(plot, path, w, h);
+    m_result->setText(done ? tr("Saved %1 (%2 × %3).").arg(path).arg(w).arg(h) : done.errorText());
+    if (done)
         Q_EMIT saved(path);
-    return e;
+    return done;
 }
 
 }   // namespace scalelab

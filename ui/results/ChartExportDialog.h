@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/base/Result.h"
+
 #include <QDialog>
 #include <QList>
 #include <QPair>
@@ -24,8 +26,8 @@ public:
     QComboBox *formatCombo() const { return m_format; }
     QSpinBox *widthBox() const { return m_width; }
     QSpinBox *heightBox() const { return m_height; }
-    // Saves the chosen chart to `path` (suffix added from the format); "" or an error.
-    QString saveTo(const QString &path);
+    // Saves the chosen chart to `path` (suffix added from the format); a failure names the file.
+    Result<void> saveTo(const QString &path);
 
 Q_SIGNALS:
     void saved(const QString &path);

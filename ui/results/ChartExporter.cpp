@@ -2,7 +2,6 @@
 #include "ui/results/ChartExporter.h"
 
 #include "core/base/AtomicFile.h"
-#include "core/base/AtomicFile.h"
 #include "ui/results/QCustomPlotInclude.h"
 
 #include <QFile>
@@ -20,18 +19,19 @@ QSize sizeOf(QCustomPlot *plot, int width, int height)
     return {width > 0 ? width : std::max(plot->width(), 640), height > 0 ? height : std::max(plot->height(), 400)};
 }
 
-void reportError(QWidget *parent, const QString &error)
+void reportError(QWidget *parent, const Result<void> &saved)
 {
-    if (error.isEmpty())
+    if (saved)
         return;
-    auto *box = new QMessageBox(QMessageBox::Warning, QObject::tr("Export failed"), error, QMessageBox::Ok, parent);
+    auto *box =
+        new QMessageBox(QMessageBox::Warning, QObject::tr("Export failed"), saved.errorText(), QMessageBox::Ok, parent);
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
 }
 
 }   // namespace
 
-QString ChartExporter::savePng(QCustomPlot *plot, const QString &path, int width, int height)
+Result<void> ChartExporter::savePng(QCustomPlot *plot, const QString &path, int width, int height)
 {
     const QSize s = sizeOf(plot, width, height);
     QImage image = plot->toPixmap(s.width(), s.height()).toImage();
@@ -39,18 +39,18 @@ QString ChartExporter::savePng(QCustomPlot *plot, const QString &path, int width
     image.setDotsPerMeterY(3780);
     AtomicFile file(path);
     if (auto opened = file.open(); !opened)
-        return opened.errorText();
+        return opened;
     if (image.isNull() || !image.save(file.device(), "PNG"))
-        return QObject::tr("%1: cannot draw the PNG image").arg(path);
-    return file.commit().errorText();
+        return fail(ErrorCode::LocalFile, QObject::tr("%1: cannot draw the PNG image").arg(path));
+    return file.commit();
 }
 
-QString ChartExporter::saveSvg(QCustomPlot *plot, const QString &path, int width, int height)
+Result<void> ChartExporter::saveSvg(QCustomPlot *plot, const QString &path, int width, int height)
 {
     const QSize s = sizeOf(plot, width, height);
     AtomicFile file(path);
     if (auto opened = file.open(); !opened)
-        return opened.errorText();
+        return opened;
     {
         QSvgGenerator gen;
         gen.setOutputDevice(file.device());
@@ -59,28 +59,26 @@ QString ChartExporter::saveSvg(QCustomPlot *plot, const QString &path, int width
         gen.setTitle(plot->objectName());
         QCPPainter painter;
         if (!painter.begin(&gen))
-            return QObject::tr("%1: cannot draw the SVG file").arg(path);
+            return fail(ErrorCode::LocalFile, QObject::tr("%1: cannot draw the SVG file").arg(path));
         plot->toPainter(&painter, s.width(), s.height());
         painter.end();
     }
     if (file.written() == 0)
-        return QObject::tr("%1: the SVG file is empty").arg(path);
-    return file.commit().errorText();
+        return fail(ErrorCode::LocalFile, QObject::tr("%1: the SVG file is empty").arg(path));
+    return file.commit();
 }
 
-QString ChartExporter::savePdf(QCustomPlot *plot, const QString &path, int width, int height)
+Result<void> ChartExporter::savePdf(QCustomPlot *plot, const QString &path, int width, int height)
 {
     const QSize s = sizeOf(plot, width, height);
     // QCustomPlot prints to a file name only: it prints the temporary.
-    return AtomicFile::writeThrough(path,
-                                    [&](const QString &temp) {
-                                        return plot->savePdf(temp, s.width(), s.height(), QCP::epNoCosmetic,
-                                                             QStringLiteral("ScaleLab"), plot->objectName());
-                                    })
-        .errorText();
+    return AtomicFile::writeThrough(path, [&](const QString &temp) {
+        return plot->savePdf(temp, s.width(), s.height(), QCP::epNoCosmetic, QStringLiteral("ScaleLab"),
+                             plot->objectName());
+    });
 }
 
-QString ChartExporter::save(QCustomPlot *plot, const QString &path)
+Result<void> ChartExporter::save(QCustomPlot *plot, const QString &path)
 {
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix == QLatin1String("png"))
@@ -89,12 +87,13 @@ QString ChartExporter::save(QCustomPlot *plot, const QString &path)
         return saveSvg(plot, path);
     if (suffix == QLatin1String("pdf"))
         return savePdf(plot, path);
-    return QObject::tr("%1: unknown image type '%2'; use .png, .svg or .pdf").arg(path, suffix);
+    return fail(ErrorCode::InvalidValue,
+                QObject::tr("%1: unknown image type '%2'; use .png, .svg or .pdf").arg(path, suffix));
 }
 
-QString ChartExporter::saveText(const QString &path, const QByteArray &data)
+Result<void> ChartExporter::saveText(const QString &path, const QByteArray &data)
 {
-    return AtomicFile::write(path, data).errorText();
+    return AtomicFile::write(path, data);
 }
 
 void ChartExporter::askAndSave(QCustomPlot *plot, QWidget *parent, const QString &baseName)

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/base/Result.h"
+
 #include <QString>
 
 #include <functional>
@@ -10,15 +12,15 @@ class QWidget;
 
 namespace scalelab {
 
-// Saves charts and tables. Each call returns "" or an error naming the file.
+// Saves charts and tables. A failure names the file.
 class ChartExporter {
 public:
-    static QString savePng(QCustomPlot *plot, const QString &path, int width = 0, int height = 0);
-    static QString saveSvg(QCustomPlot *plot, const QString &path, int width = 0, int height = 0);
-    static QString savePdf(QCustomPlot *plot, const QString &path, int width = 0, int height = 0);
+    static Result<void> savePng(QCustomPlot *plot, const QString &path, int width = 0, int height = 0);
+    static Result<void> saveSvg(QCustomPlot *plot, const QString &path, int width = 0, int height = 0);
+    static Result<void> savePdf(QCustomPlot *plot, const QString &path, int width = 0, int height = 0);
     // By the file's suffix: .png, .svg or .pdf.
-    static QString save(QCustomPlot *plot, const QString &path);
-    static QString saveText(const QString &path, const QByteArray &data);
+    static Result<void> save(QCustomPlot *plot, const QString &path);
+    static Result<void> saveText(const QString &path, const QByteArray &data);
 
     // Opens a non-modal save dialog for the chart (PNG/SVG/PDF) and reports
     // an error in a message box; returns at once.

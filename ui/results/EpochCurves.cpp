@@ -4,16 +4,14 @@
 
 #include "core/analysis/MetricGlossary.h"
 #include "core/store/RunStore.h"
-#include "ui/common/BackgroundPool.h"
+#include "ui/common/RunInBackground.h"
 #include "ui/results/QCustomPlotInclude.h"
 #include "ui/results/RunColours.h"
 
 #include <QComboBox>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <cmath>
 
@@ -101,27 +99,23 @@ void EpochCurves::setRuns(const QList<RunMetricsRow> &rows, RunStore &store)
     if (key == m_key)
         return;   // the same runs as drawn (or being read): a reload changes nothing here
     m_key = key;
-    const quint64 generation = ++m_generation;
-    m_loading = true;
     m_status->setText(tr("Reading the per-epoch values of %n run(s)…", nullptr, int(want.size())));
     RunStore *s = &store;
-    auto *watcher = new QFutureWatcher<QList<RunSeries>>(this);
-    connect(watcher, &QFutureWatcher<QList<RunSeries>>::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (generation != m_generation)
-            return;   // a newer set of runs replaced this one
-        m_loading = false;
-        m_runs = watcher->result();
-        rebuild();
-        Q_EMIT loaded();
-    });
-    watcher->setFuture(QtConcurrent::run(&backgroundPool(), [s, want]() mutable {
-        for (RunSeries &r : want)
-            if (const auto got = s->series(r.runId); got.ok())
-                r.series = got.value();
-        s->closeThreadConnection();   // this pool thread may be reused by others
-        return want;
-    }));
+    // A newer set of runs replaces this one: its curves are never drawn.
+    m_load.run(
+        this,
+        [s, want]() mutable {
+            for (RunSeries &r : want)
+                if (const auto got = s->series(r.runId); got.ok())
+                    r.series = got.value();
+            s->closeThreadConnection();   // this pool thread may be reused by others
+            return want;
+        },
+        [this](QList<RunSeries> runs) {
+            m_runs = std::move(runs);
+            rebuild();
+            Q_EMIT loaded();
+        });
 }
 
 void EpochCurves::rebuild()
@@ -175,7 +169,7 @@ void EpochCurves::rebuild()
         // Where the numbers come from, for the researcher who hovers the chart.
         plot->setToolTip(name.isEmpty() ? QString() : metricDescription(name));
     }
-    if (m_loading)
+    if (m_load.isLoading())
         return;
     if (m_runs.isEmpty())
         m_status->setText(tr("Select runs (or a study) to see their per-epoch curves."));

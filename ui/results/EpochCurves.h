@@ -3,6 +3,7 @@
 
 #include "core/analysis/RunMetricsTable.h"
 #include "core/model/MetricRecord.h"
+#include "ui/common/RunInBackground.h"
 
 #include <QList>
 #include <QWidget>
@@ -25,7 +26,7 @@ public:
     explicit EpochCurves(QWidget *parent = nullptr);
 
     void setRuns(const QList<RunMetricsRow> &rows, RunStore &store);
-    bool isLoading() const { return m_loading; }
+    bool isLoading() const { return m_load.isLoading(); }
     QCustomPlot *lossPlot() const { return m_loss; }
     QCustomPlot *throughputPlot() const { return m_throughput; }
     QComboBox *xAxisCombo() const { return m_x; }
@@ -51,8 +52,7 @@ private:
     QCustomPlot *m_throughput = nullptr;
     QList<RunSeries> m_runs;
     QByteArray m_key;
-    quint64 m_generation = 0;
-    bool m_loading = false;
+    BackgroundLoader m_load;   // the series of the newest set of runs
 };
 
 }   // namespace scalelab

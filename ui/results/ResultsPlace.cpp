@@ -13,7 +13,6 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -208,21 +207,20 @@ void ResultsPlace::reload()
     const qint64 studyFilter = chosen > 0 ? chosen : -1;
     const HiddenRuns hidden = m_showHidden->isChecked() ? HiddenRuns::Include : HiddenRuns::LeaveOut;
     RunStore *store = &m_services.store();
-    m_loadFuture = QtConcurrent::run(&backgroundPool(), [store, studyFilter, hidden] {
-        RunMetricsTable table = RunMetricsTable::load(*store, studyFilter, hidden);
-        store->closeThreadConnection();   // this pool thread may be reused by others
-        return table;
-    });
-    auto *watcher = new QFutureWatcher<RunMetricsTable>(this);
-    connect(watcher, &QFutureWatcher<RunMetricsTable>::finished, this, [this, watcher] {
-        watcher->deleteLater();
-        applyTable(watcher->result());
-        if (std::exchange(m_reloadAgain, false))
-            reload();
-        else
-            Q_EMIT tableLoaded();
-    });
-    watcher->setFuture(m_loadFuture);
+    m_loadFuture = runInBackground(
+        this,
+        [store, studyFilter, hidden] {
+            RunMetricsTable table = RunMetricsTable::load(*store, studyFilter, hidden);
+            store->closeThreadConnection();   // this pool thread may be reused by others
+            return table;
+        },
+        [this](const RunMetricsTable &table) {
+            applyTable(table);
+            if (std::exchange(m_reloadAgain, false))
+                reload();
+            else
+                Q_EMIT tableLoaded();
+        });
 }
 
 bool ResultsPlace::isLoading() const

@@ -2,6 +2,8 @@
 #pragma once
 
 #include "core/analysis/RunMetricsTable.h"
+#include "core/base/Result.h"
+#include "ui/common/RunInBackground.h"
 
 #include <QFuture>
 #include <QHash>
@@ -60,8 +62,8 @@ public:
     QPushButton *chartExportButton() const { return m_chartExport; }
     // The Export menu's entries: "All 4 runs (CSV or JSON)…", "2 selected runs…".
     QStringList exportChoices() const;
-    // Saves the table (all runs or the selected ones) to `path` (.csv or .json); "" or an error.
-    QString exportTableTo(const QString &path, bool selectedOnly) const;
+    // Saves the table (all runs or the selected ones) to `path` (.csv or .json); a failure names the file.
+    Result<void> exportTableTo(const QString &path, bool selectedOnly) const;
     QString columnsMenuTitles() const;   // the Columns menu's entries, one per line (tests)
     RunComparisonView *comparison() const { return m_compare; }
     QLineEdit *filterEdit() const { return m_filter; }
@@ -93,6 +95,7 @@ public:
     void writeReportInBackground(qint64 studyId, const QString &path);
 
 private:
+    void reportFinished(const QString &path, const QString &error);
     void editPatterns();
     void applyTable(const RunMetricsTable &table);
     void expandGroups();
@@ -115,7 +118,7 @@ private:
     QPushButton *m_chartExport = nullptr;
     EpochCurves *m_epochs = nullptr;
     QHash<qint64, QString> m_scripts;   // scripts of selected runs, read on a pool thread
-    quint64 m_scriptGeneration = 0;
+    BackgroundLoader m_scriptLoad;   // the scripts of the newest selection
     QLabel *m_status = nullptr;
     QTabWidget *m_tabs = nullptr;
     StudyCharts *m_charts = nullptr;

@@ -69,7 +69,7 @@ QString ResultsPlace::columnsMenuTitles() const
     return titles.join(u'\n');
 }
 
-QString ResultsPlace::exportTableTo(const QString &path, bool selectedOnly) const
+Result<void> ResultsPlace::exportTableTo(const QString &path, bool selectedOnly) const
 {
     const QList<qint64> ids = selectedOnly ? selectedRunIds() : QList<qint64>{};
     if (path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))

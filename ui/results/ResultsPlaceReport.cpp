@@ -5,15 +5,12 @@
 
 #include "core/store/RunStore.h"
 #include "ui/common/AppServices.h"
-#include "ui/common/BackgroundPool.h"
 #include "ui/results/ScalingReport.h"
 
 #include <QCheckBox>
 #include <QFileDialog>
-#include <QFutureWatcher>
 #include <QLabel>
 #include <QPushButton>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace scalelab {
 
@@ -41,35 +38,32 @@ void ResultsPlace::writeReportInBackground(qint64 studyId, const QString &path)
     m_status->setText(tr("Writing the scaling report to %1…").arg(path));
     m_report->setEnabled(false);
     RunStore *store = &m_services.store();
-    auto *loaded = new QFutureWatcher<ReportInput>(this);
-    connect(loaded, &QFutureWatcher<ReportInput>::finished, this, [this, loaded, path] {
-        loaded->deleteLater();
-        const ReportInput in = loaded->result();
-        if (!in.error.isEmpty()) {
-            m_report->setEnabled(m_chartStudy > 0);
-            m_status->setText(in.error);
-            Q_EMIT reportWritten(path, in.error);
-            return;
-        }
-        const ReportContent content = buildReportContent(in);
-        auto *printed = new QFutureWatcher<QString>(this);
-        connect(printed, &QFutureWatcher<QString>::finished, this, [this, printed, path] {
-            printed->deleteLater();
-            const QString e = printed->result();
-            m_report->setEnabled(m_chartStudy > 0);
-            m_status->setText(e.isEmpty() ? tr("Report written to %1.").arg(path) : e);
-            Q_EMIT reportWritten(path, e);
-        });
-        printed->setFuture(
-            QtConcurrent::run(&backgroundPool(), [content, path] { return printReport(content, path); }));
-    });
     // The runs the charts show: hidden ones only while "Show hidden" is on.
     const HiddenRuns hidden = m_showHidden->isChecked() ? HiddenRuns::Include : HiddenRuns::LeaveOut;
-    loaded->setFuture(QtConcurrent::run(&backgroundPool(), [store, studyId, hidden] {
-        ReportInput in = loadReportInput(*store, studyId, hidden);
-        store->closeThreadConnection();   // this pool thread may be reused by others
-        return in;
-    }));
+    runInBackground(
+        this,
+        [store, studyId, hidden] {
+            Result<ReportInput> in = loadReportInput(*store, studyId, hidden);
+            store->closeThreadConnection();   // this pool thread may be reused by others
+            return in;
+        },
+        [this, path](const Result<ReportInput> &in) {
+            if (!in) {
+                reportFinished(path, in.errorText());
+                return;
+            }
+            const ReportContent content = buildReportContent(*in);
+            runInBackground(
+                this, [content, path] { return printReport(content, path); },
+                [this, path](const Result<void> &printed) { reportFinished(path, printed.errorText()); });
+        });
+}
+
+void ResultsPlace::reportFinished(const QString &path, const QString &error)
+{
+    m_report->setEnabled(m_chartStudy > 0);
+    m_status->setText(error.isEmpty() ? tr("Report written to %1.").arg(path) : error);
+    Q_EMIT reportWritten(path, error);
 }
 
 }   // namespace scalelab

@@ -6,37 +6,32 @@
 #include "core/ingest/IngestService.h"
 #include "core/store/RunStore.h"
 #include "ui/common/AppServices.h"
-#include "ui/common/BackgroundPool.h"
+#include "ui/common/RunInBackground.h"
 
-#include <QFutureWatcher>
 #include <QLabel>
 #include <QPushButton>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace scalelab {
 
 void ResultsPlace::loadScripts(const QList<qint64> &runIds)
 {
-    const quint64 generation = ++m_scriptGeneration;
     RunStore *store = &m_services.store();
-    auto *watcher = new QFutureWatcher<QHash<qint64, QString>>(this);
-    connect(watcher, &QFutureWatcher<QHash<qint64, QString>>::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        const QHash<qint64, QString> got = watcher->result();
-        for (auto it = got.cbegin(); it != got.cend(); ++it)
-            m_scripts.insert(it.key(), it.value());
-        if (generation == m_scriptGeneration)
+    m_scriptLoad.run(
+        this,
+        [store, runIds] {
+            QHash<qint64, QString> out;
+            for (qint64 id : runIds) {   // a run that cannot be read stays without a script (no retry loop)
+                const auto full = store->run(id);
+                out.insert(id, full.ok() ? full.value().script : QString());
+            }
+            store->closeThreadConnection();   // this pool thread may be reused by others
+            return out;
+        },
+        [this](const QHash<qint64, QString> &got) {
+            for (auto it = got.cbegin(); it != got.cend(); ++it)
+                m_scripts.insert(it.key(), it.value());
             onSelectionChanged();   // the comparison now diffs the scripts
-    });
-    watcher->setFuture(QtConcurrent::run(&backgroundPool(), [store, runIds] {
-        QHash<qint64, QString> out;
-        for (qint64 id : runIds) {   // a run that cannot be read stays without a script (no retry loop)
-            const auto full = store->run(id);
-            out.insert(id, full.ok() ? full.value().script : QString());
-        }
-        store->closeThreadConnection();   // this pool thread may be reused by others
-        return out;
-    }));
+        });
 }
 
 void ResultsPlace::reingest(const QList<qint64> &runIds)
@@ -47,27 +42,26 @@ void ResultsPlace::reingest(const QList<qint64> &runIds)
     m_reingest->setEnabled(false);
     m_status->setText(tr("Reading accounting, GPU samples and output of %n run(s)…", nullptr, int(runIds.size())));
     RunStore *store = &m_services.store();
-    auto *watcher = new QFutureWatcher<QStringList>(this);
-    connect(watcher, &QFutureWatcher<QStringList>::finished, this, [this, watcher, runIds] {
-        watcher->deleteLater();
-        const QStringList errors = watcher->result();
-        --m_ingesting;
-        m_reingest->setEnabled(m_ingesting == 0);
-        Q_EMIT m_services.runsChanged(runIds);
-        if (!errors.isEmpty())
-            m_status->setText(tr("Ingest problems: %1").arg(errors.join(QStringLiteral("; "))));
-        Q_EMIT ingestFinished(errors);
-    });
-    watcher->setFuture(QtConcurrent::run(&backgroundPool(), [store, runIds] {
-        QStringList errors;
-        for (qint64 id : runIds) {
-            const IngestResult r = IngestService::ingestRun(*store, id);
-            if (!r.error.isEmpty())
-                errors << QStringLiteral("run %1: %2").arg(id).arg(r.error);
-        }
-        store->closeThreadConnection();   // this pool thread may be reused by others
-        return errors;
-    }));
+    runInBackground(
+        this,
+        [store, runIds] {
+            QStringList errors;
+            for (qint64 id : runIds) {
+                const IngestResult r = IngestService::ingestRun(*store, id);
+                if (!r.error.isEmpty())
+                    errors << QStringLiteral("run %1: %2").arg(id).arg(r.error);
+            }
+            store->closeThreadConnection();   // this pool thread may be reused by others
+            return errors;
+        },
+        [this, runIds](const QStringList &errors) {
+            --m_ingesting;
+            m_reingest->setEnabled(m_ingesting == 0);
+            Q_EMIT m_services.runsChanged(runIds);
+            if (!errors.isEmpty())
+                m_status->setText(tr("Ingest problems: %1").arg(errors.join(QStringLiteral("; "))));
+            Q_EMIT ingestFinished(errors);
+        });
 }
 
 }   // namespace scalelab

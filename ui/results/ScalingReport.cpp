@@ -146,18 +146,17 @@ QString chartsHtml(StudyCharts &charts, QList<QPair<QString, QImage>> &images)
 
 }   // namespace
 
-ReportInput loadReportInput(RunStore &store, qint64 studyId, HiddenRuns hidden)
+Result<ReportInput> loadReportInput(RunStore &store, qint64 studyId, HiddenRuns hidden)
 {
     ReportInput in;
     const auto study = store.study(studyId);
-    if (!study.ok()) {
-        in.error = QStringLiteral("scaling report: study %1: %2").arg(studyId).arg(study.errorText());
-        return in;
-    }
+    if (!study.ok())
+        return fail(study.error().code,
+                    QStringLiteral("scaling report: study %1: %2").arg(studyId).arg(study.errorText()));
     in.study = study.value();
     in.table = RunMetricsTable::load(store, studyId, hidden);
     if (!in.table.error.isEmpty())
-        in.error = QStringLiteral("scaling report: %1").arg(in.table.error);
+        return fail(ErrorCode::StoreFailed, QStringLiteral("scaling report: %1").arg(in.table.error));
     return in;
 }
 
@@ -192,7 +191,7 @@ ReportContent buildReportContent(const ReportInput &in)
     return content;
 }
 
-QString printReport(const ReportContent &content, const QString &pdfPath)
+Result<void> printReport(const ReportContent &content, const QString &pdfPath)
 {
     QTextDocument doc;
     doc.setDefaultFont(QFont(QStringLiteral("DejaVu Sans"), 9));
@@ -203,7 +202,7 @@ QString printReport(const ReportContent &content, const QString &pdfPath)
     // whole: a full disk or a kill leaves the previous report as it was.
     AtomicFile file(pdfPath);
     if (auto opened = file.open(); !opened)
-        return QStringLiteral("scaling report: %1").arg(opened.errorText());
+        return fail(ErrorCode::LocalFile, QStringLiteral("scaling report: %1").arg(opened.errorText()));
     {
         QPdfWriter writer(file.device());   // the PDF is complete when the writer is gone
         writer.setPageSize(QPageSize(QPageSize::A4));
@@ -215,21 +214,22 @@ QString printReport(const ReportContent &content, const QString &pdfPath)
         doc.print(&writer);
     }
     if (file.written() == 0)
-        return QStringLiteral("scaling report: nothing was printed into %1").arg(pdfPath);
+        return fail(ErrorCode::LocalFile, QStringLiteral("scaling report: nothing was printed into %1").arg(pdfPath));
     if (auto committed = file.commit(); !committed)
-        return QStringLiteral("scaling report: %1").arg(committed.errorText());
-    return {};
+        return fail(ErrorCode::LocalFile, QStringLiteral("scaling report: %1").arg(committed.errorText()));
+    return success();
 }
 
-QString writeScalingReport(RunStore &store, qint64 studyId, const QString &pdfPath)
+Result<void> writeScalingReport(RunStore &store, qint64 studyId, const QString &pdfPath)
 {
     if (!qobject_cast<QApplication *>(QCoreApplication::instance()))
-        return QStringLiteral("scaling report: needs a QApplication (the charts are widgets); "
-                              "run with QT_QPA_PLATFORM=offscreen when there is no display");
-    const ReportInput in = loadReportInput(store, studyId);
-    if (!in.error.isEmpty())
-        return in.error;
-    return printReport(buildReportContent(in), pdfPath);
+        return fail(ErrorCode::InvalidValue, QStringLiteral("scaling report: needs a QApplication (the charts are "
+                                                            "widgets); run with QT_QPA_PLATFORM=offscreen when there "
+                                                            "is no display"));
+    const auto in = loadReportInput(store, studyId);
+    if (!in)
+        return fail(in.error());
+    return printReport(buildReportContent(*in), pdfPath);
 }
 
 }   // namespace scalelab

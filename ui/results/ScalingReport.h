@@ -3,6 +3,7 @@
 
 #include "core/analysis/RunMetricsTable.h"
 #include "core/analysis/StudyScaling.h"
+#include "core/base/Result.h"
 #include "core/model/StudyRecord.h"
 
 #include <QImage>
@@ -18,10 +19,9 @@ class RunStore;
 struct ReportInput {
     StudyRecord study;
     RunMetricsTable table;
-    QString error;   // "" = read
 };
 // Hidden runs are left out unless asked for (Results' "Show hidden"), as in the charts.
-ReportInput loadReportInput(RunStore &store, qint64 studyId, HiddenRuns hidden = HiddenRuns::LeaveOut);
+Result<ReportInput> loadReportInput(RunStore &store, qint64 studyId, HiddenRuns hidden = HiddenRuns::LeaveOut);
 
 // The report's content: the scaling advisor's sentence and warnings, a
 // scaling table per GPU count (runtime, speedup, efficiency, throughput,
@@ -36,11 +36,11 @@ struct ReportContent {
 // GUI thread (the charts are widgets); needs a QApplication.
 ReportContent buildReportContent(const ReportInput &input);
 // Lays the content out and prints it to an A4 PDF; any thread (the document
-// is made there). "" or an error naming the file.
-QString printReport(const ReportContent &content, const QString &pdfPath);
+// is made there). A failure names the file (ErrorCode::LocalFile).
+Result<void> printReport(const ReportContent &content, const QString &pdfPath);
 
-// All three in a row (the CLI and tests). Returns "" or an error naming what failed.
-QString writeScalingReport(RunStore &store, qint64 studyId, const QString &pdfPath);
+// All three in a row (the CLI and tests); a failure names what failed.
+Result<void> writeScalingReport(RunStore &store, qint64 studyId, const QString &pdfPath);
 
 // The HTML parts (ScalingReportTables.cpp).
 namespace report {

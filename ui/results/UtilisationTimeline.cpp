@@ -4,20 +4,18 @@
 
 #include "core/ingest/IngestService.h"
 #include "core/store/RunStore.h"
-#include "ui/common/BackgroundPool.h"
+#include "ui/common/RunInBackground.h"
 #include "ui/results/ChartExporter.h"
 #include "ui/results/QCustomPlotInclude.h"
 #include "ui/results/RunColours.h"
 
 #include <QComboBox>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenu>
 #include <QScrollArea>
 #include <QTimeZone>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <cmath>
 
@@ -127,7 +125,7 @@ void UtilisationTimeline::setRuns(const QList<RunMetricsRow> &rows, RunStore &st
     for (const RunMetricsRow &r : rows)
         key += QByteArray::number(r.run.id) + ':' + r.stateText().toUtf8() + ':' + QByteArray::number(r.metrics.size())
                + ';';
-    if (key == m_key && (m_loading || !m_entries.isEmpty() || rows.isEmpty()))
+    if (key == m_key && (m_load.isLoading() || !m_entries.isEmpty() || rows.isEmpty()))
         return;   // the same runs as shown (or loading): a reload re-reads no sample file
     m_key = key;
     for (const RunMetricsRow &r : rows) {
@@ -141,19 +139,14 @@ void UtilisationTimeline::setRuns(const QList<RunMetricsRow> &rows, RunStore &st
         j.row = r;   // files are looked up in the worker
         jobs << j;
     }
-    const quint64 generation = ++m_generation;
-    m_loading = true;
     m_status->setText(tr("Reading GPU samples of %n run(s)…", nullptr, int(jobs.size())));
-    auto *watcher = new QFutureWatcher<QList<Entry>>(this);
-    connect(watcher, &QFutureWatcher<QList<Entry>>::finished, this, [this, watcher, generation] {
-        watcher->deleteLater();
-        if (generation != m_generation)
-            return;   // a newer selection replaced this one
-        m_loading = false;
-        setEntries(watcher->result());
-        Q_EMIT loaded();
-    });
-    watcher->setFuture(QtConcurrent::run(&backgroundPool(), loadAll, &store, jobs));
+    // A newer selection replaces this one: its samples are never drawn.
+    m_load.run(
+        this, [store = &store, jobs] { return loadAll(store, jobs); },
+        [this](const QList<Entry> &entries) {
+            setEntries(entries);
+            Q_EMIT loaded();
+        });
 }
 
 void UtilisationTimeline::setEntries(const QList<Entry> &entries)
@@ -181,7 +174,7 @@ void UtilisationTimeline::rebuild()
     m_lines.clear();
     m_texts.clear();
     m_lods.clear();
-    if (!m_loading)
+    if (!m_load.isLoading())
         m_status->setText(m_entries.isEmpty()
                               ? tr("Select runs in the table to see their GPU timelines.")
                               : tr("Drag or wheel to move/zoom time (all charts follow); hover for values."));

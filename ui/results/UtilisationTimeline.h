@@ -3,6 +3,7 @@
 
 #include "core/ingest/GpuSampleParser.h"
 #include "core/analysis/RunMetricsTable.h"
+#include "ui/common/RunInBackground.h"
 #include "ui/results/TimelineLod.h"
 
 #include <QList>
@@ -52,7 +53,7 @@ public:
     void setEntries(const QList<Entry> &entries);
     void setQuantity(Quantity q);
 
-    bool isLoading() const { return m_loading; }
+    bool isLoading() const { return m_load.isLoading(); }
     const QList<QCustomPlot *> &plots() const { return m_plots; }
     // Moves the shared tracker to time x (as the mouse does) and returns the
     // text shown in chart `plot`.
@@ -86,9 +87,8 @@ private:
     QList<QCPItemText *> m_texts;
     QList<QList<TimelineLod>> m_lods;   // per plot, per GPU graph (full resolution inside)
     Quantity m_q = Quantity::Util;
-    bool m_loading = false;
+    BackgroundLoader m_load;   // the samples of the newest selection
     bool m_syncing = false;
-    quint64 m_generation = 0;
     QByteArray m_key;   // the runs shown: setRuns with the same ones does nothing
 };
 

@@ -149,8 +149,8 @@ QAction *MainWindow::action(const QString &name) const
 
 void MainWindow::openConnections()
 {
-    if (const QString error = m_services.openConnections(this); !error.isEmpty())
-        statusBar()->showMessage(tr("Connections cannot be edited: %1").arg(error), 15000);
+    if (const auto opened = m_services.openConnections(this); !opened)
+        statusBar()->showMessage(tr("Connections cannot be edited: %1").arg(opened.errorText()), 15000);
 }
 
 void MainWindow::rebuildRecentMenu()

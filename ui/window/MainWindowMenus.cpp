@@ -100,8 +100,8 @@ void MainWindow::buildClustersMenu()
             &QAction::triggered, this, &MainWindow::openConnections);
     connect(addAction(clusters, QStringLiteral("addCluster"), tr("&Add cluster…"), {}), &QAction::triggered, this,
             [this] {
-                if (const QString e = m_services.openAddCluster(this); !e.isEmpty())
-                    statusBar()->showMessage(tr("Cannot add a cluster: %1").arg(e), 15000);
+                if (const auto opened = m_services.openAddCluster(this); !opened)
+                    statusBar()->showMessage(tr("Cannot add a cluster: %1").arg(opened.errorText()), 15000);
             });
     connect(addAction(clusters, QStringLiteral("refreshProfile"), tr("&Refresh profile from cluster"), {}),
             &QAction::triggered, this, [this] {

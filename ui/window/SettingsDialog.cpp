@@ -56,8 +56,8 @@ SettingsDialog::SettingsDialog(AppServices &services, QWidget *parent)
     auto *connections = new QPushButton(tr("Cluster connections…"));
     connections->setObjectName(QStringLiteral("connectionsButton"));
     connect(connections, &QPushButton::clicked, this, [this, connections] {
-        if (const QString error = m_services.openConnections(this); !error.isEmpty())
-            connections->setToolTip(tr("Connections cannot be edited: %1").arg(error));
+        if (const auto opened = m_services.openConnections(this); !opened)
+            connections->setToolTip(tr("Connections cannot be edited: %1").arg(opened.errorText()));
     });
     layout->addWidget(connections, 0, Qt::AlignLeft);
 
