@@ -341,8 +341,8 @@ QString unixText(const QString &input, ParsedSbatchScript &out)
                                                   "it with dos2unix or save it with Unix line endings."));
         text.replace(QLatin1String("\r\n"), QLatin1String("\n"));
     }
-    const QStringView first =
-        QStringView(text).left(text.indexOf(QLatin1Char('\n')) < 0 ? text.size() : text.indexOf(QLatin1Char('\n')));
+    const qsizetype firstEnd = text.indexOf(QLatin1Char('\n'));
+    const QStringView first = QStringView(text).left(firstEnd < 0 ? text.size() : firstEnd);
     if (!first.startsWith(QLatin1String("#!"))) {
         out.diagnostics << finding(Severity::Error, QStringLiteral("missing-shebang"), 1,
                                    QStringLiteral("The first line must start with #! and an interpreter (e.g. "
