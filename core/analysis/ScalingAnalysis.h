@@ -102,6 +102,11 @@ public:
     QString advice() const;
 
 private:
+    QList<ScalingRun> usableRuns(const QList<ScalingRun> &runs, QStringList &leftOut);
+    QList<ScalingRun> keepTimedRuns(const QList<ScalingRun> &usable, QStringList &leftOut);
+    void addPoints(const QList<ScalingRun> &usable);
+    void addSpeedups();
+    void addWarnings(const QStringList &leftOut);
     void fit();
     void predict();
     void recommend();
