@@ -37,21 +37,8 @@ void ScalingAnalysis::recommend()
         return;
     }
     const ScalingPoint &base = m_points.front();
-    const QString vsBase =
-        m_baselineGpus == 1 ? QString() : QStringLiteral(" the speed of %1").arg(gpuWord(m_baselineGpus));
-    const QString basisWord =
-        m_basis == ScalingBasis::Runtime ? QStringLiteral("runtime") : QStringLiteral("throughput");
-
     // Low utilisation and accuracy changes apply whatever the recommendation.
-    QStringList lowUtil;
-    for (const ScalingPoint &p : m_points)
-        if (p.meanGpuUtilPercent && *p.meanGpuUtilPercent < 50.0)
-            lowUtil.append(QStringLiteral("%1 on %2").arg(percent(*p.meanGpuUtilPercent / 100.0), gpuWord(p.gpus)));
-    if (!lowUtil.isEmpty())
-        m_warnings.append(QStringLiteral("Mean GPU utilisation was below 50 % (%1): the GPUs wait for data or "
-                                         "communication; a larger batch or more data-loader workers may help.")
-                              .arg(lowUtil.join(QStringLiteral(", "))));
-
+    warnLowUtilisation();
     if (m_points.size() == 1) {
         m_recommendedGpus = base.gpus;
         m_summary =
@@ -60,7 +47,6 @@ void ScalingAnalysis::recommend()
                 .arg(gpuWord(base.gpus * 2));
         return;
     }
-
     // Truthful about slowdowns first.
     QStringList slower;
     const ScalingPoint *best = &m_points[1];
@@ -72,30 +58,16 @@ void ScalingAnalysis::recommend()
             slower.append(QStringLiteral("%1 (%2)").arg(gpuWord(p.gpus), times(p.speedup)));
     }
     if (best->speedup <= 1.1) {
-        m_tooSmall = true;
-        m_recommendedGpus = m_baselineGpus;
-        if (!slower.isEmpty() && slower.size() == m_points.size() - 1)
-            m_summary = QStringLiteral(
-                            "More GPUs made this job slower than on %1: %2; the model is too small to scale: use %1.")
-                            .arg(gpuWord(m_baselineGpus), slower.join(QStringLiteral(", ")));
-        else if (!slower.isEmpty())
-            m_summary = QStringLiteral("%1 gave only %2 the speed of %3 and %4 slower: the model is too small to "
-                                       "scale: use %3.")
-                            .arg(gpuWord(best->gpus), times(best->speedup), gpuWord(m_baselineGpus),
-                                 slower.join(QStringLiteral(", "))
-                                     + (slower.size() == 1 ? QStringLiteral(" was") : QStringLiteral(" were")));
-        else
-            m_summary = QStringLiteral("%1 gave only %2 the speed of %3: the model is too small to scale: use %3.")
-                            .arg(gpuWord(best->gpus), times(best->speedup), gpuWord(m_baselineGpus));
+        summariseTooSmall(*best, slower);
         return;
     }
-
     const ScalingPoint *rec = &base;
     for (const ScalingPoint &p : m_points)
         if (p.efficiency >= m_threshold && p.speedup >= rec->speedup)
             rec = &p;
     m_recommendedGpus = rec->gpus;
-
+    const QString vsBase =
+        m_baselineGpus == 1 ? QString() : QStringLiteral(" the speed of %1").arg(gpuWord(m_baselineGpus));
     QString sentence;
     if (rec == &base) {
         const ScalingPoint &next = m_points[1];
@@ -104,67 +76,103 @@ void ScalingAnalysis::recommend()
                             percent(next.efficiency), percent(m_threshold));
     } else {
         sentence = QStringLiteral("%1: %2%3 at %4 efficiency")
-                       .arg(gpuWord(rec->gpus), times(rec->speedup), vsBase, percent(rec->efficiency));
-        // The next doubling: measured if it was run, else the Amdahl estimate.
-        const int next = rec->gpus * 2;
-        const ScalingPoint *measured = nullptr;
-        for (const ScalingPoint &p : m_points)
-            if (p.gpus == next)
-                measured = &p;
-        const ScalingPoint *predicted = nullptr;
-        for (const ScalingPoint &p : m_predictions)
-            if (p.gpus == next)
-                predicted = &p;
-        ScalingPoint fitted;   // a doubling inside the measured range that was not run
-        if (!measured && !predicted && m_amdahl) {
-            fitted.gpus = next;
-            fitted.predicted = true;
-            const double c = m_fitA + m_fitB / next;
-            fitted.speedup = cost(base, m_basis) / c;
-            if (m_basis == ScalingBasis::Runtime)
-                fitted.gpuHours = next * c / 3600.0;
-            predicted = &fitted;
-        }
-        const ScalingPoint *n2 = measured ? measured : predicted;
-        if (n2) {
-            const double gain = n2->speedup / rec->speedup - 1.0;
-            std::optional<double> costRatio;
-            // Measured: the GPU-hours as recorded; estimated: GPUs x predicted time.
-            if (measured && n2->gpuHours && rec->gpuHours && *rec->gpuHours > 0)
-                costRatio = *n2->gpuHours / *rec->gpuHours;
-            else
-                costRatio = (double(next) / rec->gpus) * (rec->speedup / n2->speedup);
-            const QString cost = QStringLiteral("%1 the GPU-hours").arg(times(*costRatio));
-            if (measured) {
-                if (gain >= 0)
-                    sentence +=
-                        QStringLiteral("; %1 gave %2 more speed for %3").arg(gpuWord(next), percent(gain), cost);
-                else
-                    sentence +=
-                        QStringLiteral("; %1 were %2 slower and took %3").arg(gpuWord(next), percent(-gain), cost);
-            } else {
-                sentence += QStringLiteral("; %1 would add about %2 speed for %3 (Amdahl estimate, serial fraction %4)")
-                                .arg(gpuWord(next), percent(std::max(0.0, gain)), cost)
-                                .arg(m_amdahl->serialFraction, 0, 'f', 2);
-            }
-        }
+                       .arg(gpuWord(rec->gpus), times(rec->speedup), vsBase, percent(rec->efficiency))
+                   + nextDoubling(*rec);
     }
     if (!slower.isEmpty())
         sentence +=
             QStringLiteral("; slower than %1: %2").arg(gpuWord(m_baselineGpus), slower.join(QStringLiteral(", ")));
     m_summary = sentence + u'.';
+    warnAccuracyAndFit(*rec);
+}
 
-    if (base.accuracy && rec->accuracy && rec != &base && *base.accuracy - *rec->accuracy > 0.01)
+void ScalingAnalysis::warnLowUtilisation()
+{
+    QStringList lowUtil;
+    for (const ScalingPoint &p : m_points)
+        if (p.meanGpuUtilPercent && *p.meanGpuUtilPercent < 50.0)
+            lowUtil.append(QStringLiteral("%1 on %2").arg(percent(*p.meanGpuUtilPercent / 100.0), gpuWord(p.gpus)));
+    if (!lowUtil.isEmpty())
+        m_warnings.append(QStringLiteral("Mean GPU utilisation was below 50 % (%1): the GPUs wait for data or "
+                                         "communication; a larger batch or more data-loader workers may help.")
+                              .arg(lowUtil.join(QStringLiteral(", "))));
+}
+
+// No GPU count gave more than 1.1x: the smallest one is the advice.
+void ScalingAnalysis::summariseTooSmall(const ScalingPoint &best, const QStringList &slower)
+{
+    m_tooSmall = true;
+    m_recommendedGpus = m_baselineGpus;
+    if (!slower.isEmpty() && slower.size() == m_points.size() - 1)
+        m_summary =
+            QStringLiteral("More GPUs made this job slower than on %1: %2; the model is too small to scale: use %1.")
+                .arg(gpuWord(m_baselineGpus), slower.join(QStringLiteral(", ")));
+    else if (!slower.isEmpty())
+        m_summary = QStringLiteral("%1 gave only %2 the speed of %3 and %4 slower: the model is too small to "
+                                   "scale: use %3.")
+                        .arg(gpuWord(best.gpus), times(best.speedup), gpuWord(m_baselineGpus),
+                             slower.join(QStringLiteral(", "))
+                                 + (slower.size() == 1 ? QStringLiteral(" was") : QStringLiteral(" were")));
+    else
+        m_summary = QStringLiteral("%1 gave only %2 the speed of %3: the model is too small to scale: use %3.")
+                        .arg(gpuWord(best.gpus), times(best.speedup), gpuWord(m_baselineGpus));
+}
+
+// What the next doubling after the recommendation gives: measured if it was run, else the Amdahl estimate.
+QString ScalingAnalysis::nextDoubling(const ScalingPoint &rec) const
+{
+    const ScalingPoint &base = m_points.front();
+    const int next = rec.gpus * 2;
+    const ScalingPoint *measured = nullptr;
+    for (const ScalingPoint &p : m_points)
+        if (p.gpus == next)
+            measured = &p;
+    const ScalingPoint *predicted = nullptr;
+    for (const ScalingPoint &p : m_predictions)
+        if (p.gpus == next)
+            predicted = &p;
+    ScalingPoint fitted;   // a doubling inside the measured range that was not run
+    if (!measured && !predicted && m_amdahl) {
+        fitted.gpus = next;
+        fitted.predicted = true;
+        const double c = m_fitA + m_fitB / next;
+        fitted.speedup = cost(base, m_basis) / c;
+        if (m_basis == ScalingBasis::Runtime)
+            fitted.gpuHours = next * c / 3600.0;
+        predicted = &fitted;
+    }
+    const ScalingPoint *n2 = measured ? measured : predicted;
+    if (!n2)
+        return {};
+    const double gain = n2->speedup / rec.speedup - 1.0;
+    // Measured: the GPU-hours as recorded; estimated: GPUs x predicted time.
+    const double costRatio = measured && n2->gpuHours && rec.gpuHours && *rec.gpuHours > 0
+                                 ? *n2->gpuHours / *rec.gpuHours
+                                 : (double(next) / rec.gpus) * (rec.speedup / n2->speedup);
+    const QString cost = QStringLiteral("%1 the GPU-hours").arg(times(costRatio));
+    if (measured && gain >= 0)
+        return QStringLiteral("; %1 gave %2 more speed for %3").arg(gpuWord(next), percent(gain), cost);
+    if (measured)
+        return QStringLiteral("; %1 were %2 slower and took %3").arg(gpuWord(next), percent(-gain), cost);
+    return QStringLiteral("; %1 would add about %2 speed for %3 (Amdahl estimate, serial fraction %4)")
+        .arg(gpuWord(next), percent(std::max(0.0, gain)), cost)
+        .arg(m_amdahl->serialFraction, 0, 'f', 2);
+}
+
+void ScalingAnalysis::warnAccuracyAndFit(const ScalingPoint &rec)
+{
+    const ScalingPoint &base = m_points.front();
+    if (base.accuracy && rec.accuracy && &rec != &base && *base.accuracy - *rec.accuracy > 0.01)
         m_warnings.append(QStringLiteral("Accuracy fell from %1 on %2 to %3 on %4: the global batch grows with the "
                                          "GPU count; scale the learning rate or train longer.")
                               .arg(*base.accuracy, 0, 'f', 3)
                               .arg(gpuWord(base.gpus))
-                              .arg(*rec->accuracy, 0, 'f', 3)
-                              .arg(gpuWord(rec->gpus)));
+                              .arg(*rec.accuracy, 0, 'f', 3)
+                              .arg(gpuWord(rec.gpus)));
     if (m_amdahl && m_amdahl->points > 2 && m_amdahl->r2 < 0.8)
         m_warnings.append(
             QStringLiteral("The %1 do not follow Amdahl's law well (R² %2): treat the estimate with care.")
-                .arg(basisWord == QLatin1String("runtime") ? QStringLiteral("runtimes") : QStringLiteral("throughputs"))
+                .arg(m_basis == ScalingBasis::Runtime ? QStringLiteral("runtimes") : QStringLiteral("throughputs"))
                 .arg(m_amdahl->r2, 0, 'f', 2));
 }
 
