@@ -8,6 +8,8 @@
 #include <QHash>
 #include <QString>
 
+#include <optional>
+
 namespace scalelab {
 
 // Talks to Slurm on one cluster through a RemoteExecutor and keeps the run
@@ -61,6 +63,9 @@ public:
 
 private:
     Result<QString> remoteDirFor(const RunRecord &run);
+    std::optional<SubmitOutcome> sendableProblem(qint64 runId, const RunRecord &run) const;
+    std::optional<SubmitOutcome> uploadBeforeSbatch(qint64 runId, const RunRecord &run, const QString &dir);
+    SubmitOutcome recordSbatchReply(qint64 runId, const RemoteResult &r);
     ReconcileOutcome lookUpByToken(const RunRecord &run, const QString &remoteDir, bool attemptRecent);
 
     RemoteExecutor &m_exec;
