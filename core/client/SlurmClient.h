@@ -6,6 +6,7 @@
 #include "core/client/SlurmClientResults.h"
 
 #include <QHash>
+#include <QSet>
 #include <QString>
 
 #include <optional>
@@ -66,6 +67,8 @@ private:
     std::optional<SubmitOutcome> sendableProblem(qint64 runId, const RunRecord &run) const;
     std::optional<SubmitOutcome> uploadBeforeSbatch(qint64 runId, const RunRecord &run, const QString &dir);
     SubmitOutcome recordSbatchReply(qint64 runId, const RemoteResult &r);
+    bool pollQueue(const QHash<QString, RunRecord> &byJob, QSet<QString> &inQueue, PollResult &result);
+    void pollAccounting(const QHash<QString, RunRecord> &byJob, const QStringList &gone, PollResult &result);
     ReconcileOutcome lookUpByToken(const RunRecord &run, const QString &remoteDir, bool attemptRecent);
 
     RemoteExecutor &m_exec;
