@@ -111,20 +111,66 @@ std::optional<MetricAggregation> LogMetricExtractor::aggregationFromId(const QSt
     return std::nullopt;
 }
 
-QString LogMetricExtractor::literalOf(const QString &regex)
-{
+namespace {
+
+// The longest run of fixed characters of a regex, read left to right.
+struct LiteralRuns {
     QString best, cur;
     int depth = 0;
-    auto endRun = [&] {
+
+    void endRun()
+    {
         if (cur.size() > best.size())
             best = cur;
         cur.clear();
-    };
-    auto popOptional = [&] {   // the char before ?, *, {0,..} may be absent
+    }
+    void popOptional()   // the char before ?, *, {0,..} may be absent
+    {
         if (!cur.isEmpty())
             cur.chop(1);
         endRun();
-    };
+    }
+    void add(QChar c)
+    {
+        if (depth == 0)
+            cur += c;
+        else
+            endRun();
+    }
+};
+
+// The index of the ']' closing the character class opened at i.
+qsizetype classEnd(const QString &regex, qsizetype i)
+{
+    const qsizetype n = regex.size();
+    qsizetype j = i + 1;
+    if (j < n && regex[j] == u'^')
+        ++j;
+    if (j < n && regex[j] == u']')
+        ++j;
+    for (; j < n && regex[j] != u']'; ++j)
+        if (regex[j] == u'\\')
+            ++j;
+    return j;
+}
+
+// Inline flags "(?i)" or "(?i:" at i make the text case-insensitive.
+bool opensCaseless(const QString &regex, qsizetype i)
+{
+    const qsizetype n = regex.size();
+    if (i + 1 >= n || regex[i + 1] != u'?')
+        return false;
+    for (qsizetype j = i + 2; j < n && regex[j].isLetter(); ++j)
+        if (regex[j] == u'i')
+            return true;
+    return false;
+}
+
+}   // namespace
+
+QString LogMetricExtractor::literalOf(const QString &regex)
+{
+    LiteralRuns runs;
     const qsizetype n = regex.size();
     for (qsizetype i = 0; i < n; ++i) {
         const QChar c = regex[i];
@@ -132,79 +178,39 @@ QString LogMetricExtractor::literalOf(const QString &regex)
             if (i + 1 >= n)
                 break;
             const QChar e = regex[++i];
-            if (e.isLetterOrNumber()) {   // \d, \s, \b, \1, \n ...: not a fixed char here
-                endRun();
-                continue;
-            }
-            if (depth == 0)
-                cur += e;
+            if (e.isLetterOrNumber())   // \d, \s, \b, \1, \n ...: not a fixed char here
+                runs.endRun();
             else
-                endRun();
-            continue;
-        }
-        if (c == u'[') {
-            endRun();
-            qsizetype j = i + 1;
-            if (j < n && regex[j] == u'^')
-                ++j;
-            if (j < n && regex[j] == u']')
-                ++j;
-            for (; j < n && regex[j] != u']'; ++j)
-                if (regex[j] == u'\\')
-                    ++j;
-            i = j;
-            continue;
-        }
-        if (c == u'(') {
-            endRun();
-            if (i + 1 < n && regex[i + 1] == u'?') {
-                // Inline flags "(?i)" or "(?i:" make the text case-insensitive.
-                qsizetype j = i + 2;
-                while (j < n && regex[j].isLetter()) {
-                    if (regex[j] == u'i')
-                        return {};
-                    ++j;
-                }
-            }
-            ++depth;
-            continue;
-        }
-        if (c == u')') {
-            endRun();
-            depth = std::max(0, depth - 1);
-            continue;
-        }
-        if (c == u'|') {
-            if (depth == 0)
+                runs.add(e);
+        } else if (c == u'[') {
+            runs.endRun();
+            i = classEnd(regex, i);
+        } else if (c == u'(') {
+            runs.endRun();
+            if (opensCaseless(regex, i))
+                return {};
+            ++runs.depth;
+        } else if (c == u')') {
+            runs.endRun();
+            runs.depth = std::max(0, runs.depth - 1);
+        } else if (c == u'|') {
+            if (runs.depth == 0)
                 return {};   // either side may match: no text is certain
-            endRun();
-            continue;
-        }
-        if (c == u'.' || c == u'^' || c == u'$') {
-            endRun();
-            continue;
-        }
-        if (c == u'?' || c == u'*') {
-            popOptional();
-            continue;
-        }
-        if (c == u'{') {
-            popOptional();
+            runs.endRun();
+        } else if (c == u'.' || c == u'^' || c == u'$' || c == u'+') {
+            runs.endRun();
+        } else if (c == u'?' || c == u'*') {
+            runs.popOptional();
+        } else if (c == u'{') {
+            runs.popOptional();
             while (i < n && regex[i] != u'}')
                 ++i;
-            continue;
+        } else {
+            runs.add(c);
         }
-        if (c == u'+') {
-            endRun();
-            continue;
-        }
-        if (depth == 0)
-            cur += c;
-        else
-            endRun();
     }
-    endRun();
-    return best;
+    runs.endRun();
+    return runs.best;
 }
 
 LogMetricExtractor::LogMetricExtractor(const QList<MetricPattern> &userPatterns, bool includeBuiltins, bool rank0Only)
