@@ -234,12 +234,14 @@ LogMetricExtractor::LogMetricExtractor(const QList<MetricPattern> &userPatterns,
         const QString where = user ? QStringLiteral("patterns[%1]").arg(i - firstUser) : QStringLiteral("builtin");
         if (user && p.rule.isEmpty())
             p.rule = where;
-        auto fail = [&](const QString &field, const QString &msg) {
-            m_diagnostics.append(
-                {Severity::Error, QStringLiteral("metric-pattern-invalid"), where + u'.' + field, 0, 0, msg, {}});
-        };
         if (p.name.trimmed().isEmpty()) {
-            fail(QStringLiteral("name"), QStringLiteral("%1: the metric pattern has no name; give it one").arg(where));
+            m_diagnostics.append({Severity::Error,
+                                  QStringLiteral("metric-pattern-invalid"),
+                                  where + QStringLiteral(".name"),
+                                  0,
+                                  0,
+                                  QStringLiteral("%1: the metric pattern has no name; give it one").arg(where),
+                                  {}});
             continue;
         }
         if (user && i - firstUser >= kMaxUserPatterns) {
@@ -256,86 +258,102 @@ LogMetricExtractor::LogMetricExtractor(const QList<MetricPattern> &userPatterns,
                                   {}});
             break;
         }
-        Compiled c;
-        int captures = 0;
-        if (user) {
-            // A researcher's regex runs in linear time (RE2) or not at all.
-            auto compiled = UserRegex::compile(p.regex);
-            if (!compiled) {
-                fail(QStringLiteral("regex"),
-                     QStringLiteral("metric '%1': %2").arg(InputLimits::quoted(p.name), compiled.errorText()));
-                continue;
-            }
-            captures = compiled->captureCount();
-            c.user = std::move(*compiled);
-        } else {
-            c.re = QRegularExpression(p.regex);
-            if (!c.re.isValid()) {
-                fail(QStringLiteral("regex"),
-                     QStringLiteral("metric '%1': the regex is invalid at offset %2: %3; fix the pattern")
-                         .arg(p.name)
-                         .arg(c.re.patternErrorOffset())
-                         .arg(c.re.errorString()));
-                continue;
-            }
-            captures = c.re.captureCount();
-            c.re.optimize();
-        }
-        const int needed = std::max({p.valueGroup + (p.ratio ? 1 : 0), p.stepGroup, p.rankGroup});
-        if (!p.ncclTable && (p.valueGroup < 1 || captures < needed)) {
-            fail(QStringLiteral("regex"),
-                 QStringLiteral("metric '%1': the regex needs %2 capture group(s) around the number, it has %3; "
-                                "put ( ) around the value")
-                     .arg(p.name)
-                     .arg(needed)
-                     .arg(captures));
-            continue;
-        }
-        c.pattern = p;
-        c.numberBefore = p.numberBefore.toUtf8();
-        c.stepLiteral = p.stepLiteral.toUtf8();
-        for (const QString &x : p.excludeIf)
-            c.exclude.append(x.toUtf8());
-        c.literal =
-            (!p.numberBefore.isEmpty() ? p.numberBefore : (p.literal.isEmpty() ? literalOf(p.regex) : p.literal))
-                .toUtf8();
-        const QByteArray anchor = p.anchor.isEmpty() ? c.literal : p.anchor.toUtf8();
-        if (!p.ratio && p.valueGroup == 1 && p.stepGroup == 0 && p.rankGroup == 0 && p.form == ValueForm::Number
-            && p.numberBefore.isEmpty()) {
-            c.fast = LiteralNumberMatcher::fromRegex(p.regex);
-            // "Train Epoch: 1 [...]\tLoss: 0.5": the frequent line gets the regex-free form too.
-            if (!c.fast && !user && p.regex.startsWith(QLatin1String("Train Epoch: [0-9]+ .*\\sLoss: "))) {
-                c.fast =
-                    LiteralNumberMatcher::fromRegex(QStringLiteral("\tLoss: ") + p.regex.mid(p.regex.indexOf(u'(')));
-                c.alsoRequired = "Train Epoch: ";
-            }
-        }
-        c.metric = int(m_metricNames.indexOf(p.name));
-        if (c.metric < 0) {
-            c.metric = int(m_metricNames.size());
-            m_metricNames.append(p.name);
-        }
-        const int index = int(m_patterns.size());
-        m_patterns.append(c);
-        if (p.ncclTable)
-            continue;   // read from the whole log, not per line
-        auto it = groupOf.find(anchor);
-        if (it == groupOf.end()) {
-            it = groupOf.insert(anchor, int(m_groups.size()));
-            m_groups.append({anchor, {}});
-        }
-        m_groups[*it].patterns.append(index);
-        if (user && c.literal.isEmpty())
-            m_diagnostics.append({Severity::Info,
-                                  QStringLiteral("metric-pattern-slow"),
-                                  where + QStringLiteral(".regex"),
-                                  0,
-                                  0,
-                                  QStringLiteral("metric '%1': the regex has no fixed text, so every line is "
-                                                 "matched against it; a literal word in it makes ingest faster")
-                                      .arg(p.name),
-                                  {}});
+        if (const std::optional<Compiled> c = compile(p, user, where))
+            addPattern(*c, user, where, groupOf);
     }
+}
+
+// A pattern's regex compiled and its fixed texts found; nothing (and an error) when it cannot be used.
+std::optional<LogMetricExtractor::Compiled> LogMetricExtractor::compile(const MetricPattern &p, bool user,
+                                                                        const QString &where)
+{
+    auto fail = [&](const QString &msg) {
+        m_diagnostics.append({Severity::Error,
+                              QStringLiteral("metric-pattern-invalid"),
+                              where + QStringLiteral(".regex"),
+                              0,
+                              0,
+                              msg,
+                              {}});
+        return std::nullopt;
+    };
+    Compiled c;
+    int captures = 0;
+    if (user) {
+        // A researcher's regex runs in linear time (RE2) or not at all.
+        auto compiled = UserRegex::compile(p.regex);
+        if (!compiled)
+            return fail(QStringLiteral("metric '%1': %2").arg(InputLimits::quoted(p.name), compiled.errorText()));
+        captures = compiled->captureCount();
+        c.user = std::move(*compiled);
+    } else {
+        c.re = QRegularExpression(p.regex);
+        if (!c.re.isValid())
+            return fail(QStringLiteral("metric '%1': the regex is invalid at offset %2: %3; fix the pattern")
+                            .arg(p.name)
+                            .arg(c.re.patternErrorOffset())
+                            .arg(c.re.errorString()));
+        captures = c.re.captureCount();
+        c.re.optimize();
+    }
+    const int needed = std::max({p.valueGroup + (p.ratio ? 1 : 0), p.stepGroup, p.rankGroup});
+    if (!p.ncclTable && (p.valueGroup < 1 || captures < needed))
+        return fail(QStringLiteral("metric '%1': the regex needs %2 capture group(s) around the number, it has %3; "
+                                   "put ( ) around the value")
+                        .arg(p.name)
+                        .arg(needed)
+                        .arg(captures));
+    c.pattern = p;
+    c.numberBefore = p.numberBefore.toUtf8();
+    c.stepLiteral = p.stepLiteral.toUtf8();
+    for (const QString &x : p.excludeIf)
+        c.exclude.append(x.toUtf8());
+    c.literal =
+        (!p.numberBefore.isEmpty() ? p.numberBefore : (p.literal.isEmpty() ? literalOf(p.regex) : p.literal)).toUtf8();
+    if (!p.ratio && p.valueGroup == 1 && p.stepGroup == 0 && p.rankGroup == 0 && p.form == ValueForm::Number
+        && p.numberBefore.isEmpty()) {
+        c.fast = LiteralNumberMatcher::fromRegex(p.regex);
+        // "Train Epoch: 1 [...]\tLoss: 0.5": the frequent line gets the regex-free form too.
+        if (!c.fast && !user && p.regex.startsWith(QLatin1String("Train Epoch: [0-9]+ .*\\sLoss: "))) {
+            c.fast = LiteralNumberMatcher::fromRegex(QStringLiteral("\tLoss: ") + p.regex.mid(p.regex.indexOf(u'(')));
+            c.alsoRequired = "Train Epoch: ";
+        }
+    }
+    return c;
+}
+
+// The compiled pattern under its metric, and in the group of its anchor text.
+void LogMetricExtractor::addPattern(const Compiled &compiled, bool user, const QString &where,
+                                    QHash<QByteArray, int> &groupOf)
+{
+    Compiled c = compiled;
+    const MetricPattern &p = c.pattern;
+    const QByteArray anchor = p.anchor.isEmpty() ? c.literal : p.anchor.toUtf8();
+    c.metric = int(m_metricNames.indexOf(p.name));
+    if (c.metric < 0) {
+        c.metric = int(m_metricNames.size());
+        m_metricNames.append(p.name);
+    }
+    const int index = int(m_patterns.size());
+    m_patterns.append(c);
+    if (p.ncclTable)
+        return;   // read from the whole log, not per line
+    auto it = groupOf.find(anchor);
+    if (it == groupOf.end()) {
+        it = groupOf.insert(anchor, int(m_groups.size()));
+        m_groups.append({anchor, {}});
+    }
+    m_groups[*it].patterns.append(index);
+    if (user && c.literal.isEmpty())
+        m_diagnostics.append({Severity::Info,
+                              QStringLiteral("metric-pattern-slow"),
+                              where + QStringLiteral(".regex"),
+                              0,
+                              0,
+                              QStringLiteral("metric '%1': the regex has no fixed text, so every line is "
+                                             "matched against it; a literal word in it makes ingest faster")
+                                  .arg(p.name),
+                              {}});
 }
 
 // Values of one rule in one line (ANSI already removed).

@@ -161,6 +161,8 @@ private:
         int rank;
         int pattern;
     };
+    std::optional<Compiled> compile(const MetricPattern &p, bool user, const QString &where);
+    void addPattern(const Compiled &c, bool user, const QString &where, QHash<QByteArray, int> &groupOf);
     int matchSegment(const Compiled &c, std::string_view line, SegmentMatch *out, int max, bool *tooLong) const;
     LogMetric aggregate(const QList<Hit> &hits, const char *begin, QHash<qint64, qint64> &lineOf) const;
 
