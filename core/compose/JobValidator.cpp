@@ -305,7 +305,8 @@ void checkPartition(const JobSpec &spec, const ClusterProfile &profile, const La
     jobrules::checkPartitionSettings(spec, profile, g, alternative, out);
 }
 
-void checkLaunch(const JobSpec &spec, const ClusterProfile &profile, const LaunchGeometry &g, Diagnostics &out)
+// A single-node framework asked for more GPUs than one node has.
+void checkFrameworkSpan(const JobSpec &spec, const ClusterProfile &profile, const LaunchGeometry &g, Diagnostics &out)
 {
     const int cap = g.partition ? g.partition->gpusPerNode : 0;
     const bool multiNode = g.nodes > 1 || (cap > 0 && spec.gpus > cap);
@@ -336,6 +337,11 @@ void checkLaunch(const JobSpec &spec, const ClusterProfile &profile, const Launc
                                 QStringLiteral("use %1").arg(frameworkName(*alt))}
                            : Fix{});
     }
+}
+
+// The launcher: one the framework is started with, and one that can span the nodes.
+void checkLauncher(const JobSpec &spec, const LaunchGeometry &g, Diagnostics &out)
+{
     if (spec.launcher && !launchersFor(spec.framework).contains(*spec.launcher)) {
         const Launcher def = defaultLauncher(spec.framework);
         out << diag(Severity::Error, "launcher-mismatch", "launcher",
@@ -351,6 +357,12 @@ void checkLaunch(const JobSpec &spec, const ClusterProfile &profile, const Launc
                         .arg(g.nodes),
                     Fix{QStringLiteral("launcher"), QStringLiteral("srun"), QStringLiteral("use srun")});
     }
+}
+
+// GPUs over nodes: evenly, no node without a GPU, no more nodes than needed.
+void checkNodeSpread(const JobSpec &spec, const LaunchGeometry &g, Diagnostics &out)
+{
+    const int cap = g.partition ? g.partition->gpusPerNode : 0;
     if (spec.gpus > 0 && g.nodes > 0 && spec.gpus % g.nodes != 0) {
         const int even = g.gpusPerNode * g.nodes;
         out << diag(Severity::Error, "gpus-uneven", "gpus",
@@ -376,6 +388,13 @@ void checkLaunch(const JobSpec &spec, const ClusterProfile &profile, const Launc
                             .arg(g.nodes),
                         Fix{QStringLiteral("nodes"), QString(), QStringLiteral("derive nodes from GPUs"), true});
     }
+}
+
+void checkLaunch(const JobSpec &spec, const ClusterProfile &profile, const LaunchGeometry &g, Diagnostics &out)
+{
+    checkFrameworkSpan(spec, profile, g, out);
+    checkLauncher(spec, g, out);
+    checkNodeSpread(spec, g, out);
     if (profile.cpusPerGpuBroken && spec.cpusPerGpu > 0) {
         out << diag(Severity::Info, "site-cpus-per-gpu", SpecField::cpusPerGpu,
                     QStringLiteral("%1: --cpus-per-gpu breaks direct GPU-to-GPU communication here, so CPUs are "
