@@ -88,6 +88,7 @@ void checkGpuLimits(const JobSpec &spec, const ClusterProfile &profile, const La
 {
     const Partition &p = *g.partition;
     const QString pn = p.name;
+    const QosLimits *qos = p.qos.isEmpty() ? nullptr : profile.qosNamed(p.qos);
     if (p.maxGpusPerJob > 0 && spec.gpus > p.maxGpusPerJob) {
         const bool byQos = qos && qos->maxGpusPerJob == p.maxGpusPerJob;
         out << diag(
