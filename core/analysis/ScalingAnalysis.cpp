@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // ScalingAnalysis: the runs into points (medians of repeats, speedup, efficiency),
-// the Amdahl fit and its predictions. The advice and the overlaps of runs on shared
-// nodes are in ScalingAnalysisAdvice.cpp and ScalingAnalysisOverlaps.cpp.
+// the Amdahl fit and its predictions. The advice is in ScalingAnalysisAdvice.cpp; the
+// overlaps of runs on shared nodes are RunOverlaps.
 #include "core/analysis/ScalingAnalysis.h"
 
+#include "core/analysis/RunOverlaps.h"
 #include "core/analysis/ScalingAnalysisInternal.h"
 
 #include <QMap>
@@ -101,7 +102,7 @@ ScalingAnalysis ScalingAnalysis::analyze(const QList<ScalingRun> &runs, double e
     ScalingAnalysis a;
     a.m_threshold = efficiencyThreshold;
     a.m_givenRuns = int(runs.size());
-    a.m_overlaps = findOverlaps(runs);
+    a.m_overlaps = RunOverlaps::find(runs);
     QStringList leftOut;
     QList<ScalingRun> usable = a.usableRuns(runs, leftOut);
     const bool allRuntime =

@@ -433,18 +433,48 @@ ScanResult scanFunctions(const QString &text)
     return FunctionScanner(text).run();
 }
 
-// Today's long functions in ui/ and app/: another branch (shortui) is
-// shortening them. An entry is "file:function name"; remove it with the cut.
-const QStringList &knownLongOutsideCore()
+// Today's long functions outside this branch's reach, each "file:function
+// name"; remove an entry with the cut (the test says when one is short now).
+// ui/ and app/: the shortui branch is shortening them. The two in core/ are
+// being rewritten by other branches (launchers: the launch walker;
+// metricreaders: the log scan), so they are cut there.
+const QStringList &knownLongFunctions()
 {
     static const QStringList known = {
+        u"app/GuiMain.cpp:GuiMain::run"_s,
+        u"app/cli/CliMain.cpp:CliMain::route"_s,
+        u"app/cli/DiscoverCommands.cpp:DiscoverCommands::discover"_s,
+        u"app/cli/MetricsCommand.cpp:MetricsCommand::run"_s,
+        u"app/cli/RunCommands.cpp:SlurmCommands::status"_s,
+        u"app/cli/SlurmCommands.cpp:SlurmCommands::study"_s,
+        u"app/cli/SlurmCommands.cpp:submitSpecs"_s,
+        u"core/ingest/LogMetricExtraction.cpp:LogMetricExtractor::extract"_s,
+        u"core/scriptimport/LaunchLineParser.cpp:walk"_s,
+        u"ui/cluster/AddClusterReviewPage.cpp:AddClusterReviewPage::editedProfile"_s,
+        u"ui/cluster/AddClusterWizard.cpp:AddClusterWizard::startDiscovery"_s,
+        u"ui/cluster/ConnectionsDialog.cpp:ConnectionsDialog::ConnectionsDialog"_s,
+        u"ui/cluster/ConnectionsDialogTest.cpp:ConnectionsDialog::startTest"_s,
+        u"ui/cluster/HostKeyDialog.cpp:HostKeyDialog::HostKeyDialog"_s,
+        u"ui/compose/ComposePlace.cpp:ComposePlace::ComposePlace"_s,
+        u"ui/compose/JobForm.cpp:JobForm::JobForm"_s,
+        u"ui/compose/ScalingStudyDialog.cpp:ScalingStudyDialog::ScalingStudyDialog"_s,
+        u"ui/jobs/JobsModel.cpp:JobsModel::runData"_s,
+        u"ui/jobs/JobsPlace.cpp:JobsPlace::JobsPlace"_s,
+        u"ui/results/ResultsPlace.cpp:ResultsPlace::buildUi"_s,
+        u"ui/results/ScalingReport.cpp:buildReportContent"_s,
+        u"ui/results/ScalingReportTables.cpp:scalingTableHtml"_s,
+        u"ui/results/UtilisationTimeline.cpp:UtilisationTimeline::rebuild"_s,
+        u"ui/window/MainWindowMenus.cpp:MainWindow::buildMenus"_s,
     };
     return known;
 }
 
+// The sources checked: this tree, or another one named by SCALELAB_SOURCE_ROOT
+// (to count the long functions of another branch).
 QString repoRoot()
 {
-    return QDir(QStringLiteral(SCALELAB_TESTS_DIR "/..")).canonicalPath();
+    const QString other = qEnvironmentVariable("SCALELAB_SOURCE_ROOT");
+    return QDir(other.isEmpty() ? QStringLiteral(SCALELAB_TESTS_DIR "/..") : other).canonicalPath();
 }
 
 QStringList productFiles()
@@ -625,7 +655,7 @@ void TestFunctionLength::productFunctionsAreShort()
             if (span.length() > 150)
                 ++counts.second;
             const QString key = file + u':' + span.name;
-            if (knownLongOutsideCore().contains(key)) {
+            if (knownLongFunctions().contains(key)) {
                 seenKnown.insert(key);
                 continue;
             }
@@ -639,9 +669,9 @@ void TestFunctionLength::productFunctionsAreShort()
     for (auto it = countsByRoom.cbegin(); it != countsByRoom.cend(); ++it)
         qInfo("%s: %d functions over 80 lines, %d over 150", qPrintable(it.key()), it.value().first,
               it.value().second);
-    for (const QString &key : knownLongOutsideCore())
+    for (const QString &key : knownLongFunctions())
         if (!seenKnown.contains(key))
-            qInfo("%s is short now or gone: remove it from knownLongOutsideCore()", qPrintable(key));
+            qInfo("%s is short now or gone: remove it from knownLongFunctions()", qPrintable(key));
     for (const QString &offender : offenders)
         qWarning("%s", qPrintable(offender));
     QVERIFY2(offenders.isEmpty(), qPrintable(u"%1 functions over %2 lines: cut them into named steps or tables "
