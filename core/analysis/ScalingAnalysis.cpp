@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // ScalingAnalysis: the runs into points (medians of repeats, speedup, efficiency),
-// the Amdahl fit and its predictions. The advice is in ScalingAnalysisAdvice.cpp; the
+// the Amdahl fit and its predictions. The advice in words is ScalingAdvice; the
 // overlaps of runs on shared nodes are RunOverlaps.
 #include "core/analysis/ScalingAnalysis.h"
 
 #include "core/analysis/RunOverlaps.h"
+#include "core/analysis/ScalingAdvice.h"
 #include "core/analysis/ScalingAnalysisInternal.h"
 
 #include <QMap>
@@ -97,6 +98,13 @@ ScalingPoint pointOf(int gpus, const QList<ScalingRun> &repeats)
 
 }   // namespace
 
+QString ScalingAnalysis::advice() const
+{
+    QStringList parts{m_summary};
+    parts.append(m_warnings);
+    return parts.join(u' ');
+}
+
 ScalingAnalysis ScalingAnalysis::analyze(const QList<ScalingRun> &runs, double efficiencyThreshold)
 {
     ScalingAnalysis a;
@@ -119,7 +127,11 @@ ScalingAnalysis ScalingAnalysis::analyze(const QList<ScalingRun> &runs, double e
         a.fit();
         a.predict();
     }
-    a.recommend();
+    const ScalingAdvice words(a, a.m_fitA, a.m_fitB);
+    a.m_summary = words.summary();
+    a.m_warnings = words.warnings();
+    a.m_recommendedGpus = words.recommendedGpus();
+    a.m_tooSmall = words.tooSmallToScale();
     a.addWarnings(leftOut);
     return a;
 }

@@ -106,12 +106,7 @@ private:
     void addSpeedups();
     void addWarnings(const QStringList &leftOut);
     void fit();
-    void warnLowUtilisation();
-    void summariseTooSmall(const ScalingPoint &best, const QStringList &slower);
-    QString nextDoubling(const ScalingPoint &rec) const;
-    void warnAccuracyAndFit(const ScalingPoint &rec);
     void predict();
-    void recommend();
 
     QList<ScalingPoint> m_points;
     QList<ScalingPoint> m_predictions;

@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// ScalingAnalysis: the advice in words (which GPU count to use, what the next doubling
-// costs, low utilisation, accuracy, a poor fit), apart from the numbers it is built from.
-#include "core/analysis/ScalingAnalysis.h"
+#include "core/analysis/ScalingAdvice.h"
 
 #include "core/analysis/ScalingAnalysisInternal.h"
 
@@ -23,14 +21,20 @@ QString times(double x)
 
 }   // namespace
 
-QString ScalingAnalysis::advice() const
+ScalingAdvice::ScalingAdvice(const ScalingAnalysis &analysis, double fitA, double fitB)
+    : m_points(analysis.points())
+    , m_predictions(analysis.predictions())
+    , m_amdahl(analysis.amdahl())
+    , m_fitA(fitA)
+    , m_fitB(fitB)
+    , m_basis(analysis.basis())
+    , m_baselineGpus(analysis.baselineGpus())
+    , m_threshold(analysis.efficiencyThreshold())
 {
-    QStringList parts{m_summary};
-    parts.append(m_warnings);
-    return parts.join(u' ');
+    recommend();
 }
 
-void ScalingAnalysis::recommend()
+void ScalingAdvice::recommend()
 {
     if (m_points.isEmpty()) {
         m_summary = QStringLiteral("No finished run to compare: submit the job at one GPU count and let it complete.");
@@ -86,7 +90,7 @@ void ScalingAnalysis::recommend()
     warnAccuracyAndFit(*rec);
 }
 
-void ScalingAnalysis::warnLowUtilisation()
+void ScalingAdvice::warnLowUtilisation()
 {
     QStringList lowUtil;
     for (const ScalingPoint &p : m_points)
@@ -99,7 +103,7 @@ void ScalingAnalysis::warnLowUtilisation()
 }
 
 // No GPU count gave more than 1.1x: the smallest one is the advice.
-void ScalingAnalysis::summariseTooSmall(const ScalingPoint &best, const QStringList &slower)
+void ScalingAdvice::summariseTooSmall(const ScalingPoint &best, const QStringList &slower)
 {
     m_tooSmall = true;
     m_recommendedGpus = m_baselineGpus;
@@ -119,7 +123,7 @@ void ScalingAnalysis::summariseTooSmall(const ScalingPoint &best, const QStringL
 }
 
 // What the next doubling after the recommendation gives: measured if it was run, else the Amdahl estimate.
-QString ScalingAnalysis::nextDoubling(const ScalingPoint &rec) const
+QString ScalingAdvice::nextDoubling(const ScalingPoint &rec) const
 {
     const ScalingPoint &base = m_points.front();
     const int next = rec.gpus * 2;
@@ -159,7 +163,7 @@ QString ScalingAnalysis::nextDoubling(const ScalingPoint &rec) const
         .arg(m_amdahl->serialFraction, 0, 'f', 2);
 }
 
-void ScalingAnalysis::warnAccuracyAndFit(const ScalingPoint &rec)
+void ScalingAdvice::warnAccuracyAndFit(const ScalingPoint &rec)
 {
     const ScalingPoint &base = m_points.front();
     if (base.accuracy && rec.accuracy && &rec != &base && *base.accuracy - *rec.accuracy > 0.01)
