@@ -534,7 +534,7 @@ QString repeatedLines(const QString &line, int count)
 }   // namespace
 
 class TestFunctionLength : public QObject {
-    Q_OBJECT
+    SOME_MACRO
 
 private slots:
     void scannerMeasuresAFunction();
@@ -594,8 +594,8 @@ void g()
 void TestFunctionLength::scannerReadsClassesAndInitialiserLists()
 {
     const QString text = uR"FIXTURE(template <typename T = int>
-class Box : public QObject {
-    Q_OBJECT
+class Box : public Base {
+    SOME_MACRO
 public:
     Box(int a, int b)
         : m_a{a}
