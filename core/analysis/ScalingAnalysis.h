@@ -75,8 +75,6 @@ enum class ScalingBasis { Runtime, Throughput };
 class ScalingAnalysis {
 public:
     static ScalingAnalysis analyze(const QList<ScalingRun> &runs, double efficiencyThreshold = 0.7);
-    // Pairs of runs (completed or not) that shared a node while both ran.
-    static QList<RunOverlap> findOverlaps(const QList<ScalingRun> &runs);
 
     const QList<ScalingPoint> &points() const { return m_points; }   // measured, by GPU count
     const QList<ScalingPoint> &predictions() const { return m_predictions; }   // 2x and 4x the largest
@@ -102,9 +100,13 @@ public:
     QString advice() const;
 
 private:
+    QList<ScalingRun> usableRuns(const QList<ScalingRun> &runs, QStringList &leftOut);
+    QList<ScalingRun> keepTimedRuns(const QList<ScalingRun> &usable, QStringList &leftOut);
+    void addPoints(const QList<ScalingRun> &usable);
+    void addSpeedups();
+    void addWarnings(const QStringList &leftOut);
     void fit();
     void predict();
-    void recommend();
 
     QList<ScalingPoint> m_points;
     QList<ScalingPoint> m_predictions;

@@ -2,7 +2,7 @@
 #pragma once
 
 // Internal to core/analysis: the words and the cost of a point that the
-// analysis (ScalingAnalysis.cpp) and its advice (ScalingAnalysisAdvice.cpp)
+// analysis (ScalingAnalysis.cpp) and its advice (ScalingAdvice.cpp)
 // both use.
 
 #include "core/analysis/ScalingAnalysis.h"

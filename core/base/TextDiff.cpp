@@ -2,6 +2,7 @@
 #include "core/base/TextDiff.h"
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 namespace scalelab {
@@ -40,17 +41,34 @@ TextDiffResult TextDiff::diff(const QString &left, const QString &right)
     return diffLines(split(left), split(right));
 }
 
-TextDiffResult TextDiff::diffLines(const QStringList &a, const QStringList &b)
+namespace {
+
+using Trace = std::vector<std::vector<int>>;
+
+// "All removed, all added": still a correct (if long) diff.
+TextDiffResult replaceAll(const QStringList &a, const QStringList &b)
+{
+    TextDiffResult r;
+    for (int i = 0; i < a.size(); ++i)
+        r.lines.append({DiffLine::Kind::Removed, a[i], i + 1, 0});
+    for (int j = 0; j < b.size(); ++j)
+        r.lines.append({DiffLine::Kind::Added, b[j], 0, j + 1});
+    r.removed = int(a.size());
+    r.added = int(b.size());
+    return r;
+}
+
+// Myers' forward pass: trace[d] = the furthest x reached on each diagonal k
+// after d edits. Returns the number of edits, or nothing when the trace would
+// grow too big (very different large texts).
+std::optional<int> forwardPass(const QStringList &a, const QStringList &b, Trace &trace)
 {
     const int n = int(a.size());
     const int m = int(b.size());
     const int max = n + m;
     const int offset = max + 1;
-    // trace[d] = the furthest x reached on each diagonal k after d edits.
-    std::vector<std::vector<int>> trace;
     std::vector<int> v(size_t(2 * max + 3), 0);
-    int found = -1;
-    for (int d = 0; d <= max && found < 0; ++d) {
+    for (int d = 0; d <= max; ++d) {
         for (int k = -d; k <= d; k += 2) {
             int x;
             if (k == -d || (k != d && v[size_t(offset + k - 1)] < v[size_t(offset + k + 1)]))
@@ -64,28 +82,23 @@ TextDiffResult TextDiff::diffLines(const QStringList &a, const QStringList &b)
             }
             v[size_t(offset + k)] = x;
             if (x >= n && y >= m) {
-                found = d;
-                break;
+                trace.push_back(v);
+                return d;
             }
         }
         trace.push_back(v);
-        // Very different large texts: stop before the trace gets huge and
-        // report "all removed, all added", still a correct (if long) diff.
-        if (found < 0 && double(trace.size()) * double(v.size()) > 3e7) {
-            TextDiffResult r;
-            for (int i = 0; i < n; ++i)
-                r.lines.append({DiffLine::Kind::Removed, a[i], i + 1, 0});
-            for (int j = 0; j < m; ++j)
-                r.lines.append({DiffLine::Kind::Added, b[j], 0, j + 1});
-            r.removed = n;
-            r.added = m;
-            return r;
-        }
+        if (double(trace.size()) * double(v.size()) > 3e7)
+            return std::nullopt;
     }
+    return std::nullopt;
+}
 
-    // Walk back from (n, m) to (0, 0), collecting the edit script in reverse.
+// Walks back from (n, m) to (0, 0), collecting the edit script in reverse.
+QList<DiffLine> walkBack(const QStringList &a, const QStringList &b, const Trace &trace, int found)
+{
+    const int offset = int(a.size() + b.size()) + 1;
     QList<DiffLine> rev;
-    int x = n, y = m;
+    int x = int(a.size()), y = int(b.size());
     for (int d = found; d > 0; --d) {
         const std::vector<int> &prev = trace[size_t(d - 1)];
         const int k = x - y;
@@ -114,7 +127,18 @@ TextDiffResult TextDiff::diffLines(const QStringList &a, const QStringList &b)
         --y;
         rev.append({DiffLine::Kind::Same, a[x], x + 1, y + 1});
     }
+    return rev;
+}
 
+}   // namespace
+
+TextDiffResult TextDiff::diffLines(const QStringList &a, const QStringList &b)
+{
+    Trace trace;
+    const std::optional<int> found = forwardPass(a, b, trace);
+    if (!found)
+        return replaceAll(a, b);
+    const QList<DiffLine> rev = walkBack(a, b, trace, *found);
     TextDiffResult r;
     r.lines.reserve(rev.size());
     for (auto it = rev.crbegin(); it != rev.crend(); ++it)

@@ -131,79 +131,106 @@ Result<QString> SlurmClient::remoteDirFor(const RunRecord &run)
     return m_home + QLatin1Char('/') + runsRoot() + QLatin1Char('/') + run.token;
 }
 
+namespace {
+
+SubmitOutcome refused(const QString &message)
+{
+    return SubmitOutcome{SubmitOutcome::Kind::Refused, {}, message, false};
+}
+
+SubmitOutcome notSent(const QString &message)
+{
+    return SubmitOutcome{SubmitOutcome::Kind::NotSent, {}, message, false};
+}
+
+}   // namespace
+
 SubmitOutcome SlurmClient::submit(qint64 runId, const QString &afterJobId)
 {
-    using K = SubmitOutcome::Kind;
-    auto refuse = [](const QString &m) { return SubmitOutcome{K::Refused, {}, m, false}; };
     const auto stored = m_store.run(runId);
     if (!stored)
-        return refuse(stored.error().message);
+        return refused(stored.error().message);
     const RunRecord run = *stored;
+    if (auto problem = sendableProblem(runId, run))
+        return *problem;
+    const Result<QString> dirResult = remoteDirFor(run);
+    if (!dirResult)
+        return notSent(dirResult.error().message);
+    const QString dir = *dirResult;
+    if (auto problem = uploadBeforeSbatch(runId, run, dir))
+        return *problem;
+    // (c) From here sbatch may run: record that BEFORE sending, so a crash
+    // leaves "unknown" (reconcile) and never a silent second submission.
+    if (auto e = m_store.setSubmitState(runId, SubmitState::Unknown, QStringLiteral("sbatch sent, no reply yet")); !e)
+        return refused(e.error().message);
+    m_exec.reached(SubmitStep::UnknownStored);
+    const RemoteResult r = m_exec.run(
+        {QStringLiteral("sh"), QStringLiteral("-c"), submitShellBody(dir, run.token, afterJobId)}, kSbatchTimeoutMs);
+    m_exec.reached(SubmitStep::SbatchReturned);
+    return recordSbatchReply(runId, r);
+}
+
+// Why a run cannot be sent as it is stored: already sent, rejected, another cluster's, no script.
+std::optional<SubmitOutcome> SlurmClient::sendableProblem(qint64 runId, const RunRecord &run) const
+{
     switch (run.submitState) {
     case SubmitState::Intent:
     case SubmitState::Uploaded:
         break;
     case SubmitState::Submitted:
     case SubmitState::Reconciled:
-        return refuse(QStringLiteral("run %1 was already submitted as job %2").arg(runId).arg(run.jobId));
+        return refused(QStringLiteral("run %1 was already submitted as job %2").arg(runId).arg(run.jobId));
     case SubmitState::Rejected:
-        return refuse(
+        return refused(
             QStringLiteral("run %1 was rejected by Slurm; create a new run with a corrected spec").arg(runId));
     case SubmitState::Unknown:
-        return refuse(QStringLiteral("run %1 may already have been submitted; reconcile it first").arg(runId));
+        return refused(QStringLiteral("run %1 may already have been submitted; reconcile it first").arg(runId));
     }
     if (!run.clusterAlias.isEmpty() && run.clusterAlias != m_alias)
-        return refuse(QStringLiteral("run %1 belongs to cluster %2, not %3").arg(runId).arg(run.clusterAlias, m_alias));
+        return refused(
+            QStringLiteral("run %1 belongs to cluster %2, not %3").arg(runId).arg(run.clusterAlias, m_alias));
     if (!RemoteValidation::isRunToken(run.token))
-        return refuse(QStringLiteral("run %1 has an invalid token \"%2\"").arg(runId).arg(run.token));
+        return refused(QStringLiteral("run %1 has an invalid token \"%2\"").arg(runId).arg(run.token));
     if (run.script.trimmed().isEmpty())
-        return refuse(QStringLiteral("run %1 has no rendered script").arg(runId));
+        return refused(QStringLiteral("run %1 has no rendered script").arg(runId));
+    return std::nullopt;
+}
 
-    const Result<QString> dirResult = remoteDirFor(run);
-    if (!dirResult)
-        return SubmitOutcome{K::NotSent, {}, dirResult.error().message, false};
-    const QString dir = *dirResult;
+// Everything before sbatch: nothing here can create a job. Returns the outcome when it stops.
+std::optional<SubmitOutcome> SlurmClient::uploadBeforeSbatch(qint64 runId, const RunRecord &run, const QString &dir)
+{
     // (a) Store writes before anything can create a job: a failure stops here
     // with nothing sent, and the run stays as it was (intent/uploaded).
     if (run.remoteDir != dir)
         if (auto e = m_store.setRemoteDir(runId, dir); !e)
-            return refuse(e.error().message);
+            return refused(e.error().message);
     m_exec.reached(SubmitStep::DirectoryStored);
-
     // (b) directory + script. Nothing here can create a job, so failures are NotSent.
     if (auto e = m_exec.mkdirs(dir); !e)
-        return SubmitOutcome{
-            K::NotSent, {}, QStringLiteral("creating %1 failed: %2").arg(dir, e.error().message), false};
+        return notSent(QStringLiteral("creating %1 failed: %2").arg(dir, e.error().message));
     if (auto e = m_exec.upload(dir + QLatin1Char('/') + scriptFileName(), run.script.toUtf8(), 0644); !e)
-        return SubmitOutcome{
-            K::NotSent, {}, QStringLiteral("uploading the job script failed: %1").arg(e.error().message), false};
+        return notSent(QStringLiteral("uploading the job script failed: %1").arg(e.error().message));
     if (auto e = m_store.setSubmitState(runId, SubmitState::Uploaded); !e)
-        return refuse(e.error().message);
+        return refused(e.error().message);
     m_exec.reached(SubmitStep::ScriptUploaded);
-
     // Which Slurm will run it: probed once per client (per connection) and
     // kept with the run before sending, so a failed write sends nothing.
     // Not known (an odd sbatch, a brief outage): the run is sent without it.
     if (const Result<QString> slurmVersion = detectVersion(); slurmVersion)
         if (auto e = m_store.setSlurmVersion(runId, *slurmVersion); !e)
-            return refuse(e.error().message);
-
+            return refused(e.error().message);
     // A run withdrawn while its script was uploading stays unsent.
     if (const auto again = m_store.run(runId); again.ok() && again.value().submitState == SubmitState::Rejected)
-        return refuse(QStringLiteral("run %1 was withdrawn: %2").arg(runId).arg(again.value().rejection));
+        return refused(QStringLiteral("run %1 was withdrawn: %2").arg(runId).arg(again.value().rejection));
+    return std::nullopt;
+}
 
-    // (c) From here sbatch may run: record that BEFORE sending, so a crash
-    // leaves "unknown" (reconcile) and never a silent second submission.
-    if (auto e = m_store.setSubmitState(runId, SubmitState::Unknown, QStringLiteral("sbatch sent, no reply yet")); !e)
-        return refuse(e.error().message);
-    m_exec.reached(SubmitStep::UnknownStored);
-    const RemoteResult r = m_exec.run(
-        {QStringLiteral("sh"), QStringLiteral("-c"), submitShellBody(dir, run.token, afterJobId)}, kSbatchTimeoutMs);
-    m_exec.reached(SubmitStep::SbatchReturned);
-
-    // (d) After sbatch the stored state is "unknown". Each write below only
-    // narrows it; when one fails the run stays "unknown" and reconcile()
-    // resolves it from the remote jobid file, so the outcome is Unknown.
+// (d) After sbatch the stored state is "unknown". Each write below only
+// narrows it; when one fails the run stays "unknown" and reconcile()
+// resolves it from the remote jobid file, so the outcome is Unknown.
+SubmitOutcome SlurmClient::recordSbatchReply(qint64 runId, const RemoteResult &r)
+{
+    using K = SubmitOutcome::Kind;
     auto unresolved = [&](const QString &what, const Error &e, const QString &jobId = {}) {
         return SubmitOutcome{
             K::Unknown, jobId,

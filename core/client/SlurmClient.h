@@ -6,7 +6,10 @@
 #include "core/client/SlurmClientResults.h"
 
 #include <QHash>
+#include <QSet>
 #include <QString>
+
+#include <optional>
 
 namespace scalelab {
 
@@ -61,6 +64,11 @@ public:
 
 private:
     Result<QString> remoteDirFor(const RunRecord &run);
+    std::optional<SubmitOutcome> sendableProblem(qint64 runId, const RunRecord &run) const;
+    std::optional<SubmitOutcome> uploadBeforeSbatch(qint64 runId, const RunRecord &run, const QString &dir);
+    SubmitOutcome recordSbatchReply(qint64 runId, const RemoteResult &r);
+    bool pollQueue(const QHash<QString, RunRecord> &byJob, QSet<QString> &inQueue, PollResult &result);
+    void pollAccounting(const QHash<QString, RunRecord> &byJob, const QStringList &gone, PollResult &result);
     ReconcileOutcome lookUpByToken(const RunRecord &run, const QString &remoteDir, bool attemptRecent);
 
     RemoteExecutor &m_exec;

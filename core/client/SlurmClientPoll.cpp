@@ -40,7 +40,24 @@ PollResult SlurmClient::pollOnce()
     result.activeRuns = int(byJob.size());
     if (byJob.isEmpty())
         return result;
+    QSet<QString> inQueue;
+    if (!pollQueue(byJob, inQueue, result))
+        return result;
+    QStringList gone;
+    for (auto it = byJob.constBegin(); it != byJob.constEnd(); ++it)
+        if (!inQueue.contains(it.key()))
+            gone << it.key();
+    if (gone.isEmpty())
+        return result;
+    std::sort(gone.begin(), gone.end(),
+              [](const QString &a, const QString &b) { return a.toLongLong() < b.toLongLong(); });
+    pollAccounting(byJob, gone, result);
+    return result;
+}
 
+// The jobs still in the queue, their states stored; false when squeue could not be read.
+bool SlurmClient::pollQueue(const QHash<QString, RunRecord> &byJob, QSet<QString> &inQueue, PollResult &result)
+{
     // One squeue for the user: filtered by slurmctld, unlike a -j list.
     const RemoteResult sq = m_exec.run(queryArgv({QStringLiteral("squeue"), QStringLiteral("--me"),
                                                   QStringLiteral("--noheader"), SqueueParser::formatArgument()}),
@@ -49,22 +66,21 @@ PollResult SlurmClient::pollOnce()
     if (!sq.transportOk()) {
         result.transportError = sq.transportError;
         result.message = QStringLiteral("squeue: %1").arg(sq.transportError);
-        return result;
+        return false;
     }
     const auto parsed = SqueueParser().parse(sq.out, sq.err);
     if (parsed.controllerDown) {
         result.controllerDown = true;
         result.message = parsed.controllerMessage;
-        return result;
+        return false;
     }
     if (sq.exitCode != 0) {
         result.message =
             QStringLiteral("squeue failed (exit %1): %2").arg(sq.exitCode).arg(RemoteValidation::sanitize(sq.err, 400));
-        return result;
+        return false;
     }
     result.diagnostics << parsed.diagnostics;
 
-    QSet<QString> inQueue;
     for (const SqueueRow &row : parsed.rows) {
         const auto it = byJob.constFind(row.jobId);
         if (it == byJob.constEnd())
@@ -80,16 +96,12 @@ PollResult SlurmClient::pollOnce()
         else if (*changed)
             result.updates << RunStateUpdate{it->id, row.jobId, it->state, row.state, reason, false};
     }
+    return true;
+}
 
-    QStringList gone;
-    for (auto it = byJob.constBegin(); it != byJob.constEnd(); ++it)
-        if (!inQueue.contains(it.key()))
-            gone << it.key();
-    if (gone.isEmpty())
-        return result;
-    std::sort(gone.begin(), gone.end(),
-              [](const QString &a, const QString &b) { return a.toLongLong() < b.toLongLong(); });
-
+// The final states of the jobs that left the queue; the ones sacct does not know yet are missing.
+void SlurmClient::pollAccounting(const QHash<QString, RunRecord> &byJob, const QStringList &gone, PollResult &result)
+{
     // One sacct for every job that left the queue (with steps: MaxRSS lives there).
     QStringList args{QStringLiteral("sacct"), QStringLiteral("--jobs=") + gone.join(QLatin1Char(','))};
     args << SacctParser::formatArguments();
@@ -101,7 +113,7 @@ PollResult SlurmClient::pollOnce()
                                                 .arg(sa.exitCode)
                                                 .arg(RemoteValidation::sanitize(sa.err, 400))
                                           : QStringLiteral("sacct: %1").arg(sa.transportError);
-        return result;
+        return;
     }
     const auto acct = SacctParser().parse(sa.out);
     result.diagnostics << acct.diagnostics;
@@ -132,10 +144,9 @@ PollResult SlurmClient::pollOnce()
         }
         result.updates << RunStateUpdate{it->id, rec.jobId, it->state, rec.state, cleanReason(rec.reason), true};
     }
-    for (const QString &id : std::as_const(gone))
+    for (const QString &id : gone)
         if (!seen.contains(id))
             result.missingJobs << id;
-    return result;
 }
 
 Result<QString> SlurmClient::cancel(qint64 runId)

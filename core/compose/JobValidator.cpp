@@ -82,36 +82,12 @@ const Partition *suggestPartition(const JobSpec &spec, const ClusterProfile &pro
     return best;
 }
 
-void checkPartition(const JobSpec &spec, const ClusterProfile &profile, const LaunchGeometry &g, Diagnostics &out)
+// GPUs per job: the partition's limit, its QOS's, its minimum.
+void checkGpuLimits(const JobSpec &spec, const ClusterProfile &profile, const LaunchGeometry &g,
+                    const jobrules::Alternative &alternative, Diagnostics &out)
 {
     const Partition &p = *g.partition;
     const QString pn = p.name;
-    if (!p.unknown.isEmpty()) {
-        // A number nobody knows is never turned into a finding: say which
-        // checks are skipped and how to learn the values.
-        out << diag(Severity::Info, "limit-unknown", "partition",
-                    QStringLiteral("%1 does not know partition %2's %3, so those checks are skipped. "
-                                   "`scalelab discover` reads them from the cluster.")
-                        .arg(profile.name, pn, p.unknown.join(QStringLiteral(", "))));
-    }
-    const bool gpusKnown = p.isKnown(QStringLiteral("gpusPerNode"));
-    const bool maxNodesKnown = p.isKnown(QStringLiteral("maxNodes"));
-    if (p.gpusPerNode <= 0 && gpusKnown) {
-        const Partition *alt = suggestPartition(spec, profile, pn);
-        out << diag(Severity::Error, "partition-no-gpus", "partition",
-                    QStringLiteral("Partition %1 has no GPUs.%2").arg(pn, suggestionText(alt)), partitionFix(alt));
-        return;
-    }
-    const Partition *alt = nullptr;
-    bool altComputed = false;
-    auto alternative = [&]() {
-        if (!altComputed) {
-            alt = suggestPartition(spec, profile, pn);
-            altComputed = true;
-        }
-        return alt;
-    };
-
     const QosLimits *qos = p.qos.isEmpty() ? nullptr : profile.qosNamed(p.qos);
     if (p.maxGpusPerJob > 0 && spec.gpus > p.maxGpusPerJob) {
         const bool byQos = qos && qos->maxGpusPerJob == p.maxGpusPerJob;
@@ -138,6 +114,14 @@ void checkPartition(const JobSpec &spec, const ClusterProfile &profile, const La
                         .arg(suggestionText(alternative())),
                     partitionFix(alternative()));
     }
+}
+
+// More GPUs per node than a node of the partition has.
+void checkGpusPerNode(const JobSpec &spec, const LaunchGeometry &g, Diagnostics &out)
+{
+    const Partition &p = *g.partition;
+    const QString pn = p.name;
+    const bool gpusKnown = p.isKnown(QStringLiteral("gpusPerNode"));
     if (gpusKnown && g.gpusPerNode > p.gpusPerNode && frameworkSpansNodes(spec.framework)) {
         const int needed = (g.gpus + p.gpusPerNode - 1) / p.gpusPerNode;
         Fix fix;
@@ -154,6 +138,14 @@ void checkPartition(const JobSpec &spec, const ClusterProfile &profile, const La
                         .arg(how),
                     fix);
     }
+}
+
+// Node count against the partition's bounds; partial nodes of a whole-node partition.
+void checkNodes(const LaunchGeometry &g, const jobrules::Alternative &alternative, Diagnostics &out)
+{
+    const Partition &p = *g.partition;
+    const QString pn = p.name;
+    const bool maxNodesKnown = p.isKnown(QStringLiteral("maxNodes"));
     if (maxNodesKnown && g.nodes > p.maxNodes) {
         out << diag(Severity::Error, "nodes-exceeded", "nodes",
                     QStringLiteral("%1 nodes needed but partition %2 allows at most %3.%4")
@@ -182,7 +174,13 @@ void checkPartition(const JobSpec &spec, const ClusterProfile &profile, const La
                         .arg(suggestionText(alternative())),
                     partitionFix(alternative()));
     }
-    // Time.
+}
+
+// The time limit: missing, malformed, over the partition's; a test partition named as such.
+void checkTime(const JobSpec &spec, const LaunchGeometry &g, const jobrules::Alternative &alternative, Diagnostics &out)
+{
+    const Partition &p = *g.partition;
+    const QString pn = p.name;
     if (spec.time.trimmed().isEmpty()) {
         const QString max = p.maxTimeSeconds > 0                   ? SlurmTime::format(p.maxTimeSeconds)
                             : p.isKnown(QStringLiteral("maxTime")) ? QStringLiteral("unlimited")
@@ -221,8 +219,13 @@ void checkPartition(const JobSpec &spec, const ClusterProfile &profile, const La
                     QStringLiteral("Partition %1 is for short tests (at most %2): use it to check the job starts, "
                                    "not for the scaling runs themselves.")
                         .arg(pn, SlurmTime::format(p.maxTimeSeconds)));
+}
 
-    // CPUs and memory per node.
+// CPUs and memory per node.
+void checkCpusAndMemory(const JobSpec &spec, const ClusterProfile &profile, const LaunchGeometry &g, Diagnostics &out)
+{
+    const Partition &p = *g.partition;
+    const QString pn = p.name;
     const int cpusPerNode = g.cpusPerTask * g.tasksPerNode;
     if (p.cpusPerNode > 0 && cpusPerNode > p.cpusPerNode && g.gpusPerNode <= p.gpusPerNode) {
         const int fitting = std::max(1, p.cpusPerNode / std::max(1, g.gpusPerNode));
@@ -265,10 +268,46 @@ void checkPartition(const JobSpec &spec, const ClusterProfile &profile, const La
                         .arg(value),
                     Fix{QStringLiteral("memory"), value, QStringLiteral("set memory to %1").arg(value)});
     }
+}
+
+void checkPartition(const JobSpec &spec, const ClusterProfile &profile, const LaunchGeometry &g, Diagnostics &out)
+{
+    const Partition &p = *g.partition;
+    const QString pn = p.name;
+    if (!p.unknown.isEmpty()) {
+        // A number nobody knows is never turned into a finding: say which
+        // checks are skipped and how to learn the values.
+        out << diag(Severity::Info, "limit-unknown", "partition",
+                    QStringLiteral("%1 does not know partition %2's %3, so those checks are skipped. "
+                                   "`scalelab discover` reads them from the cluster.")
+                        .arg(profile.name, pn, p.unknown.join(QStringLiteral(", "))));
+    }
+    if (p.gpusPerNode <= 0 && p.isKnown(QStringLiteral("gpusPerNode"))) {
+        const Partition *alt = suggestPartition(spec, profile, pn);
+        out << diag(Severity::Error, "partition-no-gpus", "partition",
+                    QStringLiteral("Partition %1 has no GPUs.%2").arg(pn, suggestionText(alt)), partitionFix(alt));
+        return;
+    }
+    // The partition to suggest instead, looked for once and only when a finding needs it.
+    const Partition *alt = nullptr;
+    bool altComputed = false;
+    const jobrules::Alternative alternative = [&]() {
+        if (!altComputed) {
+            alt = suggestPartition(spec, profile, pn);
+            altComputed = true;
+        }
+        return alt;
+    };
+    checkGpuLimits(spec, profile, g, alternative, out);
+    checkGpusPerNode(spec, g, out);
+    checkNodes(g, alternative, out);
+    checkTime(spec, g, alternative, out);
+    checkCpusAndMemory(spec, profile, g, out);
     jobrules::checkPartitionSettings(spec, profile, g, alternative, out);
 }
 
-void checkLaunch(const JobSpec &spec, const ClusterProfile &profile, const LaunchGeometry &g, Diagnostics &out)
+// A single-node framework asked for more GPUs than one node has.
+void checkFrameworkSpan(const JobSpec &spec, const ClusterProfile &profile, const LaunchGeometry &g, Diagnostics &out)
 {
     const int cap = g.partition ? g.partition->gpusPerNode : 0;
     const bool multiNode = g.nodes > 1 || (cap > 0 && spec.gpus > cap);
@@ -299,6 +338,11 @@ void checkLaunch(const JobSpec &spec, const ClusterProfile &profile, const Launc
                                 QStringLiteral("use %1").arg(frameworkName(*alt))}
                            : Fix{});
     }
+}
+
+// The launcher: one the framework is started with, and one that can span the nodes.
+void checkLauncher(const JobSpec &spec, const LaunchGeometry &g, Diagnostics &out)
+{
     if (spec.launcher && !launchersFor(spec.framework).contains(*spec.launcher)) {
         const Launcher def = defaultLauncher(spec.framework);
         out << diag(Severity::Error, "launcher-mismatch", "launcher",
@@ -314,6 +358,12 @@ void checkLaunch(const JobSpec &spec, const ClusterProfile &profile, const Launc
                         .arg(g.nodes),
                     Fix{QStringLiteral("launcher"), QStringLiteral("srun"), QStringLiteral("use srun")});
     }
+}
+
+// GPUs over nodes: evenly, no node without a GPU, no more nodes than needed.
+void checkNodeSpread(const JobSpec &spec, const LaunchGeometry &g, Diagnostics &out)
+{
+    const int cap = g.partition ? g.partition->gpusPerNode : 0;
     if (spec.gpus > 0 && g.nodes > 0 && spec.gpus % g.nodes != 0) {
         const int even = g.gpusPerNode * g.nodes;
         out << diag(Severity::Error, "gpus-uneven", "gpus",
@@ -339,6 +389,13 @@ void checkLaunch(const JobSpec &spec, const ClusterProfile &profile, const Launc
                             .arg(g.nodes),
                         Fix{QStringLiteral("nodes"), QString(), QStringLiteral("derive nodes from GPUs"), true});
     }
+}
+
+void checkLaunch(const JobSpec &spec, const ClusterProfile &profile, const LaunchGeometry &g, Diagnostics &out)
+{
+    checkFrameworkSpan(spec, profile, g, out);
+    checkLauncher(spec, g, out);
+    checkNodeSpread(spec, g, out);
     if (profile.cpusPerGpuBroken && spec.cpusPerGpu > 0) {
         out << diag(Severity::Info, "site-cpus-per-gpu", SpecField::cpusPerGpu,
                     QStringLiteral("%1: --cpus-per-gpu breaks direct GPU-to-GPU communication here, so CPUs are "

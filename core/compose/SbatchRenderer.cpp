@@ -241,13 +241,12 @@ QString gpuSamplesFilePrefix()
     return QStringLiteral("scalelab-gpu-");
 }
 
-QString renderSbatch(const JobSpec &spec, const ClusterProfile &profile)
+namespace {
+
+// The header: what the script is, then the #SBATCH options.
+void appendHeader(QStringList &l, const JobSpec &spec, const ClusterProfile &profile, const LaunchGeometry &g,
+                  const GpuType *type)
 {
-    const LaunchGeometry g = computeGeometry(spec, profile);
-    const GpuType *type = g.partition ? profile.gpuType(g.partition->gpuType) : nullptr;
-    const bool amd = type && type->vendor == GpuVendor::Amd;
-    QStringList l;
-    l.reserve(64);
     l << QStringLiteral("#!/bin/bash")
       << QStringLiteral("# Composed by ScaleLab %1 for %2 (profile %3).")
              .arg(QStringLiteral(SCALELAB_VERSION), profile.name, profile.id)
@@ -276,18 +275,12 @@ QString renderSbatch(const JobSpec &spec, const ClusterProfile &profile)
         l << QStringLiteral("#SBATCH --mem=%1")
                  .arg(ShellQuote::isPlain(spec.memory.trimmed()) ? spec.memory.trimmed() : QStringLiteral("INVALID"));
     l << QStringLiteral("#SBATCH --output=%1").arg(outputFilePattern()) << QString();
+}
 
-    l << QStringLiteral("set -o pipefail")
-      << QStringLiteral("echo \"scalelab: job $SLURM_JOB_ID started $(date -Is) on $SLURM_JOB_NODELIST\"")
-      << QStringLiteral(
-             "echo \"scalelab: geometry gpus=%1 nodes=%2 tasks_per_node=%3 procs_per_node=%4 cpus_per_task=%5\"")
-             .arg(spec.gpus)
-             .arg(g.nodes)
-             .arg(g.tasksPerNode)
-             .arg(g.processesPerNode)
-             .arg(g.cpusPerTask)
-      << QString();
-
+// The software environment: modules, threads, the collective library's and the spec's variables, setup lines.
+void appendEnvironment(QStringList &l, const JobSpec &spec, const ClusterProfile &profile, const LaunchGeometry &g,
+                       bool amd)
+{
     const JobEnvironment &env = spec.environment;
     const QStringList modules =
         env.modules.isEmpty() && env.container.image.isEmpty() ? profile.defaultModules : env.modules;
@@ -324,6 +317,30 @@ QString renderSbatch(const JobSpec &spec, const ClusterProfile &profile)
         l << QStringLiteral("# Setup lines from the job spec.");
         l << moduleSetup << otherSetup;
     }
+}
+
+}   // namespace
+
+QString renderSbatch(const JobSpec &spec, const ClusterProfile &profile)
+{
+    const LaunchGeometry g = computeGeometry(spec, profile);
+    const GpuType *type = g.partition ? profile.gpuType(g.partition->gpuType) : nullptr;
+    const bool amd = type && type->vendor == GpuVendor::Amd;
+    QStringList l;
+    l.reserve(64);
+    appendHeader(l, spec, profile, g, type);
+    l << QStringLiteral("set -o pipefail")
+      << QStringLiteral("echo \"scalelab: job $SLURM_JOB_ID started $(date -Is) on $SLURM_JOB_NODELIST\"")
+      << QStringLiteral(
+             "echo \"scalelab: geometry gpus=%1 nodes=%2 tasks_per_node=%3 procs_per_node=%4 cpus_per_task=%5\"")
+             .arg(spec.gpus)
+             .arg(g.nodes)
+             .arg(g.tasksPerNode)
+             .arg(g.processesPerNode)
+             .arg(g.cpusPerTask)
+      << QString();
+
+    appendEnvironment(l, spec, profile, g, amd);
     l << QString();
 
     if (spec.gpuSampleSeconds > 0)

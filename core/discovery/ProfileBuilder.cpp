@@ -127,12 +127,13 @@ const ClusterProfile *ProfileBuilder::matchSite(const DiscoveryInput &in, const 
     return nullptr;
 }
 
-BuiltProfile ProfileBuilder::build(const DiscoveryInput &in, const ClusterProfile *site)
+namespace {
+
+// The profile's name, versions and login host: from the site's profile where one matches.
+void describeCluster(const DiscoveryInput &in, const ClusterProfile *site, ClusterProfile &p)
 {
-    BuiltProfile out;
-    ClusterProfile &p = out.profile;
     const QString clusterName = in.config.value(QStringLiteral("ClusterName"));
-    p.id = idFrom(clusterName.isEmpty() ? in.alias : clusterName);
+    p.id = ProfileBuilder::idFrom(clusterName.isEmpty() ? in.alias : clusterName);
     p.name = site ? site->name : QStringLiteral("%1 (discovered)").arg(clusterName.isEmpty() ? in.alias : clusterName);
     p.site = site ? site->site : kNotKnown;
     p.docsUrl = site ? site->docsUrl : QString();
@@ -144,124 +145,156 @@ BuiltProfile ProfileBuilder::build(const DiscoveryInput &in, const ClusterProfil
     if (site && !site->loginHosts.isEmpty() && login.auth.isEmpty())
         login.auth = site->loginHosts.front().auth;
     p.loginHosts << login;
+}
 
+// The kinds of node in a partition, largest first: its numbers are what a job
+// can get on one node of this partition; the others are listed, never averaged.
+QList<NodeType> nodeKindsOf(const QList<const NodeFacts *> &nodes, const PartitionFacts &pf)
+{
+    QList<NodeType> kinds;
+    for (const NodeFacts *n : nodes) {
+        const NodeType t = nodeTypeOf(*n, pf.maxMemPerNodeMB.value_or(0), pf.maxCpusPerNode.value_or(0));
+        auto it = std::find_if(kinds.begin(), kinds.end(), [&](const NodeType &k) { return sameKind(k, t); });
+        if (it == kinds.end())
+            kinds << t;
+        else
+            ++it->count;
+    }
+    std::stable_sort(kinds.begin(), kinds.end(), [](const NodeType &a, const NodeType &b) {
+        return std::tie(a.gpus, a.cpus, a.memoryMB) > std::tie(b.gpus, b.cpus, b.memoryMB);
+    });
+    return kinds;
+}
+
+const QosFacts *qosOf(const DiscoveryInput &in, const PartitionFacts &pf)
+{
+    const QosFacts *qos = nullptr;
+    for (const auto &q : in.qos)
+        if (!pf.qos.isEmpty() && q.name == pf.qos)
+            qos = &q;
+    return qos;
+}
+
+// The sizes and limits of one GPU partition, each with its source.
+Partition partitionOf(const DiscoveryInput &in, const PartitionFacts &pf, const QList<NodeType> &kinds, int nodeCount,
+                      const QosFacts *qos)
+{
+    const NodeType &top = kinds.front();
+    Partition part;
+    part.name = pf.name;
+    part.isDefault = pf.isDefault;
+    part.gpuType = top.gpuType;
+    part.gpusPerNode = top.gpus;
+    part.cpusPerNode = top.cpus;
+    part.memoryPerNodeMB = top.memoryMB;
+    part.minNodes = int(std::max<qint64>(1, pf.minNodes.value_or(1)));
+    part.maxNodes = pf.maxNodes && *pf.maxNodes > 0 ? int(*pf.maxNodes) : std::max(1, nodeCount);
+    part.maxTimeSeconds = pf.maxTimeSeconds.value_or(0);
+    part.exclusive = pf.exclusive;
+    part.qos = pf.qos;
+    if (kinds.size() > 1)
+        part.nodeTypes = kinds;
+    const QString partSource = from(in, QStringLiteral("scontrol show partition %1").arg(pf.name));
+    part.sources.insert(QStringLiteral("partition"), partSource);
+    copySettings(pf, partSource, part);
     const QString nodeSource = from(in, QStringLiteral("scontrol show node"));
-    const QString qosSource = from(in, QStringLiteral("sacctmgr show qos"));
+    for (const char *k : {"gpusPerNode", "cpusPerNode", "memoryPerNodeMB"})
+        part.sources.insert(QString::fromLatin1(k), nodeSource);
+    if (!pf.maxNodes || *pf.maxNodes == 0)
+        part.sources.insert(QStringLiteral("maxNodes"),
+                            partSource + QStringLiteral(": MaxNodes=UNLIMITED, so the partition's node count"));
+    if (!pf.maxTimeSeconds)
+        part.unknown << QStringLiteral("maxTime");
+    if (qos && qos->maxGpusPerJob()) {
+        part.maxGpusPerJob = *qos->maxGpusPerJob();
+        part.sources.insert(QStringLiteral("maxGpusPerJob"),
+                            from(in, QStringLiteral("sacctmgr show qos")) + QStringLiteral(": QOS ") + qos->name);
+    }
+    return part;
+}
 
-    // Nodes of each partition, grouped by kind.
+// What the site's profile says of a partition that Slurm cannot: its description, its smallest job.
+void adoptSitePartition(const Partition *known, const QList<NodeType> &kinds, int nodeCount, Partition &part)
+{
+    const NodeType &top = kinds.front();
+    part.description =
+        known
+            ? known->description
+            : QStringLiteral("%1 node(s), %2 GPU(s) %3 each%4.")
+                  .arg(nodeCount)
+                  .arg(top.gpus)
+                  .arg(top.gpuType)
+                  .arg(kinds.size() > 1 ? QStringLiteral(" (largest of %1 node kinds)").arg(kinds.size()) : QString());
+    if (known && known->minGpusPerJob > 0) {
+        part.minGpusPerJob = known->minGpusPerJob;   // site advice, not a Slurm limit
+        part.sources.insert(QStringLiteral("minGpusPerJob"), known->sources.value(QStringLiteral("minGpusPerJob")));
+    }
+}
+
+// A GPU type not seen before: the site's description of it, or a vendor guessed from its name.
+GpuType gpuTypeOf(const DiscoveryInput &in, const NodeType &k, const ClusterProfile *site, Diagnostics &diagnostics)
+{
+    GpuType g;
+    g.id = k.gpuType;
+    if (const GpuType *s = site ? site->gpuType(k.gpuType) : nullptr)
+        return *s;
+    const auto vendor = ProfileBuilder::guessVendor(k.gpuType);
+    g.vendor = vendor.value_or(GpuVendor::Nvidia);
+    g.monitor = g.vendor == GpuVendor::Amd ? GpuMonitor::RocmSmi : GpuMonitor::NvidiaSmi;
+    g.model = vendor ? QStringLiteral("%1 (vendor guessed from the GRES type name)").arg(k.gpuType)
+                     : QStringLiteral("%1 (vendor not known)").arg(k.gpuType);
+    g.source = from(in, QStringLiteral("scontrol show node"))
+               + (vendor ? QStringLiteral("; vendor is a guess from the name") : QStringLiteral("; vendor not known"));
+    diagnostics << finding(
+        Severity::Info, QStringLiteral("discovery-gpu-vendor-guess"), k.gpuType, 0,
+        vendor ? QStringLiteral("GPU type %1: vendor %2 is a guess from the name.")
+                     .arg(k.gpuType, *vendor == GpuVendor::Amd ? QStringLiteral("AMD") : QStringLiteral("NVIDIA"))
+               : QStringLiteral("GPU type %1: vendor not known; set it in the profile.").arg(k.gpuType));
+    return g;
+}
+
+// The GPU partitions, their GPU types and QOS; partitions without GPUs are only named.
+void addPartitions(const DiscoveryInput &in, const ClusterProfile *site, BuiltProfile &out,
+                   QMap<QString, GpuType> &gpuTypes, QStringList &cpuOnly)
+{
+    ClusterProfile &p = out.profile;
     QMap<QString, QList<const NodeFacts *>> nodesOf;
     for (const auto &n : in.nodes)
         for (const auto &part : n.partitions)
             nodesOf[part] << &n;
-
-    QMap<QString, GpuType> gpuTypes;
-    QStringList cpuOnly;
     for (const PartitionFacts &pf : in.partitions) {
         const auto nodes = nodesOf.value(pf.name);
-        QList<NodeType> kinds;
-        for (const NodeFacts *n : nodes) {
-            const NodeType t = nodeTypeOf(*n, pf.maxMemPerNodeMB.value_or(0), pf.maxCpusPerNode.value_or(0));
-            auto it = std::find_if(kinds.begin(), kinds.end(), [&](const NodeType &k) { return sameKind(k, t); });
-            if (it == kinds.end())
-                kinds << t;
-            else
-                ++it->count;
-        }
-        const bool anyGpu = std::any_of(kinds.begin(), kinds.end(), [](const NodeType &k) { return k.gpus > 0; });
-        if (!anyGpu) {
+        const QList<NodeType> kinds = nodeKindsOf(nodes, pf);
+        if (std::none_of(kinds.begin(), kinds.end(), [](const NodeType &k) { return k.gpus > 0; })) {
             cpuOnly << pf.name;
             continue;
         }
-        // Largest kind first: its numbers are what a job can get on one node
-        // of this partition; the others are listed, never averaged.
-        std::stable_sort(kinds.begin(), kinds.end(), [](const NodeType &a, const NodeType &b) {
-            return std::tie(a.gpus, a.cpus, a.memoryMB) > std::tie(b.gpus, b.cpus, b.memoryMB);
-        });
-        const NodeType &top = kinds.front();
-        Partition part;
-        part.name = pf.name;
-        part.isDefault = pf.isDefault;
-        part.gpuType = top.gpuType;
-        part.gpusPerNode = top.gpus;
-        part.cpusPerNode = top.cpus;
-        part.memoryPerNodeMB = top.memoryMB;
-        part.minNodes = int(std::max<qint64>(1, pf.minNodes.value_or(1)));
-        const int nodeCount = int(nodes.size());
-        part.maxNodes = pf.maxNodes && *pf.maxNodes > 0 ? int(*pf.maxNodes) : std::max(1, nodeCount);
-        part.maxTimeSeconds = pf.maxTimeSeconds.value_or(0);
-        part.exclusive = pf.exclusive;
-        part.qos = pf.qos;
-        if (kinds.size() > 1)
-            part.nodeTypes = kinds;
-        const QString partSource = from(in, QStringLiteral("scontrol show partition %1").arg(pf.name));
-        part.sources.insert(QStringLiteral("partition"), partSource);
-        copySettings(pf, partSource, part);
-        for (const char *k : {"gpusPerNode", "cpusPerNode", "memoryPerNodeMB"})
-            part.sources.insert(QString::fromLatin1(k), nodeSource);
-        if (!pf.maxNodes || *pf.maxNodes == 0)
-            part.sources.insert(QStringLiteral("maxNodes"),
-                                partSource + QStringLiteral(": MaxNodes=UNLIMITED, so the partition's node count"));
-        if (!pf.maxTimeSeconds)
-            part.unknown << QStringLiteral("maxTime");
-        const QosFacts *qos = nullptr;
-        for (const auto &q : in.qos)
-            if (!pf.qos.isEmpty() && q.name == pf.qos)
-                qos = &q;
-        if (qos && qos->maxGpusPerJob()) {
-            part.maxGpusPerJob = *qos->maxGpusPerJob();
-            part.sources.insert(QStringLiteral("maxGpusPerJob"), qosSource + QStringLiteral(": QOS ") + qos->name);
-        }
-        const Partition *known = site ? site->partition(pf.name) : nullptr;
-        part.description =
-            known ? known->description
-                  : QStringLiteral("%1 node(s), %2 GPU(s) %3 each%4.")
-                        .arg(nodeCount)
-                        .arg(top.gpus)
-                        .arg(top.gpuType)
-                        .arg(kinds.size() > 1 ? QStringLiteral(" (largest of %1 node kinds)").arg(kinds.size())
-                                              : QString());
-        if (known && known->minGpusPerJob > 0) {
-            part.minGpusPerJob = known->minGpusPerJob;   // site advice, not a Slurm limit
-            part.sources.insert(QStringLiteral("minGpusPerJob"), known->sources.value(QStringLiteral("minGpusPerJob")));
-        }
+        const QosFacts *qos = qosOf(in, pf);
+        Partition part = partitionOf(in, pf, kinds, int(nodes.size()), qos);
+        adoptSitePartition(site ? site->partition(pf.name) : nullptr, kinds, int(nodes.size()), part);
         if (kinds.size() > 1)
             out.diagnostics << finding(Severity::Info, QStringLiteral("discovery-heterogeneous"), pf.name, 0,
                                        QStringLiteral("Partition %1 has %2 kinds of node; each is listed in nodeTypes "
                                                       "and the partition's numbers are those of the largest.")
                                            .arg(pf.name)
                                            .arg(kinds.size()));
-        for (const NodeType &k : kinds) {
-            if (k.gpus <= 0 || gpuTypes.contains(k.gpuType))
-                continue;
-            GpuType g;
-            g.id = k.gpuType;
-            if (const GpuType *s = site ? site->gpuType(k.gpuType) : nullptr) {
-                g = *s;
-            } else {
-                const auto vendor = guessVendor(k.gpuType);
-                g.vendor = vendor.value_or(GpuVendor::Nvidia);
-                g.monitor = g.vendor == GpuVendor::Amd ? GpuMonitor::RocmSmi : GpuMonitor::NvidiaSmi;
-                g.model = vendor ? QStringLiteral("%1 (vendor guessed from the GRES type name)").arg(k.gpuType)
-                                 : QStringLiteral("%1 (vendor not known)").arg(k.gpuType);
-                g.source = nodeSource
-                           + (vendor ? QStringLiteral("; vendor is a guess from the name")
-                                     : QStringLiteral("; vendor not known"));
-                out.diagnostics << finding(
-                    Severity::Info, QStringLiteral("discovery-gpu-vendor-guess"), k.gpuType, 0,
-                    vendor ? QStringLiteral("GPU type %1: vendor %2 is a guess from the name.")
-                                 .arg(k.gpuType,
-                                      *vendor == GpuVendor::Amd ? QStringLiteral("AMD") : QStringLiteral("NVIDIA"))
-                           : QStringLiteral("GPU type %1: vendor not known; set it in the profile.").arg(k.gpuType));
+        for (const NodeType &k : kinds)
+            if (k.gpus > 0 && !gpuTypes.contains(k.gpuType)) {
+                const GpuType g = gpuTypeOf(in, k, site, out.diagnostics);
+                gpuTypes.insert(g.id, g);
             }
-            gpuTypes.insert(g.id, g);
-        }
         p.partitions << part;
         if (qos && !p.qosNamed(qos->name))
-            p.qos << limitsOf(*qos, qosSource);
+            p.qos << limitsOf(*qos, from(in, QStringLiteral("sacctmgr show qos")));
     }
-    // The QOS a job gets through the researcher's association limits it like
-    // a partition's QOS: carry each association and its QOS's limits.
+}
+
+// The QOS a job gets through the researcher's association limits it like
+// a partition's QOS: carry each association and its QOS's limits.
+void addAssociations(const DiscoveryInput &in, ClusterProfile &p)
+{
     const QString assocSource = from(in, QStringLiteral("sacctmgr show assoc"));
+    const QString qosSource = from(in, QStringLiteral("sacctmgr show qos"));
     QHash<QString, const QosFacts *> qosByName;
     for (const auto &q : in.qos)
         qosByName.insert(q.name, &q);
@@ -289,63 +322,63 @@ BuiltProfile ProfileBuilder::build(const DiscoveryInput &in, const ClusterProfil
             carried.insert(name);
         }
     }
-    p.gpuTypes = gpuTypes.values();
-    if (p.partitions.isEmpty())
-        out.diagnostics << finding(Severity::Error, QStringLiteral("discovery-no-gpu-partition"), {}, 0,
-                                   QStringLiteral("No partition of %1 has nodes with GPU GRES; ScaleLab profiles "
-                                                  "describe GPU partitions.")
-                                       .arg(in.alias));
-    else if (std::none_of(p.partitions.begin(), p.partitions.end(), [](const Partition &x) { return x.isDefault; }))
-        p.partitions.front().isDefault = true;   // the Slurm default has no GPUs: the first GPU partition
-    if (!cpuOnly.isEmpty())
-        out.diagnostics << finding(Severity::Info, QStringLiteral("discovery-cpu-partitions"), {}, 0,
-                                   QStringLiteral("Left out (no GPUs): %1.").arg(cpuOnly.join(QStringLiteral(", "))));
+}
 
-    // How GPUs are requested: typed GRES when every GPU node has a type.
+// The site's advice (modules, runtime, account rules, notes) copied from its profile.
+void adoptSiteAdvice(const ClusterProfile &site, ClusterProfile &p)
+{
+    p.description = site.description;
+    p.accountRequired = site.accountRequired;
+    p.accountPattern = site.accountPattern;
+    p.accountExample = site.accountExample;
+    p.gpuRequest = site.gpuRequest;
+    p.memoryRequired = site.memoryRequired;
+    p.cpusPerGpuBroken = site.cpusPerGpuBroken;
+    p.containerRuntime = site.containerRuntime;
+    p.defaultModules = site.defaultModules;
+    p.torchrunArgs = site.torchrunArgs;
+    p.cpuBind = site.cpuBind;
+    p.defaultVariables = site.defaultVariables;
+    p.notes = site.notes;
+    p.sources = site.sources;
+    // Site advice the loader keeps no source for: it comes from that profile.
+    for (const char *k : {"gpuRequest", "memoryRequired", "cpusPerGpuBroken", "containerRuntime", "defaultModules",
+                          "defaultVariables", "torchrunArgs", "cpuBind", "account"})
+        if (p.sources.value(QString::fromLatin1(k)).isEmpty())
+            p.sources.insert(QString::fromLatin1(k),
+                             QStringLiteral("site advice from the %1 profile (%2)")
+                                 .arg(site.id, site.origin.isEmpty() ? QStringLiteral("shipped") : site.origin));
+}
+
+// No site profile: defaults, each marked not known; how GPUs are requested from the GRES types.
+void describeWithoutSite(const DiscoveryInput &in, const QMap<QString, GpuType> &gpuTypes, ClusterProfile &p)
+{
+    // Typed GRES when every GPU node has a type.
     const bool typed =
         std::all_of(gpuTypes.begin(), gpuTypes.end(), [](const GpuType &g) { return g.id != QLatin1String("gpu"); });
-    if (site) {
-        p.description = site->description;
-        p.accountRequired = site->accountRequired;
-        p.accountPattern = site->accountPattern;
-        p.accountExample = site->accountExample;
-        p.gpuRequest = site->gpuRequest;
-        p.memoryRequired = site->memoryRequired;
-        p.cpusPerGpuBroken = site->cpusPerGpuBroken;
-        p.containerRuntime = site->containerRuntime;
-        p.defaultModules = site->defaultModules;
-        p.torchrunArgs = site->torchrunArgs;
-        p.cpuBind = site->cpuBind;
-        p.defaultVariables = site->defaultVariables;
-        p.notes = site->notes;
-        p.sources = site->sources;
-        // Site advice the loader keeps no source for: it comes from that profile.
-        for (const char *k : {"gpuRequest", "memoryRequired", "cpusPerGpuBroken", "containerRuntime", "defaultModules",
-                              "defaultVariables", "torchrunArgs", "cpuBind", "account"})
-            if (p.sources.value(QString::fromLatin1(k)).isEmpty())
-                p.sources.insert(QString::fromLatin1(k),
-                                 QStringLiteral("site advice from the %1 profile (%2)")
-                                     .arg(site->id, site->origin.isEmpty() ? QStringLiteral("shipped") : site->origin));
-    } else {
-        p.description = QStringLiteral("Discovered from Slurm on %1 (%2). Site advice (modules, container runtime, "
-                                       "pitfalls) is not known.")
-                            .arg(in.alias, in.date);
-        p.gpuRequest = typed ? GpuRequestStyle::GresTyped : GpuRequestStyle::Gres;
-        p.sources.insert(QStringLiteral("gpuRequest"), nodeSource + QStringLiteral(": GRES types"));
-        p.containerRuntime = QStringLiteral("apptainer");
-        for (const char *k : {"memoryRequired", "cpusPerGpuBroken", "containerRuntime", "defaultModules",
-                              "defaultVariables", "cpuBind"})
-            p.sources.insert(QString::fromLatin1(k), kNotKnown);
-        QStringList accounts;
-        for (const auto &a : in.associations)
-            if (!accounts.contains(a.account))
-                accounts << a.account;
-        p.accountExample = accounts.value(0);
-        p.sources.insert(QStringLiteral("account"),
-                         from(in, QStringLiteral("sacctmgr show assoc")) + QStringLiteral(": accounts ")
-                             + (accounts.isEmpty() ? QStringLiteral("none") : accounts.join(QStringLiteral(", "))));
-    }
-    // Config facts that change how jobs must be written, as notes.
+    p.description = QStringLiteral("Discovered from Slurm on %1 (%2). Site advice (modules, container runtime, "
+                                   "pitfalls) is not known.")
+                        .arg(in.alias, in.date);
+    p.gpuRequest = typed ? GpuRequestStyle::GresTyped : GpuRequestStyle::Gres;
+    p.sources.insert(QStringLiteral("gpuRequest"),
+                     from(in, QStringLiteral("scontrol show node")) + QStringLiteral(": GRES types"));
+    p.containerRuntime = QStringLiteral("apptainer");
+    for (const char *k :
+         {"memoryRequired", "cpusPerGpuBroken", "containerRuntime", "defaultModules", "defaultVariables", "cpuBind"})
+        p.sources.insert(QString::fromLatin1(k), kNotKnown);
+    QStringList accounts;
+    for (const auto &a : in.associations)
+        if (!accounts.contains(a.account))
+            accounts << a.account;
+    p.accountExample = accounts.value(0);
+    p.sources.insert(QStringLiteral("account"),
+                     from(in, QStringLiteral("sacctmgr show assoc")) + QStringLiteral(": accounts ")
+                         + (accounts.isEmpty() ? QStringLiteral("none") : accounts.join(QStringLiteral(", "))));
+}
+
+// Config facts that change how jobs must be written, as one note (replacing the site's).
+void noteSlurmConfig(const DiscoveryInput &in, ClusterProfile &p)
+{
     const QString configSource = from(in, QStringLiteral("scontrol show config"));
     QStringList facts;
     for (const char *k : {"SelectType", "SelectTypeParameters", "GresTypes", "MaxArraySize", "DefMemPerCPU",
@@ -359,6 +392,35 @@ BuiltProfile ProfileBuilder::build(const DiscoveryInput &in, const ClusterProfil
                                  [](const ProfileNote &n) { return n.rule == QLatin1String("site-slurm-config"); }),
                   p.notes.end());
     p.notes << ProfileNote{QStringLiteral("site-slurm-config"), facts.join(QStringLiteral("; ")), configSource};
+}
+
+}   // namespace
+
+BuiltProfile ProfileBuilder::build(const DiscoveryInput &in, const ClusterProfile *site)
+{
+    BuiltProfile out;
+    ClusterProfile &p = out.profile;
+    describeCluster(in, site, p);
+    QMap<QString, GpuType> gpuTypes;
+    QStringList cpuOnly;
+    addPartitions(in, site, out, gpuTypes, cpuOnly);
+    addAssociations(in, p);
+    p.gpuTypes = gpuTypes.values();
+    if (p.partitions.isEmpty())
+        out.diagnostics << finding(Severity::Error, QStringLiteral("discovery-no-gpu-partition"), {}, 0,
+                                   QStringLiteral("No partition of %1 has nodes with GPU GRES; ScaleLab profiles "
+                                                  "describe GPU partitions.")
+                                       .arg(in.alias));
+    else if (std::none_of(p.partitions.begin(), p.partitions.end(), [](const Partition &x) { return x.isDefault; }))
+        p.partitions.front().isDefault = true;   // the Slurm default has no GPUs: the first GPU partition
+    if (!cpuOnly.isEmpty())
+        out.diagnostics << finding(Severity::Info, QStringLiteral("discovery-cpu-partitions"), {}, 0,
+                                   QStringLiteral("Left out (no GPUs): %1.").arg(cpuOnly.join(QStringLiteral(", "))));
+    if (site)
+        adoptSiteAdvice(*site, p);
+    else
+        describeWithoutSite(in, gpuTypes, p);
+    noteSlurmConfig(in, p);
     return out;
 }
 

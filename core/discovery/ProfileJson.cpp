@@ -91,6 +91,70 @@ Json partitionJson(const Partition &p)
 
 }   // namespace
 
+namespace {
+
+Json loginHostsJson(const QList<LoginHost> &loginHosts)
+{
+    Json hosts = Json::array();
+    for (const auto &h : loginHosts)
+        hosts.push_back(Json{{"alias", s(h.alias)},
+                             {"hostName", s(h.hostName)},
+                             {"port", h.port},
+                             {"user", s(h.user)},
+                             {"proxyJump", s(h.proxyJump)},
+                             {"auth", s(h.auth)}});
+    return hosts;
+}
+
+Json gpuTypesJson(const QList<GpuType> &gpuTypes)
+{
+    Json gpus = Json::array();
+    for (const auto &g : gpuTypes)
+        gpus.push_back(Json{{"id", s(g.id)},
+                            {"model", s(g.model)},
+                            {"vendor", g.vendor == GpuVendor::Amd ? "amd" : "nvidia"},
+                            {"memoryGB", g.memoryGB},
+                            {"monitor", g.monitor == GpuMonitor::RocmSmi ? "rocm-smi" : "nvidia-smi"},
+                            {"source", s(g.source)}});
+    return gpus;
+}
+
+// Each QOS with the limits it sets (a limit of 0 is not set).
+Json qosJson(const QList<QosLimits> &limits)
+{
+    Json qos = Json::array();
+    for (const auto &q : limits) {
+        Json o{{"name", s(q.name)}};
+        if (q.maxGpusPerJob > 0)
+            o["maxGpusPerJob"] = q.maxGpusPerJob;
+        if (q.maxNodesPerJob > 0)
+            o["maxNodesPerJob"] = q.maxNodesPerJob;
+        if (q.maxWallSeconds > 0)
+            o["maxWall"] = s(SlurmTime::format(q.maxWallSeconds));
+        if (q.maxGpusPerUser > 0)
+            o["maxGpusPerUser"] = q.maxGpusPerUser;
+        if (q.maxJobsPerUser > 0)
+            o["maxJobsPerUser"] = q.maxJobsPerUser;
+        o["source"] = s(q.source);
+        qos.push_back(o);
+    }
+    return qos;
+}
+
+Json associationsJson(const QList<UserAssociation> &associations)
+{
+    Json assoc = Json::array();
+    for (const auto &a : associations)
+        assoc.push_back(Json{{"account", s(a.account)},
+                             {"partition", s(a.partition)},
+                             {"defaultQos", s(a.defaultQos)},
+                             {"qos", stringList(a.qos)},
+                             {"source", s(a.source)}});
+    return assoc;
+}
+
+}   // namespace
+
 QByteArray ProfileJson::write(const ClusterProfile &p)
 {
     Json j;
@@ -103,15 +167,7 @@ QByteArray ProfileJson::write(const ClusterProfile &p)
         j["slurmVersion"] = s(p.slurmVersion);
     if (!p.discovered.isEmpty())
         j["discovered"] = s(p.discovered);
-    Json hosts = Json::array();
-    for (const auto &h : p.loginHosts)
-        hosts.push_back(Json{{"alias", s(h.alias)},
-                             {"hostName", s(h.hostName)},
-                             {"port", h.port},
-                             {"user", s(h.user)},
-                             {"proxyJump", s(h.proxyJump)},
-                             {"auth", s(h.auth)}});
-    j["loginHosts"] = hosts;
+    j["loginHosts"] = loginHostsJson(p.loginHosts);
     j["account"] = Json{{"required", p.accountRequired},
                         {"pattern", s(p.accountPattern)},
                         {"example", s(p.accountExample)},
@@ -129,44 +185,11 @@ QByteArray ProfileJson::write(const ClusterProfile &p)
     if (!p.torchrunArgs.isEmpty())
         j["torchrunArgs"] = setting(stringList(p.torchrunArgs), src("torchrunArgs"));
     j["cpuBind"] = setting(s(p.cpuBind), src("cpuBind"));
-    Json gpus = Json::array();
-    for (const auto &g : p.gpuTypes)
-        gpus.push_back(Json{{"id", s(g.id)},
-                            {"model", s(g.model)},
-                            {"vendor", g.vendor == GpuVendor::Amd ? "amd" : "nvidia"},
-                            {"memoryGB", g.memoryGB},
-                            {"monitor", g.monitor == GpuMonitor::RocmSmi ? "rocm-smi" : "nvidia-smi"},
-                            {"source", s(g.source)}});
-    j["gpuTypes"] = gpus;
-    if (!p.qos.isEmpty()) {
-        Json qos = Json::array();
-        for (const auto &q : p.qos) {
-            Json o{{"name", s(q.name)}};
-            if (q.maxGpusPerJob > 0)
-                o["maxGpusPerJob"] = q.maxGpusPerJob;
-            if (q.maxNodesPerJob > 0)
-                o["maxNodesPerJob"] = q.maxNodesPerJob;
-            if (q.maxWallSeconds > 0)
-                o["maxWall"] = s(SlurmTime::format(q.maxWallSeconds));
-            if (q.maxGpusPerUser > 0)
-                o["maxGpusPerUser"] = q.maxGpusPerUser;
-            if (q.maxJobsPerUser > 0)
-                o["maxJobsPerUser"] = q.maxJobsPerUser;
-            o["source"] = s(q.source);
-            qos.push_back(o);
-        }
-        j["qos"] = qos;
-    }
-    if (!p.associations.isEmpty()) {
-        Json assoc = Json::array();
-        for (const auto &a : p.associations)
-            assoc.push_back(Json{{"account", s(a.account)},
-                                 {"partition", s(a.partition)},
-                                 {"defaultQos", s(a.defaultQos)},
-                                 {"qos", stringList(a.qos)},
-                                 {"source", s(a.source)}});
-        j["associations"] = assoc;
-    }
+    j["gpuTypes"] = gpuTypesJson(p.gpuTypes);
+    if (!p.qos.isEmpty())
+        j["qos"] = qosJson(p.qos);
+    if (!p.associations.isEmpty())
+        j["associations"] = associationsJson(p.associations);
     Json parts = Json::array();
     for (const auto &part : p.partitions)
         parts.push_back(partitionJson(part));

@@ -64,18 +64,11 @@ bool AccountingMetrics::isSuccessful() const
     return state == QLatin1String("COMPLETED") && exitCode.value_or(-1) == 0 && exitSignal.value_or(0) == 0;
 }
 
-AccountingMetricsResult AccountingMetrics::fromRecord(const Record &r)
+namespace {
+
+// ExitCode "code:signal".
+void readExit(const AccountingMetrics::Record &r, AccountingMetrics &m, Diagnostics &d)
 {
-    AccountingMetricsResult result;
-    AccountingMetrics &m = result.metrics;
-    Diagnostics &d = result.diagnostics;
-
-    m.jobId = field(r, "JobID").trimmed();
-    m.state = field(r, "State").trimmed().section(u' ', 0, 0);
-    const QString nodeList = field(r, "NodeList").trimmed();
-    if (!isAbsent(nodeList))
-        m.nodeList = nodeList;
-
     const QString exit = field(r, "ExitCode").trimmed();
     if (!exit.isEmpty()) {
         bool ok1 = false, ok2 = true;
@@ -88,7 +81,11 @@ AccountingMetricsResult AccountingMetrics::fromRecord(const Record &r)
             warn(d, QStringLiteral("ExitCode"), m.jobId, exit, QStringLiteral("of the form code:signal"));
         }
     }
+}
 
+// Elapsed, and the queue wait from Submit to Start.
+void readTimes(const AccountingMetrics::Record &r, AccountingMetrics &m, Diagnostics &d)
+{
     const QString elapsed = field(r, "Elapsed");
     if (!isAbsent(elapsed)) {
         if (const auto s = TresString::parseDurationSeconds(elapsed))
@@ -107,7 +104,11 @@ AccountingMetricsResult AccountingMetrics::fromRecord(const Record &r)
         if (s0 && s1)
             m.queueWaitSeconds = s0->secsTo(*s1);
     }
+}
 
+// What was allocated: GPUs, nodes, billing, CPUs.
+void readAllocation(const AccountingMetrics::Record &r, AccountingMetrics &m, Diagnostics &d)
+{
     const TresParseResult alloc = TresString::parse(field(r, "AllocTRES"), QStringLiteral("AllocTRES"));
     d.append(alloc.diagnostics);
     if (const auto g = alloc.gpuCount())
@@ -136,7 +137,11 @@ AccountingMetricsResult AccountingMetrics::fromRecord(const Record &r)
         if (const auto c = alloc.count(QStringLiteral("cpu")))
             m.allocCpus = int(std::lround(*c));
     }
+}
 
+// What was used: memory, CPU time, GPU utilisation and memory.
+void readUsage(const AccountingMetrics::Record &r, AccountingMetrics &m, Diagnostics &d)
+{
     const QString maxRss = field(r, "MaxRSS");
     if (!isAbsent(maxRss)) {
         if (const auto b = TresString::parseSizeBytes(maxRss))
@@ -160,8 +165,11 @@ AccountingMetricsResult AccountingMetrics::fromRecord(const Record &r)
     m.gpuUtilPercent = ave.count(QStringLiteral("gres/gpuutil"));
     m.gpuUtilMaxPercent = max.count(QStringLiteral("gres/gpuutil"));
     m.gpuMemMaxBytes = max.number(QStringLiteral("gres/gpumem"));
-    // A job line may carry no usage of its own; usage CPU time is not TotalCPU.
+}
 
+// GPU-hours, billing hours and CPU efficiency from the numbers read.
+void deriveTotals(AccountingMetrics &m)
+{
     if (m.elapsedSeconds) {
         const double hours = double(*m.elapsedSeconds) / 3600.0;
         if (m.gpus)
@@ -171,6 +179,25 @@ AccountingMetricsResult AccountingMetrics::fromRecord(const Record &r)
         if (m.totalCpuSeconds && m.allocCpus && *m.allocCpus > 0 && *m.elapsedSeconds > 0)
             m.cpuEfficiency = *m.totalCpuSeconds / (double(*m.elapsedSeconds) * *m.allocCpus);
     }
+}
+
+}   // namespace
+
+AccountingMetricsResult AccountingMetrics::fromRecord(const Record &r)
+{
+    AccountingMetricsResult result;
+    AccountingMetrics &m = result.metrics;
+    Diagnostics &d = result.diagnostics;
+    m.jobId = field(r, "JobID").trimmed();
+    m.state = field(r, "State").trimmed().section(u' ', 0, 0);
+    const QString nodeList = field(r, "NodeList").trimmed();
+    if (!isAbsent(nodeList))
+        m.nodeList = nodeList;
+    readExit(r, m, d);
+    readTimes(r, m, d);
+    readAllocation(r, m, d);
+    readUsage(r, m, d);
+    deriveTotals(m);
     return result;
 }
 

@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
+
 namespace scalelab {
 
 namespace {
@@ -15,6 +17,41 @@ QString str(const nlohmann::json &j, const char *key)
     if (it == j.end() || !it->is_string())
         return {};
     return QString::fromStdString(it->get<std::string>());
+}
+
+Diagnostic patternWarning(const QString &field, const QString &message)
+{
+    return {Severity::Warning, QStringLiteral("study-patterns-invalid"), field, 0, 0, message, {}};
+}
+
+// One entry of metricPatterns; nothing (and a warning) when it cannot be used.
+std::optional<MetricPattern> readPattern(const nlohmann::json &e, const QString &where, Diagnostics &diagnostics)
+{
+    if (!e.is_object()) {
+        diagnostics.append(
+            patternWarning(where, QStringLiteral("study notes: %1 is not an object; it is skipped").arg(where)));
+        return std::nullopt;
+    }
+    MetricPattern p;
+    p.name = str(e, "name").trimmed();
+    p.regex = str(e, "regex");
+    p.unit = str(e, "unit");
+    const QString agg = str(e, "aggregation");
+    if (!agg.isEmpty()) {
+        if (auto a = LogMetricExtractor::aggregationFromId(agg))
+            p.aggregation = *a;
+        else
+            diagnostics.append(patternWarning(where + QStringLiteral(".aggregation"),
+                                              QStringLiteral("study notes: %1.aggregation '%2' is not last, mean, max "
+                                                             "or min; 'last' is used")
+                                                  .arg(where, InputLimits::quoted(agg))));
+    }
+    if (p.name.isEmpty() || p.regex.isEmpty()) {
+        diagnostics.append(patternWarning(
+            where, QStringLiteral("study notes: %1 needs a name and a regex; it is skipped").arg(where)));
+        return std::nullopt;
+    }
+    return p;
 }
 
 }   // namespace
@@ -37,74 +74,25 @@ StudyNotesContent StudyMetricPatterns::read(const QString &notes)
     if (arr == j.end())
         return out;
     if (!arr->is_array()) {
-        out.diagnostics.append({Severity::Warning,
-                                QStringLiteral("study-patterns-invalid"),
-                                QStringLiteral("metricPatterns"),
-                                0,
-                                0,
-                                QStringLiteral("study notes: metricPatterns is not an array; no user patterns used"),
-                                {}});
+        out.diagnostics.append(
+            patternWarning(QStringLiteral("metricPatterns"),
+                           QStringLiteral("study notes: metricPatterns is not an array; no user patterns used")));
         return out;
     }
     int i = 0;
     for (const auto &e : *arr) {
         const QString where = QStringLiteral("metricPatterns[%1]").arg(i++);
         if (i > LogMetricExtractor::kMaxUserPatterns) {
-            out.diagnostics.append({Severity::Warning,
-                                    QStringLiteral("study-patterns-invalid"),
-                                    where,
-                                    0,
-                                    0,
-                                    QStringLiteral("study notes: %1 and the %2 after it are left out: ScaleLab reads "
-                                                   "at most %3 patterns; keep the metrics you need")
-                                        .arg(where)
-                                        .arg(arr->size() - size_t(i))
-                                        .arg(LogMetricExtractor::kMaxUserPatterns),
-                                    {}});
+            out.diagnostics.append(
+                patternWarning(where, QStringLiteral("study notes: %1 and the %2 after it are left out: ScaleLab reads "
+                                                     "at most %3 patterns; keep the metrics you need")
+                                          .arg(where)
+                                          .arg(arr->size() - size_t(i))
+                                          .arg(LogMetricExtractor::kMaxUserPatterns)));
             break;
         }
-        if (!e.is_object()) {
-            out.diagnostics.append({Severity::Warning,
-                                    QStringLiteral("study-patterns-invalid"),
-                                    where,
-                                    0,
-                                    0,
-                                    QStringLiteral("study notes: %1 is not an object; it is skipped").arg(where),
-                                    {}});
-            continue;
-        }
-        MetricPattern p;
-        p.name = str(e, "name").trimmed();
-        p.regex = str(e, "regex");
-        p.unit = str(e, "unit");
-        const QString agg = str(e, "aggregation");
-        if (!agg.isEmpty()) {
-            if (auto a = LogMetricExtractor::aggregationFromId(agg)) {
-                p.aggregation = *a;
-            } else {
-                out.diagnostics.append({Severity::Warning,
-                                        QStringLiteral("study-patterns-invalid"),
-                                        where + QStringLiteral(".aggregation"),
-                                        0,
-                                        0,
-                                        QStringLiteral("study notes: %1.aggregation '%2' is not last, mean, max or "
-                                                       "min; 'last' is used")
-                                            .arg(where, InputLimits::quoted(agg)),
-                                        {}});
-            }
-        }
-        if (p.name.isEmpty() || p.regex.isEmpty()) {
-            out.diagnostics.append(
-                {Severity::Warning,
-                 QStringLiteral("study-patterns-invalid"),
-                 where,
-                 0,
-                 0,
-                 QStringLiteral("study notes: %1 needs a name and a regex; it is skipped").arg(where),
-                 {}});
-            continue;
-        }
-        out.patterns.append(p);
+        if (auto p = readPattern(e, where, out.diagnostics))
+            out.patterns.append(*p);
     }
     return out;
 }

@@ -112,6 +112,113 @@ private:
 
 }   // namespace
 
+namespace {
+
+// framework (required): one of the framework ids.
+void readFramework(SpecReader &r, const Json &j, JobSpec &s)
+{
+    const QString fw = r.string(j, "framework", QStringLiteral("framework"));
+    if (fw.isEmpty()) {
+        r.error(QStringLiteral("framework"),
+                QStringLiteral("is required (pytorch-ddp, deepspeed, horovod, tf-mirrored, "
+                               "tf-multiworker, dataparallel, lightning)"));
+    } else if (auto f = frameworkFromId(fw)) {
+        s.framework = *f;
+    } else {
+        QStringList ids;
+        for (auto f2 : allFrameworks())
+            ids << frameworkId(f2);
+        r.error(QStringLiteral("framework"),
+                QStringLiteral("\"%1\" is not one of %2").arg(InputLimits::quoted(fw), ids.join(QStringLiteral(", "))));
+    }
+}
+
+// launcher (optional): one of the launchers the form offers.
+void readLauncher(SpecReader &r, const Json &j, JobSpec &s)
+{
+    if (const QString l = r.string(j, "launcher", QStringLiteral("launcher")); !l.isEmpty()) {
+        if (auto launcher = launcherFromId(l); launcher && launcherTraits(*launcher).composable) {
+            s.launcher = *launcher;
+        } else {
+            QStringList ids;
+            for (auto l2 : composableLaunchers())
+                ids << launcherId(l2);
+            r.error(
+                QStringLiteral("launcher"),
+                QStringLiteral("\"%1\" is not one of %2").arg(InputLimits::quoted(l), ids.join(QStringLiteral(", "))));
+        }
+    }
+}
+
+// environment.container: an image name, or {image, runtime, binds}.
+void readContainer(SpecReader &r, const Json &e, JobSpec &s)
+{
+    if (auto c = e.find("container"); c != e.end() && !c->is_null()) {
+        if (c->is_string()) {
+            s.environment.container.image = JsonSupport::str(*c);
+        } else if (c->is_object()) {
+            r.checkKeys(*c, QStringLiteral("environment.container."),
+                        {QStringLiteral("image"), QStringLiteral("runtime"), QStringLiteral("binds")});
+            s.environment.container.image = r.string(*c, "image", QStringLiteral("environment.container.image"));
+            s.environment.container.runtime = r.string(*c, "runtime", QStringLiteral("environment.container.runtime"));
+            s.environment.container.binds = r.stringList(*c, "binds", QStringLiteral("environment.container.binds"));
+            const QString rt = s.environment.container.runtime;
+            if (!rt.isEmpty() && rt != QLatin1String("singularity") && rt != QLatin1String("apptainer"))
+                r.error(QStringLiteral("environment.container.runtime"),
+                        QStringLiteral("must be \"singularity\" or \"apptainer\""));
+        } else {
+            r.error(QStringLiteral("environment.container"),
+                    QStringLiteral("must be an object {image, runtime, binds}"));
+        }
+    }
+}
+
+// environment: modules, setup lines, container and variables.
+void readEnvironment(SpecReader &r, const Json &j, JobSpec &s)
+{
+    auto it = j.find("environment");
+    if (it == j.end() || it->is_null())
+        return;
+    if (!it->is_object()) {
+        r.error(QStringLiteral("environment"),
+                QStringLiteral("must be an object {modules, container, setup, variables}"));
+        return;
+    }
+    const Json &e = *it;
+    r.checkKeys(
+        e, QStringLiteral("environment."),
+        {QStringLiteral("modules"), QStringLiteral("container"), QStringLiteral("setup"), QStringLiteral("variables")});
+    s.environment.modules = r.stringList(e, "modules", QStringLiteral("environment.modules"));
+    s.environment.setup = r.stringList(e, "setup", QStringLiteral("environment.setup"));
+    readContainer(r, e, s);
+    if (auto v = e.find("variables"); v != e.end() && !v->is_null()) {
+        if (!v->is_object()) {
+            r.error(QStringLiteral("environment.variables"), QStringLiteral("must be an object NAME -> value"));
+        } else {
+            for (auto it2 = v->begin(); it2 != v->end(); ++it2) {
+                const QString value = it2->is_string() ? JsonSupport::str(*it2) : QString::fromStdString(it2->dump());
+                s.environment.variables << qMakePair(QString::fromStdString(it2.key()), value);
+            }
+        }
+    }
+}
+
+// monitoring: how often the GPUs are sampled.
+void readMonitoring(SpecReader &r, const Json &j, JobSpec &s)
+{
+    if (auto it = j.find("monitoring"); it != j.end() && !it->is_null()) {
+        if (!it->is_object()) {
+            r.error(QStringLiteral("monitoring"), QStringLiteral("must be an object {gpuSampleSeconds}"));
+        } else {
+            r.checkKeys(*it, QStringLiteral("monitoring."), {QStringLiteral("gpuSampleSeconds")});
+            s.gpuSampleSeconds =
+                r.integer(*it, "gpuSampleSeconds", QStringLiteral("monitoring.gpuSampleSeconds"), 0, 10);
+        }
+    }
+}
+
+}   // namespace
+
 JobSpecParseResult parseJobSpec(const QByteArray &json, const QString &fileName)
 {
     JobSpecParseResult result;
@@ -145,32 +252,8 @@ JobSpecParseResult parseJobSpec(const QByteArray &json, const QString &fileName)
         r.error(QStringLiteral("gpus"), QStringLiteral("is required: the total number of GPUs"));
     s.gpus = r.integer(j, "gpus", QStringLiteral("gpus"), 1, 0);
     s.nodes = r.integer(j, "nodes", QStringLiteral("nodes"), 0, 0);
-    const QString fw = r.string(j, "framework", QStringLiteral("framework"));
-    if (fw.isEmpty()) {
-        r.error(QStringLiteral("framework"),
-                QStringLiteral("is required (pytorch-ddp, deepspeed, horovod, tf-mirrored, "
-                               "tf-multiworker, dataparallel, lightning)"));
-    } else if (auto f = frameworkFromId(fw)) {
-        s.framework = *f;
-    } else {
-        QStringList ids;
-        for (auto f2 : allFrameworks())
-            ids << frameworkId(f2);
-        r.error(QStringLiteral("framework"),
-                QStringLiteral("\"%1\" is not one of %2").arg(InputLimits::quoted(fw), ids.join(QStringLiteral(", "))));
-    }
-    if (const QString l = r.string(j, "launcher", QStringLiteral("launcher")); !l.isEmpty()) {
-        if (auto launcher = launcherFromId(l); launcher && launcherTraits(*launcher).composable) {
-            s.launcher = *launcher;
-        } else {
-            QStringList ids;
-            for (auto l2 : composableLaunchers())
-                ids << launcherId(l2);
-            r.error(
-                QStringLiteral("launcher"),
-                QStringLiteral("\"%1\" is not one of %2").arg(InputLimits::quoted(l), ids.join(QStringLiteral(", "))));
-        }
-    }
+    readFramework(r, j, s);
+    readLauncher(r, j, s);
     s.time = r.string(j, "time", QStringLiteral("time"));
     s.account = r.string(j, "account", QStringLiteral("account"));
     s.jobName = r.string(j, "jobName", QStringLiteral("jobName"));
@@ -182,60 +265,8 @@ JobSpecParseResult parseJobSpec(const QByteArray &json, const QString &fileName)
     else
         s.memory = r.string(j, "memory", QStringLiteral("memory"));
 
-    if (auto it = j.find("environment"); it != j.end() && !it->is_null()) {
-        if (!it->is_object()) {
-            r.error(QStringLiteral("environment"),
-                    QStringLiteral("must be an object {modules, container, setup, variables}"));
-        } else {
-            const Json &e = *it;
-            r.checkKeys(e, QStringLiteral("environment."),
-                        {QStringLiteral("modules"), QStringLiteral("container"), QStringLiteral("setup"),
-                         QStringLiteral("variables")});
-            s.environment.modules = r.stringList(e, "modules", QStringLiteral("environment.modules"));
-            s.environment.setup = r.stringList(e, "setup", QStringLiteral("environment.setup"));
-            if (auto c = e.find("container"); c != e.end() && !c->is_null()) {
-                if (c->is_string()) {
-                    s.environment.container.image = JsonSupport::str(*c);
-                } else if (c->is_object()) {
-                    r.checkKeys(*c, QStringLiteral("environment.container."),
-                                {QStringLiteral("image"), QStringLiteral("runtime"), QStringLiteral("binds")});
-                    s.environment.container.image =
-                        r.string(*c, "image", QStringLiteral("environment.container.image"));
-                    s.environment.container.runtime =
-                        r.string(*c, "runtime", QStringLiteral("environment.container.runtime"));
-                    s.environment.container.binds =
-                        r.stringList(*c, "binds", QStringLiteral("environment.container.binds"));
-                    const QString rt = s.environment.container.runtime;
-                    if (!rt.isEmpty() && rt != QLatin1String("singularity") && rt != QLatin1String("apptainer"))
-                        r.error(QStringLiteral("environment.container.runtime"),
-                                QStringLiteral("must be \"singularity\" or \"apptainer\""));
-                } else {
-                    r.error(QStringLiteral("environment.container"),
-                            QStringLiteral("must be an object {image, runtime, binds}"));
-                }
-            }
-            if (auto v = e.find("variables"); v != e.end() && !v->is_null()) {
-                if (!v->is_object()) {
-                    r.error(QStringLiteral("environment.variables"), QStringLiteral("must be an object NAME -> value"));
-                } else {
-                    for (auto it2 = v->begin(); it2 != v->end(); ++it2) {
-                        const QString value =
-                            it2->is_string() ? JsonSupport::str(*it2) : QString::fromStdString(it2->dump());
-                        s.environment.variables << qMakePair(QString::fromStdString(it2.key()), value);
-                    }
-                }
-            }
-        }
-    }
-    if (auto it = j.find("monitoring"); it != j.end() && !it->is_null()) {
-        if (!it->is_object()) {
-            r.error(QStringLiteral("monitoring"), QStringLiteral("must be an object {gpuSampleSeconds}"));
-        } else {
-            r.checkKeys(*it, QStringLiteral("monitoring."), {QStringLiteral("gpuSampleSeconds")});
-            s.gpuSampleSeconds =
-                r.integer(*it, "gpuSampleSeconds", QStringLiteral("monitoring.gpuSampleSeconds"), 0, 10);
-        }
-    }
+    readEnvironment(r, j, s);
+    readMonitoring(r, j, s);
     result.errors = InputLimits::capDiagnostics(r.errors, fileName.isEmpty() ? QStringLiteral("<spec>") : fileName);
     if (r.errors.isEmpty())
         result.spec = s;

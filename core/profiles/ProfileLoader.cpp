@@ -23,27 +23,9 @@ QString idFromFileName(const QString &filePath)
     return filePath.isEmpty() ? QString() : QFileInfo(filePath).completeBaseName();
 }
 
-}   // namespace
-
-ProfileLoadResult loadProfile(const QByteArray &data, const QString &filePath)
+// Every key the file may have: anything else is an error (a misspelt key would be ignored silently).
+void checkKnownKeys(ProfileReader &r, const Json &j)
 {
-    ProfileLoadResult result;
-    result.claimedId = idFromFileName(filePath);
-    const QString file = filePath.isEmpty() ? QStringLiteral("<profile>") : filePath;
-    Diagnostic parseError;
-    auto doc = JsonSupport::parse(data, file, &parseError);
-    if (!doc) {
-        parseError.rule = QStringLiteral("profile-malformed");
-        result.problems << parseError;
-        return result;
-    }
-    ProfileReader r(file);
-    const Json &j = *doc;
-    if (!j.is_object()) {
-        r.error(QStringLiteral("(top level)"), QStringLiteral("must be a JSON object"));
-        result.problems = r.problems;
-        return result;
-    }
     static const QStringList known = {QStringLiteral("id"),
                                       QStringLiteral("name"),
                                       QStringLiteral("site"),
@@ -71,22 +53,28 @@ ProfileLoadResult loadProfile(const QByteArray &data, const QString &filePath)
     for (auto it = j.begin(); it != j.end(); ++it)
         if (!known.contains(QString::fromStdString(it.key())))
             r.error(QString::fromStdString(it.key()), QStringLiteral("unknown key"));
+}
 
-    ClusterProfile p;
-    p.filePath = filePath;
+// id, name and the describing strings; a valid id is what the file claims to be.
+void readIdentity(ProfileReader &r, const Json &j, ClusterProfile &p, QString *claimedId)
+{
     p.id = r.plainString(j, "id", QStringLiteral("id"), true);
     static const QRegularExpression idRe(QStringLiteral("^[a-z0-9][a-z0-9_-]*$"));
     if (!p.id.isEmpty() && !idRe.match(p.id).hasMatch())
         r.error(QStringLiteral("id"),
                 QStringLiteral("\"%1\" must be lower-case letters, digits, - or _").arg(InputLimits::quoted(p.id)));
     else if (!p.id.isEmpty())
-        result.claimedId = p.id;
+        *claimedId = p.id;
     p.name = r.plainString(j, "name", QStringLiteral("name"), true);
     p.site = r.plainString(j, "site", QStringLiteral("site"), false);
     p.description = r.plainString(j, "description", QStringLiteral("description"), false);
     p.docsUrl = r.plainString(j, "docsUrl", QStringLiteral("docsUrl"), false);
     p.slurmVersion = r.plainString(j, "slurmVersion", QStringLiteral("slurmVersion"), false);
+}
 
+// loginHosts: one SSH destination each.
+void readLoginHosts(ProfileReader &r, const Json &j, ClusterProfile &p)
+{
     if (auto it = j.find("loginHosts"); it != j.end()) {
         if (!it->is_array())
             r.error(QStringLiteral("loginHosts"), QStringLiteral("must be an array"));
@@ -114,7 +102,11 @@ ProfileLoadResult loadProfile(const QByteArray &data, const QString &filePath)
                 p.loginHosts << lh;
             }
     }
+}
 
+// account: whether one is required, its pattern and an example.
+void readAccount(ProfileReader &r, const Json &j, ClusterProfile &p)
+{
     if (auto it = j.find("account"); it != j.end()) {
         if (!it->is_object()) {
             r.error(QStringLiteral("account"),
@@ -129,7 +121,12 @@ ProfileLoadResult loadProfile(const QByteArray &data, const QString &filePath)
                 r.error(QStringLiteral("account.pattern"), QStringLiteral("is not a valid regular expression"));
         }
     }
+}
 
+// The settings that may come from the file or be left to defaults: GPU request style, memory,
+// cpus-per-gpu, container runtime.
+void readRequestSettings(ProfileReader &r, const Json &j, ClusterProfile &p)
+{
     QString used;
     if (const Json *v = r.setting(j, "gpuRequest", QStringLiteral("gpuRequest"), {}, &used)) {
         QString s;
@@ -154,6 +151,12 @@ ProfileLoadResult loadProfile(const QByteArray &data, const QString &filePath)
             && p.containerRuntime != QLatin1String("singularity") && p.containerRuntime != QLatin1String("apptainer"))
             r.error(QStringLiteral("containerRuntime"), QStringLiteral("must be \"singularity\" or \"apptainer\""));
     }
+}
+
+// The settings that fill the script: modules, CPU binding, torchrun arguments, variables.
+void readScriptSettings(ProfileReader &r, const Json &j, ClusterProfile &p)
+{
+    QString used;
     if (const Json *v = r.setting(j, "defaultModules", QStringLiteral("defaultModules"), {}, &used)) {
         if (!v->is_array())
             r.error(QStringLiteral("defaultModules"), QStringLiteral("must be an array of module names"));
@@ -181,7 +184,11 @@ ProfileLoadResult loadProfile(const QByteArray &data, const QString &filePath)
                                                 it->is_string() ? JsonSupport::str(*it)
                                                                 : QString::fromStdString(it->dump()));
     }
+}
 
+// gpuTypes (required): vendor, monitor and memory of each GPU type.
+void readGpuTypes(ProfileReader &r, const Json &j, ClusterProfile &p)
+{
     if (auto it = j.find("gpuTypes"); it == j.end() || !it->is_array() || it->empty()) {
         r.error(QStringLiteral("gpuTypes"), QStringLiteral("is required: a non-empty array of GPU types"));
     } else {
@@ -215,8 +222,11 @@ ProfileLoadResult loadProfile(const QByteArray &data, const QString &filePath)
             r.gpuTypeIds.insert(t.id);
         }
     }
+}
 
-    p.discovered = r.plainString(j, "discovered", QStringLiteral("discovered"), false);
+// qos: the limits of each QOS.
+void readQos(ProfileReader &r, const Json &j, ClusterProfile &p)
+{
     if (auto it = j.find("qos"); it != j.end()) {
         if (!it->is_array())
             r.error(QStringLiteral("qos"), QStringLiteral("must be an array of QOS limits"));
@@ -252,7 +262,11 @@ ProfileLoadResult loadProfile(const QByteArray &data, const QString &filePath)
                 p.qos << l;
             }
     }
+}
 
+// associations: the researcher's accounts, partitions and QOS.
+void readAssociations(ProfileReader &r, const Json &j, ClusterProfile &p)
+{
     if (auto it = j.find("associations"); it != j.end()) {
         if (!it->is_array())
             r.error(QStringLiteral("associations"), QStringLiteral("must be an array of associations"));
@@ -280,7 +294,11 @@ ProfileLoadResult loadProfile(const QByteArray &data, const QString &filePath)
                 p.associations << u;
             }
     }
+}
 
+// partitions (required), at most one of them the default.
+void readPartitions(ProfileReader &r, const Json &j, ClusterProfile &p)
+{
     if (auto it = j.find("partitions"); it == j.end() || !it->is_array() || it->empty()) {
         r.error(QStringLiteral("partitions"), QStringLiteral("is required: a non-empty array of partitions"));
     } else {
@@ -292,7 +310,11 @@ ProfileLoadResult loadProfile(const QByteArray &data, const QString &filePath)
         if (defaults > 1)
             r.error(QStringLiteral("partitions"), QStringLiteral("more than one partition has \"default\": true"));
     }
+}
 
+// notes: free-text advice, each with its source.
+void readNotes(ProfileReader &r, const Json &j, ClusterProfile &p)
+{
     if (auto it = j.find("notes"); it != j.end() && it->is_array()) {
         for (std::size_t i = 0; i < it->size(); ++i) {
             const Json &n = (*it)[i];
@@ -306,7 +328,43 @@ ProfileLoadResult loadProfile(const QByteArray &data, const QString &filePath)
             p.notes << note;
         }
     }
+}
 
+}   // namespace
+
+ProfileLoadResult loadProfile(const QByteArray &data, const QString &filePath)
+{
+    ProfileLoadResult result;
+    result.claimedId = idFromFileName(filePath);
+    const QString file = filePath.isEmpty() ? QStringLiteral("<profile>") : filePath;
+    Diagnostic parseError;
+    auto doc = JsonSupport::parse(data, file, &parseError);
+    if (!doc) {
+        parseError.rule = QStringLiteral("profile-malformed");
+        result.problems << parseError;
+        return result;
+    }
+    ProfileReader r(file);
+    const Json &j = *doc;
+    if (!j.is_object()) {
+        r.error(QStringLiteral("(top level)"), QStringLiteral("must be a JSON object"));
+        result.problems = r.problems;
+        return result;
+    }
+    checkKnownKeys(r, j);
+    ClusterProfile p;
+    p.filePath = filePath;
+    readIdentity(r, j, p, &result.claimedId);
+    readLoginHosts(r, j, p);
+    readAccount(r, j, p);
+    readRequestSettings(r, j, p);
+    readScriptSettings(r, j, p);
+    readGpuTypes(r, j, p);
+    p.discovered = r.plainString(j, "discovered", QStringLiteral("discovered"), false);
+    readQos(r, j, p);
+    readAssociations(r, j, p);
+    readPartitions(r, j, p);
+    readNotes(r, j, p);
     result.problems = InputLimits::capDiagnostics(r.problems, file);
     if (!hasErrors(r.problems))
         result.profile = p;

@@ -68,14 +68,9 @@ void readSlurmSettings(ProfileReader &r, const Json &pj, const QString &base, co
         r.readString(v, path("tresBillingWeights"), &p.tresBillingWeights);
 }
 
-}   // namespace
-
-void readPartition(ProfileReader &r, const Json &pj, const QString &path, ClusterProfile &profile)
+// A partition's keys: anything else is an error naming the known ones.
+void checkPartitionKeys(ProfileReader &r, const Json &pj, const QString &base)
 {
-    if (!pj.is_object()) {
-        r.error(path, QStringLiteral("must be an object"));
-        return;
-    }
     static const QStringList known = {QStringLiteral("name"),
                                       QStringLiteral("description"),
                                       QStringLiteral("default"),
@@ -103,29 +98,48 @@ void readPartition(ProfileReader &r, const Json &pj, const QString &path, Cluste
                                       QStringLiteral("maxMemPerNodeMB"),
                                       QStringLiteral("defCpusPerGpu"),
                                       QStringLiteral("tresBillingWeights")};
-    Partition p;
-    p.name = r.plainString(pj, "name", path + QStringLiteral(".name"), true);
-    const QString base = p.name.isEmpty() ? path : QStringLiteral("partitions[%1]").arg(InputLimits::quoted(p.name));
     for (auto it = pj.begin(); it != pj.end(); ++it)
         if (!known.contains(QString::fromStdString(it.key())))
             r.error(base + QLatin1Char('.') + QString::fromStdString(it.key()),
                     QStringLiteral("unknown key (known: %1)").arg(known.join(QStringLiteral(", "))));
+}
 
-    p.description = r.plainString(pj, "description", base + QStringLiteral(".description"), false);
-    const QString src = r.plainString(pj, "source", base + QStringLiteral(".source"), false);
-    if (auto it = pj.find("sources"); it != pj.end()) {
-        if (!it->is_object())
-            r.error(base + QStringLiteral(".sources"), QStringLiteral("must be an object of key -> URL"));
-        else
-            for (auto s = it->begin(); s != it->end(); ++s)
-                if (s->is_string())
-                    p.sources.insert(QString::fromStdString(s.key()), JsonSupport::str(*s));
+// The partition's sizes and limits, each read with its source: a number, or "unknown" said honestly.
+class PartitionLimitReader {
+public:
+    PartitionLimitReader(ProfileReader &r, const Json &pj, const QString &base, const QString &src, Partition &p)
+        : r(r)
+        , pj(pj)
+        , base(base)
+        , src(src)
+        , p(p)
+    {}
+
+    void readAll()
+    {
+        qint64 gpusPerNode = 0, cpusPerNode = 0, minNodes = 1, maxNodes = 1, maxGpus = 0, minGpus = 0;
+        intLimit("gpusPerNode", &gpusPerNode, 1, true);
+        intLimit("cpusPerNode", &cpusPerNode, 1, true);
+        intLimit("memoryPerNodeMB", &p.memoryPerNodeMB, 0, true);
+        intLimit("minNodes", &minNodes, 1, false);
+        intLimit("maxNodes", &maxNodes, 1, true);
+        intLimit("maxGpusPerJob", &maxGpus, 0, false);
+        intLimit("minGpusPerJob", &minGpus, 0, false);
+        p.gpusPerNode = int(gpusPerNode);
+        p.cpusPerNode = int(cpusPerNode);
+        p.minNodes = int(minNodes);
+        p.maxNodes = int(maxNodes);
+        p.maxGpusPerJob = int(maxGpus);
+        p.minGpusPerJob = int(minGpus);
+        readExclusive();
+        readMaxTime();
     }
-    auto limitSource = [&](const char *key) {
-        const QString k = QString::fromLatin1(key);
-        return p.sources.value(k, src);
-    };
-    auto intLimit = [&](const char *key, qint64 *out, qint64 min, bool required) {
+
+private:
+    QString limitSource(const char *key) const { return p.sources.value(QString::fromLatin1(key), src); }
+
+    void intLimit(const char *key, qint64 *out, qint64 min, bool required)
+    {
         QString used;
         const QString kpath = base + QLatin1Char('.') + QString::fromLatin1(key);
         const Json *v = r.setting(pj, key, kpath, limitSource(key), &used);
@@ -141,23 +155,9 @@ void readPartition(ProfileReader &r, const Json &pj, const QString &path, Cluste
         }
         if (r.readInt(v, kpath, out, min))
             p.sources.insert(QString::fromLatin1(key), used);
-    };
-    p.isDefault = pj.value("default", false) == true;
-    p.gpuType = r.plainString(pj, "gpuType", base + QStringLiteral(".gpuType"), true);
-    qint64 gpusPerNode = 0, cpusPerNode = 0, minNodes = 1, maxNodes = 1, maxGpus = 0, minGpus = 0;
-    intLimit("gpusPerNode", &gpusPerNode, 1, true);
-    intLimit("cpusPerNode", &cpusPerNode, 1, true);
-    intLimit("memoryPerNodeMB", &p.memoryPerNodeMB, 0, true);
-    intLimit("minNodes", &minNodes, 1, false);
-    intLimit("maxNodes", &maxNodes, 1, true);
-    intLimit("maxGpusPerJob", &maxGpus, 0, false);
-    intLimit("minGpusPerJob", &minGpus, 0, false);
-    p.gpusPerNode = int(gpusPerNode);
-    p.cpusPerNode = int(cpusPerNode);
-    p.minNodes = int(minNodes);
-    p.maxNodes = int(maxNodes);
-    p.maxGpusPerJob = int(maxGpus);
-    p.minGpusPerJob = int(minGpus);
+    }
+
+    void readExclusive()
     {
         QString used;
         const QString kpath = base + QStringLiteral(".exclusive");
@@ -165,6 +165,8 @@ void readPartition(ProfileReader &r, const Json &pj, const QString &path, Cluste
             if (r.readBool(v, kpath, &p.exclusive))
                 p.sources.insert(QStringLiteral("exclusive"), used);
     }
+
+    void readMaxTime()
     {
         QString used;
         const QString kpath = base + QStringLiteral(".maxTime");
@@ -187,8 +189,17 @@ void readPartition(ProfileReader &r, const Json &pj, const QString &path, Cluste
             p.sources.insert(QStringLiteral("maxTime"), used);
         }
     }
-    readSlurmSettings(r, pj, base, src, p);
-    p.qos = r.plainString(pj, "qos", base + QStringLiteral(".qos"), false);
+
+    ProfileReader &r;
+    const Json &pj;
+    const QString &base;
+    const QString &src;
+    Partition &p;
+};
+
+// nodeTypes: the kinds of node of a partition whose nodes differ.
+void readNodeTypes(ProfileReader &r, const Json &pj, const QString &base, Partition &p)
+{
     if (auto it = pj.find("nodeTypes"); it != pj.end()) {
         if (!it->is_array())
             r.error(base + QStringLiteral(".nodeTypes"), QStringLiteral("must be an array of node kinds"));
@@ -217,6 +228,36 @@ void readPartition(ProfileReader &r, const Json &pj, const QString &path, Cluste
                 p.nodeTypes << t;
             }
     }
+}
+
+}   // namespace
+
+void readPartition(ProfileReader &r, const Json &pj, const QString &path, ClusterProfile &profile)
+{
+    if (!pj.is_object()) {
+        r.error(path, QStringLiteral("must be an object"));
+        return;
+    }
+    Partition p;
+    p.name = r.plainString(pj, "name", path + QStringLiteral(".name"), true);
+    const QString base = p.name.isEmpty() ? path : QStringLiteral("partitions[%1]").arg(InputLimits::quoted(p.name));
+    checkPartitionKeys(r, pj, base);
+    p.description = r.plainString(pj, "description", base + QStringLiteral(".description"), false);
+    const QString src = r.plainString(pj, "source", base + QStringLiteral(".source"), false);
+    if (auto it = pj.find("sources"); it != pj.end()) {
+        if (!it->is_object())
+            r.error(base + QStringLiteral(".sources"), QStringLiteral("must be an object of key -> URL"));
+        else
+            for (auto s = it->begin(); s != it->end(); ++s)
+                if (s->is_string())
+                    p.sources.insert(QString::fromStdString(s.key()), JsonSupport::str(*s));
+    }
+    p.isDefault = pj.value("default", false) == true;
+    p.gpuType = r.plainString(pj, "gpuType", base + QStringLiteral(".gpuType"), true);
+    PartitionLimitReader(r, pj, base, src, p).readAll();
+    readSlurmSettings(r, pj, base, src, p);
+    p.qos = r.plainString(pj, "qos", base + QStringLiteral(".qos"), false);
+    readNodeTypes(r, pj, base, p);
     if (p.minNodes > p.maxNodes && p.isKnown(QStringLiteral("maxNodes")))
         r.error(base + QStringLiteral(".minNodes"), QStringLiteral("is larger than maxNodes"));
     if (!p.gpuType.isEmpty() && !r.gpuTypeIds.contains(p.gpuType))

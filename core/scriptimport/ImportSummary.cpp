@@ -115,12 +115,11 @@ std::optional<SiteGuess> recogniseSite(const ScriptImport &imp, const QList<Clus
     return best;
 }
 
-Diagnostics importSummary(const ScriptImport &imp)
-{
-    Diagnostics out;
-    const JobSpec &spec = imp.spec;
+namespace {
 
-    // #SBATCH options the job has no place for.
+// #SBATCH options the job has no place for, and --chdir.
+void noteDroppedOptions(const ScriptImport &imp, Diagnostics &out)
+{
     static const QSet<QString> kept = {"account",    "partition",       "job-name",      "time",         "nodes",
                                        "ntasks",     "ntasks-per-node", "cpus-per-task", "cpus-per-gpu", "gres",
                                        "gpus",       "gpus-per-node",   "gpus-per-task", "mem",          "mem-per-cpu",
@@ -139,8 +138,12 @@ Diagnostics importSummary(const ScriptImport &imp)
                     QStringLiteral("%1=%2 is dropped: the job runs in ScaleLab's run directory, so relative paths no "
                                    "longer start from %2.")
                         .arg(o->written, o->value));
+}
 
-    // Commands: kept as setup, turned into modules/variables, the launch, or left out.
+// Commands: kept as setup, turned into modules/variables, the launch, or left out.
+void noteLeftOutCommands(const ScriptImport &imp, Diagnostics &out)
+{
+    const JobSpec &spec = imp.spec;
     const LaunchCommand *l = imp.launch();
     QStringList leftOut;
     QSet<QString> leftOutSeen;   // a script of distinct commands: no list search per line
@@ -177,9 +180,12 @@ Diagnostics importSummary(const ScriptImport &imp)
                                    "launch): %1. Add them as setup lines if the job needs them.")
                         .arg(leftOut.mid(0, 8).join(QStringLiteral(", "))
                              + (leftOut.size() > 8 ? QStringLiteral(" ...") : QString())));
+}
 
-    if (!l)
-        return out;
+// What became of the launch: a launcher replaced, a wrapper left out, arguments only sbatch knows.
+void noteChangedLaunch(const ScriptImport &imp, const LaunchCommand *l, Diagnostics &out)
+{
+    const JobSpec &spec = imp.spec;
     if (l->launcher && !launcherTraits(*l->launcher).composable)
         out << note(QStringLiteral("import-changed"), QStringLiteral("launcher"), l->line,
                     QStringLiteral("%1 becomes %2: ScaleLab starts the same torch.distributed workers itself, "
@@ -200,6 +206,12 @@ Diagnostics importSummary(const ScriptImport &imp)
         out << note(QStringLiteral("import-changed"), QStringLiteral("args"), l->line,
                     QStringLiteral("The command spans several lines inside a quoted string; ScaleLab keeps the "
                                    "program and its arguments, one argument per word. Check them in the form."));
+}
+
+// Relative paths of the program and its arguments: they resolve on the cluster, not where the script was.
+void noteRelativePaths(const ScriptImport &imp, const LaunchCommand *l, Diagnostics &out)
+{
+    const JobSpec &spec = imp.spec;
     QStringList relative;
     if (isRelativePath(spec.program) && l->containerWrapper.isEmpty())
         relative << spec.program;
@@ -216,6 +228,20 @@ Diagnostics importSummary(const ScriptImport &imp)
                                    "cluster (ScaleLab's run directory; the program is looked up under $HOME), not the "
                                    "folder the script was written in. Use full paths on the cluster.")
                         .arg(relative.join(QStringLiteral(", "))));
+}
+
+}   // namespace
+
+Diagnostics importSummary(const ScriptImport &imp)
+{
+    Diagnostics out;
+    noteDroppedOptions(imp, out);
+    noteLeftOutCommands(imp, out);
+    const LaunchCommand *l = imp.launch();
+    if (!l)
+        return out;
+    noteChangedLaunch(imp, l, out);
+    noteRelativePaths(imp, l, out);
     return out;
 }
 

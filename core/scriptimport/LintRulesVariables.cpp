@@ -19,6 +19,7 @@ namespace scalelab {
 namespace {
 
 // Names the environment of a batch job has without the script setting them.
+// table: one name per line, then the prefixes of whole families
 bool isEnvironmentName(const QString &name)
 {
     static const QSet<QString> names = {

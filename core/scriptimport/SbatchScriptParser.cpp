@@ -67,6 +67,153 @@ const QRegularExpression &placeholderRegex()
     return re;
 }
 
+// One word of a directive read as an option: what sbatch knows of it and the value written with it.
+struct OptionWord {
+    SbatchOption opt;
+    const SbatchOptionInfo *info = nullptr;
+    QString inlineValue;
+    bool hasInline = false;
+};
+
+// What becomes of a directive word: an option sbatch knows, one it does not
+// (kept, with its value, for the findings that follow), or not kept at all.
+enum class WordKind { Known, UnknownKept, Dropped };
+
+// Why sbatch refuses a long option it does not know: removed, written with '_', ambiguous or misspelt.
+void reportUnknownLongOption(const QString &name, bool ambiguous, int column, int lineNo, Diagnostics *diags)
+{
+    if (!diags)
+        return;
+    if (!ambiguous) {
+        if (const auto gone = removedSbatchOption(name)) {
+            *diags << finding(Severity::Error, QStringLiteral("option-removed"), lineNo, *gone, column);
+            return;
+        }
+    }
+    const QString dashed = QString(name).replace(QLatin1Char('_'), QLatin1Char('-'));
+    if (!ambiguous && dashed != name && findSbatchLongOption(dashed)) {
+        // --job_name: getopt matches names exactly, so sbatch refuses it.
+        *diags << finding(Severity::Error, QStringLiteral("unknown-option"), lineNo,
+                          QStringLiteral("--%1 is not an sbatch option; sbatch refuses the script. Write "
+                                         "--%2 (with hyphens).")
+                              .arg(InputLimits::quoted(name), InputLimits::quoted(dashed)),
+                          column);
+        return;
+    }
+    *diags << finding(Severity::Warning, QStringLiteral("unknown-option"), lineNo,
+                      ambiguous ? QStringLiteral("--%1 is ambiguous: it abbreviates several sbatch options. "
+                                                 "Write the option out in full.")
+                                      .arg(InputLimits::quoted(name))
+                                : QStringLiteral("--%1 is not an sbatch option (Slurm 22.05 to 24.11); "
+                                                 "sbatch refuses the script. Check the spelling.")
+                                      .arg(InputLimits::quoted(name)),
+                      column);
+}
+
+WordKind readLongOption(const DirectiveWord &w, int lineNo, Diagnostics *diags, OptionWord &o)
+{
+    const QString body = w.text.mid(2);
+    const int eq = int(body.indexOf(QLatin1Char('=')));
+    const QString name = eq >= 0 ? body.left(eq) : body;
+    o.opt.written = QStringLiteral("--") + name;
+    bool ambiguous = false;
+    o.info = findSbatchLongOption(name, &ambiguous);
+    if (eq >= 0) {
+        o.inlineValue = body.mid(eq + 1);
+        o.hasInline = true;
+    }
+    if (o.info)
+        return WordKind::Known;
+    o.opt.name = name;
+    reportUnknownLongOption(name, ambiguous, w.column, lineNo, diags);
+    o.opt.value = o.inlineValue;
+    o.opt.hasValue = o.hasInline;
+    return WordKind::UnknownKept;
+}
+
+WordKind readShortOption(const DirectiveWord &w, int lineNo, Diagnostics *diags, OptionWord &o)
+{
+    o.info = findSbatchShortOption(w.text.at(1));
+    o.opt.written = w.text.left(2);
+    if (w.text.size() > 2) {
+        o.inlineValue = w.text.mid(2);
+        o.hasInline = true;
+    }
+    if (!o.info) {
+        o.opt.name = w.text;
+        if (diags)
+            *diags << finding(
+                Severity::Warning, QStringLiteral("unknown-option"), lineNo,
+                QStringLiteral("%1 is not an sbatch option; sbatch refuses the script.").arg(o.opt.written), w.column);
+        return WordKind::Dropped;
+    }
+    if (o.info->arg == SbatchArg::None)
+        o.hasInline = false;   // bundled flags like -vv
+    return WordKind::Known;
+}
+
+// A word that is no option at all (perhaps one typed with a typographic dash).
+void reportNotAnOption(const DirectiveWord &w, int lineNo, Diagnostics *diags)
+{
+    if (!diags)
+        return;
+    const bool dash = w.text.startsWith(QChar(0x2014)) || w.text.startsWith(QChar(0x2013));
+    *diags << finding(
+        Severity::Warning, dash ? QStringLiteral("unknown-option") : QStringLiteral("cannot-parse"), lineNo,
+        dash ? QStringLiteral("\"%1\" starts with a typographic dash; Slurm needs two ASCII "
+                              "hyphens (--). Retype the option.")
+                   .arg(InputLimits::quoted(w.text))
+             : QStringLiteral("\"%1\" is not an option; sbatch cannot use it here.").arg(InputLimits::quoted(w.text)),
+        w.column);
+}
+
+// The value of a known option: written inline, or the next word (then *i moves on).
+void readOptionValue(OptionWord &o, const QList<DirectiveWord> &words, int *i, int lineNo, Diagnostics *diags)
+{
+    const DirectiveWord &w = words[*i];
+    if (o.info->arg == SbatchArg::Required) {
+        if (o.hasInline) {
+            o.opt.value = o.inlineValue;
+            o.opt.hasValue = true;
+        } else if (*i + 1 < words.size()) {
+            o.opt.value = words[++*i].text;
+            o.opt.hasValue = true;
+        } else if (diags) {
+            *diags << finding(Severity::Error, QStringLiteral("invalid-value"), lineNo,
+                              QStringLiteral("%1 needs a value.").arg(o.opt.written), w.column);
+        }
+    } else if (o.info->arg == SbatchArg::Optional && o.hasInline) {
+        o.opt.value = o.inlineValue;
+        o.opt.hasValue = true;
+    } else if (o.info->arg == SbatchArg::None && o.hasInline && w.text.startsWith(QLatin1String("--")) && diags) {
+        *diags << finding(Severity::Warning, QStringLiteral("invalid-value"), lineNo,
+                          QStringLiteral("%1 takes no value; \"%2\" is ignored.")
+                              .arg(o.opt.written, InputLimits::quoted(o.inlineValue)),
+                          w.column);
+    }
+}
+
+// A value left as the example wrote it: <placeholder>, or the example's e-mail address.
+void checkPlaceholderValue(const SbatchOption &opt, int column, int lineNo, Diagnostics *diags)
+{
+    if (!diags || !opt.hasValue)
+        return;
+    const auto m = placeholderRegex().match(opt.value);
+    if (m.hasMatch() || opt.value == QLatin1String("<>"))
+        *diags << finding(Severity::Error, QStringLiteral("placeholder-value"), lineNo,
+                          QStringLiteral("%1 still holds the placeholder %2 from the example; put your own value.")
+                              .arg(opt.written, m.captured(0)),
+                          column);
+    else if (opt.name == QLatin1String("mail-user")
+             && (opt.value.contains(QLatin1String("youremail"), Qt::CaseInsensitive)
+                 || opt.value.endsWith(QLatin1String("@domain.com"), Qt::CaseInsensitive)
+                 || opt.value.endsWith(QLatin1String("@example.com"), Qt::CaseInsensitive)))
+        *diags << finding(
+            Severity::Warning, QStringLiteral("placeholder-value"), lineNo,
+            QStringLiteral("--mail-user %1 is the example address; put yours or remove the line.").arg(opt.value),
+            column);
+}
+
 QList<SbatchOption> parseDirective(const QString &line, int lineNo, Diagnostics *diags)
 {
     QList<SbatchOption> out;
@@ -79,134 +226,25 @@ QList<SbatchOption> parseDirective(const QString &line, int lineNo, Diagnostics 
     }
     for (int i = 0; i < words.size(); ++i) {
         const auto &w = words[i];
-        SbatchOption opt;
-        opt.written = w.text;
-        opt.line = lineNo;
-        opt.column = w.column;
-        const SbatchOptionInfo *info = nullptr;
-        QString inlineValue;
-        bool hasInline = false;
-        if (w.text.startsWith(QLatin1String("--")) && w.text.size() > 2) {
-            const QString body = w.text.mid(2);
-            const int eq = int(body.indexOf(QLatin1Char('=')));
-            const QString name = eq >= 0 ? body.left(eq) : body;
-            opt.written = QStringLiteral("--") + name;
-            bool ambiguous = false;
-            info = findSbatchLongOption(name, &ambiguous);
-            if (eq >= 0) {
-                inlineValue = body.mid(eq + 1);
-                hasInline = true;
-            }
-            if (!info) {
-                opt.name = name;
-                if (diags && !ambiguous) {
-                    if (const auto gone = removedSbatchOption(name)) {
-                        *diags << finding(Severity::Error, QStringLiteral("option-removed"), lineNo, *gone, w.column);
-                        opt.value = inlineValue;
-                        opt.hasValue = hasInline;
-                        out << opt;
-                        continue;
-                    }
-                }
-                const QString dashed = QString(name).replace(QLatin1Char('_'), QLatin1Char('-'));
-                if (diags && !ambiguous && dashed != name && findSbatchLongOption(dashed)) {
-                    // --job_name: getopt matches names exactly, so sbatch refuses it.
-                    *diags << finding(Severity::Error, QStringLiteral("unknown-option"), lineNo,
-                                      QStringLiteral("--%1 is not an sbatch option; sbatch refuses the script. Write "
-                                                     "--%2 (with hyphens).")
-                                          .arg(InputLimits::quoted(name), InputLimits::quoted(dashed)),
-                                      w.column);
-                    opt.value = inlineValue;
-                    opt.hasValue = hasInline;
-                    out << opt;
-                    continue;
-                }
-                if (diags)
-                    *diags << finding(Severity::Warning, QStringLiteral("unknown-option"), lineNo,
-                                      ambiguous
-                                          ? QStringLiteral("--%1 is ambiguous: it abbreviates several sbatch options. "
-                                                           "Write the option out in full.")
-                                                .arg(InputLimits::quoted(name))
-                                          : QStringLiteral("--%1 is not an sbatch option (Slurm 22.05 to 24.11); "
-                                                           "sbatch refuses the script. Check the spelling.")
-                                                .arg(InputLimits::quoted(name)),
-                                      w.column);
-                opt.value = inlineValue;
-                opt.hasValue = hasInline;
-                out << opt;
-                continue;
-            }
-        } else if (w.text.startsWith(QLatin1Char('-')) && w.text.size() >= 2 && w.text.at(1) != QLatin1Char('-')) {
-            info = findSbatchShortOption(w.text.at(1));
-            opt.written = w.text.left(2);
-            if (w.text.size() > 2) {
-                inlineValue = w.text.mid(2);
-                hasInline = true;
-            }
-            if (!info) {
-                opt.name = w.text;
-                if (diags)
-                    *diags << finding(
-                        Severity::Warning, QStringLiteral("unknown-option"), lineNo,
-                        QStringLiteral("%1 is not an sbatch option; sbatch refuses the script.").arg(opt.written),
-                        w.column);
-                continue;
-            }
-            if (info->arg == SbatchArg::None)
-                hasInline = false;   // bundled flags like -vv
-        } else {
-            if (diags) {
-                const bool dash = w.text.startsWith(QChar(0x2014)) || w.text.startsWith(QChar(0x2013));
-                *diags << finding(Severity::Warning,
-                                  dash ? QStringLiteral("unknown-option") : QStringLiteral("cannot-parse"), lineNo,
-                                  dash ? QStringLiteral("\"%1\" starts with a typographic dash; Slurm needs two ASCII "
-                                                        "hyphens (--). Retype the option.")
-                                             .arg(InputLimits::quoted(w.text))
-                                       : QStringLiteral("\"%1\" is not an option; sbatch cannot use it here.")
-                                             .arg(InputLimits::quoted(w.text)),
-                                  w.column);
-            }
+        OptionWord o;
+        o.opt.written = w.text;
+        o.opt.line = lineNo;
+        o.opt.column = w.column;
+        WordKind kind = WordKind::Dropped;
+        if (w.text.startsWith(QLatin1String("--")) && w.text.size() > 2)
+            kind = readLongOption(w, lineNo, diags, o);
+        else if (w.text.startsWith(QLatin1Char('-')) && w.text.size() >= 2 && w.text.at(1) != QLatin1Char('-'))
+            kind = readShortOption(w, lineNo, diags, o);
+        else
+            reportNotAnOption(w, lineNo, diags);
+        if (kind == WordKind::UnknownKept)
+            out << o.opt;
+        if (kind != WordKind::Known)
             continue;
-        }
-        opt.name = QString::fromLatin1(info->longName);
-        if (info->arg == SbatchArg::Required) {
-            if (hasInline) {
-                opt.value = inlineValue;
-                opt.hasValue = true;
-            } else if (i + 1 < words.size()) {
-                opt.value = words[++i].text;
-                opt.hasValue = true;
-            } else if (diags) {
-                *diags << finding(Severity::Error, QStringLiteral("invalid-value"), lineNo,
-                                  QStringLiteral("%1 needs a value.").arg(opt.written), w.column);
-            }
-        } else if (info->arg == SbatchArg::Optional && hasInline) {
-            opt.value = inlineValue;
-            opt.hasValue = true;
-        } else if (info->arg == SbatchArg::None && hasInline && w.text.startsWith(QLatin1String("--")) && diags) {
-            *diags << finding(Severity::Warning, QStringLiteral("invalid-value"), lineNo,
-                              QStringLiteral("%1 takes no value; \"%2\" is ignored.")
-                                  .arg(opt.written, InputLimits::quoted(inlineValue)),
-                              w.column);
-        }
-        if (diags && opt.hasValue) {
-            const auto m = placeholderRegex().match(opt.value);
-            if (m.hasMatch() || opt.value == QLatin1String("<>"))
-                *diags << finding(
-                    Severity::Error, QStringLiteral("placeholder-value"), lineNo,
-                    QStringLiteral("%1 still holds the placeholder %2 from the example; put your own value.")
-                        .arg(opt.written, m.captured(0)),
-                    w.column);
-            else if (opt.name == QLatin1String("mail-user")
-                     && (opt.value.contains(QLatin1String("youremail"), Qt::CaseInsensitive)
-                         || opt.value.endsWith(QLatin1String("@domain.com"), Qt::CaseInsensitive)
-                         || opt.value.endsWith(QLatin1String("@example.com"), Qt::CaseInsensitive)))
-                *diags << finding(Severity::Warning, QStringLiteral("placeholder-value"), lineNo,
-                                  QStringLiteral("--mail-user %1 is the example address; put yours or remove the line.")
-                                      .arg(opt.value),
-                                  w.column);
-        }
-        out << opt;
+        o.opt.name = QString::fromLatin1(o.info->longName);
+        readOptionValue(o, words, &i, lineNo, diags);
+        checkPlaceholderValue(o.opt, w.column, lineNo, diags);
+        out << o.opt;
     }
     return out;
 }
@@ -274,181 +312,264 @@ const SbatchOption *ParsedSbatchScript::find(const QString &name) const
     return nullptr;
 }
 
-ParsedSbatchScript parseSbatchScript(const QString &input)
+namespace {
+
+// Empty or binary input: nothing to read, said once.
+bool rejectUnreadable(const QString &input, Diagnostics &diags)
 {
-    ParsedSbatchScript out;
-    auto &diags = out.diagnostics;
     if (QStringView(input).trimmed().isEmpty()) {   // a view: no copy of a 16 MB script
         diags << finding(Severity::Error, QStringLiteral("cannot-parse"), 0,
                          QStringLiteral("The script is empty: there is nothing to import."));
-        return out;
+        return true;
     }
     if (const int bin = binaryLine(input)) {
         diags << finding(Severity::Error, QStringLiteral("cannot-parse"), bin,
                          QStringLiteral("This is binary data, not a shell script. Choose the .sh/.sbatch text file."));
-        return out;
+        return true;
     }
+    return false;
+}
+
+// The text with Unix line breaks (DOS ones reported) and its interpreter line checked.
+QString unixText(const QString &input, ParsedSbatchScript &out)
+{
     QString text = input;
     if (const int crlf = int(text.indexOf(QLatin1String("\r\n"))); crlf >= 0) {
         const int line = int(QStringView(text).left(crlf).count(QLatin1Char('\n'))) + 1;
-        diags << finding(Severity::Error, QStringLiteral("dos-line-breaks"), line,
-                         QStringLiteral("The script has DOS line breaks (\\r\\n); sbatch refuses it. Convert it with "
-                                        "dos2unix or save it with Unix line endings."));
+        out.diagnostics << finding(Severity::Error, QStringLiteral("dos-line-breaks"), line,
+                                   QStringLiteral("The script has DOS line breaks (\\r\\n); sbatch refuses it. Convert "
+                                                  "it with dos2unix or save it with Unix line endings."));
         text.replace(QLatin1String("\r\n"), QLatin1String("\n"));
     }
-    const QStringList lines = text.split(QLatin1Char('\n'));
-    if (!lines.front().startsWith(QLatin1String("#!"))) {
-        diags << finding(Severity::Error, QStringLiteral("missing-shebang"), 1,
-                         QStringLiteral("The first line must start with #! and an interpreter (e.g. #!/bin/bash); "
-                                        "sbatch refuses scripts without it."));
+    const qsizetype firstEnd = text.indexOf(QLatin1Char('\n'));
+    const QStringView first = QStringView(text).left(firstEnd < 0 ? text.size() : firstEnd);
+    if (!first.startsWith(QLatin1String("#!"))) {
+        out.diagnostics << finding(Severity::Error, QStringLiteral("missing-shebang"), 1,
+                                   QStringLiteral("The first line must start with #! and an interpreter (e.g. "
+                                                  "#!/bin/bash); sbatch refuses scripts without it."));
     } else {
-        out.interpreter = lines.front().mid(2).trimmed();
+        out.interpreter = first.mid(2).trimmed().toString();
+    }
+    return text;
+}
+
+// One reading of a script's lines: the header's directives, then the shell
+// lines joined the way the shell joins them.
+class ScriptLineReader {
+public:
+    ScriptLineReader(const QString &text, ParsedSbatchScript &out)
+        : m_text(text)
+        , m_lines(text.split(QLatin1Char('\n')))
+        , m_count(int(m_lines.size()))
+        , m_out(out)
+        , m_diags(out.diagnostics)
+        // Scans for a quote that never closes read to the end of the script; once
+        // they have read the script twice over, later ones are reported without
+        // trying to join, so hostile input stays linear.
+        , m_failedScanBudget(2 * qint64(text.size()) + 65536)
+    {
+        // Where each physical line starts in `text`, for joining lines by offset.
+        m_lineStart.reserve(m_lines.size());
+        for (int k = 0, at = 0; k < m_count; ++k) {
+            m_lineStart << at;
+            at += int(m_lines[k].size()) + 1;
+        }
     }
 
-    // Where each physical line starts in `text`, for joining lines by offset.
-    QList<int> lineStart;
-    lineStart.reserve(lines.size());
-    for (int k = 0, at = 0; k < lines.size(); ++k) {
-        lineStart << at;
-        at += int(lines[k].size()) + 1;
-    }
-    // Scans for a quote that never closes read to the end of the script; once
-    // they have read the script twice over, later ones are reported without
-    // trying to join, so hostile input stays linear.
-    qint64 failedScanBudget = 2 * qint64(text.size()) + 65536;
-    bool joinBudgetReported = false;
-
-    bool inHeader = true;
-    const int count = int(lines.size());
-    for (int i = 0; i < count; ++i) {
-        const QString &raw = lines[i];
-        const int lineNo = i + 1;
-        const QString trimmed = raw.trimmed();
-        if (inHeader) {
-            if (isDirective(raw)) {
-                out.options += parseDirective(raw, lineNo, &diags);
+    void readAll()
+    {
+        for (int i = 0; i < m_count; ++i) {
+            const QString &raw = m_lines[i];
+            const QString trimmed = raw.trimmed();
+            if (m_inHeader && readHeaderLine(raw, trimmed, i + 1))
                 continue;
-            }
-            static const QRegularExpression disabled(QStringLiteral("^#{2,}SBATCH(\\s|$)"));
-            if (const auto m = disabled.match(raw); m.hasMatch()) {
-                const QString asDirective = QStringLiteral("#SBATCH") + raw.mid(m.capturedStart(1));
-                out.disabledOptions += parseDirective(asDirective, lineNo, nullptr);
-                diags << finding(Severity::Info, QStringLiteral("sbatch-disabled"), lineNo,
-                                 QStringLiteral("##SBATCH is switched off; sbatch ignores this line."));
+            if (readLateDirective(raw, i + 1) || trimmed.isEmpty() || trimmed.startsWith(QLatin1Char('#')))
                 continue;
-            }
-            if (isHeaderDirectiveTypo(raw)) {
-                diags << finding(Severity::Warning, QStringLiteral("sbatch-directive-ignored"), lineNo,
-                                 QStringLiteral("sbatch only reads lines that start exactly with \"#SBATCH\" in the "
-                                                "first column; this one is ignored. Write it as #SBATCH --option."));
-                continue;
-            }
-            if (trimmed.isEmpty() || trimmed.startsWith(QLatin1Char('#')))
-                continue;
-            inHeader = false;
-            out.firstCommandLine = lineNo;
-        }
-        if (isDirective(raw)) {
-            out.ignoredOptions += parseDirective(raw, lineNo, nullptr);
-            diags << finding(Severity::Warning, QStringLiteral("sbatch-after-command"), lineNo,
-                             QStringLiteral("#SBATCH after the first command (line %1) is ignored by sbatch. Move it "
-                                            "above line %1.")
-                                 .arg(out.firstCommandLine));
-            continue;
-        }
-        if (trimmed.isEmpty() || trimmed.startsWith(QLatin1Char('#')))
-            continue;
-
-        if (raw.size() > InputLimits::kMaxCommandChars) {
-            diags << commandTooLong(lineNo, raw.size());
-            continue;
-        }
-        // Join continuation lines and multi-line quotes the way the shell does.
-        ScriptLine sl;
-        sl.line = lineNo;
-        sl.text = raw;
-        sl.lineOffsets << 0;
-        ShellLexResult lex = scanShell(sl.text);
-        int j = i;
-        int unterminatedAt = lex.unterminatedQuote ? sl.lineAt(lex.unterminatedOffset) : 0;
-        if ((lex.unterminatedQuote || lex.trailingBackslash) && i + 1 < count) {
-            if (failedScanBudget > 0) {
-                // One scan from this line to where the shell's line really ends.
-                const ShellLineEnd end = findShellLineEnd(text, lineStart[i]);
-                if (end.unterminated) {
-                    failedScanBudget -= text.size() - lineStart[i];
-                    unterminatedAt = int(std::upper_bound(lineStart.cbegin(), lineStart.cend(), end.unterminatedOffset)
-                                         - lineStart.cbegin());
-                } else {
-                    j = int(std::upper_bound(lineStart.cbegin(), lineStart.cend(), end.end) - lineStart.cbegin()) - 1;
-                    j = std::max(i, std::min(j, count - 1));
-                    sl.text = text.mid(lineStart[i], end.end - lineStart[i]);
-                    sl.lineOffsets.clear();
-                    for (int k = i; k <= j; ++k)
-                        sl.lineOffsets << lineStart[k] - lineStart[i];
-                    lex = scanShell(sl.text);
-                }
-            } else if (!joinBudgetReported && lex.unterminatedQuote) {
-                joinBudgetReported = true;
-                diags << finding(Severity::Info, QStringLiteral("input-too-large"), lineNo,
-                                 QStringLiteral("From here on, quotes left open are not followed onto the next lines: "
-                                                "too many of them never close. Fix the ones reported above first."));
-            }
-        }
-        if (lex.unterminatedQuote) {
-            const int at = unterminatedAt;
-            diags << finding(Severity::Error, QStringLiteral("cannot-parse"), at,
-                             QStringLiteral("A quote or $( opened on line %1 is never closed; the shell reads the rest "
-                                            "of the script as part of it. Close it.")
-                                 .arg(at));
-            // Read on line by line so the rest of the script is still checked.
-            sl.text = raw;
-            sl.lineOffsets = {0};
-            j = i;
-            lex = scanShell(sl.text);
-        }
-        sl.lastLine = j + 1;
-        i = j;
-        if (sl.text.size() > InputLimits::kMaxCommandChars) {
-            diags << commandTooLong(lineNo, sl.text.size());
-            continue;
-        }
-        // Blank out placeholders (same length keeps offsets) after reporting them.
-        auto it = placeholderRegex().globalMatch(sl.text);
-        while (it.hasNext()) {
-            const auto m = it.next();
-            const int at = sl.lineAt(int(m.capturedStart()));
-            diags << finding(Severity::Error, QStringLiteral("placeholder-value"), at,
-                             QStringLiteral("%1 is a placeholder from the example; the shell reads it as a redirection "
-                                            "and the line fails. Replace it with real values or remove it.")
-                                 .arg(m.captured(0)));
-            sl.text.replace(m.capturedStart(), m.capturedLength(), QString(m.capturedLength(), QLatin1Char(' ')));
-        }
-        out.lines << sl;
-        // Skip here-document bodies.
-        for (const auto &h : lex.heredocs) {
-            int k = i + 1;
-            for (; k < count; ++k) {
-                QString body = lines[k];
-                if (h.stripTabs)
-                    while (body.startsWith(QLatin1Char('\t')))
-                        body.remove(0, 1);
-                if (body == h.delimiter)
-                    break;
-            }
-            if (k >= count) {
-                diags << finding(
-                    Severity::Warning, QStringLiteral("cannot-parse"), sl.line,
-                    QStringLiteral("The here-document <<%1 never ends; the rest of the script is its text.")
-                        .arg(h.delimiter));
-            }
-            i = std::min(k, count - 1);
+            i = readCommand(i);
         }
     }
+
+private:
+    bool readHeaderLine(const QString &raw, const QString &trimmed, int lineNo);
+    bool readLateDirective(const QString &raw, int lineNo);
+    int readCommand(int i);
+    int joinLines(int i, ScriptLine &sl, ShellLexResult &lex);
+    void blankPlaceholders(ScriptLine &sl);
+    int skipHeredocs(const ShellLexResult &lex, const ScriptLine &sl, int i);
+
+    const QString &m_text;
+    const QStringList m_lines;
+    const int m_count;
+    ParsedSbatchScript &m_out;
+    Diagnostics &m_diags;
+    QList<int> m_lineStart;
+    qint64 m_failedScanBudget;
+    bool m_joinBudgetReported = false;
+    bool m_inHeader = true;
+};
+
+// A line of the header: a directive, a switched-off or mistyped one, a comment;
+// false at the first command, which ends the header.
+bool ScriptLineReader::readHeaderLine(const QString &raw, const QString &trimmed, int lineNo)
+{
+    if (isDirective(raw)) {
+        m_out.options += parseDirective(raw, lineNo, &m_diags);
+        return true;
+    }
+    static const QRegularExpression disabled(QStringLiteral("^#{2,}SBATCH(\\s|$)"));
+    if (const auto m = disabled.match(raw); m.hasMatch()) {
+        const QString asDirective = QStringLiteral("#SBATCH") + raw.mid(m.capturedStart(1));
+        m_out.disabledOptions += parseDirective(asDirective, lineNo, nullptr);
+        m_diags << finding(Severity::Info, QStringLiteral("sbatch-disabled"), lineNo,
+                           QStringLiteral("##SBATCH is switched off; sbatch ignores this line."));
+        return true;
+    }
+    if (isHeaderDirectiveTypo(raw)) {
+        m_diags << finding(Severity::Warning, QStringLiteral("sbatch-directive-ignored"), lineNo,
+                           QStringLiteral("sbatch only reads lines that start exactly with \"#SBATCH\" in the "
+                                          "first column; this one is ignored. Write it as #SBATCH --option."));
+        return true;
+    }
+    if (trimmed.isEmpty() || trimmed.startsWith(QLatin1Char('#')))
+        return true;
+    m_inHeader = false;
+    m_out.firstCommandLine = lineNo;
+    return false;
+}
+
+// #SBATCH after the first command: sbatch ignores it.
+bool ScriptLineReader::readLateDirective(const QString &raw, int lineNo)
+{
+    if (!isDirective(raw))
+        return false;
+    m_out.ignoredOptions += parseDirective(raw, lineNo, nullptr);
+    m_diags << finding(Severity::Warning, QStringLiteral("sbatch-after-command"), lineNo,
+                       QStringLiteral("#SBATCH after the first command (line %1) is ignored by sbatch. Move it "
+                                      "above line %1.")
+                           .arg(m_out.firstCommandLine));
+    return true;
+}
+
+// The shell command starting on line i + 1 (0-based i); returns the index of its last line.
+int ScriptLineReader::readCommand(int i)
+{
+    const QString &raw = m_lines[i];
+    const int lineNo = i + 1;
+    if (raw.size() > InputLimits::kMaxCommandChars) {
+        m_diags << commandTooLong(lineNo, raw.size());
+        return i;
+    }
+    ScriptLine sl;
+    sl.line = lineNo;
+    sl.text = raw;
+    sl.lineOffsets << 0;
+    ShellLexResult lex = scanShell(sl.text);
+    const int j = joinLines(i, sl, lex);
+    sl.lastLine = j + 1;
+    if (sl.text.size() > InputLimits::kMaxCommandChars) {
+        m_diags << commandTooLong(lineNo, sl.text.size());
+        return j;
+    }
+    blankPlaceholders(sl);
+    m_out.lines << sl;
+    return skipHeredocs(lex, sl, j);
+}
+
+// Joins continuation lines and multi-line quotes the way the shell does; returns the last line's index.
+int ScriptLineReader::joinLines(int i, ScriptLine &sl, ShellLexResult &lex)
+{
+    int j = i;
+    int unterminatedAt = lex.unterminatedQuote ? sl.lineAt(lex.unterminatedOffset) : 0;
+    if ((lex.unterminatedQuote || lex.trailingBackslash) && i + 1 < m_count) {
+        if (m_failedScanBudget > 0) {
+            // One scan from this line to where the shell's line really ends.
+            const ShellLineEnd end = findShellLineEnd(m_text, m_lineStart[i]);
+            if (end.unterminated) {
+                m_failedScanBudget -= m_text.size() - m_lineStart[i];
+                unterminatedAt = int(std::upper_bound(m_lineStart.cbegin(), m_lineStart.cend(), end.unterminatedOffset)
+                                     - m_lineStart.cbegin());
+            } else {
+                j = int(std::upper_bound(m_lineStart.cbegin(), m_lineStart.cend(), end.end) - m_lineStart.cbegin()) - 1;
+                j = std::max(i, std::min(j, m_count - 1));
+                sl.text = m_text.mid(m_lineStart[i], end.end - m_lineStart[i]);
+                sl.lineOffsets.clear();
+                for (int k = i; k <= j; ++k)
+                    sl.lineOffsets << m_lineStart[k] - m_lineStart[i];
+                lex = scanShell(sl.text);
+            }
+        } else if (!m_joinBudgetReported && lex.unterminatedQuote) {
+            m_joinBudgetReported = true;
+            m_diags << finding(Severity::Info, QStringLiteral("input-too-large"), i + 1,
+                               QStringLiteral("From here on, quotes left open are not followed onto the next lines: "
+                                              "too many of them never close. Fix the ones reported above first."));
+        }
+    }
+    if (lex.unterminatedQuote) {
+        const int at = unterminatedAt;
+        m_diags << finding(Severity::Error, QStringLiteral("cannot-parse"), at,
+                           QStringLiteral("A quote or $( opened on line %1 is never closed; the shell reads the rest "
+                                          "of the script as part of it. Close it.")
+                               .arg(at));
+        // Read on line by line so the rest of the script is still checked.
+        sl.text = m_lines[i];
+        sl.lineOffsets = {0};
+        j = i;
+        lex = scanShell(sl.text);
+    }
+    return j;
+}
+
+// Blanks out placeholders (same length keeps offsets) after reporting them.
+void ScriptLineReader::blankPlaceholders(ScriptLine &sl)
+{
+    auto it = placeholderRegex().globalMatch(sl.text);
+    while (it.hasNext()) {
+        const auto m = it.next();
+        const int at = sl.lineAt(int(m.capturedStart()));
+        m_diags << finding(Severity::Error, QStringLiteral("placeholder-value"), at,
+                           QStringLiteral("%1 is a placeholder from the example; the shell reads it as a redirection "
+                                          "and the line fails. Replace it with real values or remove it.")
+                               .arg(m.captured(0)));
+        sl.text.replace(m.capturedStart(), m.capturedLength(), QString(m.capturedLength(), QLatin1Char(' ')));
+    }
+}
+
+// Skips here-document bodies after line i; returns the index of the last line skipped.
+int ScriptLineReader::skipHeredocs(const ShellLexResult &lex, const ScriptLine &sl, int i)
+{
+    for (const auto &h : lex.heredocs) {
+        int k = i + 1;
+        for (; k < m_count; ++k) {
+            QString body = m_lines[k];
+            if (h.stripTabs)
+                while (body.startsWith(QLatin1Char('\t')))
+                    body.remove(0, 1);
+            if (body == h.delimiter)
+                break;
+        }
+        if (k >= m_count) {
+            m_diags << finding(Severity::Warning, QStringLiteral("cannot-parse"), sl.line,
+                               QStringLiteral("The here-document <<%1 never ends; the rest of the script is its text.")
+                                   .arg(h.delimiter));
+        }
+        i = std::min(k, m_count - 1);
+    }
+    return i;
+}
+
+}   // namespace
+
+ParsedSbatchScript parseSbatchScript(const QString &input)
+{
+    ParsedSbatchScript out;
+    if (rejectUnreadable(input, out.diagnostics))
+        return out;
+    const QString text = unixText(input, out);
+    ScriptLineReader(text, out).readAll();
     if (out.options.isEmpty() && out.disabledOptions.isEmpty())
-        diags << finding(Severity::Info, QStringLiteral("no-sbatch-options"), 0,
-                         QStringLiteral("No #SBATCH options: every resource comes from the command line or the site "
-                                        "defaults."));
+        out.diagnostics << finding(Severity::Info, QStringLiteral("no-sbatch-options"), 0,
+                                   QStringLiteral("No #SBATCH options: every resource comes from the command line or "
+                                                  "the site defaults."));
     return out;
 }
 

@@ -132,7 +132,6 @@ void Importer::readCommands(const ParsedSbatchScript &parsed)
         auto it = m_vars.constFind(name);
         return it == m_vars.cend() ? std::nullopt : std::optional<QString>(*it);
     };
-    auto &env = m_imp.spec.environment;
     int depth = 0;   // inside if/for/while/case
     for (const ScriptLine &sl : parsed.lines) {
         const ShellLexResult raw = lexShell(sl.text);
@@ -145,88 +144,110 @@ void Importer::readCommands(const ParsedSbatchScript &parsed)
             if (rc.words.isEmpty() || rc.words.size() != ec.words.size())
                 continue;
             const QString first = rc.words.front().text;
-            const int line = sl.lineAt(rc.words.front().offset);
             const QString source = sl.text.mid(rc.words.front().offset, rc.words.back().end - rc.words.front().offset);
+            const Candidate at{sl.lineAt(rc.words.front().offset), source};
             if (first == QLatin1String("if") || first == QLatin1String("for") || first == QLatin1String("while")
                 || first == QLatin1String("until") || first == QLatin1String("case"))
                 ++depth;
             else if (first == QLatin1String("fi") || first == QLatin1String("done") || first == QLatin1String("esac"))
                 depth = std::max(0, depth - 1);
-
-            if (first == QLatin1String("export") || first == QLatin1String("declare") || first == QLatin1String("local")
-                || first == QLatin1String("readonly")) {
-                bool verbatim = false;
-                for (int i = 1; i < rc.words.size(); ++i) {
-                    const QString &w = rc.words[i].text;
-                    if (!isAssignment(w))
-                        continue;
-                    const int eq = int(w.indexOf(QLatin1Char('=')));
-                    const QString name = w.left(eq);
-                    m_vars.insert(name, ec.words[i].text.mid(eq + 1));
-                    // $(...), $((...)), `...` and values built from setup
-                    // variables only mean something to the shell: the line
-                    // is kept as written instead of becoming a quoted value.
-                    if (needsShell(w.mid(eq + 1)))
-                        verbatim = true;
-                    else if (first == QLatin1String("export") && depth == 0)
-                        env.variables.append({name, w.mid(eq + 1)});
-                }
-                if (verbatim && depth == 0) {
-                    m_setup << Candidate{line, source};
-                    for (int i = 1; i < rc.words.size(); ++i)
-                        if (isAssignment(rc.words[i].text))
-                            m_shellVars.insert(rc.words[i].text.left(int(rc.words[i].text.indexOf(QLatin1Char('=')))));
-                }
+            if (readDeclaration(rc, ec, at, depth) || readAssignments(rc, ec, at, depth) || readModule(rc, at, depth)
+                || readLaunch(rc, ec, sl, expanded, source))
                 continue;
-            }
-            if (std::all_of(rc.words.begin(), rc.words.end(),
-                            [](const ShellWord &w) { return isAssignment(w.text); })) {
-                for (int i = 0; i < rc.words.size(); ++i) {
-                    const int eq = int(rc.words[i].text.indexOf(QLatin1Char('=')));
-                    m_vars.insert(rc.words[i].text.left(eq), ec.words[i].text.mid(eq + 1));
-                    m_shellVars.insert(rc.words[i].text.left(eq));
-                }
-                if (depth == 0)
-                    m_setup << Candidate{line, source};
-                continue;
-            }
-            if (first == QLatin1String("module") || first == QLatin1String("ml")) {
-                const QString sub = rc.words.size() > 1 ? rc.words[1].text : QString();
-                const bool load =
-                    sub == QLatin1String("load") || sub == QLatin1String("add")
-                    || (first == QLatin1String("ml") && !sub.isEmpty() && !sub.startsWith(QLatin1Char('-'))
-                        && sub != QLatin1String("purge") && sub != QLatin1String("use")
-                        && sub != QLatin1String("unload") && sub != QLatin1String("list"));
-                if (load && depth == 0) {
-                    for (int i = first == QLatin1String("ml") && sub != QLatin1String("load") ? 1 : 2;
-                         i < rc.words.size(); ++i)
-                        if (!rc.words[i].text.startsWith(QLatin1Char('-')))
-                            env.modules << rc.words[i].text;
-                } else if (sub != QLatin1String("list") && sub != QLatin1String("avail") && depth == 0) {
-                    m_setup << Candidate{line, source};   // module use/purge/unload keep their order
-                }
-                continue;
-            }
-            const ShellCommand split = splitUnquotedExpansions(ec, sl.text);
-            const bool wasSplit = split.words.size() != ec.words.size();
-            if (auto lc = parseLaunchCommand(split, sl, expanded.unresolved)) {
-                // Program arguments keep $SLURM_* as written: they change with the job.
-                if (lc->programWordIndex >= 0 && !wasSplit) {
-                    const int start =
-                        lc->program == QLatin1String("-m") ? lc->programWordIndex : lc->programWordIndex + 1;
-                    for (int i = 0; i < lc->args.size() && start + i < rc.words.size(); ++i)
-                        if (rc.words[start + i].text.contains(QLatin1String("$SLURM_"))
-                            || rc.words[start + i].text.contains(QLatin1String("${SLURM_")))
-                            lc->args[i] = rc.words[start + i].text;
-                }
-                lc->text = source;
-                m_imp.launches << *lc;
-                continue;
-            }
             if (depth == 0 && !ignoredCommands().contains(first) && rc.terminator != QLatin1String("&"))
-                m_setup << Candidate{line, source};
+                m_setup << at;
         }
     }
+}
+
+// export/declare/local/readonly NAME=value: a variable, exported to the job's environment when plain.
+bool Importer::readDeclaration(const ShellCommand &rc, const ShellCommand &ec, const Candidate &at, int depth)
+{
+    const QString first = rc.words.front().text;
+    if (first != QLatin1String("export") && first != QLatin1String("declare") && first != QLatin1String("local")
+        && first != QLatin1String("readonly"))
+        return false;
+    bool verbatim = false;
+    for (int i = 1; i < rc.words.size(); ++i) {
+        const QString &w = rc.words[i].text;
+        if (!isAssignment(w))
+            continue;
+        const int eq = int(w.indexOf(QLatin1Char('=')));
+        const QString name = w.left(eq);
+        m_vars.insert(name, ec.words[i].text.mid(eq + 1));
+        // $(...), $((...)), `...` and values built from setup
+        // variables only mean something to the shell: the line
+        // is kept as written instead of becoming a quoted value.
+        if (needsShell(w.mid(eq + 1)))
+            verbatim = true;
+        else if (first == QLatin1String("export") && depth == 0)
+            m_imp.spec.environment.variables.append({name, w.mid(eq + 1)});
+    }
+    if (verbatim && depth == 0) {
+        m_setup << at;
+        for (int i = 1; i < rc.words.size(); ++i)
+            if (isAssignment(rc.words[i].text))
+                m_shellVars.insert(rc.words[i].text.left(int(rc.words[i].text.indexOf(QLatin1Char('=')))));
+    }
+    return true;
+}
+
+// NAME=value NAME2=value2 alone: shell variables of the setup.
+bool Importer::readAssignments(const ShellCommand &rc, const ShellCommand &ec, const Candidate &at, int depth)
+{
+    if (!std::all_of(rc.words.begin(), rc.words.end(), [](const ShellWord &w) { return isAssignment(w.text); }))
+        return false;
+    for (int i = 0; i < rc.words.size(); ++i) {
+        const int eq = int(rc.words[i].text.indexOf(QLatin1Char('=')));
+        m_vars.insert(rc.words[i].text.left(eq), ec.words[i].text.mid(eq + 1));
+        m_shellVars.insert(rc.words[i].text.left(eq));
+    }
+    if (depth == 0)
+        m_setup << at;
+    return true;
+}
+
+// module load / ml NAME: the environment's modules; other module commands stay setup lines in order.
+bool Importer::readModule(const ShellCommand &rc, const Candidate &at, int depth)
+{
+    const QString first = rc.words.front().text;
+    if (first != QLatin1String("module") && first != QLatin1String("ml"))
+        return false;
+    const QString sub = rc.words.size() > 1 ? rc.words[1].text : QString();
+    const bool load = sub == QLatin1String("load") || sub == QLatin1String("add")
+                      || (first == QLatin1String("ml") && !sub.isEmpty() && !sub.startsWith(QLatin1Char('-'))
+                          && sub != QLatin1String("purge") && sub != QLatin1String("use")
+                          && sub != QLatin1String("unload") && sub != QLatin1String("list"));
+    if (load && depth == 0) {
+        for (int i = first == QLatin1String("ml") && sub != QLatin1String("load") ? 1 : 2; i < rc.words.size(); ++i)
+            if (!rc.words[i].text.startsWith(QLatin1Char('-')))
+                m_imp.spec.environment.modules << rc.words[i].text;
+    } else if (sub != QLatin1String("list") && sub != QLatin1String("avail") && depth == 0) {
+        m_setup << at;   // module use/purge/unload keep their order
+    }
+    return true;
+}
+
+// A launch (srun, torchrun, mpirun, python ...).
+bool Importer::readLaunch(const ShellCommand &rc, const ShellCommand &ec, const ScriptLine &sl,
+                          const ShellLexResult &expanded, const QString &source)
+{
+    const ShellCommand split = splitUnquotedExpansions(ec, sl.text);
+    const bool wasSplit = split.words.size() != ec.words.size();
+    auto lc = parseLaunchCommand(split, sl, expanded.unresolved);
+    if (!lc)
+        return false;
+    // Program arguments keep $SLURM_* as written: they change with the job.
+    if (lc->programWordIndex >= 0 && !wasSplit) {
+        const int start = lc->program == QLatin1String("-m") ? lc->programWordIndex : lc->programWordIndex + 1;
+        for (int i = 0; i < lc->args.size() && start + i < rc.words.size(); ++i)
+            if (rc.words[start + i].text.contains(QLatin1String("$SLURM_"))
+                || rc.words[start + i].text.contains(QLatin1String("${SLURM_")))
+                lc->args[i] = rc.words[start + i].text;
+    }
+    lc->text = source;
+    m_imp.launches << *lc;
+    return true;
 }
 
 // A value the shell has to compute, or one built from a variable that

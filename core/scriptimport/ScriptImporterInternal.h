@@ -6,6 +6,7 @@
 // (ScriptImporterCommands.cpp) and the rest, the run of the import and the
 // program and framework the job is built from (ScriptImporter.cpp).
 
+#include "core/base/ShellWords.h"
 #include "core/model/ClusterProfile.h"
 #include "core/scriptimport/ScriptImporter.h"
 
@@ -39,6 +40,12 @@ private:
     };
 
     void readCommands(const ParsedSbatchScript &parsed);
+    // One command of a line, by kind; each returns whether the command was of its kind.
+    bool readDeclaration(const ShellCommand &rc, const ShellCommand &ec, const Candidate &at, int depth);
+    bool readAssignments(const ShellCommand &rc, const ShellCommand &ec, const Candidate &at, int depth);
+    bool readModule(const ShellCommand &rc, const Candidate &at, int depth);
+    bool readLaunch(const ShellCommand &rc, const ShellCommand &ec, const ScriptLine &sl,
+                    const ShellLexResult &expanded, const QString &source);
     static int launchScore(const LaunchCommand &l);
     void choosePrimary();
     void deriveFramework(const LaunchCommand &l);

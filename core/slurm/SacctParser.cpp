@@ -6,6 +6,8 @@
 
 #include <QHash>
 
+#include <optional>
+
 #include <cmath>
 
 namespace scalelab {
@@ -128,47 +130,47 @@ void mergeSteps(SacctRecord &r)
         r.tresUsageInMax = best->tresUsageInMax;
 }
 
-// `out` is converted and split only once its shape is known to be the
-// delimited layout: a megabyte of something else is refused in one pass.
-SacctParseResult parseLines(QByteArrayView out, int firstLineNo, const QStringList &fields, const QString &delimiter)
+qsizetype jobIdIndex(const QStringList &fields)
 {
-    SacctParseResult result;
-    const qsizetype n = fields.size();
-    qsizetype idIndex = -1;
-    for (qsizetype i = 0; i < n; ++i)
+    for (qsizetype i = 0; i < fields.size(); ++i)
         if (fields[i].compare(QLatin1String("JobID"), Qt::CaseInsensitive) == 0)
-            idIndex = i;
+            return i;
     // JobIDRaw alone (jobstats and the like): array elements show their own id.
-    for (qsizetype i = 0; i < n && idIndex < 0; ++i)
+    for (qsizetype i = 0; i < fields.size(); ++i)
         if (fields[i].compare(QLatin1String("JobIDRaw"), Qt::CaseInsensitive) == 0)
-            idIndex = i;
-    QHash<QString, qsizetype> byId;
-    const bool lastIsUserText = n > 0 && isUserTextField(fields.last());
-    // Not one line in the requested layout: another command's output, or a
-    // format forced by the login shell. Refuse it whole rather than line by line.
-    if (n > 1) {
-        const auto kind = SlurmOutputShape::classify(out, delimiter);
-        if (kind != SlurmOutputShape::Kind::Delimited && kind != SlurmOutputShape::Kind::Empty) {
-            result.diagnostics << Diagnostic{Severity::Error,
-                                             QStringLiteral("sacct-layout"),
-                                             {},
-                                             firstLineNo,
-                                             0,
-                                             QStringLiteral("sacct output is %1, not the %2 fields separated by \"%3\" "
-                                                            "that were asked for; nothing was read")
-                                                 .arg(SlurmOutputShape::describe(kind))
-                                                 .arg(n)
-                                                 .arg(delimiter),
-                                             QStringLiteral("run sacct with --parsable2 --delimiter and --format as "
-                                                            "ScaleLab does (a SACCT_FORMAT or alias in the login shell "
-                                                            "cannot override those)")};
-            return result;
-        }
-    }
-    const QStringList lines = QString::fromUtf8(out).split(QLatin1Char('\n'));
-    // `--parsable` (not --parsable2) ends every line with the delimiter. When
-    // the last field is user text, it must also be the one delimiter too many,
-    // since a name may end with the delimiter.
+            return i;
+    return -1;
+}
+
+// Not one line in the requested layout: another command's output, or a
+// format forced by the login shell. Refused whole rather than line by line.
+std::optional<Diagnostic> layoutProblem(QByteArrayView out, int firstLineNo, qsizetype n, const QString &delimiter)
+{
+    if (n <= 1)
+        return std::nullopt;
+    const auto kind = SlurmOutputShape::classify(out, delimiter);
+    if (kind == SlurmOutputShape::Kind::Delimited || kind == SlurmOutputShape::Kind::Empty)
+        return std::nullopt;
+    return Diagnostic{Severity::Error,
+                      QStringLiteral("sacct-layout"),
+                      {},
+                      firstLineNo,
+                      0,
+                      QStringLiteral("sacct output is %1, not the %2 fields separated by \"%3\" "
+                                     "that were asked for; nothing was read")
+                          .arg(SlurmOutputShape::describe(kind))
+                          .arg(n)
+                          .arg(delimiter),
+                      QStringLiteral("run sacct with --parsable2 --delimiter and --format as "
+                                     "ScaleLab does (a SACCT_FORMAT or alias in the login shell "
+                                     "cannot override those)")};
+}
+
+// `--parsable` (not --parsable2) ends every line with the delimiter. When
+// the last field is user text, it must also be the one delimiter too many,
+// since a name may end with the delimiter.
+bool endsWithDelimiter(const QStringList &lines, qsizetype n, const QString &delimiter, bool lastIsUserText)
+{
     bool trailingDelimiter = !delimiter.isEmpty();
     bool anyLine = false;
     for (QString l : lines) {
@@ -179,28 +181,28 @@ SacctParseResult parseLines(QByteArrayView out, int firstLineNo, const QStringLi
         anyLine = true;
         trailingDelimiter = trailingDelimiter && l.endsWith(delimiter) && (!lastIsUserText || l.count(delimiter) == n);
     }
-    trailingDelimiter = trailingDelimiter && anyLine;
-    for (qsizetype i = 0; i < lines.size(); ++i) {
-        QString line = lines[i];
-        if (line.endsWith(QLatin1Char('\r')))
-            line.chop(1);
-        if (line.trimmed().isEmpty())
-            continue;
-        const int lineNo = firstLineNo + int(i);
-        auto malformed = [&](const QString &why) {
-            result.diagnostics << Diagnostic{Severity::Warning,
-                                             QStringLiteral("sacct-malformed-line"),
-                                             {},
-                                             lineNo,
-                                             0,
-                                             QStringLiteral("sacct output line %1 %2: %3")
-                                                 .arg(lineNo)
-                                                 .arg(why, RemoteValidation::sanitize(line.toUtf8(), 200)),
-                                             {}};
-        };
+    return trailingDelimiter && anyLine;
+}
+
+// One sacct line into its job's record: the job's own fields, or one more step.
+class SacctLineReader {
+public:
+    SacctLineReader(SacctParseResult &result, const QStringList &fields, const QString &delimiter)
+        : result(result)
+        , fields(fields)
+        , n(fields.size())
+        , delimiter(delimiter)
+        , idIndex(jobIdIndex(fields))
+        , lastIsUserText(n > 0 && isUserTextField(fields.last()))
+    {}
+
+    bool trailingDelimiter = false;
+
+    void read(QString line, int lineNo)
+    {
         if (idIndex < 0) {
-            malformed(QStringLiteral("cannot be read: the format has no JobID field"));
-            continue;
+            malformed(line, lineNo, QStringLiteral("cannot be read: the format has no JobID field"));
+            return;
         }
         if (trailingDelimiter)
             line.chop(delimiter.size());
@@ -211,16 +213,38 @@ SacctParseResult parseLines(QByteArrayView out, int firstLineNo, const QStringLi
             parts << rest;
         }
         if (parts.size() != n) {
-            malformed(QStringLiteral("has %1 fields, expected %2").arg(parts.size()).arg(n));
-            continue;
+            malformed(line, lineNo, QStringLiteral("has %1 fields, expected %2").arg(parts.size()).arg(n));
+            return;
         }
-        const QString fullId = parts[idIndex].trimmed();
+        for (qsizetype f = 0; f < n; ++f)
+            if (!isUserTextField(fields[f]))
+                parts[f] = parts[f].trimmed();
+        const QString fullId = parts[idIndex];
         const QString baseId = fullId.section(QLatin1Char('.'), 0, 0);
         const QString stepId = fullId.contains(QLatin1Char('.')) ? fullId.section(QLatin1Char('.'), 1) : QString();
         if (!isValidJobIdPart(baseId) || (fullId.contains(QLatin1Char('.')) && stepId.isEmpty())) {
-            malformed(QStringLiteral("has an invalid job id \"%1\"").arg(fullId.left(40)));
-            continue;
+            malformed(line, lineNo, QStringLiteral("has an invalid job id \"%1\"").arg(fullId.left(40)));
+            return;
         }
+        add(recordOf(baseId), line, parts, stepId);
+    }
+
+private:
+    void malformed(const QString &line, int lineNo, const QString &why)
+    {
+        result.diagnostics << Diagnostic{Severity::Warning,
+                                         QStringLiteral("sacct-malformed-line"),
+                                         {},
+                                         lineNo,
+                                         0,
+                                         QStringLiteral("sacct output line %1 %2: %3")
+                                             .arg(lineNo)
+                                             .arg(why, RemoteValidation::sanitize(line.toUtf8(), 200)),
+                                         {}};
+    }
+
+    SacctRecord &recordOf(const QString &baseId)
+    {
         qsizetype idx = byId.value(baseId, -1);
         if (idx < 0) {
             SacctRecord r;
@@ -229,22 +253,56 @@ SacctParseResult parseLines(QByteArrayView out, int firstLineNo, const QStringLi
             idx = result.records.size() - 1;
             byId.insert(baseId, idx);
         }
-        SacctRecord &rec = result.records[idx];
+        return result.records[idx];
+    }
+
+    void add(SacctRecord &rec, const QString &line, const QStringList &parts, const QString &stepId)
+    {
         rec.rawLines << line;
         QMap<QString, QString> fieldMap;
         for (qsizetype f = 0; f < n; ++f)
-            fieldMap.insert(fields[f], isUserTextField(fields[f]) ? parts[f] : parts[f].trimmed());
+            fieldMap.insert(fields[f], parts[f]);
         rec.lines << fieldMap;
         if (stepId.isEmpty()) {
             for (qsizetype f = 0; f < n; ++f)
-                applyJobField(rec, fields[f], isUserTextField(fields[f]) ? parts[f] : parts[f].trimmed());
-        } else {
-            SacctRecord::Step step;
-            step.stepId = stepId;
-            for (qsizetype f = 0; f < n; ++f)
-                applyStepField(step, fields[f], isUserTextField(fields[f]) ? parts[f] : parts[f].trimmed());
-            rec.steps << step;
+                applyJobField(rec, fields[f], parts[f]);
+            return;
         }
+        SacctRecord::Step step;
+        step.stepId = stepId;
+        for (qsizetype f = 0; f < n; ++f)
+            applyStepField(step, fields[f], parts[f]);
+        rec.steps << step;
+    }
+
+    SacctParseResult &result;
+    const QStringList &fields;
+    const qsizetype n;
+    const QString &delimiter;
+    const qsizetype idIndex;
+    const bool lastIsUserText;
+    QHash<QString, qsizetype> byId;
+};
+
+// `out` is converted and split only once its shape is known to be the
+// delimited layout: a megabyte of something else is refused in one pass.
+SacctParseResult parseLines(QByteArrayView out, int firstLineNo, const QStringList &fields, const QString &delimiter)
+{
+    SacctParseResult result;
+    if (auto problem = layoutProblem(out, firstLineNo, fields.size(), delimiter)) {
+        result.diagnostics << *problem;
+        return result;
+    }
+    const QStringList lines = QString::fromUtf8(out).split(QLatin1Char('\n'));
+    SacctLineReader reader(result, fields, delimiter);
+    reader.trailingDelimiter =
+        endsWithDelimiter(lines, fields.size(), delimiter, !fields.isEmpty() && isUserTextField(fields.last()));
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        QString line = lines[i];
+        if (line.endsWith(QLatin1Char('\r')))
+            line.chop(1);
+        if (!line.trimmed().isEmpty())
+            reader.read(line, firstLineNo + int(i));
     }
     for (auto &r : result.records)
         mergeSteps(r);

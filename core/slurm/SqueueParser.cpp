@@ -4,6 +4,8 @@
 #include "core/base/RemoteValidation.h"
 #include "core/slurm/SlurmOutputShape.h"
 
+#include <optional>
+
 namespace scalelab {
 
 namespace {
@@ -52,6 +54,99 @@ QString SqueueParser::controllerDownLine(const QByteArray &text)
     return {};
 }
 
+namespace {
+
+// A job id as squeue prints it: array elements print "123_4"; both halves must be digits.
+bool isSqueueJobId(const QString &v)
+{
+    const QStringList idParts = v.split(QLatin1Char('_'));
+    return idParts.size() <= 2 && RemoteValidation::isJobId(idParts[0])
+           && (idParts.size() == 1 || !idParts[1].isEmpty());
+}
+
+// One field into the row; what is wrong with its value when it cannot be read.
+std::optional<QString> applyField(SqueueRow &row, const QString &code, const QString &v)
+{
+    if (code == QLatin1String("%i") || code == QLatin1String("%A")) {
+        row.jobId = v;
+        if (!isSqueueJobId(v))
+            return QStringLiteral("has an invalid job id \"%1\"").arg(v.left(40));
+    } else if (code == QLatin1String("%T") || code == QLatin1String("%t")) {
+        row.stateText = v;
+        row.state = SlurmJobState::parse(v);
+    } else if (code == QLatin1String("%r")) {
+        row.reason = v;
+    } else if (code == QLatin1String("%R")) {
+        // Reason in parentheses while pending/failed, else the node list.
+        if (v.startsWith(QLatin1Char('(')) && v.endsWith(QLatin1Char(')')))
+            row.reason = v.mid(1, v.size() - 2);
+        else
+            row.nodeList = v;
+    } else if (code == QLatin1String("%P")) {
+        row.partition = v;
+    } else if (code == QLatin1String("%M")) {
+        row.timeUsed = v;
+    } else if (code == QLatin1String("%l")) {
+        row.timeLimit = v;
+    } else if (code == QLatin1String("%D")) {
+        bool ok = false;
+        row.nodes = v.toInt(&ok);
+        if (!ok)
+            return QStringLiteral("has an invalid node count \"%1\"").arg(v.left(40));
+    } else if (code == QLatin1String("%N")) {
+        row.nodeList = v;
+    } else if (code == QLatin1String("%b")) {
+        row.tresPerNode = v;
+    } else if (code == QLatin1String("%V")) {
+        row.submitTime = v;
+    } else if (code == QLatin1String("%S")) {
+        row.startTime = v;
+    } else if (code == QLatin1String("%Z")) {
+        row.workDir = v;
+    } else if (code == QLatin1String("%k")) {
+        row.comment = v == QLatin1String("(null)") ? QString() : v;
+    } else if (code == QLatin1String("%j")) {
+        row.name = v;
+    }
+    return std::nullopt;
+}
+
+// Not the delimited layout that was asked for: refused whole.
+std::optional<Diagnostic> squeueLayoutProblem(const QByteArray &out, qsizetype n, const QString &delimiter)
+{
+    if (n <= 1)
+        return std::nullopt;
+    const auto kind = SlurmOutputShape::classify(out, delimiter);
+    if (kind == SlurmOutputShape::Kind::Delimited || kind == SlurmOutputShape::Kind::Empty)
+        return std::nullopt;
+    return Diagnostic{Severity::Error,
+                      QStringLiteral("squeue-layout"),
+                      {},
+                      1,
+                      0,
+                      QStringLiteral("squeue output is %1, not the %2 fields separated by \"%3\" "
+                                     "that were asked for; nothing was read")
+                          .arg(SlurmOutputShape::describe(kind))
+                          .arg(n)
+                          .arg(delimiter),
+                      QStringLiteral("run squeue with --noheader and --format as ScaleLab does")};
+}
+
+Diagnostic malformedLine(int lineNo, const QString &why, const QString &line)
+{
+    return Diagnostic{Severity::Warning,
+                      QStringLiteral("squeue-malformed-line"),
+                      {},
+                      lineNo,
+                      0,
+                      QStringLiteral("squeue output line %1 %2: %3")
+                          .arg(lineNo)
+                          .arg(why, RemoteValidation::sanitize(line.toUtf8(), 200)),
+                      {}};
+}
+
+}   // namespace
+
 SqueueParseResult SqueueParser::parse(const QByteArray &out, const QByteArray &err) const
 {
     SqueueParseResult result;
@@ -61,23 +156,9 @@ SqueueParseResult SqueueParser::parse(const QByteArray &out, const QByteArray &e
         return result;
     }
     const qsizetype n = m_fields.size();
-    if (n > 1) {
-        const auto kind = SlurmOutputShape::classify(out, m_delimiter);
-        if (kind != SlurmOutputShape::Kind::Delimited && kind != SlurmOutputShape::Kind::Empty) {
-            result.diagnostics << Diagnostic{
-                Severity::Error,
-                QStringLiteral("squeue-layout"),
-                {},
-                1,
-                0,
-                QStringLiteral("squeue output is %1, not the %2 fields separated by \"%3\" "
-                               "that were asked for; nothing was read")
-                    .arg(SlurmOutputShape::describe(kind))
-                    .arg(n)
-                    .arg(m_delimiter),
-                QStringLiteral("run squeue with --noheader and --format as ScaleLab does")};
-            return result;
-        }
+    if (auto problem = squeueLayoutProblem(out, n, m_delimiter)) {
+        result.diagnostics << *problem;
+        return result;
     }
     const QStringList lines = QString::fromUtf8(out).split(QLatin1Char('\n'));
     for (qsizetype i = 0; i < lines.size(); ++i) {
@@ -96,73 +177,19 @@ SqueueParseResult SqueueParser::parse(const QByteArray &out, const QByteArray &e
             parts = parts.mid(0, n - 1);
             parts << rest;
         }
-        auto malformed = [&](const QString &why) {
-            result.diagnostics << Diagnostic{Severity::Warning,
-                                             QStringLiteral("squeue-malformed-line"),
-                                             {},
-                                             lineNo,
-                                             0,
-                                             QStringLiteral("squeue output line %1 %2: %3")
-                                                 .arg(lineNo)
-                                                 .arg(why, RemoteValidation::sanitize(line.toUtf8(), 200)),
-                                             {}};
-        };
         if (parts.size() != n) {
-            malformed(QStringLiteral("has %1 fields, expected %2").arg(parts.size()).arg(n));
+            result.diagnostics << malformedLine(
+                lineNo, QStringLiteral("has %1 fields, expected %2").arg(parts.size()).arg(n), line);
             continue;
         }
         SqueueRow row;
         row.line = lineNo;
-        bool ok = true;
-        for (qsizetype f = 0; f < n && ok; ++f) {
-            const QString &code = m_fields[f];
-            const QString v = isUserText(code) ? parts[f] : parts[f].trimmed();
-            if (code == QLatin1String("%i") || code == QLatin1String("%A")) {
-                row.jobId = v;
-                // Array elements print "123_4"; both halves must be digits.
-                const QStringList idParts = v.split(QLatin1Char('_'));
-                ok = idParts.size() <= 2 && RemoteValidation::isJobId(idParts[0])
-                     && (idParts.size() == 1 || !idParts[1].isEmpty());
-                if (!ok)
-                    malformed(QStringLiteral("has an invalid job id \"%1\"").arg(v.left(40)));
-            } else if (code == QLatin1String("%T") || code == QLatin1String("%t")) {
-                row.stateText = v;
-                row.state = SlurmJobState::parse(v);
-            } else if (code == QLatin1String("%r")) {
-                row.reason = v;
-            } else if (code == QLatin1String("%R")) {
-                // Reason in parentheses while pending/failed, else the node list.
-                if (v.startsWith(QLatin1Char('(')) && v.endsWith(QLatin1Char(')')))
-                    row.reason = v.mid(1, v.size() - 2);
-                else
-                    row.nodeList = v;
-            } else if (code == QLatin1String("%P")) {
-                row.partition = v;
-            } else if (code == QLatin1String("%M")) {
-                row.timeUsed = v;
-            } else if (code == QLatin1String("%l")) {
-                row.timeLimit = v;
-            } else if (code == QLatin1String("%D")) {
-                row.nodes = v.toInt(&ok);
-                if (!ok)
-                    malformed(QStringLiteral("has an invalid node count \"%1\"").arg(v.left(40)));
-            } else if (code == QLatin1String("%N")) {
-                row.nodeList = v;
-            } else if (code == QLatin1String("%b")) {
-                row.tresPerNode = v;
-            } else if (code == QLatin1String("%V")) {
-                row.submitTime = v;
-            } else if (code == QLatin1String("%S")) {
-                row.startTime = v;
-            } else if (code == QLatin1String("%Z")) {
-                row.workDir = v;
-            } else if (code == QLatin1String("%k")) {
-                row.comment = v == QLatin1String("(null)") ? QString() : v;
-            } else if (code == QLatin1String("%j")) {
-                row.name = v;
-            }
-        }
-        if (ok)
+        std::optional<QString> problem;
+        for (qsizetype f = 0; f < n && !problem; ++f)
+            problem = applyField(row, m_fields[f], isUserText(m_fields[f]) ? parts[f] : parts[f].trimmed());
+        if (problem)
+            result.diagnostics << malformedLine(lineNo, *problem, line);
+        else
             result.rows << row;
     }
     return result;

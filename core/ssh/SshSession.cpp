@@ -12,6 +12,7 @@
 #include <QThread>
 
 #include <algorithm>
+#include <optional>
 
 namespace scalelab {
 
@@ -267,6 +268,62 @@ RemoteResult SshSession::run(const QStringList &argv, int timeoutMs)
     return r;
 }
 
+namespace {
+
+// Opens a session channel and starts `command` in it (with an empty stdin,
+// like ssh -n); what failed when it could not.
+std::optional<QString> openExec(ssh_session s, const QByteArray &command, ssh_channel *out)
+{
+    ssh_channel ch = ssh_channel_new(s);
+    if (!ch)
+        return QStringLiteral("cannot open a channel");
+    if (ssh_channel_open_session(ch) != SSH_OK) {
+        ssh_channel_free(ch);
+        return QStringLiteral("cannot open a session channel");
+    }
+    if (ssh_channel_request_exec(ch, command.constData()) != SSH_OK) {
+        ssh_channel_free(ch);
+        return QStringLiteral("cannot start the remote command");
+    }
+    ssh_channel_send_eof(ch);
+    *out = ch;
+    return std::nullopt;
+}
+
+enum class ChannelRead { Ended, Failed, TimedOut };
+
+// Reads the command's stdout and stderr until it ends, a read fails or the deadline passes.
+ChannelRead readChannel(ssh_channel ch, RemoteResult &r, const QDeadlineTimer &deadline)
+{
+    char buf[16384];
+    for (;;) {
+        const int n = ssh_channel_read_timeout(ch, buf, sizeof buf, 0, 100);
+        if (n > 0)
+            r.out.append(buf, n);
+        if (n == SSH_ERROR)
+            return ChannelRead::Failed;
+        int e;
+        while ((e = ssh_channel_read_nonblocking(ch, buf, sizeof buf, 1)) > 0)
+            r.err.append(buf, e);
+        if (e == SSH_ERROR)
+            return ChannelRead::Failed;
+        // SSH_EOF (read_nonblocking at end of stream) counts as "no data".
+        if (n <= 0 && (e == 0 || e == SSH_EOF) && (ssh_channel_is_eof(ch) || ssh_channel_is_closed(ch))) {
+            // Drain what arrived together with the EOF.
+            int m;
+            while ((m = ssh_channel_read_nonblocking(ch, buf, sizeof buf, 0)) > 0)
+                r.out.append(buf, m);
+            while ((m = ssh_channel_read_nonblocking(ch, buf, sizeof buf, 1)) > 0)
+                r.err.append(buf, m);
+            return ChannelRead::Ended;
+        }
+        if (deadline.hasExpired())
+            return ChannelRead::TimedOut;
+    }
+}
+
+}   // namespace
+
 RemoteResult SshSession::runImpl(const QStringList &argv, int timeoutMs)
 {
     RemoteResult r;
@@ -286,63 +343,23 @@ RemoteResult SshSession::runImpl(const QStringList &argv, int timeoutMs)
     }
     if (timeoutMs <= 0)
         timeoutMs = d->settings.commandTimeoutMs;
-    const QByteArray command = ShellQuote::join(argv).toUtf8();
     ssh_session s = d->session();
-    ssh_channel ch = ssh_channel_new(s);
-    if (!ch) {
-        r.transportError = d->transportFailure(QStringLiteral("cannot open a channel"));
+    ssh_channel ch = nullptr;
+    if (const auto what = openExec(s, ShellQuote::join(argv).toUtf8(), &ch)) {
+        r.transportError = d->transportFailure(*what);
         return r;
     }
-    if (ssh_channel_open_session(ch) != SSH_OK) {
-        r.transportError = d->transportFailure(QStringLiteral("cannot open a session channel"));
+    const ChannelRead read = readChannel(ch, r, QDeadlineTimer(timeoutMs));
+    if (read == ChannelRead::TimedOut) {
+        r.transportError =
+            QStringLiteral("no result within %1 s; the remote command may still be running").arg(timeoutMs / 1000.0);
+        ssh_channel_close(ch);
         ssh_channel_free(ch);
+        if (!ssh_is_connected(s))
+            d->broken = true;
         return r;
     }
-    if (ssh_channel_request_exec(ch, command.constData()) != SSH_OK) {
-        r.transportError = d->transportFailure(QStringLiteral("cannot start the remote command"));
-        ssh_channel_free(ch);
-        return r;
-    }
-    ssh_channel_send_eof(ch);   // the command gets an empty stdin, like ssh -n
-    QDeadlineTimer deadline(timeoutMs);
-    char buf[16384];
-    bool failed = false;
-    for (;;) {
-        const int n = ssh_channel_read_timeout(ch, buf, sizeof buf, 0, 100);
-        if (n > 0)
-            r.out.append(buf, n);
-        if (n == SSH_ERROR) {
-            failed = true;
-            break;
-        }
-        int e;
-        while ((e = ssh_channel_read_nonblocking(ch, buf, sizeof buf, 1)) > 0)
-            r.err.append(buf, e);
-        if (e == SSH_ERROR) {
-            failed = true;
-            break;
-        }
-        // SSH_EOF (read_nonblocking at end of stream) counts as "no data".
-        if (n <= 0 && (e == 0 || e == SSH_EOF) && (ssh_channel_is_eof(ch) || ssh_channel_is_closed(ch))) {
-            // Drain what arrived together with the EOF.
-            int m;
-            while ((m = ssh_channel_read_nonblocking(ch, buf, sizeof buf, 0)) > 0)
-                r.out.append(buf, m);
-            while ((m = ssh_channel_read_nonblocking(ch, buf, sizeof buf, 1)) > 0)
-                r.err.append(buf, m);
-            break;
-        }
-        if (deadline.hasExpired()) {
-            r.transportError = QStringLiteral("no result within %1 s; the remote command may still be running")
-                                   .arg(timeoutMs / 1000.0);
-            ssh_channel_close(ch);
-            ssh_channel_free(ch);
-            if (!ssh_is_connected(s))
-                d->broken = true;
-            return r;
-        }
-    }
-    if (failed) {
+    if (read == ChannelRead::Failed) {
         r.transportError =
             d->transportFailure(QStringLiteral("the connection failed while running %1").arg(argv.first()));
         d->broken = true;   // a read error leaves the channel state unknown

@@ -7,6 +7,9 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QRegularExpression>
+#include <QSet>
+
+#include <optional>
 
 namespace scalelab {
 
@@ -199,12 +202,34 @@ bool SshConfigFile::parseFile(const QString &file, const QStringList &currentHos
     return ok;
 }
 
+namespace {
+
+QString located(const QString &file, int line, const QString &what)
+{
+    return QStringLiteral("%1:%2: %3").arg(file).arg(line).arg(what);
+}
+
+// What is wrong with a number-valued setting (Port, ConnectTimeout, ServerAliveInterval), if anything.
+std::optional<QString> numberProblem(const QString &keyword, const QString &written, const QString &value)
+{
+    bool okNum = false;
+    const int v = value.toInt(&okNum);
+    if (keyword == QLatin1String("port") && (!okNum || v <= 0 || v > 65535))
+        return QStringLiteral("Port \"%1\" is not a number between 1 and 65535").arg(value);
+    if ((keyword == QLatin1String("connecttimeout") || keyword == QLatin1String("serveraliveinterval"))
+        && (!okNum || v < 0))
+        return QStringLiteral("%1 \"%2\" is not a number of seconds").arg(written, value);
+    return std::nullopt;
+}
+
+}   // namespace
+
 bool SshConfigFile::parseText(const QString &text, const QString &file, QStringList currentHost, bool currentMatchNever,
                               int depth)
 {
     bool ok = true;
     auto fail = [&](int line, const QString &what) {
-        report(file, line, QStringLiteral("%1:%2: %3").arg(file).arg(line).arg(what));
+        report(file, line, located(file, line, what));
         ok = false;
     };
     const QStringList lines = text.split(QLatin1Char('\n'));
@@ -246,36 +271,8 @@ bool SshConfigFile::parseText(const QString &text, const QString &file, QStringL
             continue;
         }
         if (keyword == QLatin1String("include")) {
-            if (depth >= kMaxIncludeDepth) {
-                fail(lineNo, QStringLiteral("Include nested more than %1 levels deep; ScaleLab reads no deeper")
-                                 .arg(kMaxIncludeDepth));
-                continue;
-            }
-            for (const QString &w : words) {
-                QString pattern = expandTilde(w);
-                if (QDir::isRelativePath(pattern))
-                    pattern = QDir::homePath() + QStringLiteral("/.ssh/") + pattern;
-                const QFileInfo fi(pattern);
-                QDir dir = fi.dir();
-                const QStringList matches = dir.entryList(QStringList{fi.fileName()}, QDir::Files, QDir::Name);
-                for (const QString &name : matches) {
-                    const QString path = dir.filePath(name);
-                    if (m_includeStack.contains(QFileInfo(path).canonicalFilePath())) {
-                        fail(lineNo, QStringLiteral("Include %1 includes itself (directly or through other files); "
-                                                    "remove the loop")
-                                         .arg(path));
-                        continue;
-                    }
-                    if (++m_filesRead > kMaxIncludedFiles) {
-                        fail(lineNo, QStringLiteral("Include: more than %1 files included in all; ScaleLab stops "
-                                                    "reading Includes here")
-                                         .arg(kMaxIncludedFiles));
-                        return false;
-                    }
-                    if (!parseFile(path, currentHost, currentMatchNever, depth + 1))
-                        ok = false;
-                }
-            }
+            if (!readInclude(words, file, lineNo, currentHost, currentMatchNever, depth, &ok))
+                return false;
             continue;   // the outer Host context is restored after the include
         }
         Entry e;
@@ -287,25 +284,50 @@ bool SshConfigFile::parseText(const QString &text, const QString &file, QStringL
                       : words.join(QLatin1Char(' '));
         e.file = file;
         e.line = lineNo;
-        if (keyword == QLatin1String("port")) {
-            bool okNum = false;
-            const int p = e.value.toInt(&okNum);
-            if (!okNum || p <= 0 || p > 65535) {
-                fail(lineNo, QStringLiteral("Port \"%1\" is not a number between 1 and 65535").arg(e.value));
-                continue;
-            }
-        }
-        if (keyword == QLatin1String("connecttimeout") || keyword == QLatin1String("serveraliveinterval")) {
-            bool okNum = false;
-            const int v = e.value.toInt(&okNum);
-            if (!okNum || v < 0) {
-                fail(lineNo, QStringLiteral("%1 \"%2\" is not a number of seconds").arg(m.captured(1), e.value));
-                continue;
-            }
+        if (const auto problem = numberProblem(keyword, m.captured(1), e.value)) {
+            fail(lineNo, *problem);
+            continue;
         }
         m_entries << e;
     }
     return ok;
+}
+
+bool SshConfigFile::readInclude(const QStringList &words, const QString &file, int lineNo,
+                                const QStringList &currentHost, bool currentMatchNever, int depth, bool *ok)
+{
+    auto fail = [&](const QString &what) {
+        report(file, lineNo, located(file, lineNo, what));
+        *ok = false;
+    };
+    if (depth >= kMaxIncludeDepth) {
+        fail(QStringLiteral("Include nested more than %1 levels deep; ScaleLab reads no deeper").arg(kMaxIncludeDepth));
+        return true;
+    }
+    for (const QString &w : words) {
+        QString pattern = expandTilde(w);
+        if (QDir::isRelativePath(pattern))
+            pattern = QDir::homePath() + QStringLiteral("/.ssh/") + pattern;
+        const QFileInfo fi(pattern);
+        QDir dir = fi.dir();
+        const QStringList matches = dir.entryList(QStringList{fi.fileName()}, QDir::Files, QDir::Name);
+        for (const QString &name : matches) {
+            const QString path = dir.filePath(name);
+            if (m_includeStack.contains(QFileInfo(path).canonicalFilePath())) {
+                fail(QStringLiteral("Include %1 includes itself (directly or through other files); remove the loop")
+                         .arg(path));
+                continue;
+            }
+            if (++m_filesRead > kMaxIncludedFiles) {
+                fail(QStringLiteral("Include: more than %1 files included in all; ScaleLab stops reading Includes here")
+                         .arg(kMaxIncludedFiles));
+                return false;
+            }
+            if (!parseFile(path, currentHost, currentMatchNever, depth + 1))
+                *ok = false;
+        }
+    }
+    return true;
 }
 
 QStringList SshConfigFile::hostAliases() const
@@ -322,47 +344,79 @@ QStringList SshConfigFile::hostAliases() const
     return out;
 }
 
+namespace {
+
+// Token expansion for file names (ssh_config(5) TOKENS, the common subset).
+QString expandTokens(const QString &in, const SshHostConfig &c)
+{
+    const QString s = expandTilde(in);
+    QString out;
+    for (int i = 0; i < s.size(); ++i) {
+        if (s[i] != QLatin1Char('%') || i + 1 >= s.size()) {
+            out += s[i];
+            continue;
+        }
+        const QChar t = s[++i];
+        if (t == QLatin1Char('d'))
+            out += QDir::homePath();
+        else if (t == QLatin1Char('u'))
+            out += localUserName();
+        else if (t == QLatin1Char('h'))
+            out += c.hostName;
+        else if (t == QLatin1Char('n'))
+            out += c.alias;
+        else if (t == QLatin1Char('r'))
+            out += c.user;
+        else if (t == QLatin1Char('p'))
+            out += QString::number(c.port);
+        else if (t == QLatin1Char('%'))
+            out += QLatin1Char('%');
+        else
+            out += QLatin1Char('%') + t;
+    }
+    return out;
+}
+
+// One setting into the host's configuration (the first value of a keyword wins, as in ssh).
+void applySetting(const QString &k, const QString &value, SshHostConfig &c)
+{
+    if (k == QLatin1String("hostname"))
+        c.hostName = value;
+    else if (k == QLatin1String("user"))
+        c.user = value;
+    else if (k == QLatin1String("port"))
+        c.port = value.toInt();
+    else if (k == QLatin1String("proxyjump"))
+        c.proxyJump = value;
+    else if (k == QLatin1String("userknownhostsfile"))
+        c.userKnownHostsFile = value;
+    else if (k == QLatin1String("identitiesonly"))
+        c.identitiesOnly = value.compare(QLatin1String("yes"), Qt::CaseInsensitive) == 0;
+    else if (k == QLatin1String("connecttimeout"))
+        c.connectTimeoutSeconds = value.toInt();
+    else if (k == QLatin1String("serveraliveinterval"))
+        c.serverAliveIntervalSeconds = value.toInt();
+}
+
+}   // namespace
+
 SshHostConfig SshConfigFile::resolve(const QString &alias) const
 {
     SshHostConfig c;
     c.alias = alias;
     c.configPath = m_path;
-    bool haveHostName = false, haveUser = false, havePort = false, haveJump = false, haveKnown = false,
-         haveIdOnly = false, haveTimeout = false, haveAlive = false;
+    QSet<QString> given;
     QStringList rawIdentities;
     for (const Entry &e : m_entries) {
         if (e.matchNever)
             continue;
         if (!e.hostPatterns.isEmpty() && !matchPatternList(e.hostPatterns, alias))
             continue;
-        const QString &k = e.keyword;
-        auto yes = [&] { return e.value.compare(QLatin1String("yes"), Qt::CaseInsensitive) == 0; };
-        if (k == QLatin1String("hostname") && !haveHostName) {
-            c.hostName = e.value;
-            haveHostName = true;
-        } else if (k == QLatin1String("user") && !haveUser) {
-            c.user = e.value;
-            haveUser = true;
-        } else if (k == QLatin1String("port") && !havePort) {
-            c.port = e.value.toInt();
-            havePort = true;
-        } else if (k == QLatin1String("identityfile")) {
-            rawIdentities << e.value;
-        } else if (k == QLatin1String("proxyjump") && !haveJump) {
-            c.proxyJump = e.value;
-            haveJump = true;
-        } else if (k == QLatin1String("userknownhostsfile") && !haveKnown) {
-            c.userKnownHostsFile = e.value;
-            haveKnown = true;
-        } else if (k == QLatin1String("identitiesonly") && !haveIdOnly) {
-            c.identitiesOnly = yes();
-            haveIdOnly = true;
-        } else if (k == QLatin1String("connecttimeout") && !haveTimeout) {
-            c.connectTimeoutSeconds = e.value.toInt();
-            haveTimeout = true;
-        } else if (k == QLatin1String("serveraliveinterval") && !haveAlive) {
-            c.serverAliveIntervalSeconds = e.value.toInt();
-            haveAlive = true;
+        if (e.keyword == QLatin1String("identityfile"))
+            rawIdentities << e.value;   // every IdentityFile counts, in order
+        else if (!given.contains(e.keyword)) {
+            given.insert(e.keyword);
+            applySetting(e.keyword, e.value, c);
         }
     }
     if (c.hostName.isEmpty())
@@ -371,43 +425,13 @@ SshHostConfig SshConfigFile::resolve(const QString &alias) const
         c.hostName.replace(QLatin1String("%h"), alias);
     if (c.user.isEmpty())
         c.user = localUserName();
-
-    // Token expansion for file names (ssh_config(5) TOKENS, the common subset).
-    auto expand = [&](const QString &in) {
-        QString s = expandTilde(in);
-        QString out;
-        for (int i = 0; i < s.size(); ++i) {
-            if (s[i] != QLatin1Char('%') || i + 1 >= s.size()) {
-                out += s[i];
-                continue;
-            }
-            const QChar t = s[++i];
-            if (t == QLatin1Char('d'))
-                out += QDir::homePath();
-            else if (t == QLatin1Char('u'))
-                out += localUserName();
-            else if (t == QLatin1Char('h'))
-                out += c.hostName;
-            else if (t == QLatin1Char('n'))
-                out += alias;
-            else if (t == QLatin1Char('r'))
-                out += c.user;
-            else if (t == QLatin1Char('p'))
-                out += QString::number(c.port);
-            else if (t == QLatin1Char('%'))
-                out += QLatin1Char('%');
-            else
-                out += QLatin1Char('%') + t;
-        }
-        return out;
-    };
     for (const QString &id : rawIdentities) {
-        const QString x = expand(id);
+        const QString x = expandTokens(id, c);
         if (!c.identityFiles.contains(x))
             c.identityFiles << x;
     }
     if (!c.userKnownHostsFile.isEmpty())
-        c.userKnownHostsFile = expand(c.userKnownHostsFile);
+        c.userKnownHostsFile = expandTokens(c.userKnownHostsFile, c);
     return c;
 }
 

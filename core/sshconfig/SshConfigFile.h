@@ -81,6 +81,9 @@ private:
     bool parseFile(const QString &file, const QStringList &currentHost, bool currentMatchNever, int depth);
     bool parseText(const QString &text, const QString &file, QStringList currentHost, bool currentMatchNever,
                    int depth);
+    // Reads the files an Include names; false when the include limit stops all reading.
+    bool readInclude(const QStringList &words, const QString &file, int lineNo, const QStringList &currentHost,
+                     bool currentMatchNever, int depth, bool *ok);
     // Records one Error about `file` (line 0: the whole file) unless the cap is
     // reached: past it, parsing goes on and the finding is only counted.
     void report(const QString &file, int line, const QString &message);

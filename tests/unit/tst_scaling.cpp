@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // ScalingAnalysis: speedup, efficiency, the Amdahl fit and the advice text.
+#include "core/analysis/RunOverlaps.h"
 #include "core/analysis/ScalingAnalysis.h"
 
 #include <QTest>
@@ -391,7 +392,7 @@ void TstScaling::overlapOnSharedNodes()
         at(2, 50, QStringLiteral("job 14"), QStringLiteral("2024-05-01T10:00:00"),
            QStringLiteral("2024-05-01T10:00:50"), QStringLiteral("tb-node[03,07]")),
     };
-    const QList<RunOverlap> o = ScalingAnalysis::findOverlaps(runs);
+    const QList<RunOverlap> o = RunOverlaps::find(runs);
     QCOMPARE(o.size(), 1);
     QCOMPARE(o[0].first, QStringLiteral("job 11"));
     QCOMPARE(o[0].second, QStringLiteral("job 12"));
@@ -402,7 +403,7 @@ void TstScaling::overlapOnSharedNodes()
                                                  "job 11 and job 12 on tb-node2 for 30 s. Run the study one at a "
                                                  "time for clean timings.")));
     // One at a time (job 13 starts when job 12 ends): no overlap.
-    QVERIFY(ScalingAnalysis::findOverlaps({runs[1], runs[2]}).isEmpty());
+    QVERIFY(RunOverlaps::find({runs[1], runs[2]}).isEmpty());
 }
 
 QTEST_GUILESS_MAIN(TstScaling)

@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// ScalingAnalysis: runs that shared a node while both ran (Slurm's node lists expanded),
-// apart because it reads when and where runs ran, not their timings.
-#include "core/analysis/ScalingAnalysis.h"
+#include "core/analysis/RunOverlaps.h"
 
 #include <QDateTime>
 #include <QSet>
@@ -55,7 +53,7 @@ QStringList expandNodeList(const QString &list)
 
 }   // namespace
 
-QList<RunOverlap> ScalingAnalysis::findOverlaps(const QList<ScalingRun> &runs)
+QList<RunOverlap> RunOverlaps::find(const QList<ScalingRun> &runs)
 {
     struct Span {
         const ScalingRun *run;
