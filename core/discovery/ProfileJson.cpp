@@ -103,6 +103,8 @@ QByteArray ProfileJson::write(const ClusterProfile &p)
         j["slurmVersion"] = s(p.slurmVersion);
     if (!p.discovered.isEmpty())
         j["discovered"] = s(p.discovered);
+    if (p.isTemplate)
+        j["template"] = true;
     Json hosts = Json::array();
     for (const auto &h : p.loginHosts)
         hosts.push_back(Json{{"alias", s(h.alias)},
@@ -129,6 +131,8 @@ QByteArray ProfileJson::write(const ClusterProfile &p)
     if (!p.torchrunArgs.isEmpty())
         j["torchrunArgs"] = setting(stringList(p.torchrunArgs), src("torchrunArgs"));
     j["cpuBind"] = setting(s(p.cpuBind), src("cpuBind"));
+    if (p.sitePlugins)
+        j["sitePlugins"] = setting(stringList(*p.sitePlugins), src("sitePlugins"));
     Json gpus = Json::array();
     for (const auto &g : p.gpuTypes)
         gpus.push_back(Json{{"id", s(g.id)},

@@ -112,5 +112,8 @@ void parseTorchrun(Walker &w, LaunchCommand &lc);
 void parseDeepSpeed(Walker &w, LaunchCommand &lc);
 void parseHorovodrun(Walker &w, LaunchCommand &lc);
 void parseAccelerate(Walker &w, LaunchCommand &lc);
+// Shifter's and enroot's options up to the program inside (LaunchContainerReaders.cpp).
+void parseShifter(Walker &w, LaunchCommand &lc);
+bool parseEnrootStart(Walker &w, LaunchCommand &lc);   // false: not `enroot start`
 
 }   // namespace scalelab::launchparse

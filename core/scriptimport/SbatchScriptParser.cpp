@@ -3,6 +3,7 @@
 
 #include "core/base/InputLimits.h"
 #include "core/base/ShellWords.h"
+#include "core/scriptimport/SitePluginOptions.h"
 
 #include <QRegularExpression>
 
@@ -67,6 +68,20 @@ const QRegularExpression &placeholderRegex()
     return re;
 }
 
+// A plugin's option keeps its value (inline, or the next word when it takes one).
+void readPluginOption(const SitePluginOption &plugin, const QList<DirectiveWord> &words, int &i, SbatchOption *opt,
+                      const QString &inlineValue, bool hasInline)
+{
+    opt->name = QString::fromLatin1(plugin.longName);
+    if (hasInline) {
+        opt->value = inlineValue;
+        opt->hasValue = true;
+    } else if (plugin.takesValue && i + 1 < words.size()) {
+        opt->value = words[++i].text;
+        opt->hasValue = true;
+    }
+}
+
 QList<SbatchOption> parseDirective(const QString &line, int lineNo, Diagnostics *diags)
 {
     QList<SbatchOption> out;
@@ -107,6 +122,17 @@ QList<SbatchOption> parseDirective(const QString &line, int lineNo, Diagnostics 
                         out << opt;
                         continue;
                     }
+                }
+                if (const SitePluginOption *plugin = ambiguous ? nullptr : findSitePluginOption(name)) {
+                    readPluginOption(*plugin, words, i, &opt, inlineValue, hasInline);
+                    if (diags)
+                        *diags << finding(Severity::Info, QStringLiteral("site-plugin-option"), lineNo,
+                                          QStringLiteral("--%1 is an option of the %2 plugin, not of Slurm itself; "
+                                                         "sbatch takes it where the site runs %2.")
+                                              .arg(name, QLatin1String(plugin->plugin)),
+                                          w.column);
+                    out << opt;
+                    continue;
                 }
                 const QString dashed = QString(name).replace(QLatin1Char('_'), QLatin1Char('-'));
                 if (diags && !ambiguous && dashed != name && findSbatchLongOption(dashed)) {
@@ -193,7 +219,9 @@ QList<SbatchOption> parseDirective(const QString &line, int lineNo, Diagnostics 
             const auto m = placeholderRegex().match(opt.value);
             if (m.hasMatch() || opt.value == QLatin1String("<>"))
                 *diags << finding(
-                    Severity::Error, QStringLiteral("placeholder-value"), lineNo,
+                    // The account is the reader's own: an example leaves it open on purpose.
+                    opt.name == QLatin1String("account") ? Severity::Info : Severity::Error,
+                    QStringLiteral("placeholder-value"), lineNo,
                     QStringLiteral("%1 still holds the placeholder %2 from the example; put your own value.")
                         .arg(opt.written, m.captured(0)),
                     w.column);
@@ -297,13 +325,7 @@ ParsedSbatchScript parseSbatchScript(const QString &input)
         text.replace(QLatin1String("\r\n"), QLatin1String("\n"));
     }
     const QStringList lines = text.split(QLatin1Char('\n'));
-    if (!lines.front().startsWith(QLatin1String("#!"))) {
-        diags << finding(Severity::Error, QStringLiteral("missing-shebang"), 1,
-                         QStringLiteral("The first line must start with #! and an interpreter (e.g. #!/bin/bash); "
-                                        "sbatch refuses scripts without it."));
-    } else {
-        out.interpreter = lines.front().mid(2).trimmed();
-    }
+    out.interpreter = checkFirstLine(lines.front(), diags);
 
     // Where each physical line starts in `text`, for joining lines by offset.
     QList<int> lineStart;

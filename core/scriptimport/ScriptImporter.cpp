@@ -105,6 +105,14 @@ void Importer::choosePrimary()
     deriveFramework(*l);
 }
 
+// Lightning named by the program, its arguments or a loaded module.
+bool Importer::namesLightning(const LaunchCommand &l) const
+{
+    const auto names = [](const QString &t) { return t.contains(QLatin1String("lightning"), Qt::CaseInsensitive); };
+    return names(l.program) || std::any_of(l.args.begin(), l.args.end(), names)
+           || std::any_of(m_imp.spec.environment.modules.begin(), m_imp.spec.environment.modules.end(), names);
+}
+
 void Importer::deriveFramework(const LaunchCommand &l)
 {
     auto &spec = m_imp.spec;
@@ -147,6 +155,9 @@ void Importer::deriveFramework(const LaunchCommand &l)
             spec.framework = Framework::DeepSpeed;
         } else if (mentionsHorovod) {
             spec.framework = Framework::Horovod;
+        } else if (namesLightning(l)) {
+            spec.framework = Framework::Lightning;
+            why = QStringLiteral("the program, its arguments or a module name Lightning");
         } else if (multiWorker) {
             spec.framework = Framework::TfMultiWorker;
             why = QStringLiteral("the arguments name a multi-worker strategy");

@@ -42,6 +42,7 @@ private:
     static int launchScore(const LaunchCommand &l);
     void choosePrimary();
     void deriveFramework(const LaunchCommand &l);
+    bool namesLightning(const LaunchCommand &l) const;
     bool needsShell(const QString &value) const;
 
     const QString &m_text;

@@ -32,8 +32,45 @@ ClusterProfile genericProfile()
     return c;
 }
 
+// The shipped generic template's shape: one placeholder partition whose GPU
+// type and limits are not known.
+ClusterProfile templateProfile()
+{
+    ClusterProfile c = genericProfile();
+    c.isTemplate = true;
+    c.gpuTypes = {gpu("gpu")};
+    Partition p = part("gpu", "gpu", 0, 0, 0, 0, 0, true);
+    p.unknown = {QStringLiteral("gpusPerNode"), QStringLiteral("cpusPerNode"), QStringLiteral("memoryPerNodeMB"),
+                 QStringLiteral("maxNodes"), QStringLiteral("maxTime")};
+    c.partitions = {p};
+    return c;
+}
+
+// A discovered cluster whose GRES names no GPU type (gpu:4).
+ClusterProfile discoveredProfile()
+{
+    ClusterProfile c;
+    c.id = QStringLiteral("mycluster");
+    c.name = QStringLiteral("mycluster");
+    c.discovered = QStringLiteral("mycluster 2026-11-26");
+    c.loginHosts = {LoginHost{}};
+    c.loginHosts.front().alias = QStringLiteral("mycluster");
+    c.gpuTypes = {gpu("gpu")};
+    c.partitions = {part("gpu", "gpu", 4, 64, 500 * 1024, 4, 48 * kHour, true)};
+    return c;
+}
+
 ClusterProfile profileFor(const QString &id)
 {
+    if (id == QLatin1String("template"))
+        return templateProfile();
+    if (id == QLatin1String("discovered"))
+        return discoveredProfile();
+    if (id == QLatin1String("noplugins")) {   // a site that states it runs no SPANK plugin
+        ClusterProfile c = fixtureProfile(QStringLiteral("puhti"));
+        c.sitePlugins = QStringList();
+        return c;
+    }
     return id == QLatin1String("generic") ? genericProfile() : fixtureProfile(id);
 }
 
