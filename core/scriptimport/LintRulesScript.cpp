@@ -2,6 +2,7 @@
 #include "core/scriptimport/LintRules.h"
 
 #include <QRegularExpression>
+#include <QHash>
 #include <QSet>
 
 #include <algorithm>
@@ -169,18 +170,51 @@ QList<QPair<QString, int>> redirectFolders(const ScriptLine &sl)
 
 }   // namespace
 
+namespace {
+
+// "a/b/c" -> "a/b/c", "b/c", "c" (at most 8: deeper paths are not compared further).
+QStringList pathSuffixes(const QString &dir)
+{
+    QStringList out{dir};
+    for (qsizetype at = dir.indexOf(QLatin1Char('/')); at >= 0 && out.size() < 8;
+         at = dir.indexOf(QLatin1Char('/'), at + 1))
+        out << dir.mid(at + 1);
+    return out;
+}
+
+// The first line that creates each folder, under every tail of its path, so
+// a redirection is checked in a few lookups (a scan of every mkdir per
+// redirection is quadratic on generated scripts).
+QHash<QString, int> madeBySuffix(const QList<Made> &made)
+{
+    QHash<QString, int> out;
+    for (const Made &m : made)
+        for (const QString &suffix : pathSuffixes(m.dir))
+            if (auto it = out.find(suffix); it == out.end() || *it > m.line)
+                out.insert(suffix, m.line);
+    return out;
+}
+
+bool madeBefore(const QHash<QString, int> &made, const QString &dir, int line)
+{
+    // The folder itself or one ending in it ($OUT/logs for logs), or a tail of it (logs for run/logs).
+    for (const QString &suffix : pathSuffixes(dir))
+        if (const auto it = made.constFind(suffix); it != made.cend() && *it <= line)
+            return true;
+    return false;
+}
+
+}   // namespace
+
 void lintRedirectDirectories(ScriptImport &imp)
 {
-    const QList<Made> made = madeDirectories(imp);
+    const QHash<QString, int> made = madeBySuffix(madeDirectories(imp));
     QSet<QString> reported;
     for (const ScriptLine &sl : imp.lines) {
         for (const auto &[dir, line] : redirectFolders(sl)) {
             if (dir.isEmpty() || dir == QLatin1String(".") || dir == QLatin1String("..") || reported.contains(dir))
                 continue;
-            const bool madeBefore = std::any_of(made.begin(), made.end(), [&, line = line, dir = dir](const Made &m) {
-                return m.line <= line && sameDirectory(m, dir);
-            });
-            if (madeBefore)
+            if (madeBefore(made, dir, line))
                 continue;
             reported.insert(dir);
             imp.diagnostics << finding(
