@@ -105,24 +105,12 @@ void Importer::choosePrimary()
     deriveFramework(*l);
 }
 
-// Lightning named by the program, its arguments or a loaded module.
-bool Importer::namesLightning(const LaunchCommand &l) const
-{
-    const auto names = [](const QString &t) { return t.contains(QLatin1String("lightning"), Qt::CaseInsensitive); };
-    return names(l.program) || std::any_of(l.args.begin(), l.args.end(), names)
-           || std::any_of(m_imp.spec.environment.modules.begin(), m_imp.spec.environment.modules.end(), names);
-}
-
 void Importer::deriveFramework(const LaunchCommand &l)
 {
     auto &spec = m_imp.spec;
-    const auto &r = m_imp.request;
     const QString all = (QStringList{l.program} + l.args).join(QLatin1Char(' '));
     const bool mentionsDeepSpeed = all.contains(QLatin1String("--deepspeed"));
     const bool mentionsHorovod = all.contains(QLatin1String("horovod"), Qt::CaseInsensitive);
-    const bool mirrored = all.contains(QLatin1String("mirrored"), Qt::CaseInsensitive);
-    const bool multiWorker = all.contains(QLatin1String("multi_worker"), Qt::CaseInsensitive)
-                             || all.contains(QLatin1String("multiworker"), Qt::CaseInsensitive);
     QString why;
     switch (l.launcher) {
     case ProcessLauncher::Torchrun:
@@ -148,35 +136,10 @@ void Importer::deriveFramework(const LaunchCommand &l)
         if (!mentionsDeepSpeed && !mentionsHorovod)
             why = QStringLiteral("mpirun starts the processes; Horovod is the usual framework behind it");
         break;
-    case ProcessLauncher::None: {
+    case ProcessLauncher::None:
         spec.launcher = Launcher::Srun;
-        const int perNode = l.underSrun ? std::max(1, l.srunTasksPerNode > 0 ? l.srunTasksPerNode : r.tasksPerNode) : 1;
-        if (mentionsDeepSpeed) {
-            spec.framework = Framework::DeepSpeed;
-        } else if (mentionsHorovod) {
-            spec.framework = Framework::Horovod;
-        } else if (namesLightning(l)) {
-            spec.framework = Framework::Lightning;
-            why = QStringLiteral("the program, its arguments or a module name Lightning");
-        } else if (multiWorker) {
-            spec.framework = Framework::TfMultiWorker;
-            why = QStringLiteral("the arguments name a multi-worker strategy");
-        } else if (mirrored) {
-            spec.framework = Framework::TfMirrored;
-            why = QStringLiteral("the arguments ask for the mirrored distribution strategy");
-        } else if (perNode > 1) {
-            spec.framework = Framework::PytorchDdp;
-            why = QStringLiteral("srun starts %1 processes per node, one per GPU, as DDP does").arg(perNode);
-        } else if (l.underSrun && r.effectiveNodes() > 1) {
-            spec.framework = Framework::TfMultiWorker;
-            why = QStringLiteral("one process per node drives all of that node's GPUs");
-        } else {
-            spec.framework = Framework::DataParallel;
-            why = r.gpus > 1 ? QStringLiteral("a single process drives all %1 GPUs").arg(r.gpus)
-                             : QStringLiteral("a single process on one GPU");
-        }
+        spec.framework = srunFramework(l, &why);
         break;
-    }
     }
     if (!why.isEmpty()) {
         m_imp.frameworkGuessed = true;

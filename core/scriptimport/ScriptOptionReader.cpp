@@ -148,7 +148,7 @@ public:
         const auto tpn = intOption("ntasks-per-node");
         impliedNodes(ntasks, tpn);
         const int nodes = r.effectiveNodes();
-        if (ntasks && tpn && r.nodes > 0 && *ntasks != satMul(*tpn, r.nodes))
+        if (ntasks && tpn && r.nodes > 0 && !r.nodesImplied && *ntasks != satMul(*tpn, r.nodes))
             add(finding(Severity::Warning, QStringLiteral("conflicting-options"), QString(),
                         opt("ntasks-per-node")->line,
                         QStringLiteral("--ntasks=%1 and --ntasks-per-node=%2 on %3 node(s) disagree; Slurm takes "
