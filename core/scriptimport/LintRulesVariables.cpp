@@ -255,7 +255,7 @@ LaunchUse launchUse(const ScriptImport &imp, const QString &name, int line)
 std::optional<Diagnostic> unsetInLaunch(const ScriptImport &imp, const QString &name, int line, bool outside)
 {
     const LaunchUse use = launchUse(imp, name, line);
-    if (use == LaunchUse::None || (use != LaunchUse::Program && outside))
+    if (use == LaunchUse::None || outside)
         return std::nullopt;
     const bool program = use != LaunchUse::Argument;
     const Severity sev = program && !outside ? Severity::Error : Severity::Warning;

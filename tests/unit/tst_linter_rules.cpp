@@ -448,7 +448,6 @@ void TestLinterRules::summaryListsWhatChanged()
 
 // The generic template states no partition and no GPU type; a site profile
 // states both; only a profile with sitePlugins states the site's plugins.
-// Written and read back (ProfileJson), a profile keeps both statements.
 void TestLinterRules::shippedProfilesStateWhatTheyKnow()
 {
     ProfileRegistry reg;
@@ -466,12 +465,6 @@ void TestLinterRules::shippedProfilesStateWhatTheyKnow()
     QVERIFY(!ProfileFacts(*puhti).statesPlugins());
     QVERIFY(ProfileFacts(*testbed).statesPlugins());
     QVERIFY(!ProfileFacts(*testbed).runsPlugin(QStringLiteral("shifter")));
-    for (const ClusterProfile *p : {generic, testbed}) {
-        auto back = loadProfile(ProfileJson::write(*p), QStringLiteral("back.json"));
-        QVERIFY(back.profile);
-        QCOMPARE(back.profile->isTemplate, p->isTemplate);
-        QCOMPARE(back.profile->sitePlugins, p->sitePlugins);
-    }
 }
 
 // What a template cannot know is an info that says how to learn it, never a

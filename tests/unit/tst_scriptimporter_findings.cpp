@@ -61,7 +61,7 @@ void TestScriptImporterFindings::synthetic_data()
                                       << sh({"#!/bin/bash", "#SBATCH -A project_2001234", "#SBATCH --nodes=1",
                                              "#SBATCH --gres=gpu:v100:4", "#SBATCH --time=10:00",
                                              "srun torchrun --nproc_per_node=$NGPUS train.py"})
-                                      << QStringList{"unresolved-variable@6"};
+                                      << QStringList{"unresolved-variable@6", "variable-never-set@6"};
     QTest::newRow("horovodrun too few") << "puhti"
                                         << sh({"#!/bin/bash", "#SBATCH -A project_2001234",
                                                "#SBATCH --nodes=1 --ntasks=4", "#SBATCH --gres=gpu:v100:4",
