@@ -167,6 +167,8 @@ QByteArray ProfileJson::write(const ClusterProfile &p)
         j["slurmVersion"] = s(p.slurmVersion);
     if (!p.discovered.isEmpty())
         j["discovered"] = s(p.discovered);
+    if (p.isTemplate)
+        j["template"] = true;
     j["loginHosts"] = loginHostsJson(p.loginHosts);
     j["account"] = Json{{"required", p.accountRequired},
                         {"pattern", s(p.accountPattern)},
@@ -185,6 +187,8 @@ QByteArray ProfileJson::write(const ClusterProfile &p)
     if (!p.torchrunArgs.isEmpty())
         j["torchrunArgs"] = setting(stringList(p.torchrunArgs), src("torchrunArgs"));
     j["cpuBind"] = setting(s(p.cpuBind), src("cpuBind"));
+    if (p.sitePlugins)
+        j["sitePlugins"] = setting(stringList(*p.sitePlugins), src("sitePlugins"));
     j["gpuTypes"] = gpuTypesJson(p.gpuTypes);
     if (!p.qos.isEmpty())
         j["qos"] = qosJson(p.qos);

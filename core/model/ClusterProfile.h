@@ -61,6 +61,10 @@ struct ClusterProfile {
     QString origin;   // "user", "system" or "shipped" folder it came from
     QString discovered;   // "ALIAS DATE" for a profile written by `scalelab discover`, else ""
     QString slurmVersion;   // as documented, informational
+    bool isTemplate = false;   // "template": true (generic): names no real site, so states no partition or GPU type
+    // The SPANK plugins the site runs (Shifter, pyxis ...), as the profile states
+    // them with a source; nullopt = not stated, so an unknown option may be theirs.
+    std::optional<QStringList> sitePlugins;
 
     QList<LoginHost> loginHosts;
     QList<GpuType> gpuTypes;

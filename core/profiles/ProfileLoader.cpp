@@ -46,6 +46,8 @@ void checkKnownKeys(ProfileReader &r, const Json &j)
                                       QStringLiteral("qos"),
                                       QStringLiteral("associations"),
                                       QStringLiteral("discovered"),
+                                      QStringLiteral("template"),
+                                      QStringLiteral("sitePlugins"),
                                       QStringLiteral("torchrunArgs"),
                                       QStringLiteral("cpuBind"),
                                       QStringLiteral("$schema"),
@@ -164,6 +166,19 @@ void readScriptSettings(ProfileReader &r, const Json &j, ClusterProfile &p)
             for (const auto &m : *v)
                 if (m.is_string())
                     p.defaultModules << JsonSupport::str(m);
+    }
+    if (auto it = j.find("template"); it != j.end())
+        r.readBool(&*it, QStringLiteral("template"), &p.isTemplate);
+    if (const Json *v = r.setting(j, "sitePlugins", QStringLiteral("sitePlugins"), {}, &used)) {
+        if (!v->is_array()) {
+            r.error(QStringLiteral("sitePlugins"), QStringLiteral("must be an array of plugin names (shifter, pyxis)"));
+        } else {
+            p.sitePlugins = QStringList();
+            for (const auto &m : *v)
+                if (m.is_string())
+                    *p.sitePlugins << JsonSupport::str(m);
+            p.sources.insert(QStringLiteral("sitePlugins"), used);
+        }
     }
     if (const Json *v = r.setting(j, "cpuBind", QStringLiteral("cpuBind"), {}, &used))
         r.readString(v, QStringLiteral("cpuBind"), &p.cpuBind);

@@ -186,6 +186,13 @@ bool walk(Walker &w, LaunchCommand &lc, bool wrapped, int depth)
                 lc.args = w.rest();
                 return true;
             }
+        } else if (base == QLatin1String("shifter") || base == QLatin1String("enroot")) {
+            w.take();
+            if (base == QLatin1String("shifter"))
+                parseShifter(w, lc);
+            else if (!parseEnrootStart(w, lc))
+                return false;
+            wrapped = true;
         } else if (base == QLatin1String("singularity_wrapper") || base == QLatin1String("apptainer_wrapper")) {
             w.take();
             if (!w.atEnd() && (w.peek() == QLatin1String("exec") || w.peek() == QLatin1String("run")))

@@ -45,6 +45,16 @@ void parseSrun(Walker &w, LaunchCommand &lc)
         QStringLiteral("--usage"),
         QStringLiteral("--version"),
         QStringLiteral("--send-libs"),
+        // pyxis (a SPANK plugin) flags: the next word is not theirs.
+        QStringLiteral("--container-mount-home"),
+        QStringLiteral("--no-container-mount-home"),
+        QStringLiteral("--container-remap-root"),
+        QStringLiteral("--no-container-remap-root"),
+        QStringLiteral("--container-entrypoint"),
+        QStringLiteral("--no-container-entrypoint"),
+        QStringLiteral("--container-writable"),
+        QStringLiteral("--container-readonly"),
+        QStringLiteral("--ccm"),
     };
     static const QSet<QString> shortWithValue = {
         QStringLiteral("-A"), QStringLiteral("-b"), QStringLiteral("-c"), QStringLiteral("-d"), QStringLiteral("-D"),

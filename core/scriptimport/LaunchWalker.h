@@ -121,5 +121,8 @@ const LauncherTraits &startLauncher(LaunchCommand &lc, Launcher launcher);
 // Reads `o` into lc.nproc, lc.nnodes or lc.np when the row names it as a
 // count option; false for any other option.
 bool readCountOption(const LauncherTraits &row, const Walker::Opt &o, LaunchCommand &lc);
+// Shifter's and enroot's options up to the program inside (LaunchContainerReaders.cpp).
+void parseShifter(Walker &w, LaunchCommand &lc);
+bool parseEnrootStart(Walker &w, LaunchCommand &lc);   // false: not `enroot start`
 
 }   // namespace scalelab::launchparse

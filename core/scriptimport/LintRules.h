@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/model/ClusterProfile.h"
+#include "core/base/InputLimits.h"
 #include "core/scriptimport/ScriptImporter.h"
 
 // The linter's rules about the script as a whole (time strings, variables,
@@ -23,11 +24,28 @@ void lintUnsetVariables(ScriptImport &imp);
 // --output/--error into a directory Slurm does not create.
 void lintOutputDirectories(ScriptImport &imp);
 
+// Options Slurm does not define: a plugin's where the profile lists the
+// site's plugins or does not list them (then an unknown one is an info).
+void lintSiteOptions(ScriptImport &imp, const ClusterProfile &profile);
+
+// A launch whose program or argument is a variable the script never sets.
+void lintUnsetLaunchVariables(ScriptImport &imp);
+
+// Redirections (> dir/x.log) into a directory the script never creates.
+void lintRedirectDirectories(ScriptImport &imp);
+
+// srun-launched frameworks (Lightning, one process per GPU through srun)
+// with fewer tasks per node than GPUs per node.
+void lintTasksPerGpu(ScriptImport &imp);
+
 // A fixed master/rendezvous port on nodes other jobs share.
 void lintFixedPort(ScriptImport &imp, const ClusterProfile &profile);
 
 // Example values left in options: YOUR_ACCOUNT, project_xxxxxxx.
 void lintPlaceholderValues(ScriptImport &imp);
+// The finding for an example value in an option: an error, but only an info
+// for the account (every shared example leaves the reader's project open).
+Diagnostic placeholderFinding(const SbatchOption &o, const QString &placeholder);
 
 // srun multiplying a launcher, --node_rank=$SLURM_PROCID, multi-node
 // torchrun/accelerate without a rendezvous address.

@@ -2,6 +2,7 @@
 #include "core/scriptimport/LintRules.h"
 
 #include <QRegularExpression>
+#include <QHash>
 #include <QSet>
 
 #include <algorithm>
@@ -84,13 +85,17 @@ void lintTimeLimit(ScriptImport &imp, const ClusterProfile &profile)
         Fix{QStringLiteral("time"), fix, QStringLiteral("set time to %1").arg(fix)});
 }
 
-void lintOutputDirectories(ScriptImport &imp)
+namespace {
+
+struct Made {
+    QString dir;
+    int line;
+};
+
+// The folders the script creates (mkdir), with the line of each.
+QList<Made> madeDirectories(const ScriptImport &imp)
 {
     static const QRegularExpression mkdir(QStringLiteral("(?:^|[\\s;&|(])mkdir((?:[ \\t]+[^\\s;&|)]+)+)"));
-    struct Made {
-        QString dir;
-        int line;
-    };
     QList<Made> made;
     for (const ScriptLine &sl : imp.lines) {
         auto it = mkdir.globalMatch(sl.text);
@@ -108,6 +113,126 @@ void lintOutputDirectories(ScriptImport &imp)
             }
         }
     }
+    return made;
+}
+
+bool sameDirectory(const Made &m, const QString &dir)
+{
+    return m.dir == dir || m.dir.endsWith(QLatin1Char('/') + dir) || dir.endsWith(QLatin1Char('/') + m.dir)
+           || m.dir.endsWith(QStringLiteral("}/") + dir)
+           || (m.dir.startsWith(QLatin1Char('$')) && m.dir.section(QLatin1Char('/'), 1) == dir);
+}
+
+// The relative folder an unquoted redirection (>, >>, 2>, &>) of the line
+// writes into, one per redirection; "" for files in the working folder,
+// absolute paths and targets built from variables.
+QList<QPair<QString, int>> redirectFolders(const ScriptLine &sl)
+{
+    QList<QPair<QString, int>> out;
+    const QString &t = sl.text;
+    if (t.contains(QLatin1String("((")) || t.contains(QLatin1String("[[")))
+        return out;   // '>' compares there
+    QChar quote;
+    for (int i = 0; i < t.size(); ++i) {
+        const QChar c = t.at(i);
+        if (!quote.isNull()) {
+            if (c == quote)
+                quote = QChar();
+            else if (c == QLatin1Char('\\') && quote == QLatin1Char('"'))
+                ++i;
+            continue;
+        }
+        if (c == QLatin1Char('\\')) {
+            ++i;
+        } else if (c == QLatin1Char('"') || c == QLatin1Char('\'')) {
+            quote = c;
+        } else if (c == QLatin1Char('>') && (i == 0 || t.at(i - 1) != QLatin1Char('<'))) {
+            int k = i + 1;
+            if (k < t.size() && (t.at(k) == QLatin1Char('>') || t.at(k) == QLatin1Char('|')))
+                ++k;
+            while (k < t.size() && (t.at(k) == QLatin1Char(' ') || t.at(k) == QLatin1Char('\t')))
+                ++k;
+            int end = k;
+            while (end < t.size() && !t.at(end).isSpace() && !QStringLiteral(";&|<>()\"'`").contains(t.at(end)))
+                ++end;
+            const QString target = t.mid(k, end - k);
+            const int slash = int(target.lastIndexOf(QLatin1Char('/')));
+            if (slash > 0 && !target.startsWith(QLatin1Char('/')) && !target.startsWith(QLatin1Char('~'))
+                && !target.contains(QLatin1Char('$')) && (end >= t.size() || t.at(end) != QLatin1Char('$')))
+                out.append({target.left(slash).startsWith(QLatin1String("./")) ? target.left(slash).mid(2)
+                                                                               : target.left(slash),
+                            sl.lineAt(i)});
+            i = std::max(i, end - 1);
+        }
+    }
+    return out;
+}
+
+}   // namespace
+
+namespace {
+
+// "a/b/c" -> "a/b/c", "b/c", "c" (at most 8: deeper paths are not compared further).
+QStringList pathSuffixes(const QString &dir)
+{
+    QStringList out{dir};
+    for (qsizetype at = dir.indexOf(QLatin1Char('/')); at >= 0 && out.size() < 8;
+         at = dir.indexOf(QLatin1Char('/'), at + 1))
+        out << dir.mid(at + 1);
+    return out;
+}
+
+// The first line that creates each folder, under every tail of its path, so
+// a redirection is checked in a few lookups (a scan of every mkdir per
+// redirection is quadratic on generated scripts).
+QHash<QString, int> madeBySuffix(const QList<Made> &made)
+{
+    QHash<QString, int> out;
+    for (const Made &m : made)
+        for (const QString &suffix : pathSuffixes(m.dir))
+            if (auto it = out.find(suffix); it == out.end() || *it > m.line)
+                out.insert(suffix, m.line);
+    return out;
+}
+
+bool madeBefore(const QHash<QString, int> &made, const QString &dir, int line)
+{
+    // The folder itself or one ending in it ($OUT/logs for logs), or a tail of it (logs for run/logs).
+    for (const QString &suffix : pathSuffixes(dir))
+        if (const auto it = made.constFind(suffix); it != made.cend() && *it <= line)
+            return true;
+    return false;
+}
+
+}   // namespace
+
+void lintRedirectDirectories(ScriptImport &imp)
+{
+    const QHash<QString, int> made = madeBySuffix(madeDirectories(imp));
+    QSet<QString> reported;
+    for (const ScriptLine &sl : imp.lines) {
+        for (const auto &[dir, line] : redirectFolders(sl)) {
+            if (dir.isEmpty() || dir == QLatin1String(".") || dir == QLatin1String("..") || reported.contains(dir))
+                continue;
+            if (madeBefore(made, dir, line))
+                continue;
+            reported.insert(dir);
+            imp.diagnostics << finding(
+                Severity::Warning, QStringLiteral("output-directory-missing"), QString(), line,
+                QStringLiteral("Line %1 writes into %2/, which the script never creates before it; in a fresh "
+                               "folder the shell reports \"No such file or directory\" and that output is lost. "
+                               "Add mkdir -p %2 before line %1.")
+                    .arg(line)
+                    .arg(dir));
+            if (reported.size() > 100)
+                return;   // a generated script: enough said
+        }
+    }
+}
+
+void lintOutputDirectories(ScriptImport &imp)
+{
+    const QList<Made> made = madeDirectories(imp);
     for (const char *name : {"output", "error"}) {
         const SbatchOption *o = imp.option(QString::fromLatin1(name));
         if (!o || !o->hasValue || !o->value.contains(QLatin1Char('/')))
@@ -125,11 +250,7 @@ void lintOutputDirectories(ScriptImport &imp)
                         })
             && QLatin1String(name) == QLatin1String("error"))
             continue;   // --output already said it about the same directory
-        const auto hit = std::find_if(made.begin(), made.end(), [&](const Made &m) {
-            return m.dir == dir || m.dir.endsWith(QLatin1Char('/') + dir) || dir.endsWith(QLatin1Char('/') + m.dir)
-                   || m.dir.endsWith(QStringLiteral("}/") + dir)
-                   || (m.dir.startsWith(QLatin1Char('$')) && m.dir.section(QLatin1Char('/'), 1) == dir);
-        });
+        const auto hit = std::find_if(made.begin(), made.end(), [&](const Made &m) { return sameDirectory(m, dir); });
         if (hit != made.end()) {
             imp.diagnostics << finding(
                 Severity::Warning, QStringLiteral("output-directory-missing"), QString(), o->line,
@@ -139,13 +260,34 @@ void lintOutputDirectories(ScriptImport &imp)
                     .arg(o->written, o->value, dir)
                     .arg(hit->line));
         } else {
+            // A relative folder is the example's own (logs/ beside the
+            // script), which a fresh copy lacks; an absolute one names
+            // storage that usually exists.
+            const bool relative = !dir.startsWith(QLatin1Char('/')) && !dir.startsWith(QLatin1Char('~'));
             imp.diagnostics << finding(
-                Severity::Info, QStringLiteral("output-directory-missing"), QString(), o->line,
-                QStringLiteral("%1=%2: Slurm does not create %3/; it must exist when the job starts, or the job fails "
-                               "without output.")
-                    .arg(o->written, o->value, dir));
+                relative ? Severity::Warning : Severity::Info, QStringLiteral("output-directory-missing"), QString(),
+                o->line,
+                QStringLiteral("%1=%2: Slurm does not create %3/ and the script never does; it must exist when the "
+                               "job starts, or the job fails without output.%4")
+                    .arg(o->written, o->value, dir,
+                         relative ? QStringLiteral(" Create it (mkdir -p %1) before sbatch.").arg(dir) : QString()));
         }
     }
+}
+
+Diagnostic placeholderFinding(const SbatchOption &o, const QString &placeholder)
+{
+    // The account is the reader's own: a shared example cannot hold one, so
+    // its slot is something to fill in, not a mistake in the script.
+    if (o.name == QLatin1String("account"))
+        return finding(Severity::Info, QStringLiteral("placeholder-value"), specFieldOfOption(o.name), o.line,
+                       QStringLiteral("%1=%2 is the example's slot for your project; sbatch refuses the job until it "
+                                      "holds yours (an import puts your own account).")
+                           .arg(o.written, placeholder));
+    return finding(Severity::Error, QStringLiteral("placeholder-value"), specFieldOfOption(o.name), o.line,
+                   QStringLiteral("%1=%2 is the example's placeholder, not a real value; sbatch refuses the job. Put "
+                                  "your own.")
+                       .arg(o.written, placeholder));
 }
 
 void lintPlaceholderValues(ScriptImport &imp)
@@ -172,10 +314,7 @@ void lintPlaceholderValues(ScriptImport &imp)
         if (!fatal)
             continue;   // a placeholder job name or comment does no harm
         flagged.insert(o.line);
-        imp.diagnostics << finding(
-            fatal ? Severity::Error : Severity::Warning, rule, specFieldOfOption(o.name), o.line,
-            QStringLiteral("%1=%2 is the example's placeholder, not a real value%3. Put your own.")
-                .arg(o.written, o.value, fatal ? QStringLiteral("; sbatch refuses the job") : QString()));
+        imp.diagnostics << placeholderFinding(o, o.value);
     }
 }
 

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 
 // A variable the script uses but never sets expands to nothing. Only a typo
 // of a name the script does set (or a clean --export=NONE environment) makes
@@ -228,6 +229,53 @@ bool hasOutsideSetters(const QString &all)
     return re.match(all).hasMatch();
 }
 
+enum class LaunchUse { None, Argument, Image, Program };
+
+// Where a launch uses the variable: as (the start of) its program, its
+// container image, or one of its other words.
+LaunchUse launchUse(const ScriptImport &imp, const QString &name, int line)
+{
+    const QString plain = QLatin1Char('$') + name;
+    const QString braced = QStringLiteral("${") + name + QLatin1Char('}');
+    const auto starts = [&](const QString &word) { return word.startsWith(plain) || word.startsWith(braced); };
+    for (const LaunchCommand &l : imp.launches) {
+        if (line < l.line || line > std::max(l.line, l.lastLine))
+            continue;
+        if (starts(l.program) || starts(l.interpreter))
+            return LaunchUse::Program;
+        return starts(l.container.image) ? LaunchUse::Image : LaunchUse::Argument;
+    }
+    return LaunchUse::None;
+}
+
+// A launch whose program (or container image) is a variable nothing sets
+// starts nothing: an error. A module or sourced file may set it: then a
+// warning for the program, and the usual info for an image or argument
+// (site modules do name images in variables). Any other word of a launch
+// is a warning.
+std::optional<Diagnostic> unsetInLaunch(const ScriptImport &imp, const QString &name, int line, bool outside)
+{
+    const LaunchUse use = launchUse(imp, name, line);
+    if (use == LaunchUse::None || outside)
+        return std::nullopt;
+    const bool program = use != LaunchUse::Argument;
+    const Severity sev = program && !outside ? Severity::Error : Severity::Warning;
+    const QString maybe = outside ? QStringLiteral(" unless a module or file the script loads sets it") : QString();
+    return finding(
+        sev, QStringLiteral("variable-never-set"), program ? QStringLiteral("program") : QString(), line,
+        program ? QStringLiteral("The %4 on line %1 is $%2, which the script never sets: it "
+                                 "expands to nothing%3, so the launch starts no program. Set %2 before line %1 "
+                                 "or write the program out.")
+                      .arg(line)
+                      .arg(name, maybe,
+                           use == LaunchUse::Image ? QStringLiteral("container image") : QStringLiteral("program"))
+                : QStringLiteral("The launch on line %1 passes $%2, which the script never sets: it "
+                                 "expands to nothing and the argument is lost (it has to come from the "
+                                 "submitting shell). Set %2 in the script.")
+                      .arg(line)
+                      .arg(name));
+}
+
 }   // namespace
 
 int editDistance(const QString &a, const QString &b, int cap)
@@ -292,6 +340,8 @@ void lintUnsetVariables(ScriptImport &imp)
                         .arg(u.name)
                         .arg(line)
                         .arg(best));
+            } else if (const auto d = unsetInLaunch(imp, u.name, line, outside)) {
+                imp.diagnostics << *d;
             } else if (cleanEnv && !outside) {
                 imp.diagnostics << finding(
                     Severity::Warning, QStringLiteral("variable-never-set"), QString(), line,

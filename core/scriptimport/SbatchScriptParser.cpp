@@ -3,6 +3,7 @@
 
 #include "core/base/InputLimits.h"
 #include "core/base/ShellWords.h"
+#include "core/scriptimport/SitePluginOptions.h"
 
 #include <QRegularExpression>
 
@@ -71,13 +72,14 @@ const QRegularExpression &placeholderRegex()
 struct OptionWord {
     SbatchOption opt;
     const SbatchOptionInfo *info = nullptr;
+    const SitePluginOption *plugin = nullptr;   // a site plugin's option (Shifter, pyxis)
     QString inlineValue;
     bool hasInline = false;
 };
 
 // What becomes of a directive word: an option sbatch knows, one it does not
 // (kept, with its value, for the findings that follow), or not kept at all.
-enum class WordKind { Known, UnknownKept, Dropped };
+enum class WordKind { Known, Plugin, UnknownKept, Dropped };
 
 // Why sbatch refuses a long option it does not know: removed, written with '_', ambiguous or misspelt.
 void reportUnknownLongOption(const QString &name, bool ambiguous, int column, int lineNo, Diagnostics *diags)
@@ -110,6 +112,20 @@ void reportUnknownLongOption(const QString &name, bool ambiguous, int column, in
                       column);
 }
 
+// A plugin's option keeps its value (inline, or the next word when it takes one).
+void readPluginOption(const SitePluginOption &plugin, const QList<DirectiveWord> &words, int &i, SbatchOption *opt,
+                      const QString &inlineValue, bool hasInline)
+{
+    opt->name = QString::fromLatin1(plugin.longName);
+    if (hasInline) {
+        opt->value = inlineValue;
+        opt->hasValue = true;
+    } else if (plugin.takesValue && i + 1 < words.size()) {
+        opt->value = words[++i].text;
+        opt->hasValue = true;
+    }
+}
+
 WordKind readLongOption(const DirectiveWord &w, int lineNo, Diagnostics *diags, OptionWord &o)
 {
     const QString body = w.text.mid(2);
@@ -124,6 +140,15 @@ WordKind readLongOption(const DirectiveWord &w, int lineNo, Diagnostics *diags, 
     }
     if (o.info)
         return WordKind::Known;
+    if (o.plugin = ambiguous ? nullptr : findSitePluginOption(name); o.plugin) {
+        if (diags)
+            *diags << finding(Severity::Info, QStringLiteral("site-plugin-option"), lineNo,
+                              QStringLiteral("--%1 is an option of the %2 plugin, not of Slurm itself; "
+                                             "sbatch takes it where the site runs %2.")
+                                  .arg(name, QLatin1String(o.plugin->plugin)),
+                              w.column);
+        return WordKind::Plugin;
+    }
     o.opt.name = name;
     reportUnknownLongOption(name, ambiguous, w.column, lineNo, diags);
     o.opt.value = o.inlineValue;
@@ -200,7 +225,9 @@ void checkPlaceholderValue(const SbatchOption &opt, int column, int lineNo, Diag
         return;
     const auto m = placeholderRegex().match(opt.value);
     if (m.hasMatch() || opt.value == QLatin1String("<>"))
-        *diags << finding(Severity::Error, QStringLiteral("placeholder-value"), lineNo,
+        // The account is the reader's own: an example leaves it open on purpose.
+        *diags << finding(opt.name == QLatin1String("account") ? Severity::Info : Severity::Error,
+                          QStringLiteral("placeholder-value"), lineNo,
                           QStringLiteral("%1 still holds the placeholder %2 from the example; put your own value.")
                               .arg(opt.written, m.captured(0)),
                           column);
@@ -237,7 +264,9 @@ QList<SbatchOption> parseDirective(const QString &line, int lineNo, Diagnostics 
             kind = readShortOption(w, lineNo, diags, o);
         else
             reportNotAnOption(w, lineNo, diags);
-        if (kind == WordKind::UnknownKept)
+        if (kind == WordKind::Plugin)
+            readPluginOption(*o.plugin, words, i, &o.opt, o.inlineValue, o.hasInline);
+        if (kind == WordKind::UnknownKept || kind == WordKind::Plugin)
             out << o.opt;
         if (kind != WordKind::Known)
             continue;

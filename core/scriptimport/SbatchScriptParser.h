@@ -63,6 +63,12 @@ const SbatchOptionInfo *findSbatchShortOption(QChar c);
 // --chdir, srun's --cpu-bind ...); nullopt for any other name.
 std::optional<QString> removedSbatchOption(const QString &name);
 
+// The first line as the kernel reads it: #!, an interpreter it can start,
+// no byte-order mark before it and no non-ASCII character in it (a
+// typographic dash in "#!/bin/sh -l" is a file name to sh). Adds its
+// findings; returns the interpreter, "" when there is none.
+QString checkFirstLine(const QString &firstLine, Diagnostics &out);
+
 // Splits a script into #SBATCH options and shell lines. Never fails: every
 // problem (binary data, DOS line breaks, options Slurm ignores, unknown
 // options, unterminated quotes ...) is a diagnostic with its line.

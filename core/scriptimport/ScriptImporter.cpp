@@ -108,13 +108,8 @@ void Importer::choosePrimary()
 void Importer::deriveFramework(const LaunchCommand &l)
 {
     auto &spec = m_imp.spec;
-    const auto &r = m_imp.request;
     const QString all = (QStringList{l.program} + l.args).join(QLatin1Char(' '));
     const bool mentionsDeepSpeed = all.contains(QLatin1String("--deepspeed"));
-    const bool mentionsHorovod = all.contains(QLatin1String("horovod"), Qt::CaseInsensitive);
-    const bool mirrored = all.contains(QLatin1String("mirrored"), Qt::CaseInsensitive);
-    const bool multiWorker = all.contains(QLatin1String("multi_worker"), Qt::CaseInsensitive)
-                             || all.contains(QLatin1String("multiworker"), Qt::CaseInsensitive);
     QString why;
     if (l.launcher) {
         // The launcher names the framework, unless the arguments name another.
@@ -126,28 +121,7 @@ void Importer::deriveFramework(const LaunchCommand &l)
             why = row.frameworkGuess;
     } else {
         spec.launcher = Launcher::Srun;
-        const int perNode = l.underSrun ? std::max(1, l.srunTasksPerNode > 0 ? l.srunTasksPerNode : r.tasksPerNode) : 1;
-        if (mentionsDeepSpeed) {
-            spec.framework = Framework::DeepSpeed;
-        } else if (mentionsHorovod) {
-            spec.framework = Framework::Horovod;
-        } else if (multiWorker) {
-            spec.framework = Framework::TfMultiWorker;
-            why = QStringLiteral("the arguments name a multi-worker strategy");
-        } else if (mirrored) {
-            spec.framework = Framework::TfMirrored;
-            why = QStringLiteral("the arguments ask for the mirrored distribution strategy");
-        } else if (perNode > 1) {
-            spec.framework = Framework::PytorchDdp;
-            why = QStringLiteral("srun starts %1 processes per node, one per GPU, as DDP does").arg(perNode);
-        } else if (l.underSrun && r.effectiveNodes() > 1) {
-            spec.framework = Framework::TfMultiWorker;
-            why = QStringLiteral("one process per node drives all of that node's GPUs");
-        } else {
-            spec.framework = Framework::DataParallel;
-            why = r.gpus > 1 ? QStringLiteral("a single process drives all %1 GPUs").arg(r.gpus)
-                             : QStringLiteral("a single process on one GPU");
-        }
+        spec.framework = srunFramework(l, &why);
     }
     if (!why.isEmpty()) {
         m_imp.frameworkGuessed = true;

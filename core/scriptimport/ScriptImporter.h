@@ -24,7 +24,13 @@ struct ScriptRequest {
     QString gpuType;   // "v100" from --gres=gpu:v100:4; empty = any
     int gpuOptionLine = 0;   // the option that set the GPU count
 
+    int cpusPerGpu = 0;   // --cpus-per-gpu; 0 = not given
+    bool nodesImplied = false;   // nodes worked out from --ntasks / --ntasks-per-node
+
     int effectiveNodes() const { return nodes > 0 ? nodes : 1; }
+    // CPUs Slurm gives each node: --cpus-per-task x tasks, or --cpus-per-gpu
+    // x GPUs, else one per task. Saturating, as every count here.
+    int cpusPerNode() const;
 };
 
 // An sbatch script turned into a JobSpec plus findings about the script.

@@ -49,6 +49,10 @@ private:
     static int launchScore(const LaunchCommand &l);
     void choosePrimary();
     void deriveFramework(const LaunchCommand &l);
+    // The framework of a program srun (or the batch step) starts directly,
+    // from the evidence the script gives (ScriptImporterFramework.cpp); *why
+    // says which evidence decided, and names both sides when it conflicts.
+    Framework srunFramework(const LaunchCommand &l, QString *why) const;
     bool needsShell(const QString &value) const;
 
     const QString &m_text;

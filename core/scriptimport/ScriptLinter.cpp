@@ -2,7 +2,9 @@
 #include "core/scriptimport/ScriptImporter.h"
 #include "core/model/SpecFields.h"
 
+#include "core/base/InputLimits.h"
 #include "core/compose/JobValidator.h"
+#include "core/model/ProfileFacts.h"
 #include "core/scriptimport/LaunchLineParser.h"
 #include "core/scriptimport/LintRules.h"
 #include "core/scriptimport/ScriptOptionReader.h"
@@ -39,10 +41,13 @@ public:
             lintLaunch(*l);
         }
         lintSite();
+        lintSiteOptions(m_imp, m_profile);
         lintPartition();
         lintTimeLimit(m_imp, m_profile);
         lintUnsetVariables(m_imp);
         lintOutputDirectories(m_imp);
+        lintRedirectDirectories(m_imp);
+        lintTasksPerGpu(m_imp);
         lintPlaceholderValues(m_imp);
         lintFixedPort(m_imp, m_profile);
         lintLauncherRendezvous(m_imp);
@@ -275,7 +280,13 @@ private:
         const ScriptRequest &r = m_imp.request;
         if (!p)
             return;
-        if (!r.gpuType.isEmpty() && !p->gpuType.isEmpty() && r.gpuType != p->gpuType) {
+        const ProfileFacts facts(m_profile);
+        if (!r.gpuType.isEmpty() && r.gpuType != p->gpuType && !facts.statesGpuType(*p)) {
+            add(finding(Severity::Info, QStringLiteral("gpu-type-unknown"), QStringLiteral("gpus"), r.gpuOptionLine,
+                        QStringLiteral("The script asks for %1 GPUs; profile %2 does not say which GPU types "
+                                       "partition %3 has, so this is not checked. %4")
+                            .arg(r.gpuType, profileName(), p->name, facts.howToLearn(QStringLiteral("them")))));
+        } else if (!r.gpuType.isEmpty() && !p->gpuType.isEmpty() && r.gpuType != p->gpuType) {
             const Partition *alt = nullptr;
             for (const auto &q : m_profile.partitions)
                 if (q.gpuType == r.gpuType && !alt)
@@ -300,7 +311,7 @@ private:
                     .arg(needed),
                 Fix{QStringLiteral("nodes"), QString::number(needed), QStringLiteral("set nodes to %1").arg(needed)}));
         }
-        const int cpus = satMul(std::max(1, r.cpusPerTask), r.tasksPerNode);
+        const int cpus = r.cpusPerNode();
         if (p->cpusPerNode > 0 && cpus > p->cpusPerNode) {
             const int fit = std::max(1, p->cpusPerNode / std::max(1, r.tasksPerNode));
             add(finding(Severity::Error, QStringLiteral("geometry-partition-mismatch"),
@@ -353,6 +364,10 @@ private:
                 limitsSkipped = true;
                 continue;
             }
+            if (d.rule == QLatin1String("unknown-partition") && !ProfileFacts(m_profile).statesPartitions()) {
+                add(partitionUnknown());
+                continue;
+            }
             // Choices a correct script may make on purpose (the site's default
             // time, part of an exclusive node): worth knowing, not a mistake.
             if (d.rule == QLatin1String("time-missing") || d.rule == QLatin1String("exclusive-partial-node")
@@ -381,6 +396,19 @@ private:
                         QStringLiteral("Profile %1 lists no partitions, so the request is not checked against node "
                                        "sizes or limits.")
                             .arg(m_profile.name.isEmpty() ? m_profile.id : m_profile.name)));
+    }
+
+    QString profileName() const { return m_profile.name.isEmpty() ? m_profile.id : m_profile.name; }
+
+    // A partition a template cannot know: unknown, not wrong.
+    Diagnostic partitionUnknown() const
+    {
+        return finding(Severity::Info, QStringLiteral("unknown-partition"), QStringLiteral("partition"),
+                       m_imp.lineOf(QStringLiteral("partition")),
+                       QStringLiteral("Profile %1 does not list the site's partitions, so whether partition \"%2\" "
+                                      "exists is not known here. %3")
+                           .arg(profileName(), InputLimits::quoted(m_imp.spec.partition),
+                                ProfileFacts(m_profile).howToLearn(QStringLiteral("the partitions"))));
     }
 
     ScriptImport &m_imp;

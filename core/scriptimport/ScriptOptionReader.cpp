@@ -114,18 +114,8 @@ public:
     {
         auto &spec = m_imp.spec;
         auto &r = m_imp.request;
-        // The same option twice: sbatch keeps the last one.
-        QHash<QString, const SbatchOption *> seen;
+        reportRepeats();
         for (const auto &o : m_imp.options) {
-            if (auto it = seen.find(o.name); it != seen.end() && (*it)->value != o.value)
-                add(finding(
-                    Severity::Warning, QStringLiteral("conflicting-options"), specFieldOfOption(o.name), o.line,
-                    QStringLiteral("%1 is set twice (lines %2 and %3); sbatch uses the last one (%4). Remove one.")
-                        .arg(o.written)
-                        .arg((*it)->line)
-                        .arg(o.line)
-                        .arg(o.value)));
-            seen.insert(o.name, &o);
             if (notImportedOptions().contains(o.name))
                 add(finding(Severity::Info, QStringLiteral("option-not-imported"), QString(), o.line,
                             QStringLiteral("%1 is not part of a ScaleLab job; %2")
@@ -154,10 +144,11 @@ public:
                     Severity::Error, QStringLiteral("invalid-value"), QStringLiteral("nodes"), o->line,
                     QStringLiteral("%1=%2 is not a node count.").arg(o->written, InputLimits::quoted(o->value))));
         }
-        const int nodes = r.effectiveNodes();
         const auto ntasks = intOption("ntasks");
         const auto tpn = intOption("ntasks-per-node");
-        if (ntasks && tpn && r.nodes > 0 && *ntasks != satMul(*tpn, r.nodes))
+        impliedNodes(ntasks, tpn);
+        const int nodes = r.effectiveNodes();
+        if (ntasks && tpn && r.nodes > 0 && !r.nodesImplied && *ntasks != satMul(*tpn, r.nodes))
             add(finding(Severity::Warning, QStringLiteral("conflicting-options"), QString(),
                         opt("ntasks-per-node")->line,
                         QStringLiteral("--ntasks=%1 and --ntasks-per-node=%2 on %3 node(s) disagree; Slurm takes "
@@ -171,6 +162,7 @@ public:
         if (auto c = intOption("cpus-per-task"))
             r.cpusPerTask = *c;
         const auto cpusPerGpu = intOption("cpus-per-gpu");
+        r.cpusPerGpu = cpusPerGpu.value_or(0);
         if (cpusPerGpu && r.cpusPerTask > 0)
             add(finding(Severity::Warning, QStringLiteral("conflicting-options"), QLatin1String(SpecField::cpusPerGpu),
                         opt("cpus-per-gpu")->line,
@@ -281,8 +273,7 @@ public:
             m_imp.spec.memory = o->value;
             return;
         }
-        const int per = o->name == QLatin1String("mem-per-gpu") ? r.gpusPerNode
-                                                                : satMul(std::max(1, r.cpusPerTask), r.tasksPerNode);
+        const int per = o->name == QLatin1String("mem-per-gpu") ? r.gpusPerNode : r.cpusPerNode();
         if (per <= 0)
             return;
         // Both factors are bounded, their product is not: 2^40 T x 8 GPUs
@@ -297,10 +288,60 @@ public:
             return;
         }
         m_imp.spec.memory = memoryText(*mb * per);
+        const QString factor = o->name == QLatin1String("mem-per-gpu") ? QStringLiteral("GPUs per node")
+                               : r.cpusPerTask > 0 ? QStringLiteral("CPUs per node: --cpus-per-task x tasks")
+                               : r.cpusPerGpu > 0  ? QStringLiteral("CPUs per node: --cpus-per-gpu x GPUs")
+                                                   : QStringLiteral("CPUs per node: one per task");
         add(finding(Severity::Info, QStringLiteral("memory-converted"), QStringLiteral("memory"), o->line,
-                    QStringLiteral("%1=%2 becomes --mem=%3 per node (%4 x %2).")
+                    QStringLiteral("%1=%2 becomes --mem=%3 per node (%4 %5 x %2).")
                         .arg(o->written, o->value, m_imp.spec.memory)
-                        .arg(per)));
+                        .arg(per)
+                        .arg(factor)));
+    }
+
+    // --ntasks=32 --ntasks-per-node=8 without --nodes: Slurm allocates 4 nodes.
+    void impliedNodes(std::optional<int> ntasks, std::optional<int> tpn)
+    {
+        auto &r = m_imp.request;
+        if (r.nodes > 0 || !ntasks || !tpn || *ntasks <= *tpn)
+            return;
+        r.nodes = (*ntasks + *tpn - 1) / *tpn;
+        r.nodesImplied = true;
+        add(finding(Severity::Info, QStringLiteral("nodes-implied"), QStringLiteral("nodes"),
+                    opt("ntasks-per-node")->line,
+                    QStringLiteral("--ntasks=%1 with --ntasks-per-node=%2 and no --nodes: Slurm allocates %3 nodes.")
+                        .arg(*ntasks)
+                        .arg(*tpn)
+                        .arg(r.nodes)));
+    }
+
+    // The same option twice, read the way Slurm's option table
+    // (src/common/slurm_opt.c) reads it: --mail-type adds its events to the
+    // earlier ones; every other option keeps only the last value.
+    void reportRepeats()
+    {
+        QHash<QString, const SbatchOption *> seen;
+        for (const auto &o : m_imp.options) {
+            const auto it = seen.find(o.name);
+            if (it != seen.end() && (*it)->value != o.value) {
+                if (o.name == QLatin1String("mail-type"))
+                    add(finding(Severity::Info, QStringLiteral("options-combined"), QString(), o.line,
+                                QStringLiteral("%1 on lines %2 and %3: Slurm sends mail for both (%4,%5).")
+                                    .arg(o.written)
+                                    .arg((*it)->line)
+                                    .arg(o.line)
+                                    .arg((*it)->value, o.value)));
+                else
+                    add(finding(
+                        Severity::Warning, QStringLiteral("conflicting-options"), specFieldOfOption(o.name), o.line,
+                        QStringLiteral("%1 is set twice (lines %2 and %3); sbatch uses the last one (%4). Remove one.")
+                            .arg(o.written)
+                            .arg((*it)->line)
+                            .arg(o.line)
+                            .arg(o.value)));
+            }
+            seen.insert(o.name, &o);
+        }
     }
 
 private:
@@ -311,6 +352,15 @@ private:
 };
 
 }   // namespace
+
+int ScriptRequest::cpusPerNode() const
+{
+    if (cpusPerTask > 0)
+        return satMul(cpusPerTask, tasksPerNode);
+    if (cpusPerGpu > 0 && gpusPerNode > 0)
+        return satMul(cpusPerGpu, gpusPerNode);
+    return std::max(1, tasksPerNode);
+}
 
 std::optional<int> positiveInt(const QString &text)
 {

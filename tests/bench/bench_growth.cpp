@@ -241,6 +241,13 @@ int main(int argc, char **argv)
              return numbered(scriptHead, "module load tool%N/1.%N\n", n, "srun python3 train.py --epochs 2\n");
          },
          lint},
+        // Redirections into folders, made or not (issue 25: looked up by path tail, never every mkdir).
+        {"script", "redirects into folders",
+         [&](qint64 n) { return numbered(scriptHead, "mkdir -p a%N/b\necho x > a%N/b/f.log\necho y > c%N/f\n", n); },
+         lint},
+        {"script", "#SBATCH plugin options",
+         [&](qint64 n) { return numbered("#!/bin/bash\n", "#SBATCH --image=img%N\n#SBATCH --mail-type=END\n", n); },
+         lint},
         {"script", "distinct commands, then a launch",
          [&](qint64 n) { return numbered(scriptHead, "tool%N --step %N\n", n, "srun python3 train.py --epochs 2\n"); },
          lint},

@@ -10,6 +10,10 @@
 #include "ScriptImportFixtures.h"
 
 #include "core/compose/SbatchRenderer.h"
+#include "core/discovery/ProfileJson.h"
+#include "core/model/ProfileFacts.h"
+#include "core/profiles/ProfileLoader.h"
+#include "core/profiles/ProfileRegistry.h"
 #include "core/scriptimport/ImportSummary.h"
 #include "core/scriptimport/LintRules.h"
 
@@ -32,8 +36,45 @@ ClusterProfile genericProfile()
     return c;
 }
 
+// The shipped generic template's shape: one placeholder partition whose GPU
+// type and limits are not known.
+ClusterProfile templateProfile()
+{
+    ClusterProfile c = genericProfile();
+    c.isTemplate = true;
+    c.gpuTypes = {gpu("gpu")};
+    Partition p = part("gpu", "gpu", 0, 0, 0, 0, 0, true);
+    p.unknown = {QStringLiteral("gpusPerNode"), QStringLiteral("cpusPerNode"), QStringLiteral("memoryPerNodeMB"),
+                 QStringLiteral("maxNodes"), QStringLiteral("maxTime")};
+    c.partitions = {p};
+    return c;
+}
+
+// A discovered cluster whose GRES names no GPU type (gpu:4).
+ClusterProfile discoveredProfile()
+{
+    ClusterProfile c;
+    c.id = QStringLiteral("mycluster");
+    c.name = QStringLiteral("mycluster");
+    c.discovered = QStringLiteral("mycluster 2026-11-26");
+    c.loginHosts = {LoginHost{}};
+    c.loginHosts.front().alias = QStringLiteral("mycluster");
+    c.gpuTypes = {gpu("gpu")};
+    c.partitions = {part("gpu", "gpu", 4, 64, 500 * 1024, 4, 48 * kHour, true)};
+    return c;
+}
+
 ClusterProfile profileFor(const QString &id)
 {
+    if (id == QLatin1String("template"))
+        return templateProfile();
+    if (id == QLatin1String("discovered"))
+        return discoveredProfile();
+    if (id == QLatin1String("noplugins")) {   // a site that states it runs no SPANK plugin
+        ClusterProfile c = fixtureProfile(QStringLiteral("puhti"));
+        c.sitePlugins = QStringList();
+        return c;
+    }
     return id == QLatin1String("generic") ? genericProfile() : fixtureProfile(id);
 }
 
@@ -119,6 +160,8 @@ private Q_SLOTS:
     void substitutionsStaySubstitutions();
     void siteRecognised();
     void summaryListsWhatChanged();
+    void shippedProfilesStateWhatTheyKnow();
+    void unknownSiteFindingsSayHowToLearn();
 };
 
 void TestLinterRules::corpus_data()
@@ -401,6 +444,56 @@ void TestLinterRules::summaryListsWhatChanged()
     QCOMPARE(imp.summary.value(2).message,
              QStringLiteral("Commands left out of the job (logging, monitoring, control flow or after the launch): "
                             "echo. Add them as setup lines if the job needs them."));
+}
+
+// The generic template states no partition and no GPU type; a site profile
+// states both; only a profile with sitePlugins states the site's plugins.
+void TestLinterRules::shippedProfilesStateWhatTheyKnow()
+{
+    ProfileRegistry reg;
+    reg.loadDirectory(QStringLiteral(SCALELAB_TESTS_DIR "/../profiles"), false);
+    QVERIFY(reg.problems().isEmpty());
+    const ClusterProfile *generic = reg.find(QStringLiteral("generic"));
+    const ClusterProfile *puhti = reg.find(QStringLiteral("puhti"));
+    const ClusterProfile *testbed = reg.find(QStringLiteral("testbed"));
+    QVERIFY(generic && puhti && testbed);
+    QVERIFY(generic->isTemplate);
+    QVERIFY(!ProfileFacts(*generic).statesPartitions());
+    QVERIFY(!ProfileFacts(*generic).statesGpuType(generic->partitions.front()));
+    QVERIFY(ProfileFacts(*puhti).statesPartitions());
+    QVERIFY(ProfileFacts(*puhti).statesGpuType(*puhti->partition(QStringLiteral("gpu"))));
+    QVERIFY(!ProfileFacts(*puhti).statesPlugins());
+    QVERIFY(ProfileFacts(*testbed).statesPlugins());
+    QVERIFY(!ProfileFacts(*testbed).runsPlugin(QStringLiteral("shifter")));
+}
+
+// What a template cannot know is an info that says how to learn it, never a
+// warning or an error; the same script under a discovered profile that
+// lists its partitions gets the error.
+void TestLinterRules::unknownSiteFindingsSayHowToLearn()
+{
+    const QString script = QStringLiteral("#!/bin/bash\n#SBATCH --partition=a100\n#SBATCH --gres=gpu:a100:2\n"
+                                          "#SBATCH --ntasks=1\n#SBATCH --time=1:00:00\n"
+                                          "torchrun --standalone --nproc_per_node=2 train.py\n");
+    const ScriptImport unknown = importSbatchScript(script, profileFor(QStringLiteral("template")));
+    const Diagnostic *d = findRule(unknown.diagnostics, QStringLiteral("unknown-partition"));
+    QVERIFY(d);
+    QCOMPARE(d->severity, Severity::Info);
+    QVERIFY2(d->message.contains(QLatin1String("scalelab discover ALIAS")), qPrintable(d->message));
+    QCOMPARE(d->line, 2);
+    QCOMPARE(warningsAndErrors(unknown.diagnostics), QStringList());
+    const ScriptImport known = importSbatchScript(script, profileFor(QStringLiteral("discovered")));
+    d = findRule(known.diagnostics, QStringLiteral("unknown-partition"));
+    QVERIFY(d);
+    QCOMPARE(d->severity, Severity::Error);
+    // The GPU type: unknown in a partition whose GRES names none.
+    const ScriptImport typed = importSbatchScript(
+        QString(script).replace(QStringLiteral("a100\n#SBATCH --gres"), QStringLiteral("gpu\n#SBATCH --gres")),
+        profileFor(QStringLiteral("discovered")));
+    d = findRule(typed.diagnostics, QStringLiteral("gpu-type-unknown"));
+    QVERIFY(d);
+    QVERIFY2(d->message.contains(QLatin1String("scalelab discover mycluster")), qPrintable(d->message));
+    QCOMPARE(warningsAndErrors(typed.diagnostics), QStringList());
 }
 
 QTEST_GUILESS_MAIN(TestLinterRules)
