@@ -14,7 +14,7 @@ void lintTasksPerGpu(ScriptImport &imp)
 {
     const LaunchCommand *l = imp.launch();
     const ScriptRequest &r = imp.request;
-    if (!l || !l->underSrun || l->launcher != ProcessLauncher::None || r.gpusPerNode <= 1)
+    if (!l || !l->underSrun || l->launcher.has_value() || r.gpusPerNode <= 1)
         return;
     const Framework f = imp.spec.framework;
     if (f != Framework::Lightning && f != Framework::Horovod && f != Framework::DeepSpeed)
