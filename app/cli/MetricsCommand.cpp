@@ -2,10 +2,14 @@
 #include "app/cli/MetricsCommand.h"
 
 #include "app/cli/CliParser.h"
+#include "app/cli/MetricFilesOutput.h"
 #include "core/base/DiagnosticFormat.h"
 #include "core/base/InputLimits.h"
 #include "core/ingest/LogMetricExtractor.h"
+#include "core/ingest/MetricFileScanner.h"
 #include "core/ingest/StudyMetricPatterns.h"
+
+#include <QFileInfo>
 
 #include <nlohmann/json.hpp>
 
@@ -30,12 +34,15 @@ QString number(double v)
 int MetricsCommand::run(CliContext &ctx, const QStringList &args)
 {
     CliParser a(
-        QStringLiteral("metrics"), QStringLiteral("LOG [--patterns FILE] [--json]"),
+        QStringLiteral("metrics"), QStringLiteral("LOG|DIR|METRIC_FILE [--patterns FILE] [--json]"),
         QStringLiteral("Prints the metrics ScaleLab's ingest reads from a job output file (- for stdin): metric,\n"
                        "value, unit, the line it came from and the rule that read it (built-in readers for PyTorch,\n"
                        "torchrun, Hugging Face Trainer, Lightning, DeepSpeed, Keras, Horovod, tqdm and\n"
                        "nccl-/rccl-tests). --json prints {\"schema\", \"file\", \"bytes\", \"metrics\": [...],\n"
                        "\"diagnostics\": [...]}.\n"
+                       "A folder, or a framework's own metric file, is read with the metric file readers instead:\n"
+                       "trainer_state.json (Hugging Face Trainer), metrics.csv + hparams.yaml (Lightning CSVLogger),\n"
+                       "events.out.tfevents.* (TensorBoard), MLflow runs (mlruns/), W&B runs (wandb/*run-*/files).\n"
                        "Exit code: 0 read (even with no metrics), 2 unusable input (unreadable LOG or FILE,\n"
                        "invalid pattern)."));
     a.value({QStringLiteral("patterns")}, QStringLiteral("FILE"),
@@ -45,7 +52,7 @@ int MetricsCommand::run(CliContext &ctx, const QStringList &args)
                             "\"metricPatterns\"); a pattern with a built-in name replaces that metric's value.\n"
                             "Regexes use RE2 syntax (no backreferences or lookarounds: each runs in time linear in\n"
                             "the log); at most 100 patterns of 1000 characters, a FILE of at most 1 MB."));
-    a.examples({QStringLiteral("scalelab metrics slurm-95659.out"),
+    a.examples({QStringLiteral("scalelab metrics slurm-95659.out"), QStringLiteral("scalelab metrics outputs/"),
                 QStringLiteral("scalelab metrics slurm-95659.out --patterns patterns.json --json"),
                 QStringLiteral("ssh login cat run/slurm-95659.out | scalelab metrics -")});
     if (auto rc = a.parse(ctx, args))
@@ -57,6 +64,10 @@ int MetricsCommand::run(CliContext &ctx, const QStringList &args)
     if (positional.size() != 1)
         return ctx.unusable(QStringLiteral("metrics needs exactly one LOG file (see `scalelab metrics --help`)"));
     const QString log = positional.front();
+    // A folder or a framework's own metric file (trainer_state.json,
+    // metrics.csv, TensorBoard events, MLflow, W&B): read with those readers.
+    if (log != QLatin1String("-") && (QFileInfo(log).isDir() || MetricFileScanner::isMetricFile(log)))
+        return MetricFilesOutput::run(ctx, log, json);
     const QString logName = CliContext::inputName(log);
     const bool fromStdin = log == QLatin1String("-");
     QList<MetricPattern> user;
