@@ -429,9 +429,14 @@ void TestMetricFiles::ingestPrefersMetricFilesOverTheLog()
             QCOMPARE(m.source, metric::SourceLog);   // only the log has it
     }
     QCOMPARE(trainLoss, 1);
-    for (const MetricSeries &s : store.series(run).value())
-        if (s.name == metric::TrainLoss)
+    const QList<MetricSeries> series = store.series(run).value();
+    int curves = 0;
+    for (const MetricSeries &s : series)
+        if (s.name == metric::TrainLoss) {
+            ++curves;
             QCOMPARE(s.values, (QVector<double>{2.3026, 1.75, 1.125, 0.875}));
+        }
+    QCOMPARE(curves, 1);
 }
 
 void TestMetricFiles::cliMetricsReadsAFolder()
@@ -446,7 +451,7 @@ void TestMetricFiles::cliMetricsReadsAFolder()
     for (const auto &m : j["metrics"])
         found = found || (m["metric"] == "train_loss" && m["source"] == "mlflow file store" && m["value"] == 1.05);
     QVERIFY(found);
-    QCOMPARE(j["parameters"].size(), 2u);
+    QCOMPARE(int(j["parameters"].size()), 2);
 
     QTemporaryDir empty;
     p.start(QStringLiteral(SCALELAB_BINARY), {QStringLiteral("metrics"), empty.path()});
