@@ -41,23 +41,39 @@ nlohmann::ordered_json toJson(const MetricFileResult &r, const QString &name)
     return j;
 }
 
+// Each message names its file already (the folder's files differ): the
+// line and field follow it.
+QString findingText(const Diagnostic &d)
+{
+    QString where;
+    if (d.line > 0)
+        where += QStringLiteral(" (line %1)").arg(d.line);
+    if (!d.field.isEmpty())
+        where += QStringLiteral(" (field %1)").arg(d.field);
+    return QStringLiteral("%1 [%2] %3%4").arg(severityName(d.severity), d.rule, d.message, where);
+}
+
 void printTable(CliContext &ctx, const MetricFileResult &r)
 {
-    ctx.out << QStringLiteral("%1  %2  %3  %4  %5  %6\n")
-                   .arg(QStringLiteral("metric"), -24)
-                   .arg(QStringLiteral("value"), 14)
-                   .arg(QStringLiteral("unit"), -10)
-                   .arg(QStringLiteral("points"), 7)
-                   .arg(QStringLiteral("source"), -22)
-                   .arg(QStringLiteral("rule"));
-    for (const FileMetric &m : r.metrics)
+    if (r.metrics.isEmpty()) {
+        ctx.err << QStringLiteral("no metric values in %1\n").arg(r.files.join(QStringLiteral(", ")));
+    } else {
         ctx.out << QStringLiteral("%1  %2  %3  %4  %5  %6\n")
-                       .arg(m.name, -24)
-                       .arg(QString::number(m.value, 'g', 10), 14)
-                       .arg(m.unit, -10)
-                       .arg(QString::number(m.values.size()), 7)
-                       .arg(m.source, -22)
-                       .arg(m.rule);
+                       .arg(QStringLiteral("metric"), -24)
+                       .arg(QStringLiteral("value"), 14)
+                       .arg(QStringLiteral("unit"), -10)
+                       .arg(QStringLiteral("points"), 7)
+                       .arg(QStringLiteral("source"), -22)
+                       .arg(QStringLiteral("rule"));
+        for (const FileMetric &m : r.metrics)
+            ctx.out << QStringLiteral("%1  %2  %3  %4  %5  %6\n")
+                           .arg(m.name, -24)
+                           .arg(QString::number(m.value, 'g', 10), 14)
+                           .arg(m.unit, -10)
+                           .arg(QString::number(m.values.size()), 7)
+                           .arg(m.source, -22)
+                           .arg(m.rule);
+    }
     if (!r.parameters.isEmpty())
         ctx.out << QStringLiteral("\nrun parameters:\n");
     for (const RunParameter &p : r.parameters)
@@ -72,7 +88,7 @@ int MetricFilesOutput::run(CliContext &ctx, const QString &path, bool json)
     const QString name = CliContext::inputName(path);
     if (r.files.isEmpty() && r.metrics.isEmpty()) {
         for (const Diagnostic &d : r.diagnostics)
-            ctx.err << DiagnosticFormat::toText(d, name) << "\n";
+            ctx.err << findingText(d) << "\n";
         return ctx.unusable(
             QStringLiteral("%1: no metric file found; looked for %2").arg(name, MetricFileScanner::lookedFor()));
     }
@@ -80,12 +96,9 @@ int MetricFilesOutput::run(CliContext &ctx, const QString &path, bool json)
         ctx.printJson("metrics", toJson(r, name));
         return int(ExitCode::Ok);
     }
-    if (r.metrics.isEmpty())
-        ctx.err << QStringLiteral("%1: no metric values in %2\n").arg(name, r.files.join(QStringLiteral(", ")));
-    else
-        printTable(ctx, r);
+    printTable(ctx, r);
     for (const Diagnostic &d : r.diagnostics)
-        ctx.err << DiagnosticFormat::toText(d, name) << "\n";
+        ctx.err << findingText(d) << "\n";
     ctx.out.flush();
     ctx.err.flush();
     return int(ExitCode::Ok);

@@ -41,7 +41,7 @@ double fromBits(quint16 bits, int dtype)
         return v;
     }
     qfloat16 h;
-    std::memcpy(&h, &bits, sizeof h);
+    std::memcpy(static_cast<void *>(&h), &bits, sizeof h);   // qfloat16 holds exactly these bits
     return float(h);
 }
 

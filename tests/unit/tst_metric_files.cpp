@@ -40,7 +40,7 @@ namespace {
 
 const QString kData = QStringLiteral(SCALELAB_TEST_DATA_DIR "/metricfiles");
 
-QByteArray event(const scalelab_tb::Event &e)
+QByteArray framed(const scalelab_tb::Event &e)
 {
     std::string bytes;
     if (!e.SerializeToString(&bytes))
@@ -94,16 +94,16 @@ QByteArray tensorBoardFile()
 {
     scalelab_tb::Event version;
     version.set_file_version("brain.Event:2");
-    QByteArray out = event(version);
+    QByteArray out = framed(version);
     for (int step = 1; step <= 3; ++step) {
-        out += event(simple(step * 100, "train/loss", 2.0f / float(step)));
-        out += event(tf2Scalar(step * 100, "eval/loss", 1.5f / float(step), step == 1));
-        out += event(torchNewStyle(step * 100, "Accuracy/test", 0.25f * float(step)));
+        out += framed(simple(step * 100, "train/loss", 2.0f / float(step)));
+        out += framed(tf2Scalar(step * 100, "eval/loss", 1.5f / float(step), step == 1));
+        out += framed(torchNewStyle(step * 100, "Accuracy/test", 0.25f * float(step)));
     }
     // A histogram tag: its plugin is not "scalars", so it is not a metric.
     scalelab_tb::Event hist = torchNewStyle(300, "weights/fc1", 7.0f);
     hist.mutable_summary()->mutable_value(0)->mutable_metadata()->mutable_plugin_data()->set_plugin_name("histograms");
-    out += event(hist);
+    out += framed(hist);
     return out;
 }
 
@@ -201,7 +201,7 @@ void TestMetricFiles::tensorBoardScalarsOfEveryWriter()
 void TestMetricFiles::tensorBoardTornLastRecordIsReadUpToTheTear()
 {
     QByteArray bytes = tensorBoardFile();
-    const QByteArray last = event(simple(400, "train/loss", 0.125f));
+    const QByteArray last = framed(simple(400, "train/loss", 0.125f));
     bytes += last.left(last.size() - 3);   // the writer was still writing
     const MetricFileResult r = TensorBoardEventReader::parse(bytes, QStringLiteral("events.out.tfevents.1"));
     const FileMetric *train = r.find(metric::TrainLoss);
