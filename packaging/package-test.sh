@@ -52,6 +52,9 @@ dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed 's/^ *//' | grep -qx 'libqt6sql6-
 # Linked libraries come from shlibdeps: RE2 (the researchers' metric patterns) among them.
 dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed 's/^ *//' | grep -q '^libre2-' \
   || fail "Depends lacks libre2: $(dpkg-deb -f "$deb" Depends)"
+# ... and libprotobuf (TensorBoard event files).
+dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed 's/^ *//' | grep -q '^libprotobuf[0-9]' \
+  || fail "Depends lacks libprotobuf: $(dpkg-deb -f "$deb" Depends)"
 dpkg-deb -f "$deb" Maintainer | grep -qE '<[^@ ]+@[^> ]+>' || fail "Maintainer has no e-mail"
 [ -n "$(dpkg-deb -f "$deb" Homepage)" ] || fail "no Homepage"
 dpkg-deb -I "$deb" control | sed -n '/^Description:/,$p' >"$out/description.txt"

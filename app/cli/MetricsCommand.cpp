@@ -2,11 +2,15 @@
 #include "app/cli/MetricsCommand.h"
 
 #include "app/cli/CliParser.h"
+#include "app/cli/MetricFilesOutput.h"
 #include "core/base/DiagnosticFormat.h"
 #include "core/base/InputLimits.h"
 #include "core/ingest/GpuSampleParser.h"
 #include "core/ingest/LogMetricExtractor.h"
+#include "core/ingest/MetricFileScanner.h"
 #include "core/ingest/StudyMetricPatterns.h"
+
+#include <QFileInfo>
 
 #include <nlohmann/json.hpp>
 
@@ -223,7 +227,7 @@ void printTextResult(CliContext &ctx, const QString &logName, const LogMetricRes
 int MetricsCommand::run(CliContext &ctx, const QStringList &args)
 {
     CliParser a(
-        QStringLiteral("metrics"), QStringLiteral("LOG [--patterns FILE] [--json] | --list-readers"),
+        QStringLiteral("metrics"), QStringLiteral("LOG|DIR|METRIC_FILE [--patterns FILE] [--json] | --list-readers"),
         QStringLiteral("Prints the metrics ScaleLab's ingest reads from a job output file (- for stdin): metric,\n"
                        "value, unit, the line it came from and the rule that read it (built-in readers for PyTorch,\n"
                        "torchrun, Hugging Face Trainer, Lightning, DeepSpeed, Keras, Horovod, tqdm,\n"
@@ -233,6 +237,9 @@ int MetricsCommand::run(CliContext &ctx, const QStringList &args)
                        "does not say per GPU or whole job is named on stderr, never printed as a metric; a log that\n"
                        "gives nothing says so on stderr with the lines that came closest. --json prints {\"schema\",\n"
                        "\"file\", \"bytes\", \"metrics\": [...], \"run_ends\": [...], \"diagnostics\": [...]}.\n"
+                       "A folder, or a framework's own metric file, is read with the metric file readers instead:\n"
+                       "trainer_state.json (Hugging Face Trainer), metrics.csv + hparams.yaml (Lightning CSVLogger),\n"
+                       "events.out.tfevents.* (TensorBoard), MLflow runs (mlruns/), W&B runs (wandb/*run-*/files).\n"
                        "Exit code: 0 read (even with no metrics), 2 unusable input (unreadable LOG or FILE,\n"
                        "invalid pattern)."));
     a.value({QStringLiteral("patterns")}, QStringLiteral("FILE"),
@@ -244,7 +251,7 @@ int MetricsCommand::run(CliContext &ctx, const QStringList &args)
                             "\"metricPatterns\"); a pattern with a built-in name replaces that metric's value.\n"
                             "Regexes use RE2 syntax (no backreferences or lookarounds: each runs in time linear in\n"
                             "the log); at most 100 patterns of 1000 characters, a FILE of at most 1 MB."));
-    a.examples({QStringLiteral("scalelab metrics slurm-95659.out"),
+    a.examples({QStringLiteral("scalelab metrics slurm-95659.out"), QStringLiteral("scalelab metrics outputs/"),
                 QStringLiteral("scalelab metrics slurm-95659.out --patterns patterns.json --json"),
                 QStringLiteral("ssh login cat run/slurm-95659.out | scalelab metrics -")});
     if (auto rc = a.parse(ctx, args))
@@ -258,6 +265,10 @@ int MetricsCommand::run(CliContext &ctx, const QStringList &args)
     if (positional.size() != 1)
         return ctx.unusable(QStringLiteral("metrics needs exactly one LOG file (see `scalelab metrics --help`)"));
     const QString log = positional.front();
+    // A folder or a framework's own metric file (trainer_state.json,
+    // metrics.csv, TensorBoard events, MLflow, W&B): read with those readers.
+    if (log != QLatin1String("-") && (QFileInfo(log).isDir() || MetricFileScanner::isMetricFile(log)))
+        return MetricFilesOutput::run(ctx, log, json);
     const QString logName = CliContext::inputName(log);
     const bool fromStdin = log == QLatin1String("-");
     QList<MetricPattern> user;

@@ -175,6 +175,8 @@ FileRead readStream(int fd, const QString &name, const QString &what, qint64 max
 std::optional<Diagnostic> encodingProblem(QByteArrayView data, const QString &name, const QString &what,
                                           Content content)
 {
+    if (content == Content::Binary)
+        return std::nullopt;
     const auto starts = [&](QByteArrayView prefix) { return data.startsWith(prefix); };
     const QString convert = QStringLiteral("ScaleLab reads UTF-8: convert it (iconv -f %1 -t UTF-8 FILE > NEW) and "
                                            "give the new file");

@@ -37,7 +37,9 @@ constexpr int kStreamTotalMs = 10 * 60 * 1000;
 // What the bytes must be. Text: UTF-8 (a UTF-16/32 file or a NUL byte is
 // refused, naming the file and line). Log: job output, where NUL bytes happen
 // (a node that crashed leaves blocks of them) but UTF-16 is still refused.
-enum class Content { Text, Log };
+// Binary: a format with its own framing and checks (TensorBoard event files):
+// no encoding is checked, only the file's type and size.
+enum class Content { Text, Log, Binary };
 
 struct FileRead {
     QByteArray data;

@@ -226,6 +226,7 @@ FetchResult SlurmClient::fetch(qint64 runId, qint64 maxBytesPerFile)
             result.errors << e.error().message;
         result.files << rec;
     }
+    fetchMetricFiles(runId, run.remoteDir, localDir, result);
     return result;
 }
 

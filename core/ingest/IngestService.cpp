@@ -4,6 +4,7 @@
 #include "core/base/InputLimits.h"
 #include "core/ingest/AccountingMetrics.h"
 #include "core/ingest/LogMetricExtractor.h"
+#include "core/ingest/MetricFileScanner.h"
 #include "core/model/MetricNames.h"
 #include "core/store/RunStore.h"
 #include "core/ingest/StudyMetricPatterns.h"
@@ -223,6 +224,39 @@ Result<void> collectLog(RunStore &store, const RunRecord &run, CollectedMetrics 
     return success();
 }
 
+// The frameworks' own metric files among the fetched ones (trainer_state.json,
+// metrics.csv, TensorBoard events, MLflow, W&B): each of their metrics
+// replaces a value of the same name read from the job output, with its
+// source, file and rule; the first format that has a name keeps it.
+void collectMetricFiles(const QList<FileRecord> &files, CollectedMetrics &out, IngestResult &result)
+{
+    QStringList paths;
+    for (const FileRecord &f : files)
+        if (usable(f) && MetricFileScanner::isMetricFile(f.localPath))
+            paths << f.localPath;
+    if (paths.isEmpty())
+        return;
+    const MetricFileResult r = MetricFileScanner::readFiles(paths);
+    result.diagnostics += r.diagnostics;
+    result.metricFiles = r.files;
+    QStringList taken;
+    for (const FileMetric &m : r.metrics) {
+        if (taken.contains(m.name))
+            continue;
+        taken << m.name;
+        out.metrics.removeIf([&](const MetricRecord &x) { return x.name == m.name; });
+        out.series.removeIf([&](const MetricSeries &x) { return x.name == m.name; });
+        out.put(m.name, m.value, m.unit, m.source, m.file, m.rule,
+                QStringLiteral("last of %1 value(s) of \"%2\"").arg(m.count).arg(m.key));
+        out.metrics.back().line = m.line;
+        if (m.values.size() >= 2) {
+            MetricSeries series{out.runId, m.name, m.unit, m.steps, m.values};
+            thin(series, kMaxSeriesPoints);
+            out.series << series;
+        }
+    }
+}
+
 }   // namespace
 
 QStringList IngestService::gpuSampleFiles(const QList<FileRecord> &files)
@@ -316,6 +350,7 @@ IngestResult IngestService::ingestRun(RunStore &store, qint64 runId)
             return result;
         }
     }
+    collectMetricFiles(files.value(), collected, result);
     if (const QString e = store.replaceRunMetrics(runId, collected.metrics, collected.series).errorText();
         !e.isEmpty()) {
         result.error = e;

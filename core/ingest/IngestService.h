@@ -22,13 +22,16 @@ struct IngestResult {
     QString noGpuSamplesReason;   // e.g. the sampler's "no nvidia-smi on HOST; no GPU samples"
     QStringList gpuFiles;   // local sampler CSVs used
     QString logFile;   // local job output used ("" = none fetched)
+    QStringList metricFiles;   // frameworks' metric files read (MetricFileScanner); their values win over the log's
 };
 
 // Turns what is known about a finished run into stored metrics: the Slurm
 // accounting (AccountingMetrics), the fetched GPU sampler CSVs
 // (scalelab-gpu-<job>-<host>.csv, GpuSampleParser) and the fetched job output
 // (scalelab-<job>.out, LogMetricExtractor with the built-in patterns plus the
-// study's user patterns from its notes). Only measured values are written;
+// study's user patterns from its notes), then the frameworks' own metric files
+// among the fetched ones (MetricFileScanner), whose values replace the log's
+// for the same metric, each with its source. Only measured values are written;
 // a run without GPU samples gets gpu_samples = 0 and nothing else from the
 // sampler. Everything is collected first and written at the end as one
 // RunStore::replaceRunMetrics: a re-ingest replaces all of the run's metrics

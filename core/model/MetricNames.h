@@ -46,6 +46,13 @@ inline const QString SourceSacct = QStringLiteral("sacct");
 inline const QString SourceGpu = QStringLiteral("gpu-samples");
 inline const QString SourceLog = QStringLiteral("stdout");
 inline const QString SourcePattern = QStringLiteral("pattern");
+// The frameworks' own metric files (core/ingest/MetricFileScanner): preferred
+// over values read from the job output for the same metric.
+inline const QString SourceTrainerState = QStringLiteral("trainer_state.json");
+inline const QString SourceLightningCsv = QStringLiteral("lightning metrics.csv");
+inline const QString SourceTensorBoard = QStringLiteral("tensorboard events");
+inline const QString SourceMlflow = QStringLiteral("mlflow file store");
+inline const QString SourceWandb = QStringLiteral("wandb offline run");
 // GPUs from the run's own request: the site's AllocTRES had no gres/gpu
 // (AccountingStorageTRES without it), so sacct alone would say 0 GPU-hours.
 inline const QString SourceSpecGpus = QStringLiteral("spec (no gres/gpu in AllocTRES)");

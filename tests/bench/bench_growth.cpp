@@ -11,6 +11,10 @@
 #include "core/discovery/SacctmgrParsers.h"
 #include "core/discovery/ScontrolParsers.h"
 #include "core/ingest/GpuSampleParser.h"
+#include "core/ingest/LightningCsvReader.h"
+#include "core/ingest/TensorBoardEventReader.h"
+#include "core/ingest/TfRecordReader.h"
+#include "core/ingest/TrainerStateReader.h"
 #include "core/ingest/LogMetricExtractor.h"
 #include "core/model/JobSpecJson.h"
 #include "core/profiles/ProfileLoader.h"
@@ -170,6 +174,9 @@ int main(int argc, char **argv)
         {QStringLiteral("%i"), QStringLiteral("%T"), QStringLiteral("%P"), QStringLiteral("%j")}, QStringLiteral("|"));
     auto squeue = [&](const QByteArray &in) { squeueParser.parse(in); };
     auto gpuCsv = [](const QByteArray &in) { GpuSampleParser::parse(in); };
+    auto lightningCsv = [](const QByteArray &in) { (void)LightningCsvReader::parse(in, QStringLiteral("m.csv")); };
+    auto trainerState = [](const QByteArray &in) { (void)TrainerStateReader::parse(in, QStringLiteral("t.json")); };
+    auto tfEvents = [](const QByteArray &in) { (void)TensorBoardEventReader::parse(in, QStringLiteral("events")); };
     auto scontrolJob = [](const QByteArray &in) { ScontrolJobParser::parse(in); };
     // Discovery reads each section as text: decoding is part of the cost.
     auto scontrol = [](const QByteArray &in) {
@@ -371,6 +378,15 @@ int main(int argc, char **argv)
          },
          gpuCsv},
         {"gpu csv", "one line of digits", [&](qint64 n) { return csvHead + digits(n - csvHead.size()); }, gpuCsv},
+        {"lightning csv", "rows", [](qint64 n) { return numbered("epoch,step,train_loss\n", "0,%N,0.5\n", n); },
+         lightningCsv},
+        {"lightning csv", "one quoted field never closed",
+         [](qint64 n) { return repeated("epoch,step,train_loss\n0,1,\"", "abcdefgh", n); }, lightningCsv},
+        {"trainer state", "log entries",
+         [](qint64 n) { return numbered("{\"log_history\": [", "{\"loss\": 0.5, \"step\": %N},", n, "{}]}"); },
+         trainerState},
+        {"tensorboard", "empty records", [](qint64 n) { return repeated({}, TfRecordReader::frame(QByteArray()), n); },
+         tfEvents},
         {"user regex", "nested repeats, 1 KB lines",
          [](qint64 n) { return repeated({}, "value " + QByteArray(1000, 'a') + "!\n", n); }, userPatterns},
         {"user regex", "nested repeats, 60 KB lines",

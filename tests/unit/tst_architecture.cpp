@@ -87,6 +87,10 @@ const QList<Guarded> &guardedHeaders()
         {QRegularExpression(QStringLiteral("^qcustomplot")), {"ui/results"}, QStringLiteral("QCustomPlot")},
         // RE2 runs the researchers' own patterns (core/ingest/UserRegex).
         {QRegularExpression(QStringLiteral("^re2/")), {"core/ingest"}, QStringLiteral("RE2")},
+        // protobuf reads TensorBoard event files (core/ingest/TensorBoardEventReader).
+        {QRegularExpression(QStringLiteral("^(google/protobuf/|\\w+\\.pb\\.h$)")),
+         {"core/ingest"},
+         QStringLiteral("protobuf")},
         // Widgets: never in core (core does not link Qt Widgets either).
         {QRegularExpression(QStringLiteral("^(QtWidgets/|Q(Widget|Dialog|MainWindow|Application|MessageBox|"
                                            "PushButton|Label|LineEdit|ComboBox|SpinBox|Layout)\\b)")),
@@ -291,6 +295,9 @@ void TestArchitecture::checkerFindsWrongArrows_data()
     QTest::newRow("libssh outside core/ssh") << "core/client/A.cpp"
                                              << "#include <libssh/libssh.h>\n"
                                              << "libssh is not allowed in core/client";
+    QTest::newRow("protobuf outside core/ingest") << "core/store/A.cpp"
+                                                  << "#include \"TensorBoardEvent.pb.h\"\n"
+                                                  << "protobuf is not allowed in core/store";
     QTest::newRow("widgets in core") << "core/model/A.cpp"
                                      << "#include <QWidget>\n"
                                      << "Qt Widgets is not allowed in core/model";

@@ -31,6 +31,7 @@ private Q_SLOTS:
     void testOnly();
     void cancel();
     void fetchAndTail();
+    void fetchBringsMetricFiles();
 };
 
 void TestSlurmClientPoll::pollOneSqueueOneSacct()
@@ -298,6 +299,34 @@ void TestSlurmClientPoll::fetchAndTail()
     const QStringList find = m_exec->commands().last();
     QCOMPARE(find.value(0), QStringLiteral("find"));
     QCOMPARE(find.value(1), dir);
+}
+
+// The frameworks' metric files under the job's folder come back at the same
+// relative path (so the readers see their layout); names that are not
+// theirs, unsafe paths and files over 16 MB are not fetched (the last listed).
+void TestSlurmClientPoll::fetchBringsMetricFiles()
+{
+    const qint64 id = createRun();
+    QCOMPARE(m_client->submit(id).kind, SubmitOutcome::Kind::Submitted);
+    const QString dir = m_store->run(id).value().remoteDir;
+    m_exec->files.insert(dir + "/out/trainer_state.json", "{\"log_history\": []}");
+    m_exec->files.insert(dir + "/mlruns/0/abc/metrics/loss", "1 2.5 0\n");
+    m_exec->onRun = [](const QStringList &argv) {
+        RemoteResult r;
+        r.exitCode = 0;
+        if (argv.value(0) == "find" && argv.contains("6"))
+            r.out = "19 out/trainer_state.json\n8 mlruns/0/abc/metrics/loss\n10 data/train.csv\n"
+                    "99999999 runs/events.out.tfevents.1.node1\n5 ../x/metrics.csv\n";
+        return r;
+    };
+    const FetchResult f = m_client->fetch(id, 1000);
+    QVERIFY2(f.ok(), qPrintable(f.errors.join("; ")));
+    QCOMPARE(f.files.size(), 2);
+    QCOMPARE(f.truncated, QStringList({dir + "/runs/events.out.tfevents.1.node1"}));
+    const QString local = m_store->runFilesDirectory(id) + "/metricfiles/";
+    QCOMPARE(QFileInfo(local + "out/trainer_state.json").size(), 19);
+    QCOMPARE(QFileInfo(local + "mlruns/0/abc/metrics/loss").size(), 8);
+    QCOMPARE(m_store->files(id).value().size(), 2);
 }
 
 QTEST_GUILESS_MAIN(TestSlurmClientPoll)
