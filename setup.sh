@@ -19,7 +19,7 @@ mode=${1:-app}
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 # What building and running the app needs.
-APP_PACKAGES="build-essential cmake ninja-build pkg-config qt6-base-dev libqt6sql6-sqlite libsqlite3-dev qt6-svg-dev libqt6svg6
+APP_PACKAGES="build-essential cmake ninja-build lld pkg-config qt6-base-dev libqt6sql6-sqlite libsqlite3-dev qt6-svg-dev libqt6svg6
   nlohmann-json3-dev libexpected-dev libssh-dev libre2-dev libqcustomplot-dev libgl-dev fonts-dejavu-core"
 # What the tests add: the real Slurm cluster, sshd, login shells, TOTP,
 # PyTorch for the real DDP runs, an X server for GUI screenshots, PDF text.
@@ -127,12 +127,15 @@ case "$mode" in
     install_packages "$APP_PACKAGES $TEST_PACKAGES $PACKAGE_TEST_PACKAGES"
     # The crash-consistency tests kill scalelab at chosen points through a
     # hook that only test builds contain.
-    build -DSCALELAB_TEST_HOOKS=ON
+    # Warnings are errors here (and so in CI): cmake/CompilePolicy.cmake.
+    build -DSCALELAB_TEST_HOOKS=ON -DSCALELAB_WERROR=ON
     # Every step runs even when an earlier one failed; the exit status says
     # whether all passed. Order, for the 45-minute budget on 2 cores:
-    # 1. The tests that need no cluster: CPU-bound, so alone on the machine.
-    #    Label "package": the .deb in a fresh Debian 12 chroot, lintian,
-    #    desktop files.
+    # 0. The fast stage (unit, ssh, gui and fuzz-replay tests, about 2 min):
+    #    when one of them fails nothing else runs, so a broken change fails
+    #    in minutes, not after the cluster suites.
+    # 1. The other tests that need no cluster: CPU-bound, so alone on the
+    #    machine. Label "package": lintian, desktop files, the man page.
     # 2. The cluster tests (Slurm 22.05; the fixtures start and stop the
     #    cluster) mostly wait on Slurm, so the clang + sanitizer build runs
     #    beside them at nice 19: it takes only the CPU they leave idle, so
@@ -146,8 +149,12 @@ case "$mode" in
     failed=""
     #    The package test (package_deb) waits for the release .deb of the
     #    reproducible-build check: this build has the test hooks in it.
-    (cd "$build" && ctest --output-on-failure -j2 --timeout 900 -LE 'bench|slurm24|cluster' -E '^package_deb$') \
-      || failed="$failed local"
+    if ! (cd "$build" && ctest --output-on-failure -j2 --timeout 900 -L '^(unit|ssh|gui|fuzz)$'); then
+      echo "setup: failed: the fast stage (ctest -L 'unit|ssh|gui|fuzz'); the later stages did not run" >&2
+      exit 1
+    fi
+    (cd "$build" && ctest --output-on-failure -j2 --timeout 900 -LE 'bench|slurm24|cluster|^unit$|^ssh$|^gui$|^fuzz$' \
+      -E '^package_deb$') || failed="$failed local"
     asan_log=$build/sanitize-build.log
     ( renice -n 19 -p "$BASHPID" >/dev/null; sanitized_clang_build ) >"$asan_log" 2>&1 &
     asan_build=$!

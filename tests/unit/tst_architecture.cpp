@@ -123,6 +123,25 @@ QStringList globalPoolUses(const QList<QPair<QString, QString>> &files)
     return out;
 }
 
+// A connection to a lambda names a context object (connect(sender, signal,
+// context, lambda)): without one the lambda outlives whatever it captured.
+// Qt 6.7's QT_NO_CONTEXTLESS_CONNECT refuses it at compile time; Debian 12
+// has Qt 6.4, so this check does it (cmake/CompilePolicy.cmake).
+QStringList contextlessConnects(const QList<QPair<QString, QString>> &files)
+{
+    static const QRegularExpression connectRe(QStringLiteral("\\bconnect\\(\\s*[^,;]+,\\s*&[\\w:]+,\\s*\\["));
+    QStringList out;
+    for (const auto &[path, text] : files)
+        for (auto it = connectRe.globalMatch(text); it.hasNext();) {
+            const auto m = it.next();
+            out << QStringLiteral("%1:%2: connect() to a lambda without a context object: pass the receiver "
+                                  "(or this) before the lambda")
+                       .arg(path)
+                       .arg(text.left(m.capturedStart()).count('\n') + 1);
+        }
+    return out;
+}
+
 // Files are written through core/base/AtomicFile (a temporary beside the
 // file, then a rename): a writer of its own elsewhere would leave a file cut
 // short on a full disk or a kill. Appending is allowed where named here.
@@ -202,6 +221,7 @@ QStringList violations(const QList<QPair<QString, QString>> &files, const QSet<Q
     }
     out << globalPoolUses(files);
     out << directFileWrites(files);
+    out << contextlessConnects(files);
     return out;
 }
 
@@ -279,6 +299,12 @@ void TestArchitecture::checkerFindsWrongArrows_data()
     QTest::newRow("image saved through AtomicFile") << "app/A.cpp"
                                                     << "shot.save(file.device(), \"PNG\");\n"
                                                     << "";
+    QTest::newRow("lambda without context") << "ui/jobs/A.cpp"
+                                            << "\nconnect(m_model,\n        &JobsModel::changed, [this] { redraw(); });\n"
+                                            << "ui/jobs/A.cpp:2: connect() to a lambda without a context object";
+    QTest::newRow("lambda with context") << "ui/jobs/A.cpp"
+                                         << "connect(m_model, &JobsModel::changed, this, [this] { redraw(); });\n"
+                                         << "";
     QTest::newRow("unknown folder") << "core/misc/A.cpp"
                                     << ""
                                     << "has no place in the arrows";
