@@ -26,14 +26,13 @@ JobClock JobClock::fromHistory(const QList<StateChange> &history)
     return clock;
 }
 
-JobsRow JobsRow::from(JobsRunRecord record)
+JobsRow JobsRow::from(JobsRunRecord &&record)
 {
-    JobsRow row;
-    row.run = std::move(record.run);
-    row.hasScript = record.hasScript;
-    row.jobName = std::move(record.specJobName);
-    row.failureLine = std::move(record.failureLine);
-    row.hidden = record.hidden;
+    JobsRow row{.run = std::move(record.run),
+                .hasScript = record.hasScript,
+                .jobName = std::move(record.specJobName),
+                .failureLine = std::move(record.failureLine),
+                .hidden = record.hidden};
     if (!record.specTime.isEmpty())
         row.limitSeconds = SlurmTime::parseSeconds(record.specTime).value_or(-1);
     if (!row.run.hasJob())
@@ -83,18 +82,46 @@ QDateTime JobsTree::topTime(const Top &t) const
     return t.study >= 0 ? studies[size_t(t.study)].study.created : loose[size_t(t.run)].run.created;
 }
 
+namespace {
+
+// Room for each study's runs and the lone runs before they are placed, so no
+// vector grows (and moves its rows) while 100,000 runs are filled in.
+void reserveRows(JobsTree &tree, const JobsTreeRecords &records, const QHash<qint64, size_t> &studyIndex,
+                 bool showHidden)
+{
+    std::vector<size_t> perStudy(tree.studies.size(), 0);
+    size_t loose = 0;
+    for (const JobsRunRecord &r : records.runs) {
+        if (r.hidden && !showHidden)
+            continue;
+        const auto it = studyIndex.constFind(r.run.studyId);
+        if (r.run.studyId > 0 && it != studyIndex.constEnd())
+            ++perStudy[*it];
+        else
+            ++loose;
+    }
+    for (size_t i = 0; i < perStudy.size(); ++i)
+        tree.studies[i].runs.reserve(perStudy[i]);
+    tree.loose.reserve(loose);
+}
+
+}   // namespace
+
 JobsTree JobsTree::build(JobsTreeRecords records, bool showHidden)
 {
     JobsTree tree;
     tree.studies.reserve(size_t(records.studies.size()));
     QHash<qint64, size_t> studyIndex;
+    studyIndex.reserve(records.studies.size());
     for (const StudyRecord &s : records.studies) {
         studyIndex.insert(s.id, tree.studies.size());
         tree.studies.push_back({s, {}});
     }
+    reserveRows(tree, records, studyIndex, showHidden);
     QSet<qint64> studiesWithRuns;
     for (JobsRunRecord &r : records.runs) {
-        studiesWithRuns.insert(r.run.studyId);
+        if (r.run.studyId > 0)
+            studiesWithRuns.insert(r.run.studyId);
         if (r.hidden) {
             ++tree.hiddenCount;
             if (!showHidden)
@@ -115,6 +142,7 @@ JobsTree JobsTree::build(JobsTreeRecords records, bool showHidden)
                                               return st.runs.empty() && studiesWithRuns.contains(st.study.id);
                                           }),
                            tree.studies.end());
+    tree.top.reserve(tree.studies.size() + tree.loose.size());
     for (size_t i = 0; i < tree.studies.size(); ++i)
         tree.top.push_back(Top{int(i), -1});
     for (size_t i = 0; i < tree.loose.size(); ++i)

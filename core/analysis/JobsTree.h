@@ -41,7 +41,9 @@ struct JobsRow {
     QString failureLine;   // "line 42: ValueError: …" for a failed run, "" = none found
     bool hidden = false;
 
-    static JobsRow from(JobsRunRecord record);
+    // Takes the record's texts over (no copy) from an rvalue.
+    static JobsRow from(JobsRunRecord &&record);
+    static JobsRow from(const JobsRunRecord &record) { return from(JobsRunRecord(record)); }
     // Seconds the job has run at `now` (UTC), -1 when no clock runs (not
     // started, or back in the queue).
     qint64 elapsedSeconds(const QDateTime &now) const;

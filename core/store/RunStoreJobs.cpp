@@ -31,13 +31,31 @@ QByteArray idFilter(const char *column, const QList<qint64> &runIds)
     return out + ')';
 }
 
-// The run with this id in `runs` (sorted by id), or null.
-JobsRunRecord *findRun(QList<JobsRunRecord> &runs, qint64 id)
-{
-    auto it =
-        std::lower_bound(runs.begin(), runs.end(), id, [](const JobsRunRecord &r, qint64 v) { return r.run.id < v; });
-    return it != runs.end() && it->run.id == id ? &*it : nullptr;
-}
+// Finds runs in `runs` (sorted by id) for rows that mostly come in id order:
+// the run after the last one found is tried first, then a binary search.
+class RunFinder {
+public:
+    explicit RunFinder(QList<JobsRunRecord> &runs)
+        : m_runs(runs)
+    {}
+    // The run with this id, or null.
+    JobsRunRecord *find(qint64 id)
+    {
+        const qsizetype n = m_runs.size();
+        if (m_next < n && m_runs[m_next].run.id == id)
+            return &m_runs[m_next++];
+        const auto it = std::lower_bound(m_runs.begin(), m_runs.end(), id,
+                                         [](const JobsRunRecord &r, qint64 v) { return r.run.id < v; });
+        if (it == m_runs.end() || it->run.id != id)
+            return nullptr;
+        m_next = qsizetype(it - m_runs.begin()) + 1;
+        return &*it;
+    }
+
+private:
+    QList<JobsRunRecord> &m_runs;
+    qsizetype m_next = 0;
+};
 
 // Job state names repeat in every history row: each distinct text is parsed once.
 class StateNames {
@@ -80,12 +98,13 @@ Result<void> readRuns(QSqlDatabase &db, const QList<qint64> &runIds, TextPool &p
     if (!runs)
         return fail(runs.error());
     return runs->eachRow([&](const SqliteCursor &c) {
-        JobsRunRecord r;
+        JobsRunRecord &r = out.emplaceBack();   // filled in place: no record moved
         r.run = RunStoreSql::readRun(CursorColumns{c, pool});
         r.hasScript = c.integer(21) != 0;
         r.specTime = c.pooled(22, pool);
-        r.specJobName = c.pooled(23, pool);
-        out << std::move(r);
+        // Job names are mostly one per run: pooled, they would fill the pool
+        // and leave the labels that do repeat out of it.
+        r.specJobName = c.text(23);
     });
 }
 
@@ -97,13 +116,18 @@ Result<void> readHistory(QSqlDatabase &db, const QList<qint64> &runIds, QList<Jo
     if (!history)
         return fail(history.error());
     StateNames states;
+    RunFinder finder(runs);
     JobsRunRecord *current = nullptr;
     return history->eachRow([&](const SqliteCursor &c) {
         const qint64 id = c.integer(0);
-        if (!current || current->run.id != id)   // one search per run
-            current = findRun(runs, id);
+        if (!current || current->run.id != id) {   // one search per run
+            current = finder.find(id);
+            if (current)
+                current->history.reserve(4);   // a few states each: one allocation, not one per growth
+        }
         if (current)
-            current->history << StateChange{id, states.parse(c.utf8(1)), {}, RunStoreSql::fromText(c.utf8(2))};
+            current->history.emplaceBack(
+                StateChange{id, states.parse(c.utf8(1)), {}, RunStoreSql::fromText(c.utf8(2))});
     });
 }
 
@@ -115,8 +139,9 @@ Result<void> readAccountingAndFlags(QSqlDatabase &db, const QList<qint64> &runId
         SqliteCursor::prepare(db, "SELECT run_id, elapsed, timelimit FROM accounting" + idFilter("run_id", runIds));
     if (!accounting)
         return fail(accounting.error());
+    RunFinder accounted(runs);
     if (auto e = accounting->eachRow([&](const SqliteCursor &c) {
-            if (JobsRunRecord *r = findRun(runs, c.integer(0))) {
+            if (JobsRunRecord *r = accounted.find(c.integer(0))) {
                 r->hasAccounting = true;
                 r->accountedElapsed = c.pooled(1, pool);
                 r->accountedLimit = c.pooled(2, pool);
@@ -128,8 +153,9 @@ Result<void> readAccountingAndFlags(QSqlDatabase &db, const QList<qint64> &runId
         SqliteCursor::prepare(db, "SELECT run_id, hidden, failure_line FROM run_flags" + idFilter("run_id", runIds));
     if (!flags)
         return fail(flags.error());
+    RunFinder flagged(runs);
     return flags->eachRow([&](const SqliteCursor &c) {
-        if (JobsRunRecord *r = findRun(runs, c.integer(0))) {
+        if (JobsRunRecord *r = flagged.find(c.integer(0))) {
             r->hidden = c.integer(1) != 0;
             r->failureLine = c.text(2);
         }

@@ -31,7 +31,7 @@ RunRecord RunStoreSql::readRun(const Columns &c)
     r.gpus = int(c.integer(6));
     r.nodes = int(c.integer(7));
     r.framework = c.label(8);
-    r.specJson = c.text(9).toUtf8();
+    r.specJson = c.utf8(9);
     r.script = c.text(10);
     r.remoteDir = c.text(11);
     r.jobId = c.text(12);

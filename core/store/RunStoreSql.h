@@ -30,6 +30,7 @@ struct QueryColumns {
     const QSqlQuery &q;
     QString text(int i) const { return q.value(i).toString(); }
     QString label(int i) const { return text(i); }
+    QByteArray utf8(int i) const { return text(i).toUtf8(); }
     qint64 integer(int i) const { return q.value(i).toLongLong(); }
     bool isNull(int i) const { return q.value(i).isNull(); }
     QDateTime time(int i) const;
@@ -39,6 +40,11 @@ struct CursorColumns {
     TextPool &pool;
     QString text(int i) const { return c.text(i); }
     QString label(int i) const { return c.pooled(i, pool); }
+    QByteArray utf8(int i) const   // the stored bytes, not through a QString
+    {
+        const std::string_view v = c.utf8(i);
+        return QByteArray(v.data(), qsizetype(v.size()));
+    }
     qint64 integer(int i) const { return c.integer(i); }
     bool isNull(int i) const { return c.isNull(i); }
     QDateTime time(int i) const;
