@@ -149,10 +149,10 @@ QString RunMetricsTable::columnTitle(const QString &column, const QString &unit)
     return unit.isEmpty() ? column : QStringLiteral("%1 [%2]").arg(column, unit);
 }
 
-RunMetricsTable RunMetricsTable::load(RunStore &store, qint64 studyId, HiddenRuns hidden)
+RunMetricsTable RunMetricsTable::load(RunStore &store, qint64 studyId, HiddenRuns hidden, const QList<qint64> &runIds)
 {
     RunMetricsTable t;
-    auto read = store.tableRecords(studyId);
+    auto read = store.tableRecords(studyId, runIds);
     if (!read.ok()) {
         t.error = read.errorText();
         return t;
@@ -199,6 +199,8 @@ RunMetricsTable RunMetricsTable::load(RunStore &store, qint64 studyId, HiddenRun
         row.run = std::move(r);
         t.rows.append(std::move(row));
     }
+    if (!runIds.isEmpty())   // a patch: the count is the whole store's
+        t.hiddenCount = int(hiddenIds.size());
     // The store returns runs by id already; kept sorted for find().
     t.metricNames = QStringList(names.begin(), names.end());
     t.metricNames.sort();

@@ -9,7 +9,21 @@
 
 namespace scalelab {
 
-Result<RunTableRecords> RunStore::tableRecords(qint64 studyId)
+namespace {
+
+// " IN (1,2,3)" for the runs asked for. The ids are numbers written by this
+// code, never text from outside.
+QByteArray idList(const QList<qint64> &runIds)
+{
+    QByteArray out = " IN (";
+    for (qsizetype i = 0; i < runIds.size(); ++i)
+        out += (i > 0 ? "," : "") + QByteArray::number(runIds[i]);
+    return out + ')';
+}
+
+}   // namespace
+
+Result<RunTableRecords> RunStore::tableRecords(qint64 studyId, const QList<qint64> &runIds)
 {
     QSqlDatabase db;
     if (auto e = connection(db); !e)
@@ -26,8 +40,12 @@ Result<RunTableRecords> RunStore::tableRecords(qint64 studyId)
 
     const bool one = studyId > 0;
     const QList<qint64> binds = one ? QList<qint64>{studyId} : QList<qint64>{};
-    const QByteArray runFilter = one ? " WHERE study_id = ?" : "";
-    const QByteArray joinFilter = one ? " JOIN runs r ON r.id = t.run_id WHERE r.study_id = ?" : "";
+    QByteArray runFilter = one ? " WHERE study_id = ?" : "";
+    QByteArray joinFilter = one ? " JOIN runs r ON r.id = t.run_id WHERE r.study_id = ?" : "";
+    if (!runIds.isEmpty()) {   // a patch of a few runs
+        runFilter += (one ? " AND id" : " WHERE id") + idList(runIds);
+        joinFilter += (one ? " AND t.run_id" : " WHERE t.run_id") + idList(runIds);
+    }
     TextPool pool;   // shared by the four reads: runs and accounting name the same partitions
 
     // Scripts (kilobytes each) only for one study's runs; for every run the

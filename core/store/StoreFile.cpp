@@ -59,6 +59,35 @@ QString StoreFile::directoryFor(const QString &dbPath)
     return QFileInfo(dbPath).absolutePath() + QStringLiteral("/backups");
 }
 
+QString StoreFile::plainDamage(const QString &why)
+{
+    // shapeProblem's own sentences are plain already.
+    for (const char *plain : {"it ", "its ", "cannot be read"})
+        if (why.startsWith(QLatin1String(plain)))
+            return why;
+    if (why.contains(QLatin1String("not a database"), Qt::CaseInsensitive))
+        return QStringLiteral("it is not a run store: its first bytes are not an SQLite database's");
+    // "database disk image is malformed", quick_check's "*** in database main *** Page 7: …"
+    return QStringLiteral("parts of the file cannot be read back (it was cut short or overwritten)");
+}
+
+QString StoreFile::damageMessage(const QString &dbPath, const QString &why)
+{
+    const QString head = QStringLiteral("The run store %1 is damaged: %2. ScaleLab stopped reading and writing it, "
+                                        "so nothing more is lost.")
+                             .arg(dbPath, plainDamage(why));
+    const QList<Backup> all = backups(dbPath);
+    if (all.isEmpty())
+        return head
+               + QStringLiteral(" There is no backup of it yet: move the file away to start an empty store "
+                                "(its runs are lost), or put back a copy you have with "
+                                "`scalelab store restore FILE`.");
+    return head
+           + QStringLiteral(" Put the last backup back (%1, made %2 UTC) with File \u25b8 Run store \u25b8 "
+                            "Restore last backup or `scalelab store restore`; the damaged file is kept beside it.")
+                 .arg(all.front().path, all.front().made.toString(QStringLiteral("yyyy-MM-dd HH:mm")));
+}
+
 QString StoreFile::shapeProblem(const QString &dbPath)
 {
     QFile f(dbPath);
@@ -219,34 +248,64 @@ Result<StoreFile::Restored> StoreFile::restore(const QString &dbPath, const QStr
             if (auto e = copyRaw(dbPath + QStringLiteral("-wal"), out.keptAs + QStringLiteral("-wal")); !e)
                 return fail(e.error());
     }
-    const Result<QString> current = check(dbPath);
-    const bool sound = current.ok() && current->isEmpty() && exists;
-    if (sound) {
-        // Written through SQLite: other connections (another window) see the restored runs.
-        if (auto e = copyDatabase(backupPath, dbPath); !e)
-            return fail(e.error());
-    } else {
+    if (auto e = writeInPlace(dbPath, backupPath); !e) {
+        // Only when SQLite cannot write the file at all: another process's
+        // open connection keeps the old file, so it is named in the log.
+        qCWarning(lcStore).noquote()
+            << QStringLiteral("restoring %1 in place failed (%2): replacing the file").arg(dbPath, e.error().message);
         out.replacedFile = true;
-        const QString part = dbPath + QStringLiteral(".restoring");
-        QFile::remove(part);
-        if (const QString e = PrivateFiles::makeFile(part); !e.isEmpty())
-            return fail(ErrorCode::LocalFile, QStringLiteral("cannot restore the run store: %1").arg(e));
-        if (auto e = copyDatabase(backupPath, part); !e) {
-            QFile::remove(part);
-            return fail(e.error());
-        }
-        // The damaged file's journal belongs to it alone: it must not be replayed into the copy.
-        QFile::remove(dbPath + QStringLiteral("-wal"));
-        QFile::remove(dbPath + QStringLiteral("-shm"));
-        QFile::remove(dbPath);
-        if (!QFile::rename(part, dbPath))
-            return fail(
-                ErrorCode::LocalFile,
-                QStringLiteral("cannot put the restored store in place: rename %1 to %2 by hand").arg(part, dbPath));
+        if (auto r = replaceFile(dbPath, backupPath); !r)
+            return fail(r.error());
     }
     StoreHealth::restored(dbPath);
     qCInfo(lcStore).noquote() << QStringLiteral("restored %1 from %2").arg(dbPath, backupPath);
     return out;
+}
+
+Result<void> StoreFile::writeInPlace(const QString &dbPath, const QString &backupPath)
+{
+    if (!QFileInfo(dbPath).exists() || QFileInfo(dbPath).size() == 0) {
+        if (const QString e = PrivateFiles::makeFile(dbPath); !e.isEmpty())
+            return fail(ErrorCode::LocalFile, QStringLiteral("cannot restore the run store: %1").arg(e));
+        return copyDatabase(backupPath, dbPath);
+    }
+    const Result<QString> current = check(dbPath);
+    if (!current.ok() || !current->isEmpty()) {
+        // A damaged file is first emptied through SQLite (its reset of a
+        // database, then VACUUM): the same file under SQLite's locks, so the
+        // copy below reaches every connection, in this process or another.
+        Connection c;
+        if (auto e = openConnection(c, dbPath, SQLITE_OPEN_READWRITE); !e)
+            return e;
+        sqlite3_db_config(c.db, SQLITE_DBCONFIG_RESET_DATABASE, 1, nullptr);
+        const int rc = sqlite3_exec(c.db, "VACUUM", nullptr, nullptr, nullptr);
+        sqlite3_db_config(c.db, SQLITE_DBCONFIG_RESET_DATABASE, 0, nullptr);
+        if (rc != SQLITE_OK)
+            return RunStoreSql::sqliteError(c.db, rc, QStringLiteral("emptying the damaged store"), c.message());
+    }
+    // Written through SQLite: other connections (another window) see the restored runs.
+    return copyDatabase(backupPath, dbPath);
+}
+
+Result<void> StoreFile::replaceFile(const QString &dbPath, const QString &backupPath)
+{
+    const QString part = dbPath + QStringLiteral(".restoring");
+    QFile::remove(part);
+    if (const QString e = PrivateFiles::makeFile(part); !e.isEmpty())
+        return fail(ErrorCode::LocalFile, QStringLiteral("cannot restore the run store: %1").arg(e));
+    if (auto e = copyDatabase(backupPath, part); !e) {
+        QFile::remove(part);
+        return e;
+    }
+    // The damaged file's journal belongs to it alone: it must not be replayed into the copy.
+    QFile::remove(dbPath + QStringLiteral("-wal"));
+    QFile::remove(dbPath + QStringLiteral("-shm"));
+    QFile::remove(dbPath);
+    if (!QFile::rename(part, dbPath))
+        return fail(
+            ErrorCode::LocalFile,
+            QStringLiteral("cannot put the restored store in place: rename %1 to %2 by hand").arg(part, dbPath));
+    return success();
 }
 
 }   // namespace scalelab

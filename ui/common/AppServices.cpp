@@ -3,7 +3,9 @@
 
 #include "core/store/RunStore.h"
 #include "core/store/StoreFile.h"
+#include "core/store/StoreHealth.h"
 #include "ui/common/BackgroundPool.h"
+#include "ui/common/StoreTaskQueue.h"
 
 #include <QDialog>
 #include <QFutureWatcher>
@@ -14,6 +16,7 @@ namespace scalelab {
 AppServices::AppServices(QObject *parent)
     : QObject(parent)
     , m_store(std::make_unique<RunStore>())
+    , m_storeTasks(new StoreTaskQueue(*m_store, this))
 {
     m_store->setThreadBusyTimeout(kGuiBusyTimeoutMs);
 }
@@ -32,6 +35,11 @@ RunStore &AppServices::store()
     return *m_store;
 }
 
+bool AppServices::storeDamaged() const
+{
+    return StoreHealth::damage(m_store->databasePath()).has_value();
+}
+
 void AppServices::openStoreInBackground()
 {
     if (m_storeState == StoreState::Opening)
@@ -45,8 +53,6 @@ void AppServices::openStoreInBackground()
         const Result<void> opened = watcher->result();
         m_storeState = opened ? StoreState::Open : StoreState::Failed;
         m_storeError = opened.errorText();
-        m_storeDamaged = opened.failedWith(ErrorCode::StoreDamaged);
-        m_storeBusy = opened.failedWith(ErrorCode::StoreBusy);
         Q_EMIT storeStateChanged();
         if (opened)
             Q_EMIT runsChanged();   // the places read what they show now
@@ -68,9 +74,7 @@ QString runStoreTask(const QString &db, AppServices::StoreTask task, bool &ok)
         ok = problem && problem->isEmpty();
         if (!problem)
             return problem.error().message;
-        return ok ? AppServices::tr("The run store %1 is sound.").arg(db)
-                  : AppServices::tr("The run store %1 is damaged: %2. Use File ▸ Run store ▸ Restore last backup.")
-                        .arg(db, *problem);
+        return ok ? AppServices::tr("The run store %1 is sound.").arg(db) : StoreFile::damageMessage(db, *problem);
     }
     if (task == Task::Backup) {
         const auto made = StoreFile::backup(db, QStringLiteral("manual"));
