@@ -183,9 +183,13 @@ RunMetricsTable RunMetricsTable::load(RunStore &store, qint64 studyId, HiddenRun
         RunMetricsRow row;
         row.hidden = isHidden;
         row.studyName = studyNames.value(r.studyId);
-        if (auto acct = records.accounting.constFind(r.id); acct != records.accounting.constEnd())
-            row.accounting = *acct;
-        for (const MetricRecord &m : records.metrics.value(r.id)) {
+        // Taken from the records, which go after this: moved, not copied.
+        if (auto acct = records.accounting.find(r.id); acct != records.accounting.end())
+            row.accounting = std::move(*acct);
+        const auto runMetrics = records.metrics.find(r.id);
+        const qsizetype metricCount = runMetrics == records.metrics.end() ? 0 : runMetrics->size();
+        for (qsizetype i = 0; i < metricCount; ++i) {
+            const MetricRecord &m = runMetrics->at(i);
             auto it = row.metrics.find(m.name);
             if (it == row.metrics.end() || sourceRank(m.source) > sourceRank(it->source))
                 row.metrics.insert(m.name, m);

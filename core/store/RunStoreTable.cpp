@@ -69,12 +69,16 @@ Result<RunTableRecords> RunStore::tableRecords(qint64 studyId, const QList<qint6
                                          binds);
     if (!metrics)
         return fail(metrics.error());
+    out.metrics.reserve(out.runs.size());
     QList<MetricRecord> *runMetrics = nullptr;
     qint64 lastRun = 0;
     if (auto e = metrics->eachRow([&](const SqliteCursor &m) {
             const qint64 run = m.integer(0);
             if (!runMetrics || run != lastRun) {   // rows come by run: one hash lookup per run
+                // Runs mostly have as many metrics as the one before: one allocation, not four.
+                const qsizetype previous = runMetrics ? runMetrics->size() : 0;
                 runMetrics = &out.metrics[run];
+                runMetrics->reserve(previous);
                 lastRun = run;
             }
             runMetrics->append(MetricRecord{run, m.pooled(1, pool), m.real(2), m.pooled(3, pool), m.pooled(4, pool),
@@ -89,8 +93,10 @@ Result<RunTableRecords> RunStore::tableRecords(qint64 studyId, const QList<qint6
         SqliteCursor::prepare(db, "SELECT t.run_id, t." + accountingColumns + " FROM accounting t" + joinFilter, binds);
     if (!accounting)
         return fail(accounting.error());
+    out.accounting.reserve(out.runs.size());   // most finished runs have accounting: no rehash
     if (auto e = accounting->eachRow([&](const SqliteCursor &c) {
-            out.accounting.insert(c.integer(0), RunStoreSql::readAccounting(CursorColumns{c, pool}, 1));
+            // Moved in, not copied: a record is some thirty strings and lists.
+            out.accounting.emplace(c.integer(0), RunStoreSql::readAccounting(CursorColumns{c, pool}, 1));
         });
         !e)
         return fail(e.error());

@@ -198,7 +198,11 @@ void ResultsPlace::reload()
     auto *watcher = new QFutureWatcher<RunMetricsTable>(this);
     connect(watcher, &QFutureWatcher<RunMetricsTable>::finished, this, [this, watcher] {
         watcher->deleteLater();
-        applyTable(watcher->result());
+        // The future lets go of its copy: a later patch changes the model's
+        // table in place instead of copying 100,000 rows on the GUI thread.
+        const RunMetricsTable table = watcher->result();
+        m_loadFuture = {};
+        applyTable(table);
         if (std::exchange(m_reloadAgain, false))
             reload();
         else
