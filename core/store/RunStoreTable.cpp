@@ -21,6 +21,34 @@ QByteArray idList(const QList<qint64> &runIds)
     return out + ')';
 }
 
+// Every metric of the runs read, by run (rows come ordered by run id).
+Result<void> readTableMetrics(QSqlDatabase &db, const QByteArray &joinFilter, const QList<qint64> &binds,
+                              TextPool &pool, RunTableRecords &out)
+{
+    auto metrics = SqliteCursor::prepare(db,
+                                         "SELECT t.run_id, t.name, t.value, t.unit, t.source, t.file, t.line, t.rule,"
+                                         " t.formula FROM metrics t"
+                                             + joinFilter + " ORDER BY t.run_id, t.name, t.source",
+                                         binds);
+    if (!metrics)
+        return fail(metrics.error());
+    out.metrics.reserve(out.runs.size());
+    QList<MetricRecord> *runMetrics = nullptr;
+    qint64 lastRun = 0;
+    return metrics->eachRow([&](const SqliteCursor &m) {
+        const qint64 run = m.integer(0);
+        if (!runMetrics || run != lastRun) {   // rows come by run: one hash lookup per run
+            // Runs mostly have as many metrics as the one before: one allocation, not four.
+            const qsizetype previous = runMetrics ? runMetrics->size() : 0;
+            runMetrics = &out.metrics[run];
+            runMetrics->reserve(previous);
+            lastRun = run;
+        }
+        runMetrics->append(MetricRecord{run, m.pooled(1, pool), m.real(2), m.pooled(3, pool), m.pooled(4, pool),
+                                        m.pooled(5, pool), m.integer(6), m.pooled(7, pool), m.pooled(8, pool)});
+    });
+}
+
 }   // namespace
 
 Result<RunTableRecords> RunStore::tableRecords(qint64 studyId, const QList<qint64> &runIds)
@@ -62,29 +90,7 @@ Result<RunTableRecords> RunStore::tableRecords(qint64 studyId, const QList<qint6
         !e)
         return fail(e.error());
 
-    auto metrics = SqliteCursor::prepare(db,
-                                         "SELECT t.run_id, t.name, t.value, t.unit, t.source, t.file, t.line, t.rule,"
-                                         " t.formula FROM metrics t"
-                                             + joinFilter + " ORDER BY t.run_id, t.name, t.source",
-                                         binds);
-    if (!metrics)
-        return fail(metrics.error());
-    out.metrics.reserve(out.runs.size());
-    QList<MetricRecord> *runMetrics = nullptr;
-    qint64 lastRun = 0;
-    if (auto e = metrics->eachRow([&](const SqliteCursor &m) {
-            const qint64 run = m.integer(0);
-            if (!runMetrics || run != lastRun) {   // rows come by run: one hash lookup per run
-                // Runs mostly have as many metrics as the one before: one allocation, not four.
-                const qsizetype previous = runMetrics ? runMetrics->size() : 0;
-                runMetrics = &out.metrics[run];
-                runMetrics->reserve(previous);
-                lastRun = run;
-            }
-            runMetrics->append(MetricRecord{run, m.pooled(1, pool), m.real(2), m.pooled(3, pool), m.pooled(4, pool),
-                                            m.pooled(5, pool), m.integer(6), m.pooled(7, pool), m.pooled(8, pool)});
-        });
-        !e)
+    if (auto e = readTableMetrics(db, joinFilter, binds, pool, out); !e)
         return fail(e.error());
 
     QByteArray accountingColumns = RunStoreSql::accountingColumns();
