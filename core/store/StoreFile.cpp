@@ -12,6 +12,8 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
+
 namespace scalelab {
 
 namespace {
@@ -40,16 +42,72 @@ QString backupName(const QString &dir, const QDateTime &when, const QString &rea
     return QStringLiteral("%1/runs-%2-%3.sqlite").arg(dir, when.toString(QLatin1String(kStampFormat)), reason);
 }
 
-// Copies a file that may be damaged, byte for byte, owner-only.
+// The store file read through an SQLite connection's own handle. This
+// process never opens and closes a descriptor of its own on the store: a
+// close() drops every POSIX lock the process holds on the file, those of its
+// open connections too, and another process could then take the store as
+// its own alone, checkpoint and delete the WAL under them (their reads would
+// stay on the old WAL index for good).
+class RawStoreFile {
+public:
+    Result<void> open(const QString &path)
+    {
+        if (auto e = openConnection(m_c, path, SQLITE_OPEN_READONLY); !e)
+            return e;
+        if (sqlite3_file_control(m_c.db, "main", SQLITE_FCNTL_FILE_POINTER, &m_file) != SQLITE_OK || !m_file
+            || !m_file->pMethods)
+            return fail(ErrorCode::LocalFile, QStringLiteral("cannot read %1").arg(path));
+        return success();
+    }
+    qint64 size() const
+    {
+        sqlite3_int64 bytes = 0;
+        return m_file->pMethods->xFileSize(m_file, &bytes) == SQLITE_OK ? qint64(bytes) : -1;
+    }
+    // Up to `length` bytes from `offset` (fewer at the end of the file).
+    QByteArray read(qint64 offset, qint64 length) const
+    {
+        const qint64 n = std::max<qint64>(0, std::min(length, size() - offset));
+        QByteArray out(n, Qt::Uninitialized);
+        if (n > 0 && m_file->pMethods->xRead(m_file, out.data(), int(n), offset) != SQLITE_OK)
+            return {};
+        return out;
+    }
+
+private:
+    Connection m_c;
+    sqlite3_file *m_file = nullptr;
+};
+
+// Copies a store that may be damaged, byte for byte, owner-only (read
+// through SQLite, see RawStoreFile). Its -wal holds no locks: copied as a file.
 Result<void> copyRaw(const QString &from, const QString &to)
 {
-    QFile::remove(to);
-    if (!QFile::copy(from, to))
+    const auto cannot = [&from, &to] {
         return fail(ErrorCode::LocalFile, QStringLiteral("cannot copy %1 to %2; free some space there or move the "
                                                          "file away by hand")
                                               .arg(from, to));
-    QFile::setPermissions(to, QFile::ReadOwner | QFile::WriteOwner);
-    return success();
+    };
+    QFile::remove(to);
+    if (from.endsWith(QLatin1String("-wal"))) {
+        if (!QFile::copy(from, to))
+            return cannot();
+        QFile::setPermissions(to, QFile::ReadOwner | QFile::WriteOwner);
+        return success();
+    }
+    RawStoreFile in;
+    if (auto e = in.open(from); !e)
+        return e;
+    QFile out(to);
+    if (!out.open(QIODevice::WriteOnly | QIODevice::NewOnly, QFile::ReadOwner | QFile::WriteOwner))
+        return cannot();
+    constexpr qint64 kChunk = 1 << 20;
+    for (qint64 at = 0, size = in.size(); at < size; at += kChunk) {
+        const QByteArray bytes = in.read(at, kChunk);
+        if (bytes.isEmpty() || out.write(bytes) != bytes.size())
+            return cannot();
+    }
+    return out.flush() ? success() : cannot();
 }
 
 }   // namespace
@@ -90,12 +148,13 @@ QString StoreFile::damageMessage(const QString &dbPath, const QString &why)
 
 QString StoreFile::shapeProblem(const QString &dbPath)
 {
-    QFile f(dbPath);
-    if (!f.exists() || f.size() == 0)
+    const QFileInfo info(dbPath);
+    if (!info.exists() || info.size() == 0)
         return {};   // a store not created yet
-    if (!f.open(QIODevice::ReadOnly))
-        return QStringLiteral("cannot be read: %1").arg(f.errorString());
-    const QByteArray header = f.read(100);
+    RawStoreFile f;   // never a descriptor of our own on the store (see RawStoreFile)
+    if (auto e = f.open(dbPath); !e)
+        return QStringLiteral("cannot be read: %1").arg(e.error().message);
+    const QByteArray header = f.read(0, 100);
     if (header.size() < 100 || !header.startsWith(QByteArrayLiteral("SQLite format 3\0")))
         return QStringLiteral("it is not an SQLite database (its first bytes are not SQLite's)");
     // Bytes 16-17: the page size, big-endian; 1 stands for 65536.

@@ -22,6 +22,7 @@
 #include "ui/results/RunsTableModel.h"
 
 #include <QAbstractItemModelTester>
+#include <QCheckBox>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
