@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/store/StoreFile.h"
 
+#include "core/base/AtomicFile.h"
 #include "core/base/Logging.h"
 #include "core/base/PrivateFiles.h"
 #include "core/store/RunStoreSql.h"
@@ -98,16 +99,18 @@ Result<void> copyRaw(const QString &from, const QString &to)
     RawStoreFile in;
     if (auto e = in.open(from); !e)
         return e;
-    QFile out(to);
-    if (!out.open(QIODevice::WriteOnly | QIODevice::NewOnly, QFile::ReadOwner | QFile::WriteOwner))
-        return cannot();
+    if (const QString e = PrivateFiles::makeFile(to); !e.isEmpty())
+        return fail(ErrorCode::LocalFile, e);
+    AtomicFile out(to);
+    if (auto e = out.open(); !e)
+        return e;
     constexpr qint64 kChunk = 1 << 20;
     for (qint64 at = 0, size = in.size(); at < size; at += kChunk) {
         const QByteArray bytes = in.read(at, kChunk);
-        if (bytes.isEmpty() || out.write(bytes) != bytes.size())
+        if (bytes.isEmpty() || out.device()->write(bytes) != bytes.size())
             return cannot();
     }
-    return out.flush() ? success() : cannot();
+    return out.commit();
 }
 
 }   // namespace
