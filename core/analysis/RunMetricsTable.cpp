@@ -149,10 +149,10 @@ QString RunMetricsTable::columnTitle(const QString &column, const QString &unit)
     return unit.isEmpty() ? column : QStringLiteral("%1 [%2]").arg(column, unit);
 }
 
-RunMetricsTable RunMetricsTable::load(RunStore &store, qint64 studyId, HiddenRuns hidden)
+RunMetricsTable RunMetricsTable::load(RunStore &store, qint64 studyId, HiddenRuns hidden, const QList<qint64> &runIds)
 {
     RunMetricsTable t;
-    auto read = store.tableRecords(studyId);
+    auto read = store.tableRecords(studyId, runIds);
     if (!read.ok()) {
         t.error = read.errorText();
         return t;
@@ -183,9 +183,13 @@ RunMetricsTable RunMetricsTable::load(RunStore &store, qint64 studyId, HiddenRun
         RunMetricsRow row;
         row.hidden = isHidden;
         row.studyName = studyNames.value(r.studyId);
-        if (auto acct = records.accounting.constFind(r.id); acct != records.accounting.constEnd())
-            row.accounting = *acct;
-        for (const MetricRecord &m : records.metrics.value(r.id)) {
+        // Taken from the records, which go after this: moved, not copied.
+        if (auto acct = records.accounting.find(r.id); acct != records.accounting.end())
+            row.accounting = std::move(*acct);
+        const auto runMetrics = records.metrics.find(r.id);
+        const qsizetype metricCount = runMetrics == records.metrics.end() ? 0 : runMetrics->size();
+        for (qsizetype i = 0; i < metricCount; ++i) {
+            const MetricRecord &m = runMetrics->at(i);
             auto it = row.metrics.find(m.name);
             if (it == row.metrics.end() || sourceRank(m.source) > sourceRank(it->source))
                 row.metrics.insert(m.name, m);
@@ -199,6 +203,8 @@ RunMetricsTable RunMetricsTable::load(RunStore &store, qint64 studyId, HiddenRun
         row.run = std::move(r);
         t.rows.append(std::move(row));
     }
+    if (!runIds.isEmpty())   // a patch: the count is the whole store's
+        t.hiddenCount = int(hiddenIds.size());
     // The store returns runs by id already; kept sorted for find().
     t.metricNames = QStringList(names.begin(), names.end());
     t.metricNames.sort();

@@ -48,9 +48,12 @@ struct RunMetricsTable {
     int hiddenCount = 0;   // hidden runs among those asked for, whether left out or included
 
     // studyId < 0: all runs; 0: runs outside a study; > 0: that study.
+    // `runIds` given: only those runs (a patch after they changed; then
+    // hiddenCount counts every hidden run of the store).
     // Where a metric name has several sources, a user pattern wins over the
     // job output, which wins over GPU samples and accounting.
-    static RunMetricsTable load(RunStore &store, qint64 studyId = -1, HiddenRuns hidden = HiddenRuns::LeaveOut);
+    static RunMetricsTable load(RunStore &store, qint64 studyId = -1, HiddenRuns hidden = HiddenRuns::LeaveOut,
+                                const QList<qint64> &runIds = {});
 
     static QStringList fixedColumns();   // "id", "study", "cluster", ...
     static QString columnTitle(const QString &column, const QString &unit = {});

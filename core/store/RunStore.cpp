@@ -284,6 +284,36 @@ Result<QList<RunRecord>> RunStore::unresolvedRuns(const QString &clusterAlias)
                       {clusterAlias});
 }
 
+Result<QSet<QString>> RunStore::clustersWithWork()
+{
+    QSqlDatabase db;
+    if (auto e = connection(db); !e)
+        return fail(e.error());
+    QSqlQuery q(db);
+    if (auto e =
+            RunStoreSql::exec(q, QStringLiteral("SELECT DISTINCT cluster_alias FROM runs WHERE cluster_alias <> '' "
+                                                "AND ((job_id <> '' AND state NOT IN (%1)) "
+                                                "OR submit_state IN ('uploaded','unknown'))")
+                                     .arg(terminalStateList()));
+        !e)
+        return fail(e.error());
+    QSet<QString> out;
+    while (q.next())
+        out.insert(q.value(0).toString());
+    return out;
+}
+
+Result<qint64> RunStore::newestRunId()
+{
+    QSqlDatabase db;
+    if (auto e = connection(db); !e)
+        return fail(e.error());
+    QSqlQuery q(db);
+    if (auto e = RunStoreSql::exec(q, QStringLiteral("SELECT COALESCE(MAX(id), 0) FROM runs")); !e)
+        return fail(e.error());
+    return q.next() ? q.value(0).toLongLong() : 0;
+}
+
 Result<void> RunStore::setSlurmVersion(qint64 runId, const QString &version)
 {
     QSqlDatabase db;

@@ -88,6 +88,10 @@ public:
     Result<QList<RunRecord>> activeRuns(const QString &clusterAlias);
     // Runs of a cluster in intent/uploaded/unknown (need submit or reconcile).
     Result<QList<RunRecord>> unresolvedRuns(const QString &clusterAlias);
+    // The clusters with runs to poll (a job not final) or to reconcile
+    // (uploaded or unknown): what the window connects to at start.
+    Result<QSet<QString>> clustersWithWork();
+    Result<qint64> newestRunId();   // 0 when there is none
     Result<void> setRemoteDir(qint64 runId, const QString &remoteDir);
     Result<void> setSlurmVersion(qint64 runId, const QString &version);   // "24.11.5"
     Result<void> setSubmitState(qint64 runId, SubmitState state, const QString &rejection = {});
@@ -124,8 +128,9 @@ public:
 
     // The runs table in a fixed few queries in one read transaction: studyId
     // > 0 reads that study's runs with their scripts, otherwise every run
-    // without its script (RunTableRecords).
-    Result<RunTableRecords> tableRecords(qint64 studyId = -1);
+    // without its script (RunTableRecords); `runIds` given: only those (a
+    // patch after they changed).
+    Result<RunTableRecords> tableRecords(qint64 studyId = -1, const QList<qint64> &runIds = {});
     // The Jobs tree in five queries in one read transaction (RunStoreJobs.cpp):
     // every run, or only `runIds` (a patch after they changed), none with its script.
     Result<JobsTreeRecords> jobsRecords(const QList<qint64> &runIds = {});

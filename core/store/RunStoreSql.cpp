@@ -68,12 +68,7 @@ tl::unexpected<Error> RunStoreSql::busy(const QString &path)
 
 tl::unexpected<Error> RunStoreSql::damaged(const QString &path, const QString &why)
 {
-    return fail(ErrorCode::StoreDamaged,
-                QStringLiteral("run store %1 is damaged (%2). ScaleLab stopped reading and writing it, so nothing more "
-                               "is lost. Restore the last backup with `scalelab store restore` (in the window: File "
-                               "\u25b8 Run store \u25b8 Restore backup); the backups are in %3. Or move the file away "
-                               "to start an empty store.")
-                    .arg(path, why, StoreFile::directoryFor(path)));
+    return fail(ErrorCode::StoreDamaged, StoreFile::damageMessage(path, why));
 }
 
 }   // namespace scalelab

@@ -9,7 +9,49 @@
 
 namespace scalelab {
 
-Result<RunTableRecords> RunStore::tableRecords(qint64 studyId)
+namespace {
+
+// " IN (1,2,3)" for the runs asked for. The ids are numbers written by this
+// code, never text from outside.
+QByteArray idList(const QList<qint64> &runIds)
+{
+    QByteArray out = " IN (";
+    for (qsizetype i = 0; i < runIds.size(); ++i)
+        out += (i > 0 ? "," : "") + QByteArray::number(runIds[i]);
+    return out + ')';
+}
+
+// Every metric of the runs read, by run (rows come ordered by run id).
+Result<void> readTableMetrics(QSqlDatabase &db, const QByteArray &joinFilter, const QList<qint64> &binds,
+                              TextPool &pool, RunTableRecords &out)
+{
+    auto metrics = SqliteCursor::prepare(db,
+                                         "SELECT t.run_id, t.name, t.value, t.unit, t.source, t.file, t.line, t.rule,"
+                                         " t.formula FROM metrics t"
+                                             + joinFilter + " ORDER BY t.run_id, t.name, t.source",
+                                         binds);
+    if (!metrics)
+        return fail(metrics.error());
+    out.metrics.reserve(out.runs.size());
+    QList<MetricRecord> *runMetrics = nullptr;
+    qint64 lastRun = 0;
+    return metrics->eachRow([&](const SqliteCursor &m) {
+        const qint64 run = m.integer(0);
+        if (!runMetrics || run != lastRun) {   // rows come by run: one hash lookup per run
+            // Runs mostly have as many metrics as the one before: one allocation, not four.
+            const qsizetype previous = runMetrics ? runMetrics->size() : 0;
+            runMetrics = &out.metrics[run];
+            runMetrics->reserve(previous);
+            lastRun = run;
+        }
+        runMetrics->append(MetricRecord{run, m.pooled(1, pool), m.real(2), m.pooled(3, pool), m.pooled(4, pool),
+                                        m.pooled(5, pool), m.integer(6), m.pooled(7, pool), m.pooled(8, pool)});
+    });
+}
+
+}   // namespace
+
+Result<RunTableRecords> RunStore::tableRecords(qint64 studyId, const QList<qint64> &runIds)
 {
     QSqlDatabase db;
     if (auto e = connection(db); !e)
@@ -26,8 +68,12 @@ Result<RunTableRecords> RunStore::tableRecords(qint64 studyId)
 
     const bool one = studyId > 0;
     const QList<qint64> binds = one ? QList<qint64>{studyId} : QList<qint64>{};
-    const QByteArray runFilter = one ? " WHERE study_id = ?" : "";
-    const QByteArray joinFilter = one ? " JOIN runs r ON r.id = t.run_id WHERE r.study_id = ?" : "";
+    QByteArray runFilter = one ? " WHERE study_id = ?" : "";
+    QByteArray joinFilter = one ? " JOIN runs r ON r.id = t.run_id WHERE r.study_id = ?" : "";
+    if (!runIds.isEmpty()) {   // a patch of a few runs
+        runFilter += (one ? " AND id" : " WHERE id") + idList(runIds);
+        joinFilter += (one ? " AND t.run_id" : " WHERE t.run_id") + idList(runIds);
+    }
     TextPool pool;   // shared by the four reads: runs and accounting name the same partitions
 
     // Scripts (kilobytes each) only for one study's runs; for every run the
@@ -44,25 +90,7 @@ Result<RunTableRecords> RunStore::tableRecords(qint64 studyId)
         !e)
         return fail(e.error());
 
-    auto metrics = SqliteCursor::prepare(db,
-                                         "SELECT t.run_id, t.name, t.value, t.unit, t.source, t.file, t.line, t.rule,"
-                                         " t.formula FROM metrics t"
-                                             + joinFilter + " ORDER BY t.run_id, t.name, t.source",
-                                         binds);
-    if (!metrics)
-        return fail(metrics.error());
-    QList<MetricRecord> *runMetrics = nullptr;
-    qint64 lastRun = 0;
-    if (auto e = metrics->eachRow([&](const SqliteCursor &m) {
-            const qint64 run = m.integer(0);
-            if (!runMetrics || run != lastRun) {   // rows come by run: one hash lookup per run
-                runMetrics = &out.metrics[run];
-                lastRun = run;
-            }
-            runMetrics->append(MetricRecord{run, m.pooled(1, pool), m.real(2), m.pooled(3, pool), m.pooled(4, pool),
-                                            m.pooled(5, pool), m.integer(6), m.pooled(7, pool), m.pooled(8, pool)});
-        });
-        !e)
+    if (auto e = readTableMetrics(db, joinFilter, binds, pool, out); !e)
         return fail(e.error());
 
     QByteArray accountingColumns = RunStoreSql::accountingColumns();
@@ -71,8 +99,10 @@ Result<RunTableRecords> RunStore::tableRecords(qint64 studyId)
         SqliteCursor::prepare(db, "SELECT t.run_id, t." + accountingColumns + " FROM accounting t" + joinFilter, binds);
     if (!accounting)
         return fail(accounting.error());
+    out.accounting.reserve(out.runs.size());   // most finished runs have accounting: no rehash
     if (auto e = accounting->eachRow([&](const SqliteCursor &c) {
-            out.accounting.insert(c.integer(0), RunStoreSql::readAccounting(CursorColumns{c, pool}, 1));
+            // Moved in, not copied: a record is some thirty strings and lists.
+            out.accounting.emplace(c.integer(0), RunStoreSql::readAccounting(CursorColumns{c, pool}, 1));
         });
         !e)
         return fail(e.error());

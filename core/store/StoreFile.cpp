@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/store/StoreFile.h"
 
+#include "core/base/AtomicFile.h"
 #include "core/base/Logging.h"
 #include "core/base/PrivateFiles.h"
 #include "core/store/RunStoreSql.h"
@@ -11,6 +12,8 @@
 #include <QFileInfo>
 
 #include <sqlite3.h>
+
+#include <algorithm>
 
 namespace scalelab {
 
@@ -40,16 +43,74 @@ QString backupName(const QString &dir, const QDateTime &when, const QString &rea
     return QStringLiteral("%1/runs-%2-%3.sqlite").arg(dir, when.toString(QLatin1String(kStampFormat)), reason);
 }
 
-// Copies a file that may be damaged, byte for byte, owner-only.
+// The store file read through an SQLite connection's own handle. This
+// process never opens and closes a descriptor of its own on the store: a
+// close() drops every POSIX lock the process holds on the file, those of its
+// open connections too, and another process could then take the store as
+// its own alone, checkpoint and delete the WAL under them (their reads would
+// stay on the old WAL index for good).
+class RawStoreFile {
+public:
+    Result<void> open(const QString &path)
+    {
+        if (auto e = openConnection(m_c, path, SQLITE_OPEN_READONLY); !e)
+            return e;
+        if (sqlite3_file_control(m_c.db, "main", SQLITE_FCNTL_FILE_POINTER, &m_file) != SQLITE_OK || !m_file
+            || !m_file->pMethods)
+            return fail(ErrorCode::LocalFile, QStringLiteral("cannot read %1").arg(path));
+        return success();
+    }
+    qint64 size() const
+    {
+        sqlite3_int64 bytes = 0;
+        return m_file->pMethods->xFileSize(m_file, &bytes) == SQLITE_OK ? qint64(bytes) : -1;
+    }
+    // Up to `length` bytes from `offset` (fewer at the end of the file).
+    QByteArray read(qint64 offset, qint64 length) const
+    {
+        const qint64 n = std::max<qint64>(0, std::min(length, size() - offset));
+        QByteArray out(n, Qt::Uninitialized);
+        if (n > 0 && m_file->pMethods->xRead(m_file, out.data(), int(n), offset) != SQLITE_OK)
+            return {};
+        return out;
+    }
+
+private:
+    Connection m_c;
+    sqlite3_file *m_file = nullptr;
+};
+
+// Copies a store that may be damaged, byte for byte, owner-only (read
+// through SQLite, see RawStoreFile). Its -wal holds no locks: copied as a file.
 Result<void> copyRaw(const QString &from, const QString &to)
 {
-    QFile::remove(to);
-    if (!QFile::copy(from, to))
+    const auto cannot = [&from, &to] {
         return fail(ErrorCode::LocalFile, QStringLiteral("cannot copy %1 to %2; free some space there or move the "
                                                          "file away by hand")
                                               .arg(from, to));
-    QFile::setPermissions(to, QFile::ReadOwner | QFile::WriteOwner);
-    return success();
+    };
+    QFile::remove(to);
+    if (from.endsWith(QLatin1String("-wal"))) {
+        if (!QFile::copy(from, to))
+            return cannot();
+        QFile::setPermissions(to, QFile::ReadOwner | QFile::WriteOwner);
+        return success();
+    }
+    RawStoreFile in;
+    if (auto e = in.open(from); !e)
+        return e;
+    if (const auto made = PrivateFiles::makeFile(to); !made)
+        return fail(ErrorCode::LocalFile, made.errorText());
+    AtomicFile out(to);
+    if (auto e = out.open(); !e)
+        return e;
+    constexpr qint64 kChunk = 1 << 20;
+    for (qint64 at = 0, size = in.size(); at < size; at += kChunk) {
+        const QByteArray bytes = in.read(at, kChunk);
+        if (bytes.isEmpty() || out.device()->write(bytes) != bytes.size())
+            return cannot();
+    }
+    return out.commit();
 }
 
 }   // namespace
@@ -59,14 +120,44 @@ QString StoreFile::directoryFor(const QString &dbPath)
     return QFileInfo(dbPath).absolutePath() + QStringLiteral("/backups");
 }
 
+QString StoreFile::plainDamage(const QString &why)
+{
+    // shapeProblem's own sentences are plain already.
+    for (const char *plain : {"it ", "its ", "cannot be read"})
+        if (why.startsWith(QLatin1String(plain)))
+            return why;
+    if (why.contains(QLatin1String("not a database"), Qt::CaseInsensitive))
+        return QStringLiteral("it is not a run store: its first bytes are not an SQLite database's");
+    // "database disk image is malformed", quick_check's "*** in database main *** Page 7: …"
+    return QStringLiteral("parts of the file cannot be read back (it was cut short or overwritten)");
+}
+
+QString StoreFile::damageMessage(const QString &dbPath, const QString &why)
+{
+    const QString head = QStringLiteral("The run store %1 is damaged: %2. ScaleLab stopped reading and writing it, "
+                                        "so nothing more is lost.")
+                             .arg(dbPath, plainDamage(why));
+    const QList<Backup> all = backups(dbPath);
+    if (all.isEmpty())
+        return head
+               + QStringLiteral(" There is no backup of it yet: move the file away to start an empty store "
+                                "(its runs are lost), or put back a copy you have with "
+                                "`scalelab store restore FILE`.");
+    return head
+           + QStringLiteral(" Put the last backup back (%1, made %2 UTC) with File \u25b8 Run store \u25b8 "
+                            "Restore last backup or `scalelab store restore`; the damaged file is kept beside it.")
+                 .arg(all.front().path, all.front().made.toString(QStringLiteral("yyyy-MM-dd HH:mm")));
+}
+
 QString StoreFile::shapeProblem(const QString &dbPath)
 {
-    QFile f(dbPath);
-    if (!f.exists() || f.size() == 0)
+    const QFileInfo info(dbPath);
+    if (!info.exists() || info.size() == 0)
         return {};   // a store not created yet
-    if (!f.open(QIODevice::ReadOnly))
-        return QStringLiteral("cannot be read: %1").arg(f.errorString());
-    const QByteArray header = f.read(100);
+    RawStoreFile f;   // never a descriptor of our own on the store (see RawStoreFile)
+    if (auto e = f.open(dbPath); !e)
+        return QStringLiteral("cannot be read: %1").arg(e.error().message);
+    const QByteArray header = f.read(0, 100);
     if (header.size() < 100 || !header.startsWith(QByteArrayLiteral("SQLite format 3\0")))
         return QStringLiteral("it is not an SQLite database (its first bytes are not SQLite's)");
     // Bytes 16-17: the page size, big-endian; 1 stands for 65536.
@@ -219,34 +310,64 @@ Result<StoreFile::Restored> StoreFile::restore(const QString &dbPath, const QStr
             if (auto e = copyRaw(dbPath + QStringLiteral("-wal"), out.keptAs + QStringLiteral("-wal")); !e)
                 return fail(e.error());
     }
-    const Result<QString> current = check(dbPath);
-    const bool sound = current.ok() && current->isEmpty() && exists;
-    if (sound) {
-        // Written through SQLite: other connections (another window) see the restored runs.
-        if (auto e = copyDatabase(backupPath, dbPath); !e)
-            return fail(e.error());
-    } else {
+    if (auto e = writeInPlace(dbPath, backupPath); !e) {
+        // Only when SQLite cannot write the file at all: another process's
+        // open connection keeps the old file, so it is named in the log.
+        qCWarning(lcStore).noquote()
+            << QStringLiteral("restoring %1 in place failed (%2): replacing the file").arg(dbPath, e.error().message);
         out.replacedFile = true;
-        const QString part = dbPath + QStringLiteral(".restoring");
-        QFile::remove(part);
-        if (const auto made = PrivateFiles::makeFile(part); !made)
-            return fail(ErrorCode::LocalFile, QStringLiteral("cannot restore the run store: %1").arg(made.errorText()));
-        if (auto e = copyDatabase(backupPath, part); !e) {
-            QFile::remove(part);
-            return fail(e.error());
-        }
-        // The damaged file's journal belongs to it alone: it must not be replayed into the copy.
-        QFile::remove(dbPath + QStringLiteral("-wal"));
-        QFile::remove(dbPath + QStringLiteral("-shm"));
-        QFile::remove(dbPath);
-        if (!QFile::rename(part, dbPath))
-            return fail(
-                ErrorCode::LocalFile,
-                QStringLiteral("cannot put the restored store in place: rename %1 to %2 by hand").arg(part, dbPath));
+        if (auto r = replaceFile(dbPath, backupPath); !r)
+            return fail(r.error());
     }
     StoreHealth::restored(dbPath);
     qCInfo(lcStore).noquote() << QStringLiteral("restored %1 from %2").arg(dbPath, backupPath);
     return out;
+}
+
+Result<void> StoreFile::writeInPlace(const QString &dbPath, const QString &backupPath)
+{
+    if (!QFileInfo(dbPath).exists() || QFileInfo(dbPath).size() == 0) {
+        if (const auto made = PrivateFiles::makeFile(dbPath); !made)
+            return fail(ErrorCode::LocalFile, QStringLiteral("cannot restore the run store: %1").arg(made.errorText()));
+        return copyDatabase(backupPath, dbPath);
+    }
+    const Result<QString> current = check(dbPath);
+    if (!current.ok() || !current->isEmpty()) {
+        // A damaged file is first emptied through SQLite (its reset of a
+        // database, then VACUUM): the same file under SQLite's locks, so the
+        // copy below reaches every connection, in this process or another.
+        Connection c;
+        if (auto e = openConnection(c, dbPath, SQLITE_OPEN_READWRITE); !e)
+            return e;
+        sqlite3_db_config(c.db, SQLITE_DBCONFIG_RESET_DATABASE, 1, nullptr);
+        const int rc = sqlite3_exec(c.db, "VACUUM", nullptr, nullptr, nullptr);
+        sqlite3_db_config(c.db, SQLITE_DBCONFIG_RESET_DATABASE, 0, nullptr);
+        if (rc != SQLITE_OK)
+            return RunStoreSql::sqliteError(c.db, rc, QStringLiteral("emptying the damaged store"), c.message());
+    }
+    // Written through SQLite: other connections (another window) see the restored runs.
+    return copyDatabase(backupPath, dbPath);
+}
+
+Result<void> StoreFile::replaceFile(const QString &dbPath, const QString &backupPath)
+{
+    const QString part = dbPath + QStringLiteral(".restoring");
+    QFile::remove(part);
+    if (const auto made = PrivateFiles::makeFile(part); !made)
+        return fail(ErrorCode::LocalFile, QStringLiteral("cannot restore the run store: %1").arg(made.errorText()));
+    if (auto e = copyDatabase(backupPath, part); !e) {
+        QFile::remove(part);
+        return e;
+    }
+    // The damaged file's journal belongs to it alone: it must not be replayed into the copy.
+    QFile::remove(dbPath + QStringLiteral("-wal"));
+    QFile::remove(dbPath + QStringLiteral("-shm"));
+    QFile::remove(dbPath);
+    if (!QFile::rename(part, dbPath))
+        return fail(
+            ErrorCode::LocalFile,
+            QStringLiteral("cannot put the restored store in place: rename %1 to %2 by hand").arg(part, dbPath));
+    return success();
 }
 
 }   // namespace scalelab

@@ -3,6 +3,7 @@
 
 #include "core/base/Logging.h"
 
+#include <QDateTime>
 #include <QFileInfo>
 #include <QHash>
 #include <QMutex>
@@ -11,7 +12,9 @@ namespace scalelab {
 
 namespace {
 
-using Entry = StoreHealth::State;
+struct Entry : StoreHealth::State {
+    QString stampAtDamage;   // StoreHealth::fileStamp when the damage was found
+};
 
 QMutex &mutex()
 {
@@ -41,16 +44,14 @@ void StoreHealth::markDamaged(const QString &path, const QString &why)
     Entry &e = entries()[k];
     if (!e.damage) {
         e.damage = why;
+        e.stampAtDamage = fileStamp(k);
         qCWarning(lcStore).noquote() << QStringLiteral("%1 is damaged (%2): no more writes").arg(k, why);
     }
 }
 
 std::optional<QString> StoreHealth::damage(const QString &path)
 {
-    const QString k = key(path);
-    QMutexLocker lock(&mutex());
-    const auto it = entries().constFind(k);
-    return it == entries().constEnd() ? std::nullopt : it->damage;
+    return state(path).damage;
 }
 
 void StoreHealth::restored(const QString &path)
@@ -73,7 +74,30 @@ StoreHealth::State StoreHealth::state(const QString &path)
 {
     const QString k = key(path);
     QMutexLocker lock(&mutex());
-    return entries().value(k);
+    const auto it = entries().find(k);
+    if (it == entries().end())
+        return {};
+    if (it->damage && fileStamp(k) != it->stampAtDamage) {
+        qCInfo(lcStore).noquote() << QStringLiteral("%1 changed on disk since it was found damaged (a restore?): "
+                                                    "checking it again")
+                                         .arg(k);
+        it->damage.reset();
+        ++it->generation;
+    }
+    return *it;
+}
+
+QString StoreHealth::fileStamp(const QString &path)
+{
+    QString stamp;
+    for (const QString &file : {path, path + QStringLiteral("-wal")}) {
+        const QFileInfo info(file);
+        stamp += QStringLiteral("%1:%2:%3;")
+                     .arg(info.exists() ? info.size() : -1)
+                     .arg(info.lastModified().toMSecsSinceEpoch())
+                     .arg(info.metadataChangeTime().toMSecsSinceEpoch());
+    }
+    return stamp;
 }
 
 }   // namespace scalelab

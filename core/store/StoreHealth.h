@@ -12,6 +12,9 @@ namespace scalelab {
 // statement) and how often it was replaced by a restore. Process-wide, so
 // that every RunStore on the file (the window's, the cluster workers') stops
 // writing at once, and every connection opened before a restore is reopened.
+// A restore by another process (`scalelab store restore` beside an open
+// window) writes the file: a damage whose file changed on disk since it was
+// found is forgotten, so the next open checks the file again.
 class StoreHealth {
 public:
     // `path` as given or as SQLite names it: both are made absolute.
@@ -26,6 +29,10 @@ public:
     };
     static State state(const QString &path);   // both at once
     static QString key(const QString &path);
+
+private:
+    // Sizes and change times of the file and its -wal: what any write moves.
+    static QString fileStamp(const QString &path);
 };
 
 }   // namespace scalelab

@@ -1,11 +1,17 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The runs table's order: by run id (the store's own order, not sorted again),
 // by number (ties keep their order both ways), runs without the value last,
-// text without regard to case; and a run found by id in any order.
+// text without regard to case; a run found by id in any order; and a patch
+// of a few changed runs (their rows changed in place, new runs inserted at
+// the end, a run that moves or leaves rearranging the rows), checked by
+// QAbstractItemModelTester.
 #include "ui/results/RunsTableModel.h"
 
 #include <QAbstractItemModelTester>
+#include <QSignalSpy>
 #include <QTest>
+
+#include <algorithm>
 
 using namespace scalelab;
 
@@ -18,6 +24,9 @@ private Q_SLOTS:
     void textIgnoresCase();
     void runFoundInAnyOrder();
     void everyChangeKeepsTheModelSound();
+    void patchChangesRowsInPlace();
+    void patchInsertsNewRunsAtTheEnd();
+    void patchRearrangesWhenARunMovesOrLeaves();
 };
 
 namespace {
@@ -40,6 +49,16 @@ RunMetricsTable sampleTable()
                                             QStringLiteral("stdout")});
         t.rows << row;
     }
+    t.metricNames = {QStringLiteral("samples_per_s")};
+    return t;
+}
+
+// A patch as RunMetricsTable::load gives it for `rows` (sorted by id).
+RunMetricsTable patchOf(QList<RunMetricsRow> rows)
+{
+    RunMetricsTable t;
+    std::sort(rows.begin(), rows.end(), [](const auto &a, const auto &b) { return a.run.id < b.run.id; });
+    t.rows = rows;
     t.metricNames = {QStringLiteral("samples_per_s")};
     return t;
 }
@@ -144,6 +163,75 @@ void TstRunsTableModel::everyChangeKeepsTheModelSound()
     QCOMPARE(order(m).last(), 5);   // the run without the value
     m.setTable(RunMetricsTable(), m.columns());   // all gone
     QCOMPARE(m.rowCount(), 0);
+}
+
+void TstRunsTableModel::patchChangesRowsInPlace()
+{
+    RunsTableModel m;
+    QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    m.setTable(sampleTable());
+    QSignalSpy resets(&m, &QAbstractItemModel::modelReset);
+    QSignalSpy changed(&m, &QAbstractItemModel::dataChanged);
+    RunMetricsRow run3 = sampleTable().rows[2];
+    run3.run.state = JobState::Completed;
+    run3.metrics[QStringLiteral("samples_per_s")].value = 7.5;
+    m.patchRows(patchOf({run3}), {3});
+    QCOMPARE(resets.size(), 0);
+    QCOMPARE(changed.size(), 1);
+    QCOMPARE(changed.first().at(0).toModelIndex(), m.indexOfRun(3));
+    QCOMPARE(changed.first().at(1).toModelIndex(), m.indexOfRun(3, m.columnCount() - 1));
+    QCOMPARE(m.indexOfRun(3, columnOf(m, QStringLiteral("samples_per_s"))).data().toString(), QStringLiteral("7.5"));
+    QCOMPARE(order(m), (QList<qint64>{1, 2, 3, 4, 5}));
+    // Grouped by cluster: a change inside its group stays in place too.
+    m.setGroupBy(RunsTableModel::GroupBy::Cluster);
+    resets.clear();
+    run3.metrics[QStringLiteral("samples_per_s")].value = 8.0;
+    m.patchRows(patchOf({run3}), {3});
+    QCOMPARE(resets.size(), 0);
+    QCOMPARE(m.indexOfRun(3, columnOf(m, QStringLiteral("samples_per_s"))).data().toString(), QStringLiteral("8"));
+}
+
+void TstRunsTableModel::patchInsertsNewRunsAtTheEnd()
+{
+    RunsTableModel m;
+    QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    m.setTable(sampleTable());
+    QSignalSpy resets(&m, &QAbstractItemModel::modelReset);
+    QSignalSpy inserted(&m, &QAbstractItemModel::rowsInserted);
+    RunMetricsRow run7, run6;
+    run7.run.id = 7;
+    run6.run.id = 6;
+    run6.run.clusterAlias = QStringLiteral("delta");
+    m.patchRows(patchOf({run7, run6}), {7, 6});
+    QCOMPARE(resets.size(), 0);
+    QCOMPARE(inserted.size(), 1);
+    QCOMPARE(order(m), (QList<qint64>{1, 2, 3, 4, 5, 6, 7}));
+    QVERIFY(m.table().find(6) && m.table().find(7));
+    QCOMPARE(m.indexOfRun(6, columnOf(m, QStringLiteral("cluster"))).data().toString(), QStringLiteral("delta"));
+}
+
+void TstRunsTableModel::patchRearrangesWhenARunMovesOrLeaves()
+{
+    RunsTableModel m;
+    QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    m.setTable(sampleTable());
+    m.sort(columnOf(m, QStringLiteral("samples_per_s")), Qt::AscendingOrder);
+    QCOMPARE(order(m), (QList<qint64>{3, 1, 4, 2, 5}));
+    // Run 3 gets faster than the others: it moves to the end of the numbers.
+    RunMetricsRow run3 = sampleTable().rows[2];
+    run3.metrics[QStringLiteral("samples_per_s")].value = 50;
+    m.patchRows(patchOf({run3}), {3});
+    QCOMPARE(order(m), (QList<qint64>{1, 4, 3, 2, 5}));
+    // Run 4 is gone (deleted, or hidden while hidden runs are left out).
+    m.patchRows(patchOf({}), {4});
+    QCOMPARE(order(m), (QList<qint64>{1, 3, 2, 5}));
+    QVERIFY(!m.table().find(4));
+    QVERIFY(!m.indexOfRun(4).isValid());
+    // A run in the middle of the ids comes back (shown again).
+    m.sort(columnOf(m, QStringLiteral("id")), Qt::AscendingOrder);
+    m.patchRows(patchOf({sampleTable().rows[3]}), {4});
+    QCOMPARE(order(m), (QList<qint64>{1, 2, 3, 4, 5}));
+    QCOMPARE(m.table().rows.size(), 5);
 }
 
 QTEST_MAIN(TstRunsTableModel)

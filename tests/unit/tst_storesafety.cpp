@@ -2,12 +2,14 @@
 // The run store when another program holds it or its file is damaged: reads
 // never wait for a writer, a busy store says who holds it, a damaged file is
 // neither read nor written (truncated and corrupted at many offsets), and
-// backups (before a migration, by hand) bring every run back.
+// backups (before a migration, by hand) bring every run back, also to a store
+// open in another process while `scalelab store restore` runs.
 #include "core/store/RunStore.h"
 #include "core/store/RunStoreSql.h"
 #include "core/store/StoreFile.h"
 
 #include <QFile>
+#include <QProcess>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QTemporaryDir>
@@ -93,6 +95,7 @@ private Q_SLOTS:
     void damageAtManyOffsetsIsNeverReadOrWritten();
     void corruptionFoundLaterStopsWrites();
     void backupAndRestoreBringBackEveryRun();
+    void restoreByAnotherProcessReachesAnOpenStore();
 
 private:
     // A store in `dir` with `n` runs, every connection closed (the WAL checkpointed away).
@@ -292,6 +295,54 @@ void TestStoreSafety::backupAndRestoreBringBackEveryRun()
     // A daily one is due only after a day.
     QVERIFY(!StoreFile::dailyDue(path));
     QVERIFY(StoreFile::dailyDue(path, QDateTime::currentDateTimeUtc().addDays(1).addSecs(60)));
+}
+
+namespace {
+
+// `scalelab store restore BACKUP` in a process of its own (a terminal beside an open window).
+QString restoreInAnotherProcess(const QString &dataDir, const QString &backup)
+{
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("SCALELAB_DATA_DIR"), dataDir);
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(SCALELAB_BINARY), {QStringLiteral("store"), QStringLiteral("restore"), backup});
+    if (!p.waitForFinished(60000) || p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0)
+        return QStringLiteral("exit %1: %2").arg(p.exitCode()).arg(QString::fromUtf8(p.readAllStandardError()));
+    return {};
+}
+
+}   // namespace
+
+void TestStoreSafety::restoreByAnotherProcessReachesAnOpenStore()
+{
+    QTemporaryDir dir;
+    const QList<qint64> first = fill(dir.path(), 3);
+    RunStore store(dir.path());
+    const QString path = store.databasePath();
+    const auto b = StoreFile::backup(path, QStringLiteral("manual"));
+    QVERIFY2(b.ok(), qPrintable(b.errorText()));
+    QVERIFY(store.createRun(newRun(7)).ok());
+    QCOMPARE(store.runs()->size(), 4);
+    // A sound store, this connection open: it reads the restored runs.
+    QCOMPARE(restoreInAnotherProcess(dir.path(), b->path), QString());
+    QCOMPARE(idsOf(store.runs().value()), first);
+
+    // A store this process found damaged: after the other process's restore
+    // it is read again (not refused for ever, not the old file).
+    QVERIFY(store.createRun(newRun(8)).ok());
+    store.closeThreadConnection();
+    QByteArray bytes = readAll(path);
+    for (qint64 p = 1; p < bytes.size() / 4096; ++p)
+        bytes.replace(p * 4096, 8, QByteArray(8, '\xff'));
+    writeAll(path, bytes);
+    QVERIFY(store.runs().failedWith(ErrorCode::StoreDamaged));
+    QVERIFY(store.runs().failedWith(ErrorCode::StoreDamaged));   // still, nothing changed
+    QCOMPARE(restoreInAnotherProcess(dir.path(), b->path), QString());
+    const auto runs = store.runs();
+    QVERIFY2(runs.ok(), qPrintable(runs.errorText()));
+    QCOMPARE(idsOf(*runs), first);
+    QVERIFY(store.createRun(newRun(9)).ok());   // and written again
 }
 
 QTEST_GUILESS_MAIN(TestStoreSafety)

@@ -4,6 +4,7 @@
 #include "ui/common/AppServices.h"
 #include "ui/common/AppSettings.h"
 #include "ui/common/BackgroundPool.h"
+#include "ui/common/StoreTaskQueue.h"
 #include "core/ssh/ClusterConnection.h"
 #include "ui/cluster/GuiSshCallbacks.h"
 #include "core/base/Logging.h"
@@ -210,19 +211,16 @@ void ClusterManager::schedulePoll(Cluster &c, int delayMs)
 
 void ClusterManager::scheduleClustersWithWork(int delayMs)
 {
-    const auto runs = m_services.store().runs();
-    if (!runs.ok())
-        return;
-    QSet<QString> aliases;
-    for (const RunRecord &r : runs.value()) {
-        if (r.clusterAlias.isEmpty())
-            continue;
-        const bool unresolved = r.submitState == SubmitState::Uploaded || r.submitState == SubmitState::Unknown;
-        if ((r.hasJob() && !r.isTerminal()) || unresolved)
-            aliases.insert(r.clusterAlias);
-    }
-    for (const QString &alias : aliases)
-        schedulePoll(cluster(alias), delayMs);
+    m_services.storeTasks().run(
+        this, [](RunStore &store) { return store.clustersWithWork(); },
+        [this, delayMs](const Result<QSet<QString>> &aliases) {
+            if (!aliases) {
+                qCWarning(lcUi).noquote() << QStringLiteral("clusters with work: %1").arg(aliases.errorText());
+                return;
+            }
+            for (const QString &alias : *aliases)
+                schedulePoll(cluster(alias), delayMs);
+        });
 }
 
 void ClusterManager::ingestMissedRuns()
@@ -268,12 +266,19 @@ void ClusterManager::watchOutput(qint64 runId)
     m_watched = runId;
     if (runId <= 0)
         return;
-    const auto run = m_services.store().run(runId);
-    // Finished runs had their outputs fetched at the end: looking at one
-    // must not open a connection (or ask for a login).
-    if (!run.ok() || !run.value().hasJob() || run.value().isTerminal() || run.value().clusterAlias.isEmpty())
-        return;
-    Cluster &c = cluster(run.value().clusterAlias);
+    m_services.storeTasks().run(
+        this, [runId](RunStore &store) { return store.run(runId); },
+        [this, runId](const Result<RunRecord> &run) {
+            // Finished runs had their outputs fetched at the end: looking at
+            // one must not open a connection (or ask for a login).
+            if (m_watched != runId || !run.ok() || !run->hasJob() || run->isTerminal() || run->clusterAlias.isEmpty())
+                return;
+            tailOutput(cluster(run->clusterAlias), runId);
+        });
+}
+
+void ClusterManager::tailOutput(Cluster &c, qint64 runId)
+{
     if (c.waitingForUser)
         return;
     const qint64 maxBytes = AppSettings::tailBytes();
@@ -300,24 +305,30 @@ void ClusterManager::poll(const QString &alias)
     const qint64 watched = m_watched;
     const qint64 tailBytes = AppSettings::tailBytes();
     const qint64 fetchBytes = AppSettings::fetchBytes();
-    enqueue(c,
-            [store = m_workerStore, alias, watched, tailBytes, fetchBytes, self = QPointer(this)](RemoteExecutor &ex) {
-                SlurmClient client(ex, *store, alias);
-                RunLifecycle lifecycle(client, *store);
-                // Finished runs are fetched and ingested here, on the worker, whether
-                // or not Results is ever opened.
-                const PollCycleReport rep = lifecycle.pollCycle({watched, tailBytes, fetchBytes});
-                QMetaObject::invokeMethod(
-                    self,
-                    [self, alias, rep] {
-                        if (self)
-                            self->onPollDone(alias, rep);
-                    },
-                    Qt::QueuedConnection);
-            });
+    const QList<qint64> settling = m_settling.keys();
+    enqueue(c, [store = m_workerStore, alias, watched, tailBytes, fetchBytes, settling,
+                self = QPointer(this)](RemoteExecutor &ex) {
+        SlurmClient client(ex, *store, alias);
+        RunLifecycle lifecycle(client, *store);
+        // Finished runs are fetched and ingested here, on the worker, whether
+        // or not Results is ever opened.
+        const PollCycleReport rep = lifecycle.pollCycle({watched, tailBytes, fetchBytes});
+        // What the GUI thread says about them, read here too.
+        QHash<qint64, RunRecord> runs;
+        for (qint64 id : rep.finalRuns + settling)
+            if (const auto run = store->run(id); run.ok())
+                runs.insert(id, *run);
+        QMetaObject::invokeMethod(
+            self,
+            [self, alias, rep, runs] {
+                if (self)
+                    self->onPollDone(alias, rep, runs);
+            },
+            Qt::QueuedConnection);
+    });
 }
 
-void ClusterManager::onPollDone(const QString &alias, const PollCycleReport &rep)
+void ClusterManager::onPollDone(const QString &alias, const PollCycleReport &rep, const QHash<qint64, RunRecord> &runs)
 {
     if (!rep.finalRuns.isEmpty())
         qCInfo(lcUi).noquote() << QStringLiteral(
@@ -347,25 +358,38 @@ void ClusterManager::onPollDone(const QString &alias, const PollCycleReport &rep
             changed << id;
     if (!changed.isEmpty())
         Q_EMIT m_services.runsChanged(changed);
-    for (qint64 id : rep.finalRuns) {
-        const auto run = m_services.store().run(id);
-        const QString state = run.ok() ? SlurmJobState::displayName(run.value().state) : tr("finished");
-        Q_EMIT runFinished(id, run.ok() ? SlurmJobState::id(run.value().state) : QString());
-        if (id == m_watched)
-            Q_EMIT outputUpdated(id);
-        notify(tr("Run %1 %2").arg(id).arg(state.toLower()),
-               tr("Job %1 on %2 ended: %3").arg(run.ok() ? run.value().jobId : QString(), alias, state));
-    }
+    announceFinished(alias, rep.finalRuns, runs);
     if (!rep.fetchErrors.isEmpty())
         Q_EMIT clusterMessage(alias, tr("fetching outputs: %1").arg(rep.fetchErrors.join(QLatin1String("; "))));
     if (!rep.ingestErrors.isEmpty())
         Q_EMIT clusterMessage(alias, tr("reading metrics: %1").arg(rep.ingestErrors.join(QLatin1String("; "))));
     if (rep.tailChanged)
         Q_EMIT outputUpdated(rep.tailRun);
-    int delayMs = c.scheduler.nextDelaySeconds() * 1000;
+    const int delayMs = settlingDelayMs(alias, runs, c.scheduler.nextDelaySeconds() * 1000);
+    if (rep.moreActive)
+        schedulePoll(c, delayMs);
+}
+
+void ClusterManager::announceFinished(const QString &alias, const QList<qint64> &finalRuns,
+                                      const QHash<qint64, RunRecord> &runs)
+{
+    for (qint64 id : finalRuns) {
+        const auto run = runs.constFind(id);
+        const bool known = run != runs.constEnd();
+        const QString state = known ? SlurmJobState::displayName(run->state) : tr("finished");
+        Q_EMIT runFinished(id, known ? SlurmJobState::id(run->state) : QString());
+        if (id == m_watched)
+            Q_EMIT outputUpdated(id);
+        notify(tr("Run %1 %2").arg(id).arg(state.toLower()),
+               tr("Job %1 on %2 ended: %3").arg(known ? run->jobId : QString(), alias, state));
+    }
+}
+
+int ClusterManager::settlingDelayMs(const QString &alias, const QHash<qint64, RunRecord> &runs, int delayMs)
+{
     for (auto it = m_settling.begin(); it != m_settling.end();) {
-        const auto run = m_services.store().run(it.key());
-        if (!run.ok() || run->clusterAlias != alias) {
+        const auto run = runs.constFind(it.key());
+        if (run == runs.constEnd() || run->clusterAlias != alias) {
             ++it;
             continue;
         }
@@ -377,8 +401,7 @@ void ClusterManager::onPollDone(const QString &alias, const PollCycleReport &rep
         delayMs = std::min(delayMs, *followUp);
         ++it;
     }
-    if (rep.moreActive)
-        schedulePoll(c, delayMs);
+    return delayMs;
 }
 
 void ClusterManager::notify(const QString &title, const QString &text)

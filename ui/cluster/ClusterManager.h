@@ -34,7 +34,9 @@ class RunStore;
 // SSH session) per SSH alias, started on first use; every SlurmClient call
 // runs as a task on that thread with its own RunStore connection, and posts
 // its result back (queued) to this object on the GUI thread. Nothing here
-// blocks the GUI thread, except stopping the workers when it is destroyed.
+// blocks the GUI thread, except stopping the workers when it is destroyed:
+// its own store calls (storing a batch, the runs to poll or reconcile, a
+// run's record) go through AppServices::storeTasks().
 //
 // Clusters are named by their SSH alias, which is also what the run store
 // keeps per run (RunRecord::clusterAlias): the alias of a profile comes from
@@ -92,14 +94,23 @@ private:
     Cluster &cluster(const QString &alias);
     ClusterConnection *connection(Cluster &c);
     void enqueue(Cluster &c, std::function<void(RemoteExecutor &)> task);
+    // Reads the newest run id (on the store queue), then settles on the
+    // worker the unresolved submissions up to it.
     void enqueueReconcile(Cluster &c);
+    void sendReconcile(Cluster &c, qint64 newestRunId);
+    void onBatchStored(const Result<QList<RunRecord>> &stored, const QString &studyName, StudyOrder order);
     void onConnectionState(const QString &alias, int state, const QString &message);
     void onTaskFinished(const QString &alias);
     void stopConnection(Cluster &c);
 
     void schedulePoll(Cluster &c, int delayMs);
     void poll(const QString &alias);
-    void onPollDone(const QString &alias, const PollCycleReport &report);
+    void onPollDone(const QString &alias, const PollCycleReport &report, const QHash<qint64, RunRecord> &runs);
+    void announceFinished(const QString &alias, const QList<qint64> &finalRuns, const QHash<qint64, RunRecord> &runs);
+    // The next poll's delay, sooner while a run just submitted or cancelled settles.
+    int settlingDelayMs(const QString &alias, const QHash<qint64, RunRecord> &runs, int delayMs);
+    void tailOutput(Cluster &c, qint64 runId);
+    void cancelJob(const QString &alias, qint64 runId);
     void onReconcileDone(const QString &alias, const QStringList &messages, const QList<qint64> &changed);
     void onSubmitDone(const QString &alias, const QList<SentRun> &outcomes);
     void notify(const QString &title, const QString &text);

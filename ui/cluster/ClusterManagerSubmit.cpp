@@ -3,6 +3,7 @@
 #include "ui/cluster/ClusterManager.h"
 
 #include "ui/common/AppServices.h"
+#include "ui/common/StoreTaskQueue.h"
 #include "core/ssh/ClusterConnection.h"
 #include "core/model/JobSpecJson.h"
 #include "core/model/LaunchGeometry.h"
@@ -98,23 +99,41 @@ void ClusterManager::submit(const QList<JobSpec> &specs, const QString &studyNam
     for (const SubmitRequest &r : std::as_const(requests))
         connection(cluster(r.alias));
 
-    // The intent of every run is stored (one transaction) before anything is
-    // sent (exactly-once protocol); a store failure sends nothing.
-    const auto stored = RunLifecycle::storeBatch(m_services.store(), requests, studyName);
+    // The intent of every run is stored (one transaction, on the store
+    // queue after the reconciles just asked for) before anything is sent
+    // (exactly-once protocol); a store failure sends nothing. The profiles
+    // go as copies: the registry may be reloaded meanwhile.
+    auto profiles = std::make_shared<QList<ClusterProfile>>();
+    for (const SubmitRequest &r : std::as_const(requests))
+        *profiles << (r.profile ? *r.profile : ClusterProfile{});
+    m_services.storeTasks().run(
+        this,
+        [requests, profiles, studyName](RunStore &store) mutable {
+            for (qsizetype i = 0; i < requests.size(); ++i)
+                requests[i].profile = &profiles->at(i);
+            return RunLifecycle::storeBatch(store, requests, studyName);
+        },
+        [this, studyName, runOrder](const Result<QList<RunRecord>> &stored) {
+            onBatchStored(stored, studyName, runOrder);
+        });
+}
+
+void ClusterManager::onBatchStored(const Result<QList<RunRecord>> &stored, const QString &studyName,
+                                   StudyOrder runOrder)
+{
     if (!stored) {
         Q_EMIT submitFinished(tr("Cannot store the runs, nothing was sent: %1").arg(stored.error().message), false);
         return;
     }
     QHash<QString, QList<qint64>> byAlias;
     QStringList order;
+    QList<qint64> storedIds;
     for (const RunRecord &run : *stored) {
         if (!byAlias.contains(run.clusterAlias))
             order << run.clusterAlias;
         byAlias[run.clusterAlias] << run.id;
-    }
-    QList<qint64> storedIds;
-    for (const RunRecord &run : *stored)
         storedIds << run.id;
+    }
     Q_EMIT m_services.runsChanged(storedIds);
     qCInfo(lcUi).noquote() << QStringLiteral("submit: %1 run(s) stored%2, sending")
                                   .arg(stored->size())
@@ -194,36 +213,61 @@ void ClusterManager::onSubmitDone(const QString &alias, const QList<SentRun> &ou
 
 void ClusterManager::enqueueReconcile(Cluster &c)
 {
-    // Runs created from now on are submitted by their own tasks; only older
-    // unresolved ones are settled here.
-    qint64 newest = 0;
-    if (const auto runs = m_services.store().runs(); runs.ok())
-        for (const RunRecord &r : runs.value())
-            newest = std::max(newest, r.id);
     if (!c.connection)
         return;   // connection() enqueues this itself when it starts one
+    // Runs created from now on are submitted by their own tasks; only older
+    // unresolved ones are settled here. The store queue reads the newest id
+    // before any batch asked for later is stored.
+    const QString alias = c.alias;
+    const QPointer<ClusterConnection> asked = c.connection;
+    m_services.storeTasks().run(
+        this, [](RunStore &store) { return store.newestRunId(); },
+        [this, alias, asked](const Result<qint64> &newest) {
+            Cluster &cl = cluster(alias);
+            if (!asked || cl.connection != asked)
+                return;   // that connection went; a new one reconciles by itself
+            if (!newest) {
+                Q_EMIT clusterMessage(alias, tr("unresolved submissions not checked: %1").arg(newest.errorText()));
+                return;
+            }
+            sendReconcile(cl, *newest);
+        });
+}
+
+namespace {
+
+QStringList reconcileMessages(const ReconcileReport &report)
+{
+    QStringList messages;
+    using K = ReconcileOutcome::Kind;
+    for (const ReconciledRun &r : report.runs) {
+        if (r.resubmit)
+            messages << (r.resubmit->kind == SubmitOutcome::Kind::Submitted
+                             ? QObject::tr("run %1 had not reached Slurm; submitted now as job %2")
+                                   .arg(r.runId)
+                                   .arg(r.resubmit->jobId)
+                             : QObject::tr("run %1 had not reached Slurm; submitting it failed: %2")
+                                   .arg(r.runId)
+                                   .arg(r.resubmit->message));
+        else if (r.outcome.kind == K::Found)
+            messages << QObject::tr("run %1: %2").arg(r.runId).arg(r.outcome.message);
+        else if (r.outcome.kind == K::StillUnknown)
+            messages << QObject::tr("run %1: still unknown (%2)").arg(r.runId).arg(r.outcome.message);
+    }
+    return messages;
+}
+
+}   // namespace
+
+void ClusterManager::sendReconcile(Cluster &c, qint64 newest)
+{
     const QString alias = c.alias;
     if (c.connection->enqueue([store = m_workerStore, alias, newest, self = QPointer(this)](RemoteExecutor &ex) {
             SlurmClient client(ex, *store, alias);
             const ReconcileReport report = RunLifecycle(client, *store).reconcileUnresolved(newest);
             if (report.runs.isEmpty())
                 return;
-            QStringList messages;
-            using K = ReconcileOutcome::Kind;
-            for (const ReconciledRun &r : report.runs) {
-                if (r.resubmit)
-                    messages << (r.resubmit->kind == SubmitOutcome::Kind::Submitted
-                                     ? tr("run %1 had not reached Slurm; submitted now as job %2")
-                                           .arg(r.runId)
-                                           .arg(r.resubmit->jobId)
-                                     : tr("run %1 had not reached Slurm; submitting it failed: %2")
-                                           .arg(r.runId)
-                                           .arg(r.resubmit->message));
-                else if (r.outcome.kind == K::Found)
-                    messages << tr("run %1: %2").arg(r.runId).arg(r.outcome.message);
-                else if (r.outcome.kind == K::StillUnknown)
-                    messages << tr("run %1: still unknown (%2)").arg(r.runId).arg(r.outcome.message);
-            }
+            const QStringList messages = reconcileMessages(report);
             QList<qint64> changed;   // empty when nothing changed
             if (report.changed())
                 for (const ReconciledRun &r : report.runs)
@@ -306,25 +350,35 @@ void ClusterManager::dryRunScript(const QString &alias, const QString &script, c
 
 void ClusterManager::dryRunRun(qint64 runId)
 {
-    const auto run = m_services.store().run(runId);
-    if (!run.ok()) {
-        Q_EMIT dryRunFinished(run.errorText(), false);
-        return;
-    }
-    const auto spec = parseJobSpec(run.value().specJson);
-    dryRunScript(run.value().clusterAlias.isEmpty() ? aliasForProfile(run.value().profile) : run.value().clusterAlias,
-                 run.value().script, spec.spec ? spec.spec->program : QString());
+    m_services.storeTasks().run(
+        this, [runId](RunStore &store) { return store.run(runId); },
+        [this](const Result<RunRecord> &run) {
+            if (!run.ok()) {
+                Q_EMIT dryRunFinished(run.errorText(), false);
+                return;
+            }
+            const auto spec = parseJobSpec(run->specJson);
+            dryRunScript(run->clusterAlias.isEmpty() ? aliasForProfile(run->profile) : run->clusterAlias, run->script,
+                         spec.spec ? spec.spec->program : QString());
+        });
 }
 
 void ClusterManager::cancel(qint64 runId)
 {
-    const auto run = m_services.store().run(runId);
-    if (!run.ok() || !run.value().hasJob()) {
-        Q_EMIT cancelFinished(runId, run.ok() ? tr("run %1 has no Slurm job to cancel").arg(runId) : run.errorText(),
-                              false);
-        return;
-    }
-    const QString alias = run.value().clusterAlias;
+    m_services.storeTasks().run(
+        this, [runId](RunStore &store) { return store.run(runId); },
+        [this, runId](const Result<RunRecord> &run) {
+            if (!run.ok() || !run->hasJob()) {
+                Q_EMIT cancelFinished(
+                    runId, run.ok() ? tr("run %1 has no Slurm job to cancel").arg(runId) : run.errorText(), false);
+                return;
+            }
+            cancelJob(run->clusterAlias, runId);
+        });
+}
+
+void ClusterManager::cancelJob(const QString &alias, qint64 runId)
+{
     Cluster &c = cluster(alias);
     c.waitingForUser = false;
     enqueue(c, [store = m_workerStore, alias, runId, self = QPointer(this)](RemoteExecutor &ex) {

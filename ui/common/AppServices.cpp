@@ -3,8 +3,10 @@
 
 #include "core/store/RunStore.h"
 #include "core/store/StoreFile.h"
+#include "core/store/StoreHealth.h"
 #include "ui/common/BackgroundPool.h"
 #include "ui/common/RunInBackground.h"
+#include "ui/common/StoreTaskQueue.h"
 
 #include <QDialog>
 
@@ -13,6 +15,7 @@ namespace scalelab {
 AppServices::AppServices(QObject *parent)
     : QObject(parent)
     , m_store(std::make_unique<RunStore>())
+    , m_storeTasks(new StoreTaskQueue(*m_store, this))
 {
     m_store->setThreadBusyTimeout(kGuiBusyTimeoutMs);
 }
@@ -29,6 +32,11 @@ ProfileRegistry &AppServices::profiles()
 RunStore &AppServices::store()
 {
     return *m_store;
+}
+
+bool AppServices::storeDamaged() const
+{
+    return StoreHealth::damage(m_store->databasePath()).has_value();
 }
 
 void AppServices::openStoreInBackground()
@@ -48,8 +56,6 @@ void AppServices::openStoreInBackground()
         [this](const Result<void> &opened) {
             m_storeState = opened ? StoreState::Open : StoreState::Failed;
             m_storeError = opened.errorText();
-            m_storeDamaged = opened.failedWith(ErrorCode::StoreDamaged);
-            m_storeBusy = opened.failedWith(ErrorCode::StoreBusy);
             Q_EMIT storeStateChanged();
             if (opened)
                 Q_EMIT runsChanged();   // the places read what they show now
@@ -66,9 +72,7 @@ QString runStoreTask(const QString &db, AppServices::StoreTask task, bool &ok)
         ok = problem && problem->isEmpty();
         if (!problem)
             return problem.error().message;
-        return ok ? AppServices::tr("The run store %1 is sound.").arg(db)
-                  : AppServices::tr("The run store %1 is damaged: %2. Use File ▸ Run store ▸ Restore last backup.")
-                        .arg(db, *problem);
+        return ok ? AppServices::tr("The run store %1 is sound.").arg(db) : StoreFile::damageMessage(db, *problem);
     }
     if (task == Task::Backup) {
         const auto made = StoreFile::backup(db, QStringLiteral("manual"));

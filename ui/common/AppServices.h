@@ -18,6 +18,7 @@ namespace scalelab {
 
 class RunStore;
 class ClusterService;
+class StoreTaskQueue;
 
 // What every place of the window shares: the profiles, the run store (this
 // thread's connection) and the cluster manager that owns the SSH sessions.
@@ -36,6 +37,9 @@ public:
     // write lock or for the open on the pool (then StoreBusy), never 10 s.
     RunStore &store();
     static constexpr int kGuiBusyTimeoutMs = 200;
+    // Single store calls made for the GUI thread (hide, withdraw, store a
+    // batch, the cluster layer's look-ups) run here, off the GUI thread.
+    StoreTaskQueue &storeTasks() { return *m_storeTasks; }
 
     // The window opens (checks, migrates, backs up) the store on
     // backgroundPool() after its first paint: storeStateChanged when done.
@@ -43,8 +47,9 @@ public:
     void openStoreInBackground();
     StoreState storeState() const { return m_storeState; }
     QString storeError() const { return m_storeError; }   // "" unless Failed
-    bool storeDamaged() const { return m_storeDamaged; }
-    bool storeBusy() const { return m_storeBusy; }
+    // Whether the store file is known damaged, found at open or by any later
+    // read or write of this process (core's StoreHealth, the one record of it).
+    bool storeDamaged() const;
 
     // File ▸ Run store: the same core calls as `scalelab store`, on the pool;
     // storeTaskFinished says what came of it in plain words.
@@ -103,10 +108,9 @@ private:
     ProfileRegistry m_profiles;
     bool m_profilesLoaded = false;
     std::unique_ptr<RunStore> m_store;
+    StoreTaskQueue *m_storeTasks;   // a child
     StoreState m_storeState = StoreState::NotOpened;
     QString m_storeError;
-    bool m_storeDamaged = false;
-    bool m_storeBusy = false;
     ClusterService *m_clusters = nullptr;
     DialogFactory m_connectionsDialog;
     QString m_currentProfile;

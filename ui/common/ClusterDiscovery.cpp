@@ -81,8 +81,8 @@ QString whyClusterConfigured(AppServices &services)
 {
     if (const QStringList ids = AppSettings::configuredClusters(); !ids.isEmpty())
         return QStringLiteral("a connection is stored for %1").arg(ids.first());
-    const auto runs = services.store().runs();
-    if (runs.ok() && !runs.value().isEmpty())
+    const auto newest = services.store().newestRunId();   // one row, not every run
+    if (newest.ok() && *newest > 0)
         return QStringLiteral("the run store has runs");
     const QStringList hosts = SshConfigFile::load(AppSettings::userSshConfigPath()).hostAliases();
     for (const ClusterProfile &p : services.profiles().profiles()) {

@@ -4,6 +4,7 @@
 #include "ui/common/AppServices.h"
 #include "ui/common/AppSettings.h"
 #include "ui/common/ClusterService.h"
+#include "ui/common/StoreTaskQueue.h"
 #include "ui/jobs/ElapsedDelegate.h"
 #include "core/model/JobSpecJson.h"
 #include "ui/jobs/JobsModel.h"
@@ -166,7 +167,7 @@ void JobsPlace::connectButtons()
     connect(m_dryRun, &QPushButton::clicked, this, &JobsPlace::dryRunSelected);
     connect(m_resubmit, &QPushButton::clicked, this, &JobsPlace::resubmitSelected);
     connect(m_clone, &QPushButton::clicked, this, &JobsPlace::cloneSelected);
-    connect(m_withdraw, &QPushButton::clicked, this, [this] { withdrawSelected(); });
+    connect(m_withdraw, &QPushButton::clicked, this, &JobsPlace::withdrawSelected);
     connect(m_hide, &QPushButton::clicked, this, &JobsPlace::toggleHiddenSelected);
     connect(m_addToStudy, &QPushButton::clicked, this, &JobsPlace::addSelectedToStudy);
     connect(m_showHidden, &QCheckBox::toggled, this, [this](bool on) {
@@ -266,7 +267,7 @@ void JobsPlace::reload()
 
 bool JobsPlace::isLoading() const
 {
-    return m_model->isLoading();
+    return m_model->isLoading() || m_services.storeTasks().pending() > 0;
 }
 
 void JobsPlace::expandStudies()

@@ -44,8 +44,9 @@ public:
     void addSelectedToStudy();
     QCheckBox *showHiddenCheck() const { return m_showHidden; }
 
-    // The selected unsent run is withdrawn (never sent); "" = done, else why not.
-    QString withdrawSelected();
+    // The selected unsent run is withdrawn (never sent), on the pool; the
+    // message line says what came of it.
+    void withdrawSelected();
     // Hides the selected run (or shows it again when it is hidden).
     void toggleHiddenSelected();
 
@@ -53,6 +54,7 @@ public:
     bool selectRun(qint64 runId);
     // Reads the store on a pool thread; the model says loaded() when shown.
     void reload();
+    // A read or one of the window's store writes still under way.
     bool isLoading() const;
 
 protected:

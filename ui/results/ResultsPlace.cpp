@@ -36,7 +36,7 @@ ResultsPlace::ResultsPlace(AppServices &services, QWidget *parent)
     , m_services(services)
 {
     buildUi();
-    connect(&m_services, &AppServices::runsChanged, this, &ResultsPlace::reload);
+    connect(&m_services, &AppServices::runsChanged, this, &ResultsPlace::onRunsChanged);
     reload();
 }
 
@@ -207,6 +207,7 @@ void ResultsPlace::reload()
     const qint64 studyFilter = chosen > 0 ? chosen : -1;
     const HiddenRuns hidden = m_showHidden->isChecked() ? HiddenRuns::Include : HiddenRuns::LeaveOut;
     RunStore *store = &m_services.store();
+    ++m_tableGeneration;
     m_loadFuture = runInBackground(
         this,
         [store, studyFilter, hidden] {
@@ -215,6 +216,9 @@ void ResultsPlace::reload()
             return table;
         },
         [this](const RunMetricsTable &table) {
+            // The future lets go of its copy: a later patch changes the model's
+            // table in place instead of copying 100,000 rows on the GUI thread.
+            m_loadFuture = {};
             applyTable(table);
             if (std::exchange(m_reloadAgain, false))
                 reload();
@@ -225,22 +229,12 @@ void ResultsPlace::reload()
 
 bool ResultsPlace::isLoading() const
 {
-    return m_loadFuture.isRunning() || m_reloadAgain;
+    return m_loadFuture.isRunning() || m_reloadAgain || m_patching;
 }
 
 void ResultsPlace::applyTable(const RunMetricsTable &table)
 {
-    {
-        // Study list (keeps the choice).
-        const QVariant chosen = m_study->currentData();
-        const QSignalBlocker block(m_study);
-        m_study->clear();
-        m_study->addItem(tr("All runs"), qint64(0));
-        for (const StudyRecord &s : table.studies)
-            m_study->addItem(s.name, s.id);
-        const int i = chosen.isValid() ? m_study->findData(chosen) : 0;
-        m_study->setCurrentIndex(i >= 0 ? i : 0);
-    }
+    showStudies(table.studies);
     // The old table (100,000 rows of maps and strings) is freed on a pool
     // thread: freeing it here was a stall of its own.
     RunMetricsTable old = std::exchange(m_table, table);
@@ -257,11 +251,29 @@ void ResultsPlace::applyTable(const RunMetricsTable &table)
     (void)QtConcurrent::run(&backgroundPool(), [gone = std::move(old)]() mutable { gone = RunMetricsTable(); });
     m_selectionOrder.clear();
     selectRuns(keep);
+    showCounts();
+    // selectRuns() has updated the comparison and the charts.
+}
+
+void ResultsPlace::showStudies(const QList<StudyRecord> &studies)
+{
+    // Study list (keeps the choice).
+    const QVariant chosen = m_study->currentData();
+    const QSignalBlocker block(m_study);
+    m_study->clear();
+    m_study->addItem(tr("All runs"), qint64(0));
+    for (const StudyRecord &s : studies)
+        m_study->addItem(s.name, s.id);
+    const int i = chosen.isValid() ? m_study->findData(chosen) : 0;
+    m_study->setCurrentIndex(i >= 0 ? i : 0);
+}
+
+void ResultsPlace::showCounts()
+{
     m_status->setText(!m_table.error.isEmpty() ? tr("Cannot read the run store: %1").arg(m_table.error)
                                                : tr("%n run(s).", nullptr, int(m_table.rows.size())));
     m_showHidden->setText(m_table.hiddenCount > 0 ? tr("Show hidden (%1)").arg(m_table.hiddenCount)
                                                   : tr("Show hidden"));
-    // selectRuns() has updated the comparison and the charts.
 }
 
 void ResultsPlace::expandGroups()

@@ -99,11 +99,21 @@ private:
     void editPatterns();
     void applyTable(const RunMetricsTable &table);
     void expandGroups();
+    // ResultsPlaceStore.cpp: runsChanged with ids reads only those runs (on
+    // the pool) and patches their rows; no ids, or one study shown: reload().
+    void onRunsChanged(const QList<qint64> &runIds);
+    void startPatch(const QList<qint64> &runIds);
+    void applyPatch(const RunMetricsTable &patch, const QList<qint64> &runIds);
+    void showStudies(const QList<StudyRecord> &studies);
+    void showCounts();
 
     AppServices &m_services;
     RunMetricsTable m_table;
     QFuture<RunMetricsTable> m_loadFuture;
     bool m_reloadAgain = false;
+    quint64 m_tableGeneration = 0;   // moves on with every whole reload: an older patch is dropped
+    bool m_patching = false;
+    QList<qint64> m_patchAgain;   // runs changed while a patch was read
     RunsTableModel *m_model = nullptr;
     QTreeView *m_view = nullptr;
     QComboBox *m_study = nullptr;

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // ResultsPlace: store work for the selection and the table on the background pool (scripts
-// of the selected runs, "Re-ingest" of the selected runs).
+// of the selected runs, "Re-ingest" of the selected runs, patches of the runs that changed).
 #include "ui/results/ResultsPlace.h"
 
 #include "core/ingest/IngestService.h"
 #include "core/store/RunStore.h"
 #include "ui/common/AppServices.h"
 #include "ui/common/RunInBackground.h"
+#include "ui/results/RunsTableModel.h"
 
+#include <QCheckBox>
+#include <QComboBox>
 #include <QLabel>
 #include <QPushButton>
 
@@ -62,6 +65,72 @@ void ResultsPlace::reingest(const QList<qint64> &runIds)
                 m_status->setText(tr("Ingest problems: %1").arg(errors.join(QStringLiteral("; "))));
             Q_EMIT ingestFinished(errors);
         });
+}
+
+void ResultsPlace::onRunsChanged(const QList<qint64> &runIds)
+{
+    const bool oneStudy = m_study->currentData().isValid() && m_study->currentData().toLongLong() > 0;
+    // Unknown changes, a study's few runs, or a whole read under way: read everything.
+    if (runIds.isEmpty() || oneStudy || m_loadFuture.isRunning() || m_reloadAgain || !m_table.error.isEmpty()) {
+        reload();
+        return;
+    }
+    if (m_patching) {
+        for (qint64 id : runIds)
+            if (!m_patchAgain.contains(id))
+                m_patchAgain << id;
+        return;
+    }
+    startPatch(runIds);
+}
+
+void ResultsPlace::startPatch(const QList<qint64> &runIds)
+{
+    m_patching = true;
+    const quint64 generation = m_tableGeneration;
+    const HiddenRuns hidden = m_showHidden->isChecked() ? HiddenRuns::Include : HiddenRuns::LeaveOut;
+    RunStore *store = &m_services.store();
+    runInBackground(
+        this,
+        [store, hidden, runIds] {
+            RunMetricsTable patch = RunMetricsTable::load(*store, -1, hidden, runIds);
+            store->closeThreadConnection();   // this pool thread may be reused by others
+            return patch;
+        },
+        [this, generation, runIds](const RunMetricsTable &patch) {
+            m_patching = false;
+            if (generation == m_tableGeneration)   // else a whole reload since has read them too
+                applyPatch(patch, runIds);
+            if (!m_patchAgain.isEmpty())
+                startPatch(std::exchange(m_patchAgain, {}));
+            else
+                Q_EMIT tableLoaded();
+        });
+}
+
+void ResultsPlace::applyPatch(const RunMetricsTable &patch, const QList<qint64> &runIds)
+{
+    if (!patch.error.isEmpty()) {
+        m_status->setText(tr("Cannot read the run store: %1").arg(patch.error));
+        return;
+    }
+    bool newMetric = false;
+    for (const QString &name : patch.metricNames)
+        newMetric = newMetric || !m_table.metricNames.contains(name);
+    for (qint64 id : runIds)
+        m_scripts.remove(id);   // read again when selected
+    const QList<qint64> keep = m_selectionOrder;
+    // The model holds the only copy while it changes: no deep copy of 100,000 rows.
+    m_table = RunMetricsTable();
+    m_model->patchRows(patch, runIds);
+    // Until a researcher picks columns, the defaults follow the metrics present.
+    if (newMetric && !m_customColumns)
+        m_model->setColumns(RunsTableModel::defaultColumns(m_model->table()));
+    m_table = m_model->table();
+    showStudies(m_table.studies);
+    showCounts();
+    expandGroups();
+    selectRuns(keep);   // a rearranged table lost the selection; the comparison and charts follow the change
 }
 
 }   // namespace scalelab

@@ -138,6 +138,14 @@ void RunsTableModel::rebuild()
     endResetModel();
 }
 
+QString RunsTableModel::haystack(const RunMetricsRow &row) const
+{
+    QStringList cells;
+    for (const QString &c : m_columns)
+        cells << cellText(row, c);
+    return cells.join(QChar(0x1f)).toLower();   // a separator no filter text contains
+}
+
 bool RunsTableModel::rowVisible(int tableRow) const
 {
     if (m_filter.isEmpty())
@@ -145,14 +153,103 @@ bool RunsTableModel::rowVisible(int tableRow) const
     if (m_haystacks.size() != m_table.rows.size()) {
         m_haystacks.clear();
         m_haystacks.reserve(m_table.rows.size());
-        for (const RunMetricsRow &r : m_table.rows) {
-            QStringList cells;
-            for (const QString &c : m_columns)
-                cells << cellText(r, c);
-            m_haystacks << cells.join(QChar(0x1f)).toLower();   // a separator no filter text contains
-        }
+        for (const RunMetricsRow &r : m_table.rows)
+            m_haystacks << haystack(r);
     }
     return m_haystacks[tableRow].contains(m_filter);
+}
+
+void RunsTableModel::patchRows(const RunMetricsTable &patch, const QList<qint64> &asked)
+{
+    m_table.studies = patch.studies;
+    m_table.hiddenCount = patch.hiddenCount;
+    mergeNames(patch);
+    QList<RunMetricsRow> replaced, added;
+    QList<qint64> gone;
+    bool rearrange = false;
+    for (qint64 id : asked) {
+        const RunMetricsRow *now = patch.find(id);
+        const RunMetricsRow *before = m_table.find(id);
+        if (!before && now)
+            added << *now;
+        else if (before && !now)
+            gone << id;
+        if (!before || !now)
+            continue;
+        replaced << *now;
+        rearrange = rearrange || !staysInPlace(int(before - m_table.rows.constData()), *now);
+    }
+    std::sort(added.begin(), added.end(), [](const auto &a, const auto &b) { return a.run.id < b.run.id; });
+    if (rearrange || !gone.isEmpty() || (!added.isEmpty() && !appendsAtEnd(added))) {
+        applyPatch(replaced, gone, added);
+        rebuild();
+        return;
+    }
+    for (const RunMetricsRow &row : std::as_const(replaced)) {
+        const int at = int(m_table.find(row.run.id) - m_table.rows.constData());
+        m_table.rows[at] = row;
+        if (m_haystacks.size() == m_table.rows.size())
+            m_haystacks[at] = haystack(row);
+        if (const QModelIndex first = indexOfRun(row.run.id); first.isValid())   // filtered out: nothing shown
+            Q_EMIT dataChanged(first, indexOfRun(row.run.id, int(m_columns.size()) - 1));
+    }
+    if (added.isEmpty())
+        return;
+    beginInsertRows({}, int(m_top.size()), int(m_top.size() + added.size()) - 1);
+    for (const RunMetricsRow &row : std::as_const(added)) {
+        m_top << int(m_table.rows.size());
+        m_table.rows << row;
+    }
+    m_haystacks.clear();   // built again when a filter asks
+    endInsertRows();
+}
+
+bool RunsTableModel::staysInPlace(int tableRow, const RunMetricsRow &now) const
+{
+    const RunMetricsRow &before = m_table.rows.at(tableRow);
+    if (groupKey(before) != groupKey(now) || before.run.id != now.run.id)
+        return false;
+    if (!m_filter.isEmpty() && rowVisible(tableRow) != haystack(now).contains(m_filter))
+        return false;
+    if (m_sortColumn < 0 || m_sortColumn >= m_columns.size() || m_columns[m_sortColumn] == QLatin1String("id"))
+        return true;
+    const QString &column = m_columns[m_sortColumn];
+    return cellText(before, column) == cellText(now, column) && before.value(column) == now.value(column);
+}
+
+bool RunsTableModel::appendsAtEnd(const QList<RunMetricsRow> &added) const
+{
+    // Only a flat table in ascending id order, unfiltered, grows at its end.
+    if (m_groupBy != GroupBy::None || !m_filter.isEmpty() || m_sortOrder != Qt::AscendingOrder)
+        return false;
+    if (m_sortColumn < 0 || m_sortColumn >= m_columns.size() || m_columns[m_sortColumn] != QLatin1String("id"))
+        return false;
+    return m_table.rows.isEmpty() || added.first().run.id > m_table.rows.last().run.id;
+}
+
+void RunsTableModel::mergeNames(const RunMetricsTable &patch)
+{
+    for (const QString &name : patch.metricNames) {
+        if (!m_table.metricNames.contains(name)) {
+            m_table.metricNames << name;
+            m_table.metricNames.sort();
+        }
+        if (m_table.units.value(name).isEmpty())
+            m_table.units.insert(name, patch.units.value(name));
+    }
+}
+
+void RunsTableModel::applyPatch(const QList<RunMetricsRow> &replaced, const QList<qint64> &gone,
+                                const QList<RunMetricsRow> &added)
+{
+    for (const RunMetricsRow &row : replaced)
+        m_table.rows[int(m_table.find(row.run.id) - m_table.rows.constData())] = row;
+    m_table.rows.removeIf([&gone](const RunMetricsRow &r) { return gone.contains(r.run.id); });
+    for (const RunMetricsRow &row : added) {   // kept in id order (find's binary search)
+        const auto at = std::lower_bound(m_table.rows.begin(), m_table.rows.end(), row.run.id,
+                                         [](const RunMetricsRow &r, qint64 id) { return r.run.id < id; });
+        m_table.rows.insert(at, row);
+    }
 }
 
 void RunsTableModel::arrange()

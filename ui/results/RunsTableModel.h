@@ -27,6 +27,13 @@ public:
 
     void setTable(const RunMetricsTable &table);
     void setTable(const RunMetricsTable &table, const QStringList &columns);
+    // After a change to a few runs (`asked`: their ids; `patch`: what the
+    // store holds of them now, without those gone or left out): a run whose
+    // place in the view stays has its row changed (dataChanged), new runs
+    // after the last one of an id-ordered flat table are inserted
+    // (rowsInserted); only a run that moves, leaves or arrives elsewhere
+    // rearranges the rows (a reset, from the table held, nothing read again).
+    void patchRows(const RunMetricsTable &patch, const QList<qint64> &asked);
     void setColumns(const QStringList &columns);
     void setGroupBy(GroupBy g);
     // Rows with any shown cell containing `text` (case-insensitive); a group
@@ -63,6 +70,11 @@ private:
     };
 
     void rebuild();   // visible rows + order from scratch (model reset)
+    QString haystack(const RunMetricsRow &row) const;   // lower-case shown text, for the filter
+    bool staysInPlace(int tableRow, const RunMetricsRow &now) const;
+    bool appendsAtEnd(const QList<RunMetricsRow> &added) const;
+    void mergeNames(const RunMetricsTable &patch);
+    void applyPatch(const QList<RunMetricsRow> &replaced, const QList<qint64> &gone, const QList<RunMetricsRow> &added);
     void arrange();   // grouping, filter and sort into m_top / m_groups
     void sortRows(QList<int> &rows) const;
     bool rowVisible(int tableRow) const;

@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+// The window and its run store: while another program holds the store's
+// write lock, hiding, withdrawing, storing a batch and the cluster layer's
+// look-ups never hold up the GUI thread (its longest wait measured by calls
+// posted from another thread) and complete once the lock is released;
+// Results patches the rows of the runs that changed (no reset); whether the
+// store is damaged is read from core's StoreHealth; and a damaged store is
+// said in plain words, pointing at backups only when there are some.
+#include "IsolatedHost.h"
+#include "ProfileFixtures.h"
+#include "core/model/JobSpecJson.h"
+#include "core/model/MetricNames.h"
+#include "core/store/RunStore.h"
+#include "core/store/StoreFile.h"
+#include "tests/bench/GuiStallProbe.h"
+#include "ui/cluster/ClusterManager.h"
+#include "ui/common/AppServices.h"
+#include "ui/common/AppSettings.h"
+#include "ui/common/StoreTaskQueue.h"
+#include "ui/jobs/JobsModel.h"
+#include "ui/jobs/JobsPlace.h"
+#include "ui/results/ResultsPlace.h"
+#include "ui/results/RunsTableModel.h"
+
+#include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QDir>
+#include <QFile>
+#include <QLabel>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSqlDatabase>
+#include <QSqlQuery>
+#include <QTemporaryDir>
+#include <QTreeView>
+#include <QtTest>
+
+#include <memory>
+
+using namespace scalelab;
+
+namespace {
+
+// Another program's connection holding the write lock (BEGIN IMMEDIATE).
+class WriteLockHolder {
+public:
+    explicit WriteLockHolder(const QString &path)
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_name);
+        db.setDatabaseName(path);
+        m_held = db.open() && QSqlQuery(db).exec(QStringLiteral("BEGIN IMMEDIATE"));
+    }
+    bool held() const { return m_held; }
+    void release()
+    {
+        {
+            QSqlDatabase db = QSqlDatabase::database(m_name, false);
+            QSqlQuery(db).exec(QStringLiteral("ROLLBACK"));
+            db.close();
+        }
+        QSqlDatabase::removeDatabase(m_name);
+        m_held = false;
+    }
+    ~WriteLockHolder()
+    {
+        if (m_held)
+            release();
+    }
+
+private:
+    QString m_name = QStringLiteral("another-program");
+    bool m_held = false;
+};
+
+}   // namespace
+
+class TestStoreFlow : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+    // A fresh data folder for each test: their stores do not meet.
+    std::unique_ptr<AppServices> servicesIn(const QString &name)
+    {
+        qputenv("SCALELAB_DATA_DIR", m_dir.filePath(name).toUtf8());
+        auto services = std::make_unique<AppServices>();
+        return services;
+    }
+
+    static qint64 addRun(RunStore &store, const QString &jobId, const QString &alias = QStringLiteral("elsewhere"))
+    {
+        RunRecord r;
+        r.profile = QStringLiteral("testbed");
+        r.clusterAlias = alias;
+        r.gpus = 2;
+        r.specJson = jobSpecToJson(test::testbedSpec(QStringLiteral("ddp"), 2, QStringLiteral("/opt/train.py")));
+        r.script = QStringLiteral("#!/bin/bash\nsrun python3 /opt/train.py\n");
+        const auto created = store.createRun(r);
+        if (!created)
+            qFatal("%s", qPrintable(created.errorText()));
+        if (!jobId.isEmpty()
+            && (!store.markSubmitted(created->id, jobId).ok()
+                || !store.updateState(created->id, JobState::Completed, {}, {}).ok()))
+            qFatal("cannot set up run %lld", created->id);
+        return created->id;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(m_dir.isValid());
+        test::isolateFromHost(m_dir, QStringLiteral("tst_storeflow"));
+        qputenv("SCALELAB_SETTINGS_FILE", m_dir.filePath(QStringLiteral("settings.ini")).toUtf8());
+    }
+
+    void storeCallsNeverWaitOnTheGuiThread();
+    void resultsPatchesTheRunsThatChanged();
+    void damageIsReadFromStoreHealth();
+    void damagedStoreInPlainWords();
+};
+
+void TestStoreFlow::storeCallsNeverWaitOnTheGuiThread()
+{
+    auto services = servicesIn(QStringLiteral("locked"));
+    RunStore &store = services->store();
+    const qint64 done = addRun(store, QStringLiteral("4711"));
+    const qint64 unsent = addRun(store, QString());
+    // The batch goes to a cluster with host details (nothing listens there).
+    AppSettings::ClusterConnection c;
+    c.hostName = QStringLiteral("127.0.0.1");
+    c.port = 9;
+    c.user = QStringLiteral("researcher");
+    QVERIFY(AppSettings::setClusterConnection(QStringLiteral("testbed"), c).ok());
+
+    JobsPlace place(*services);
+    QAbstractItemModelTester tester(place.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    place.show();
+    ClusterManager clusters(*services);
+    QTRY_VERIFY(!place.isLoading());
+
+    WriteLockHolder other(store.databasePath());
+    QVERIFY(other.held());
+    benchsupport::StallProbe probe(&place);
+    probe.start();
+    QVERIFY(place.selectRun(done));
+    place.hideButton()->click();
+    QVERIFY(place.selectRun(unsent));
+    place.withdrawButton()->click();
+    QSignalSpy submitted(&clusters, &ClusterService::submitFinished);
+    QSignalSpy changed(services.get(), &AppServices::runsChanged);
+    clusters.submit({test::testbedSpec(QStringLiteral("held"), 2, QStringLiteral("/opt/train.py"))},
+                    QStringLiteral("held study"), StudyOrder::OneAtATime);
+    QSignalSpy cancelled(&clusters, &ClusterService::cancelFinished);
+    clusters.cancel(unsent);
+    clusters.refreshNow();   // the clusters with work, read again
+
+    // Two seconds of the lock held: the GUI thread runs its events, the writes wait.
+    QTest::qWait(2000);
+    QVERIFY(place.isLoading());
+    QVERIFY2(!place.messageLabel()->text().contains(QLatin1String("busy")), qPrintable(place.messageLabel()->text()));
+    QCOMPARE(submitted.size(), 0);
+    other.release();
+
+    QTRY_VERIFY_WITH_TIMEOUT(services->storeTasks().pending() == 0 && !place.isLoading(), 30000);
+    const double stallMs = probe.stop();
+    qInfo("longest GUI-thread wait with the store locked: %.1f ms", stallMs);
+    QVERIFY2(stallMs < 100, qPrintable(QString::number(stallMs)));
+    // Everything asked for happened once the lock was released.
+    QVERIFY(store.hiddenRuns().value().contains(done));
+    QCOMPARE(store.run(unsent).value().rejection, RunStore::withdrawnText());
+    bool studyStored = false;
+    for (const StudyRecord &s : store.studies().value())
+        studyStored = studyStored || s.name == QLatin1String("held study");
+    QVERIFY(studyStored);
+    QCOMPARE(store.runs().value().size(), 3);
+    QVERIFY(!changed.isEmpty());
+    QCOMPARE(cancelled.size(), 1);
+    QCOMPARE(cancelled.first().at(1).toBool(), false);
+    QVERIFY2(cancelled.first().at(0).toString().contains(QLatin1String("has no Slurm job")),
+             qPrintable(cancelled.first().at(0).toString()));
+}
+
+void TestStoreFlow::resultsPatchesTheRunsThatChanged()
+{
+    auto services = servicesIn(QStringLiteral("patch"));
+    RunStore &store = services->store();
+    QList<qint64> ids;
+    for (int i = 0; i < 4; ++i) {
+        ids << addRun(store, QString::number(5000 + i));
+        QVERIFY(store.setMetric({ids.last(), metric::TrainTimeS, 10.0 + i, QStringLiteral("s"), QStringLiteral("log")})
+                    .ok());
+    }
+    ResultsPlace place(*services);
+    place.show();
+    QTRY_VERIFY(!place.isLoading());
+    QAbstractItemModelTester tester(place.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const int column = int(place.model()->columns().indexOf(metric::TrainTimeS));
+    QVERIFY(column > 0);
+    QSignalSpy resets(place.model(), &QAbstractItemModel::modelReset);
+    QSignalSpy rowChanged(place.model(), &QAbstractItemModel::dataChanged);
+    QSignalSpy inserted(place.model(), &QAbstractItemModel::rowsInserted);
+
+    // One run's metric changes: only its row is read and changed.
+    QVERIFY(store.setMetric({ids[1], metric::TrainTimeS, 42.0, QStringLiteral("s"), QStringLiteral("log")}).ok());
+    Q_EMIT services->runsChanged({ids[1]});
+    QTRY_VERIFY(!place.isLoading());
+    QCOMPARE(resets.size(), 0);
+    QCOMPARE(rowChanged.size(), 1);
+    QCOMPARE(place.model()->indexOfRun(ids[1], column).data().toString(), QStringLiteral("42"));
+    QCOMPARE(place.model()->indexOfRun(ids[2], column).data().toString(), QStringLiteral("12"));
+
+    // A new run arrives at the end.
+    const qint64 added = addRun(store, QStringLiteral("5009"));
+    Q_EMIT services->runsChanged({added});
+    QTRY_VERIFY(!place.isLoading());
+    QCOMPARE(resets.size(), 0);
+    QCOMPARE(inserted.size(), 1);
+    QCOMPARE(place.model()->rowCount(), 5);
+    QVERIFY(place.model()->indexOfRun(added).isValid());
+
+    // Hidden (left out): the rows are arranged again from what is held.
+    QVERIFY(store.setHidden(ids[0], true).ok());
+    Q_EMIT services->runsChanged({ids[0]});
+    QTRY_VERIFY(!place.isLoading());
+    QCOMPARE(place.model()->rowCount(), 4);
+    QVERIFY(!place.model()->indexOfRun(ids[0]).isValid());
+    QCOMPARE(place.showHiddenCheck()->text(), QStringLiteral("Show hidden (1)"));
+}
+
+void TestStoreFlow::damageIsReadFromStoreHealth()
+{
+    auto services = servicesIn(QStringLiteral("health"));
+    addRun(services->store(), QStringLiteral("6000"));
+    services->openStoreInBackground();
+    QTRY_COMPARE(services->storeState(), AppServices::StoreState::Open);
+    QVERIFY(!services->storeDamaged());
+    // Damage found after the open, by any read of this process.
+    RunStore reader(services->store().dataDirectory());
+    services->store().closeThreadConnection();
+    QFile f(reader.databasePath());
+    QVERIFY(f.open(QIODevice::ReadWrite));
+    QByteArray bytes = f.readAll();
+    for (qint64 p = 1; p < bytes.size() / 4096; ++p)
+        bytes.replace(p * 4096, 8, QByteArray(8, '\xff'));
+    QVERIFY(f.seek(0));
+    QCOMPARE(f.write(bytes), bytes.size());
+    f.close();
+    QVERIFY(reader.runs().failedWith(ErrorCode::StoreDamaged));
+    QVERIFY(services->storeDamaged());
+}
+
+void TestStoreFlow::damagedStoreInPlainWords()
+{
+    auto services = servicesIn(QStringLiteral("damaged"));
+    const QString path = services->store().databasePath();
+    QVERIFY(QDir().mkpath(QFileInfo(path).absolutePath()));
+    QFile junk(path);
+    QVERIFY(junk.open(QIODevice::WriteOnly));
+    junk.write(QByteArray(5000, 'x'));
+    junk.close();
+    {
+        JobsPlace place(*services);
+        QTRY_VERIFY(!place.isLoading());
+        const QString text = place.messageLabel()->text();
+        QVERIFY2(text.contains(QLatin1String("is damaged")) && text.contains(path), qPrintable(text));
+        QVERIFY2(text.contains(QLatin1String("it is not a")), qPrintable(text));
+        QVERIFY2(!text.contains(QLatin1String("file is not a database")), qPrintable(text));   // SQLite's words
+        // No backups yet: none are pointed at.
+        QVERIFY2(!text.contains(StoreFile::directoryFor(path)), qPrintable(text));
+        QVERIFY2(text.contains(QLatin1String("no backup of it yet")), qPrintable(text));
+    }
+    // With a backup, the message names it.
+    RunStore sound(m_dir.filePath(QStringLiteral("sound")));
+    addRun(sound, QString());
+    const auto b = StoreFile::backup(sound.databasePath(), QStringLiteral("manual"));
+    QVERIFY2(b.ok(), qPrintable(b.errorText()));
+    QVERIFY(QDir().mkpath(StoreFile::directoryFor(path)));
+    const QString copy = StoreFile::directoryFor(path) + QLatin1Char('/') + QFileInfo(b->path).fileName();
+    QVERIFY(QFile::copy(b->path, copy));
+    JobsPlace place(*services);
+    QTRY_VERIFY(!place.isLoading());
+    const QString text = place.messageLabel()->text();
+    QVERIFY2(text.contains(copy) && text.contains(QLatin1String("Restore last backup")), qPrintable(text));
+}
+
+QTEST_MAIN(TestStoreFlow)
+#include "tst_storeflow.moc"
