@@ -54,8 +54,8 @@ void SlurmClient::fetchMetricFiles(qint64 runId, const QString &remoteDir, const
             continue;
         }
         const QString local = localDir + QStringLiteral("/metricfiles/") + rel;
-        if (const QString e = PrivateFiles::makeDirectory(QFileInfo(local).path()); !e.isEmpty()) {
-            result.errors << e;
+        if (const auto made = PrivateFiles::makeDirectory(QFileInfo(local).path()); !made) {
+            result.errors << made.errorText();
             continue;
         }
         if (const auto saved = AtomicFile::write(local, chunk.data); !saved) {
