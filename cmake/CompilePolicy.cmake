@@ -18,8 +18,12 @@ endif()
 add_library(scalelab_policy INTERFACE)
 target_compile_definitions(scalelab_policy INTERFACE
   QT_NO_CONTEXTLESS_CONNECT
-  QT_NO_FOREACH
   QT_NO_URL_CAST_FROM_STRING
   QT_NO_NARROWING_CONVERSIONS_IN_CONNECT
   QT_NO_CAST_TO_ASCII
   QT_NO_CAST_FROM_BYTEARRAY)
+# No Q_FOREACH either, except in ui/: QCustomPlot's header (Debian's
+# libqcustomplot-dev 2.1, included by ui/results) still uses it.
+add_library(scalelab_policy_strict INTERFACE)
+target_link_libraries(scalelab_policy_strict INTERFACE scalelab_policy)
+target_compile_definitions(scalelab_policy_strict INTERFACE QT_NO_FOREACH)
