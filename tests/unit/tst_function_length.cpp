@@ -534,7 +534,7 @@ QString repeatedLines(const QString &line, int count)
 }   // namespace
 
 class TestFunctionLength : public QObject {
-    SOME_MACRO
+    Q_OBJECT
 
 private slots:
     void scannerMeasuresAFunction();
