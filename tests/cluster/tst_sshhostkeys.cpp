@@ -98,7 +98,7 @@ private Q_SLOTS:
         RecordingCallbacks cb;
         cb.decision = SshCallbacks::HostKeyDecision::Reject;
         SshSession s(settings(QStringLiteral("private"), cfg), &cb);
-        const QString err = s.connectToHost();
+        const QString err = s.connectToHost().errorText();
         QVERIFY(!err.isEmpty());
         QVERIFY(!s.isConnected());
         QCOMPARE(cb.unknownCalls.size(), 1);
@@ -121,7 +121,7 @@ private Q_SLOTS:
         // CLI callbacks refuse unknown keys unless told to accept new ones.
         CliSshCallbacks cli(false, nullptr);
         SshSession s2(settings(QStringLiteral("private"), cfg), &cli);
-        QVERIFY(!s2.connectToHost().isEmpty());
+        QVERIFY(!s2.connectToHost().ok());
     }
 
     void acceptAndRemember()
@@ -130,7 +130,7 @@ private Q_SLOTS:
         RecordingCallbacks cb;
         cb.decision = SshCallbacks::HostKeyDecision::AcceptAndRemember;
         SshSession s(settings(QStringLiteral("private"), cfg), &cb);
-        QCOMPARE(s.connectToHost(), QString());
+        QCOMPARE(s.connectToHost().errorText(), QString());
         QCOMPARE(cb.unknownCalls.size(), 1);
         QVERIFY(s.run({QStringLiteral("true")}).ok());
         const QString kh = m_tmp.filePath(QStringLiteral("accept.known_hosts"));
@@ -143,7 +143,7 @@ private Q_SLOTS:
 
         RecordingCallbacks again;
         SshSession s2(settings(QStringLiteral("private"), cfg), &again);
-        QCOMPARE(s2.connectToHost(), QString());
+        QCOMPARE(s2.connectToHost().errorText(), QString());
         QCOMPARE(again.unknownCalls.size(), 0);
 
         // AcceptOnce connects but remembers nothing.
@@ -151,14 +151,14 @@ private Q_SLOTS:
         RecordingCallbacks once;
         once.decision = SshCallbacks::HostKeyDecision::AcceptOnce;
         SshSession s3(settings(QStringLiteral("private"), cfg3), &once);
-        QCOMPARE(s3.connectToHost(), QString());
+        QCOMPARE(s3.connectToHost().errorText(), QString());
         QCOMPARE(fileSize(m_tmp.filePath(QStringLiteral("once.known_hosts"))), qint64(0));
 
         // Settings acceptNewHostKey (CLI flag) remembers without asking.
         const QString cfg4 = privateConfig(QStringLiteral("acceptnew"), QString());
         CliSshCallbacks cli(true, nullptr);
         SshSession s4(settings(QStringLiteral("private"), cfg4), &cli);
-        QCOMPARE(s4.connectToHost(), QString());
+        QCOMPARE(s4.connectToHost().errorText(), QString());
         QVERIFY(fileSize(m_tmp.filePath(QStringLiteral("acceptnew.known_hosts"))) > 0);
     }
 
@@ -186,7 +186,7 @@ private Q_SLOTS:
         RecordingCallbacks cb;
         cb.decision = SshCallbacks::HostKeyDecision::AcceptAndRemember;   // must not even be asked
         SshSession s(settings(QStringLiteral("private"), cfg), &cb);
-        const QString err = s.connectToHost();
+        const QString err = s.connectToHost().errorText();
         QVERIFY(!err.isEmpty());
         QCOMPARE(cb.unknownCalls.size(), 0);
         QCOMPARE(cb.refusedCalls.size(), 1);

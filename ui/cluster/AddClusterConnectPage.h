@@ -25,8 +25,8 @@ public:
     QString user() const;
     int port() const;
     QString jump() const;
-    // "" or what is wrong with the form, naming the field.
-    QString problem() const;
+    // A form that cannot be tried fails (InvalidValue) naming the field to fix.
+    Result<void> check() const;
 
     QComboBox *aliasCombo() const { return m_alias; }
     QRadioButton *hostModeButton() const { return m_hostMode; }
