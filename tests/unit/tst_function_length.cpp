@@ -606,7 +606,7 @@ public:
     ~Box() override { }
     int size() const noexcept { return m_a; }
     auto twice() const -> std::optional<int> { return {m_a * 2}; }
-private slots:
+protected:
     void later();
 private:
     int m_a{0};
