@@ -372,13 +372,7 @@ QString unixText(const QString &input, ParsedSbatchScript &out)
     }
     const qsizetype firstEnd = text.indexOf(QLatin1Char('\n'));
     const QStringView first = QStringView(text).left(firstEnd < 0 ? text.size() : firstEnd);
-    if (!first.startsWith(QLatin1String("#!"))) {
-        out.diagnostics << finding(Severity::Error, QStringLiteral("missing-shebang"), 1,
-                                   QStringLiteral("The first line must start with #! and an interpreter (e.g. "
-                                                  "#!/bin/bash); sbatch refuses scripts without it."));
-    } else {
-        out.interpreter = first.mid(2).trimmed().toString();
-    }
+    out.interpreter = checkFirstLine(first.toString(), out.diagnostics);
     return text;
 }
 

@@ -175,9 +175,10 @@ void TestStoreFlow::storeCallsNeverWaitOnTheGuiThread()
     QCOMPARE(store.runs().value().size(), 3);
     QVERIFY(!changed.isEmpty());
     QCOMPARE(cancelled.size(), 1);
-    QCOMPARE(cancelled.first().at(1).toBool(), false);
-    QVERIFY2(cancelled.first().at(0).toString().contains(QLatin1String("has no Slurm job")),
-             qPrintable(cancelled.first().at(0).toString()));
+    // cancelFinished(runId, message, ok)
+    QCOMPARE(cancelled.first().at(2).toBool(), false);
+    QVERIFY2(cancelled.first().at(1).toString().contains(QLatin1String("has no Slurm job")),
+             qPrintable(cancelled.first().at(1).toString()));
 }
 
 void TestStoreFlow::resultsPatchesTheRunsThatChanged()
@@ -192,6 +193,7 @@ void TestStoreFlow::resultsPatchesTheRunsThatChanged()
     }
     ResultsPlace place(*services);
     place.show();
+    QTRY_COMPARE(place.model()->rowCount(), 4);   // the first read has been shown
     QTRY_VERIFY(!place.isLoading());
     QAbstractItemModelTester tester(place.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     const int column = int(place.model()->columns().indexOf(metric::TrainTimeS));

@@ -124,6 +124,9 @@ private Q_SLOTS:
                     << args << QString::fromLatin1(special)
                     << (qstrcmp(name, "ssh config") == 0
                             ? QStringLiteral("is not a file: give your OpenSSH config file")
+                        // metrics reads a folder for the frameworks' metric files
+                        : qstrcmp(name, "metrics") == 0 && qstrcmp(special, "folder") == 0
+                            ? QStringLiteral("no metric file found")
                             : named);
     }
 
