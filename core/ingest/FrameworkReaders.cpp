@@ -319,6 +319,7 @@ QList<MetricPattern> horovod()
     };
 }
 
+// table: the generic readers, one rule per row
 QList<MetricPattern> generic()
 {
     const QStringList notTotal{QStringLiteral("per GPU"), QStringLiteral("per CPU"), QStringLiteral("Total"),

@@ -41,6 +41,7 @@ namespace scalelab::readers {
 
 namespace {
 
+// table: Megatron-LM and Megatron-DeepSpeed readers, one rule per row
 QList<MetricPattern> megatron()
 {
     const char *iterLine =

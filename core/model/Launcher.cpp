@@ -12,6 +12,7 @@ namespace {
 // Defaults: torchrun 1 worker (torch.distributed.run), deepspeed and
 // accelerate every visible GPU, mpirun every Slurm task slot (Open MPI's
 // Slurm integration), horovodrun none (-np is required).
+// table: one row per launcher
 QList<LauncherTraits> makeTable()
 {
     using L = Launcher;

@@ -121,9 +121,9 @@ void TstCliMetrics::helpAndTypos()
 {
     const CliRun help = runCli({QStringLiteral("metrics"), QStringLiteral("--help")});
     QCOMPARE(help.exitCode, 0);
-    QVERIFY2(
-        help.out.startsWith(QLatin1String("Usage: scalelab metrics LOG|DIR|METRIC_FILE [--patterns FILE] [--json] | --list-readers\n")),
-        qPrintable(help.out));
+    QVERIFY2(help.out.startsWith(QLatin1String(
+                 "Usage: scalelab metrics LOG|DIR|METRIC_FILE [--patterns FILE] [--json] | --list-readers\n")),
+             qPrintable(help.out));
     for (const char *part : {"\nOptions:\n", "  --patterns FILE  ", "  --json  ", "\"metricPatterns\"",
                              "\nExamples:\n  scalelab metrics "})
         QVERIFY2(help.out.contains(QLatin1String(part)), part);
@@ -180,8 +180,8 @@ void TstCliMetrics::unreadable_data()
     QTest::newRow("missing log") << QStringList{QStringLiteral("/nonexistent/job.out")}
                                  << "/nonexistent/job.out: cannot read this job output: no such file";
     // A folder is read for the frameworks' metric files; one without any is unusable.
-    QTest::newRow("folder without metric files") << QStringList{QStringLiteral(SCALELAB_TEST_DATA_DIR "/golden")}
-                                                 << "no metric file found";
+    QTest::newRow("folder without metric files")
+        << QStringList{QStringLiteral(SCALELAB_TEST_DATA_DIR "/golden")} << "no metric file found";
     QTest::newRow("no log") << QStringList{} << "needs exactly one LOG file";
     QTest::newRow("missing patterns") << QStringList{data("slurm-95659.out"), QStringLiteral("--patterns"),
                                                      QStringLiteral("/nonexistent/p.json")}
