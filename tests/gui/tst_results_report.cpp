@@ -6,7 +6,7 @@
 // `scalelab report --json` printing the numbers the charts draw.
 
 #include "CliRunner.h"
-#include "HonestStudy.h"
+#include "HonestStudyPlace.h"
 #include "ScreenshotDir.h"
 
 #include "core/model/MetricNames.h"
@@ -52,36 +52,15 @@ QString pdfText(const QString &pdf)
 class TestResultsReport : public QObject {
     Q_OBJECT
 private:
-    QTemporaryDir m_dir;
-    std::unique_ptr<AppServices> m_services;
-    std::unique_ptr<ResultsPlace> m_place;
-    std::unique_ptr<QAbstractItemModelTester> m_tester;
-    QList<qint64> m_runs;
-    qint64 m_study = 0;
+    test::HonestStudyPlace m_honest;
+    QTemporaryDir &m_dir = m_honest.dir;
+    std::unique_ptr<AppServices> &m_services = m_honest.services;
+    std::unique_ptr<ResultsPlace> &m_place = m_honest.place;
+    QList<qint64> &m_runs = m_honest.runs;
+    qint64 &m_study = m_honest.study;
 
 private Q_SLOTS:
-private Q_SLOTS:
-    void initTestCase()
-    {
-        QVERIFY(m_dir.isValid());
-        qputenv("SCALELAB_DATA_DIR", m_dir.filePath(QStringLiteral("data")).toUtf8());
-        m_services = std::make_unique<AppServices>();
-        QCOMPARE(m_services->storeError(), QString());
-        test::fillHonestStudy(m_services->store(), m_study, m_runs);
-        QCOMPARE(m_runs.size(), 4);
-        m_place = std::make_unique<ResultsPlace>(*m_services);
-        // Qt's model checker watches the runs table for the whole test case:
-        // every reload, re-ingest, hidden run, grouping and filter below.
-        m_tester = std::make_unique<QAbstractItemModelTester>(m_place->model(),
-                                                              QAbstractItemModelTester::FailureReportingMode::QtTest);
-        m_place->resize(1280, 800);
-        m_place->show();
-        QVERIFY(QTest::qWaitForWindowExposed(m_place.get()));
-        QTRY_VERIFY(!m_place->isLoading());
-        m_place->showStudy(m_study);
-        QTRY_VERIFY(!m_place->isLoading());
-        QCOMPARE(m_place->chartStudyId(), m_study);
-    }
+    void initTestCase() { m_honest.open(); }
 
     void columnsAndExportSayWhatTheyAre()
     {
@@ -223,7 +202,7 @@ private Q_SLOTS:
 
     void cleanupTestCase()
     {
-        m_tester.reset();
+        m_honest.tester.reset();
         m_place.reset();
         m_services.reset();
     }
