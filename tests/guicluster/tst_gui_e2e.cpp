@@ -145,12 +145,14 @@ private Q_SLOTS:
                 for (const MetricRecord &m : m_services->store().metrics(id).value())
                     metricsWhenFinished[id].insert(m.name, m.value);
             });
+        const qint64 before = newestRunId();
         m_clusters->submit({e2eSpec(QStringLiteral("/bin/echo"),
                                     {QStringLiteral("hello"), QStringLiteral("from"), QStringLiteral("gui-e2e")})},
                            QStringLiteral("GUI end-to-end"));
+        // The batch (the intent) is stored on the pool, before anything is sent.
+        QTRY_VERIFY(newestRunId() > before);
         const qint64 runId = newestRunId();
-        QVERIFY(runId > 0);
-        // Stored (intent) at once and shown in the table under its study (read on a pool thread).
+        // Shown in the table under its study (read on a pool thread).
         QTRY_VERIFY(m_place->model()->indexOfRun(runId).isValid());
         const QModelIndex row = m_place->model()->indexOfRun(runId);
         QCOMPARE(row.parent().data().toString(), QStringLiteral("GUI end-to-end"));
@@ -252,7 +254,9 @@ private Q_SLOTS:
     void cancelShowsCancelled()
     {
         QSignalSpy submitted(m_clusters.get(), &ClusterManager::submitFinished);
+        const qint64 before = newestRunId();
         m_clusters->submit({e2eSpec(QStringLiteral("/bin/sleep"), {QStringLiteral("240")})}, QString());
+        QTRY_VERIFY(newestRunId() > before);   // stored on the pool
         const qint64 runId = newestRunId();
         QTRY_VERIFY_WITH_TIMEOUT(submitted.count() == 1, 60000);
         QVERIFY2(submitted.first().at(1).toBool(), qPrintable(submitted.first().at(0).toString()));
