@@ -142,30 +142,6 @@ qsizetype jobIdIndex(const QStringList &fields)
     return -1;
 }
 
-// Not one line in the requested layout: another command's output, or a
-// format forced by the login shell. Refused whole rather than line by line.
-std::optional<Diagnostic> layoutProblem(QByteArrayView out, int firstLineNo, qsizetype n, const QString &delimiter)
-{
-    if (n <= 1)
-        return std::nullopt;
-    const auto kind = SlurmOutputShape::classify(out, delimiter);
-    if (kind == SlurmOutputShape::Kind::Delimited || kind == SlurmOutputShape::Kind::Empty)
-        return std::nullopt;
-    return Diagnostic{Severity::Error,
-                      QStringLiteral("sacct-layout"),
-                      {},
-                      firstLineNo,
-                      0,
-                      QStringLiteral("sacct output is %1, not the %2 fields separated by \"%3\" "
-                                     "that were asked for; nothing was read")
-                          .arg(SlurmOutputShape::describe(kind))
-                          .arg(n)
-                          .arg(delimiter),
-                      QStringLiteral("run sacct with --parsable2 --delimiter and --format as "
-                                     "ScaleLab does (a SACCT_FORMAT or alias in the login shell "
-                                     "cannot override those)")};
-}
-
 // `--parsable` (not --parsable2) ends every line with the delimiter. When
 // the last field is user text, it must also be the one delimiter too many,
 // since a name may end with the delimiter.
@@ -289,7 +265,10 @@ private:
 SacctParseResult parseLines(QByteArrayView out, int firstLineNo, const QStringList &fields, const QString &delimiter)
 {
     SacctParseResult result;
-    if (auto problem = layoutProblem(out, firstLineNo, fields.size(), delimiter)) {
+    if (auto problem = SlurmOutputShape::refusedLayout(
+            out, delimiter, fields.size(), QStringLiteral("sacct"), firstLineNo,
+            QStringLiteral("run sacct with --parsable2 --delimiter and --format as ScaleLab does (a SACCT_FORMAT or "
+                           "alias in the login shell cannot override those)"))) {
         result.diagnostics << *problem;
         return result;
     }

@@ -57,4 +57,26 @@ QString SlurmOutputShape::describe(Kind kind)
     return QStringLiteral("text in an unknown layout");
 }
 
+std::optional<Diagnostic> SlurmOutputShape::refusedLayout(QByteArrayView out, const QString &delimiter,
+                                                          qsizetype fields, const QString &command, int line,
+                                                          const QString &fix)
+{
+    if (fields <= 1)
+        return std::nullopt;
+    const Kind kind = classify(out, delimiter);
+    if (kind == Kind::Delimited || kind == Kind::Empty)
+        return std::nullopt;
+    return Diagnostic{Severity::Error,
+                      command + QStringLiteral("-layout"),
+                      {},
+                      line,
+                      0,
+                      QStringLiteral("%1 output is %2, not the %3 fields separated by \"%4\" "
+                                     "that were asked for; nothing was read")
+                          .arg(command, describe(kind))
+                          .arg(fields)
+                          .arg(delimiter),
+                      fix};
+}
+
 }   // namespace scalelab

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/base/Diagnostic.h"
+
 #include <QByteArray>
 #include <QByteArrayView>
 #include <QString>
+
+#include <optional>
 
 namespace scalelab {
 
@@ -17,6 +21,10 @@ public:
     static Kind classify(QByteArrayView text, const QString &delimiter);
     // "JSON (--json or slurmrestd)", "`scontrol show` Key=Value records", ...
     static QString describe(Kind kind);
+    // The error `<command>-layout` (at `line`) when `out` is not `fields`
+    // delimited fields per line; `fix` says how ScaleLab runs the command.
+    static std::optional<Diagnostic> refusedLayout(QByteArrayView out, const QString &delimiter, qsizetype fields,
+                                                   const QString &command, int line, const QString &fix);
 };
 
 }   // namespace scalelab

@@ -111,27 +111,6 @@ std::optional<QString> applyField(SqueueRow &row, const QString &code, const QSt
     return std::nullopt;
 }
 
-// Not the delimited layout that was asked for: refused whole.
-std::optional<Diagnostic> squeueLayoutProblem(const QByteArray &out, qsizetype n, const QString &delimiter)
-{
-    if (n <= 1)
-        return std::nullopt;
-    const auto kind = SlurmOutputShape::classify(out, delimiter);
-    if (kind == SlurmOutputShape::Kind::Delimited || kind == SlurmOutputShape::Kind::Empty)
-        return std::nullopt;
-    return Diagnostic{Severity::Error,
-                      QStringLiteral("squeue-layout"),
-                      {},
-                      1,
-                      0,
-                      QStringLiteral("squeue output is %1, not the %2 fields separated by \"%3\" "
-                                     "that were asked for; nothing was read")
-                          .arg(SlurmOutputShape::describe(kind))
-                          .arg(n)
-                          .arg(delimiter),
-                      QStringLiteral("run squeue with --noheader and --format as ScaleLab does")};
-}
-
 Diagnostic malformedLine(int lineNo, const QString &why, const QString &line)
 {
     return Diagnostic{Severity::Warning,
@@ -156,7 +135,9 @@ SqueueParseResult SqueueParser::parse(const QByteArray &out, const QByteArray &e
         return result;
     }
     const qsizetype n = m_fields.size();
-    if (auto problem = squeueLayoutProblem(out, n, m_delimiter)) {
+    if (auto problem = SlurmOutputShape::refusedLayout(
+            out, m_delimiter, n, QStringLiteral("squeue"), 1,
+            QStringLiteral("run squeue with --noheader and --format as ScaleLab does"))) {
         result.diagnostics << *problem;
         return result;
     }
