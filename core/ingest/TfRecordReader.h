@@ -34,6 +34,8 @@ struct TfRecordScan {
 class TfRecordReader {
 public:
     static TfRecordScan scan(QByteArrayView bytes, const QString &name);
+    // The records are views into the bytes: a temporary would leave them dangling.
+    static TfRecordScan scan(QByteArray &&bytes, const QString &name) = delete;
     // The framing of one record (what a writer puts in the file).
     static QByteArray frame(QByteArrayView payload);
 };

@@ -149,7 +149,8 @@ void TestMetricFiles::tfRecordFramingChecksBothCrcs()
     const QByteArray a = TfRecordReader::frame("first"), b = TfRecordReader::frame("second"),
                      c = TfRecordReader::frame("third");
     QCOMPARE(a.size(), 12 + 5 + 4);
-    const TfRecordScan ok = TfRecordReader::scan(a + b + c, QStringLiteral("f"));
+    const QByteArray three = a + b + c;
+    const TfRecordScan ok = TfRecordReader::scan(three, QStringLiteral("f"));
     QCOMPARE(ok.records.size(), 3);
     QCOMPARE(ok.records[1].data.toByteArray(), QByteArray("second"));
     QVERIFY(ok.diagnostics.isEmpty());
