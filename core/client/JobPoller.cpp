@@ -11,8 +11,6 @@
 namespace scalelab {
 
 namespace {
-constexpr int kQueryTimeoutMs = 60000;
-
 QString cleanReason(const QString &reason)
 {
     return reason == QLatin1String("None") || reason == QLatin1String("(null)") ? QString() : reason;

@@ -25,6 +25,8 @@ private:
     bool pollQueue(const QHash<QString, RunRecord> &byJob, QSet<QString> &inQueue, PollResult &result);
     void pollAccounting(const QHash<QString, RunRecord> &byJob, const QStringList &gone, PollResult &result);
 
+    static constexpr int kQueryTimeoutMs = 60000;   // each remote command
+
     RemoteExecutor &m_exec;
     RunStore &m_store;
     QString m_alias;

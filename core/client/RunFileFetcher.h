@@ -34,6 +34,8 @@ private:
     static constexpr int kMaxMetricFiles = 500;
     static constexpr int kMetricFileDepth = 6;
 
+    static constexpr int kQueryTimeoutMs = 60000;   // each remote command
+
     RemoteExecutor &m_exec;
     RunStore &m_store;
 };

@@ -66,6 +66,7 @@ public:
     static QStringList queryArgv(const QStringList &argv);
 
 private:
+    static constexpr int kQueryTimeoutMs = 60000;   // each remote command
     Result<QString> remoteDirFor(const RunRecord &run);
     std::optional<SubmitOutcome> sendableProblem(qint64 runId, const RunRecord &run) const;
     std::optional<SubmitOutcome> uploadBeforeSbatch(qint64 runId, const RunRecord &run, const QString &dir);
