@@ -222,6 +222,52 @@ void printTextResult(CliContext &ctx, const QString &logName, const LogMetricRes
     ctx.err.flush();
 }
 
+// What ingest reads from one job output file (or stdin), printed.
+int readLog(CliContext &ctx, const QString &log, const QString &patternsPath, bool json)
+{
+    const QString logName = CliContext::inputName(log);
+    const bool fromStdin = log == QLatin1String("-");
+    QList<MetricPattern> user;
+    if (const auto rc = readPatterns(ctx, patternsPath, user))
+        return *rc;
+    const LogMetricExtractor extractor(user);
+    bool badPattern = false;
+    for (const Diagnostic &d : extractor.patternDiagnostics()) {
+        ctx.err << DiagnosticFormat::toText(d, patternsPath) << "\n";
+        badPattern = badPattern || d.severity == Severity::Error;
+    }
+    if (badPattern)
+        return ctx.unusable(QStringLiteral("%1 has invalid patterns (above)").arg(patternsPath));
+
+    LogMetricResult r;
+    if (fromStdin) {
+        const auto bytes = ctx.readInput(log, kMaxStdinLog, InputLimits::Content::Log);
+        if (!bytes)
+            return int(ExitCode::Unusable);
+        r = extractor.extract(*bytes);
+        r.file = logName;
+        for (LogMetric &m : r.metrics)
+            m.file = logName;
+    } else {
+        // A file is mapped, not read: a 200 MB log costs no copy.
+        r = extractor.extractFile(log);
+    }
+    for (const Diagnostic &d : r.diagnostics)
+        if (d.severity == Severity::Error)
+            return ctx.unusable(d.message);
+    // The same file as GPU samples: a sampler's CSV or an smi table gives no log metric.
+    const GpuSampleSummary gpus = fromStdin ? GpuSampleSummary() : GpuSampleParser::parseFile(log);
+    if (!gpus.noSamples)
+        r.diagnostics.removeIf([](const Diagnostic &d) { return d.rule == QLatin1String("log-no-metrics"); });
+
+    if (json) {
+        printJsonResult(ctx, logName, r, gpus);
+        return int(ExitCode::Ok);
+    }
+    printTextResult(ctx, logName, r, gpus);
+    return int(ExitCode::Ok);
+}
+
 }   // namespace
 
 int MetricsCommand::run(CliContext &ctx, const QStringList &args)
@@ -269,47 +315,7 @@ int MetricsCommand::run(CliContext &ctx, const QStringList &args)
     // metrics.csv, TensorBoard events, MLflow, W&B): read with those readers.
     if (log != QLatin1String("-") && (QFileInfo(log).isDir() || MetricFileScanner::isMetricFile(log)))
         return MetricFilesOutput::run(ctx, log, json);
-    const QString logName = CliContext::inputName(log);
-    const bool fromStdin = log == QLatin1String("-");
-    QList<MetricPattern> user;
-    if (const auto rc = readPatterns(ctx, patternsPath, user))
-        return *rc;
-    const LogMetricExtractor extractor(user);
-    bool badPattern = false;
-    for (const Diagnostic &d : extractor.patternDiagnostics()) {
-        ctx.err << DiagnosticFormat::toText(d, patternsPath) << "\n";
-        badPattern = badPattern || d.severity == Severity::Error;
-    }
-    if (badPattern)
-        return ctx.unusable(QStringLiteral("%1 has invalid patterns (above)").arg(patternsPath));
-
-    LogMetricResult r;
-    if (fromStdin) {
-        const auto bytes = ctx.readInput(log, kMaxStdinLog, InputLimits::Content::Log);
-        if (!bytes)
-            return int(ExitCode::Unusable);
-        r = extractor.extract(*bytes);
-        r.file = logName;
-        for (LogMetric &m : r.metrics)
-            m.file = logName;
-    } else {
-        // A file is mapped, not read: a 200 MB log costs no copy.
-        r = extractor.extractFile(log);
-    }
-    for (const Diagnostic &d : r.diagnostics)
-        if (d.severity == Severity::Error)
-            return ctx.unusable(d.message);
-    // The same file as GPU samples: a sampler's CSV or an smi table gives no log metric.
-    const GpuSampleSummary gpus = fromStdin ? GpuSampleSummary() : GpuSampleParser::parseFile(log);
-    if (!gpus.noSamples)
-        r.diagnostics.removeIf([](const Diagnostic &d) { return d.rule == QLatin1String("log-no-metrics"); });
-
-    if (json) {
-        printJsonResult(ctx, logName, r, gpus);
-        return int(ExitCode::Ok);
-    }
-    printTextResult(ctx, logName, r, gpus);
-    return int(ExitCode::Ok);
+    return readLog(ctx, log, patternsPath, json);
 }
 
 }   // namespace scalelab

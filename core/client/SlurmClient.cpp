@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// SlurmClient: version, submission, reconciliation, --test-only.
-// Polling, cancel and file transfer are in SlurmClientPoll.cpp.
+// SlurmClient: version, submission, reconciliation, --test-only, cancel.
+// Polling is JobPoller's, file transfer RunFileFetcher's.
 #include "core/client/SlurmClient.h"
 
 #include "core/base/RemoteValidation.h"
@@ -28,6 +28,8 @@ SlurmClient::SlurmClient(RemoteExecutor &executor, RunStore &store, QString clus
     : m_exec(executor)
     , m_store(store)
     , m_alias(std::move(clusterAlias))
+    , m_poller(executor, store, m_alias)
+    , m_files(executor, store)
 {}
 
 QString SlurmClient::runsRoot()
@@ -429,6 +431,44 @@ TestOnlyResult SlurmClient::testOnly(const QString &script)
     // Best effort: a leftover scratch dir holds no job and is never read again.
     m_exec.run({QStringLiteral("rm"), QStringLiteral("-rf"), QStringLiteral("--"), dir}, kQueryTimeoutMs);
     return result;
+}
+
+PollResult SlurmClient::pollOnce()
+{
+    return m_poller.pollOnce();
+}
+
+Result<QString> SlurmClient::cancel(qint64 runId)
+{
+    const auto stored = m_store.run(runId);
+    if (!stored)
+        return fail(stored.error());
+    const RunRecord &run = *stored;
+    if (run.submitState == SubmitState::Unknown)
+        return fail(ErrorCode::WrongState,
+                    QStringLiteral("run %1 may have a job whose id is not known yet; reconcile it first").arg(runId));
+    if (!RemoteValidation::isJobId(run.jobId))
+        return fail(ErrorCode::WrongState, QStringLiteral("run %1 has no Slurm job to cancel").arg(runId));
+    if (run.isTerminal())
+        return fail(ErrorCode::WrongState,
+                    QStringLiteral("job %1 already ended (%2)").arg(run.jobId, SlurmJobState::displayName(run.state)));
+    const RemoteResult r = m_exec.run({QStringLiteral("scancel"), run.jobId}, kQueryTimeoutMs);
+    if (!r.transportOk())
+        return fail(ErrorCode::Transport, r.transportError);
+    if (r.exitCode != 0)
+        return fail(ErrorCode::RemoteFailed,
+                    QStringLiteral("scancel %1 failed: %2").arg(run.jobId, RemoteValidation::sanitize(r.err, 400)));
+    return QStringLiteral("cancel requested for job %1").arg(run.jobId);
+}
+
+FetchResult SlurmClient::fetch(qint64 runId, qint64 maxBytesPerFile)
+{
+    return m_files.fetch(runId, maxBytesPerFile);
+}
+
+TailResult SlurmClient::tailOutput(qint64 runId, qint64 maxBytes)
+{
+    return m_files.tailOutput(runId, maxBytes);
 }
 
 }   // namespace scalelab

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/client/JobPoller.h"
 #include "core/client/RemoteExecutor.h"
+#include "core/client/RunFileFetcher.h"
 #include "core/store/RunStore.h"
 #include "core/client/SlurmClientResults.h"
 
@@ -44,7 +46,7 @@ public:
     Result<QString> cancel(qint64 runId);
     // Downloads the run's scalelab-* files (whole, up to maxBytesPerFile each)
     // into RunStore::runFilesDirectory(runId), then the frameworks' metric
-    // files the job wrote under its folder (fetchMetricFiles).
+    // files the job wrote under its folder (RunFileFetcher).
     FetchResult fetch(qint64 runId, qint64 maxBytesPerFile = 64 * 1024 * 1024);
     // New bytes of scalelab-<jobid>.out since the last fetch, appended locally.
     TailResult tailOutput(qint64 runId, qint64 maxBytes = 1024 * 1024);
@@ -64,31 +66,20 @@ public:
     static QStringList queryArgv(const QStringList &argv);
 
 private:
-    static constexpr int kQueryTimeoutMs = 60000;   // squeue, sacct, scancel, fetch listings
-    // The metric files (MetricFileScanner::isMetricFileName: trainer_state.json,
-    // Lightning metrics.csv/hparams.yaml, TensorBoard events, mlruns/, W&B
-    // files/) under the run's folder (the job's working directory, where the
-    // frameworks' default folders lie), at most kMaxMetricFiles of at most
-    // 16 MB each, kept at the same relative path under <local>/metricfiles/.
-    // Larger files are listed in `truncated` and not fetched.
-    void fetchMetricFiles(qint64 runId, const QString &remoteDir, const QString &localDir, FetchResult &result);
+    static constexpr int kQueryTimeoutMs = 60000;   // each remote command
     Result<QString> remoteDirFor(const RunRecord &run);
     std::optional<SubmitOutcome> sendableProblem(qint64 runId, const RunRecord &run) const;
     std::optional<SubmitOutcome> uploadBeforeSbatch(qint64 runId, const RunRecord &run, const QString &dir);
     SubmitOutcome recordSbatchReply(qint64 runId, const RemoteResult &r);
-    bool pollQueue(const QHash<QString, RunRecord> &byJob, QSet<QString> &inQueue, PollResult &result);
-    void pollAccounting(const QHash<QString, RunRecord> &byJob, const QStringList &gone, PollResult &result);
     ReconcileOutcome lookUpByToken(const RunRecord &run, const QString &remoteDir, bool attemptRecent);
-
-    static constexpr int kMaxMetricFiles = 500;
-    static constexpr int kMetricFileDepth = 6;
 
     RemoteExecutor &m_exec;
     RunStore &m_store;
     QString m_alias;
     QString m_version;
     QString m_home;
-    QHash<QString, int> m_incompleteCycles;   // job id -> polls that saw a half-written sacct record
+    JobPoller m_poller;
+    RunFileFetcher m_files;
 };
 
 }   // namespace scalelab

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/ingest/GpuSampleParser.h"
 
+#include "core/base/InputLimits.h"
 #include "core/ingest/GpuSampleFormats.h"
 
 #include <QFile>
@@ -173,308 +174,471 @@ void addDiag(GpuSampleSummary &s, Severity sev, const char *rule, const QString 
                           {}});
 }
 
-}   // namespace
+// One parse: the state the lines share (the format read so far, the timelines,
+// what was skipped), one method per kind of line.
+class GpuSampleReader {
+public:
+    GpuSampleReader(GpuSampleSummary &s, const GpuSampleParseOptions &options)
+        : m_s(s)
+        , m_options(options)
+        , m_file(options.fileName)
+        , m_host(options.host.isEmpty() ? GpuSampleParser::hostFromFileName(options.fileName) : options.host)
+    {}
 
-GpuSampleSummary GpuSampleParser::parse(QByteArrayView data, const GpuSampleParseOptions &options)
-{
-    GpuSampleSummary s;
-    const QString file = options.fileName;
-    const QString host = options.host.isEmpty() ? hostFromFileName(file) : options.host;
-    const std::string_view all(data.data(), size_t(data.size()));
+    void readAll(std::string_view all)
+    {
+        size_t pos = 0;
+        while (pos < all.size()) {
+            size_t end = all.find('\n', pos);
+            if (end == std::string_view::npos)
+                end = all.size();
+            const std::string_view raw = all.substr(pos, end - pos);
+            pos = end + 1;
+            ++m_lineNo;
+            readLine(trim(raw), end == all.size());
+        }
+    }
 
+    // Times relative to the first sample, then what the whole file tells.
+    void finish()
+    {
+        if (!std::isnan(m_t0)) {
+            m_s.originEpochSeconds = m_t0;
+            for (GpuTimeline &g : m_s.gpus)
+                for (double &t : g.seconds)
+                    t -= m_t0;
+        }
+        reportUnread();
+        if (m_s.rows == 0 && m_s.noSamplesReason.isEmpty())
+            m_s.noSamplesReason = QStringLiteral("the file has no GPU samples");
+    }
+
+private:
     enum class Mode { None, Csv, RocmConcise, Dmon };
-    gpuformat::DmonColumns dmon;
-    Mode mode = Mode::None;
-    Columns cols;
-    QHash<int, int> roundOf;   // task -> sample number (rocm-smi prints no time)
-    double markTime = kNaN;   // the sampler's "# time <epoch seconds>" line
-    bool warnedNoTime = false;
-    double t0 = kNaN;   // absolute time of the first sample
-    QHash<qint64, int> slotOf;   // (task, GPU index) -> position in s.gpus
-    QHash<QByteArray, int> byId;   // (task, uuid/bus id) -> position (no index column)
-    Fields f;
-    int firstSkippedLine = 0, headerless = 0, firstHeaderless = 0, foreignLine = 0;
-    QString firstSkipped, foreign;
 
-    auto timeline = [&](int task, int gpuIndex) -> GpuTimeline & {
-        const qint64 key = (qint64(task + 1) << 20) | qint64(gpuIndex);
-        auto it = slotOf.find(key);
-        if (it == slotOf.end()) {
-            GpuTimeline g;
-            g.host = host;
-            g.index = gpuIndex;
-            g.task = task;
-            QString k = QString::number(gpuIndex);
-            if (task >= 0)
-                k = QStringLiteral("task%1:").arg(task) + k;
-            g.key = host.isEmpty() ? k : host + u':' + k;
-            s.gpus.append(g);
-            it = slotOf.insert(key, int(s.gpus.size() - 1));
-        }
-        return s.gpus[*it];
-    };
-    // Time of a sample without a timestamp column.
-    auto untimed = [&](int task, int lineNo) {
-        if (!std::isnan(markTime)) {
-            if (std::isnan(t0) || markTime < t0)
-                t0 = markTime;
-            return markTime;
-        }
-        const double step = options.sampleSeconds > 0 ? options.sampleSeconds : 1.0;
-        if (options.sampleSeconds <= 0 && !warnedNoTime) {
-            warnedNoTime = true;
-            addDiag(s, Severity::Info, "gpu-csv-no-timestamps", file, lineNo,
-                    QStringLiteral("the samples carry no timestamps and the sampling interval is unknown; "
-                                   "times are sample numbers"));
-        }
-        return double(std::max(roundOf.value(task, 0) - 1, 0)) * step;
-    };
-    auto addSample = [&](GpuTimeline &g, double t, double util, double memMiB, double temp = kNaN,
-                         double power = kNaN) {
-        g.seconds.append(t);
-        g.utilPercent.append(util);
-        g.memUsedMiB.append(memMiB);
-        g.tempC.append(temp);
-        g.powerW.append(power);
-        ++s.rows;
-    };
-    auto skip = [&](std::string_view line, int lineNo) {
-        ++s.skippedLines;
-        if (!firstSkippedLine) {
-            firstSkippedLine = lineNo;
-            firstSkipped = QString::fromUtf8(line.data(), qsizetype(std::min<size_t>(line.size(), 120)));
-        }
-    };
-
-    size_t pos = 0;
-    int lineNo = 0;
-    while (pos < all.size()) {
-        size_t end = all.find('\n', pos);
-        if (end == std::string_view::npos)
-            end = all.size();
-        const std::string_view raw = all.substr(pos, end - pos);
-        const bool lastLineUnterminated = end == all.size();
-        pos = end + 1;
-        ++lineNo;
-        std::string_view line = trim(raw);
+    void readLine(std::string_view line, bool lastLineUnterminated)
+    {
         if (line.empty())
-            continue;
+            return;
         const int task = gpuformat::takeTaskLabel(line);
-        if (line.empty())
-            continue;
+        if (line.empty() || readMarker(line, task) || readRocmHeader(line, task) || readRocmPlain(line, task)
+            || readNvidiaHeader(line))
+            return;
+        if (const QString tool = gpuformat::foreignTool(line); !tool.isEmpty()) {
+            noteForeign(tool);
+            return;
+        }
+        if (m_mode == Mode::Dmon)
+            readDmonRow(line, task);
+        else if (m_mode == Mode::RocmConcise)
+            readConciseRow(line, task);
+        else
+            readCsvRow(line, task, lastLineUnterminated);
+    }
+
+    // The sampler's own lines, rocm-smi's banner, dmon's header and comments.
+    bool readMarker(std::string_view line, int task)
+    {
         if (startsWith(line, "# time ")) {
             const std::string_view v = trim(line.substr(7));
             double t = kNaN;
             std::from_chars(v.data(), v.data() + v.size(), t);
-            markTime = t;
-            continue;
+            m_markTime = t;
+            return true;
         }
         if (line.find("ROCm System Management Interface") != std::string_view::npos) {
-            s.tool = GpuSampleSummary::Tool::RocmSmi;
-            ++roundOf[task];
-            continue;
+            m_s.tool = GpuSampleSummary::Tool::RocmSmi;
+            ++m_roundOf[task];
+            return true;
         }
-        if (gpuformat::dmonHeader(line, dmon)) {
-            s.tool = GpuSampleSummary::Tool::NvidiaSmi;
-            mode = Mode::Dmon;
-            continue;
+        if (gpuformat::dmonHeader(line, m_dmon)) {
+            m_s.tool = GpuSampleSummary::Tool::NvidiaSmi;
+            m_mode = Mode::Dmon;
+            return true;
         }
         if (line.front() == '=' || line.front() == '#') {
-            if (const QString tool = gpuformat::foreignTool(line); !tool.isEmpty() && foreign.isEmpty()) {
-                foreign = tool;   // "# gpu pwr ..." of nvidia-smi dmon
-                foreignLine = lineNo;
-            }
-            continue;
+            if (const QString tool = gpuformat::foreignTool(line); !tool.isEmpty())
+                noteForeign(tool);   // "# gpu pwr ..." of nvidia-smi dmon
+            return true;
         }
         if (startsWith(line, "scalelab:")) {
             const std::string_view why = trim(line.substr(9));
-            s.noSamplesReason = QString::fromUtf8(why.data(), qsizetype(why.size()));
-            continue;
+            m_s.noSamplesReason = QString::fromUtf8(why.data(), qsizetype(why.size()));
+            return true;
         }
+        return false;
+    }
+
+    // rocm-smi's CSV header or its concise table's header.
+    bool readRocmHeader(std::string_view line, int task)
+    {
         if (startsWith(line, "device,")) {
-            cols = rocmColumns(f, splitFields(line, f));
-            s.tool = GpuSampleSummary::Tool::RocmSmi;
-            mode = Mode::Csv;
-            ++roundOf[task];
-            continue;
+            m_cols = rocmColumns(m_f, splitFields(line, m_f));
+            m_s.tool = GpuSampleSummary::Tool::RocmSmi;
+            m_mode = Mode::Csv;
+            ++m_roundOf[task];
+            return true;
         }
         if (gpuformat::isRocmConciseHeader(line)) {
-            s.tool = GpuSampleSummary::Tool::RocmSmi;
-            mode = Mode::RocmConcise;
-            if (!roundOf.contains(task))
-                roundOf[task] = 1;
-            continue;
+            m_s.tool = GpuSampleSummary::Tool::RocmSmi;
+            m_mode = Mode::RocmConcise;
+            if (!m_roundOf.contains(task))
+                m_roundOf[task] = 1;
+            return true;
         }
+        return false;
+    }
+
+    bool readNvidiaHeader(std::string_view line)
+    {
+        if (!gpuformat::isNvidiaHeader(line))
+            return false;
+        m_cols = nvidiaColumns(m_f, splitFields(line, m_f));
+        m_s.tool = GpuSampleSummary::Tool::NvidiaSmi;
+        m_mode = Mode::Csv;
+        if (m_cols.util < 0 && m_cols.memUsed < 0)
+            addDiag(m_s, Severity::Warning, "gpu-csv-no-columns", m_file, m_lineNo,
+                    QStringLiteral("the header has neither utilization.gpu nor memory.used; "
+                                   "query them with nvidia-smi --query-gpu"));
+        return true;
+    }
+
+    // rocm-smi's plain "GPU[3] : GPU use (%): 93" lines.
+    bool readRocmPlain(std::string_view line, int task)
+    {
         int device = 0;
         double value = 0;
-        if (const auto field = gpuformat::rocmPlainLine(line, device, value); field != gpuformat::RocmField::None) {
-            s.tool = GpuSampleSummary::Tool::RocmSmi;
-            if (!roundOf.contains(task))
-                roundOf[task] = 1;
-            GpuTimeline &g = timeline(task, device);
-            if (field == gpuformat::RocmField::Util)
-                addSample(g, untimed(task, lineNo), value, kNaN);
-            else if (field == gpuformat::RocmField::VramUsedBytes && !g.memUsedMiB.isEmpty())
-                g.memUsedMiB.back() = value / kMiB;
-            else if (field == gpuformat::RocmField::VramTotalBytes && !g.memTotalMiB)
-                g.memTotalMiB = value / kMiB;
-            continue;
+        const auto kind = gpuformat::rocmPlainLine(line, device, value);
+        if (kind == gpuformat::RocmField::None)
+            return false;
+        m_s.tool = GpuSampleSummary::Tool::RocmSmi;
+        if (!m_roundOf.contains(task))
+            m_roundOf[task] = 1;
+        GpuTimeline &g = timeline(task, device);
+        if (kind == gpuformat::RocmField::Util)
+            addSample(g, untimed(task), value, kNaN);
+        else if (kind == gpuformat::RocmField::VramUsedBytes && !g.memUsedMiB.isEmpty())
+            g.memUsedMiB.back() = value / kMiB;
+        else if (kind == gpuformat::RocmField::VramTotalBytes && !g.memTotalMiB)
+            g.memTotalMiB = value / kMiB;
+        return true;
+    }
+
+    void readDmonRow(std::string_view line, int task)
+    {
+        if (!dmonRow(line, m_dmon, m_f)) {
+            skip(line);
+            return;
         }
-        if (gpuformat::isNvidiaHeader(line)) {
-            cols = nvidiaColumns(f, splitFields(line, f));
-            s.tool = GpuSampleSummary::Tool::NvidiaSmi;
-            mode = Mode::Csv;
-            if (cols.util < 0 && cols.memUsed < 0)
-                addDiag(s, Severity::Warning, "gpu-csv-no-columns", file, lineNo,
-                        QStringLiteral("the header has neither utilization.gpu nor memory.used; "
-                                       "query them with nvidia-smi --query-gpu"));
-            continue;
-        }
-        if (const QString tool = gpuformat::foreignTool(line); !tool.isEmpty()) {
-            if (foreign.isEmpty()) {
-                foreign = tool;
-                foreignLine = lineNo;
-            }
-            continue;
-        }
-        const char c0 = line.front();
-        if (mode == Mode::Dmon) {
-            if (dmonRow(line, dmon, f)) {
-                const int gpu = int(number(f[dmon.gpu]));
-                GpuTimeline &g = timeline(task, gpu);
-                if (gpu == s.gpus.front().index && &g == &s.gpus.front())
-                    ++roundOf[task];   // the first GPU's row starts a new sample
-                auto col = [&](int c) { return c >= 0 ? number(f[c]) : kNaN; };
-                addSample(g, untimed(task, lineNo), col(dmon.sm), col(dmon.fb), col(dmon.temp), col(dmon.power));
-            } else {
-                skip(line, lineNo);
-            }
-            continue;
-        }
-        if (mode == Mode::RocmConcise) {
-            gpuformat::RocmConcise row;
-            if (gpuformat::rocmConciseRow(line, row)) {
-                GpuTimeline &g = timeline(task, row.device);
-                addSample(g, untimed(task, lineNo), row.utilPercent, kNaN, row.tempC, row.powerW);
-                continue;
-            } else if (c0 == '(') {
-                continue;   // the table's second header line
-            }
-            skip(line, lineNo);
-            continue;
-        }
+        const int gpu = int(number(m_f[m_dmon.gpu]));
+        GpuTimeline &g = timeline(task, gpu);
+        if (gpu == m_s.gpus.front().index && &g == &m_s.gpus.front())
+            ++m_roundOf[task];   // the first GPU's row starts a new sample
+        addSample(g, untimed(task), field(m_dmon.sm), field(m_dmon.fb), field(m_dmon.temp), field(m_dmon.power));
+    }
+
+    void readConciseRow(std::string_view line, int task)
+    {
+        gpuformat::RocmConcise row;
+        if (gpuformat::rocmConciseRow(line, row))
+            addSample(timeline(task, row.device), untimed(task), row.utilPercent, kNaN, row.tempC, row.powerW);
+        else if (line.front() != '(')   // '(': the table's second header line
+            skip(line);
+    }
+
+    void readCsvRow(std::string_view line, int task, bool lastLineUnterminated)
+    {
         // A row starts with its first value: a number, "card0" or "[N/A]" (any column may come first).
-        if (!(c0 >= '0' && c0 <= '9') && !startsWith(line, "card") && !(mode == Mode::Csv && c0 == '[')) {
-            skip(line, lineNo);
-            continue;
+        const char c0 = line.front();
+        if (!(c0 >= '0' && c0 <= '9') && !startsWith(line, "card") && !(m_mode == Mode::Csv && c0 == '[')) {
+            skip(line);
+            return;
         }
-        if (mode != Mode::Csv) {
+        if (m_mode != Mode::Csv) {
             // Columns are never guessed: the tools' orders differ between versions and queries.
-            if (!headerless++)
-                firstHeaderless = lineNo;
-            continue;
+            if (!m_headerless++)
+                m_firstHeaderless = m_lineNo;
+            return;
         }
-        const int n = splitFields(line, f);
-        if (n != cols.count) {
-            if (n < cols.count && lastLineUnterminated)
-                addDiag(s, Severity::Info, "gpu-csv-truncated", file, lineNo,
+        const int n = splitFields(line, m_f);
+        if (n != m_cols.count) {
+            if (n < m_cols.count && lastLineUnterminated)
+                addDiag(m_s, Severity::Info, "gpu-csv-truncated", m_file, m_lineNo,
                         QStringLiteral("the last line is incomplete (the sampler was stopped while writing); "
                                        "it was skipped"));
             else
-                addDiag(s, Severity::Warning, "gpu-csv-short-row", file, lineNo,
-                        QStringLiteral("row has %1 fields, the header %2; it was skipped").arg(n).arg(cols.count));
-            ++s.skippedLines;
-            continue;
+                addDiag(m_s, Severity::Warning, "gpu-csv-short-row", m_file, m_lineNo,
+                        QStringLiteral("row has %1 fields, the header %2; it was skipped").arg(n).arg(m_cols.count));
+            ++m_s.skippedLines;
+            return;
         }
-
-        // Which GPU.
         int gpuIndex = 0;
-        if (cols.index >= 0) {
-            std::string_view idx = f[cols.index];
-            if (startsWith(idx, "card"))
-                idx.remove_prefix(4);
-            const auto r = std::from_chars(idx.data(), idx.data() + idx.size(), gpuIndex);
-            if (r.ec != std::errc() || gpuIndex < 0 || gpuIndex > 4096) {
-                addDiag(s, Severity::Warning, "gpu-csv-bad-index", file, lineNo,
-                        QStringLiteral("GPU index '%1' is not a number; the row was skipped")
-                            .arg(QString::fromUtf8(f[cols.index].data(), qsizetype(f[cols.index].size()))));
-                ++s.skippedLines;
-                continue;
-            }
-        } else if (cols.uuid >= 0) {
-            const QByteArray id =
-                QByteArray::number(task) + '/' + QByteArray(f[cols.uuid].data(), qsizetype(f[cols.uuid].size()));
-            auto it = byId.find(id);
-            if (it == byId.end())
-                it = byId.insert(id, int(byId.size()));
-            gpuIndex = *it;
-        }
-
-        // When.
         double t = kNaN;
-        if (cols.timestamp >= 0) {
-            t = gpuformat::timestamp(f[cols.timestamp]);
-            if (std::isnan(t)) {
-                addDiag(s, Severity::Warning, "gpu-csv-bad-timestamp", file, lineNo,
-                        QStringLiteral("timestamp '%1' is not YYYY/MM/DD HH:MM:SS.mmm; the row was skipped")
-                            .arg(QString::fromUtf8(f[cols.timestamp].data(), qsizetype(f[cols.timestamp].size()))));
-                ++s.skippedLines;
-                continue;
-            }
-            if (std::isnan(t0) || t < t0)
-                t0 = t;   // rows are in time order; min() guards a clock step back
-        } else {
-            t = untimed(task, lineNo);
-        }
+        if (!csvGpuIndex(task, gpuIndex) || !csvTime(task, t))
+            return;
         GpuTimeline &g = timeline(task, gpuIndex);
-        const double util = cols.util >= 0 ? number(f[cols.util]) : kNaN;
-        double mem = cols.memUsed >= 0 ? number(f[cols.memUsed]) : kNaN;
-        if (cols.memInBytes)
+        double mem = field(m_cols.memUsed);
+        if (m_cols.memInBytes)
             mem /= kMiB;
-        addSample(g, t, util, mem, cols.temp >= 0 ? number(f[cols.temp]) : kNaN,
-                  cols.power >= 0 ? number(f[cols.power]) : kNaN);
-        if (!g.memTotalMiB && cols.memTotal >= 0) {
-            double total = number(f[cols.memTotal]);
-            if (cols.memInBytes)
+        addSample(g, t, field(m_cols.util), mem, field(m_cols.temp), field(m_cols.power));
+        if (!g.memTotalMiB && m_cols.memTotal >= 0) {
+            double total = number(m_f[m_cols.memTotal]);
+            if (m_cols.memInBytes)
                 total /= kMiB;
             if (!std::isnan(total))
                 g.memTotalMiB = total;
         }
     }
 
-    if (!std::isnan(t0)) {
-        s.originEpochSeconds = t0;
-        for (GpuTimeline &g : s.gpus)
-            for (double &t : g.seconds)
-                t -= t0;
+    // Which GPU a CSV row is about; false (noted) when its index is no number.
+    bool csvGpuIndex(int task, int &gpuIndex)
+    {
+        if (m_cols.index >= 0) {
+            std::string_view idx = m_f[m_cols.index];
+            if (startsWith(idx, "card"))
+                idx.remove_prefix(4);
+            const auto r = std::from_chars(idx.data(), idx.data() + idx.size(), gpuIndex);
+            if (r.ec != std::errc() || gpuIndex < 0 || gpuIndex > 4096) {
+                addDiag(m_s, Severity::Warning, "gpu-csv-bad-index", m_file, m_lineNo,
+                        QStringLiteral("GPU index '%1' is not a number; the row was skipped").arg(text(m_cols.index)));
+                ++m_s.skippedLines;
+                return false;
+            }
+        } else if (m_cols.uuid >= 0) {
+            const QByteArray id = QByteArray::number(task) + '/'
+                                  + QByteArray(m_f[m_cols.uuid].data(), qsizetype(m_f[m_cols.uuid].size()));
+            auto it = m_byId.find(id);
+            if (it == m_byId.end())
+                it = m_byId.insert(id, int(m_byId.size()));
+            gpuIndex = *it;
+        }
+        return true;
     }
-    if (headerless > 0)
-        addDiag(s, Severity::Error, "gpu-csv-no-header", file, firstHeaderless,
-                QStringLiteral("%1 data row(s) before any header line were not read: columns are never guessed; "
-                               "keep nvidia-smi's header (no `noheader` in --format)")
-                    .arg(headerless));
-    if (s.rows == 0 && !foreign.isEmpty()) {
-        addDiag(s, Severity::Error, "gpu-samples-foreign-tool", file, foreignLine,
-                QStringLiteral("this is %1 output, which ScaleLab does not read as GPU samples; sample with "
-                               "nvidia-smi --query-gpu=index,timestamp,utilization.gpu,memory.used --format=csv -l N "
-                               "or rocm-smi --showuse --showmemuse --showmeminfo vram --csv")
-                    .arg(foreign));
-        s.noSamplesReason = QStringLiteral("the GPU sample file is %1 output, which is not read").arg(foreign);
-    } else if (s.rows == 0 && headerless == 0 && s.noSamplesReason.isEmpty() && s.skippedLines > 0
-               && s.tool == GpuSampleSummary::Tool::Unknown) {
-        addDiag(s, Severity::Error, "gpu-samples-unknown-format", file, firstSkippedLine,
-                QStringLiteral("neither an nvidia-smi --query-gpu CSV header nor rocm-smi output was found; "
-                               "the first line is '%1'")
-                    .arg(firstSkipped));
+
+    // When a CSV row was sampled; false (noted) when its timestamp is no time.
+    bool csvTime(int task, double &t)
+    {
+        if (m_cols.timestamp < 0) {
+            t = untimed(task);
+            return true;
+        }
+        t = gpuformat::timestamp(m_f[m_cols.timestamp]);
+        if (std::isnan(t)) {
+            addDiag(m_s, Severity::Warning, "gpu-csv-bad-timestamp", m_file, m_lineNo,
+                    QStringLiteral("timestamp '%1' is not YYYY/MM/DD HH:MM:SS.mmm; the row was skipped")
+                        .arg(text(m_cols.timestamp)));
+            ++m_s.skippedLines;
+            return false;
+        }
+        if (std::isnan(m_t0) || t < m_t0)
+            m_t0 = t;   // rows are in time order; min() guards a clock step back
+        return true;
     }
-    if (s.skippedLines > 0 && firstSkippedLine > 0)
-        addDiag(
-            s, Severity::Info, "gpu-csv-skipped-lines", file, firstSkippedLine,
-            QStringLiteral("%1 line(s) were not GPU samples, the first: '%2'").arg(s.skippedLines).arg(firstSkipped));
-    if (s.rows == 0 && s.noSamplesReason.isEmpty())
-        s.noSamplesReason = QStringLiteral("the file has no GPU samples");
-    GpuSampleParser::finalize(s);
+
+    double field(int column) const { return column >= 0 ? number(m_f[column]) : kNaN; }
+    QString text(int column) const { return QString::fromUtf8(m_f[column].data(), qsizetype(m_f[column].size())); }
+
+    GpuTimeline &timeline(int task, int gpuIndex)
+    {
+        const qint64 key = (qint64(task + 1) << 20) | qint64(gpuIndex);
+        auto it = m_slotOf.find(key);
+        if (it == m_slotOf.end()) {
+            GpuTimeline g;
+            g.host = m_host;
+            g.index = gpuIndex;
+            g.task = task;
+            QString k = QString::number(gpuIndex);
+            if (task >= 0)
+                k = QStringLiteral("task%1:").arg(task) + k;
+            g.key = m_host.isEmpty() ? k : m_host + u':' + k;
+            m_s.gpus.append(g);
+            it = m_slotOf.insert(key, int(m_s.gpus.size() - 1));
+        }
+        return m_s.gpus[*it];
+    }
+
+    // Time of a sample without a timestamp column.
+    double untimed(int task)
+    {
+        if (!std::isnan(m_markTime)) {
+            if (std::isnan(m_t0) || m_markTime < m_t0)
+                m_t0 = m_markTime;
+            return m_markTime;
+        }
+        const double step = m_options.sampleSeconds > 0 ? m_options.sampleSeconds : 1.0;
+        if (m_options.sampleSeconds <= 0 && !m_warnedNoTime) {
+            m_warnedNoTime = true;
+            addDiag(m_s, Severity::Info, "gpu-csv-no-timestamps", m_file, m_lineNo,
+                    QStringLiteral("the samples carry no timestamps and the sampling interval is unknown; "
+                                   "times are sample numbers"));
+        }
+        return double(std::max(m_roundOf.value(task, 0) - 1, 0)) * step;
+    }
+
+    void addSample(GpuTimeline &g, double t, double util, double memMiB, double temp = kNaN, double power = kNaN)
+    {
+        g.seconds.append(t);
+        g.utilPercent.append(util);
+        g.memUsedMiB.append(memMiB);
+        g.tempC.append(temp);
+        g.powerW.append(power);
+        ++m_s.rows;
+    }
+
+    void skip(std::string_view line)
+    {
+        ++m_s.skippedLines;
+        if (!m_firstSkippedLine) {
+            m_firstSkippedLine = m_lineNo;
+            m_firstSkipped = QString::fromUtf8(line.data(), qsizetype(std::min<size_t>(line.size(), 120)));
+        }
+    }
+
+    void noteForeign(const QString &tool)
+    {
+        if (m_foreign.isEmpty()) {
+            m_foreign = tool;
+            m_foreignLine = m_lineNo;
+        }
+    }
+
+    // Rows before any header, another tool's output, an unknown format, skipped lines.
+    void reportUnread()
+    {
+        if (m_headerless > 0)
+            addDiag(m_s, Severity::Error, "gpu-csv-no-header", m_file, m_firstHeaderless,
+                    QStringLiteral("%1 data row(s) before any header line were not read: columns are never guessed; "
+                                   "keep nvidia-smi's header (no `noheader` in --format)")
+                        .arg(m_headerless));
+        if (m_s.rows == 0 && !m_foreign.isEmpty()) {
+            addDiag(m_s, Severity::Error, "gpu-samples-foreign-tool", m_file, m_foreignLine,
+                    QStringLiteral("this is %1 output, which ScaleLab does not read as GPU samples; sample with "
+                                   "nvidia-smi --query-gpu=index,timestamp,utilization.gpu,memory.used --format=csv "
+                                   "-l N or rocm-smi --showuse --showmemuse --showmeminfo vram --csv")
+                        .arg(m_foreign));
+            m_s.noSamplesReason = QStringLiteral("the GPU sample file is %1 output, which is not read").arg(m_foreign);
+        } else if (m_s.rows == 0 && m_headerless == 0 && m_s.noSamplesReason.isEmpty() && m_s.skippedLines > 0
+                   && m_s.tool == GpuSampleSummary::Tool::Unknown) {
+            addDiag(m_s, Severity::Error, "gpu-samples-unknown-format", m_file, m_firstSkippedLine,
+                    QStringLiteral("neither an nvidia-smi --query-gpu CSV header nor rocm-smi output was found; "
+                                   "the first line is '%1'")
+                        .arg(m_firstSkipped));
+        }
+        if (m_s.skippedLines > 0 && m_firstSkippedLine > 0)
+            addDiag(m_s, Severity::Info, "gpu-csv-skipped-lines", m_file, m_firstSkippedLine,
+                    QStringLiteral("%1 line(s) were not GPU samples, the first: '%2'")
+                        .arg(m_s.skippedLines)
+                        .arg(m_firstSkipped));
+    }
+
+    GpuSampleSummary &m_s;
+    const GpuSampleParseOptions &m_options;
+    const QString m_file;
+    const QString m_host;
+    Mode m_mode = Mode::None;
+    gpuformat::DmonColumns m_dmon;
+    Columns m_cols;
+    Fields m_f;
+    int m_lineNo = 0;
+    QHash<int, int> m_roundOf;   // task -> sample number (rocm-smi prints no time)
+    double m_markTime = kNaN;   // the sampler's "# time <epoch seconds>" line
+    bool m_warnedNoTime = false;
+    double m_t0 = kNaN;   // absolute time of the first sample
+    QHash<qint64, int> m_slotOf;   // (task, GPU index) -> position in s.gpus
+    QHash<QByteArray, int> m_byId;   // (task, uuid/bus id) -> position (no index column)
+    int m_firstSkippedLine = 0, m_headerless = 0, m_firstHeaderless = 0, m_foreignLine = 0;
+    QString m_firstSkipped, m_foreign;
+};
+
+}   // namespace
+
+GpuSampleSummary GpuSampleParser::parse(QByteArrayView data, const GpuSampleParseOptions &options)
+{
+    GpuSampleSummary s;
+    GpuSampleReader reader(s, options);
+    reader.readAll(std::string_view(data.data(), size_t(data.size())));
+    reader.finish();
+    s.summarise();
     return s;
+}
+
+QString GpuSampleParser::hostFromFileName(const QString &fileName)
+{
+    const QString base = QFileInfo(fileName).fileName();
+    static const QString prefix = QStringLiteral("scalelab-gpu-");
+    if (!base.startsWith(prefix) || !base.endsWith(QLatin1String(".csv")))
+        return {};
+    const QString rest = base.mid(prefix.size(), base.size() - prefix.size() - 4);
+    // The job id is digits (array jobs: 123_4); the host may contain dashes.
+    const qsizetype dash = rest.indexOf(u'-');
+    if (dash <= 0)
+        return {};
+    for (QChar c : rest.left(dash))
+        if (!c.isDigit() && c != u'_')
+            return {};
+    return rest.mid(dash + 1);
+}
+
+GpuSampleSummary GpuSampleParser::parseFile(const QString &path, double sampleSeconds)
+{
+    GpuSampleParseOptions o;
+    o.fileName = path;
+    o.sampleSeconds = sampleSeconds;
+    auto opened = InputLimits::openFile(path, QStringLiteral("GPU sample file"));
+    if (!opened) {
+        GpuSampleSummary s;
+        s.noSamplesReason = QStringLiteral("the file could not be read");
+        s.diagnostics.append({Severity::Error, QStringLiteral("gpu-csv-unreadable"), {}, 0, 0, opened.errorText(), {}});
+        return s;
+    }
+    QFile &f = **opened;
+    if (f.size() == 0)
+        return parse({}, o);
+    // Mapping avoids copying files of 100 MB and more.
+    if (uchar *p = f.map(0, f.size()))
+        return parse(QByteArrayView(reinterpret_cast<const char *>(p), f.size()), o);
+    const QByteArray bytes = f.readAll();
+    return parse(bytes, o);
+}
+
+GpuSampleSummary GpuSampleParser::parseFiles(const QStringList &paths, double sampleSeconds)
+{
+    QList<GpuSampleSummary> parts;
+    for (const QString &p : paths)
+        parts.append(parseFile(p, sampleSeconds));
+    return merge(parts);
+}
+
+GpuSampleSummary GpuSampleParser::merge(const QList<GpuSampleSummary> &parts)
+{
+    if (parts.size() == 1)
+        return parts.front();
+    GpuSampleSummary out;
+    std::optional<double> origin;
+    for (const GpuSampleSummary &p : parts)
+        if (p.originEpochSeconds)
+            origin = std::min(origin.value_or(*p.originEpochSeconds), *p.originEpochSeconds);
+    QStringList reasons;
+    for (const GpuSampleSummary &p : parts) {
+        if (out.tool == GpuSampleSummary::Tool::Unknown)
+            out.tool = p.tool;
+        out.rows += p.rows;
+        out.skippedLines += p.skippedLines;
+        out.diagnostics.append(p.diagnostics);
+        if (!p.noSamplesReason.isEmpty() && !reasons.contains(p.noSamplesReason))
+            reasons.append(p.noSamplesReason);
+        const double shift = (origin && p.originEpochSeconds) ? *p.originEpochSeconds - *origin : 0.0;
+        for (GpuTimeline g : p.gpus) {
+            if (shift != 0.0)
+                for (double &t : g.seconds)
+                    t += shift;
+            out.gpus.append(g);
+        }
+    }
+    out.originEpochSeconds = origin;
+    out.noSamplesReason = reasons.join(QStringLiteral("; "));
+    out.summarise();
+    return out;
 }
 
 }   // namespace scalelab

@@ -16,7 +16,6 @@ namespace scalelab {
 
 namespace {
 
-
 struct MatchValue {
     double value;
     double step;
@@ -69,6 +68,61 @@ std::optional<MatchValue> valueOf(const MetricPattern &p, const Group &group, do
     return MatchValue{v, step, rank};
 }
 
+// The runs of fixed text read so far in a regex (LogMetricExtractor::literalsOf).
+struct LiteralRuns {
+    QString best, cur;
+    QStringList runs;
+
+    void end()
+    {
+        if (cur.size() > best.size())
+            best = cur;
+        if (cur.size() >= 3)
+            runs.append(cur);
+        cur.clear();
+    }
+    // The char before ?, *, {0,..} may be absent.
+    void popOptional()
+    {
+        if (!cur.isEmpty())
+            cur.chop(1);
+        end();
+    }
+};
+
+// The index of the ']' that closes the character class opened at `open`.
+qsizetype classEnd(const QString &regex, qsizetype open)
+{
+    const qsizetype n = regex.size();
+    qsizetype j = open + 1;
+    if (j < n && regex[j] == u'^')
+        ++j;
+    if (j < n && regex[j] == u']')
+        ++j;
+    for (; j < n && regex[j] != u']'; ++j)
+        if (regex[j] == u'\\')
+            ++j;
+    return j;
+}
+
+// Inline flags "(?i)" or "(?i:" at `open` make the text case-insensitive.
+bool caseInsensitiveGroup(const QString &regex, qsizetype open)
+{
+    const qsizetype n = regex.size();
+    if (open + 1 >= n || regex[open + 1] != u'?')
+        return false;
+    for (qsizetype j = open + 2; j < n && regex[j].isLetter(); ++j)
+        if (regex[j] == u'i')
+            return true;
+    return false;
+}
+
+void addInvalidPattern(Diagnostics &diagnostics, const QString &where, const QString &field, const QString &message)
+{
+    diagnostics.append(
+        {Severity::Error, QStringLiteral("metric-pattern-invalid"), where + u'.' + field, 0, 0, message, {}});
+}
+
 }   // namespace
 
 const LogMetric *LogMetricResult::find(const QString &name) const
@@ -118,21 +172,8 @@ QString LogMetricExtractor::literalOf(const QString &regex)
 
 QStringList LogMetricExtractor::literalsOf(const QString &regex)
 {
-    QString best, cur;
-    QStringList runs;
+    LiteralRuns r;
     int depth = 0;
-    auto endRun = [&] {
-        if (cur.size() > best.size())
-            best = cur;
-        if (cur.size() >= 3)
-            runs.append(cur);
-        cur.clear();
-    };
-    auto popOptional = [&] {   // the char before ?, *, {0,..} may be absent
-        if (!cur.isEmpty())
-            cur.chop(1);
-        endRun();
-    };
     const qsizetype n = regex.size();
     for (qsizetype i = 0; i < n; ++i) {
         const QChar c = regex[i];
@@ -140,83 +181,44 @@ QStringList LogMetricExtractor::literalsOf(const QString &regex)
             if (i + 1 >= n)
                 break;
             const QChar e = regex[++i];
-            if (e.isLetterOrNumber()) {   // \d, \s, \b, \1, \n ...: not a fixed char here
-                endRun();
-                continue;
-            }
-            if (depth == 0)
-                cur += e;
+            // \d, \s, \b, \1, \n ...: not a fixed char here
+            if (depth == 0 && !e.isLetterOrNumber())
+                r.cur += e;
             else
-                endRun();
-            continue;
-        }
-        if (c == u'[') {
-            endRun();
-            qsizetype j = i + 1;
-            if (j < n && regex[j] == u'^')
-                ++j;
-            if (j < n && regex[j] == u']')
-                ++j;
-            for (; j < n && regex[j] != u']'; ++j)
-                if (regex[j] == u'\\')
-                    ++j;
-            i = j;
-            continue;
-        }
-        if (c == u'(') {
-            endRun();
-            if (i + 1 < n && regex[i + 1] == u'?') {
-                // Inline flags "(?i)" or "(?i:" make the text case-insensitive.
-                qsizetype j = i + 2;
-                while (j < n && regex[j].isLetter()) {
-                    if (regex[j] == u'i')
-                        return {};
-                    ++j;
-                }
-            }
+                r.end();
+        } else if (c == u'[') {
+            r.end();
+            i = classEnd(regex, i);
+        } else if (c == u'(') {
+            r.end();
+            if (caseInsensitiveGroup(regex, i))
+                return {};
             ++depth;
-            continue;
-        }
-        if (c == u')') {
-            endRun();
+        } else if (c == u')') {
+            r.end();
             depth = std::max(0, depth - 1);
-            continue;
-        }
-        if (c == u'|') {
+        } else if (c == u'|') {
             if (depth == 0)
                 return {};   // either side may match: no text is certain
-            endRun();
-            continue;
-        }
-        if (c == u'.' || c == u'^' || c == u'$') {
-            endRun();
-            continue;
-        }
-        if (c == u'?' || c == u'*') {
-            popOptional();
-            continue;
-        }
-        if (c == u'{') {
-            popOptional();
+            r.end();
+        } else if (c == u'?' || c == u'*') {
+            r.popOptional();
+        } else if (c == u'{') {
+            r.popOptional();
             while (i < n && regex[i] != u'}')
                 ++i;
-            continue;
+        } else if (depth == 0 && c != u'.' && c != u'^' && c != u'$' && c != u'+') {
+            r.cur += c;
+        } else {
+            r.end();
         }
-        if (c == u'+') {
-            endRun();
-            continue;
-        }
-        if (depth == 0)
-            cur += c;
-        else
-            endRun();
     }
-    endRun();
-    if (best.isEmpty())
+    r.end();
+    if (r.best.isEmpty())
         return {};
-    runs.removeOne(best);
-    runs.prepend(best);
-    return runs;
+    r.runs.removeOne(r.best);
+    r.runs.prepend(r.best);
+    return r.runs;
 }
 
 LogMetricExtractor::LogMetricExtractor(const QList<MetricPattern> &userPatterns, bool includeBuiltins, bool rank0Only)
@@ -240,12 +242,9 @@ LogMetricExtractor::LogMetricExtractor(const QList<MetricPattern> &userPatterns,
         const QString where = user ? QStringLiteral("patterns[%1]").arg(i - firstUser) : QStringLiteral("builtin");
         if (user && p.rule.isEmpty())
             p.rule = where;
-        auto fail = [&](const QString &field, const QString &msg) {
-            m_diagnostics.append(
-                {Severity::Error, QStringLiteral("metric-pattern-invalid"), where + u'.' + field, 0, 0, msg, {}});
-        };
         if (p.name.trimmed().isEmpty()) {
-            fail(QStringLiteral("name"), QStringLiteral("%1: the metric pattern has no name; give it one").arg(where));
+            addInvalidPattern(m_diagnostics, where, QStringLiteral("name"),
+                              QStringLiteral("%1: the metric pattern has no name; give it one").arg(where));
             continue;
         }
         if (user && i - firstUser >= kMaxUserPatterns) {
@@ -262,89 +261,8 @@ LogMetricExtractor::LogMetricExtractor(const QList<MetricPattern> &userPatterns,
                                   {}});
             break;
         }
-        Compiled c;
-        int captures = 0;
-        if (user) {
-            // A researcher's regex runs in linear time (RE2) or not at all.
-            auto compiled = UserRegex::compile(p.regex);
-            if (!compiled) {
-                fail(QStringLiteral("regex"),
-                     QStringLiteral("metric '%1': %2").arg(InputLimits::quoted(p.name), compiled.errorText()));
-                continue;
-            }
-            captures = compiled->captureCount();
-            c.user = std::move(*compiled);
-        } else {
-            c.re = QRegularExpression(p.regex);
-            if (!c.re.isValid()) {
-                fail(QStringLiteral("regex"),
-                     QStringLiteral("metric '%1': the regex is invalid at offset %2: %3; fix the pattern")
-                         .arg(p.name)
-                         .arg(c.re.patternErrorOffset())
-                         .arg(c.re.errorString()));
-                continue;
-            }
-            captures = c.re.captureCount();
-            c.re.optimize();
-        }
-        const int needed = std::max({p.valueGroup + (p.ratio ? 1 : 0), p.stepGroup, p.rankGroup});
-        if (!p.ncclTable && (p.valueGroup < 1 || captures < needed)) {
-            fail(QStringLiteral("regex"),
-                 QStringLiteral("metric '%1': the regex needs %2 capture group(s) around the number, it has %3; "
-                                "put ( ) around the value")
-                     .arg(p.name)
-                     .arg(needed)
-                     .arg(captures));
-            continue;
-        }
-        c.pattern = p;
-        c.numberBefore = p.numberBefore.toUtf8();
-        c.stepLiteral = p.stepLiteral.toUtf8();
-        for (const QString &x : p.excludeIf)
-            c.exclude.append(x.toUtf8());
-        c.literal =
-            (!p.numberBefore.isEmpty() ? p.numberBefore : (p.literal.isEmpty() ? literalOf(p.regex) : p.literal))
-                .toUtf8();
-        const QByteArray anchor = p.anchor.isEmpty() ? c.literal : p.anchor.toUtf8();
-        if (!p.ratio && p.valueGroup == 1 && p.stepGroup == 0 && p.rankGroup == 0 && p.form == ValueForm::Number
-            && p.numberBefore.isEmpty()) {
-            c.fast = LiteralNumberMatcher::fromRegex(p.regex);
-            // "Train Epoch: 1 [...]\tLoss: 0.5": the frequent line gets the regex-free form too.
-            if (!c.fast && !user && p.regex.startsWith(QLatin1String("Train Epoch: [0-9]+ .*\\sLoss: "))) {
-                c.fast =
-                    LiteralNumberMatcher::fromRegex(QStringLiteral("\tLoss: ") + p.regex.mid(p.regex.indexOf(u'(')));
-                c.alsoRequired = "Train Epoch: ";
-            }
-        }
-        c.metric = int(m_metricNames.indexOf(p.name));
-        if (c.metric < 0) {
-            c.metric = int(m_metricNames.size());
-            m_metricNames.append(p.name);
-        }
-        c.literalIsAnchor = c.literal == anchor;
-        if (!user && !c.fast && p.numberBefore.isEmpty() && !p.tqdmCounter)
-            for (const QString &t : literalsOf(p.regex).mid(1))
-                c.required.append(t.toUtf8());
-        const int index = int(m_patterns.size());
-        m_patterns.append(c);
-        if (p.ncclTable)
-            continue;   // read from the whole log, not per line
-        auto it = groupOf.find(anchor);
-        if (it == groupOf.end()) {
-            it = groupOf.insert(anchor, int(m_groups.size()));
-            m_groups.append({anchor, {}});
-        }
-        m_groups[*it].patterns.append(index);
-        if (user && c.literal.isEmpty())
-            m_diagnostics.append({Severity::Info,
-                                  QStringLiteral("metric-pattern-slow"),
-                                  where + QStringLiteral(".regex"),
-                                  0,
-                                  0,
-                                  QStringLiteral("metric '%1': the regex has no fixed text, so every line is "
-                                                 "matched against it; a literal word in it makes ingest faster")
-                                      .arg(p.name),
-                                  {}});
+        if (std::optional<Compiled> c = compile(p, user, where))
+            addPattern(std::move(*c), user, where, groupOf);
     }
     QList<QByteArray> anchors;
     for (int g = 0; g < int(m_groups.size()); ++g) {
@@ -356,58 +274,131 @@ LogMetricExtractor::LogMetricExtractor(const QList<MetricPattern> &userPatterns,
     m_scan.emplace(anchors);
 }
 
+// The pattern's regex compiled (a user's with RE2, in linear time, or not at
+// all), with enough capture groups; nullopt (noted) otherwise.
+std::optional<LogMetricExtractor::Compiled> LogMetricExtractor::compile(const MetricPattern &p, bool user,
+                                                                        const QString &where)
+{
+    Compiled c;
+    int captures = 0;
+    if (user) {
+        auto compiled = UserRegex::compile(p.regex);
+        if (!compiled) {
+            addInvalidPattern(m_diagnostics, where, QStringLiteral("regex"),
+                              QStringLiteral("metric '%1': %2").arg(InputLimits::quoted(p.name), compiled.errorText()));
+            return std::nullopt;
+        }
+        captures = compiled->captureCount();
+        c.user = std::move(*compiled);
+    } else {
+        c.re = QRegularExpression(p.regex);
+        if (!c.re.isValid()) {
+            addInvalidPattern(m_diagnostics, where, QStringLiteral("regex"),
+                              QStringLiteral("metric '%1': the regex is invalid at offset %2: %3; fix the pattern")
+                                  .arg(p.name)
+                                  .arg(c.re.patternErrorOffset())
+                                  .arg(c.re.errorString()));
+            return std::nullopt;
+        }
+        captures = c.re.captureCount();
+        c.re.optimize();
+    }
+    const int needed = std::max({p.valueGroup + (p.ratio ? 1 : 0), p.stepGroup, p.rankGroup});
+    if (!p.ncclTable && (p.valueGroup < 1 || captures < needed)) {
+        addInvalidPattern(m_diagnostics, where, QStringLiteral("regex"),
+                          QStringLiteral("metric '%1': the regex needs %2 capture group(s) around the number, it has "
+                                         "%3; put ( ) around the value")
+                              .arg(p.name)
+                              .arg(needed)
+                              .arg(captures));
+        return std::nullopt;
+    }
+    c.pattern = p;
+    return c;
+}
+
+// The texts a line must hold before the rule runs, the regex-free form when
+// the regex has that shape, its metric, and its anchor's group.
+void LogMetricExtractor::addPattern(Compiled c, bool user, const QString &where, QHash<QByteArray, int> &groupOf)
+{
+    const MetricPattern &p = c.pattern;
+    c.numberBefore = p.numberBefore.toUtf8();
+    c.stepLiteral = p.stepLiteral.toUtf8();
+    for (const QString &x : p.excludeIf)
+        c.exclude.append(x.toUtf8());
+    c.literal =
+        (!p.numberBefore.isEmpty() ? p.numberBefore : (p.literal.isEmpty() ? literalOf(p.regex) : p.literal)).toUtf8();
+    const QByteArray anchor = p.anchor.isEmpty() ? c.literal : p.anchor.toUtf8();
+    if (!p.ratio && p.valueGroup == 1 && p.stepGroup == 0 && p.rankGroup == 0 && p.form == ValueForm::Number
+        && p.numberBefore.isEmpty()) {
+        c.fast = LiteralNumberMatcher::fromRegex(p.regex);
+        // "Train Epoch: 1 [...]\tLoss: 0.5": the frequent line gets the regex-free form too.
+        if (!c.fast && !user && p.regex.startsWith(QLatin1String("Train Epoch: [0-9]+ .*\\sLoss: "))) {
+            c.fast = LiteralNumberMatcher::fromRegex(QStringLiteral("\tLoss: ") + p.regex.mid(p.regex.indexOf(u'(')));
+            c.alsoRequired = "Train Epoch: ";
+        }
+    }
+    c.metric = int(m_metricNames.indexOf(p.name));
+    if (c.metric < 0) {
+        c.metric = int(m_metricNames.size());
+        m_metricNames.append(p.name);
+    }
+    c.literalIsAnchor = c.literal == anchor;
+    if (!user && !c.fast && p.numberBefore.isEmpty() && !p.tqdmCounter)
+        for (const QString &t : literalsOf(p.regex).mid(1))
+            c.required.append(t.toUtf8());
+    const int index = int(m_patterns.size());
+    m_patterns.append(c);
+    if (p.ncclTable)
+        return;   // read from the whole log, not per line
+    auto it = groupOf.find(anchor);
+    if (it == groupOf.end()) {
+        it = groupOf.insert(anchor, int(m_groups.size()));
+        m_groups.append({anchor, {}});
+    }
+    m_groups[*it].patterns.append(index);
+    if (user && c.literal.isEmpty())
+        m_diagnostics.append({Severity::Info,
+                              QStringLiteral("metric-pattern-slow"),
+                              where + QStringLiteral(".regex"),
+                              0,
+                              0,
+                              QStringLiteral("metric '%1': the regex has no fixed text, so every line is "
+                                             "matched against it; a literal word in it makes ingest faster")
+                                  .arg(p.name),
+                              {}});
+}
+
+// The step printed after the rule's step text on the line; NaN when none.
+double LogMetricExtractor::stepOf(const Compiled &c, std::string_view line)
+{
+    if (c.stepLiteral.isEmpty())
+        return kNaN;
+    const size_t at = line.find(std::string_view(c.stepLiteral.constData(), size_t(c.stepLiteral.size())));
+    return at == std::string_view::npos ? kNaN
+                                        : logtext::numberAfter(line, at + size_t(c.stepLiteral.size())).value_or(kNaN);
+}
+
 // Values of one rule in one line (ANSI already removed).
 int LogMetricExtractor::matchSegment(const Compiled &c, std::string_view line, std::optional<QString> &text,
                                      SegmentMatch *out, int max, bool *tooLong) const
 {
     const MetricPattern &p = c.pattern;
-    auto stepOf = [&](size_t from) {
-        if (c.stepLiteral.isEmpty())
-            return kNaN;
-        const size_t at = line.find(std::string_view(c.stepLiteral.constData(), size_t(c.stepLiteral.size())));
-        Q_UNUSED(from);
-        return at == std::string_view::npos
-                   ? kNaN
-                   : logtext::numberAfter(line, at + size_t(c.stepLiteral.size())).value_or(kNaN);
-    };
-    int n = 0;
     if (p.tqdmCounter) {
+        int n = 0;
         const std::string_view lit(c.literal.constData(), size_t(c.literal.size()));
         for (size_t at = line.find(lit); at != std::string_view::npos && n < max; at = line.find(lit, at + 1))
             if (const auto counter = logtext::tqdmCounter(line, at))
                 out[n++] = {p.tqdmCounter == 1 ? counter->first : counter->second, kNaN, -1};
         return n;
     }
-    if (!c.numberBefore.isEmpty()) {
-        const std::string_view lit(c.numberBefore.constData(), size_t(c.numberBefore.size()));
-        size_t from = 0;
-        while (n < max) {
-            const size_t at = line.find(lit, from);
-            if (at == std::string_view::npos)
-                break;
-            if (auto v = logtext::numberBefore(line, at)) {
-                double value = *v;
-                if (p.form == ValueForm::Reciprocal) {
-                    if (value == 0) {
-                        from = at + lit.size();
-                        continue;
-                    }
-                    value = 1.0 / value;
-                } else if (p.form == ValueForm::Percent) {
-                    value /= 100.0;
-                } else if (p.form == ValueForm::Milliseconds) {
-                    value /= 1000.0;
-                }
-                out[n++] = {value, stepOf(at), -1};
-            }
-            from = at + lit.size();
-        }
-        return n;
-    }
+    if (!c.numberBefore.isEmpty())
+        return matchNumberBefore(c, line, out, max);
     if (c.fast) {
+        int n = 0;
         double values[kMaxPerLine];
         const int k = c.fast->match(line, values, std::min(max, kMaxPerLine));
-        const double step = k > 0 ? stepOf(0) : kNaN;
+        const double step = k > 0 ? stepOf(c, line) : kNaN;
         for (int i = 0; i < k; ++i)
             if (std::isfinite(values[i]))   // a thousand digits is no metric
                 out[n++] = {values[i], step, -1};
@@ -417,7 +408,43 @@ int LogMetricExtractor::matchSegment(const Compiled &c, std::string_view line, s
         *tooLong = true;
         return 0;
     }
-    const double lineStep = stepOf(0);
+    return matchRegex(c, line, text, out, max);
+}
+
+// The numbers printed right before the rule's text ("2.21it/s").
+int LogMetricExtractor::matchNumberBefore(const Compiled &c, std::string_view line, SegmentMatch *out, int max)
+{
+    const ValueForm form = c.pattern.form;
+    const std::string_view lit(c.numberBefore.constData(), size_t(c.numberBefore.size()));
+    int n = 0;
+    size_t from = 0;
+    while (n < max) {
+        const size_t at = line.find(lit, from);
+        if (at == std::string_view::npos)
+            break;
+        from = at + lit.size();
+        const auto v = logtext::numberBefore(line, at);
+        if (!v || (form == ValueForm::Reciprocal && *v == 0))
+            continue;
+        double value = *v;
+        if (form == ValueForm::Reciprocal)
+            value = 1.0 / value;
+        else if (form == ValueForm::Percent)
+            value /= 100.0;
+        else if (form == ValueForm::Milliseconds)
+            value /= 1000.0;
+        out[n++] = {value, stepOf(c, line), -1};
+    }
+    return n;
+}
+
+// The rule's regex over the line: RE2 for a user's, PCRE for a built-in one.
+int LogMetricExtractor::matchRegex(const Compiled &c, std::string_view line, std::optional<QString> &text,
+                                   SegmentMatch *out, int max)
+{
+    const MetricPattern &p = c.pattern;
+    const double lineStep = stepOf(c, line);
+    int n = 0;
     if (c.user) {
         c.user->forEachMatch(line, max, [&](const std::string_view *groups, int count) {
             const auto group = [&](int i) {

@@ -182,6 +182,12 @@ private:
         int pattern;
     };
     struct Scan;   // the state of one extract() (LogMetricExtraction.cpp)
+    std::optional<Compiled> compile(const MetricPattern &p, bool user, const QString &where);
+    void addPattern(Compiled c, bool user, const QString &where, QHash<QByteArray, int> &groupOf);
+    static double stepOf(const Compiled &c, std::string_view line);
+    static int matchNumberBefore(const Compiled &c, std::string_view line, SegmentMatch *out, int max);
+    static int matchRegex(const Compiled &c, std::string_view line, std::optional<QString> &text, SegmentMatch *out,
+                          int max);
     int matchSegment(const Compiled &c, std::string_view line, std::optional<QString> &text, SegmentMatch *out, int max,
                      bool *tooLong) const;
     void scanLine(Scan &s, int group, const char *ls, const char *le) const;

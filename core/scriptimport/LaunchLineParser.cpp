@@ -141,6 +141,111 @@ bool walkShellString(const QString &code, LaunchCommand &lc, int depth)
     return false;
 }
 
+// What one layer of a launch line gave: the launch, proof there is none, or
+// a wrapper (srun, a container) with the next layer behind it.
+enum class Layer { Launch, NoLaunch, Wrapper };
+
+// torchrun, deepspeed, srun, mpirun ...: srun and per-task launchers wrap the program.
+Layer walkLauncher(Walker &w, LaunchCommand &lc, Launcher launcher, const QString &base, bool &wrapped)
+{
+    const LauncherTraits &row = launcherTraits(launcher);
+    if (!takeCommand(w, row, base, lc))
+        return Layer::NoLaunch;   // accelerate config, env, test ...
+    parseLauncherOptions(w, lc, launcher);
+    if (launcher == Launcher::Srun || row.model == ProcessModel::RankPerTask) {
+        wrapped = true;   // the program follows, maybe behind a container
+        return Layer::Wrapper;
+    }
+    if (lc.program.isEmpty() && !w.atEnd())
+        takeProgram(w, lc);
+    return Layer::Launch;
+}
+
+// singularity/apptainer exec|run IMAGE ...
+Layer walkSingularity(Walker &w, LaunchCommand &lc, const QString &base, bool &wrapped)
+{
+    w.take();
+    if (w.atEnd())
+        return Layer::NoLaunch;
+    const QString sub = w.take();
+    if (sub != QLatin1String("exec") && sub != QLatin1String("run"))
+        return Layer::NoLaunch;   // build, pull, inspect ...
+    parseContainer(w, lc, base);
+    wrapped = true;
+    if (sub == QLatin1String("exec"))
+        return Layer::Wrapper;
+    if (!w.atEnd()) {
+        // `run IMG torchrun ...`: the image's runscript usually execs
+        // its arguments, so a launcher or interpreter there is the launch.
+        const QString next = baseName(w.peek());
+        static const QSet<QString> starters = {QStringLiteral("bash"), QStringLiteral("sh"),
+                                               QStringLiteral("kernprof")};
+        if (launcherOfCommand(next) || starters.contains(next) || isPythonInterpreter(next))
+            return Layer::Wrapper;
+    }
+    lc.programLine = lc.line;
+    lc.program = lc.container.image;
+    lc.args = w.rest();
+    return Layer::Launch;
+}
+
+// Any other word: `bash -c '...'` holds the launch in its string; behind a
+// wrapper the word is the program; otherwise the line launches nothing.
+Layer walkProgram(Walker &w, LaunchCommand &lc, const QString &base, bool wrapped, int depth)
+{
+    if (base == QLatin1String("bash") || base == QLatin1String("sh")) {
+        Walker probe = w;
+        probe.take();
+        while (!probe.atEnd() && probe.peek().startsWith(QLatin1Char('-')) && !probe.peek().contains(QLatin1Char('c')))
+            probe.take();
+        if (!probe.atEnd() && probe.peek().startsWith(QLatin1Char('-')) && probe.peek().contains(QLatin1Char('c'))) {
+            probe.take();
+            if (!probe.atEnd() && walkShellString(probe.peek(), lc, depth))
+                return Layer::Launch;
+        }
+    }
+    if (!wrapped)
+        return Layer::NoLaunch;
+    takeProgram(w, lc);
+    return Layer::Launch;
+}
+
+Layer walkLayer(Walker &w, LaunchCommand &lc, bool &wrapped, int depth)
+{
+    const QString word = w.peek();
+    const QString base = baseName(word);
+    if (const auto launcher = launcherOfCommand(base))
+        return walkLauncher(w, lc, *launcher, base, wrapped);
+    if (base == QLatin1String("singularity") || base == QLatin1String("apptainer"))
+        return walkSingularity(w, lc, base, wrapped);
+    if (base == QLatin1String("shifter") || base == QLatin1String("enroot")) {
+        w.take();
+        if (base == QLatin1String("shifter"))
+            parseShifter(w, lc);
+        else if (!parseEnrootStart(w, lc))
+            return Layer::NoLaunch;
+        wrapped = true;
+        return Layer::Wrapper;
+    }
+    if (base == QLatin1String("singularity_wrapper") || base == QLatin1String("apptainer_wrapper")) {
+        w.take();
+        if (!w.atEnd() && (w.peek() == QLatin1String("exec") || w.peek() == QLatin1String("run")))
+            w.take();
+        lc.containerWrapper = base;
+        wrapped = true;
+        return Layer::Wrapper;
+    }
+    if (isPythonInterpreter(word)) {
+        parsePython(w, lc);
+        return Layer::Launch;
+    }
+    if (base == QLatin1String("kernprof")) {
+        parseKernprof(w, lc);
+        return Layer::Launch;
+    }
+    return walkProgram(w, lc, base, wrapped, depth);
+}
+
 // Unwraps one layer after the other; false when no program launch is found.
 bool walk(Walker &w, LaunchCommand &lc, bool wrapped, int depth)
 {
@@ -148,83 +253,9 @@ bool walk(Walker &w, LaunchCommand &lc, bool wrapped, int depth)
         skipPrefixes(w);
         if (w.atEnd())
             break;
-        const QString word = w.peek();
-        const QString base = baseName(word);
-        if (const auto launcher = launcherOfCommand(base)) {
-            const LauncherTraits &row = launcherTraits(*launcher);
-            if (!takeCommand(w, row, base, lc))
-                return false;   // accelerate config, env, test ...
-            parseLauncherOptions(w, lc, *launcher);
-            if (*launcher == Launcher::Srun || row.model == ProcessModel::RankPerTask) {
-                wrapped = true;   // the program follows, maybe behind a container
-                continue;
-            }
-            if (lc.program.isEmpty() && !w.atEnd())
-                takeProgram(w, lc);
-            return true;
-        } else if (base == QLatin1String("singularity") || base == QLatin1String("apptainer")) {
-            w.take();
-            if (w.atEnd())
-                return false;
-            const QString sub = w.take();
-            if (sub != QLatin1String("exec") && sub != QLatin1String("run"))
-                return false;   // build, pull, inspect ...
-            parseContainer(w, lc, base);
-            wrapped = true;
-            if (sub == QLatin1String("run") && !w.atEnd()) {
-                // `run IMG torchrun ...`: the image's runscript usually execs
-                // its arguments, so a launcher or interpreter there is the launch.
-                const QString next = baseName(w.peek());
-                static const QSet<QString> starters = {QStringLiteral("bash"), QStringLiteral("sh"),
-                                                       QStringLiteral("kernprof")};
-                if (launcherOfCommand(next) || starters.contains(next) || isPythonInterpreter(next))
-                    continue;
-            }
-            if (sub == QLatin1String("run")) {
-                lc.programLine = lc.line;
-                lc.program = lc.container.image;
-                lc.args = w.rest();
-                return true;
-            }
-        } else if (base == QLatin1String("shifter") || base == QLatin1String("enroot")) {
-            w.take();
-            if (base == QLatin1String("shifter"))
-                parseShifter(w, lc);
-            else if (!parseEnrootStart(w, lc))
-                return false;
-            wrapped = true;
-        } else if (base == QLatin1String("singularity_wrapper") || base == QLatin1String("apptainer_wrapper")) {
-            w.take();
-            if (!w.atEnd() && (w.peek() == QLatin1String("exec") || w.peek() == QLatin1String("run")))
-                w.take();
-            lc.containerWrapper = base;
-            wrapped = true;
-        } else if (isPythonInterpreter(word)) {
-            parsePython(w, lc);
-            return true;
-        } else if (base == QLatin1String("kernprof")) {
-            parseKernprof(w, lc);
-            return true;
-        } else {
-            const bool shell = base == QLatin1String("bash") || base == QLatin1String("sh");
-            if (shell) {
-                Walker probe = w;
-                probe.take();
-                while (!probe.atEnd() && probe.peek().startsWith(QLatin1Char('-'))
-                       && !probe.peek().contains(QLatin1Char('c')))
-                    probe.take();
-                if (!probe.atEnd() && probe.peek().startsWith(QLatin1Char('-'))
-                    && probe.peek().contains(QLatin1Char('c'))) {
-                    probe.take();
-                    if (!probe.atEnd() && walkShellString(probe.peek(), lc, depth))
-                        return true;
-                }
-            }
-            if (!wrapped)
-                return false;
-            takeProgram(w, lc);
-            return true;
-        }
+        const Layer found = walkLayer(w, lc, wrapped, depth);
+        if (found != Layer::Wrapper)
+            return found == Layer::Launch;
     }
     return wrapped;
 }

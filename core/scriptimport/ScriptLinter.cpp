@@ -70,14 +70,12 @@ private:
         return o ? o->line : 0;
     }
 
+    // One launch line against what the job reserved: nodes, tasks, GPUs.
     void lintLaunch(const LaunchCommand &l)
     {
-        const ScriptRequest &r = m_imp.request;
-        const int nodes = r.effectiveNodes();
-        const Started s = countStarted(l, r);
+        const Started s = countStarted(l, m_imp.request);
         const QString who =
             l.launcherWord.isEmpty() ? (l.underSrun ? QStringLiteral("srun") : l.interpreter) : l.launcherWord;
-
         if (!s.unknownBecause.isEmpty()) {
             // A count computed at run time ($(nvidia-smi -L | wc -l)) is fine;
             // an unset variable is reported by variable-never-set.
@@ -86,10 +84,20 @@ private:
                                        "skipped.")
                             .arg(s.unknownBecause, who)));
         }
+        lintTorchrunNodes(l, s, who);
+        const bool multiplied = lintLauncherPerTask(l, s, who);
+        lintFirstNodeOnly(l, who);
+        lintTasksNeverStarted(l);
+        lintProcessesAgainstGpus(l, s, who, multiplied);
+    }
 
-        // Torchrun's node handling.
-        const bool torch = l.launcher == Launcher::Torchrun;
-        if (torch && nodes > 1 && !l.underSrun) {
+    // Torchrun's node handling.
+    void lintTorchrunNodes(const LaunchCommand &l, const Started &s, const QString &who)
+    {
+        const int nodes = m_imp.request.effectiveNodes();
+        if (l.launcher != Launcher::Torchrun)
+            return;
+        if (nodes > 1 && !l.underSrun) {
             add(finding(Severity::Error, QStringLiteral("torchrun-without-srun-multinode"), QStringLiteral("launcher"),
                         l.line,
                         QStringLiteral("%1 nodes are reserved but %2 is not started with srun, so it runs on the first "
@@ -100,14 +108,14 @@ private:
                             .arg(nodes - 1),
                         Fix{QStringLiteral("launcher"), QStringLiteral("torchrun"),
                             QStringLiteral("let ScaleLab start torchrun on every node with srun")}));
-        } else if (torch && l.standalone && s.instanceNodes > 1) {
+        } else if (l.standalone && s.instanceNodes > 1) {
             add(finding(Severity::Error, QStringLiteral("torchrun-standalone-multinode"), QStringLiteral("launcher"),
                         l.line,
                         QStringLiteral("--standalone makes every node its own training group: the %1 nodes train "
                                        "separate copies of the model. Use --rdzv_backend=c10d with an endpoint on the "
                                        "first node.")
                             .arg(s.instanceNodes)));
-        } else if (torch && l.nnodes.value > 0 && l.nnodes.value != s.instanceNodes) {
+        } else if (l.nnodes.value > 0 && l.nnodes.value != s.instanceNodes) {
             add(finding(Severity::Error, QStringLiteral("torchrun-nnodes-mismatch"), QStringLiteral("nodes"),
                         l.nnodes.line ? l.nnodes.line : l.line,
                         QStringLiteral("--nnodes=%1 but %2 starts on %3; the rendezvous waits for nodes that never "
@@ -115,46 +123,58 @@ private:
                             .arg(l.nnodes.value)
                             .arg(who, plural(s.instanceNodes, "node", "nodes"))));
         }
-        // srun x launcher: every srun task runs the launcher, which spawns its own workers.
-        const bool spawns = l.launcher.has_value();
-        const bool multiplied = spawns && l.underSrun && s.instances > s.instanceNodes;
-        if (multiplied) {
-            add(finding(Severity::Error, QStringLiteral("launcher-too-many-processes"), QStringLiteral("launcher"),
-                        l.line,
-                        QStringLiteral("srun starts %1 copies of %2 (%3 per node), and each spawns its own workers%4: "
-                                       "%5 processes compete for %6 GPUs. Start the launcher once per node "
-                                       "(--ntasks-per-node=1).")
-                            .arg(s.instances)
-                            .arg(who)
-                            .arg(s.instances / std::max(1, s.instanceNodes))
-                            .arg(s.perInstance > 0 && s.unknownBecause.isEmpty()
-                                     ? QStringLiteral(" (%1 each)").arg(s.perInstance)
-                                     : QString())
-                            .arg(s.processes > 0 ? QString::number(s.processes) : QStringLiteral("N x M"))
-                            .arg(r.gpus),
-                        Fix{QStringLiteral("launcher"), launcherIdFor(*l.launcher),
-                            QStringLiteral("let ScaleLab start %1 once per node").arg(launcherIdFor(*l.launcher))}));
-        }
+    }
 
-        // First node only: one process without srun on a multi-node job.
+    // srun x launcher: every srun task runs the launcher, which spawns its own
+    // workers. True when that is so (reported here).
+    bool lintLauncherPerTask(const LaunchCommand &l, const Started &s, const QString &who)
+    {
+        if (!l.launcher || !l.underSrun || s.instances <= s.instanceNodes)
+            return false;
+        add(finding(Severity::Error, QStringLiteral("launcher-too-many-processes"), QStringLiteral("launcher"), l.line,
+                    QStringLiteral("srun starts %1 copies of %2 (%3 per node), and each spawns its own workers%4: "
+                                   "%5 processes compete for %6 GPUs. Start the launcher once per node "
+                                   "(--ntasks-per-node=1).")
+                        .arg(s.instances)
+                        .arg(who)
+                        .arg(s.instances / std::max(1, s.instanceNodes))
+                        .arg(s.perInstance > 0 && s.unknownBecause.isEmpty()
+                                 ? QStringLiteral(" (%1 each)").arg(s.perInstance)
+                                 : QString())
+                        .arg(s.processes > 0 ? QString::number(s.processes) : QStringLiteral("N x M"))
+                        .arg(m_imp.request.gpus),
+                    Fix{QStringLiteral("launcher"), launcherIdFor(*l.launcher),
+                        QStringLiteral("let ScaleLab start %1 once per node").arg(launcherIdFor(*l.launcher))}));
+        return true;
+    }
+
+    // First node only: one process without srun on a multi-node job.
+    void lintFirstNodeOnly(const LaunchCommand &l, const QString &who)
+    {
+        const ScriptRequest &r = m_imp.request;
+        const int nodes = r.effectiveNodes();
         const bool spans = l.underSrun || l.hostfile || (l.launcher && launcherTraits(*l.launcher).readsAllocation);
-        if (!torch && nodes > 1 && !spans) {
-            Fix fix;
-            const Partition *p = partition();
-            if (p && r.gpusPerNode <= p->gpusPerNode && r.gpusPerNode > 0)
-                fix = Fix{QStringLiteral("nodes"), QStringLiteral("1"), QStringLiteral("run on one node")};
-            add(finding(Severity::Error, QStringLiteral("first-node-only"), QStringLiteral("nodes"), l.line,
-                        QStringLiteral("%1 nodes are reserved but %2 runs on the first node only (no srun); the other "
-                                       "%3 idle. Start it with srun or reserve one node.")
-                            .arg(nodes)
-                            .arg(who.isEmpty() ? l.program : who)
-                            .arg(nodes - 1),
-                        fix));
-        }
+        if (l.launcher == Launcher::Torchrun || nodes <= 1 || spans)
+            return;
+        Fix fix;
+        const Partition *p = partition();
+        if (p && r.gpusPerNode <= p->gpusPerNode && r.gpusPerNode > 0)
+            fix = Fix{QStringLiteral("nodes"), QStringLiteral("1"), QStringLiteral("run on one node")};
+        add(finding(Severity::Error, QStringLiteral("first-node-only"), QStringLiteral("nodes"), l.line,
+                    QStringLiteral("%1 nodes are reserved but %2 runs on the first node only (no srun); the other "
+                                   "%3 idle. Start it with srun or reserve one node.")
+                        .arg(nodes)
+                        .arg(who.isEmpty() ? l.program : who)
+                        .arg(nodes - 1),
+                    fix));
+    }
 
-        // Tasks reserved but never started.
-        const bool usesSlots = l.launcher && launcherTraits(*l.launcher).model == ProcessModel::RankPerTask;
-        if (r.tasksGiven && r.tasks > 1 && !l.underSrun && !usesSlots && r.tasks > nodes) {
+    // Tasks reserved but never started.
+    void lintTasksNeverStarted(const LaunchCommand &l)
+    {
+        const ScriptRequest &r = m_imp.request;
+        const int nodes = r.effectiveNodes();
+        if (r.tasksGiven && r.tasks > 1 && !l.underSrun && !usesSlots(l) && r.tasks > nodes) {
             const int line = optionLine("ntasks") ? optionLine("ntasks") : optionLine("ntasks-per-node");
             add(finding(Severity::Warning, QStringLiteral("tasks-never-started"), QString(), line,
                         QStringLiteral("%1 reserved, but line %2 starts one process without srun, so %3 never "
@@ -176,12 +196,22 @@ private:
                     .arg(r.tasks)
                     .arg(idleCost(r.tasks - l.srunTasks))));
         }
+    }
 
-        // Processes against GPUs.
+    static bool usesSlots(const LaunchCommand &l)
+    {
+        return l.launcher && launcherTraits(*l.launcher).model == ProcessModel::RankPerTask;
+    }
+
+    // Processes against GPUs; `multiplied`: the launcher-per-task case, reported already.
+    void lintProcessesAgainstGpus(const LaunchCommand &l, const Started &s, const QString &who, bool multiplied)
+    {
+        const ScriptRequest &r = m_imp.request;
         if (s.processes <= 0 || r.gpus <= 0)
             return;
+        const bool torch = l.launcher == Launcher::Torchrun;
         const bool onePerNode = !l.launcher && s.instances <= s.instanceNodes;
-        const bool firstNodeOnly = torch && nodes > 1 && !l.underSrun;   // reported above, same cause
+        const bool firstNodeOnly = torch && r.effectiveNodes() > 1 && !l.underSrun;   // reported, same cause
         if (s.processes < r.gpus && !onePerNode && !firstNodeOnly) {
             add(finding(
                 Severity::Warning, QStringLiteral("launcher-too-few-processes"), QStringLiteral("gpus"), s.countLine,
@@ -209,7 +239,7 @@ private:
                         Fix{QStringLiteral("gpus"), QString::number(s.processes),
                             QStringLiteral("reserve %1 GPUs").arg(s.processes)}));
         }
-        if (usesSlots && l.np.value > r.tasks && r.tasksGiven && l.launcher == Launcher::Mpirun) {
+        if (usesSlots(l) && l.np.value > r.tasks && r.tasksGiven && l.launcher == Launcher::Mpirun) {
             add(finding(Severity::Error, QStringLiteral("launcher-too-many-processes"), QStringLiteral("launcher"),
                         s.countLine,
                         QStringLiteral("mpirun -np %1 but the job has %2 task slots; Open MPI refuses to start (not "

@@ -173,12 +173,11 @@ QStringList contextlessConnects(const QList<QPair<QString, QString>> &files)
 QStringList directFileWrites(const QList<QPair<QString, QString>> &files)
 {
     static const QSet<QString> allowed = {
-        QStringLiteral("core/base/AtomicFile.cpp"),
-        QStringLiteral("core/base/AtomicFile.h"),
+        QStringLiteral("core/base/AtomicFile.cpp"),       QStringLiteral("core/base/AtomicFile.h"),
         QStringLiteral("core/base/Logging.cpp"),   // the log, appended
         QStringLiteral("core/base/PrivateFiles.cpp"),   // creates empty owner-only files (NewOnly)
         QStringLiteral("core/ssh/KnownHostsFile.cpp"),   // appended to, as OpenSSH does
-        QStringLiteral("core/client/SlurmClientPoll.cpp"),   // a job's output tail, appended
+        QStringLiteral("core/client/RunFileFetcher.cpp"),   // a job's output tail, appended
         QStringLiteral("app/cli/CliContext.cpp"),   // stdout and stderr
         QStringLiteral("app/cli/ErrorTee.cpp"),
     };

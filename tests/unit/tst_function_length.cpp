@@ -22,20 +22,32 @@ using namespace scalelab::test;
 
 namespace {
 
-// Still over 80 lines after the branches of this stop were merged: the GPU
-// sample parser and the log extractor were cut in one branch while another
-// added readers to them (the readers' version was kept), and the launch walker
-// and launch lint were rewritten in two branches at once. Each is cut next.
+// Functions still over 80 lines, each with the reason it is not cut yet (none
+// today: keep it so; a function cut short is removed from here).
 const QStringList &knownLongFunctions()
 {
-    static const QStringList known = {
-        u"app/cli/MetricsCommand.cpp:MetricsCommand::run"_s,
-        u"core/ingest/GpuSampleParser.cpp:GpuSampleParser::parse"_s,
-        u"core/ingest/LogMetricExtractor.cpp:LogMetricExtractor::LogMetricExtractor"_s,
-        u"core/ingest/LogMetricExtractor.cpp:LogMetricExtractor::literalsOf"_s,
-        u"core/ingest/LogMetricExtractor.cpp:LogMetricExtractor::matchSegment"_s,
-        u"core/scriptimport/LaunchLineParser.cpp:walk"_s,
-        u"core/scriptimport/ScriptLinter.cpp:lintLaunch"_s,
+    static const QStringList known = {};
+    return known;
+}
+
+// Classes whose out-of-line methods are still in more than one .cpp, each
+// with the reason (ARCHITECTURE.md, "Code shape"). A class split since is
+// removed from here; a class newly spread fails the test.
+const QMap<QString, QString> &knownSpreadClasses()
+{
+    static const QMap<QString, QString> known = {
+        {u"ClusterManager"_s, u"ui: submit and discovery flows, split when next worked on"_s},
+        {u"ComposePlace"_s, u"ui: file actions, split when next worked on"_s},
+        {u"ConnectionsDialog"_s, u"ui: the test-connection flow, split when next worked on"_s},
+        {u"Importer"_s, u"the importer's command and framework steps, being reworked in another branch"_s},
+        {u"JobsPlace"_s, u"ui: the actions, split when next worked on"_s},
+        {u"LogMetricExtractor"_s, u"the scan (LogMetricExtraction.cpp) and the reader tables (FrameworkReaders.cpp)"_s},
+        {u"MainWindow"_s, u"ui: the menus, split when next worked on"_s},
+        {u"ResultsPlace"_s, u"ui: store, export and report flows, split when next worked on"_s},
+        {u"RunStore"_s, u"the store's query groups, one file each"_s},
+        {u"RunStoreSql"_s, u"the SQL of the query groups beside them"_s},
+        {u"SshSession"_s, u"the SFTP part"_s},
+        {u"SshSession::Private"_s, u"the SFTP part"_s},
     };
     return known;
 }
@@ -89,6 +101,7 @@ private slots:
     void scannerSkipsTablesAndDataInitialisers();
     void scannerWorkIsLinear();
     void productFunctionsAreShort();
+    void classMethodsLiveInOneFile();
 };
 
 void TestFunctionLength::scannerMeasuresAFunction()
@@ -248,6 +261,44 @@ void TestFunctionLength::productFunctionsAreShort()
              qPrintable(u"%1 functions over %2 lines: cut them into named steps or tables "
                         u"(a real data table may be marked `// table:` on the line before it)"_s.arg(offenders.size())
                             .arg(kMaxLines)));
+}
+
+void TestFunctionLength::classMethodsLiveInOneFile()
+{
+    // "Foo::bar" defined in a .cpp belongs to class Foo ("A::B::c" to A::B).
+    const QString root = repoRoot();
+    QMap<QString, QStringList> filesOf;
+    for (const QString &file : productFiles()) {
+        if (!file.endsWith(u".cpp"_s))
+            continue;
+        QSet<QString> classes;
+        for (const FunctionSpan &span : scanFunctions(readText(root + u'/' + file)).functions) {
+            const qsizetype last = span.name.lastIndexOf(u"::"_s);
+            if (last > 0)
+                classes.insert(span.name.left(last));
+        }
+        for (const QString &name : std::as_const(classes))
+            filesOf[name].append(file);
+    }
+    QStringList offenders;
+    for (auto it = filesOf.cbegin(); it != filesOf.cend(); ++it) {
+        if (it.value().size() < 2)
+            continue;
+        const QString where = u"%1 has methods in %2"_s.arg(it.key(), it.value().join(u", "_s));
+        if (knownSpreadClasses().contains(it.key()))
+            qInfo("%s (known: %s)", qPrintable(where), qPrintable(knownSpreadClasses().value(it.key())));
+        else
+            offenders.append(where);
+    }
+    for (auto it = knownSpreadClasses().cbegin(); it != knownSpreadClasses().cend(); ++it)
+        if (filesOf.value(it.key()).size() < 2)
+            qInfo("%s is in one file now or gone: remove it from knownSpreadClasses()", qPrintable(it.key()));
+    for (const QString &offender : offenders)
+        qWarning("%s", qPrintable(offender));
+    QVERIFY2(
+        offenders.isEmpty(),
+        qPrintable(u"%1 classes have methods in several .cpp files: one class per file; a class that needs "
+                   u"several files holds several responsibilities, split it into classes"_s.arg(offenders.size())));
 }
 
 QTEST_GUILESS_MAIN(TestFunctionLength)

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#include "core/client/JobPoller.h"
+
+#include "core/base/RemoteValidation.h"
+#include "core/client/SlurmClient.h"
+#include "core/slurm/SacctParser.h"
+#include "core/slurm/SqueueParser.h"
+
+#include <algorithm>
+
+namespace scalelab {
+
+namespace {
+QString cleanReason(const QString &reason)
+{
+    return reason == QLatin1String("None") || reason == QLatin1String("(null)") ? QString() : reason;
+}
+}   // namespace
+
+JobPoller::JobPoller(RemoteExecutor &executor, RunStore &store, const QString &clusterAlias)
+    : m_exec(executor)
+    , m_store(store)
+    , m_alias(clusterAlias)
+{}
+
+PollResult JobPoller::pollOnce()
+{
+    PollResult result;
+    const auto active = m_store.activeRuns(m_alias);
+    if (!active.ok()) {
+        result.message = active.error().message;
+        return result;
+    }
+    QHash<QString, RunRecord> byJob;
+    for (const RunRecord &run : *active)
+        if (RemoteValidation::isJobId(run.jobId))
+            byJob.insert(run.jobId, run);
+    result.activeRuns = int(byJob.size());
+    if (byJob.isEmpty())
+        return result;
+    QSet<QString> inQueue;
+    if (!pollQueue(byJob, inQueue, result))
+        return result;
+    QStringList gone;
+    for (auto it = byJob.constBegin(); it != byJob.constEnd(); ++it)
+        if (!inQueue.contains(it.key()))
+            gone << it.key();
+    if (gone.isEmpty())
+        return result;
+    std::sort(gone.begin(), gone.end(),
+              [](const QString &a, const QString &b) { return a.toLongLong() < b.toLongLong(); });
+    pollAccounting(byJob, gone, result);
+    return result;
+}
+
+// The jobs still in the queue, their states stored; false when squeue could not be read.
+bool JobPoller::pollQueue(const QHash<QString, RunRecord> &byJob, QSet<QString> &inQueue, PollResult &result)
+{
+    // One squeue for the user: filtered by slurmctld, unlike a -j list.
+    const RemoteResult sq =
+        m_exec.run(SlurmClient::queryArgv({QStringLiteral("squeue"), QStringLiteral("--me"),
+                                           QStringLiteral("--noheader"), SqueueParser::formatArgument()}),
+                   kQueryTimeoutMs);
+    ++result.squeueCalls;
+    if (!sq.transportOk()) {
+        result.transportError = sq.transportError;
+        result.message = QStringLiteral("squeue: %1").arg(sq.transportError);
+        return false;
+    }
+    const auto parsed = SqueueParser().parse(sq.out, sq.err);
+    if (parsed.controllerDown) {
+        result.controllerDown = true;
+        result.message = parsed.controllerMessage;
+        return false;
+    }
+    if (sq.exitCode != 0) {
+        result.message =
+            QStringLiteral("squeue failed (exit %1): %2").arg(sq.exitCode).arg(RemoteValidation::sanitize(sq.err, 400));
+        return false;
+    }
+    result.diagnostics << parsed.diagnostics;
+
+    for (const SqueueRow &row : parsed.rows) {
+        const auto it = byJob.constFind(row.jobId);
+        if (it == byJob.constEnd())
+            continue;   // not a ScaleLab job of this store
+        if (SlurmJobState::isTerminal(row.state))
+            continue;   // finished: sacct has the final word and the accounting
+        inQueue.insert(row.jobId);
+        const QString reason = cleanReason(row.reason);
+        auto changed = m_store.updateState(it->id, row.state, reason);
+        if (!changed.ok())
+            result.diagnostics << Diagnostic{
+                Severity::Warning, QStringLiteral("store-error"), {}, 0, 0, changed.error().message, {}};
+        else if (*changed)
+            result.updates << RunStateUpdate{it->id, row.jobId, it->state, row.state, reason, false};
+    }
+    return true;
+}
+
+// The final states of the jobs that left the queue; the ones sacct does not know yet are missing.
+void JobPoller::pollAccounting(const QHash<QString, RunRecord> &byJob, const QStringList &gone, PollResult &result)
+{
+    // One sacct for every job that left the queue (with steps: MaxRSS lives there).
+    QStringList args{QStringLiteral("sacct"), QStringLiteral("--jobs=") + gone.join(QLatin1Char(','))};
+    args << SacctParser::formatArguments();
+    const RemoteResult sa = m_exec.run(SlurmClient::queryArgv(args), kQueryTimeoutMs);
+    ++result.sacctCalls;
+    if (!sa.ok()) {
+        result.transportError = sa.transportError;
+        result.message = sa.transportOk() ? QStringLiteral("sacct failed (exit %1): %2")
+                                                .arg(sa.exitCode)
+                                                .arg(RemoteValidation::sanitize(sa.err, 400))
+                                          : QStringLiteral("sacct: %1").arg(sa.transportError);
+        return;
+    }
+    const auto acct = SacctParser().parse(sa.out);
+    result.diagnostics << acct.diagnostics;
+    QSet<QString> seen;
+    for (const SacctRecord &rec : acct.records) {
+        const auto it = byJob.constFind(rec.jobId);
+        if (it == byJob.constEnd())
+            continue;
+        seen.insert(rec.jobId);
+        // sacct trails squeue by seconds: a job just gone from squeue may
+        // still read RUNNING here. Only a final state is taken.
+        if (!SlurmJobState::isTerminal(rec.state))
+            continue;
+        // Seen on 22.05: right after the end, slurmdbd may hold a half-written
+        // job line (JobName "allocation", no Partition/WorkDir). Wait for the
+        // full record, but not forever.
+        if (rec.partition.isEmpty() && m_incompleteCycles.value(rec.jobId) < 3) {
+            m_incompleteCycles[rec.jobId] += 1;
+            result.missingJobs << rec.jobId;
+            seen.insert(rec.jobId);
+            continue;
+        }
+        m_incompleteCycles.remove(rec.jobId);
+        if (auto e = m_store.recordFinal(it->id, rec); !e) {
+            result.diagnostics << Diagnostic{
+                Severity::Warning, QStringLiteral("store-error"), {}, 0, 0, e.error().message, {}};
+            continue;
+        }
+        result.updates << RunStateUpdate{it->id, rec.jobId, it->state, rec.state, cleanReason(rec.reason), true};
+    }
+    for (const QString &id : gone)
+        if (!seen.contains(id))
+            result.missingJobs << id;
+}
+
+}   // namespace scalelab

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+#pragma once
+
+#include "core/client/RemoteExecutor.h"
+#include "core/client/SlurmClientResults.h"
+#include "core/store/RunStore.h"
+
+#include <QHash>
+#include <QSet>
+#include <QString>
+
+namespace scalelab {
+
+// The poll of one cluster's active runs (SlurmClient::pollOnce): one squeue
+// for the user, one sacct for the jobs that left the queue, the new states
+// stored. Keeps, between polls, how often a job's sacct record was seen
+// half-written.
+class JobPoller {
+public:
+    JobPoller(RemoteExecutor &executor, RunStore &store, const QString &clusterAlias);
+
+    PollResult pollOnce();
+
+private:
+    bool pollQueue(const QHash<QString, RunRecord> &byJob, QSet<QString> &inQueue, PollResult &result);
+    void pollAccounting(const QHash<QString, RunRecord> &byJob, const QStringList &gone, PollResult &result);
+
+    static constexpr int kQueryTimeoutMs = 60000;   // each remote command
+
+    RemoteExecutor &m_exec;
+    RunStore &m_store;
+    QString m_alias;
+    QHash<QString, int> m_incompleteCycles;   // job id -> polls that saw a half-written sacct record
+};
+
+}   // namespace scalelab
