@@ -44,7 +44,7 @@ public:
     Result<QString> cancel(qint64 runId);
     // Downloads the run's scalelab-* files (whole, up to maxBytesPerFile each)
     // into RunStore::runFilesDirectory(runId), then the frameworks' metric
-    // files the job wrote under its folder (fetchMetricFiles).
+    // files the job wrote, wherever its spec and arguments say (MetricFileFetch).
     FetchResult fetch(qint64 runId, qint64 maxBytesPerFile = 64 * 1024 * 1024);
     // New bytes of scalelab-<jobid>.out since the last fetch, appended locally.
     TailResult tailOutput(qint64 runId, qint64 maxBytes = 1024 * 1024);
@@ -64,13 +64,6 @@ public:
     static QStringList queryArgv(const QStringList &argv);
 
 private:
-    // The metric files (MetricFileScanner::isMetricFileName: trainer_state.json,
-    // Lightning metrics.csv/hparams.yaml, TensorBoard events, mlruns/, W&B
-    // files/) under the run's folder (the job's working directory, where the
-    // frameworks' default folders lie), at most kMaxMetricFiles of at most
-    // 16 MB each, kept at the same relative path under <local>/metricfiles/.
-    // Larger files are listed in `truncated` and not fetched.
-    void fetchMetricFiles(qint64 runId, const QString &remoteDir, const QString &localDir, FetchResult &result);
     Result<QString> remoteDirFor(const RunRecord &run);
     std::optional<SubmitOutcome> sendableProblem(qint64 runId, const RunRecord &run) const;
     std::optional<SubmitOutcome> uploadBeforeSbatch(qint64 runId, const RunRecord &run, const QString &dir);
@@ -78,9 +71,6 @@ private:
     bool pollQueue(const QHash<QString, RunRecord> &byJob, QSet<QString> &inQueue, PollResult &result);
     void pollAccounting(const QHash<QString, RunRecord> &byJob, const QStringList &gone, PollResult &result);
     ReconcileOutcome lookUpByToken(const RunRecord &run, const QString &remoteDir, bool attemptRecent);
-
-    static constexpr int kMaxMetricFiles = 500;
-    static constexpr int kMetricFileDepth = 6;
 
     RemoteExecutor &m_exec;
     RunStore &m_store;

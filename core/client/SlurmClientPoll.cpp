@@ -2,6 +2,8 @@
 // SlurmClient: polling, cancel and fetching output files.
 #include "core/client/SlurmClient.h"
 
+#include "core/client/MetricFileFetch.h"
+
 #include "core/base/AtomicFile.h"
 #include "core/base/PrivateFiles.h"
 #include "core/base/RemoteValidation.h"
@@ -226,7 +228,7 @@ FetchResult SlurmClient::fetch(qint64 runId, qint64 maxBytesPerFile)
             result.errors << e.error().message;
         result.files << rec;
     }
-    fetchMetricFiles(runId, run.remoteDir, localDir, result);
+    MetricFileFetch(m_exec, m_store).run(run, localDir, result);
     return result;
 }
 
