@@ -223,7 +223,7 @@ Json strings(const QStringList &list)
 {
     Json a = Json::array();
     for (const QString &x : list)
-        a.push_back(JsonSupport::str(x));
+        a.push_back(x.toStdString());
     return a;
 }
 
