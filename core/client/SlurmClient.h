@@ -64,6 +64,7 @@ public:
     static QStringList queryArgv(const QStringList &argv);
 
 private:
+    static constexpr int kQueryTimeoutMs = 60000;   // squeue, sacct, scancel
     Result<QString> remoteDirFor(const RunRecord &run);
     std::optional<SubmitOutcome> sendableProblem(qint64 runId, const RunRecord &run) const;
     std::optional<SubmitOutcome> uploadBeforeSbatch(qint64 runId, const RunRecord &run, const QString &dir);
