@@ -13,7 +13,7 @@ namespace {
 // in its checkpoint-* folders), logging_dir (TensorBoard); Lightning CLI:
 // trainer.default_root_dir (lightning_logs/); Megatron-LM: tensorboard-dir;
 // fairseq: tensorboard-logdir; common scripts: log_dir, logdir.
-constexpr const char *kOptions[] = {
+constexpr const char *kFolderOptions[] = {
     "--output_dir",
     "--output-dir",
     "--logging_dir",
@@ -30,7 +30,7 @@ constexpr const char *kOptions[] = {
 
 // table: environment variables that move a framework's folder: W&B's
 // WANDB_DIR (its wandb/ goes there), MLflow's file store URI.
-constexpr const char *kVariables[] = {"WANDB_DIR", "MLFLOW_TRACKING_URI"};
+constexpr const char *kFolderVariables[] = {"WANDB_DIR", "MLFLOW_TRACKING_URI"};
 
 // An MLflow tracking URI names a folder only with the file: scheme or none.
 QString folderOfVariable(const QString &name, const QString &value)
@@ -101,13 +101,13 @@ QList<MetricFileLocation> MetricFileLocations::of(const JobSpec &spec)
     for (const QString &d : spec.metricDirs)
         add(out, d, QString::fromLatin1(SpecField::metricDirs));
     for (qsizetype i = 0; i < spec.args.size(); ++i)
-        for (const char *o : kOptions) {
+        for (const char *o : kFolderOptions) {
             const QString option = QLatin1String(o);
             if (const QString v = optionValue(spec.args, i, option); !v.isEmpty())
                 add(out, v, option, false);
         }
     for (const auto &[name, value] : spec.environment.variables)
-        for (const char *v : kVariables)
+        for (const char *v : kFolderVariables)
             if (name == QLatin1String(v))
                 add(out, folderOfVariable(name, value), name);
     return out;

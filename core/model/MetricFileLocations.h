@@ -25,7 +25,7 @@ struct MetricFileLocation {
 // runs there, so every framework's default folder lies under it), then the
 // folders the spec names (monitoring.metricDirs), then the folders the
 // program's arguments and environment name: one table of the options that
-// set a framework's output folder (kOptions in the .cpp). Paths are used as
+// set a framework's output folder (kFolderOptions in the .cpp). Paths are used as
 // the job would see them: relative to the run folder; in the spec's folders
 // and variables $NAME is expanded by the cluster's shell and nothing else
 // (ShellQuote::quoteExpandingVariables), an argument is taken as written.
