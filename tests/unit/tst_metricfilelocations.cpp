@@ -83,6 +83,8 @@ void TestMetricFileLocations::unusableFoldersAreSkippedAndReported()
 void TestMetricFileLocations::specFieldRoundTrips()
 {
     JobSpec s;
+    s.profile = QStringLiteral("testbed");
+    s.gpus = 2;
     s.program = QStringLiteral("train.py");
     s.metricDirs = {QStringLiteral("/scratch/$USER/tb"), QStringLiteral("with space")};
     const JobSpecParseResult back = parseJobSpec(jobSpecToJson(s));
@@ -95,7 +97,10 @@ void TestMetricFileLocations::specFieldRoundTrips()
 
 void TestMetricFileLocations::specFieldOfTheWrongTypeIsNamed()
 {
-    const JobSpecParseResult r = parseJobSpec(R"({"monitoring": {"metricDirs": "out"}})", QStringLiteral("s.json"));
+    const JobSpecParseResult r =
+        parseJobSpec(R"({"profile": "testbed", "gpus": 2, "framework": "pytorch-ddp", "program": "train.py",
+                                                  "monitoring": {"metricDirs": "out"}})",
+                     QStringLiteral("s.json"));
     QVERIFY(!r.spec);
     QCOMPARE(r.errors.size(), 1);
     QCOMPARE(r.errors.at(0).field, QStringLiteral("monitoring.metricDirs"));

@@ -338,7 +338,8 @@ void TestSlurmClientPoll::fetchBringsMetricFiles()
 void TestSlurmClientPoll::fetchLooksWhereTheSpecAndArgumentsSay()
 {
     RunRecord r = newRun();
-    r.specJson = R"({"args": ["--output_dir", "/data/$USER/hf"],
+    r.specJson =
+        R"({"profile": "testbed", "gpus": 2, "framework": "pytorch-ddp", "program": "train.py", "args": ["--output_dir", "/data/$USER/hf"],
                      "monitoring": {"metricDirs": ["tb/", "/scratch/$USER/out;rm -rf ~"]}})";
     const qint64 id = m_store->createRun(r).value().id;
     QCOMPARE(m_client->submit(id).kind, SubmitOutcome::Kind::Submitted);
