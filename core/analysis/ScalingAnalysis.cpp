@@ -226,7 +226,8 @@ void ScalingAnalysis::addWarnings(const QStringList &leftOut)
         noisy << QStringLiteral("%1 %2 across %3 runs (%4–%5 %6)")
                      .arg(gpuWord(p.gpus), percent(p.spread))
                      .arg(p.runs)
-                     .arg(fourDigits(rt ? *p.runtimeMin : *p.throughputMin), fourDigits(rt ? *p.runtimeMax : *p.throughputMax),
+                     .arg(fourDigits(rt ? *p.runtimeMin : *p.throughputMin),
+                          fourDigits(rt ? *p.runtimeMax : *p.throughputMax),
                           rt ? QStringLiteral("s") : QStringLiteral("samples/s"));
     }
     if (!noisy.isEmpty())

@@ -11,7 +11,7 @@ namespace scalelab {
 
 // Brings a run's files from the cluster into RunStore::runFilesDirectory
 // (SlurmClient::fetch and tailOutput): the scalelab-* files the job script
-// writes, the frameworks' own metric files under the run's folder, and the
+// writes, the frameworks' own metric files (MetricFileFetch), and the
 // growing job output, appended from where the last tail stopped.
 class RunFileFetcher {
 public:
@@ -23,17 +23,6 @@ public:
     TailResult tailOutput(qint64 runId, qint64 maxBytes);
 
 private:
-    // The metric files (MetricFileScanner::isMetricFileName: trainer_state.json,
-    // Lightning metrics.csv/hparams.yaml, TensorBoard events, mlruns/, W&B
-    // files/) under the run's folder (the job's working directory, where the
-    // frameworks' default folders lie), at most kMaxMetricFiles of at most
-    // 16 MB each, kept at the same relative path under <local>/metricfiles/.
-    // Larger files are listed in `truncated` and not fetched.
-    void fetchMetricFiles(qint64 runId, const QString &remoteDir, const QString &localDir, FetchResult &result);
-
-    static constexpr int kMaxMetricFiles = 500;
-    static constexpr int kMetricFileDepth = 6;
-
     static constexpr int kQueryTimeoutMs = 60000;   // each remote command
 
     RemoteExecutor &m_exec;

@@ -46,7 +46,7 @@ public:
     Result<QString> cancel(qint64 runId);
     // Downloads the run's scalelab-* files (whole, up to maxBytesPerFile each)
     // into RunStore::runFilesDirectory(runId), then the frameworks' metric
-    // files the job wrote under its folder (RunFileFetcher).
+    // files the job wrote, wherever its spec and arguments say (MetricFileFetch).
     FetchResult fetch(qint64 runId, qint64 maxBytesPerFile = 64 * 1024 * 1024);
     // New bytes of scalelab-<jobid>.out since the last fetch, appended locally.
     TailResult tailOutput(qint64 runId, qint64 maxBytes = 1024 * 1024);

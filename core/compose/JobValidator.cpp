@@ -6,6 +6,7 @@
 #include "core/model/SpecFields.h"
 
 #include "core/model/LaunchGeometry.h"
+#include "core/model/MetricFileLocations.h"
 #include "core/slurm/SlurmMemory.h"
 #include "core/slurm/SlurmTime.h"
 
@@ -473,6 +474,7 @@ void checkFields(const JobSpec &spec, const ClusterProfile &profile, Diagnostics
     if (spec.gpuSampleSeconds < 0)
         out << diag(Severity::Error, "sample-interval-invalid", "monitoring.gpuSampleSeconds",
                     QStringLiteral("The GPU sampling interval must be 0 (off) or a number of seconds."));
+    out << MetricFileLocations::check(spec);
     if (!spec.profile.isEmpty() && spec.profile != profile.id)
         out << diag(
             Severity::Warning, "profile-mismatch", "profile",

@@ -19,7 +19,6 @@ namespace scalelab {
 
 namespace {
 
-
 QString formOf(const MetricPattern &p)
 {
     switch (p.form) {

@@ -45,6 +45,10 @@ struct JobSpec {
     QString memory;   // Slurm --mem form, e.g. "64G"; empty = site default
     JobEnvironment environment;
     int gpuSampleSeconds = 10;   // 0 = no GPU sampler
+    // Folders where the job writes metric files besides its run folder
+    // (absolute, or relative to it; $NAME expands on the cluster). Fetch
+    // also looks where the arguments point: MetricFileLocations.
+    QStringList metricDirs;
 
     Launcher effectiveLauncher() const { return launcher.value_or(defaultLauncher(framework)); }
     bool operator==(const JobSpec &) const = default;

@@ -208,13 +208,23 @@ void readMonitoring(SpecReader &r, const Json &j, JobSpec &s)
 {
     if (auto it = j.find("monitoring"); it != j.end() && !it->is_null()) {
         if (!it->is_object()) {
-            r.error(QStringLiteral("monitoring"), QStringLiteral("must be an object {gpuSampleSeconds}"));
+            r.error(QStringLiteral("monitoring"), QStringLiteral("must be an object {gpuSampleSeconds, metricDirs}"));
         } else {
-            r.checkKeys(*it, QStringLiteral("monitoring."), {QStringLiteral("gpuSampleSeconds")});
+            r.checkKeys(*it, QStringLiteral("monitoring."),
+                        {QStringLiteral("gpuSampleSeconds"), QStringLiteral("metricDirs")});
             s.gpuSampleSeconds =
                 r.integer(*it, "gpuSampleSeconds", QStringLiteral("monitoring.gpuSampleSeconds"), 0, 10);
+            s.metricDirs = r.stringList(*it, "metricDirs", QString::fromLatin1(SpecField::metricDirs));
         }
     }
+}
+
+Json strings(const QStringList &list)
+{
+    Json a = Json::array();
+    for (const QString &x : list)
+        a.push_back(x.toStdString());
+    return a;
 }
 
 }   // namespace
@@ -294,12 +304,8 @@ QByteArray jobSpecToJson(const JobSpec &s, int indent)
         j["jobName"] = str(s.jobName);
     if (!s.program.isEmpty())
         j["program"] = str(s.program);
-    if (!s.args.isEmpty()) {
-        Json a = Json::array();
-        for (const auto &x : s.args)
-            a.push_back(str(x));
-        j["args"] = a;
-    }
+    if (!s.args.isEmpty())
+        j["args"] = strings(s.args);
     if (s.cpusPerGpu > 0)
         j[SpecField::cpusPerGpu] = s.cpusPerGpu;
     if (!s.memory.isEmpty())
@@ -307,31 +313,19 @@ QByteArray jobSpecToJson(const JobSpec &s, int indent)
     const JobEnvironment &e = s.environment;
     if (!(e == JobEnvironment{})) {
         Json env = Json::object();
-        if (!e.modules.isEmpty()) {
-            Json m = Json::array();
-            for (const auto &x : e.modules)
-                m.push_back(str(x));
-            env["modules"] = m;
-        }
+        if (!e.modules.isEmpty())
+            env["modules"] = strings(e.modules);
         if (!e.container.image.isEmpty()) {
             Json c;
             c["image"] = str(e.container.image);
             if (!e.container.runtime.isEmpty())
                 c["runtime"] = str(e.container.runtime);
-            if (!e.container.binds.isEmpty()) {
-                Json b = Json::array();
-                for (const auto &x : e.container.binds)
-                    b.push_back(str(x));
-                c["binds"] = b;
-            }
+            if (!e.container.binds.isEmpty())
+                c["binds"] = strings(e.container.binds);
             env["container"] = c;
         }
-        if (!e.setup.isEmpty()) {
-            Json m = Json::array();
-            for (const auto &x : e.setup)
-                m.push_back(str(x));
-            env["setup"] = m;
-        }
+        if (!e.setup.isEmpty())
+            env["setup"] = strings(e.setup);
         if (!e.variables.isEmpty()) {
             Json v = Json::object();
             for (const auto &[k, val] : e.variables)
@@ -340,7 +334,10 @@ QByteArray jobSpecToJson(const JobSpec &s, int indent)
         }
         j["environment"] = env;
     }
-    j["monitoring"] = Json{{"gpuSampleSeconds", s.gpuSampleSeconds}};
+    Json monitoring{{"gpuSampleSeconds", s.gpuSampleSeconds}};
+    if (!s.metricDirs.isEmpty())
+        monitoring["metricDirs"] = strings(s.metricDirs);
+    j["monitoring"] = monitoring;
     return QByteArray::fromStdString(j.dump(indent)) + '\n';
 }
 

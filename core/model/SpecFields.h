@@ -7,5 +7,6 @@
 namespace scalelab::SpecField {
 
 inline constexpr char cpusPerGpu[] = "cpusPerGpu";
+inline constexpr char metricDirs[] = "monitoring.metricDirs";
 
 }   // namespace scalelab::SpecField

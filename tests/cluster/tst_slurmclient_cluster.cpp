@@ -8,10 +8,14 @@
 #include "core/store/RunStore.h"
 #include "core/compose/SbatchRenderer.h"
 #include "core/client/SlurmClient.h"
+#include "core/ingest/MetricFileScanner.h"
+#include "core/model/JobSpecJson.h"
+#include "core/model/MetricNames.h"
 #include "core/ssh/SshSession.h"
 #include "TestClusterEnv.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -51,6 +55,7 @@ class TestSlurmClientCluster : public QObject {
         r.gpus = s.gpus;
         r.framework = frameworkId(s.framework);
         r.script = renderSbatch(s, test::repoProfile("testbed"));
+        r.specJson = jobSpecToJson(s);
         auto c = m_store->createRun(r);
         if (!c.ok())
             qFatal("%s", qPrintable(c.errorText()));
@@ -152,6 +157,35 @@ private Q_SLOTS:
         QVERIFY(file.readAll().contains("rank"));
         const TailResult t = m_client->tailOutput(two);
         QVERIFY2(t.error.isEmpty(), qPrintable(t.error));
+    }
+
+    // A job that writes its metric file outside its run folder, where its
+    // --output_dir says ($HOME as the job's shell expands it): fetch finds it
+    // there, brings it back, and the reader takes its values.
+    void metricFilesComeBackFromWhereTheJobWroteThem()
+    {
+        const QString folder = QStringLiteral("scalelab-test-metrics-%1").arg(QCoreApplication::applicationPid());
+        const QString write = QStringLiteral("mkdir -p \"$HOME/$1\" && printf '%s' '{\"log_history\": [{\"loss\": "
+                                             "0.5, \"step\": 10}]}' > \"$HOME/$1/trainer_state.json\"");
+        JobSpec s = spec(1, "/bin/sh", {"-c", write, "sh", folder});
+        s.metricDirs = {QStringLiteral("$HOME/") + folder};
+        const qint64 id = createRun(s);
+        const SubmitOutcome o = m_client->submit(id);
+        QVERIFY2(o.kind == SubmitOutcome::Kind::Submitted, qPrintable(o.message));
+        QVERIFY2(pollUntilFinal({id}, 240), "the job did not finish within 240 s");
+        QCOMPARE(m_store->run(id).value().state, JobState::Completed);
+        const FetchResult f = m_client->fetch(id);
+        QVERIFY2(f.ok(), qPrintable(f.errors.join("; ")));
+        (void)m_ssh->run(
+            {QStringLiteral("sh"), QStringLiteral("-c"), QStringLiteral("rm -rf \"$HOME/%1\"").arg(folder)});
+        const QString local = m_store->runFilesDirectory(id) + "/metricfiles/location-1/trainer_state.json";
+        QVERIFY2(QFileInfo::exists(local), qPrintable(local));
+        QVERIFY(std::any_of(f.files.begin(), f.files.end(), [&](const FileRecord &r) {
+            return r.remotePath.endsWith(folder + "/trainer_state.json") && r.remotePath.startsWith(u'/');
+        }));
+        const MetricFileResult read = MetricFileScanner::readFiles({local});
+        const FileMetric *loss = read.find(metric::TrainLoss);
+        QVERIFY2(loss, qPrintable(read.diagnostics.value(0).message));
     }
 
     void reconcileAfterLostReply()

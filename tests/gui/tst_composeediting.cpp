@@ -124,13 +124,21 @@ private Q_SLOTS:
     void tabFollowsTheLayout()
     {
         JobForm *form = m_compose->form();
-        const QStringList expected{QStringLiteral("profile"),    QStringLiteral("partition"),
-                                   QStringLiteral("account"),    QStringLiteral("time"),
-                                   QStringLiteral("gpus"),       QStringLiteral("nodes"),
-                                   QStringLiteral("framework"),  QStringLiteral("launcher"),
-                                   QStringLiteral("cpusPerGpu"), QStringLiteral("memory"),
-                                   QStringLiteral("program"),    QStringLiteral("args"),
-                                   QStringLiteral("jobName"),    QStringLiteral("monitoring.gpuSampleSeconds")};
+        const QStringList expected{QStringLiteral("profile"),
+                                   QStringLiteral("partition"),
+                                   QStringLiteral("account"),
+                                   QStringLiteral("time"),
+                                   QStringLiteral("gpus"),
+                                   QStringLiteral("nodes"),
+                                   QStringLiteral("framework"),
+                                   QStringLiteral("launcher"),
+                                   QStringLiteral("cpusPerGpu"),
+                                   QStringLiteral("memory"),
+                                   QStringLiteral("program"),
+                                   QStringLiteral("args"),
+                                   QStringLiteral("jobName"),
+                                   QStringLiteral("monitoring.gpuSampleSeconds"),
+                                   QStringLiteral("monitoring.metricDirs")};
         form->fieldWidget(expected.first())->setFocus();
         QStringList seen{QApplication::focusWidget()->objectName()};
         for (int i = 1; i < expected.size(); ++i) {
@@ -142,6 +150,21 @@ private Q_SLOTS:
             seen << (f ? f->objectName() : QString());
         }
         QCOMPARE(seen, expected);
+    }
+
+    // The metric folders field reads and writes the spec's list, split like a
+    // shell, and a validator finding on it focuses it.
+    void metricFoldersFieldIsTheSpecsList()
+    {
+        JobForm *form = m_compose->form();
+        auto *edit = qobject_cast<QLineEdit *>(form->fieldWidget(QStringLiteral("monitoring.metricDirs")));
+        QVERIFY(edit);
+        edit->setText(QStringLiteral("/scratch/$USER/tb 'with space'"));
+        QCOMPARE(form->spec().metricDirs, QStringList({"/scratch/$USER/tb", "with space"}));
+        JobSpec s = form->spec();
+        s.metricDirs = {QStringLiteral("out")};
+        form->setSpec(s);
+        QCOMPARE(edit->text(), QStringLiteral("out"));
     }
 
     void undoAndRedoFormEdits()

@@ -4,6 +4,7 @@
 // scheduler and follow-up polls; the version probe, --test-only, cancel, fetch
 // and tail. Submitting and reconciling are in tst_slurmclient_submit.cpp.
 #include "SlurmClientFixtures.h"
+#include "core/base/ShellQuote.h"
 #include "core/client/PollScheduler.h"
 
 #include <QFile>
@@ -32,6 +33,7 @@ private Q_SLOTS:
     void cancel();
     void fetchAndTail();
     void fetchBringsMetricFiles();
+    void fetchLooksWhereTheSpecAndArgumentsSay();
 };
 
 void TestSlurmClientPoll::pollOneSqueueOneSacct()
@@ -327,6 +329,52 @@ void TestSlurmClientPoll::fetchBringsMetricFiles()
     QCOMPARE(QFileInfo(local + "out/trainer_state.json").size(), 19);
     QCOMPARE(QFileInfo(local + "mlruns/0/abc/metrics/loss").size(), 8);
     QCOMPARE(m_store->files(id).value().size(), 2);
+}
+
+// Metric files outside the run folder: where the spec says (a relative
+// folder; $USER expanded by the cluster's sh, nothing else) and where the
+// program's --output_dir points (as written: the program gets it quoted); a
+// file reached twice is fetched once.
+void TestSlurmClientPoll::fetchLooksWhereTheSpecAndArgumentsSay()
+{
+    RunRecord r = newRun();
+    r.specJson =
+        R"({"profile": "testbed", "gpus": 2, "framework": "pytorch-ddp", "program": "train.py", "args": ["--output_dir", "/data/$USER/hf"],
+                     "monitoring": {"metricDirs": ["tb/", "/scratch/$USER/out;rm -rf ~"]}})";
+    const qint64 id = m_store->createRun(r).value().id;
+    QCOMPARE(m_client->submit(id).kind, SubmitOutcome::Kind::Submitted);
+    const QString dir = m_store->run(id).value().remoteDir;
+    const QString out = "/scratch/researcher/out;rm -rf ~";
+    m_exec->files.insert(dir + "/tb/events.out.tfevents.1.node1", "tb");
+    m_exec->files.insert(out + "/checkpoint-10/trainer_state.json", "{\"log_history\": []}");
+    QStringList bodies;
+    m_exec->onRun = [&](const QStringList &argv) {
+        RemoteResult res;
+        res.exitCode = 0;
+        if (argv.value(0) == "find" && argv.contains("6"))
+            res.out = "2 tb/events.out.tfevents.1.node1\n";
+        if (argv.value(0) == "sh" && argv.value(1) == "-c") {
+            bodies << argv.value(2);
+            if (argv.value(2).contains("-- \"tb\" "))
+                res.out = (dir + "/tb\n2 events.out.tfevents.1.node1\n").toUtf8();
+            else if (argv.value(2).contains("/scratch/"))
+                res.out = (out + "\n19 checkpoint-10/trainer_state.json\n").toUtf8();
+        }
+        return res;
+    };
+    const FetchResult f = m_client->fetch(id, 1000);
+    QVERIFY2(f.ok(), qPrintable(f.errors.join("; ")));
+    QCOMPARE(bodies.size(), 3);
+    QVERIFY2(bodies.at(0).startsWith("cd " + ShellQuote::quote(dir) + " ||"), qPrintable(bodies.at(0)));
+    // The spec's folder travels double-quoted: $USER expands, ; and ~ do not.
+    QVERIFY2(bodies.at(1).contains(R"(cd -- "/scratch/$USER/out;rm -rf ~")"), qPrintable(bodies.at(1)));
+    // The argument as the program sees it: nothing expands.
+    QVERIFY2(bodies.at(2).contains(R"(cd -- '/data/$USER/hf')"), qPrintable(bodies.at(2)));
+    QCOMPARE(f.files.size(), 2);   // tb/ inside the run folder: once
+    const QString local = m_store->runFilesDirectory(id) + "/metricfiles/";
+    QCOMPARE(QFileInfo(local + "tb/events.out.tfevents.1.node1").size(), 2);
+    QCOMPARE(QFileInfo(local + "location-2/checkpoint-10/trainer_state.json").size(), 19);
+    QCOMPARE(f.files.last().remotePath, out + "/checkpoint-10/trainer_state.json");
 }
 
 QTEST_GUILESS_MAIN(TestSlurmClientPoll)

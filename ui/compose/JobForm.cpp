@@ -121,6 +121,12 @@ void JobForm::createFields()
     m_sampling->setRange(0, 3600);
     m_sampling->setSuffix(tr(" s"));
     m_sampling->setSpecialValueText(tr("off"));
+    m_metricDirs = named(new QLineEdit(this), tr("Metric folders"), QLatin1String(SpecField::metricDirs),
+                         tr("Where the job writes metric files (trainer_state.json, metrics.csv, TensorBoard, "
+                            "mlruns, wandb) besides its run folder and the folders its arguments name "
+                            "(--output_dir, --logging_dir, ...): absolute or relative to the run folder, "
+                            "$NAME expands on the cluster; split like a shell"));
+    m_metricDirs->setPlaceholderText(tr("the run folder and --output_dir; more, e.g. /scratch/$USER/tb"));
     m_env = new EnvironmentEditor(this);
 }
 
@@ -149,6 +155,7 @@ void JobForm::layOutGroups()
     pf->addRow(tr("Arg&uments:"), m_args);
     pf->addRow(tr("&Job name:"), m_jobName);
     pf->addRow(tr("GPU &sampling:"), m_sampling);
+    pf->addRow(tr("Metric &folders:"), m_metricDirs);
 
     auto *envBox = new QGroupBox(tr("Environment"), this);
     auto *ef = new QVBoxLayout(envBox);
@@ -165,13 +172,14 @@ void JobForm::layOutGroups()
 void JobForm::setFieldOrder()
 {
     // Tab follows the rows as they are shown, not the order of creation.
-    const QList<QWidget *> order{m_profile,  m_partition,  m_account, m_time,    m_gpus, m_nodes,   m_framework,
-                                 m_launcher, m_cpusPerGpu, m_memory,  m_program, m_args, m_jobName, m_sampling};
+    const QList<QWidget *> order{m_profile, m_partition, m_account,  m_time,       m_gpus,
+                                 m_nodes,   m_framework, m_launcher, m_cpusPerGpu, m_memory,
+                                 m_program, m_args,      m_jobName,  m_sampling,   m_metricDirs};
     for (qsizetype i = 1; i < order.size(); ++i)
         setTabOrder(order[i - 1], order[i]);
     for (QWidget *w : m_env->findChildren<QWidget *>())
         if (w->focusPolicy() & Qt::TabFocus) {
-            setTabOrder(m_sampling, w);
+            setTabOrder(m_metricDirs, w);
             break;
         }
 }
@@ -195,7 +203,7 @@ void JobForm::connectFields()
         connect(s, &QSpinBox::valueChanged, this, &JobForm::changed);
     connect(m_gpus, &QSpinBox::valueChanged, this, [this] { updatePartitionInfo(); });
     connect(m_launcher, &QComboBox::currentIndexChanged, this, &JobForm::changed);
-    for (QLineEdit *e : {m_time, m_account, m_jobName, m_program, m_args, m_memory})
+    for (QLineEdit *e : {m_time, m_account, m_jobName, m_program, m_args, m_memory, m_metricDirs})
         connect(e, &QLineEdit::textChanged, this, &JobForm::changed);
     connect(m_env, &EnvironmentEditor::edited, this, &JobForm::changed);
 }
@@ -367,6 +375,7 @@ JobSpec JobForm::spec() const
     s.memory = m_memory->text().trimmed();
     s.environment = m_env->environment();
     s.gpuSampleSeconds = m_sampling->value();
+    s.metricDirs = splitArguments(m_metricDirs->text());
     return s;
 }
 
@@ -408,6 +417,8 @@ void JobForm::setSpec(const JobSpec &s)
     m_cpusPerGpu->setValue(s.cpusPerGpu);
     setText(m_memory, s.memory);
     m_sampling->setValue(s.gpuSampleSeconds);
+    if (splitArguments(m_metricDirs->text()) != s.metricDirs)
+        m_metricDirs->setText(ShellQuote::join(s.metricDirs));
     m_env->setEnvironment(s.environment);
     updatePartitionInfo();
     m_updating = false;
@@ -430,7 +441,7 @@ QWidget *JobForm::fieldWidget(const QString &field) const
         return w;
     if (field.startsWith(QLatin1String("args")))
         return m_args;
-    if (field == QLatin1String("gpuSampleSeconds") || field.startsWith(QLatin1String("monitoring")))
+    if (field == QLatin1String("gpuSampleSeconds") || field.startsWith(QLatin1String("monitoring.gpu")))
         return m_sampling;
     return nullptr;
 }

@@ -85,6 +85,7 @@ private:
     QSpinBox *m_cpusPerGpu;
     QLineEdit *m_memory;
     QSpinBox *m_sampling;
+    QLineEdit *m_metricDirs;
     EnvironmentEditor *m_env;
     QHash<QString, QWidget *> m_fields;
     QList<QWidget *> m_marked;
