@@ -199,7 +199,7 @@ void JsonPositions::index() const
                 ++k;
             }
             if (k < n && m_raw[k] == ':') {
-                const QByteArray key = m_raw.mid(open + 1, std::min(j, n) - open - 1);
+                const QByteArrayView key = QByteArrayView(m_raw).sliced(open + 1, std::min(j, n) - open - 1);
                 if (!m_keys.contains(key))
                     m_keys.insert(key, open);
             }
@@ -211,7 +211,7 @@ void JsonPositions::index() const
 bool JsonPositions::keyPosition(const QByteArray &key, int *line, int *column) const
 {
     index();
-    const auto it = m_keys.constFind(key);
+    const auto it = m_keys.constFind(QByteArrayView(key));
     if (it == m_keys.constEnd()) {
         *line = 0;
         *column = 0;

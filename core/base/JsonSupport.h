@@ -4,6 +4,7 @@
 #include "core/base/Diagnostic.h"
 
 #include <QByteArray>
+#include <QByteArrayView>
 #include <QString>
 
 #include <nlohmann/json.hpp>
@@ -55,7 +56,8 @@ private:
 
     QByteArray m_raw;
     mutable bool m_indexed = false;
-    mutable QHash<QByteArray, qsizetype> m_keys;   // key as written -> offset of its opening quote
+    // Key as written (a view into m_raw, which is never changed) -> offset of its opening quote.
+    mutable QHash<QByteArrayView, qsizetype> m_keys;
     mutable QList<qsizetype> m_lineStarts;
 };
 
