@@ -48,6 +48,9 @@ public:
     // 1-based line and column of the first place `key` is written as an
     // object key; false when it is not found.
     bool keyPosition(const QByteArray &key, int *line, int *column) const;
+    // The same for one key, scanning only up to where it is first written
+    // (no index of every key: for one lookup that would read the whole text).
+    static bool firstKeyPosition(const QByteArray &raw, const QByteArray &key, int *line, int *column);
     // 1-based line and column of a byte offset.
     void lineColumn(qsizetype offset, int *line, int *column) const;
 
