@@ -117,9 +117,9 @@ double secondsFor(const Case &c, const QByteArray &input)
 // The best of many runs at 64 KB reuses pages the first run already mapped;
 // at 8 MB glibc hands every large block back to the kernel when it is freed
 // (mmap above its threshold, heap trimming), so every run pays the kernel
-// again for fresh zeroed pages: a third of the CPU time of an 8 MB squeue
-// run was system time, none of a 64 KB one. That difference grew with size
-// and read as super-linear growth of parsers whose instruction counts double
+// again for fresh zeroed pages (a third of the CPU time of one 8 MB squeue
+// run was system time, page faults). That cost only the large sizes paid
+// read as super-linear growth of parsers whose instruction counts double
 // exactly (callgrind). With this every size's best run is the same kind of run.
 void keepFreedMemory()
 {
