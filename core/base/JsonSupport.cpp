@@ -139,7 +139,7 @@ std::optional<JsonSupport::Json> JsonSupport::parse(const QByteArray &data, cons
     // SAX gives no position when our own cap stops it: find the place.
     if (!check.limit.isEmpty()) {
         if (!check.limitKey.isNull())
-            JsonPositions(data).keyPosition(check.limitKey, &line, &column);
+            JsonPositions::firstKeyPosition(data, check.limitKey, &line, &column);
         else
             lineColumnAt(data, std::size_t(offsetOfDepth(data, kMaxDepth + 1)), &line, &column);
     }
@@ -169,49 +169,85 @@ std::optional<JsonSupport::Json> JsonSupport::parse(const QByteArray &data, cons
     return std::nullopt;
 }
 
+namespace {
+
+// Walks the raw text once: `onLine(offset)` for each line start after the
+// first, `onKey(key, offset of its opening quote)` for each object key, in
+// order, until onKey returns false.
+template <typename OnLine, typename OnKey>
+void walkKeys(QByteArrayView raw, OnLine onLine, OnKey onKey)
+{
+    const qsizetype n = raw.size();
+    for (qsizetype i = 0; i < n; ++i) {
+        const char c = raw[i];
+        if (c == '\n') {
+            onLine(i + 1);
+        } else if (c == '"') {
+            // A string: find its end (skipping escapes), then see whether a ':'
+            // follows, which makes it a key.
+            const qsizetype open = i;
+            qsizetype j = i + 1;
+            while (j < n && raw[j] != '"') {
+                if (raw[j] == '\\')
+                    ++j;
+                else if (raw[j] == '\n')
+                    onLine(j + 1);   // invalid JSON, but keep lines right
+                ++j;
+            }
+            qsizetype k = j + 1;
+            while (k < n && (raw[k] == ' ' || raw[k] == '\t' || raw[k] == '\r' || raw[k] == '\n')) {
+                if (raw[k] == '\n')
+                    onLine(k + 1);
+                ++k;
+            }
+            if (k < n && raw[k] == ':' && !onKey(raw.sliced(open + 1, std::min(j, n) - open - 1), open))
+                return;
+            i = k - 1;
+        }
+    }
+}
+
+}   // namespace
+
 void JsonPositions::index() const
 {
     if (m_indexed)
         return;
     m_indexed = true;
     m_lineStarts << 0;
-    const qsizetype n = m_raw.size();
-    for (qsizetype i = 0; i < n; ++i) {
-        const char c = m_raw[i];
-        if (c == '\n') {
-            m_lineStarts << i + 1;
-        } else if (c == '"') {
-            // A string: find its end (skipping escapes), then see whether a ':'
-            // follows, which makes it a key.
-            const qsizetype open = i;
-            qsizetype j = i + 1;
-            while (j < n && m_raw[j] != '"') {
-                if (m_raw[j] == '\\')
-                    ++j;
-                else if (m_raw[j] == '\n')
-                    m_lineStarts << j + 1;   // invalid JSON, but keep lines right
-                ++j;
-            }
-            qsizetype k = j + 1;
-            while (k < n && (m_raw[k] == ' ' || m_raw[k] == '\t' || m_raw[k] == '\r' || m_raw[k] == '\n')) {
-                if (m_raw[k] == '\n')
-                    m_lineStarts << k + 1;
-                ++k;
-            }
-            if (k < n && m_raw[k] == ':') {
-                const QByteArray key = m_raw.mid(open + 1, std::min(j, n) - open - 1);
-                if (!m_keys.contains(key))
-                    m_keys.insert(key, open);
-            }
-            i = k - 1;
-        }
+    walkKeys(
+        m_raw, [this](qsizetype lineStart) { m_lineStarts << lineStart; },
+        [this](QByteArrayView key, qsizetype open) {
+            if (!m_keys.contains(key))
+                m_keys.insert(key, open);
+            return true;
+        });
+}
+
+bool JsonPositions::firstKeyPosition(const QByteArray &raw, const QByteArray &key, int *line, int *column)
+{
+    qsizetype at = -1;
+    walkKeys(
+        raw, [](qsizetype) {},
+        [&](QByteArrayView k, qsizetype open) {
+            if (k != QByteArrayView(key))
+                return true;
+            at = open;
+            return false;
+        });
+    if (at < 0) {
+        *line = 0;
+        *column = 0;
+        return false;
     }
+    JsonSupport::lineColumnAt(raw, std::size_t(at), line, column);
+    return true;
 }
 
 bool JsonPositions::keyPosition(const QByteArray &key, int *line, int *column) const
 {
     index();
-    const auto it = m_keys.constFind(key);
+    const auto it = m_keys.constFind(QByteArrayView(key));
     if (it == m_keys.constEnd()) {
         *line = 0;
         *column = 0;

@@ -4,6 +4,7 @@
 #include "core/base/Diagnostic.h"
 
 #include <QByteArray>
+#include <QByteArrayView>
 #include <QString>
 
 #include <nlohmann/json.hpp>
@@ -47,6 +48,9 @@ public:
     // 1-based line and column of the first place `key` is written as an
     // object key; false when it is not found.
     bool keyPosition(const QByteArray &key, int *line, int *column) const;
+    // The same for one key, scanning only up to where it is first written
+    // (no index of every key: for one lookup that would read the whole text).
+    static bool firstKeyPosition(const QByteArray &raw, const QByteArray &key, int *line, int *column);
     // 1-based line and column of a byte offset.
     void lineColumn(qsizetype offset, int *line, int *column) const;
 
@@ -55,7 +59,8 @@ private:
 
     QByteArray m_raw;
     mutable bool m_indexed = false;
-    mutable QHash<QByteArray, qsizetype> m_keys;   // key as written -> offset of its opening quote
+    // Key as written (a view into m_raw, which is never changed) -> offset of its opening quote.
+    mutable QHash<QByteArrayView, qsizetype> m_keys;
     mutable QList<qsizetype> m_lineStarts;
 };
 

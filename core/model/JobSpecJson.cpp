@@ -30,6 +30,12 @@ public:
 
     void error(const QString &key, const QString &msg, const QString &rule = QStringLiteral("spec-invalid"))
     {
+        // Past the cap only counted: a spec of a million unknown keys would
+        // otherwise build a million messages to keep the first few.
+        if (errors.size() >= InputLimits::kMaxDiagnosticsPerFile) {
+            ++m_dropped;
+            return;
+        }
         int line = 0, column = 0;
         lineOfKey(key, &line, &column);
         const QString where = line > 0 ? QStringLiteral("%1:%2:%3").arg(m_file).arg(line).arg(column) : m_file;
@@ -105,9 +111,20 @@ public:
         return out;
     }
 
+    // The findings, with one closing finding for those past the cap.
+    Diagnostics findings() const
+    {
+        Diagnostics out = errors;
+        if (m_dropped > 0)
+            out << InputLimits::tooManyFindings(m_file, m_dropped, InputLimits::kMaxDiagnosticsPerFile,
+                                                Severity::Error);
+        return out;
+    }
+
 private:
     JsonPositions m_positions;
     QString m_file;
+    qsizetype m_dropped = 0;
 };
 
 }   // namespace
@@ -277,7 +294,7 @@ JobSpecParseResult parseJobSpec(const QByteArray &json, const QString &fileName)
 
     readEnvironment(r, j, s);
     readMonitoring(r, j, s);
-    result.errors = InputLimits::capDiagnostics(r.errors, fileName.isEmpty() ? QStringLiteral("<spec>") : fileName);
+    result.errors = r.findings();
     if (r.errors.isEmpty())
         result.spec = s;
     return result;

@@ -19,8 +19,10 @@ namespace scriptimport {
 
 ScriptImport Importer::run()
 {
-    const ParsedSbatchScript parsed = parseSbatchScript(m_text);
-    m_imp.diagnostics = parsed.diagnostics;
+    ParsedSbatchScript parsed = parseSbatchScript(m_text);
+    // Moved, not shared: attachFields() writes to them, and a shared list
+    // would be copied whole (one finding per line on hostile scripts).
+    m_imp.diagnostics = std::move(parsed.diagnostics);
     m_imp.options = parsed.options;
     m_imp.disabledOptions = parsed.disabledOptions;
     m_imp.ignoredOptions = parsed.ignoredOptions;

@@ -4,6 +4,8 @@
 #include "core/base/RemoteValidation.h"
 #include "core/slurm/SlurmOutputShape.h"
 
+#include <QStringTokenizer>
+
 #include <optional>
 
 namespace scalelab {
@@ -141,37 +143,42 @@ SqueueParseResult SqueueParser::parse(const QByteArray &out, const QByteArray &e
         result.diagnostics << *problem;
         return result;
     }
-    const QStringList lines = QString::fromUtf8(out).split(QLatin1Char('\n'));
-    for (qsizetype i = 0; i < lines.size(); ++i) {
-        QString line = lines[i];
-        if (line.endsWith(QLatin1Char('\r')))
+    // Lines and fields are views into one decoded text: only the values a row
+    // keeps are copied (a list of every line, then of every field, held the
+    // whole output three times over and made large outputs memory-bound).
+    const QString text = QString::fromUtf8(out);
+    int lineNo = 0;
+    for (QStringView line : QStringTokenizer(text, u'\n')) {
+        ++lineNo;
+        if (line.endsWith(u'\r'))
             line.chop(1);
         if (line.trimmed().isEmpty())
             continue;
-        const int lineNo = int(i + 1);
-        QStringList parts = line.split(m_delimiter);
+        QList<QStringView> parts = line.split(m_delimiter);
         // `-O name:delimiter` ends every line with the delimiter.
         if (parts.size() == n + 1 && parts.last().isEmpty() && !isUserText(m_fields.last()))
             parts.removeLast();
         if (parts.size() > n && isUserText(m_fields.last())) {
-            const QString rest = parts.mid(n - 1).join(m_delimiter);
-            parts = parts.mid(0, n - 1);
-            parts << rest;
+            // The rest of the line from the last field on, delimiters and all.
+            const QStringView first = parts[n - 1];
+            parts.resize(n);
+            parts[n - 1] = QStringView(first.data(), line.data() + line.size() - first.data());
         }
         if (parts.size() != n) {
             result.diagnostics << malformedLine(
-                lineNo, QStringLiteral("has %1 fields, expected %2").arg(parts.size()).arg(n), line);
+                lineNo, QStringLiteral("has %1 fields, expected %2").arg(parts.size()).arg(n), line.toString());
             continue;
         }
         SqueueRow row;
         row.line = lineNo;
         std::optional<QString> problem;
         for (qsizetype f = 0; f < n && !problem; ++f)
-            problem = applyField(row, m_fields[f], isUserText(m_fields[f]) ? parts[f] : parts[f].trimmed());
+            problem =
+                applyField(row, m_fields[f], (isUserText(m_fields[f]) ? parts[f] : parts[f].trimmed()).toString());
         if (problem)
-            result.diagnostics << malformedLine(lineNo, *problem, line);
+            result.diagnostics << malformedLine(lineNo, *problem, line.toString());
         else
-            result.rows << row;
+            result.rows << std::move(row);
     }
     return result;
 }
