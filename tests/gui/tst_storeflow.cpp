@@ -385,6 +385,9 @@ void TestStoreFlow::detailsAndDialogsNeverWaitOnTheGuiThread()
     services->openStoreInBackground();   // the migration waits for the lock on the pool
     QTest::qWait(300);   // the open has begun (and holds the store's preparation) before the views ask
     QCOMPARE(services->storeState(), AppServices::StoreState::Opening);
+    // What these views did before: a call on the GUI thread's own connection
+    // waits its 200 ms for the open under way, then gives up.
+    QVERIFY(services->store().studies().failedWith(ErrorCode::StoreBusy));
 
     RunDetailsView details(*services);
     details.show();
