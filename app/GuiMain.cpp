@@ -144,9 +144,13 @@ void startClustersAfterFirstPaint(QApplication &app, AppServices &services, Main
         auto *clusters = new ClusterManager(services, &app);   // registers itself in services
         clusters->setDialogParent(&window);
         window.attachClusters();
-        // First launch (issue 13): nothing configured yet, so offer "Add your cluster".
-        if (!exitAfterClusters && !clusterConfigured(services))
-            (void)services.openAddCluster(&window);   // set in this program
+        // First launch (issue 13): nothing configured yet, so offer "Add your cluster"
+        // (whether the store has runs is read on the pool).
+        if (!exitAfterClusters)
+            askWhyClusterConfigured(services, &window, [&services, &window](const QString &why) {
+                if (why.isEmpty())
+                    (void)services.openAddCluster(&window);   // set in this program
+            });
         if (exitAfterClusters) {
             std::printf("clusters %s\n", services.clusters() ? "started" : "missing");
             std::fflush(stdout);

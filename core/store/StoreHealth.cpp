@@ -28,6 +28,12 @@ QHash<QString, Entry> &entries()
     return e;
 }
 
+QHash<int, StoreHealth::Listener> &listeners()
+{
+    static QHash<int, StoreHealth::Listener> l;
+    return l;
+}
+
 }   // namespace
 
 QString StoreHealth::key(const QString &path)
@@ -40,13 +46,33 @@ QString StoreHealth::key(const QString &path)
 void StoreHealth::markDamaged(const QString &path, const QString &why)
 {
     const QString k = key(path);
-    QMutexLocker lock(&mutex());
-    Entry &e = entries()[k];
-    if (!e.damage) {
+    QList<Listener> tell;
+    {
+        QMutexLocker lock(&mutex());
+        Entry &e = entries()[k];
+        if (e.damage)
+            return;   // known already: told once
         e.damage = why;
         e.stampAtDamage = fileStamp(k);
         qCWarning(lcStore).noquote() << QStringLiteral("%1 is damaged (%2): no more writes").arg(k, why);
+        tell = listeners().values();
     }
+    for (const Listener &l : tell)
+        l(k, why);
+}
+
+int StoreHealth::addListener(Listener listener)
+{
+    static int next = 0;
+    QMutexLocker lock(&mutex());
+    listeners().insert(++next, std::move(listener));
+    return next;
+}
+
+void StoreHealth::removeListener(int id)
+{
+    QMutexLocker lock(&mutex());
+    listeners().remove(id);
 }
 
 std::optional<QString> StoreHealth::damage(const QString &path)
@@ -92,6 +118,10 @@ QString StoreHealth::fileStamp(const QString &path)
     QString stamp;
     for (const QString &file : {path, path + QStringLiteral("-wal")}) {
         const QFileInfo info(file);
+        // An empty -wal comes and goes with connections (SQLite deletes it when
+        // the last one closes): only one holding pages says the file was written.
+        if (file != path && (!info.exists() || info.size() == 0))
+            continue;
         stamp += QStringLiteral("%1:%2:%3;")
                      .arg(info.exists() ? info.size() : -1)
                      .arg(info.lastModified().toMSecsSinceEpoch())

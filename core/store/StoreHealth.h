@@ -3,6 +3,7 @@
 
 #include <QString>
 
+#include <functional>
 #include <optional>
 
 namespace scalelab {
@@ -29,9 +30,17 @@ public:
     };
     static State state(const QString &path);   // both at once
     static QString key(const QString &path);
+    // Told once per damage found, whenever it is found (at open, by a later
+    // read or write answered "corrupt", or by a later check): the file's key
+    // and why. Called on the thread that found it, outside any lock; the
+    // window posts it to its banner. Returns an id for removeListener.
+    using Listener = std::function<void(const QString &key, const QString &why)>;
+    static int addListener(Listener listener);
+    static void removeListener(int id);
 
 private:
-    // Sizes and change times of the file and its -wal: what any write moves.
+    // Sizes and change times of the file and its -wal (when it holds pages):
+    // what any write moves, and not a connection opening or closing.
     static QString fileStamp(const QString &path);
 };
 

@@ -276,6 +276,7 @@ private Q_SLOTS:
         place.reload();
         QTRY_VERIFY(!place.isLoading());
         QVERIFY(place.selectRun(ok));
+        QTRY_VERIFY(!place.isLoading());
         QVERIFY(!banner->isVisible());
     }
 

@@ -271,6 +271,7 @@ private Q_SLOTS:
         QCOMPARE(place.selectedRunId(), m_completed);
         RunDetailsView *d = place.details();
         QCOMPARE(d->runId(), m_completed);
+        QTRY_VERIFY(!place.isLoading());   // the details are read on the pool
         QVERIFY(d->scriptView()->toPlainText().contains(QLatin1String("#SBATCH --job-name=ddp-1")));
         QTreeWidget *acct = d->accountingView();
         auto value = [&](const QString &field) {
@@ -306,6 +307,7 @@ private Q_SLOTS:
         QAbstractItemModelTester tester(place.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QTRY_VERIFY(!place.isLoading());
         QVERIFY(place.selectRun(m_running));
+        QTRY_VERIFY(!place.isLoading());
         const QString text = place.details()->outputView()->toPlainText();
         QCOMPARE(text, QStringLiteral("epoch 1 loss 0.9\nred warning\nprogress 100%\nbell end\n"));
         QCOMPARE(RemoteValidation::sanitize("a\x1b]0;title\x07"
@@ -313,6 +315,7 @@ private Q_SLOTS:
                                             {.maxChars = 0, .terminal = true, .trim = false}),
                  QStringLiteral("ab\tc"));
         QVERIFY(place.selectRun(m_pending));
+        QTRY_VERIFY(!place.isLoading());
         QVERIFY(place.details()->outputView()->toPlainText().contains(QLatin1String("Waiting for output")));
     }
 
@@ -462,6 +465,7 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&place));
         QVERIFY(place.selectRun(m_completed));
         place.details()->tabs()->setCurrentIndex(2);
+        QTRY_VERIFY(!place.isLoading());
         QTest::qWait(50);
         const QString path =
             qEnvironmentVariable("SCALELAB_SCREENSHOT_DIR", QDir::tempPath()) + QStringLiteral("/jobs.png");

@@ -5,32 +5,48 @@
 // posted from another thread) and complete once the lock is released;
 // Results patches the rows of the runs that changed (no reset); whether the
 // store is damaged is read from core's StoreHealth; and a damaged store is
-// said in plain words, pointing at backups only when there are some.
+// said in plain words, pointing at backups only when there are some. While
+// the store's open waits for another program's write lock, the run details,
+// the study patterns dialog, the study dialog and the first-launch question
+// read on the pool, never on the GUI thread; and damage found after the open
+// (a read answered "corrupt", a later check) shows the banner with the way
+// out, and nothing writes to the file any more.
 #include "IsolatedHost.h"
 #include "ProfileFixtures.h"
+#include "core/ingest/StudyMetricPatterns.h"
 #include "core/model/JobSpecJson.h"
 #include "core/model/MetricNames.h"
 #include "core/store/RunStore.h"
+#include "core/store/RunStoreSql.h"
 #include "core/store/StoreFile.h"
 #include "tests/bench/GuiStallProbe.h"
 #include "ui/cluster/ClusterManager.h"
 #include "ui/common/AppServices.h"
 #include "ui/common/AppSettings.h"
+#include "ui/common/ClusterDiscovery.h"
 #include "ui/common/StoreTaskQueue.h"
+#include "ui/compose/ScalingStudyDialog.h"
 #include "ui/jobs/JobsModel.h"
 #include "ui/jobs/JobsPlace.h"
+#include "ui/jobs/OutputTailView.h"
+#include "ui/jobs/RunDetailsView.h"
 #include "ui/results/ResultsPlace.h"
 #include "ui/results/RunsTableModel.h"
+#include "ui/results/StudyPatternsDialog.h"
+#include "ui/window/StoreBanner.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
+#include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSqlDatabase>
 #include <QSqlQuery>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTreeView>
 #include <QtTest>
@@ -71,6 +87,50 @@ private:
     QString m_name = QStringLiteral("another-program");
     bool m_held = false;
 };
+
+// Overwrites the start of every page but the first: SQLite answers "corrupt"
+// to what reads them. No connection of this process may be open on it.
+bool damagePages(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadWrite))
+        return false;
+    QByteArray bytes = f.readAll();
+    if (bytes.size() < 3 * 4096)
+        return false;
+    for (qint64 p = 1; p < bytes.size() / 4096; ++p)
+        bytes.replace(p * 4096, 8, QByteArray(8, '\xff'));
+    return f.seek(0) && f.write(bytes) == bytes.size();
+}
+
+QByteArray fileDigest(const QString &path)
+{
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    for (const QString &file : {path, path + QStringLiteral("-wal")}) {
+        QFile f(file);
+        if (f.open(QIODevice::ReadOnly))
+            hash.addData(f.readAll());
+    }
+    return hash.result();
+}
+
+// The store one schema behind, as an older ScaleLab left it: opening it
+// migrates, which waits for another program's write lock.
+bool oneSchemaBehind(const QString &path)
+{
+    bool ok = false;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("older-scalelab"));
+        db.setDatabaseName(path);
+        QSqlQuery q(db);
+        ok = db.open() && q.exec(QStringLiteral("ALTER TABLE runs DROP COLUMN spec_file"))
+             && q.exec(QStringLiteral("PRAGMA user_version=%1").arg(RunStore::latestSchemaVersion() - 1));
+        q.finish();
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("older-scalelab"));
+    return ok;
+}
 
 }   // namespace
 
@@ -117,6 +177,9 @@ private Q_SLOTS:
     void resultsPatchesTheRunsThatChanged();
     void damageIsReadFromStoreHealth();
     void damagedStoreInPlainWords();
+    void detailsAndDialogsNeverWaitOnTheGuiThread();
+    void damageFoundAfterTheOpenShowsTheBanner();
+    void damageFoundByALaterCheckShowsTheBanner();
 };
 
 void TestStoreFlow::storeCallsNeverWaitOnTheGuiThread()
@@ -283,6 +346,185 @@ void TestStoreFlow::damagedStoreInPlainWords()
     QTRY_VERIFY(!place.isLoading());
     const QString text = place.messageLabel()->text();
     QVERIFY2(text.contains(copy) && text.contains(QLatin1String("Restore last backup")), qPrintable(text));
+}
+
+void TestStoreFlow::detailsAndDialogsNeverWaitOnTheGuiThread()
+{
+    const QString dataDir = m_dir.filePath(QStringLiteral("opening"));
+    qint64 done = 0, failed = 0, studyId = 0;
+    QString path;
+    {
+        // What an older ScaleLab left: a study with a pattern, a run, a failed
+        // run whose fetched output says why (its first error line not yet kept).
+        RunStore older(dataDir);
+        path = older.databasePath();
+        StudyRecord study;
+        study.name = QStringLiteral("held testbed %1").arg(QDate::currentDate().toString(Qt::ISODate));
+        MetricPattern f1;
+        f1.name = QStringLiteral("val_f1");
+        f1.regex = QStringLiteral("val_f1=([0-9.]+)");
+        study.notes = StudyMetricPatterns::write(QStringLiteral("F1 on the held-out set"), {f1});
+        study.created = QDateTime::currentDateTimeUtc();
+        studyId = older.createStudy(study).value();
+        done = addRun(older, QStringLiteral("4711"));
+        QVERIFY(older.setRunStudy(done, studyId).ok());
+        failed = addRun(older, QStringLiteral("4712"));
+        QVERIFY(older.updateState(failed, JobState::Failed, {}, {}).ok());
+        QVERIFY(QDir().mkpath(older.runFilesDirectory(failed)));
+        QFile out(older.runFilesDirectory(failed) + QStringLiteral("/scalelab-4712.out"));
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write("epoch 1\nTraceback (most recent call last):\nValueError: sample 17 is short\n");
+        out.close();
+        older.closeThreadConnection();
+    }
+    QVERIFY(oneSchemaBehind(path));
+
+    WriteLockHolder other(path);
+    QVERIFY(other.held());
+    auto services = servicesIn(QStringLiteral("opening"));
+    services->openStoreInBackground();   // the migration waits for the lock on the pool
+    QTest::qWait(300);   // the open has begun (and holds the store's preparation) before the views ask
+    QCOMPARE(services->storeState(), AppServices::StoreState::Opening);
+    // What these views did before: a call on the GUI thread's own connection
+    // waits its 200 ms for the open under way, then gives up.
+    QVERIFY(services->store().studies().failedWith(ErrorCode::StoreBusy));
+
+    RunDetailsView details(*services);
+    details.show();
+    benchsupport::StallProbe probe(&details);
+    probe.start();
+    details.showRun(failed);
+    auto *patterns = new StudyPatternsDialog(*services, studyId, &details);
+    patterns->show();
+    ScalingStudyDialog study(*services, test::testbedSpec(QStringLiteral("held"), 1, QStringLiteral("/opt/train.py")),
+                             test::repoProfile(QStringLiteral("testbed")));
+    study.show();
+    QString why = QStringLiteral("(not asked)");
+    askWhyClusterConfigured(*services, &details, [&why](const QString &w) { why = w; });
+
+    // The lock held for a while: every read waits on the pool, none on the GUI thread.
+    QTest::qWait(1500);
+    QVERIFY(details.isLoading());
+    QVERIFY(patterns->isLoading());
+    QVERIFY(!patterns->saveButton()->isEnabled());   // nothing to save before the patterns are read
+    QVERIFY(study.isLoading());
+    QCOMPARE(why, QStringLiteral("(not asked)"));
+    other.release();
+
+    QTRY_COMPARE_WITH_TIMEOUT(services->storeState(), AppServices::StoreState::Open, 20000);
+    QTRY_VERIFY_WITH_TIMEOUT(!details.isLoading() && !patterns->isLoading() && !study.isLoading()
+                                 && why != QLatin1String("(not asked)"),
+                             20000);
+    const double stallMs = probe.stop();
+    qInfo("longest GUI-thread wait while the store's open waited for the lock: %.1f ms", stallMs);
+    QVERIFY2(stallMs < 100, qPrintable(QString::number(stallMs)));
+
+    // What was read is shown.
+    const QString summary = details.findChild<QLabel *>(QStringLiteral("runSummary"))->text();
+    QVERIFY2(summary.contains(QStringLiteral("Run %1").arg(failed)), qPrintable(summary));
+    QVERIFY2(details.failureBanner()->text().contains(QLatin1String("ValueError: sample 17 is short")),
+             qPrintable(details.failureBanner()->text()));
+    QVERIFY(details.outputView()->toPlainText().contains(QLatin1String("epoch 1")));
+    QCOMPARE(patterns->table()->rowCount(), 1);
+    QCOMPARE(patterns->table()->item(0, 0)->text(), QStringLiteral("val_f1"));
+    QVERIFY(patterns->saveButton()->isEnabled());
+    QCOMPARE(study.nameEdit()->text(),
+             QStringLiteral("held testbed %1 (2)").arg(QDate::currentDate().toString(Qt::ISODate)));
+    QVERIFY2(!why.isEmpty(), "the store has runs: no first-launch question");
+
+    // Saving the patterns writes on the pool too, while another writer holds the lock.
+    WriteLockHolder again(path);
+    QVERIFY(again.held());
+    QSignalSpy saved(patterns, &StudyPatternsDialog::saved);
+    benchsupport::StallProbe saving(&details);
+    saving.start();
+    patterns->saveButton()->click();
+    QTest::qWait(500);
+    QCOMPARE(saved.size(), 0);
+    again.release();
+    QTRY_COMPARE_WITH_TIMEOUT(saved.size(), 1, 20000);
+    const double saveStallMs = saving.stop();
+    QVERIFY2(saveStallMs < 100, qPrintable(QString::number(saveStallMs)));
+    QVERIFY(services->store().study(studyId).value().notes.contains(QLatin1String("val_f1")));
+}
+
+void TestStoreFlow::damageFoundAfterTheOpenShowsTheBanner()
+{
+    auto services = servicesIn(QStringLiteral("damaged-later"));
+    const qint64 id = addRun(services->store(), QStringLiteral("7000"));
+    for (int i = 0; i < 40; ++i)   // a few pages
+        addRun(services->store(), QString::number(7001 + i));
+    StoreBanner banner(*services);
+    banner.show();
+    services->openStoreInBackground();
+    QTRY_COMPARE(services->storeState(), AppServices::StoreState::Open);
+    QVERIFY(banner.isHidden());
+
+    // The file is damaged behind the open store; the next read (on the pool) finds it.
+    const QString path = services->store().databasePath();
+    services->store().closeThreadConnection();
+    QVERIFY(damagePages(path));
+    Result<QList<RunRecord>> read = QList<RunRecord>{};
+    bool answered = false;
+    services->storeTasks().run(
+        &banner, [](RunStore &store) { return store.runs(); },
+        [&](const Result<QList<RunRecord>> &r) {
+            read = r;
+            answered = true;
+        });
+    QTRY_VERIFY(answered);
+    QVERIFY2(read.failedWith(ErrorCode::StoreDamaged), qPrintable(read.errorText()));
+
+    // The banner says so in plain words, with the way out.
+    QTRY_VERIFY(!banner.isHidden());
+    QCOMPARE(services->storeState(), AppServices::StoreState::Failed);
+    const QString text = banner.text();
+    QVERIFY2(text.contains(path) && text.contains(QLatin1String("is damaged"))
+                 && text.contains(QLatin1String("stopped reading and writing")),
+             qPrintable(text));
+    QVERIFY2(!text.contains(QLatin1String("malformed")), qPrintable(text));   // not SQLite's words
+    QVERIFY(banner.findChild<QPushButton *>(QStringLiteral("storeRestoreButton"))->isVisibleTo(&banner));
+
+    // Nothing writes to it any more: the window's writes and any other are refused.
+    const QByteArray before = fileDigest(path);
+    Result<void> hidden;
+    answered = false;
+    services->storeTasks().run(
+        &banner, [id](RunStore &store) { return store.setHidden(id, true); },
+        [&](const Result<void> &r) {
+            hidden = r;
+            answered = true;
+        });
+    QTRY_VERIFY(answered);
+    QVERIFY2(hidden.failedWith(ErrorCode::StoreDamaged), qPrintable(hidden.errorText()));
+    RunRecord r;
+    r.profile = QStringLiteral("testbed");
+    r.clusterAlias = QStringLiteral("elsewhere");
+    QVERIFY(services->store().createRun(r).failedWith(ErrorCode::StoreDamaged));
+    QCOMPARE(fileDigest(path), before);
+}
+
+void TestStoreFlow::damageFoundByALaterCheckShowsTheBanner()
+{
+    auto services = servicesIn(QStringLiteral("checked-later"));
+    for (int i = 0; i < 40; ++i)
+        addRun(services->store(), QString::number(8000 + i));
+    StoreBanner banner(*services);
+    banner.show();
+    services->openStoreInBackground();
+    QTRY_COMPARE(services->storeState(), AppServices::StoreState::Open);
+    const QString path = services->store().databasePath();
+    services->store().closeThreadConnection();
+    QVERIFY(damagePages(path));
+    // File ▸ Run store ▸ Check, nothing else read since.
+    QSignalSpy checked(services.get(), &AppServices::storeTaskFinished);
+    services->runStoreTask(AppServices::StoreTask::Check);
+    QTRY_COMPARE(checked.size(), 1);
+    QCOMPARE(checked.first().at(1).toBool(), false);
+    QTRY_VERIFY(!banner.isHidden());
+    QVERIFY2(banner.text().contains(QLatin1String("is damaged")), qPrintable(banner.text()));
+    QVERIFY(services->storeDamaged());
+    QVERIFY(services->store().runs().failedWith(ErrorCode::StoreDamaged));   // and no more reads or writes
 }
 
 QTEST_MAIN(TestStoreFlow)

@@ -75,6 +75,7 @@ private Q_SLOTS:
         existing.name = QStringLiteral("honest testbed %1").arg(QDate::currentDate().toString(Qt::ISODate));
         QVERIFY(m_services->store().createStudy(existing).ok());
         ScalingStudyDialog dlg(*m_services, base, *profile);
+        QTRY_VERIFY(!dlg.isLoading());   // the stored names are read on the pool
         QCOMPARE(dlg.nameEdit()->text(), existing.name + QStringLiteral(" (2)"));
         dlg.setSelectedGpuCounts({1, 2});
         dlg.repeatsBox()->setValue(2);

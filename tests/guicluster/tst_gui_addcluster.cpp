@@ -134,7 +134,7 @@ private Q_SLOTS:
     // What GuiMain does once the cluster layer runs.
     void firstLaunchOffersAddYourCluster()
     {
-        QCOMPARE(whyClusterConfigured(*m_services), QString());
+        QCOMPARE(whyClusterConfigured(*m_services, false), QString());   // a new store
         QCOMPARE(m_services->openAddCluster(m_window.get()).errorText(), QString());
         m_wizard = m_window->findChild<AddClusterWizard *>();
         QVERIFY(m_wizard);
@@ -267,7 +267,7 @@ private Q_SLOTS:
         QCOMPARE(p->loginHosts.value(0).alias, QStringLiteral("mycluster"));
         QCOMPARE(AppSettings::clusterConnection(QStringLiteral("testbed")).alias, QStringLiteral("mycluster"));
         QCOMPARE(m_clusters->aliasForProfile(QStringLiteral("testbed")), QStringLiteral("mycluster"));
-        QVERIFY(clusterConfigured(*m_services));
+        QVERIFY(clusterConfigured(*m_services, false));
         m_window->grab().save(test::screenshotPath(QStringLiteral("addcluster-6-compose.png")));
     }
 

@@ -200,6 +200,64 @@ QStringList directFileWrites(const QList<QPair<QString, QString>> &files)
     return out;
 }
 
+// The window never waits for the run store on the GUI thread (ARCHITECTURE.md,
+// Threads): in ui/, a store call is work handed to the pool, either a
+// StoreTaskQueue task (a lambda taking `RunStore &`) or runInBackground /
+// BackgroundLoader work capturing a `RunStore *`. Refused: a call on
+// AppServices::store() itself (only its paths are plain values), and a
+// `RunStore &` held or taken by anything but such a lambda, outside the files
+// named here, each of which hands it only to pool work.
+QStringList guiThreadStoreCalls(const QList<QPair<QString, QString>> &files)
+{
+    static const QSet<QString> handsItToThePool = {
+        QStringLiteral("ui/common/AppServices.h"),   // owns the store: store() hands it out
+        QStringLiteral("ui/common/AppServices.cpp"),   // the open and File > Run store, on the pool
+        QStringLiteral("ui/common/StoreTaskQueue.h"),   // the window's single store calls, on the pool
+        QStringLiteral("ui/common/StoreTaskQueue.cpp"),
+        QStringLiteral("ui/jobs/JobsModel.h"),   // the Jobs tree, read on the pool (startRead)
+        QStringLiteral("ui/jobs/JobsModel.cpp"),
+        QStringLiteral("ui/jobs/RunDetailsView.cpp"),   // readDetails: the selected run, on the pool (refresh)
+        QStringLiteral("ui/results/EpochCurves.h"),   // setRuns: series read by a BackgroundLoader
+        QStringLiteral("ui/results/EpochCurves.cpp"),
+        QStringLiteral("ui/results/UtilisationTimeline.h"),   // setRuns: samples read by a BackgroundLoader
+        QStringLiteral("ui/results/UtilisationTimeline.cpp"),
+        QStringLiteral("ui/results/ScalingReport.h"),   // the report's read: pool threads and `scalelab report`
+        QStringLiteral("ui/results/ScalingReport.cpp"),
+    };
+    static const QRegularExpression directRe(QStringLiteral("\\bstore\\(\\)\\s*(?:\\.|->)\\s*(\\w+)\\s*\\("));
+    static const QSet<QString> plainValues = {QStringLiteral("databasePath"), QStringLiteral("dataDirectory"),
+                                              QStringLiteral("runFilesDirectory")};
+    static const QRegularExpression referenceRe(QStringLiteral("\\bRunStore\\s*&"));
+    static const QRegularExpression lambdaParameterRe(QStringLiteral("\\]\\s*\\(\\s*$"));
+    QStringList out;
+    for (const auto &[path, text] : files) {
+        if (!path.startsWith(QLatin1String("ui/")))
+            continue;
+        auto lineOf = [&text](qsizetype at) { return text.left(at).count('\n') + 1; };
+        for (auto it = directRe.globalMatch(text); it.hasNext();) {
+            const auto m = it.next();
+            if (!plainValues.contains(m.captured(1)))
+                out << QStringLiteral("%1:%2: a run store call on the GUI thread (store().%3): run it on the pool "
+                                      "(AppServices::storeTasks(), runInBackground)")
+                           .arg(path)
+                           .arg(lineOf(m.capturedStart()))
+                           .arg(m.captured(1));
+        }
+        if (handsItToThePool.contains(path))
+            continue;
+        for (auto it = referenceRe.globalMatch(text); it.hasNext();) {
+            const auto m = it.next();
+            if (lambdaParameterRe.match(text.left(m.capturedStart())).hasMatch())
+                continue;   // [..](RunStore &store): a StoreTaskQueue task
+            out << QStringLiteral("%1:%2: a RunStore & outside pool work: the GUI thread would query the store; "
+                                  "read it in a StoreTaskQueue task or runInBackground work")
+                       .arg(path)
+                       .arg(lineOf(m.capturedStart()));
+        }
+    }
+    return out;
+}
+
 // Files are (repository path, text). Returns one line per wrong arrow.
 QStringList violations(const QList<QPair<QString, QString>> &files, const QSet<QString> &repoPaths)
 {
@@ -247,6 +305,7 @@ QStringList violations(const QList<QPair<QString, QString>> &files, const QSet<Q
     out << handWrittenWatchers(files);
     out << directFileWrites(files);
     out << contextlessConnects(files);
+    out << guiThreadStoreCalls(files);
     return out;
 }
 
@@ -337,6 +396,19 @@ void TestArchitecture::checkerFindsWrongArrows_data()
     QTest::newRow("lambda with context") << "ui/jobs/A.cpp"
                                          << "connect(m_model, &JobsModel::changed, this, [this] { redraw(); });\n"
                                          << "";
+    QTest::newRow("store call on the GUI thread")
+        << "ui/results/A.cpp"
+        << "\nconst auto s = m_services.store().studies();\n"
+        << "ui/results/A.cpp:2: a run store call on the GUI thread (store().studies)";
+    QTest::newRow("store path on the GUI thread") << "ui/results/A.cpp"
+                                                  << "const QString p = m_services.store().databasePath();\n"
+                                                  << "";
+    QTest::newRow("store held by a widget") << "ui/jobs/A.h"
+                                            << "explicit A(RunStore &store, QWidget *parent);\n"
+                                            << "ui/jobs/A.h:1: a RunStore & outside pool work";
+    QTest::newRow("store task") << "ui/jobs/A.cpp"
+                                << "q.run(this, [id](RunStore &store) { return store.run(id); }, done);\n"
+                                << "";
     QTest::newRow("unknown folder") << "core/misc/A.cpp"
                                     << ""
                                     << "has no place in the arrows";

@@ -7,9 +7,11 @@
 #include "core/store/RunStore.h"
 #include "core/store/RunStoreSql.h"
 #include "core/store/StoreFile.h"
+#include "core/store/StoreHealth.h"
 
 #include <QFile>
 #include <QProcess>
+#include <QScopeGuard>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QTemporaryDir>
@@ -94,6 +96,7 @@ private Q_SLOTS:
     void olderSchemaIsBackedUpBeforeMigrating();
     void damageAtManyOffsetsIsNeverReadOrWritten();
     void corruptionFoundLaterStopsWrites();
+    void damageFoundLaterIsToldAndKept();
     void backupAndRestoreBringBackEveryRun();
     void restoreByAnotherProcessReachesAnOpenStore();
 
@@ -267,6 +270,35 @@ void TestStoreSafety::corruptionFoundLaterStopsWrites()
     const auto runs = store.runs();   // SQLite itself meets the damage
     QVERIFY2(runs.failedWith(ErrorCode::StoreDamaged), qPrintable(runs.errorText()));
     QVERIFY(store.createRun(newRun(0)).failedWith(ErrorCode::StoreDamaged));
+    store.closeThreadConnection();
+    QCOMPARE(readAll(store.databasePath()), bytes);
+}
+
+// Damage met by a read after the open is told to the listeners once (the
+// window's banner), and stays known after the connection that met it closes
+// (SQLite then deletes the empty -wal: not a change of the file).
+void TestStoreSafety::damageFoundLaterIsToldAndKept()
+{
+    QTemporaryDir dir;
+    fill(dir.path(), 120);
+    RunStore store(dir.path());
+    QVERIFY(store.open().ok());
+    store.closeThreadConnection();
+    QStringList told;
+    const int listener = StoreHealth::addListener(
+        [&told](const QString &key, const QString &why) { told << key + QStringLiteral(": ") + why; });
+    const auto forget = qScopeGuard([listener] { StoreHealth::removeListener(listener); });
+    QByteArray bytes = readAll(store.databasePath());
+    for (qint64 p = 1; p < bytes.size() / 4096; ++p)
+        bytes.replace(p * 4096, 8, QByteArray(8, '\xff'));
+    writeAll(store.databasePath(), bytes);
+    QVERIFY(store.runs().failedWith(ErrorCode::StoreDamaged));
+    QCOMPARE(told.size(), 1);
+    QVERIFY2(told.first().startsWith(StoreHealth::key(store.databasePath())), qPrintable(told.first()));
+    store.closeThreadConnection();   // the last connection: its empty -wal goes
+    QVERIFY(StoreHealth::damage(store.databasePath()).has_value());
+    QVERIFY(store.createRun(newRun(0)).failedWith(ErrorCode::StoreDamaged));
+    QCOMPARE(told.size(), 1);   // told once
     store.closeThreadConnection();
     QCOMPARE(readAll(store.databasePath()), bytes);
 }

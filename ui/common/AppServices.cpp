@@ -8,7 +8,9 @@
 #include "ui/common/RunInBackground.h"
 #include "ui/common/StoreTaskQueue.h"
 
+#include <QCoreApplication>
 #include <QDialog>
+#include <QPointer>
 
 namespace scalelab {
 
@@ -18,6 +20,32 @@ AppServices::AppServices(QObject *parent)
     , m_storeTasks(new StoreTaskQueue(*m_store, this))
 {
     m_store->setThreadBusyTimeout(kGuiBusyTimeoutMs);
+    // Damage found at any time, on any thread (a pool read answered "corrupt",
+    // File ▸ Run store ▸ Check): the banner says so. The message (it lists the
+    // backups) is made on the thread that found it.
+    const QString db = m_store->databasePath();
+    QPointer<AppServices> self(this);
+    m_damageListener = StoreHealth::addListener([self, db](const QString &key, const QString &why) {
+        if (key != StoreHealth::key(db) || !QCoreApplication::instance())
+            return;
+        const QString message = StoreFile::damageMessage(db, why);
+        QMetaObject::invokeMethod(
+            QCoreApplication::instance(),
+            [self, message] {
+                if (self)
+                    self->onStoreDamaged(message);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void AppServices::onStoreDamaged(const QString &message)
+{
+    if (!storeDamaged())
+        return;   // restored meanwhile
+    m_storeState = StoreState::Failed;
+    m_storeError = message;
+    Q_EMIT storeStateChanged();
 }
 
 ProfileRegistry &AppServices::profiles()
@@ -72,6 +100,8 @@ QString runStoreTask(const QString &db, AppServices::StoreTask task, bool &ok)
         ok = problem && problem->isEmpty();
         if (!problem)
             return problem.error().message;
+        if (!ok)
+            StoreHealth::markDamaged(db, *problem);   // no more writes; the banner says so
         return ok ? AppServices::tr("The run store %1 is sound.").arg(db) : StoreFile::damageMessage(db, *problem);
     }
     if (task == Task::Backup) {
@@ -149,6 +179,7 @@ void AppServices::reloadProfiles()
 
 AppServices::~AppServices()
 {
+    StoreHealth::removeListener(m_damageListener);
     // Reads and ingests on the background pool use the store, which goes
     // with this object; the pool itself lives until the application object.
     waitForBackgroundWork();

@@ -48,7 +48,9 @@ public:
     StoreState storeState() const { return m_storeState; }
     QString storeError() const { return m_storeError; }   // "" unless Failed
     // Whether the store file is known damaged, found at open or by any later
-    // read or write of this process (core's StoreHealth, the one record of it).
+    // read, write or check of this process (core's StoreHealth, the one record
+    // of it). Damage found after the open makes the state Failed with the
+    // plain-words message (storeStateChanged): nothing writes to it any more.
     bool storeDamaged() const;
 
     // File ▸ Run store: the same core calls as `scalelab store`, on the pool;
@@ -105,12 +107,15 @@ Q_SIGNALS:
     void storeTaskFinished(const QString &message, bool ok);
 
 private:
+    void onStoreDamaged(const QString &message);
+
     ProfileRegistry m_profiles;
     bool m_profilesLoaded = false;
     std::unique_ptr<RunStore> m_store;
     StoreTaskQueue *m_storeTasks;   // a child
     StoreState m_storeState = StoreState::NotOpened;
     QString m_storeError;
+    int m_damageListener = 0;   // StoreHealth's listener id
     ClusterService *m_clusters = nullptr;
     DialogFactory m_connectionsDialog;
     QString m_currentProfile;

@@ -12,6 +12,7 @@
 #include "core/profiles/ProfileRegistry.h"
 #include "core/sshconfig/SshConfigFile.h"
 #include "core/store/RunStore.h"
+#include "ui/common/StoreTaskQueue.h"
 
 #include <QDate>
 #include <QDir>
@@ -77,12 +78,11 @@ ClusterProfile refreshedProfile(const ClusterProfile &current, const ClusterProf
     return p;
 }
 
-QString whyClusterConfigured(AppServices &services)
+QString whyClusterConfigured(AppServices &services, bool storeHasRuns)
 {
     if (const QStringList ids = AppSettings::configuredClusters(); !ids.isEmpty())
         return QStringLiteral("a connection is stored for %1").arg(ids.first());
-    const auto newest = services.store().newestRunId();   // one row, not every run
-    if (newest.ok() && *newest > 0)
+    if (storeHasRuns)
         return QStringLiteral("the run store has runs");
     const QStringList hosts = SshConfigFile::load(AppSettings::userSshConfigPath()).hostAliases();
     for (const ClusterProfile &p : services.profiles().profiles()) {
@@ -95,6 +95,15 @@ QString whyClusterConfigured(AppServices &services)
                 return QStringLiteral("the SSH config has Host %1 of profile %2").arg(h.alias, p.id);
     }
     return {};
+}
+
+void askWhyClusterConfigured(AppServices &services, QObject *context, std::function<void(const QString &why)> done)
+{
+    services.storeTasks().run(
+        context, [](RunStore &store) { return store.newestRunId(); },   // one row, not every run
+        [&services, done = std::move(done)](const Result<qint64> &newest) {
+            done(whyClusterConfigured(services, newest.ok() && *newest > 0));
+        });
 }
 
 }   // namespace scalelab

@@ -9,7 +9,10 @@
 #include <QMetaType>
 #include <QString>
 
+#include <functional>
 #include <optional>
+
+class QObject;
 
 namespace scalelab {
 
@@ -46,12 +49,17 @@ ClusterProfile refreshedProfile(const ClusterProfile &current, const ClusterProf
 // no run in the store, no user or system profile, and no shipped site
 // profile whose login alias is a Host of the researcher's SSH config (the
 // generic profile's alias is only an example).
-// whyClusterConfigured names the first thing found ("" = nothing).
-QString whyClusterConfigured(AppServices &services);
-inline bool clusterConfigured(AppServices &services)
+// whyClusterConfigured names the first thing found ("" = nothing);
+// `storeHasRuns` is read off the GUI thread by askWhyClusterConfigured.
+QString whyClusterConfigured(AppServices &services, bool storeHasRuns);
+inline bool clusterConfigured(AppServices &services, bool storeHasRuns)
 {
-    return !whyClusterConfigured(services).isEmpty();
+    return !whyClusterConfigured(services, storeHasRuns).isEmpty();
 }
+// Reads whether the store has a run on the pool (the window's
+// StoreTaskQueue), then gives `done` the answer on the GUI thread while
+// `context` exists.
+void askWhyClusterConfigured(AppServices &services, QObject *context, std::function<void(const QString &why)> done);
 
 }   // namespace scalelab
 

@@ -5,6 +5,7 @@
 #include "core/model/LaunchGeometry.h"
 
 #include "ui/common/ClusterService.h"
+#include "ui/common/RunInBackground.h"
 #include "core/store/RunStore.h"
 
 #include <QButtonGroup>
@@ -90,13 +91,39 @@ ScalingStudyDialog::ScalingStudyDialog(AppServices &services, const JobSpec &bas
 
     connectSignals();
     replan();
+    readStudyNames();
+}
+
+void ScalingStudyDialog::readStudyNames()
+{
+    // The stored study names, read on the pool; the name proposed meanwhile is
+    // proposed again among them unless the researcher has typed one.
+    RunStore *store = &m_services.store();   // AppServices waits for the pool before the store goes
+    runInBackground(
+        this,
+        [store] {
+            QStringList names;
+            if (const auto studies = store->studies(); studies.ok())   // one row per study, not per run
+                for (const StudyRecord &s : studies.value())
+                    names << s.name;
+            store->closeThreadConnection();   // this pool thread may be reused by others
+            return names;
+        },
+        [this](const QStringList &names) {
+            m_studyNames = names;
+            m_namesRead = true;
+            if (!m_submitted && m_name->text() == m_proposed) {
+                const QSignalBlocker block(m_name);
+                m_name->setText(m_proposed = proposedName());
+            }
+        });
 }
 
 void ScalingStudyDialog::buildStudyFields()
 {
     m_name = new QLineEdit(this);
     m_name->setAccessibleName(tr("Study name"));
-    m_name->setText(proposedName());
+    m_name->setText(m_proposed = proposedName());
     m_repeats = new QSpinBox(this);
     m_repeats->setRange(1, kMaxStudyRepeats);
     m_repeats->setValue(1);
@@ -355,12 +382,7 @@ QString ScalingStudyDialog::proposedName(const QStringList &taken) const
     const QString stem = QStringLiteral("%1 %2 %3")
                              .arg(m_base.jobName.isEmpty() ? frameworkId(m_base.framework) : m_base.jobName,
                                   m_profile.id, QDate::currentDate().toString(Qt::ISODate));
-    // The studies table is small (one row per study): read here, not a query over runs.
-    QStringList existing = taken;
-    if (const auto studies = m_services.store().studies(); studies.ok())
-        for (const StudyRecord &s : studies.value())
-            existing << s.name;
-    return uniqueStudyName(stem, existing);
+    return uniqueStudyName(stem, taken + m_studyNames);
 }
 
 void ScalingStudyDialog::submitAll()
@@ -380,7 +402,8 @@ void ScalingStudyDialog::submitAll()
         Q_EMIT message(tr("Study \"%1\" submitted.").arg(name));
         // The next study gets a name of its own (the stored list now has this one).
         const QSignalBlocker block(m_name);
-        m_name->setText(proposedName({name}));
+        m_studyNames << name;
+        m_name->setText(m_proposed = proposedName());
     }
 }
 

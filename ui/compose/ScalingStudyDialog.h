@@ -43,6 +43,8 @@ public:
     QSpinBox *repeatsBox() const { return m_repeats; }
     QComboBox *orderCombo() const { return m_order; }
     QLineEdit *nameEdit() const { return m_name; }
+    // The stored study names are still being read (the name may change once).
+    bool isLoading() const { return !m_namesRead; }
     // After a submit the button stays disabled until the study changes
     // (name, counts, batch, repeats): a double-click never submits twice.
     bool submitted() const { return m_submitted; }
@@ -67,6 +69,10 @@ private:
     QList<StudyVariant> m_variants;
     QList<QCheckBox *> m_counts;
     QString proposedName(const QStringList &taken = {}) const;   // unique among the stored studies and `taken`
+    void readStudyNames();
+    QStringList m_studyNames;   // the stored studies' (read on the pool) and those submitted here
+    QString m_proposed;   // the name last proposed, replaced when the names arrive unless edited
+    bool m_namesRead = false;
     QLineEdit *m_name;
     QSpinBox *m_repeats;
     QComboBox *m_order;

@@ -34,7 +34,7 @@ JobsPlace::JobsPlace(AppServices &services, QWidget *parent)
     , m_model(new JobsModel(services.store(), this))
     , m_proxy(new QSortFilterProxyModel(this))
     , m_view(new QTreeView)
-    , m_details(new RunDetailsView(services.store()))
+    , m_details(new RunDetailsView(services))
     , m_filter(new QLineEdit)
     , m_message(new QLabel)
     , m_cancel(new QPushButton(tr("Cancel job…")))
@@ -267,7 +267,7 @@ void JobsPlace::reload()
 
 bool JobsPlace::isLoading() const
 {
-    return m_model->isLoading() || m_services.storeTasks().pending() > 0;
+    return m_model->isLoading() || m_services.storeTasks().pending() > 0 || m_details->isLoading();
 }
 
 void JobsPlace::expandStudies()

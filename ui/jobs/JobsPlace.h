@@ -54,7 +54,8 @@ public:
     bool selectRun(qint64 runId);
     // Reads the store on a pool thread; the model says loaded() when shown.
     void reload();
-    // A read or one of the window's store writes still under way.
+    // A read (the tree, the selected run's details) or one of the window's
+    // store writes still under way.
     bool isLoading() const;
 
 protected:

@@ -3,7 +3,7 @@
 
 #include "core/base/InputLimits.h"
 #include "core/base/RemoteValidation.h"
-#include "core/store/RunStore.h"
+#include "core/model/RunRecord.h"
 #include "core/client/SlurmClient.h"
 
 #include <QFile>
@@ -31,9 +31,9 @@ OutputTailView::OutputTailView(QWidget *parent)
     setPlaceholderText(tr("Select a run to see its output."));
 }
 
-QString OutputTailView::localOutputPath(RunStore &store, qint64 runId, const QString &jobId)
+QString OutputTailView::localOutputPath(const QString &runFilesDir, const QString &jobId)
 {
-    return store.runFilesDirectory(runId) + QLatin1Char('/') + SlurmClient::outputFileName(jobId);
+    return runFilesDir + QLatin1Char('/') + SlurmClient::outputFileName(jobId);
 }
 
 void OutputTailView::clearRun()
@@ -41,26 +41,16 @@ void OutputTailView::clearRun()
     clear();
 }
 
-void OutputTailView::showRun(RunStore &store, qint64 runId, qint64 maxBytes)
+QString OutputTailView::readTail(const QString &runFilesDir, const RunRecord &run, qint64 maxBytes)
 {
-    const auto run = store.run(runId);
-    if (!run.ok()) {
-        setPlainText(run.errorText());
-        return;
-    }
-    if (!run.value().hasJob()) {
-        setPlainText(tr("No output: the run has no Slurm job."));
-        return;
-    }
-    const QString path = localOutputPath(store, runId, run.value().jobId);
+    if (!run.hasJob())
+        return tr("No output: the run has no Slurm job.");
+    const QString path = localOutputPath(runFilesDir, run.jobId);
     // Only a regular file is opened (InputLimits): whatever sits at that path, the view never waits on it.
     auto opened = InputLimits::openFile(path, tr("job output"));
-    if (!opened) {
-        setPlainText(run.value().isTerminal()
-                         ? tr("No output was fetched for job %1 (%2).").arg(run.value().jobId, path)
-                         : tr("Waiting for output of job %1…").arg(run.value().jobId));
-        return;
-    }
+    if (!opened)
+        return run.isTerminal() ? tr("No output was fetched for job %1 (%2).").arg(run.jobId, path)
+                                : tr("Waiting for output of job %1…").arg(run.jobId);
     QFile &f = **opened;
     const qint64 size = f.size();
     QByteArray data;
@@ -77,6 +67,11 @@ void OutputTailView::showRun(RunStore &store, qint64 runId, qint64 maxBytes)
     if (size > maxBytes)
         text =
             tr("[… first %1 KiB not shown; the whole file is %2]\n").arg((size - data.size()) / 1024).arg(path) + text;
+    return text;
+}
+
+void OutputTailView::showText(const QString &text)
+{
     QScrollBar *bar = verticalScrollBar();
     const bool atEnd = bar->value() >= bar->maximum() - 2;
     const int keep = bar->value();

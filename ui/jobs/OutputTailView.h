@@ -5,7 +5,7 @@
 
 namespace scalelab {
 
-class RunStore;
+struct RunRecord;
 
 // The last part of a run's job output (the local copy of
 // scalelab-<jobid>.out that SlurmClient::tailOutput/fetch keep current).
@@ -17,11 +17,15 @@ class OutputTailView : public QPlainTextEdit {
 public:
     explicit OutputTailView(QWidget *parent = nullptr);
 
-    // Shows the local output of `runId` (last `maxBytes`), or a note why there is none.
-    void showRun(RunStore &store, qint64 runId, qint64 maxBytes);
+    // What to show for `run`: the last `maxBytes` of its local output in
+    // `runFilesDir` (RunStore::runFilesDirectory), sanitized, or a note why
+    // there is none. Reads the file: called on a pool thread.
+    static QString readTail(const QString &runFilesDir, const RunRecord &run, qint64 maxBytes);
+    // Shows what readTail gave, staying at the end unless scrolled up.
+    void showText(const QString &text);
     void clearRun();
 
-    static QString localOutputPath(RunStore &store, qint64 runId, const QString &jobId);
+    static QString localOutputPath(const QString &runFilesDir, const QString &jobId);
 };
 
 }   // namespace scalelab

@@ -5,9 +5,11 @@
 
 #include "core/ingest/FailureCause.h"
 
+#include "core/store/RunStore.h"
+#include "ui/common/AppServices.h"
+#include "ui/common/StoreTaskQueue.h"
 #include "ui/jobs/JobsModel.h"
 #include "ui/jobs/OutputTailView.h"
-#include "core/store/RunStore.h"
 
 #include <QFontDatabase>
 #include <QHeaderView>
@@ -19,9 +21,56 @@
 
 namespace scalelab {
 
-RunDetailsView::RunDetailsView(RunStore &store, QWidget *parent)
+// One read of the selected run, made on a pool thread.
+struct RunDetailsData {
+    qint64 runId = 0;
+    Result<RunRecord> run;
+    Result<std::optional<SacctRecord>> accounting;
+    Result<QList<StateChange>> history;
+    QString failureLine;   // "" for none
+    bool failureLineFound = false;   // found in the output just now: to be kept with the run
+    QString output;   // OutputTailView::readTail
+};
+
+namespace {
+
+// The first error line of a failed run: stored, or found in the tail just
+// read (a run fetched before the line was recorded).
+void readFailureLine(RunStore &store, RunDetailsData &d)
+{
+    const RunRecord &r = *d.run;
+    if (!r.isTerminal() || r.state == JobState::Completed)
+        return;
+    if (const auto stored = store.failureLines(); stored.ok())
+        d.failureLine = stored.value().value(r.id);
+    if (d.failureLine.isEmpty()) {
+        if (const auto found = findFailureLine(d.output.toUtf8())) {
+            d.failureLine = RunDetailsView::tr("near the end: %1").arg(found->text);
+            d.failureLineFound = true;
+        }
+    }
+}
+
+RunDetailsData readDetails(RunStore &store, qint64 runId, qint64 tailBytes)
+{
+    RunDetailsData d;
+    d.runId = runId;
+    d.run = store.run(runId);
+    if (d.run) {
+        d.accounting = store.accounting(runId);
+        d.history = store.stateHistory(runId);
+        d.output = OutputTailView::readTail(store.runFilesDirectory(runId), *d.run, tailBytes);
+        readFailureLine(store, d);
+    }
+    store.closeThreadConnection();   // this pool thread may be reused by others
+    return d;
+}
+
+}   // namespace
+
+RunDetailsView::RunDetailsView(AppServices &services, QWidget *parent)
     : QWidget(parent)
-    , m_store(store)
+    , m_services(services)
     , m_summary(new QLabel)
     , m_tabs(new QTabWidget)
     , m_script(new QPlainTextEdit)
@@ -76,8 +125,11 @@ void RunDetailsView::showRun(qint64 runId)
 {
     const bool changed = runId != m_runId;
     m_runId = runId;
-    if (changed)
+    if (changed) {
         m_output->clear();
+        if (runId > 0)
+            m_summary->setText(tr("Reading run %1…").arg(runId));
+    }
     refresh();
 }
 
@@ -85,19 +137,32 @@ void RunDetailsView::refresh()
 {
     setEnabled(m_runId > 0);
     if (m_runId <= 0) {
+        m_load.cancel();
+        m_outputLoad.cancel();
         m_summary->setText(tr("Select a run to see its script, accounting, history and output."));
         m_script->clear();
         m_accounting->clear();
         m_history->clear();
         m_output->clearRun();
+        m_failure->hide();
         return;
     }
-    const auto run = m_store.run(m_runId);
-    if (!run.ok()) {
-        m_summary->setText(run.errorText());
+    RunStore *store = &m_services.store();   // AppServices waits for the pool before the store goes
+    m_outputLoad.cancel();   // this read shows the output too
+    m_load.run(
+        this, [store, id = m_runId, tail = m_tailBytes] { return readDetails(*store, id, tail); },
+        [this](const RunDetailsData &d) { apply(d); });
+}
+
+void RunDetailsView::apply(const RunDetailsData &d)
+{
+    if (d.runId != m_runId)
+        return;
+    if (!d.run.ok()) {
+        m_summary->setText(d.run.errorText());
         return;
     }
-    const RunRecord &r = run.value();
+    const RunRecord &r = d.run.value();
     QString summary =
         tr("Run %1 on %2 · %3 · %4 GPU(s)").arg(r.id).arg(r.clusterAlias, JobStateLook::stateText(r)).arg(r.gpus);
     if (r.hasJob())
@@ -109,27 +174,18 @@ void RunDetailsView::refresh()
     m_summary->setText(summary);
     if (m_script->toPlainText() != r.script)
         m_script->setPlainText(r.script);
-    fillAccounting();
-    fillHistory();
-    refreshOutput();
-    updateFailureBanner(r);
+    fillAccounting(d);
+    fillHistory(d);
+    m_output->showText(d.output);
+    updateFailureBanner(r, d.failureLine);
+    if (d.failureLineFound)   // shown either way; kept with the run when it can be (a write: in the queue)
+        m_services.storeTasks().run(
+            this, [id = r.id, line = d.failureLine](RunStore &store) { return store.setFailureLine(id, line); },
+            [](const Result<void> &) {});
 }
 
-void RunDetailsView::updateFailureBanner(const RunRecord &r)
+void RunDetailsView::updateFailureBanner(const RunRecord &r, const QString &line)
 {
-    QString line;
-    if (r.isTerminal() && r.state != JobState::Completed) {
-        if (const auto stored = m_store.failureLines(); stored.ok())
-            line = stored.value().value(r.id);
-        if (line.isEmpty()) {
-            // Fetched before the line was recorded: look in the tail shown below
-            // (already read, bounded), and keep what is found.
-            if (const auto found = findFailureLine(m_output->toPlainText().toUtf8())) {
-                line = tr("near the end: %1").arg(found->text);
-                (void)m_store.setFailureLine(r.id, line);   // shown either way; kept when it can be
-            }
-        }
-    }
     m_failure->setVisible(!line.isEmpty());
     m_failure->setText(line.isEmpty() ? QString()
                                       : tr("%1 — first error in the output, %2").arg(JobStateLook::stateText(r), line));
@@ -137,14 +193,27 @@ void RunDetailsView::updateFailureBanner(const RunRecord &r)
 
 void RunDetailsView::refreshOutput()
 {
-    if (m_runId > 0)
-        m_output->showRun(m_store, m_runId, m_tailBytes);
+    if (m_runId <= 0 || m_load.isLoading())
+        return;   // a whole read under way shows the output too
+    RunStore *store = &m_services.store();
+    m_outputLoad.run(
+        this,
+        [store, id = m_runId, tail = m_tailBytes] {
+            const auto run = store->run(id);
+            QString text = run ? OutputTailView::readTail(store->runFilesDirectory(id), *run, tail) : run.errorText();
+            store->closeThreadConnection();   // this pool thread may be reused by others
+            return std::pair<qint64, QString>(id, text);
+        },
+        [this](const std::pair<qint64, QString> &got) {
+            if (got.first == m_runId)
+                m_output->showText(got.second);
+        });
 }
 
-void RunDetailsView::fillAccounting()
+void RunDetailsView::fillAccounting(const RunDetailsData &d)
 {
     m_accounting->clear();
-    const auto acct = m_store.accounting(m_runId);
+    const auto &acct = d.accounting;
     if (!acct.ok() || !acct.value()) {
         auto *item = new QTreeWidgetItem(
             m_accounting,
@@ -210,10 +279,10 @@ void RunDetailsView::fillAccounting()
     }
 }
 
-void RunDetailsView::fillHistory()
+void RunDetailsView::fillHistory(const RunDetailsData &d)
 {
     m_history->clear();
-    const auto history = m_store.stateHistory(m_runId);
+    const auto &history = d.history;
     if (!history.ok()) {
         new QTreeWidgetItem(m_history, {QString(), history.errorText()});
         return;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "ui/common/RunInBackground.h"
+
 #include <QWidget>
 
 class QLabel;
@@ -10,22 +12,27 @@ class QTreeWidget;
 
 namespace scalelab {
 
+class AppServices;
 class OutputTailView;
-class RunStore;
+struct RunDetailsData;
 struct RunRecord;
 
 // The lower half of the Jobs place for the selected run: a summary line and
 // tabs with its sbatch script, Slurm accounting (every sacct field), state
-// history and the live tail of its output.
+// history and the live tail of its output. Everything is read on
+// backgroundPool() (the run, its accounting and history, the output file)
+// and shown when it arrives: the GUI thread never waits for the store.
 class RunDetailsView : public QWidget {
     Q_OBJECT
 public:
-    explicit RunDetailsView(RunStore &store, QWidget *parent = nullptr);
+    explicit RunDetailsView(AppServices &services, QWidget *parent = nullptr);
 
     void showRun(qint64 runId);   // 0 = nothing selected
     void refresh();   // re-read the selected run (state, history, accounting)
     void refreshOutput();   // re-read the local output file only
     qint64 runId() const { return m_runId; }
+    // A read of the selected run is under way (its result not shown yet).
+    bool isLoading() const { return m_load.isLoading() || m_outputLoad.isLoading(); }
     void setTailBytes(qint64 bytes) { m_tailBytes = bytes; }
 
     QTabWidget *tabs() const { return m_tabs; }
@@ -37,11 +44,14 @@ public:
     QLabel *failureBanner() const { return m_failure; }
 
 private:
-    void fillAccounting();
-    void fillHistory();
-    void updateFailureBanner(const RunRecord &run);
+    void apply(const RunDetailsData &d);
+    void fillAccounting(const RunDetailsData &d);
+    void fillHistory(const RunDetailsData &d);
+    void updateFailureBanner(const RunRecord &run, const QString &line);
 
-    RunStore &m_store;
+    AppServices &m_services;
+    BackgroundLoader m_load;   // the run, accounting, history, failure line, output
+    BackgroundLoader m_outputLoad;   // the output alone
     qint64 m_runId = 0;
     qint64 m_tailBytes = 256 * 1024;
     QLabel *m_summary;

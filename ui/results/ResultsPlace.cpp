@@ -3,6 +3,7 @@
 
 #include "core/store/RunStore.h"
 #include "ui/common/AppServices.h"
+#include "ui/common/StoreTaskQueue.h"
 #include "ui/common/BackgroundPool.h"
 #include "ui/results/EpochCurves.h"
 #include "ui/results/RunComparisonView.h"
@@ -396,16 +397,20 @@ void ResultsPlace::editPatterns()
 {
     if (m_chartStudy <= 0)
         return;
-    auto *dlg = new StudyPatternsDialog(m_services.store(), m_chartStudy, this);
+    auto *dlg = new StudyPatternsDialog(m_services, m_chartStudy, this);
     dlg->setAttribute(Qt::WA_DeleteOnClose);
     connect(dlg, &StudyPatternsDialog::saved, this, [this](qint64 studyId) {
-        QList<qint64> ids;
-        const auto runs = m_services.store().runsInStudy(studyId);
-        if (runs.ok())
-            for (const RunRecord &r : runs.value())
-                if (r.hasJob())
-                    ids << r.id;
-        reingest(ids);
+        // The study's runs are read on the pool, then re-read with the new patterns.
+        m_services.storeTasks().run(
+            this, [studyId](RunStore &store) { return store.runsInStudy(studyId); },
+            [this](const Result<QList<RunRecord>> &runs) {
+                QList<qint64> ids;
+                if (runs.ok())
+                    for (const RunRecord &r : runs.value())
+                        if (r.hasJob())
+                            ids << r.id;
+                reingest(ids);
+            });
     });
     dlg->open();
 }

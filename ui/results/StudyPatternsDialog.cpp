@@ -2,8 +2,11 @@
 #include "ui/results/StudyPatternsDialog.h"
 
 #include "core/ingest/LogMetricExtractor.h"
-#include "core/store/RunStore.h"
 #include "core/ingest/StudyMetricPatterns.h"
+#include "core/store/RunStore.h"
+#include "ui/common/AppServices.h"
+#include "ui/common/RunInBackground.h"
+#include "ui/common/StoreTaskQueue.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -17,9 +20,9 @@
 
 namespace scalelab {
 
-StudyPatternsDialog::StudyPatternsDialog(RunStore &store, qint64 studyId, QWidget *parent)
+StudyPatternsDialog::StudyPatternsDialog(AppServices &services, qint64 studyId, QWidget *parent)
     : QDialog(parent)
-    , m_store(store)
+    , m_services(services)
     , m_studyId(studyId)
 {
     setWindowTitle(tr("Metric patterns of the study"));
@@ -56,17 +59,35 @@ StudyPatternsDialog::StudyPatternsDialog(RunStore &store, qint64 studyId, QWidge
     });
     connect(buttons, &QDialogButtonBox::accepted, this, &StudyPatternsDialog::save);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    m_save = buttons->button(QDialogButtonBox::Save);
+    m_save->setEnabled(false);   // until the study's patterns are read
+    m_error->setText(tr("Reading the study's patterns…"));
+    resize(820, 560);
 
-    const auto study = store.study(studyId);
+    RunStore *store = &services.store();   // AppServices waits for the pool before the store goes
+    runInBackground(
+        this,
+        [store, studyId] {
+            Result<StudyRecord> study = store->study(studyId);
+            store->closeThreadConnection();   // this pool thread may be reused by others
+            return study;
+        },
+        [this](const Result<StudyRecord> &study) { showStudy(study); });
+}
+
+void StudyPatternsDialog::showStudy(const Result<StudyRecord> &study)
+{
+    m_busy = false;
     if (!study.ok()) {
         m_error->setText(study.errorText());
-        return;
+        return;   // Save stays off: the notes were not read, so they are not overwritten
     }
+    m_error->clear();
     const StudyNotesContent notes = StudyMetricPatterns::read(study.value().notes);
     m_text = notes.text;
     for (const MetricPattern &p : notes.patterns)
         addRow(p.name, p.regex, p.unit, LogMetricExtractor::aggregationId(p.aggregation));
-    resize(820, 560);
+    m_save->setEnabled(true);
 }
 
 // The built-in readers, read-only: the same table `scalelab metrics --list-readers` prints.
@@ -134,13 +155,24 @@ void StudyPatternsDialog::save()
         m_error->setText(problems.join(QLatin1Char('\n')));
         return;
     }
-    if (QString e = m_store.setStudyNotes(m_studyId, StudyMetricPatterns::write(m_text, patterns)).errorText();
-        !e.isEmpty()) {
-        m_error->setText(e);
-        return;
-    }
-    Q_EMIT saved(m_studyId);
-    accept();
+    m_busy = true;
+    m_save->setEnabled(false);
+    m_error->setText(tr("Saving…"));
+    m_services.storeTasks().run(
+        this,
+        [id = m_studyId, notes = StudyMetricPatterns::write(m_text, patterns)](RunStore &store) {
+            return store.setStudyNotes(id, notes);
+        },
+        [this](const Result<void> &written) {
+            m_busy = false;
+            if (!written) {
+                m_error->setText(written.errorText());
+                m_save->setEnabled(true);
+                return;
+            }
+            Q_EMIT saved(m_studyId);
+            accept();
+        });
 }
 
 }   // namespace scalelab

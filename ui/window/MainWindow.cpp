@@ -100,9 +100,14 @@ QWidget *MainWindow::place(int index)
             // form has painted, and runs on the pool: the banner says how it went.
             new AfterFirstPaint(m_compose, [this] {
                 connect(&m_services, &AppServices::storeStateChanged, this, [this] {
-                    if (m_services.storeState() == AppServices::StoreState::Failed)
-                        statusBar()->showMessage(
-                            tr("The run store could not be opened: %1").arg(m_services.storeError()), 30000);
+                    if (m_services.storeState() != AppServices::StoreState::Failed)
+                        return;
+                    // Damage (at open or found later) is said whole; other failures are the open's.
+                    statusBar()->showMessage(
+                        m_services.storeDamaged()
+                            ? m_services.storeError()
+                            : tr("The run store could not be opened: %1").arg(m_services.storeError()),
+                        30000);
                 });
                 m_services.openStoreInBackground();
             });

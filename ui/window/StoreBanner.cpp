@@ -22,6 +22,8 @@ StoreBanner::StoreBanner(AppServices &services, QWidget *parent)
     setAccessibleName(tr("Run store"));
     setFrameShape(QFrame::StyledPanel);
     setAutoFillBackground(true);
+    m_retry->setObjectName(QStringLiteral("storeRetryButton"));
+    m_restore->setObjectName(QStringLiteral("storeRestoreButton"));
     m_text->setWordWrap(true);
     m_text->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto *lay = new QHBoxLayout(this);

@@ -14,7 +14,8 @@ class AppServices;
 // A line above the places while the run store is opened on the pool (after
 // a moment, so a quick open never flashes), or why it could not be: busy
 // (another ScaleLab or program holds it: Retry) or damaged (Restore last
-// backup). The places stay usable meanwhile.
+// backup), whether the damage was found at the open or later (a read or
+// write answered "corrupt", a check). The places stay usable meanwhile.
 class StoreBanner : public QFrame {
     Q_OBJECT
 public:
