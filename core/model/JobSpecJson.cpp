@@ -173,6 +173,21 @@ void readContainer(SpecReader &r, const Json &e, JobSpec &s)
     }
 }
 
+// environment.taskVariables: NAME -> value set in each task.
+void readTaskVariables(SpecReader &r, const Json &e, JobSpec &s)
+{
+    if (auto v = e.find("taskVariables"); v != e.end() && !v->is_null()) {
+        if (!v->is_object()) {
+            r.error(QStringLiteral("environment.taskVariables"), QStringLiteral("must be an object NAME -> value"));
+            return;
+        }
+        for (auto it = v->begin(); it != v->end(); ++it)
+            s.environment.taskVariables << qMakePair(QString::fromStdString(it.key()),
+                                                     it->is_string() ? JsonSupport::str(*it)
+                                                                     : QString::fromStdString(it->dump()));
+    }
+}
+
 // environment: modules, setup lines, container and variables.
 void readEnvironment(SpecReader &r, const Json &j, JobSpec &s)
 {
@@ -185,12 +200,13 @@ void readEnvironment(SpecReader &r, const Json &j, JobSpec &s)
         return;
     }
     const Json &e = *it;
-    r.checkKeys(
-        e, QStringLiteral("environment."),
-        {QStringLiteral("modules"), QStringLiteral("container"), QStringLiteral("setup"), QStringLiteral("variables")});
+    r.checkKeys(e, QStringLiteral("environment."),
+                {QStringLiteral("modules"), QStringLiteral("container"), QStringLiteral("setup"),
+                 QStringLiteral("variables"), QStringLiteral("taskVariables")});
     s.environment.modules = r.stringList(e, "modules", QStringLiteral("environment.modules"));
     s.environment.setup = r.stringList(e, "setup", QStringLiteral("environment.setup"));
     readContainer(r, e, s);
+    readTaskVariables(r, e, s);
     if (auto v = e.find("variables"); v != e.end() && !v->is_null()) {
         if (!v->is_object()) {
             r.error(QStringLiteral("environment.variables"), QStringLiteral("must be an object NAME -> value"));
@@ -201,6 +217,45 @@ void readEnvironment(SpecReader &r, const Json &j, JobSpec &s)
             }
         }
     }
+}
+
+// slurmOptions: {name: value} of carriedSlurmOptions() only.
+void readSlurmOptions(SpecReader &r, const Json &j, JobSpec &s)
+{
+    auto it = j.find("slurmOptions");
+    if (it == j.end() || it->is_null())
+        return;
+    if (!it->is_object()) {
+        r.error(QStringLiteral("slurmOptions"),
+                QStringLiteral("must be an object {option: value}, e.g. {\"qos\": \"normal\"}"));
+        return;
+    }
+    for (auto o = it->begin(); o != it->end(); ++o) {
+        const QString name = QString::fromStdString(o.key());
+        if (!carriedSlurmOptions().contains(name)) {
+            r.error(QStringLiteral("slurmOptions.") + name,
+                    QStringLiteral("is not an option a spec carries; use one of %1 (ScaleLab writes the others)")
+                        .arg(carriedSlurmOptions().join(QStringLiteral(", "))));
+            continue;
+        }
+        if (!o->is_string() || JsonSupport::str(*o).contains(QLatin1Char('\n'))) {
+            r.error(QStringLiteral("slurmOptions.") + name, QStringLiteral("must be a string on one line"));
+            continue;
+        }
+        s.slurmOptions << qMakePair(name, JsonSupport::str(*o));
+    }
+}
+
+// binding: ["--cpu-bind=...", "--gpu-bind=..."].
+void readBinding(SpecReader &r, const Json &j, JobSpec &s)
+{
+    s.binding = r.stringList(j, "binding", QStringLiteral("binding"));
+    for (const QString &b : s.binding)
+        if (!bindingOptions().contains(b.section(QLatin1Char('='), 0, 0)) || !b.contains(QLatin1Char('='))
+            || b.contains(QLatin1Char('\n')))
+            r.error(QStringLiteral("binding"),
+                    QStringLiteral("\"%1\" is not one of %2 with a value (e.g. \"--cpu-bind=cores\")")
+                        .arg(InputLimits::quoted(b), bindingOptions().join(QStringLiteral(", "))));
 }
 
 // monitoring: how often the GPUs are sampled.
@@ -218,6 +273,24 @@ void readMonitoring(SpecReader &r, const Json &j, JobSpec &s)
 }
 
 }   // namespace
+
+const QStringList &carriedSlurmOptions()
+{
+    static const QStringList names = {
+        QStringLiteral("qos"),        QStringLiteral("reservation"), QStringLiteral("constraint"),
+        QStringLiteral("mail-type"),  QStringLiteral("mail-user"),   QStringLiteral("exclusive"),
+        QStringLiteral("signal"),     QStringLiteral("licenses"),    QStringLiteral("requeue"),
+        QStringLiteral("no-requeue"), QStringLiteral("tmp"),
+    };
+    return names;
+}
+
+const QStringList &bindingOptions()
+{
+    static const QStringList names = {QStringLiteral("--cpu-bind"), QStringLiteral("--gpu-bind"),
+                                      QStringLiteral("--mem-bind")};
+    return names;
+}
 
 JobSpecParseResult parseJobSpec(const QByteArray &json, const QString &fileName)
 {
@@ -241,7 +314,8 @@ JobSpecParseResult parseJobSpec(const QByteArray &json, const QString &fileName)
                  QStringLiteral("nodes"), QStringLiteral("framework"), QStringLiteral("launcher"),
                  QStringLiteral("time"), QStringLiteral("account"), QStringLiteral("jobName"),
                  QStringLiteral("program"), QStringLiteral("args"), QLatin1String(SpecField::cpusPerGpu),
-                 QStringLiteral("memory"), QStringLiteral("environment"), QStringLiteral("monitoring")});
+                 QStringLiteral("memory"), QStringLiteral("environment"), QStringLiteral("monitoring"),
+                 QStringLiteral("slurmOptions"), QStringLiteral("binding")});
     JobSpec s;
     s.profile = r.string(j, "profile", QStringLiteral("profile"));
     if (s.profile.isEmpty())
@@ -267,6 +341,8 @@ JobSpecParseResult parseJobSpec(const QByteArray &json, const QString &fileName)
 
     readEnvironment(r, j, s);
     readMonitoring(r, j, s);
+    readSlurmOptions(r, j, s);
+    readBinding(r, j, s);
     result.errors = InputLimits::capDiagnostics(r.errors, fileName.isEmpty() ? QStringLiteral("<spec>") : fileName);
     if (r.errors.isEmpty())
         result.spec = s;
@@ -338,9 +414,27 @@ QByteArray jobSpecToJson(const JobSpec &s, int indent)
                 v[str(k)] = str(val);
             env["variables"] = v;
         }
+        if (!e.taskVariables.isEmpty()) {
+            Json v = Json::object();
+            for (const auto &[k, val] : e.taskVariables)
+                v[str(k)] = str(val);
+            env["taskVariables"] = v;
+        }
         j["environment"] = env;
     }
     j["monitoring"] = Json{{"gpuSampleSeconds", s.gpuSampleSeconds}};
+    if (!s.slurmOptions.isEmpty()) {
+        Json o = Json::object();
+        for (const auto &[name, value] : s.slurmOptions)
+            o[str(name)] = str(value);
+        j["slurmOptions"] = o;
+    }
+    if (!s.binding.isEmpty()) {
+        Json b = Json::array();
+        for (const auto &x : s.binding)
+            b.push_back(str(x));
+        j["binding"] = b;
+    }
     return QByteArray::fromStdString(j.dump(indent)) + '\n';
 }
 

@@ -260,8 +260,9 @@ void TestScriptImporterSpec::seedScriptDetails()
         QCOMPARE(l->nproc.line, 19);
         QCOMPARE(imp.spec.environment.modules, QStringList{"pytorch"});
         // $(hostname) stays a command substitution: the line is kept as written.
-        QCOMPARE(imp.spec.environment.setup, (QStringList{"export RDZV_HOST=$(hostname)",
-                                                          "module use /projappl/project_462000007/ai/modulefiles/"}));
+        // `module` lines come first, where the renderer writes them (before the loads).
+        QCOMPARE(imp.spec.environment.setup, (QStringList{"module use /projappl/project_462000007/ai/modulefiles/",
+                                                          "export RDZV_HOST=$(hostname)"}));
         QCOMPARE(imp.spec.environment.variables.size(), 2);
         QCOMPARE(imp.spec.environment.variables[0].first, QStringLiteral("OMP_NUM_THREADS"));
         QCOMPARE(imp.spec.environment.variables[0].second, QStringLiteral("$SLURM_CPUS_PER_TASK"));

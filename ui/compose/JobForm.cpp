@@ -367,6 +367,9 @@ JobSpec JobForm::spec() const
     s.memory = m_memory->text().trimmed();
     s.environment = m_env->environment();
     s.gpuSampleSeconds = m_sampling->value();
+    s.slurmOptions = m_slurmOptions;
+    s.binding = m_binding;
+    s.environment.taskVariables = m_taskVariables;
     return s;
 }
 
@@ -408,6 +411,9 @@ void JobForm::setSpec(const JobSpec &s)
     m_cpusPerGpu->setValue(s.cpusPerGpu);
     setText(m_memory, s.memory);
     m_sampling->setValue(s.gpuSampleSeconds);
+    m_slurmOptions = s.slurmOptions;
+    m_binding = s.binding;
+    m_taskVariables = s.environment.taskVariables;
     m_env->setEnvironment(s.environment);
     updatePartitionInfo();
     m_updating = false;
