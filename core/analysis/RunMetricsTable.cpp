@@ -35,7 +35,7 @@ QString csvField(const QString &s)
     return QLatin1Char('"') + q + QLatin1Char('"');
 }
 
-QString number(double v)
+QString tableNumber(double v)
 {
     return QString::number(v, 'g', 10);
 }
@@ -118,7 +118,7 @@ QString RunMetricsRow::text(const QString &column) const
     if (column == QLatin1String("created"))
         return run.created.toString(Qt::ISODate);
     const auto v = value(column);
-    return v ? number(*v) : QString();
+    return v ? tableNumber(*v) : QString();
 }
 
 QStringList RunMetricsTable::fixedColumns()

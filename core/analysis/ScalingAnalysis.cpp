@@ -48,7 +48,7 @@ std::optional<double> maxOf(const QList<double> &v)
     return v.isEmpty() ? std::nullopt : std::optional<double>(*std::max_element(v.begin(), v.end()));
 }
 
-QString number(double v)
+QString fourDigits(double v)
 {
     return QString::number(v, 'g', 4);
 }
@@ -226,7 +226,7 @@ void ScalingAnalysis::addWarnings(const QStringList &leftOut)
         noisy << QStringLiteral("%1 %2 across %3 runs (%4–%5 %6)")
                      .arg(gpuWord(p.gpus), percent(p.spread))
                      .arg(p.runs)
-                     .arg(number(rt ? *p.runtimeMin : *p.throughputMin), number(rt ? *p.runtimeMax : *p.throughputMax),
+                     .arg(fourDigits(rt ? *p.runtimeMin : *p.throughputMin), fourDigits(rt ? *p.runtimeMax : *p.throughputMax),
                           rt ? QStringLiteral("s") : QStringLiteral("samples/s"));
     }
     if (!noisy.isEmpty())

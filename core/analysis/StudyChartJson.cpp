@@ -9,14 +9,14 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-Json number(double v)
+Json jsonNumber(double v)
 {
     return std::isfinite(v) ? Json(v) : Json();
 }
 
 Json optional(const std::optional<double> &v)
 {
-    return v ? number(*v) : Json();
+    return v ? jsonNumber(*v) : Json();
 }
 
 Json text(const QString &s)
@@ -27,10 +27,10 @@ Json text(const QString &s)
 // A measured point: the median and the range of its repeats.
 Json pointJson(const ChartPoint &p)
 {
-    Json j{{"gpus", number(p.gpus)},
-           {"value", number(p.value)},
-           {"min", number(p.low)},
-           {"max", number(p.high)},
+    Json j{{"gpus", jsonNumber(p.gpus)},
+           {"value", jsonNumber(p.value)},
+           {"min", jsonNumber(p.low)},
+           {"max", jsonNumber(p.high)},
            {"runs", p.runs}};
     if (!p.runIds.isEmpty())
         j["run_ids"] = Json(std::vector<qint64>(p.runIds.begin(), p.runIds.end()));
@@ -39,8 +39,8 @@ Json pointJson(const ChartPoint &p)
 
 Json incompleteJson(const ChartPoint &p)
 {
-    return Json{{"gpus", number(p.gpus)},
-                {"value", number(p.value)},
+    return Json{{"gpus", jsonNumber(p.gpus)},
+                {"value", jsonNumber(p.value)},
                 {"run_id", p.runIds.value(0)},
                 {"job_id", p.jobId.toStdString()},
                 {"state", p.state.toStdString()}};
@@ -51,7 +51,7 @@ Json lineJson(const QList<ChartPoint> &line)
 {
     Json a = Json::array();
     for (const ChartPoint &p : line)
-        a.push_back(Json::array({number(p.gpus), number(p.value)}));
+        a.push_back(Json::array({jsonNumber(p.gpus), jsonNumber(p.value)}));
     return a;
 }
 
@@ -65,7 +65,7 @@ Json listJson(const QList<ChartPoint> &points, Json (*one)(const ChartPoint &))
 
 Json axisJson(const ChartAxis &a)
 {
-    Json j{{"min", number(a.lower)}, {"max", number(a.upper)}};
+    Json j{{"min", jsonNumber(a.lower)}, {"max", jsonNumber(a.upper)}};
     if (!a.ticks.isEmpty())
         j["ticks"] = Json(std::vector<int>(a.ticks.begin(), a.ticks.end()));
     return j;
@@ -87,7 +87,7 @@ Json panelJson(const StudyChartPanel &p)
     if (!p.predicted.isEmpty())
         j["predicted"] = lineJson(p.predicted);
     if (!p.threshold.isEmpty())
-        j["threshold"] = number(p.threshold.first().value);
+        j["threshold"] = jsonNumber(p.threshold.first().value);
     if (!p.billing.isEmpty())
         j["billing"] = listJson(p.billing, pointJson);
     j["overlap_note"] = p.overlapNote;
@@ -109,11 +109,11 @@ Json scalingPointJson(const ScalingPoint &p)
                 {"throughput", optional(p.throughput)},
                 {"throughput_min", optional(p.throughputMin)},
                 {"throughput_max", optional(p.throughputMax)},
-                {"speedup", number(p.speedup)},
-                {"speedup_min", number(p.speedupMin)},
-                {"speedup_max", number(p.speedupMax)},
-                {"efficiency", number(p.efficiency)},
-                {"spread", number(p.spread)},
+                {"speedup", jsonNumber(p.speedup)},
+                {"speedup_min", jsonNumber(p.speedupMin)},
+                {"speedup_max", jsonNumber(p.speedupMax)},
+                {"efficiency", jsonNumber(p.efficiency)},
+                {"spread", jsonNumber(p.spread)},
                 {"gpu_hours", optional(p.gpuHours)},
                 {"gpu_util_pct", optional(p.meanGpuUtilPercent)},
                 {"accuracy", optional(p.accuracy)}};
@@ -132,14 +132,14 @@ Json analysisJson(const StudyChartData &d)
         points.push_back(scalingPointJson(p));
     Json fit;
     if (const auto &f = a.amdahl())
-        fit = Json{{"serial_fraction", number(f->serialFraction)},
+        fit = Json{{"serial_fraction", jsonNumber(f->serialFraction)},
                    {"t1_s", optional(f->t1Seconds)},
-                   {"r2", number(f->r2)},
+                   {"r2", jsonNumber(f->r2)},
                    {"gpu_counts", f->points}};
     return Json{{"basis", a.basis() == ScalingBasis::Runtime ? "runtime" : "throughput"},
                 {"baseline_gpus", a.baselineGpus()},
                 {"recommended_gpus", a.recommendedGpus()},
-                {"efficiency_threshold", number(d.threshold())},
+                {"efficiency_threshold", jsonNumber(d.threshold())},
                 {"runs_given", a.givenRuns()},
                 {"runs_used", a.usedRuns()},
                 {"summary", a.summary().toStdString()},

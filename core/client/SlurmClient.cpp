@@ -16,7 +16,6 @@ namespace scalelab {
 
 namespace {
 constexpr int kSbatchTimeoutMs = 120000;
-constexpr int kQueryTimeoutMs = 60000;
 
 QString sbatchErrorText(const QByteArray &err)
 {

@@ -64,6 +64,7 @@ public:
     static QStringList queryArgv(const QStringList &argv);
 
 private:
+    static constexpr int kQueryTimeoutMs = 60000;   // squeue, sacct, scancel, fetch listings
     // The metric files (MetricFileScanner::isMetricFileName: trainer_state.json,
     // Lightning metrics.csv/hparams.yaml, TensorBoard events, mlruns/, W&B
     // files/) under the run's folder (the job's working directory, where the

@@ -15,7 +15,6 @@ namespace scalelab {
 
 namespace {
 
-constexpr int kQueryTimeoutMs = 60 * 1000;
 
 // A relative path whose every segment is a safe file name (no "..").
 bool isSafeRelative(const QString &rel)

@@ -17,7 +17,6 @@
 namespace scalelab {
 
 namespace {
-constexpr int kQueryTimeoutMs = 60000;
 
 QString cleanReason(const QString &reason)
 {

@@ -16,7 +16,7 @@ namespace scalelab {
 
 namespace {
 
-const QString kFormat = QStringLiteral("lightning.csv");
+const QString kLightningFormat = QStringLiteral("lightning.csv");
 
 // One CSV record's fields (Python csv: "" inside quotes is one quote).
 QList<QByteArrayView> fields(QByteArrayView line, QList<QByteArray> &unquoted)
@@ -111,7 +111,7 @@ MetricFileResult LightningCsvReader::read(const QString &path)
 
 MetricFileResult LightningCsvReader::parse(const QByteArray &data, const QString &name)
 {
-    MetricFileCollector out(kFormat, metric::SourceLightningCsv);
+    MetricFileCollector out(kLightningFormat, metric::SourceLightningCsv);
     out.setFile(name);
     Header h;
     QList<QByteArray> scratch;

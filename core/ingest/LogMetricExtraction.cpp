@@ -19,8 +19,6 @@ namespace scalelab {
 
 namespace {
 
-constexpr int kMaxPerLine = 64;
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 QString formOf(const MetricPattern &p)
 {

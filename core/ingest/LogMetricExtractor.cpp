@@ -16,8 +16,6 @@ namespace scalelab {
 
 namespace {
 
-constexpr int kMaxPerLine = 64;   // values one pattern may take from one line
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 struct MatchValue {
     double value;
@@ -54,13 +52,13 @@ std::optional<MatchValue> valueOf(const MetricPattern &p, const Group &group, do
     else if (p.form == ValueForm::Milliseconds)
         v /= 1000.0;
     else if (p.form == ValueForm::Reciprocal)
-        v = v == 0 ? kNaN : 1.0 / v;
+        v = v == 0 ? LogMetricExtractor::kNaN : 1.0 / v;
     if (std::isnan(v))
         return std::nullopt;
     if (p.stepGroup) {
         step = group(p.stepGroup).toDouble(&ok);
         if (!ok)
-            step = kNaN;
+            step = LogMetricExtractor::kNaN;
     }
     int rank = -1;
     if (p.rankGroup) {

@@ -15,6 +15,7 @@
 #include <QStringList>
 #include <QVector>
 
+#include <limits>
 #include <optional>
 #include <string_view>
 
@@ -118,6 +119,8 @@ struct LogMetricResult {
 // When two rules of one metric match the same line, the first rule wins.
 class LogMetricExtractor {
 public:
+    static constexpr int kMaxPerLine = 64;   // values one pattern may take from one line
+    static constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
     explicit LogMetricExtractor(const QList<MetricPattern> &userPatterns = {}, bool includeBuiltins = true,
                                 bool rank0Only = true);
 

@@ -15,7 +15,7 @@ namespace scalelab {
 
 namespace {
 
-std::optional<double> number(QByteArrayView s)
+std::optional<double> mlflowNumber(QByteArrayView s)
 {
     double v = 0;
     const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
@@ -96,8 +96,8 @@ void MlflowRunReader::parseMetric(const QByteArray &data, const QString &name, c
         if (text.isEmpty())
             continue;
         const QList<QByteArray> f = text.toByteArray().split(' ');
-        const std::optional<double> v = f.size() >= 2 ? number(f[1]) : std::nullopt;
-        const std::optional<double> step = f.size() >= 3 ? number(f[2]) : std::nullopt;
+        const std::optional<double> v = f.size() >= 2 ? mlflowNumber(f[1]) : std::nullopt;
+        const std::optional<double> step = f.size() >= 3 ? mlflowNumber(f[2]) : std::nullopt;
         if ((f.size() != 2 && f.size() != 3) || !v || (f.size() == 3 && !step)) {
             out.note(Severity::Warning, QStringLiteral("metric-file-value"), name, line,
                      QStringLiteral("%1 is not \"timestamp value step\"; skipped")

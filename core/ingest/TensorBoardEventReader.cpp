@@ -19,7 +19,7 @@ namespace scalelab {
 
 namespace {
 
-const QString kFormat = QStringLiteral("tensorboard");
+const QString kTensorBoardFormat = QStringLiteral("tensorboard");
 
 // types.proto DataType values.
 enum DataType { DtFloat = 1, DtDouble = 2, DtInt32 = 3, DtInt64 = 9, DtBfloat16 = 14, DtHalf = 19 };
@@ -131,7 +131,7 @@ void TensorBoardEventReader::parseInto(const QByteArray &data, const QString &na
 
 MetricFileResult TensorBoardEventReader::parse(const QByteArray &data, const QString &name, const QString &tagPrefix)
 {
-    MetricFileCollector out(kFormat, metric::SourceTensorBoard);
+    MetricFileCollector out(kTensorBoardFormat, metric::SourceTensorBoard);
     parseInto(data, name, tagPrefix, out);
     return out.take();
 }
@@ -150,7 +150,7 @@ void TensorBoardEventReader::readInto(const QString &path, const QString &tagPre
 
 MetricFileResult TensorBoardEventReader::read(const QString &path, const QString &tagPrefix)
 {
-    MetricFileCollector out(kFormat, metric::SourceTensorBoard);
+    MetricFileCollector out(kTensorBoardFormat, metric::SourceTensorBoard);
     readInto(path, tagPrefix, out);
     return out.take();
 }

@@ -14,7 +14,7 @@ namespace {
 
 using Json = JsonSupport::Json;
 
-const QString kFormat = QStringLiteral("hf.trainer_state");
+const QString kTrainerStateFormat = QStringLiteral("hf.trainer_state");
 
 // The closing entry Trainer.train logs (its keys start with "train_").
 bool isClosingEntry(const Json &entry)
@@ -60,7 +60,7 @@ MetricFileResult TrainerStateReader::read(const QString &path)
 
 MetricFileResult TrainerStateReader::parse(const QByteArray &data, const QString &name)
 {
-    MetricFileCollector out(kFormat, metric::SourceTrainerState);
+    MetricFileCollector out(kTrainerStateFormat, metric::SourceTrainerState);
     out.setFile(name);
     Diagnostic error;
     const std::optional<Json> doc = JsonSupport::parse(data, name, &error);

@@ -17,7 +17,7 @@ namespace {
 
 using Json = JsonSupport::Json;
 
-const QString kFormat = QStringLiteral("wandb");
+const QString kWandbFormat = QStringLiteral("wandb");
 
 // The numbers of one object; `step` NaN = a summary (totals, not curve points).
 void readObject(const Json &obj, double step, int line, MetricFileCollector &out)
@@ -75,21 +75,21 @@ void historyInto(const QByteArray &data, const QString &name, MetricFileCollecto
 
 MetricFileResult WandbRunReader::parseSummary(const QByteArray &data, const QString &name)
 {
-    MetricFileCollector out(kFormat, metric::SourceWandb);
+    MetricFileCollector out(kWandbFormat, metric::SourceWandb);
     summaryInto(data, name, out);
     return out.take();
 }
 
 MetricFileResult WandbRunReader::parseHistory(const QByteArray &data, const QString &name)
 {
-    MetricFileCollector out(kFormat, metric::SourceWandb);
+    MetricFileCollector out(kWandbFormat, metric::SourceWandb);
     historyInto(data, name, out);
     return out.take();
 }
 
 MetricFileResult WandbRunReader::read(const QString &runDir)
 {
-    MetricFileCollector out(kFormat, metric::SourceWandb);
+    MetricFileCollector out(kWandbFormat, metric::SourceWandb);
     bool any = false;
     const QString files = runDir + QStringLiteral("/files/");
     const QString history = files + QStringLiteral("wandb-history.jsonl");

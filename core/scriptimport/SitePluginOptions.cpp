@@ -9,7 +9,7 @@ namespace {
 
 // Shifter (NERSC): https://github.com/NERSC/shifter, the SPANK plugin's options.
 // pyxis (NVIDIA): https://github.com/NVIDIA/pyxis, on srun and (since 0.12) sbatch.
-constexpr SitePluginOption kOptions[] = {
+constexpr SitePluginOption kPluginOptions[] = {
     {"image", "shifter", true},
     {"module", "shifter", true},
     {"volume", "shifter", true},
@@ -35,7 +35,7 @@ constexpr SitePluginOption kOptions[] = {
 
 const SitePluginOption *findSitePluginOption(QStringView name)
 {
-    for (const auto &o : kOptions)
+    for (const auto &o : kPluginOptions)
         if (name == QLatin1String(o.longName))
             return &o;
     return nullptr;
