@@ -349,6 +349,55 @@ JobSpecParseResult parseJobSpec(const QByteArray &json, const QString &fileName)
     return result;
 }
 
+namespace {
+
+// environment: only what is set.
+Json environmentJson(const JobEnvironment &e)
+{
+    auto str = [](const QString &q) { return q.toStdString(); };
+    Json env = Json::object();
+    if (!e.modules.isEmpty()) {
+        Json m = Json::array();
+        for (const auto &x : e.modules)
+            m.push_back(str(x));
+        env["modules"] = m;
+    }
+    if (!e.container.image.isEmpty()) {
+        Json c;
+        c["image"] = str(e.container.image);
+        if (!e.container.runtime.isEmpty())
+            c["runtime"] = str(e.container.runtime);
+        if (!e.container.binds.isEmpty()) {
+            Json b = Json::array();
+            for (const auto &x : e.container.binds)
+                b.push_back(str(x));
+            c["binds"] = b;
+        }
+        env["container"] = c;
+    }
+    if (!e.setup.isEmpty()) {
+        Json m = Json::array();
+        for (const auto &x : e.setup)
+            m.push_back(str(x));
+        env["setup"] = m;
+    }
+    if (!e.variables.isEmpty()) {
+        Json v = Json::object();
+        for (const auto &[k, val] : e.variables)
+            v[str(k)] = str(val);
+        env["variables"] = v;
+    }
+    if (!e.taskVariables.isEmpty()) {
+        Json v = Json::object();
+        for (const auto &[k, val] : e.taskVariables)
+            v[str(k)] = str(val);
+        env["taskVariables"] = v;
+    }
+    return env;
+}
+
+}   // namespace
+
 QByteArray jobSpecToJson(const JobSpec &s, int indent)
 {
     Json j;
@@ -380,48 +429,8 @@ QByteArray jobSpecToJson(const JobSpec &s, int indent)
         j[SpecField::cpusPerGpu] = s.cpusPerGpu;
     if (!s.memory.isEmpty())
         j["memory"] = str(s.memory);
-    const JobEnvironment &e = s.environment;
-    if (!(e == JobEnvironment{})) {
-        Json env = Json::object();
-        if (!e.modules.isEmpty()) {
-            Json m = Json::array();
-            for (const auto &x : e.modules)
-                m.push_back(str(x));
-            env["modules"] = m;
-        }
-        if (!e.container.image.isEmpty()) {
-            Json c;
-            c["image"] = str(e.container.image);
-            if (!e.container.runtime.isEmpty())
-                c["runtime"] = str(e.container.runtime);
-            if (!e.container.binds.isEmpty()) {
-                Json b = Json::array();
-                for (const auto &x : e.container.binds)
-                    b.push_back(str(x));
-                c["binds"] = b;
-            }
-            env["container"] = c;
-        }
-        if (!e.setup.isEmpty()) {
-            Json m = Json::array();
-            for (const auto &x : e.setup)
-                m.push_back(str(x));
-            env["setup"] = m;
-        }
-        if (!e.variables.isEmpty()) {
-            Json v = Json::object();
-            for (const auto &[k, val] : e.variables)
-                v[str(k)] = str(val);
-            env["variables"] = v;
-        }
-        if (!e.taskVariables.isEmpty()) {
-            Json v = Json::object();
-            for (const auto &[k, val] : e.taskVariables)
-                v[str(k)] = str(val);
-            env["taskVariables"] = v;
-        }
-        j["environment"] = env;
-    }
+    if (!(s.environment == JobEnvironment{}))
+        j["environment"] = environmentJson(s.environment);
     j["monitoring"] = Json{{"gpuSampleSeconds", s.gpuSampleSeconds}};
     if (!s.slurmOptions.isEmpty()) {
         Json o = Json::object();
