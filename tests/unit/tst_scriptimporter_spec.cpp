@@ -154,12 +154,13 @@ void TestScriptImporterSpec::seedScripts_data()
                                          << "gpumedium" << 8 << 2 << "deepspeed"
                                          << "srun"
                                          << "myprog.py" << QStringList{"placeholder-value@2", "placeholder-value@14"};
-    // AAU: horovodrun inside singularity; --ntasks=4 without --nodes.
+    // AAU: horovodrun inside singularity; --ntasks=4 without --nodes. Its
+    // --qos (line 4) is kept in the spec (slurmOptions), not dropped.
     QTest::newRow("aau horovod") << "aau-horovod.sbatch"
                                  << "aau"
                                  << "" << 4 << 0 << "horovod"
                                  << "horovodrun"
-                                 << "/code/example.py" << QStringList{"nodes-unspecified@8", "option-not-imported@4"};
+                                 << "/code/example.py" << QStringList{"nodes-unspecified@8"};
     // GUJCOST: --ntasks=2 (line 4) but kernprof runs one DataParallel process.
     QTest::newRow("gujcost dataparallel")
         << "gujcost-dataparallel.sbatch"
