@@ -43,6 +43,8 @@ const std::map<QString, std::pair<Command, const char *>> &commands()
         {QStringLiteral("render"),
          {&ComposeCommands::render, "print the sbatch script of a job spec and its diagnostics"}},
         {QStringLiteral("lint"), {&ComposeCommands::lint, "check an existing sbatch script against a profile"}},
+        {QStringLiteral("import"),
+         {&ComposeCommands::importScript, "turn an existing sbatch script into a job spec (File > Import)"}},
         {QStringLiteral("metrics"), {&MetricsCommand::run, "print the metrics ingest reads from a job output file"}},
         {QStringLiteral("submit"), {&SlurmCommands::submit, "submit a job spec over SSH, exactly once"}},
         {QStringLiteral("study"), {&SlurmCommands::study, "submit a scaling study: one run per GPU count"}},
@@ -268,6 +270,7 @@ QString CliMain::usage()
         "Examples:\n"
         "  scalelab render job.json > job.sbatch\n"
         "  scalelab lint old-job.sh --profile puhti\n"
+        "  scalelab import old-job.sh -o job.json\n"
         "  scalelab submit --dry-run job.json\n"
         "  scalelab study job.json --gpus 1,2,4,8 --name \"resnet scaling\"\n"
         "  scalelab status --connection puhti\n"

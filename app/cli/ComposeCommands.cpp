@@ -7,6 +7,9 @@
 #include "core/base/InputLimits.h"
 #include "core/model/JobSpecJson.h"
 #include "core/compose/SbatchRenderer.h"
+#include "core/base/AtomicFile.h"
+#include "core/scriptimport/ImportSummary.h"
+#include "core/scriptimport/ScriptFile.h"
 #include "core/scriptimport/ScriptImporter.h"
 #include "core/slurm/SlurmTime.h"
 
@@ -42,6 +45,39 @@ Json partitionJson(const Partition &p)
     for (auto it = p.sources.begin(); it != p.sources.end(); ++it)
         src[s(it.key())] = s(it.value());
     j["sources"] = src;
+    return j;
+}
+
+// The profile an import uses: the one asked for, else the site the script
+// names most clearly, else generic. *site says which site was recognised.
+const ClusterProfile *importProfile(CliContext &ctx, const std::optional<QString> &asked, const QString &text,
+                                    const QString &path, std::optional<SiteGuess> *site)
+{
+    if (asked)
+        return ctx.profileFor(*asked);
+    const ClusterProfile *generic = ctx.profileFor(QStringLiteral("generic"));
+    if (!generic)
+        return nullptr;
+    const ScriptImport first = ScriptFile::importText(text, path, *generic);
+    *site = recogniseSite(first, ctx.profiles().profiles(), generic->id);
+    return *site ? ctx.profiles().find((*site)->profileId) : generic;
+}
+
+Json importJson(const ScriptImport &imp, const std::optional<SiteGuess> &site, const QString &written)
+{
+    Json j;
+    j["profile"] = s(imp.spec.profile);
+    j["recognisedSite"] = site ? Json{{"profile", s(site->profileId)}, {"reasons", Json::array()}} : Json(nullptr);
+    if (site)
+        for (const QString &r : site->reasons)
+            j["recognisedSite"]["reasons"].push_back(s(r));
+    j["framework"] = Json{{"id", s(frameworkId(imp.spec.framework))},
+                          {"evidence", s(imp.frameworkEvidence)},
+                          {"unsure", imp.frameworkUnsure.isEmpty() ? Json(nullptr) : Json(s(imp.frameworkUnsure))}};
+    j["spec"] = Json::parse(jobSpecToJson(imp.spec).toStdString());
+    j["summary"] = DiagnosticFormat::toJson(imp.summary);
+    j["diagnostics"] = DiagnosticFormat::toJson(imp.diagnostics);
+    j["output"] = written.isEmpty() ? Json(nullptr) : Json(s(written));
     return j;
 }
 
@@ -191,7 +227,7 @@ int ComposeCommands::lint(CliContext &ctx, const QStringList &args)
     const auto raw = ctx.readInput(pos.front());
     if (!raw)
         return int(ExitCode::Unusable);
-    ScriptImport imp = importSbatchScript(QString::fromUtf8(*raw), *profile);
+    ScriptImport imp = ScriptFile::importText(ScriptFile::decode(*raw), pos.front(), *profile);
     // The summary counts every finding; the list shows the first ones.
     const int errors = countOf(imp.diagnostics, Severity::Error);
     const int warnings = countOf(imp.diagnostics, Severity::Warning);
@@ -210,6 +246,65 @@ int ComposeCommands::lint(CliContext &ctx, const QStringList &args)
         ctx.out.flush();
     }
     return hasErrors(imp.diagnostics) ? int(ExitCode::Errors) : int(ExitCode::Ok);
+}
+
+int ComposeCommands::importScript(CliContext &ctx, const QStringList &args)
+{
+    CliParser a(QStringLiteral("import"), QStringLiteral("[--profile ID] [-o SPEC.json] [--json] SCRIPT"),
+                QStringLiteral("Turns an existing sbatch script (- for stdin) into a job spec, as File > Import\n"
+                               "does in the window. Without --profile the site the script names is recognised\n"
+                               "(else generic). The spec goes to -o SPEC.json or stdout; what the import could\n"
+                               "not keep (the summary) and the script's findings go to stderr.\n"
+                               "--json prints {\"schema\", \"profile\", \"framework\", \"spec\", \"summary\",\n"
+                               "\"diagnostics\", \"output\"}. Exit code: 0 imported, 2 unusable input."));
+    a.value({QStringLiteral("p"), QStringLiteral("profile")}, QStringLiteral("ID"),
+            QStringLiteral("the cluster profile to import for (see `scalelab profiles`)"));
+    a.value({QStringLiteral("o"), QStringLiteral("output")}, QStringLiteral("SPEC.json"),
+            QStringLiteral("where to write the spec"));
+    a.examples({QStringLiteral("scalelab import old-job.sh -o job.json"),
+                QStringLiteral("scalelab import old-job.sh --profile lumi --json")});
+    if (auto rc = a.parse(ctx, args))
+        return *rc;
+    ctx.setJsonMode(a.isSet(QStringLiteral("json")));
+    const QString out = a.value(QStringLiteral("output")).value_or(QString());
+    const QStringList pos = a.positional();
+    if (pos.size() != 1)
+        return ctx.unusable(QStringLiteral("import needs exactly one SCRIPT (see `scalelab import --help`)"));
+    if (!out.isEmpty())
+        if (const auto target = AtomicFile::checkTarget(out); !target)
+            return ctx.unusable(target.errorText() + QStringLiteral(" Give -o a file in an existing folder."));
+    const auto raw = ctx.readInput(pos.front());
+    if (!raw)
+        return int(ExitCode::Unusable);
+    const QString text = ScriptFile::decode(*raw);
+    std::optional<SiteGuess> site;
+    const ClusterProfile *profile = importProfile(ctx, a.value(QStringLiteral("profile")), text, pos.front(), &site);
+    if (!profile)
+        return int(ExitCode::Unusable);
+    ScriptImport imp = ScriptFile::importText(text, pos.front(), *profile);
+    const QString name = CliContext::inputName(pos.front());
+    imp.diagnostics = InputLimits::capDiagnostics(imp.diagnostics, name);
+    if (!out.isEmpty())
+        if (const auto saved = AtomicFile::write(out, jobSpecToJson(imp.spec)); !saved) {
+            ctx.err << "scalelab: " << saved.errorText() << "\n";
+            return int(ExitCode::Errors);
+        }
+    if (ctx.jsonMode()) {
+        ctx.printJson("import", importJson(imp, site, out));
+        return int(ExitCode::Ok);
+    }
+    if (site)
+        ctx.err << QStringLiteral("%1: imported for %2 (%3); give --profile to choose another\n")
+                       .arg(name, site->profileName, site->reasons.join(QStringLiteral(", ")));
+    for (const auto &d : imp.summary + imp.diagnostics)
+        ctx.err << DiagnosticFormat::toText(d, name) << "\n";
+    ctx.err.flush();
+    if (out.isEmpty())
+        ctx.out << jobSpecToJson(imp.spec);
+    else
+        ctx.out << out << "\n";
+    ctx.out.flush();
+    return int(ExitCode::Ok);
 }
 
 }   // namespace scalelab

@@ -404,6 +404,13 @@ void checkLaunch(const JobSpec &spec, const ClusterProfile &profile, const Launc
                         .arg(profile.name)
                         .arg(g.cpusPerTask));
     }
+    if (spec.framework == Framework::Jax && g.totalProcesses() > 1) {
+        out << diag(Severity::Info, "jax-initialize", "framework",
+                    QStringLiteral("JAX: call jax.distributed.initialize() with no arguments before the first "
+                                   "computation; it reads the coordinator, the count of %1 processes and each one's "
+                                   "id from Slurm's task variables.")
+                        .arg(g.totalProcesses()));
+    }
     if (spec.gpus > 1 && spec.framework != Framework::DataParallel && spec.framework != Framework::TfMirrored) {
         out << diag(Severity::Info, "global-batch-grows", "gpus",
                     QStringLiteral("With %1 processes the global batch size is %1 x the per-GPU batch size; scale the "

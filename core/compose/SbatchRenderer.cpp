@@ -7,6 +7,8 @@
 
 #include <QRegularExpression>
 
+#include <algorithm>
+
 namespace scalelab {
 
 namespace {
@@ -53,6 +55,18 @@ QString programWord(const QString &program)
     return QStringLiteral("\"$HOME\"/") + ShellQuote::quote(p);
 }
 
+// A word from a script: a $VAR in it expands on the cluster as it did in
+// the script ("$SCRATCH/data"), anything else is literal.
+QString expandingWord(const QString &word)
+{
+    static const QRegularExpression variable(QStringLiteral("\\$(\\{[A-Za-z_]|[A-Za-z_])"));
+    // A command substitution stays literal (the import summary says so):
+    // a spec's words never run a command of their own.
+    if (word.contains(QLatin1String("$(")) || word.contains(QLatin1Char('`')))
+        return ShellQuote::quote(word);
+    return variable.match(word).hasMatch() ? ShellQuote::quoteExpandingVariables(word) : ShellQuote::quote(word);
+}
+
 QString commandFor(const JobSpec &spec)
 {
     QStringList words;
@@ -61,8 +75,48 @@ QString commandFor(const JobSpec &spec)
         words << QStringLiteral("python3");
     words << programWord(p);
     for (const auto &a : spec.args)
-        words << ShellQuote::quote(a);
+        words << expandingWord(a);
     return words.join(QLatin1Char(' '));
+}
+
+// The program run in each task after the task's own variables (RANK from
+// SLURM_PROCID): `bash -c 'export RANK="$SLURM_PROCID" && python3 ...'`.
+QString taskCommand(const JobSpec &spec, const QString &cmd)
+{
+    const auto &vars = spec.environment.taskVariables;
+    if (vars.isEmpty())
+        return cmd;
+    QStringList exports{QStringLiteral("export")};
+    for (const auto &[name, value] : vars)
+        exports << name + QLatin1Char('=') + ShellQuote::quoteExpandingVariables(value);
+    return QStringLiteral("bash -c ")
+           + ShellQuote::quote(exports.join(QLatin1Char(' ')) + QStringLiteral(" && ") + cmd);
+}
+
+// The spec sets `name` itself: a variable, or a setup line assigning it.
+bool setsVariable(const JobSpec &spec, const QString &name)
+{
+    const auto &vars = spec.environment.variables;
+    if (std::any_of(vars.begin(), vars.end(), [&](const auto &v) { return v.first == name; }))
+        return true;
+    const QRegularExpression assigns(QStringLiteral("^\\s*(export\\s+)?%1=").arg(name));
+    const auto &setup = spec.environment.setup;
+    return std::any_of(setup.begin(), setup.end(), [&](const QString &l) { return assigns.match(l).hasMatch(); });
+}
+
+// srun's options for every launch: CPUs per task, then the spec's binding
+// (an imported script's --cpu-bind=mask_cpu:...) or else the profile's.
+QString srunPrefix(const JobSpec &spec, const ClusterProfile &profile)
+{
+    // Since Slurm 22.05 srun no longer inherits --cpus-per-task from sbatch.
+    QString srun = QStringLiteral("srun --cpus-per-task=$SLURM_CPUS_PER_TASK ");
+    const bool ownCpuBind = std::any_of(spec.binding.begin(), spec.binding.end(),
+                                        [](const QString &b) { return b.startsWith(QLatin1String("--cpu-bind=")); });
+    if (!ownCpuBind && !profile.cpuBind.isEmpty() && profile.cpuBind != QLatin1String("none"))
+        srun += QStringLiteral("--cpu-bind=%1 ").arg(profile.cpuBind);
+    for (const QString &b : spec.binding)
+        srun += expandingWord(b) + QLatin1Char(' ');
+    return srun;
 }
 
 QString containerPrefix(const JobSpec &spec, const ClusterProfile &profile, const LaunchGeometry &g)
@@ -75,8 +129,8 @@ QString containerPrefix(const JobSpec &spec, const ClusterProfile &profile, cons
     QStringList words{runtime, QStringLiteral("exec"),
                       type && type->vendor == GpuVendor::Amd ? QStringLiteral("--rocm") : QStringLiteral("--nv")};
     for (const auto &b : c.binds)
-        words << QStringLiteral("-B") << ShellQuote::quote(b);
-    words << ShellQuote::quote(c.image);
+        words << QStringLiteral("-B") << expandingWord(b);
+    words << expandingWord(c.image);
     return words.join(QLatin1Char(' ')) + QLatin1Char(' ');
 }
 
@@ -164,10 +218,7 @@ QString launchLine(const JobSpec &spec, const ClusterProfile &profile, const Lau
 {
     const QString cmd = commandFor(spec);
     const QString container = containerPrefix(spec, profile, g);
-    // Since Slurm 22.05 srun no longer inherits --cpus-per-task from sbatch.
-    QString srun = QStringLiteral("srun --cpus-per-task=$SLURM_CPUS_PER_TASK ");
-    if (!profile.cpuBind.isEmpty() && profile.cpuBind != QLatin1String("none"))
-        srun += QStringLiteral("--cpu-bind=%1 ").arg(profile.cpuBind);
+    const QString srun = srunPrefix(spec, profile);
     // A launcher the form does not offer is written as the one it becomes.
     switch (launcherTraits(g.launcher).composedAs) {
     case Launcher::Torchrun: {
@@ -192,41 +243,52 @@ QString launchLine(const JobSpec &spec, const ClusterProfile &profile, const Lau
         if (prog.startsWith(QLatin1String("python3 ")))
             prog = prog.mid(8);
         return QStringLiteral("# One torchrun agent per node starts %1 worker(s) on it.\n").arg(g.processesPerNode)
-               + srun + container + body + QLatin1Char(' ') + prog;
+               + srun + container + taskCommand(spec, body + QLatin1Char(' ') + prog);
     }
     case Launcher::DeepSpeed: {
         QString prog = cmd;
         if (prog.startsWith(QLatin1String("python3 ")))
             prog = prog.mid(8);
         return QStringLiteral("# The deepspeed launcher starts %1 worker(s) on this node.\n").arg(g.processesPerNode)
-               + srun + container + QStringLiteral("deepspeed --num_gpus=%1 ").arg(g.processesPerNode) + prog;
+               + srun + container
+               + taskCommand(spec, QStringLiteral("deepspeed --num_gpus=%1 ").arg(g.processesPerNode) + prog);
     }
     case Launcher::Horovodrun:
         return QStringLiteral("# horovodrun starts one process per GPU (%1 in total).\n").arg(g.totalProcesses())
-               + container + QStringLiteral("horovodrun -np $SLURM_NTASKS ") + cmd;
+               + container + taskCommand(spec, QStringLiteral("horovodrun -np $SLURM_NTASKS ") + cmd);
     case Launcher::Mpirun:
         return QStringLiteral("# mpirun starts one rank per Slurm task (%1 in total).\n").arg(g.totalTasks())
-               + container + QStringLiteral("mpirun -np $SLURM_NTASKS ") + cmd;
+               + container + taskCommand(spec, QStringLiteral("mpirun -np $SLURM_NTASKS ") + cmd);
     case Launcher::Srun:
     case Launcher::Accelerate:
         break;
     }
+    const QString task = taskCommand(spec, cmd);
     if (spec.framework == Framework::TfMultiWorker) {
         pre << QStringLiteral("# MultiWorkerMirroredStrategy: one worker per node; build the strategy with")
             << QStringLiteral(
                    "# tf.distribute.cluster_resolver.SlurmClusterResolver(), which reads the Slurm task layout.");
         return QStringLiteral("# srun starts one worker per node (%1 in total).\n").arg(g.nodes) + srun + container
-               + cmd;
+               + task;
     }
+    if (spec.framework == Framework::Jax)
+        return QStringLiteral(
+                   "# srun starts one process per GPU (%1 in total); jax.distributed.initialize() reads the\n"
+                   "# coordinator, the process count and each process's id from Slurm.\n")
+                   .arg(g.totalProcesses())
+               + srun + container + task;
     if (spec.framework == Framework::DataParallel || spec.framework == Framework::TfMirrored)
         return QStringLiteral("# One process drives all %1 GPU(s) of the node.\n").arg(g.gpusPerNode) + srun + container
-               + cmd;
-    pre << QStringLiteral("# Rank 0's address for frameworks that read MASTER_ADDR/MASTER_PORT (DDP, DeepSpeed).")
-        << firstNodeAddressLines(QStringLiteral("MASTER_ADDR"))
-        << QStringLiteral("export MASTER_PORT=$((20000 + SLURM_JOB_ID % 20000))");
+               + task;
+    // The spec's own rendezvous (an imported script's MASTER_PORT) is kept, not overwritten.
+    if (!setsVariable(spec, QStringLiteral("MASTER_ADDR")))
+        pre << QStringLiteral("# Rank 0's address for frameworks that read MASTER_ADDR/MASTER_PORT (DDP, DeepSpeed).")
+            << firstNodeAddressLines(QStringLiteral("MASTER_ADDR"));
+    if (!setsVariable(spec, QStringLiteral("MASTER_PORT")))
+        pre << QStringLiteral("export MASTER_PORT=$((20000 + SLURM_JOB_ID % 20000))");
     return QStringLiteral("# srun starts one process per GPU (%1 in total); ranks come from SLURM_PROCID.\n")
                .arg(g.totalProcesses())
-           + srun + container + cmd;
+           + srun + container + task;
 }
 
 }   // namespace
@@ -242,6 +304,31 @@ QString gpuSamplesFilePrefix()
 }
 
 namespace {
+
+// A value on an #SBATCH line, which sbatch reads itself (no shell): kept as
+// written unless a blank, a quote, a backslash or a control character could
+// end it early or start another option; then INVALID, which sbatch refuses.
+QString sbatchValue(const QString &value)
+{
+    const bool safe = !value.isEmpty() && std::none_of(value.begin(), value.end(), [](QChar c) {
+        return c.isSpace() || c < u' ' || c == u'\'' || c == u'"' || c == u'\\' || c == u'#';
+    });
+    return safe ? value : QStringLiteral("INVALID");
+}
+
+// The #SBATCH options an imported script asked for beyond ScaleLab's own
+// fields (qos, reservation, mail settings ...), written as they were. sbatch
+// reads these lines itself: a value with a blank or a control character is
+// written as INVALID, so sbatch refuses it rather than reading another option.
+void appendCarriedOptions(QStringList &l, const JobSpec &spec)
+{
+    for (const auto &[name, value] : spec.slurmOptions) {
+        if (!carriedSlurmOptions().contains(name))
+            continue;
+        l << (value.isEmpty() ? QStringLiteral("#SBATCH --%1").arg(name)
+                              : QStringLiteral("#SBATCH --%1=%2").arg(name, sbatchValue(value)));
+    }
+}
 
 // The header: what the script is, then the #SBATCH options.
 void appendHeader(QStringList &l, const JobSpec &spec, const ClusterProfile &profile, const LaunchGeometry &g,
@@ -260,21 +347,50 @@ void appendHeader(QStringList &l, const JobSpec &spec, const ClusterProfile &pro
              .arg(g.cpusPerTask)
       << QStringLiteral("#SBATCH --job-name=%1").arg(safeJobName(spec));
     if (!spec.account.trimmed().isEmpty())
-        l << QStringLiteral("#SBATCH --account=%1")
-                 .arg(ShellQuote::isPlain(spec.account.trimmed()) ? spec.account.trimmed() : QStringLiteral("INVALID"));
-    l << QStringLiteral("#SBATCH --partition=%1")
-             .arg(ShellQuote::isPlain(g.partitionName) ? g.partitionName : QStringLiteral("INVALID"));
+        l << QStringLiteral("#SBATCH --account=%1").arg(sbatchValue(spec.account.trimmed()));
+    // No partition in the spec: Slurm's default, as the script it came from had.
+    if (!spec.partition.trimmed().isEmpty())
+        l << QStringLiteral("#SBATCH --partition=%1")
+                 .arg(ShellQuote::isPlain(g.partitionName) ? g.partitionName : QStringLiteral("INVALID"));
     if (!spec.time.trimmed().isEmpty())
         l << QStringLiteral("#SBATCH --time=%1")
                  .arg(ShellQuote::isPlain(spec.time.trimmed()) ? spec.time.trimmed() : QStringLiteral("INVALID"));
+    if (g.nodesDerived)
+        l << QLatin1String(kNodesDerivedMarker);
     l << QStringLiteral("#SBATCH --nodes=%1").arg(g.nodes)
-      << QStringLiteral("#SBATCH --ntasks-per-node=%1").arg(g.tasksPerNode)
-      << QStringLiteral("#SBATCH --cpus-per-task=%1").arg(g.cpusPerTask);
+      << QStringLiteral("#SBATCH --ntasks-per-node=%1").arg(g.tasksPerNode);
+    if (spec.cpusPerGpu <= 0)
+        l << QLatin1String(kCpusDerivedMarker);
+    l << QStringLiteral("#SBATCH --cpus-per-task=%1").arg(g.cpusPerTask);
     appendGpuRequest(l, profile, g);
     if (!spec.memory.trimmed().isEmpty())
         l << QStringLiteral("#SBATCH --mem=%1")
                  .arg(ShellQuote::isPlain(spec.memory.trimmed()) ? spec.memory.trimmed() : QStringLiteral("INVALID"));
+    appendCarriedOptions(l, spec);
     l << QStringLiteral("#SBATCH --output=%1").arg(outputFilePattern()) << QString();
+}
+
+// The modules: the spec's, or the profile's defaults (said so, so that an
+// import of this script reads them as the defaults, not as the spec's own).
+// `module use/purge/unload` lines from the spec precede the loads; they are
+// taken out of moduleSetup once written.
+void appendModules(QStringList &l, const JobSpec &spec, const ClusterProfile &profile, QStringList &moduleSetup)
+{
+    const JobEnvironment &env = spec.environment;
+    const bool defaults = env.modules.isEmpty() && env.container.image.isEmpty();
+    const QStringList modules = defaults ? profile.defaultModules : env.modules;
+    if (modules.isEmpty())
+        return;
+    l << QStringLiteral("# Software environment.");
+    if (!moduleSetup.join(QLatin1Char('\n')).contains(QLatin1String("module purge")))
+        l << QStringLiteral("module purge");
+    if (!moduleSetup.isEmpty())
+        l << QLatin1String(kModuleSetupMarker) << moduleSetup;
+    moduleSetup.clear();
+    QStringList words{QStringLiteral("module load")};
+    for (const auto &m : modules)
+        words << ShellQuote::quote(m);
+    l << QLatin1String(defaults ? kDefaultModulesMarker : kModulesMarker) << words.join(QLatin1Char(' '));
 }
 
 // The software environment: modules, threads, the collective library's and the spec's variables, setup lines.
@@ -282,23 +398,10 @@ void appendEnvironment(QStringList &l, const JobSpec &spec, const ClusterProfile
                        bool amd)
 {
     const JobEnvironment &env = spec.environment;
-    const QStringList modules =
-        env.modules.isEmpty() && env.container.image.isEmpty() ? profile.defaultModules : env.modules;
-    // `module use/purge/unload` lines from the spec must precede the loads.
     QStringList moduleSetup, otherSetup;
     for (const auto &line : env.setup)
         (line.trimmed().startsWith(QLatin1String("module ")) ? moduleSetup : otherSetup) << line;
-    if (!modules.isEmpty()) {
-        l << QStringLiteral("# Software environment.");
-        if (!moduleSetup.join(QLatin1Char('\n')).contains(QLatin1String("module purge")))
-            l << QStringLiteral("module purge");
-        l << moduleSetup;
-        moduleSetup.clear();
-        QStringList words{QStringLiteral("module load")};
-        for (const auto &m : modules)
-            words << ShellQuote::quote(m);
-        l << words.join(QLatin1Char(' '));
-    }
+    appendModules(l, spec, profile, moduleSetup);
     const int threads = std::max(1, g.cpusPerTask / std::max(1, g.processesPerNode / std::max(1, g.tasksPerNode)));
     l << QStringLiteral("# One OpenMP/BLAS thread pool per process, sized to its CPUs.")
       << QStringLiteral("export OMP_NUM_THREADS=%1").arg(threads);
@@ -311,10 +414,12 @@ void appendEnvironment(QStringList &l, const JobSpec &spec, const ClusterProfile
     }
     for (const auto &[k, v] : vars)
         l << QStringLiteral("export %1=%2").arg(k, ShellQuote::quote(v));
+    if (!env.variables.isEmpty())
+        l << QLatin1String(kVariablesMarker);
     for (const auto &[k, v] : env.variables)
         l << QStringLiteral("export %1=%2").arg(k, ShellQuote::quoteExpandingVariables(v));
     if (!moduleSetup.isEmpty() || !otherSetup.isEmpty()) {
-        l << QStringLiteral("# Setup lines from the job spec.");
+        l << QLatin1String(kSetupMarker);
         l << moduleSetup << otherSetup;
     }
 }

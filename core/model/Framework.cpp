@@ -20,6 +20,8 @@ QString frameworkId(Framework f)
         return QStringLiteral("dataparallel");
     case Framework::Lightning:
         return QStringLiteral("lightning");
+    case Framework::Jax:
+        return QStringLiteral("jax");
     }
     return {};
 }
@@ -41,14 +43,16 @@ QString frameworkName(Framework f)
         return QStringLiteral("PyTorch DataParallel");
     case Framework::Lightning:
         return QStringLiteral("PyTorch Lightning");
+    case Framework::Jax:
+        return QStringLiteral("JAX");
     }
     return {};
 }
 
 QList<Framework> allFrameworks()
 {
-    return {Framework::PytorchDdp,    Framework::DeepSpeed,    Framework::Horovod,  Framework::TfMirrored,
-            Framework::TfMultiWorker, Framework::DataParallel, Framework::Lightning};
+    return {Framework::PytorchDdp,    Framework::DeepSpeed,    Framework::Horovod,   Framework::TfMirrored,
+            Framework::TfMultiWorker, Framework::DataParallel, Framework::Lightning, Framework::Jax};
 }
 
 std::optional<Framework> frameworkFromId(const QString &id)
@@ -88,6 +92,7 @@ QList<Launcher> launchersFor(Framework f)
     case Framework::TfMirrored:
     case Framework::DataParallel:
     case Framework::TfMultiWorker:
+    case Framework::Jax:
         return {Launcher::Srun};
     }
     return {Launcher::Srun};

@@ -10,7 +10,9 @@
 
 namespace scalelab {
 
-enum class Framework { PytorchDdp, DeepSpeed, Horovod, TfMirrored, TfMultiWorker, DataParallel, Lightning };
+// Jax: one process per GPU started by srun; jax.distributed.initialize() reads
+// its coordinator, process count and id from Slurm's task variables.
+enum class Framework { PytorchDdp, DeepSpeed, Horovod, TfMirrored, TfMultiWorker, DataParallel, Lightning, Jax };
 
 QString frameworkId(Framework f);
 QString frameworkName(Framework f);

@@ -24,6 +24,9 @@ struct JobEnvironment {
     ContainerSpec container;
     QStringList setup;   // shell lines run before the launch
     QList<QPair<QString, QString>> variables;   // exported in order
+    // Set in each task before the program, so "$SLURM_PROCID" is that task's
+    // rank (RANK, LOCAL_RANK); the launch is wrapped in `bash -c`.
+    QList<QPair<QString, QString>> taskVariables;
     bool operator==(const JobEnvironment &) const = default;
 };
 
@@ -49,9 +52,23 @@ struct JobSpec {
     // (absolute, or relative to it; $NAME expands on the cluster). Fetch
     // also looks where the arguments point: MetricFileLocations.
     QStringList metricDirs;
+    // #SBATCH options the form has no field for, kept from an imported script
+    // and written back as they are: name without dashes -> value ("" for a
+    // flag). Only the names of carriedSlurmOptions() (qos, reservation,
+    // constraint, mail settings, ...); ScaleLab's own options never.
+    QList<QPair<QString, QString>> slurmOptions;
+    // How srun binds each task: "--cpu-bind=mask_cpu:0xfe,...", "--gpu-bind=...",
+    // "--mem-bind=..." as a script wrote them; a --cpu-bind replaces the profile's.
+    QStringList binding;
 
     Launcher effectiveLauncher() const { return launcher.value_or(defaultLauncher(framework)); }
     bool operator==(const JobSpec &) const = default;
 };
+
+// The #SBATCH options a spec may carry in slurmOptions: what a script asks
+// of Slurm beyond ScaleLab's own fields, none of which changes the geometry.
+const QStringList &carriedSlurmOptions();
+// The srun options JobSpec::binding may hold ("--cpu-bind", ...).
+const QStringList &bindingOptions();
 
 }   // namespace scalelab

@@ -190,6 +190,21 @@ void readContainer(SpecReader &r, const Json &e, JobSpec &s)
     }
 }
 
+// environment.taskVariables: NAME -> value set in each task.
+void readTaskVariables(SpecReader &r, const Json &e, JobSpec &s)
+{
+    if (auto v = e.find("taskVariables"); v != e.end() && !v->is_null()) {
+        if (!v->is_object()) {
+            r.error(QStringLiteral("environment.taskVariables"), QStringLiteral("must be an object NAME -> value"));
+            return;
+        }
+        for (auto it = v->begin(); it != v->end(); ++it)
+            s.environment.taskVariables << qMakePair(QString::fromStdString(it.key()),
+                                                     it->is_string() ? JsonSupport::str(*it)
+                                                                     : QString::fromStdString(it->dump()));
+    }
+}
+
 // environment: modules, setup lines, container and variables.
 void readEnvironment(SpecReader &r, const Json &j, JobSpec &s)
 {
@@ -202,12 +217,13 @@ void readEnvironment(SpecReader &r, const Json &j, JobSpec &s)
         return;
     }
     const Json &e = *it;
-    r.checkKeys(
-        e, QStringLiteral("environment."),
-        {QStringLiteral("modules"), QStringLiteral("container"), QStringLiteral("setup"), QStringLiteral("variables")});
+    r.checkKeys(e, QStringLiteral("environment."),
+                {QStringLiteral("modules"), QStringLiteral("container"), QStringLiteral("setup"),
+                 QStringLiteral("variables"), QStringLiteral("taskVariables")});
     s.environment.modules = r.stringList(e, "modules", QStringLiteral("environment.modules"));
     s.environment.setup = r.stringList(e, "setup", QStringLiteral("environment.setup"));
     readContainer(r, e, s);
+    readTaskVariables(r, e, s);
     if (auto v = e.find("variables"); v != e.end() && !v->is_null()) {
         if (!v->is_object()) {
             r.error(QStringLiteral("environment.variables"), QStringLiteral("must be an object NAME -> value"));
@@ -218,6 +234,45 @@ void readEnvironment(SpecReader &r, const Json &j, JobSpec &s)
             }
         }
     }
+}
+
+// slurmOptions: {name: value} of carriedSlurmOptions() only.
+void readSlurmOptions(SpecReader &r, const Json &j, JobSpec &s)
+{
+    auto it = j.find("slurmOptions");
+    if (it == j.end() || it->is_null())
+        return;
+    if (!it->is_object()) {
+        r.error(QStringLiteral("slurmOptions"),
+                QStringLiteral("must be an object {option: value}, e.g. {\"qos\": \"normal\"}"));
+        return;
+    }
+    for (auto o = it->begin(); o != it->end(); ++o) {
+        const QString name = QString::fromStdString(o.key());
+        if (!carriedSlurmOptions().contains(name)) {
+            r.error(QStringLiteral("slurmOptions.") + name,
+                    QStringLiteral("is not an option a spec carries; use one of %1 (ScaleLab writes the others)")
+                        .arg(carriedSlurmOptions().join(QStringLiteral(", "))));
+            continue;
+        }
+        if (!o->is_string() || JsonSupport::str(*o).contains(QLatin1Char('\n'))) {
+            r.error(QStringLiteral("slurmOptions.") + name, QStringLiteral("must be a string on one line"));
+            continue;
+        }
+        s.slurmOptions << qMakePair(name, JsonSupport::str(*o));
+    }
+}
+
+// binding: ["--cpu-bind=...", "--gpu-bind=..."].
+void readBinding(SpecReader &r, const Json &j, JobSpec &s)
+{
+    s.binding = r.stringList(j, "binding", QStringLiteral("binding"));
+    for (const QString &b : s.binding)
+        if (!bindingOptions().contains(b.section(QLatin1Char('='), 0, 0)) || !b.contains(QLatin1Char('='))
+            || b.contains(QLatin1Char('\n')))
+            r.error(QStringLiteral("binding"),
+                    QStringLiteral("\"%1\" is not one of %2 with a value (e.g. \"--cpu-bind=cores\")")
+                        .arg(InputLimits::quoted(b), bindingOptions().join(QStringLiteral(", "))));
 }
 
 // monitoring: how often the GPUs are sampled.
@@ -246,6 +301,24 @@ Json strings(const QStringList &list)
 
 }   // namespace
 
+const QStringList &carriedSlurmOptions()
+{
+    static const QStringList names = {
+        QStringLiteral("qos"),        QStringLiteral("reservation"), QStringLiteral("constraint"),
+        QStringLiteral("mail-type"),  QStringLiteral("mail-user"),   QStringLiteral("exclusive"),
+        QStringLiteral("signal"),     QStringLiteral("licenses"),    QStringLiteral("requeue"),
+        QStringLiteral("no-requeue"), QStringLiteral("tmp"),
+    };
+    return names;
+}
+
+const QStringList &bindingOptions()
+{
+    static const QStringList names = {QStringLiteral("--cpu-bind"), QStringLiteral("--gpu-bind"),
+                                      QStringLiteral("--mem-bind")};
+    return names;
+}
+
 JobSpecParseResult parseJobSpec(const QByteArray &json, const QString &fileName)
 {
     JobSpecParseResult result;
@@ -268,7 +341,8 @@ JobSpecParseResult parseJobSpec(const QByteArray &json, const QString &fileName)
                  QStringLiteral("nodes"), QStringLiteral("framework"), QStringLiteral("launcher"),
                  QStringLiteral("time"), QStringLiteral("account"), QStringLiteral("jobName"),
                  QStringLiteral("program"), QStringLiteral("args"), QLatin1String(SpecField::cpusPerGpu),
-                 QStringLiteral("memory"), QStringLiteral("environment"), QStringLiteral("monitoring")});
+                 QStringLiteral("memory"), QStringLiteral("environment"), QStringLiteral("monitoring"),
+                 QStringLiteral("slurmOptions"), QStringLiteral("binding")});
     JobSpec s;
     s.profile = r.string(j, "profile", QStringLiteral("profile"));
     if (s.profile.isEmpty())
@@ -294,11 +368,50 @@ JobSpecParseResult parseJobSpec(const QByteArray &json, const QString &fileName)
 
     readEnvironment(r, j, s);
     readMonitoring(r, j, s);
+    readSlurmOptions(r, j, s);
+    readBinding(r, j, s);
     result.errors = r.findings();
     if (r.errors.isEmpty())
         result.spec = s;
     return result;
 }
+
+namespace {
+
+// environment: only what is set.
+Json environmentJson(const JobEnvironment &e)
+{
+    auto str = [](const QString &q) { return q.toStdString(); };
+    Json env = Json::object();
+    if (!e.modules.isEmpty())
+        env["modules"] = strings(e.modules);
+    if (!e.container.image.isEmpty()) {
+        Json c;
+        c["image"] = str(e.container.image);
+        if (!e.container.runtime.isEmpty())
+            c["runtime"] = str(e.container.runtime);
+        if (!e.container.binds.isEmpty())
+            c["binds"] = strings(e.container.binds);
+        env["container"] = c;
+    }
+    if (!e.setup.isEmpty())
+        env["setup"] = strings(e.setup);
+    if (!e.variables.isEmpty()) {
+        Json v = Json::object();
+        for (const auto &[k, val] : e.variables)
+            v[str(k)] = str(val);
+        env["variables"] = v;
+    }
+    if (!e.taskVariables.isEmpty()) {
+        Json v = Json::object();
+        for (const auto &[k, val] : e.taskVariables)
+            v[str(k)] = str(val);
+        env["taskVariables"] = v;
+    }
+    return env;
+}
+
+}   // namespace
 
 QByteArray jobSpecToJson(const JobSpec &s, int indent)
 {
@@ -327,34 +440,20 @@ QByteArray jobSpecToJson(const JobSpec &s, int indent)
         j[SpecField::cpusPerGpu] = s.cpusPerGpu;
     if (!s.memory.isEmpty())
         j["memory"] = str(s.memory);
-    const JobEnvironment &e = s.environment;
-    if (!(e == JobEnvironment{})) {
-        Json env = Json::object();
-        if (!e.modules.isEmpty())
-            env["modules"] = strings(e.modules);
-        if (!e.container.image.isEmpty()) {
-            Json c;
-            c["image"] = str(e.container.image);
-            if (!e.container.runtime.isEmpty())
-                c["runtime"] = str(e.container.runtime);
-            if (!e.container.binds.isEmpty())
-                c["binds"] = strings(e.container.binds);
-            env["container"] = c;
-        }
-        if (!e.setup.isEmpty())
-            env["setup"] = strings(e.setup);
-        if (!e.variables.isEmpty()) {
-            Json v = Json::object();
-            for (const auto &[k, val] : e.variables)
-                v[str(k)] = str(val);
-            env["variables"] = v;
-        }
-        j["environment"] = env;
-    }
+    if (!(s.environment == JobEnvironment{}))
+        j["environment"] = environmentJson(s.environment);
     Json monitoring{{"gpuSampleSeconds", s.gpuSampleSeconds}};
     if (!s.metricDirs.isEmpty())
         monitoring["metricDirs"] = strings(s.metricDirs);
     j["monitoring"] = monitoring;
+    if (!s.slurmOptions.isEmpty()) {
+        Json o = Json::object();
+        for (const auto &[name, value] : s.slurmOptions)
+            o[str(name)] = str(value);
+        j["slurmOptions"] = o;
+    }
+    if (!s.binding.isEmpty())
+        j["binding"] = strings(s.binding);
     return QByteArray::fromStdString(j.dump(indent)) + '\n';
 }
 

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/scriptimport/ImportSummary.h"
 
+#include "core/model/LaunchGeometry.h"
+#include "core/model/SpecFields.h"
+
 #include <QRegularExpression>
 #include <QSet>
 
@@ -126,7 +129,7 @@ void noteDroppedOptions(const ScriptImport &imp, Diagnostics &out)
                                        "mem-per-gpu"};
     QList<const SbatchOption *> dropped;
     for (const SbatchOption &o : imp.options)
-        if (!kept.contains(o.name))
+        if (!kept.contains(o.name) && !carriedSlurmOptions().contains(o.name))
             dropped << &o;
     if (!dropped.isEmpty())
         out << note(QStringLiteral("import-dropped"), QString(), dropped.front()->line,
@@ -202,6 +205,11 @@ void noteChangedLaunch(const ScriptImport &imp, const LaunchCommand *l, Diagnost
         out << note(QStringLiteral("import-changed"), QStringLiteral("args"), l->line,
                     QStringLiteral("The script passes on its own arguments ($@ / $*); they are only known when "
                                    "sbatch is run. Put the arguments in the form."));
+    if (std::any_of(spec.args.begin(), spec.args.end(),
+                    [](const QString &w) { return w.contains(QLatin1String("$(")) || w.contains(QLatin1Char('`')); }))
+        out << note(QStringLiteral("import-changed"), QStringLiteral("args"), l->line,
+                    QStringLiteral("An argument computes a value with $(...) or `...`; ScaleLab passes it as written, "
+                                   "not computed. Put the value in the form."));
     if (std::any_of(words.begin(), words.end(), [](const QString &w) { return w.contains(QLatin1Char('\n')); }))
         out << note(QStringLiteral("import-changed"), QStringLiteral("args"), l->line,
                     QStringLiteral("The command spans several lines inside a quoted string; ScaleLab keeps the "
@@ -213,7 +221,7 @@ void noteRelativePaths(const ScriptImport &imp, const LaunchCommand *l, Diagnost
 {
     const JobSpec &spec = imp.spec;
     QStringList relative;
-    if (isRelativePath(spec.program) && l->containerWrapper.isEmpty())
+    if (isRelativePath(spec.program) && isRelativePath(l->program) && l->containerWrapper.isEmpty())
         relative << spec.program;
     for (const QString &a : spec.args) {
         const QString v =
@@ -230,16 +238,70 @@ void noteRelativePaths(const ScriptImport &imp, const LaunchCommand *l, Diagnost
                         .arg(relative.join(QStringLiteral(", "))));
 }
 
+// The request the composed job makes (ScaleLab's geometry for the spec)
+// against the script's own: each count that changes, with both values.
+void noteResources(const ScriptImport &imp, const ClusterProfile &profile, Diagnostics &out)
+{
+    if (!imp.launch())
+        return;
+    const ScriptRequest &r = imp.request;
+    const LaunchGeometry g = computeGeometry(imp.spec, profile);
+    const int nodes = r.effectiveNodes();
+    struct Count {
+        const char *name;
+        const char *field;
+        long long script;
+        long long composed;
+    };
+    const Count counts[] = {
+        {"nodes", "nodes", nodes, g.nodes},
+        {"gpus", "gpus", r.gpus, static_cast<long long>(g.gpusPerNode) * g.nodes},
+        {"tasks", "launcher", r.tasks, static_cast<long long>(g.tasksPerNode) * g.nodes},
+        {"cpus", SpecField::cpusPerGpu, static_cast<long long>(r.cpusPerNode()) * nodes,
+         static_cast<long long>(g.cpusPerTask) * g.tasksPerNode * g.nodes},
+    };
+    QStringList changed;
+    const char *field = nullptr;
+    for (const Count &c : counts) {
+        if (c.script == c.composed)
+            continue;
+        changed << QStringLiteral("%1 %2 -> %3").arg(QLatin1String(c.name)).arg(c.script).arg(c.composed);
+        field = field ? field : c.field;
+    }
+    field = field ? field : "nodes";
+    if (r.nodes == 0 && !r.nodesImplied)
+        changed << QStringLiteral("nodes not given (Slurm picks) -> %1").arg(g.nodes);
+    if (!changed.isEmpty())
+        out << note(QStringLiteral("import-resources"), QLatin1String(field), imp.lineOf(QLatin1String(field)),
+                    QStringLiteral("The job ScaleLab composes asks Slurm for other counts than the script (%1): "
+                                   "one task per GPU or per node as %2 starts it, and CPUs from the form. Check "
+                                   "them in the form.")
+                        .arg(changed.join(QStringLiteral(", ")), frameworkName(imp.spec.framework)));
+}
+
+// Which evidence decided the framework, and both sides when it conflicts.
+void noteFramework(const ScriptImport &imp, const LaunchCommand *l, Diagnostics &out)
+{
+    const QString name = frameworkName(imp.spec.framework);
+    out << note(QStringLiteral("import-framework"), QStringLiteral("framework"), l->line,
+                imp.frameworkUnsure.isEmpty()
+                    ? QStringLiteral("Framework %1: %2.").arg(name, imp.frameworkEvidence)
+                    : QStringLiteral("Framework unsure: %1. Imported as %2 (%3); check it in the form.")
+                          .arg(imp.frameworkUnsure, name, imp.frameworkEvidence));
+}
+
 }   // namespace
 
-Diagnostics importSummary(const ScriptImport &imp)
+Diagnostics importSummary(const ScriptImport &imp, const ClusterProfile &profile)
 {
     Diagnostics out;
+    noteResources(imp, profile, out);
     noteDroppedOptions(imp, out);
     noteLeftOutCommands(imp, out);
     const LaunchCommand *l = imp.launch();
     if (!l)
         return out;
+    noteFramework(imp, l, out);
     noteChangedLaunch(imp, l, out);
     noteRelativePaths(imp, l, out);
     return out;

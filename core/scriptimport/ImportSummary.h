@@ -29,6 +29,8 @@ std::optional<SiteGuess> recogniseSite(const ScriptImport &imp, const QList<Clus
 // paths (the job runs in ScaleLab's run directory), the script's own
 // arguments ($@), commands kept as shell lines. importSbatchScript fills
 // ScriptImport::summary with it.
-Diagnostics importSummary(const ScriptImport &imp);
+// What the composed job asks Slurm for where it differs from the script
+// (nodes, GPUs, tasks, CPUs: the profile's geometry) is said too.
+Diagnostics importSummary(const ScriptImport &imp, const ClusterProfile &profile);
 
 }   // namespace scalelab

@@ -119,6 +119,26 @@ bool takeCommand(Walker &w, const LauncherTraits &row, const QString &base, Laun
     return false;
 }
 
+// `export A=1 B=$SLURM_PROCID` inside a bash -c string: each NAME=VALUE, as
+// written (expanded by the task's own shell). False for any other command.
+bool readTaskExports(const ShellCommand &c, QList<QPair<QString, QString>> &out)
+{
+    static const QRegularExpression assignment(QStringLiteral("^([A-Za-z_][A-Za-z0-9_]*)=(.*)$"),
+                                               QRegularExpression::DotMatchesEverythingOption);
+    const QStringList words = c.texts();
+    if (words.size() < 2 || words.front() != QLatin1String("export"))
+        return false;
+    QList<QPair<QString, QString>> found;
+    for (qsizetype i = 1; i < words.size(); ++i) {
+        const auto m = assignment.match(words.at(i));
+        if (!m.hasMatch())
+            return false;
+        found << qMakePair(m.captured(1), m.captured(2));
+    }
+    out << found;
+    return true;
+}
+
 // bash -c '...': the launch is one of the commands in the string.
 bool walkShellString(const QString &code, LaunchCommand &lc, int depth)
 {
@@ -128,12 +148,16 @@ bool walkShellString(const QString &code, LaunchCommand &lc, int depth)
     sub.lastLine = lc.lastLine;
     sub.lineOffsets = {0};
     const ShellLexResult lex = lexShell(code);
+    QList<QPair<QString, QString>> exported;   // `export RANK=$SLURM_PROCID` before the program
     for (const auto &c : lex.commands) {
+        if (readTaskExports(c, exported))
+            continue;
         LaunchCommand trial = lc;
         Walker inner(c, sub);
         if (walk(inner, trial, true, depth + 1) && (trial.isPython() || trial.launcher)) {
             trial.programWordIndex = -1;   // its words are not the script line's
             trial.programLine = lc.line;
+            trial.taskVariables = exported;
             lc = trial;
             return true;
         }

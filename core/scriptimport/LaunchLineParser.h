@@ -24,6 +24,10 @@ struct LaunchCommand {
     int srunTasks = 0;   // srun -n; 0 = inherit the job's
     int srunNodes = 0;   // srun -N
     int srunTasksPerNode = 0;   // srun --ntasks-per-node
+    QStringList srunBinding;   // srun --cpu-bind=... / --gpu-bind=... / --mem-bind=..., as "--name=value"
+    // NAME=VALUE exported inside a `bash -c` wrapper before the program: set in
+    // each task, so $SLURM_PROCID there is that task's rank.
+    QList<QPair<QString, QString>> taskVariables;
 
     // The tool that starts the training processes, innermost first wins:
     // `srun torchrun ...` is Torchrun (under srun), `horovodrun -np 4 python`

@@ -82,6 +82,9 @@ void parseSrun(Walker &w, LaunchCommand &lc)
             lc.srunNodes = toCount(o.value.section(QLatin1Char('-'), 0, 0));   // a range "2-4": its minimum
         else if (isLauncherOption(o.name, row.perNodeOptions))
             lc.srunTasksPerNode = toCount(o.value);
+        else if (isLauncherOption(o.name, {QStringLiteral("--cpu-bind"), QStringLiteral("--gpu-bind"),
+                                           QStringLiteral("--mem-bind")}))
+            lc.srunBinding << QString(o.name).replace(QLatin1Char('_'), QLatin1Char('-')) + QLatin1Char('=') + o.value;
     }
 }
 

@@ -5,7 +5,8 @@
 
 // Frameworks that srun starts directly, one process per GPU: Lightning
 // (its SLURM environment takes the task count as its process count),
-// Horovod and DeepSpeed without their own launcher. One task per node for
+// Horovod and DeepSpeed without their own launcher, JAX (its
+// jax.distributed.initialize() takes one process per Slurm task). One task per node for
 // several GPUs per node looks like a multi-worker layout but is not one.
 
 namespace scalelab {
@@ -17,7 +18,7 @@ void lintTasksPerGpu(ScriptImport &imp)
     if (!l || !l->underSrun || l->launcher.has_value() || r.gpusPerNode <= 1)
         return;
     const Framework f = imp.spec.framework;
-    if (f != Framework::Lightning && f != Framework::Horovod && f != Framework::DeepSpeed)
+    if (f != Framework::Lightning && f != Framework::Horovod && f != Framework::DeepSpeed && f != Framework::Jax)
         return;
     const Started s = countStarted(*l, r);
     const int perNode = s.instances / std::max(1, s.instanceNodes);

@@ -4,6 +4,7 @@
 // commands after the header is in ScriptImporterCommands.cpp.
 #include "core/scriptimport/ScriptImporter.h"
 
+#include "core/compose/SbatchRenderer.h"
 #include "core/model/SpecFields.h"
 #include "core/scriptimport/ImportSummary.h"
 #include "core/scriptimport/ScriptImporterInternal.h"
@@ -30,12 +31,36 @@ ScriptImport Importer::run()
     m_imp.spec.profile = m_profile.id;
     attachFields();
     readScriptOptions(m_imp);
+    keepSlurmOptions();
     seedSlurmVariables();
+    findComposedLines();
     readCommands(parsed);
     choosePrimary();
     lintScriptImport(m_imp, m_profile);
-    m_imp.summary = importSummary(m_imp);
+    m_imp.summary = importSummary(m_imp, m_profile);
     return m_imp;
+}
+
+// The options a spec carries as they are, in carriedSlurmOptions() order:
+// --mail-type lines OR together (as Slurm combines them), others last wins.
+void Importer::keepSlurmOptions()
+{
+    for (const QString &name : carriedSlurmOptions()) {
+        QStringList values;
+        bool given = false;
+        for (const SbatchOption &o : m_imp.options) {
+            if (o.name != name)
+                continue;
+            given = true;
+            if (name != QLatin1String("mail-type"))
+                values.clear();
+            for (const QString &v : o.value.split(QLatin1Char(','), Qt::SkipEmptyParts))
+                if (!values.contains(v))
+                    values << v;
+        }
+        if (given)
+            m_imp.spec.slurmOptions << qMakePair(name, values.join(QLatin1Char(',')));
+    }
 }
 
 // Parser findings on an option line are about that option's spec field.
@@ -95,43 +120,118 @@ void Importer::choosePrimary()
                                    "ScaleLab job runs one program per job.")
                         .arg(l->line)));
     spec.program = l->program;
+    // A spec's relative program is looked up under $HOME (SbatchRenderer):
+    // "$HOME/train.py" is "train.py" there, and reads back as itself.
+    for (const char *home : {"$HOME/", "${HOME}/", "~/"})
+        if (spec.program.startsWith(QLatin1String(home)) && spec.program.size() > qsizetype(qstrlen(home)))
+            spec.program = spec.program.mid(qstrlen(home));
     spec.args = l->args;
+    if (m_context.readProgram && !l->program.isEmpty() && l->program != QLatin1String("-m"))
+        m_programSource = m_context.readProgram(l->program);
     if (!l->container.image.isEmpty())
         spec.environment.container = l->container;
+    spec.environment.taskVariables = l->taskVariables;
+    // The profile's own --cpu-bind is what ScaleLab writes anyway: not the script's choice.
+    for (const QString &b : l->srunBinding)
+        if (b != QStringLiteral("--cpu-bind=") + m_profile.cpuBind)
+            spec.binding << b;
+    // `module` lines first, as the renderer writes them before the loads:
+    // their order among the other setup lines never mattered to the modules.
+    QStringList moduleSetup;
     for (const auto &c : m_setup) {
         if (c.line < l->line) {
-            spec.environment.setup << c.text;
+            (c.text.trimmed().startsWith(QLatin1String("module ")) ? moduleSetup : spec.environment.setup) << c.text;
             m_imp.setupLines << c.line;
         }
     }
+    spec.environment.setup = moduleSetup + spec.environment.setup;
     deriveFramework(*l);
+    if (m_composed)
+        readComposedDefaults();
+}
+
+// What a script ScaleLab composed wrote for fields the spec left empty:
+// the derived node and CPU counts (marked) and the default job name are the spec's 0 and "".
+void Importer::readComposedDefaults()
+{
+    auto &spec = m_imp.spec;
+    const auto marked = [this](const char *marker) {
+        return m_text.contains(QLatin1Char('\n') + QLatin1String(marker) + QLatin1Char('\n'));
+    };
+    if (marked(kNodesDerivedMarker))
+        spec.nodes = 0;
+    if (marked(kCpusDerivedMarker))
+        spec.cpusPerGpu = 0;
+    if (spec.jobName == QStringLiteral("%1-%2gpu").arg(frameworkId(spec.framework)).arg(spec.gpus))
+        spec.jobName.clear();
+}
+
+namespace {
+
+// Evidence of a family (TensorFlow or PyTorch) that the launcher's own framework cannot be.
+bool familyFitsLauncher(const FrameworkEvidence &e, Framework launcherFramework)
+{
+    const bool tfLauncher = launcherFramework == Framework::TfMirrored || launcherFramework == Framework::TfMultiWorker;
+    const bool torchLauncher = launcherFramework == Framework::PytorchDdp || launcherFramework == Framework::DeepSpeed
+                               || launcherFramework == Framework::Lightning
+                               || launcherFramework == Framework::DataParallel;
+    return e.tensorflow ? !torchLauncher : !tfLauncher;
+}
+
+}   // namespace
+
+// A launcher names its framework, unless the evidence names another it starts.
+void Importer::launcherFramework(const LaunchCommand &l, const FrameworkEvidence &e, QString *why)
+{
+    auto &spec = m_imp.spec;
+    const LauncherTraits &row = launcherTraits(*l.launcher);
+    spec.launcher = row.composedAs;
+    spec.framework = row.framework;
+    const bool fits = e.found && e.exact
+                      && (launchersFor(e.framework).contains(row.composedAs)
+                          || (e.framework == Framework::DeepSpeed && row.argsNameDeepSpeed));
+    if (fits) {
+        spec.framework = e.framework;
+        *why = QStringLiteral("%1 names %2, started by %3").arg(e.said, e.familyName, l.launcherWord);
+    } else {
+        *why = QStringLiteral("%1 starts the processes").arg(l.launcherWord);
+        if (!row.frameworkGuess.isEmpty()) {
+            *why = row.frameworkGuess;
+            m_imp.frameworkGuessed = true;
+        }
+    }
+    if (e.found && !fits && (e.exact || !familyFitsLauncher(e, row.framework)))
+        m_imp.frameworkUnsure = QStringLiteral("%1 starts %2, but %3 suggests %4")
+                                    .arg(l.launcherWord, frameworkName(row.framework), e.said, e.familyName);
+    else if (e.found && !e.conflict.isEmpty())
+        m_imp.frameworkUnsure = QStringLiteral("%1 suggests %2, but %3").arg(e.said, e.familyName, e.conflict);
 }
 
 void Importer::deriveFramework(const LaunchCommand &l)
 {
     auto &spec = m_imp.spec;
-    const QString all = (QStringList{l.program} + l.args).join(QLatin1Char(' '));
-    const bool mentionsDeepSpeed = all.contains(QLatin1String("--deepspeed"));
+    const FrameworkEvidence e = weighEvidence(l);
     QString why;
     if (l.launcher) {
-        // The launcher names the framework, unless the arguments name another.
-        const LauncherTraits &row = launcherTraits(*l.launcher);
-        spec.launcher = row.composedAs;
-        spec.framework = row.argsNameDeepSpeed && mentionsDeepSpeed ? Framework::DeepSpeed : row.framework;
-        const bool named = mentionsDeepSpeed || all.contains(frameworkId(row.framework), Qt::CaseInsensitive);
-        if (!row.frameworkGuess.isEmpty() && !named)
-            why = row.frameworkGuess;
+        launcherFramework(l, e, &why);
     } else {
         spec.launcher = Launcher::Srun;
-        spec.framework = srunFramework(l, &why);
-    }
-    if (!why.isEmpty()) {
+        spec.framework = srunFramework(l, e, &why);
         m_imp.frameworkGuessed = true;
+        if (!e.conflict.isEmpty())
+            m_imp.frameworkUnsure = QStringLiteral("%1 suggests %2, but %3").arg(e.said, e.familyName, e.conflict);
+    }
+    m_imp.frameworkEvidence = why;
+    if (!m_imp.frameworkUnsure.isEmpty())
+        add(finding(Severity::Info, QStringLiteral("framework-unsure"), QStringLiteral("framework"), l.line,
+                    QStringLiteral("The framework is unsure: %1. Imported as %2; change it in the form if the "
+                                   "program uses the other.")
+                        .arg(m_imp.frameworkUnsure, frameworkName(spec.framework))));
+    if (m_imp.frameworkGuessed)
         add(finding(Severity::Info, QStringLiteral("framework-guessed"), QStringLiteral("framework"), l.line,
                     QStringLiteral("No launcher names the framework; guessed %1 because %2. Change it if the "
                                    "program does something else.")
                         .arg(frameworkName(spec.framework), why)));
-    }
 }
 
 }   // namespace scriptimport
@@ -201,9 +301,9 @@ QString specFieldOfOption(const QString &option)
 
 using scriptimport::Importer;
 
-ScriptImport importSbatchScript(const QString &text, const ClusterProfile &profile)
+ScriptImport importSbatchScript(const QString &text, const ClusterProfile &profile, const ImportContext &context)
 {
-    return Importer(text, profile).run();
+    return Importer(text, profile, context).run();
 }
 
 }   // namespace scalelab

@@ -9,6 +9,9 @@
 
 #include <QString>
 
+#include <functional>
+#include <optional>
+
 namespace scalelab {
 
 // What the #SBATCH options ask Slurm for, resolved to numbers the way Slurm
@@ -43,10 +46,12 @@ struct ScriptImport {
     QList<ScriptLine> lines;   // the shell commands after the header, as the parser joined them
     Diagnostics summary;   // infos: what the import changed, dropped or could not carry over
     QList<LaunchCommand> launches;   // every command that starts a program
-    QList<int> setupLines;   // the physical line of each spec.environment.setup entry, ascending
+    QList<int> setupLines;   // the physical lines of the spec.environment.setup entries, ascending
     int primaryLaunch = -1;   // index into launches the spec was built from
     ScriptRequest request;
     bool frameworkGuessed = false;   // no launcher named the framework
+    QString frameworkEvidence;   // what decided the framework ("the program imports jax")
+    QString frameworkUnsure;   // not empty: evidence that conflicts, both sides named
 
     const LaunchCommand *launch() const
     {
@@ -56,10 +61,16 @@ struct ScriptImport {
     int lineOf(const QString &field) const;   // the script line that set a spec field, 0 = none
 };
 
+// What an import may read beside the script: the program's own text when it
+// is a local file (its imports name the framework). Empty: nothing.
+struct ImportContext {
+    std::function<std::optional<QString>(const QString &program)> readProgram;
+};
+
 // Reads an sbatch script: never throws, never fails; anything it cannot
 // understand is a finding. The profile gives the partitions to check against
 // (validateJob) and site rules (e.g. --cpus-per-gpu on LUMI).
-ScriptImport importSbatchScript(const QString &text, const ClusterProfile &profile);
+ScriptImport importSbatchScript(const QString &text, const ClusterProfile &profile, const ImportContext &context = {});
 
 // The findings about how the script launches its processes and how its
 // request fits the profile; called by importSbatchScript.

@@ -5,6 +5,7 @@
 #include "core/scriptimport/ScriptImporter.h"
 
 #include "core/base/ShellWords.h"
+#include "core/compose/SbatchRenderer.h"
 #include "core/scriptimport/ScriptImporterInternal.h"
 
 #include <QRegularExpression>
@@ -151,12 +152,56 @@ void Importer::readCommands(const ParsedSbatchScript &parsed)
                 ++depth;
             else if (first == QLatin1String("fi") || first == QLatin1String("done") || first == QLatin1String("esac"))
                 depth = std::max(0, depth - 1);
+            if (m_composed && !m_specLines.contains(at.line)) {
+                rememberValues(rc, ec);   // ScaleLab's own line: only its launch and values are read
+                if (depth == 0)   // the GPU sampler's srun is inside an if
+                    readLaunch(rc, ec, sl, expanded, source);
+                continue;
+            }
             if (readDeclaration(rc, ec, at, depth) || readAssignments(rc, ec, at, depth) || readModule(rc, at, depth)
                 || readLaunch(rc, ec, sl, expanded, source))
                 continue;
             if (depth == 0 && !ignoredCommands().contains(first) && rc.terminator != QLatin1String("&"))
                 m_setup << at;
         }
+    }
+}
+
+// The lines of a script ScaleLab composed that came from the spec: those
+// after each of the renderer's markers up to the next comment or blank line.
+void Importer::findComposedLines()
+{
+    const QStringList lines = m_text.split(QLatin1Char('\n'));
+    m_composed = lines.size() > 1 && lines.at(1).startsWith(QLatin1String(kComposedHeader));
+    if (!m_composed)
+        return;
+    static const QSet<QString> markers = {QLatin1String(kModuleSetupMarker), QLatin1String(kModulesMarker),
+                                          QLatin1String(kVariablesMarker), QLatin1String(kSetupMarker)};
+    bool inSpec = false;
+    for (int i = 0; i < lines.size(); ++i) {
+        const QString &line = lines.at(i);
+        if (markers.contains(line) || line == QLatin1String(kDefaultModulesMarker)) {
+            inSpec = line != QLatin1String(kDefaultModulesMarker);
+            continue;
+        }
+        if (line.isEmpty() || line.startsWith(QLatin1String("# ")))
+            inSpec = false;
+        else if (inSpec)
+            m_specLines.insert(i + 1);
+    }
+}
+
+// NAME=value of a command, plain or after export, as known values for later lines.
+void Importer::rememberValues(const ShellCommand &rc, const ShellCommand &ec)
+{
+    for (int i = 0; i < rc.words.size(); ++i) {
+        const QString &w = rc.words[i].text;
+        if (i == 0 && w == QLatin1String("export"))
+            continue;
+        if (!isAssignment(w))
+            return;
+        const int eq = int(w.indexOf(QLatin1Char('=')));
+        m_vars.insert(w.left(eq), ec.words[i].text.mid(eq + 1));
     }
 }
 

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The framework of a program started without a launcher of its own (srun
-// python ..., python ...): from what the script shows of it, the program's
-// name, its arguments and the modules it loads, before the process layout.
-// Conflicting evidence is named, never silently resolved.
+// The framework of the job, from the evidence the script gives: the
+// arguments (--deepspeed, --deepspeed_config), the modules the program
+// imports when it is a local file, the program's name, the modules the
+// script loads, the names of the variables it exports, and the launcher.
+// Evidence that conflicts is named on both sides ("unsure"), never
+// silently resolved.
+#include "core/compose/SbatchRenderer.h"
 #include "core/scriptimport/ScriptImporterInternal.h"
 
 #include <QRegularExpression>
@@ -13,67 +16,211 @@ namespace scalelab::scriptimport {
 
 namespace {
 
-// A framework the script names, with the words that named it.
-struct Named {
-    std::optional<Framework> framework;   // DeepSpeed, Horovod, Lightning: exact
-    QString torch;   // evidence of PyTorch ("module pytorch"), "" = none
-    QString tensorflow;   // evidence of TensorFlow ("train_keras.py"), "" = none
-    QString why;
+// What a clue names: an exact framework, or a family whose member the
+// process layout decides (TensorFlow: mirrored or multi-worker; PyTorch:
+// DataParallel or DDP).
+enum class Family { DeepSpeed, Lightning, Horovod, Jax, TensorFlow, PyTorch };
+
+struct Clue {
+    Family family;
+    QString said;   // "the program imports jax", for the summary
 };
 
-Named namedFramework(const LaunchCommand &l, const QStringList &modules)
+bool exact(Family f)
 {
-    Named n;
-    const QString program = l.program.section(QLatin1Char('/'), -1);
-    const QString args = l.args.join(QLatin1Char(' '));
-    static const QRegularExpression tf(QStringLiteral("tensorflow|keras|(^|[^a-z0-9])tf2?([^a-z0-9]|$)"),
-                                       QRegularExpression::CaseInsensitiveOption);
-    static const QRegularExpression torch(QStringLiteral("torch"), QRegularExpression::CaseInsensitiveOption);
-    static const QRegularExpression hvd(QStringLiteral("horovod|(^|[^a-z])hvd([^a-z]|$)"),
-                                        QRegularExpression::CaseInsensitiveOption);
-    const auto exact = [&](Framework f, const QString &evidence) {
-        if (!n.framework) {
-            n.framework = f;
-            n.why = evidence;
-        }
-    };
-    if (args.contains(QLatin1String("--deepspeed")))
-        exact(Framework::DeepSpeed, QStringLiteral("the arguments pass --deepspeed"));
-    if (program.contains(QLatin1String("lightning"), Qt::CaseInsensitive))
-        exact(Framework::Lightning, QStringLiteral("the program %1 names Lightning").arg(program));
-    if (hvd.match(program).hasMatch() || args.contains(QLatin1String("horovod"), Qt::CaseInsensitive))
-        exact(Framework::Horovod, QStringLiteral("the program or its arguments name Horovod"));
-    for (const QString &m : modules) {
-        if (m.contains(QLatin1String("deepspeed"), Qt::CaseInsensitive))
-            exact(Framework::DeepSpeed, QStringLiteral("module %1 is loaded").arg(m));
-        else if (m.contains(QLatin1String("lightning"), Qt::CaseInsensitive))
-            exact(Framework::Lightning, QStringLiteral("module %1 is loaded").arg(m));
-        else if (hvd.match(m).hasMatch())
-            exact(Framework::Horovod, QStringLiteral("module %1 is loaded").arg(m));
-        else if (tf.match(m).hasMatch() && n.tensorflow.isEmpty())
-            n.tensorflow = QStringLiteral("module %1").arg(m);
-        else if (torch.match(m).hasMatch() && n.torch.isEmpty())
-            n.torch = QStringLiteral("module %1").arg(m);
+    return f != Family::TensorFlow && f != Family::PyTorch;
+}
+
+Framework frameworkOf(Family f)
+{
+    switch (f) {
+    case Family::DeepSpeed:
+        return Framework::DeepSpeed;
+    case Family::Lightning:
+        return Framework::Lightning;
+    case Family::Horovod:
+        return Framework::Horovod;
+    case Family::Jax:
+        return Framework::Jax;
+    case Family::TensorFlow:
+        return Framework::TfMirrored;
+    case Family::PyTorch:
+        break;
     }
-    if (n.tensorflow.isEmpty() && tf.match(program).hasMatch())
-        n.tensorflow = QStringLiteral("the program %1").arg(program);
-    if (n.torch.isEmpty() && torch.match(program).hasMatch())
-        n.torch = QStringLiteral("the program %1").arg(program);
-    return n;
+    return Framework::PytorchDdp;
+}
+
+QString familyName(Family f)
+{
+    switch (f) {
+    case Family::TensorFlow:
+        return QStringLiteral("TensorFlow");
+    case Family::PyTorch:
+        return QStringLiteral("PyTorch");
+    default:
+        return frameworkName(frameworkOf(f));
+    }
+}
+
+// Two clues can describe one job: DeepSpeed, Lightning and Horovod run on
+// PyTorch, Horovod on TensorFlow too.
+bool compatible(Family a, Family b)
+{
+    if (a == b)
+        return true;
+    const auto onTorch = [](Family f) {
+        return f == Family::DeepSpeed || f == Family::Lightning || f == Family::Horovod;
+    };
+    if ((a == Family::PyTorch && onTorch(b)) || (b == Family::PyTorch && onTorch(a)))
+        return true;
+    return (a == Family::TensorFlow && b == Family::Horovod) || (b == Family::TensorFlow && a == Family::Horovod);
+}
+
+// table: words in a program, module or imported package name and the family they name (first match wins)
+const QList<QPair<QRegularExpression, Family>> &nameTable()
+{
+    static const auto ci = QRegularExpression::CaseInsensitiveOption;
+    static const QList<QPair<QRegularExpression, Family>> table = {
+        {QRegularExpression(QStringLiteral("deepspeed"), ci), Family::DeepSpeed},
+        {QRegularExpression(QStringLiteral("lightning"), ci), Family::Lightning},
+        {QRegularExpression(QStringLiteral("horovod|(^|[^a-z])hvd([^a-z]|$)"), ci), Family::Horovod},
+        {QRegularExpression(QStringLiteral("(^|[^a-z])(jax|jaxlib|flax|optax)([^a-z]|$)"), ci), Family::Jax},
+        {QRegularExpression(QStringLiteral("tensorflow|keras|(^|[^a-z0-9])tf2?([^a-z0-9]|$)"), ci), Family::TensorFlow},
+        {QRegularExpression(QStringLiteral("torch"), ci), Family::PyTorch},
+    };
+    return table;
+}
+
+std::optional<Family> familyOfName(const QString &name)
+{
+    for (const auto &[re, family] : nameTable())
+        if (re.match(name).hasMatch())
+            return family;
+    return std::nullopt;
+}
+
+// table: prefixes of environment variable names a framework reads
+std::optional<Family> familyOfVariable(const QString &name)
+{
+    static const QList<QPair<QString, Family>> prefixes = {
+        {QStringLiteral("HOROVOD_"), Family::Horovod},
+        {QStringLiteral("DEEPSPEED_"), Family::DeepSpeed},
+        {QStringLiteral("JAX_"), Family::Jax},
+        {QStringLiteral("XLA_PYTHON_"), Family::Jax},
+        {QStringLiteral("PL_"), Family::Lightning},
+        {QStringLiteral("TF_"), Family::TensorFlow},
+        {QStringLiteral("PYTORCH_"), Family::PyTorch},
+        {QStringLiteral("TORCH_"), Family::PyTorch},
+        {QStringLiteral("TORCHELASTIC_"), Family::PyTorch},
+    };
+    for (const auto &[prefix, family] : prefixes)
+        if (name.startsWith(prefix))
+            return family;
+    return std::nullopt;
+}
+
+// The top-level packages a Python file imports, in order, each once.
+QStringList importedPackages(const QString &source)
+{
+    static const QRegularExpression imp(QStringLiteral("^[ \\t]*(?:import|from)[ \\t]+([A-Za-z_][A-Za-z0-9_]*)"),
+                                        QRegularExpression::MultilineOption);
+    QStringList out;
+    for (auto it = imp.globalMatch(source); it.hasNext();)
+        if (const QString p = it.next().captured(1); !out.contains(p))
+            out << p;
+    return out;
+}
+
+// Every clue (a noun phrase that "names" a framework in a sentence),
+// strongest source first: arguments, the program's imports,
+// its name, the modules loaded, the variables exported.
+QList<Clue> gatherClues(const LaunchCommand &l, const JobSpec &spec, const std::optional<QString> &programSource)
+{
+    QList<Clue> clues;
+    for (const QString &a : l.args) {
+        const QString name = a.section(QLatin1Char('='), 0, 0);
+        if (name == QLatin1String("--deepspeed") || name == QLatin1String("--deepspeed_config")
+            || name == QLatin1String("--deepspeed-config"))
+            clues << Clue{Family::DeepSpeed, QStringLiteral("the argument %1").arg(name)};
+        else if (a.contains(QLatin1String("horovod"), Qt::CaseInsensitive))
+            clues << Clue{Family::Horovod, QStringLiteral("the arguments name Horovod")};
+    }
+    if (programSource)
+        for (const QString &p : importedPackages(*programSource))
+            if (const auto f = familyOfName(p))
+                clues << Clue{*f, QStringLiteral("the program's import of %1").arg(p)};
+    const QString program = l.program.section(QLatin1Char('/'), -1);
+    if (program != QLatin1String("-m"))
+        if (const auto f = familyOfName(program))
+            clues << Clue{*f, QStringLiteral("the program's name %1").arg(program)};
+    for (const QString &m : spec.environment.modules)
+        if (const auto f = familyOfName(m))
+            clues << Clue{*f, QStringLiteral("module %1").arg(m)};
+    for (const auto &[name, value] : spec.environment.variables)
+        if (const auto f = familyOfVariable(name))
+            clues << Clue{*f, QStringLiteral("the variable %1").arg(name)};
+    return clues;
+}
+
+// The framework a script composed by ScaleLab names in its header
+// ("# Composed by ScaleLab ...", then "# JAX on 8 GPU(s): ...").
+std::optional<Framework> composedFramework(const QString &text)
+{
+    const QStringList head = text.left(4096).split(QLatin1Char('\n')).mid(0, 4);
+    for (qsizetype i = 0; i + 1 < head.size(); ++i) {
+        if (!head.at(i).startsWith(QLatin1String(kComposedHeader)))
+            continue;
+        for (Framework f : allFrameworks())
+            if (head.at(i + 1).startsWith(QStringLiteral("# %1 on ").arg(frameworkName(f))))
+                return f;
+    }
+    return std::nullopt;
 }
 
 }   // namespace
 
-Framework Importer::srunFramework(const LaunchCommand &l, QString *why) const
+// The strongest clue decides: an exact framework before a family, the
+// stronger source first; a clue that cannot describe the same job makes
+// the choice unsure, with both named.
+FrameworkEvidence Importer::weighEvidence(const LaunchCommand &l) const
+{
+    FrameworkEvidence e;
+    if (const auto composed = composedFramework(m_text)) {
+        e.found = e.exact = true;
+        e.framework = *composed;
+        e.familyName = frameworkName(*composed);
+        e.said = QStringLiteral("the header ScaleLab wrote");
+        return e;
+    }
+    const QList<Clue> clues = gatherClues(l, m_imp.spec, m_programSource);
+    const auto decider = std::find_if(clues.begin(), clues.end(), [](const Clue &c) { return exact(c.family); });
+    const Clue *d = decider != clues.end() ? &*decider : (clues.isEmpty() ? nullptr : &clues.front());
+    if (!d)
+        return e;
+    e.found = true;
+    e.exact = exact(d->family);
+    e.framework = frameworkOf(d->family);
+    e.familyName = familyName(d->family);
+    e.tensorflow = d->family == Family::TensorFlow;
+    e.said = d->said;
+    for (const Clue &c : clues) {
+        if (!compatible(c.family, d->family)) {
+            e.conflict = QStringLiteral("%1 suggests %2").arg(c.said, familyName(c.family));
+            break;
+        }
+    }
+    return e;
+}
+
+Framework Importer::srunFramework(const LaunchCommand &l, const FrameworkEvidence &e, QString *why) const
 {
     const auto &r = m_imp.request;
     const QString all = (QStringList{l.program} + l.args).join(QLatin1Char(' '));
     const int perNode = l.underSrun ? std::max(1, l.srunTasksPerNode > 0 ? l.srunTasksPerNode : r.tasksPerNode) : 1;
     const bool acrossNodes = perNode > 1 || (l.underSrun && r.effectiveNodes() > 1);
-    const Named named = namedFramework(l, m_imp.spec.environment.modules);
-    if (named.framework) {
-        *why = named.why;
-        return *named.framework;
+    if (e.found && e.exact) {
+        *why = QStringLiteral("%1 names %2").arg(e.said, e.familyName);
+        return e.framework;
     }
     if (all.contains(QLatin1String("multi_worker"), Qt::CaseInsensitive)
         || all.contains(QLatin1String("multiworker"), Qt::CaseInsensitive)) {
@@ -87,30 +234,22 @@ Framework Importer::srunFramework(const LaunchCommand &l, QString *why) const
     const QString layout = perNode > 1   ? QStringLiteral("srun starts %1 processes per node").arg(perNode)
                            : acrossNodes ? QStringLiteral("one process per node")
                                          : QStringLiteral("a single process");
-    if (!named.tensorflow.isEmpty() && !named.torch.isEmpty()) {
-        *why = QStringLiteral("it is unsure: %1 suggests TensorFlow and %2 PyTorch; %3 decided")
-                   .arg(named.tensorflow, named.torch, layout);
-    } else if (!named.tensorflow.isEmpty()) {
-        *why = QStringLiteral("%1 names TensorFlow and %2 runs").arg(named.tensorflow, layout);
-        return acrossNodes ? Framework::TfMultiWorker : Framework::TfMirrored;
-    } else if (!named.torch.isEmpty()) {
-        *why = QStringLiteral("%1 names PyTorch and %2 runs").arg(named.torch, layout);
+    if (e.found && e.conflict.isEmpty()) {
+        *why = QStringLiteral("%1 names %2 and %3 runs").arg(e.said, e.familyName, layout);
+        if (e.tensorflow)
+            return acrossNodes ? Framework::TfMultiWorker : Framework::TfMirrored;
         return acrossNodes ? Framework::PytorchDdp : Framework::DataParallel;
     }
     if (perNode > 1) {
-        *why += QStringLiteral("%1srun starts %2 processes per node, one per GPU, as DDP does")
-                    .arg(why->isEmpty() ? QString() : QStringLiteral("; "))
-                    .arg(perNode);
+        *why = QStringLiteral("srun starts %1 processes per node, one per GPU, as DDP does").arg(perNode);
         return Framework::PytorchDdp;
     }
     if (l.underSrun && r.effectiveNodes() > 1) {
-        *why += QStringLiteral("%1one process per node drives all of that node's GPUs")
-                    .arg(why->isEmpty() ? QString() : QStringLiteral("; "));
+        *why = QStringLiteral("one process per node drives all of that node's GPUs");
         return Framework::TfMultiWorker;
     }
-    *why += (why->isEmpty() ? QString() : QStringLiteral("; "))
-            + (r.gpus > 1 ? QStringLiteral("a single process drives all %1 GPUs").arg(r.gpus)
-                          : QStringLiteral("a single process on one GPU"));
+    *why = r.gpus > 1 ? QStringLiteral("a single process drives all %1 GPUs").arg(r.gpus)
+                      : QStringLiteral("a single process on one GPU");
     return Framework::DataParallel;
 }
 

@@ -19,11 +19,23 @@
 
 namespace scalelab::scriptimport {
 
+// What the script's evidence says of its framework (ScriptImporterFramework.cpp).
+struct FrameworkEvidence {
+    bool found = false;
+    bool exact = false;   // names one framework (DeepSpeed, Lightning, Horovod, JAX), not a family
+    bool tensorflow = false;   // the family named is TensorFlow (else PyTorch) when not exact
+    Framework framework = Framework::PytorchDdp;
+    QString familyName;   // "JAX", "TensorFlow"
+    QString said;   // the deciding clue: "the program imports jax"
+    QString conflict;   // a clue that cannot be the same job: "module pytorch/2.4 suggests PyTorch"
+};
+
 class Importer {
 public:
-    Importer(const QString &text, const ClusterProfile &profile)
+    Importer(const QString &text, const ClusterProfile &profile, const ImportContext &context)
         : m_text(text)
         , m_profile(profile)
+        , m_context(context)
     {}
 
     ScriptImport run();
@@ -31,6 +43,7 @@ public:
 private:
     void add(Diagnostic d) { m_imp.diagnostics << std::move(d); }
     void attachFields();
+    void keepSlurmOptions();
     const SbatchOption *opt(const char *name) const { return m_imp.option(QString::fromLatin1(name)); }
     void seedSlurmVariables();
 
@@ -40,6 +53,10 @@ private:
     };
 
     void readCommands(const ParsedSbatchScript &parsed);
+    // A script ScaleLab composed: the lines that came from the spec (the rest is ScaleLab's own).
+    void findComposedLines();
+    void rememberValues(const ShellCommand &rc, const ShellCommand &ec);
+    void readComposedDefaults();
     // One command of a line, by kind; each returns whether the command was of its kind.
     bool readDeclaration(const ShellCommand &rc, const ShellCommand &ec, const Candidate &at, int depth);
     bool readAssignments(const ShellCommand &rc, const ShellCommand &ec, const Candidate &at, int depth);
@@ -49,14 +66,20 @@ private:
     static int launchScore(const LaunchCommand &l);
     void choosePrimary();
     void deriveFramework(const LaunchCommand &l);
+    void launcherFramework(const LaunchCommand &l, const FrameworkEvidence &e, QString *why);
+    // Every clue the script and its program give, weighed (ScriptImporterFramework.cpp).
+    FrameworkEvidence weighEvidence(const LaunchCommand &l) const;
     // The framework of a program srun (or the batch step) starts directly,
-    // from the evidence the script gives (ScriptImporterFramework.cpp); *why
-    // says which evidence decided, and names both sides when it conflicts.
-    Framework srunFramework(const LaunchCommand &l, QString *why) const;
+    // from the evidence and the process layout; *why says what decided.
+    Framework srunFramework(const LaunchCommand &l, const FrameworkEvidence &e, QString *why) const;
     bool needsShell(const QString &value) const;
 
     const QString &m_text;
     const ClusterProfile &m_profile;
+    const ImportContext &m_context;
+    std::optional<QString> m_programSource;   // the program's text, when it is a local file
+    bool m_composed = false;
+    QSet<int> m_specLines;   // in a composed script: the lines from the spec
     QSet<QString> m_shellVars;   // set by setup lines, not by exported variables
     ScriptImport m_imp;
     QHash<QString, QString> m_vars;

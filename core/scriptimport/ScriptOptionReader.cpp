@@ -116,7 +116,7 @@ public:
         auto &r = m_imp.request;
         reportRepeats();
         for (const auto &o : m_imp.options) {
-            if (notImportedOptions().contains(o.name))
+            if (notImportedOptions().contains(o.name) && !carriedSlurmOptions().contains(o.name))
                 add(finding(Severity::Info, QStringLiteral("option-not-imported"), QString(), o.line,
                             QStringLiteral("%1 is not part of a ScaleLab job; %2")
                                 .arg(o.written, o.name == QLatin1String("output") || o.name == QLatin1String("error")

@@ -32,6 +32,9 @@ private Q_SLOTS:
     void unusableInputExitsTwo_data();
     void unusableInputExitsTwo();
     void lintFindsMistakes();
+    void lintReadsByteOrderMarkFromFile();
+    void importWritesSpecAndSummary();
+    void importUnusableInputExitsTwo();
     void oneExecutableLinkedNormally();
     void aLoneCopyRunsEveryCommand();
 };
@@ -158,6 +161,99 @@ void TestCli::lintFindsMistakes()
     QCOMPARE(r.exitCode, 2);
     r = runCli({QStringLiteral("lint"), script, QStringLiteral("--profile"), QStringLiteral("nosuch")});
     QCOMPARE(r.exitCode, 2);
+}
+
+// The kernel reads the bytes: a BOM before #! makes the job fail, so the
+// first-line rule fires on a file that starts with one.
+void TestCli::lintReadsByteOrderMarkFromFile()
+{
+    QTemporaryDir dir;
+    const QString script = writeFile(dir, QStringLiteral("bom.sh"),
+                                     "\xEF\xBB\xBF#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --gres=gpu:v100:1\n"
+                                     "#SBATCH --time=00:10:00\npython3 train.py\n");
+    const auto r = runCli({QStringLiteral("lint"), script, QStringLiteral("--profile"), QStringLiteral("testbed"),
+                           QStringLiteral("--json")});
+    QCOMPARE(r.exitCode, 1);
+    bool bom = false;
+    for (const auto &d :
+         QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("diagnostics")).toArray())
+        bom = bom
+              || (d.toObject().value(QStringLiteral("rule")).toString() == QLatin1String("byte-order-mark")
+                  && d.toObject().value(QStringLiteral("line")).toInt() == 1);
+    QVERIFY2(bom, qPrintable(r.out));
+}
+
+// `scalelab import`: the spec to -o, the framework's evidence, what the
+// script asks Slurm beyond ScaleLab's fields kept, the summary printed.
+void TestCli::importWritesSpecAndSummary()
+{
+    QTemporaryDir dir;
+    writeFile(dir, QStringLiteral("train.py"), "import jax\nimport flax\n");
+    const QString script = writeFile(
+        dir, QStringLiteral("job.sh"),
+        "#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --ntasks-per-node=2\n#SBATCH --gres=gpu:v100:2\n"
+        "#SBATCH --time=00:10:00\n#SBATCH --qos=short\n#SBATCH --reservation=course\n#SBATCH --mail-type=END\n"
+        "#SBATCH --mail-type=FAIL\n#SBATCH --mail-user=researcher@example.org\n#SBATCH --signal=USR1@60\n"
+        "srun --gpu-bind=closest bash -c 'export RANK=$SLURM_PROCID && python3 train.py --data $SCRATCH/d'\n");
+    const QString out = dir.filePath(QStringLiteral("spec.json"));
+    const auto r = runCli({QStringLiteral("import"), script, QStringLiteral("--profile"), QStringLiteral("testbed"),
+                           QStringLiteral("-o"), out, QStringLiteral("--json")});
+    QCOMPARE(r.exitCode, 0);
+    const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QCOMPARE(o.value(QStringLiteral("schema")).toString(), QStringLiteral("scalelab.import.v1"));
+    const QJsonObject fw = o.value(QStringLiteral("framework")).toObject();
+    QCOMPARE(fw.value(QStringLiteral("id")).toString(), QStringLiteral("jax"));
+    QVERIFY2(fw.value(QStringLiteral("evidence")).toString().contains(QLatin1String("import of jax")),
+             qPrintable(r.out));
+    QVERIFY(fw.value(QStringLiteral("unsure")).isNull());
+    QVERIFY(!o.value(QStringLiteral("summary")).toArray().isEmpty());
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QJsonObject spec = QJsonDocument::fromJson(f.readAll()).object();
+    QCOMPARE(spec, o.value(QStringLiteral("spec")).toObject());
+    const QJsonObject opts = spec.value(QStringLiteral("slurmOptions")).toObject();
+    QCOMPARE(opts.value(QStringLiteral("qos")).toString(), QStringLiteral("short"));
+    QCOMPARE(opts.value(QStringLiteral("reservation")).toString(), QStringLiteral("course"));
+    QCOMPARE(opts.value(QStringLiteral("mail-type")).toString(), QStringLiteral("END,FAIL"));   // Slurm ORs them
+    QCOMPARE(opts.value(QStringLiteral("mail-user")).toString(), QStringLiteral("researcher@example.org"));
+    QCOMPARE(spec.value(QStringLiteral("binding")).toArray().first().toString(), QStringLiteral("--gpu-bind=closest"));
+    const QJsonObject env = spec.value(QStringLiteral("environment")).toObject();
+    QCOMPARE(env.value(QStringLiteral("taskVariables")).toObject().value(QStringLiteral("RANK")).toString(),
+             QStringLiteral("$SLURM_PROCID"));
+    // Rendered back, every one of them is in the script, and $SCRATCH still expands.
+    const auto rendered = runCli({QStringLiteral("render"), out});
+    QVERIFY2(rendered.exitCode == 0 || rendered.exitCode == 1, qPrintable(rendered.err));
+    for (const char *line :
+         {"#SBATCH --qos=short", "#SBATCH --reservation=course", "#SBATCH --mail-type=END,FAIL",
+          "#SBATCH --signal=USR1@60", "--gpu-bind=closest", "RANK=\"$SLURM_PROCID\"", "\"$SCRATCH/d\""})
+        QVERIFY2(rendered.out.contains(QLatin1String(line)), qPrintable(line + QStringLiteral("\n") + rendered.out));
+    // Without --json: the spec on stdout, the summary on stderr.
+    const auto text =
+        runCli({QStringLiteral("import"), script, QStringLiteral("--profile"), QStringLiteral("testbed")});
+    QCOMPARE(text.exitCode, 0);
+    QVERIFY(QJsonDocument::fromJson(text.out.toUtf8()).isObject());
+    QVERIFY2(text.err.contains(QLatin1String("import-framework")), qPrintable(text.err));
+}
+
+void TestCli::importUnusableInputExitsTwo()
+{
+    QTemporaryDir dir;
+    auto r = runCli({QStringLiteral("import"), dir.filePath(QStringLiteral("missing.sh")), QStringLiteral("--json")});
+    QCOMPARE(r.exitCode, 2);
+    const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QVERIFY2(o.value(QStringLiteral("error"))
+                 .toObject()
+                 .value(QStringLiteral("message"))
+                 .toString()
+                 .contains(QLatin1String("missing.sh")),
+             qPrintable(r.out));
+    const QString script = writeFile(dir, QStringLiteral("job.sh"), "#!/bin/bash\nsrun python3 train.py\n");
+    r = runCli({QStringLiteral("import"), script, QStringLiteral("--profile"), QStringLiteral("nosuch")});
+    QCOMPARE(r.exitCode, 2);
+    r = runCli(
+        {QStringLiteral("import"), script, QStringLiteral("-o"), dir.filePath(QStringLiteral("no/such/dir/s.json"))});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QLatin1String("-o")), qPrintable(r.err));
 }
 
 void TestCli::oneExecutableLinkedNormally()

@@ -154,12 +154,13 @@ void TestScriptImporterSpec::seedScripts_data()
                                          << "gpumedium" << 8 << 2 << "deepspeed"
                                          << "srun"
                                          << "myprog.py" << QStringList{"placeholder-value@2", "placeholder-value@14"};
-    // AAU: horovodrun inside singularity; --ntasks=4 without --nodes.
+    // AAU: horovodrun inside singularity; --ntasks=4 without --nodes. Its
+    // --qos (line 4) is kept in the spec (slurmOptions), not dropped.
     QTest::newRow("aau horovod") << "aau-horovod.sbatch"
                                  << "aau"
                                  << "" << 4 << 0 << "horovod"
                                  << "horovodrun"
-                                 << "/code/example.py" << QStringList{"nodes-unspecified@8", "option-not-imported@4"};
+                                 << "/code/example.py" << QStringList{"nodes-unspecified@8"};
     // GUJCOST: --ntasks=2 (line 4) but kernprof runs one DataParallel process.
     QTest::newRow("gujcost dataparallel")
         << "gujcost-dataparallel.sbatch"
@@ -260,8 +261,9 @@ void TestScriptImporterSpec::seedScriptDetails()
         QCOMPARE(l->nproc.line, 19);
         QCOMPARE(imp.spec.environment.modules, QStringList{"pytorch"});
         // $(hostname) stays a command substitution: the line is kept as written.
-        QCOMPARE(imp.spec.environment.setup, (QStringList{"export RDZV_HOST=$(hostname)",
-                                                          "module use /projappl/project_462000007/ai/modulefiles/"}));
+        // `module` lines come first, where the renderer writes them (before the loads).
+        QCOMPARE(imp.spec.environment.setup, (QStringList{"module use /projappl/project_462000007/ai/modulefiles/",
+                                                          "export RDZV_HOST=$(hostname)"}));
         QCOMPARE(imp.spec.environment.variables.size(), 2);
         QCOMPARE(imp.spec.environment.variables[0].first, QStringLiteral("OMP_NUM_THREADS"));
         QCOMPARE(imp.spec.environment.variables[0].second, QStringLiteral("$SLURM_CPUS_PER_TASK"));

@@ -112,6 +112,7 @@ private:
     QString m_specPath;
     QString m_importText;   // the last imported script, read again on a profile switch
     QString m_importName;
+    QString m_importPath;   // its file, for the program beside it (ScriptFile)
     QPointer<QMessageBox> m_confirm;
     QPointer<QMessageBox> m_discardQuestion;
     FormHistory *m_history = nullptr;

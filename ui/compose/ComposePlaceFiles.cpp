@@ -8,6 +8,7 @@
 #include "core/model/JobSpecJson.h"
 #include "core/profiles/ProfileRegistry.h"
 #include "core/scriptimport/ImportSummary.h"
+#include "core/scriptimport/ScriptFile.h"
 #include "core/scriptimport/ScriptImporter.h"
 #include "ui/common/AppServices.h"
 #include "ui/common/AppSettings.h"
@@ -91,7 +92,8 @@ QString ComposePlace::importScriptFile(const QString &path)
         Q_EMIT message(read.problem.message);
         return read.problem.message;
     }
-    importScriptText(QString::fromUtf8(read.data), QFileInfo(path).fileName());
+    m_importPath = path;
+    importScriptText(ScriptFile::decode(read.data), QFileInfo(path).fileName());
     return {};
 }
 
@@ -102,10 +104,9 @@ void ComposePlace::importScriptText(const QString &text, const QString &sourceNa
         Q_EMIT message(tr("Choose a cluster profile before importing a script."));
         return;
     }
-    ScriptImport imp = importSbatchScript(text, *profile);
+    // The same import as `scalelab import` (ScriptFile): the program beside the script is read too.
+    ScriptImport imp = ScriptFile::importText(text, m_importPath, *profile);
     imp.diagnostics = InputLimits::capDiagnostics(imp.diagnostics, sourceName);
-    if (imp.spec.profile.isEmpty())
-        imp.spec.profile = profile->id;
     m_form->keepPartitionAcrossProfiles(imp.spec.partition);
     m_form->setSpec(imp.spec);
     rerender();

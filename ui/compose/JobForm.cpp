@@ -376,6 +376,9 @@ JobSpec JobForm::spec() const
     s.environment = m_env->environment();
     s.gpuSampleSeconds = m_sampling->value();
     s.metricDirs = splitArguments(m_metricDirs->text());
+    s.slurmOptions = m_slurmOptions;
+    s.binding = m_binding;
+    s.environment.taskVariables = m_taskVariables;
     return s;
 }
 
@@ -419,6 +422,9 @@ void JobForm::setSpec(const JobSpec &s)
     m_sampling->setValue(s.gpuSampleSeconds);
     if (splitArguments(m_metricDirs->text()) != s.metricDirs)
         m_metricDirs->setText(ShellQuote::join(s.metricDirs));
+    m_slurmOptions = s.slurmOptions;
+    m_binding = s.binding;
+    m_taskVariables = s.environment.taskVariables;
     m_env->setEnvironment(s.environment);
     updatePartitionInfo();
     m_updating = false;

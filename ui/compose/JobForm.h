@@ -86,6 +86,11 @@ private:
     QLineEdit *m_memory;
     QSpinBox *m_sampling;
     QLineEdit *m_metricDirs;
+    // An imported script's own #SBATCH options (qos, reservation ...): no
+    // field of their own, kept so the script shows and submits them.
+    QList<QPair<QString, QString>> m_slurmOptions;
+    QStringList m_binding;   // srun's --cpu-bind/--gpu-bind of the script
+    QList<QPair<QString, QString>> m_taskVariables;   // RANK=$SLURM_PROCID of a bash -c wrapper
     EnvironmentEditor *m_env;
     QHash<QString, QWidget *> m_fields;
     QList<QWidget *> m_marked;
