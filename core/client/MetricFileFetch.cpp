@@ -76,13 +76,12 @@ std::optional<MetricFileFetch::Listing> MetricFileFetch::listRunFolder(const QSt
 }
 
 // The folder as the job sees it: relative to the run folder, $NAME expanded
-// by the cluster's sh where the job's shell expands it, nothing else. The
-// first line of the answer is the folder's path.
+// by the cluster's sh and nothing else. The first line of the answer is the
+// folder's path.
 std::optional<MetricFileFetch::Listing> MetricFileFetch::listLocation(const QString &remoteDir,
                                                                       const MetricFileLocation &where)
 {
-    const QString path =
-        where.expands ? ShellQuote::quoteExpandingVariables(where.path) : ShellQuote::quote(where.path);
+    const QString path = ShellQuote::quoteExpandingVariables(where.path);
     const QString body = QStringLiteral("cd %1 || exit 1; cd -- %2 2>/dev/null || exit 0; pwd; exec find . %3")
                              .arg(ShellQuote::quote(remoteDir), path, ShellQuote::join(findArgs(kDepth)));
     const RemoteResult ls = m_exec.run({QStringLiteral("sh"), QStringLiteral("-c"), body}, kListTimeoutMs);

@@ -54,7 +54,7 @@ QString optionValue(const QStringList &args, qsizetype i, const QString &option)
     return {};
 }
 
-void add(QList<MetricFileLocation> &out, const QString &path, const QString &source, bool expands = true)
+void add(QList<MetricFileLocation> &out, const QString &path, const QString &source)
 {
     QString p = path;
     while (p.size() > 1 && p.endsWith(u'/'))
@@ -64,7 +64,7 @@ void add(QList<MetricFileLocation> &out, const QString &path, const QString &sou
     for (const MetricFileLocation &l : out)
         if (l.path == p)
             return;
-    out << MetricFileLocation{p, source, expands};
+    out << MetricFileLocation{p, source};
 }
 
 // The entry as a message may quote it: one line, cut.
@@ -104,7 +104,7 @@ QList<MetricFileLocation> MetricFileLocations::of(const JobSpec &spec)
         for (const char *o : kFolderOptions) {
             const QString option = QLatin1String(o);
             if (const QString v = optionValue(spec.args, i, option); !v.isEmpty())
-                add(out, v, option, false);
+                add(out, v, option);
         }
     for (const auto &[name, value] : spec.environment.variables)
         for (const char *v : kFolderVariables)

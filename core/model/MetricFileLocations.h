@@ -13,10 +13,6 @@ namespace scalelab {
 struct MetricFileLocation {
     QString path;   // as written: absolute, or relative to the run folder; may hold $NAME / ${NAME}
     QString source;   // what named it: "the run folder", "monitoring.metricDirs", "--output_dir", "WANDB_DIR"
-    // $NAME in it expands as in the job's shell (the spec's folders and
-    // variables, as the script exports them); false: the program gets it
-    // as written (an argument, single-quoted in the script).
-    bool expands = true;
     bool operator==(const MetricFileLocation &) const = default;
 };
 
@@ -26,9 +22,9 @@ struct MetricFileLocation {
 // folders the spec names (monitoring.metricDirs), then the folders the
 // program's arguments and environment name: one table of the options that
 // set a framework's output folder (kFolderOptions in the .cpp). Paths are used as
-// the job would see them: relative to the run folder; in the spec's folders
-// and variables $NAME is expanded by the cluster's shell and nothing else
-// (ShellQuote::quoteExpandingVariables), an argument is taken as written.
+// the job would see them: relative to the run folder, $NAME expanded by the
+// cluster's shell and nothing else (ShellQuote::quoteExpandingVariables), as
+// the rendered script expands it in arguments, variables and paths.
 class MetricFileLocations {
 public:
     static QList<MetricFileLocation> of(const JobSpec &spec);

@@ -333,8 +333,7 @@ void TestSlurmClientPoll::fetchBringsMetricFiles()
 
 // Metric files outside the run folder: where the spec says (a relative
 // folder; $USER expanded by the cluster's sh, nothing else) and where the
-// program's --output_dir points (as written: the program gets it quoted); a
-// file reached twice is fetched once.
+// program's --output_dir points; a file reached twice is fetched once.
 void TestSlurmClientPoll::fetchLooksWhereTheSpecAndArgumentsSay()
 {
     RunRecord r = newRun();
@@ -368,8 +367,8 @@ void TestSlurmClientPoll::fetchLooksWhereTheSpecAndArgumentsSay()
     QVERIFY2(bodies.at(0).startsWith("cd " + ShellQuote::quote(dir) + " ||"), qPrintable(bodies.at(0)));
     // The spec's folder travels double-quoted: $USER expands, ; and ~ do not.
     QVERIFY2(bodies.at(1).contains(R"(cd -- "/scratch/$USER/out;rm -rf ~")"), qPrintable(bodies.at(1)));
-    // The argument as the program sees it: nothing expands.
-    QVERIFY2(bodies.at(2).contains(R"(cd -- '/data/$USER/hf')"), qPrintable(bodies.at(2)));
+    // The argument as the script gives it to the program: $USER expands there too.
+    QVERIFY2(bodies.at(2).contains(R"(cd -- "/data/$USER/hf")"), qPrintable(bodies.at(2)));
     QCOMPARE(f.files.size(), 2);   // tb/ inside the run folder: once
     const QString local = m_store->runFilesDirectory(id) + "/metricfiles/";
     QCOMPARE(QFileInfo(local + "tb/events.out.tfevents.1.node1").size(), 2);
