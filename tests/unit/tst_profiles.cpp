@@ -303,7 +303,7 @@ void TestProfiles::specParsing_data()
                                << QStringLiteral("gpus") << 1;
     QTest::newRow("gpus missing") << QByteArray("{\"profile\": \"t\", \"framework\": \"horovod\"}")
                                   << QStringLiteral("gpus") << 0;
-    QTest::newRow("bad framework") << QByteArray("{\"profile\": \"t\", \"gpus\": 1, \"framework\": \"jax\"}")
+    QTest::newRow("bad framework") << QByteArray("{\"profile\": \"t\", \"gpus\": 1, \"framework\": \"caffe\"}")
                                    << QStringLiteral("framework") << 1;
     QTest::newRow("bad launcher") << QByteArray(
         "{\"profile\": \"t\", \"gpus\": 1, \"framework\": \"horovod\", \"launcher\": \"ssh\"}")
