@@ -284,7 +284,7 @@ private Q_SLOTS:
             QCOMPARE(rc, 0);
             QCOMPARE(acct.trimmed(), expectedName + "|" + it.value().user);
 
-            // The fetched output shows every string exactly.
+            // The fetched output shows every string exactly (one $NAME expanded, below).
             const QString f = runCli({QStringLiteral("fetch"), QString::number(it.key())}).out;
             QFile out(m_data.filePath(QStringLiteral("runs/%1/scalelab-%2.out").arg(it.key()).arg(jobId)));
             QVERIFY2(out.open(QIODevice::ReadOnly), qPrintable(alias + ": no output file; fetch said: " + f));
@@ -294,8 +294,17 @@ private Q_SLOTS:
             auto expectLine = [&](const QString &line) { return text.split('\n').contains(line); };
             QVERIFY2(expectLine("PROG=<" + m_program + ">"), qPrintable(alias + ":\n" + text));
             QVERIFY2(expectLine(QStringLiteral("ARGC=%1").arg(m_args.size())), qPrintable(alias + ":\n" + text));
+            // A $NAME in an argument expands on the cluster as it would in a
+            // script (SbatchRenderer's expandingWord): $HOME is the job's home.
+            // Nothing else does: no command, glob, tilde or other expansion.
+            const QString home = QStringLiteral("/home/") + it.value().user;
+            auto shown = [&home](const QString &a) {
+                if (a.contains(QLatin1String("$(")) || a.contains(u'`'))
+                    return a;
+                return QString(a).replace(QLatin1String("$HOME"), home);
+            };
             for (int i = 0; i < m_args.size(); ++i)
-                QVERIFY2(expectLine(QStringLiteral("ARG[%1]=<%2>").arg(i).arg(m_args[i])),
+                QVERIFY2(expectLine(QStringLiteral("ARG[%1]=<%2>").arg(i).arg(shown(m_args[i]))),
                          qPrintable(QStringLiteral("%1: argument %2 <%3> not shown exactly:\n%4")
                                         .arg(alias)
                                         .arg(i)
