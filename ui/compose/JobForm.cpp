@@ -107,7 +107,8 @@ void JobForm::createFields()
                       tr("The training script's path on the cluster"));
     m_program->setPlaceholderText(tr("/path/on/cluster/train.py"));
     m_args = named(new QLineEdit(this), tr("Arguments"), QStringLiteral("args"),
-                   tr("Program arguments, split like a shell: quote words with spaces"));
+                   tr("Program arguments, split like a shell: quote words with spaces; $NAME expands on the cluster, "
+                      "nothing else does"));
     m_args->setPlaceholderText(tr("--epochs 10 --batch-size 64"));
     m_cpusPerGpu = named(new QSpinBox(this), tr("CPUs per GPU"), QLatin1String(SpecField::cpusPerGpu),
                          tr("0 = the node's CPUs shared evenly among its GPUs"));
