@@ -233,7 +233,8 @@ QStringList guiThreadStoreCalls(const QList<QPair<QString, QString>> &files)
     for (const auto &[path, text] : files) {
         if (!path.startsWith(QLatin1String("ui/")))
             continue;
-        auto lineOf = [&text](qsizetype at) { return text.left(at).count('\n') + 1; };
+        const QString &body = text;   // clang 14 cannot capture a structured binding
+        auto lineOf = [&body](qsizetype at) { return body.left(at).count('\n') + 1; };
         for (auto it = directRe.globalMatch(text); it.hasNext();) {
             const auto m = it.next();
             if (!plainValues.contains(m.captured(1)))
