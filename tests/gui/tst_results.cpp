@@ -226,7 +226,7 @@ private Q_SLOTS:
     {
         m_place->selectRuns({m_runs[0], m_runs[1], m_runs[2], m_runs[3]});
         UtilisationTimeline *t = m_place->timeline();
-        QTRY_VERIFY_WITH_TIMEOUT(!t->isLoading(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!t->isLoading(), 60000);
         QCOMPARE(t->plots().size(), 3);
         QCOMPARE(t->plots()[0]->graphCount(), 1);
         QCOMPARE(t->plots()[2]->graphCount(), 4);
@@ -371,7 +371,7 @@ private Q_SLOTS:
         // Hidden in Jobs: the 2-GPU point leaves the table, the charts and `runs --json`.
         QCOMPARE(m_services->store().setHidden(m_runs[1], true).errorText(), QString());
         Q_EMIT m_services->runsChanged();
-        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 3, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 3, 60000);
         QVERIFY(!model->indexOfRun(m_runs[1]).isValid());
         QVERIFY(model->indexOfRun(m_runs[0]).isValid());
         QCOMPARE(showHidden->text(), QStringLiteral("Show hidden (1)"));
@@ -389,7 +389,7 @@ private Q_SLOTS:
 
         // "Show hidden" brings it back, greyed.
         showHidden->setChecked(true);
-        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 4, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 4, 60000);
         const QModelIndex hiddenRow = model->indexOfRun(m_runs[1]);
         QVERIFY(hiddenRow.isValid());
         QCOMPARE(hiddenRow.data(Qt::ForegroundRole).value<QColor>(), QColor(0x80, 0x80, 0x80));
@@ -399,10 +399,10 @@ private Q_SLOTS:
 
         // Shown again in the store: listed whatever the box says.
         showHidden->setChecked(false);
-        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 3, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 3, 60000);
         QCOMPARE(m_services->store().setHidden(m_runs[1], false).errorText(), QString());
         Q_EMIT m_services->runsChanged();
-        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 4, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 4, 60000);
         QTRY_VERIFY(!m_place->isLoading());
         QCOMPARE(showHidden->text(), QStringLiteral("Show hidden"));
         QCOMPARE(runtimeGpus(), (QList<double>{1, 2, 4}));
@@ -412,7 +412,7 @@ private Q_SLOTS:
     void screenshot()
     {
         m_place->selectRuns({m_runs[0], m_runs[1], m_runs[2]});
-        QTRY_VERIFY_WITH_TIMEOUT(!m_place->timeline()->isLoading(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!m_place->timeline()->isLoading(), 60000);
         QTest::qWait(100);
         const QImage shot = m_place->grab().toImage();
         QVERIFY(!shot.isNull());

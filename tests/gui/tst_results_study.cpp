@@ -203,7 +203,7 @@ private Q_SLOTS:
         const int before = m_place->charts()->buildCount();
         QSignalSpy loaded(m_place.get(), &ResultsPlace::tableLoaded);
         m_place->reload();
-        QVERIFY(loaded.wait(10000));
+        QVERIFY(loaded.wait(60000));
         QCOMPARE(m_place->charts()->buildCount(), before);
         // A changed value is drawn.
         MetricRecord m{m_runs[2], metric::TrainTimeS, 1.4, QStringLiteral("s"), metric::SourceLog};
@@ -212,12 +212,12 @@ private Q_SLOTS:
         auto drawn = [this] {
             return graphData(m_place->charts()->chart(StudyChart::Runtime), QStringLiteral("measured")).value(1).value;
         };
-        QTRY_COMPARE_WITH_TIMEOUT(drawn(), 1.4, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(drawn(), 1.4, 60000);
         const int after = m_place->charts()->buildCount();
         m.value = 1.5;   // restored before asserting: the later tests read 1.5
         QCOMPARE(m_services->store().setMetric(m).errorText(), QString());
         m_place->reload();
-        QTRY_COMPARE_WITH_TIMEOUT(drawn(), 1.5, 10000);
+        QTRY_COMPARE_WITH_TIMEOUT(drawn(), 1.5, 60000);
         QVERIFY2(after > before, qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(after)));
     }
 
@@ -225,7 +225,7 @@ private Q_SLOTS:
     {
         EpochCurves *curves = m_place->epochCurves();
         m_place->selectRuns({m_runs[0], m_runs[2]});
-        QTRY_VERIFY_WITH_TIMEOUT(!curves->isLoading(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!curves->isLoading(), 60000);
         QCustomPlot *loss = curves->lossPlot();
         QCOMPARE(loss->graphCount(), 2);
         QCOMPARE(loss->graph(1)->objectName(), QStringLiteral("run-%1").arg(m_runs[2]));
@@ -278,7 +278,7 @@ private Q_SLOTS:
         }
         m_place->resize(1280, 800);
         m_place->selectRuns({m_runs[0], m_runs[1], m_runs[2], m_runs[3]});
-        QTRY_VERIFY_WITH_TIMEOUT(!m_place->epochCurves()->isLoading(), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!m_place->epochCurves()->isLoading(), 60000);
         m_place->findChild<QTabWidget *>()->setCurrentIndex(1);
         QTest::qWait(200);
         QVERIFY(m_place->grab().save(test::screenshotPath(QStringLiteral("results-epochs-1280x800.png"))));
