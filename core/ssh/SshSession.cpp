@@ -293,14 +293,19 @@ std::optional<QString> openExec(ssh_session s, const QByteArray &command, ssh_ch
 
 // Writes all of `input` to the command's stdin, then its end. libssh's
 // blocking write waits for the peer's window (buffering what the command
-// prints meanwhile); false when the connection failed.
+// prints meanwhile); false when the connection failed. Each chunk is flushed
+// to the socket before the next is added: libssh moves the unsent rest of its
+// output buffer to the front on every addition, so a buffer left to grow
+// costs time in proportion to its size at every packet.
 bool writeInput(ssh_channel ch, const QByteArray &input)
 {
-    constexpr qsizetype kChunk = 256 * 1024;
+    constexpr qsizetype kChunk = 64 * 1024;
+    constexpr int kFlushTimeoutMs = 60000;
+    ssh_session s = ssh_channel_get_session(ch);
     for (qsizetype done = 0; done < input.size();) {
         const qsizetype n = std::min(kChunk, input.size() - done);
         const int w = ssh_channel_write(ch, input.constData() + done, uint32_t(n));
-        if (w == SSH_ERROR)
+        if (w == SSH_ERROR || ssh_blocking_flush(s, kFlushTimeoutMs) == SSH_ERROR)
             return false;
         done += w;
     }
