@@ -12,6 +12,10 @@
 #include <QFile>
 #include <QHash>
 
+#include <algorithm>
+#include <future>
+#include <optional>
+
 namespace scalelab {
 
 namespace {
@@ -24,19 +28,74 @@ QStringList shell(const QString &body)
     return {QStringLiteral("sh"), QStringLiteral("-c"), body};
 }
 
-// The file's bytes, refused when they are no longer what the snapshot hashed.
-Result<QByteArray> readChecked(const QString &folder, const ProjectFile &f)
+// The file as one tar member of `pack`, read straight into it and hashed
+// there (no buffer per file: each fresh allocation of a large block costs
+// page faults); refused when its bytes are no longer what the snapshot hashed.
+Result<void> appendChecked(QByteArray &pack, TarWriter &tar, const QString &folder, const ProjectFile &f, qint64 mtime)
 {
     const QString path = folder + QLatin1Char('/') + f.path;
     auto opened = InputLimits::openFile(path, QStringLiteral("project file"));
     if (!opened)
         return fail(ErrorCode::LocalFile, opened.error().message);
-    const QByteArray data = (*opened)->readAll();
-    if (data.size() != f.size || Sha256::hexOf(data) != f.sha256)
+    QFile &file = **opened;
+    tar.beginFile(f.objectName(), f.executable ? 0555 : 0444, f.size, mtime);
+    const qsizetype at = pack.size();
+    pack.resize(at + qsizetype(f.size));
+    qint64 got = 0;
+    while (got < f.size) {
+        const qint64 n = file.read(pack.data() + at + got, f.size - got);
+        if (n <= 0)
+            break;
+        got += n;
+    }
+    char extra = 0;
+    const bool grew = got == f.size && file.read(&extra, 1) > 0;
+    Sha256 hash;
+    hash.add(pack.constData() + at, got);
+    if (got != f.size || grew || hash.hexDigest() != f.sha256)
         return fail(ErrorCode::LocalFile, QStringLiteral("%1 changed since the snapshot was taken; submit again to "
                                                          "send the folder as it is now")
                                               .arg(path));
-    return data;
+    tar.endFile(f.size);
+    return success();
+}
+
+// One pack: the missing files from `from` on, up to the pack's limits, in
+// `buffer` (handed in and out so its capacity is reused).
+struct Pack {
+    QByteArray bytes;
+    qsizetype files = 0;
+    qint64 fileBytes = 0;
+    qsizetype next = 0;   // the first file of the next pack
+    std::optional<Error> error;
+};
+
+Pack buildPack(QByteArray buffer, const QList<ProjectFile> &missing, qsizetype from, const QString &folder,
+               qint64 mtime)
+{
+    Pack pack{std::move(buffer), 0, 0, from, std::nullopt};
+    pack.bytes.resize(0);
+    QByteArray sums;
+    QList<QByteArray> want;   // `openssl dgst -r` lines
+    TarWriter tar(pack.bytes);
+    for (qsizetype &i = pack.next;
+         i < missing.size()
+         && (pack.files == 0 || (pack.bytes.size() < ProjectSync::kPackBytes && pack.files < ProjectSync::kPackFiles));
+         ++i, ++pack.files) {
+        const ProjectFile &f = missing[i];
+        if (auto e = appendChecked(pack.bytes, tar, folder, f, mtime); !e) {
+            pack.error = e.error();
+            return pack;
+        }
+        sums += f.sha256 + "  " + f.objectName() + '\n';
+        want << f.sha256 + " *" + f.objectName();
+        pack.fileBytes += f.size;
+    }
+    std::sort(want.begin(), want.end());   // as LC_ALL=C sh lists them: by name, and each name starts with its hash
+    tar.addFile(".sums", 0644, sums, mtime);
+    tar.addFile(".want", 0644, want.join('\n') + '\n', mtime);
+    tar.finish();
+    return pack;
 }
 
 }   // namespace
@@ -48,6 +107,15 @@ ProjectSync::ProjectSync(RemoteExecutor &executor)
 QString ProjectSync::objectsFolder(const QString &root)
 {
     return root + QStringLiteral("/.scalelab/objects");
+}
+
+RemoteResult ProjectSync::timedRun(const QStringList &argv, const QByteArray &input, int timeoutMs)
+{
+    QElapsedTimer t;
+    t.start();
+    RemoteResult r = m_exec.runWithInput(argv, input, timeoutMs);
+    m_report.remoteMs += t.elapsed();
+    return r;
 }
 
 Result<void> ProjectSync::checked(const RemoteResult &r, const QString &what)
@@ -76,7 +144,7 @@ Result<QSet<QByteArray>> ProjectSync::presentObjects(const ProjectManifest &mani
                        "while read -r n; do if [ -f \"$n\" ]; then echo \"$n\"; fi; done; exit 0")
             .arg(ShellQuote::quote(objectsFolder(root)));
     m_report.wireBytes += names.size();
-    const RemoteResult r = m_exec.runWithInput(shell(body), names, kCommandTimeoutMs);
+    const RemoteResult r = timedRun(shell(body), names, kCommandTimeoutMs);
     if (auto e = checked(r, QStringLiteral("asking which project files are on the cluster")); !e)
         return fail(e.error());
     QSet<QByteArray> present;
@@ -88,20 +156,21 @@ Result<QSet<QByteArray>> ProjectSync::presentObjects(const ProjectManifest &mani
 
 // A pack is unpacked beside the store, checked, then renamed into it. The
 // check is OpenSSL's SHA-256 where the cluster has `openssl` (its SHA
-// extensions: three times coreutils' speed here), else sha256sum.
+// extensions: three times coreutils' speed here) against .want, the digests
+// in the order the shell lists the files; else sha256sum against .sums. Seven
+// processes a pack (each costs milliseconds on a busy login node).
 Result<void> ProjectSync::sendPack(const QString &root, const QByteArray &pack)
 {
     const QString body =
-        QStringLiteral(
-            "umask 022; o=%1; t=$(mktemp -d \"$o/.incoming/p.XXXXXX\") || exit 96; cd \"$t\" || exit 96; "
-            "v() { if command -v openssl >/dev/null 2>&1; then sort .sums > .want && "
-            "openssl dgst -sha256 -r -- * | sed \"s/ [*]/  /\" | sort | cmp -s - .want; "
-            "else sha256sum -c --quiet --strict .sums; fi || { echo 'a file arrived damaged' >&2; false; }; }; "
-            "if tar -xf - && v && rm -f .sums .want && mv -f -- * \"$o/\"; "
-            "then cd \"$o\" && rmdir \"$t\"; exit 0; fi; cd \"$o\" && rm -rf \"$t\"; exit 95")
+        QStringLiteral("export LC_ALL=C; umask 022; o=%1; t=$(mktemp -d \"$o/.incoming/p.XXXXXX\") || exit 96; "
+                       "cd \"$t\" || exit 96; v() { { command -v openssl >/dev/null 2>&1 && "
+                       "openssl dgst -sha256 -r -- * | cmp -s - .want; } || sha256sum -c --quiet --strict .sums || "
+                       "{ echo 'a file arrived damaged' >&2; false; }; }; "
+                       "if tar -xf - && v && mv -f -- * \"$o/\"; then cd \"$o\" && rm -rf \"$t\"; exit 0; fi; "
+                       "cd \"$o\" && rm -rf \"$t\"; exit 95")
             .arg(ShellQuote::quote(objectsFolder(root)));
     m_report.wireBytes += pack.size();
-    return checked(m_exec.runWithInput(shell(body), pack, kCommandTimeoutMs),
+    return checked(timedRun(shell(body), pack, kCommandTimeoutMs),
                    QStringLiteral("storing project files on the cluster"));
 }
 
@@ -132,7 +201,7 @@ Result<void> ProjectSync::layOut(const ProjectSnapshot &snapshot, const QString 
             .arg(ShellQuote::quote(root), name, ShellQuote::quote(rel),
                  ShellQuote::quote(rel + QLatin1Char('/') + QLatin1String(kSumsName)));
     m_report.wireBytes += stream.size();
-    const RemoteResult r = m_exec.runWithInput(shell(body), stream, kCommandTimeoutMs);
+    const RemoteResult r = timedRun(shell(body), stream, kCommandTimeoutMs);
     if (r.transportOk() && r.exitCode == 94) {
         ++m_report.commands;
         return copyInstead(snapshot, root, runFolder);
@@ -155,8 +224,44 @@ Result<void> ProjectSync::copyInstead(const ProjectSnapshot &snapshot, const QSt
     const QByteArray script = lines.join(QLatin1Char('\n')).toUtf8() + '\n';
     m_report.wireBytes += script.size();
     m_report.copied = true;
-    return checked(m_exec.runWithInput({QStringLiteral("sh"), QStringLiteral("-s")}, script, kCommandTimeoutMs),
+    return checked(timedRun({QStringLiteral("sh"), QStringLiteral("-s")}, script, kCommandTimeoutMs),
                    QStringLiteral("copying the snapshot into the run folder %1").arg(runFolder));
+}
+
+// The missing files in packs. The next pack is read and hashed on a second
+// thread while one travels and is checked on the cluster.
+Result<void> ProjectSync::sendPacks(const ProjectSnapshot &snapshot, const QList<ProjectFile> &missing,
+                                    const QString &root, const Progress &progress, const QElapsedTimer &clock)
+{
+    const qint64 now = QDateTime::currentSecsSinceEpoch();
+    auto build = [&](QByteArray buffer, qsizetype from) {
+        return std::async(std::launch::async, buildPack, std::move(buffer), std::cref(missing), from, snapshot.folder,
+                          now);
+    };
+    QByteArray spare;
+    spare.reserve(kPackBytes + 1024 * 1024);
+    std::future<Pack> ahead = missing.isEmpty() ? std::future<Pack>() : build(QByteArray(), 0);
+    SyncProgress &p = m_report.progress;
+    while (ahead.valid()) {
+        Pack pack = ahead.get();
+        if (pack.error)
+            return fail(*pack.error);
+        if (pack.next < missing.size())
+            ahead = build(std::move(spare), pack.next);
+        if (auto e = sendPack(root, pack.bytes); !e)
+            return fail(e.error());
+        spare = std::move(pack.bytes);
+        p.filesSent += pack.files;
+        p.bytesSent += pack.fileBytes;
+        p.elapsedMs = clock.elapsed();
+        m_exec.reached(SubmitStep::ObjectsPackSent);
+        if (progress && !progress(p) && pack.next < missing.size())
+            return fail(ErrorCode::WrongState, QStringLiteral("the upload was cancelled after %1 of %2 files; "
+                                                              "what was sent stays on the cluster for the next try")
+                                                   .arg(p.filesSent)
+                                                   .arg(p.filesToSend));
+    }
+    return success();
 }
 
 Result<SyncReport> ProjectSync::send(const ProjectSnapshot &snapshot, const QString &root, const QString &runFolder,
@@ -183,34 +288,8 @@ Result<SyncReport> ProjectSync::send(const ProjectSnapshot &snapshot, const QStr
     }
     if (progress && !progress(p))
         return fail(ErrorCode::WrongState, QStringLiteral("the upload was cancelled; nothing was submitted"));
-    const qint64 now = QDateTime::currentSecsSinceEpoch();
-    for (qsizetype i = 0; i < missing.size();) {
-        QByteArray pack, sums;
-        TarWriter tar(pack);
-        qsizetype inPack = 0;
-        for (; i < missing.size() && (inPack == 0 || (pack.size() < kPackBytes && inPack < kPackFiles));
-             ++i, ++inPack) {
-            const ProjectFile &f = missing[i];
-            const auto data = readChecked(snapshot.folder, f);
-            if (!data)
-                return fail(data.error());
-            tar.addFile(f.objectName(), f.executable ? 0555 : 0444, *data, now);
-            sums += f.sha256 + "  " + f.objectName() + '\n';
-            p.bytesSent += f.size;
-        }
-        tar.addFile(".sums", 0644, sums, now);
-        tar.finish();
-        if (auto e = sendPack(root, pack); !e)
-            return fail(e.error());
-        p.filesSent += inPack;
-        p.elapsedMs = clock.elapsed();
-        m_exec.reached(SubmitStep::ObjectsPackSent);
-        if (progress && !progress(p) && i < missing.size())
-            return fail(ErrorCode::WrongState, QStringLiteral("the upload was cancelled after %1 of %2 files; "
-                                                              "what was sent stays on the cluster for the next try")
-                                                   .arg(p.filesSent)
-                                                   .arg(p.filesToSend));
-    }
+    if (auto e = sendPacks(snapshot, missing, root, progress, clock); !e)
+        return fail(e.error());
     m_exec.reached(SubmitStep::SnapshotSent);
     if (auto e = layOut(snapshot, root, runFolder); !e)
         return fail(e.error());

@@ -6,6 +6,7 @@
 #include "core/model/ProjectSnapshot.h"
 
 #include <QByteArray>
+#include <QElapsedTimer>
 #include <QSet>
 #include <QString>
 
@@ -28,6 +29,7 @@ struct SyncReport {
     SyncProgress progress;   // at the end
     qint64 wireBytes = 0;   // everything sent as command input: object packs, the query, the layout
     int commands = 0;   // remote commands run
+    qint64 remoteMs = 0;   // spent in them (sending their input included); the rest is local reading and hashing
     bool copied = false;   // the run folder holds copies (hard links failed there)
 };
 
@@ -42,7 +44,8 @@ struct SyncReport {
 //    where the cluster has it: its SHA extensions; else sha256sum), then
 //    renamed into the store: an object exists only whole and verified, so a
 //    dropped connection loses at most the pack in flight and a retry sends
-//    only what is still missing;
+//    only what is still missing; the next pack is read and hashed on a
+//    second thread while one travels;
 // 3. one tar of hard links lays out the run folder (copies where a link
 //    fails), then `tar --compare` checks every file is its object, and
 //    .scalelab-snapshot.sha256 beside them lets anyone `sha256sum -c` it.
@@ -68,9 +71,12 @@ public:
 private:
     Result<QSet<QByteArray>> presentObjects(const ProjectManifest &manifest, const QString &root);
     Result<void> sendPack(const QString &root, const QByteArray &pack);
+    Result<void> sendPacks(const ProjectSnapshot &snapshot, const QList<ProjectFile> &missing, const QString &root,
+                           const Progress &progress, const QElapsedTimer &clock);
     Result<void> layOut(const ProjectSnapshot &snapshot, const QString &root, const QString &runFolder);
     Result<void> copyInstead(const ProjectSnapshot &snapshot, const QString &root, const QString &runFolder);
     Result<void> checked(const RemoteResult &r, const QString &what);
+    RemoteResult timedRun(const QStringList &argv, const QByteArray &input, int timeoutMs);
 
     RemoteExecutor &m_exec;
     SyncReport m_report;

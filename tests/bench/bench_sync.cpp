@@ -62,6 +62,7 @@ void makeFolder(const QString &dir)
 
 struct Timed {
     double seconds = 0;
+    double snapshotSeconds = 0;
     SyncReport report;
     QString error;
 };
@@ -72,12 +73,13 @@ Timed sync(SshSession &ssh, const QString &folder, const QString &root, const QS
     t.start();
     auto snapshot = ProjectSnapshotter::take(folder);
     if (!snapshot)
-        return {0, {}, snapshot.errorText()};
+        return {0, 0, {}, snapshot.errorText()};
+    const double snapshotSeconds = double(t.elapsed()) / 1000.0;
     ProjectSync sync(ssh);
     const auto sent = sync.send(*snapshot, root, root + QStringLiteral("/runs/") + run);
     if (!sent)
-        return {0, {}, sent.errorText()};
-    return {double(t.elapsed()) / 1000.0, *sent, {}};
+        return {0, 0, {}, sent.errorText()};
+    return {double(t.elapsed()) / 1000.0, snapshotSeconds, *sent, {}};
 }
 
 QString loadText()
@@ -122,12 +124,15 @@ int main(int argc, char **argv)
         say(QStringLiteral("bench_sync: first sync failed: %1").arg(first.error));
         return 1;
     }
-    say(QStringLiteral("(1) first sync: %1 s, %2 files, %3 MB of files, %4 MB sent, %5 commands")
+    say(QStringLiteral("(1) first sync: %1 s (snapshot %6 s, remote commands %7 s), %2 files, %3 MB of files, "
+                       "%4 MB sent, %5 commands")
             .arg(first.seconds, 0, 'f', 2)
             .arg(first.report.progress.filesSent)
             .arg(double(first.report.progress.bytesSent) / 1e6, 0, 'f', 1)
             .arg(double(first.report.wireBytes) / 1e6, 0, 'f', 1)
-            .arg(first.report.commands));
+            .arg(first.report.commands)
+            .arg(first.snapshotSeconds, 0, 'f', 2)
+            .arg(double(first.report.remoteMs) / 1000.0, 0, 'f', 2));
 
     QElapsedTimer t;
     t.start();
@@ -151,14 +156,15 @@ int main(int argc, char **argv)
     }
     const Timed second = sync(ssh, local.path(), root, QStringLiteral("r2"));
     const qint64 manifestBytes = ProjectSnapshotter::take(local.path())->manifest.text().size();
-    say(QStringLiteral("(3) second sync, one file changed: %1 s, %2 file(s), %3 kB of files, %4 kB sent "
-                       "(manifest %5 kB)%6")
+    say(QStringLiteral("(3) second sync, one file changed: %1 s (snapshot %7 s), %2 file(s), %3 kB of files, %4 kB "
+                       "sent (manifest %5 kB)%6")
             .arg(second.seconds, 0, 'f', 3)
             .arg(second.report.progress.filesSent)
             .arg(double(second.report.progress.bytesSent) / 1e3, 0, 'f', 1)
             .arg(double(second.report.wireBytes) / 1e3, 0, 'f', 1)
             .arg(double(manifestBytes) / 1e3, 0, 'f', 1)
-            .arg(second.error.isEmpty() ? QString() : QStringLiteral(" failed: ") + second.error));
+            .arg(second.error.isEmpty() ? QString() : QStringLiteral(" failed: ") + second.error)
+            .arg(second.snapshotSeconds, 0, 'f', 3));
 
     ssh.run({QStringLiteral("chmod"), QStringLiteral("-R"), QStringLiteral("u+w"), QStringLiteral("--"), root});
     ssh.run({QStringLiteral("rm"), QStringLiteral("-rf"), QStringLiteral("--"), root, rsyncTarget});
