@@ -15,9 +15,11 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace scalelab;
@@ -25,7 +27,9 @@ using namespace scalelab;
 namespace {
 
 // Energy of the sampler's CSVs worked out here, apart from core/: trapezoids
-// over each GPU's rows (host file + index), summed.
+// over each GPU's rows (host file + index), summed. nvidia-smi rows carry
+// their timestamp; rocm-smi's are timed by the sampler's "# time" line before
+// each call, and its power column is empty (N/A) on a package's second GCD.
 double csvJoules(const QStringList &files)
 {
     double joules = 0;
@@ -33,27 +37,52 @@ double csvJoules(const QStringList &files)
         QFile f(path);
         if (!f.open(QIODevice::ReadOnly))
             return -1;
-        const QStringList lines = QString::fromUtf8(f.readAll()).split(u'\n', Qt::SkipEmptyParts);
-        const QStringList header = lines.value(0).split(QStringLiteral(", "));
-        const qsizetype idx = header.indexOf(QStringLiteral("index"));
-        const qsizetype ts = header.indexOf(QStringLiteral("timestamp"));
-        const qsizetype pw = header.indexOf(QStringLiteral("power.draw [W]"));
-        if (idx < 0 || ts < 0 || pw < 0)
-            return -1;
+        QStringList header;
+        qsizetype idx = -1, ts = -1, pw = -1;
+        double marked = 0;
         QHash<QString, QPair<double, double>> last;   // index -> (time, watts)
-        for (const QString &line : lines.mid(1)) {
-            const QStringList v = line.split(QStringLiteral(", "));
-            if (v.size() != header.size())
-                continue;   // the row the sampler was stopped in
-            const QDateTime t = QDateTime::fromString(v[ts], QStringLiteral("yyyy/MM/dd HH:mm:ss.zzz"));
-            const double s = double(t.toMSecsSinceEpoch()) / 1000.0;
-            const double w = v[pw].section(u' ', 0, 0).toDouble();
-            if (last.contains(v[idx]))
-                joules += (last[v[idx]].second + w) / 2.0 * (s - last[v[idx]].first);
-            last[v[idx]] = {s, w};
+        for (const QString &line : QString::fromUtf8(f.readAll()).split(u'\n', Qt::SkipEmptyParts)) {
+            QStringList v = line.split(u',');
+            for (QString &x : v)
+                x = x.trimmed();
+            if (line.startsWith(QLatin1String("# time "))) {
+                marked = line.mid(7).toDouble();
+            } else if (line.startsWith(QLatin1String("index,")) || line.startsWith(QLatin1String("device,"))) {
+                header = v;
+                idx = 0;
+                ts = header.indexOf(QStringLiteral("timestamp"));
+                pw = std::max(header.indexOf(QStringLiteral("power.draw [W]")),
+                              header.indexOf(QStringLiteral("Average Graphics Package Power (W)")));
+            } else if (idx >= 0 && pw >= 0 && v.size() == header.size() && v[pw] != QLatin1String("N/A")) {
+                const double s = ts >= 0
+                                     ? double(QDateTime::fromString(v[ts], QStringLiteral("yyyy/MM/dd HH:mm:ss.zzz"))
+                                                  .toMSecsSinceEpoch())
+                                           / 1000.0
+                                     : marked;
+                const double w = v[pw].section(u' ', 0, 0).toDouble();
+                if (last.contains(v[idx]))
+                    joules += (last[v[idx]].second + w) / 2.0 * (s - last[v[idx]].first);
+                last[v[idx]] = {s, w};
+            }
         }
+        if (pw < 0)
+            return -1;
     }
     return joules;
+}
+
+// `testcluster up` with the emulated GPU tool of `gpu` ("nvidia", "rocm"); "" when it worked.
+QString testclusterUp(const QString &gpu)
+{
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("SCALELAB_TESTCLUSTER_GPU"), gpu);
+    p.setProcessEnvironment(env);
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start(test::TestClusterEnv::scriptPath(), {QStringLiteral("up")});
+    if (!p.waitForFinished(400000) || p.exitCode() != 0)
+        return QStringLiteral("testcluster up failed: %1").arg(QString::fromLocal8Bit(p.readAll()));
+    return {};
 }
 
 }   // namespace
@@ -64,10 +93,12 @@ class TestGpuEmulationCluster : public QObject {
     QTemporaryDir m_data;
     test::ClusterClient m_cluster;
     QString m_programs;
+    bool m_rocm = false;   // the cluster runs with rocm-smi: plain `up` restores nvidia-smi
 
     // A 4-GPU job of `framework` whose every process spins on the CPU for 15 s,
     // sampled every second; run, fetched and ingested. Returns its run id.
-    qint64 runJob(const QString &name, Framework framework)
+    qint64 runJob(const QString &name, Framework framework,
+                  const ClusterProfile &profile = test::repoProfile("testbed"))
     {
         JobSpec s = test::testbedSpec(name, 4, m_programs + QStringLiteral("/spin.py"), {QStringLiteral("15")});
         s.launcher = Launcher::Srun;
@@ -79,7 +110,7 @@ class TestGpuEmulationCluster : public QObject {
         r.partition = s.partition;
         r.gpus = s.gpus;
         r.framework = frameworkId(s.framework);
-        r.script = renderSbatch(s, test::repoProfile("testbed"));
+        r.script = renderSbatch(s, profile);
         const auto created = m_cluster.store->createRun(r);
         if (!created.ok())
             return -1;
@@ -121,6 +152,10 @@ class TestGpuEmulationCluster : public QObject {
             QVERIFY2(std::abs(energy->value - expected) <= 0.01 * expected,
                      qPrintable(QStringLiteral("stored %1 Wh, samples %2 Wh").arg(energy->value).arg(expected)));
             qInfo("energy %.4f Wh (samples %.4f Wh), %s", energy->value, expected, qPrintable(energy->formula));
+            for (const GpuTimeline &t : g.gpus)
+                qInfo("GPU %s: %lld samples, util mean %.1f %% peak %.0f %%, memory peak %.0f MiB", qPrintable(t.key),
+                      qint64(t.seconds.size()), t.meanUtilPercent.value_or(-1), t.peakUtilPercent.value_or(-1),
+                      t.peakMemUsedMiB.value_or(-1));
         }();
         return g;
     }
@@ -149,7 +184,12 @@ private Q_SLOTS:
                                                    | QFileDevice::ReadGroup);
     }
 
-    void cleanupTestCase() { QDir(m_programs).removeRecursively(); }
+    void cleanupTestCase()
+    {
+        QDir(m_programs).removeRecursively();
+        if (m_rocm)
+            QCOMPARE(testclusterUp(QStringLiteral("nvidia")), QString());
+    }
 
     void oneProcessForFourGpusLeavesThreeIdle()
     {
@@ -187,6 +227,32 @@ private Q_SLOTS:
                      qPrintable(t.key + QLatin1Char(' ') + QString::number(*t.meanUtilPercent)));
             QCOMPARE(*t.peakMemUsedMiB, 30994.0);
         }
+    }
+
+    // A ROCm node: the partition's GPUs as the profile of an AMD site gives them (monitor rocm-smi),
+    // the cluster's nodes with the emulated rocm-smi (MI250X GCDs).
+    void rocmNodeSamplesWithRocmSmi()
+    {
+        m_rocm = true;
+        QCOMPARE(testclusterUp(QStringLiteral("rocm")), QString());
+        ClusterProfile profile = test::repoProfile("testbed");
+        for (GpuType &t : profile.gpuTypes) {
+            t.vendor = GpuVendor::Amd;
+            t.monitor = GpuMonitor::RocmSmi;
+        }
+        const qint64 id = runJob(QStringLiteral("gpu-rocm-one-process"), Framework::DataParallel, profile);
+        QVERIFY(id > 0);
+        QCOMPARE(m_cluster.store->run(id).value().state, JobState::Completed);
+        const GpuSampleSummary g = checkSamplesAndEnergy(id);
+        if (QTest::currentTestFailed())
+            return;
+        QCOMPARE(g.tool, GpuSampleSummary::Tool::RocmSmi);
+        QCOMPARE(g.gpus.size(), 4);
+        QVERIFY2(*g.gpus[0].peakUtilPercent >= 20, qPrintable(QString::number(*g.gpus[0].peakUtilPercent)));
+        for (int i = 1; i < 4; ++i)
+            QCOMPARE(*g.gpus[i].peakUtilPercent, 0.0);
+        QVERIFY(!g.gpus[1].peakPowerW);   // the package's power is on its first GCD
+        QCOMPARE(*g.gpus[2].peakPowerW, 95.0);   // an idle MI250X package
     }
 };
 
