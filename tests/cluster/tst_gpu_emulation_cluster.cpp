@@ -201,8 +201,10 @@ private Q_SLOTS:
             return;
         QCOMPARE(g.gpus.size(), 4);
         QVERIFY2(g.gpus[0].seconds.size() >= 5, qPrintable(QString::number(g.gpus[0].seconds.size())));
-        QVERIFY2(*g.gpus[0].peakUtilPercent >= 20, qPrintable(QString::number(*g.gpus[0].peakUtilPercent)));
-        QVERIFY2(*g.gpus[0].meanUtilPercent >= 10, qPrintable(QString::number(*g.gpus[0].meanUtilPercent)));
+        // A busy GPU's figure is its process's CPU share, which the machine's load sets (four spinners on
+        // the 2-core machine got ~20 % each); an idle one is exactly 0.
+        QVERIFY2(*g.gpus[0].peakUtilPercent >= 5, qPrintable(QString::number(*g.gpus[0].peakUtilPercent)));
+        QVERIFY2(*g.gpus[0].meanUtilPercent >= 2, qPrintable(QString::number(*g.gpus[0].meanUtilPercent)));
         for (int i = 1; i < 4; ++i) {
             QCOMPARE(g.gpus[i].index, i);
             QCOMPARE(*g.gpus[i].peakUtilPercent, 0.0);   // nothing ever ran there
@@ -221,9 +223,9 @@ private Q_SLOTS:
             return;
         QCOMPARE(g.gpus.size(), 4);
         for (const GpuTimeline &t : g.gpus) {
-            QVERIFY2(*t.peakUtilPercent >= 20,
+            QVERIFY2(*t.peakUtilPercent >= 5,
                      qPrintable(t.key + QLatin1Char(' ') + QString::number(*t.peakUtilPercent)));
-            QVERIFY2(*t.meanUtilPercent >= 5,
+            QVERIFY2(*t.meanUtilPercent >= 2,
                      qPrintable(t.key + QLatin1Char(' ') + QString::number(*t.meanUtilPercent)));
             QCOMPARE(*t.peakMemUsedMiB, 30994.0);
         }
@@ -248,7 +250,7 @@ private Q_SLOTS:
             return;
         QCOMPARE(g.tool, GpuSampleSummary::Tool::RocmSmi);
         QCOMPARE(g.gpus.size(), 4);
-        QVERIFY2(*g.gpus[0].peakUtilPercent >= 20, qPrintable(QString::number(*g.gpus[0].peakUtilPercent)));
+        QVERIFY2(*g.gpus[0].peakUtilPercent >= 5, qPrintable(QString::number(*g.gpus[0].peakUtilPercent)));
         for (int i = 1; i < 4; ++i)
             QCOMPARE(*g.gpus[i].peakUtilPercent, 0.0);
         QVERIFY(!g.gpus[1].peakPowerW);   // the package's power is on its first GCD
