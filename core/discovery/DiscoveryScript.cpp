@@ -23,10 +23,11 @@ struct Section {
 // defines; a plain `sh -c` has it only where the site exports it. Lmod's
 // spider lists every module, also those behind a hierarchy; Environment
 // Modules has only avail. Both print to stderr. Exit 3: no module system.
+// No '!' anywhere: the SSH layer refuses to send one (history expansion).
 constexpr const char *kModulesCommand =
-    "( exec 2>&1; if [ -z \"${LMOD_CMD:-}\" ] && ! command -v module >/dev/null; then "
+    "( exec 2>&1; command -v module >/dev/null || [ -n \"${LMOD_CMD:-}\" ] || "
     "for f in /etc/profile.d/lmod.sh /etc/profile.d/z00_lmod.sh /etc/profile.d/modules.sh; do "
-    "if [ -r \"$f\" ]; then . \"$f\" >/dev/null; break; fi; done; fi; "
+    "if [ -r \"$f\" ]; then . \"$f\" >/dev/null; break; fi; done; "
     "command -v module >/dev/null || exit 3; "
     "if [ -n \"${LMOD_CMD:-}\" ]; then echo 'lmod spider'; module -t spider; "
     "else echo 'modules avail'; module -t avail; fi )";

@@ -5,6 +5,7 @@
 // profile file, and the discovery script's module and image commands.
 #include "DiscoveryFixtures.h"
 
+#include "core/base/ShellQuote.h"
 #include "core/compose/JobValidator.h"
 #include "core/discovery/DiscoveryScript.h"
 #include "core/discovery/ProfileJson.h"
@@ -205,6 +206,9 @@ private Q_SLOTS:
     {
         const DiscoveryScript script(QStringLiteral("n0nce"));
         QVERIFY(script.argv().last().contains(QStringLiteral("module -t spider")));
+        // What the SSH layer sends at all (no '!', no control character).
+        for (const QString &arg : script.argv() + DiscoveryScript::imageListingArgv({QStringLiteral("$HOME/images")}))
+            QVERIFY2(ShellQuote::isSafeForRemote(arg), qPrintable(arg));
         QByteArray out;
         for (const QString &name : DiscoveryScript::sectionNames()) {
             out += "@@scalelab-n0nce@@ " + name.toUtf8() + "\n";
