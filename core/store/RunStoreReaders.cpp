@@ -44,6 +44,7 @@ RunRecord RunStoreSql::readRun(const Columns &c)
     r.slurmVersion = c.label(19);
     r.specFile = c.label(20);
     r.expectedStart = c.label(21);
+    static_assert(RunStoreSql::kRunColumnCount == 22, "readRun reads every column of runColumns()");
     return r;
 }
 template RunRecord RunStoreSql::readRun(const QueryColumns &);

@@ -3,6 +3,7 @@
 // sbatch --test-only answers for every partition that fits a job, in one
 // remote command, and a job that waits behind a full cluster shows its
 // reason in words and Slurm's expected start. Fails without the cluster.
+#include "CliRunner.h"
 #include "ClusterClient.h"
 #include "ProfileFixtures.h"
 #include "core/analysis/PendingRunText.h"
@@ -14,6 +15,9 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -123,6 +127,20 @@ private Q_SLOTS:
         QVERIFY(info.pending && !info.words.isEmpty() && !info.advice.isEmpty());
         QVERIFY2(info.text().contains(QLatin1String("Expected start 20")), qPrintable(info.text()));
         qInfo("pending: %s", qPrintable(info.text()));
+        // `scalelab status --json` on the same store carries it too.
+        QProcessEnvironment env;
+        env.insert(QStringLiteral("SCALELAB_DATA_DIR"), m_data.path());
+        env.insert(QStringLiteral("SCALELAB_SSH_CONFIG"), m_cluster.env.sshConfig);
+        const auto cli = test::runCli({QStringLiteral("status"), QStringLiteral("--json")}, env, 120000);
+        QVERIFY2(cli.exitCode == 0, qPrintable(cli.err));
+        QJsonObject pending;
+        for (const auto &v : QJsonDocument::fromJson(cli.out.toUtf8()).object().value(QStringLiteral("runs")).toArray())
+            if (v.toObject().value(QStringLiteral("id")).toInteger() == waiter)
+                pending = v.toObject().value(QStringLiteral("pending")).toObject();
+        QVERIFY2(!pending.isEmpty(), qPrintable(cli.out));
+        QVERIFY(!pending.value(QStringLiteral("words")).toString().isEmpty());
+        QVERIFY(!pending.value(QStringLiteral("advice")).toString().isEmpty());
+        QVERIFY(!pending.value(QStringLiteral("expectedStart")).toString().isEmpty());
         // The filler's 30 minutes lie ahead of it: the expected start is not now.
         const StartEstimates busy = StartEstimator(*m_cluster.ssh)
                                         .estimate(renderSbatch(sleeperSpec(2, QStringLiteral("00:10:00")),

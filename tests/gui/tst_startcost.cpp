@@ -82,7 +82,7 @@ private Q_SLOTS:
         place.loadSpec(s);
         StartCostPanel *panel = form->startCostPanel();
         QTRY_VERIFY2(
-            panel->costLabel()->text().startsWith(QLatin1String("0.33 GPU-hours (2 GPUs × 00:10:00, the time limit)")),
+            panel->costLabel()->text().startsWith(QStringLiteral("0.33 GPU-hours (2 GPUs × 00:10:00, the time limit)")),
             qPrintable(panel->costLabel()->text()));
         // The testbed profile states no billing weights: said, not guessed.
         QVERIFY(panel->costLabel()->text().contains(QLatin1String("billing unknown")));

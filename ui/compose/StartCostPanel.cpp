@@ -22,6 +22,7 @@ StartCostPanel::StartCostPanel(QWidget *parent)
     m_estimate->setWordWrap(true);
     m_estimate->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_ask->setObjectName(QStringLiteral("estimateStart"));
+    m_ask->setAccessibleName(tr("When would it start?"));
     m_ask->setToolTip(tr("Ask Slurm when the job would start in each partition that fits it (sbatch --test-only, "
                          "nothing submitted); answers are kept a few minutes"));
     auto *lay = new QGridLayout(this);
