@@ -23,7 +23,7 @@ APP_PACKAGES="build-essential cmake ninja-build lld pkg-config qt6-base-dev libq
   nlohmann-json3-dev libexpected-dev libssh-dev libre2-dev libprotobuf-dev protobuf-compiler libqcustomplot-dev libgl-dev fonts-dejavu-core"
 # What the tests add: the real Slurm cluster, sshd, login shells, TOTP,
 # PyTorch for the real DDP runs, an X server for GUI screenshots, PDF text.
-TEST_PACKAGES="slurm-wlm slurm-client slurmdbd mariadb-server munge openssh-server openssh-client
+TEST_PACKAGES="slurm-wlm slurm-client slurmdbd mariadb-server munge openssh-server openssh-client lmod
   zsh fish tcsh dash libpam-google-authenticator oathtool python3-torch python3-sklearn procps iproute2
   xvfb xauth poppler-utils mmdebstrap"
 # What the packaging and portability checks add (packaging/, clang_check).

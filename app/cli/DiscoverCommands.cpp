@@ -9,17 +9,15 @@
 #include "core/base/DiagnosticFormat.h"
 #include "core/base/PrivateFiles.h"
 #include "core/client/RemoteExecutor.h"
-#include "core/discovery/DiscoveryScript.h"
 #include "core/discovery/ProfileCheck.h"
 #include "core/discovery/ProfileJson.h"
 #include "core/profiles/ProfileRegistry.h"
 #include "core/sshconfig/SshConfigFile.h"
+#include "ui/common/ClusterDiscovery.h"
 
-#include <QDate>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QRandomGenerator>
 
 #include <nlohmann/json.hpp>
 
@@ -31,12 +29,12 @@ using Json = nlohmann::ordered_json;
 
 struct Discovered {
     int exitCode = 0;   // 2 = could not connect or run
-    DiscoveryScript::Parsed parsed;
     BuiltProfile built;
 };
 
-// Connects like every other command and runs the discovery script: one round
-// trip after the login.
+// Connects like every other command and discovers as the window does
+// (runDiscovery): one round trip after the login, a second one only to list
+// the images of the container folders a profile names.
 Discovered discoverOver(CliContext &ctx, const QString &alias, const QString &sshConfig, bool acceptNew,
                         const ClusterProfile *site, const QList<ClusterProfile> &known)
 {
@@ -46,27 +44,16 @@ Discovered discoverOver(CliContext &ctx, const QString &alias, const QString &ss
         d.exitCode = 2;
         return d;
     }
-    const QString nonce = QString::number(QRandomGenerator::system()->generate64(), 16);
-    DiscoveryScript script(nonce);
-    const RemoteResult r = cluster.executor().run(script.argv(), 120000);
-    if (!r.transportOk()) {
-        ctx.err << "scalelab: " << alias << ": " << r.transportError << "\n";
+    const DiscoveryOutcome out =
+        runDiscovery(cluster.executor(), alias, sshConfig.isEmpty() ? SshConfigFile::defaultPath() : sshConfig,
+                     site ? std::optional<ClusterProfile>(*site) : std::nullopt, known);
+    if (!out.ok()) {
+        ctx.err << "scalelab: " << alias << ": " << out.error << "\n";
         ctx.err.flush();
         d.exitCode = 2;
         return d;
     }
-    d.parsed = script.parse(r.out, alias, QDate::currentDate().toString(Qt::ISODate));
-    const SshHostConfig host =
-        SshConfigFile::load(sshConfig.isEmpty() ? SshConfigFile::defaultPath() : sshConfig).resolve(alias);
-    d.parsed.input.login.alias = alias;
-    d.parsed.input.login.hostName = host.hostName;
-    d.parsed.input.login.port = host.port;
-    d.parsed.input.login.user = host.user;
-    d.parsed.input.login.proxyJump = host.hasProxyJump() ? host.proxyJump : QString();
-    if (!site)
-        site = ProfileBuilder::matchSite(d.parsed.input, known);
-    d.built = ProfileBuilder::build(d.parsed.input, site);
-    d.built.diagnostics = d.parsed.diagnostics + d.built.diagnostics;
+    d.built = out.built;
     return d;
 }
 

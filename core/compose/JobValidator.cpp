@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/compose/JobValidator.h"
 
+#include "core/model/SoftwareCatalog.h"
+
 #include "core/base/InputLimits.h"
 #include "core/compose/PartitionRules.h"
 #include "core/model/SpecFields.h"
@@ -471,6 +473,7 @@ void checkFields(const JobSpec &spec, const ClusterProfile &profile, Diagnostics
         if (!moduleName.match(m).hasMatch())
             out << diag(Severity::Error, "module-name-invalid", "environment.modules",
                         QStringLiteral("\"%1\" is not a module name (no spaces or shell characters).").arg(m));
+    out << SoftwareCatalog::check(spec, profile);
     if (spec.jobName.contains(QLatin1Char('\n')) || spec.jobName.size() > 200)
         out << diag(Severity::Error, "job-name-invalid", "jobName",
                     QStringLiteral("The job name must be one line of at most 200 characters."));

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/discovery/DiscoveryScript.h"
 
+#include "core/base/ShellQuote.h"
 #include "core/discovery/SacctmgrParsers.h"
 #include "core/discovery/ScontrolParsers.h"
 #include "core/discovery/SlurmRecords.h"
+#include "core/model/SoftwareCatalog.h"
 
 #include <QMap>
 
@@ -13,8 +15,23 @@ namespace {
 
 struct Section {
     const char *name;
-    const char *command;   // fixed text: read-only Slurm queries
+    const char *command;   // fixed text: read-only queries
+    const char *shown = nullptr;   // how a failure names it; nullptr = the command up to " format="
 };
+
+// The module system is a shell function that a login shell's /etc/profile.d
+// defines; a plain `sh -c` has it only where the site exports it. Lmod's
+// spider lists every module, also those behind a hierarchy; Environment
+// Modules has only avail. Both print to stderr. Exit 3: no module system.
+// No '!' anywhere: the SSH layer refuses to send one (history expansion).
+constexpr const char *kModulesCommand =
+    "( exec 2>&1; command -v module >/dev/null || [ -n \"${LMOD_CMD:-}\" ] || "
+    "for f in /etc/profile.d/lmod.sh /etc/profile.d/z00_lmod.sh /etc/profile.d/modules.sh; do "
+    "if [ -r \"$f\" ]; then . \"$f\" >/dev/null; break; fi; done; "
+    "command -v module >/dev/null || exit 3; "
+    "if [ -n \"${LMOD_CMD:-}\" ]; then echo 'lmod spider'; module -t spider; "
+    "else echo 'modules avail'; module -t avail; fi )";
+constexpr int kNoModuleSystem = 3;
 
 const Section kSections[] = {
     {"version", "scontrol --version"},
@@ -24,7 +41,26 @@ const Section kSections[] = {
     {"associations",
      "sacctmgr -P show assoc where user=\"$(id -un)\" format=Cluster,Account,User,Partition,QOS,DefaultQOS"},
     {"qos", "sacctmgr -P show qos format=Name,MaxWall,MaxTRES,MaxTRESPU,MaxJobsPU,MaxTRESPerNode,Flags"},
+    {"modules", kModulesCommand, "module -t spider"},
 };
+
+QString shownCommand(const Section &s)
+{
+    return s.shown ? QString::fromLatin1(s.shown)
+                   : QString::fromLatin1(s.command).section(QLatin1String(" format="), 0, 0);
+}
+
+// The module listing: its first line says which system answered.
+void readModules(const QString &text, int rc, DiscoveryInput &in)
+{
+    if (rc != 0)
+        return;
+    const qsizetype eol = text.indexOf(QLatin1Char('\n'));
+    const QString first = text.left(eol).trimmed();
+    in.modulesCommand =
+        first == QLatin1String("lmod spider") ? QStringLiteral("module -t spider") : QStringLiteral("module -t avail");
+    in.modules = SoftwareCatalog::parseModuleListing(eol < 0 ? QString() : text.mid(eol + 1));
+}
 
 }   // namespace
 
@@ -48,6 +84,16 @@ QStringList DiscoveryScript::argv() const
         script += QStringLiteral("echo '%1 %2'; %3 2>/dev/null; echo \"%1 rc $?\"; ")
                       .arg(m_marker, QString::fromLatin1(s.name), QString::fromLatin1(s.command));
     return {QStringLiteral("sh"), QStringLiteral("-c"), script.trimmed()};
+}
+
+QStringList DiscoveryScript::imageListingArgv(const QStringList &containerDirs)
+{
+    QString script = QStringLiteral("( ");
+    for (const QString &dir : containerDirs)
+        script += QStringLiteral("for f in %1/*; do [ -f \"$f\" ] && printf '%s/%s\\n' %2 \"${f##*/}\"; done; ")
+                      .arg(ShellQuote::quoteExpandingVariables(dir), ShellQuote::quote(dir));
+    script += QStringLiteral(") 2>/dev/null | head -n 20000");
+    return {QStringLiteral("sh"), QStringLiteral("-c"), script};
 }
 
 DiscoveryScript::Parsed DiscoveryScript::parse(const QByteArray &output, const QString &alias,
@@ -74,10 +120,16 @@ DiscoveryScript::Parsed DiscoveryScript::parse(const QByteArray &output, const Q
     }
     for (const auto &s : kSections) {
         const QString name = QString::fromLatin1(s.name);
-        if (!rc.contains(name) || rc.value(name) != 0)
+        if (name == QLatin1String("modules") && rc.value(name, -1) == kNoModuleSystem)
+            out.diagnostics << finding(Severity::Info, QStringLiteral("discovery-no-module-system"), name, 0,
+                                       QStringLiteral("%1 has no `module` command in a plain shell (nor in "
+                                                      "/etc/profile.d): modules are not checked, they stay as "
+                                                      "written.")
+                                           .arg(alias));
+        else if (!rc.contains(name) || rc.value(name) != 0)
             out.diagnostics << finding(Severity::Warning, QStringLiteral("discovery-command-failed"), name, 0,
                                        QStringLiteral("`%1` %2 on %3; what it tells stays unknown.")
-                                           .arg(QString::fromLatin1(s.command).section(QLatin1String(" format="), 0, 0),
+                                           .arg(shownCommand(s),
                                                 rc.contains(name) ? QStringLiteral("exited with %1").arg(rc.value(name))
                                                                   : QStringLiteral("did not run"),
                                                 alias));
@@ -95,6 +147,7 @@ DiscoveryScript::Parsed DiscoveryScript::parse(const QByteArray &output, const Q
     in.nodes = nodes.items;
     in.associations = assoc.items;
     in.qos = qos.items;
+    readModules(text.value(QStringLiteral("modules")), rc.value(QStringLiteral("modules"), -1), in);
     out.diagnostics << parts.diagnostics << nodes.diagnostics << assoc.diagnostics << qos.diagnostics;
     return out;
 }

@@ -26,6 +26,11 @@ public:
 
     static QStringList sectionNames();
 
+    // The images in a profile's container folders: one remote command, the
+    // folders quoted ($NAME expands there), each image named with its folder
+    // as written; at most 20,000 lines. Parsed by SoftwareCatalog::parseImageListing.
+    static QStringList imageListingArgv(const QStringList &containerDirs);
+
 private:
     QString m_marker;
 };

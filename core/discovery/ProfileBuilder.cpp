@@ -376,6 +376,29 @@ void describeWithoutSite(const DiscoveryInput &in, const QMap<QString, GpuType> 
                          + (accounts.isEmpty() ? QStringLiteral("none") : accounts.join(QStringLiteral(", "))));
 }
 
+// The modules and container images the cluster has, each list with its command and date.
+void addSoftware(const DiscoveryInput &in, const ClusterProfile *site, ClusterProfile &p)
+{
+    if (site) {
+        p.containerDirs = site->containerDirs;
+        if (site->sources.contains(QStringLiteral("containerDirs")))
+            p.sources.insert(QStringLiteral("containerDirs"), site->sources.value(QStringLiteral("containerDirs")));
+    }
+    if (in.modules) {
+        p.availableModules = *in.modules;
+        p.sources.insert(QStringLiteral("availableModules"), from(in, in.modulesCommand));
+    } else {
+        p.sources.remove(QStringLiteral("availableModules"));
+    }
+    if (in.containerImages) {
+        p.containerImages = *in.containerImages;
+        p.sources.insert(QStringLiteral("containerImages"),
+                         from(in, QStringLiteral("ls of %1").arg(p.containerDirs.join(QStringLiteral(", ")))));
+    } else {
+        p.sources.remove(QStringLiteral("containerImages"));
+    }
+}
+
 // Config facts that change how jobs must be written, as one note (replacing the site's).
 void noteSlurmConfig(const DiscoveryInput &in, ClusterProfile &p)
 {
@@ -421,6 +444,7 @@ BuiltProfile ProfileBuilder::build(const DiscoveryInput &in, const ClusterProfil
     else
         describeWithoutSite(in, gpuTypes, p);
     noteSlurmConfig(in, p);
+    addSoftware(in, site, p);
     return out;
 }
 

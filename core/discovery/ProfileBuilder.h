@@ -17,6 +17,11 @@ struct DiscoveryInput {
     QList<NodeFacts> nodes;
     QList<AssociationFacts> associations;
     QList<QosFacts> qos;
+    // `module -t spider` (Lmod) or `module -t avail`: nullopt = no module system answered.
+    std::optional<QStringList> modules;
+    QString modulesCommand;   // the command that listed them
+    // Images in the profile's container folders (a second command, only when it names some).
+    std::optional<QStringList> containerImages;
 };
 
 struct BuiltProfile {

@@ -180,6 +180,12 @@ QByteArray ProfileJson::write(const ClusterProfile &p)
     j["cpusPerGpuBroken"] = setting(p.cpusPerGpuBroken, src("cpusPerGpuBroken"));
     j["containerRuntime"] = setting(s(p.containerRuntime), src("containerRuntime"));
     j["defaultModules"] = setting(stringList(p.defaultModules), src("defaultModules"));
+    if (!p.containerDirs.isEmpty())
+        j["containerDirs"] = setting(stringList(p.containerDirs), src("containerDirs"));
+    if (p.availableModules)
+        j["availableModules"] = setting(stringList(*p.availableModules), src("availableModules"));
+    if (p.containerImages)
+        j["containerImages"] = setting(stringList(*p.containerImages), src("containerImages"));
     Json vars = Json::object();
     for (const auto &[k, v] : p.defaultVariables)
         vars[s(k)] = s(v);

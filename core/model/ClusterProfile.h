@@ -80,6 +80,13 @@ struct ClusterProfile {
     bool cpusPerGpuBroken = false;   // --cpus-per-gpu breaks GPU-to-GPU comms (LUMI)
     QString containerRuntime = QStringLiteral("singularity");
     QStringList defaultModules;
+    // Folders on the cluster that hold container images (as written: $NAME expands there).
+    QStringList containerDirs;
+    // What the cluster has, as discovered (sources "availableModules" and
+    // "containerImages" say the command and date); nullopt = never listed,
+    // so nothing is checked against it. SoftwareCatalog reads them.
+    std::optional<QStringList> availableModules;   // "name/version", sorted
+    std::optional<QStringList> containerImages;   // "<containerDir>/<file>", sorted
     QStringList torchrunArgs;
     QString cpuBind = QStringLiteral(
         "cores");   // srun --cpu-bind value; "none" = leave binding to the site   // extra torchrun flags the site needs (e.g. a distro bug workaround)

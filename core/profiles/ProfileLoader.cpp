@@ -12,6 +12,9 @@
 #include <QRegularExpression>
 #include <QSet>
 
+#include <algorithm>
+#include <optional>
+
 namespace scalelab {
 
 using namespace profileread;
@@ -39,6 +42,9 @@ void checkKnownKeys(ProfileReader &r, const Json &j)
                                       QStringLiteral("cpusPerGpuBroken"),
                                       QStringLiteral("containerRuntime"),
                                       QStringLiteral("defaultModules"),
+                                      QStringLiteral("containerDirs"),
+                                      QStringLiteral("availableModules"),
+                                      QStringLiteral("containerImages"),
                                       QStringLiteral("defaultVariables"),
                                       QStringLiteral("gpuTypes"),
                                       QStringLiteral("partitions"),
@@ -155,6 +161,41 @@ void readRequestSettings(ProfileReader &r, const Json &j, ClusterProfile &p)
     }
 }
 
+// A list of plain strings, or an error naming the key; nullopt when absent or wrong.
+std::optional<QStringList> readStringList(ProfileReader &r, const Json &j, const char *key, const QString &what,
+                                          QMap<QString, QString> &sources)
+{
+    QString used;
+    const Json *v = r.setting(j, key, QString::fromLatin1(key), {}, &used);
+    if (!v)
+        return std::nullopt;
+    if (!v->is_array() || !std::all_of(v->begin(), v->end(), [](const Json &e) { return e.is_string(); })) {
+        r.error(QString::fromLatin1(key), QStringLiteral("must be an array of %1").arg(what));
+        return std::nullopt;
+    }
+    QStringList out;
+    for (const auto &e : *v)
+        out << JsonSupport::str(e);
+    if (!used.isEmpty())
+        sources.insert(QString::fromLatin1(key), used);
+    return out;
+}
+
+// The cluster's software: container folders, and the modules and images discovered there.
+void readSoftware(ProfileReader &r, const Json &j, ClusterProfile &p)
+{
+    p.containerDirs = readStringList(r, j, "containerDirs", QStringLiteral("folders on the cluster"), p.sources)
+                          .value_or(QStringList());
+    p.availableModules =
+        readStringList(r, j, "availableModules", QStringLiteral("module names (name/version)"), p.sources);
+    p.containerImages = readStringList(r, j, "containerImages", QStringLiteral("image paths"), p.sources);
+    for (std::optional<QStringList> *l : {&p.availableModules, &p.containerImages})
+        if (*l) {
+            std::sort((*l)->begin(), (*l)->end());
+            (*l)->erase(std::unique((*l)->begin(), (*l)->end()), (*l)->end());
+        }
+}
+
 // The settings that fill the script: modules, CPU binding, torchrun arguments, variables.
 void readScriptSettings(ProfileReader &r, const Json &j, ClusterProfile &p)
 {
@@ -167,6 +208,7 @@ void readScriptSettings(ProfileReader &r, const Json &j, ClusterProfile &p)
                 if (m.is_string())
                     p.defaultModules << JsonSupport::str(m);
     }
+    readSoftware(r, j, p);
     if (auto it = j.find("template"); it != j.end())
         r.readBool(&*it, QStringLiteral("template"), &p.isTemplate);
     if (const Json *v = r.setting(j, "sitePlugins", QStringLiteral("sitePlugins"), {}, &used)) {

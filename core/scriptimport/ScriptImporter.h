@@ -7,6 +7,7 @@
 #include "core/scriptimport/LaunchLineParser.h"
 #include "core/scriptimport/SbatchScriptParser.h"
 
+#include <QHash>
 #include <QString>
 
 #include <functional>
@@ -47,6 +48,7 @@ struct ScriptImport {
     Diagnostics summary;   // infos: what the import changed, dropped or could not carry over
     QList<LaunchCommand> launches;   // every command that starts a program
     QList<int> setupLines;   // the physical lines of the spec.environment.setup entries, ascending
+    QHash<QString, int> moduleLines;   // each module of spec.environment.modules: the line that loads it
     int primaryLaunch = -1;   // index into launches the spec was built from
     ScriptRequest request;
     bool frameworkGuessed = false;   // no launcher named the framework

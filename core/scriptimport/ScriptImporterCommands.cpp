@@ -265,8 +265,11 @@ bool Importer::readModule(const ShellCommand &rc, const Candidate &at, int depth
                           && sub != QLatin1String("unload") && sub != QLatin1String("list"));
     if (load && depth == 0) {
         for (int i = first == QLatin1String("ml") && sub != QLatin1String("load") ? 1 : 2; i < rc.words.size(); ++i)
-            if (!rc.words[i].text.startsWith(QLatin1Char('-')))
+            if (!rc.words[i].text.startsWith(QLatin1Char('-'))) {
                 m_imp.spec.environment.modules << rc.words[i].text;
+                if (!m_imp.moduleLines.contains(rc.words[i].text))
+                    m_imp.moduleLines.insert(rc.words[i].text, at.line);
+            }
     } else if (sub != QLatin1String("list") && sub != QLatin1String("avail") && depth == 0) {
         m_setup << at;   // module use/purge/unload keep their order
     }

@@ -5,6 +5,7 @@
 #include "core/base/InputLimits.h"
 #include "core/compose/JobValidator.h"
 #include "core/model/ProfileFacts.h"
+#include "core/model/SoftwareCatalog.h"
 #include "core/scriptimport/LaunchLineParser.h"
 #include "core/scriptimport/LintRules.h"
 #include "core/scriptimport/ScriptOptionReader.h"
@@ -51,11 +52,21 @@ public:
         lintPlaceholderValues(m_imp);
         lintFixedPort(m_imp, m_profile);
         lintLauncherRendezvous(m_imp);
+        lintSoftware();
         mapValidator();
     }
 
 private:
     void add(Diagnostic d) { m_imp.diagnostics << std::move(d); }
+
+    // Modules and the image against what the cluster was found to have, on
+    // their own lines (the validator's copies of these are then skipped).
+    void lintSoftware()
+    {
+        const LaunchCommand *l = m_imp.launch();
+        for (const Diagnostic &d : SoftwareCatalog::check(m_imp.spec, m_profile, m_imp.moduleLines, l ? l->line : 0))
+            add(d);
+    }
 
     bool hasRule(const QString &rule, const QString &field = QString()) const
     {

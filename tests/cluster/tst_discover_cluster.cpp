@@ -3,7 +3,9 @@
 // cluster: the discovered profile equals what scontrol says, a job composed
 // with it completes, a changed partition limit is named exactly, the shipped
 // profile's old stale limits are reported, and the QOS GPU limit blocks an
-// over-large job in validation.
+// over-large job in validation. The cluster's Lmod modules and container
+// images are discovered; a wrong module version is flagged, the right one
+// loads in the job.
 #include "CliRunner.h"
 #include "TestClusterEnv.h"
 
@@ -45,6 +47,27 @@ QJsonValue valueOf(const QJsonObject &part, const QString &key)
 {
     const QJsonValue v = part.value(key);
     return v.isObject() ? v.toObject().value(QStringLiteral("value")) : v;
+}
+
+// Polls until the run ends (or 3 minutes): its final state.
+QString finalState(qint64 runId)
+{
+    QString state;
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < 180000 && state != QLatin1String("COMPLETED") && state != QLatin1String("FAILED")) {
+        runCli({QStringLiteral("status")});
+        const auto runs =
+            QJsonDocument::fromJson(runCli({QStringLiteral("runs"), QStringLiteral("--json")}).out.toUtf8())
+                .object()
+                .value(QStringLiteral("runs"))
+                .toArray();
+        for (const auto &v : runs)
+            if (v.toObject().value(QStringLiteral("id")).toInteger() == runId)
+                state = v.toObject().value(QStringLiteral("state")).toString();
+        QThread::msleep(1500);
+    }
+    return state;
 }
 
 }   // namespace
@@ -139,24 +162,85 @@ private Q_SLOTS:
         static const QRegularExpression re(QStringLiteral("run (\\d+): submitted as job (\\d+)"));
         const auto m = re.match(r.out);
         QVERIFY2(m.hasMatch(), qPrintable(r.out));
-        const qint64 runId = m.captured(1).toLongLong();
-        QString state;
-        QElapsedTimer t;
-        t.start();
-        while (t.elapsed() < 180000 && state != QLatin1String("COMPLETED") && state != QLatin1String("FAILED")) {
-            runCli({QStringLiteral("status")});
-            const auto runs =
-                QJsonDocument::fromJson(runCli({QStringLiteral("runs"), QStringLiteral("--json")}).out.toUtf8())
-                    .object()
-                    .value(QStringLiteral("runs"))
-                    .toArray();
-            for (const auto &v : runs)
-                if (v.toObject().value(QStringLiteral("id")).toInteger() == runId)
-                    state = v.toObject().value(QStringLiteral("state")).toString();
-            QThread::msleep(1500);
-        }
-        QCOMPARE(state, QStringLiteral("COMPLETED"));
+        QCOMPARE(finalState(m.captured(1).toLongLong()), QStringLiteral("COMPLETED"));
         QFile::remove(m_userProfiles.filePath(QStringLiteral("testbed.json")));
+    }
+
+    // The cluster's Lmod modules and the images of the profile's container
+    // folder (profiles/testbed.json names it) come into the discovered profile.
+    void modulesAndImagesDiscovered()
+    {
+        QFile f(m_files.filePath(QStringLiteral("testbed-discovered.json")));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject profile = QJsonDocument::fromJson(f.readAll()).object();
+        const QJsonObject modules = profile.value(QStringLiteral("availableModules")).toObject();
+        QStringList names;
+        for (const auto &v : modules.value(QStringLiteral("value")).toArray())
+            names << v.toString();
+        for (const char *m : {"cuda/12.2", "nccl/2.21.5", "pytorch/2.4.1", "pytorch/2.6.0"})
+            QVERIFY2(names.contains(QString::fromLatin1(m)), qPrintable(names.join(u' ')));
+        QVERIFY2(modules.value(QStringLiteral("source"))
+                     .toString()
+                     .startsWith(QStringLiteral("module -t spider (on testbed, ")),
+                 qPrintable(modules.value(QStringLiteral("source")).toString()));
+        QStringList images;
+        for (const auto &v :
+             profile.value(QStringLiteral("containerImages")).toObject().value(QStringLiteral("value")).toArray())
+            images << v.toString();
+        QCOMPARE(images, (QStringList{QStringLiteral("/tmp/scalelab-testcluster/containers/pytorch_24.05.sif"),
+                                      QStringLiteral("/tmp/scalelab-testcluster/containers/tensorflow_2.15.sif")}));
+    }
+
+    // A version the cluster does not have is a warning naming the ones it has;
+    // the right one loads in the job and the job completes.
+    void wrongModuleFlaggedRightOneRuns()
+    {
+        QVERIFY(QFile::copy(m_files.filePath(QStringLiteral("testbed-discovered.json")),
+                            m_userProfiles.filePath(QStringLiteral("testbed.json"))));
+        const QString dir = QStringLiteral("/tmp/scalelab-modules-test-%1").arg(QCoreApplication::applicationPid());
+        QDir().mkpath(dir);
+        QFile::setPermissions(dir, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner
+                                       | QFileDevice::ReadOther | QFileDevice::WriteOther | QFileDevice::ExeOther);
+        QFile program(dir + QStringLiteral("/which.py"));
+        QVERIFY(program.open(QIODevice::WriteOnly));
+        program.write("import os\nopen(os.path.join(os.path.dirname(__file__), 'loaded-' + os.environ['SLURM_JOB_ID']),"
+                      " 'w').write(os.environ.get('SCALELAB_TESTBED_PYTORCH', 'none'))\n");
+        program.close();
+        QFile::setPermissions(program.fileName(),
+                              QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ReadOther);
+        auto writeSpec = [&](const QString &module) {
+            const QString path =
+                m_files.filePath(QStringLiteral("module-%1.json").arg(QString(module).replace(u'/', u'-')));
+            QFile s(path);
+            if (s.open(QIODevice::WriteOnly))
+                s.write(
+                    QStringLiteral(R"({"profile": "testbed", "partition": "gpu", "gpus": 1, "framework": "pytorch-ddp",
+  "launcher": "srun", "time": "00:05:00", "account": "project_2001234", "jobName": "module-check", "cpusPerGpu": 1,
+  "program": "%1", "environment": {"modules": ["%2"]}, "monitoring": {"gpuSampleSeconds": 0}})")
+                        .arg(program.fileName(), module)
+                        .toUtf8());
+            return path;
+        };
+        const auto wrong = runCli({QStringLiteral("render"), writeSpec(QStringLiteral("pytorch/2.9"))});
+        QVERIFY2((wrong.out + wrong.err).contains(QStringLiteral("`module load pytorch/2.9` fails on"))
+                     && (wrong.out + wrong.err).contains(QStringLiteral("pytorch/2.4.1, pytorch/2.6.0")),
+                 qPrintable(wrong.out + wrong.err));
+        const QString right = writeSpec(QStringLiteral("pytorch/2.4.1"));
+        const auto rendered = runCli({QStringLiteral("render"), right});
+        QVERIFY2(!(rendered.out + rendered.err).contains(QStringLiteral("module-not-on-cluster"))
+                     && !(rendered.out + rendered.err).contains(QStringLiteral("fails on")),
+                 qPrintable(rendered.out + rendered.err));
+        const auto r = runCli({QStringLiteral("submit"), right});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        static const QRegularExpression re(QStringLiteral("run (\\d+): submitted as job (\\d+)"));
+        const auto m = re.match(r.out);
+        QVERIFY2(m.hasMatch(), qPrintable(r.out));
+        QCOMPARE(finalState(m.captured(1).toLongLong()), QStringLiteral("COMPLETED"));
+        QFile loaded(dir + QStringLiteral("/loaded-") + m.captured(2));
+        QVERIFY2(loaded.open(QIODevice::ReadOnly), qPrintable(loaded.fileName()));
+        QCOMPARE(loaded.readAll(), QByteArray("2.4.1"));   // the module's own variable, set by Lmod in the job
+        QFile::remove(m_userProfiles.filePath(QStringLiteral("testbed.json")));
+        QDir(dir).removeRecursively();
     }
 
     void qosBlocksOverLargeJob()

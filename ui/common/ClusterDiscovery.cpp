@@ -7,6 +7,7 @@
 #include "core/base/PrivateFiles.h"
 #include "core/client/RemoteExecutor.h"
 #include "core/discovery/DiscoveryScript.h"
+#include "core/model/SoftwareCatalog.h"
 #include "core/discovery/ProfileJson.h"
 #include "core/profiles/ProfileLoader.h"
 #include "core/profiles/ProfileRegistry.h"
@@ -41,6 +42,20 @@ DiscoveryOutcome runDiscovery(RemoteExecutor &ex, const QString &alias, const QS
     parsed.input.login.proxyJump = host.hasProxyJump() ? host.proxyJump : QString();
     const ClusterProfile *siteProfile = site ? &*site : ProfileBuilder::matchSite(parsed.input, known);
     out.built = ProfileBuilder::build(parsed.input, siteProfile);
+    // The images of the container folders the profile names, listed once they are known.
+    if (const QStringList dirs = out.built.profile.containerDirs; !dirs.isEmpty()) {
+        const RemoteResult images = ex.run(DiscoveryScript::imageListingArgv(dirs), 60000);
+        if (images.transportOk() && images.exitCode == 0) {
+            parsed.input.containerImages = SoftwareCatalog::parseImageListing(QString::fromUtf8(images.out));
+            out.built = ProfileBuilder::build(parsed.input, siteProfile);
+        } else {
+            parsed.diagnostics << finding(Severity::Warning, QStringLiteral("discovery-command-failed"),
+                                          QStringLiteral("containerImages"), 0,
+                                          QStringLiteral("Listing the container folders %1 on %2 failed; which "
+                                                         "images exist stays unknown.")
+                                              .arg(dirs.join(QStringLiteral(", ")), alias));
+        }
+    }
     out.built.diagnostics = parsed.diagnostics + out.built.diagnostics;
     return out;
 }

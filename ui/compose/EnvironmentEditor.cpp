@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/compose/EnvironmentEditor.h"
 
+#include "ui/compose/WordCompleter.h"
+
 #include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -29,9 +31,13 @@ EnvironmentEditor::EnvironmentEditor(QWidget *parent)
     m_modules = new QLineEdit(this);
     m_modules->setAccessibleName(tr("Modules"));
     m_modules->setToolTip(tr("Modules to load, separated by commas or spaces, e.g. pytorch/2.1"));
+    m_moduleCompleter = new WordCompleter(this);
+    m_modules->setCompleter(m_moduleCompleter);
     m_image = new QLineEdit(this);
     m_image->setAccessibleName(tr("Container image"));
     m_image->setPlaceholderText(tr("none, or /path/on/cluster/image.sif"));
+    m_imageCompleter = new WordCompleter(this);
+    m_image->setCompleter(m_imageCompleter);
     m_runtime = new QComboBox(this);
     m_runtime->setAccessibleName(tr("Container runtime"));
     m_runtime->addItem(tr("site default"), QString());
@@ -72,8 +78,10 @@ EnvironmentEditor::EnvironmentEditor(QWidget *parent)
     form->addRow(tr("Variables:"), m_variables);
     form->addRow(QString(), varButtons);
 
-    connect(m_modules, &QLineEdit::textEdited, this, &EnvironmentEditor::changed);
-    connect(m_image, &QLineEdit::textEdited, this, &EnvironmentEditor::changed);
+    // textChanged, not textEdited: a completion taken from the list is set
+    // with setText() and is an edit too (setEnvironment's own are not: m_updating).
+    connect(m_modules, &QLineEdit::textChanged, this, &EnvironmentEditor::changed);
+    connect(m_image, &QLineEdit::textChanged, this, &EnvironmentEditor::changed);
     connect(m_binds, &QLineEdit::textEdited, this, &EnvironmentEditor::changed);
     connect(m_runtime, &QComboBox::currentIndexChanged, this, &EnvironmentEditor::changed);
     connect(m_setup, &QPlainTextEdit::textChanged, this, &EnvironmentEditor::changed);
@@ -144,13 +152,40 @@ void EnvironmentEditor::setEnvironment(const JobEnvironment &env)
     m_updating = false;
 }
 
-void EnvironmentEditor::setProfileHints(const QStringList &defaultModules, const QString &containerRuntime)
+void EnvironmentEditor::setProfileHints(const ClusterProfile &p)
 {
-    m_modules->setPlaceholderText(defaultModules.isEmpty()
+    m_modules->setPlaceholderText(p.defaultModules.isEmpty()
                                       ? tr("e.g. pytorch")
-                                      : tr("site default: %1").arg(defaultModules.join(QStringLiteral(", "))));
-    m_runtime->setItemText(0, containerRuntime.isEmpty() ? tr("site default")
-                                                         : tr("site default (%1)").arg(containerRuntime));
+                                      : tr("site default: %1").arg(p.defaultModules.join(QStringLiteral(", "))));
+    m_runtime->setItemText(0, p.containerRuntime.isEmpty() ? tr("site default")
+                                                           : tr("site default (%1)").arg(p.containerRuntime));
+    m_moduleCompleter->setWords(p.availableModules.value_or(QStringList()));
+    m_imageCompleter->setWords(p.containerImages.value_or(QStringList()));
+    const QString listed = p.sources.value(QStringLiteral("availableModules"));
+    m_modules->setToolTip(
+        p.availableModules
+            ? tr("Modules to load, separated by commas or spaces. %n module(s) on the cluster (%1) complete as "
+                 "you type; one it does not have is a warning.",
+                 nullptr, int(p.availableModules->size()))
+                  .arg(listed)
+            : tr("Modules to load, separated by commas or spaces, e.g. pytorch/2.1. Discover the cluster to have "
+                 "its modules completed and checked."));
+    m_image->setToolTip(
+        p.containerImages
+            ? tr("%n image(s) in %1 complete as you type (%2).", nullptr, int(p.containerImages->size()))
+                  .arg(p.containerDirs.join(QStringLiteral(", ")), p.sources.value(QStringLiteral("containerImages")))
+            : tr("The path of a container image on the cluster. A profile's containerDirs are "
+                 "listed when the cluster is discovered."));
+}
+
+QStringList EnvironmentEditor::moduleCompletions() const
+{
+    return m_moduleCompleter->words();
+}
+
+QStringList EnvironmentEditor::imageCompletions() const
+{
+    return m_imageCompleter->words();
 }
 
 QWidget *EnvironmentEditor::fieldWidget(const QString &field) const

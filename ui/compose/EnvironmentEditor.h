@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/model/ClusterProfile.h"
 #include "core/model/JobSpec.h"
 
 #include <QWidget>
@@ -13,6 +14,8 @@ class QPushButton;
 
 namespace scalelab {
 
+class WordCompleter;
+
 // The environment part of the job form: modules, container, setup lines and
 // exported variables.
 class EnvironmentEditor : public QWidget {
@@ -22,7 +25,11 @@ public:
 
     JobEnvironment environment() const;
     void setEnvironment(const JobEnvironment &env);
-    void setProfileHints(const QStringList &defaultModules, const QString &containerRuntime);
+    // The profile's defaults, and what the cluster was found to have (nullopt:
+    // never listed) for completing Modules and Container.
+    void setProfileHints(const ClusterProfile &profile);
+    QStringList moduleCompletions() const;
+    QStringList imageCompletions() const;
 
     // Spec field key ("environment.modules", ...) -> the widget editing it.
     QWidget *fieldWidget(const QString &field) const;
@@ -42,6 +49,8 @@ private:
     QTableWidget *m_variables;
     QPushButton *m_addVariable;
     QPushButton *m_removeVariable;
+    WordCompleter *m_moduleCompleter;
+    WordCompleter *m_imageCompleter;
     bool m_updating = false;
 };
 

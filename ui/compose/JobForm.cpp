@@ -285,7 +285,7 @@ void JobForm::onProfileChanged()
     m_account->setPlaceholderText(p && !p->accountExample.isEmpty() ? tr("e.g. %1").arg(p->accountExample)
                                                                     : tr("billing project, if the site needs one"));
     if (p)
-        m_env->setProfileHints(p->defaultModules, p->containerRuntime);
+        m_env->setProfileHints(*p);
     m_updating = was;
     updatePartitionInfo();
     changed();
@@ -404,7 +404,7 @@ void JobForm::setSpec(const JobSpec &s)
     if (p) {
         m_account->setPlaceholderText(p->accountExample.isEmpty() ? tr("billing project, if the site needs one")
                                                                   : tr("e.g. %1").arg(p->accountExample));
-        m_env->setProfileHints(p->defaultModules, p->containerRuntime);
+        m_env->setProfileHints(*p);
     }
     m_gpus->setMaximum(std::max(4096, s.gpus));
     m_gpus->setValue(s.gpus);
