@@ -72,6 +72,11 @@ const QList<QStringList> &runStoreMigrations()
             // The spec file a run was made from (absolute path), "" when it came from stdin or the window's form.
             QStringLiteral("ALTER TABLE runs ADD COLUMN spec_file TEXT NOT NULL DEFAULT ''"),
         },
+        {
+            // A pending job's expected start as squeue's %S prints it (cluster local time), "" when Slurm
+            // has none; written by the poll (JobPoller), cleared once the job starts.
+            QStringLiteral("ALTER TABLE runs ADD COLUMN expected_start TEXT NOT NULL DEFAULT ''"),
+        },
     };
     return m;
 }
