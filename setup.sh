@@ -20,12 +20,12 @@ as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
 # What building and running the app needs.
 APP_PACKAGES="build-essential cmake ninja-build lld pkg-config qt6-base-dev libqt6sql6-sqlite libsqlite3-dev qt6-svg-dev libqt6svg6
-  nlohmann-json3-dev libexpected-dev libssh-dev libre2-dev libprotobuf-dev protobuf-compiler libqcustomplot-dev libgl-dev fonts-dejavu-core"
+  nlohmann-json3-dev libexpected-dev libssh-dev libssl-dev zlib1g-dev libre2-dev libprotobuf-dev protobuf-compiler libqcustomplot-dev libgl-dev fonts-dejavu-core"
 # What the tests add: the real Slurm cluster, sshd, login shells, TOTP,
 # PyTorch for the real DDP runs, an X server for GUI screenshots, PDF text.
 TEST_PACKAGES="slurm-wlm slurm-client slurmdbd mariadb-server munge openssh-server openssh-client lmod
   zsh fish tcsh dash libpam-google-authenticator oathtool python3-torch python3-sklearn procps iproute2
-  xvfb xauth poppler-utils mmdebstrap"
+  xvfb xauth poppler-utils mmdebstrap rsync git"
 # What the packaging and portability checks add (packaging/, clang_check).
 PACKAGE_TEST_PACKAGES="clang-format lintian mmdebstrap appstream desktop-file-utils man-db file clang"
 

@@ -24,7 +24,8 @@ std::optional<SubmitStep> FaultInjectingExecutor::stepFromEnvironment()
     if (!step && !name.isEmpty())
         std::fprintf(stderr,
                      "scalelab: SCALELAB_FAULT_KILL_AFTER=%s is not a submit step (directory-stored, "
-                     "script-uploaded, unknown-stored, sbatch-returned, outcome-stored); the hook is off\n",
+                     "objects-pack-sent, snapshot-sent, snapshot-laid-out, script-uploaded, unknown-stored, "
+                     "sbatch-returned, outcome-stored); the hook is off\n",
                      qPrintable(name));
     return step;
 }

@@ -9,8 +9,8 @@ namespace scalelab {
 
 // Test hook for crash-consistency tests (test builds only): with
 // SCALELAB_FAULT_KILL_AFTER=STEP, STEP one of the submit protocol's steps
-// (submitStepId: directory-stored, script-uploaded, unknown-stored,
-// sbatch-returned, outcome-stored), the process dies like kill -9, without
+// (submitStepId: directory-stored, objects-pack-sent, snapshot-sent,
+// snapshot-laid-out, script-uploaded, unknown-stored, sbatch-returned, outcome-stored), the process dies like kill -9, without
 // any clean-up, as soon as SlurmClient::submit reports that step. Other
 // commands (the `sbatch --version` probe, reconcile, polls) never trigger it.
 class FaultInjectingExecutor : public RemoteExecutor {
@@ -22,6 +22,10 @@ public:
     static std::optional<SubmitStep> stepFromEnvironment();
 
     RemoteResult run(const QStringList &argv, int timeoutMs = 60000) override { return m_inner.run(argv, timeoutMs); }
+    RemoteResult runWithInput(const QStringList &argv, const QByteArray &input, int timeoutMs = 60000) override
+    {
+        return m_inner.runWithInput(argv, input, timeoutMs);
+    }
     Result<void> mkdirs(const QString &remoteDir) override { return m_inner.mkdirs(remoteDir); }
     Result<void> upload(const QString &remotePath, const QByteArray &data, int mode = 0644) override
     {

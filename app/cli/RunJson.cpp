@@ -54,14 +54,37 @@ Json pendingJson(const RunRecord &r, const QList<QueueWaitMedian> &medians)
     return j;
 }
 
+namespace {
+
+// The project folder a run was sent with: its snapshot id, file count, git state.
+Json projectJson(const ProjectSnapshot &s)
+{
+    Json p{{"snapshotId", s.id.toStdString()},
+           {"folder", s.folder.toStdString()},
+           {"remoteFolder", s.remoteFolder.toStdString()},
+           {"files", s.manifest.files.size()},
+           {"bytes", s.manifest.totalBytes()}};
+    if (!s.gitCommit.isEmpty()) {
+        p["gitCommit"] = s.gitCommit.toStdString();
+        p["gitDirty"] = s.gitDirty.value_or(false);
+    }
+    return p;
+}
+
+}   // namespace
+
 // With --json the human lines go to stderr and the command prints one
 // document at the end; a run given to it by id is read back from the store.
 Json storedRunsJson(RunStore &store, const QList<qint64> &ids)
 {
     Json arr = Json::array();
     for (qint64 id : ids)
-        if (const auto r = store.run(id); r.ok())
-            arr.push_back(runJson(*r));
+        if (const auto r = store.run(id); r.ok()) {
+            Json run = runJson(*r);
+            if (const auto s = store.runSnapshot(id); s.ok() && s->has_value())
+                run["project"] = projectJson(**s);
+            arr.push_back(run);
+        }
     return arr;
 }
 

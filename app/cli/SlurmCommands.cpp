@@ -15,7 +15,9 @@
 #include "core/compose/SbatchRenderer.h"
 #include "core/client/SlurmClient.h"
 #include "core/compose/StudyPlanner.h"
+#include "core/project/ProjectSnapshotter.h"
 
+#include <QDir>
 #include <QFileInfo>
 
 #include <nlohmann/json.hpp>
@@ -33,19 +35,76 @@ struct Prepared {
     const ClusterProfile *profile = nullptr;
 };
 
-std::optional<Prepared> prepareSpec(CliContext &ctx, const QString &path, int *rc)
+std::optional<Prepared> prepareSpec(CliContext &ctx, const QString &path, const std::optional<QString> &project,
+                                    int *rc)
 {
     auto spec = ctx.readSpec(path);
     if (!spec) {
         *rc = int(ExitCode::Unusable);
         return std::nullopt;
     }
+    // --project DIR (from the working folder) over the spec's project.folder
+    // (from the spec file's folder).
+    if (project)
+        spec->project.folder = QFileInfo(*project).absoluteFilePath();
+    else if (!spec->project.folder.isEmpty() && QFileInfo(spec->project.folder).isRelative())
+        spec->project.folder = QFileInfo(path == QLatin1String("-") ? QDir::current() : QFileInfo(path).absoluteDir(),
+                                         spec->project.folder)
+                                   .absoluteFilePath();
     const ClusterProfile *profile = ctx.profileFor(spec->profile);
     if (!profile) {
         *rc = int(ExitCode::Unusable);
         return std::nullopt;
     }
     return Prepared{*spec, profile};
+}
+
+// The project folder's snapshot, said on stderr; nullopt without a project,
+// an exit code when it is refused (over a cap, no such folder).
+std::optional<int> takeSnapshot(CliContext &ctx, const JobSpec &spec, const ClusterProfile &profile,
+                                std::optional<ProjectSnapshot> &snapshot)
+{
+    if (spec.project.folder.isEmpty())
+        return std::nullopt;
+    auto taken = RunLifecycle::snapshotProject(spec, profile);
+    if (!taken && taken.error().code == ErrorCode::InvalidValue)
+        return ctx.unusable(taken.error().message);   // no such folder, over a cap
+    if (!taken) {
+        ctx.err << "scalelab: " << taken.error().message << "\n";
+        ctx.err.flush();
+        return int(ExitCode::Errors);
+    }
+    const ProjectSnapshot &s = *taken;
+    ctx.err << "project " << s.folder << ": " << s.manifest.files.size() << " files, "
+            << ProjectSnapshotter::sizeText(s.manifest.totalBytes()) << ", snapshot " << s.id.left(12);
+    if (!s.gitCommit.isEmpty())
+        ctx.err << ", git " << s.gitCommit.left(12) << (s.gitDirty.value_or(false) ? " with changes" : "");
+    ctx.err << "; " << s.excluded << " ignored\n";
+    for (qsizetype i = 0; i < s.skipped.size() && i < 5; ++i)
+        ctx.err << "  left out: " << s.skipped[i] << "\n";
+    if (s.skipped.size() > 5)
+        ctx.err << "  left out: " << s.skipped.size() - 5 << " more\n";
+    ctx.err.flush();
+    snapshot = s;
+    return std::nullopt;
+}
+
+// One stderr line per pack sent: files, bytes, rate.
+ProjectSync::Progress progressLines(CliContext &ctx)
+{
+    return [&ctx](const SyncProgress &p) {
+        if (p.filesToSend == 0 && p.filesSent == 0) {
+            ctx.err << "project: all " << p.filesPresent << " files already on the cluster\n";
+        } else {
+            ctx.err << "project: sent " << p.filesSent << "/" << p.filesToSend << " files, "
+                    << ProjectSnapshotter::sizeText(p.bytesSent) << "/" << ProjectSnapshotter::sizeText(p.bytesToSend);
+            if (p.elapsedMs > 0)
+                ctx.err << ", " << ProjectSnapshotter::sizeText(qint64(p.bytesPerSecond())) << "/s";
+            ctx.err << "; " << p.filesPresent << " already there\n";
+        }
+        ctx.err.flush();
+        return true;
+    };
 }
 
 // The spec file as stored with each run: an absolute path, "" for stdin.
@@ -120,6 +179,9 @@ int submitSpecs(CliContext &ctx, const QList<JobSpec> &specs, const ClusterProfi
                 bool dryRun, const QString &studyName, const QString &specFile,
                 StudyOrder order = StudyOrder::AllAtOnce)
 {
+    std::optional<ProjectSnapshot> snapshot;   // one for the batch: every variant sends the same folder
+    if (auto rc = takeSnapshot(ctx, specs.front(), profile, snapshot))
+        return *rc;
     const char *command = studyName.isEmpty() ? "submit" : "study";
     const QString alias = o.alias.isEmpty() ? defaultClusterAlias(profile) : o.alias;
     CliCluster cluster(ctx, alias, o.sshConfig, o.acceptNew);
@@ -134,12 +196,19 @@ int submitSpecs(CliContext &ctx, const QList<JobSpec> &specs, const ClusterProfi
         return dryRunSpecs(ctx, client, specs, profile, alias, command);
 
     RunLifecycle lifecycle(client, store);
+    lifecycle.setSyncProgress(progressLines(ctx));
     reconcileCluster(ctx, lifecycle);
     // All runs valid and stored (one transaction) before the first is sent:
     // a store failure sends nothing.
     QList<SubmitRequest> requests;
     for (const auto &spec : specs)
-        requests << SubmitRequest{spec, &profile, alias, specFile};
+        requests << SubmitRequest{spec, &profile, alias, specFile, snapshot};
+    if (const Diagnostics problems = RunLifecycle::validateBatch(requests); hasErrors(problems)) {
+        for (const Diagnostic &d : problems)
+            ctx.err << "scalelab: " << d.message << "\n";
+        ctx.err.flush();
+        return int(ExitCode::Unusable);
+    }
     const auto stored = RunLifecycle::storeBatch(store, requests, studyName);
     if (!stored) {
         ctx.err << "scalelab: cannot store the runs (nothing was sent): " << stored.error().message << "\n";
@@ -174,6 +243,15 @@ bool printValidation(CliContext &ctx, const JobSpec &spec, const ClusterProfile 
             ctx.err << DiagnosticFormat::toText(d, file) << "\n";
     ctx.err.flush();
     return !hasErrors(ds);
+}
+
+// --project DIR, shared by submit and study.
+void addProjectOption(CliParser &a)
+{
+    a.value({QStringLiteral("project")}, QStringLiteral("DIR"),
+            QStringLiteral("send a snapshot of DIR with each run (only files changed since the last send travel); "
+                           "the run folder on the cluster holds it and is the job's working directory "
+                           "(over the spec's project.folder; .gitignore and .scalelabignore are followed)"));
 }
 
 // --repeats N (default 1); an exit code when it is no number in range.
@@ -245,8 +323,10 @@ int SlurmCommands::submit(CliContext &ctx, const QStringList &args)
                                "before anything is sent and reconciled if the outcome is unknown.\n"
                                "SPEC.json may be - to read the spec from stdin."));
     a.flag({QStringLiteral("dry-run")}, QStringLiteral("sbatch --test-only: Slurm's verdict, nothing submitted"));
+    addProjectOption(a);
     addConnectionOptions(a, defaultAliasHelp());
     a.examples({QStringLiteral("scalelab submit job.json"), QStringLiteral("scalelab submit --dry-run job.json"),
+                QStringLiteral("scalelab submit job.json --project ~/code/resnet"),
                 QStringLiteral("scalelab submit --json job.json | jq '.runs[0].jobId'")});
     if (auto rc = a.parse(ctx, args))
         return *rc;
@@ -259,7 +339,7 @@ int SlurmCommands::submit(CliContext &ctx, const QStringList &args)
     if (a.positional().size() != 1)
         return ctx.unusable(QStringLiteral("submit needs exactly one SPEC.json"));
     int rc = 0;
-    auto p = prepareSpec(ctx, a.positional().front(), &rc);
+    auto p = prepareSpec(ctx, a.positional().front(), a.value(QStringLiteral("project")), &rc);
     if (!p)
         return rc;
     if (!printValidation(ctx, p->spec, *p->profile, CliContext::inputName(a.positional().front())))
@@ -282,6 +362,7 @@ int SlurmCommands::study(CliContext &ctx, const QStringList &args)
            QStringLiteral("submit every run at once (default: one at a time, each job waiting for the previous "
                           "one, so runs do not disturb each other's timings)"));
     a.flag({QStringLiteral("dry-run")}, QStringLiteral("sbatch --test-only for every run: nothing submitted"));
+    addProjectOption(a);
     a.value({QStringLiteral("keep-global-batch")}, QStringLiteral("ARG=VALUE"),
             QStringLiteral("e.g. --batch-size=256: each run gets 256/N per process"));
     a.value({QStringLiteral("keep-per-gpu-batch")}, QStringLiteral("ARG=VALUE"),
@@ -313,7 +394,7 @@ int SlurmCommands::study(CliContext &ctx, const QStringList &args)
     if (auto rc = readGpuCounts(ctx, *gpus, counts))
         return *rc;
     int rc = 0;
-    auto p = prepareSpec(ctx, a.positional().front(), &rc);
+    auto p = prepareSpec(ctx, a.positional().front(), a.value(QStringLiteral("project")), &rc);
     if (!p)
         return rc;
     const QList<StudyVariant> variants = planStudyVariants(p->spec, counts, scaling, *p->profile, repeats);

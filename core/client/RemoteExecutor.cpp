@@ -9,9 +9,10 @@ struct StepName {
     const char *id;
 };
 constexpr StepName kSteps[] = {
-    {SubmitStep::DirectoryStored, "directory-stored"}, {SubmitStep::ScriptUploaded, "script-uploaded"},
-    {SubmitStep::UnknownStored, "unknown-stored"},     {SubmitStep::SbatchReturned, "sbatch-returned"},
-    {SubmitStep::OutcomeStored, "outcome-stored"},
+    {SubmitStep::DirectoryStored, "directory-stored"}, {SubmitStep::ObjectsPackSent, "objects-pack-sent"},
+    {SubmitStep::SnapshotSent, "snapshot-sent"},       {SubmitStep::SnapshotLaidOut, "snapshot-laid-out"},
+    {SubmitStep::ScriptUploaded, "script-uploaded"},   {SubmitStep::UnknownStored, "unknown-stored"},
+    {SubmitStep::SbatchReturned, "sbatch-returned"},   {SubmitStep::OutcomeStored, "outcome-stored"},
 };
 }   // namespace
 

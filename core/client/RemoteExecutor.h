@@ -34,13 +34,17 @@ struct RemoteFileChunk {
 // two of them.
 enum class SubmitStep {
     DirectoryStored,   // the run's remote directory is in the store
+    ObjectsPackSent,   // one pack of a project's missing files is in the object store (more may follow)
+    SnapshotSent,   // every file of the project snapshot is in the remote object store
+    SnapshotLaidOut,   // the run folder holds the snapshot, verified against its manifest
     ScriptUploaded,   // job.sbatch is on the cluster and the run is "uploaded"
     UnknownStored,   // the run is "unknown": sbatch is about to be sent
     SbatchReturned,   // sbatch answered; nothing about its answer is stored yet
     OutcomeStored,   // the job id (or the rejection) is stored
 };
 
-// "directory-stored", "script-uploaded", "unknown-stored", "sbatch-returned", "outcome-stored".
+// "directory-stored", "objects-pack-sent", "snapshot-sent", "snapshot-laid-out", "script-uploaded",
+// "unknown-stored", "sbatch-returned", "outcome-stored".
 QString submitStepId(SubmitStep step);
 std::optional<SubmitStep> submitStepFromId(const QString &id);
 
@@ -55,6 +59,9 @@ class RemoteExecutor {
 public:
     virtual ~RemoteExecutor() = default;
     virtual RemoteResult run(const QStringList &argv, int timeoutMs = 60000) = 0;
+    // run() with `input` on the command's stdin (then end of file): how a
+    // project's files travel (a tar stream), in one channel per call.
+    virtual RemoteResult runWithInput(const QStringList &argv, const QByteArray &input, int timeoutMs = 60000) = 0;
     // Both fail with Transport when the connection failed (the directory or
     // file may or may not be there) and RemoteFailed when the host refused
     // the operation; upload also with InvalidValue for a path naming no file.

@@ -8,6 +8,7 @@
 #include "core/client/SlurmClient.h"
 #include "core/compose/SbatchRenderer.h"
 #include "core/model/JobSpecJson.h"
+#include "core/model/SpecFields.h"
 #include "core/store/RunStore.h"
 
 #include <QDateTime>
@@ -59,6 +60,34 @@ void logSubmit(const QString &alias, qint64 runId, const SubmitOutcome &o)
                                           o.jobId.isEmpty() ? QString() : QStringLiteral(", job %1").arg(o.jobId));
 }
 
+Diagnostic projectError(const QString &field, const QString &message)
+{
+    return Diagnostic{Severity::Error, QStringLiteral("project-invalid"), field, 0, 0, message, {}};
+}
+
+// A project folder needs its snapshot, a remote folder ScaleLab can send, and
+// no file in the place of the run folder's own.
+Diagnostics projectProblems(const SubmitRequest &r, const QString &who)
+{
+    Diagnostics out;
+    if (r.spec.project.folder.isEmpty())
+        return out;
+    const QString remote = r.snapshot ? r.snapshot->remoteFolder : r.spec.project.remoteFolder;
+    if (!remote.trimmed().isEmpty())
+        if (const auto root = SlurmClient::resolveRemoteFolder(remote, QStringLiteral("/home/h")); !root)
+            out << projectError(QLatin1String(SpecField::projectRemoteFolder), who + root.error().message);
+    if (!r.snapshot)
+        return out;   // taken before storeBatch, which requires it
+    for (const ProjectFile &f : r.snapshot->manifest.files)
+        if (SlurmClient::isReservedRunFileName(f.path))
+            out << projectError(QLatin1String(SpecField::projectFolder),
+                                who
+                                    + QStringLiteral("%1/%2 would take the place of ScaleLab's own file in the run "
+                                                     "folder; rename it or name it in %1/.scalelabignore")
+                                          .arg(r.snapshot->folder, f.path));
+    return out;
+}
+
 }   // namespace
 
 bool ReconcileReport::changed() const
@@ -73,6 +102,16 @@ RunLifecycle::RunLifecycle(SlurmClient &client, RunStore &store)
     : m_client(client)
     , m_store(store)
 {}
+
+Result<ProjectSnapshot> RunLifecycle::snapshotProject(const JobSpec &spec, const ClusterProfile &profile,
+                                                      const SnapshotLimits &limits)
+{
+    Result<ProjectSnapshot> s = ProjectSnapshotter::take(spec.project.folder, limits);
+    if (s)
+        s->remoteFolder = spec.project.remoteFolder.trimmed().isEmpty() ? profile.remoteProjectFolder
+                                                                        : spec.project.remoteFolder.trimmed();
+    return s;
+}
 
 Diagnostics RunLifecycle::validateBatch(const QList<SubmitRequest> &requests)
 {
@@ -94,6 +133,7 @@ Diagnostics RunLifecycle::validateBatch(const QList<SubmitRequest> &requests)
                               {}};
             continue;
         }
+        out << projectProblems(r, who);
         for (Diagnostic d : renderAndValidate(r.spec, *r.profile).diagnostics) {
             if (d.severity != Severity::Error)
                 continue;
@@ -109,10 +149,17 @@ Result<QList<RunRecord>> RunLifecycle::storeBatch(RunStore &store, const QList<S
 {
     if (hasErrors(validateBatch(requests)))
         return fail(ErrorCode::InvalidValue, QStringLiteral("the batch has errors; nothing was stored"));
+    for (const SubmitRequest &r : requests)
+        if (!r.spec.project.folder.isEmpty() && !r.snapshot)
+            return fail(ErrorCode::InvalidValue,
+                        QStringLiteral("no snapshot of the project folder %1 was taken; nothing was stored")
+                            .arg(r.spec.project.folder));
     QList<RunRecord> drafts;
+    QList<std::optional<ProjectSnapshot>> snapshots;
     for (const SubmitRequest &r : requests) {
         drafts << draftRun(r.spec, *r.profile, r.alias);
         drafts.last().specFile = r.specFile;
+        snapshots << r.snapshot;
     }
     std::optional<StudyRecord> study;
     if (!studyName.trimmed().isEmpty()) {
@@ -121,7 +168,12 @@ Result<QList<RunRecord>> RunLifecycle::storeBatch(RunStore &store, const QList<S
         study->created = QDateTime::currentDateTimeUtc();
         study->specTemplateJson = jobSpecToJson(requests.front().spec);
     }
-    return store.createRuns(drafts, study);
+    return store.createRuns(drafts, study, snapshots);
+}
+
+void RunLifecycle::setSyncProgress(ProjectSync::Progress progress)
+{
+    m_client.setSyncProgress(std::move(progress));
 }
 
 QList<SentRun> RunLifecycle::sendBatch(const QList<qint64> &runIds, bool chained)

@@ -7,6 +7,9 @@
 #include "core/ingest/IngestService.h"
 #include "core/model/ClusterProfile.h"
 #include "core/model/JobSpec.h"
+#include "core/model/ProjectSnapshot.h"
+#include "core/project/ProjectSnapshotter.h"
+#include "core/client/ProjectSync.h"
 #include "core/model/RunRecord.h"
 
 #include <QList>
@@ -38,6 +41,9 @@ struct SubmitRequest {
     const ClusterProfile *profile = nullptr;
     QString alias;   // SSH alias the run is sent through
     QString specFile;   // stored with the run (RunRecord::specFile)
+    // The snapshot of spec.project.folder (ProjectSnapshotter::take), stored
+    // with the run in the same transaction; storeBatch requires it when the spec has a project.
+    std::optional<ProjectSnapshot> snapshot;
 };
 
 struct SentRun {
@@ -90,6 +96,10 @@ class RunLifecycle {
 public:
     RunLifecycle(SlurmClient &client, RunStore &store);
 
+    // The snapshot of spec.project.folder (an absolute folder) for a SubmitRequest, with the
+    // remote folder the spec names or else the profile's default. Local only.
+    static Result<ProjectSnapshot> snapshotProject(const JobSpec &spec, const ClusterProfile &profile,
+                                                   const SnapshotLimits &limits = {});
     // Every request checked (profile, validator errors); each error's message
     // starts with the GPU count of its run. Pure.
     static Diagnostics validateBatch(const QList<SubmitRequest> &requests);
@@ -102,6 +112,9 @@ public:
     // waits for the last one sent (--dependency=afterany), so a study's runs
     // do not disturb each other's timings.
     QList<SentRun> sendBatch(const QList<qint64> &runIds, bool chained = false);
+    // How a project folder's upload goes during sendBatch and the sends of
+    // reconcileUnresolved (files, bytes, rate); returning false cancels it.
+    void setSyncProgress(ProjectSync::Progress progress);
     // Resolves the cluster's runs in intent/uploaded/unknown with id <=
     // newestRunId; a run whose sbatch certainly never ran is sent now, once.
     ReconcileReport reconcileUnresolved(qint64 newestRunId = std::numeric_limits<qint64>::max());

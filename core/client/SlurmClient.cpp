@@ -4,6 +4,7 @@
 #include "core/client/SlurmClient.h"
 
 #include "core/base/RemoteValidation.h"
+#include "core/model/JobSpecJson.h"
 #include "core/slurm/SacctParser.h"
 #include "core/base/ShellQuote.h"
 #include "core/slurm/SqueueParser.h"
@@ -104,6 +105,59 @@ Result<QString> SlurmClient::detectVersion()
     return m_version;
 }
 
+Result<QString> SlurmClient::remoteHome()
+{
+    if (!m_home.isEmpty())
+        return m_home;
+    const QString home = m_exec.homeDirectory();
+    if (home.isEmpty())
+        return fail(ErrorCode::Transport, QStringLiteral("the remote home directory is unknown (connection lost?)"));
+    QString h = home;
+    while (h.size() > 1 && h.endsWith(QLatin1Char('/')))
+        h.chop(1);
+    if (!RemoteValidation::isSafePath(h))
+        return fail(ErrorCode::InvalidValue,
+                    QStringLiteral("the remote home directory \"%1\" has characters ScaleLab does not send in "
+                                   "commands (allowed: letters, digits, . _ - + /)")
+                        .arg(RemoteValidation::sanitize(home.toUtf8(), 200)));
+    m_home = h;
+    return m_home;
+}
+
+Result<QString> SlurmClient::resolveRemoteFolder(const QString &folder, const QString &home)
+{
+    QString f = folder.trimmed();
+    for (const QString &prefix : {QStringLiteral("~"), QStringLiteral("$HOME"), QStringLiteral("${HOME}")}) {
+        if (f == prefix)
+            f = home;
+        else if (f.startsWith(prefix + QLatin1Char('/')))
+            f = home + f.mid(prefix.size());
+    }
+    if (!f.startsWith(QLatin1Char('/')))
+        f = home + QLatin1Char('/') + f;
+    while (f.size() > 1 && f.endsWith(QLatin1Char('/')))
+        f.chop(1);
+    const QStringList parts = f.split(QLatin1Char('/'));
+    if (!RemoteValidation::isSafePath(f) || f == QLatin1String("/") || parts.contains(QStringLiteral(".."))
+        || parts.contains(QStringLiteral(".")))
+        return fail(ErrorCode::InvalidValue,
+                    QStringLiteral("the remote folder \"%1\" (project.remoteFolder, or the profile's "
+                                   "remoteProjectFolder) is not a folder ScaleLab sends in commands: use an absolute "
+                                   "path, ~/x, $HOME/x or a path under the home, of letters, digits and . _ - + / "
+                                   "(no other variable expands)")
+                        .arg(RemoteValidation::sanitize(folder.toUtf8(), 200)));
+    return f;
+}
+
+bool SlurmClient::isReservedRunFileName(const QString &projectPath)
+{
+    if (projectPath.contains(QLatin1Char('/')))
+        return false;
+    return projectPath == scriptFileName() || projectPath == QLatin1String("jobid")
+           || projectPath == QLatin1String("jobid.tmp") || projectPath.startsWith(QLatin1String("scalelab-"))
+           || projectPath == QLatin1String(".scalelab-snapshot.sha256");
+}
+
 Result<QString> SlurmClient::remoteDirFor(const RunRecord &run)
 {
     if (!run.remoteDir.isEmpty()) {
@@ -114,22 +168,20 @@ Result<QString> SlurmClient::remoteDirFor(const RunRecord &run)
                             .arg(run.remoteDir));
         return run.remoteDir;
     }
-    if (m_home.isEmpty()) {
-        const QString home = m_exec.homeDirectory();
-        if (home.isEmpty())
-            return fail(ErrorCode::Transport,
-                        QStringLiteral("the remote home directory is unknown (connection lost?)"));
-        QString h = home;
-        while (h.size() > 1 && h.endsWith(QLatin1Char('/')))
-            h.chop(1);
-        if (!RemoteValidation::isSafePath(h))
-            return fail(ErrorCode::InvalidValue,
-                        QStringLiteral("the remote home directory \"%1\" has characters ScaleLab does not send in "
-                                       "commands (allowed: letters, digits, . _ - + /)")
-                            .arg(RemoteValidation::sanitize(home.toUtf8(), 200)));
-        m_home = h;
+    const Result<QString> home = remoteHome();
+    if (!home)
+        return home;
+    // A run with a project folder: its run folder under the remote folder.
+    const auto snapshot = run.id > 0 ? m_store.runSnapshot(run.id) : Result<std::optional<ProjectSnapshot>>();
+    if (!snapshot)
+        return fail(snapshot.error());
+    if (snapshot->has_value()) {
+        const Result<QString> root = resolveRemoteFolder((*snapshot)->remoteFolder, *home);
+        if (!root)
+            return root;
+        return *root + QStringLiteral("/runs/") + run.token;
     }
-    return m_home + QLatin1Char('/') + runsRoot() + QLatin1Char('/') + run.token;
+    return *home + QLatin1Char('/') + runsRoot() + QLatin1Char('/') + run.token;
 }
 
 namespace {
@@ -209,6 +261,10 @@ std::optional<SubmitOutcome> SlurmClient::uploadBeforeSbatch(qint64 runId, const
     // (b) directory + script. Nothing here can create a job, so failures are NotSent.
     if (auto e = m_exec.mkdirs(dir); !e)
         return notSent(QStringLiteral("creating %1 failed: %2").arg(dir, e.error().message));
+    // The project's snapshot, sent and verified in the run folder before the
+    // script: a job can only start on a whole snapshot.
+    if (auto problem = sendProject(runId, run, dir))
+        return *problem;
     if (auto e = m_exec.upload(dir + QLatin1Char('/') + scriptFileName(), run.script.toUtf8(), 0644); !e)
         return notSent(QStringLiteral("uploading the job script failed: %1").arg(e.error().message));
     if (auto e = m_store.setSubmitState(runId, SubmitState::Uploaded); !e)
@@ -223,6 +279,37 @@ std::optional<SubmitOutcome> SlurmClient::uploadBeforeSbatch(qint64 runId, const
     // A run withdrawn while its script was uploading stays unsent.
     if (const auto again = m_store.run(runId); again.ok() && again.value().submitState == SubmitState::Rejected)
         return refused(QStringLiteral("run %1 was withdrawn: %2").arg(runId).arg(again.value().rejection));
+    return std::nullopt;
+}
+
+// The run's project snapshot into its run folder (nothing for a run without
+// one). Nothing here can create a job: failures are NotSent, retried whole.
+std::optional<SubmitOutcome> SlurmClient::sendProject(qint64 runId, const RunRecord &run, const QString &dir)
+{
+    m_lastSync.reset();
+    const auto snapshot = m_store.runSnapshot(runId);
+    if (!snapshot)
+        return refused(snapshot.error().message);
+    if (!snapshot->has_value()) {
+        const JobSpecParseResult spec = parseJobSpec(run.specJson);
+        if (!spec.spec || spec.spec->project.folder.isEmpty())
+            return std::nullopt;
+        // Never sendable: withdrawn, so reconcile does not try it again.
+        const QString why = QStringLiteral("run %1 names a project folder but no snapshot of it is stored; submit "
+                                           "the spec again")
+                                .arg(runId);
+        (void)m_store.setSubmitState(runId, SubmitState::Rejected, why);
+        return refused(why);
+    }
+    const QString tail = QStringLiteral("/runs/") + run.token;
+    if (!dir.endsWith(tail))
+        return refused(
+            QStringLiteral("run %1's folder %2 is not a run folder under a remote folder").arg(runId).arg(dir));
+    ProjectSync sync(m_exec);
+    const auto sent = sync.send(**snapshot, dir.left(dir.size() - tail.size()), dir, m_syncProgress);
+    if (!sent)
+        return notSent(QStringLiteral("sending the project folder failed: %1").arg(sent.error().message));
+    m_lastSync = *sent;
     return std::nullopt;
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/client/JobPoller.h"
+#include "core/client/ProjectSync.h"
 #include "core/client/RemoteExecutor.h"
 #include "core/client/RunFileFetcher.h"
 #include "core/store/RunStore.h"
@@ -53,6 +54,20 @@ public:
 
     QString clusterAlias() const { return m_alias; }
 
+    // Told how a project's upload goes during submit(); returning false cancels
+    // it before the next pack (the run stays unsent, nothing reaches Slurm).
+    void setSyncProgress(ProjectSync::Progress progress) { m_syncProgress = std::move(progress); }
+    // What the last submit() of a run with a project folder sent.
+    const std::optional<SyncReport> &lastSync() const { return m_lastSync; }
+
+    // A remote folder as a spec or profile writes it ("$HOME/scalelab", "~/x",
+    // "x" under the home, "/scratch/p/x") made absolute with the remote home;
+    // InvalidValue names what ScaleLab will not send in a command.
+    static Result<QString> resolveRemoteFolder(const QString &folder, const QString &home);
+    // A project file at the top of a run folder would take the place of one
+    // of ScaleLab's own (job.sbatch, jobid, scalelab-<id>.out, ...).
+    static bool isReservedRunFileName(const QString &projectPath);
+
     // Remote layout and the exact shell bodies (public for tests).
     static QString runsRoot();   // ".scalelab/runs" under $HOME
     static QString scriptFileName();   // "job.sbatch"
@@ -68,6 +83,8 @@ public:
 private:
     static constexpr int kQueryTimeoutMs = 60000;   // each remote command
     Result<QString> remoteDirFor(const RunRecord &run);
+    Result<QString> remoteHome();
+    std::optional<SubmitOutcome> sendProject(qint64 runId, const RunRecord &run, const QString &dir);
     std::optional<SubmitOutcome> sendableProblem(qint64 runId, const RunRecord &run) const;
     std::optional<SubmitOutcome> uploadBeforeSbatch(qint64 runId, const RunRecord &run, const QString &dir);
     SubmitOutcome recordSbatchReply(qint64 runId, const RemoteResult &r);
@@ -80,6 +97,8 @@ private:
     QString m_home;
     JobPoller m_poller;
     RunFileFetcher m_files;
+    ProjectSync::Progress m_syncProgress;
+    std::optional<SyncReport> m_lastSync;
 };
 
 }   // namespace scalelab

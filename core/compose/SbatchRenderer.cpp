@@ -29,10 +29,14 @@ QString safeJobName(const JobSpec &spec)
 }
 
 // Relative program paths are taken relative to the home directory, because
-// the job itself runs in its own run directory (where its outputs land).
-QString programWord(const QString &program)
+// the job itself runs in its own run directory (where its outputs land);
+// with a project folder that run directory holds the code: relative to it.
+QString programWord(const QString &program, bool inRunFolder)
 {
     const QString p = program.trimmed();
+    if (inRunFolder && !p.isEmpty() && !p.startsWith(QLatin1Char('/')) && !p.startsWith(QLatin1Char('~'))
+        && !p.startsWith(QLatin1Char('$')))
+        return QStringLiteral("./") + ShellQuote::quote(p);
     if (p.isEmpty())
         return QStringLiteral("\"$HOME\"/train.py");
     if (p.startsWith(QLatin1Char('/')))
@@ -73,7 +77,7 @@ QString commandFor(const JobSpec &spec)
     const QString p = spec.program.trimmed();
     if (p.endsWith(QLatin1String(".py")) || p.isEmpty())
         words << QStringLiteral("python3");
-    words << programWord(p);
+    words << programWord(p, !spec.project.folder.isEmpty());
     for (const auto &a : spec.args)
         words << expandingWord(a);
     return words.join(QLatin1Char(' '));

@@ -193,6 +193,8 @@ QByteArray ProfileJson::write(const ClusterProfile &p)
     if (!p.torchrunArgs.isEmpty())
         j["torchrunArgs"] = setting(stringList(p.torchrunArgs), src("torchrunArgs"));
     j["cpuBind"] = setting(s(p.cpuBind), src("cpuBind"));
+    if (p.remoteProjectFolder != ClusterProfile{}.remoteProjectFolder)
+        j["remoteProjectFolder"] = setting(s(p.remoteProjectFolder), src("remoteProjectFolder"));
     if (p.sitePlugins)
         j["sitePlugins"] = setting(stringList(*p.sitePlugins), src("sitePlugins"));
     j["gpuTypes"] = gpuTypesJson(p.gpuTypes);

@@ -91,6 +91,10 @@ struct ClusterProfile {
     QString cpuBind = QStringLiteral(
         "cores");   // srun --cpu-bind value; "none" = leave binding to the site   // extra torchrun flags the site needs (e.g. a distro bug workaround)
     QList<QPair<QString, QString>> defaultVariables;   // e.g. NCCL_SOCKET_IFNAME
+    // Where project snapshots go on the cluster when a spec names no remote
+    // folder: "$HOME/scalelab", or a path on the site's project scratch
+    // (absolute; only a leading $HOME or ~ expands).
+    QString remoteProjectFolder = QStringLiteral("$HOME/scalelab");
     QList<ProfileNote> notes;
     QMap<QString, QString> sources;   // site-level settings -> URL
 

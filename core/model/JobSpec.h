@@ -30,6 +30,15 @@ struct JobEnvironment {
     bool operator==(const JobEnvironment &) const = default;
 };
 
+// The folder of code on the researcher's machine that each run takes a
+// snapshot of, and where on the cluster the snapshots are kept. Empty folder:
+// no project, the program is already on the cluster.
+struct ProjectSpec {
+    QString folder;   // local; relative to the spec file's folder in a spec file
+    QString remoteFolder;   // "" = the profile's default ($HOME/scalelab); absolute, "~/x", "$HOME/x" or under $HOME
+    bool operator==(const ProjectSpec &) const = default;
+};
+
 // What a researcher asks for; the contract the CLI, the GUI and the store share.
 // Optional values are 0/empty when unset; the composer derives them.
 struct JobSpec {
@@ -60,6 +69,9 @@ struct JobSpec {
     // How srun binds each task: "--cpu-bind=mask_cpu:0xfe,...", "--gpu-bind=...",
     // "--mem-bind=..." as a script wrote them; a --cpu-bind replaces the profile's.
     QStringList binding;
+    // A project folder sent with each run: the run folder holds its snapshot
+    // and is the job's working directory, so a relative program resolves there.
+    ProjectSpec project;
 
     Launcher effectiveLauncher() const { return launcher.value_or(defaultLauncher(framework)); }
     bool operator==(const JobSpec &) const = default;

@@ -291,6 +291,25 @@ void readMonitoring(SpecReader &r, const Json &j, JobSpec &s)
     }
 }
 
+// project: {folder, remoteFolder}.
+void readProject(SpecReader &r, const Json &j, JobSpec &s)
+{
+    const auto it = j.find("project");
+    if (it == j.end() || it->is_null())
+        return;
+    if (!it->is_object()) {
+        r.error(QStringLiteral("project"), QStringLiteral("must be an object {folder, remoteFolder}"));
+        return;
+    }
+    r.checkKeys(*it, QStringLiteral("project."), {QStringLiteral("folder"), QStringLiteral("remoteFolder")});
+    s.project.folder = r.string(*it, "folder", QLatin1String(SpecField::projectFolder));
+    s.project.remoteFolder = r.string(*it, "remoteFolder", QLatin1String(SpecField::projectRemoteFolder));
+    if (s.project.folder.trimmed().isEmpty())
+        r.error(QLatin1String(SpecField::projectFolder),
+                QStringLiteral("is required in \"project\": the folder of code on this machine (relative to the "
+                               "spec file's folder, or absolute)"));
+}
+
 Json strings(const QStringList &list)
 {
     Json a = Json::array();
@@ -342,7 +361,7 @@ JobSpecParseResult parseJobSpec(const QByteArray &json, const QString &fileName)
                  QStringLiteral("time"), QStringLiteral("account"), QStringLiteral("jobName"),
                  QStringLiteral("program"), QStringLiteral("args"), QLatin1String(SpecField::cpusPerGpu),
                  QStringLiteral("memory"), QStringLiteral("environment"), QStringLiteral("monitoring"),
-                 QStringLiteral("slurmOptions"), QStringLiteral("binding")});
+                 QStringLiteral("slurmOptions"), QStringLiteral("binding"), QStringLiteral("project")});
     JobSpec s;
     s.profile = r.string(j, "profile", QStringLiteral("profile"));
     if (s.profile.isEmpty())
@@ -370,6 +389,7 @@ JobSpecParseResult parseJobSpec(const QByteArray &json, const QString &fileName)
     readMonitoring(r, j, s);
     readSlurmOptions(r, j, s);
     readBinding(r, j, s);
+    readProject(r, j, s);
     result.errors = r.findings();
     if (r.errors.isEmpty())
         result.spec = s;
@@ -454,6 +474,12 @@ QByteArray jobSpecToJson(const JobSpec &s, int indent)
     }
     if (!s.binding.isEmpty())
         j["binding"] = strings(s.binding);
+    if (!s.project.folder.isEmpty()) {
+        Json p{{"folder", str(s.project.folder)}};
+        if (!s.project.remoteFolder.isEmpty())
+            p["remoteFolder"] = str(s.project.remoteFolder);
+        j["project"] = p;
+    }
     return QByteArray::fromStdString(j.dump(indent)) + '\n';
 }
 

@@ -8,5 +8,7 @@ namespace scalelab::SpecField {
 
 inline constexpr char cpusPerGpu[] = "cpusPerGpu";
 inline constexpr char metricDirs[] = "monitoring.metricDirs";
+inline constexpr char projectFolder[] = "project.folder";
+inline constexpr char projectRemoteFolder[] = "project.remoteFolder";
 
 }   // namespace scalelab::SpecField

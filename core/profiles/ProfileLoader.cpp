@@ -54,6 +54,7 @@ void checkKnownKeys(ProfileReader &r, const Json &j)
                                       QStringLiteral("discovered"),
                                       QStringLiteral("template"),
                                       QStringLiteral("sitePlugins"),
+                                      QStringLiteral("remoteProjectFolder"),
                                       QStringLiteral("torchrunArgs"),
                                       QStringLiteral("cpuBind"),
                                       QStringLiteral("$schema"),
@@ -224,6 +225,8 @@ void readScriptSettings(ProfileReader &r, const Json &j, ClusterProfile &p)
     }
     if (const Json *v = r.setting(j, "cpuBind", QStringLiteral("cpuBind"), {}, &used))
         r.readString(v, QStringLiteral("cpuBind"), &p.cpuBind);
+    if (const Json *v = r.setting(j, "remoteProjectFolder", QStringLiteral("remoteProjectFolder"), {}, &used))
+        r.readString(v, QStringLiteral("remoteProjectFolder"), &p.remoteProjectFolder);
     if (const Json *v = r.setting(j, "torchrunArgs", QStringLiteral("torchrunArgs"), {}, &used)) {
         if (!v->is_array())
             r.error(QStringLiteral("torchrunArgs"), QStringLiteral("must be an array of strings"));

@@ -271,8 +271,8 @@ RemoteResult SshSession::run(const QStringList &argv, int timeoutMs)
 namespace {
 
 // Opens a session channel and starts `command` in it (with an empty stdin,
-// like ssh -n); what failed when it could not.
-std::optional<QString> openExec(ssh_session s, const QByteArray &command, ssh_channel *out)
+// like ssh -n, unless `keepInput`); what failed when it could not.
+std::optional<QString> openExec(ssh_session s, const QByteArray &command, ssh_channel *out, bool keepInput = false)
 {
     ssh_channel ch = ssh_channel_new(s);
     if (!ch)
@@ -285,9 +285,31 @@ std::optional<QString> openExec(ssh_session s, const QByteArray &command, ssh_ch
         ssh_channel_free(ch);
         return QStringLiteral("cannot start the remote command");
     }
-    ssh_channel_send_eof(ch);
+    if (!keepInput)
+        ssh_channel_send_eof(ch);
     *out = ch;
     return std::nullopt;
+}
+
+// Writes all of `input` to the command's stdin, then its end. libssh's
+// blocking write waits for the peer's window (buffering what the command
+// prints meanwhile); false when the connection failed. Each chunk is flushed
+// to the socket before the next is added: libssh moves the unsent rest of its
+// output buffer to the front on every addition, so a buffer left to grow
+// costs time in proportion to its size at every packet.
+bool writeInput(ssh_channel ch, const QByteArray &input)
+{
+    constexpr qsizetype kChunk = 64 * 1024;
+    constexpr int kFlushTimeoutMs = 60000;
+    ssh_session s = ssh_channel_get_session(ch);
+    for (qsizetype done = 0; done < input.size();) {
+        const qsizetype n = std::min(kChunk, input.size() - done);
+        const int w = ssh_channel_write(ch, input.constData() + done, uint32_t(n));
+        if (w == SSH_ERROR || ssh_blocking_flush(s, kFlushTimeoutMs) == SSH_ERROR)
+            return false;
+        done += w;
+    }
+    return ssh_channel_send_eof(ch) == SSH_OK;
 }
 
 enum class ChannelRead { Ended, Failed, TimedOut };
@@ -324,7 +346,21 @@ ChannelRead readChannel(ssh_channel ch, RemoteResult &r, const QDeadlineTimer &d
 
 }   // namespace
 
-RemoteResult SshSession::runImpl(const QStringList &argv, int timeoutMs)
+RemoteResult SshSession::runWithInput(const QStringList &argv, const QByteArray &input, int timeoutMs)
+{
+    QElapsedTimer timer;
+    timer.start();
+    const RemoteResult r = runImpl(argv, timeoutMs, &input);
+    qCInfo(lcSsh).noquote() << QStringLiteral("%1: %2 with %3 bytes of input -> %4 in %5 ms")
+                                   .arg(d->settings.alias, redactedCommand(argv))
+                                   .arg(input.size())
+                                   .arg(r.transportOk() ? QStringLiteral("exit %1").arg(r.exitCode)
+                                                        : QStringLiteral("transport error: %1").arg(r.transportError))
+                                   .arg(timer.elapsed());
+    return r;
+}
+
+RemoteResult SshSession::runImpl(const QStringList &argv, int timeoutMs, const QByteArray *input)
 {
     RemoteResult r;
     if (argv.isEmpty()) {
@@ -345,8 +381,15 @@ RemoteResult SshSession::runImpl(const QStringList &argv, int timeoutMs)
         timeoutMs = d->settings.commandTimeoutMs;
     ssh_session s = d->session();
     ssh_channel ch = nullptr;
-    if (const auto what = openExec(s, ShellQuote::join(argv).toUtf8(), &ch)) {
+    if (const auto what = openExec(s, ShellQuote::join(argv).toUtf8(), &ch, input != nullptr)) {
         r.transportError = d->transportFailure(*what);
+        return r;
+    }
+    if (input && !writeInput(ch, *input)) {
+        r.transportError =
+            d->transportFailure(QStringLiteral("the connection failed while sending input to %1").arg(argv.first()));
+        d->broken = true;
+        ssh_channel_free(ch);
         return r;
     }
     const ChannelRead read = readChannel(ch, r, QDeadlineTimer(timeoutMs));

@@ -58,6 +58,7 @@ public:
     // RemoteExecutor. run() quotes argv with ShellQuote::join and refuses words
     // failing ShellQuote::isSafeForRemote. Output is returned unmodified.
     RemoteResult run(const QStringList &argv, int timeoutMs = 60000) override;
+    RemoteResult runWithInput(const QStringList &argv, const QByteArray &input, int timeoutMs = 60000) override;
     Result<void> mkdirs(const QString &remoteDir) override;
     // Writes to a temporary name beside remotePath, sets `mode`, renames over.
     Result<void> upload(const QString &remotePath, const QByteArray &data, int mode = 0644) override;
@@ -71,7 +72,7 @@ public:
 
 private:
     Result<void> connectImpl();
-    RemoteResult runImpl(const QStringList &argv, int timeoutMs);
+    RemoteResult runImpl(const QStringList &argv, int timeoutMs, const QByteArray *input = nullptr);
     Result<void> uploadImpl(const QString &remotePath, const QByteArray &data, int mode);
     RemoteFileChunk downloadImpl(const QString &remotePath, qint64 offset, qint64 maxBytes);
     QString notConnectedText() const;

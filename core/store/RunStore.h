@@ -4,6 +4,7 @@
 #include "core/base/Result.h"
 #include "core/model/FileRecord.h"
 #include "core/model/MetricRecord.h"
+#include "core/model/ProjectSnapshot.h"
 #include "core/model/QueueWait.h"
 #include "core/model/RunRecord.h"
 #include "core/slurm/SacctRecord.h"
@@ -80,7 +81,11 @@ public:
     Result<RunRecord> createRun(const RunRecord &run);
     // A batch (a study's runs) all or nothing, in one transaction: the study
     // when given (its id is set on every run), then every run as createRun.
-    Result<QList<RunRecord>> createRuns(const QList<RunRecord> &runs, const std::optional<StudyRecord> &study = {});
+    // `snapshots[i]`, when set, is stored with runs[i] in the same transaction.
+    Result<QList<RunRecord>> createRuns(const QList<RunRecord> &runs, const std::optional<StudyRecord> &study = {},
+                                        const QList<std::optional<ProjectSnapshot>> &snapshots = {});
+    // The project folder a run was sent with (RunStoreSnapshots.cpp); nullopt for a run without one.
+    Result<std::optional<ProjectSnapshot>> runSnapshot(qint64 runId);
     Result<RunRecord> run(qint64 id);
     Result<RunRecord> runByToken(const QString &token);
     Result<QList<RunRecord>> runs();
@@ -172,6 +177,7 @@ private:
     void backUpIfDaily(QSqlDatabase &db);
     Result<qint64> insertRunIn(QSqlDatabase &db, const RunRecord &run);
     Result<qint64> insertStudyIn(QSqlDatabase &db, const StudyRecord &study);
+    Result<void> insertSnapshotIn(QSqlDatabase &db, qint64 runId, const ProjectSnapshot &snapshot);
     Result<QList<RunRecord>> selectRuns(const QString &where, const QVariantList &binds);
     Result<bool> updateStateIn(QSqlDatabase &db, qint64 runId, JobState state, const QString &reason,
                                const QDateTime &at);

@@ -7,7 +7,8 @@
 
 namespace scalelab {
 
-Result<QList<RunRecord>> RunStore::createRuns(const QList<RunRecord> &runs, const std::optional<StudyRecord> &study)
+Result<QList<RunRecord>> RunStore::createRuns(const QList<RunRecord> &runs, const std::optional<StudyRecord> &study,
+                                              const QList<std::optional<ProjectSnapshot>> &snapshots)
 {
     QSqlDatabase db;
     if (auto e = connection(db); !e)
@@ -26,13 +27,17 @@ Result<QList<RunRecord>> RunStore::createRuns(const QList<RunRecord> &runs, cons
                 return fail(created.error());
             studyId = *created;
         }
-        for (RunRecord r : runs) {
+        for (qsizetype i = 0; i < runs.size(); ++i) {
+            RunRecord r = runs[i];
             if (study)
                 r.studyId = studyId;
             const Result<qint64> id = insertRunIn(db, r);
             if (!id)
                 return fail(id.error());
             ids << *id;
+            if (const auto &snapshot = snapshots.value(i); snapshot)
+                if (auto e = insertSnapshotIn(db, *id, *snapshot); !e)
+                    return fail(e.error());
         }
         if (auto e = tx.commit(); !e)
             return fail(e.error());

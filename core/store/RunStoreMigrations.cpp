@@ -77,6 +77,16 @@ const QList<QStringList> &runStoreMigrations()
             // has none; written by the poll (JobPoller), cleared once the job starts.
             QStringLiteral("ALTER TABLE runs ADD COLUMN expected_start TEXT NOT NULL DEFAULT ''"),
         },
+        {
+            // The project folder a run was sent with (RunStoreSnapshots.cpp): the snapshot id, the
+            // manifest ("<sha256> <size> <mode> <path>" lines: the file list with hashes), the git
+            // commit and dirty state (-1: not a git work tree).
+            QStringLiteral(
+                "CREATE TABLE run_snapshots (run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,"
+                " snapshot_id TEXT NOT NULL, local_folder TEXT NOT NULL DEFAULT '',"
+                " remote_folder TEXT NOT NULL DEFAULT '', git_commit TEXT NOT NULL DEFAULT '',"
+                " git_dirty INTEGER NOT NULL DEFAULT -1, manifest BLOB NOT NULL)"),
+        },
     };
     return m;
 }

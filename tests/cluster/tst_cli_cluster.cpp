@@ -5,6 +5,7 @@
 #include "CliRunner.h"
 #include "TestClusterEnv.h"
 
+#include <QDirIterator>
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -23,8 +24,15 @@ private Q_SLOTS:
     void cancelRunningJob();
     void killedDuringSubmitIsSettledOnce_data();
     void killedDuringSubmitIsSettledOnce();
+    void projectFolderRunsFromItsRunFolder();
+    void killedDuringProjectUploadIsSentOnce_data();
+    void killedDuringProjectUploadIsSentOnce();
 
 private:
+    // A project folder beside the specs (`proj`, with `files` small files and
+    // train.py printing `marker` and its folder) and its spec piece.
+    QString writeProject(const QString &marker, int files);
+    qint64 jobsNamed(const QString &name);
     // `replace` swaps one piece of the written spec for another (from, to).
     QString writeSpec(const QString &name, int gpus, const QString &extra = {},
                       const std::pair<QByteArray, QByteArray> &replace = {});
@@ -286,6 +294,115 @@ void TestCliCluster::killedDuringSubmitIsSettledOnce()
         QString::fromUtf8(ssh.readAllStandardOutput()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     QCOMPARE(jobs.size(), 1);
     QCOMPARE(jobs.front().trimmed(), done.value(QStringLiteral("jobId")).toString());
+}
+
+QString TestCliCluster::writeProject(const QString &marker, int files)
+{
+    const QString dir = m_files.filePath(QStringLiteral("proj"));
+    QDir().mkpath(dir);
+    QFile train(dir + QStringLiteral("/train.py"));
+    train.open(QIODevice::WriteOnly);
+    train.write("import os\nprint('" + marker.toUtf8() + "', os.getcwd(), flush=True)\n");
+    for (int i = 0; i < files; ++i) {
+        QFile f(dir + QStringLiteral("/data%1.txt").arg(i));
+        f.open(QIODevice::WriteOnly);
+        f.write(marker.toUtf8() + QByteArray::number(i));
+    }
+    // Relative to the spec's folder; the remote folder is this test run's own.
+    return QStringLiteral(R"(, "project": {"folder": "proj", "remoteFolder": "~/scalelab-cli-test-%1"})")
+        .arg(QCoreApplication::applicationPid());
+}
+
+qint64 TestCliCluster::jobsNamed(const QString &name)
+{
+    QProcess ssh;
+    ssh.start(QStringLiteral("ssh"),
+              {QStringLiteral("-F"), qEnvironmentVariable("SCALELAB_SSH_CONFIG"), QStringLiteral("testbed"),
+               QStringLiteral("sacct"), QStringLiteral("-X"), QStringLiteral("-n"), QStringLiteral("-P"),
+               QStringLiteral("--starttime=now-2hours"), QStringLiteral("--name=") + name,
+               QStringLiteral("--format=JobID")});
+    if (!ssh.waitForFinished(30000))
+        return -1;
+    return QString::fromUtf8(ssh.readAllStandardOutput()).split(QLatin1Char('\n'), Qt::SkipEmptyParts).size();
+}
+
+// `submit --project`: the progress on stderr, the job runs train.py from its
+// own run folder, a second submit sends only the edited file.
+void TestCliCluster::projectFolderRunsFromItsRunFolder()
+{
+    const QString name = QStringLiteral("project-cli-%1").arg(QCoreApplication::applicationPid());
+    const QString extra = writeProject(QStringLiteral("first-code"), 10);
+    const QString spec = writeSpec(
+        name, 1, extra, {"\"program\": \"" + m_programs.toUtf8() + "/hello.py\"", "\"program\": \"train.py\""});
+    const auto r = runCli({QStringLiteral("submit"), QStringLiteral("--json"), spec});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+    QVERIFY2(r.err.contains(QLatin1String("project ")) && r.err.contains(QLatin1String("11 files")), qPrintable(r.err));
+    QVERIFY2(r.err.contains(QLatin1String("project: sent 11/11 files")), qPrintable(r.err));
+    const qint64 id = QJsonDocument::fromJson(r.out.toUtf8())
+                          .object()
+                          .value("runs")
+                          .toArray()
+                          .first()
+                          .toObject()
+                          .value("id")
+                          .toInteger();
+    QFile train(m_files.filePath(QStringLiteral("proj/train.py")));
+    QVERIFY(train.open(QIODevice::Append));
+    train.write("# edited\n");
+    train.close();
+    const auto again = runCli({QStringLiteral("submit"), spec});
+    QVERIFY2(again.exitCode == 0, qPrintable(again.out + again.err));
+    QVERIFY2(again.err.contains(QLatin1String("project: sent 1/1 files")), qPrintable(again.err));
+    const QJsonObject done = waitForState(id, {QStringLiteral("COMPLETED"), QStringLiteral("FAILED")}, 180);
+    QCOMPARE(done.value(QStringLiteral("state")).toString(), QStringLiteral("COMPLETED"));
+    const auto fetched = runCli({QStringLiteral("fetch"), QString::number(id)});
+    QVERIFY2(fetched.exitCode == 0, qPrintable(fetched.out + fetched.err));
+    QDirIterator it(m_data.path(), {QStringLiteral("scalelab-*.out")}, QDir::Files, QDirIterator::Subdirectories);
+    bool seen = false;
+    while (it.hasNext()) {
+        QFile out(it.next());
+        out.open(QIODevice::ReadOnly);
+        const QByteArray text = out.readAll();
+        seen = seen || (text.contains("first-code") && text.contains("/runs/sl-"));
+    }
+    QVERIFY2(seen, "no fetched output shows train.py running in its run folder");
+}
+
+void TestCliCluster::killedDuringProjectUploadIsSentOnce_data()
+{
+    QTest::addColumn<QString>("step");
+    QTest::newRow("objects-pack-sent") << "objects-pack-sent";
+    QTest::newRow("snapshot-sent") << "snapshot-sent";
+    QTest::newRow("snapshot-laid-out") << "snapshot-laid-out";
+}
+
+// Killed (SIGKILL) at each step of the project's upload: no job; the next
+// `status` sends the rest and exactly one job, which completes.
+void TestCliCluster::killedDuringProjectUploadIsSentOnce()
+{
+#ifndef SCALELAB_TEST_HOOKS
+    QSKIP("scalelab was built without the fault hook: configure with -DSCALELAB_TEST_HOOKS=ON (./setup.sh test does)");
+#endif
+    QFETCH(QString, step);
+    const QString name = QStringLiteral("killed-project-%1-%2").arg(step).arg(QCoreApplication::applicationPid());
+    const QString extra = writeProject(name, 600);   // two packs
+    const QString spec = writeSpec(
+        name, 1, extra, {"\"program\": \"" + m_programs.toUtf8() + "/hello.py\"", "\"program\": \"train.py\""});
+    QProcessEnvironment env;
+    env.insert(QStringLiteral("SCALELAB_FAULT_KILL_AFTER"), step);
+    const auto killed = runCli({QStringLiteral("submit"), spec}, env);
+    QCOMPARE(killed.exitCode, -1);
+    const QJsonObject run = runsJson().last().toObject();
+    const qint64 id = run.value(QStringLiteral("id")).toInteger();
+    QCOMPARE(run.value(QStringLiteral("jobId")).toString(), QString());
+    QCOMPARE(run.value(QStringLiteral("submitState")).toString(), QStringLiteral("intent"));
+    QCOMPARE(jobsNamed(name), 0);
+    const auto st = runCli({QStringLiteral("status")});
+    QVERIFY2(st.out.contains(QStringLiteral("run %1: was not submitted; submitted as job ").arg(id)),
+             qPrintable(st.out + st.err));
+    const QJsonObject done = waitForState(id, {QStringLiteral("COMPLETED"), QStringLiteral("FAILED")}, 180);
+    QCOMPARE(done.value(QStringLiteral("state")).toString(), QStringLiteral("COMPLETED"));
+    QCOMPARE(jobsNamed(name), 1);
 }
 
 QTEST_GUILESS_MAIN(TestCliCluster)

@@ -9,6 +9,7 @@
 #include "NoQuestions.h"
 #include "ProfileFixtures.h"
 #include "core/client/RunDraft.h"
+#include "core/client/RunLifecycle.h"
 #include "core/store/RunStore.h"
 #include "core/client/SlurmClient.h"
 #include "core/ssh/SshSession.h"
@@ -52,6 +53,15 @@ public:
         , m_fault(fault)
     {}
     bool fired = false;
+    std::optional<SubmitStep> cutAtStep;   // cut the connection when submit reports this step
+
+    void reached(SubmitStep step) override
+    {
+        if (!fired && cutAtStep == step) {
+            fired = true;
+            m_proxy.cutAll();
+        }
+    }
 
     RemoteResult run(const QStringList &argv, int timeoutMs) override
     {
@@ -83,6 +93,10 @@ public:
             break;
         }
         return m_inner.run(argv, timeoutMs);
+    }
+    RemoteResult runWithInput(const QStringList &argv, const QByteArray &input, int timeoutMs) override
+    {
+        return m_inner.runWithInput(argv, input, timeoutMs);
     }
     Result<void> mkdirs(const QString &dir) override { return m_inner.mkdirs(dir); }
     Result<void> upload(const QString &path, const QByteArray &data, int mode) override
@@ -301,6 +315,81 @@ private Q_SLOTS:
         // sbatch certainly ran there: the job must be found, never submitted again.
         if (fault == Fault::SbatchReplyDropped)
             QCOMPARE(run.submitState, SubmitState::Reconciled);
+    }
+
+    void cutAtEachProjectStep_data()
+    {
+        QTest::addColumn<int>("step");
+        QTest::newRow("objects-pack-sent") << int(SubmitStep::ObjectsPackSent);
+        QTest::newRow("snapshot-sent") << int(SubmitStep::SnapshotSent);
+        QTest::newRow("snapshot-laid-out") << int(SubmitStep::SnapshotLaidOut);
+    }
+
+    // The connection cut at each step of a project folder's upload: nothing
+    // reaches Slurm; the recovery sends what is missing and exactly one job,
+    // whose run folder holds the whole snapshot.
+    void cutAtEachProjectStep()
+    {
+        QFETCH(int, step);
+        const QString alias = QStringLiteral("testbed-proxy");
+        const QString name = QStringLiteral("faults-project-%1-%2-%3")
+                                 .arg(QString::fromLatin1(QTest::currentDataTag()))
+                                 .arg(QCoreApplication::applicationPid())
+                                 .arg(QDateTime::currentMSecsSinceEpoch() % 100000000);
+        QTemporaryDir data, project;
+        for (int i = 0; i < 600; ++i) {   // two packs
+            QFile f(project.path() + QStringLiteral("/f%1.txt").arg(i));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray::number(i) + name.toUtf8());
+        }
+        JobSpec js = spec(name);
+        js.project = ProjectSpec{project.path(), QStringLiteral("~/scalelab-faults-%1").arg(name)};
+        const ClusterProfile &profile = test::repoProfile("testbed");
+        SubmitRequest request{js, &profile, alias, {}, std::nullopt};
+        request.snapshot = RunLifecycle::snapshotProject(js, profile).value();
+        RunStore store(data.path());
+        QCOMPARE(store.open().errorText(), QString());
+        const auto created = RunLifecycle::storeBatch(store, {request}, {});
+        QVERIFY2(created.ok(), qPrintable(created.errorText()));
+        const qint64 id = created->front().id;
+        {
+            SshSession s(settings(alias, m_proxyConfig), &m_callbacks);
+            QCOMPARE(s.connectToHost().errorText(), QString());
+            FaultExecutor fx(s, m_proxy, Fault::ConnectKex);
+            fx.cutAtStep = SubmitStep(step);
+            SlurmClient client(fx, store, alias);
+            const SubmitOutcome o = client.submit(id);
+            m_proxy.disarm();
+            QVERIFY2(fx.fired, "the step was never reached");
+            QCOMPARE(o.kind, SubmitOutcome::Kind::NotSent);
+            QVERIFY(store.run(id)->jobId.isEmpty());
+        }
+        QVERIFY(jobsNamed(name).isEmpty());
+        SshSession s2(settings(alias, m_proxyConfig), &m_callbacks);
+        QCOMPARE(s2.connectToHost().errorText(), QString());
+        SlurmClient client2(s2, store, alias);
+        QStringList log;
+        const QString err = recover(client2, store, alias, name, &log);
+        QVERIFY2(err.isEmpty(), qPrintable(err + "\n" + log.join('\n')));
+        const RunRecord run = store.run(id).value();
+        QVERIFY2(!run.jobId.isEmpty(), qPrintable(log.join('\n')));
+        QVERIFY(client2.lastSync().has_value());
+        if (SubmitStep(step) == SubmitStep::ObjectsPackSent)   // the first pack was kept
+            QCOMPARE(client2.lastSync()->progress.filesPresent, ProjectSync::kPackFiles);
+        QCOMPARE(client2.lastSync()->progress.filesPresent + client2.lastSync()->progress.filesSent, qsizetype(600));
+        const RemoteResult check = m_direct->run(
+            {"sh", "-c", "cd " + run.remoteDir + " && sha256sum -c --quiet .scalelab-snapshot.sha256 && ls | wc -l"});
+        QVERIFY2(check.ok(), qPrintable(QString::fromUtf8(check.out + check.err) + check.transportError));
+        QStringList jobs;
+        QElapsedTimer t;
+        t.start();
+        while (t.elapsed() < 15000 && (jobs = jobsNamed(name)).isEmpty())
+            QThread::msleep(500);
+        QThread::msleep(1500);
+        QCOMPARE(jobsNamed(name), QStringList{run.jobId});
+        const QString root = run.remoteDir.section(QStringLiteral("/runs/"), 0, 0);
+        m_direct->run({"chmod", "-R", "u+w", "--", root});
+        m_direct->run({"rm", "-rf", "--", root});
     }
 
     void cleanupTestCase()

@@ -45,6 +45,20 @@ public:
         return r;
     }
 
+    // Input sent with runWithInput, by call; answered by onRunWithInput (else onRun).
+    QList<QByteArray> inputs;
+    std::function<RemoteResult(const QStringList &argv, const QByteArray &input)> onRunWithInput;
+
+    RemoteResult runWithInput(const QStringList &argv, const QByteArray &input, int timeoutMs) override
+    {
+        inputs << input;
+        if (onRunWithInput) {
+            calls << Call{QStringLiteral("run"), argv, {}};
+            return onRunWithInput(argv, input);
+        }
+        return run(argv, timeoutMs);
+    }
+
     void reached(SubmitStep step) override { steps << step; }
 
     Result<void> mkdirs(const QString &remoteDir) override

@@ -19,6 +19,7 @@
 #include "ui/common/AppSettings.h"
 
 #include <QDateTime>
+#include <QHash>
 #include <QWidget>
 
 namespace scalelab {
@@ -111,9 +112,23 @@ void ClusterManager::submit(const QList<JobSpec> &specs, const QString &studyNam
         *profiles << (r.profile ? *r.profile : ClusterProfile{});
     m_services.storeTasks().run(
         this,
-        [requests, profiles, studyName](RunStore &store) mutable {
-            for (qsizetype i = 0; i < requests.size(); ++i)
+        [requests, profiles, studyName](RunStore &store) mutable -> Result<QList<RunRecord>> {
+            // A project folder is read and hashed here, on the pool: once per folder.
+            QHash<QString, ProjectSnapshot> snapshots;
+            for (qsizetype i = 0; i < requests.size(); ++i) {
                 requests[i].profile = &profiles->at(i);
+                const JobSpec &spec = requests[i].spec;
+                if (spec.project.folder.isEmpty())
+                    continue;
+                const QString key = spec.project.folder + QLatin1Char('\n') + spec.project.remoteFolder;
+                if (!snapshots.contains(key)) {
+                    auto taken = RunLifecycle::snapshotProject(spec, profiles->at(i));
+                    if (!taken)
+                        return fail(taken.error());
+                    snapshots.insert(key, *taken);
+                }
+                requests[i].snapshot = snapshots.value(key);
+            }
             return RunLifecycle::storeBatch(store, requests, studyName);
         },
         [this, studyName, runOrder](const Result<QList<RunRecord>> &stored) {

@@ -106,7 +106,8 @@ void JobForm::createFields()
     m_jobName = named(new QLineEdit(this), tr("Job name"), QStringLiteral("jobName"));
     m_jobName->setPlaceholderText(tr("shown by squeue"));
     m_program = named(new QLineEdit(this), tr("Program"), QStringLiteral("program"),
-                      tr("The training script's path on the cluster"));
+                      tr("The training script: its path on the cluster, or inside the project folder (then "
+                         "relative, e.g. train.py)"));
     m_program->setPlaceholderText(tr("/path/on/cluster/train.py"));
     m_args = named(new QLineEdit(this), tr("Arguments"), QStringLiteral("args"),
                    tr("Program arguments, split like a shell: quote words with spaces; $NAME expands on the cluster, "
@@ -130,6 +131,12 @@ void JobForm::createFields()
                             "(--output_dir, --logging_dir, ...): absolute or relative to the run folder, "
                             "$NAME expands on the cluster; split like a shell"));
     m_metricDirs->setPlaceholderText(tr("the run folder and --output_dir; more, e.g. /scratch/$USER/tb"));
+    m_projectFolder = named(new QLineEdit(this), tr("Project folder"), QLatin1String(SpecField::projectFolder),
+                            tr("A folder on this computer sent with each run: the run's own folder on the cluster "
+                               "holds its snapshot and is where the program runs; only changed files travel"));
+    m_projectFolder->setPlaceholderText(tr("none: the program is already on the cluster"));
+    m_remoteFolder = named(new QLineEdit(this), tr("Remote folder"), QLatin1String(SpecField::projectRemoteFolder),
+                           tr("Where snapshots and run folders go on the cluster: absolute, ~/x or $HOME/x"));
     m_env = new EnvironmentEditor(this);
 }
 
@@ -160,6 +167,8 @@ void JobForm::layOutGroups()
     pf->addRow(tr("&Job name:"), m_jobName);
     pf->addRow(tr("GPU &sampling:"), m_sampling);
     pf->addRow(tr("Metric &folders:"), m_metricDirs);
+    pf->addRow(tr("Project fol&der:"), m_projectFolder);
+    pf->addRow(tr("Remote folder:"), m_remoteFolder);
 
     auto *envBox = new QGroupBox(tr("Environment"), this);
     auto *ef = new QVBoxLayout(envBox);
@@ -176,14 +185,14 @@ void JobForm::layOutGroups()
 void JobForm::setFieldOrder()
 {
     // Tab follows the rows as they are shown, not the order of creation.
-    const QList<QWidget *> order{m_profile, m_partition, m_account,  m_time,       m_gpus,
-                                 m_nodes,   m_framework, m_launcher, m_cpusPerGpu, m_memory,
-                                 m_program, m_args,      m_jobName,  m_sampling,   m_metricDirs};
+    const QList<QWidget *> order{m_profile,   m_partition, m_account,    m_time,          m_gpus,        m_nodes,
+                                 m_framework, m_launcher,  m_cpusPerGpu, m_memory,        m_program,     m_args,
+                                 m_jobName,   m_sampling,  m_metricDirs, m_projectFolder, m_remoteFolder};
     for (qsizetype i = 1; i < order.size(); ++i)
         setTabOrder(order[i - 1], order[i]);
     for (QWidget *w : m_env->findChildren<QWidget *>())
         if (w->focusPolicy() & Qt::TabFocus) {
-            setTabOrder(m_metricDirs, w);
+            setTabOrder(m_remoteFolder, w);
             break;
         }
 }
@@ -207,7 +216,8 @@ void JobForm::connectFields()
         connect(s, &QSpinBox::valueChanged, this, &JobForm::changed);
     connect(m_gpus, &QSpinBox::valueChanged, this, [this] { updatePartitionInfo(); });
     connect(m_launcher, &QComboBox::currentIndexChanged, this, &JobForm::changed);
-    for (QLineEdit *e : {m_time, m_account, m_jobName, m_program, m_args, m_memory, m_metricDirs})
+    for (QLineEdit *e :
+         {m_time, m_account, m_jobName, m_program, m_args, m_memory, m_metricDirs, m_projectFolder, m_remoteFolder})
         connect(e, &QLineEdit::textChanged, this, &JobForm::changed);
     connect(m_env, &EnvironmentEditor::edited, this, &JobForm::changed);
 }
@@ -380,6 +390,7 @@ JobSpec JobForm::spec() const
     s.environment = m_env->environment();
     s.gpuSampleSeconds = m_sampling->value();
     s.metricDirs = splitArguments(m_metricDirs->text());
+    s.project = ProjectSpec{m_projectFolder->text().trimmed(), m_remoteFolder->text().trimmed()};
     s.slurmOptions = m_slurmOptions;
     s.binding = m_binding;
     s.environment.taskVariables = m_taskVariables;
@@ -405,6 +416,7 @@ void JobForm::setSpec(const JobSpec &s)
         m_account->setPlaceholderText(p->accountExample.isEmpty() ? tr("billing project, if the site needs one")
                                                                   : tr("e.g. %1").arg(p->accountExample));
         m_env->setProfileHints(*p);
+        m_remoteFolder->setPlaceholderText(tr("the profile's: %1").arg(p->remoteProjectFolder));
     }
     m_gpus->setMaximum(std::max(4096, s.gpus));
     m_gpus->setValue(s.gpus);
@@ -426,6 +438,8 @@ void JobForm::setSpec(const JobSpec &s)
     m_sampling->setValue(s.gpuSampleSeconds);
     if (splitArguments(m_metricDirs->text()) != s.metricDirs)
         m_metricDirs->setText(ShellQuote::join(s.metricDirs));
+    setText(m_projectFolder, s.project.folder);
+    setText(m_remoteFolder, s.project.remoteFolder);
     m_slurmOptions = s.slurmOptions;
     m_binding = s.binding;
     m_taskVariables = s.environment.taskVariables;

@@ -90,6 +90,8 @@ private:
     QLineEdit *m_memory;
     QSpinBox *m_sampling;
     QLineEdit *m_metricDirs;
+    QLineEdit *m_projectFolder;   // JobSpec::project
+    QLineEdit *m_remoteFolder;
     // An imported script's own #SBATCH options (qos, reservation ...): no
     // field of their own, kept so the script shows and submits them.
     QList<QPair<QString, QString>> m_slurmOptions;
