@@ -10,6 +10,7 @@
 #include "core/store/RunStore.h"
 #include "core/client/SlurmClient.h"
 #include "core/ingest/IngestService.h"
+#include "core/analysis/PendingRunText.h"
 #include "core/analysis/RunMetricsTable.h"
 
 #include <QHash>
@@ -94,7 +95,15 @@ Json pollCluster(CliContext &ctx, RunStore &store, const QString &alias, const C
     return cj;
 }
 
-void printRunsTable(CliContext &ctx, const QList<RunRecord> &runs, const QString &alias)
+// Under a pending run: why it waits, what to do, when it is expected to start.
+QString pendingLine(const RunRecord &r, const QList<QueueWaitMedian> &medians)
+{
+    const PendingRunInfo p = PendingRunText::of(r, medians);
+    return p.pending ? QStringLiteral("      %1\n").arg(p.text()) : QString();
+}
+
+void printRunsTable(CliContext &ctx, const QList<RunRecord> &runs, const QString &alias,
+                    const QList<QueueWaitMedian> &medians = {})
 {
     ctx.out << QStringLiteral("%1 %2 %3 %4 %5 %6\n")
                    .arg(QStringLiteral("RUN"), 5)
@@ -112,7 +121,8 @@ void printRunsTable(CliContext &ctx, const QList<RunRecord> &runs, const QString
                            .arg(r.hasJob() ? SlurmJobState::id(r.state) : submitStateId(r.submitState).toUpper(), -12)
                            .arg(r.gpus, 4)
                            .arg(r.submitState == SubmitState::Rejected ? r.rejection.section(QLatin1Char('\n'), -1)
-                                                                       : r.reason);
+                                                                       : r.reason)
+                    << pendingLine(r, medians);
     ctx.out.flush();
 }
 
@@ -150,14 +160,18 @@ int RunCommands::status(CliContext &ctx, const QStringList &args)
     ingestLate(ctx, store, o.alias, ingested);
     ctx.err.flush();
     const auto after = store.runs();
+    const QList<QueueWaitMedian> medians = QueueWaitStats::medians(store.queueWaits().value_or(QList<QueueWait>()));
     if (json) {
         Json runs = Json::array();
         for (const auto &r : after.value())
-            if (wantedRun(r, o.alias))
-                runs.push_back(runJson(r));
+            if (wantedRun(r, o.alias)) {
+                Json j = runJson(r);
+                j["pending"] = pendingJson(r, medians);
+                runs.push_back(j);
+            }
         ctx.printJson("status", Json{{"clusters", clusters}, {"runs", runs}});
     } else {
-        printRunsTable(ctx, after.value(), o.alias);
+        printRunsTable(ctx, after.value(), o.alias, medians);
     }
     return failed ? int(ExitCode::Errors) : 0;
 }

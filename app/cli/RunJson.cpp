@@ -2,6 +2,7 @@
 // The runs as `--json` prints them (submit, study, status, cancel, fetch, runs).
 #include "app/cli/RunJson.h"
 
+#include "core/analysis/PendingRunText.h"
 #include "core/store/RunStore.h"
 
 #include <QRegularExpression>
@@ -32,7 +33,25 @@ Json runJson(const RunRecord &r)
                 {"submitState", str(submitStateId(r.submitState))},
                 {"gpus", r.gpus},
                 {"nodes", r.nodes},
-                {"rejection", str(r.rejection)}};
+                {"rejection", str(r.rejection)},
+                {"expectedStart", str(r.expectedStart)}};
+}
+
+Json pendingJson(const RunRecord &r, const QList<QueueWaitMedian> &medians)
+{
+    const PendingRunInfo p = PendingRunText::of(r, medians);
+    if (!p.pending)
+        return nullptr;
+    auto str = [](const QString &q) { return q.toStdString(); };
+    Json j{{"reason", str(p.reason)},
+           {"words", str(p.words)},
+           {"advice", str(p.advice)},
+           {"blocked", p.blocked},
+           {"expectedStart", str(p.expectedStart)},
+           {"text", str(p.text())}};
+    j["medianPastWaitSeconds"] = p.pastWait ? Json(p.pastWait->medianSeconds) : Json(nullptr);
+    j["pastWaitJobs"] = p.pastWait ? p.pastWait->jobs : 0;
+    return j;
 }
 
 namespace {

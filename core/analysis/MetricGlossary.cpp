@@ -35,6 +35,11 @@ QString metricDescription(const QString &name)
         {metric::GpuUtilPeakPct, QStringLiteral("Highest single GPU sample of the job.")},
         {metric::GpuMemMeanMiB, QStringLiteral("Mean GPU memory in use over the samples, in MiB.")},
         {metric::GpuMemPeakMiB, QStringLiteral("Highest GPU memory in use in any sample, in MiB.")},
+        {metric::EnergyWh, QStringLiteral("Energy of the run in Wh: Slurm's ConsumedEnergy where the site accounts "
+                                          "energy (preferred; what its energy plugin measures), otherwise each "
+                                          "GPU's power samples (nvidia-smi power.draw, rocm-smi package power) "
+                                          "integrated over time by trapezoids and summed over the GPUs; gaps "
+                                          "longer than three sample periods are not integrated across.")},
         {metric::TrainTimeS, QStringLiteral("Training time the program printed (last value in the job output): "
                                             "without queueing and start-up, unlike elapsed_s.")},
         {metric::SamplesPerS, QStringLiteral("Throughput of the whole job as the program printed it once for the "

@@ -4,6 +4,7 @@
 #include "core/base/RemoteValidation.h"
 #include "core/client/SlurmClient.h"
 #include "core/slurm/SacctParser.h"
+#include "core/slurm/SlurmTime.h"
 #include "core/slurm/SqueueParser.h"
 
 #include <algorithm>
@@ -53,6 +54,20 @@ PollResult JobPoller::pollOnce()
     return result;
 }
 
+// squeue's %S of a pending job (what `squeue --start` shows): when the
+// scheduler expects it to start; cleared once it left pending. True when the
+// run changed in any way.
+Result<bool> JobPoller::storeExpectedStart(qint64 runId, const SqueueRow &row, bool stateChanged)
+{
+    const QString start = row.state == JobState::Pending && SlurmTime::parseTimestamp(row.startTime)
+                              ? row.startTime.trimmed()
+                              : QString();
+    auto changed = m_store.setExpectedStart(runId, start);
+    if (!changed.ok())
+        return changed;
+    return stateChanged || *changed;
+}
+
 // The jobs still in the queue, their states stored; false when squeue could not be read.
 bool JobPoller::pollQueue(const QHash<QString, RunRecord> &byJob, QSet<QString> &inQueue, PollResult &result)
 {
@@ -89,6 +104,8 @@ bool JobPoller::pollQueue(const QHash<QString, RunRecord> &byJob, QSet<QString> 
         inQueue.insert(row.jobId);
         const QString reason = cleanReason(row.reason);
         auto changed = m_store.updateState(it->id, row.state, reason);
+        if (changed.ok())
+            changed = storeExpectedStart(it->id, row, *changed);
         if (!changed.ok())
             result.diagnostics << Diagnostic{
                 Severity::Warning, QStringLiteral("store-error"), {}, 0, 0, changed.error().message, {}};

@@ -3,6 +3,7 @@
 
 #include "core/client/RemoteExecutor.h"
 #include "core/client/SlurmClientResults.h"
+#include "core/slurm/SqueueRow.h"
 #include "core/store/RunStore.h"
 
 #include <QHash>
@@ -23,6 +24,7 @@ public:
 
 private:
     bool pollQueue(const QHash<QString, RunRecord> &byJob, QSet<QString> &inQueue, PollResult &result);
+    Result<bool> storeExpectedStart(qint64 runId, const SqueueRow &row, bool stateChanged);
     void pollAccounting(const QHash<QString, RunRecord> &byJob, const QStringList &gone, PollResult &result);
 
     static constexpr int kQueryTimeoutMs = 60000;   // each remote command

@@ -176,13 +176,13 @@ QString samplerScript(const JobSpec &spec, const ClusterProfile &profile, const 
     if (rocm) {
         s << QStringLiteral("if command -v rocm-smi >/dev/null 2>&1; then") << QStringLiteral("  while :; do")
           << QStringLiteral("    echo \"# time $(date +%s.%N)\"")
-          << QStringLiteral("    rocm-smi --showuse --showmemuse --showmeminfo vram --csv")
+          << QStringLiteral("    rocm-smi --showuse --showmemuse --showmeminfo vram --showpower --csv")
           << QStringLiteral("    sleep %1").arg(n) << QStringLiteral("  done > \"$out\"") << QStringLiteral("else")
           << QStringLiteral("  echo \"scalelab: no rocm-smi on ${host}; no GPU samples\"") << QStringLiteral("fi");
     } else {
         s << QStringLiteral("if command -v nvidia-smi >/dev/null 2>&1; then")
           << QStringLiteral("  exec nvidia-smi --query-gpu=index,timestamp,utilization.gpu,utilization.memory,"
-                            "memory.used,memory.total --format=csv -l %1 > \"$out\"")
+                            "memory.used,memory.total,power.draw --format=csv -l %1 > \"$out\"")
                  .arg(n)
           << QStringLiteral("else") << QStringLiteral("  echo \"scalelab: no nvidia-smi on ${host}; no GPU samples\"")
           << QStringLiteral("fi");

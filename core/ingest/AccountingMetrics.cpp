@@ -167,6 +167,24 @@ void readUsage(const AccountingMetrics::Record &r, AccountingMetrics &m, Diagnos
     m.gpuMemMaxBytes = max.number(QStringLiteral("gres/gpumem"));
 }
 
+// ConsumedEnergyRaw (joules) of a site with an energy plugin; "0" or empty
+// where none counts, Slurm's NO_VAL64 (18446744073709551614) where a step has
+// no reading yet: all of these are "not accounted".
+void readEnergy(const AccountingMetrics::Record &r, AccountingMetrics &m, Diagnostics &d)
+{
+    const QString raw = field(r, "ConsumedEnergyRaw").trimmed();
+    if (isAbsent(raw))
+        return;
+    bool ok = false;
+    const double joules = raw.toDouble(&ok);
+    if (!ok || joules < 0 || !std::isfinite(joules)) {
+        warn(d, QStringLiteral("ConsumedEnergyRaw"), m.jobId, raw, QStringLiteral("a number of joules"));
+        return;
+    }
+    if (joules > 0 && joules < 1e18)
+        m.consumedEnergyJoules = joules;
+}
+
 // GPU-hours, billing hours and CPU efficiency from the numbers read.
 void deriveTotals(AccountingMetrics &m)
 {
@@ -197,6 +215,7 @@ AccountingMetricsResult AccountingMetrics::fromRecord(const Record &r)
     readTimes(r, m, d);
     readAllocation(r, m, d);
     readUsage(r, m, d);
+    readEnergy(r, m, d);
     deriveTotals(m);
     return result;
 }
@@ -224,6 +243,7 @@ AccountingMetricsResult AccountingMetrics::fromRecords(const QList<Record> &line
     }
     AccountingMetricsResult result = fromRecord(lines[jobIndex]);
     AccountingMetrics &m = result.metrics;
+    const bool jobEnergy = m.consumedEnergyJoules.has_value();
     for (qsizetype i = 0; i < lines.size(); ++i) {
         if (i == jobIndex)
             continue;
@@ -238,6 +258,8 @@ AccountingMetricsResult AccountingMetrics::fromRecords(const QList<Record> &line
         takeMax(m.gpuUtilPercent, s.gpuUtilPercent);
         takeMax(m.gpuUtilMaxPercent, s.gpuUtilMaxPercent);
         takeMax(m.gpuMemMaxBytes, s.gpuMemMaxBytes);
+        if (!jobEnergy)   // steps overlap (extern spans the job): their largest, never their sum
+            takeMax(m.consumedEnergyJoules, s.consumedEnergyJoules);
     }
     return result;
 }

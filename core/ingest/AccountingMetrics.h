@@ -46,6 +46,9 @@ public:
     std::optional<double> gpuUtilPercent;   // TRESUsageInAve gres/gpuutil
     std::optional<double> gpuUtilMaxPercent;   // TRESUsageInMax gres/gpuutil
     std::optional<double> gpuMemMaxBytes;   // TRESUsageInMax gres/gpumem
+    // ConsumedEnergyRaw, joules, where the site accounts energy (AcctGatherEnergyType):
+    // the job line's, else the largest step's; empty when 0 or not reported.
+    std::optional<double> consumedEnergyJoules;
 
     bool isFinished() const;   // a terminal state (not PENDING/RUNNING/...)
     bool isSuccessful() const;   // COMPLETED with exit code 0

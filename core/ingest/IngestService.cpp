@@ -3,6 +3,7 @@
 
 #include "core/base/InputLimits.h"
 #include "core/ingest/AccountingMetrics.h"
+#include "core/ingest/GpuEnergy.h"
 #include "core/ingest/LogMetricExtractor.h"
 #include "core/ingest/MetricFileScanner.h"
 #include "core/model/MetricNames.h"
@@ -82,6 +83,10 @@ struct CollectedMetrics {
     qint64 runId = 0;
     QList<MetricRecord> metrics;
     QList<MetricSeries> series;
+    // The two measures of a run's energy, one stored (collectEnergy).
+    std::optional<double> accountedEnergyJoules;   // sacct ConsumedEnergyRaw
+    GpuEnergyResult gpuEnergy;   // the GPU samples' power integral
+    QString gpuFiles, gpuTool;
 
     void put(const QString &name, double value, const QString &unit, const QString &source, const QString &file = {},
              const QString &rule = {}, const QString &formula = {})
@@ -139,6 +144,7 @@ void collectAccounting(const RunRecord &run, const SacctRecord &acct, CollectedM
         out.put(metric::SacctGpuUtilMaxPct, *m.gpuUtilMaxPercent, QStringLiteral("%"), s);
     if (m.gpuMemMaxBytes)
         out.put(metric::SacctGpuMemMaxMiB, *m.gpuMemMaxBytes / (1024.0 * 1024.0), QStringLiteral("MiB"), s);
+    out.accountedEnergyJoules = m.consumedEnergyJoules;
 }
 
 // The sampler's CSVs (result.gpuFiles): only what it measured. Without them,
@@ -181,6 +187,41 @@ void collectGpuSamples(const RunRecord &run, CollectedMetrics &out, IngestResult
     for (const auto &m : summaries)
         if (m.value)
             out.put(m.name, *m.value, QString::fromLatin1(m.unit), s, files, tool, QString::fromLatin1(m.how) + over);
+    out.gpuEnergy = GpuEnergy::integrate(g);
+    out.gpuFiles = files;
+    out.gpuTool = tool;
+}
+
+// energy_wh: the site's energy accounting where it has one (sacct
+// ConsumedEnergyRaw, preferred, the samples' figure named beside it), else
+// the integral of the GPUs' power samples; nothing when neither measured it.
+void collectEnergy(CollectedMetrics &out)
+{
+    const GpuEnergyResult &g = out.gpuEnergy;
+    const QString unit = QStringLiteral("Wh");
+    if (out.accountedEnergyJoules) {
+        const QString beside =
+            g.joules ? QStringLiteral("the GPU samples' power integral gave %1 Wh").arg(*g.joules / 3600.0, 0, 'f', 3)
+                     : QStringLiteral("no GPU power samples");
+        out.put(metric::EnergyWh, *out.accountedEnergyJoules / 3600.0, unit, metric::SourceSacct, QString(),
+                QStringLiteral("sacct.ConsumedEnergyRaw"),
+                QStringLiteral("ConsumedEnergyRaw (J) / 3600: the site's energy accounting, preferred over the GPU "
+                               "samples (%1)")
+                    .arg(beside));
+        return;
+    }
+    if (!g.joules)
+        return;
+    QString how = QStringLiteral("trapezoidal integral of each GPU's power samples over time, summed: %1 interval(s) "
+                                 "of %2 GPU(s), %3 GPU-seconds")
+                      .arg(g.intervals)
+                      .arg(g.gpusWithPower)
+                      .arg(g.coveredSeconds, 0, 'f', 1);
+    if (g.gaps > 0)
+        how += QStringLiteral("; %1 gap(s) longer than %2 sample periods not integrated")
+                   .arg(g.gaps)
+                   .arg(GpuEnergy::kGapPeriods);
+    out.put(metric::EnergyWh, *g.joules / 3600.0, unit, metric::SourceGpu, out.gpuFiles, out.gpuTool, how);
 }
 
 // The job output (result.logFile): built-in patterns plus the study's own;
@@ -344,6 +385,7 @@ IngestResult IngestService::ingestRun(RunStore &store, qint64 runId)
     result.logFile = logFile(files.value(), run.value().jobId);
     result.gpuFiles = gpuSampleFiles(files.value());
     collectGpuSamples(run.value(), collected, result);
+    collectEnergy(collected);
     if (!result.logFile.isEmpty()) {
         if (auto e = collectLog(store, run.value(), collected, result); !e) {
             result.error = e.errorText();

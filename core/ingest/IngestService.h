@@ -31,7 +31,9 @@ struct IngestResult {
 // (scalelab-<job>.out, LogMetricExtractor with the built-in patterns plus the
 // study's user patterns from its notes), then the frameworks' own metric files
 // among the fetched ones (MetricFileScanner), whose values replace the log's
-// for the same metric, each with its source. Only measured values are written;
+// for the same metric, each with its source. The run's energy (energy_wh) is
+// sacct's ConsumedEnergyRaw where the site accounts energy, else the integral
+// of the GPU samples' power (GpuEnergy). Only measured values are written;
 // a run without GPU samples gets gpu_samples = 0 and nothing else from the
 // sampler. Everything is collected first and written at the end as one
 // RunStore::replaceRunMetrics: a re-ingest replaces all of the run's metrics

@@ -29,6 +29,9 @@ inline const QString GpuUtilMeanPct = QStringLiteral("gpu_util_mean_pct");
 inline const QString GpuUtilPeakPct = QStringLiteral("gpu_util_peak_pct");
 inline const QString GpuMemMeanMiB = QStringLiteral("gpu_mem_mean_mib");
 inline const QString GpuMemPeakMiB = QStringLiteral("gpu_mem_peak_mib");
+// The run's energy, Wh: sacct ConsumedEnergyRaw where the site accounts energy,
+// else the integral of its GPUs' power samples (the record's source says which).
+inline const QString EnergyWh = QStringLiteral("energy_wh");
 inline const QString TrainTimeS = QStringLiteral("train_time_s");
 inline const QString SamplesPerS = QStringLiteral("samples_per_s");
 inline const QString Throughput = QStringLiteral("throughput");

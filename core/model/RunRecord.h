@@ -42,6 +42,8 @@ struct RunRecord {
     QDateTime updated;   // UTC
     QString slurmVersion;   // "24.11.5": the cluster's Slurm when the job was submitted, "" unknown
     QString specFile;   // absolute path of the spec file it was made from, "" for stdin or the window's form
+    // While pending: when Slurm expects it to start (squeue %S, cluster local time, ISO), "" = not known.
+    QString expectedStart;
 
     bool hasJob() const { return !jobId.isEmpty(); }
     bool isTerminal() const { return SlurmJobState::isTerminal(state); }

@@ -59,8 +59,9 @@ Diagnostic warning(const char *rule, const QString &field, int line, const QStri
 QString refreshAdvice(const ClusterProfile &p)
 {
     const QString alias = p.loginHosts.isEmpty() ? p.id : p.loginHosts.front().alias;
-    return QStringLiteral("or refresh the list (`scalelab discover %1`, or Refresh in Connections) if it was "
-                          "installed since.")
+    return QStringLiteral(
+               "or refresh the list (`scalelab discover %1`, or Clusters ▸ Refresh profile from cluster) if it was "
+               "installed since.")
         .arg(alias);
 }
 

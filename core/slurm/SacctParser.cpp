@@ -292,13 +292,28 @@ SacctParseResult parseLines(QByteArrayView out, int firstLineNo, const QStringLi
 
 QStringList SacctParser::defaultFields()
 {
-    return {QStringLiteral("JobID"),          QStringLiteral("State"),          QStringLiteral("ExitCode"),
-            QStringLiteral("Submit"),         QStringLiteral("Start"),          QStringLiteral("End"),
-            QStringLiteral("Elapsed"),        QStringLiteral("AllocTRES"),      QStringLiteral("MaxRSS"),
-            QStringLiteral("NodeList"),       QStringLiteral("Reason"),         QStringLiteral("TotalCPU"),
-            QStringLiteral("AllocCPUS"),      QStringLiteral("Partition"),      QStringLiteral("Account"),
-            QStringLiteral("TRESUsageInAve"), QStringLiteral("TRESUsageInMax"), QStringLiteral("Timelimit"),
-            QStringLiteral("WorkDir"),        QStringLiteral("Comment"),        QStringLiteral("JobName")};
+    return {QStringLiteral("JobID"),
+            QStringLiteral("State"),
+            QStringLiteral("ExitCode"),
+            QStringLiteral("Submit"),
+            QStringLiteral("Start"),
+            QStringLiteral("End"),
+            QStringLiteral("Elapsed"),
+            QStringLiteral("AllocTRES"),
+            QStringLiteral("MaxRSS"),
+            QStringLiteral("NodeList"),
+            QStringLiteral("Reason"),
+            QStringLiteral("TotalCPU"),
+            QStringLiteral("AllocCPUS"),
+            QStringLiteral("Partition"),
+            QStringLiteral("Account"),
+            QStringLiteral("TRESUsageInAve"),
+            QStringLiteral("TRESUsageInMax"),
+            QStringLiteral("Timelimit"),
+            QStringLiteral("ConsumedEnergyRaw"),
+            QStringLiteral("WorkDir"),
+            QStringLiteral("Comment"),
+            QStringLiteral("JobName")};
 }
 
 QString SacctParser::delimiter()

@@ -5,6 +5,7 @@
 #include "core/model/FileRecord.h"
 #include "core/model/MetricRecord.h"
 #include "core/model/ProjectSnapshot.h"
+#include "core/model/QueueWait.h"
 #include "core/model/RunRecord.h"
 #include "core/slurm/SacctRecord.h"
 #include "core/model/StateChange.h"
@@ -105,6 +106,10 @@ public:
     // Appends to the history only when state or reason changed; value = changed.
     Result<bool> updateState(qint64 runId, JobState state, const QString &reason, const QDateTime &at = {});
     Result<QList<StateChange>> stateHistory(qint64 runId);
+    // A pending job's expected start (squeue %S as printed; "" none). True when it changed.
+    Result<bool> setExpectedStart(qint64 runId, const QString &start);
+    // Every run's queue wait (the queue_wait_s metric from accounting) with its partition and GPUs.
+    Result<QList<QueueWait>> queueWaits();
     Result<void> deleteRun(qint64 runId);
 
     // Final state + accounting in one transaction.

@@ -100,11 +100,12 @@ Result<void> readRuns(QSqlDatabase &db, const QList<qint64> &runIds, TextPool &p
     return runs->eachRow([&](const SqliteCursor &c) {
         JobsRunRecord &r = out.emplaceBack();   // filled in place: no record moved
         r.run = RunStoreSql::readRun(CursorColumns{c, pool});
-        r.hasScript = c.integer(21) != 0;
-        r.specTime = c.pooled(22, pool);
+        constexpr int n = RunStoreSql::kRunColumnCount;
+        r.hasScript = c.integer(n) != 0;
+        r.specTime = c.pooled(n + 1, pool);
         // Job names are mostly one per run: pooled, they would fill the pool
         // and leave the labels that do repeat out of it.
-        r.specJobName = c.text(23);
+        r.specJobName = c.text(n + 2);
     });
 }
 

@@ -73,6 +73,11 @@ const QList<QStringList> &runStoreMigrations()
             QStringLiteral("ALTER TABLE runs ADD COLUMN spec_file TEXT NOT NULL DEFAULT ''"),
         },
         {
+            // A pending job's expected start as squeue's %S prints it (cluster local time), "" when Slurm
+            // has none; written by the poll (JobPoller), cleared once the job starts.
+            QStringLiteral("ALTER TABLE runs ADD COLUMN expected_start TEXT NOT NULL DEFAULT ''"),
+        },
+        {
             // The project folder a run was sent with (RunStoreSnapshots.cpp): the snapshot id, the
             // manifest ("<sha256> <size> <mode> <path>" lines: the file list with hashes), the git
             // commit and dirty state (-1: not a git work tree).

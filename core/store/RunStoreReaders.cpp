@@ -9,7 +9,7 @@ namespace {
 
 const char *kRunColumns = "id, study_id, token, profile, cluster_alias, partition, gpus, nodes, framework,"
                           " spec_json, script, remote_dir, job_id, state, reason, submit_state, rejection,"
-                          " created, updated, slurm_version, spec_file";
+                          " created, updated, slurm_version, spec_file, expected_start";
 
 }   // namespace
 
@@ -43,6 +43,8 @@ RunRecord RunStoreSql::readRun(const Columns &c)
     r.updated = c.time(18);
     r.slurmVersion = c.label(19);
     r.specFile = c.label(20);
+    r.expectedStart = c.label(21);
+    static_assert(RunStoreSql::kRunColumnCount == 22, "readRun reads every column of runColumns()");
     return r;
 }
 template RunRecord RunStoreSql::readRun(const QueryColumns &);

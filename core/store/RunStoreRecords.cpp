@@ -62,6 +62,43 @@ Result<QList<StateChange>> RunStore::stateHistory(qint64 runId)
     return out;
 }
 
+Result<bool> RunStore::setExpectedStart(qint64 runId, const QString &start)
+{
+    QSqlDatabase db;
+    if (auto e = connection(db); !e)
+        return fail(e.error());
+    QSqlQuery q(db);
+    if (auto e = RunStoreSql::exec(
+            q, QStringLiteral("UPDATE runs SET expected_start = ? WHERE id = ? AND expected_start <> ?"),
+            {start, runId, start});
+        !e)
+        return fail(e.error());
+    return q.numRowsAffected() > 0;
+}
+
+// Waits behind a dependency, a hold or a --begin time say nothing about the queue: left out.
+Result<QList<QueueWait>> RunStore::queueWaits()
+{
+    QSqlDatabase db;
+    if (auto e = connection(db); !e)
+        return fail(e.error());
+    QSqlQuery q(db);
+    if (auto e = RunStoreSql::exec(
+            q,
+            QStringLiteral("SELECT r.cluster_alias, COALESCE(NULLIF(a.partition, ''), r.partition), r.gpus, m.value"
+                           " FROM metrics m JOIN runs r ON r.id = m.run_id LEFT JOIN accounting a ON a.run_id = r.id"
+                           " WHERE m.name = 'queue_wait_s' AND NOT EXISTS (SELECT 1 FROM state_history h"
+                           " WHERE h.run_id = r.id AND h.reason IN ('Dependency', 'JobHeldUser', 'JobHeldAdmin',"
+                           " 'BeginTime', 'DependencyNeverSatisfied')) ORDER BY r.id"),
+            {});
+        !e)
+        return fail(e.error());
+    QList<QueueWait> out;
+    while (q.next())
+        out << QueueWait{q.value(0).toString(), q.value(1).toString(), q.value(2).toInt(), q.value(3).toDouble()};
+    return out;
+}
+
 Result<void> RunStore::recordFinal(qint64 runId, const SacctRecord &acct, const QDateTime &at)
 {
     QSqlDatabase db;
@@ -74,6 +111,9 @@ Result<void> RunStore::recordFinal(qint64 runId, const SacctRecord &acct, const 
     if (!st)
         return fail(st.error());
     if (auto e = saveAccountingIn(db, runId, acct); !e)
+        return fail(e.error());
+    QSqlQuery q(db);   // an ended job expects no start
+    if (auto e = RunStoreSql::exec(q, QStringLiteral("UPDATE runs SET expected_start = '' WHERE id = ?"), {runId}); !e)
         return fail(e.error());
     return tx.commit();
 }

@@ -95,6 +95,7 @@ public:
     }
     // The runs and accounting tables' columns in the order the readers expect.
     static const char *runColumns();
+    static constexpr int kRunColumnCount = 22;   // how many runColumns() names: a query's own columns come after
     template <class Columns>
     static RunRecord readRun(const Columns &c);
     static const char *accountingColumns();

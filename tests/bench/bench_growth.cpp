@@ -8,7 +8,9 @@
 // defining many names (issue 23). Prints ratios only;
 // nothing here asserts a time.
 #include "core/base/ShellWords.h"
+#include "core/client/StartEstimator.h"
 #include "core/discovery/SacctmgrParsers.h"
+#include "core/discovery/SshareAllocationParser.h"
 #include "core/discovery/ScontrolParsers.h"
 #include "core/ingest/GpuSampleParser.h"
 #include "core/ingest/LightningCsvReader.h"
@@ -195,6 +197,8 @@ int main(int argc, char **argv)
     const SqueueParser squeueParser(
         {QStringLiteral("%i"), QStringLiteral("%T"), QStringLiteral("%P"), QStringLiteral("%j")}, QStringLiteral("|"));
     auto squeue = [&](const QByteArray &in) { squeueParser.parse(in); };
+    auto testOnly = [](const QByteArray &in) { (void)StartEstimator::parseOutput(QString::fromUtf8(in)); };
+    auto sshare = [](const QByteArray &in) { (void)SshareAllocationParser::parse(QString::fromUtf8(in)); };
     auto gpuCsv = [](const QByteArray &in) { GpuSampleParser::parse(in); };
     auto lightningCsv = [](const QByteArray &in) { (void)LightningCsvReader::parse(in, QStringLiteral("m.csv")); };
     auto trainerState = [](const QByteArray &in) { (void)TrainerStateReader::parse(in, QStringLiteral("t.json")); };
@@ -348,6 +352,20 @@ int main(int argc, char **argv)
         {"sacct", "one line of digits", [](qint64 n) { return "JobID|JobName\n" + digits(n - 14); }, sacct},
         {"squeue", "rows", [](qint64 n) { return numbered({}, "%N|RUNNING|gpu|train-%N\n", n); }, squeue},
         {"squeue", "one line of digits", [](qint64 n) { return digits(n); }, squeue},
+        {"sbatch --test-only", "partitions",
+         [](qint64 n) {
+             return numbered(
+                 "2026-11-27T06:19:36\n",
+                 "@@scalelab-estimate partition p%N\nsbatch: Job %N to start at 2026-11-27T08:24:36 using 1 "
+                 "processors on nodes tb-node1 in partition p%N\n@@scalelab-estimate exit 0\n",
+                 n);
+         },
+         testOnly},
+        {"sbatch --test-only", "start lines without ends",
+         [](qint64 n) { return repeated("@@scalelab-estimate partition p\n", "Job 1 to start at using ", n); },
+         testOnly},
+        {"sshare", "associations",
+         [](qint64 n) { return numbered({}, "acct%N|user%N|billing=%N|billing=1,gres/gpu=%N\n", n); }, sshare},
         {"scontrol job", "multi-line records",
          [](qint64 n) {
              return numbered({},

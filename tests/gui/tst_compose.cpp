@@ -204,6 +204,30 @@ private Q_SLOTS:
         QVERIFY(panel()->hasImported());
     }
 
+    // File ▸ Import reads the file's bytes as `scalelab import` does: a
+    // byte-order mark (which makes bash's first line "\xEF\xBB\xBF#!/bin/bash")
+    // is an error on line 1 of the import, not silently dropped.
+    void importOfAFileWithAByteOrderMarkSaysSo()
+    {
+        const QString path = m_dir.filePath(QStringLiteral("bom.sbatch"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("\xEF\xBB\xBF#!/bin/bash\n#SBATCH --partition=gpu\n#SBATCH --gres=gpu:v100:2\n"
+                "#SBATCH --time=00:10:00\nsrun python3 train.py\n");
+        f.close();
+        selectProfile(QStringLiteral("testbed"));
+        QCOMPARE(m_place->importScriptFile(path), QString());
+        QVERIFY(panel()->hasImported());
+        bool found = false;
+        QStringList seen;
+        for (const Diagnostic &d : panel()->importedDiagnostics()) {
+            seen << QStringLiteral("%1:%2").arg(d.rule).arg(d.line);
+            found =
+                found || (d.rule == QLatin1String("byte-order-mark") && d.severity == Severity::Error && d.line == 1);
+        }
+        QVERIFY2(found, qPrintable(seen.join(u' ')));
+    }
+
     void submitDisabledOnErrors()
     {
 #ifdef HAVE_CLUSTERS

@@ -17,6 +17,12 @@
 #include <QAbstractButton>
 #include <QApplication>
 #include <QComboBox>
+#include <QCompleter>
+#include <QDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QAbstractItemView>
 #include <QFile>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -165,6 +171,68 @@ private Q_SLOTS:
         s.metricDirs = {QStringLiteral("out")};
         form->setSpec(s);
         QCOMPARE(edit->text(), QStringLiteral("out"));
+    }
+
+    // A discovered profile's modules and images complete in Environment; a
+    // version the cluster lacks is a warning on the Modules field.
+    void modulesCompleteFromTheDiscoveredList()
+    {
+        QFile shipped(QStringLiteral(SCALELAB_TESTS_DIR "/../profiles/testbed.json"));
+        QVERIFY(shipped.open(QIODevice::ReadOnly));
+        QJsonObject profile = QJsonDocument::fromJson(shipped.readAll()).object();
+        const QString source = QStringLiteral("module -t spider (on testbed, 2026-11-27)");
+        profile.insert(
+            QStringLiteral("availableModules"),
+            QJsonObject{{"value", QJsonArray{"cuda/12.2", "pytorch/2.4.1", "pytorch/2.6.0"}}, {"source", source}});
+        profile.insert(QStringLiteral("containerImages"),
+                       QJsonObject{{"value", QJsonArray{"/tmp/scalelab-testcluster/containers/pytorch_24.05.sif"}},
+                                   {"source", QStringLiteral("ls (on testbed, 2026-11-27)")}});
+        const QString dir = m_dir.filePath(QStringLiteral("user-profiles"));
+        QVERIFY(QDir().mkpath(dir));
+        QFile user(dir + QStringLiteral("/testbed.json"));
+        QVERIFY(user.open(QIODevice::WriteOnly));
+        user.write(QJsonDocument(profile).toJson());
+        user.close();
+        qputenv("SCALELAB_USER_PROFILE_DIR", dir.toUtf8());
+        cleanup();
+        init();
+        JobSpec s = m_compose->spec();
+        s.profile = QStringLiteral("testbed");
+        s.partition = QStringLiteral("gpu");
+        s.environment.modules = {QStringLiteral("pytorch/2.9")};
+        m_compose->loadSpec(s);
+        auto *modules =
+            qobject_cast<QLineEdit *>(m_compose->form()->fieldWidget(QStringLiteral("environment.modules")));
+        QVERIFY(modules && modules->completer());
+        QVERIFY2(modules->toolTip().contains(source), qPrintable(modules->toolTip()));
+        bool warned = false;
+        for (const Diagnostic &d : m_compose->diagnosticsPanel()->diagnostics())
+            warned = warned
+                     || (d.rule == QLatin1String("module-not-on-cluster") && d.severity == Severity::Warning
+                         && d.message.contains(QLatin1String("pytorch/2.4.1, pytorch/2.6.0")));
+        QVERIFY(warned);
+        // Typing the last word of the list offers the cluster's versions; taking one keeps the words before.
+        modules->setFocus();
+        modules->clear();
+        QTest::keyClicks(modules, QStringLiteral("cuda/12.2, pyt"));
+        QCompleter *c = modules->completer();
+        QTRY_VERIFY(c->popup()->isVisible());
+        QCOMPARE(c->completionCount(), 2);
+        c->setCurrentRow(1);
+        QCOMPARE(c->pathFromIndex(c->currentIndex()), QStringLiteral("cuda/12.2, pytorch/2.6.0"));
+        c->popup()->setCurrentIndex(c->completionModel()->index(0, 0));
+        QTest::keyClick(c->popup(), Qt::Key_Return);
+        QCOMPARE(m_compose->spec().environment.modules, (QStringList{"cuda/12.2", "pytorch/2.4.1"}));
+        bool stillWarned = false;
+        for (const Diagnostic &d : m_compose->diagnosticsPanel()->diagnostics())
+            stillWarned = stillWarned || d.rule == QLatin1String("module-not-on-cluster");
+        QVERIFY(!stillWarned);
+        auto *image =
+            qobject_cast<QLineEdit *>(m_compose->form()->fieldWidget(QStringLiteral("environment.container.image")));
+        QVERIFY(image && image->completer());
+        image->completer()->setCompletionPrefix(QStringLiteral("pyt"));
+        QCOMPARE(image->completer()->completionCount(), 1);
+        qunsetenv("SCALELAB_USER_PROFILE_DIR");
     }
 
     void undoAndRedoFormEdits()

@@ -319,6 +319,34 @@ private Q_SLOTS:
         QVERIFY(place.details()->outputView()->toPlainText().contains(QLatin1String("Waiting for output")));
     }
 
+    // A pending run says why it waits, what to do and when Slurm expects it
+    // to start; an ended one what it used.
+    void pendingRunSaysWhyAndWhen()
+    {
+        RunStore &store = m_services->store();
+        QCOMPARE(store.setExpectedStart(m_pending, QStringLiteral("2026-11-27T08:24:58")).errorText(), QString());
+        QCOMPARE(store.setMetric({m_completed, "gpu_hours", 5.0 / 60.0, "GPU h", "sacct"}).errorText(), QString());
+        JobsPlace place(*m_services);
+        QTRY_VERIFY(!place.isLoading());
+        const QModelIndex reason = place.model()->indexOfRun(m_pending, JobsModel::Reason);
+        QCOMPARE(reason.data().toString(), QStringLiteral("Resources · starts ~2026-11-27 08:24:58"));
+        QVERIFY2(reason.data(Qt::ToolTipRole).toString().contains(QLatin1String("the start estimate says when")),
+                 qPrintable(reason.data(Qt::ToolTipRole).toString()));
+        QVERIFY(place.selectRun(m_pending));
+        QTRY_VERIFY(!place.isLoading());
+        const QString summary = place.details()->findChild<QLabel *>("runSummary")->text();
+        QVERIFY2(summary.contains(QLatin1String("Waits: It is next in line and waits for the GPUs or nodes it asked "
+                                                "for to become free. (Resources)")),
+                 qPrintable(summary));
+        QVERIFY(summary.contains(QLatin1String("Expected start 2026-11-27 08:24:58 (cluster time).")));
+        QVERIFY(place.selectRun(m_completed));
+        QTRY_VERIFY(!place.isLoading());
+        QVERIFY2(
+            place.details()->findChild<QLabel *>("runSummary")->text().contains(QLatin1String("Used 0.08 GPU-hours")),
+            qPrintable(place.details()->findChild<QLabel *>("runSummary")->text()));
+        QCOMPARE(store.setExpectedStart(m_pending, QString()).errorText(), QString());
+    }
+
     void reloadKeepsSelectionAndShowsNewState()
     {
         JobsPlace place(*m_services);

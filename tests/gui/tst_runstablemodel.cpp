@@ -5,6 +5,7 @@
 // of a few changed runs (their rows changed in place, new runs inserted at
 // the end, a run that moves or leaves rearranging the rows), checked by
 // QAbstractItemModelTester.
+#include "core/model/MetricNames.h"
 #include "ui/results/RunsTableModel.h"
 
 #include <QAbstractItemModelTester>
@@ -27,6 +28,7 @@ private Q_SLOTS:
     void patchChangesRowsInPlace();
     void patchInsertsNewRunsAtTheEnd();
     void patchRearrangesWhenARunMovesOrLeaves();
+    void energyIsAColumnWithItsProvenance();
 };
 
 namespace {
@@ -236,3 +238,25 @@ void TstRunsTableModel::patchRearrangesWhenARunMovesOrLeaves()
 
 QTEST_MAIN(TstRunsTableModel)
 #include "tst_runstablemodel.moc"
+
+void TstRunsTableModel::energyIsAColumnWithItsProvenance()
+{
+    RunMetricsTable t = sampleTable();
+    MetricRecord e{1, metric::EnergyWh, 1.024, QStringLiteral("Wh"), metric::SourceGpu};
+    e.file = QStringLiteral("/data/runs/1/scalelab-gpu-88-tb-node1.csv");
+    e.rule = QStringLiteral("gpu.nvidia-smi");
+    e.formula = QStringLiteral("trapezoidal integral of each GPU's power samples over time, summed");
+    t.rows[0].metrics.insert(metric::EnergyWh, e);
+    t.metricNames << metric::EnergyWh;
+    t.units.insert(metric::EnergyWh, QStringLiteral("Wh"));
+    RunsTableModel m;
+    m.setTable(t);
+    const int c = columnOf(m, metric::EnergyWh);
+    QVERIFY2(c >= 0, qPrintable(m.columns().join(u',')));   // shown without being picked
+    QVERIFY(m.headerData(c, Qt::Horizontal).toString().contains(QLatin1String("Wh")));
+    QVERIFY(m.headerData(c, Qt::Horizontal, Qt::ToolTipRole).toString().contains(QLatin1String("ConsumedEnergy")));
+    QCOMPARE(m.index(0, c).data().toString(), QStringLiteral("1.024"));
+    const QString tip = RunsTableModel::provenance(t.rows[0], metric::EnergyWh);
+    QVERIFY2(tip.contains(QLatin1String("scalelab-gpu-88-tb-node1.csv")) && tip.contains(QLatin1String("trapezoidal")),
+             qPrintable(tip));
+}

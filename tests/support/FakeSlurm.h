@@ -24,6 +24,7 @@ struct FakeSlurm {
     struct Job {
         QString id, token, dir;
         JobState state = JobState::Pending;
+        QString startTime = QStringLiteral("N/A");   // squeue %S: a pending job's expected start
     };
     FakeRemoteExecutor &exec;
     QList<Job> jobs;
@@ -153,7 +154,7 @@ struct FakeSlurm {
                                 "",
                                 "gres:gpu:2",
                                 "2026-11-22T10:00:00",
-                                "N/A",
+                                j.startTime,
                                 j.dir,
                                 j.token,
                                 kUserText};

@@ -34,7 +34,7 @@ SacctRecord finishedJob(const QString &alloc)
     const QString line = QStringLiteral("41|~|COMPLETED|~|0:0|~|2026-11-23T10:00:00|~|2026-11-23T10:00:05|~|2026-11-"
                                         "23T10:30:05|~|00:30:00|~|%1|~||~|"
                                         "tb-node[1-2]|~|None|~|00:59:00|~|2|~|gpu|~|project_2001234|~||~||~|00:10:00|~|"
-                                        "/home/researcher|~|sl-0123456789abcdef|~|ddp")
+                                        "|~|/home/researcher|~|sl-0123456789abcdef|~|ddp")
                              .arg(alloc);
     const auto parsed = SacctParser().parse(line.toUtf8());
     if (parsed.records.size() != 1)

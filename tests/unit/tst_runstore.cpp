@@ -86,6 +86,7 @@ private Q_SLOTS:
     void duplicateTokenRejected();
     void submitStatesAndActiveLists();
     void stateHistoryOnlyOnChange();
+    void expectedStartAndQueueWaits();
     void finalStateWithAccounting();
     void filesAndMetrics();
     void foreignKeysEnforced();
@@ -294,6 +295,34 @@ void TestRunStore::stateHistoryOnlyOnChange()
     QCOMPARE(h[1].at, t0);
     QCOMPARE(h[2].state, JobState::Running);
     QVERIFY(!store.updateState(9999, JobState::Running, {}).ok());
+}
+
+// A pending run's expected start, and every run's queue wait with its
+// partition and GPUs, waits behind a dependency or a hold left out.
+void TestRunStore::expectedStartAndQueueWaits()
+{
+    RunStore store(m_dir->path());
+    RunRecord r = newRun();
+    r.partition = QStringLiteral("gpu");
+    r.gpus = 4;
+    const qint64 a = store.createRun(r).value().id;
+    QCOMPARE(store.setExpectedStart(a, "2026-11-27T08:24:58").value(), true);
+    QCOMPARE(store.setExpectedStart(a, "2026-11-27T08:24:58").value(), false);
+    QCOMPARE(store.run(a).value().expectedStart, QStringLiteral("2026-11-27T08:24:58"));
+    QCOMPARE(store.runs().value().value(0).expectedStart, QStringLiteral("2026-11-27T08:24:58"));
+    QCOMPARE(store.setMetric({a, "queue_wait_s", 120, "s", "sacct"}).errorText(), QString());
+    r.token = RunStore::newToken();
+    const qint64 b = store.createRun(r).value().id;   // a study's second run: waited behind the first
+    QCOMPARE(store.markSubmitted(b, "6").errorText(), QString());
+    QCOMPARE(store.updateState(b, JobState::Pending, "Dependency").value(), true);
+    QCOMPARE(store.setMetric({b, "queue_wait_s", 9000, "s", "sacct"}).errorText(), QString());
+    const auto waits = store.queueWaits();
+    QCOMPARE(waits.errorText(), QString());
+    QCOMPARE(waits->size(), 1);
+    QCOMPARE(waits->value(0), (QueueWait{r.clusterAlias, "gpu", 4, 120}));
+    QCOMPARE(store.markSubmitted(a, "5").errorText(), QString());
+    QCOMPARE(store.recordFinal(a, sampleRecord("5")).errorText(), QString());   // an ended job expects no start
+    QCOMPARE(store.run(a).value().expectedStart, QString());
 }
 
 void TestRunStore::finalStateWithAccounting()

@@ -22,6 +22,7 @@ private Q_SLOTS:
     void cleanup() { tearDownClient(); }
 
     void pollOneSqueueOneSacct();
+    void pollStoresExpectedStart();
     void pollControllerDown();
     void pollWaitsForAHalfWrittenSacctRecord();
     void pollNothingActiveSendsNothing();
@@ -137,6 +138,28 @@ void TestSlurmClientPoll::pollWaitsForAHalfWrittenSacctRecord()
     }
     p = m_client->pollOnce();
     QCOMPARE(m_store->run(b).value().state, JobState::Failed);
+}
+
+// squeue's %S of a pending job (what `squeue --start` prints) is stored with
+// the run, in the same squeue; it goes once the job runs.
+void TestSlurmClientPoll::pollStoresExpectedStart()
+{
+    const qint64 a = createRun();
+    QCOMPARE(m_client->submit(a).kind, SubmitOutcome::Kind::Submitted);
+    m_exec->calls.clear();
+    PollResult p = m_client->pollOnce();
+    QCOMPARE(m_store->run(a).value().expectedStart, QString());   // "N/A": not known yet
+    m_slurm->jobs[0].startTime = QStringLiteral("2026-11-27T08:24:58");
+    p = m_client->pollOnce();
+    QCOMPARE(p.updates.size(), 1);   // only the estimate changed: the views hear of it
+    QCOMPARE(m_store->run(a).value().expectedStart, QStringLiteral("2026-11-27T08:24:58"));
+    QCOMPARE(m_store->run(a).value().reason, QStringLiteral("Resources"));
+    p = m_client->pollOnce();
+    QCOMPARE(p.updates.size(), 0);
+    QCOMPARE(m_exec->countCommands("squeue --me"), 3);
+    m_slurm->jobs[0].state = JobState::Running;
+    p = m_client->pollOnce();
+    QCOMPARE(m_store->run(a).value().expectedStart, QString());
 }
 
 void TestSlurmClientPoll::pollControllerDown()

@@ -7,6 +7,7 @@
 #include "core/client/RemoteExecutor.h"
 #include "core/client/RunLifecycle.h"
 #include "core/client/SlurmClientResults.h"
+#include "core/client/StartEstimateCache.h"
 
 #include <QHash>
 #include <QList>
@@ -56,6 +57,7 @@ public:
                 scalelab::StudyOrder order = scalelab::StudyOrder::AllAtOnce) override;
     void dryRun(const scalelab::JobSpec &spec) override;
     void dryRunRun(qint64 runId) override;
+    void estimateStart(const scalelab::JobSpec &spec) override;
     void cancel(qint64 runId) override;
     void refreshNow() override;
     // Fetched with SlurmClient::tailOutput on each poll while the run runs.
@@ -75,6 +77,8 @@ public:
 
 private:
     void dryRunScript(const QString &alias, const QString &script, const QString &program);
+    void sendEstimate(const QString &profileId, const QString &alias, const QString &script,
+                      const QStringList &partitions, int gpus);
     // Whether the profile's cluster can be reached as configured (stored host
     // details, or an alias the SSH config knows, or a connection this session).
     bool isConfigured(const QString &profileId, const QString &alias) const;
@@ -126,6 +130,7 @@ private:
     QPointer<QWidget> m_dialogParent;
     QSystemTrayIcon *m_tray = nullptr;
     qint64 m_watched = 0;
+    StartEstimateCache m_estimates;   // sbatch --test-only answers, a few minutes
     QHash<qint64, FollowUpPolls> m_settling;   // runs submitted or cancelled just now
     bool m_destroying = false;
 };

@@ -10,6 +10,9 @@
 #include "core/store/RunStore.h"
 #include "core/compose/SbatchRenderer.h"
 #include "core/client/SlurmClient.h"
+#include "core/analysis/QueueWaitStats.h"
+#include "core/client/StartEstimator.h"
+#include "core/compose/PartitionFit.h"
 #include "core/base/Logging.h"
 
 #include "core/sshconfig/SshConfigFile.h"
@@ -358,6 +361,64 @@ void ClusterManager::dryRunScript(const QString &alias, const QString &script, c
             [self, verdict, ok] {
                 if (self)
                     Q_EMIT self->dryRunFinished(verdict, ok);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void ClusterManager::estimateStart(const JobSpec &spec)
+{
+    const ClusterProfile *profile = m_services.profiles().find(spec.profile);
+    const QString alias = aliasForProfile(spec.profile);
+    if (!profile || !isConfigured(spec.profile, alias)) {
+        Q_EMIT startEstimated(
+            spec.profile,
+            profile ? tr("No start estimate: %1 is not configured yet; set it up in Connections.").arg(spec.profile)
+                    : tr("No start estimate: unknown cluster profile \"%1\".").arg(spec.profile),
+            false);
+        return;
+    }
+    const QStringList partitions = PartitionFit::fitting(spec, *profile);
+    if (partitions.isEmpty()) {
+        Q_EMIT startEstimated(spec.profile, tr("No partition of %1 takes the job as it is.").arg(spec.profile), false);
+        return;
+    }
+    sendEstimate(spec.profile, alias, renderSbatch(spec, *profile), partitions, spec.gpus);
+}
+
+// A kept answer is used as it is (only the store's medians are read again);
+// otherwise one remote command on the cluster's worker asks every partition.
+void ClusterManager::sendEstimate(const QString &profileId, const QString &alias, const QString &script,
+                                  const QStringList &partitions, int gpus)
+{
+    auto deliver = [this, profileId, alias, gpus](const StartEstimates &e, const QList<QueueWaitMedian> &medians) {
+        QHash<QString, QString> past;
+        for (const PartitionStart &p : e.partitions)
+            if (const auto m = QueueWaitStats::find(medians, alias, p.partition, gpus))
+                past.insert(p.partition, m->text());
+        Q_EMIT startEstimated(profileId, e.describe(past), e.ok());
+    };
+    if (const auto kept = m_estimates.find(alias, script, partitions, QDateTime::currentMSecsSinceEpoch())) {
+        m_services.storeTasks().run(
+            this, [](RunStore &store) { return store.queueWaits(); },
+            [deliver, e = *kept](const Result<QList<QueueWait>> &waits) {
+                deliver(e, QueueWaitStats::medians(waits.value_or(QList<QueueWait>())));
+            });
+        return;
+    }
+    Cluster &c = cluster(alias);
+    c.waitingForUser = false;
+    enqueue(c, [store = m_workerStore, alias, script, partitions, deliver, self = QPointer(this)](RemoteExecutor &ex) {
+        const StartEstimates e = StartEstimator(ex).estimate(script, partitions);
+        const QList<QueueWaitMedian> medians =
+            QueueWaitStats::medians(store->queueWaits().value_or(QList<QueueWait>()));
+        QMetaObject::invokeMethod(
+            self,
+            [self, alias, script, partitions, e, medians, deliver] {
+                if (!self)
+                    return;
+                self->m_estimates.store(alias, script, partitions, e, QDateTime::currentMSecsSinceEpoch());
+                deliver(e, medians);
             },
             Qt::QueuedConnection);
     });

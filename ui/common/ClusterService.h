@@ -33,6 +33,13 @@ public:
     // sbatch --test-only of a stored run's script, on its cluster.
     virtual void dryRunRun(qint64 runId) = 0;
     virtual void cancel(qint64 runId) = 0;
+    // When the job would start in each partition that fits it (sbatch
+    // --test-only, off the GUI thread, kept a few minutes), the median past
+    // wait and the remaining allocation; the answer comes as startEstimated.
+    virtual void estimateStart(const scalelab::JobSpec &spec)
+    {
+        Q_EMIT startEstimated(spec.profile, tr("No start estimate: this window has no cluster layer."), false);
+    }
     // Polls every cluster with active or unresolved runs now (also resumes
     // clusters that waited for the researcher after a cancelled login).
     virtual void refreshNow() = 0;
@@ -73,6 +80,8 @@ public:
 
 Q_SIGNALS:
     void dryRunFinished(QString verdict, bool ok);
+    // The answer to estimateStart: StartEstimates::describe's text, or why none.
+    void startEstimated(QString profileId, QString text, bool ok);
     void submitFinished(QString message, bool ok);
     void connectionStatus(QString clusterId, QString text);
     void runStateChanged(qint64 runId, QString state);

@@ -6,6 +6,7 @@
 #include "ui/compose/DiagnosticsPanel.h"
 #include "ui/compose/FormHistory.h"
 #include "ui/compose/JobForm.h"
+#include "core/compose/JobCost.h"
 #include "core/compose/JobValidator.h"
 #include "ui/compose/ProfileDriftBanner.h"
 #include "core/base/InputLimits.h"
@@ -19,6 +20,7 @@
 #include "core/scriptimport/ImportSummary.h"
 #include "core/scriptimport/ScriptImporter.h"
 #include "ui/compose/ScriptPreview.h"
+#include "ui/compose/StartCostPanel.h"
 #include "core/model/SpecFix.h"
 
 #include "ui/common/ClusterService.h"
@@ -137,6 +139,7 @@ void ComposePlace::connectSignals()
     connect(m_submit, &QPushButton::clicked, this, &ComposePlace::submit);
     connect(m_dryRun, &QPushButton::clicked, this, &ComposePlace::dryRun);
     connect(m_study, &QPushButton::clicked, this, &ComposePlace::openStudy);
+    connect(m_form->startCostPanel(), &StartCostPanel::estimateRequested, this, &ComposePlace::estimateStart);
     connect(&m_services, &AppServices::openSpecRequested, this, &ComposePlace::cloneSpec);
 }
 
@@ -193,11 +196,13 @@ void ComposePlace::rerender()
             broken.isEmpty() ? tr("No cluster profile \"%1\" is installed; choose one.").arg(s.profile) : broken,
             {}}};
         m_preview->setScript(QString());
+        showCost(s, nullptr, QString());
     } else {
         RenderResult r = renderAndValidate(s, *profile);
         m_current = notesConsistentWithErrors(r.diagnostics);
         m_preview->setScript(r.script);
         m_form->showGeometry(computeGeometry(s, *profile));
+        showCost(s, profile, r.script);
     }
     m_preview->setSuggestedFileName((s.jobName.isEmpty() ? QStringLiteral("job") : s.jobName)
                                     + QStringLiteral(".sbatch"));
@@ -226,6 +231,33 @@ void ComposePlace::updateActions()
                                        : tr("Ask Slurm whether it would accept the job, without submitting "
                                              "(Ctrl+Shift+Return)"));
     m_study->setEnabled(m_form->profile() != nullptr);
+    m_form->startCostPanel()->setAskEnabled(haveClusters && !firstError,
+                                            !haveClusters ? noClusters
+                                            : firstError  ? tr("Fix first: %1").arg(firstError->message)
+                                                          : QString());
+}
+
+// The cost is computed in core on every edit; an estimate shown for another
+// script than this one is said to be stale.
+void ComposePlace::showCost(const JobSpec &spec, const ClusterProfile *profile, const QString &script)
+{
+    StartCostPanel *panel = m_form->startCostPanel();
+    panel->setCost(profile ? JobCostEstimator::estimate(spec, *profile).summary() : QString());
+    if (script != m_estimatedScript) {
+        m_estimatedScript.clear();
+        panel->setStale();
+    }
+}
+
+void ComposePlace::estimateStart()
+{
+    updateActions();
+    ClusterService *cm = m_services.clusters();
+    if (!cm || hasErrors(m_current))
+        return;
+    m_estimatedScript = m_preview->script();
+    m_form->startCostPanel()->setAsking();
+    cm->estimateStart(spec());
 }
 
 void ComposePlace::connectClusters()
@@ -237,6 +269,10 @@ void ComposePlace::connectClusters()
     connect(cm, &ClusterService::dryRunFinished, this, [this](const QString &verdict, bool ok) {
         m_verdict->setText((ok ? tr("Dry run: ") : tr("Dry run failed: ")) + verdict);
         Q_EMIT message(ok ? tr("Dry run finished.") : tr("Dry run failed."));
+    });
+    connect(cm, &ClusterService::startEstimated, this, [this](const QString &profileId, const QString &text, bool ok) {
+        if (profileId == spec().profile && !m_estimatedScript.isEmpty())
+            m_form->startCostPanel()->setEstimate(text, ok);
     });
     connect(cm, &ClusterService::submitFinished, this, [this](const QString &text, bool ok) {
         m_verdict->setText(text);

@@ -98,6 +98,8 @@ private:
     void showFileProblems(const QString &title, const Diagnostics &diags);
     void setSpecPath(const QString &path);
     void afterUndoRedo();
+    void estimateStart();
+    void showCost(const JobSpec &spec, const ClusterProfile *profile, const QString &script);
 
     AppServices &m_services;
     JobForm *m_form;
@@ -117,6 +119,7 @@ private:
     QPointer<QMessageBox> m_discardQuestion;
     FormHistory *m_history = nullptr;
     QObject *m_connectedClusters = nullptr;
+    QString m_estimatedScript;   // the script the shown (or asked) start estimate is of
 };
 
 }   // namespace scalelab

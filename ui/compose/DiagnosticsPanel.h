@@ -27,6 +27,7 @@ public:
     bool hasImported() const { return !m_imported.isEmpty() || !m_importSource.isEmpty(); }
 
     const Diagnostics &diagnostics() const { return m_current; }
+    const Diagnostics &importedDiagnostics() const { return m_imported; }   // the imported script's, by line
     QTableWidget *tree() const { return m_tree; }
     // The row of the first current diagnostic with this rule (tests, focus).
     QTableWidgetItem *itemForRule(const QString &rule) const;

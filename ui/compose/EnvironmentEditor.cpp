@@ -78,8 +78,10 @@ EnvironmentEditor::EnvironmentEditor(QWidget *parent)
     form->addRow(tr("Variables:"), m_variables);
     form->addRow(QString(), varButtons);
 
-    connect(m_modules, &QLineEdit::textEdited, this, &EnvironmentEditor::changed);
-    connect(m_image, &QLineEdit::textEdited, this, &EnvironmentEditor::changed);
+    // textChanged, not textEdited: a completion taken from the list is set
+    // with setText() and is an edit too (setEnvironment's own are not: m_updating).
+    connect(m_modules, &QLineEdit::textChanged, this, &EnvironmentEditor::changed);
+    connect(m_image, &QLineEdit::textChanged, this, &EnvironmentEditor::changed);
     connect(m_binds, &QLineEdit::textEdited, this, &EnvironmentEditor::changed);
     connect(m_runtime, &QComboBox::currentIndexChanged, this, &EnvironmentEditor::changed);
     connect(m_setup, &QPlainTextEdit::textChanged, this, &EnvironmentEditor::changed);

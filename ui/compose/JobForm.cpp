@@ -3,6 +3,7 @@
 #include "core/model/SpecFields.h"
 
 #include "ui/compose/EnvironmentEditor.h"
+#include "ui/compose/StartCostPanel.h"
 #include "ui/common/WheelGuard.h"
 #include "core/profiles/ProfileRegistry.h"
 #include "core/base/InputLimits.h"
@@ -84,6 +85,7 @@ void JobForm::createFields()
     m_partitionInfo->setAccessibleName(tr("Partition limits"));
     m_partitionInfo->setWordWrap(true);
     m_partitionInfo->setForegroundRole(QPalette::PlaceholderText);
+    m_startCost = new StartCostPanel(this);
     m_gpus = named(new QSpinBox(this), tr("Total GPUs"), QStringLiteral("gpus"),
                    tr("GPUs of the whole job; the maximum is what the partition allows"));
     m_gpus->setRange(1, 4096);
@@ -145,6 +147,7 @@ void JobForm::layOutGroups()
     cf->addRow(tr("&Profile:"), m_profile);
     cf->addRow(tr("P&artition:"), m_partition);
     cf->addRow(QString(), m_partitionInfo);
+    cf->addRow(QString(), m_startCost);
     cf->addRow(tr("Acc&ount:"), m_account);
     cf->addRow(tr("&Time limit:"), m_time);
 

@@ -16,6 +16,7 @@ class QSpinBox;
 namespace scalelab {
 
 class EnvironmentEditor;
+class StartCostPanel;
 class ProfileRegistry;
 struct ClusterProfile;
 
@@ -52,6 +53,8 @@ public:
     QComboBox *partitionCombo() const { return m_partition; }
     QSpinBox *gpusSpin() const { return m_gpus; }
     QLineEdit *timeEdit() const { return m_time; }
+    // Cost and start estimate, under the partition picker (filled by the Compose place).
+    StartCostPanel *startCostPanel() const { return m_startCost; }
 
 Q_SIGNALS:
     void edited();
@@ -73,6 +76,7 @@ private:
     QComboBox *m_profile;
     QComboBox *m_partition;
     QLabel *m_partitionInfo;
+    StartCostPanel *m_startCost;
     QSpinBox *m_gpus;
     QSpinBox *m_nodes;
     QComboBox *m_framework;

@@ -6,6 +6,8 @@
 
 #include "ui/common/ClusterService.h"
 #include "ui/common/RunInBackground.h"
+#include "ui/compose/StartCostPanel.h"
+#include "core/compose/JobCost.h"
 #include "core/store/RunStore.h"
 
 #include <QButtonGroup>
@@ -85,6 +87,7 @@ ScalingStudyDialog::ScalingStudyDialog(AppServices &services, const JobSpec &bas
     lay->addWidget(countsBox);
     lay->addWidget(batchBox);
     lay->addWidget(m_table, 1);
+    lay->addWidget(m_startCost);
     lay->addWidget(m_log);
     lay->addLayout(buttons);
     resize(900, 560);
@@ -92,6 +95,37 @@ ScalingStudyDialog::ScalingStudyDialog(AppServices &services, const JobSpec &bas
     connectSignals();
     replan();
     readStudyNames();
+}
+
+// The study's cost is the sum of its runs' (JobCostEstimator, in core);
+// a start estimate shown is of the study as it was.
+void ScalingStudyDialog::showStudyCost()
+{
+    QList<JobCost> costs;
+    for (const StudyVariant &v : m_variants)
+        costs << JobCostEstimator::estimate(v.spec, m_profile);
+    m_totals->setText(tr("%n run(s)", nullptr, int(m_variants.size())));
+    m_startCost->setCost(JobCostEstimator::total(costs).summary());
+    m_estimatedGpus = 0;
+    m_startCost->setStale();
+    const bool haveClusters = m_services.clusters() != nullptr;
+    m_startCost->setAskEnabled(haveClusters && !m_variants.isEmpty(),
+                               haveClusters ? QString() : AppServices::clustersUnavailableReason());
+}
+
+// The study's largest run waits longest: its estimate is the one asked.
+void ScalingStudyDialog::estimateStart()
+{
+    ClusterService *cm = m_services.clusters();
+    if (!cm || m_variants.isEmpty())
+        return;
+    const StudyVariant *largest = &m_variants.front();
+    for (const StudyVariant &v : m_variants)
+        if (v.spec.gpus > largest->spec.gpus)
+            largest = &v;
+    m_estimatedGpus = largest->spec.gpus;
+    m_startCost->setAsking();
+    cm->estimateStart(largest->spec);
 }
 
 void ScalingStudyDialog::readStudyNames()
@@ -227,6 +261,7 @@ void ScalingStudyDialog::buildVariantsTable()
     m_log->setAccessibleName(tr("Study dry run results"));
     m_log->setWordWrap(true);
     m_log->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_startCost = new StartCostPanel(this);
 }
 
 QLayout *ScalingStudyDialog::buildButtons()
@@ -254,7 +289,13 @@ void ScalingStudyDialog::connectSignals()
     connect(m_name, &QLineEdit::textEdited, this, &ScalingStudyDialog::replan);
     connect(m_submitAll, &QPushButton::clicked, this, &ScalingStudyDialog::submitAll);
     connect(m_dryRunAll, &QPushButton::clicked, this, &ScalingStudyDialog::dryRunAll);
+    connect(m_startCost, &StartCostPanel::estimateRequested, this, &ScalingStudyDialog::estimateStart);
     if (ClusterService *cm = m_services.clusters()) {
+        connect(cm, &ClusterService::startEstimated, this,
+                [this](const QString &profileId, const QString &text, bool ok) {
+                    if (m_estimatedGpus > 0 && profileId == m_base.profile)
+                        m_startCost->setEstimate(tr("for the %1-GPU run: %2").arg(m_estimatedGpus).arg(text), ok);
+                });
         connect(cm, &ClusterService::dryRunFinished, this, [this](const QString &verdict, bool ok) {
             if (m_dryRunsPending <= 0)
                 return;   // the Compose place's own dry run
@@ -303,14 +344,12 @@ void ScalingStudyDialog::replan()
     m_submitted = false;   // a changed study may be submitted (again)
     m_variants = planStudyVariants(m_base, selectedGpuCounts(), batchScaling(), m_profile, repeats());
     m_table->setRowCount(int(m_variants.size()));
-    double hours = 0;
     int withErrors = 0;
     QString firstError;
     for (int r = 0; r < m_variants.size(); ++r) {
         const StudyVariant &v = m_variants[r];
         const LaunchGeometry g = computeGeometry(v.spec, m_profile);
         const double h = estimatedGpuHours(v.spec);
-        hours += h;
         const Diagnostic *err = nullptr;
         for (const auto &d : v.diagnostics)
             if (d.severity == Severity::Error) {
@@ -352,9 +391,7 @@ void ScalingStudyDialog::replan()
         m_table->item(r, FindingsCol)->setToolTip(tip.join(QLatin1Char('\n')));
     }
     m_table->resizeRowsToContents();
-    m_totals->setText(
-        tr("%n run(s), about %1 GPU-hours if every run uses its full time limit.", nullptr, int(m_variants.size()))
-            .arg(hours, 0, 'f', 1));
+    showStudyCost();
     const bool haveClusters = m_services.clusters() != nullptr;
     const bool ok = !m_variants.isEmpty() && withErrors == 0;
     m_submitAll->setEnabled(ok && haveClusters);

@@ -22,6 +22,7 @@ class QTableWidget;
 namespace scalelab {
 
 class AppServices;
+class StartCostPanel;
 
 // A scaling study of the composed job: pick GPU counts and how the batch size
 // follows them, see every variant (partition, geometry, GPU-hours, findings)
@@ -36,6 +37,7 @@ public:
     void setSelectedGpuCounts(const QList<int> &counts);
     const QList<StudyVariant> &variants() const { return m_variants; }
     QTableWidget *table() const { return m_table; }
+    StartCostPanel *startCostPanel() const { return m_startCost; }
     QPushButton *submitButton() const { return m_submitAll; }
     BatchScaling batchScaling() const;
     int repeats() const;
@@ -62,6 +64,8 @@ private:
     void replan();
     void submitAll();
     void dryRunAll();
+    void estimateStart();
+    void showStudyCost();
 
     AppServices &m_services;
     JobSpec m_base;
@@ -85,6 +89,8 @@ private:
     QTableWidget *m_table;
     QLabel *m_totals;
     QLabel *m_log;
+    StartCostPanel *m_startCost;
+    int m_estimatedGpus = 0;   // the run whose start estimate was asked; 0 = none
     QPushButton *m_dryRunAll;
     QPushButton *m_submitAll;
     int m_dryRunsPending = 0;

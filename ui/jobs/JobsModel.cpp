@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/jobs/JobsModel.h"
 
+#include "core/analysis/PendingRunText.h"
 #include "core/slurm/SlurmTime.h"
 #include "core/store/RunStore.h"
 #include "ui/common/BackgroundPool.h"
@@ -381,6 +382,8 @@ QVariant JobsModel::runData(const RunRow &row, int column, int role) const
             return r.rejection;
         if (column == Reason && !row.failureLine.isEmpty())
             return tr("First error in the job's output (%1)").arg(row.failureLine);
+        if (column == Reason && r.state == JobState::Pending)
+            return PendingRunText::of(r, {}).text();
         if (column == Name)
             return tr("token %1, remote dir %2").arg(r.token, r.remoteDir.isEmpty() ? tr("(not yet)") : r.remoteDir);
         return {};
@@ -418,7 +421,10 @@ QVariant JobsModel::runDisplay(const RunRow &row, int column) const
             return r.rejection.section(QLatin1Char('\n'), 0, 0);
         if (r.state != JobState::Pending)
             return QString();
-        return r.reason == QLatin1String("None") ? QString() : r.reason;
+        const QString reason = r.reason == QLatin1String("None") ? QString() : r.reason;
+        if (r.expectedStart.isEmpty())
+            return reason;
+        return tr("%1 · starts ~%2").arg(reason, QString(r.expectedStart).replace(QLatin1Char('T'), QLatin1Char(' ')));
     }
     case Gpus:
         return r.gpus;

@@ -3,6 +3,8 @@
 
 #include "ui/jobs/JobStateLook.h"
 
+#include "core/analysis/PendingRunText.h"
+#include "core/analysis/UsedCost.h"
 #include "core/ingest/FailureCause.h"
 
 #include "core/store/RunStore.h"
@@ -30,6 +32,8 @@ struct RunDetailsData {
     QString failureLine;   // "" for none
     bool failureLineFound = false;   // found in the output just now: to be kept with the run
     QString output;   // OutputTailView::readTail
+    PendingRunInfo pending;   // why it waits, while pending
+    UsedCost used;   // what it used, once ended
 };
 
 namespace {
@@ -61,6 +65,11 @@ RunDetailsData readDetails(RunStore &store, qint64 runId, qint64 tailBytes)
         d.history = store.stateHistory(runId);
         d.output = OutputTailView::readTail(store.runFilesDirectory(runId), *d.run, tailBytes);
         readFailureLine(store, d);
+        if (d.run->isTerminal())
+            d.used = UsedCost::of(store.metrics(runId).value_or(QList<MetricRecord>()));
+        if (d.run->state == JobState::Pending)
+            d.pending =
+                PendingRunText::of(*d.run, QueueWaitStats::medians(store.queueWaits().value_or(QList<QueueWait>())));
     }
     store.closeThreadConnection();   // this pool thread may be reused by others
     return d;
@@ -171,6 +180,10 @@ void RunDetailsView::apply(const RunDetailsData &d)
         summary += tr(" · %1").arg(r.remoteDir);
     if (!r.rejection.isEmpty())
         summary += QStringLiteral("\n") + r.rejection;
+    if (d.pending.pending)
+        summary += QStringLiteral("\n") + d.pending.text();
+    if (d.used.known())
+        summary += QStringLiteral("\n") + d.used.text();
     m_summary->setText(summary);
     if (m_script->toPlainText() != r.script)
         m_script->setPlainText(r.script);
