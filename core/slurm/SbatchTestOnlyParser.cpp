@@ -60,7 +60,7 @@ bool readStartLine(QStringView line, TestOnlyReply &r)
     const qsizetype nodesFrom = pos + qsizetype(QStringView(u" processors on nodes ").size());
     const qsizetype partAt = line.indexOf(u" in partition ", nodesFrom);
     bool okId = false, okProcs = false;
-    id->toULongLong(&okId);
+    (void)id->toULongLong(&okId);
     const int p = procs->toInt(&okProcs);
     if (!okId || !okProcs)
         return false;

@@ -9,7 +9,7 @@ namespace scalelab {
 // Each entry is one migration, applied in its own transaction; the database's
 // PRAGMA user_version is the number of entries applied. Never edit an entry
 // once released: append a new one.
-// table: the migrations, one entry each
+// table: the migrations, in order
 const QList<QStringList> &runStoreMigrations()
 {
     static const QList<QStringList> m = {

@@ -182,8 +182,8 @@ void TestEstimates::estimatorOneCommandForAllPartitions()
     QVERIFY(e.ok());
     QCOMPARE(ex.commands().size(), 1);
     QCOMPARE(ex.calls.value(ex.calls.size() - 1).argv.value(0), QStringLiteral("sh"));
-    for (const QString &p : {"gpu", "gputest", "gpusmall", "gpumedium", "gpu2"})
-        QVERIFY2(body.contains(QStringLiteral("--partition=%1 ").arg(p)), qPrintable(body));
+    for (const char *p : {"gpu", "gputest", "gpusmall", "gpumedium", "gpu2"})
+        QVERIFY2(body.contains(QStringLiteral("--partition=%1 ").arg(QLatin1String(p))), qPrintable(body));
     QVERIFY(!body.contains(QLatin1String("bad;name")));
     QCOMPARE(body.count(QLatin1String("sbatch --test-only")), 5);
     QVERIFY(body.contains(QLatin1String("SLURM_TIME_FORMAT=standard")));
