@@ -393,7 +393,6 @@ void TestStoreFlow::detailsAndDialogsNeverWaitOnTheGuiThread()
     RunDetailsView details(*services);
     details.show();
     benchsupport::StallProbe probe(&details);
-    probe.start();
     details.showRun(failed);
     auto *patterns = new StudyPatternsDialog(*services, studyId, &details);
     patterns->show();
@@ -402,6 +401,12 @@ void TestStoreFlow::detailsAndDialogsNeverWaitOnTheGuiThread()
     study.show();
     QString why = QStringLiteral("(not asked)");
     askWhyClusterConfigured(*services, &details, [&why](const QString &w) { why = w; });
+    // Building and showing the views above is this test's own work on the GUI
+    // thread (2-5x slower under the sanitizers); a store call made there would
+    // fail busy and leave a view not loading, which the checks below catch.
+    // From here on the GUI thread only runs its event loop: any store call
+    // of a view waits its 200 ms busy timeout, which the probe sees.
+    probe.start();
 
     // The lock held for a while: every read waits on the pool, none on the GUI thread.
     QTest::qWait(1500);
@@ -418,7 +423,9 @@ void TestStoreFlow::detailsAndDialogsNeverWaitOnTheGuiThread()
                              20000);
     const double stallMs = probe.stop();
     qInfo("longest GUI-thread wait while the store's open waited for the lock: %.1f ms", stallMs);
-    QVERIFY2(stallMs < 100, qPrintable(QString::number(stallMs)));
+    // A store call on the GUI thread waits the full busy timeout (200 ms); the
+    // rest is painting what arrived (about 30 ms here, 55-80 ms under the sanitizers).
+    QVERIFY2(stallMs < AppServices::kGuiBusyTimeoutMs * 0.9, qPrintable(QString::number(stallMs)));
 
     // What was read is shown.
     const QString summary = details.findChild<QLabel *>(QStringLiteral("runSummary"))->text();
