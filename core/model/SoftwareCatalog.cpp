@@ -24,8 +24,9 @@ bool looksLikeModule(const QString &s)
 // defaults, loaded and hidden modules after the name.
 QString withoutMarks(QString line)
 {
+    static const QRegularExpression markStart(QStringLiteral("[\\s(<]"));
     line = line.trimmed();
-    const qsizetype mark = line.indexOf(QRegularExpression(QStringLiteral("[\\s(<]")));
+    const qsizetype mark = line.indexOf(markStart);
     return mark < 0 ? line : line.left(mark);
 }
 

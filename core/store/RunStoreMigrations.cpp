@@ -6,6 +6,51 @@
 
 namespace scalelab {
 
+namespace {
+
+// The first schema: studies, runs, their states, files and metrics.
+QStringList firstSchema()
+{
+    return {
+        QStringLiteral("CREATE TABLE studies (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL,"
+                       " created TEXT NOT NULL, spec_template TEXT NOT NULL DEFAULT '',"
+                       " notes TEXT NOT NULL DEFAULT '')"),
+        QStringLiteral("CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT,"
+                       " study_id INTEGER REFERENCES studies(id) ON DELETE SET NULL,"
+                       " token TEXT NOT NULL UNIQUE, profile TEXT NOT NULL DEFAULT '',"
+                       " cluster_alias TEXT NOT NULL DEFAULT '', partition TEXT NOT NULL DEFAULT '',"
+                       " gpus INTEGER NOT NULL DEFAULT 0, nodes INTEGER NOT NULL DEFAULT 0,"
+                       " framework TEXT NOT NULL DEFAULT '', spec_json TEXT NOT NULL DEFAULT '',"
+                       " script TEXT NOT NULL DEFAULT '', remote_dir TEXT NOT NULL DEFAULT '',"
+                       " job_id TEXT NOT NULL DEFAULT '', state TEXT NOT NULL DEFAULT 'UNKNOWN',"
+                       " reason TEXT NOT NULL DEFAULT '',"
+                       " submit_state TEXT NOT NULL DEFAULT 'intent' CHECK (submit_state IN"
+                       " ('intent','uploaded','submitted','rejected','unknown','reconciled')),"
+                       " rejection TEXT NOT NULL DEFAULT '', created TEXT NOT NULL, updated TEXT NOT NULL)"),
+        QStringLiteral("CREATE INDEX runs_study ON runs(study_id)"),
+        QStringLiteral("CREATE INDEX runs_cluster ON runs(cluster_alias, submit_state)"),
+        QStringLiteral("CREATE TABLE state_history (id INTEGER PRIMARY KEY AUTOINCREMENT,"
+                       " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+                       " state TEXT NOT NULL, reason TEXT NOT NULL DEFAULT '', at TEXT NOT NULL)"),
+        QStringLiteral("CREATE INDEX state_history_run ON state_history(run_id)"),
+        QStringLiteral("CREATE TABLE accounting (run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,"
+                       " job_id TEXT, state TEXT, exit_code TEXT, submit_time TEXT, start_time TEXT,"
+                       " end_time TEXT, elapsed TEXT, alloc_tres TEXT, max_rss TEXT, node_list TEXT,"
+                       " reason TEXT, total_cpu TEXT, alloc_cpus INTEGER, partition TEXT, account TEXT,"
+                       " tres_usage_in_ave TEXT, tres_usage_in_max TEXT, timelimit TEXT, job_name TEXT,"
+                       " work_dir TEXT, comment TEXT, raw TEXT, lines_json TEXT, recorded TEXT NOT NULL)"),
+        QStringLiteral("CREATE TABLE files (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+                       " remote_path TEXT NOT NULL, local_path TEXT NOT NULL DEFAULT '',"
+                       " size INTEGER NOT NULL DEFAULT -1, fetched_offset INTEGER NOT NULL DEFAULT 0,"
+                       " fetched_at TEXT, PRIMARY KEY (run_id, remote_path))"),
+        QStringLiteral("CREATE TABLE metrics (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+                       " name TEXT NOT NULL, value REAL NOT NULL, unit TEXT NOT NULL DEFAULT '',"
+                       " source TEXT NOT NULL DEFAULT '', PRIMARY KEY (run_id, name, source))"),
+    };
+}
+
+}   // namespace
+
 // Each entry is one migration, applied in its own transaction; the database's
 // PRAGMA user_version is the number of entries applied. Never edit an entry
 // once released: append a new one.
@@ -13,42 +58,7 @@ namespace scalelab {
 const QList<QStringList> &runStoreMigrations()
 {
     static const QList<QStringList> m = {
-        {
-            QStringLiteral("CREATE TABLE studies (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT NOT NULL,"
-                           " created TEXT NOT NULL, spec_template TEXT NOT NULL DEFAULT '',"
-                           " notes TEXT NOT NULL DEFAULT '')"),
-            QStringLiteral("CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT,"
-                           " study_id INTEGER REFERENCES studies(id) ON DELETE SET NULL,"
-                           " token TEXT NOT NULL UNIQUE, profile TEXT NOT NULL DEFAULT '',"
-                           " cluster_alias TEXT NOT NULL DEFAULT '', partition TEXT NOT NULL DEFAULT '',"
-                           " gpus INTEGER NOT NULL DEFAULT 0, nodes INTEGER NOT NULL DEFAULT 0,"
-                           " framework TEXT NOT NULL DEFAULT '', spec_json TEXT NOT NULL DEFAULT '',"
-                           " script TEXT NOT NULL DEFAULT '', remote_dir TEXT NOT NULL DEFAULT '',"
-                           " job_id TEXT NOT NULL DEFAULT '', state TEXT NOT NULL DEFAULT 'UNKNOWN',"
-                           " reason TEXT NOT NULL DEFAULT '',"
-                           " submit_state TEXT NOT NULL DEFAULT 'intent' CHECK (submit_state IN"
-                           " ('intent','uploaded','submitted','rejected','unknown','reconciled')),"
-                           " rejection TEXT NOT NULL DEFAULT '', created TEXT NOT NULL, updated TEXT NOT NULL)"),
-            QStringLiteral("CREATE INDEX runs_study ON runs(study_id)"),
-            QStringLiteral("CREATE INDEX runs_cluster ON runs(cluster_alias, submit_state)"),
-            QStringLiteral("CREATE TABLE state_history (id INTEGER PRIMARY KEY AUTOINCREMENT,"
-                           " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-                           " state TEXT NOT NULL, reason TEXT NOT NULL DEFAULT '', at TEXT NOT NULL)"),
-            QStringLiteral("CREATE INDEX state_history_run ON state_history(run_id)"),
-            QStringLiteral("CREATE TABLE accounting (run_id INTEGER PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,"
-                           " job_id TEXT, state TEXT, exit_code TEXT, submit_time TEXT, start_time TEXT,"
-                           " end_time TEXT, elapsed TEXT, alloc_tres TEXT, max_rss TEXT, node_list TEXT,"
-                           " reason TEXT, total_cpu TEXT, alloc_cpus INTEGER, partition TEXT, account TEXT,"
-                           " tres_usage_in_ave TEXT, tres_usage_in_max TEXT, timelimit TEXT, job_name TEXT,"
-                           " work_dir TEXT, comment TEXT, raw TEXT, lines_json TEXT, recorded TEXT NOT NULL)"),
-            QStringLiteral("CREATE TABLE files (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-                           " remote_path TEXT NOT NULL, local_path TEXT NOT NULL DEFAULT '',"
-                           " size INTEGER NOT NULL DEFAULT -1, fetched_offset INTEGER NOT NULL DEFAULT 0,"
-                           " fetched_at TEXT, PRIMARY KEY (run_id, remote_path))"),
-            QStringLiteral("CREATE TABLE metrics (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
-                           " name TEXT NOT NULL, value REAL NOT NULL, unit TEXT NOT NULL DEFAULT '',"
-                           " source TEXT NOT NULL DEFAULT '', PRIMARY KEY (run_id, name, source))"),
-        },
+        firstSchema(),
         {
             // The Slurm version that ran the job (`sbatch --version` of the cluster), "" if not known.
             QStringLiteral("ALTER TABLE runs ADD COLUMN slurm_version TEXT NOT NULL DEFAULT ''"),

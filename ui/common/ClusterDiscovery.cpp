@@ -41,21 +41,20 @@ DiscoveryOutcome runDiscovery(RemoteExecutor &ex, const QString &alias, const QS
     parsed.input.login.user = host.user;
     parsed.input.login.proxyJump = host.hasProxyJump() ? host.proxyJump : QString();
     const ClusterProfile *siteProfile = site ? &*site : ProfileBuilder::matchSite(parsed.input, known);
-    out.built = ProfileBuilder::build(parsed.input, siteProfile);
-    // The images of the container folders the profile names, listed once they are known.
-    if (const QStringList dirs = out.built.profile.containerDirs; !dirs.isEmpty()) {
+    // The images of the container folders the site's profile names: a second
+    // command, only when it names some, before the profile is built once.
+    if (const QStringList dirs = siteProfile ? siteProfile->containerDirs : QStringList(); !dirs.isEmpty()) {
         const RemoteResult images = ex.run(DiscoveryScript::imageListingArgv(dirs), 60000);
-        if (images.transportOk() && images.exitCode == 0) {
+        if (images.transportOk() && images.exitCode == 0)
             parsed.input.containerImages = SoftwareCatalog::parseImageListing(QString::fromUtf8(images.out));
-            out.built = ProfileBuilder::build(parsed.input, siteProfile);
-        } else {
+        else
             parsed.diagnostics << finding(Severity::Warning, QStringLiteral("discovery-command-failed"),
                                           QStringLiteral("containerImages"), 0,
                                           QStringLiteral("Listing the container folders %1 on %2 failed; which "
                                                          "images exist stays unknown.")
                                               .arg(dirs.join(QStringLiteral(", ")), alias));
-        }
     }
+    out.built = ProfileBuilder::build(parsed.input, siteProfile);
     out.built.diagnostics = parsed.diagnostics + out.built.diagnostics;
     return out;
 }
