@@ -228,7 +228,8 @@ void TestStoreFlow::storeCallsNeverWaitOnTheGuiThread()
     QTRY_VERIFY_WITH_TIMEOUT(services->storeTasks().pending() == 0 && !place.isLoading(), 30000);
     const double stallMs = probe.stop();
     qInfo("longest GUI-thread wait with the store locked: %.1f ms", stallMs);
-    QVERIFY2(stallMs < 100, qPrintable(QString::number(stallMs)));
+    // A store call on the GUI thread waits the full busy timeout (200 ms); under the sanitizers painting alone reached 102 ms.
+    QVERIFY2(stallMs < AppServices::kGuiBusyTimeoutMs * 0.9, qPrintable(QString::number(stallMs)));
     // Everything asked for happened once the lock was released.
     QVERIFY(store.hiddenRuns().value().contains(done));
     QCOMPARE(store.run(unsent).value().rejection, RunStore::withdrawnText());
