@@ -3,6 +3,8 @@
 
 #include "core/model/MetricNames.h"
 
+#include <algorithm>
+
 namespace scalelab {
 
 namespace {
@@ -142,7 +144,9 @@ ReportTable ScalingReportTables::runs(const QList<RunMetricsRow> &rows, const St
     t.fitDecimals(4, 3);
     t.fitDecimals(5, 3);
     t.fitDecimals(6, 4);
-    t.notes << QStringLiteral("† did not complete: left out of the analysis and drawn hollow in the charts.");
+    // Said only where a run carries the mark.
+    if (std::any_of(rows.begin(), rows.end(), [](const RunMetricsRow &r) { return !StudyScaling::completed(r); }))
+        t.notes << QStringLiteral("† did not complete: left out of the analysis and drawn hollow in the charts.");
     return t;
 }
 
