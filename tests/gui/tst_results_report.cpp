@@ -374,6 +374,23 @@ private Q_SLOTS:
         QCOMPARE(both.exitCode, 2);
     }
 
+    // The window's Scaling report button writes the same Markdown and CSV by the file's suffix.
+    void windowWritesMarkdownAndCsv()
+    {
+        for (const QString &name : {QStringLiteral("window.md"), QStringLiteral("window.csv")}) {
+            const QString file = m_dir.filePath(name);
+            QSignalSpy written(m_place.get(), &ResultsPlace::reportWritten);
+            m_place->writeReportInBackground(m_study, file);
+            QVERIFY(written.wait(60000));
+            QCOMPARE(written.first().at(1).toString(), QString());
+            const QString text = readAll(file);
+            QVERIFY2(text.startsWith(name.endsWith(QLatin1String(".md"))
+                                         ? QStringLiteral("# Scaling report: honest scaling\n")
+                                         : QStringLiteral("GPUs,Runs used,Runtime [s],")),
+                     qPrintable(text.left(300)));
+        }
+    }
+
     void cleanupTestCase()
     {
         m_honest.tester.reset();
