@@ -1,18 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/analysis/ReportTable.h"
 
+#include "core/base/CsvText.h"
+
 #include <utility>
 
 namespace scalelab {
 
 namespace {
-
-QString csvField(const QString &s)
-{
-    if (!s.contains(u',') && !s.contains(u'"') && !s.contains(u'\n'))
-        return s;
-    return QStringLiteral("\"%1\"").arg(QString(s).replace(QStringLiteral("\""), QStringLiteral("\"\"")));
-}
 
 QString mdField(const QString &s)
 {
@@ -127,10 +122,10 @@ QString ReportTable::csv() const
     QStringList head;
     for (int c = 0; c < columns.size(); ++c) {
         const QString unit = columns[c].unit.isEmpty() ? columns[c].suffix.trimmed() : columns[c].unit;
-        head << csvField(withUnit(columns[c].header, unit));
+        head << CsvText::field(withUnit(columns[c].header, unit));
         if (ranged[c])
-            head << csvField(withUnit(columns[c].header + QStringLiteral(" min"), unit))
-                 << csvField(withUnit(columns[c].header + QStringLiteral(" max"), unit));
+            head << CsvText::field(withUnit(columns[c].header + QStringLiteral(" min"), unit))
+                 << CsvText::field(withUnit(columns[c].header + QStringLiteral(" max"), unit));
     }
     head << QStringLiteral("Note");
     QString out = head.join(u',') + QStringLiteral("\r\n");
@@ -142,13 +137,13 @@ QString ReportTable::csv() const
             auto f = [&](std::optional<double> v) {
                 return v ? NumberFormat::fixed(*v, columns[c].decimals, Grouping::None) : QString();
             };
-            fields << csvField(cell.value ? f(cell.value) : cell.text);
+            fields << CsvText::field(cell.value ? f(cell.value) : cell.text);
             if (ranged[c])
                 fields << f(cell.hasRange() ? cell.low : cell.value) << f(cell.hasRange() ? cell.high : cell.value);
             rowNotes << cell.note;
         }
         rowNotes.removeAll(QString());
-        fields << csvField(rowNotes.join(u' '));
+        fields << CsvText::field(rowNotes.join(u' '));
         out += fields.join(u',') + QStringLiteral("\r\n");
     }
     return out;

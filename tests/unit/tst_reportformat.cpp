@@ -7,6 +7,7 @@
 #include "core/analysis/ScalingReportModel.h"
 #include "core/analysis/ScalingReportTables.h"
 #include "core/analysis/ScriptVariants.h"
+#include "core/base/CsvText.h"
 #include "core/base/NumberFormat.h"
 #include "core/model/MetricNames.h"
 
@@ -59,6 +60,14 @@ void noExponentNorBrokenNumber(const QString &text)
 class TstReportFormat : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    void csvFieldsQuoteWhatWouldSplitThem()
+    {
+        QCOMPARE(CsvText::field(QStringLiteral("1,203.5")), QStringLiteral("\"1,203.5\""));
+        QCOMPARE(CsvText::field(QStringLiteral("a \"b\"")), QStringLiteral("\"a \"\"b\"\"\""));
+        QCOMPARE(CsvText::field(QStringLiteral("two\r\nlines")), QStringLiteral("\"two\r\nlines\""));
+        QCOMPARE(CsvText::field(QStringLiteral("plain 4 GPUs")), QStringLiteral("plain 4 GPUs"));
+    }
+
     void fixedPointWithSeparators();
     void decimalsChosenPerColumn();
     void strongScalingTableText();
