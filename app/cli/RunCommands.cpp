@@ -111,7 +111,7 @@ Json alertJson(const AlertRecord &a)
                 {"title", a.title.toStdString()},
                 {"evidence", a.evidence.toStdString()},
                 {"action", a.action.toStdString()},
-                {"raisedAt", a.raisedAt.toString(Qt::ISODate).toStdString()}};
+                {"raisedAt", a.raisedAt.toUTC().toString(Qt::ISODate).toStdString()}};
 }
 
 Json thresholdsJson(const AlertThresholds &t)

@@ -4,8 +4,6 @@
 
 #include "core/store/RunStoreSql.h"
 
-#include <QTimeZone>
-
 namespace scalelab {
 
 namespace {
@@ -23,8 +21,7 @@ QList<AlertRecord> readAlerts(QSqlQuery &q)
         a.title = q.value(3).toString();
         a.evidence = q.value(4).toString();
         a.action = q.value(5).toString();
-        a.raisedAt = QDateTime::fromString(q.value(6).toString(), Qt::ISODateWithMs);
-        a.raisedAt.setTimeZone(QTimeZone::utc());
+        a.raisedAt = QDateTime::fromString(q.value(6).toString(), Qt::ISODateWithMs).toUTC();
         a.notified = q.value(7).toInt() != 0;
         out << a;
     }
