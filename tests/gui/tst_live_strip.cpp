@@ -13,8 +13,12 @@
 #include "ui/jobs/JobsModel.h"
 #include "ui/jobs/JobsPlace.h"
 #include "ui/jobs/LiveStripDelegate.h"
+#include "ui/common/AppSettings.h"
+#include "ui/window/AlertSettingsBox.h"
 
+#include <QCheckBox>
 #include <QLabel>
+#include <QSpinBox>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QScopeGuard>
@@ -150,6 +154,23 @@ private Q_SLOTS:
         cluster.publishLive({}, {m_running});
         QVERIFY(!place.model()->liveView(m_running));
         QCOMPARE(cell.data().toString(), QString());
+    }
+
+    // Settings: every rule switchable, the windows in seconds; `scalelab status` reads the same keys.
+    void thresholdsAndRulesInSettings()
+    {
+        AlertThresholds t;
+        t.idleSeconds = 45;
+        AlertSettingsBox box(t);
+        QCOMPARE(box.findChildren<QCheckBox *>().size(), AlertRules::table().size());
+        box.findChild<QCheckBox *>(QStringLiteral("alertRule-throughput-drop"))->setChecked(false);
+        box.findChild<QSpinBox *>(QStringLiteral("alertWarmupSeconds"))->setValue(7);
+        const AlertThresholds chosen = box.thresholds();
+        QCOMPARE(chosen.disabled, QStringList{QStringLiteral("throughput-drop")});
+        QCOMPARE(chosen.idleSeconds, 45.0);
+        QCOMPARE(chosen.warmupSeconds, 7.0);
+        AppSettings::setAlertThresholds(chosen);
+        QCOMPARE(AppSettings::alertThresholds(), chosen);
     }
 };
 
