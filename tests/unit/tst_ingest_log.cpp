@@ -469,7 +469,7 @@ void TstIngestLog::metricAfterLongPrefix()
     const LogMetricExtractor ex;
     for (int prefix : {0, 1, 15, 16, 17, 31, 32, 33, 4095, 70000}) {
         // (The second line stays under the regex rules' 64 KB line limit.)
-        const QByteArray log = QByteArray(prefix, '=') + " 50/100 [00:10<00:10,  4.50it/s]\n"
+        const QByteArray log = QByteArray(prefix, '=') + " 50%|#####     | 50/100 [00:10<00:10,  4.50it/s]\n"
                                + QByteArray(std::min(prefix, 4095), '-') + " loss=0.25\n";
         const LogMetricResult r = ex.extract(log);
         QVERIFY2(r.value(QStringLiteral("it_per_s")) == 4.5, qPrintable(QString::number(prefix)));
