@@ -2,7 +2,7 @@
 #include "core/ingest/AnchorScan.h"
 
 #if defined(__x86_64__) || defined(__i386__)
-#include <tmmintrin.h>
+#include <immintrin.h>
 #define SCALELAB_ANCHOR_SSSE3 1
 #endif
 
@@ -14,6 +14,7 @@ AnchorScan::AnchorScan(const QList<QByteArray> &anchors)
 #ifdef SCALELAB_ANCHOR_SSSE3
     __builtin_cpu_init();
     m_simd = __builtin_cpu_supports("ssse3");
+    m_avx2 = __builtin_cpu_supports("avx2");
 #endif
 }
 
@@ -73,7 +74,11 @@ std::unique_ptr<AnchorScan::Plan> AnchorScan::plan(std::string_view sample) cons
     double costs[8] = {};   // cost() of each bucket as it is
     auto add = [&](unsigned pair, int anchor, int offset, int third) {
         pl->bits[pair >> 6] |= uint64_t(1) << (pair & 63);
-        pl->entries[pair].push_back({anchor, offset});
+        if (!pl->slot[pair]) {
+            pl->entries.emplace_back();
+            pl->slot[pair] = uint16_t(pl->entries.size());
+        }
+        pl->entries[pl->slot[pair] - 1].push_back({anchor, offset});
         // The bucket whose filter lets the fewest more positions through.
         const int bytes[3] = {int(pair & 0xff), int(pair >> 8), third};
         int best = 0;
@@ -96,9 +101,11 @@ std::unique_ptr<AnchorScan::Plan> AnchorScan::plan(std::string_view sample) cons
                 add(a[0] | next << 8, i, 0, -1);
             continue;
         }
-        // The rarest pair in the sample; on a tie the later one (more of the anchor before it is known).
+        // The rarest pair in the sample that a third byte of the anchor follows (so that the
+        // vector filter tests three of the anchor's bytes); on a tie the later one.
         int best = 0;
-        for (int k = 1; k + 1 < len; ++k)
+        const int pairs = len >= 3 ? len - 2 : len - 1;
+        for (int k = 1; k < pairs; ++k)
             if (seen[a[k] | unsigned(a[k + 1]) << 8] <= seen[a[best] | unsigned(a[best + 1]) << 8])
                 best = k;
         if (len >= 2)
@@ -142,10 +149,42 @@ __attribute__((target("ssse3"))) unsigned AnchorScan::candidates16(const Plan &p
                                        classify(x2, pl.lo2, pl.hi2));
     return ~unsigned(_mm_movemask_epi8(_mm_cmpeq_epi8(both, _mm_setzero_si128()))) & 0xFFFFu;
 }
+
+namespace {
+
+__attribute__((target("avx2"))) inline __m256i classify32(__m256i x, const unsigned char *lo, const unsigned char *hi)
+{
+    const __m256i nibble = _mm256_set1_epi8(0x0f);
+    const __m256i l =
+        _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(_mm_load_si128(reinterpret_cast<const __m128i *>(lo))),
+                            _mm256_and_si256(x, nibble));
+    const __m256i h =
+        _mm256_shuffle_epi8(_mm256_broadcastsi128_si256(_mm_load_si128(reinterpret_cast<const __m128i *>(hi))),
+                            _mm256_and_si256(_mm256_srli_epi16(x, 4), nibble));
+    return _mm256_and_si256(l, h);
+}
+
+}   // namespace
+
+__attribute__((target("avx2"))) unsigned AnchorScan::candidates32(const Plan &pl, const unsigned char *p)
+{
+    const __m256i x0 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p));
+    const __m256i x1 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + 1));
+    const __m256i x2 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + 2));
+    const __m256i both =
+        _mm256_and_si256(_mm256_and_si256(classify32(x0, pl.lo0, pl.hi0), classify32(x1, pl.lo1, pl.hi1)),
+                         classify32(x2, pl.lo2, pl.hi2));
+    return ~unsigned(_mm256_movemask_epi8(_mm256_cmpeq_epi8(both, _mm256_setzero_si256())));
+}
 #else
 unsigned AnchorScan::candidates16(const Plan &, const unsigned char *)
 {
     return 0xFFFFu;   // no vector unit used: every position goes to the pair table
+}
+
+unsigned AnchorScan::candidates32(const Plan &, const unsigned char *)
+{
+    return 0xFFFFFFFFu;
 }
 #endif
 

@@ -202,6 +202,27 @@ qint64 countNewlines(const char *from, const char *to)
     return n + std::count(from, to, '\n');
 }
 
+bool contains(std::string_view line, std::string_view text)
+{
+    const size_t k = text.size();
+    if (k <= 1 || line.size() < k)
+        return k == 0 || line.find(text) != std::string_view::npos;
+    size_t i = 0;
+#ifdef __SSE2__
+    const __m128i first = _mm_set1_epi8(text.front());
+    const __m128i last = _mm_set1_epi8(text.back());
+    for (; i + k - 1 + 16 <= line.size(); i += 16) {
+        const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i *>(line.data() + i));
+        const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i *>(line.data() + i + k - 1));
+        for (unsigned m = unsigned(_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(a, first), _mm_cmpeq_epi8(b, last))));
+             m; m &= m - 1)
+            if (std::memcmp(line.data() + i + unsigned(__builtin_ctz(m)) + 1, text.data() + 1, k - 2) == 0)
+                return true;
+    }
+#endif
+    return line.substr(i).find(text) != std::string_view::npos;
+}
+
 std::optional<double> duration(std::string_view text)
 {
     // H:MM:SS or H:MM:SS.ff; more than one day prints "1 day, H:MM:SS.ff".

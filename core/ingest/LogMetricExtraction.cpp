@@ -38,12 +38,12 @@ QString formOf(const MetricPattern &p)
 
 bool contains(std::string_view hay, const QByteArray &needle)
 {
-    return hay.find(std::string_view(needle.constData(), size_t(needle.size()))) != std::string_view::npos;
+    return logtext::contains(hay, std::string_view(needle.constData(), size_t(needle.size())));
 }
 
 }   // namespace
 
-LogMetric LogMetricExtractor::aggregate(const QList<Hit> &hits, const char *begin) const
+LogMetric LogMetricExtractor::aggregate(const std::deque<Hit> &hits, const char *begin) const
 {
     const Compiled &first = m_patterns[hits.front().pattern];
     LogMetric m;
@@ -51,14 +51,16 @@ LogMetric LogMetricExtractor::aggregate(const QList<Hit> &hits, const char *begi
     m.unit = first.pattern.unit;
     m.aggregation = first.pattern.aggregation;
     m.count = int(hits.size());
-    m.values.reserve(hits.size());
-    m.steps.reserve(hits.size());
+    m.values.resize(qsizetype(hits.size()));
+    m.steps.resize(qsizetype(hits.size()));
+    double *values = m.values.data();
+    double *steps = m.steps.data();
     double sum = 0;
-    qsizetype chosen = 0;
-    for (qsizetype i = 0; i < hits.size(); ++i) {
+    size_t chosen = 0;
+    for (size_t i = 0; i < hits.size(); ++i) {
         const Hit &h = hits[i];
-        m.values.append(h.value);
-        m.steps.append(h.step);
+        values[i] = h.value;
+        steps[i] = h.step;
         sum += h.value;
         switch (m.aggregation) {
         case MetricAggregation::Max:
@@ -125,7 +127,8 @@ struct LogMetricExtractor::Scan {
     qint64 tail = 0;   // values at or after this offset are on a cut last line
     bool tailSkipped = false;
     LogMetricResult result;
-    QList<QList<Hit>> hits;   // per metric
+    // Per metric; blocks, not one array: no copying as it grows to 10^5 hits.
+    std::vector<std::deque<Hit>> hits;
     QList<Hit> ambiguous;   // values of ambiguous rules
     QList<bool> tooLongNoted;
     QList<const char *> doneUntil;   // per group: lines before this were read
@@ -188,9 +191,12 @@ void LogMetricExtractor::scanLine(Scan &s, int group, const char *ls, const char
             if (m_rank0Only && rank > 0 && !c.pattern.anyRank && c.pattern.aggregation != MetricAggregation::PerRankSum)
                 continue;
             const Hit h{off, le - s.begin, found[i].value, found[i].step, rank, pi};
-            QList<Hit> &list = c.pattern.ambiguous ? s.ambiguous : s.hits[c.metric];
-            if (list.size() < kMaxHits)
-                list.append(h);
+            if (c.pattern.ambiguous) {
+                if (s.ambiguous.size() < kMaxHits)
+                    s.ambiguous.append(h);
+            } else if (s.hits[c.metric].size() < size_t(kMaxHits)) {
+                s.hits[c.metric].push_back(h);
+            }
         }
     }
     if (!any && s.nearMisses.size() < 3 && (s.nearMisses.isEmpty() || s.nearMisses.back() != ls - s.begin))
@@ -253,7 +259,7 @@ LogMetricResult LogMetricExtractor::extract(QByteArrayView log) const
     s.result.bytes = log.size();
     s.begin = log.data();
     s.end = s.begin + log.size();
-    s.hits.resize(m_metricNames.size());
+    s.hits.resize(size_t(m_metricNames.size()));
     s.tooLongNoted.fill(false, m_patterns.size());
     s.doneUntil.fill(s.begin, m_groups.size());
 
@@ -278,8 +284,8 @@ LogMetricResult LogMetricExtractor::extract(QByteArrayView log) const
             const int rank = logtext::lineRank(std::string_view(s.begin + r.offset, size_t(r.lineEnd - r.offset)));
             if (r.offset >= s.tail)
                 s.tailSkipped = true;
-            else if (!(m_rank0Only && rank > 0) && s.hits[m_patterns[pi].metric].size() < kMaxHits)
-                s.hits[m_patterns[pi].metric].append({r.offset, r.lineEnd, r.busBwGBps, r.bytes, rank, pi});
+            else if (!(m_rank0Only && rank > 0) && s.hits[m_patterns[pi].metric].size() < size_t(kMaxHits))
+                s.hits[m_patterns[pi].metric].push_back({r.offset, r.lineEnd, r.busBwGBps, r.bytes, rank, pi});
         }
     }
     report(s);
@@ -358,13 +364,13 @@ void LogMetricExtractor::report(Scan &s) const
     };
     QList<LogMetric> read;
     QList<qint64> offsets;
-    for (QList<Hit> &list : s.hits) {
-        if (list.isEmpty())
+    for (std::deque<Hit> &list : s.hits) {
+        if (list.empty())
             continue;
         if (!std::is_sorted(list.begin(), list.end(), byOffset))
             std::stable_sort(list.begin(), list.end(), byOffset);
-        qsizetype kept = 0;
-        for (qsizetype i = 0; i < list.size(); ++i)
+        size_t kept = 0;
+        for (size_t i = 0; i < list.size(); ++i)
             if (kept == 0 || list[kept - 1].offset != list[i].offset || list[kept - 1].pattern == list[i].pattern)
                 list[kept++] = list[i];
         list.resize(kept);

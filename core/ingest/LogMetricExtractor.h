@@ -15,6 +15,7 @@
 #include <QStringList>
 #include <QVector>
 
+#include <deque>
 #include <limits>
 #include <optional>
 #include <string_view>
@@ -194,7 +195,7 @@ private:
     void scanAll(Scan &s) const;
     void report(Scan &s) const;
     void reportUnread(Scan &s, const QHash<qint64, qint64> &lineOf) const;
-    LogMetric aggregate(const QList<Hit> &hits, const char *begin) const;
+    LogMetric aggregate(const std::deque<Hit> &hits, const char *begin) const;
 
     QList<Compiled> m_patterns;
     QList<Group> m_groups;

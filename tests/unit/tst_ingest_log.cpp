@@ -3,6 +3,7 @@
 // Horovod/Keras lines and hand-made lines in other frameworks' formats.
 #include "core/ingest/LiteralNumberMatcher.h"
 #include "core/ingest/AnchorScan.h"
+#include "core/ingest/LogLineText.h"
 #include "core/ingest/LogMetricExtractor.h"
 
 #include <QFile>
@@ -71,6 +72,10 @@ private Q_SLOTS:
     void literalOf();
     void literalsOf();
     void anchorScanFindsEveryOccurrence();
+    void anchorScanAtEveryPosition();
+    void lineContainsAtEveryPosition();
+    void containsAgreesWithFind();
+    void metricAfterLongPrefix();
     void builtinsHaveLiterals();
     void aggregationIds();
     void missingFile();
@@ -387,6 +392,90 @@ void TstIngestLog::anchorScanFindsEveryOccurrence()
             return true;
         });
         QCOMPARE(found, expected);
+    }
+}
+
+void TstIngestLog::anchorScanAtEveryPosition()
+{
+    // One anchor in filler text, at every offset of texts of every length up to 100 bytes:
+    // across the 16- and 32-byte blocks of the vector filter, in the unvectorised tail and
+    // as the text's last bytes (no line break after it). The filler holds the anchors'
+    // own bytes so that the filter's nibble tables let positions through.
+    const QList<QByteArray> anchors{"it/s", "oss", "] [", "x", "ab", "| lm loss: ", "Exited with exit code "};
+    for (int a = 0; a < anchors.size(); ++a)
+        for (int length = int(anchors[a].size()); length <= 100; ++length)
+            for (int at = 0; at + anchors[a].size() <= length; ++at) {
+                QByteArray text(length, 'z');
+                for (int i = 0; i < length; ++i)
+                    text[i] = "s/ti lo"[i % 7];
+                text.replace(at, anchors[a].size(), anchors[a]);
+                QList<qsizetype> expected, found;
+                for (qsizetype k = text.indexOf(anchors[a]); k >= 0; k = text.indexOf(anchors[a], k + 1))
+                    expected.append(k);
+                AnchorScan({anchors[a]})
+                    .scan(std::string_view(text.constData(), size_t(text.size())), [&](int, size_t k) {
+                        found.append(qsizetype(k));
+                        return true;
+                    });
+                QVERIFY2(found == expected, qPrintable(QStringLiteral("anchor %1 at %2 of %3 bytes")
+                                                           .arg(QString::fromLatin1(anchors[a]))
+                                                           .arg(at)
+                                                           .arg(length)));
+            }
+}
+
+void TstIngestLog::lineContainsAtEveryPosition()
+{
+    // The line check before each rule: the text at every offset of lines up to 80 bytes,
+    // in lines made of its own first and last bytes (candidates that do not hold it).
+    for (const std::string text : {"ab", "abc", "val_loss", "Exited with exit code ", "aaab"}) {
+        for (size_t length = text.size(); length <= 80; ++length)
+            for (size_t at = 0; at + text.size() <= length; ++at) {
+                std::string line(length, ' ');
+                for (size_t i = 0; i < length; ++i)
+                    line[i] = (i % 3 == 0) ? text.front() : text.back();
+                QVERIFY(logtext::contains(line, text) == (line.find(text) != std::string::npos));
+                line.replace(at, text.size(), text);
+                QVERIFY2(logtext::contains(line, text), qPrintable(QString::fromStdString(line)));
+                line[at + text.size() - 1] = '#';
+                QCOMPARE(logtext::contains(line, text), line.find(text) != std::string::npos);
+            }
+    }
+    QVERIFY(logtext::contains("abc", ""));
+    QVERIFY(logtext::contains("", ""));
+    QVERIFY(!logtext::contains("", "a"));
+    QVERIFY(!logtext::contains("ab", "abc"));
+}
+
+void TstIngestLog::containsAgreesWithFind()
+{
+    std::mt19937 rng(11);
+    const std::string alphabet("abc/s ");
+    for (int round = 0; round < 4000; ++round) {
+        std::string line(rng() % 120, ' ');
+        for (char &c : line)
+            c = alphabet[rng() % alphabet.size()];
+        std::string text(rng() % 7, ' ');
+        for (char &c : text)
+            c = alphabet[rng() % alphabet.size()];
+        QCOMPARE(logtext::contains(line, text), line.find(text) != std::string::npos);
+    }
+}
+
+void TstIngestLog::metricAfterLongPrefix()
+{
+    // A metric whose anchor comes after a long run of other text on its line, and
+    // the log's last line (ending in a line break) with its anchor in the last bytes.
+    const LogMetricExtractor ex;
+    for (int prefix : {0, 1, 15, 16, 17, 31, 32, 33, 4095, 70000}) {
+        // (The second line stays under the regex rules' 64 KB line limit.)
+        const QByteArray log = QByteArray(prefix, '=') + " 50%|#####     | 50/100 [00:10<00:10,  4.50it/s]\n"
+                               + QByteArray(std::min(prefix, 4095), '-') + " loss=0.25\n";
+        const LogMetricResult r = ex.extract(log);
+        QVERIFY2(r.value(QStringLiteral("it_per_s")) == 4.5, qPrintable(QString::number(prefix)));
+        QCOMPARE(r.value(QStringLiteral("steps_done")), 50.0);
+        QCOMPARE(r.value(QStringLiteral("train_loss")), 0.25);
+        QCOMPARE(r.find(QStringLiteral("train_loss"))->line, 2);
     }
 }
 
