@@ -4,6 +4,8 @@
 
 #include "core/ingest/GpuSampleFormats.h"
 
+#include <QHash>
+
 #include <algorithm>
 #include <array>
 #include <charconv>
