@@ -428,8 +428,10 @@ private Q_SLOTS:
             db.setDatabaseName(RunStore(data.path()).databasePath());
             QVERIFY(db.open());
             QSqlQuery q(db);
+            // The store before run_snapshots (and the run_segments after it).
+            QVERIFY(q.exec(QStringLiteral("DROP TABLE run_segments")));
             QVERIFY(q.exec(QStringLiteral("DROP TABLE run_snapshots")));
-            QVERIFY(q.exec(QStringLiteral("PRAGMA user_version=%1").arg(RunStore::latestSchemaVersion() - 1)));
+            QVERIFY(q.exec(QStringLiteral("PRAGMA user_version=%1").arg(RunStore::latestSchemaVersion() - 2)));
             q.finish();
             db.close();
         }

@@ -19,6 +19,8 @@
 #include <QDir>
 #include <QFile>
 #include <QProcess>
+#include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -41,6 +43,7 @@ private Q_SLOTS:
     void scriptStopsChainAfterFailure();
     void submitCommandChainsSegments();
     void storeKeepsOneRunWithSegments();
+    void olderStoreGainsSegments();
     void accountingAddsUp();
     void pollFollowsChainAndCancelCancelsIt();
     void segmentLogsJoinInOrder();
@@ -322,6 +325,35 @@ void TestSegments::storeKeepsOneRunWithSegments()
     QCOMPARE(m_store->segments(id).value().at(0).elapsed, QStringLiteral("00:00:50"));
     QVERIFY(m_store->deleteRun(id).ok());
     QCOMPARE(m_store->segments(id).value().size(), 0);
+}
+
+// A store of the ScaleLab before segments is migrated: its runs stay, each of one job.
+void TestSegments::olderStoreGainsSegments()
+{
+    const qint64 id = createRun();
+    const QString path = m_store->databasePath();
+    m_store->closeThreadConnection();
+    delete m_client;
+    delete m_store;
+    {
+        QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("older"));
+        db.setDatabaseName(path);
+        QVERIFY(db.open());
+        QSqlQuery q(db);
+        QVERIFY(q.exec(QStringLiteral("DROP TABLE run_segments")));
+        QVERIFY(q.exec(QStringLiteral("PRAGMA user_version=%1").arg(RunStore::latestSchemaVersion() - 1)));
+        q.finish();
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(QStringLiteral("older"));
+    m_store = new RunStore(m_dir->path());
+    m_client = new SlurmClient(*m_exec, *m_store, "testbed");
+    QCOMPARE(m_store->open().errorText(), QString());
+    QCOMPARE(m_store->schemaVersion().value(), RunStore::latestSchemaVersion());
+    QVERIFY(m_store->run(id).ok());
+    QCOMPARE(m_store->segments(id).value().size(), 0);
+    QVERIFY(m_store->markSubmittedSegments(id, {"5", "6"}).ok());
+    QCOMPARE(m_store->segments(id).value().size(), 2);
 }
 
 void TestSegments::accountingAddsUp()
