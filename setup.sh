@@ -65,8 +65,8 @@ sanitized_clang_build() {
   cmake --build "$asan_dir" -j"$(nproc)" --target scalelab $targets
   echo "setup: clang + sanitizer build took $((SECONDS - start)) s"
 }
-sanitized_clang_run() {
-  local start=$SECONDS rc=0
+sanitized_clang_run() { # [ctest label regex] (default: all three)
+  local start=$SECONDS rc=0 labels=${1:-unit|gui|fuzz}
   (
     cd "$asan_dir"
     export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1"
@@ -75,9 +75,9 @@ sanitized_clang_run() {
     export LSAN_OPTIONS="suppressions=$here/tests/sanitizers/lsan.supp:print_suppressions=0:use_tls=0"
     # Instrumented code runs 2-5x slower: QtTest's 5-minute limit per function is too short.
     export QTEST_FUNCTION_TIMEOUT=900000
-    ctest --output-on-failure -j2 --timeout 900 -L 'unit|gui|fuzz'
+    ctest --output-on-failure -j2 --timeout 900 -L "$labels"
   ) || rc=$?
-  echo "setup: clang + sanitizer tests took $((SECONDS - start)) s"
+  echo "setup: clang + sanitizer tests ($labels) took $((SECONDS - start)) s"
   # ctest's status, not the echo's: a failed sanitized test fails the run.
   return $rc
 }
@@ -111,6 +111,17 @@ slurm24_cluster_tests() {
 # gives the same executable and .deb, byte for byte (prints both hashes).
 # With SCALELAB_REPRO_DIR set the two trees are kept: `test` installs the
 # first tree's release .deb in the package test.
+# The package test (packaging/package-test.sh) on the first tree's release
+# .deb: the test build has the fault-injection hooks in it.
+release_and_package_test() {
+  local deb rc=0
+  deb=$(ls "$repro_dir"/a/deb/*.deb 2>/dev/null | head -1 || true)
+  [ -n "$deb" ] || { echo "setup: no release .deb from the reproducible-build check" >&2; return 1; }
+  SCALELAB_PACKAGE_DEB=$deb "$here/packaging/package-test.sh" "$build" || rc=$?
+  [ "$rc" = 77 ] && { echo "setup: the package test was skipped (see above)"; return 0; }
+  echo "setup: the package test ended with status $rc"
+  return "$rc"
+}
 reproducible_check() {
   local start=$SECONDS
   "$here/packaging/reproducible.sh" HEAD
@@ -125,11 +136,21 @@ case "$mode" in
     ;;
   test)
     install_packages "$APP_PACKAGES $TEST_PACKAGES $PACKAGE_TEST_PACKAGES"
+    # The Debian 13 root of the Slurm 24.11 suite (mmdebstrap: mostly download
+    # and unpacking, a few minutes when /var/cache has none) is built beside
+    # the compiler at nice 19, so it is ready when that suite starts.
+    mkdir -p "$build"
+    root_log=$build/debian13-root.log
+    ( renice -n 19 -p "$BASHPID" >/dev/null; SCALELAB_TESTCLUSTER_SLURM=24.11 "$here/tests/cluster/testcluster" build-root ) \
+      >"$root_log" 2>&1 &
+    root_build=$!
     # The crash-consistency tests kill scalelab at chosen points through a
     # hook that only test builds contain.
     # Warnings are errors here (and so in CI): cmake/CompilePolicy.cmake.
     # The product as a unity build (SCALELAB_UNITY): a third of the CPU time.
+    stage=$SECONDS
     build -DSCALELAB_TEST_HOOKS=ON -DSCALELAB_WERROR=ON -DSCALELAB_UNITY=ON
+    echo "setup: the build took $((SECONDS - stage)) s"
     # Every step runs even when an earlier one failed; the exit status says
     # whether all passed. Order, for the 45-minute budget on 2 cores:
     # 0. The fast stage (unit, ssh, gui and fuzz-replay tests, about 2 min):
@@ -137,58 +158,61 @@ case "$mode" in
     #    in minutes, not after the cluster suites.
     # 1. The other tests that need no cluster: CPU-bound, so alone on the
     #    machine. Label "package": lintian, desktop files, the man page.
-    # 2. The cluster tests (Slurm 22.05; the fixtures start and stop the
-    #    cluster) mostly wait on Slurm, so the clang + sanitizer build runs
-    #    beside them at nice 19: it takes only the CPU they leave idle, so
-    #    their jobs are not slowed. It is started after step 1 so the two
-    #    compilers never compete with CPU-bound tests that have time limits.
-    #    Then the same cluster suite on Slurm 24.11 (label slurm24, a Debian 13
-    #    chroot, cached in /var/cache): only one cluster can be up at a time.
-    # 3. The sanitized tests, once the cluster is down: they are CPU-bound too.
-    # Beside the cluster tests, also at nice 19: the reproducible-build check
-    # (the same commit built twice from two folders, compared byte for byte).
+    # 2. The cluster suites mostly wait on Slurm: Slurm 22.05 (host packages),
+    #    then 24.11 (label slurm24, the Debian 13 chroot built beside the
+    #    compiler); only one cluster can be up at a time (same ports). Beside
+    #    them at nice 19, taking only the CPU they leave idle: the clang +
+    #    sanitizer build with its unit and fuzz tests, and the reproducible-
+    #    build check followed by the package test on its release .deb.
+    # 3. The sanitized GUI tests, once the cluster is down (their waits have
+    #    time limits, so they run alone).
     failed=""
-    #    The package test (package_deb) waits for the release .deb of the
-    #    reproducible-build check: this build has the test hooks in it.
+    stage=$SECONDS
     if ! (cd "$build" && ctest --output-on-failure -j2 --timeout 900 -L '^(unit|ssh|gui|fuzz)$'); then
       echo "setup: failed: the fast stage (ctest -L 'unit|ssh|gui|fuzz'); the later stages did not run" >&2
       exit 1
     fi
+    echo "setup: the fast stage took $((SECONDS - stage)) s"; stage=$SECONDS
     (cd "$build" && ctest --output-on-failure -j2 --timeout 900 -LE 'bench|slurm24|cluster|^unit$|^ssh$|^gui$|^fuzz$' \
       -E '^package_deb$') || failed="$failed local"
-    asan_log=$build/sanitize-build.log
-    ( renice -n 19 -p "$BASHPID" >/dev/null; sanitized_clang_build ) >"$asan_log" 2>&1 &
-    asan_build=$!
+    echo "setup: the other local tests took $((SECONDS - stage)) s"; stage=$SECONDS
+    # Beside the cluster suites, at nice 19 (they take only the CPU those
+    # leave idle): the sanitizer build and its unit and fuzz tests (no short
+    # time limits in them); the reproducible-build check and then the package
+    # test with its release .deb (a fresh Debian 12 chroot).
+    asan_log=$build/sanitize.log
+    ( renice -n 19 -p "$BASHPID" >/dev/null; sanitized_clang_build && sanitized_clang_run 'unit|fuzz' ) >"$asan_log" 2>&1 &
+    asan=$!
     repro_log=$build/reproducible.log
     repro_dir=$build/reproducible
     rm -rf "$repro_dir"
-    ( renice -n 19 -p "$BASHPID" >/dev/null; SCALELAB_REPRO_DIR=$repro_dir reproducible_check ) >"$repro_log" 2>&1 &
+    ( renice -n 19 -p "$BASHPID" >/dev/null; SCALELAB_REPRO_DIR=$repro_dir reproducible_check && release_and_package_test ) \
+      >"$repro_log" 2>&1 &
     repro=$!
     (cd "$build" && ctest --output-on-failure -j2 --timeout 900 -L cluster -LE 'bench|slurm24') || failed="$failed cluster"
+    echo "setup: Slurm 22.05 cluster suite took $((SECONDS - stage)) s"
+    wait "$root_build" || { tail -5 "$root_log"; echo "setup: the Debian 13 root beside the build failed; trying again" >&2; }
     slurm24_cluster_tests || failed="$failed cluster-24.11"
-    if wait "$asan_build"; then
-      tail -1 "$asan_log"
-      sanitized_clang_run || failed="$failed sanitizers"
+    stage=$SECONDS
+    # 3. The sanitized GUI tests (their waits have time limits): alone, after the cluster.
+    if wait "$asan"; then
+      grep -E '^setup:' "$asan_log"
+      echo "setup: waited $((SECONDS - stage)) s for the sanitizer build and its unit tests"
+      sanitized_clang_run gui || failed="$failed sanitizers"
     else
-      tail -40 "$asan_log"; failed="$failed sanitizer-build"
+      tail -80 "$asan_log"; failed="$failed sanitizers"
     fi
+    # 4. The reproducible-build check and the package test.
+    stage=$SECONDS
     if wait "$repro"; then
-      grep -E '^(reproducible|setup):|^  [0-9a-f]{64} ' "$repro_log"
+      grep -E '^(reproducible|setup|package-test):|^  [0-9a-f]{64} ' "$repro_log"
     else
-      tail -40 "$repro_log"; failed="$failed reproducible"
+      tail -60 "$repro_log"; failed="$failed reproducible-or-package"
     fi
-    # 4. The release .deb in a fresh Debian 12 chroot (label package).
-    release_deb=$(ls "$repro_dir"/a/deb/*.deb 2>/dev/null | head -1 || true)
-    if [ -n "$release_deb" ]; then
-      (cd "$build" && SCALELAB_PACKAGE_DEB=$release_deb ctest --output-on-failure --timeout 1800 -R '^package_deb$') \
-        || failed="$failed package"
-    else
-      echo "setup: no release .deb from the reproducible-build check; the package test did not run" >&2
-      failed="$failed package"
-    fi
+    echo "setup: waited $((SECONDS - stage)) s for the reproducible-build check and the package test"
     rm -rf "$repro_dir"
     if [ -n "$failed" ]; then echo "setup: failed:$failed" >&2; exit 1; fi
-    echo "setup: all tests passed"
+    echo "setup: all tests passed ($SECONDS s in all)"
     ;;
   test24)
     install_packages "$APP_PACKAGES $TEST_PACKAGES"

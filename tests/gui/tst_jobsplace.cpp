@@ -6,6 +6,7 @@
 #include "IdleClusterService.h"
 #include "ui/common/AppServices.h"
 #include "ui/common/AppSettings.h"
+#include "ui/cluster/ConnectionTest.h"
 #include "ui/cluster/ConnectionsDialog.h"
 #include "ui/window/SettingsDialog.h"
 #include "core/model/JobSpecJson.h"
@@ -470,7 +471,7 @@ private Q_SLOTS:
         QCOMPARE(AppSettings::clusterConnection(QStringLiteral("testbed")).hostName,
                  QStringLiteral("login2.example.org"));
         QVERIFY(AppSettings::setClusterConnection(QStringLiteral("testbed"), {}).ok());
-        QCOMPARE(ConnectionsDialog::accountLines(
+        QCOMPARE(ConnectionTest::accountLines(
                      {{QStringLiteral("project_1"), {}}, {QStringLiteral("project_2"), {"gpu", "gputest"}}}),
                  (QStringList{"project_1: all partitions", "project_2: gpu, gputest"}));
 

@@ -14,6 +14,7 @@
 #include "core/model/MetricNames.h"
 #include "core/store/RunStore.h"
 #include "ui/common/AppServices.h"
+#include "ui/common/BackgroundPool.h"
 #include "ui/results/EpochCurves.h"
 #include "ui/results/QCustomPlotInclude.h"
 #include "ui/results/ResultsPlace.h"
@@ -196,6 +197,23 @@ private Q_SLOTS:
         for (StudyChart c : {StudyChart::Runtime, StudyChart::Speedup, StudyChart::Efficiency, StudyChart::Throughput})
             QCOMPARE(itemTexts(charts->chart(c), QStringLiteral("overlapNote")),
                      QStringList{QStringLiteral("⚠ runs overlapped on shared nodes")});
+    }
+
+    void aReloadAskedWhileATableIsHandedOverWaitsForIt()
+    {
+        // The pool thread is done but its table is not shown yet (the hand-over
+        // waits in the event queue): a reload asked for then is done after it,
+        // never beside it, so the newest table is the one shown last.
+        const int started = m_place->wholeReadsStarted();
+        QSignalSpy loaded(m_place.get(), &ResultsPlace::tableLoaded);
+        m_place->reload();
+        QVERIFY(backgroundPool().waitForDone(60000));
+        m_place->reload();
+        QCOMPARE(m_place->wholeReadsStarted(), started + 1);
+        QVERIFY(m_place->isLoading());
+        QTRY_COMPARE_WITH_TIMEOUT(loaded.count(), 1, 60000);
+        QCOMPARE(m_place->wholeReadsStarted(), started + 2);
+        QVERIFY(!m_place->isLoading());
     }
 
     void reloadWithoutChangesRedrawsNothing()

@@ -38,7 +38,6 @@ const QMap<QString, QString> &knownSpreadClasses()
     static const QMap<QString, QString> known = {
         {u"ClusterManager"_s, u"ui: submit and discovery flows, split when next worked on"_s},
         {u"ComposePlace"_s, u"ui: file actions, split when next worked on"_s},
-        {u"ConnectionsDialog"_s, u"ui: the test-connection flow, split when next worked on"_s},
         {u"Importer"_s, u"the importer's command and framework steps, being reworked in another branch"_s},
         {u"JobsPlace"_s, u"ui: the actions, split when next worked on"_s},
         {u"LogMetricExtractor"_s, u"the scan (LogMetricExtraction.cpp) and the reader tables (FrameworkReaders.cpp)"_s},
@@ -290,9 +289,13 @@ void TestFunctionLength::classMethodsLiveInOneFile()
         else
             offenders.append(where);
     }
+    // The list stays true: a class split since leaves it.
+    QStringList stale;
     for (auto it = knownSpreadClasses().cbegin(); it != knownSpreadClasses().cend(); ++it)
         if (filesOf.value(it.key()).size() < 2)
-            qInfo("%s is in one file now or gone: remove it from knownSpreadClasses()", qPrintable(it.key()));
+            stale << it.key();
+    QVERIFY2(stale.isEmpty(),
+             qPrintable(stale.join(u", ") + u" in one file now or gone: remove from knownSpreadClasses()"_s));
     for (const QString &offender : offenders)
         qWarning("%s", qPrintable(offender));
     QVERIFY2(

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/cluster/ConnectionsDialog.h"
 
+#include "ui/cluster/ConnectionTest.h"
 #include "ui/common/AppServices.h"
 #include "ui/common/ClusterService.h"
 #include "core/sshconfig/SshConfigFile.h"
@@ -43,6 +44,7 @@ ConnectionsDialog::ConnectionsDialog(AppServices &services, QWidget *parent)
     , m_cancelButton(new QPushButton(tr("Cancel test")))
     , m_progress(new QProgressBar)
     , m_result(new QPlainTextEdit)
+    , m_tester(new ConnectionTest(this))
 {
     setWindowTitle(tr("Cluster connections"));
     resize(620, 560);
@@ -162,6 +164,9 @@ void ConnectionsDialog::buildButtons(QVBoxLayout *layout)
 
 void ConnectionsDialog::connectFields()
 {
+    connect(m_tester, &ConnectionTest::connected, this,
+            [this](const QString &banner) { m_result->setPlainText(tr("Connected (%1). Asking Slurm…").arg(banner)); });
+    connect(m_tester, &ConnectionTest::finished, this, &ConnectionsDialog::finishTest);
     connect(m_profile, &QComboBox::currentIndexChanged, this, [this] {
         storeForm();
         loadForm(m_profile->currentData().toString());
@@ -313,13 +318,51 @@ Result<void> ConnectionsDialog::save()
     return success();
 }
 
-QStringList ConnectionsDialog::accountLines(const QList<AccountPartitions> &accounts)
+bool ConnectionsDialog::isTesting() const
 {
-    QStringList lines;
-    for (const AccountPartitions &a : accounts)
-        lines << QStringLiteral("%1: %2").arg(
-            a.account, a.partitions.isEmpty() ? tr("all partitions") : a.partitions.join(QLatin1String(", ")));
-    return lines;
+    return m_tester->isRunning();
+}
+
+QString ConnectionsDialog::resultText() const
+{
+    return m_result->toPlainText();
+}
+
+void ConnectionsDialog::startTest()
+{
+    if (isTesting())
+        return;
+    storeForm();
+    const AppSettings::ClusterConnection details = m_edited.value(m_current);
+    const QString alias = m_alias->text().trimmed().isEmpty() ? m_alias->placeholderText() : m_alias->text().trimmed();
+    const Result<SshConnectionSettings> prepared =
+        m_tester->prepare(alias, m_hostMode->isChecked() ? &details : nullptr);
+    if (!prepared) {
+        m_result->setPlainText(prepared.errorText());
+        return;
+    }
+    m_result->setPlainText(tr("Connecting to %1…").arg(prepared->alias));
+    m_testButton->setEnabled(false);
+    m_progress->setVisible(true);
+    m_cancelButton->setVisible(true);
+    m_tester->start(*prepared);
+}
+
+void ConnectionsDialog::finishTest(bool ok, const QString &text)
+{
+    m_testButton->setEnabled(true);
+    m_progress->setVisible(false);
+    m_cancelButton->setVisible(false);
+    m_result->setPlainText(text);
+    Q_EMIT testFinished(ok);
+}
+
+void ConnectionsDialog::cancelTest()
+{
+    if (!isTesting())
+        return;
+    m_tester->cancel();
+    finishTest(false, tr("Test cancelled."));
 }
 
 }   // namespace scalelab

@@ -1,14 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
-#include "core/discovery/SacctmgrParsers.h"
 #include "ui/common/AppSettings.h"
 
 #include <QDialog>
 #include <QHash>
-#include <QPointer>
-
-#include <memory>
 
 class QComboBox;
 class QLabel;
@@ -20,21 +16,18 @@ class QRadioButton;
 class QSpinBox;
 class QFormLayout;
 class QTreeWidget;
-class QTemporaryDir;
 class QVBoxLayout;
 
 namespace scalelab {
 
 class AppServices;
-class ClusterConnection;
-class GuiSshCallbacks;
-struct SshConnectionSettings;
+class ConnectionTest;
 
 // How to reach each cluster: an alias of ~/.ssh/config (default: the
 // profile's login host alias) or host / user / port / jump host, prefilled
 // from the SSH config and the profile. "Test" logs in through a
-// ClusterConnection (host key, passphrase and MFA dialogs as in real use)
-// and shows Slurm's version and the researcher's accounts and partitions.
+// ConnectionTest and shows Slurm's version and the researcher's accounts and
+// partitions.
 class ConnectionsDialog : public QDialog {
     Q_OBJECT
 public:
@@ -44,13 +37,9 @@ public:
     void selectProfile(const QString &profileId);
     void startTest();
     void cancelTest();
-    bool isTesting() const { return m_test != nullptr; }
+    bool isTesting() const;
     QString resultText() const;
     Result<void> save();
-
-    // "account: partition, partition" lines ("all partitions" when none is named)
-    // of `sacctmgr -P show assoc ... format=Account,Partition`, read by SacctmgrParsers.
-    static QStringList accountLines(const QList<AccountPartitions> &accounts);
 
     // Every profile with how it is reached and its state this session.
     QTreeWidget *overview() const { return m_overview; }
@@ -71,7 +60,6 @@ private:
     void storeForm();
     void updateResolved();
     void updateMode();
-    Result<SshConnectionSettings> testSettings();   // the form as a connection to try
     void finishTest(bool ok, const QString &text);
 
     AppServices &m_services;
@@ -93,9 +81,7 @@ private:
     QPushButton *m_cancelButton;
     QProgressBar *m_progress;
     QPlainTextEdit *m_result;
-    ClusterConnection *m_test = nullptr;   // deletes itself once its task ended
-    GuiSshCallbacks *m_testCallbacks = nullptr;
-    std::shared_ptr<QTemporaryDir> m_testConfigDir;
+    ConnectionTest *m_tester = nullptr;
 };
 
 }   // namespace scalelab

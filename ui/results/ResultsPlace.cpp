@@ -199,8 +199,11 @@ void ResultsPlace::reload()
 {
     // The store is read on a pool thread (its own connection); the table is
     // swapped in on the GUI thread when it arrives. A reload asked for while
-    // one runs is done once after it, with whatever changed meanwhile.
-    if (m_loadFuture.isRunning()) {
+    // one runs is done once after it, with whatever changed meanwhile. A read
+    // counts as running until its table is shown, not until the pool thread
+    // is done with it: two reads in flight could hand their tables over in
+    // the wrong order and leave an older table shown.
+    if (m_loading) {
         m_reloadAgain = true;
         return;
     }
@@ -209,6 +212,8 @@ void ResultsPlace::reload()
     const HiddenRuns hidden = m_showHidden->isChecked() ? HiddenRuns::Include : HiddenRuns::LeaveOut;
     RunStore *store = &m_services.store();
     ++m_tableGeneration;
+    ++m_wholeReads;
+    m_loading = true;
     m_loadFuture = runInBackground(
         this,
         [store, studyFilter, hidden] {
@@ -220,6 +225,7 @@ void ResultsPlace::reload()
             // The future lets go of its copy: a later patch changes the model's
             // table in place instead of copying 100,000 rows on the GUI thread.
             m_loadFuture = {};
+            m_loading = false;
             applyTable(table);
             if (std::exchange(m_reloadAgain, false))
                 reload();
@@ -230,7 +236,7 @@ void ResultsPlace::reload()
 
 bool ResultsPlace::isLoading() const
 {
-    return m_loadFuture.isRunning() || m_reloadAgain || m_patching;
+    return m_loading || m_reloadAgain || m_patching;
 }
 
 void ResultsPlace::applyTable(const RunMetricsTable &table)

@@ -44,6 +44,7 @@ public:
     // Reads the store on a pool thread; tableLoaded() when the table shows it.
     void reload();
     bool isLoading() const;
+    int wholeReadsStarted() const { return m_wholeReads; }   // tests: reads never overlap
     // Selects these runs in the table (as a researcher's Ctrl+clicks would).
     void selectRuns(const QList<qint64> &runIds);
     QList<qint64> selectedRunIds() const;
@@ -109,7 +110,9 @@ private:
 
     AppServices &m_services;
     RunMetricsTable m_table;
-    QFuture<RunMetricsTable> m_loadFuture;
+    QFuture<RunMetricsTable> m_loadFuture;   // for the destructor to wait on
+    bool m_loading = false;   // from a whole read's start until its table is shown
+    int m_wholeReads = 0;
     bool m_reloadAgain = false;
     quint64 m_tableGeneration = 0;   // moves on with every whole reload: an older patch is dropped
     bool m_patching = false;

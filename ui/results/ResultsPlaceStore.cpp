@@ -71,7 +71,7 @@ void ResultsPlace::onRunsChanged(const QList<qint64> &runIds)
 {
     const bool oneStudy = m_study->currentData().isValid() && m_study->currentData().toLongLong() > 0;
     // Unknown changes, a study's few runs, or a whole read under way: read everything.
-    if (runIds.isEmpty() || oneStudy || m_loadFuture.isRunning() || m_reloadAgain || !m_table.error.isEmpty()) {
+    if (runIds.isEmpty() || oneStudy || m_loading || m_reloadAgain || !m_table.error.isEmpty()) {
         reload();
         return;
     }
