@@ -8,6 +8,7 @@
 #include "SlurmClientFixtures.h"
 
 #include "core/base/ShellQuote.h"
+#include "core/analysis/JobsTree.h"
 #include "core/compose/JobValidator.h"
 #include "core/compose/SbatchRenderer.h"
 #include "core/compose/SegmentScript.h"
@@ -44,6 +45,7 @@ private Q_SLOTS:
     void submitCommandChainsSegments();
     void storeKeepsOneRunWithSegments();
     void olderStoreGainsSegments();
+    void jobsShowTheSegment();
     void accountingAddsUp();
     void pollFollowsChainAndCancelCancelsIt();
     void segmentLogsJoinInOrder();
@@ -320,6 +322,12 @@ void TestSegments::storeKeepsOneRunWithSegments()
     SacctRecord last = first;
     last.jobId = "13";
     QCOMPARE(m_store->recordSegmentEnd(id, last).value(), std::nullopt);
+    // The Jobs tree reads them with the run.
+    const auto jobs = m_store->jobsRecords({id});
+    QVERIFY(jobs.ok());
+    QCOMPARE(jobs->runs.size(), 1);
+    QCOMPARE(jobs->runs.first().segments.size(), 3);
+    QCOMPARE(jobs->runs.first().segments.first().stateText, QStringLiteral("COMPLETED"));
     // A reconcile that finds the same jobs again changes nothing.
     QVERIFY(m_store->markSubmittedSegments(id, {"11", "12", "13"}, SubmitState::Reconciled).ok());
     QCOMPARE(m_store->segments(id).value().at(0).elapsed, QStringLiteral("00:00:50"));
@@ -354,6 +362,25 @@ void TestSegments::olderStoreGainsSegments()
     QCOMPARE(m_store->segments(id).value().size(), 0);
     QVERIFY(m_store->markSubmittedSegments(id, {"5", "6"}).ok());
     QCOMPARE(m_store->segments(id).value().size(), 2);
+}
+
+void TestSegments::jobsShowTheSegment()
+{
+    JobsRunRecord rec;
+    rec.run.id = 1;
+    rec.run.jobId = QStringLiteral("12");
+    rec.run.state = JobState::Running;
+    for (int i = 1; i <= 4; ++i) {
+        SegmentRecord s;
+        s.segment = i;
+        s.jobId = QString::number(10 + i);
+        s.stateText = i == 1 ? QStringLiteral("COMPLETED") : QString();
+        rec.segments << s;
+    }
+    const JobsRow row = JobsRow::from(rec);
+    QCOMPARE(row.segmentText, QStringLiteral("segment 2 of 4"));
+    QCOMPARE(row.segmentStates, QStringLiteral("1 COMPLETED, 2 RUNNING, 3 waiting, 4 waiting"));
+    QCOMPARE(JobsRow::from(JobsRunRecord{}).segmentText, QString());
 }
 
 void TestSegments::accountingAddsUp()
