@@ -9,6 +9,7 @@
 
 #include "core/base/ShellQuote.h"
 #include "core/analysis/JobsTree.h"
+#include "core/client/RunLifecycle.h"
 #include "core/compose/JobValidator.h"
 #include "core/compose/SbatchRenderer.h"
 #include "core/compose/SegmentScript.h"
@@ -49,6 +50,7 @@ private Q_SLOTS:
     void accountingAddsUp();
     void pollFollowsChainAndCancelCancelsIt();
     void segmentLogsJoinInOrder();
+    void chainedStudyWaitsForLastSegment();
 
 private:
     static JobSpec segmentedSpec();
@@ -468,6 +470,24 @@ void TestSegments::segmentLogsJoinInOrder()
     QVERIFY(in.open(QIODevice::ReadOnly));
     QCOMPARE(in.readAll(), QByteArray("epoch 1 loss 0.9\nepoch 2 loss 0.5\nepoch 3 loss 0.3\nepoch 4 loss 0.2\n"));
     QVERIFY(!SegmentLog::join(files, {"1"}, tmp.filePath("none.out")).ok());
+}
+
+// A study sent one run at a time: the run after a run of segments waits for its last segment.
+void TestSegments::chainedStudyWaitsForLastSegment()
+{
+    RunRecord r = scalelab::testing::newRun();
+    r.specJson = jobSpecToJson(segmentedSpec());
+    const qint64 first = m_store->createRun(r).value().id;
+    const qint64 second = createRun();
+    RunLifecycle lifecycle(*m_client, *m_store);
+    const QList<SentRun> sent = lifecycle.sendBatch({first, second}, true);
+    QCOMPARE(sent.size(), 2);
+    QCOMPARE(m_slurm->jobs.size(), 4);
+    QString body;
+    for (const auto &c : m_exec->calls)
+        if (c.argv.value(0) == QLatin1String("sh") && c.argv.value(2).contains(QLatin1String("sbatch --parsable")))
+            body = c.argv.value(2);
+    QVERIFY2(body.contains(QStringLiteral("--dependency=afterany:%1 ").arg(m_slurm->jobs[2].id)), qPrintable(body));
 }
 
 QTEST_GUILESS_MAIN(TestSegments)
