@@ -32,13 +32,25 @@ class TestSegmentsCluster : public QObject {
 private Q_SLOTS:
     void initTestCase();
     void threeSegmentsFinishOneRun();
+    void cleanupTestCase();
 
 private:
     QString runState(qint64 runId);
     QTemporaryDir m_data;
     QTemporaryDir m_files;
     QString m_programs;
+    QString m_runFolder;   // on the cluster (this machine): the run folder with its checkpoint
+    bool m_passed = false;   // a failed run's folders stay for a look
 };
+
+void TestSegmentsCluster::cleanupTestCase()
+{
+    if (!m_passed)
+        return;
+    QDir(m_programs).removeRecursively();
+    if (m_runFolder.contains(QLatin1String("/.scalelab/runs/sl-")))
+        QDir(m_runFolder).removeRecursively();
+}
 
 void TestSegmentsCluster::initTestCase()
 {
@@ -92,6 +104,7 @@ void TestSegmentsCluster::threeSegmentsFinishOneRun()
     QVERIFY(chain.ok());
     QCOMPARE(chain->size(), 3);   // all three segments exist from the submit on, chained
     QCOMPARE(chain->first().jobId, m.captured(2));
+    m_runFolder = store.run(runId).value().remoteDir;
 
     // Wait (one poll cycle at a time) until the run ended: at most 3 segments of ~1.5 min.
     QElapsedTimer t;
@@ -144,6 +157,7 @@ void TestSegmentsCluster::threeSegmentsFinishOneRun()
     for (const MetricRecord &r : *metrics)
         if (r.name == QLatin1String("elapsed_s"))
             QCOMPARE(qint64(r.value), elapsedSum);
+    m_passed = true;
 }
 
 QTEST_GUILESS_MAIN(TestSegmentsCluster)
