@@ -54,7 +54,7 @@ const std::map<QString, std::pair<Command, const char *>> &commands()
         {QStringLiteral("runs"), {&RunCommands::runs, "list stored runs (--json includes metrics)"}},
         {QStringLiteral("store"),
          {&StoreCommands::run, "check, back up or restore the run store (check|backup|list|restore)"}},
-        {QStringLiteral("report"), {&ReportCommands::report, "write a study's scaling report as PDF"}},
+        {QStringLiteral("report"), {&ReportCommands::report, "write a study's scaling report (PDF, Markdown or CSV)"}},
         {QStringLiteral("discover"),
          {&DiscoverCommands::discover, "read a cluster's Slurm limits over SSH and write its profile"}},
         {QStringLiteral("version"), {&version, "print the version (also -V, --version)"}},

@@ -12,6 +12,7 @@
 #include "core/ingest/IngestService.h"
 #include "core/analysis/PendingRunText.h"
 #include "core/analysis/RunMetricsTable.h"
+#include "ui/common/AppSettings.h"
 
 #include <QHash>
 
@@ -72,8 +73,13 @@ Json pollCluster(CliContext &ctx, RunStore &store, const QString &alias, const C
     SlurmClient client(cluster.executor(), store, alias);
     RunLifecycle lifecycle(client, store);
     reconcileCluster(ctx, lifecycle);
-    // Poll, then fetch and ingest every run that finished in this cycle.
-    const PollCycleReport cycle = lifecycle.pollCycle();
+    // Poll, then fetch and ingest every run that finished in this cycle; the
+    // running runs' new GPU samples and output in one command, and their alerts.
+    LiveWatch live;
+    PollCycleOptions options;
+    options.live = &live;
+    options.alerts = AppSettings::alertThresholds();
+    const PollCycleReport cycle = lifecycle.pollCycle(options);
     const PollResult &poll = cycle.poll;
     if (poll.controllerDown) {
         ctx.err << "scalelab: " << alias << ": Slurm controller unreachable: " << poll.message
@@ -92,7 +98,30 @@ Json pollCluster(CliContext &ctx, RunStore &store, const QString &alias, const C
     ingested << cycle.finalRuns << cycle.lateRuns;
     cj["squeueCalls"] = poll.squeueCalls;
     cj["sacctCalls"] = poll.sacctCalls;
+    cj["liveCommands"] = cycle.live.remoteCommands;
+    cj["liveBytes"] = cycle.live.bytes;
+    for (const AlertRecord &a : cycle.live.newAlerts)
+        ctx.err << "scalelab: " << alias << ": run " << a.runId << ": " << a.title << ": " << a.evidence << "\n";
     return cj;
+}
+
+Json alertJson(const AlertRecord &a)
+{
+    return Json{{"rule", a.rule.toStdString()},
+                {"title", a.title.toStdString()},
+                {"evidence", a.evidence.toStdString()},
+                {"action", a.action.toStdString()},
+                {"raisedAt", a.raisedAt.toUTC().toString(Qt::ISODate).toStdString()}};
+}
+
+Json thresholdsJson(const AlertThresholds &t)
+{
+    Json off = Json::array();
+    for (const QString &r : t.disabled)
+        off.push_back(r.toStdString());
+    return Json{{"idlePercent", t.idlePercent},       {"idleSeconds", t.idleSeconds},
+                {"warmupSeconds", t.warmupSeconds},   {"silentSeconds", t.silentSeconds},
+                {"throughputDrop", t.throughputDrop}, {"disabled", off}};
 }
 
 // Under a pending run: why it waits, what to do, when it is expected to start.
@@ -163,13 +192,19 @@ int RunCommands::status(CliContext &ctx, const QStringList &args)
     const QList<QueueWaitMedian> medians = QueueWaitStats::medians(store.queueWaits().value_or(QList<QueueWait>()));
     if (json) {
         Json runs = Json::array();
+        QHash<qint64, Json> alerts;
+        for (const AlertRecord &a : store.alerts().value_or(QList<AlertRecord>()))
+            alerts[a.runId].push_back(alertJson(a));
         for (const auto &r : after.value())
             if (wantedRun(r, o.alias)) {
                 Json j = runJson(r);
                 j["pending"] = pendingJson(r, medians);
+                j["alerts"] = alerts.value(r.id, Json::array());
                 runs.push_back(j);
             }
-        ctx.printJson("status", Json{{"clusters", clusters}, {"runs", runs}});
+        ctx.printJson("status", Json{{"clusters", clusters},
+                                     {"alertThresholds", thresholdsJson(AppSettings::alertThresholds())},
+                                     {"runs", runs}});
     } else {
         printRunsTable(ctx, after.value(), o.alias, medians);
     }

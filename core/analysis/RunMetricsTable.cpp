@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/analysis/RunMetricsTable.h"
 
+#include "core/base/CsvText.h"
 #include "core/model/MetricNames.h"
 #include "core/store/RunStore.h"
 
@@ -24,15 +25,6 @@ int sourceRank(const QString &source)
     if (source == metric::SourceSacct)
         return 1;
     return 0;
-}
-
-QString csvField(const QString &s)
-{
-    if (!s.contains(QLatin1Char(',')) && !s.contains(QLatin1Char('"')) && !s.contains(QLatin1Char('\n')))
-        return s;
-    QString q = s;
-    q.replace(QLatin1String("\""), QLatin1String("\"\""));
-    return QLatin1Char('"') + q + QLatin1Char('"');
 }
 
 QString tableNumber(double v)
@@ -225,7 +217,7 @@ QString RunMetricsTable::toCsv(const QList<qint64> &rowIds, const QStringList &c
     const QStringList cols = columns.isEmpty() ? fixedColumns() + metricNames : columns;
     QStringList header;
     for (const QString &c : cols)
-        header << csvField(columnTitle(c, units.value(c)));
+        header << CsvText::field(columnTitle(c, units.value(c)));
     QString out = header.join(QLatin1Char(',')) + QLatin1Char('\n');
     const QSet<qint64> wanted(rowIds.begin(), rowIds.end());
     for (const RunMetricsRow &r : rows) {
@@ -233,7 +225,7 @@ QString RunMetricsTable::toCsv(const QList<qint64> &rowIds, const QStringList &c
             continue;
         QStringList fields;
         for (const QString &c : cols)
-            fields << csvField(r.text(c));
+            fields << CsvText::field(r.text(c));
         out += fields.join(QLatin1Char(',')) + QLatin1Char('\n');
     }
     return out;

@@ -7,6 +7,7 @@
 #include "core/analysis/RunOverlaps.h"
 #include "core/analysis/ScalingAdvice.h"
 #include "core/analysis/ScalingAnalysisInternal.h"
+#include "core/base/NumberFormat.h"
 
 #include <QMap>
 
@@ -50,7 +51,7 @@ std::optional<double> maxOf(const QList<double> &v)
 
 QString fourDigits(double v)
 {
-    return QString::number(v, 'g', 4);
+    return NumberFormat::compact(v, 4);   // "1.81", "18,100": never "1.81e+04"
 }
 
 QString runName(const ScalingRun &r)

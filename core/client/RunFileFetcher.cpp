@@ -14,12 +14,10 @@
 
 namespace scalelab {
 
-namespace {
-
 // The next part of a growing output file. A refused write (full disk) cuts
 // the file back to what it held; a kill in between leaves a size that is not
 // the stored offset, and the next tail starts over from 0.
-Result<void> appendChunk(const QString &local, qint64 offset, const QByteArray &data)
+Result<void> RunFileFetcher::appendChunk(const QString &local, qint64 offset, const QByteArray &data)
 {
     QFile out(local);
     if (!out.open(QIODevice::WriteOnly | QIODevice::Append))
@@ -31,8 +29,6 @@ Result<void> appendChunk(const QString &local, qint64 offset, const QByteArray &
     }
     return success();
 }
-
-}   // namespace
 
 RunFileFetcher::RunFileFetcher(RemoteExecutor &executor, RunStore &store)
     : m_exec(executor)

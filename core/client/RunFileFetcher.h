@@ -21,6 +21,9 @@ public:
     FetchResult fetch(qint64 runId, qint64 maxBytesPerFile);
     // New bytes of scalelab-<jobid>.out since the last fetch, appended locally.
     TailResult tailOutput(qint64 runId, qint64 maxBytes);
+    // Appends `data` to the local copy `local`, which holds `offset` bytes;
+    // a refused write cuts it back (the one appending writer of run files).
+    static Result<void> appendChunk(const QString &local, qint64 offset, const QByteArray &data);
 
 private:
     static constexpr int kQueryTimeoutMs = 60000;   // each remote command

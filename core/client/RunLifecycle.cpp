@@ -258,8 +258,9 @@ PollCycleReport RunLifecycle::pollCycle(const PollCycleOptions &options)
     rep.lateRuns = late.runs;
     rep.ingestErrors << late.errors;
     rep.metricsStored += late.metricsStored;
+    const bool liveTail = liveStep(options, rep);
     if (before && before->clusterAlias == alias && before->hasJob() && !before->isTerminal()
-        && !rep.finalRuns.contains(options.watchedRun)) {
+        && !rep.finalRuns.contains(options.watchedRun) && !liveTail) {
         const TailResult t = m_client.tailOutput(options.watchedRun, options.tailBytes);
         rep.tailRun = options.watchedRun;
         rep.tailChanged = !t.data.isEmpty();
@@ -271,6 +272,30 @@ PollCycleReport RunLifecycle::pollCycle(const PollCycleOptions &options)
         for (const RunRecord &r : *unresolved)
             rep.moreActive = rep.moreActive || r.submitState != SubmitState::Intent;
     return rep;
+}
+
+bool RunLifecycle::liveStep(const PollCycleOptions &options, PollCycleReport &rep)
+{
+    if (!options.live)
+        return false;
+    const auto active = m_store.activeRuns(m_client.clusterAlias());
+    if (!active) {
+        rep.fetchErrors << active.error().message;
+        return false;
+    }
+    const double now = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+    rep.live = options.live->cycle(m_client.executor(), m_store, *active, options.alerts, now);
+    rep.fetchErrors << rep.live.errors;
+    for (const AlertRecord &a : rep.live.newAlerts)
+        qCInfo(lcSlurm).noquote() << QStringLiteral("%1: run %2: alert %3: %4")
+                                         .arg(m_client.clusterAlias())
+                                         .arg(a.runId)
+                                         .arg(a.rule, a.evidence);
+    if (options.watchedRun <= 0 || !rep.live.runs.contains(options.watchedRun))
+        return false;
+    rep.tailRun = options.watchedRun;
+    rep.tailChanged = rep.live.outputGrew.contains(options.watchedRun);
+    return true;
 }
 
 FetchReport RunLifecycle::fetchAndIngest(qint64 runId, qint64 maxBytesPerFile)

@@ -3,6 +3,7 @@
 
 #include "core/base/Diagnostic.h"
 #include "core/base/Result.h"
+#include "core/client/LiveWatch.h"
 #include "core/client/SlurmClientResults.h"
 #include "core/ingest/IngestService.h"
 #include "core/model/ClusterProfile.h"
@@ -78,6 +79,11 @@ struct PollCycleOptions {
     qint64 watchedRun = 0;   // its new output bytes are fetched (tail) while it runs
     qint64 tailBytes = 1024 * 1024;
     qint64 fetchBytes = 64 * 1024 * 1024;
+    // The live watch (kept by the caller across cycles): the new bytes of every
+    // running run's GPU samples and output in one remote command, then the
+    // alert rules with these thresholds. Null: no live watch.
+    LiveWatch *live = nullptr;
+    AlertThresholds alerts;
 };
 
 struct PollCycleReport {
@@ -90,6 +96,7 @@ struct PollCycleReport {
     qint64 tailRun = 0;
     bool tailChanged = false;
     bool moreActive = false;   // another cycle is needed (active or unresolved runs remain)
+    LiveCycleReport live;   // the live watch's part (empty without one)
 };
 
 class RunLifecycle {
@@ -142,6 +149,8 @@ public:
     TailResult tail(qint64 runId, qint64 maxBytes = 1024 * 1024);
 
 private:
+    // The live watch's part of a cycle; true when it read the watched run's output.
+    bool liveStep(const PollCycleOptions &options, PollCycleReport &rep);
     // Ingest, then (a failed run) the line of its output that says why.
     static IngestResult ingestAndExplain(RunStore &store, qint64 runId);
 

@@ -53,6 +53,8 @@ public:
     TailResult tailOutput(qint64 runId, qint64 maxBytes = 1024 * 1024);
 
     QString clusterAlias() const { return m_alias; }
+    // The connection this client sends through (the live watch shares it).
+    RemoteExecutor &executor() { return m_exec; }
 
     // Told how a project's upload goes during submit(); returning false cancels
     // it before the next pack (the run stays unsent, nothing reaches Slurm).

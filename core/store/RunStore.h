@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/base/Result.h"
+#include "core/model/Alerts.h"
 #include "core/model/FileRecord.h"
 #include "core/model/MetricRecord.h"
 #include "core/model/ProjectSnapshot.h"
@@ -174,6 +175,15 @@ public:
     static QString withdrawnText();
     // Puts a run (a resubmitted point) into a study; 0 takes it out again.
     Result<void> setRunStudy(qint64 runId, qint64 studyId);
+
+    // Live alerts (RunStoreAlerts.cpp): one per run and rule, the first kept.
+    // recordAlert's value: true when it is new (its id set in `alert`).
+    Result<bool> recordAlert(AlertRecord &alert);
+    // The alerts of `runIds` (empty: every run), oldest first.
+    Result<QList<AlertRecord>> alerts(const QList<qint64> &runIds = {});
+    // Alerts the window has not shown yet: raised while it was closed ("while you were away").
+    Result<QList<AlertRecord>> unnotifiedAlerts();
+    Result<void> markAlertsNotified(const QList<qint64> &alertIds);
 
 private:
     // RunStoreOpen.cpp

@@ -99,6 +99,14 @@ const QList<QStringList> &runStoreMigrations()
                 " git_dirty INTEGER NOT NULL DEFAULT -1, manifest BLOB NOT NULL)"),
         },
         {
+            // Live alerts of running runs (RunStoreAlerts.cpp): one per run and rule; `notified` once the
+            // window has shown it, so what was raised while it was closed is summarised at its next start.
+            QStringLiteral("CREATE TABLE run_alerts (id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL REFERENCES"
+                           " runs(id) ON DELETE CASCADE, rule TEXT NOT NULL, title TEXT NOT NULL DEFAULT '',"
+                           " evidence TEXT NOT NULL DEFAULT '', action TEXT NOT NULL DEFAULT '',"
+                           " raised_at TEXT NOT NULL, notified INTEGER NOT NULL DEFAULT 0, UNIQUE (run_id, rule))"),
+        },
+        {
             // The jobs of a run longer than the time limit (RunStoreSegments.cpp): one row per segment
             // in chain order, its job id and, once it ended, sacct's state, exit code and times.
             QStringLiteral("CREATE TABLE run_segments (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"

@@ -6,7 +6,14 @@
 // (b) slurmctld RPCs caused by one poll cycle with 10 and with 200 tracked
 //     (held, so pending) jobs, read from `sdiag` (run locally as root; `sdiag -r`
 //     resets the counters before each cycle); prints both and "equal: yes/no".
-// Not a pass/fail test. Without the cluster it says so and exits 0.
+// (c) the live watch (LiveWatch::cycle: the new bytes of every running run's GPU
+//     samples and output) over 5 and over 30 running jobs whose files grow by
+//     10 s of 4-GPU samples and output per cycle, then after a backlog of 2 MB
+//     per file: remote commands and bytes per cycle. The remote command runs in a
+//     local `sh` over a folder that stands for the cluster's (LocalShellExecutor),
+//     so (c) needs no cluster; the poll's own squeue/sacct are (b)'s. Last line:
+//     remote commands per cycle, 30 jobs against 5 (`ratio=`, 1.00 = constant).
+// Not a pass/fail test. Without the cluster (a) and (b) say so; (c) always runs.
 // Usage: bench_poll [ALIAS] (default testbed-zsh: a user other tests rarely use,
 // so its per-user RPC count is not mixed with theirs).
 
@@ -15,13 +22,17 @@
 #define SCALELAB_TESTS_DIR SCALELAB_TEST_DATA_DIR "/.."
 #endif
 #include "NoQuestions.h"
+#include "../support/LocalShellExecutor.h"
 #include "../support/TestClusterEnv.h"
 
 #include "core/store/RunStore.h"
+#include "core/client/LiveWatch.h"
 #include "core/client/SlurmClient.h"
 #include "core/ssh/SshSession.h"
 
 #include <QCoreApplication>
+#include <QDir>
+#include <QFile>
 #include <QElapsedTimer>
 #include <QMap>
 #include <QProcess>
@@ -225,11 +236,143 @@ private:
     int m_submitted = 0;
 };
 
+// (c): `jobs` running runs in a store, their files in a local folder.
+class LiveBench {
+public:
+    explicit LiveBench(int jobs)
+        : m_store(m_data.path())
+        , m_exec(m_remote.path())
+    {
+        (void)m_store.open();
+        for (int i = 0; i < jobs; ++i) {
+            RunRecord r;
+            r.clusterAlias = QStringLiteral("bench");
+            r.gpus = 4;
+            r.nodes = 1;
+            r.script = QStringLiteral("#!/bin/bash\n");
+            const qint64 id = m_store.createRun(r).value().id;
+            const QString dir = m_remote.path() + QStringLiteral("/run%1").arg(i);
+            QDir().mkpath(dir);
+            (void)m_store.setRemoteDir(id, dir);
+            (void)m_store.markSubmitted(id, QString::number(1000 + i));
+            (void)m_store.updateState(id, JobState::Running, {});
+            m_dirs << dir;
+        }
+    }
+
+    // Every job's sample file and output grow by `seconds` of a 4-GPU job (or `pad` bytes each).
+    void grow(int seconds, qint64 pad = 0)
+    {
+        for (int i = 0; i < m_dirs.size(); ++i) {
+            QByteArray csv = m_second == 0 ? QByteArray("index, timestamp, utilization.gpu [%], memory.used [MiB], "
+                                                        "memory.total [MiB], power.draw [W]\n")
+                                           : QByteArray();
+            QByteArray out;
+            for (int s = m_second; s < m_second + seconds; ++s) {
+                for (int g = 0; g < 4; ++g)
+                    csv += QStringLiteral("%1, 2026/11/27 10:%2:%3.000, 87 %, 30994 MiB, 32480 MiB, 260.1 W\n")
+                               .arg(g)
+                               .arg((s / 60) % 60, 2, 10, QLatin1Char('0'))
+                               .arg(s % 60, 2, 10, QLatin1Char('0'))
+                               .toUtf8();
+                out += QStringLiteral("step %1 loss 2.31 samples_per_s 812.5\n").arg(s).toUtf8();
+            }
+            if (pad > 0) {
+                csv = QByteArray(pad, '#');
+                out = QByteArray(pad, '.');
+            }
+            append(m_dirs[i] + QStringLiteral("/scalelab-gpu-%1-node1.csv").arg(1000 + i), csv);
+            append(m_dirs[i] + QStringLiteral("/scalelab-%1.out").arg(1000 + i), out);
+        }
+        m_second += seconds;
+    }
+
+    struct Cycle {
+        int commands = 0;
+        qint64 bytes = 0;
+        double ms = 0;
+    };
+    Cycle cycle()
+    {
+        const int before = m_exec.commands;
+        QElapsedTimer t;
+        t.start();
+        const LiveCycleReport r =
+            m_live.cycle(m_exec, m_store, m_store.activeRuns(QStringLiteral("bench")).value(), {}, m_second);
+        if (!r.errors.isEmpty())
+            say(QStringLiteral("    live watch: %1").arg(r.errors.join(u' ')));
+        return Cycle{m_exec.commands - before, r.bytes, double(t.nsecsElapsed()) / 1e6};
+    }
+
+private:
+    static void append(const QString &path, const QByteArray &bytes)
+    {
+        QFile f(path);
+        if (f.open(QIODevice::Append))
+            f.write(bytes);
+    }
+
+    QTemporaryDir m_data;
+    QTemporaryDir m_remote;
+    RunStore m_store;
+    test::LocalShellExecutor m_exec;
+    LiveWatch m_live;
+    QStringList m_dirs;
+    int m_second = 0;
+};
+
+// (c): the figures for `jobs` running jobs; the remote commands per cycle.
+double liveWatch(int jobs)
+{
+    LiveBench b(jobs);
+    LiveBench::Cycle steady;
+    const int cycles = 5;
+    for (int i = 0; i < cycles; ++i) {
+        b.grow(10);
+        const LiveBench::Cycle c = b.cycle();
+        steady.commands += c.commands;
+        steady.bytes += c.bytes;
+        steady.ms += c.ms;
+    }
+    b.grow(0, 2 * 1024 * 1024);
+    const LiveBench::Cycle backlog = b.cycle();
+    say(QStringLiteral("    %1 running jobs: %2 remote command(s)/cycle, %3 bytes/cycle, %4 ms/cycle; after a 2 MB "
+                       "backlog per file: %5 command(s), %6 bytes (cap %7 bytes per cycle)")
+            .arg(jobs)
+            .arg(double(steady.commands) / cycles, 0, 'f', 2)
+            .arg(steady.bytes / cycles)
+            .arg(steady.ms / cycles, 0, 'f', 1)
+            .arg(backlog.commands)
+            .arg(backlog.bytes)
+            .arg(LiveWatch::kMaxBytesPerCycle));
+    return double(steady.commands) / cycles;
+}
+
+void liveWatchFigures()
+{
+    say(QStringLiteral("(c) live watch, files growing by 10 s of a 4-GPU job per cycle (5 cycles):"));
+    const double five = liveWatch(5);
+    const double thirty = liveWatch(30);
+    say(QStringLiteral("remote commands per cycle, 30 vs 5 running jobs: ratio=%1")
+            .arg(five > 0 ? thirty / five : 0.0, 0, 'f', 2));
+}
+
+int clusterFigures(int argc, char **argv);
+
 }   // namespace
 
 int main(int argc, char **argv)
 {
     QCoreApplication app(argc, argv);
+    const int rc = clusterFigures(argc, argv);
+    liveWatchFigures();
+    return rc;
+}
+
+namespace {
+
+int clusterFigures(int argc, char **argv)
+{
     const QString alias = argc > 1 ? QString::fromLocal8Bit(argv[1]) : QStringLiteral("testbed-zsh");
     const test::TestClusterEnv env = test::TestClusterEnv::load();
     if (!env.ok()) {
@@ -281,3 +424,5 @@ int main(int argc, char **argv)
     say(QStringLiteral("equal: %1").arg(ten.user == many.user ? QStringLiteral("yes") : QStringLiteral("no")));
     return 0;
 }
+
+}   // namespace

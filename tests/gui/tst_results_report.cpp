@@ -2,8 +2,11 @@
 // What Results hands out about the "honest" study of HonestStudy.h: the
 // Columns menu and header tooltips, the table export (all or selected runs),
 // a chart exported at a chosen size (PNG, SVG), the PDF report's text and
-// rendering (the scaling table, the overlap, wrapped scripts), and
-// `scalelab report --json` printing the numbers the charts draw.
+// rendering (a one-page summary first, the scaling table, the overlap, each
+// distinct script once and the others as diffs, headings kept with what
+// follows, tables within the page, numbers never broken nor in `e` notation),
+// `scalelab report --json` printing the numbers the charts draw, and
+// `--format md|csv` printing the same tables.
 
 #include "CliRunner.h"
 #include "HonestStudyPlace.h"
@@ -14,8 +17,10 @@
 #include "ui/common/AppServices.h"
 #include "ui/results/ChartExportDialog.h"
 #include "ui/results/QCustomPlotInclude.h"
+#include "ui/results/ReportLayout.h"
 #include "ui/results/ResultsPlace.h"
 #include "ui/results/RunsTableModel.h"
+#include "ui/results/ScalingReport.h"
 #include "ui/results/StudyCharts.h"
 
 #include <QAbstractItemModelTester>
@@ -32,19 +37,50 @@
 #include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextDocument>
 
 using namespace scalelab;
 
 namespace {
 
-QString pdfText(const QString &pdf)
+// The text of a PDF (of pages first..last when given), as pdftotext reads it.
+QString pdfText(const QString &pdf, int first = 0, int last = 0)
 {
+    QStringList args{QStringLiteral("-enc"), QStringLiteral("UTF-8")};
+    if (first > 0)
+        args << QStringLiteral("-f") << QString::number(first) << QStringLiteral("-l") << QString::number(last);
     QProcess p;
-    p.start(QStringLiteral("pdftotext"), {QStringLiteral("-enc"), QStringLiteral("UTF-8"), pdf, QStringLiteral("-")});
+    p.start(QStringLiteral("pdftotext"), args << pdf << QStringLiteral("-"));
     if (!p.waitForFinished(30000) || p.exitCode() != 0)
         return {};
     // NFKC: ligatures ("ﬃ") and no-break spaces read as letters and spaces; word joiners dropped.
     return QString::fromUtf8(p.readAllStandardOutput()).normalized(QString::NormalizationForm_KC).remove(QChar(0x2060));
+}
+
+// How many images pdfimages lists on one page.
+int imagesOnPage(const QString &pdf, int page)
+{
+    QProcess p;
+    p.start(QStringLiteral("pdfimages"), {QStringLiteral("-list"), QStringLiteral("-f"), QString::number(page),
+                                          QStringLiteral("-l"), QString::number(page), pdf});
+    if (!p.waitForFinished(30000) || p.exitCode() != 0)
+        return -1;
+    int n = 0;
+    for (const QByteArray &line : p.readAllStandardOutput().split('\n'))
+        n += line.contains(" image ");   // "page num type ...": one line per image, its mask apart ("smask")
+    return n;
+}
+
+// A layout check's findings: none expected (each named when there are some).
+void expectNone(const QStringList &found)
+{
+    QVERIFY2(found.isEmpty(), qPrintable(found.join(QStringLiteral(" | "))));
+}
+
+QString readAll(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
 }
 
 }   // namespace
@@ -129,7 +165,7 @@ private Q_SLOTS:
                                               "not complete (CANCELLED) and is left out")),
                  qPrintable(text.left(1500)));
         QVERIFY(text.contains(QStringLiteral("Slurm version 22.05.11 (reported by sbatch --version on the cluster)")));
-        QVERIFY(text.contains(QStringLiteral("Scaling per GPU count")));
+        QVERIFY(text.contains(QStringLiteral("Strong scaling")));
         QVERIFY(text.contains(QStringLiteral("train_time_s median")));
         QVERIFY(text.contains(QStringLiteral("2.99 (1.81–4.17)")));   // 1 GPU: median and range under it
         QVERIFY(text.contains(QStringLiteral("1.99×")));   // 2.99 / 1.5
@@ -198,6 +234,161 @@ private Q_SLOTS:
         QCOMPARE(only.exitCode, 0);
         QVERIFY(QJsonDocument::fromJson(only.out.toUtf8()).object().value(QStringLiteral("file")).isNull());
         QCOMPARE(test::runCli({QStringLiteral("report"), QString::number(m_study)}).exitCode, 2);   // neither
+    }
+
+    // Page 1 is the summary a proposal quotes: conditions, recommendation,
+    // strong-scaling table, speedup and efficiency charts; the details follow.
+    void pdfSummaryPageFirst()
+    {
+        const QString pdf = m_dir.filePath(QStringLiteral("summary.pdf"));
+        QCOMPARE(writeScalingReport(m_services->store(), m_study, pdf).errorText(), QString());
+        const QString first = pdfText(pdf, 1, 1).simplified();
+        QVERIFY2(first.contains(QStringLiteral("Scaling report: honest scaling")), qPrintable(first));
+        QVERIFY(first.contains(QStringLiteral("Cluster testbed")));
+        // Keys and values are two columns, which pdftotext may read apart.
+        QVERIFY(first.contains(QStringLiteral("Partition")));
+        QVERIFY(first.contains(QStringLiteral("GPU type")));
+        QVERIFY(first.contains(QStringLiteral("emulated V100 (GRES only) (v100) (documented by the testbed profile)")));
+        QVERIFY(first.contains(QStringLiteral("Slurm version 22.05.11")));
+        QVERIFY(first.contains(QStringLiteral("First submitted 2024-05-01T09:59:30")));
+        QVERIFY(first.contains(QStringLiteral("Last ended 2024-05-01T10:02:01")));
+        QVERIFY(first.contains(QStringLiteral("Recommendation ") + m_place->charts()->analysis().summary()));
+        QVERIFY(first.contains(QStringLiteral("Strong scaling")));
+        QVERIFY(first.contains(QStringLiteral("2.99 (1.81–4.17)")));
+        QVERIFY(!first.contains(QStringLiteral("Job scripts")));
+        QCOMPARE(imagesOnPage(pdf, 1), 2);   // speedup and efficiency
+        QVERIFY(pdfText(pdf, 2, 2).simplified().startsWith(QStringLiteral("Advice")));
+    }
+
+    // Each distinct script once; the others as their changed lines.
+    void pdfScriptsOnceWithDiffs()
+    {
+        const QString pdf = m_dir.filePath(QStringLiteral("scripts.pdf"));
+        QCOMPARE(writeScalingReport(m_services->store(), m_study, pdf).errorText(), QString());
+        const QString text = pdfText(pdf).simplified();
+        QCOMPARE(text.count(QStringLiteral("srun python train.py")), 1);   // four runs, one script printed
+        QVERIFY2(
+            text.contains(QStringLiteral("Script of runs %1, %2 (jobs 501, 502; 1 GPU)").arg(m_runs[0]).arg(m_runs[1])),
+            qPrintable(text.right(1500)));
+        QVERIFY(
+            text.contains(QStringLiteral("Script of runs %1, %2 (jobs 503, 504; 2 GPUs): 1 line differs from the first")
+                              .arg(m_runs[2])
+                              .arg(m_runs[3])));
+        QVERIFY(text.contains(QStringLiteral("2 - #SBATCH --gpus-per-node=1 2 + #SBATCH --gpus-per-node=2")));
+    }
+
+    // Qt's rich text has no "keep with next": a heading at a page's end is moved to the next page.
+    void headingsKeptWithWhatFollows()
+    {
+        int orphansMade = 0;
+        for (int filler = 0; filler < 40; ++filler) {
+            QTextDocument doc;
+            doc.setHtml(QStringLiteral("<p>line</p>").repeated(filler) + QStringLiteral("<h2>Heading</h2><p>text</p>")
+                        + QStringLiteral("<table border=\"1\"><tr><td>1</td></tr></table>"));
+            doc.setPageSize(QSizeF(300, 200));
+            orphansMade += int(ReportLayout::orphanedHeadings(doc).size());
+            ReportLayout::keepHeadingsWithNext(doc);
+            QCOMPARE(ReportLayout::orphanedHeadings(doc), QStringList());
+        }
+        QVERIFY(orphansMade > 0);   // some filler left the heading alone at a page's end
+    }
+
+    // The real report: no orphaned heading, no table wider than the page, no number broken in a cell.
+    void reportLayoutFitsThePage()
+    {
+        const auto in = loadReportInput(m_services->store(), m_study);
+        QVERIFY(in.ok());
+        const ReportContent content = buildReportContent(*in);
+        QTextDocument doc;
+        layoutReport(content, doc, reportPageSize());
+        expectNone(ReportLayout::orphanedHeadings(doc));
+        expectNone(ReportLayout::tablesWiderThanPage(doc));
+        expectNone(ReportLayout::linesWiderThanPage(doc));
+        expectNone(ReportLayout::brokenNumberCells(doc));
+        QVERIFY(doc.pageCount() >= 3);
+    }
+
+    // Throughputs in the tens of thousands: separated thousands, never `e+04`, never split in a cell.
+    void bigNumbersPrintedWhole()
+    {
+        auto in = loadReportInput(m_services->store(), m_study);
+        QVERIFY(in.ok());
+        ReportInput big = *in;
+        for (RunMetricsRow &r : big.table.rows) {
+            r.metrics[metric::SamplesPerS].value *= 1000.0;   // 230 -> 230,000 samples/s
+            r.metrics[metric::TrainTimeS].value *= 10000.0;   // 1.81 -> 18,100 s
+        }
+        const ReportContent content = buildReportContent(big);
+        QTextDocument doc;
+        layoutReport(content, doc, reportPageSize());
+        expectNone(ReportLayout::brokenNumberCells(doc));
+        expectNone(ReportLayout::tablesWiderThanPage(doc));
+        expectNone(ReportLayout::linesWiderThanPage(doc));
+        const QString pdf = m_dir.filePath(QStringLiteral("big.pdf"));
+        QCOMPARE(printReport(content, pdf).errorText(), QString());
+        QFile::remove(test::screenshotPath(QStringLiteral("results-report-big.pdf")));
+        QFile::copy(pdf, test::screenshotPath(QStringLiteral("results-report-big.pdf")));   // to look at it
+        const QString text = pdfText(pdf).simplified();
+        QVERIFY2(!text.contains(QRegularExpression(QStringLiteral("\\d[eE][+-]\\d"))), qPrintable(text.left(3000)));
+        // 1 GPU runtime: the median, its range on the line under it (pdftotext reads rows of cells apart).
+        QVERIFY(text.contains(QStringLiteral("29,900")));
+        QVERIFY(text.contains(QStringLiteral("(18,100–41,700)")));
+        QVERIFY(text.contains(QStringLiteral("across 2 runs (18,100–41,700 s)")));   // the advice's noisy repeats
+        QVERIFY(text.contains(QStringLiteral("230,000")));   // a run's throughput in the runs table
+    }
+
+    // `--format md|csv`: the same tables as text; a bad format or study is named, exit 2.
+    void reportMarkdownAndCsv()
+    {
+        const test::CliRun md = test::runCli(
+            {QStringLiteral("report"), QString::number(m_study), QStringLiteral("--format"), QStringLiteral("md")});
+        QVERIFY2(md.exitCode == 0, qPrintable(md.err));
+        QVERIFY(md.out.startsWith(QStringLiteral("# Scaling report: honest scaling\n")));
+        QVERIFY(md.out.contains(QStringLiteral("## Strong scaling\n\n| GPUs | Runs used | Runtime [s] |")));
+        QVERIFY2(md.out.contains(QStringLiteral("| 1 | 2 | 2.99 (1.81–4.17) | 1.00× (0.72–1.65) | 100.0 % |")),
+                 qPrintable(md.out));
+        QVERIFY(md.out.contains(QStringLiteral("| 2 | 1 (+1†) | 1.50 | 1.99× | 99.7 % |")));
+        QVERIFY(md.out.contains(QStringLiteral("## Runs\n")));
+        const QString csvFile = m_dir.filePath(QStringLiteral("study.csv"));
+        const test::CliRun csv =
+            test::runCli({QStringLiteral("report"), QString::number(m_study), QStringLiteral("--format"),
+                          QStringLiteral("csv"), QStringLiteral("-o"), csvFile});
+        QVERIFY2(csv.exitCode == 0, qPrintable(csv.err));
+        const QStringList lines = readAll(csvFile).split(QStringLiteral("\r\n"), Qt::SkipEmptyParts);
+        QVERIFY(lines.size() >= 3);
+        QVERIFY(lines[0].startsWith(QStringLiteral("GPUs,Runs used,Runtime [s],Runtime min [s],Runtime max [s],")));
+        QVERIFY2(lines[1].startsWith(QStringLiteral("1,2,2.99,1.81,4.17,1.00,0.72,1.65,100.0,")), qPrintable(lines[1]));
+        const test::CliRun bad = test::runCli(
+            {QStringLiteral("report"), QString::number(m_study), QStringLiteral("--format"), QStringLiteral("docx")});
+        QCOMPARE(bad.exitCode, 2);
+        QVERIFY2(bad.err.contains(QStringLiteral("--format docx"))
+                     && bad.err.contains(QStringLiteral("pdf, md or csv")),
+                 qPrintable(bad.err));
+        const test::CliRun study = test::runCli(
+            {QStringLiteral("report"), QStringLiteral("honest"), QStringLiteral("--format"), QStringLiteral("md")});
+        QCOMPARE(study.exitCode, 2);
+        QVERIFY2(study.err.contains(QStringLiteral("STUDY honest")), qPrintable(study.err));
+        const test::CliRun both =
+            test::runCli({QStringLiteral("report"), QString::number(m_study), QStringLiteral("--format"),
+                          QStringLiteral("md"), QStringLiteral("--json")});
+        QCOMPARE(both.exitCode, 2);
+    }
+
+    // The window's Scaling report button writes the same Markdown and CSV by the file's suffix.
+    void windowWritesMarkdownAndCsv()
+    {
+        for (const QString &name : {QStringLiteral("window.md"), QStringLiteral("window.csv")}) {
+            const QString file = m_dir.filePath(name);
+            QSignalSpy written(m_place.get(), &ResultsPlace::reportWritten);
+            m_place->writeReportInBackground(m_study, file);
+            QVERIFY(written.wait(60000));
+            QCOMPARE(written.first().at(1).toString(), QString());
+            const QString text = readAll(file);
+            QVERIFY2(text.startsWith(name.endsWith(QLatin1String(".md"))
+                                         ? QStringLiteral("# Scaling report: honest scaling\n")
+                                         : QStringLiteral("GPUs,Runs used,Runtime [s],")),
+                     qPrintable(text.left(300)));
+        }
     }
 
     void cleanupTestCase()

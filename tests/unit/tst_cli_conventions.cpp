@@ -7,12 +7,14 @@
 #include "core/store/RunStore.h"
 
 #include <QDir>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
 #include <QScopeGuard>
 #include <QTemporaryDir>
+#include <QTimeZone>
 #include <QtTest>
 
 using namespace scalelab;
@@ -92,6 +94,7 @@ private Q_SLOTS:
     void noDisplayIsSaid();
     void statusConnectionFilters();
     void statusIngestsRunsFinishedWithoutMetrics();
+    void statusJsonCarriesAlerts();
     void runsJsonCarriesJobNameSlurmAndSpec();
     void runsLeaveHiddenOutUnlessAll();
     void storeChecksBacksUpAndRestores();
@@ -404,6 +407,56 @@ void TestCliConventions::statusIngestsRunsFinishedWithoutMetrics()
     QCOMPARE(elapsed, 300.0);
     // Once only: the next status has nothing to ingest.
     QVERIFY2(!cli({QStringLiteral("status")}, env).out.contains(QLatin1String("ingested now")), "ingested twice");
+}
+
+// The live watch's alerts are stored with their run: `status --json` lists
+// them under each run, with the thresholds in force (Settings' "alerts/").
+void TestCliConventions::statusJsonCarriesAlerts()
+{
+    const QString data = m_dir.filePath(QStringLiteral("data-alerts"));
+    const QString settings = m_dir.filePath(QStringLiteral("alerts.ini"));
+    qint64 id = 0;
+    {
+        RunStore store(data);
+        QCOMPARE(store.open().errorText(), QString());
+        RunRecord r;
+        r.profile = QStringLiteral("testbed");
+        r.clusterAlias = QStringLiteral("alpha");
+        r.gpus = 4;
+        id = store.createRun(r).value().id;
+        QCOMPARE(store.markSubmitted(id, QStringLiteral("301")).errorText(), QString());
+        QVERIFY(store.updateState(id, JobState::Cancelled, QString()).ok());
+        AlertRecord a;
+        a.runId = id;
+        a.rule = QStringLiteral("gpu-idle");
+        a.title = QStringLiteral("GPUs idle");
+        a.evidence = QStringLiteral("GPU n1:1, n1:2, n1:3 under 5 % for 301 s after warm-up while n1:0 works");
+        a.action = QStringLiteral("Start one process per GPU.");
+        a.raisedAt = QDateTime(QDate(2026, 11, 27), QTime(10, 5), QTimeZone::utc());
+        QCOMPARE(store.recordAlert(a).value(), true);
+    }
+    QFile ini(settings);
+    QVERIFY(ini.open(QIODevice::WriteOnly));
+    ini.write("[alerts]\nidleSeconds=90\ndisabled=throughput-drop\n");
+    ini.close();
+    How env;
+    env.extra.insert(QStringLiteral("SCALELAB_DATA_DIR"), data);
+    env.extra.insert(QStringLiteral("SCALELAB_SETTINGS_FILE"), settings);
+    const Run r = cli({QStringLiteral("status"), QStringLiteral("--json")}, env);
+    QCOMPARE(r.exitCode, 0);
+    const QJsonObject json = jsonOf(r);
+    const QJsonArray alerts =
+        json.value(QStringLiteral("runs")).toArray().at(0).toObject().value(QStringLiteral("alerts")).toArray();
+    QCOMPARE(alerts.size(), 1);
+    QCOMPARE(alerts.at(0).toObject().value(QStringLiteral("rule")).toString(), QStringLiteral("gpu-idle"));
+    QVERIFY(
+        alerts.at(0).toObject().value(QStringLiteral("evidence")).toString().contains(QStringLiteral("n1:0 works")));
+    QCOMPARE(alerts.at(0).toObject().value(QStringLiteral("raisedAt")).toString(),
+             QStringLiteral("2026-11-27T10:05:00Z"));
+    const QJsonObject t = json.value(QStringLiteral("alertThresholds")).toObject();
+    QCOMPARE(t.value(QStringLiteral("idleSeconds")).toDouble(), 90.0);
+    QCOMPARE(t.value(QStringLiteral("idlePercent")).toDouble(), 5.0);
+    QCOMPARE(t.value(QStringLiteral("disabled")).toArray().at(0).toString(), QStringLiteral("throughput-drop"));
 }
 
 void TestCliConventions::runsJsonCarriesJobNameSlurmAndSpec()

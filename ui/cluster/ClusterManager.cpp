@@ -30,6 +30,8 @@ ClusterManager::ClusterManager(AppServices &services, QObject *parent)
     scheduleClustersWithWork(0);
     // Runs it left finished but never ingested need no cluster at all.
     ingestMissedRuns();
+    // Alerts `scalelab status` (or an earlier session) raised that nobody saw.
+    showAwaySummary();
 }
 
 ClusterManager::~ClusterManager()
@@ -306,13 +308,15 @@ void ClusterManager::poll(const QString &alias)
     const qint64 tailBytes = AppSettings::tailBytes();
     const qint64 fetchBytes = AppSettings::fetchBytes();
     const QList<qint64> settling = m_settling.keys();
-    enqueue(c, [store = m_workerStore, alias, watched, tailBytes, fetchBytes, settling,
+    const AlertThresholds alerts = AppSettings::alertThresholds();
+    enqueue(c, [store = m_workerStore, alias, watched, tailBytes, fetchBytes, settling, live = c.live, alerts,
                 self = QPointer(this)](RemoteExecutor &ex) {
         SlurmClient client(ex, *store, alias);
         RunLifecycle lifecycle(client, *store);
         // Finished runs are fetched and ingested here, on the worker, whether
-        // or not Results is ever opened.
-        const PollCycleReport rep = lifecycle.pollCycle({watched, tailBytes, fetchBytes});
+        // or not Results is ever opened; running runs' new samples and output
+        // come in one more command (the live watch) and raise alerts.
+        const PollCycleReport rep = lifecycle.pollCycle({watched, tailBytes, fetchBytes, live.get(), alerts});
         // What the GUI thread says about them, read here too.
         QHash<qint64, RunRecord> runs;
         for (qint64 id : rep.finalRuns + settling)
@@ -365,6 +369,8 @@ void ClusterManager::onPollDone(const QString &alias, const PollCycleReport &rep
         Q_EMIT clusterMessage(alias, tr("reading metrics: %1").arg(rep.ingestErrors.join(QLatin1String("; "))));
     if (rep.tailChanged)
         Q_EMIT outputUpdated(rep.tailRun);
+    publishLive(rep.live.views, rep.finalRuns);
+    showAlerts(rep.live.newAlerts, false);
     const int delayMs = settlingDelayMs(alias, runs, c.scheduler.nextDelaySeconds() * 1000);
     if (rep.moreActive)
         schedulePoll(c, delayMs);
@@ -402,6 +408,42 @@ int ClusterManager::settlingDelayMs(const QString &alias, const QHash<qint64, Ru
         ++it;
     }
     return delayMs;
+}
+
+void ClusterManager::showAlerts(const QList<AlertRecord> &alerts, bool away)
+{
+    if (alerts.isEmpty())
+        return;
+    publishAlerts(alerts, away);
+    if (away) {
+        QSet<qint64> runs;
+        for (const AlertRecord &a : alerts)
+            runs.insert(a.runId);
+        notify(tr("While you were away"),
+               tr("%n alert(s) on %1 run(s): see Jobs", nullptr, int(alerts.size())).arg(runs.size()));
+    } else {
+        for (const AlertRecord &a : alerts)
+            notify(tr("Run %1: %2").arg(a.runId).arg(a.title), a.evidence);
+    }
+    QList<qint64> ids;
+    for (const AlertRecord &a : alerts)
+        ids << a.id;
+    m_services.storeTasks().run(
+        this, [ids](RunStore &store) { return store.markAlertsNotified(ids); },
+        [](const Result<void> &done) {
+            if (!done)
+                qCWarning(lcUi).noquote() << QStringLiteral("alerts shown: %1").arg(done.errorText());
+        });
+}
+
+void ClusterManager::showAwaySummary()
+{
+    m_services.storeTasks().run(
+        this, [](RunStore &store) { return store.unnotifiedAlerts(); },
+        [this](const Result<QList<AlertRecord>> &alerts) {
+            if (alerts)
+                showAlerts(*alerts, true);
+        });
 }
 
 void ClusterManager::notify(const QString &title, const QString &text)

@@ -93,6 +93,8 @@ private:
         bool waitingForUser = false;
         bool stale = false;   // settings changed: restart once idle
         bool everConnected = false;
+        // The live watch of this cluster's running runs: used only by tasks on its worker, one at a time.
+        std::shared_ptr<LiveWatch> live = std::make_shared<LiveWatch>();
     };
 
     Cluster &cluster(const QString &alias);
@@ -118,6 +120,10 @@ private:
     void onReconcileDone(const QString &alias, const QStringList &messages, const QList<qint64> &changed);
     void onSubmitDone(const QString &alias, const QList<SentRun> &outcomes);
     void notify(const QString &title, const QString &text);
+    // Alerts to the banner, a desktop notification for each (one summary when
+    // they were raised while the window was closed), then marked notified.
+    void showAlerts(const QList<AlertRecord> &alerts, bool away);
+    void showAwaySummary();
     void scheduleClustersWithWork(int delayMs);
     // Runs an earlier session left finished without metrics, ingested on the
     // background pool (RunLifecycle::ingestMissed; no connection needed).

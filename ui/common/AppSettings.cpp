@@ -165,6 +165,38 @@ qint64 AppSettings::fetchBytes()
     return qint64(std::clamp(get(Key::FetchMegabytes).toInt(), 1, 4096)) * 1024 * 1024;
 }
 
+AlertThresholds AppSettings::alertThresholds()
+{
+    QSettings &s = settings();
+    const AlertThresholds d;
+    const auto num = [&](const char *key, double fallback, double low, double high) {
+        bool ok = false;
+        const double v = s.value(QStringLiteral("alerts/") + QLatin1String(key)).toDouble(&ok);
+        return ok ? std::clamp(v, low, high) : fallback;
+    };
+    AlertThresholds t;
+    t.idlePercent = num("idlePercent", d.idlePercent, 0, 100);
+    t.idleSeconds = num("idleSeconds", d.idleSeconds, 1, 86400);
+    t.warmupSeconds = num("warmupSeconds", d.warmupSeconds, 0, 86400);
+    t.silentSeconds = num("silentSeconds", d.silentSeconds, 1, 86400);
+    t.throughputDrop = num("throughputDrop", d.throughputDrop, 0.01, 0.99);
+    t.disabled = s.value(QStringLiteral("alerts/disabled")).toStringList();
+    return t;
+}
+
+void AppSettings::setAlertThresholds(const AlertThresholds &t)
+{
+    QSettings &s = settings();
+    s.setValue(QStringLiteral("alerts/idlePercent"), t.idlePercent);
+    s.setValue(QStringLiteral("alerts/idleSeconds"), t.idleSeconds);
+    s.setValue(QStringLiteral("alerts/warmupSeconds"), t.warmupSeconds);
+    s.setValue(QStringLiteral("alerts/silentSeconds"), t.silentSeconds);
+    s.setValue(QStringLiteral("alerts/throughputDrop"), t.throughputDrop);
+    s.setValue(QStringLiteral("alerts/disabled"), t.disabled);
+    if (auto e = save(); !e)
+        qCWarning(lcUi).noquote() << e.error().message;
+}
+
 AppSettings::ClusterConnection AppSettings::clusterConnection(const QString &profileId)
 {
     QSettings &s = settings();

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/base/Result.h"
+#include "core/model/Alerts.h"
 
 #include <QString>
 #include <QStringList>
@@ -48,6 +49,10 @@ public:
     static bool notificationsEnabled();
     static int tailBytes();
     static qint64 fetchBytes();
+    // The live alerts' thresholds and switched-off rules ("alerts/..."; the
+    // window's Settings and `scalelab status`). Windows in seconds.
+    static AlertThresholds alertThresholds();
+    static void setAlertThresholds(const AlertThresholds &t);
 
     // Per cluster (profile id). The connection of a cluster is an alias of
     // the OpenSSH client config; without a stored one the profile's first

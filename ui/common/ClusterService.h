@@ -2,6 +2,8 @@
 #pragma once
 
 #include "core/compose/StudyPlanner.h"
+#include "core/ingest/LiveRunView.h"
+#include "core/model/Alerts.h"
 #include "core/model/JobSpec.h"
 #include "ui/common/ClusterDiscovery.h"
 
@@ -78,7 +80,48 @@ public:
         return false;
     }
 
+    // The live watch (issue 28): what the last poll saw of each running run
+    // (runId 0 in the answer: nothing), and the alerts waiting in Jobs' banner.
+    LiveRunView liveView(qint64 runId) const { return m_live.value(runId); }
+    QList<AlertRecord> bannerAlerts() const { return m_bannerAlerts; }
+    // True when the banner's alerts were raised while the window was closed.
+    bool bannerIsAwaySummary() const { return m_away; }
+    // Keeps the views (a run not among `views` and in `ended` is forgotten)
+    // and says liveUpdated with their run ids.
+    void publishLive(const QList<LiveRunView> &views, const QList<qint64> &ended = {})
+    {
+        QList<qint64> ids;
+        for (const LiveRunView &v : views) {
+            m_live.insert(v.runId, v);
+            ids << v.runId;
+        }
+        for (qint64 id : ended)
+            if (m_live.remove(id) > 0)
+                ids << id;
+        if (!ids.isEmpty())
+            Q_EMIT liveUpdated(ids);
+    }
+    // New alerts join the banner (an away summary is replaced by them).
+    void publishAlerts(const QList<AlertRecord> &alerts, bool away = false)
+    {
+        if (alerts.isEmpty())
+            return;
+        if (m_away != away)
+            m_bannerAlerts.clear();
+        m_away = away;
+        m_bannerAlerts << alerts;
+        Q_EMIT alertsChanged();
+    }
+    void dismissAlerts()
+    {
+        m_bannerAlerts.clear();
+        m_away = false;
+        Q_EMIT alertsChanged();
+    }
+
 Q_SIGNALS:
+    void liveUpdated(QList<qint64> runIds);
+    void alertsChanged();
     void dryRunFinished(QString verdict, bool ok);
     // The answer to estimateStart: StartEstimates::describe's text, or why none.
     void startEstimated(QString profileId, QString text, bool ok);
@@ -102,6 +145,9 @@ protected:
 
 private:
     QHash<QString, QString> m_states;
+    QHash<qint64, LiveRunView> m_live;
+    QList<AlertRecord> m_bannerAlerts;
+    bool m_away = false;
 };
 
 }   // namespace scalelab

@@ -13,6 +13,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 namespace scalelab {
@@ -312,6 +313,8 @@ QVariant JobsModel::headerData(int section, Qt::Orientation orientation, int rol
         return tr("Elapsed / limit");
     case Submitted:
         return tr("Submitted");
+    case Live:
+        return tr("GPU use (live)");
     }
     return {};
 }
@@ -327,6 +330,53 @@ QVariant JobsModel::data(const QModelIndex &index, int role) const
     const JobsTree::Top &t = m_tree.top[size_t(index.row())];
     return t.study >= 0 ? studyData(m_tree.studies[size_t(t.study)], index.column(), role)
                         : runData(m_tree.loose[size_t(t.run)], index.column(), role);
+}
+
+void JobsModel::setLive(qint64 runId, const LiveRunView &view)
+{
+    if (view.runId == 0)
+        m_live.remove(runId);
+    else
+        m_live.insert(runId, view);
+    if (const QModelIndex i = indexOfRun(runId, Live); i.isValid())
+        Q_EMIT dataChanged(i, i);
+}
+
+const LiveRunView *JobsModel::liveView(qint64 runId) const
+{
+    const auto it = m_live.constFind(runId);
+    return it == m_live.cend() ? nullptr : &*it;
+}
+
+QString JobsModel::throughputText(const LiveRunView &view)
+{
+    if (!view.throughput)
+        return {};
+    return QStringLiteral("%1 %2")
+        .arg(*view.throughput, 0, 'f', *view.throughput >= 100 ? 0 : 1)
+        .arg(view.throughputUnit);
+}
+
+QString JobsModel::liveToolTip(qint64 runId) const
+{
+    const LiveRunView *v = liveView(runId);
+    if (!v || v->gpus.isEmpty())
+        return {};
+    QStringList lines;
+    for (const LiveGpuView &g : v->gpus) {
+        const QString mem =
+            std::isnan(g.memUsedMiB) ? tr("memory ?")
+            : g.memTotalMiB
+                ? tr("%1 of %2 GiB").arg(g.memUsedMiB / 1024, 0, 'f', 1).arg(*g.memTotalMiB / 1024, 0, 'f', 1)
+                : tr("%1 GiB").arg(g.memUsedMiB / 1024, 0, 'f', 1);
+        lines << tr("GPU %1: %2 % · %3")
+                     .arg(g.key)
+                     .arg(std::isnan(g.utilPercent) ? 0 : g.utilPercent, 0, 'f', 0)
+                     .arg(mem);
+    }
+    if (const QString t = throughputText(*v); !t.isEmpty())
+        lines << tr("Throughput: %1 (%2)").arg(t, v->throughputName);
+    return lines.join(u'\n');
 }
 
 qint64 JobsModel::elapsedSeconds(const RunRow &row)
@@ -386,6 +436,8 @@ QVariant JobsModel::runData(const RunRow &row, int column, int role) const
             return tr("First error in the job's output (%1)").arg(row.failureLine);
         if (column == Reason && r.state == JobState::Pending)
             return PendingRunText::of(r, {}).text();
+        if (column == Live)
+            return liveToolTip(r.id);
         if (column == Name)
             return tr("token %1, remote dir %2").arg(r.token, r.remoteDir.isEmpty() ? tr("(not yet)") : r.remoteDir);
         return {};
@@ -432,6 +484,10 @@ QVariant JobsModel::runDisplay(const RunRow &row, int column) const
     }
     case Gpus:
         return r.gpus;
+    case Live:
+        if (const LiveRunView *v = liveView(r.id); v && r.state == JobState::Running)
+            return throughputText(*v);
+        return QString();
     case Nodes:
         return r.nodes > 0 ? QVariant(r.nodes) : QVariant(QString());
     case Elapsed:

@@ -2,10 +2,12 @@
 #pragma once
 
 #include "core/analysis/JobsTree.h"
+#include "core/ingest/LiveRunView.h"
 
 #include <QAbstractItemModel>
 #include <QColor>
 #include <QDateTime>
+#include <QHash>
 #include <QFuture>
 #include <QIcon>
 #include <QList>
@@ -26,7 +28,7 @@ class RunStore;
 class JobsModel : public QAbstractItemModel {
     Q_OBJECT
 public:
-    enum Column { Name, Cluster, JobId, State, Reason, Gpus, Nodes, Elapsed, Submitted, ColumnCount };
+    enum Column { Name, Cluster, JobId, State, Reason, Gpus, Nodes, Elapsed, Submitted, Live, ColumnCount };
     enum Role {
         RunIdRole = Qt::UserRole + 1,   // qint64, 0 on study rows
         StudyIdRole,   // qint64
@@ -69,6 +71,13 @@ public:
     qint64 studyOfSameSpec(qint64 runId) const;
     QString studyName(qint64 studyId) const;
 
+    // What the live watch last saw of a running run (the Live column:
+    // LiveStripDelegate draws it); a view with runId 0 forgets the run.
+    void setLive(qint64 runId, const LiveRunView &view);
+    const LiveRunView *liveView(qint64 runId) const;
+    // "1234 samples/s" when the log printed a throughput, "" otherwise.
+    static QString throughputText(const LiveRunView &view);
+
     static QString elapsedText(const RunRow &row);
     static qint64 elapsedSeconds(const RunRow &row);
 
@@ -101,8 +110,10 @@ private:
     QVariant runData(const RunRow &row, int column, int role) const;
     QVariant runDisplay(const RunRow &row, int column) const;
     QVariant studyData(const JobsStudyRow &row, int column, int role) const;
+    QString liveToolTip(qint64 runId) const;
 
     RunStore &m_store;
+    QHash<qint64, LiveRunView> m_live;
     JobsTree m_tree;   // changed only when a read is applied, so a running read may compare with it
     std::vector<int> m_studyTop;   // study index -> its top-level row
     bool m_showHidden = false;

@@ -5,7 +5,9 @@
 #include "ui/common/AppSettings.h"
 #include "ui/common/ClusterService.h"
 #include "ui/common/StoreTaskQueue.h"
+#include "ui/jobs/AlertBanner.h"
 #include "ui/jobs/ElapsedDelegate.h"
+#include "ui/jobs/LiveStripDelegate.h"
 #include "core/model/JobSpecJson.h"
 #include "ui/jobs/JobsModel.h"
 #include "ui/jobs/RunDetailsView.h"
@@ -37,6 +39,7 @@ JobsPlace::JobsPlace(AppServices &services, QWidget *parent)
     , m_details(new RunDetailsView(services))
     , m_filter(new QLineEdit)
     , m_message(new QLabel)
+    , m_banner(new AlertBanner)
     , m_cancel(new QPushButton(tr("Cancel job…")))
     , m_dryRun(new QPushButton(tr("Dry run")))
     , m_resubmit(new QPushButton(tr("Resubmit")))
@@ -74,6 +77,7 @@ JobsPlace::JobsPlace(AppServices &services, QWidget *parent)
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
+    layout->addWidget(m_banner);
     layout->addWidget(m_message);
     layout->addWidget(split, 1);
 
@@ -93,7 +97,7 @@ JobsPlace::JobsPlace(AppServices &services, QWidget *parent)
     attachClusters();
     reload();
     // Fixed starting widths: the table is often empty when it is built.
-    const int widths[JobsModel::ColumnCount] = {230, 90, 70, 170, 130, 50, 50, 170, 130};
+    const int widths[JobsModel::ColumnCount] = {230, 90, 70, 170, 130, 50, 50, 170, 130, 260};
     for (int c = 0; c < JobsModel::ColumnCount; ++c)
         m_view->setColumnWidth(c, widths[c]);
 }
@@ -145,6 +149,7 @@ void JobsPlace::buildView()
     m_view->setObjectName(QStringLiteral("jobsView"));
     m_view->setModel(m_proxy);
     m_view->setItemDelegateForColumn(JobsModel::Elapsed, new ElapsedDelegate(m_view));
+    m_view->setItemDelegateForColumn(JobsModel::Live, new LiveStripDelegate(m_model, m_view));
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setAlternatingRowColors(true);
@@ -164,6 +169,11 @@ void JobsPlace::buildView()
 void JobsPlace::connectButtons()
 {
     connect(m_cancel, &QPushButton::clicked, this, &JobsPlace::cancelSelected);
+    // The alert banner's Cancel: the alert's run, asked first like the button.
+    connect(m_banner, &AlertBanner::cancelRequested, this, [this](qint64 runId) {
+        if (selectRun(runId))
+            cancelSelected();
+    });
     connect(m_dryRun, &QPushButton::clicked, this, &JobsPlace::dryRunSelected);
     connect(m_resubmit, &QPushButton::clicked, this, &JobsPlace::resubmitSelected);
     connect(m_clone, &QPushButton::clicked, this, &JobsPlace::cloneSelected);
@@ -249,8 +259,21 @@ void JobsPlace::attachClusters()
                        : tr("Cancelling run %1 failed: %2").arg(runId).arg(message),
                     !ok);
     });
+    attachLive(cm);
     if (const qint64 id = selectedRunId())
         cm->watchOutput(id);
+}
+
+void JobsPlace::attachLive(ClusterService *cm)
+{
+    connect(cm, &ClusterService::liveUpdated, this, [this, cm](const QList<qint64> &runIds) {
+        for (qint64 id : runIds)
+            m_model->setLive(id, cm->liveView(id));
+    });
+    connect(cm, &ClusterService::alertsChanged, this,
+            [this, cm] { m_banner->showAlerts(cm->bannerAlerts(), cm->bannerIsAwaySummary()); });
+    connect(m_banner, &AlertBanner::dismissed, cm, &ClusterService::dismissAlerts);
+    m_banner->showAlerts(cm->bannerAlerts(), cm->bannerIsAwaySummary());
 }
 
 void JobsPlace::tick()

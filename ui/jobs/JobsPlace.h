@@ -16,6 +16,7 @@ class QTreeView;
 
 namespace scalelab {
 
+class AlertBanner;
 class AppServices;
 class ClusterService;
 class JobsModel;
@@ -37,6 +38,7 @@ public:
     RunDetailsView *details() const { return m_details; }
     QLineEdit *filterEdit() const { return m_filter; }
     QLabel *messageLabel() const { return m_message; }
+    AlertBanner *alertBanner() const { return m_banner; }
     QPushButton *withdrawButton() const { return m_withdraw; }
     QPushButton *hideButton() const { return m_hide; }
     QPushButton *addToStudyButton() const { return m_addToStudy; }
@@ -79,6 +81,7 @@ private:
     void connectModel();
     void expandStudies();
     void onLoaded(const QString &error);
+    void attachLive(ClusterService *cm);
 
     AppServices &m_services;
     JobsModel *m_model;
@@ -87,6 +90,7 @@ private:
     RunDetailsView *m_details;
     QLineEdit *m_filter;
     QLabel *m_message;
+    AlertBanner *m_banner;
     QPushButton *m_cancel;
     QPushButton *m_dryRun;
     QPushButton *m_resubmit;

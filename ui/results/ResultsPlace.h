@@ -92,7 +92,8 @@ private:
     void exportReport();
 
 public:
-    // The report for the Scaling report button: store read and PDF printed off the GUI thread.
+    // The report for the Scaling report button, off the GUI thread: a PDF, or
+    // the Markdown tables or strong-scaling CSV when `path` ends in .md or .csv.
     void writeReportInBackground(qint64 studyId, const QString &path);
 
 private:

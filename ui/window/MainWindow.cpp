@@ -6,9 +6,8 @@
 #include "ui/compose/ComposePlace.h"
 #include "ui/compose/FormHistory.h"
 #include "ui/window/HelpDialog.h"
-#include "ui/common/RecentSpecs.h"
+#include "ui/window/MainMenus.h"
 #include "ui/common/UiResources.h"
-#include "ui/window/SettingsDialog.h"
 #include "ui/window/StoreBanner.h"
 
 #include "ui/jobs/JobsPlace.h"
@@ -19,10 +18,8 @@
 #include <QCloseEvent>
 #include <QUndoStack>
 #include <QApplication>
-#include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
-#include <QMessageBox>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
@@ -73,7 +70,7 @@ MainWindow::MainWindow(AppServices &services, QWidget *parent)
     // moment later.
     m_tabs->installEventFilter(this);
 
-    buildMenus();
+    m_menus = new MainMenus(*this, m_services);
     statusBar()->setAccessibleName(tr("Status"));
     attachClusters();
     resize(1280, 800);
@@ -89,7 +86,7 @@ QWidget *MainWindow::place(int index)
             m_compose = new ComposePlace(m_services, m_containers[index]);
             connect(m_compose, &ComposePlace::message, this,
                     [this](const QString &t) { statusBar()->showMessage(t, 8000); });
-            connect(m_compose, &ComposePlace::recentSpecsChanged, this, &MainWindow::rebuildRecentMenu);
+            connect(m_compose, &ComposePlace::recentSpecsChanged, m_menus, &MainMenus::rebuildRecentMenu);
             connect(m_compose, &ComposePlace::documentChanged, this, &MainWindow::updateTitle);
             m_compose->updateActions();
             connectUndo();
@@ -131,22 +128,6 @@ void MainWindow::showPlace(int index)
     m_tabs->setCurrentIndex(index);
 }
 
-QAction *MainWindow::addAction(QMenu *menu, const QString &name, const QString &text, const QList<QKeySequence> &keys,
-                               const QString &icon)
-{
-    auto *a = menu->addAction(text);
-    a->setObjectName(name);
-    a->setShortcuts(keys);
-    a->setShortcutContext(Qt::WindowShortcut);
-    if (!icon.isEmpty())
-        m_actionIcons << qMakePair(QPointer<QAction>(a), icon);   // set after the first paint
-    QString tip = QString(text).remove(QLatin1Char('&'));
-    if (!keys.isEmpty())
-        tip += QStringLiteral(" (%1)").arg(keys.first().toString(QKeySequence::NativeText));
-    a->setToolTip(tip);
-    return a;
-}
-
 QAction *MainWindow::action(const QString &name) const
 {
     return findChild<QAction *>(name);
@@ -156,35 +137,6 @@ void MainWindow::openConnections()
 {
     if (const auto opened = m_services.openConnections(this); !opened)
         statusBar()->showMessage(tr("Connections cannot be edited: %1").arg(opened.errorText()), 15000);
-}
-
-void MainWindow::rebuildRecentMenu()
-{
-    if (!m_recentMenu)
-        return;
-    m_recentMenu->clear();
-    const QStringList recent = RecentSpecs::list();
-    for (const QString &path : recent) {
-        QAction *a = m_recentMenu->addAction(QFileInfo(path).fileName());
-        a->setToolTip(path);
-        a->setStatusTip(path);
-        connect(a, &QAction::triggered, this, [this, path] {
-            showPlace(ComposeIndex);
-            if (!QFileInfo::exists(path)) {
-                RecentSpecs::remove(path);
-                statusBar()->showMessage(tr("%1 no longer exists; removed from the recent specs.").arg(path), 8000);
-                return;
-            }
-            compose()->whenDiscardable(tr("opening %1").arg(QFileInfo(path).fileName()),
-                                       [this, path] { compose()->openSpecFile(path); });
-        });
-    }
-    if (recent.isEmpty())
-        m_recentMenu->addAction(tr("(none yet)"))->setEnabled(false);
-    else {
-        m_recentMenu->addSeparator();
-        connect(m_recentMenu->addAction(tr("Clear list")), &QAction::triggered, this, [] { RecentSpecs::clear(); });
-    }
 }
 
 void MainWindow::attachClusters()
@@ -201,6 +153,28 @@ void MainWindow::attachClusters()
         m_compose->updateActions();
 }
 
+HelpDialog *MainWindow::helpDialog() const
+{
+    return m_help;
+}
+
+void MainWindow::showHelp(int page)
+{
+    if (!m_help) {
+        QList<QAction *> actions;
+        for (QAction *top : menuBar()->actions())
+            if (QMenu *menu = top->menu())
+                for (QAction *a : menu->actions())
+                    if (!a->isSeparator() && !a->menu())
+                        actions << a;
+        m_help = new HelpDialog(actions, this);
+        m_help->setAttribute(Qt::WA_DeleteOnClose);
+    }
+    m_help->showPage(HelpDialog::Page(page));
+    m_help->show();
+    m_help->raise();
+}
+
 void MainWindow::applyIcons()
 {
     // SVG icons load the SVG icon engine: a few milliseconds kept out of the
@@ -211,9 +185,7 @@ void MainWindow::applyIcons()
     setWindowIcon(QIcon(QStringLiteral(":/scalelab/icon.svg")));
     for (int i = 0; i < m_tabIcons.size(); ++i)
         m_tabs->setTabIcon(i, QIcon(m_tabIcons[i]));
-    for (const auto &[action, icon] : m_actionIcons)
-        if (action)
-            action->setIcon(QIcon(icon));
+    m_menus->applyIcons();
 }
 
 void MainWindow::updateTitle()
@@ -228,10 +200,10 @@ void MainWindow::updateTitle()
 void MainWindow::connectUndo()
 {
     QUndoStack *stack = m_compose->history()->stack();
-    m_undo->setEnabled(stack->canUndo());
-    m_redo->setEnabled(stack->canRedo());
-    connect(stack, &QUndoStack::canUndoChanged, m_undo, &QAction::setEnabled);
-    connect(stack, &QUndoStack::canRedoChanged, m_redo, &QAction::setEnabled);
+    m_menus->undo()->setEnabled(stack->canUndo());
+    m_menus->redo()->setEnabled(stack->canRedo());
+    connect(stack, &QUndoStack::canUndoChanged, m_menus->undo(), &QAction::setEnabled);
+    connect(stack, &QUndoStack::canRedoChanged, m_menus->redo(), &QAction::setEnabled);
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

@@ -8,7 +8,6 @@
 
 class QAction;
 class QLabel;
-class QMenu;
 class QTabWidget;
 class QCloseEvent;
 
@@ -17,6 +16,7 @@ namespace scalelab {
 class AppServices;
 class ComposePlace;
 class HelpDialog;
+class MainMenus;
 class StoreBanner;
 
 // The window: three places (Compose, Jobs, Results), menus, shortcuts and a
@@ -40,6 +40,8 @@ public:
     // Connects the status bar to the cluster layer (once it exists).
     void attachClusters();
 
+    // Clusters ▸ Connections; a failure to open says why in the status bar.
+    void openConnections();
     // Help ▸ Guide (0) or Help ▸ Keyboard shortcuts (1); one dialog, raised again.
     void showHelp(int page);
     HelpDialog *helpDialog() const;
@@ -58,36 +60,20 @@ public Q_SLOTS:
     void setConnectionStatus(const QString &clusterId, const QString &text);
 
 private:
-    void buildMenus();
-    void buildFileMenu();
-    void buildEditMenu();
-    void buildJobMenu();
-    void buildClustersMenu();
-    void buildViewMenu();
-    void buildHelpMenu();
     void applyIcons();
-    void rebuildRecentMenu();
-    void openConnections();
-    void showAbout();
-    void buildStoreMenu(QMenu *file);
     void updateTitle();
     void connectUndo();
-    QAction *addAction(QMenu *menu, const QString &name, const QString &text, const QList<QKeySequence> &keys,
-                       const QString &icon = {});
 
     AppServices &m_services;
     QTabWidget *m_tabs;
     ComposePlace *m_compose = nullptr;
     QStringList m_tabIcons;
-    QList<QPair<QPointer<QAction>, QString>> m_actionIcons;
     bool m_iconsApplied = false;
     QList<QWidget *> m_containers;   // one per place; the place is added inside when built
     QList<QWidget *> m_built;
-    QMenu *m_recentMenu = nullptr;
     QHash<QString, QLabel *> m_connectionLabels;
     QObject *m_attachedClusters = nullptr;
-    QAction *m_undo = nullptr;
-    QAction *m_redo = nullptr;
+    MainMenus *m_menus = nullptr;
     QPointer<HelpDialog> m_help;
     StoreBanner *m_storeBanner = nullptr;
     bool m_closeConfirmed = false;

@@ -4,6 +4,7 @@
 #include "ui/common/AppServices.h"
 #include "ui/common/AppSettings.h"
 #include "ui/common/ClusterService.h"
+#include "ui/window/AlertSettingsBox.h"
 #include "core/client/PollScheduler.h"
 
 #include <QCheckBox>
@@ -24,6 +25,7 @@ SettingsDialog::SettingsDialog(AppServices &services, QWidget *parent)
     , m_notify(new QCheckBox(tr("Notify me when a run ends")))
     , m_tail(new QSpinBox)
     , m_fetch(new QSpinBox)
+    , m_alerts(new AlertSettingsBox(AppSettings::alertThresholds()))
 {
     setWindowTitle(tr("ScaleLab settings"));
     auto *layout = new QVBoxLayout(this);
@@ -52,6 +54,7 @@ SettingsDialog::SettingsDialog(AppServices &services, QWidget *parent)
     m_fetch->setToolTip(tr("Largest output file downloaded whole when a run ends (larger ones keep their start)"));
     form->addRow(tr("Download outputs up to:"), m_fetch);
     layout->addLayout(form);
+    layout->addWidget(m_alerts);
 
     auto *connections = new QPushButton(tr("Cluster connections…"));
     connections->setObjectName(QStringLiteral("connectionsButton"));
@@ -76,6 +79,7 @@ void SettingsDialog::save()
     AppSettings::set(AppSettings::Key::NotificationsEnabled, m_notify->isChecked());
     AppSettings::set(AppSettings::Key::TailKilobytes, m_tail->value());
     AppSettings::set(AppSettings::Key::FetchMegabytes, m_fetch->value());
+    AppSettings::setAlertThresholds(m_alerts->thresholds());
     if (const auto saved = AppSettings::save(); !saved) {
         // On the window: this dialog closes next.
         auto *box = new QMessageBox(QMessageBox::Warning, tr("Settings not saved"), saved.errorText(), QMessageBox::Ok,

@@ -8,6 +8,7 @@ class QSpinBox;
 
 namespace scalelab {
 
+class AlertSettingsBox;
 class AppServices;
 
 // Preferences (AppSettings): poll interval (>= 10 s), notifications, how much
@@ -26,6 +27,7 @@ private:
     QCheckBox *m_notify;
     QSpinBox *m_tail;
     QSpinBox *m_fetch;
+    AlertSettingsBox *m_alerts;
 };
 
 }   // namespace scalelab
