@@ -26,6 +26,30 @@ JobClock JobClock::fromHistory(const QList<StateChange> &history)
     return clock;
 }
 
+namespace {
+
+// "segment 2 of 4" and each segment's state: ended ones as sacct said, the one
+// followed now as the run's state, later ones waiting for it.
+void describeSegments(JobsRow &row, const QList<SegmentRecord> &segments)
+{
+    if (segments.isEmpty())
+        return;
+    QStringList states;
+    int current = 0;
+    for (const SegmentRecord &s : segments) {
+        if (s.jobId == row.run.jobId)
+            current = s.segment;
+        const QString state = s.ended()                  ? s.stateText.section(QLatin1Char(' '), 0, 0)
+                              : s.jobId == row.run.jobId ? SlurmJobState::id(row.run.state)
+                                                         : QStringLiteral("waiting");
+        states << QStringLiteral("%1 %2").arg(s.segment).arg(state);
+    }
+    row.segmentText = QStringLiteral("segment %1 of %2").arg(current).arg(segments.size());
+    row.segmentStates = states.join(QStringLiteral(", "));
+}
+
+}   // namespace
+
 JobsRow JobsRow::from(JobsRunRecord &&record)
 {
     JobsRow row{.run = std::move(record.run),
@@ -33,6 +57,7 @@ JobsRow JobsRow::from(JobsRunRecord &&record)
                 .jobName = std::move(record.specJobName),
                 .failureLine = std::move(record.failureLine),
                 .hidden = record.hidden};
+    describeSegments(row, record.segments);
     if (!record.specTime.isEmpty())
         row.limitSeconds = SlurmTime::parseSeconds(record.specTime).value_or(-1);
     if (!row.run.hasJob())

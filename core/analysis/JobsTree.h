@@ -40,6 +40,10 @@ struct JobsRow {
     qint64 accountedElapsed = -1;   // sacct Elapsed of a finished run (wins over the history)
     QString failureLine;   // "line 42: ValueError: …" for a failed run, "" = none found
     bool hidden = false;
+    // A run longer than the time limit: "segment 2 of 4" (the job followed now),
+    // and each segment's state ("1 COMPLETED, 2 RUNNING, 3 waiting, 4 waiting"); "" otherwise.
+    QString segmentText;
+    QString segmentStates;
 
     // Takes the record's texts over (no copy) from an rvalue.
     static JobsRow from(JobsRunRecord &&record);

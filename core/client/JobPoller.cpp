@@ -4,6 +4,7 @@
 #include "core/base/RemoteValidation.h"
 #include "core/client/SlurmClient.h"
 #include "core/slurm/SacctParser.h"
+#include "core/slurm/SegmentAccounting.h"
 #include "core/slurm/SlurmTime.h"
 #include "core/slurm/SqueueParser.h"
 
@@ -153,16 +154,58 @@ void JobPoller::pollAccounting(const QHash<QString, RunRecord> &byJob, const QSt
             continue;
         }
         m_incompleteCycles.remove(rec.jobId);
-        if (auto e = m_store.recordFinal(it->id, rec); !e) {
+        const Result<bool> ended = recordEnd(*it, rec);
+        if (!ended) {
             result.diagnostics << Diagnostic{
-                Severity::Warning, QStringLiteral("store-error"), {}, 0, 0, e.error().message, {}};
+                Severity::Warning, QStringLiteral("store-error"), {}, 0, 0, ended.error().message, {}};
             continue;
         }
-        result.updates << RunStateUpdate{it->id, rec.jobId, it->state, rec.state, cleanReason(rec.reason), true};
+        // A segment followed by another: the run goes on (PENDING), nothing to fetch yet.
+        result.updates << RunStateUpdate{
+            it->id, rec.jobId, it->state, *ended ? rec.state : JobState::Pending, cleanReason(rec.reason), *ended};
     }
     for (const QString &id : gone)
         if (!seen.contains(id))
             result.missingJobs << id;
+}
+
+// The end of a job: the run's end, or for a run of segments the end of one
+// segment, after which the poll follows the next. The last segment (or one
+// cancelled: cancel ends the chain) ends the run, with the accounting of all
+// its segments (SegmentAccounting). True = the run ended.
+Result<bool> JobPoller::recordEnd(const RunRecord &run, const SacctRecord &rec)
+{
+    const auto segments = m_store.segments(run.id);
+    if (!segments)
+        return fail(segments.error());
+    if (segments->isEmpty()) {
+        if (auto e = m_store.recordFinal(run.id, rec); !e)
+            return fail(e.error());
+        return true;
+    }
+    if (rec.state != JobState::Cancelled) {
+        const auto next = m_store.recordSegmentEnd(run.id, rec);
+        if (!next)
+            return fail(next.error());
+        if (*next)
+            return false;
+    }
+    QList<SacctRecord> all;
+    for (const SegmentRecord &s : *segments) {
+        if (!s.ended() || s.jobId == rec.jobId)
+            continue;
+        SacctRecord earlier;
+        earlier.jobId = s.jobId;
+        earlier.submit = s.submit;
+        earlier.start = s.start;
+        earlier.end = s.end;
+        earlier.elapsed = s.elapsed;
+        all << earlier;
+    }
+    all << rec;
+    if (auto e = m_store.recordFinal(run.id, SegmentAccounting::combine(all)); !e)
+        return fail(e.error());
+    return true;
 }
 
 }   // namespace scalelab

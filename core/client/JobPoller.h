@@ -25,6 +25,7 @@ public:
 private:
     bool pollQueue(const QHash<QString, RunRecord> &byJob, QSet<QString> &inQueue, PollResult &result);
     Result<bool> storeExpectedStart(qint64 runId, const SqueueRow &row, bool stateChanged);
+    Result<bool> recordEnd(const RunRecord &run, const SacctRecord &rec);
     void pollAccounting(const QHash<QString, RunRecord> &byJob, const QStringList &gone, PollResult &result);
 
     static constexpr int kQueryTimeoutMs = 60000;   // each remote command

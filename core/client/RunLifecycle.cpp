@@ -183,8 +183,12 @@ QList<SentRun> RunLifecycle::sendBatch(const QList<qint64> &runIds, bool chained
     for (qint64 id : runIds) {
         out << SentRun{id, m_client.submit(id, chained ? previous : QString())};
         logSubmit(m_client.clusterAlias(), id, out.last().outcome);
-        if (chained && out.last().outcome.kind == SubmitOutcome::Kind::Submitted)
+        if (chained && out.last().outcome.kind == SubmitOutcome::Kind::Submitted) {
             previous = out.last().outcome.jobId;
+            // A run of segments ends with its last segment: the next run waits for that one.
+            if (const auto segments = m_store.segments(id); segments && !segments->isEmpty())
+                previous = segments->last().jobId;
+        }
     }
     return out;
 }

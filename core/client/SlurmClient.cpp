@@ -11,6 +11,7 @@
 
 #include <QDateTime>
 
+#include <algorithm>
 #include <cmath>
 
 namespace scalelab {
@@ -48,7 +49,8 @@ QString SlurmClient::outputFileName(const QString &jobId)
     return QStringLiteral("scalelab-%1.out").arg(jobId);
 }
 
-QString SlurmClient::submitShellBody(const QString &remoteDir, const QString &token, const QString &afterJobId)
+QString SlurmClient::submitShellBody(const QString &remoteDir, const QString &token, const QString &afterJobId,
+                                     int segments)
 {
     // A dependency only on a plain, validated job id: nothing else reaches the shell.
     const QString dependency =
@@ -57,9 +59,31 @@ QString SlurmClient::submitShellBody(const QString &remoteDir, const QString &to
     // and no backslashes (fish). jobid.tmp is created by the redirection
     // BEFORE sbatch starts: its presence tells reconcile() sbatch was tried.
     const QString dir = ShellQuote::quote(remoteDir);
-    return QStringLiteral("cd %1 || exit 97; sbatch --parsable --comment=%2 --chdir=%1%4 %3 > jobid.tmp; rc=$?; "
-                          "if [ $rc -eq 0 ]; then mv -f jobid.tmp jobid && cat jobid; else exit $rc; fi")
-        .arg(dir, token, scriptFileName(), dependency);
+    if (segments < 1)
+        return QStringLiteral("cd %1 || exit 97; sbatch --parsable --comment=%2 --chdir=%1%4 %3 > jobid.tmp; rc=$?; "
+                              "if [ $rc -eq 0 ]; then mv -f jobid.tmp jobid && cat jobid; else exit $rc; fi")
+            .arg(dir, token, scriptFileName(), dependency);
+    // Segments: the first job, then each next one waiting for the one before,
+    // all in this one command; every id is appended to jobid.tmp as soon as
+    // sbatch printed it, so reconcile() finds each job that exists.
+    const int n = std::min(segments, SegmentSpec::kMaxSegments);
+    QStringList rest;
+    for (int k = 2; k <= n; ++k)
+        rest << QString::number(k);
+    const QString each = QStringLiteral("sbatch --parsable --comment=%1 --chdir=%2").arg(token, dir);
+    QString body = QStringLiteral("cd %1 || exit 97; %2%3 --export=ALL,SCALELAB_SEGMENT=1,SCALELAB_SEGMENTS=%4 %5 > "
+                                  "jobid.tmp; rc=$?; if [ $rc -ne 0 ]; then exit $rc; fi; ")
+                       .arg(dir, each, dependency)
+                       .arg(n)
+                       .arg(scriptFileName());
+    if (!rest.isEmpty())
+        body += QStringLiteral("p=$(head -n 1 jobid.tmp); p=${p%%;*}; for k in %1; do q=$(%2 "
+                               "--dependency=afterany:$p --export=ALL,SCALELAB_SEGMENT=$k,SCALELAB_SEGMENTS=%3 %4) "
+                               "|| break; p=${q%%;*}; echo $p >> jobid.tmp; done; ")
+                    .arg(rest.join(QLatin1Char(' ')), each)
+                    .arg(n)
+                    .arg(scriptFileName());
+    return body + QStringLiteral("mv -f jobid.tmp jobid && cat jobid");
 }
 
 QStringList SlurmClient::queryArgv(const QStringList &argv)
@@ -81,9 +105,9 @@ QString SlurmClient::reconcileShellBody(const QString &remoteDir)
     // Prints a status word, then the id file's content. "tmp-recent": sbatch
     // was started less than 5 minutes ago and may still be waiting for slurmctld.
     return QStringLiteral("cd %1 2>/dev/null || { echo nodir; exit 0; }; "
-                          "if [ -s jobid ]; then echo jobid; head -c 100 jobid; "
+                          "if [ -s jobid ]; then echo jobid; head -c 2000 jobid; "
                           "elif [ -e jobid.tmp ]; then if [ -n \"$(find jobid.tmp -mmin -5)\" ]; "
-                          "then echo tmp-recent; else echo tmp; fi; head -c 100 jobid.tmp; "
+                          "then echo tmp-recent; else echo tmp; fi; head -c 2000 jobid.tmp; "
                           "elif [ -e %2 ]; then echo uploaded; else echo empty; fi")
         .arg(ShellQuote::quote(remoteDir), scriptFileName());
 }
@@ -196,7 +220,35 @@ SubmitOutcome notSent(const QString &message)
     return SubmitOutcome{SubmitOutcome::Kind::NotSent, {}, message, false};
 }
 
+// How many segments the run's spec asks for; 0 = one job of its own.
+int plannedSegments(const RunRecord &run)
+{
+    const JobSpecParseResult spec = parseJobSpec(run.specJson);
+    return spec.spec && spec.spec->segments.enabled() ? spec.spec->segments.planned() : 0;
+}
+
+// The job ids of sbatch's reply or of the jobid file: one per line ("id;cluster"), in order.
+QStringList jobIdLines(const QStringList &lines)
+{
+    QStringList ids;
+    for (const QString &line : lines) {
+        const QString id = line.trimmed().section(QLatin1Char(';'), 0, 0);
+        if (!RemoteValidation::isJobId(id))
+            break;
+        ids << id;
+    }
+    return ids;
+}
+
 }   // namespace
+
+// The job id(s) of a submission: a run of segments keeps them all, in order.
+Result<void> SlurmClient::storeJobIds(qint64 runId, const QStringList &ids, int planned, SubmitState how)
+{
+    if (planned < 1)
+        return m_store.markSubmitted(runId, ids.first(), how);
+    return m_store.markSubmittedSegments(runId, ids, how);
+}
 
 SubmitOutcome SlurmClient::submit(qint64 runId, const QString &afterJobId)
 {
@@ -217,10 +269,12 @@ SubmitOutcome SlurmClient::submit(qint64 runId, const QString &afterJobId)
     if (auto e = m_store.setSubmitState(runId, SubmitState::Unknown, QStringLiteral("sbatch sent, no reply yet")); !e)
         return refused(e.error().message);
     m_exec.reached(SubmitStep::UnknownStored);
-    const RemoteResult r = m_exec.run(
-        {QStringLiteral("sh"), QStringLiteral("-c"), submitShellBody(dir, run.token, afterJobId)}, kSbatchTimeoutMs);
+    const int planned = plannedSegments(run);
+    const RemoteResult r =
+        m_exec.run({QStringLiteral("sh"), QStringLiteral("-c"), submitShellBody(dir, run.token, afterJobId, planned)},
+                   kSbatchTimeoutMs);
     m_exec.reached(SubmitStep::SbatchReturned);
-    return recordSbatchReply(runId, r);
+    return recordSbatchReply(runId, r, planned);
 }
 
 // Why a run cannot be sent as it is stored: already sent, rejected, another cluster's, no script.
@@ -316,7 +370,7 @@ std::optional<SubmitOutcome> SlurmClient::sendProject(qint64 runId, const RunRec
 // (d) After sbatch the stored state is "unknown". Each write below only
 // narrows it; when one fails the run stays "unknown" and reconcile()
 // resolves it from the remote jobid file, so the outcome is Unknown.
-SubmitOutcome SlurmClient::recordSbatchReply(qint64 runId, const RemoteResult &r)
+SubmitOutcome SlurmClient::recordSbatchReply(qint64 runId, const RemoteResult &r, int planned)
 {
     using K = SubmitOutcome::Kind;
     auto unresolved = [&](const QString &what, const Error &e, const QString &jobId = {}) {
@@ -338,8 +392,8 @@ SubmitOutcome SlurmClient::recordSbatchReply(qint64 runId, const RemoteResult &r
         return recorded(SubmitOutcome{K::Unknown, {}, m, false});
     }
     if (r.exitCode == 0) {
-        const QString first = QString::fromUtf8(r.out).trimmed().section(QLatin1Char('\n'), 0, 0);
-        const QString jobId = first.section(QLatin1Char(';'), 0, 0).trimmed();   // "id;cluster"
+        const QStringList ids = jobIdLines(QString::fromUtf8(r.out).trimmed().split(QLatin1Char('\n')));
+        const QString jobId = ids.value(0);   // "id;cluster"
         if (!RemoteValidation::isJobId(jobId)) {
             const QString m =
                 QStringLiteral("sbatch succeeded but printed \"%1\" instead of a job id; reconcile the run")
@@ -348,9 +402,15 @@ SubmitOutcome SlurmClient::recordSbatchReply(qint64 runId, const RemoteResult &r
                 return unresolved(QStringLiteral("sbatch printed no job id"), e.error());
             return recorded(SubmitOutcome{K::Unknown, {}, m, false});
         }
-        if (auto e = m_store.markSubmitted(runId, jobId, SubmitState::Submitted); !e)
+        if (auto e = storeJobIds(runId, ids, planned, SubmitState::Submitted); !e)
             return unresolved(QStringLiteral("job %1 was submitted").arg(jobId), e.error(), jobId);
-        return recorded(SubmitOutcome{K::Submitted, jobId, {}, false});
+        // A chain cut short (sbatch refused a later segment) keeps the segments it has.
+        const QString shortChain = planned > ids.size() ? QStringLiteral("only %1 of %2 segments were created: %3")
+                                                              .arg(ids.size())
+                                                              .arg(planned)
+                                                              .arg(sbatchErrorText(r.err))
+                                                        : QString();
+        return recorded(SubmitOutcome{K::Submitted, jobId, shortChain, false});
     }
     const QString text = sbatchErrorText(r.err);
     if (r.err.contains("sbatch: error:")) {
@@ -400,11 +460,12 @@ ReconcileOutcome SlurmClient::reconcile(qint64 runId)
                     : r.transportError};
     const QStringList lines = QString::fromUtf8(r.out).split(QLatin1Char('\n'));
     const QString status = lines.value(0).trimmed();
-    const QString idText = lines.value(1).trimmed().section(QLatin1Char(';'), 0, 0);
+    const QStringList ids = jobIdLines(lines.mid(1));
+    const QString idText = ids.value(0);
 
     if ((status == QLatin1String("jobid") || status.startsWith(QLatin1String("tmp")))
         && RemoteValidation::isJobId(idText)) {
-        if (auto e = m_store.markSubmitted(runId, idText, SubmitState::Reconciled); !e)
+        if (auto e = storeJobIds(runId, ids, plannedSegments(run), SubmitState::Reconciled); !e)
             return {K::StillUnknown, idText, e.error().message};
         return {K::Found, idText, QStringLiteral("job %1 found in %2").arg(idText, dir)};
     }
@@ -428,18 +489,25 @@ ReconcileOutcome SlurmClient::lookUpByToken(const RunRecord &run, const QString 
     auto matches = [&](const QString &comment, const QString &workDir) {
         return comment == run.token || workDir == dir;
     };
-    auto found = [&](const QString &jobId, JobState state, const QString &how) -> ReconcileOutcome {
-        if (auto e = m_store.markSubmitted(run.id, jobId, SubmitState::Reconciled); !e)
+    // A run of segments has a job per segment, all with its token: each is kept, in chain (id) order.
+    const int planned = plannedSegments(run);
+    auto found = [&](QStringList ids, JobState state, const QString &how) -> ReconcileOutcome {
+        std::sort(ids.begin(), ids.end(),
+                  [](const QString &a, const QString &b) { return a.toLongLong() < b.toLongLong(); });
+        ids.removeDuplicates();
+        const QString jobId = ids.first();
+        if (auto e = storeJobIds(run.id, ids, planned, SubmitState::Reconciled); !e)
             return {K::StillUnknown, jobId, e.error().message};
         QString message = QStringLiteral("job %1 found by its token in %2").arg(jobId, how);
         // The job id is stored: the run is resolved. A failed state write only
         // delays the state until the next poll, which reads it again.
-        if (state != JobState::Unknown && state != JobState::Pending)
+        if (planned < 1 && state != JobState::Unknown && state != JobState::Pending)
             if (auto e = m_store.updateState(run.id, state, {}); !e)
                 message += QStringLiteral(" (its state %1 is not stored yet: %2)")
                                .arg(SlurmJobState::id(state), e.error().message);
         return {K::Found, jobId, message};
     };
+    QStringList segmentJobs;
 
     const RemoteResult sq =
         m_exec.run(queryArgv({QStringLiteral("squeue"), QStringLiteral("--me"), QStringLiteral("--states=all"),
@@ -450,8 +518,11 @@ ReconcileOutcome SlurmClient::lookUpByToken(const RunRecord &run, const QString 
         const auto parsed = SqueueParser().parse(sq.out, sq.err);
         squeueSure = sq.exitCode == 0 && !parsed.controllerDown;
         for (const auto &row : parsed.rows)
-            if (matches(row.comment, row.workDir))
-                return found(row.jobId, row.state, QStringLiteral("squeue"));
+            if (matches(row.comment, row.workDir)) {
+                if (planned < 1)
+                    return found({row.jobId}, row.state, QStringLiteral("squeue"));
+                segmentJobs << row.jobId;
+            }
     }
 
     const qint64 ageSeconds = run.created.isValid() ? run.created.secsTo(QDateTime::currentDateTimeUtc()) : 0;
@@ -465,9 +536,14 @@ ReconcileOutcome SlurmClient::lookUpByToken(const RunRecord &run, const QString 
         sacctSure = true;
         const auto parsed = SacctParser().parse(sa.out);
         for (const auto &rec : parsed.records)
-            if (matches(rec.comment, rec.workDir))
-                return found(rec.jobId, rec.state, QStringLiteral("sacct"));
+            if (matches(rec.comment, rec.workDir)) {
+                if (planned < 1)
+                    return found({rec.jobId}, rec.state, QStringLiteral("sacct"));
+                segmentJobs << rec.jobId;
+            }
     }
+    if (!segmentJobs.isEmpty())
+        return found(segmentJobs, JobState::Unknown, QStringLiteral("squeue and sacct"));
     if (!squeueSure || !sacctSure)
         return {K::StillUnknown,
                 {},
@@ -539,13 +615,28 @@ Result<QString> SlurmClient::cancel(qint64 runId)
     if (run.isTerminal())
         return fail(ErrorCode::WrongState,
                     QStringLiteral("job %1 already ended (%2)").arg(run.jobId, SlurmJobState::displayName(run.state)));
-    const RemoteResult r = m_exec.run({QStringLiteral("scancel"), run.jobId}, kQueryTimeoutMs);
+    // A run of segments: the job followed now and every segment waiting after it.
+    const auto segments = m_store.segments(runId);
+    if (!segments)
+        return fail(segments.error());
+    QStringList jobs{run.jobId};
+    bool after = false;
+    for (const SegmentRecord &s : *segments) {
+        if (after && !s.ended() && RemoteValidation::isJobId(s.jobId))
+            jobs << s.jobId;
+        after = after || s.jobId == run.jobId;
+    }
+    const RemoteResult r = m_exec.run(QStringList{QStringLiteral("scancel")} + jobs, kQueryTimeoutMs);
+    const QString list = jobs.join(QLatin1Char(' '));
     if (!r.transportOk())
         return fail(ErrorCode::Transport, r.transportError);
     if (r.exitCode != 0)
         return fail(ErrorCode::RemoteFailed,
-                    QStringLiteral("scancel %1 failed: %2").arg(run.jobId, RemoteValidation::sanitize(r.err, 400)));
-    return QStringLiteral("cancel requested for job %1").arg(run.jobId);
+                    QStringLiteral("scancel %1 failed: %2").arg(list, RemoteValidation::sanitize(r.err, 400)));
+    return jobs.size() == 1 ? QStringLiteral("cancel requested for job %1").arg(run.jobId)
+                            : QStringLiteral("cancel requested for jobs %1 (the run's remaining %2 segments)")
+                                  .arg(list)
+                                  .arg(jobs.size());
 }
 
 FetchResult SlurmClient::fetch(qint64 runId, qint64 maxBytesPerFile)

@@ -73,7 +73,10 @@ public:
     // Remote layout and the exact shell bodies (public for tests).
     static QString runsRoot();   // ".scalelab/runs" under $HOME
     static QString scriptFileName();   // "job.sbatch"
-    static QString submitShellBody(const QString &remoteDir, const QString &token, const QString &afterJobId = {});
+    // `segments` >= 1: that many jobs chained (--dependency=afterany on the one
+    // before, SCALELAB_SEGMENT/SCALELAB_SEGMENTS exported), one job id per line.
+    static QString submitShellBody(const QString &remoteDir, const QString &token, const QString &afterJobId = {},
+                                   int segments = 0);
     static QString reconcileShellBody(const QString &remoteDir);
     static QString outputFileName(const QString &jobId);   // "scalelab-<id>.out"
     // A query (squeue/sacct/scontrol) as sent: prefixed with `env` so that
@@ -89,7 +92,8 @@ private:
     std::optional<SubmitOutcome> sendProject(qint64 runId, const RunRecord &run, const QString &dir);
     std::optional<SubmitOutcome> sendableProblem(qint64 runId, const RunRecord &run) const;
     std::optional<SubmitOutcome> uploadBeforeSbatch(qint64 runId, const RunRecord &run, const QString &dir);
-    SubmitOutcome recordSbatchReply(qint64 runId, const RemoteResult &r);
+    SubmitOutcome recordSbatchReply(qint64 runId, const RemoteResult &r, int planned);
+    Result<void> storeJobIds(qint64 runId, const QStringList &ids, int planned, SubmitState how);
     ReconcileOutcome lookUpByToken(const RunRecord &run, const QString &remoteDir, bool attemptRecent);
 
     RemoteExecutor &m_exec;

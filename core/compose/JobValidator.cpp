@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "core/compose/JobValidator.h"
+#include "core/compose/SegmentRules.h"
 
 #include "core/model/SoftwareCatalog.h"
 
@@ -524,6 +525,7 @@ Diagnostics validateJob(const JobSpec &asked, const ClusterProfile &profile)
         checkLaunch(spec, profile, g, out);
     }
     checkFields(spec, profile, out);
+    SegmentRules::check(spec, out);
     return out;
 }
 

@@ -2,6 +2,7 @@
 #include "core/compose/SbatchRenderer.h"
 
 #include "core/compose/JobValidator.h"
+#include "core/compose/SegmentScript.h"
 #include "core/model/LaunchGeometry.h"
 #include "core/base/ShellQuote.h"
 
@@ -371,6 +372,7 @@ void appendHeader(QStringList &l, const JobSpec &spec, const ClusterProfile &pro
         l << QStringLiteral("#SBATCH --mem=%1")
                  .arg(ShellQuote::isPlain(spec.memory.trimmed()) ? spec.memory.trimmed() : QStringLiteral("INVALID"));
     appendCarriedOptions(l, spec);
+    l << SegmentScript::headerLines(spec);
     l << QStringLiteral("#SBATCH --output=%1").arg(outputFilePattern()) << QString();
 }
 
@@ -448,6 +450,7 @@ QString renderSbatch(const JobSpec &spec, const ClusterProfile &profile)
              .arg(g.processesPerNode)
              .arg(g.cpusPerTask)
       << QString();
+    l << SegmentScript::prologue(spec);
 
     appendEnvironment(l, spec, profile, g, amd);
     l << QString();
@@ -457,9 +460,8 @@ QString renderSbatch(const JobSpec &spec, const ClusterProfile &profile)
 
     QStringList pre;
     const QString launch = launchLine(spec, profile, g, pre);
-    l << pre << launch;
-    l << QStringLiteral("rc=$?")
-      << QStringLiteral("echo \"scalelab: job $SLURM_JOB_ID finished $(date -Is) with exit code $rc\"")
+    l << pre << SegmentScript::launch(spec, launch);
+    l << QStringLiteral("echo \"scalelab: job $SLURM_JOB_ID finished $(date -Is) with exit code $rc\"")
       << QStringLiteral("exit $rc");
     return l.join(QLatin1Char('\n')) + QLatin1Char('\n');
 }

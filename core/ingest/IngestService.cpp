@@ -6,6 +6,7 @@
 #include "core/ingest/GpuEnergy.h"
 #include "core/ingest/LogMetricExtractor.h"
 #include "core/ingest/MetricFileScanner.h"
+#include "core/ingest/SegmentLog.h"
 #include "core/model/MetricNames.h"
 #include "core/store/RunStore.h"
 #include "core/ingest/StudyMetricPatterns.h"
@@ -298,6 +299,26 @@ void collectMetricFiles(const QList<FileRecord> &files, CollectedMetrics &out, I
     }
 }
 
+// A run of segments: their outputs joined in chain order (SegmentLog), so its
+// metrics and series continue across them; "" for a run of one job.
+QString segmentsLogFile(RunStore &store, const RunRecord &run, const QList<FileRecord> &files, IngestResult &result)
+{
+    const auto segments = store.segments(run.id);
+    if (!segments || segments->size() < 2)
+        return {};
+    QStringList jobs;
+    for (const SegmentRecord &s : *segments)
+        jobs << s.jobId;
+    const auto joined =
+        SegmentLog::join(files, jobs, store.runFilesDirectory(run.id) + QStringLiteral("/scalelab-segments.out"));
+    if (!joined) {
+        result.diagnostics << Diagnostic{
+            Severity::Warning, QStringLiteral("segments-log"), {}, 0, 0, joined.error().message, {}};
+        return {};
+    }
+    return *joined;
+}
+
 }   // namespace
 
 QStringList IngestService::gpuSampleFiles(const QList<FileRecord> &files)
@@ -382,7 +403,9 @@ IngestResult IngestService::ingestRun(RunStore &store, qint64 runId)
     CollectedMetrics collected{runId, {}, {}};
     if (acct.value())
         collectAccounting(run.value(), *acct.value(), collected, result);
-    result.logFile = logFile(files.value(), run.value().jobId);
+    result.logFile = segmentsLogFile(store, run.value(), files.value(), result);
+    if (result.logFile.isEmpty())
+        result.logFile = logFile(files.value(), run.value().jobId);
     result.gpuFiles = gpuSampleFiles(files.value());
     collectGpuSamples(run.value(), collected, result);
     collectEnergy(collected);

@@ -39,6 +39,24 @@ struct ProjectSpec {
     bool operator==(const ProjectSpec &) const = default;
 };
 
+// A run longer than the time limit, as a chain of jobs (segments) in one run
+// folder: Slurm signals each segment `signalLeadSeconds` before its limit, the
+// script passes the signal on and records it; the training checkpoints, and
+// the next segment (sbatch --dependency=afterany) resumes, unless the work is
+// done (the training wrote $SCALELAB_DONE_FILE, or exited 0 before the limit).
+struct SegmentSpec {
+    static constexpr int kMaxSegments = 50;
+    static constexpr int kUntilDoneSegments = 20;   // "until-done" chains at most this many
+    int count = 0;   // 0 = one job, no signal; N >= 1: up to N segments
+    bool untilDone = false;   // "until-done": as many as needed, up to kUntilDoneSegments
+    int signalLeadSeconds = 120;   // --signal=B:SIG@lead
+    QString signal = QStringLiteral("USR1");   // USR1 (Lightning's SLURMEnvironment) or USR2 (submitit)
+    bool requeue = false;   // #SBATCH --requeue: Slurm may requeue a segment after a node failure
+    bool enabled() const { return untilDone || count >= 1; }
+    int planned() const { return untilDone ? kUntilDoneSegments : count; }
+    bool operator==(const SegmentSpec &) const = default;
+};
+
 // What a researcher asks for; the contract the CLI, the GUI and the store share.
 // Optional values are 0/empty when unset; the composer derives them.
 struct JobSpec {
@@ -72,6 +90,8 @@ struct JobSpec {
     // A project folder sent with each run: the run folder holds its snapshot
     // and is the job's working directory, so a relative program resolves there.
     ProjectSpec project;
+    // Segments: a run longer than the partition's time limit (off by default).
+    SegmentSpec segments;
 
     Launcher effectiveLauncher() const { return launcher.value_or(defaultLauncher(framework)); }
     bool operator==(const JobSpec &) const = default;

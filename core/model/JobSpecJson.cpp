@@ -310,6 +310,73 @@ void readProject(SpecReader &r, const Json &j, JobSpec &s)
                                "spec file's folder, or absolute)"));
 }
 
+// segments.count: a whole number of segments, or "until-done".
+void readSegmentCount(SpecReader &r, const Json &seg, JobSpec &s)
+{
+    const QString field = QLatin1String(SpecField::segmentsCount);
+    const auto it = seg.find("count");
+    if (it != seg.end() && it->is_string()) {
+        if (JsonSupport::str(*it) == QLatin1String("until-done"))
+            s.segments.untilDone = true;
+        else
+            r.error(field, QStringLiteral("must be a number of segments (1 to %1) or \"until-done\"")
+                               .arg(SegmentSpec::kMaxSegments));
+        return;
+    }
+    s.segments.count = r.integer(seg, "count", field, 1, 1);
+    if (s.segments.count > SegmentSpec::kMaxSegments) {
+        r.error(field, QStringLiteral("must be at most %1 segments, found %2; use \"until-done\" to continue as "
+                                      "long as the work needs")
+                           .arg(SegmentSpec::kMaxSegments)
+                           .arg(s.segments.count));
+        s.segments.count = SegmentSpec::kMaxSegments;
+    }
+}
+
+// segments: {count, signalLead, signal, requeue}: a run longer than the time limit.
+void readSegments(SpecReader &r, const Json &j, JobSpec &s)
+{
+    const auto it = j.find("segments");
+    if (it == j.end() || it->is_null())
+        return;
+    if (!it->is_object()) {
+        r.error(QStringLiteral("segments"), QStringLiteral("must be an object {count, signalLead, signal, requeue}"));
+        return;
+    }
+    r.checkKeys(
+        *it, QStringLiteral("segments."),
+        {QStringLiteral("count"), QStringLiteral("signalLead"), QStringLiteral("signal"), QStringLiteral("requeue")});
+    readSegmentCount(r, *it, s);
+    s.segments.signalLeadSeconds =
+        r.integer(*it, "signalLead", QLatin1String(SpecField::segmentsSignalLead), 1, s.segments.signalLeadSeconds);
+    const QString sig = r.string(*it, "signal", QLatin1String(SpecField::segmentsSignal));
+    if (!sig.isEmpty() && sig != QLatin1String("USR1") && sig != QLatin1String("USR2"))
+        r.error(QLatin1String(SpecField::segmentsSignal),
+                QStringLiteral("must be \"USR1\" (Lightning's auto-requeue, the default) or \"USR2\" (submitit), "
+                               "found \"%1\"")
+                    .arg(InputLimits::quoted(sig)));
+    else if (!sig.isEmpty())
+        s.segments.signal = sig;
+    if (const auto rq = it->find("requeue"); rq != it->end() && !rq->is_null()) {
+        if (rq->is_boolean())
+            s.segments.requeue = rq->get<bool>();
+        else
+            r.error(QLatin1String(SpecField::segmentsRequeue), QStringLiteral("must be true or false"));
+    }
+}
+
+Json segmentsJson(const SegmentSpec &g)
+{
+    Json o{{"signalLead", g.signalLeadSeconds}, {"signal", g.signal.toStdString()}};
+    if (g.untilDone)
+        o["count"] = "until-done";
+    else
+        o["count"] = g.count;
+    if (g.requeue)
+        o["requeue"] = true;
+    return o;
+}
+
 Json strings(const QStringList &list)
 {
     Json a = Json::array();
@@ -361,7 +428,8 @@ JobSpecParseResult parseJobSpec(const QByteArray &json, const QString &fileName)
                  QStringLiteral("time"), QStringLiteral("account"), QStringLiteral("jobName"),
                  QStringLiteral("program"), QStringLiteral("args"), QLatin1String(SpecField::cpusPerGpu),
                  QStringLiteral("memory"), QStringLiteral("environment"), QStringLiteral("monitoring"),
-                 QStringLiteral("slurmOptions"), QStringLiteral("binding"), QStringLiteral("project")});
+                 QStringLiteral("slurmOptions"), QStringLiteral("binding"), QStringLiteral("project"),
+                 QStringLiteral("segments")});
     JobSpec s;
     s.profile = r.string(j, "profile", QStringLiteral("profile"));
     if (s.profile.isEmpty())
@@ -390,6 +458,7 @@ JobSpecParseResult parseJobSpec(const QByteArray &json, const QString &fileName)
     readSlurmOptions(r, j, s);
     readBinding(r, j, s);
     readProject(r, j, s);
+    readSegments(r, j, s);
     result.errors = r.findings();
     if (r.errors.isEmpty())
         result.spec = s;
@@ -480,6 +549,8 @@ QByteArray jobSpecToJson(const JobSpec &s, int indent)
             p["remoteFolder"] = str(s.project.remoteFolder);
         j["project"] = p;
     }
+    if (s.segments.enabled())
+        j["segments"] = segmentsJson(s.segments);
     return QByteArray::fromStdString(j.dump(indent)) + '\n';
 }
 

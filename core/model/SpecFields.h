@@ -10,5 +10,9 @@ inline constexpr char cpusPerGpu[] = "cpusPerGpu";
 inline constexpr char metricDirs[] = "monitoring.metricDirs";
 inline constexpr char projectFolder[] = "project.folder";
 inline constexpr char projectRemoteFolder[] = "project.remoteFolder";
+inline constexpr char segmentsCount[] = "segments.count";
+inline constexpr char segmentsSignalLead[] = "segments.signalLead";
+inline constexpr char segmentsSignal[] = "segments.signal";
+inline constexpr char segmentsRequeue[] = "segments.requeue";
 
 }   // namespace scalelab::SpecField

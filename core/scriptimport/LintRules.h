@@ -38,6 +38,10 @@ void lintRedirectDirectories(ScriptImport &imp);
 // with fewer tasks per node than GPUs per node.
 void lintTasksPerGpu(ScriptImport &imp);
 
+// A framework's auto-requeue (Lightning's SLURMEnvironment: SIGUSR1) without
+// the matching --signal, with another signal, or with one only the batch shell gets.
+void lintRequeueSignal(ScriptImport &imp);
+
 // A fixed master/rendezvous port on nodes other jobs share.
 void lintFixedPort(ScriptImport &imp, const ClusterProfile &profile);
 

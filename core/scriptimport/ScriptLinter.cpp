@@ -49,6 +49,7 @@ public:
         lintOutputDirectories(m_imp);
         lintRedirectDirectories(m_imp);
         lintTasksPerGpu(m_imp);
+        lintRequeueSignal(m_imp);
         lintPlaceholderValues(m_imp);
         lintFixedPort(m_imp, m_profile);
         lintLauncherRendezvous(m_imp);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/model/RunRecord.h"
+#include "core/model/SegmentRecord.h"
 #include "core/model/StateChange.h"
 #include "core/model/StudyRecord.h"
 
@@ -23,6 +24,7 @@ struct JobsRunRecord {
     QString accountedLimit;   // sacct Timelimit
     bool hidden = false;
     QString failureLine;   // "" = none found
+    QList<SegmentRecord> segments;   // a run longer than the time limit: its jobs in chain order
 };
 
 // Everything the Jobs tree shows, read in five queries (and a count) in one read

@@ -8,6 +8,7 @@
 #include "core/model/ProjectSnapshot.h"
 #include "core/model/QueueWait.h"
 #include "core/model/RunRecord.h"
+#include "core/model/SegmentRecord.h"
 #include "core/slurm/SacctRecord.h"
 #include "core/model/StateChange.h"
 #include "core/store/JobsTreeRecords.h"
@@ -104,6 +105,17 @@ public:
     Result<void> setSubmitState(qint64 runId, SubmitState state, const QString &rejection = {});
     // Job id known: submit_state = `how` (Submitted or Reconciled), state PENDING.
     Result<void> markSubmitted(qint64 runId, const QString &jobId, SubmitState how = SubmitState::Submitted);
+    // A run made of segments (RunStoreSegments.cpp): all its job ids, in chain
+    // order, stored with the submission in one transaction; the run's job id is
+    // the first. Segments already stored keep what they have.
+    Result<void> markSubmittedSegments(qint64 runId, const QStringList &jobIds,
+                                       SubmitState how = SubmitState::Submitted);
+    // The run's segments in chain order; empty for a run of one job.
+    Result<QList<SegmentRecord>> segments(qint64 runId);
+    // A segment ended (sacct's record): stored with it; when a later segment
+    // follows, the run follows that job (state PENDING) and its id is returned;
+    // nullopt after the last one (the caller then records the run's end).
+    Result<std::optional<QString>> recordSegmentEnd(qint64 runId, const SacctRecord &acct);
     // Appends to the history only when state or reason changed; value = changed.
     Result<bool> updateState(qint64 runId, JobState state, const QString &reason, const QDateTime &at = {});
     Result<QList<StateChange>> stateHistory(qint64 runId);

@@ -163,6 +163,27 @@ Result<void> readAccountingAndFlags(QSqlDatabase &db, const QList<qint64> &runId
     });
 }
 
+// The segments of the runs read (runs of one job have none): job and state.
+Result<void> readSegments(QSqlDatabase &db, const QList<qint64> &runIds, TextPool &pool, QList<JobsRunRecord> &runs)
+{
+    auto segments = SqliteCursor::prepare(db, "SELECT run_id, segment, job_id, state FROM run_segments"
+                                                  + idFilter("run_id", runIds) + " ORDER BY run_id, segment");
+    if (!segments)
+        return fail(segments.error());
+    RunFinder finder(runs);
+    return segments->eachRow([&](const SqliteCursor &c) {
+        if (JobsRunRecord *r = finder.find(c.integer(0))) {
+            SegmentRecord s;
+            s.runId = c.integer(0);
+            s.segment = int(c.integer(1));
+            s.jobId = c.text(2);
+            s.stateText = c.pooled(3, pool);
+            s.state = s.stateText.isEmpty() ? JobState::Pending : SlurmJobState::parse(s.stateText);
+            r->segments << s;
+        }
+    });
+}
+
 }   // namespace
 
 Result<JobsTreeRecords> RunStore::jobsRecords(const QList<qint64> &runIds)
@@ -185,6 +206,8 @@ Result<JobsTreeRecords> RunStore::jobsRecords(const QList<qint64> &runIds)
     if (auto e = readHistory(db, runIds, out.runs); !e)
         return fail(e.error());
     if (auto e = readAccountingAndFlags(db, runIds, pool, out.runs); !e)
+        return fail(e.error());
+    if (auto e = readSegments(db, runIds, pool, out.runs); !e)
         return fail(e.error());
     return out;
 }

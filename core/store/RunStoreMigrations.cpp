@@ -106,6 +106,16 @@ const QList<QStringList> &runStoreMigrations()
                            " evidence TEXT NOT NULL DEFAULT '', action TEXT NOT NULL DEFAULT '',"
                            " raised_at TEXT NOT NULL, notified INTEGER NOT NULL DEFAULT 0, UNIQUE (run_id, rule))"),
         },
+        {
+            // The jobs of a run longer than the time limit (RunStoreSegments.cpp): one row per segment
+            // in chain order, its job id and, once it ended, sacct's state, exit code and times.
+            QStringLiteral("CREATE TABLE run_segments (run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+                           " segment INTEGER NOT NULL, job_id TEXT NOT NULL, state TEXT NOT NULL DEFAULT '',"
+                           " exit_code TEXT NOT NULL DEFAULT '', submit_time TEXT NOT NULL DEFAULT '',"
+                           " start_time TEXT NOT NULL DEFAULT '', end_time TEXT NOT NULL DEFAULT '',"
+                           " elapsed TEXT NOT NULL DEFAULT '', PRIMARY KEY (run_id, segment))"),
+            QStringLiteral("CREATE INDEX run_segments_job ON run_segments(job_id)"),
+        },
     };
     return m;
 }

@@ -116,7 +116,7 @@ QByteArray fileDigest(const QString &path)
 
 // The store one schema behind, as an older ScaleLab left it: opening it
 // migrates, which waits for another program's write lock.
-// What the ScaleLab before the newest migration (run_alerts) left.
+// What the ScaleLab before the newest migration (run_segments) left.
 bool oneSchemaBehind(const QString &path)
 {
     bool ok = false;
@@ -124,7 +124,7 @@ bool oneSchemaBehind(const QString &path)
         QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("older-scalelab"));
         db.setDatabaseName(path);
         QSqlQuery q(db);
-        ok = db.open() && q.exec(QStringLiteral("DROP TABLE run_alerts"))
+        ok = db.open() && q.exec(QStringLiteral("DROP TABLE run_segments"))
              && q.exec(QStringLiteral("PRAGMA user_version=%1").arg(RunStore::latestSchemaVersion() - 1));
         q.finish();
         db.close();

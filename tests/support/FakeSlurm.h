@@ -25,6 +25,7 @@ struct FakeSlurm {
         QString id, token, dir;
         JobState state = JobState::Pending;
         QString startTime = QStringLiteral("N/A");   // squeue %S: a pending job's expected start
+        QString elapsed;   // sacct Elapsed
     };
     FakeRemoteExecutor &exec;
     QList<Job> jobs;
@@ -74,8 +75,12 @@ struct FakeSlurm {
         if (cmd == "sh" && argv.value(1) == "-c") {
             const QString body = argv.value(2);
             const QString dir = QRegularExpression("^cd (\\S+) ").match(body).captured(1);
+            const QString token = QRegularExpression("--comment=(\\S+)").match(body).captured(1);
+            // A run of segments: one job per segment, chained, one id per line.
+            if (const auto segs = QRegularExpression("SCALELAB_SEGMENTS=(\\d+)").match(body); segs.hasMatch())
+                return submitSegments(dir, token, segs.captured(1).toInt());
             if (body.contains("sbatch --parsable"))
-                return submit(dir, QRegularExpression("--comment=(\\S+)").match(body).captured(1));
+                return submit(dir, token);
             if (body.contains("echo nodir"))
                 return status(dir);
         }
@@ -120,6 +125,18 @@ struct FakeSlurm {
             return lost();
         }
         return reply(0, id.toUtf8() + "\n");
+    }
+
+    RemoteResult submitSegments(const QString &dir, const QString &token, int n)
+    {
+        QByteArray ids;
+        for (int k = 0; k < n; ++k) {
+            const QString id = QString::number(nextId++);
+            jobs << Job{id, token, dir, JobState::Pending};
+            ids += id.toUtf8() + "\n";
+        }
+        exec.files.insert(dir + "/jobid", ids);
+        return reply(0, ids);
     }
 
     RemoteResult status(const QString &dir)
@@ -193,6 +210,8 @@ struct FakeSlurm {
                         v << SlurmJobState::id(shown);
                     else if (f == "ExitCode")
                         v << "0:0";
+                    else if (f == "Elapsed")
+                        v << j.elapsed;
                     else if (f == "Partition")
                         v << (step.isEmpty() && !sacctHalfWritten ? "gpu" : "");
                     else if (f == "AllocTRES")

@@ -428,10 +428,11 @@ private Q_SLOTS:
             db.setDatabaseName(RunStore(data.path()).databasePath());
             QVERIFY(db.open());
             QSqlQuery q(db);
-            // Before run_snapshots (and run_alerts, which came after it).
+            // Before run_snapshots (and run_alerts and run_segments, which came after it).
+            QVERIFY(q.exec(QStringLiteral("DROP TABLE run_segments")));
             QVERIFY(q.exec(QStringLiteral("DROP TABLE run_alerts")));
             QVERIFY(q.exec(QStringLiteral("DROP TABLE run_snapshots")));
-            QVERIFY(q.exec(QStringLiteral("PRAGMA user_version=%1").arg(RunStore::latestSchemaVersion() - 2)));
+            QVERIFY(q.exec(QStringLiteral("PRAGMA user_version=%1").arg(RunStore::latestSchemaVersion() - 3)));
             q.finish();
             db.close();
         }

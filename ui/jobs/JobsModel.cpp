@@ -430,6 +430,8 @@ QVariant JobsModel::runData(const RunRow &row, int column, int role) const
     case Qt::ToolTipRole:
         if (column == State && !r.rejection.isEmpty())
             return r.rejection;
+        if (column == State && !row.segmentStates.isEmpty())
+            return tr("Segments: %1").arg(row.segmentStates);
         if (column == Reason && !row.failureLine.isEmpty())
             return tr("First error in the job's output (%1)").arg(row.failureLine);
         if (column == Reason && r.state == JobState::Pending)
@@ -465,7 +467,9 @@ QVariant JobsModel::runDisplay(const RunRow &row, int column) const
     case JobId:
         return r.jobId;
     case State:
-        return JobStateLook::stateText(r);
+        // A run of segments: which one runs now ("segment 2 of 4").
+        return row.segmentText.isEmpty() ? JobStateLook::stateText(r)
+                                         : JobStateLook::stateText(r) + QStringLiteral(" · ") + row.segmentText;
     case Reason: {
         if (!row.failureLine.isEmpty() && r.isTerminal())
             return row.failureLine;
