@@ -40,6 +40,10 @@ QString metricDescription(const QString &name)
                                           "GPU's power samples (nvidia-smi power.draw, rocm-smi package power) "
                                           "integrated over time by trapezoids and summed over the GPUs; gaps "
                                           "longer than three sample periods are not integrated across.")},
+        {metric::EnergyJPerSample,
+         QStringLiteral("Energy per training sample in J (lower is better): energy_wh × 3600 ÷ (samples/s × "
+                        "seconds), with samples_per_s (else throughput) and train_time_s (else elapsed_s); only "
+                        "when the run has both an energy and a throughput.")},
         {metric::TrainTimeS, QStringLiteral("Training time the program printed (last value in the job output): "
                                             "without queueing and start-up, unlike elapsed_s.")},
         {metric::SamplesPerS, QStringLiteral("Throughput of the whole job as the program printed it once for the "

@@ -161,20 +161,38 @@ ReportTable ScalingReportTables::resources(const QList<RunMetricsRow> &rows, con
                  {QStringLiteral("GPU-hours")},
                  {QStringLiteral("Billing hours")},
                  {QStringLiteral("CPU efficiency"), {}, QStringLiteral(" %"), {}, 1}};
+    // Energy columns only when some run has one (a site or sampler that measured it).
+    const auto any = [&rows](const QString &name) {
+        return std::any_of(rows.begin(), rows.end(), [&name](const RunMetricsRow &r) { return r.value(name); });
+    };
+    QStringList energy;
+    if (any(metric::EnergyWh)) {
+        t.columns << ReportColumn{QStringLiteral("Energy"), QStringLiteral("Wh")};
+        energy << metric::EnergyWh;
+    }
+    if (any(metric::EnergyJPerSample)) {
+        t.columns << ReportColumn{QStringLiteral("Energy per sample"), QStringLiteral("J")};
+        energy << metric::EnergyJPerSample;
+    }
     for (const RunMetricsRow &r : rows) {
         const bool noSamples = r.value(metric::GpuSamples).value_or(-1) == 0;
         const auto util = valueOf(r, input.utilMetric);
         const auto eff = r.value(metric::CpuEfficiency);
-        t.rows << ReportRow{
+        ReportRow row{
             {ReportCell::number(r.run.id), ReportCell::number(r.run.nodes),
              util ? ReportCell::number(util) : ReportCell::words(noSamples ? QStringLiteral("no samples") : QString()),
              ReportCell::number(r.value(metric::GpuHours)), ReportCell::number(r.value(metric::BillingHours)),
              ReportCell::number(eff ? std::optional<double>(*eff * 100.0) : std::nullopt)},
             {}};
+        for (const QString &name : std::as_const(energy))
+            row.cells << ReportCell::number(r.value(name));
+        t.rows << row;
     }
     t.fitDecimals(2, 3, 1);
     t.fitDecimals(3, 3);
     t.fitDecimals(4, 3);
+    for (int c = 6; c < int(t.columns.size()); ++c)
+        t.fitDecimals(c, 3);
     return t;
 }
 

@@ -249,8 +249,8 @@ bool StudyChartPanel::repeats() const
 
 QList<StudyChart> StudyChartData::all()
 {
-    return {StudyChart::Runtime,    StudyChart::Speedup,  StudyChart::Efficiency,
-            StudyChart::Throughput, StudyChart::Accuracy, StudyChart::Cost};
+    return {StudyChart::Runtime,  StudyChart::Speedup, StudyChart::Efficiency, StudyChart::Throughput,
+            StudyChart::Accuracy, StudyChart::Cost,    StudyChart::Energy};
 }
 
 QString StudyChartData::id(StudyChart c)
@@ -268,6 +268,8 @@ QString StudyChartData::id(StudyChart c)
         return QStringLiteral("accuracy");
     case StudyChart::Cost:
         return QStringLiteral("cost");
+    case StudyChart::Energy:
+        return QStringLiteral("energy");
     }
     return {};
 }
@@ -285,7 +287,8 @@ StudyChartData StudyChartData::build(const QList<RunMetricsRow> &rows, double th
                   scalingPanel(b, StudyChart::Efficiency),
                   throughputPanel(b),
                   metricPanel(b, StudyChart::Accuracy, d.m_input.accuracyMetric),
-                  costPanel(b)};
+                  costPanel(b),
+                  metricPanel(b, StudyChart::Energy, metric::EnergyWh)};
     const bool overlapped = !d.m_analysis.overlaps().isEmpty();
     for (StudyChartPanel &p : d.m_panels) {
         fitAxes(p);

@@ -12,7 +12,7 @@
 
 namespace scalelab {
 
-enum class StudyChart { Runtime, Speedup, Efficiency, Throughput, Accuracy, Cost };
+enum class StudyChart { Runtime, Speedup, Efficiency, Throughput, Accuracy, Cost, Energy };
 
 // One point of a chart. Measured points are medians of the completed runs at
 // one GPU count, `low`..`high` the range of their repeats (equal to `value`
@@ -56,7 +56,7 @@ struct StudyChartPanel {
     bool repeats() const;
 };
 
-// The numbers of a study's six charts, computed once per study from its runs:
+// The numbers of a study's seven charts, computed once per study from its runs:
 // the window's charts, the PDF report and `scalelab report --json` all read them.
 class StudyChartData {
 public:

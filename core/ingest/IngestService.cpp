@@ -225,6 +225,35 @@ void collectEnergy(CollectedMetrics &out)
     out.put(metric::EnergyWh, *g.joules / 3600.0, unit, metric::SourceGpu, out.gpuFiles, out.gpuTool, how);
 }
 
+// energy_j_per_sample: the run's energy over the samples it processed (its
+// throughput × its time), once every other metric is collected; nothing
+// without an energy, a throughput and a time.
+void collectEnergyPerSample(CollectedMetrics &out)
+{
+    auto find = [&out](const QStringList &names) -> const MetricRecord * {
+        for (const QString &name : names)
+            for (const MetricRecord &m : std::as_const(out.metrics))
+                if (m.name == name && m.value > 0)
+                    return &m;
+        return nullptr;
+    };
+    const MetricRecord *energy = find({metric::EnergyWh});
+    const MetricRecord *rate = find({metric::SamplesPerS, metric::Throughput});
+    const MetricRecord *time = find({metric::TrainTimeS, metric::ElapsedS});
+    if (!energy || !rate || !time)
+        return;
+    const double joules = energy->value * 3600.0, samples = rate->value * time->value;
+    const QString source = energy->source;   // put() below may move the records
+    const QString how = QStringLiteral("%1 (%2 Wh × 3600) ÷ (%3 %4 × %5 %6 s)")
+                            .arg(metric::EnergyWh)
+                            .arg(energy->value)
+                            .arg(rate->name)
+                            .arg(rate->value)
+                            .arg(time->name)
+                            .arg(time->value);
+    out.put(metric::EnergyJPerSample, joules / samples, QStringLiteral("J/sample"), source, QString(), QString(), how);
+}
+
 // The job output (result.logFile): built-in patterns plus the study's own;
 // a value printed more than once is also a curve (per step or epoch). A study
 // that cannot be read fails the ingest: its pattern metrics would be replaced
@@ -416,6 +445,7 @@ IngestResult IngestService::ingestRun(RunStore &store, qint64 runId)
         }
     }
     collectMetricFiles(files.value(), collected, result);
+    collectEnergyPerSample(collected);
     if (const QString e = store.replaceRunMetrics(runId, collected.metrics, collected.series).errorText();
         !e.isEmpty()) {
         result.error = e;

@@ -32,6 +32,9 @@ inline const QString GpuMemPeakMiB = QStringLiteral("gpu_mem_peak_mib");
 // The run's energy, Wh: sacct ConsumedEnergyRaw where the site accounts energy,
 // else the integral of its GPUs' power samples (the record's source says which).
 inline const QString EnergyWh = QStringLiteral("energy_wh");
+// Joules per training sample, lower is better: energy_wh × 3600 ÷ (samples/s × seconds),
+// with samples_per_s (else throughput) and train_time_s (else elapsed_s); only when all are known.
+inline const QString EnergyJPerSample = QStringLiteral("energy_j_per_sample");
 inline const QString TrainTimeS = QStringLiteral("train_time_s");
 inline const QString SamplesPerS = QStringLiteral("samples_per_s");
 inline const QString Throughput = QStringLiteral("throughput");

@@ -208,7 +208,7 @@ private Q_SLOTS:
         QCOMPARE(o.value(QStringLiteral("file")).toString(), pdf);
         const StudyChartData &data = m_place->charts()->data();
         const QJsonArray charts = o.value(QStringLiteral("charts")).toArray();
-        QCOMPARE(charts.size(), 6);
+        QCOMPARE(charts.size(), 7);
         for (int i = 0; i < charts.size(); ++i) {
             const QJsonObject c = charts[i].toObject();
             const StudyChartPanel &p = data.panels()[i];

@@ -139,7 +139,8 @@ private Q_SLOTS:
     void incompleteRunIsHollowAndLabelled()
     {
         StudyCharts *charts = m_place->charts();
-        for (StudyChart c : {StudyChart::Runtime, StudyChart::Throughput, StudyChart::Accuracy, StudyChart::Cost}) {
+        for (StudyChart c : {StudyChart::Runtime, StudyChart::Throughput, StudyChart::Accuracy, StudyChart::Cost,
+                             StudyChart::Energy}) {
             QCustomPlot *plot = charts->chart(c);
             const QList<QCPGraphData> inc = graphData(plot, QStringLiteral("incomplete"));
             QCOMPARE(inc.size(), 1);
@@ -170,6 +171,7 @@ private Q_SLOTS:
         QVERIFY(barsOf(charts->chart(StudyChart::Runtime), QStringLiteral("measured")));
         QVERIFY(barsOf(charts->chart(StudyChart::Speedup), QStringLiteral("measured")));
         QCOMPARE(data.panel(StudyChart::Runtime).incomplete.size(), 1);
+        QVERIFY(barsOf(charts->chart(StudyChart::Energy), QStringLiteral("measured")));
         QVERIFY(data.panel(StudyChart::Speedup).amdahl.isEmpty());
         // The study's analysis is the one the charts were drawn from.
         QCOMPARE(&charts->analysis(), &data.analysis());

@@ -81,6 +81,7 @@ inline void fillHonestStudy(RunStore &store, qint64 &study, QList<qint64> &runs)
         metric(metric::GpuHours, p.gpus * p.trainTime / 3600.0, QStringLiteral("GPU h"));
         metric(metric::Gpus, p.gpus, QString());
         metric(metric::Nodes, 1, QString());
+        metric(metric::EnergyWh, p.gpus * 300.0 * p.trainTime / 3600.0, QStringLiteral("Wh"));   // 300 W per GPU
         // Per-epoch values (what ingest stores when a log prints a value per epoch).
         QCOMPARE(store
                      .setSeries({id,

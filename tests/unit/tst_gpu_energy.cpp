@@ -3,6 +3,7 @@
 // GPU, summed; gaps and missing readings left out), stored as energy_wh with
 // its provenance, and the site's own accounting (sacct ConsumedEnergyRaw)
 // preferred where it counts energy.
+#include "core/analysis/MetricGlossary.h"
 #include "core/analysis/RunMetricsTable.h"
 #include "core/ingest/AccountingMetrics.h"
 #include "core/ingest/GpuEnergy.h"
@@ -107,6 +108,21 @@ class TstGpuEnergy : public QObject {
         QCOMPARE(m_store
                      ->recordFile({m_run, QStringLiteral("/home/researcher/scalelab-gpu-88-tb-node1.csv"), local,
                                    qint64(csv.size()), qint64(csv.size()), QDateTime::currentDateTimeUtc()})
+                     .errorText(),
+                 QString());
+    }
+
+    // The job output, fetched beside the samples.
+    void addLog(const QByteArray &text)
+    {
+        const QString local = m_store->runFilesDirectory(m_run) + QStringLiteral("/scalelab-88.out");
+        QFile f(local);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QCOMPARE(f.write(text), text.size());
+        f.close();
+        QCOMPARE(m_store
+                     ->recordFile({m_run, QStringLiteral("/home/researcher/scalelab-88.out"), local,
+                                   qint64(text.size()), qint64(text.size()), QDateTime::currentDateTimeUtc()})
                      .errorText(),
                  QString());
     }
@@ -251,6 +267,32 @@ private Q_SLOTS:
                  qPrintable(e->formula));
     }
 
+    void energyPerSampleWhenThroughputIsKnown()
+    {
+        // 400 samples/s for 9 s of training: 3600 samples for the samples' integral.
+        makeRun(QStringLiteral("0"), kTwoGpuCsv);
+        addLog("train_time_s 9\nsamples_per_s 400\n");
+        const IngestResult in = IngestService::ingestRun(*m_store, m_run);
+        QCOMPARE(in.error, QString());
+        const auto e = stored(metric::EnergyJPerSample);
+        QVERIFY2(e, qPrintable(in.written.join(u',')));
+        QVERIFY(std::abs(e->value - kTwoGpuJoules / 3600.0) < 1e-12);
+        QCOMPARE(e->unit, QStringLiteral("J/sample"));
+        QCOMPARE(e->source, metric::SourceGpu);
+        QVERIFY2(e->formula.contains(QStringLiteral("samples_per_s 400 × train_time_s 9 s")), qPrintable(e->formula));
+        QVERIFY(metricDescription(metric::EnergyJPerSample).contains(QLatin1String("lower is better")));
+    }
+
+    void energyPerSampleOverElapsedWithoutTrainingTime()
+    {
+        // Without a training time, sacct's elapsed (16 s) and its accounted energy.
+        makeRun(QStringLiteral("36000"), kTwoGpuCsv);
+        addLog("samples_per_s 400\n");
+        QCOMPARE(IngestService::ingestRun(*m_store, m_run).error, QString());
+        QVERIFY(std::abs(stored(metric::EnergyJPerSample)->value - 36000.0 / (400.0 * 16.0)) < 1e-12);
+        QCOMPARE(stored(metric::EnergyJPerSample)->source, metric::SourceSacct);
+    }
+
     void noPowerNoEnergy()
     {
         makeRun(QStringLiteral("0"), "index, timestamp, utilization.gpu [%]\n"
@@ -259,6 +301,7 @@ private Q_SLOTS:
         QCOMPARE(IngestService::ingestRun(*m_store, m_run).error, QString());
         QVERIFY(stored(metric::GpuSamples));
         QVERIFY(!stored(metric::EnergyWh));   // never a guess
+        QVERIFY(!stored(metric::EnergyJPerSample));
     }
 };
 

@@ -73,6 +73,7 @@ private Q_SLOTS:
     void strongScalingTableText();
     void markdownTables();
     void csvTable();
+    void resourcesTableHasEnergyWhenMeasured();
     void scriptsOnceWithDiffs();
     void conditionsNameGpuTypeAndSlurm();
 };
@@ -182,6 +183,33 @@ void TstReportFormat::csvTable()
         QCOMPARE(l.count(u','), fields);   // no separator inside a number
         noExponentNorBrokenNumber(l);
     }
+}
+
+void TstReportFormat::resourcesTableHasEnergyWhenMeasured()
+{
+    QList<RunMetricsRow> rows = bigStudy();
+    const StudyChartData data = StudyChartData::build(rows);
+    // No run measured energy: no energy columns.
+    QCOMPARE(ScalingReportTables::resources(rows, data.input()).columns.size(), 6);
+    rows[0].metrics.insert(metric::EnergyWh, MetricRecord{1, metric::EnergyWh, 12345.678, {}, metric::SourceGpu});
+    rows[0].metrics.insert(metric::EnergyJPerSample,
+                           MetricRecord{1, metric::EnergyJPerSample, 0.1099, {}, metric::SourceGpu});
+    const ReportTable t = ScalingReportTables::resources(rows, data.input());
+    QCOMPARE(t.columns.size(), 8);
+    QCOMPARE(t.headerText(6), QStringLiteral("Energy [Wh]"));
+    QCOMPARE(t.headerText(7), QStringLiteral("Energy per sample [J]"));
+    QCOMPARE(t.cellText(t.rows[0].cells[6], 6), QStringLiteral("12,346"));
+    QCOMPARE(t.cellText(t.rows[0].cells[7], 7), QStringLiteral("0.110"));
+    QCOMPARE(t.cellText(t.rows[1].cells[6], 6), QStringLiteral("–"));   // not measured
+    const QStringList lines = t.csv().split(QStringLiteral("\r\n"), Qt::SkipEmptyParts);
+    QVERIFY2(lines.first().endsWith(QStringLiteral("Energy [Wh],Energy per sample [J],Note")),
+             qPrintable(lines.first()));
+    QVERIFY2(lines[1].endsWith(QStringLiteral(",12346,0.110,")), qPrintable(lines[1]));
+    StudyRecord study;
+    study.name = QStringLiteral("resnet on lumi");
+    const QString md = ScalingReportModel::build(study, RunMetricsTable{rows}, data, {}, QDateTime()).markdown();
+    QVERIFY2(md.contains(QStringLiteral("| Energy [Wh] | Energy per sample [J] |")), qPrintable(md));
+    noExponentNorBrokenNumber(md);
 }
 
 void TstReportFormat::scriptsOnceWithDiffs()

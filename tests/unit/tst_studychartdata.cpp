@@ -59,6 +59,7 @@ private Q_SLOTS:
     void axisRanges();
     void accuracyAxisShowsATenth();
     void costHasBillingAxis();
+    void energyToSolutionMediansWithRanges();
     void emptyStudy();
     void overlapNoteOnTimingChartsOnly();
     void jsonCarriesTheSameNumbers();
@@ -274,6 +275,39 @@ void TstStudyChartData::costHasBillingAxis()
     QVERIFY(near(cost.y.upper, 1.08));
 }
 
+void TstStudyChartData::energyToSolutionMediansWithRanges()
+{
+    // 1 GPU: 30, 36 and 31 Wh (median 31), 2 GPUs: 40 Wh; a cancelled 4-GPU run left 12 Wh.
+    const auto energy = [](qint64 id, int gpus, double wh, JobState s = JobState::Completed) {
+        return row(id, gpus, {{metric::TrainTimeS, 10}, {metric::EnergyWh, wh}}, s);
+    };
+    const StudyChartData d = StudyChartData::build({energy(1, 1, 30), energy(2, 1, 36), energy(3, 1, 31),
+                                                    energy(4, 2, 40), energy(5, 4, 12, JobState::Cancelled)});
+    const StudyChartPanel &e = d.panel(StudyChart::Energy);
+    QCOMPARE(StudyChartData::id(StudyChart::Energy), QStringLiteral("energy"));
+    QCOMPARE(e.metric, metric::EnergyWh);
+    QVERIFY(!e.empty);
+    QCOMPARE(e.measured.size(), 2);
+    QCOMPARE(e.measured[0].gpus, 1.0);
+    QCOMPARE(e.measured[0].value, 31.0);
+    QCOMPARE(e.measured[0].low, 30.0);
+    QCOMPARE(e.measured[0].high, 36.0);
+    QCOMPARE(e.measured[0].runs, 3);
+    QCOMPARE(e.measured[1].value, 40.0);
+    QCOMPARE(e.incomplete.size(), 1);
+    QCOMPARE(e.incomplete[0].value, 12.0);
+    QVERIFY(e.ideal.isEmpty());
+    QCOMPARE(e.y.lower, 0.0);
+    QVERIFY(near(e.y.upper, 40.0 * 1.08));
+    // Without energy stored the chart says so.
+    QVERIFY(StudyChartData::build({timed(1, 1, 4)}).panel(StudyChart::Energy).empty);
+    // `scalelab report --json` carries it as its last chart.
+    const nlohmann::ordered_json j = studyChartJson(d);
+    QCOMPARE(j["charts"].back()["id"].get<std::string>(), "energy");
+    QCOMPARE(j["charts"].back()["measured"][0]["value"].get<double>(), 31.0);
+    QCOMPARE(j["charts"].back()["measured"][0]["max"].get<double>(), 36.0);
+}
+
 void TstStudyChartData::emptyStudy()
 {
     const StudyChartData d = StudyChartData::build({});
@@ -320,7 +354,7 @@ void TstStudyChartData::jsonCarriesTheSameNumbers()
     QCOMPARE(j["metrics"]["runtime"].get<std::string>(), "train_time_s");
     QCOMPARE(j["analysis"]["baseline_gpus"].get<int>(), 1);
     QVERIFY(j["analysis"]["amdahl"].is_null());
-    QCOMPARE(j["charts"].size(), size_t(6));
+    QCOMPARE(j["charts"].size(), size_t(7));
     const auto &rt = j["charts"][0];
     QCOMPARE(rt["id"].get<std::string>(), "runtime");
     QCOMPARE(rt["measured"][0]["value"].get<double>(), d.panel(StudyChart::Runtime).measured[0].value);

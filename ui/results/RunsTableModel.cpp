@@ -37,9 +37,9 @@ QStringList RunsTableModel::defaultColumns(const RunMetricsTable &table)
     QStringList cols{QStringLiteral("id"),        QStringLiteral("study"), QStringLiteral("cluster"),
                      QStringLiteral("framework"), QStringLiteral("gpus"),  QStringLiteral("jobId"),
                      QStringLiteral("state"),     QStringLiteral("slurm")};
-    const QStringList wanted{metric::TrainTimeS,    metric::ElapsedS,       metric::SamplesPerS, metric::Throughput,
-                             metric::TestAccuracy,  metric::GpuUtilMeanPct, metric::GpuHours,    metric::EnergyWh,
-                             metric::CpuEfficiency, metric::QueueWaitS};
+    const QStringList wanted{metric::TrainTimeS,       metric::ElapsedS,       metric::SamplesPerS, metric::Throughput,
+                             metric::TestAccuracy,     metric::GpuUtilMeanPct, metric::GpuHours,    metric::EnergyWh,
+                             metric::EnergyJPerSample, metric::CpuEfficiency,  metric::QueueWaitS};
     for (const QString &m : wanted) {
         // One throughput column: the run summary when the logs print one.
         if (m == metric::Throughput && cols.contains(metric::SamplesPerS))

@@ -76,7 +76,8 @@ QString detailsHtml(const ScalingReportModel &m, StudyCharts &charts, QList<QPai
     html +=
         QStringLiteral("<h2>%1</h2>").arg(esc(m.runs.title)) + report::tableHtml(m.runs, {8, 10, 8, 17, 19, 19, 19});
     html += QStringLiteral("<h2>%1</h2>").arg(esc(m.resources.title))
-            + report::tableHtml(m.resources, {10, 12, 20, 20, 20, 18});
+            + report::tableHtml(m.resources, m.resources.columns.size() > 6 ? QList<int>{8, 8, 14, 14, 14, 14, 14, 14}
+                                                                            : QList<int>{10, 12, 20, 20, 20, 18});
     html += report::scriptsHtml(m.scripts);
     return html;
 }

@@ -208,6 +208,8 @@ QString valueLabel(const StudyChartPanel &p)
         return metric.isEmpty() ? QStringLiteral("accuracy") : metric;
     case StudyChart::Cost:
         return QObject::tr("GPU-hours");
+    case StudyChart::Energy:
+        return QObject::tr("energy [Wh]");
     }
     return {};
 }
@@ -226,6 +228,8 @@ QString emptyText(StudyChart chart)
         return QObject::tr("No accuracy in the job output (test_accuracy or val_accuracy)");
     case StudyChart::Cost:
         return QObject::tr("No accounting stored (GPU-hours, billing)");
+    case StudyChart::Energy:
+        return QObject::tr("No energy stored (sacct ConsumedEnergy or GPU power samples)");
     }
     return {};
 }
@@ -306,6 +310,8 @@ QString StudyChartBuilder::title(StudyChart c)
         return QObject::tr("Accuracy");
     case StudyChart::Cost:
         return QObject::tr("GPU-hours and billing");
+    case StudyChart::Energy:
+        return QObject::tr("Energy to solution");
     }
     return {};
 }
