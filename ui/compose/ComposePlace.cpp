@@ -182,6 +182,9 @@ void ComposePlace::rerender()
     const JobSpec s = m_form->spec();
     const ClusterProfile *profile = m_form->profile();
     m_services.setCurrentProfile(s.profile);
+    if (s.profile != m_shownProfile)
+        clearVerdicts();
+    m_shownProfile = s.profile;
     m_form->clearMarks();
     if (!profile) {
         // A broken file of the researcher's that replaces a shipped profile is
@@ -200,6 +203,8 @@ void ComposePlace::rerender()
     } else {
         RenderResult r = renderAndValidate(s, *profile);
         m_current = notesConsistentWithErrors(r.diagnostics);
+        if (!m_dryRunFinding.rule.isEmpty() && r.script == m_dryRunScript)
+            m_current.append(m_dryRunFinding);
         m_preview->setScript(r.script);
         m_form->showGeometry(computeGeometry(s, *profile));
         showCost(s, profile, r.script);
@@ -266,10 +271,7 @@ void ComposePlace::connectClusters()
     if (!cm || cm == m_connectedClusters)
         return;
     m_connectedClusters = cm;
-    connect(cm, &ClusterService::dryRunFinished, this, [this](const QString &verdict, bool ok) {
-        m_verdict->setText((ok ? tr("Dry run: ") : tr("Dry run failed: ")) + verdict);
-        Q_EMIT message(ok ? tr("Dry run finished.") : tr("Dry run failed."));
-    });
+    connect(cm, &ClusterService::dryRunFinished, this, &ComposePlace::onDryRunFinished);
     connect(cm, &ClusterService::startEstimated, this, [this](const QString &profileId, const QString &text, bool ok) {
         if (profileId == spec().profile && !m_estimatedScript.isEmpty())
             m_form->startCostPanel()->setEstimate(text, ok);
@@ -282,8 +284,29 @@ void ComposePlace::connectClusters()
     });
 }
 
+// The verdict is a finding of this script: an error (a missing program, a
+// refusal) blocks Submit until the job changes or another dry run passes.
+void ComposePlace::onDryRunFinished(const QString &verdict, bool ok)
+{
+    if (m_dryRunScript.isEmpty())
+        return;   // asked for a job that is no longer in the form
+    m_dryRunFinding = finding(ok ? Severity::Info : Severity::Error, QStringLiteral("dry-run"), QString(), 0,
+                              (ok ? tr("Dry run: ") : tr("Dry run failed: ")) + verdict);
+    m_verdict->clear();
+    rerender();
+    Q_EMIT message(ok ? tr("Dry run finished.") : tr("Dry run failed."));
+}
+
+void ComposePlace::clearVerdicts()
+{
+    m_verdict->clear();
+    m_dryRunScript.clear();
+    m_dryRunFinding = {};
+}
+
 void ComposePlace::loadSpec(const JobSpec &spec)
 {
+    clearVerdicts();
     m_form->setSpec(spec);
     m_diagnostics->clearImported();
     rerender();
@@ -370,6 +393,8 @@ void ComposePlace::dryRun()
         Q_EMIT message(m_dryRun->toolTip());
         return;
     }
+    m_dryRunFinding = {};
+    m_dryRunScript = m_preview->script();
     cm->dryRun(spec());
     m_verdict->setText(tr("Dry run: asking Slurm…"));
 }

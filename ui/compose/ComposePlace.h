@@ -100,6 +100,10 @@ private:
     void afterUndoRedo();
     void estimateStart();
     void showCost(const JobSpec &spec, const ClusterProfile *profile, const QString &script);
+    void onDryRunFinished(const QString &verdict, bool ok);
+    // Banners and the dry-run finding belong to the spec they describe: a
+    // file open, an import or a profile switch clears them.
+    void clearVerdicts();
 
     AppServices &m_services;
     JobForm *m_form;
@@ -120,6 +124,9 @@ private:
     FormHistory *m_history = nullptr;
     QObject *m_connectedClusters = nullptr;
     QString m_estimatedScript;   // the script the shown (or asked) start estimate is of
+    QString m_dryRunScript;   // the script the asked (or shown) dry run is of
+    Diagnostic m_dryRunFinding;   // its verdict, shown while the script is the same
+    QString m_shownProfile;   // the profile the banner was written for
 };
 
 }   // namespace scalelab

@@ -105,6 +105,7 @@ void ComposePlace::importScriptText(const QString &text, const QString &sourceNa
         return;
     }
     // The same import as `scalelab import` (ScriptFile): the program beside the script is read too.
+    clearVerdicts();
     ScriptImport imp = ScriptFile::importText(text, m_importPath, *profile);
     imp.diagnostics = InputLimits::capDiagnostics(imp.diagnostics, sourceName);
     m_form->keepPartitionAcrossProfiles(imp.spec.partition);

@@ -103,16 +103,24 @@ void DiagnosticsPanel::clearImported()
     rebuild();
 }
 
+// Counted over every row shown (the imported script's findings too); only
+// this job's errors block submit.
 QString DiagnosticsPanel::summaryText() const
 {
-    const int e = countOf(m_current, Severity::Error);
-    const int w = countOf(m_current, Severity::Warning);
+    Diagnostics shown = m_current;
+    if (hasImported())
+        shown << m_imported << m_importSummary;
+    const int e = countOf(shown, Severity::Error);
+    const int w = countOf(shown, Severity::Warning);
     if (e == 0 && w == 0)
         return tr("No errors or warnings: ready to submit.");
     const QString errors = e == 1 ? tr("1 error") : tr("%1 errors").arg(e);
     const QString warnings = w == 1 ? tr("1 warning") : tr("%1 warnings").arg(w);
-    return e > 0 ? tr("%1, %2 — errors block submit.").arg(errors, warnings)
-                 : tr("%1: submit will ask first.").arg(warnings);
+    if (hasErrors(m_current))
+        return tr("%1, %2 — errors block submit.").arg(errors, warnings);
+    if (e > 0)
+        return tr("%1, %2 — in the imported script; the form as filled can be submitted.").arg(errors, warnings);
+    return tr("%1: submit will ask first.").arg(warnings);
 }
 
 QTableWidgetItem *DiagnosticsPanel::itemForRule(const QString &rule) const

@@ -28,6 +28,7 @@ public:
 
     const Diagnostics &diagnostics() const { return m_current; }
     const Diagnostics &importedDiagnostics() const { return m_imported; }   // the imported script's, by line
+    const Diagnostics &importSummaryDiagnostics() const { return m_importSummary; }
     QTableWidget *tree() const { return m_tree; }
     // The row of the first current diagnostic with this rule (tests, focus).
     QTableWidgetItem *itemForRule(const QString &rule) const;
