@@ -68,21 +68,11 @@ private Q_SLOTS:
     void userPatterns_data();
     void userPatterns();
     void invalidPatterns();
-    void literalOf_data();
-    void literalOf();
-    void literalsOf();
-    void anchorScanFindsEveryOccurrence();
-    void anchorScanAtEveryPosition();
-    void lineContainsAtEveryPosition();
-    void containsAgreesWithFind();
     void metricAfterLongPrefix();
     void builtinsHaveLiterals();
     void aggregationIds();
     void missingFile();
     void largeLogLineNumbers();
-    void fastMatcherShapes_data();
-    void fastMatcherShapes();
-    void fastMatcherAgreesWithRegex();
 };
 
 // file, metric -> value, count, line; line -1 = not checked.
@@ -320,148 +310,6 @@ void TstIngestLog::invalidPatterns()
     QCOMPARE(*x.extract("loss 0.5\n").value(QStringLiteral("good")), 0.5);
 }
 
-void TstIngestLog::literalOf_data()
-{
-    QTest::addColumn<QString>("regex");
-    QTest::addColumn<QString>("literal");
-    QTest::newRow("plain") << "Test accuracy: ([0-9.]+)"
-                           << "Test accuracy: ";
-    QTest::newRow("alternation") << "a|b ([0-9]+)"
-                                 << "";
-    QTest::newRow("inline flag") << "(?i)loss ([0-9.]+)"
-                                 << "";
-    QTest::newRow("optional char") << "colou?r ([0-9]+)"
-                                   << "colo";
-    QTest::newRow("counted") << "x{2}yz ([0-9]+)"
-                             << "yz ";
-    QTest::newRow("escapes") << "\\[epoch\\] ([0-9]+)"
-                             << "[epoch] ";
-    QTest::newRow("dot") << "foo.ba ([0-9]+)"
-                         << "foo";
-    QTest::newRow("plus") << "ab+c ([0-9]+)"
-                          << "ab";
-    QTest::newRow("class") << "[abc]def ([0-9]+)"
-                           << "def ";
-    QTest::newRow("optional group") << "(abc)?def ([0-9]+)"
-                                    << "def ";
-    QTest::newRow("alternation in group") << "(?:a|b)/sec ([0-9]+)"
-                                          << "/sec ";
-    QTest::newRow("lookbehind") << "(?<!total )images/sec: ([0-9.]+)"
-                                << "images/sec: ";
-    QTest::newRow("class escape") << "\\d+ samples/s"
-                                  << " samples/s";
-}
-
-void TstIngestLog::literalOf()
-{
-    QFETCH(QString, regex);
-    QFETCH(QString, literal);
-    QCOMPARE(LogMetricExtractor::literalOf(regex), literal);
-}
-
-void TstIngestLog::literalsOf()
-{
-    // Every fixed text a match needs, the longest first: lines without one never reach the regex.
-    QCOMPARE(LogMetricExtractor::literalsOf(QStringLiteral("\\bRank [0-9]+ of ([0-9]+)\\b")),
-             (QStringList{QStringLiteral("Rank "), QStringLiteral(" of ")}));
-    QCOMPARE(LogMetricExtractor::literalsOf(QStringLiteral("\\biter ([0-9]++): loss [^,]*+, time ([0-9.]+)ms")),
-             (QStringList{QStringLiteral(": loss "), QStringLiteral("iter "), QStringLiteral(", time ")}));
-    QVERIFY(LogMetricExtractor::literalsOf(QStringLiteral("abc|def")).isEmpty());
-    QCOMPARE(LogMetricExtractor::literalsOf(QStringLiteral("epochs?: (\\d+)")), QStringList{QStringLiteral("epoch")});
-}
-
-void TstIngestLog::anchorScanFindsEveryOccurrence()
-{
-    // The one-pass anchor search against a plain search for each anchor, on text made of the
-    // anchors' own bytes (so pairs, near misses and overlaps are everywhere), across block edges.
-    const QList<QByteArray> anchors{"it/s", "s/it", "oss", "| lm loss: ", "*** ", "x", "ab", "abab", "] ["};
-    std::mt19937 rng(7);
-    const QByteArray alphabet("its/o| lmab*x]:[\n\r");
-    for (int round = 0; round < 20; ++round) {
-        QByteArray text;
-        const int n = int(rng() % 3000);
-        for (int i = 0; i < n; ++i)
-            text +=
-                (rng() % 9 == 0) ? anchors[rng() % anchors.size()] : QByteArray(1, alphabet[rng() % alphabet.size()]);
-        QSet<QPair<int, qsizetype>> expected, found;
-        for (int a = 0; a < anchors.size(); ++a)
-            for (qsizetype at = text.indexOf(anchors[a]); at >= 0; at = text.indexOf(anchors[a], at + 1))
-                expected.insert({a, at});
-        AnchorScan(anchors).scan(std::string_view(text.constData(), size_t(text.size())), [&](int a, size_t at) {
-            found.insert({a, qsizetype(at)});
-            return true;
-        });
-        QCOMPARE(found, expected);
-    }
-}
-
-void TstIngestLog::anchorScanAtEveryPosition()
-{
-    // One anchor in filler text, at every offset of texts of every length up to 100 bytes:
-    // across the 16- and 32-byte blocks of the vector filter, in the unvectorised tail and
-    // as the text's last bytes (no line break after it). The filler holds the anchors'
-    // own bytes so that the filter's nibble tables let positions through.
-    const QList<QByteArray> anchors{"it/s", "oss", "] [", "x", "ab", "| lm loss: ", "Exited with exit code "};
-    for (int a = 0; a < anchors.size(); ++a)
-        for (int length = int(anchors[a].size()); length <= 100; ++length)
-            for (int at = 0; at + anchors[a].size() <= length; ++at) {
-                QByteArray text(length, 'z');
-                for (int i = 0; i < length; ++i)
-                    text[i] = "s/ti lo"[i % 7];
-                text.replace(at, anchors[a].size(), anchors[a]);
-                QList<qsizetype> expected, found;
-                for (qsizetype k = text.indexOf(anchors[a]); k >= 0; k = text.indexOf(anchors[a], k + 1))
-                    expected.append(k);
-                AnchorScan({anchors[a]})
-                    .scan(std::string_view(text.constData(), size_t(text.size())), [&](int, size_t k) {
-                        found.append(qsizetype(k));
-                        return true;
-                    });
-                QVERIFY2(found == expected, qPrintable(QStringLiteral("anchor %1 at %2 of %3 bytes")
-                                                           .arg(QString::fromLatin1(anchors[a]))
-                                                           .arg(at)
-                                                           .arg(length)));
-            }
-}
-
-void TstIngestLog::lineContainsAtEveryPosition()
-{
-    // The line check before each rule: the text at every offset of lines up to 80 bytes,
-    // in lines made of its own first and last bytes (candidates that do not hold it).
-    for (const std::string text : {"ab", "abc", "val_loss", "Exited with exit code ", "aaab"}) {
-        for (size_t length = text.size(); length <= 80; ++length)
-            for (size_t at = 0; at + text.size() <= length; ++at) {
-                std::string line(length, ' ');
-                for (size_t i = 0; i < length; ++i)
-                    line[i] = (i % 3 == 0) ? text.front() : text.back();
-                QVERIFY(logtext::contains(line, text) == (line.find(text) != std::string::npos));
-                line.replace(at, text.size(), text);
-                QVERIFY2(logtext::contains(line, text), qPrintable(QString::fromStdString(line)));
-                line[at + text.size() - 1] = '#';
-                QCOMPARE(logtext::contains(line, text), line.find(text) != std::string::npos);
-            }
-    }
-    QVERIFY(logtext::contains("abc", ""));
-    QVERIFY(logtext::contains("", ""));
-    QVERIFY(!logtext::contains("", "a"));
-    QVERIFY(!logtext::contains("ab", "abc"));
-}
-
-void TstIngestLog::containsAgreesWithFind()
-{
-    std::mt19937 rng(11);
-    const std::string alphabet("abc/s ");
-    for (int round = 0; round < 4000; ++round) {
-        std::string line(rng() % 120, ' ');
-        for (char &c : line)
-            c = alphabet[rng() % alphabet.size()];
-        std::string text(rng() % 7, ' ');
-        for (char &c : text)
-            c = alphabet[rng() % alphabet.size()];
-        QCOMPARE(logtext::contains(line, text), line.find(text) != std::string::npos);
-    }
-}
-
 void TstIngestLog::metricAfterLongPrefix()
 {
     // A metric whose anchor comes after a long run of other text on its line, and
@@ -531,77 +379,6 @@ void TstIngestLog::largeLogLineNumbers()
     QCOMPARE(m->line, qint64(50 * 1001));
     QCOMPARE(m->value, 0.49);
     QCOMPARE(r.bytes, f.size());
-}
-
-void TstIngestLog::fastMatcherShapes_data()
-{
-    QTest::addColumn<QString>("regex");
-    QTest::addColumn<bool>("fast");
-    QTest::newRow("literal + \\s* + class") << "Test accuracy:\\s*([0-9.]+)" << true;
-    QTest::newRow("word boundary, [=:\\s]") << "\\btrain_time_s[=:\\s]\\s*([0-9.eE+-]+)" << true;
-    QTest::newRow("escaped punctuation") << "\\[epoch\\] loss=(\\d+)" << true;
-    QTest::newRow("no number group") << "loss ([a-z]+)" << false;
-    QTest::newRow("quantified literal") << "losse?s ([0-9]+)" << false;
-    QTest::newRow("trailing text") << "loss ([0-9]+)s" << false;
-    QTest::newRow("class first") << "[Ll]oss ([0-9]+)" << false;
-}
-
-void TstIngestLog::fastMatcherShapes()
-{
-    QFETCH(QString, regex);
-    QFETCH(bool, fast);
-    QCOMPARE(LiteralNumberMatcher::fromRegex(regex).has_value(), fast);
-}
-
-// The regex-free matcher finds the same values as PCRE on awkward input.
-void TstIngestLog::fastMatcherAgreesWithRegex()
-{
-    const QString num = QStringLiteral("([-+]?[0-9]*\\.?[0-9]+(?:[eE][-+]?[0-9]+)?)");
-    const QStringList regexes = {QStringLiteral("Test accuracy:\\s*") + num,
-                                 QStringLiteral("\\btest_accuracy[=:\\s]\\s*") + num,
-                                 QStringLiteral("\\bval_loss[=:]\\s*") + num,
-                                 QStringLiteral("loss\\s+") + num,
-                                 QStringLiteral(" - loss: ") + num,
-                                 QStringLiteral("samples/s\\s*[=:]\\s*([0-9.]+)"),
-                                 QStringLiteral("acc=([0-9]+)"),
-                                 QStringLiteral("x=([0-9.eE+-]+)"),
-                                 QStringLiteral("\\b-x ([0-9]+)")};
-    const QStringList lines = {"Test accuracy: 0.99",
-                               "Test accuracy:0.5 Test accuracy:  .25 Test accuracy: 12.",
-                               "Test accuracy: -1e-3x",
-                               "Test accuracy: 1e",
-                               "Test accuracy: abc",
-                               "my_test_accuracy 0.3 test_accuracy=0.4 test_accuracy  0.5",
-                               "xtest_accuracy:0.1",
-                               "test_accuracy\t+7",
-                               "val_loss: 0.2, val_loss=3E2, val_loss 9",
-                               "loss 1 loss  2 lossy 3 loss\t4",
-                               "a - loss: 0.5 - loss: .5. - loss: 5..",
-                               "samples/s = 1.2.3 samples/s: 45",
-                               "acc=12acc=3 acc= 4",
-                               "x=1e5-3 x=+.e",
-                               "a-x 1 a -x 2 -x 3",
-                               "",
-                               "Test accuracy: 9" + QString(300, u' ') + "Test accuracy: 8"};
-    for (const QString &r : regexes) {
-        const auto fast = LiteralNumberMatcher::fromRegex(r);
-        QVERIFY2(fast, qPrintable(r));
-        const QRegularExpression re(r);
-        for (const QString &line : lines) {
-            QList<double> expected;
-            for (auto it = re.globalMatch(line); it.hasNext();) {
-                bool ok = false;
-                const double v = it.next().capturedView(1).toDouble(&ok);
-                if (ok)
-                    expected.append(v);
-            }
-            const QByteArray bytes = line.toUtf8();
-            double out[16];
-            const int n = fast->match(std::string_view(bytes.constData(), size_t(bytes.size())), out, 16);
-            const QList<double> got(out, out + n);
-            QVERIFY2(got == expected, qPrintable(r + QStringLiteral(" on '") + line + QStringLiteral("'")));
-        }
-    }
 }
 
 QTEST_GUILESS_MAIN(TstIngestLog)
