@@ -360,6 +360,11 @@ Result<void> RunStore::setSubmitState(qint64 runId, SubmitState state, const QSt
 
 Result<void> RunStore::markSubmitted(qint64 runId, const QString &jobId, SubmitState how)
 {
+    return recordSubmission(runId, {jobId}, how, false);
+}
+
+Result<void> RunStore::recordSubmission(qint64 runId, const QStringList &jobIds, SubmitState how, bool asSegments)
+{
     QSqlDatabase db;
     if (auto e = connection(db); !e)
         return fail(e.error());
@@ -369,18 +374,26 @@ Result<void> RunStore::markSubmitted(qint64 runId, const QString &jobId, SubmitS
     QSqlQuery q(db);
     if (auto e = RunStoreSql::exec(
             q, QStringLiteral("UPDATE runs SET job_id = ?, submit_state = ?, rejection = '', updated = ? WHERE id = ?"),
-            {jobId, submitStateId(how), RunStoreSql::toText({}), runId});
+            {jobIds.first(), submitStateId(how), RunStoreSql::toText({}), runId});
         !e)
         return fail(e.error());
     if (auto e = oneRowChanged(q, QStringLiteral("run"), runId); !e)
         return e;
-    auto st = updateStateIn(db, runId, JobState::Pending, {}, {});
-    if (!st)
+    for (qsizetype i = 0; asSegments && i < jobIds.size(); ++i) {
+        // A segment already known (an earlier reconcile) keeps what it has.
+        if (auto e = RunStoreSql::exec(
+                q, QStringLiteral("INSERT OR IGNORE INTO run_segments (run_id, segment, job_id) VALUES (?, ?, ?)"),
+                {runId, int(i + 1), jobIds.at(i)});
+            !e)
+            return fail(e.error());
+    }
+    if (auto st = updateStateIn(db, runId, JobState::Pending, {}, {}); !st)
         return fail(st.error());
     if (auto e = tx.commit(); !e)
         return e;
-    qCInfo(lcStore).noquote()
-        << QStringLiteral("run %1: submission %2, job %3").arg(runId).arg(submitStateId(how), jobId);
+    qCInfo(lcStore).noquote() << QStringLiteral("run %1: submission %2, job %3")
+                                     .arg(runId)
+                                     .arg(submitStateId(how), jobIds.join(QStringLiteral(", ")));
     return success();
 }
 

@@ -201,6 +201,9 @@ private:
     Result<qint64> insertStudyIn(QSqlDatabase &db, const StudyRecord &study);
     Result<void> insertSnapshotIn(QSqlDatabase &db, qint64 runId, const ProjectSnapshot &snapshot);
     Result<QList<RunRecord>> selectRuns(const QString &where, const QVariantList &binds);
+    // markSubmitted and markSubmittedSegments: the run's (first) job id and
+    // submit state, PENDING, and with `asSegments` one run_segments row per job.
+    Result<void> recordSubmission(qint64 runId, const QStringList &jobIds, SubmitState how, bool asSegments);
     Result<bool> updateStateIn(QSqlDatabase &db, qint64 runId, JobState state, const QString &reason,
                                const QDateTime &at);
     Result<void> saveAccountingIn(QSqlDatabase &db, qint64 runId, const SacctRecord &acct);

@@ -13,31 +13,7 @@ Result<void> RunStore::markSubmittedSegments(qint64 runId, const QStringList &jo
 {
     if (jobIds.isEmpty())
         return fail(ErrorCode::InvalidValue, QStringLiteral("run store: run %1 has no segment job id").arg(runId));
-    QSqlDatabase db;
-    if (auto e = connection(db); !e)
-        return fail(e.error());
-    RunStoreTransaction tx(db);
-    if (auto e = tx.begin(); !e)
-        return fail(e.error());
-    QSqlQuery q(db);
-    if (auto e = RunStoreSql::exec(
-            q, QStringLiteral("UPDATE runs SET job_id = ?, submit_state = ?, rejection = '', updated = ? WHERE id = ?"),
-            {jobIds.first(), submitStateId(how), RunStoreSql::toText({}), runId});
-        !e)
-        return fail(e.error());
-    if (q.numRowsAffected() != 1)
-        return fail(ErrorCode::NotFound, QStringLiteral("run store: no run with id %1").arg(runId));
-    for (qsizetype i = 0; i < jobIds.size(); ++i) {
-        // A segment already known (an earlier reconcile) keeps what it has.
-        if (auto e = RunStoreSql::exec(
-                q, QStringLiteral("INSERT OR IGNORE INTO run_segments (run_id, segment, job_id) VALUES (?, ?, ?)"),
-                {runId, int(i + 1), jobIds.at(i)});
-            !e)
-            return fail(e.error());
-    }
-    if (auto st = updateStateIn(db, runId, JobState::Pending, {}, {}); !st)
-        return fail(st.error());
-    return tx.commit();
+    return recordSubmission(runId, jobIds, how, true);
 }
 
 Result<QList<SegmentRecord>> RunStore::segments(qint64 runId)
