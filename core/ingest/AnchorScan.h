@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace scalelab {
@@ -35,11 +36,12 @@ public:
 
     static constexpr size_t kSampleBytes = 256 * 1024;
 
-private:
     struct Entry {
         int anchor;
         int offset;   // of the pair inside the anchor
     };
+    // The tables for the anchors, chosen on a sample of the text (its start);
+    // one plan serves a text scanned piece by piece.
     struct Plan {
         std::vector<uint64_t> bits = std::vector<uint64_t>(65536 / 64, 0);   // pair (b0 | b1 << 8) is some anchor's
         std::vector<uint16_t> slot = std::vector<uint16_t>(65536, 0);   // pair -> 1 + index into entries
@@ -50,6 +52,10 @@ private:
         alignas(16) unsigned char lo0[16] = {}, hi0[16] = {}, lo1[16] = {}, hi1[16] = {}, lo2[16] = {}, hi2[16] = {};
     };
     std::unique_ptr<Plan> plan(std::string_view sample) const;
+    template <typename Hit>
+    void scan(const Plan &plan, std::string_view text, Hit &&hit) const;
+
+private:
     // Bit j set when the pair at p[j], p[j + 1] may be in the table (reads 18 bytes).
     static unsigned candidates16(const Plan &plan, const unsigned char *p);
     // The same for 32 positions (reads 34 bytes; AVX2).
@@ -63,8 +69,12 @@ private:
 template <typename Hit>
 void AnchorScan::scan(std::string_view text, Hit &&hit) const
 {
-    const std::unique_ptr<Plan> owned = plan(text.substr(0, kSampleBytes));
-    const Plan &pl = *owned;
+    scan(*plan(text.substr(0, kSampleBytes)), text, std::forward<Hit>(hit));
+}
+
+template <typename Hit>
+void AnchorScan::scan(const Plan &pl, std::string_view text, Hit &&hit) const
+{
     const auto *p = reinterpret_cast<const unsigned char *>(text.data());
     const size_t n = text.size();
     // Every position whose pair is in the table: the anchors owning it are compared.

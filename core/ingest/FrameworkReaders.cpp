@@ -428,12 +428,15 @@ QList<MetricPattern> generic()
 
 }   // namespace
 
-QList<MetricPattern> LogMetricExtractor::builtinPatterns()
+namespace readers {
+
+QList<MetricPattern> frameworkReaders()
 {
-    // Order matters where rules of one metric can match the same line: the first wins.
     QList<MetricPattern> all;
-    all << trainingStackReaders() << keras() << pytorch() << huggingFace() << deepSpeed() << horovod() << generic();
+    all << keras() << pytorch() << huggingFace() << deepSpeed() << horovod() << generic();
     return all;
 }
+
+}   // namespace readers
 
 }   // namespace scalelab

@@ -121,6 +121,8 @@ bool rocmConciseRowUtil(std::string_view line, int &device, double &utilPercent)
 
 bool rocmConciseRow(std::string_view line, RocmConcise &row)
 {
+    if (line.empty() || !isDigit(line.front()))   // not a row (rocmConciseRowUtil's first test, before the columns)
+        return false;
     row.tempC = row.powerW = kNaN;
     bool tempSeen = false;
     for (size_t i = 0; i < line.size();) {

@@ -35,6 +35,13 @@ bool eat(const QString &re, qsizetype &i, const char *token)
     return false;
 }
 
+// The possessive form of a separator first: before a number, where no space
+// can start, it matches what the plain form matches.
+bool eatEither(const QString &re, qsizetype &i, const char *possessive, const char *plain)
+{
+    return eat(re, i, possessive) || eat(re, i, plain);
+}
+
 }   // namespace
 
 std::optional<LiteralNumberMatcher> LiteralNumberMatcher::fromRegex(const QString &re)
@@ -61,22 +68,28 @@ std::optional<LiteralNumberMatcher> LiteralNumberMatcher::fromRegex(const QStrin
     }
     if (m.m_literal.empty())
         return std::nullopt;
-    if (eat(re, i, "\\s*[=:]\\s*")) {
+    if (eatEither(re, i, "\\s*+[=:]\\s*+", "\\s*[=:]\\s*")) {
         m.m_sep = Sep::SpacesOneOfSpaces;
         m.m_sepChars = "=:";
-    } else if (eat(re, i, "\\s*"))
+    } else if (eatEither(re, i, "\\s*+", "\\s*"))
         m.m_sep = Sep::Spaces0;
-    else if (eat(re, i, "\\s+"))
+    else if (eatEither(re, i, "\\s++", "\\s+"))
         m.m_sep = Sep::Spaces1;
-    else if (eat(re, i, "[=:\\s]\\s*")) {
+    else if (eatEither(re, i, "[=:\\s]\\s*+", "[=:\\s]\\s*")) {
         m.m_sep = Sep::OneOfThenSpaces;
         m.m_sepChars = "=: \t\n\v\f\r";
-    } else if (eat(re, i, "[=:]\\s*")) {
+    } else if (eatEither(re, i, "[=:]\\s*+", "[=:]\\s*")) {
         m.m_sep = Sep::OneOfThenSpaces;
+        m.m_sepChars = "=:";
+    } else if (eatEither(re, i, "[=:] ?+", "[=:] ?")) {
+        m.m_sep = Sep::OneOfThenSpace;
         m.m_sepChars = "=:";
     }
     const QString group = re.mid(i);
-    if (group == QLatin1String("([-+]?[0-9]*\\.?[0-9]+(?:[eE][-+]?[0-9]+)?)")) {
+    // The decimal form, also possessive (ReaderRules' kNumP): before the end
+    // of the regex both match the same text.
+    if (group == QLatin1String("([-+]?[0-9]*\\.?[0-9]+(?:[eE][-+]?[0-9]+)?)")
+        || group == QLatin1String("([-+]?+(?:[0-9]*+\\.)?[0-9]++(?:[eE][-+]?+[0-9]++)?+)")) {
         m.m_num = Num::Decimal;
     } else if (group == QLatin1String("([0-9]+)") || group == QLatin1String("(\\d+)")) {
         m.m_num = Num::Class;
@@ -169,6 +182,13 @@ int LiteralNumberMatcher::match(std::string_view line, double *out, int max) con
                 continue;
             ++p;
             while (p < n && isSpace(line[p]))
+                ++p;
+            break;
+        case Sep::OneOfThenSpace:
+            if (p >= n || m_sepChars.find(line[p]) == std::string_view::npos)
+                continue;
+            ++p;
+            if (p < n && line[p] == ' ')
                 ++p;
             break;
         case Sep::SpacesOneOfSpaces:

@@ -12,9 +12,10 @@ namespace scalelab {
 // bytes without a regex engine; the shape of most metric patterns
 // ("Test accuracy:\s*([0-9.]+)", "\btrain_time_s[=:\s]\s*(...)"). It finds
 // the same values, left to right and non-overlapping, as the regex would.
-// Separators: none, \s*, \s+, [=:\s]\s*, [=:]\s*, \s*[=:]\s*.
+// Separators: none, \s*, \s+, [=:\s]\s*, [=:]\s*, \s*[=:]\s*, [=:] ? (each
+// also possessive: \s*+, ...).
 // Numbers: ([0-9]+), (\d+), ([0-9.]+), ([\d.]+), ([0-9.eE+-]+) and the
-// decimal form [-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?.
+// decimal form [-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?, also possessive.
 class LiteralNumberMatcher {
 public:
     static std::optional<LiteralNumberMatcher> fromRegex(const QString &regex);
@@ -25,7 +26,7 @@ public:
     const std::string &literal() const { return m_literal; }
 
 private:
-    enum class Sep { None, Spaces0, Spaces1, OneOfThenSpaces, SpacesOneOfSpaces };
+    enum class Sep { None, Spaces0, Spaces1, OneOfThenSpaces, OneOfThenSpace, SpacesOneOfSpaces };
     enum class Num { Class, Decimal };
 
     size_t numberEnd(std::string_view s, size_t from) const;   // npos when no number starts there

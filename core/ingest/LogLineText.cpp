@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <cstring>
 
 #ifdef __SSE2__
@@ -29,6 +30,18 @@ std::optional<double> parse(std::string_view s)
     if (r.ec != std::errc() || r.ptr != s.data() + s.size())
         return std::nullopt;
     return v;
+}
+
+// A run of digits as a number: exact by hand up to 15 digits (as from_chars
+// would give it), from_chars beyond.
+std::optional<double> digitsValue(std::string_view s)
+{
+    if (s.empty() || s.size() > 15)
+        return parse(s);
+    uint64_t v = 0;
+    for (char c : s)
+        v = v * 10 + uint64_t(c - '0');
+    return double(v);
 }
 
 int digitsAt(std::string_view s, size_t &i)
@@ -178,11 +191,49 @@ std::optional<std::pair<double, double>> tqdmCounter(std::string_view line, size
     back([](char c) { return c == ' '; });
     if (!expect('|'))
         return std::nullopt;
-    const auto done = parse(line.substr(doneStart, doneEnd - doneStart));
-    const auto total = parse(line.substr(totalStart, totalEnd - totalStart));
+    const auto done = digitsValue(line.substr(doneStart, doneEnd - doneStart));
+    const auto total = digitsValue(line.substr(totalStart, totalEnd - totalStart));
     if (!done || !total)
         return std::nullopt;
     return std::pair(*done, *total);
+}
+
+#ifdef __SSE2__
+namespace {
+
+// Bit j set where p[j] is '\n' or '\r'.
+unsigned breaks16(const char *p)
+{
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i *>(p));
+    return unsigned(_mm_movemask_epi8(
+        _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\n')), _mm_cmpeq_epi8(x, _mm_set1_epi8('\r')))));
+}
+
+}   // namespace
+#endif
+
+const char *lineStart(const char *begin, const char *at)
+{
+#ifdef __SSE2__
+    for (; at - begin >= 16; at -= 16)
+        if (const unsigned m = breaks16(at - 16))
+            return at - 16 + (31 - __builtin_clz(m)) + 1;
+#endif
+    while (at > begin && at[-1] != '\n' && at[-1] != '\r')
+        --at;
+    return at;
+}
+
+const char *lineEnd(const char *at, const char *end)
+{
+#ifdef __SSE2__
+    for (; end - at >= 16; at += 16)
+        if (const unsigned m = breaks16(at))
+            return at + __builtin_ctz(m);
+#endif
+    while (at < end && *at != '\n' && *at != '\r')
+        ++at;
+    return at;
 }
 
 qint64 countNewlines(const char *from, const char *to)

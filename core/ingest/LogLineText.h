@@ -36,6 +36,12 @@ std::optional<double> numberAfter(std::string_view line, size_t at);
 // '|', n, '/', total, " [", elapsed, '<', remaining, ',', spaces, the rate.
 std::optional<std::pair<double, double>> tqdmCounter(std::string_view line, size_t at);
 
+// Where the line (segment) holding `at` starts: after the last '\n' or '\r'
+// before it, or `begin`; and where it ends: the first '\n' or '\r' at or
+// after `at`, or `end`. 16 bytes at a time where SSE2 is there.
+const char *lineStart(const char *begin, const char *at);
+const char *lineEnd(const char *at, const char *end);
+
 // Line breaks ('\n') in [from, to): 16 bytes at a time where SSE2 is there.
 qint64 countNewlines(const char *from, const char *to);
 

@@ -2,128 +2,15 @@
 #include "core/ingest/LogMetricExtractor.h"
 
 #include "core/base/InputLimits.h"
-#include "core/ingest/LogLineText.h"
+#include "core/ingest/LogRuleSet.h"
+#include "core/ingest/LogScan.h"
+#include "core/ingest/ReaderRules.h"
 
-#include <QHash>
-#include <QSet>
+#include <QFile>
 
-#include <algorithm>
-#include <cmath>
 #include <cstring>
-#include <limits>
 
 namespace scalelab {
-
-namespace {
-
-struct MatchValue {
-    double value;
-    double step;
-    int rank;
-};
-
-// The value of one match; `group(i)` gives capture group i as UTF-8 bytes.
-// `step` is the line's step when the pattern has no step group.
-template <typename Group>
-std::optional<MatchValue> valueOf(const MetricPattern &p, const Group &group, double step)
-{
-    bool ok = false;
-    double v = 0;
-    if (p.form == ValueForm::Duration) {
-        const QByteArray t = group(p.valueGroup);
-        const auto d = logtext::duration(std::string_view(t.constData(), size_t(t.size())));
-        ok = d.has_value();
-        v = d.value_or(0);
-    } else {
-        v = group(p.valueGroup).toDouble(&ok);
-    }
-    if (!ok || !std::isfinite(v))
-        return std::nullopt;
-    if (p.ratio) {
-        bool ok2 = false;
-        const double d = group(p.valueGroup + 1).toDouble(&ok2);
-        if (!ok2 || d == 0)
-            return std::nullopt;
-        v /= d;
-    }
-    if (p.form == ValueForm::Percent)
-        v /= 100.0;
-    else if (p.form == ValueForm::Milliseconds)
-        v /= 1000.0;
-    else if (p.form == ValueForm::Reciprocal)
-        v = v == 0 ? LogMetricExtractor::kNaN : 1.0 / v;
-    if (std::isnan(v))
-        return std::nullopt;
-    if (p.stepGroup) {
-        step = group(p.stepGroup).toDouble(&ok);
-        if (!ok)
-            step = LogMetricExtractor::kNaN;
-    }
-    int rank = -1;
-    if (p.rankGroup) {
-        rank = group(p.rankGroup).toInt(&ok);
-        if (!ok)
-            rank = -1;
-    }
-    return MatchValue{v, step, rank};
-}
-
-// The runs of fixed text read so far in a regex (LogMetricExtractor::literalsOf).
-struct LiteralRuns {
-    QString best, cur;
-    QStringList runs;
-
-    void end()
-    {
-        if (cur.size() > best.size())
-            best = cur;
-        if (cur.size() >= 3)
-            runs.append(cur);
-        cur.clear();
-    }
-    // The char before ?, *, {0,..} may be absent.
-    void popOptional()
-    {
-        if (!cur.isEmpty())
-            cur.chop(1);
-        end();
-    }
-};
-
-// The index of the ']' that closes the character class opened at `open`.
-qsizetype classEnd(const QString &regex, qsizetype open)
-{
-    const qsizetype n = regex.size();
-    qsizetype j = open + 1;
-    if (j < n && regex[j] == u'^')
-        ++j;
-    if (j < n && regex[j] == u']')
-        ++j;
-    for (; j < n && regex[j] != u']'; ++j)
-        if (regex[j] == u'\\')
-            ++j;
-    return j;
-}
-
-// Inline flags "(?i)" or "(?i:" at `open` make the text case-insensitive.
-bool caseInsensitiveGroup(const QString &regex, qsizetype open)
-{
-    const qsizetype n = regex.size();
-    if (open + 1 >= n || regex[open + 1] != u'?')
-        return false;
-    for (qsizetype j = open + 2; j < n && regex[j].isLetter(); ++j)
-        if (regex[j] == u'i')
-            return true;
-    return false;
-}
-
-void addInvalidPattern(Diagnostics &diagnostics, const QString &where, const QString &field, const QString &message)
-{
-    diagnostics.append(
-        {Severity::Error, QStringLiteral("metric-pattern-invalid"), where + u'.' + field, 0, 0, message, {}});
-}
-
-}   // namespace
 
 const LogMetric *LogMetricResult::find(const QString &name) const
 {
@@ -137,6 +24,17 @@ std::optional<double> LogMetricResult::value(const QString &name) const
 {
     const LogMetric *m = find(name);
     return m ? std::optional<double>(m->value) : std::nullopt;
+}
+
+LogMetricExtractor::LogMetricExtractor(const QList<MetricPattern> &userPatterns, bool includeBuiltins, bool rank0Only)
+    : m_rules(std::make_shared<const LogRuleSet>(userPatterns, includeBuiltins))
+    , m_rank0Only(rank0Only)
+{}
+
+QList<MetricPattern> LogMetricExtractor::builtinPatterns()
+{
+    // Order matters where rules of one metric can match the same line: the first wins.
+    return readers::trainingStackReaders() + readers::frameworkReaders();
 }
 
 QString LogMetricExtractor::aggregationId(MetricAggregation a)
@@ -165,307 +63,75 @@ std::optional<MetricAggregation> LogMetricExtractor::aggregationFromId(const QSt
     return std::nullopt;
 }
 
-QString LogMetricExtractor::literalOf(const QString &regex)
+const Diagnostics &LogMetricExtractor::patternDiagnostics() const
 {
-    return literalsOf(regex).value(0);
+    return m_rules->diagnostics();
 }
 
-QStringList LogMetricExtractor::literalsOf(const QString &regex)
+int LogMetricExtractor::patternCount() const
 {
-    LiteralRuns r;
-    int depth = 0;
-    const qsizetype n = regex.size();
-    for (qsizetype i = 0; i < n; ++i) {
-        const QChar c = regex[i];
-        if (c == u'\\') {
-            if (i + 1 >= n)
-                break;
-            const QChar e = regex[++i];
-            // \d, \s, \b, \1, \n ...: not a fixed char here
-            if (depth == 0 && !e.isLetterOrNumber())
-                r.cur += e;
-            else
-                r.end();
-        } else if (c == u'[') {
-            r.end();
-            i = classEnd(regex, i);
-        } else if (c == u'(') {
-            r.end();
-            if (caseInsensitiveGroup(regex, i))
-                return {};
-            ++depth;
-        } else if (c == u')') {
-            r.end();
-            depth = std::max(0, depth - 1);
-        } else if (c == u'|') {
-            if (depth == 0)
-                return {};   // either side may match: no text is certain
-            r.end();
-        } else if (c == u'?' || c == u'*') {
-            r.popOptional();
-        } else if (c == u'{') {
-            r.popOptional();
-            while (i < n && regex[i] != u'}')
-                ++i;
-        } else if (depth == 0 && c != u'.' && c != u'^' && c != u'$' && c != u'+') {
-            r.cur += c;
-        } else {
-            r.end();
-        }
-    }
-    r.end();
-    if (r.best.isEmpty())
-        return {};
-    r.runs.removeOne(r.best);
-    r.runs.prepend(r.best);
-    return r.runs;
+    return int(m_rules->rules().size());
 }
 
-LogMetricExtractor::LogMetricExtractor(const QList<MetricPattern> &userPatterns, bool includeBuiltins, bool rank0Only)
-    : m_rank0Only(rank0Only)
+LogMetricResult LogMetricExtractor::extract(QByteArrayView log) const
 {
-    // A user pattern named like a built-in metric replaces the built-in rules of that metric.
-    QSet<QString> userNames;
-    for (const MetricPattern &p : userPatterns)
-        userNames.insert(p.name.trimmed());
-    QList<MetricPattern> all;
-    if (includeBuiltins)
-        for (const MetricPattern &p : builtinPatterns())
-            if (!userNames.contains(p.name))
-                all.append(p);
-    const qsizetype firstUser = all.size();
-    all.append(userPatterns);
-    QHash<QByteArray, int> groupOf;
-    for (qsizetype i = 0; i < all.size(); ++i) {
-        MetricPattern p = all[i];
-        const bool user = i >= firstUser;
-        const QString where = user ? QStringLiteral("patterns[%1]").arg(i - firstUser) : QStringLiteral("builtin");
-        if (user && p.rule.isEmpty())
-            p.rule = where;
-        if (p.name.trimmed().isEmpty()) {
-            addInvalidPattern(m_diagnostics, where, QStringLiteral("name"),
-                              QStringLiteral("%1: the metric pattern has no name; give it one").arg(where));
-            continue;
+    LogScan scan(*m_rules, m_rank0Only);
+    scan.feed(std::string_view(log.data(), size_t(log.size())), true);
+    return scan.finish();
+}
+
+LogMetricResult LogMetricExtractor::extractFile(const QString &path, qsizetype pieceBytes) const
+{
+    auto unreadable = [&](const QString &message) {
+        LogMetricResult r;
+        r.file = path;
+        r.diagnostics.append({Severity::Error, QStringLiteral("log-unreadable"), {}, 0, 0, message, {}});
+        return r;
+    };
+    auto opened = InputLimits::openFile(path, QStringLiteral("job output"));
+    if (!opened)
+        return unreadable(opened.errorText());
+    QFile &f = **opened;
+    LogScan scan(*m_rules, m_rank0Only);
+    // One buffer, reused: each piece ends after its last line break and the
+    // rest of the buffer (a line cut at its end) starts the next fill.
+    QByteArray buf(std::max<qsizetype>(pieceBytes, 64), Qt::Uninitialized);
+    qsizetype held = 0;
+    for (bool first = true;; first = false) {
+        bool eof = false;
+        while (held < buf.size() && !eof) {
+            const qint64 n = f.read(buf.data() + held, buf.size() - held);
+            if (n < 0)
+                return unreadable(QStringLiteral("%1: cannot read this job output: %2").arg(path, f.errorString()));
+            eof = n == 0;
+            held += n;
         }
-        if (user && i - firstUser >= kMaxUserPatterns) {
-            m_diagnostics.append({Severity::Error,
-                                  QStringLiteral("metric-pattern-invalid"),
-                                  where,
-                                  0,
-                                  0,
-                                  QStringLiteral("%1 and after: ScaleLab reads at most %2 user patterns; the other %3 "
-                                                 "are left out: keep the metrics you need")
-                                      .arg(where)
-                                      .arg(kMaxUserPatterns)
-                                      .arg(all.size() - i),
-                                  {}});
+        const std::string_view text(buf.constData(), size_t(held));
+        if (first) {
+            if (auto bad = InputLimits::encodingProblem(QByteArrayView(buf.constData(), held), path,
+                                                        QStringLiteral("job output"), InputLimits::Content::Log))
+                return unreadable(bad->message);
+            scan.prepare(text);
+        }
+        if (eof) {
+            scan.feed(text, true);
             break;
         }
-        if (std::optional<Compiled> c = compile(p, user, where))
-            addPattern(std::move(*c), user, where, groupOf);
-    }
-    QList<QByteArray> anchors;
-    for (int g = 0; g < int(m_groups.size()); ++g) {
-        if (m_groups[g].anchor.isEmpty())
-            m_unanchored.append(g);
-        anchors.append(m_groups[g].anchor);   // an empty one is never found
-    }
-    anchors.append(RunEndReader::anchors());
-    m_scan.emplace(anchors);
-}
-
-// The pattern's regex compiled (a user's with RE2, in linear time, or not at
-// all), with enough capture groups; nullopt (noted) otherwise.
-std::optional<LogMetricExtractor::Compiled> LogMetricExtractor::compile(const MetricPattern &p, bool user,
-                                                                        const QString &where)
-{
-    Compiled c;
-    int captures = 0;
-    if (user) {
-        auto compiled = UserRegex::compile(p.regex);
-        if (!compiled) {
-            addInvalidPattern(m_diagnostics, where, QStringLiteral("regex"),
-                              QStringLiteral("metric '%1': %2").arg(InputLimits::quoted(p.name), compiled.errorText()));
-            return std::nullopt;
-        }
-        captures = compiled->captureCount();
-        c.user = std::move(*compiled);
-    } else {
-        c.re = QRegularExpression(p.regex);
-        if (!c.re.isValid()) {
-            addInvalidPattern(m_diagnostics, where, QStringLiteral("regex"),
-                              QStringLiteral("metric '%1': the regex is invalid at offset %2: %3; fix the pattern")
-                                  .arg(p.name)
-                                  .arg(c.re.patternErrorOffset())
-                                  .arg(c.re.errorString()));
-            return std::nullopt;
-        }
-        captures = c.re.captureCount();
-        c.re.optimize();
-    }
-    const int needed = std::max({p.valueGroup + (p.ratio ? 1 : 0), p.stepGroup, p.rankGroup});
-    if (!p.ncclTable && (p.valueGroup < 1 || captures < needed)) {
-        addInvalidPattern(m_diagnostics, where, QStringLiteral("regex"),
-                          QStringLiteral("metric '%1': the regex needs %2 capture group(s) around the number, it has "
-                                         "%3; put ( ) around the value")
-                              .arg(p.name)
-                              .arg(needed)
-                              .arg(captures));
-        return std::nullopt;
-    }
-    c.pattern = p;
-    return c;
-}
-
-// The texts a line must hold before the rule runs, the regex-free form when
-// the regex has that shape, its metric, and its anchor's group.
-void LogMetricExtractor::addPattern(Compiled c, bool user, const QString &where, QHash<QByteArray, int> &groupOf)
-{
-    const MetricPattern &p = c.pattern;
-    c.numberBefore = p.numberBefore.toUtf8();
-    c.stepLiteral = p.stepLiteral.toUtf8();
-    for (const QString &x : p.excludeIf)
-        c.exclude.append(x.toUtf8());
-    c.literal =
-        (!p.numberBefore.isEmpty() ? p.numberBefore : (p.literal.isEmpty() ? literalOf(p.regex) : p.literal)).toUtf8();
-    const QByteArray anchor = p.anchor.isEmpty() ? c.literal : p.anchor.toUtf8();
-    if (!p.ratio && p.valueGroup == 1 && p.stepGroup == 0 && p.rankGroup == 0 && p.form == ValueForm::Number
-        && p.numberBefore.isEmpty()) {
-        c.fast = LiteralNumberMatcher::fromRegex(p.regex);
-        // "Train Epoch: 1 [...]\tLoss: 0.5": the frequent line gets the regex-free form too.
-        if (!c.fast && !user && p.regex.startsWith(QLatin1String("Train Epoch: [0-9]+ .*\\sLoss: "))) {
-            c.fast = LiteralNumberMatcher::fromRegex(QStringLiteral("\tLoss: ") + p.regex.mid(p.regex.indexOf(u'(')));
-            c.alsoRequired = "Train Epoch: ";
-        }
-    }
-    c.metric = int(m_metricNames.indexOf(p.name));
-    if (c.metric < 0) {
-        c.metric = int(m_metricNames.size());
-        m_metricNames.append(p.name);
-    }
-    c.literalIsAnchor = c.literal == anchor;
-    if (!user && !c.fast && p.numberBefore.isEmpty() && !p.tqdmCounter)
-        for (const QString &t : literalsOf(p.regex).mid(1))
-            c.required.append(t.toUtf8());
-    const int index = int(m_patterns.size());
-    m_patterns.append(c);
-    if (p.ncclTable)
-        return;   // read from the whole log, not per line
-    auto it = groupOf.find(anchor);
-    if (it == groupOf.end()) {
-        it = groupOf.insert(anchor, int(m_groups.size()));
-        m_groups.append({anchor, {}});
-    }
-    m_groups[*it].patterns.append(index);
-    if (user && c.literal.isEmpty())
-        m_diagnostics.append({Severity::Info,
-                              QStringLiteral("metric-pattern-slow"),
-                              where + QStringLiteral(".regex"),
-                              0,
-                              0,
-                              QStringLiteral("metric '%1': the regex has no fixed text, so every line is "
-                                             "matched against it; a literal word in it makes ingest faster")
-                                  .arg(p.name),
-                              {}});
-}
-
-// The step printed after the rule's step text on the line; NaN when none.
-double LogMetricExtractor::stepOf(const Compiled &c, std::string_view line)
-{
-    if (c.stepLiteral.isEmpty())
-        return kNaN;
-    const size_t at = line.find(std::string_view(c.stepLiteral.constData(), size_t(c.stepLiteral.size())));
-    return at == std::string_view::npos ? kNaN
-                                        : logtext::numberAfter(line, at + size_t(c.stepLiteral.size())).value_or(kNaN);
-}
-
-// Values of one rule in one line (ANSI already removed).
-int LogMetricExtractor::matchSegment(const Compiled &c, std::string_view line, std::optional<QString> &text,
-                                     SegmentMatch *out, int max, bool *tooLong) const
-{
-    const MetricPattern &p = c.pattern;
-    if (p.tqdmCounter) {
-        int n = 0;
-        const std::string_view lit(c.literal.constData(), size_t(c.literal.size()));
-        for (size_t at = line.find(lit); at != std::string_view::npos && n < max; at = line.find(lit, at + 1))
-            if (const auto counter = logtext::tqdmCounter(line, at))
-                out[n++] = {p.tqdmCounter == 1 ? counter->first : counter->second, kNaN, -1};
-        return n;
-    }
-    if (!c.numberBefore.isEmpty())
-        return matchNumberBefore(c, line, out, max);
-    if (c.fast) {
-        int n = 0;
-        double values[kMaxPerLine];
-        const int k = c.fast->match(line, values, std::min(max, kMaxPerLine));
-        const double step = k > 0 ? stepOf(c, line) : kNaN;
-        for (int i = 0; i < k; ++i)
-            if (std::isfinite(values[i]))   // a thousand digits is no metric
-                out[n++] = {values[i], step, -1};
-        return n;
-    }
-    if (qsizetype(line.size()) > kMaxRegexLine) {
-        *tooLong = true;
-        return 0;
-    }
-    return matchRegex(c, line, text, out, max);
-}
-
-// The numbers printed right before the rule's text ("2.21it/s").
-int LogMetricExtractor::matchNumberBefore(const Compiled &c, std::string_view line, SegmentMatch *out, int max)
-{
-    const ValueForm form = c.pattern.form;
-    const std::string_view lit(c.numberBefore.constData(), size_t(c.numberBefore.size()));
-    int n = 0;
-    size_t from = 0;
-    while (n < max) {
-        const size_t at = line.find(lit, from);
-        if (at == std::string_view::npos)
-            break;
-        from = at + lit.size();
-        const auto v = logtext::numberBefore(line, at);
-        if (!v || (form == ValueForm::Reciprocal && *v == 0))
+        const auto *lastBreak = static_cast<const char *>(memrchr(buf.constData(), '\n', size_t(held)));
+        if (!lastBreak) {   // a line longer than the buffer
+            buf.resize(buf.size() * 2);
             continue;
-        double value = *v;
-        if (form == ValueForm::Reciprocal)
-            value = 1.0 / value;
-        else if (form == ValueForm::Percent)
-            value /= 100.0;
-        else if (form == ValueForm::Milliseconds)
-            value /= 1000.0;
-        out[n++] = {value, stepOf(c, line), -1};
+        }
+        const qsizetype piece = lastBreak - buf.constData() + 1;
+        scan.feed(text.substr(0, size_t(piece)), false);
+        std::memmove(buf.data(), buf.constData() + piece, size_t(held - piece));
+        held -= piece;
     }
-    return n;
-}
-
-// The rule's regex over the line: RE2 for a user's, PCRE for a built-in one.
-int LogMetricExtractor::matchRegex(const Compiled &c, std::string_view line, std::optional<QString> &text,
-                                   SegmentMatch *out, int max)
-{
-    const MetricPattern &p = c.pattern;
-    const double lineStep = stepOf(c, line);
-    int n = 0;
-    if (c.user) {
-        c.user->forEachMatch(line, max, [&](const std::string_view *groups, int count) {
-            const auto group = [&](int i) {
-                return i < count ? QByteArray(groups[i].data(), qsizetype(groups[i].size())) : QByteArray();
-            };
-            if (const auto m = valueOf(p, group, lineStep))
-                out[n++] = {m->value, m->step, m->rank};
-            return n < max;
-        });
-        return n;
-    }
-    if (!text)   // once per line for all the rules that run a regex on it
-        text = QString::fromUtf8(line.data(), qsizetype(line.size()));
-    QRegularExpressionMatchIterator it = c.re.globalMatch(*text);
-    while (it.hasNext() && n < max) {
-        const QRegularExpressionMatch m = it.next();
-        const auto group = [&](int i) { return m.capturedView(i).toUtf8(); };
-        if (const auto v = valueOf(p, group, lineStep))
-            out[n++] = {v->value, v->step, v->rank};
-    }
-    return n;
+    LogMetricResult r = scan.finish();
+    r.file = path;
+    for (LogMetric &m : r.metrics)
+        m.file = path;
+    return r;
 }
 
 }   // namespace scalelab

@@ -61,15 +61,16 @@ std::string_view withoutLabel(std::string_view line)
 QList<NcclRow> NcclTestsReader::rows(std::string_view log)
 {
     QList<NcclRow> out;
-    size_t pos = log.find("busbw");
-    if (pos == std::string_view::npos)
-        return out;
-    bool inTable = false;
-    pos = log.rfind('\n', pos);
-    pos = pos == std::string_view::npos ? 0 : pos + 1;
+    NcclTestsReader().read(log, 0, out);
+    return out;
+}
+
+void NcclTestsReader::read(std::string_view log, qint64 base, QList<NcclRow> &out)
+{
+    size_t pos = 0;
     std::string_view tok[kMaxTokens];
     while (pos < log.size()) {
-        if (!inTable) {   // outside a table only a line naming busbw matters: jump to the next one
+        if (!m_inTable) {   // outside a table only a line naming busbw matters: jump to the next one
             const size_t next = log.find("busbw", pos);
             if (next == std::string_view::npos)
                 break;
@@ -82,20 +83,19 @@ QList<NcclRow> NcclTestsReader::rows(std::string_view log)
         const std::string_view raw = log.substr(pos, end - pos);
         const std::string_view line = withoutLabel(raw);
         if (line.find("busbw") != std::string_view::npos && line.find('#') != std::string_view::npos) {
-            inTable = true;
+            m_inTable = true;
         } else if (line.find("# Avg bus bandwidth") != std::string_view::npos) {
-            inTable = false;
-        } else if (inTable) {
+            m_inTable = false;
+        } else if (m_inTable) {
             const int n = tokens(line, tok);
             // 12 columns (no root) or 13 (with root); the type and redop are words.
             double bytes = 0, count = 0, bw = 0;
             const int busIndex = n == 12 ? 6 : (n == 13 ? 7 : -1);
             if (busIndex > 0 && number(tok[0], bytes) && number(tok[1], count) && number(tok[busIndex], bw))
-                out.append({qint64(pos), qint64(end), bytes, bw});
+                out.append({base + qint64(pos), base + qint64(end), bytes, bw});
         }
         pos = end + 1;
     }
-    return out;
 }
 
 }   // namespace scalelab

@@ -23,6 +23,13 @@ class NcclTestsReader {
 public:
     // Linear in the log; empty when it has no such table.
     static QList<NcclRow> rows(std::string_view log);
+
+    // The same read piece by piece: each piece whole lines ('\n'-ended, but
+    // the last piece), `base` its offset in the log; a table may span pieces.
+    void read(std::string_view piece, qint64 base, QList<NcclRow> &out);
+
+private:
+    bool m_inTable = false;
 };
 
 }   // namespace scalelab

@@ -4,7 +4,9 @@
 // Building blocks of the built-in reader table (FrameworkReaders.cpp,
 // StackReaders.cpp): internal to core/ingest.
 
-#include "core/ingest/LogMetricExtractor.h"
+#include "core/ingest/MetricPattern.h"
+
+#include <QStringList>
 
 namespace scalelab::readers {
 
@@ -85,6 +87,10 @@ inline MetricPattern ex(MetricPattern p, const char *example)
     p.example = QString::fromUtf8(example);
     return p;
 }
+
+// The framework readers (FrameworkReaders.cpp): Keras, PyTorch, Hugging
+// Face, DeepSpeed, Horovod, tqdm, Lightning, NCCL and other common prints.
+QList<MetricPattern> frameworkReaders();
 
 // The big training stacks (StackReaders.cpp): Megatron-LM / Megatron-DeepSpeed,
 // NeMo, fairseq, MLPerf, nanoGPT / llm.c, DeepSpeed-Chat, timm, torchvision

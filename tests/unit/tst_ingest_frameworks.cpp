@@ -6,6 +6,7 @@
 #include "core/ingest/LogMetricExtractor.h"
 
 #include <QElapsedTimer>
+#include <QSet>
 #include <QTest>
 
 #include <cmath>

@@ -5,6 +5,7 @@
 #include "core/ingest/AnchorScan.h"
 #include "core/ingest/LogLineText.h"
 #include "core/ingest/LogMetricExtractor.h"
+#include "core/ingest/RegexLiterals.h"
 
 #include <QFile>
 #include <QRegularExpression>
@@ -336,7 +337,7 @@ void TstIngestLog::builtinsHaveLiterals()
             continue;
         const QString lit = !p.numberBefore.isEmpty()
                                 ? p.numberBefore
-                                : (p.literal.isEmpty() ? LogMetricExtractor::literalOf(p.regex) : p.literal);
+                                : (p.literal.isEmpty() ? RegexLiterals::longest(p.regex) : p.literal);
         QVERIFY2(lit.size() >= (p.literal.isEmpty() ? 4 : 2), qPrintable(p.rule + u' ' + p.regex));
         QVERIFY2(QRegularExpression(p.regex).isValid(), qPrintable(p.rule));
     }

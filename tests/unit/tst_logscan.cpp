@@ -2,13 +2,19 @@
 // The log readers' pre-filters: each rule's literal, the one-pass anchor scan,
 // the line check for a rule's further texts and the regex-free matcher, each
 // against the plain search or the regex it stands in for.
+#include "core/base/InputLimits.h"
 #include "core/ingest/AnchorScan.h"
 #include "core/ingest/LiteralNumberMatcher.h"
 #include "core/ingest/LogLineText.h"
 #include "core/ingest/LogMetricExtractor.h"
+#include "core/ingest/RegexLiterals.h"
 
+#include <QDirIterator>
+#include <QFile>
+#include <QMap>
 #include <QRegularExpression>
 #include <QSet>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <random>
@@ -25,10 +31,39 @@ private Q_SLOTS:
     void anchorScanAtEveryPosition();
     void lineContainsAtEveryPosition();
     void containsAgreesWithFind();
+    void lineBoundsAtEveryPosition();
     void fastMatcherShapes_data();
     void fastMatcherShapes();
     void fastMatcherAgreesWithRegex();
+    void piecesReadLikeWhole();
 };
+
+namespace {
+
+// Everything a read reports, as text: two reads agree when these are equal.
+QString described(const LogMetricResult &r)
+{
+    QString d = QStringLiteral("bytes %1\n").arg(r.bytes);
+    for (const LogMetric &m : r.metrics) {
+        d += QStringLiteral("%1 %2 %3 count %4 line %5 rule %6 (%7) ranks %8 [%9]\n")
+                 .arg(m.name, QString::number(m.value, 'g', 17), m.unit)
+                 .arg(m.count)
+                 .arg(m.line)
+                 .arg(m.rule, m.formula)
+                 .arg(m.ranks)
+                 .arg(m.sourceLine);
+        for (qsizetype i = 0; i < m.values.size(); ++i)
+            d += QString::number(m.values[i], 'g', 17) + u'@' + QString::number(m.steps[i], 'g', 17) + u' ';
+        d += u'\n';
+    }
+    for (const RunEnd &e : r.runEnds)
+        d += QStringLiteral("end line %1: %2\n").arg(e.line).arg(e.text);
+    for (const Diagnostic &x : r.diagnostics)
+        d += QStringLiteral("%1 line %2: %3\n").arg(x.rule).arg(x.line).arg(x.message);
+    return d;
+}
+
+}   // namespace
 
 void TstLogScan::literalOf_data()
 {
@@ -66,18 +101,18 @@ void TstLogScan::literalOf()
 {
     QFETCH(QString, regex);
     QFETCH(QString, literal);
-    QCOMPARE(LogMetricExtractor::literalOf(regex), literal);
+    QCOMPARE(RegexLiterals::longest(regex), literal);
 }
 
 void TstLogScan::literalsOf()
 {
     // Every fixed text a match needs, the longest first: lines without one never reach the regex.
-    QCOMPARE(LogMetricExtractor::literalsOf(QStringLiteral("\\bRank [0-9]+ of ([0-9]+)\\b")),
+    QCOMPARE(RegexLiterals::all(QStringLiteral("\\bRank [0-9]+ of ([0-9]+)\\b")),
              (QStringList{QStringLiteral("Rank "), QStringLiteral(" of ")}));
-    QCOMPARE(LogMetricExtractor::literalsOf(QStringLiteral("\\biter ([0-9]++): loss [^,]*+, time ([0-9.]+)ms")),
+    QCOMPARE(RegexLiterals::all(QStringLiteral("\\biter ([0-9]++): loss [^,]*+, time ([0-9.]+)ms")),
              (QStringList{QStringLiteral(": loss "), QStringLiteral("iter "), QStringLiteral(", time ")}));
-    QVERIFY(LogMetricExtractor::literalsOf(QStringLiteral("abc|def")).isEmpty());
-    QCOMPARE(LogMetricExtractor::literalsOf(QStringLiteral("epochs?: (\\d+)")), QStringList{QStringLiteral("epoch")});
+    QVERIFY(RegexLiterals::all(QStringLiteral("abc|def")).isEmpty());
+    QCOMPARE(RegexLiterals::all(QStringLiteral("epochs?: (\\d+)")), QStringList{QStringLiteral("epoch")});
 }
 
 void TstLogScan::anchorScanFindsEveryOccurrence()
@@ -157,6 +192,33 @@ void TstLogScan::lineContainsAtEveryPosition()
     QVERIFY(!logtext::contains("ab", "abc"));
 }
 
+void TstLogScan::lineBoundsAtEveryPosition()
+{
+    // The line around every position of texts up to 100 bytes with breaks
+    // ('\n', '\r') anywhere, against a byte-by-byte walk.
+    std::mt19937 rng(5);
+    for (int round = 0; round < 300; ++round) {
+        std::string text(rng() % 100, 'x');
+        for (char &c : text)
+            c = "ab\n\rcd"[rng() % 6];
+        for (char &c : text)
+            if (rng() % (2 + round % 40))
+                c = 'x';
+        const char *b = text.data();
+        const char *e = b + text.size();
+        for (const char *at = b; at <= e; ++at) {
+            const char *start = at;
+            while (start > b && start[-1] != '\n' && start[-1] != '\r')
+                --start;
+            const char *end = at;
+            while (end < e && *end != '\n' && *end != '\r')
+                ++end;
+            QCOMPARE(logtext::lineStart(b, at) - b, start - b);
+            QCOMPARE(logtext::lineEnd(at, e) - b, end - b);
+        }
+    }
+}
+
 void TstLogScan::containsAgreesWithFind()
 {
     std::mt19937 rng(11);
@@ -196,15 +258,16 @@ void TstLogScan::fastMatcherShapes()
 void TstLogScan::fastMatcherAgreesWithRegex()
 {
     const QString num = QStringLiteral("([-+]?[0-9]*\\.?[0-9]+(?:[eE][-+]?[0-9]+)?)");
-    const QStringList regexes = {QStringLiteral("Test accuracy:\\s*") + num,
-                                 QStringLiteral("\\btest_accuracy[=:\\s]\\s*") + num,
-                                 QStringLiteral("\\bval_loss[=:]\\s*") + num,
-                                 QStringLiteral("loss\\s+") + num,
-                                 QStringLiteral(" - loss: ") + num,
-                                 QStringLiteral("samples/s\\s*[=:]\\s*([0-9.]+)"),
-                                 QStringLiteral("acc=([0-9]+)"),
-                                 QStringLiteral("x=([0-9.eE+-]+)"),
-                                 QStringLiteral("\\b-x ([0-9]+)")};
+    const QString numP = QStringLiteral("([-+]?+(?:[0-9]*+\\.)?[0-9]++(?:[eE][-+]?+[0-9]++)?+)");
+    const QStringList regexes = {
+        QStringLiteral("Test accuracy:\\s*") + num, QStringLiteral("\\btest_accuracy[=:\\s]\\s*") + num,
+        QStringLiteral("\\bval_loss[=:]\\s*") + num, QStringLiteral("loss\\s+") + num,
+        QStringLiteral(" - loss: ") + num, QStringLiteral("samples/s\\s*[=:]\\s*([0-9.]+)"),
+        QStringLiteral("acc=([0-9]+)"), QStringLiteral("x=([0-9.eE+-]+)"), QStringLiteral("\\b-x ([0-9]+)"),
+        // The possessive forms the built-in readers use (ReaderRules' kNumP).
+        QStringLiteral("\\| lm loss: ") + numP, QStringLiteral("\\breduced_train_loss[=:] ?+") + numP,
+        QStringLiteral("Test accuracy:\\s*+") + numP, QStringLiteral("\\bval_loss[=:]\\s*+") + numP,
+        QStringLiteral("loss\\s++") + numP};
     const QStringList lines = {"Test accuracy: 0.99",
                                "Test accuracy:0.5 Test accuracy:  .25 Test accuracy: 12.",
                                "Test accuracy: -1e-3x",
@@ -220,6 +283,9 @@ void TstLogScan::fastMatcherAgreesWithRegex()
                                "acc=12acc=3 acc= 4",
                                "x=1e5-3 x=+.e",
                                "a-x 1 a -x 2 -x 3",
+                               "| lm loss: 5.897035E+00 | lm loss: -.5 | lm loss:  2 | lm loss: 3.",
+                               "reduced_train_loss=6.130, reduced_train_loss: 1e-3 reduced_train_loss=  4 "
+                               "xreduced_train_loss=5 reduced_train_loss= +.25e+1x",
                                "",
                                "Test accuracy: 9" + QString(300, u' ') + "Test accuracy: 8"};
     for (const QString &r : regexes) {
@@ -241,6 +307,49 @@ void TstLogScan::fastMatcherAgreesWithRegex()
             QVERIFY2(got == expected, qPrintable(r + QStringLiteral(" on '") + line + QStringLiteral("'")));
         }
     }
+}
+
+void TstLogScan::piecesReadLikeWhole()
+{
+    // A file read through a small buffer (lines cut at every piece's end,
+    // lines longer than the buffer, '\r' updates, a last line without a line
+    // break) gives what the whole text gives: every value, line and finding.
+    QStringList files;
+    for (const QString &dir : {QStringLiteral(SCALELAB_TEST_DATA_DIR "/ingest"),
+                               QStringLiteral(SCALELAB_TESTS_DIR "/fuzz/corpus/logmetrics"),
+                               QStringLiteral(SCALELAB_SHARED_DIR "/job-logs")})
+        for (QDirIterator it(dir, QDir::Files, QDirIterator::Subdirectories); it.hasNext();)
+            files << it.next();
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    const QByteArray longLine = QByteArray(70000, 'x') + " loss=0.5\n";
+    QMap<QString, QByteArray> made{
+        {QStringLiteral("cut.out"), "epoch 1 loss 0.5 time 1.2\nTest accuracy: 0.9\nTest accuracy: 0.9"},
+        {QStringLiteral("bars.out"), "a 10%| | 1/10 [00:01<00:09,  1.00it/s]\r 20%| | 2/10 [00:02<00:08,  2.00it/s]\r\n"
+                                     "\r\ntrain_loss=0.25 epoch=2\r\n"},
+        {QStringLiteral("long.out"), longLine + "loss=0.25\n" + longLine + QByteArray(300, '\n') + longLine},
+    };
+    for (auto it = made.cbegin(); it != made.cend(); ++it) {
+        QFile f(tmp.filePath(it.key()));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(it.value());
+        files << f.fileName();
+    }
+    QVERIFY(files.size() > 40);
+    // A pattern without fixed text reads every line, beside the anchored rules.
+    MetricPattern anywhere{QStringLiteral("anywhere"), QStringLiteral("(\\d+)\\s*$"), QString(),
+                           MetricAggregation::Max};
+    for (const LogMetricExtractor &ex : {LogMetricExtractor(), LogMetricExtractor({anywhere}, true, false)})
+        for (const QString &path : std::as_const(files)) {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QByteArray bytes = f.readAll();
+            if (InputLimits::encodingProblem(bytes, path, QStringLiteral("log"), InputLimits::Content::Log))
+                continue;   // refused before it is read
+            const QString whole = described(ex.extract(bytes));
+            for (qsizetype piece : {qsizetype(64), qsizetype(1000), LogMetricExtractor::kReadBytes})
+                QCOMPARE(described(ex.extractFile(path, piece)), whole);
+        }
 }
 
 QTEST_GUILESS_MAIN(TstLogScan)
