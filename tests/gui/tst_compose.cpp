@@ -4,6 +4,7 @@
 #include "IsolatedHost.h"
 #include "ScreenshotDir.h"
 #include "ui/common/AppServices.h"
+#include "ui/compose/ComposeFiles.h"
 #include "ui/compose/ComposePlace.h"
 #include "ui/compose/DiagnosticsPanel.h"
 #include "ui/compose/JobForm.h"
@@ -117,7 +118,7 @@ private Q_SLOTS:
     {
         selectProfile(QStringLiteral("mahti"));
         const QString path = QStringLiteral(SCALELAB_TEST_DATA_DIR "/scripts/csc-mahti-ddp-2node.sbatch");
-        QCOMPARE(m_place->importScriptFile(path), QString());
+        QCOMPARE(m_place->files()->importScriptFile(path), QString());
         const JobSpec s = m_place->spec();
         QCOMPARE(s.gpus, 8);
         QCOMPARE(s.partition, QStringLiteral("gpumedium"));
@@ -144,7 +145,7 @@ private Q_SLOTS:
     {
         selectProfile(QStringLiteral("mahti"));
         const QString path = QStringLiteral(SCALELAB_TEST_DATA_DIR "/lint/right/torchrun-2node-rdzv-container.sbatch");
-        QCOMPARE(m_place->importScriptFile(path), QString());
+        QCOMPARE(m_place->files()->importScriptFile(path), QString());
         QCOMPARE(m_place->spec().partition, QStringLiteral("standard-g"));
         QCOMPARE(form()->partitionCombo()->currentData().toString(), QStringLiteral("standard-g"));
         const QString all = tableText();
@@ -195,7 +196,7 @@ private Q_SLOTS:
         QFETCH(QString, file);
         QFETCH(QString, profile);
         selectProfile(profile);
-        QCOMPARE(m_place->importScriptFile(file), QString());
+        QCOMPARE(m_place->files()->importScriptFile(file), QString());
         const JobSpec s = m_place->spec();
         QVERIFY(s.gpus >= 1);
         QCOMPARE(form()->gpusSpin()->value(), s.gpus);
@@ -216,7 +217,7 @@ private Q_SLOTS:
                 "#SBATCH --time=00:10:00\nsrun python3 train.py\n");
         f.close();
         selectProfile(QStringLiteral("testbed"));
-        QCOMPARE(m_place->importScriptFile(path), QString());
+        QCOMPARE(m_place->files()->importScriptFile(path), QString());
         QVERIFY(panel()->hasImported());
         bool found = false;
         QStringList seen;
@@ -233,8 +234,9 @@ private Q_SLOTS:
 #ifdef HAVE_CLUSTERS
         new ClusterManager(*m_services, m_services.get());
 #endif
-        QVERIFY(
-            m_place->openSpecFile(QStringLiteral(SCALELAB_TEST_DATA_DIR "/specs/testbed-ddp-2node.json")).isEmpty());
+        QVERIFY(m_place->files()
+                    ->openSpecFile(QStringLiteral(SCALELAB_TEST_DATA_DIR "/specs/testbed-ddp-2node.json"))
+                    .isEmpty());
         m_place->updateActions();
 #ifdef HAVE_CLUSTERS
         QVERIFY2(m_place->submitButton()->isEnabled(), qPrintable(m_place->submitButton()->toolTip()));
@@ -251,16 +253,17 @@ private Q_SLOTS:
 
     void specSaveOpenRoundTrip()
     {
-        QVERIFY(
-            m_place->openSpecFile(QStringLiteral(SCALELAB_TEST_DATA_DIR "/specs/mahti-deepspeed-4gpu.json")).isEmpty());
+        QVERIFY(m_place->files()
+                    ->openSpecFile(QStringLiteral(SCALELAB_TEST_DATA_DIR "/specs/mahti-deepspeed-4gpu.json"))
+                    .isEmpty());
         const JobSpec original = m_place->spec();
         QCOMPARE(original.partition, QStringLiteral("gpumedium"));
         QCOMPARE(original.environment.modules, QStringList{QStringLiteral("pytorch")});
         const QString path = m_dir.filePath(QStringLiteral("roundtrip.json"));
-        QCOMPARE(m_place->saveSpecFile(path), QString());
+        QCOMPARE(m_place->files()->saveSpecFile(path), QString());
         typeInto(form()->gpusSpin(), QStringLiteral("8"));
         QVERIFY(m_place->spec() != original);
-        QCOMPARE(m_place->openSpecFile(path), QString());
+        QCOMPARE(m_place->files()->openSpecFile(path), QString());
         QCOMPARE(m_place->spec(), original);
         QCOMPARE(RecentSpecs::list().value(0), QFileInfo(path).absoluteFilePath());
     }
@@ -272,7 +275,7 @@ private Q_SLOTS:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("{\n  \"profile\": \"testbed\",\n  \"gpus\": 4,\n  \"gpsu\": 2\n}\n");
         f.close();
-        const QString err = m_place->openSpecFile(path);
+        const QString err = m_place->files()->openSpecFile(path);
         QVERIFY2(err.contains(QLatin1String("broken.json:4:")), qPrintable(err));
         QVERIFY(panel()->hasImported());
     }

@@ -7,6 +7,7 @@
 #include "core/model/JobSpecJson.h"
 #include "ui/common/AppServices.h"
 #include "ui/common/AppSettings.h"
+#include "ui/compose/ComposeFiles.h"
 #include "ui/compose/ComposePlace.h"
 #include "ui/compose/DiagnosticsPanel.h"
 #include "ui/compose/FormHistory.h"
@@ -52,7 +53,7 @@ void wheelOver(QWidget *w, int steps)
 
 QMessageBox *openQuestion(ComposePlace *compose)
 {
-    return compose->pendingQuestion();
+    return compose->files()->pendingQuestion();
 }
 
 void answer(QMessageBox *box, QMessageBox::StandardButton which)
@@ -269,11 +270,11 @@ private Q_SLOTS:
         QCOMPARE(m_window->windowTitle(), QStringLiteral("Untitled[*] — ScaleLab"));
         QVERIFY(!m_window->isWindowModified());
         const QString path = m_dir.filePath(QStringLiteral("scaling-8.json"));
-        QCOMPARE(m_compose->saveSpecFile(path), QString());
+        QCOMPARE(m_compose->files()->saveSpecFile(path), QString());
         QCOMPARE(m_window->windowTitle(), QStringLiteral("scaling-8.json[*] — ScaleLab"));
         m_compose->form()->gpusSpin()->setValue(8);
         QVERIFY(m_window->isWindowModified());
-        QCOMPARE(m_compose->saveSpecFile(path), QString());
+        QCOMPARE(m_compose->files()->saveSpecFile(path), QString());
         QVERIFY(!m_window->isWindowModified());
     }
 
@@ -311,10 +312,10 @@ private Q_SLOTS:
     void openAsksAndSaveKeepsTheEdits()
     {
         const QString path = m_dir.filePath(QStringLiteral("kept.json"));
-        QCOMPARE(m_compose->saveSpecFile(path), QString());
+        QCOMPARE(m_compose->files()->saveSpecFile(path), QString());
         m_compose->form()->gpusSpin()->setValue(7);
         bool opened = false;
-        m_compose->whenDiscardable(QStringLiteral("opening another spec"), [&opened] { opened = true; });
+        m_compose->files()->whenDiscardable(QStringLiteral("opening another spec"), [&opened] { opened = true; });
         QMessageBox *box = openQuestion(m_compose);
         QVERIFY(box);
         QVERIFY(!opened);
