@@ -8,6 +8,7 @@
 #include "core/scriptimport/ImportSummary.h"
 #include "core/scriptimport/ScriptFile.h"
 #include "core/scriptimport/ScriptImporter.h"
+#include "core/store/RunStore.h"
 #include "ui/common/AppServices.h"
 #include "ui/common/AppSettings.h"
 #include "ui/common/RecentSpecs.h"
@@ -15,12 +16,26 @@
 #include "ui/compose/FormHistory.h"
 #include "ui/compose/JobForm.h"
 
+#include <QCoreApplication>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMessageBox>
+#include <QStandardPaths>
 #include <QUndoStack>
 
 namespace scalelab {
+
+namespace {
+
+// `path` is `folder` or inside it (both canonical; an absent folder holds nothing).
+bool isInside(const QString &path, const QString &folder)
+{
+    const QString f = QDir(folder).canonicalPath();
+    return !f.isEmpty() && (path == f || path.startsWith(f + QLatin1Char('/')));
+}
+
+}   // namespace
 
 ComposeFiles::ComposeFiles(AppServices &services, JobForm *form, FormHistory *history, DiagnosticsPanel *diagnostics,
                            std::function<void(const JobSpec &)> loadSpec, QWidget *dialogParent)
@@ -38,6 +53,19 @@ bool ComposeFiles::isDroppable(const QString &path)
     const QString s = QFileInfo(path).suffix().toLower();
     return s == QLatin1String("sh") || s == QLatin1String("sbatch") || s == QLatin1String("slurm")
            || s == QLatin1String("json");
+}
+
+QString ComposeFiles::saveFolder() const
+{
+    if (!m_specPath.isEmpty()) {
+        const QString dir = QFileInfo(m_specPath).absoluteDir().canonicalPath();
+        const QString shipped = QCoreApplication::applicationDirPath() + QStringLiteral("/../share/scalelab");
+        if (!dir.isEmpty() && QFileInfo(dir).isWritable() && !isInside(dir, shipped)
+            && !isInside(dir, RunStore::defaultDataDirectory()))
+            return dir;
+    }
+    const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    return !documents.isEmpty() && QFileInfo(documents).isDir() ? documents : QDir::homePath();
 }
 
 QString ComposeFiles::documentName() const
@@ -162,35 +190,48 @@ void ComposeFiles::saveSpec()
 
 void ComposeFiles::saveSpecAsDialog()
 {
-    const JobSpec s = m_form->spec();
+    askSaveAs(QStringLiteral("saveSpecAsDialog"), [] {});
+}
+
+void ComposeFiles::askSaveAs(const QString &objectName, std::function<void()> saved)
+{
+    const QString jobName = m_form->spec().jobName;
+    const QString name = m_specPath.isEmpty() ? (jobName.isEmpty() ? QStringLiteral("job") : jobName)
+                                              : QFileInfo(m_specPath).completeBaseName();
     auto *dlg = new QFileDialog(m_dialogParent->window(), tr("Save job spec"),
-                                m_specPath.isEmpty() ? (s.jobName.isEmpty() ? QStringLiteral("job") : s.jobName)
-                                                           + QStringLiteral(".json")
-                                                     : m_specPath,
-                                tr("Job specs (*.json)"));
+                                QDir(saveFolder()).filePath(name + QStringLiteral(".json")), tr("Job specs (*.json)"));
+    dlg->setObjectName(objectName);
     dlg->setAcceptMode(QFileDialog::AcceptSave);
     dlg->setDefaultSuffix(QStringLiteral("json"));
     dlg->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dlg, &QFileDialog::fileSelected, this, [this](const QString &p) { saveSpecFile(p); });
+    connect(dlg, &QFileDialog::fileSelected, this, [this, saved](const QString &p) {
+        if (saveSpecFile(p).isEmpty())
+            saved();
+    });
     dlg->open();
 }
 
 void ComposeFiles::importScriptDialog()
 {
-    auto *dlg = new QFileDialog(m_dialogParent->window(), tr("Import sbatch script"), QString(),
-                                tr("Batch scripts (*.sh *.sbatch *.slurm);;All files (*)"));
-    dlg->setFileMode(QFileDialog::ExistingFile);
-    dlg->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dlg, &QFileDialog::fileSelected, this, [this](const QString &p) { importScriptFile(p); });
-    dlg->open();
+    whenDiscardable(tr("importing a script"), [this] {
+        auto *dlg = new QFileDialog(m_dialogParent->window(), tr("Import sbatch script"), QString(),
+                                    tr("Batch scripts (*.sh *.sbatch *.slurm);;All files (*)"));
+        dlg->setObjectName(QStringLiteral("importScriptDialog"));
+        dlg->setFileMode(QFileDialog::ExistingFile);
+        dlg->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dlg, &QFileDialog::fileSelected, this, [this](const QString &p) { importScriptFile(p); });
+        dlg->open();
+    });
 }
 
 void ComposeFiles::openDropped(const QString &path)
 {
-    if (path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
-        openSpecFile(path);
-    else
-        importScriptFile(path);
+    whenDiscardable(tr("opening %1").arg(QFileInfo(path).fileName()), [this, path] {
+        if (path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
+            openSpecFile(path);
+        else
+            importScriptFile(path);
+    });
 }
 
 bool ComposeFiles::canReimport() const
@@ -238,17 +279,7 @@ void ComposeFiles::whenDiscardable(const QString &action, std::function<void()> 
                 return;
             }
             // Never saved: the file dialog first, then go on if it was saved.
-            auto *dlg = new QFileDialog(m_dialogParent->window(), tr("Save job spec"),
-                                        documentName() + QStringLiteral(".json"), tr("Job specs (*.json)"));
-            dlg->setObjectName(QStringLiteral("saveBeforeDialog"));
-            dlg->setAcceptMode(QFileDialog::AcceptSave);
-            dlg->setDefaultSuffix(QStringLiteral("json"));
-            dlg->setAttribute(Qt::WA_DeleteOnClose);
-            connect(dlg, &QFileDialog::fileSelected, this, [this, proceed](const QString &p) {
-                if (saveSpecFile(p).isEmpty())
-                    proceed();
-            });
-            dlg->open();
+            askSaveAs(QStringLiteral("saveBeforeDialog"), proceed);
         }
     });
     m_discardQuestion->open();

@@ -36,13 +36,17 @@ public:
     QString documentName() const;
     // A file Compose takes when dropped: a script (.sh, .sbatch, .slurm) or a spec (.json).
     static bool isDroppable(const QString &path);
+    // The folder Save as starts in: the open spec's own, unless it is one of
+    // ScaleLab's (the shipped examples, the data folder) or cannot be written;
+    // else the researcher's documents folder (or home), never the working directory.
+    QString saveFolder() const;
 
     // Synchronous file work (spec files and scripts are small). "" = ok.
     QString openSpecFile(const QString &path);
     QString saveSpecFile(const QString &path);
     QString importScriptFile(const QString &path);
     void importScriptText(const QString &text, const QString &sourceName);
-    // A dropped file: a spec is opened, a script imported.
+    // A dropped file: a spec is opened, a script imported (asking first when the form is unsaved).
     void openDropped(const QString &path);
     // The last imported script is still shown: a profile switch reads it again there.
     bool canReimport() const;
@@ -62,7 +66,7 @@ public:
     void openSpecDialog();
     void saveSpec();
     void saveSpecAsDialog();
-    void importScriptDialog();
+    void importScriptDialog();   // asks first when the form is unsaved, as Open does
 
 Q_SIGNALS:
     void message(const QString &text);
@@ -72,6 +76,8 @@ Q_SIGNALS:
 private:
     void setSpecPath(const QString &path);
     void showFileProblems(const QString &title, const Diagnostics &diags);
+    // A save dialog starting in saveFolder(); `saved` runs after a successful save.
+    void askSaveAs(const QString &objectName, std::function<void()> saved);
 
     AppServices &m_services;
     JobForm *m_form;

@@ -7,6 +7,7 @@
 #include "ui/compose/DiagnosticsPanel.h"
 #include "ui/compose/FormHistory.h"
 #include "ui/compose/JobForm.h"
+#include "core/compose/FindingRemedies.h"
 #include "core/compose/JobCost.h"
 #include "core/compose/JobValidator.h"
 #include "ui/compose/ProfileDriftBanner.h"
@@ -198,7 +199,11 @@ void ComposePlace::rerender()
     }
     m_preview->setSuggestedFileName((s.jobName.isEmpty() ? QStringLiteral("job") : s.jobName)
                                     + QStringLiteral(".sbatch"));
-    m_diagnostics->setDiagnostics(m_current);
+    QList<QList<Fix>> remedies;   // a button per remedy a finding offers
+    if (profile)
+        for (const Diagnostic &d : std::as_const(m_current))
+            remedies << FindingRemedies::of(d, s, *profile);
+    m_diagnostics->setDiagnostics(m_current, remedies);
     updateActions();
 }
 
