@@ -38,7 +38,6 @@ const QMap<QString, QString> &knownSpreadClasses()
     static const QMap<QString, QString> known = {
         {u"ClusterManager"_s, u"ui: submit and discovery flows, split when next worked on"_s},
         {u"Importer"_s, u"the importer's command and framework steps, being reworked in another branch"_s},
-        {u"JobsPlace"_s, u"ui: the actions, split when next worked on"_s},
         {u"LogMetricExtractor"_s, u"the scan (LogMetricExtraction.cpp) and the reader tables (FrameworkReaders.cpp)"_s},
         {u"RunStore"_s, u"the store's query groups, one file each"_s},
         {u"RunStoreSql"_s, u"the SQL of the query groups beside them"_s},

@@ -4,6 +4,7 @@
 #include "core/store/RunStore.h"
 #include "ui/common/AppServices.h"
 #include "ui/common/BackgroundPool.h"
+#include "ui/common/ClusterService.h"
 #include "ui/common/StoreTaskQueue.h"
 #include "ui/results/EpochCurves.h"
 #include "ui/results/ResultsExport.h"
@@ -43,7 +44,22 @@ ResultsPlace::ResultsPlace(AppServices &services, QWidget *parent)
     buildUi();
     buildFlows();
     connect(&m_services, &AppServices::runsChanged, m_loader, &RunsTableLoader::onRunsChanged);
+    connect(&m_services, &AppServices::clustersChanged, this, &ResultsPlace::attachLive);
+    attachLive();
     reload();
+}
+
+void ResultsPlace::attachLive()
+{
+    ClusterService *cm = m_services.clusters();
+    if (cm == m_liveSource)
+        return;
+    if (m_liveSource)
+        disconnect(m_liveSource, &ClusterService::liveUpdated, this, nullptr);
+    m_liveSource = cm;
+    if (cm)
+        connect(cm, &ClusterService::liveUpdated, this,
+                [this](const QList<qint64> &runIds) { m_timeline->refreshRuns(runIds, m_services.store()); });
 }
 
 ResultsPlace::~ResultsPlace() = default;   // the loader waits for its read (the store outlives it)

@@ -5,6 +5,7 @@
 #include "core/base/Result.h"
 
 #include <QList>
+#include <QPointer>
 #include <QWidget>
 
 class QCheckBox;
@@ -19,6 +20,7 @@ class QTreeView;
 namespace scalelab {
 
 class AppServices;
+class ClusterService;
 class EpochCurves;
 class ResultsExport;
 class RunComparisonView;
@@ -98,6 +100,8 @@ private:
     void onReportFinished(const QString &path, const QString &error);
     void onIngestFinished(const QStringList &errors);
     void applyTable(const RunMetricsTable &table);
+    // The live watch's new samples grow the timelines of running runs shown.
+    void attachLive();
     // RunsTableLoader read only the runs a change named: their rows are patched.
     void applyPatch(const RunMetricsTable &patch, const QList<qint64> &runIds);
     void showStudies(const QList<StudyRecord> &studies);
@@ -133,6 +137,7 @@ private:
     QList<qint64> m_selectionOrder;   // runs in the order they were selected (base first)
     qint64 m_chartStudy = 0;
     bool m_customColumns = false;
+    QPointer<ClusterService> m_liveSource;   // whose liveUpdated the timelines follow
 };
 
 }   // namespace scalelab
