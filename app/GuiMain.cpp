@@ -10,6 +10,7 @@
 
 #include "ui/common/AfterFirstPaint.h"
 #include "ui/common/AppServices.h"
+#include "ui/compose/ComposeFiles.h"
 #include "ui/compose/ComposePlace.h"
 #include "ui/common/FirstFrameProbe.h"
 #include "ui/common/PrivateData.h"
@@ -200,7 +201,7 @@ int GuiMain::run(int argc, char **argv, const WindowOptions &opts)
     phase("window");
     showPrivacyWarnings(window, privacyWarnings);
     if (!opts.spec.isEmpty()) {
-        const QString err = window.compose()->openSpecFile(opts.spec);
+        const QString err = window.compose()->files()->openSpecFile(opts.spec);
         if (!err.isEmpty()) {
             std::fprintf(stderr, "scalelab: %s\n", qPrintable(err));
             if (screenshot)

@@ -24,6 +24,7 @@ namespace {
 
 using jobrules::partitionFix;
 using jobrules::suggestionText;
+using jobrules::suggestPartition;
 
 Diagnostic diag(Severity sev, const char *rule, const char *field, const QString &message, Fix fix = {})
 {
@@ -48,6 +49,10 @@ int nodesNeeded(const JobSpec &spec, const Partition &p)
         return 1;
     return std::max(1, (spec.gpus + p.gpusPerNode - 1) / p.gpusPerNode);
 }
+
+}   // namespace
+
+namespace jobrules {
 
 // The partition a researcher should use instead: fits the GPU count, the node
 // count and the time; prefers the site default, then shared nodes for partial
@@ -85,6 +90,10 @@ const Partition *suggestPartition(const JobSpec &spec, const ClusterProfile &pro
     }
     return best;
 }
+
+}   // namespace jobrules
+
+namespace {
 
 // GPUs per job: the partition's limit, its QOS's, its minimum.
 void checkGpuLimits(const JobSpec &spec, const ClusterProfile &profile, const LaunchGeometry &g,

@@ -25,6 +25,10 @@ using Alternative = std::function<const Partition *()>;
 Fix partitionFix(const Partition *p);
 QString suggestionText(const Partition *p);
 
+// The partition a researcher should use instead of `current` (JobValidator.cpp;
+// FindingRemedies offers it beside a finding's own fix).
+const Partition *suggestPartition(const JobSpec &spec, const ClusterProfile &profile, const QString &current);
+
 // A QOS's limits are enforced by Slurm like the partition's own (DenyOnLimit
 // rejects at submit); reported only where the QOS is stricter than the
 // partition, with the QOS named. `whose` says how it reaches the job ("of

@@ -3,6 +3,7 @@
 // with the edits a researcher makes (GPU count, time), and the whole GUI path
 // (spin box edit -> preview + diagnostics). Prints medians and p99 in µs.
 #include "ui/common/AppServices.h"
+#include "ui/compose/ComposeFiles.h"
 #include "ui/compose/ComposePlace.h"
 #include "ui/compose/JobForm.h"
 #include "core/model/JobSpecJson.h"
@@ -95,7 +96,7 @@ int main(int argc, char **argv)
     place.show();
     QApplication::processEvents();
     const QString spec = QStringLiteral(SCALELAB_TEST_DATA_DIR "/specs/testbed-ddp-2node.json");
-    if (!place.openSpecFile(spec).isEmpty())
+    if (!place.files()->openSpecFile(spec).isEmpty())
         std::printf("could not open %s\n", qPrintable(spec));
     QList<qint64> gui;
     QElapsedTimer t;

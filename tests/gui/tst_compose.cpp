@@ -4,6 +4,7 @@
 #include "IsolatedHost.h"
 #include "ScreenshotDir.h"
 #include "ui/common/AppServices.h"
+#include "ui/compose/ComposeFiles.h"
 #include "ui/compose/ComposePlace.h"
 #include "ui/compose/DiagnosticsPanel.h"
 #include "ui/compose/JobForm.h"
@@ -17,9 +18,12 @@
 #endif
 
 #include <QComboBox>
+#include <QHeaderView>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSet>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -117,7 +121,7 @@ private Q_SLOTS:
     {
         selectProfile(QStringLiteral("mahti"));
         const QString path = QStringLiteral(SCALELAB_TEST_DATA_DIR "/scripts/csc-mahti-ddp-2node.sbatch");
-        QCOMPARE(m_place->importScriptFile(path), QString());
+        QCOMPARE(m_place->files()->importScriptFile(path), QString());
         const JobSpec s = m_place->spec();
         QCOMPARE(s.gpus, 8);
         QCOMPARE(s.partition, QStringLiteral("gpumedium"));
@@ -144,7 +148,7 @@ private Q_SLOTS:
     {
         selectProfile(QStringLiteral("mahti"));
         const QString path = QStringLiteral(SCALELAB_TEST_DATA_DIR "/lint/right/torchrun-2node-rdzv-container.sbatch");
-        QCOMPARE(m_place->importScriptFile(path), QString());
+        QCOMPARE(m_place->files()->importScriptFile(path), QString());
         QCOMPARE(m_place->spec().partition, QStringLiteral("standard-g"));
         QCOMPARE(form()->partitionCombo()->currentData().toString(), QStringLiteral("standard-g"));
         const QString all = tableText();
@@ -158,7 +162,8 @@ private Q_SLOTS:
             if (auto *it = panel()->tree()->item(r, 0); it && it->text().startsWith(QLatin1String("This looks like")))
                 site = it;
         QVERIFY(site);
-        auto *fix = qobject_cast<QPushButton *>(panel()->tree()->cellWidget(site->row(), 2));
+        QWidget *cell = panel()->tree()->cellWidget(site->row(), 2);
+        auto *fix = cell ? cell->findChild<QPushButton *>() : nullptr;
         QVERIFY(fix);
         QVERIFY2(fix->text().contains(QLatin1String("switch to LUMI")), qPrintable(fix->text()));
         QTest::mouseClick(fix, Qt::LeftButton);
@@ -195,7 +200,7 @@ private Q_SLOTS:
         QFETCH(QString, file);
         QFETCH(QString, profile);
         selectProfile(profile);
-        QCOMPARE(m_place->importScriptFile(file), QString());
+        QCOMPARE(m_place->files()->importScriptFile(file), QString());
         const JobSpec s = m_place->spec();
         QVERIFY(s.gpus >= 1);
         QCOMPARE(form()->gpusSpin()->value(), s.gpus);
@@ -216,7 +221,7 @@ private Q_SLOTS:
                 "#SBATCH --time=00:10:00\nsrun python3 train.py\n");
         f.close();
         selectProfile(QStringLiteral("testbed"));
-        QCOMPARE(m_place->importScriptFile(path), QString());
+        QCOMPARE(m_place->files()->importScriptFile(path), QString());
         QVERIFY(panel()->hasImported());
         bool found = false;
         QStringList seen;
@@ -233,8 +238,9 @@ private Q_SLOTS:
 #ifdef HAVE_CLUSTERS
         new ClusterManager(*m_services, m_services.get());
 #endif
-        QVERIFY(
-            m_place->openSpecFile(QStringLiteral(SCALELAB_TEST_DATA_DIR "/specs/testbed-ddp-2node.json")).isEmpty());
+        QVERIFY(m_place->files()
+                    ->openSpecFile(QStringLiteral(SCALELAB_TEST_DATA_DIR "/specs/testbed-ddp-2node.json"))
+                    .isEmpty());
         m_place->updateActions();
 #ifdef HAVE_CLUSTERS
         QVERIFY2(m_place->submitButton()->isEnabled(), qPrintable(m_place->submitButton()->toolTip()));
@@ -251,16 +257,17 @@ private Q_SLOTS:
 
     void specSaveOpenRoundTrip()
     {
-        QVERIFY(
-            m_place->openSpecFile(QStringLiteral(SCALELAB_TEST_DATA_DIR "/specs/mahti-deepspeed-4gpu.json")).isEmpty());
+        QVERIFY(m_place->files()
+                    ->openSpecFile(QStringLiteral(SCALELAB_TEST_DATA_DIR "/specs/mahti-deepspeed-4gpu.json"))
+                    .isEmpty());
         const JobSpec original = m_place->spec();
         QCOMPARE(original.partition, QStringLiteral("gpumedium"));
         QCOMPARE(original.environment.modules, QStringList{QStringLiteral("pytorch")});
         const QString path = m_dir.filePath(QStringLiteral("roundtrip.json"));
-        QCOMPARE(m_place->saveSpecFile(path), QString());
+        QCOMPARE(m_place->files()->saveSpecFile(path), QString());
         typeInto(form()->gpusSpin(), QStringLiteral("8"));
         QVERIFY(m_place->spec() != original);
-        QCOMPARE(m_place->openSpecFile(path), QString());
+        QCOMPARE(m_place->files()->openSpecFile(path), QString());
         QCOMPARE(m_place->spec(), original);
         QCOMPARE(RecentSpecs::list().value(0), QFileInfo(path).absoluteFilePath());
     }
@@ -272,9 +279,91 @@ private Q_SLOTS:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("{\n  \"profile\": \"testbed\",\n  \"gpus\": 4,\n  \"gpsu\": 2\n}\n");
         f.close();
-        const QString err = m_place->openSpecFile(path);
+        const QString err = m_place->files()->openSpecFile(path);
         QVERIFY2(err.contains(QLatin1String("broken.json:4:")), qPrintable(err));
         QVERIFY(panel()->hasImported());
+    }
+
+    void aTimeOverTheLimitOffersAButtonPerRemedy()
+    {
+        // "Shorten it to 00:15:00 or use partition gpusmall": two remedies, two buttons.
+        selectProfile(QStringLiteral("mahti"));
+        selectPartition(QStringLiteral("gputest"));
+        typeInto(form()->gpusSpin(), QStringLiteral("1"));
+        typeInto(form()->timeEdit(), QStringLiteral("02:00:00"));
+        QTableWidgetItem *finding = panel()->itemForRule(QStringLiteral("time-exceeded"));
+        QVERIFY(finding);
+        QVERIFY2(finding->text().contains(QLatin1String("or use partition gpusmall")), qPrintable(finding->text()));
+        const QList<QPushButton *> fixes = panel()->fixButtonsForRule(QStringLiteral("time-exceeded"));
+        QCOMPARE(fixes.size(), 2);
+        QVERIFY2(fixes[0]->text().contains(QLatin1String("set time to 00:15:00")), qPrintable(fixes[0]->text()));
+        QCOMPARE(fixes[1]->text(), QStringLiteral("Fix: use gpusmall"));
+        m_place->grab().save(test::screenshotPath(QStringLiteral("compose-fix-per-remedy.png")));
+        fixes[1]->click();
+        QCOMPARE(m_place->spec().partition, QStringLiteral("gpusmall"));
+        QCOMPARE(m_place->spec().time, QStringLiteral("02:00:00"));   // the other remedy, not both
+        QVERIFY(!panel()->itemForRule(QStringLiteral("time-exceeded")));
+    }
+
+    void theFixColumnKeepsItsWidthWhenFixesComeAndGo()
+    {
+        DiagnosticsPanel alone;
+        alone.resize(700, 300);
+        alone.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&alone));
+        QHeaderView *header = alone.tree()->horizontalHeader();
+        const int width = header->sectionSize(2);   // no finding yet, so no button
+        const Diagnostic over =
+            finding(Severity::Error, QStringLiteral("time-exceeded"), QStringLiteral("time"), 0,
+                    QStringLiteral("02:00:00 exceeds partition gputest's limit of 00:15:00."),
+                    Fix{QStringLiteral("time"), QStringLiteral("00:15:00"), QStringLiteral("set time to 00:15:00")});
+        const Fix other{QStringLiteral("partition"), QStringLiteral("gpusmall"), QStringLiteral("use gpusmall")};
+        alone.setDiagnostics({over}, QList<QList<Fix>>{QList<Fix>{over.fix, other}});
+        settleLayout();
+        QCOMPARE(alone.fixButtonsForRule(QStringLiteral("time-exceeded")).size(), 2);
+        QCOMPARE(header->sectionSize(2), width);
+        alone.setDiagnostics({finding(Severity::Warning, QStringLiteral("no-fix"), QStringLiteral("gpus"), 0,
+                                      QStringLiteral("A finding without a fix."))});
+        settleLayout();
+        QCOMPARE(header->sectionSize(2), width);
+        // A label longer than the column is shortened inside it, said whole to a screen reader.
+        const QString longName = QStringLiteral("a-partition-with-a-very-long-name-indeed");
+        const Diagnostic wide = finding(Severity::Error, QStringLiteral("wide"), QStringLiteral("partition"), 0,
+                                        QStringLiteral("Use another partition."),
+                                        Fix{QStringLiteral("partition"), longName, QStringLiteral("use ") + longName});
+        alone.setDiagnostics({wide});
+        settleLayout();
+        QPushButton *button = alone.fixButtonForRule(QStringLiteral("wide"));
+        QVERIFY(button);
+        QCOMPARE(header->sectionSize(2), width);
+        QVERIFY2(button->sizeHint().width() <= width, qPrintable(button->text()));
+        QCOMPARE(button->accessibleName(), QStringLiteral("Fix: use ") + longName);
+    }
+
+    void thePartitionLimitsKeepTheFieldsBelowInPlace()
+    {
+        // The limits line wraps to more lines for some partitions than for
+        // others; the fields under it stay where they are when it changes.
+        selectProfile(QStringLiteral("lumi"));
+        auto *info = form()->findChild<QLabel *>(QStringLiteral("partitionInfo"));
+        QVERIFY(info);
+        const QStringList partitions{QStringLiteral("small-g"), QStringLiteral("standard-g"), QStringLiteral("dev-g")};
+        bool shown = false;
+        for (int width = 820; width <= 1600 && !shown; width += 60) {
+            m_place->resize(width, 800);
+            QSet<int> natural, tops;
+            for (const QString &p : partitions) {
+                selectPartition(p);
+                settleLayout();
+                natural << info->heightForWidth(info->contentsRect().width());
+                tops << form()->startCostPanel()->mapTo(form(), QPoint(0, 0)).y();
+            }
+            if (natural.size() < 2)
+                continue;   // at this width every line wraps alike: nothing to show
+            shown = true;
+            QVERIFY2(tops.size() == 1, qPrintable(QStringLiteral("at %1 px the fields below moved").arg(width)));
+        }
+        QVERIFY2(shown, "no width where the partitions' limits wrap differently");
     }
 
     void fixButtonAppliesClearFix()
@@ -326,6 +415,14 @@ private:
         QVERIFY2(i >= 0, qPrintable(id));
         c->setCurrentIndex(i);
         QCOMPARE(m_place->spec().profile, id);
+    }
+
+    void settleLayout()
+    {
+        for (int i = 0; i < 4; ++i) {
+            QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+            QCoreApplication::processEvents();
+        }
     }
 
     void selectPartition(const QString &name)

@@ -5,8 +5,10 @@
 // form restored on the next start, and Help.
 #include "IsolatedHost.h"
 #include "core/model/JobSpecJson.h"
+#include "core/store/RunStore.h"
 #include "ui/common/AppServices.h"
 #include "ui/common/AppSettings.h"
+#include "ui/compose/ComposeFiles.h"
 #include "ui/compose/ComposePlace.h"
 #include "ui/compose/DiagnosticsPanel.h"
 #include "ui/compose/FormHistory.h"
@@ -24,6 +26,9 @@
 #include <QJsonObject>
 #include <QAbstractItemView>
 #include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QStandardPaths>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QScrollArea>
@@ -52,7 +57,7 @@ void wheelOver(QWidget *w, int steps)
 
 QMessageBox *openQuestion(ComposePlace *compose)
 {
-    return compose->pendingQuestion();
+    return compose->files()->pendingQuestion();
 }
 
 void answer(QMessageBox *box, QMessageBox::StandardButton which)
@@ -269,11 +274,11 @@ private Q_SLOTS:
         QCOMPARE(m_window->windowTitle(), QStringLiteral("Untitled[*] — ScaleLab"));
         QVERIFY(!m_window->isWindowModified());
         const QString path = m_dir.filePath(QStringLiteral("scaling-8.json"));
-        QCOMPARE(m_compose->saveSpecFile(path), QString());
+        QCOMPARE(m_compose->files()->saveSpecFile(path), QString());
         QCOMPARE(m_window->windowTitle(), QStringLiteral("scaling-8.json[*] — ScaleLab"));
         m_compose->form()->gpusSpin()->setValue(8);
         QVERIFY(m_window->isWindowModified());
-        QCOMPARE(m_compose->saveSpecFile(path), QString());
+        QCOMPARE(m_compose->files()->saveSpecFile(path), QString());
         QVERIFY(!m_window->isWindowModified());
     }
 
@@ -311,10 +316,10 @@ private Q_SLOTS:
     void openAsksAndSaveKeepsTheEdits()
     {
         const QString path = m_dir.filePath(QStringLiteral("kept.json"));
-        QCOMPARE(m_compose->saveSpecFile(path), QString());
+        QCOMPARE(m_compose->files()->saveSpecFile(path), QString());
         m_compose->form()->gpusSpin()->setValue(7);
         bool opened = false;
-        m_compose->whenDiscardable(QStringLiteral("opening another spec"), [&opened] { opened = true; });
+        m_compose->files()->whenDiscardable(QStringLiteral("opening another spec"), [&opened] { opened = true; });
         QMessageBox *box = openQuestion(m_compose);
         QVERIFY(box);
         QVERIFY(!opened);
@@ -323,6 +328,76 @@ private Q_SLOTS:
         QFile f(path);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(parseJobSpec(f.readAll()).spec->gpus, 7);
+    }
+
+    void importAsksBeforeReplacingAnEditedForm()
+    {
+        m_compose->form()->gpusSpin()->setValue(5);
+        QVERIFY(m_compose->isModified());
+        m_compose->files()->importScriptDialog();
+        QMessageBox *box = openQuestion(m_compose);
+        QVERIFY2(box, "Import replaced an edited form without asking");
+        QVERIFY2(box->text().contains(QLatin1String("before importing a script")), qPrintable(box->text()));
+        QVERIFY(!m_window->findChild<QFileDialog *>(QStringLiteral("importScriptDialog")));
+        answer(box, QMessageBox::Cancel);
+        QTRY_VERIFY(!openQuestion(m_compose));
+        QVERIFY(!m_window->findChild<QFileDialog *>(QStringLiteral("importScriptDialog")));
+        QCOMPARE(m_compose->spec().gpus, 5);
+
+        // A dropped script asks too; Discard goes on with it.
+        const QString script = QStringLiteral(SCALELAB_TEST_DATA_DIR "/scripts/csc-mahti-ddp-2node.sbatch");
+        m_compose->files()->openDropped(script);
+        box = openQuestion(m_compose);
+        QVERIFY2(box, "a dropped script replaced an edited form without asking");
+        QCOMPARE(m_compose->spec().gpus, 5);
+        answer(box, QMessageBox::Discard);
+        QVERIFY(m_compose->diagnosticsPanel()->hasImported());
+        QTRY_VERIFY(!openQuestion(m_compose));
+
+        // Nothing unsaved (an import is, so edit nothing after saving): the file dialog at once.
+        QCOMPARE(m_compose->files()->saveSpecFile(m_dir.filePath(QStringLiteral("imported.json"))), QString());
+        m_compose->files()->importScriptDialog();
+        QVERIFY(!openQuestion(m_compose));
+        auto *dialog = m_window->findChild<QFileDialog *>(QStringLiteral("importScriptDialog"));
+        QVERIFY(dialog);
+        dialog->reject();
+    }
+
+    void saveAsStartsInTheResearchersFolder()
+    {
+        const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+        const QString home =
+            QDir(!documents.isEmpty() && QFileInfo(documents).isDir() ? documents : QDir::homePath()).canonicalPath();
+        // The working directory is never proposed: a window started from a terminal has an arbitrary one.
+        const QString elsewhere = m_dir.filePath(QStringLiteral("cwd"));
+        QVERIFY(QDir().mkpath(elsewhere));
+        const QString before = QDir::currentPath();
+        QVERIFY(QDir::setCurrent(elsewhere));
+        auto startFolder = [this] {
+            m_compose->files()->saveSpecAsDialog();
+            auto *dialog = m_window->findChild<QFileDialog *>(QStringLiteral("saveSpecAsDialog"));
+            if (!dialog)
+                return QStringLiteral("(no dialog)");
+            const QString folder = dialog->directory().canonicalPath();
+            dialog->reject();
+            delete dialog;
+            return folder;
+        };
+        const QString untitled = startFolder();
+        // A spec from ScaleLab's own folders (here its data folder) is not saved back there.
+        const QString data = RunStore::defaultDataDirectory();
+        QVERIFY(QDir().mkpath(data));
+        QCOMPARE(m_compose->files()->saveSpecFile(QDir(data).filePath(QStringLiteral("from-data.json"))), QString());
+        const QString fromData = startFolder();
+        // A spec of the researcher's own: its folder.
+        const QString mine = m_dir.filePath(QStringLiteral("mine"));
+        QVERIFY(QDir().mkpath(mine));
+        QCOMPARE(m_compose->files()->saveSpecFile(QDir(mine).filePath(QStringLiteral("train.json"))), QString());
+        const QString fromMine = startFolder();
+        QVERIFY(QDir::setCurrent(before));
+        QCOMPARE(untitled, home);
+        QCOMPARE(fromData, home);
+        QCOMPARE(fromMine, QDir(mine).canonicalPath());
     }
 
     void openActionAsksFirst()

@@ -6,6 +6,7 @@
 #include "IsolatedHost.h"
 #include "ScreenshotDir.h"
 #include "ui/common/AppServices.h"
+#include "ui/compose/ComposeFiles.h"
 #include "ui/compose/ComposePlace.h"
 #include "ui/compose/DiagnosticsPanel.h"
 #include "ui/compose/JobForm.h"
@@ -43,8 +44,9 @@ private Q_SLOTS:
         m_place->resize(1200, 800);
         m_place->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_place.get()));
-        QVERIFY(
-            m_place->openSpecFile(QStringLiteral(SCALELAB_TEST_DATA_DIR "/specs/testbed-ddp-2node.json")).isEmpty());
+        QVERIFY(m_place->files()
+                    ->openSpecFile(QStringLiteral(SCALELAB_TEST_DATA_DIR "/specs/testbed-ddp-2node.json"))
+                    .isEmpty());
         m_place->updateActions();
         QVERIFY2(m_place->submitButton()->isEnabled(), qPrintable(m_place->submitButton()->toolTip()));
     }
@@ -96,16 +98,17 @@ private Q_SLOTS:
         const QString spec = QStringLiteral(SCALELAB_TEST_DATA_DIR "/specs/testbed-ddp-2node.json");
         m_place->submit();
         QVERIFY2(verdict()->text().contains(QLatin1String("Submitting")), qPrintable(verdict()->text()));
-        QVERIFY(m_place->openSpecFile(spec).isEmpty());
+        QVERIFY(m_place->files()->openSpecFile(spec).isEmpty());
         QCOMPARE(verdict()->text(), QString());
 
         Q_EMIT m_clusters->submitFinished(QStringLiteral("Submitted job 12 on testbed."), true);
         QVERIFY(!verdict()->text().isEmpty());
-        QVERIFY(m_place->importScriptFile(QStringLiteral(SCALELAB_TEST_DATA_DIR "/scripts/csc-mahti-ddp-2node.sbatch"))
+        QVERIFY(m_place->files()
+                    ->importScriptFile(QStringLiteral(SCALELAB_TEST_DATA_DIR "/scripts/csc-mahti-ddp-2node.sbatch"))
                     .isEmpty());
         QCOMPARE(verdict()->text(), QString());
 
-        QVERIFY(m_place->openSpecFile(spec).isEmpty());
+        QVERIFY(m_place->files()->openSpecFile(spec).isEmpty());
         m_place->dryRun();
         QVERIFY(!verdict()->text().isEmpty());
         QComboBox *profiles = m_place->form()->profileCombo();
@@ -125,7 +128,7 @@ private Q_SLOTS:
         const QStringList scripts = dir.entryList({QStringLiteral("*.sbatch")});
         QVERIFY(!scripts.isEmpty());
         for (const QString &f : scripts) {
-            QVERIFY(m_place->importScriptFile(dir.filePath(f)).isEmpty());
+            QVERIFY(m_place->files()->importScriptFile(dir.filePath(f)).isEmpty());
             Diagnostics shown = panel()->diagnostics();
             shown << panel()->importedDiagnostics() << panel()->importSummaryDiagnostics();
             const int e = countOf(shown, Severity::Error);

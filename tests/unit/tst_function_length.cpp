@@ -37,9 +37,7 @@ const QMap<QString, QString> &knownSpreadClasses()
 {
     static const QMap<QString, QString> known = {
         {u"ClusterManager"_s, u"ui: submit and discovery flows, split when next worked on"_s},
-        {u"ComposePlace"_s, u"ui: file actions, split when next worked on"_s},
         {u"Importer"_s, u"the importer's command and framework steps, being reworked in another branch"_s},
-        {u"ResultsPlace"_s, u"ui: store, export and report flows, split when next worked on"_s},
         {u"RunStore"_s, u"the store's query groups, one file each"_s},
         {u"RunStoreSql"_s, u"the SQL of the query groups beside them"_s},
         {u"SshSession"_s, u"the SFTP part"_s},

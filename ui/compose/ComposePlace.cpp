@@ -3,22 +3,19 @@
 
 #include "ui/common/AfterFirstPaint.h"
 #include "ui/common/AppServices.h"
+#include "ui/compose/ComposeFiles.h"
 #include "ui/compose/DiagnosticsPanel.h"
 #include "ui/compose/FormHistory.h"
 #include "ui/compose/JobForm.h"
+#include "core/compose/FindingRemedies.h"
 #include "core/compose/JobCost.h"
 #include "core/compose/JobValidator.h"
 #include "ui/compose/ProfileDriftBanner.h"
-#include "core/base/InputLimits.h"
-#include "core/model/JobSpecJson.h"
 #include "core/model/LaunchGeometry.h"
 #include "core/profiles/ProfileRegistry.h"
-#include "ui/common/RecentSpecs.h"
 #include "ui/common/UiResources.h"
 #include "core/compose/SbatchRenderer.h"
 #include "ui/compose/ScalingStudyDialog.h"
-#include "core/scriptimport/ImportSummary.h"
-#include "core/scriptimport/ScriptImporter.h"
 #include "ui/compose/ScriptPreview.h"
 #include "ui/compose/StartCostPanel.h"
 #include "core/model/SpecFix.h"
@@ -26,9 +23,6 @@
 #include "ui/common/ClusterService.h"
 
 #include <QDragEnterEvent>
-#include <QFile>
-#include <QFileDialog>
-#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMessageBox>
@@ -86,6 +80,12 @@ ComposePlace::ComposePlace(AppServices &services, QWidget *parent)
     m_history = new FormHistory(m_form, this);
     connect(m_history, &FormHistory::modifiedChanged, this, &ComposePlace::documentChanged);
     connect(m_history, &FormHistory::applied, this, &ComposePlace::afterUndoRedo);
+    m_files = new ComposeFiles(
+        services, m_form, m_history, m_diagnostics, [this](const JobSpec &spec) { loadSpec(spec); }, this);
+    connect(m_files, &ComposeFiles::message, this, &ComposePlace::message);
+    connect(m_files, &ComposeFiles::recentSpecsChanged, this, &ComposePlace::recentSpecsChanged);
+    connect(m_files, &ComposeFiles::documentChanged, this, &ComposePlace::documentChanged);
+    connect(&m_services, &AppServices::openSpecRequested, m_files, &ComposeFiles::cloneSpec);
     m_drift->followProfileCombo(m_form->profileCombo());
     rerender();
 }
@@ -140,23 +140,11 @@ void ComposePlace::connectSignals()
     connect(m_dryRun, &QPushButton::clicked, this, &ComposePlace::dryRun);
     connect(m_study, &QPushButton::clicked, this, &ComposePlace::openStudy);
     connect(m_form->startCostPanel(), &StartCostPanel::estimateRequested, this, &ComposePlace::estimateStart);
-    connect(&m_services, &AppServices::openSpecRequested, this, &ComposePlace::cloneSpec);
 }
 
 bool ComposePlace::isModified() const
 {
     return m_history->isModified();
-}
-
-QString ComposePlace::documentName() const
-{
-    return m_specPath.isEmpty() ? tr("Untitled") : QFileInfo(m_specPath).fileName();
-}
-
-void ComposePlace::setSpecPath(const QString &path)
-{
-    m_specPath = path;
-    Q_EMIT documentChanged();
 }
 
 void ComposePlace::afterUndoRedo()
@@ -211,7 +199,11 @@ void ComposePlace::rerender()
     }
     m_preview->setSuggestedFileName((s.jobName.isEmpty() ? QStringLiteral("job") : s.jobName)
                                     + QStringLiteral(".sbatch"));
-    m_diagnostics->setDiagnostics(m_current);
+    QList<QList<Fix>> remedies;   // a button per remedy a finding offers
+    if (profile)
+        for (const Diagnostic &d : std::as_const(m_current))
+            remedies << FindingRemedies::of(d, s, *profile);
+    m_diagnostics->setDiagnostics(m_current, remedies);
     updateActions();
 }
 
@@ -320,12 +312,12 @@ void ComposePlace::focusDiagnostic(const Diagnostic &diag)
 
 void ComposePlace::applyFix(const Fix &fix)
 {
-    if (fix.field == QLatin1String("profile") && m_diagnostics->hasImported() && !m_importText.isEmpty()) {
+    if (fix.field == QLatin1String("profile") && m_files->canReimport()) {
         // Switching the site of an imported script reads it again there.
         JobSpec s = m_form->spec();
         s.profile = fix.value;
         m_form->setSpec(s);
-        importScriptText(m_importText, m_importName);
+        m_files->reimport();
         Q_EMIT message(tr("Applied: %1").arg(fix.label));
         return;
     }
@@ -408,6 +400,21 @@ void ComposePlace::openStudy()
     dlg->setAttribute(Qt::WA_DeleteOnClose);
     connect(dlg, &ScalingStudyDialog::message, this, &ComposePlace::message);
     dlg->show();
+}
+
+// ---- Drops (a spec is opened, a script imported: ComposeFiles) ----------
+
+void ComposePlace::dragEnterEvent(QDragEnterEvent *event)
+{
+    const auto urls = event->mimeData()->urls();
+    if (urls.size() == 1 && urls.first().isLocalFile() && ComposeFiles::isDroppable(urls.first().toLocalFile()))
+        event->acceptProposedAction();
+}
+
+void ComposePlace::dropEvent(QDropEvent *event)
+{
+    m_files->openDropped(event->mimeData()->urls().value(0).toLocalFile());
+    event->acceptProposedAction();
 }
 
 }   // namespace scalelab

@@ -7,8 +7,6 @@
 #include <QPointer>
 #include <QWidget>
 
-#include <functional>
-
 class QLabel;
 class QMessageBox;
 class QPushButton;
@@ -16,6 +14,7 @@ class QPushButton;
 namespace scalelab {
 
 class AppServices;
+class ComposeFiles;
 class DiagnosticsPanel;
 class FormHistory;
 class JobForm;
@@ -25,7 +24,8 @@ struct ClusterProfile;
 
 // The Compose place: the job form, the live sbatch preview and the
 // diagnostics. Every edit re-renders and re-validates synchronously (a few
-// microseconds). Import of sbatch scripts, spec files, submit and dry run.
+// microseconds). Submit, dry run and the start estimate; the file actions
+// (spec files, imported scripts) are ComposeFiles, which the place owns.
 class ComposePlace : public QWidget {
     Q_OBJECT
 public:
@@ -39,38 +39,19 @@ public:
     QPushButton *studyButton() const { return m_study; }
     ProfileDriftBanner *driftBanner() const { return m_drift; }
     JobSpec spec() const;
-    QString specPath() const { return m_specPath; }
+    // Spec files, imported scripts, the unsaved-changes question, the form kept across restarts.
+    ComposeFiles *files() const { return m_files; }
 
+    // The spec into the form; the verdicts of the old one go.
     void loadSpec(const JobSpec &spec);
-    // Synchronous file work (spec files and scripts are small). "" = ok.
-    QString openSpecFile(const QString &path);
-    QString saveSpecFile(const QString &path);
-    QString importScriptFile(const QString &path);
-    void importScriptText(const QString &text, const QString &sourceName);
     // Called when the cluster layer appears or goes (enables submit).
     void updateActions();
 
     // Undo/redo and the modified mark (FormHistory).
     FormHistory *history() const { return m_history; }
     bool isModified() const;
-    // "train.json", or "Untitled" for a form never saved.
-    QString documentName() const;
-    // Runs `proceed` at once when nothing is unsaved; otherwise asks (window-
-    // modal, no nested loop) to save, discard or cancel. `action` ends the
-    // question "Save the changes … before %1?".
-    void whenDiscardable(const QString &action, std::function<void()> proceed);
-    QMessageBox *pendingQuestion() const;
-    // The form as it was when the window last closed (AppSettings).
-    void restoreLastSession();
-    void rememberSession() const;
-    // A run's spec into the form ("Clone"): asks first when unsaved.
-    void cloneSpec(const JobSpec &spec);
 
 public Q_SLOTS:
-    void openSpecDialog();
-    void saveSpec();
-    void saveSpecAsDialog();
-    void importScriptDialog();
     void submit();
     void dryRun();
     void copyScript();
@@ -95,8 +76,6 @@ private:
     void rerender();
     void onEdited();
     void connectClusters();
-    void showFileProblems(const QString &title, const Diagnostics &diags);
-    void setSpecPath(const QString &path);
     void afterUndoRedo();
     void estimateStart();
     void showCost(const JobSpec &spec, const ClusterProfile *profile, const QString &script);
@@ -115,13 +94,9 @@ private:
     QLabel *m_verdict;
     ProfileDriftBanner *m_drift;
     Diagnostics m_current;
-    QString m_specPath;
-    QString m_importText;   // the last imported script, read again on a profile switch
-    QString m_importName;
-    QString m_importPath;   // its file, for the program beside it (ScriptFile)
     QPointer<QMessageBox> m_confirm;
-    QPointer<QMessageBox> m_discardQuestion;
     FormHistory *m_history = nullptr;
+    ComposeFiles *m_files = nullptr;
     QObject *m_connectedClusters = nullptr;
     QString m_estimatedScript;   // the script the shown (or asked) start estimate is of
     QString m_dryRunScript;   // the script the asked (or shown) dry run is of

@@ -30,6 +30,13 @@ QIcon severityIcon(const QStyle *style, Severity s)
     return style->standardIcon(QStyle::SP_MessageBoxInformation);
 }
 
+// Room for a button such as "Fix: use partition gpumedium"; longer labels are elided (full in the tooltip).
+int fixColumnWidth(const QWidget *w)
+{
+    return w->fontMetrics().horizontalAdvance(QStringLiteral("Fix: use partition gpumedium"))
+           + 4 * w->fontMetrics().averageCharWidth();
+}
+
 }   // namespace
 
 DiagnosticsPanel::DiagnosticsPanel(QWidget *parent)
@@ -52,7 +59,9 @@ DiagnosticsPanel::DiagnosticsPanel(QWidget *parent)
     m_tree->horizontalHeader()->setStretchLastSection(false);
     m_tree->horizontalHeader()->setSectionResizeMode(MessageCol, QHeaderView::Stretch);
     m_tree->horizontalHeader()->setSectionResizeMode(FieldCol, QHeaderView::ResizeToContents);
-    m_tree->horizontalHeader()->setSectionResizeMode(FixCol, QHeaderView::ResizeToContents);
+    // Fixed: a finding's Fix buttons coming or going never moves the other columns.
+    m_tree->horizontalHeader()->setSectionResizeMode(FixCol, QHeaderView::Fixed);
+    m_tree->horizontalHeader()->resizeSection(FixCol, fixColumnWidth(m_tree));
     connect(m_tree->horizontalHeader(), &QHeaderView::sectionResized, m_tree, [this](int col) {
         if (col == MessageCol)
             m_tree->resizeRowsToContents();
@@ -77,11 +86,12 @@ DiagnosticsPanel::DiagnosticsPanel(QWidget *parent)
     rebuild();
 }
 
-void DiagnosticsPanel::setDiagnostics(const Diagnostics &diags)
+void DiagnosticsPanel::setDiagnostics(const Diagnostics &diags, const QList<QList<Fix>> &remedies)
 {
-    if (diags == m_current)
+    if (diags == m_current && remedies == m_remedies)
         return;   // most keystrokes change nothing here; keep the selection
     m_current = diags;
+    m_remedies = remedies;
     rebuild();
 }
 
@@ -138,8 +148,14 @@ QTableWidgetItem *DiagnosticsPanel::itemForRule(const QString &rule) const
 
 QPushButton *DiagnosticsPanel::fixButtonForRule(const QString &rule) const
 {
+    return fixButtonsForRule(rule).value(0);
+}
+
+QList<QPushButton *> DiagnosticsPanel::fixButtonsForRule(const QString &rule) const
+{
     QTableWidgetItem *item = itemForRule(rule);
-    return item ? qobject_cast<QPushButton *>(m_tree->cellWidget(item->row(), FixCol)) : nullptr;
+    QWidget *cell = item ? m_tree->cellWidget(item->row(), FixCol) : nullptr;
+    return cell ? cell->findChildren<QPushButton *>(Qt::FindDirectChildrenOnly) : QList<QPushButton *>{};
 }
 
 void DiagnosticsPanel::rebuild()
@@ -198,16 +214,35 @@ void DiagnosticsPanel::addSection(const QString &title, const Diagnostics &diags
         m_tree->setItem(row, FieldCol, field);
         // Imported findings are about the script; only the profile switch
         // ("this looks like a LUMI script") is a change to the form.
-        if ((fixable || d.rule == QLatin1String("site-recognised")) && d.fix.isValid()) {
-            auto *button = new QPushButton(tr("Fix: %1").arg(d.fix.label), m_tree);
-            button->setAccessibleName(tr("Fix: %1").arg(d.fix.label));
-            button->setToolTip(tr("Apply: %1").arg(d.fix.label));
-            button->setObjectName(QStringLiteral("fix-") + d.rule);
-            const Fix fix = d.fix;
-            connect(button, &QPushButton::clicked, this, [this, fix] { Q_EMIT fixRequested(fix); });
-            m_tree->setCellWidget(row, FixCol, button);
-        }
+        const QList<Fix> fixes = fixable && i < m_remedies.size() ? m_remedies.at(i)
+                                 : (fixable || d.rule == QLatin1String("site-recognised")) && d.fix.isValid()
+                                     ? QList<Fix>{d.fix}
+                                     : QList<Fix>{};
+        if (!fixes.isEmpty())
+            m_tree->setCellWidget(row, FixCol, fixCell(d.rule, fixes));
     }
+}
+
+// One button per remedy, stacked; the first is named "fix-<rule>", the others "fix-<rule>-2", ...
+QWidget *DiagnosticsPanel::fixCell(const QString &rule, const QList<Fix> &fixes)
+{
+    auto *cell = new QWidget(m_tree);
+    auto *lay = new QVBoxLayout(cell);
+    lay->setContentsMargins(1, 1, 1, 1);
+    lay->setSpacing(2);
+    const int room = m_tree->horizontalHeader()->sectionSize(FixCol) - 4 * fontMetrics().averageCharWidth();
+    for (int k = 0; k < fixes.size(); ++k) {
+        const Fix fix = fixes[k];
+        const QString text = tr("Fix: %1").arg(fix.label);
+        auto *button = new QPushButton(fontMetrics().elidedText(text, Qt::ElideRight, room), cell);
+        button->setAccessibleName(text);
+        button->setToolTip(tr("Apply: %1").arg(fix.label));
+        button->setObjectName(k == 0 ? QStringLiteral("fix-") + rule
+                                     : QStringLiteral("fix-%1-%2").arg(rule).arg(k + 1));
+        connect(button, &QPushButton::clicked, this, [this, fix] { Q_EMIT fixRequested(fix); });
+        lay->addWidget(button);
+    }
+    return cell;
 }
 
 }   // namespace scalelab

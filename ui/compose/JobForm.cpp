@@ -12,6 +12,7 @@
 #include "core/slurm/SlurmTime.h"
 
 #include <QComboBox>
+#include <QEvent>
 #include <QFileInfo>
 #include <QHash>
 #include <QStandardItemModel>
@@ -82,8 +83,10 @@ void JobForm::createFields()
     m_partition->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_partition->setMinimumContentsLength(18);
     m_partitionInfo = new QLabel(this);
+    m_partitionInfo->setObjectName(QStringLiteral("partitionInfo"));
     m_partitionInfo->setAccessibleName(tr("Partition limits"));
     m_partitionInfo->setWordWrap(true);
+    m_partitionInfo->installEventFilter(this);   // its width sets the height kept for every partition
     m_partitionInfo->setForegroundRole(QPalette::PlaceholderText);
     m_startCost = new StartCostPanel(this);
     m_gpus = named(new QSpinBox(this), tr("Total GPUs"), QStringLiteral("gpus"),
@@ -331,6 +334,54 @@ void JobForm::fillLaunchers(Framework f, std::optional<Launcher> selected)
     m_updating = was;
 }
 
+QString JobForm::partitionInfoText(const ClusterProfile &profile, const Partition &p) const
+{
+    QStringList parts;
+    if (p.gpusPerNode > 0) {
+        const GpuType *gt = profile.gpuType(p.gpuType);
+        parts << tr("%1 × %2 per node").arg(p.gpusPerNode).arg(gt && !gt->model.isEmpty() ? gt->model : p.gpuType);
+    } else {
+        parts << tr("no GPUs");
+    }
+    if (p.cpusPerNode > 0)
+        parts << tr("%1 CPUs").arg(p.cpusPerNode);
+    if (p.memoryPerNodeMB > 0)
+        parts << memoryText(p.memoryPerNodeMB);
+    parts << tr("%n node(s) max", nullptr, p.maxNodes);
+    parts << tr("%1 GPUs per job max").arg(p.maxGpus());
+    if (p.minGpusPerJob > 0)
+        parts << tr("%1 GPUs min").arg(p.minGpusPerJob);
+    parts << (p.maxTimeSeconds > 0 ? tr("time ≤ %1").arg(SlurmTime::format(p.maxTimeSeconds)) : tr("no time limit"));
+    if (p.exclusive)
+        parts << tr("whole nodes");
+    return parts.join(QStringLiteral(" · "));
+}
+
+void JobForm::reservePartitionInfoHeight()
+{
+    const ClusterProfile *prof = profile();
+    const int width = m_partitionInfo->contentsRect().width();
+    if (!prof || width <= 0)
+        return;
+    // QLabel lays plain wrapped text out as QFontMetrics::boundingRect does.
+    const QFontMetrics fm = m_partitionInfo->fontMetrics();
+    auto heightOf = [&](const QString &text) {
+        return fm.boundingRect(QRect(0, 0, width, 1 << 20), int(Qt::TextWordWrap), text).height();
+    };
+    int tallest = heightOf(tr("Unknown partition: choose one of the profile's."));
+    for (const Partition &p : prof->partitions)
+        tallest = std::max(tallest, heightOf(partitionInfoText(*prof, p)));
+    const QMargins m = m_partitionInfo->contentsMargins();
+    m_partitionInfo->setMinimumHeight(tallest + m.top() + m.bottom());
+}
+
+bool JobForm::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_partitionInfo && event->type() == QEvent::Resize)
+        reservePartitionInfoHeight();
+    return QWidget::eventFilter(watched, event);
+}
+
 void JobForm::updatePartitionInfo()
 {
     const ClusterProfile *prof = profile();
@@ -342,31 +393,12 @@ void JobForm::updatePartitionInfo()
         m_partitionInfo->setText(prof ? tr("Unknown partition: choose one of the profile's.") : QString());
         m_gpus->setMaximum(4096);
     } else {
-        QStringList parts;
-        if (p->gpusPerNode > 0) {
-            const GpuType *gt = prof->gpuType(p->gpuType);
-            parts
-                << tr("%1 × %2 per node").arg(p->gpusPerNode).arg(gt && !gt->model.isEmpty() ? gt->model : p->gpuType);
-        } else {
-            parts << tr("no GPUs");
-        }
-        if (p->cpusPerNode > 0)
-            parts << tr("%1 CPUs").arg(p->cpusPerNode);
-        if (p->memoryPerNodeMB > 0)
-            parts << memoryText(p->memoryPerNodeMB);
-        parts << tr("%n node(s) max", nullptr, p->maxNodes);
-        parts << tr("%1 GPUs per job max").arg(p->maxGpus());
-        if (p->minGpusPerJob > 0)
-            parts << tr("%1 GPUs min").arg(p->minGpusPerJob);
-        parts << (p->maxTimeSeconds > 0 ? tr("time ≤ %1").arg(SlurmTime::format(p->maxTimeSeconds))
-                                        : tr("no time limit"));
-        if (p->exclusive)
-            parts << tr("whole nodes");
-        m_partitionInfo->setText(parts.join(QStringLiteral(" · ")));
+        m_partitionInfo->setText(partitionInfoText(*prof, *p));
         m_partitionInfo->setToolTip(p->description);
         // Never silently clamp what is already there: the validator explains it.
         m_gpus->setMaximum(std::max({1, p->maxGpus(), m_gpus->value()}));
     }
+    reservePartitionInfoHeight();
     m_updating = was;
 }
 

@@ -59,6 +59,9 @@ public:
 Q_SIGNALS:
     void edited();
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
     void createFields();
     void layOutGroups();
@@ -69,6 +72,10 @@ private:
     void fillPartitions(const ClusterProfile *p, const QString &selected);
     void fillLaunchers(Framework f, std::optional<Launcher> selected);
     void updatePartitionInfo();
+    QString partitionInfoText(const ClusterProfile &profile, const Partition &p) const;
+    // The limits line keeps the height of the profile's tallest at its width:
+    // the fields below it never move when the partition changes.
+    void reservePartitionInfoHeight();
     void onProfileChanged();
     void changed();
 

@@ -3,12 +3,16 @@
 
 #include "core/store/RunStore.h"
 #include "ui/common/AppServices.h"
-#include "ui/common/StoreTaskQueue.h"
 #include "ui/common/BackgroundPool.h"
 #include "ui/common/ClusterService.h"
+#include "ui/common/StoreTaskQueue.h"
 #include "ui/results/EpochCurves.h"
+#include "ui/results/ResultsExport.h"
 #include "ui/results/RunComparisonView.h"
+#include "ui/results/RunsReingest.h"
+#include "ui/results/RunsTableLoader.h"
 #include "ui/results/RunsTableModel.h"
+#include "ui/results/ScalingReportExport.h"
 #include "ui/results/StudyCharts.h"
 #include "ui/results/StudyPatternsDialog.h"
 #include "ui/results/UtilisationTimeline.h"
@@ -38,7 +42,8 @@ ResultsPlace::ResultsPlace(AppServices &services, QWidget *parent)
     , m_services(services)
 {
     buildUi();
-    connect(&m_services, &AppServices::runsChanged, this, &ResultsPlace::onRunsChanged);
+    buildFlows();
+    connect(&m_services, &AppServices::runsChanged, m_loader, &RunsTableLoader::onRunsChanged);
     connect(&m_services, &AppServices::clustersChanged, this, &ResultsPlace::attachLive);
     attachLive();
     reload();
@@ -57,10 +62,36 @@ void ResultsPlace::attachLive()
                 [this](const QList<qint64> &runIds) { m_timeline->refreshRuns(runIds, m_services.store()); });
 }
 
-ResultsPlace::~ResultsPlace()
+ResultsPlace::~ResultsPlace() = default;   // the loader waits for its read (the store outlives it)
+
+// The flows the place wires: each owns its state and reports back by signals.
+void ResultsPlace::buildFlows()
 {
-    // The load uses the store, which the window's services own.
-    m_loadFuture.waitForFinished();
+    m_loader = new RunsTableLoader(
+        m_services,
+        [this] {
+            const qint64 chosen = m_study->currentData().isValid() ? m_study->currentData().toLongLong() : 0;
+            return RunsTableLoader::Query{chosen > 0 ? chosen : -1, hiddenRuns()};
+        },
+        this);
+    connect(m_loader, &RunsTableLoader::tableRead, this, &ResultsPlace::applyTable);
+    connect(m_loader, &RunsTableLoader::patchRead, this, &ResultsPlace::applyPatch);
+    connect(m_loader, &RunsTableLoader::tableLoaded, this, &ResultsPlace::tableLoaded);
+    connect(m_loader, &RunsTableLoader::scriptsRead, this, &ResultsPlace::onSelectionChanged);
+    m_reingestFlow = new RunsReingest(m_services, this);
+    connect(m_reingestFlow, &RunsReingest::started, this, [this](int runs) {
+        m_reingest->setEnabled(false);
+        m_status->setText(tr("Reading accounting, GPU samples and output of %n run(s)…", nullptr, runs));
+    });
+    connect(m_reingestFlow, &RunsReingest::finished, this, &ResultsPlace::onIngestFinished);
+    m_exportFlow = new ResultsExport(*m_model, m_charts, m_epochs, this);
+    connect(m_exportFlow, &ResultsExport::status, m_status, &QLabel::setText);
+    m_reportFlow = new ScalingReportExport(m_services, this);
+    connect(m_reportFlow, &ScalingReportExport::started, this, [this](const QString &path) {
+        m_status->setText(tr("Writing the scaling report to %1…").arg(path));
+        m_report->setEnabled(false);
+    });
+    connect(m_reportFlow, &ScalingReportExport::finished, this, &ResultsPlace::onReportFinished);
 }
 
 void ResultsPlace::buildUi()
@@ -206,53 +237,37 @@ void ResultsPlace::connectControls()
         reingest(ids);
     });
     connect(m_patterns, &QPushButton::clicked, this, &ResultsPlace::editPatterns);
-    connect(m_chartExport, &QPushButton::clicked, this, &ResultsPlace::exportChart);
-    connect(m_report, &QPushButton::clicked, this, &ResultsPlace::exportReport);
+    connect(m_chartExport, &QPushButton::clicked, this, [this] { m_exportFlow->askAndSaveChart(chartStudyName()); });
+    connect(m_report, &QPushButton::clicked, this, [this] { m_reportFlow->ask(m_chartStudy, hiddenRuns()); });
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &ResultsPlace::onSelectionChanged);
 }
 
 void ResultsPlace::reload()
 {
-    // The store is read on a pool thread (its own connection); the table is
-    // swapped in on the GUI thread when it arrives. A reload asked for while
-    // one runs is done once after it, with whatever changed meanwhile. A read
-    // counts as running until its table is shown, not until the pool thread
-    // is done with it: two reads in flight could hand their tables over in
-    // the wrong order and leave an older table shown.
-    if (m_loading) {
-        m_reloadAgain = true;
-        return;
-    }
-    const qint64 chosen = m_study->currentData().isValid() ? m_study->currentData().toLongLong() : 0;
-    const qint64 studyFilter = chosen > 0 ? chosen : -1;
-    const HiddenRuns hidden = m_showHidden->isChecked() ? HiddenRuns::Include : HiddenRuns::LeaveOut;
-    RunStore *store = &m_services.store();
-    ++m_tableGeneration;
-    ++m_wholeReads;
-    m_loading = true;
-    m_loadFuture = runInBackground(
-        this,
-        [store, studyFilter, hidden] {
-            RunMetricsTable table = RunMetricsTable::load(*store, studyFilter, hidden);
-            store->closeThreadConnection();   // this pool thread may be reused by others
-            return table;
-        },
-        [this](const RunMetricsTable &table) {
-            // The future lets go of its copy: a later patch changes the model's
-            // table in place instead of copying 100,000 rows on the GUI thread.
-            m_loadFuture = {};
-            m_loading = false;
-            applyTable(table);
-            if (std::exchange(m_reloadAgain, false))
-                reload();
-            else
-                Q_EMIT tableLoaded();
-        });
+    m_loader->reload();
 }
 
 bool ResultsPlace::isLoading() const
 {
-    return m_loading || m_reloadAgain || m_patching;
+    return m_loader->isLoading();
+}
+
+int ResultsPlace::wholeReadsStarted() const
+{
+    return m_loader->wholeReadsStarted();
+}
+
+HiddenRuns ResultsPlace::hiddenRuns() const
+{
+    return m_showHidden->isChecked() ? HiddenRuns::Include : HiddenRuns::LeaveOut;
+}
+
+QString ResultsPlace::chartStudyName() const
+{
+    for (const StudyRecord &s : m_table.studies)
+        if (s.id == m_chartStudy)
+            return s.name;
+    return {};
 }
 
 void ResultsPlace::applyTable(const RunMetricsTable &table)
@@ -276,6 +291,29 @@ void ResultsPlace::applyTable(const RunMetricsTable &table)
     selectRuns(keep);
     showCounts();
     // selectRuns() has updated the comparison and the charts.
+}
+
+void ResultsPlace::applyPatch(const RunMetricsTable &patch, const QList<qint64> &runIds)
+{
+    if (!patch.error.isEmpty()) {
+        m_status->setText(tr("Cannot read the run store: %1").arg(patch.error));
+        return;
+    }
+    bool newMetric = false;
+    for (const QString &name : patch.metricNames)
+        newMetric = newMetric || !m_table.metricNames.contains(name);
+    const QList<qint64> keep = m_selectionOrder;
+    // The model holds the only copy while it changes: no deep copy of 100,000 rows.
+    m_table = RunMetricsTable();
+    m_model->patchRows(patch, runIds);
+    // Until a researcher picks columns, the defaults follow the metrics present.
+    if (newMetric && !m_customColumns)
+        m_model->setColumns(RunsTableModel::defaultColumns(m_model->table()));
+    m_table = m_model->table();
+    showStudies(m_table.studies);
+    showCounts();
+    expandGroups();
+    selectRuns(keep);   // a rearranged table lost the selection; the comparison and charts follow the change
 }
 
 void ResultsPlace::showStudies(const QList<StudyRecord> &studies)
@@ -362,15 +400,15 @@ void ResultsPlace::onSelectionChanged()
             // A table of every run leaves scripts out; the comparison diffs
             // them, so the few selected runs read theirs (on a pool thread).
             if (rows.last().run.script.isEmpty()) {
-                if (m_scripts.contains(id))
-                    rows.last().run.script = m_scripts.value(id);
+                if (m_loader->hasScript(id))
+                    rows.last().run.script = m_loader->script(id);
                 else
                     missing << id;
             }
         }
     m_compare->setRows(rows);
     if (!missing.isEmpty())
-        loadScripts(missing);
+        m_loader->readScripts(missing);
     if (rows.isEmpty()) {
         // No selection: the timelines of the charted study (a few runs).
         for (const RunMetricsRow &r : std::as_const(m_table.rows)) {
@@ -399,16 +437,11 @@ void ResultsPlace::updateCharts()
                 break;
             }
     QList<RunMetricsRow> rows;
-    QString name;
-    if (m_chartStudy > 0) {
-        // The table holds either every run or just this study's.
+    const QString name = m_chartStudy > 0 ? chartStudyName() : QString();
+    if (m_chartStudy > 0)   // the table holds either every run or just this study's
         for (const RunMetricsRow &r : std::as_const(m_table.rows))
             if (r.run.studyId == m_chartStudy)
                 rows << r;
-        for (const StudyRecord &s : m_table.studies)
-            if (s.id == m_chartStudy)
-                name = s.name;
-    }
     m_charts->setRows(rows, name);
     m_patterns->setEnabled(m_chartStudy > 0);
     m_report->setEnabled(m_chartStudy > 0);
@@ -435,6 +468,98 @@ void ResultsPlace::editPatterns()
             });
     });
     dlg->open();
+}
+
+void ResultsPlace::reingest(const QList<qint64> &runIds)
+{
+    m_reingestFlow->start(runIds);
+}
+
+bool ResultsPlace::isIngesting() const
+{
+    return m_reingestFlow->isRunning();
+}
+
+void ResultsPlace::onIngestFinished(const QStringList &errors)
+{
+    m_reingest->setEnabled(!m_reingestFlow->isRunning());
+    if (!errors.isEmpty())
+        m_status->setText(tr("Ingest problems: %1").arg(errors.join(QStringLiteral("; "))));
+    Q_EMIT ingestFinished(errors);
+}
+
+void ResultsPlace::writeReportInBackground(qint64 studyId, const QString &path)
+{
+    m_reportFlow->write(studyId, hiddenRuns(), path);
+}
+
+void ResultsPlace::onReportFinished(const QString &path, const QString &error)
+{
+    m_report->setEnabled(m_chartStudy > 0);
+    m_status->setText(error.isEmpty() ? tr("Report written to %1.").arg(path) : error);
+    Q_EMIT reportWritten(path, error);
+}
+
+QStringList ResultsPlace::exportChoices() const
+{
+    return m_exportFlow->tableChoices(m_selectionOrder.size());
+}
+
+Result<void> ResultsPlace::exportTableTo(const QString &path, bool selectedOnly) const
+{
+    return m_exportFlow->saveTable(path, selectedOnly ? m_selectionOrder : QList<qint64>{});
+}
+
+void ResultsPlace::exportTable(bool selectedOnly)
+{
+    if (selectedOnly && m_selectionOrder.isEmpty())
+        return;
+    m_exportFlow->askAndSaveTable(selectedOnly ? m_selectionOrder : QList<qint64>{});
+}
+
+void ResultsPlace::showColumnsMenu()
+{
+    auto *menu = new QMenu(this);
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    const QStringList current = m_model->columns();
+    auto addColumn = [&](const QString &c) {
+        QAction *a = menu->addAction(RunMetricsTable::columnTitle(c, m_table.units.value(c)));
+        a->setCheckable(true);
+        a->setChecked(current.contains(c));
+        connect(a, &QAction::toggled, this, [this, c](bool on) {
+            QStringList cols = m_model->columns();
+            if (on && !cols.contains(c))
+                cols << c;
+            else if (!on)
+                cols.removeAll(c);
+            const QList<qint64> keep = m_selectionOrder;
+            m_customColumns = true;
+            m_model->setColumns(cols);
+            expandGroups();
+            selectRuns(keep);
+        });
+    };
+    const QStringList fixed = RunMetricsTable::fixedColumns();
+    for (const QString &c : fixed)
+        addColumn(c);
+    menu->addSeparator();
+    for (const QString &c : m_table.metricNames)
+        if (!fixed.contains(c))   // "gpus" and "nodes" are fixed columns and metrics: listed once
+            addColumn(c);
+    menu->setObjectName(QStringLiteral("columnsMenu"));
+    menu->popup(m_columns->mapToGlobal(QPoint(0, m_columns->height())));
+}
+
+QString ResultsPlace::columnsMenuTitles() const
+{
+    QStringList titles;
+    const QStringList fixed = RunMetricsTable::fixedColumns();
+    for (const QString &c : fixed)
+        titles << RunMetricsTable::columnTitle(c, m_table.units.value(c));
+    for (const QString &c : m_table.metricNames)
+        if (!fixed.contains(c))
+            titles << RunMetricsTable::columnTitle(c, m_table.units.value(c));
+    return titles.join(u'\n');
 }
 
 }   // namespace scalelab

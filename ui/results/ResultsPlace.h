@@ -3,13 +3,9 @@
 
 #include "core/analysis/RunMetricsTable.h"
 #include "core/base/Result.h"
-#include "ui/common/RunInBackground.h"
 
-#include <QFuture>
-#include <QHash>
 #include <QList>
 #include <QPointer>
-#include <QSet>
 #include <QWidget>
 
 class QCheckBox;
@@ -26,8 +22,12 @@ namespace scalelab {
 class AppServices;
 class ClusterService;
 class EpochCurves;
+class ResultsExport;
 class RunComparisonView;
+class RunsReingest;
+class RunsTableLoader;
 class RunsTableModel;
+class ScalingReportExport;
 class StudyCharts;
 class UtilisationTimeline;
 
@@ -36,25 +36,28 @@ class UtilisationTimeline;
 // utilisation timelines of the selected runs and their side-by-side
 // comparison. Reloads on AppServices::runsChanged; "Re-ingest" reads the
 // selected runs' files again. Finished runs are ingested by RunLifecycle
-// (the poll cycle, and its repair of runs never ingested), not here.
+// (the poll cycle, and its repair of runs never ingested), not here. The
+// place draws and wires; its flows are classes of their own: the store reads
+// (RunsTableLoader), Re-ingest (RunsReingest), the table and chart exports
+// (ResultsExport) and the scaling report (ScalingReportExport).
 class ResultsPlace : public QWidget {
     Q_OBJECT
 public:
     explicit ResultsPlace(AppServices &services, QWidget *parent = nullptr);
     ~ResultsPlace() override;
 
-    // Reads the store on a pool thread; tableLoaded() when the table shows it.
+    // Reads the store on a pool thread (RunsTableLoader); tableLoaded() when the table shows it.
     void reload();
     bool isLoading() const;
-    int wholeReadsStarted() const { return m_wholeReads; }   // tests: reads never overlap
+    int wholeReadsStarted() const;   // tests: reads never overlap
     // Selects these runs in the table (as a researcher's Ctrl+clicks would).
     void selectRuns(const QList<qint64> &runIds);
     QList<qint64> selectedRunIds() const;
     void showStudy(qint64 studyId);   // 0 = all runs
     qint64 chartStudyId() const { return m_chartStudy; }
-    // Ingests runs in the background; runsChanged is emitted when done.
+    // Ingests runs in the background (RunsReingest); runsChanged is emitted when done.
     void reingest(const QList<qint64> &runIds);
-    bool isIngesting() const { return m_ingesting > 0; }
+    bool isIngesting() const;
 
     RunsTableModel *model() const { return m_model; }
     QTreeView *view() const { return m_view; }
@@ -63,10 +66,13 @@ public:
     EpochCurves *epochCurves() const { return m_epochs; }
     QPushButton *exportButton() const { return m_export; }
     QPushButton *chartExportButton() const { return m_chartExport; }
-    // The Export menu's entries: "All 4 runs (CSV or JSON)…", "2 selected runs…".
+    // The Export menu's entries: "All 4 runs (CSV or JSON)…", "2 selected runs…" (ResultsExport).
     QStringList exportChoices() const;
     // Saves the table (all runs or the selected ones) to `path` (.csv or .json); a failure names the file.
     Result<void> exportTableTo(const QString &path, bool selectedOnly) const;
+    // The report for the Scaling report button, off the GUI thread (ScalingReportExport): a PDF, or
+    // the Markdown tables or strong-scaling CSV when `path` ends in .md or .csv.
+    void writeReportInBackground(qint64 studyId, const QString &path);
     QString columnsMenuTitles() const;   // the Columns menu's entries, one per line (tests)
     RunComparisonView *comparison() const { return m_compare; }
     QLineEdit *filterEdit() const { return m_filter; }
@@ -84,44 +90,32 @@ private:
     QLayout *buildToolbar();
     void buildRunsView();
     void buildTabs();
+    void buildFlows();
     void connectControls();
     void onSelectionChanged();
     void updateCharts();
     void showColumnsMenu();
     void exportTable(bool selectedOnly);
-    void exportChart();
-    void loadScripts(const QList<qint64> &runIds);
-    void exportReport();
-
-public:
-    // The report for the Scaling report button, off the GUI thread: a PDF, or
-    // the Markdown tables or strong-scaling CSV when `path` ends in .md or .csv.
-    void writeReportInBackground(qint64 studyId, const QString &path);
-
-private:
-    void reportFinished(const QString &path, const QString &error);
     void editPatterns();
+    void onReportFinished(const QString &path, const QString &error);
+    void onIngestFinished(const QStringList &errors);
     void applyTable(const RunMetricsTable &table);
-    void expandGroups();
-    // ResultsPlaceStore.cpp: runsChanged with ids reads only those runs (on
-    // the pool) and patches their rows; no ids, or one study shown: reload().
-    void onRunsChanged(const QList<qint64> &runIds);
     // The live watch's new samples grow the timelines of running runs shown.
     void attachLive();
-    void startPatch(const QList<qint64> &runIds);
+    // RunsTableLoader read only the runs a change named: their rows are patched.
     void applyPatch(const RunMetricsTable &patch, const QList<qint64> &runIds);
     void showStudies(const QList<StudyRecord> &studies);
     void showCounts();
+    void expandGroups();
+    HiddenRuns hiddenRuns() const;
+    QString chartStudyName() const;
 
     AppServices &m_services;
     RunMetricsTable m_table;
-    QFuture<RunMetricsTable> m_loadFuture;   // for the destructor to wait on
-    bool m_loading = false;   // from a whole read's start until its table is shown
-    int m_wholeReads = 0;
-    bool m_reloadAgain = false;
-    quint64 m_tableGeneration = 0;   // moves on with every whole reload: an older patch is dropped
-    bool m_patching = false;
-    QList<qint64> m_patchAgain;   // runs changed while a patch was read
+    RunsTableLoader *m_loader = nullptr;
+    RunsReingest *m_reingestFlow = nullptr;
+    ResultsExport *m_exportFlow = nullptr;
+    ScalingReportExport *m_reportFlow = nullptr;
     RunsTableModel *m_model = nullptr;
     QTreeView *m_view = nullptr;
     QComboBox *m_study = nullptr;
@@ -135,8 +129,6 @@ private:
     QPushButton *m_export = nullptr;
     QPushButton *m_chartExport = nullptr;
     EpochCurves *m_epochs = nullptr;
-    QHash<qint64, QString> m_scripts;   // scripts of selected runs, read on a pool thread
-    BackgroundLoader m_scriptLoad;   // the scripts of the newest selection
     QLabel *m_status = nullptr;
     QTabWidget *m_tabs = nullptr;
     StudyCharts *m_charts = nullptr;
@@ -145,7 +137,6 @@ private:
     QList<qint64> m_selectionOrder;   // runs in the order they were selected (base first)
     qint64 m_chartStudy = 0;
     bool m_customColumns = false;
-    int m_ingesting = 0;
     QPointer<ClusterService> m_liveSource;   // whose liveUpdated the timelines follow
 };
 

@@ -3,6 +3,7 @@
 
 #include "ui/common/AppServices.h"
 #include "ui/common/RecentSpecs.h"
+#include "ui/compose/ComposeFiles.h"
 #include "ui/compose/ComposePlace.h"
 #include "ui/compose/FormHistory.h"
 #include "ui/compose/ProfileDriftBanner.h"
@@ -49,12 +50,12 @@ void MainMenus::buildFileMenu()
     connect(addAction(file, QStringLiteral("openSpec"), tr("&Open spec…"), {QKeySequence::Open}), &QAction::triggered,
             this, [this] {
                 m_window.showPlace(MainWindow::ComposeIndex);
-                m_window.compose()->openSpecDialog();
+                m_window.compose()->files()->openSpecDialog();
             });
     connect(addAction(file, QStringLiteral("saveSpec"), tr("&Save spec"), {QKeySequence::Save}), &QAction::triggered,
-            this, [this] { m_window.compose()->saveSpec(); });
+            this, [this] { m_window.compose()->files()->saveSpec(); });
     connect(addAction(file, QStringLiteral("saveSpecAs"), tr("Save spec &as…"), {QKeySequence(tr("Ctrl+Shift+S"))}),
-            &QAction::triggered, this, [this] { m_window.compose()->saveSpecAsDialog(); });
+            &QAction::triggered, this, [this] { m_window.compose()->files()->saveSpecAsDialog(); });
     m_recentMenu = file->addMenu(tr("&Recent specs"));
     m_recentMenu->setObjectName(QStringLiteral("recentSpecs"));
     // Filled when opened (reading settings is kept out of start-up).
@@ -62,7 +63,7 @@ void MainMenus::buildFileMenu()
     connect(addAction(file, QStringLiteral("importScript"), tr("&Import sbatch script…"), {QKeySequence(tr("Ctrl+I"))}),
             &QAction::triggered, this, [this] {
                 m_window.showPlace(MainWindow::ComposeIndex);
-                m_window.compose()->importScriptDialog();
+                m_window.compose()->files()->importScriptDialog();
             });
     buildStoreMenu(file);
     file->addSeparator();
@@ -221,8 +222,9 @@ void MainMenus::rebuildRecentMenu()
                                                   8000);
                 return;
             }
-            m_window.compose()->whenDiscardable(tr("opening %1").arg(QFileInfo(path).fileName()),
-                                                [this, path] { m_window.compose()->openSpecFile(path); });
+            m_window.compose()->files()->whenDiscardable(
+                tr("opening %1").arg(QFileInfo(path).fileName()),
+                [this, path] { m_window.compose()->files()->openSpecFile(path); });
         });
     }
     if (recent.isEmpty())

@@ -3,6 +3,7 @@
 
 #include "ui/common/AfterFirstPaint.h"
 #include "ui/common/AppServices.h"
+#include "ui/compose/ComposeFiles.h"
 #include "ui/compose/ComposePlace.h"
 #include "ui/compose/FormHistory.h"
 #include "ui/window/HelpDialog.h"
@@ -91,7 +92,7 @@ QWidget *MainWindow::place(int index)
             m_compose->updateActions();
             connectUndo();
             // The form of the last session, once this one is on screen.
-            new AfterFirstPaint(m_compose, [this] { m_compose->restoreLastSession(); });
+            new AfterFirstPaint(m_compose, [this] { m_compose->files()->restoreLastSession(); });
             updateTitle();
             // Opening the store (SQLite, its check, migrations) waits until the
             // form has painted, and runs on the pool: the banner says how it went.
@@ -193,7 +194,7 @@ void MainWindow::updateTitle()
     if (!m_compose)
         return;
     // "[*]" is where Qt draws the modified mark.
-    setWindowTitle(tr("%1[*] — ScaleLab").arg(m_compose->documentName()));
+    setWindowTitle(tr("%1[*] — ScaleLab").arg(m_compose->files()->documentName()));
     setWindowModified(m_compose->isModified());
 }
 
@@ -210,14 +211,14 @@ void MainWindow::closeEvent(QCloseEvent *event)
 {
     if (m_compose && !m_closeConfirmed && m_compose->isModified()) {
         event->ignore();
-        m_compose->whenDiscardable(tr("quitting"), [this] {
+        m_compose->files()->whenDiscardable(tr("quitting"), [this] {
             m_closeConfirmed = true;
             close();
         });
         return;
     }
     if (m_compose)
-        m_compose->rememberSession();
+        m_compose->files()->rememberSession();
     m_closeConfirmed = false;
     QMainWindow::closeEvent(event);
 }

@@ -1,7 +1,5 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// ComposePlace: spec files, imported scripts, drops, the unsaved-changes
-// prompt and the form kept across restarts.
-#include "ui/compose/ComposePlace.h"
+#include "ui/compose/ComposeFiles.h"
 
 #include "core/base/AtomicFile.h"
 #include "core/base/InputLimits.h"
@@ -10,6 +8,7 @@
 #include "core/scriptimport/ImportSummary.h"
 #include "core/scriptimport/ScriptFile.h"
 #include "core/scriptimport/ScriptImporter.h"
+#include "core/store/RunStore.h"
 #include "ui/common/AppServices.h"
 #include "ui/common/AppSettings.h"
 #include "ui/common/RecentSpecs.h"
@@ -17,35 +16,77 @@
 #include "ui/compose/FormHistory.h"
 #include "ui/compose/JobForm.h"
 
-#include <QDragEnterEvent>
+#include <QCoreApplication>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMessageBox>
-#include <QMimeData>
-#include <QPushButton>
+#include <QStandardPaths>
 #include <QUndoStack>
 
 namespace scalelab {
 
 namespace {
 
-bool isDroppable(const QString &path)
+// `path` is `folder` or inside it (both canonical; an absent folder holds nothing).
+bool isInside(const QString &path, const QString &folder)
+{
+    const QString f = QDir(folder).canonicalPath();
+    return !f.isEmpty() && (path == f || path.startsWith(f + QLatin1Char('/')));
+}
+
+}   // namespace
+
+ComposeFiles::ComposeFiles(AppServices &services, JobForm *form, FormHistory *history, DiagnosticsPanel *diagnostics,
+                           std::function<void(const JobSpec &)> loadSpec, QWidget *dialogParent)
+    : QObject(dialogParent)
+    , m_services(services)
+    , m_form(form)
+    , m_history(history)
+    , m_diagnostics(diagnostics)
+    , m_loadSpec(std::move(loadSpec))
+    , m_dialogParent(dialogParent)
+{}
+
+bool ComposeFiles::isDroppable(const QString &path)
 {
     const QString s = QFileInfo(path).suffix().toLower();
     return s == QLatin1String("sh") || s == QLatin1String("sbatch") || s == QLatin1String("slurm")
            || s == QLatin1String("json");
 }
 
-}   // namespace
+QString ComposeFiles::saveFolder() const
+{
+    if (!m_specPath.isEmpty()) {
+        const QString dir = QFileInfo(m_specPath).absoluteDir().canonicalPath();
+        const QString shipped = QCoreApplication::applicationDirPath() + QStringLiteral("/../share/scalelab");
+        if (!dir.isEmpty() && QFileInfo(dir).isWritable() && !isInside(dir, shipped)
+            && !isInside(dir, RunStore::defaultDataDirectory()))
+            return dir;
+    }
+    const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    return !documents.isEmpty() && QFileInfo(documents).isDir() ? documents : QDir::homePath();
+}
+
+QString ComposeFiles::documentName() const
+{
+    return m_specPath.isEmpty() ? tr("Untitled") : QFileInfo(m_specPath).fileName();
+}
+
+void ComposeFiles::setSpecPath(const QString &path)
+{
+    m_specPath = path;
+    Q_EMIT documentChanged();
+}
 
 // ---- Files -------------------------------------------------------------
 
-void ComposePlace::showFileProblems(const QString &title, const Diagnostics &diags)
+void ComposeFiles::showFileProblems(const QString &title, const Diagnostics &diags)
 {
     m_diagnostics->setImported(diags, title);
 }
 
-QString ComposePlace::openSpecFile(const QString &path)
+QString ComposeFiles::openSpecFile(const QString &path)
 {
     const auto read = InputLimits::readFile(path, tr("job spec"));
     if (!read.ok) {
@@ -60,7 +101,7 @@ QString ComposePlace::openSpecFile(const QString &path)
         Q_EMIT message(err);
         return err.isEmpty() ? tr("invalid spec") : err;
     }
-    loadSpec(*parsed.spec);
+    m_loadSpec(*parsed.spec);
     m_history->reset(false);
     setSpecPath(path);
     RecentSpecs::add(path);
@@ -69,9 +110,9 @@ QString ComposePlace::openSpecFile(const QString &path)
     return {};
 }
 
-QString ComposePlace::saveSpecFile(const QString &path)
+QString ComposeFiles::saveSpecFile(const QString &path)
 {
-    if (const auto saved = AtomicFile::write(path, jobSpecToJson(spec())); !saved) {
+    if (const auto saved = AtomicFile::write(path, jobSpecToJson(m_form->spec())); !saved) {
         const QString err = tr("Could not save: %1").arg(saved.errorText());
         Q_EMIT message(err);
         return err;
@@ -84,7 +125,7 @@ QString ComposePlace::saveSpecFile(const QString &path)
     return {};
 }
 
-QString ComposePlace::importScriptFile(const QString &path)
+QString ComposeFiles::importScriptFile(const QString &path)
 {
     const auto read = InputLimits::readFile(path, tr("script"));
     if (!read.ok) {
@@ -97,7 +138,7 @@ QString ComposePlace::importScriptFile(const QString &path)
     return {};
 }
 
-void ComposePlace::importScriptText(const QString &text, const QString &sourceName)
+void ComposeFiles::importScriptText(const QString &text, const QString &sourceName)
 {
     const ClusterProfile *profile = m_form->profile();
     if (!profile) {
@@ -105,12 +146,10 @@ void ComposePlace::importScriptText(const QString &text, const QString &sourceNa
         return;
     }
     // The same import as `scalelab import` (ScriptFile): the program beside the script is read too.
-    clearVerdicts();
     ScriptImport imp = ScriptFile::importText(text, m_importPath, *profile);
     imp.diagnostics = InputLimits::capDiagnostics(imp.diagnostics, sourceName);
     m_form->keepPartitionAcrossProfiles(imp.spec.partition);
-    m_form->setSpec(imp.spec);
-    rerender();
+    m_loadSpec(imp.spec);   // the verdicts of the form's old spec go
     // The script may name another site: offer the switch rather than
     // replacing its partition with this profile's default.
     if (const auto site = recogniseSite(imp, m_services.profiles().profiles(), profile->id)) {
@@ -129,10 +168,10 @@ void ComposePlace::importScriptText(const QString &text, const QString &sourceNa
     Q_EMIT message(tr("Imported %1: %n finding(s).", nullptr, int(imp.diagnostics.size())).arg(sourceName));
 }
 
-void ComposePlace::openSpecDialog()
+void ComposeFiles::openSpecDialog()
 {
     whenDiscardable(tr("opening another spec"), [this] {
-        auto *dlg = new QFileDialog(window(), tr("Open job spec"), QFileInfo(m_specPath).absolutePath(),
+        auto *dlg = new QFileDialog(m_dialogParent->window(), tr("Open job spec"), QFileInfo(m_specPath).absolutePath(),
                                     tr("Job specs (*.json);;All files (*)"));
         dlg->setFileMode(QFileDialog::ExistingFile);
         dlg->setAttribute(Qt::WA_DeleteOnClose);
@@ -141,7 +180,7 @@ void ComposePlace::openSpecDialog()
     });
 }
 
-void ComposePlace::saveSpec()
+void ComposeFiles::saveSpec()
 {
     if (m_specPath.isEmpty())
         saveSpecAsDialog();
@@ -149,58 +188,72 @@ void ComposePlace::saveSpec()
         saveSpecFile(m_specPath);
 }
 
-void ComposePlace::saveSpecAsDialog()
+void ComposeFiles::saveSpecAsDialog()
 {
-    const JobSpec s = spec();
-    auto *dlg = new QFileDialog(window(), tr("Save job spec"),
-                                m_specPath.isEmpty() ? (s.jobName.isEmpty() ? QStringLiteral("job") : s.jobName)
-                                                           + QStringLiteral(".json")
-                                                     : m_specPath,
-                                tr("Job specs (*.json)"));
+    askSaveAs(QStringLiteral("saveSpecAsDialog"), [] {});
+}
+
+void ComposeFiles::askSaveAs(const QString &objectName, std::function<void()> saved)
+{
+    const QString jobName = m_form->spec().jobName;
+    const QString name = m_specPath.isEmpty() ? (jobName.isEmpty() ? QStringLiteral("job") : jobName)
+                                              : QFileInfo(m_specPath).completeBaseName();
+    auto *dlg = new QFileDialog(m_dialogParent->window(), tr("Save job spec"),
+                                QDir(saveFolder()).filePath(name + QStringLiteral(".json")), tr("Job specs (*.json)"));
+    dlg->setObjectName(objectName);
     dlg->setAcceptMode(QFileDialog::AcceptSave);
     dlg->setDefaultSuffix(QStringLiteral("json"));
     dlg->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dlg, &QFileDialog::fileSelected, this, [this](const QString &p) { saveSpecFile(p); });
+    connect(dlg, &QFileDialog::fileSelected, this, [this, saved](const QString &p) {
+        if (saveSpecFile(p).isEmpty())
+            saved();
+    });
     dlg->open();
 }
 
-void ComposePlace::importScriptDialog()
+void ComposeFiles::importScriptDialog()
 {
-    auto *dlg = new QFileDialog(window(), tr("Import sbatch script"), QString(),
-                                tr("Batch scripts (*.sh *.sbatch *.slurm);;All files (*)"));
-    dlg->setFileMode(QFileDialog::ExistingFile);
-    dlg->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dlg, &QFileDialog::fileSelected, this, [this](const QString &p) { importScriptFile(p); });
-    dlg->open();
+    whenDiscardable(tr("importing a script"), [this] {
+        auto *dlg = new QFileDialog(m_dialogParent->window(), tr("Import sbatch script"), QString(),
+                                    tr("Batch scripts (*.sh *.sbatch *.slurm);;All files (*)"));
+        dlg->setObjectName(QStringLiteral("importScriptDialog"));
+        dlg->setFileMode(QFileDialog::ExistingFile);
+        dlg->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dlg, &QFileDialog::fileSelected, this, [this](const QString &p) { importScriptFile(p); });
+        dlg->open();
+    });
 }
 
-void ComposePlace::dragEnterEvent(QDragEnterEvent *event)
+void ComposeFiles::openDropped(const QString &path)
 {
-    const auto urls = event->mimeData()->urls();
-    if (urls.size() == 1 && urls.first().isLocalFile() && isDroppable(urls.first().toLocalFile()))
-        event->acceptProposedAction();
+    whenDiscardable(tr("opening %1").arg(QFileInfo(path).fileName()), [this, path] {
+        if (path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
+            openSpecFile(path);
+        else
+            importScriptFile(path);
+    });
 }
 
-void ComposePlace::dropEvent(QDropEvent *event)
+bool ComposeFiles::canReimport() const
 {
-    const QString path = event->mimeData()->urls().value(0).toLocalFile();
-    if (path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
-        openSpecFile(path);
-    else
-        importScriptFile(path);
-    event->acceptProposedAction();
+    return m_diagnostics->hasImported() && !m_importText.isEmpty();
+}
+
+void ComposeFiles::reimport()
+{
+    importScriptText(m_importText, m_importName);
 }
 
 // ---- Unsaved changes and the next start -------------------------------------
 
-QMessageBox *ComposePlace::pendingQuestion() const
+QMessageBox *ComposeFiles::pendingQuestion() const
 {
     return m_discardQuestion;
 }
 
-void ComposePlace::whenDiscardable(const QString &action, std::function<void()> proceed)
+void ComposeFiles::whenDiscardable(const QString &action, std::function<void()> proceed)
 {
-    if (!isModified()) {
+    if (!m_history->isModified()) {
         proceed();
         return;
     }
@@ -212,7 +265,7 @@ void ComposePlace::whenDiscardable(const QString &action, std::function<void()> 
         new QMessageBox(QMessageBox::Warning, tr("Unsaved changes"),
                         tr("The job form (%1) has changes that are not saved in a spec file.\nSave them before %2?")
                             .arg(documentName(), action),
-                        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, window());
+                        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, m_dialogParent->window());
     m_discardQuestion->setObjectName(QStringLiteral("unsavedChanges"));
     m_discardQuestion->setDefaultButton(QMessageBox::Save);
     m_discardQuestion->setAttribute(Qt::WA_DeleteOnClose);
@@ -226,42 +279,32 @@ void ComposePlace::whenDiscardable(const QString &action, std::function<void()> 
                 return;
             }
             // Never saved: the file dialog first, then go on if it was saved.
-            auto *dlg = new QFileDialog(window(), tr("Save job spec"), documentName() + QStringLiteral(".json"),
-                                        tr("Job specs (*.json)"));
-            dlg->setObjectName(QStringLiteral("saveBeforeDialog"));
-            dlg->setAcceptMode(QFileDialog::AcceptSave);
-            dlg->setDefaultSuffix(QStringLiteral("json"));
-            dlg->setAttribute(Qt::WA_DeleteOnClose);
-            connect(dlg, &QFileDialog::fileSelected, this, [this, proceed](const QString &p) {
-                if (saveSpecFile(p).isEmpty())
-                    proceed();
-            });
-            dlg->open();
+            askSaveAs(QStringLiteral("saveBeforeDialog"), proceed);
         }
     });
     m_discardQuestion->open();
 }
 
-void ComposePlace::cloneSpec(const JobSpec &spec)
+void ComposeFiles::cloneSpec(const JobSpec &spec)
 {
     whenDiscardable(tr("replacing the form with the run's spec"), [this, spec] {
-        loadSpec(spec);
+        m_loadSpec(spec);
         m_history->reset(true);   // a run's spec is not a saved file
         setSpecPath(QString());
     });
 }
 
-void ComposePlace::rememberSession() const
+void ComposeFiles::rememberSession() const
 {
-    AppSettings::set(AppSettings::Key::LastSpecJson, QString::fromUtf8(jobSpecToJson(spec(), -1)));
+    AppSettings::set(AppSettings::Key::LastSpecJson, QString::fromUtf8(jobSpecToJson(m_form->spec(), -1)));
     AppSettings::set(AppSettings::Key::LastSpecPath, m_specPath);
-    AppSettings::set(AppSettings::Key::LastSpecModified, isModified());
+    AppSettings::set(AppSettings::Key::LastSpecModified, m_history->isModified());
 }
 
-void ComposePlace::restoreLastSession()
+void ComposeFiles::restoreLastSession()
 {
     // A spec opened at start (scalelab --open) or edits made meanwhile win.
-    if (!m_specPath.isEmpty() || isModified() || m_history->stack()->count() > 0)
+    if (!m_specPath.isEmpty() || m_history->isModified() || m_history->stack()->count() > 0)
         return;
     const QByteArray json = AppSettings::get(AppSettings::Key::LastSpecJson).toString().toUtf8();
     if (json.isEmpty())
@@ -269,7 +312,7 @@ void ComposePlace::restoreLastSession()
     const auto parsed = parseJobSpec(json, tr("the last session's form"));
     if (!parsed.spec)
         return;   // an older ScaleLab's form: start fresh
-    loadSpec(*parsed.spec);
+    m_loadSpec(*parsed.spec);
     m_history->reset(AppSettings::get(AppSettings::Key::LastSpecModified).toBool());
     setSpecPath(AppSettings::get(AppSettings::Key::LastSpecPath).toString());
 }

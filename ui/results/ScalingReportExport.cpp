@@ -1,51 +1,48 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// ResultsPlace: the Scaling report button (file dialog: PDF, Markdown or CSV;
-// then the store read and the report written on pool threads).
-#include "ui/results/ResultsPlace.h"
+#include "ui/results/ScalingReportExport.h"
 
 #include "core/base/AtomicFile.h"
 #include "core/store/RunStore.h"
 #include "ui/common/AppServices.h"
+#include "ui/common/RunInBackground.h"
 #include "ui/results/ScalingReport.h"
 
-#include <QCheckBox>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QLabel>
-#include <QPushButton>
 
 namespace scalelab {
 
-void ResultsPlace::exportReport()
+ScalingReportExport::ScalingReportExport(AppServices &services, QWidget *dialogParent)
+    : QObject(dialogParent)
+    , m_services(services)
+    , m_dialogParent(dialogParent)
+{}
+
+void ScalingReportExport::ask(qint64 studyId, HiddenRuns hidden)
 {
-    if (m_chartStudy <= 0)
+    if (studyId <= 0)
         return;
-    const qint64 study = m_chartStudy;
-    auto *dlg = new QFileDialog(this, tr("Scaling report"), QStringLiteral("scaling-report.pdf"),
+    auto *dlg = new QFileDialog(m_dialogParent, tr("Scaling report"), QStringLiteral("scaling-report.pdf"),
                                 tr("PDF document (*.pdf);;Markdown tables (*.md);;CSV strong-scaling table (*.csv)"));
     dlg->setAcceptMode(QFileDialog::AcceptSave);
     dlg->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dlg, &QFileDialog::fileSelected, this, [this, study, dlg](const QString &file) {
+    connect(dlg, &QFileDialog::fileSelected, this, [this, studyId, hidden, dlg](const QString &file) {
         // The chosen filter's suffix unless the name already ends in one of the three.
         const QString chosen = dlg->selectedNameFilter().section(QStringLiteral("(*"), 1).chopped(1);
         const QString suffix = QFileInfo(file).suffix().toLower();
         const bool known =
             suffix == QLatin1String("pdf") || suffix == QLatin1String("md") || suffix == QLatin1String("csv");
-        writeReportInBackground(study, known || chosen.isEmpty() ? file : file + chosen);
+        write(studyId, hidden, known || chosen.isEmpty() ? file : file + chosen);
     });
     dlg->open();
 }
 
-void ResultsPlace::writeReportInBackground(qint64 studyId, const QString &path)
+void ScalingReportExport::write(qint64 studyId, HiddenRuns hidden, const QString &path)
 {
-    // Reading the store and printing the PDF run on pool threads; only the
-    // charts (widgets) and the HTML are made here, in milliseconds. Markdown
-    // and CSV need no widgets: made and written on the pool thread.
-    m_status->setText(tr("Writing the scaling report to %1…").arg(path));
-    m_report->setEnabled(false);
+    // Markdown and CSV need no widgets: made and written on the pool thread.
+    ++m_writing;
+    Q_EMIT started(path);
     RunStore *store = &m_services.store();
-    // The runs the charts show: hidden ones only while "Show hidden" is on.
-    const HiddenRuns hidden = m_showHidden->isChecked() ? HiddenRuns::Include : HiddenRuns::LeaveOut;
     const QString suffix = QFileInfo(path).suffix().toLower();
     const bool text = suffix == QLatin1String("md") || suffix == QLatin1String("csv");
     runInBackground(
@@ -62,22 +59,25 @@ void ResultsPlace::writeReportInBackground(qint64 studyId, const QString &path)
             return in;
         },
         [this, path, text](const Result<ReportInput> &in) {
-            if (!in || text) {
-                reportFinished(path, in.errorText());
-                return;
-            }
-            const ReportContent content = buildReportContent(*in);
-            runInBackground(
-                this, [content, path] { return printReport(content, path); },
-                [this, path](const Result<void> &printed) { reportFinished(path, printed.errorText()); });
+            if (!in || text)
+                done(path, in.errorText());
+            else
+                print(path, *in);
         });
 }
 
-void ResultsPlace::reportFinished(const QString &path, const QString &error)
+void ScalingReportExport::print(const QString &path, const ReportInput &input)
 {
-    m_report->setEnabled(m_chartStudy > 0);
-    m_status->setText(error.isEmpty() ? tr("Report written to %1.").arg(path) : error);
-    Q_EMIT reportWritten(path, error);
+    const ReportContent content = buildReportContent(input);   // charts are widgets: GUI thread
+    runInBackground(
+        this, [content, path] { return printReport(content, path); },
+        [this, path](const Result<void> &printed) { done(path, printed.errorText()); });
+}
+
+void ScalingReportExport::done(const QString &path, const QString &error)
+{
+    --m_writing;
+    Q_EMIT finished(path, error);
 }
 
 }   // namespace scalelab
