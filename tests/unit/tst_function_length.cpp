@@ -42,8 +42,6 @@ const QMap<QString, QString> &knownSpreadClasses()
         {u"JobsPlace"_s, u"ui: the actions, split when next worked on"_s},
         {u"LogMetricExtractor"_s, u"the scan (LogMetricExtraction.cpp) and the reader tables (FrameworkReaders.cpp)"_s},
         {u"ResultsPlace"_s, u"ui: store, export and report flows, split when next worked on"_s},
-        {u"RunStore"_s, u"the store's query groups, one file each"_s},
-        {u"RunStoreSql"_s, u"the SQL of the query groups beside them"_s},
         {u"SshSession"_s, u"the SFTP part"_s},
         {u"SshSession::Private"_s, u"the SFTP part"_s},
     };
