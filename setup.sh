@@ -109,22 +109,23 @@ slurm24_cluster_tests() {
 
 # Reproducible builds: the same commit built twice from different folders
 # gives the same executable and .deb, byte for byte (prints both hashes).
-# With SCALELAB_REPRO_DIR set the two trees are kept: `test` installs the
-# first tree's release .deb in the package test.
-# The package test (packaging/package-test.sh) on the first tree's release
-# .deb: the test build has the fault-injection hooks in it.
+# `test` compares its own build's release executable (app/release/scalelab,
+# without the fault-injection hook the tests' executable has) and package
+# with one more tree, so the product is built twice, not three times; with
+# SCALELAB_REPRO_DIR set the packages are kept for the package test.
+# The package test (packaging/package-test.sh) on that release .deb.
 release_and_package_test() {
   local deb rc=0
-  deb=$(ls "$repro_dir"/a/deb/*.deb 2>/dev/null | head -1 || true)
+  deb=$(ls "$repro_dir"/against-deb/*.deb "$repro_dir"/a/deb/*.deb 2>/dev/null | head -1 || true)
   [ -n "$deb" ] || { echo "setup: no release .deb from the reproducible-build check" >&2; return 1; }
   SCALELAB_PACKAGE_DEB=$deb "$here/packaging/package-test.sh" "$build" || rc=$?
   [ "$rc" = 77 ] && { echo "setup: the package test was skipped (see above)"; return 0; }
   echo "setup: the package test ended with status $rc"
   return "$rc"
 }
-reproducible_check() {
+reproducible_check() { # [--against BUILD_DIR]
   local start=$SECONDS
-  "$here/packaging/reproducible.sh" HEAD
+  "$here/packaging/reproducible.sh" "${@:-HEAD}"
   echo "setup: reproducible-build check took $((SECONDS - start)) s"
 }
 
@@ -148,6 +149,10 @@ case "$mode" in
     # hook that only test builds contain.
     # Warnings are errors here (and so in CI): cmake/CompilePolicy.cmake.
     # The product as a unity build (SCALELAB_UNITY): a third of the CPU time.
+    # The commit's time for rcc and CPack: this build's release executable
+    # and package are one side of the reproducible-build check.
+    SOURCE_DATE_EPOCH=$(git -C "$here" log -1 --format=%ct 2>/dev/null || date +%s)
+    export SOURCE_DATE_EPOCH
     stage=$SECONDS
     build -DSCALELAB_TEST_HOOKS=ON -DSCALELAB_WERROR=ON -DSCALELAB_UNITY=ON
     echo "setup: the build took $((SECONDS - stage)) s"
@@ -186,7 +191,8 @@ case "$mode" in
     repro_log=$build/reproducible.log
     repro_dir=$build/reproducible
     rm -rf "$repro_dir"
-    ( renice -n 19 -p "$BASHPID" >/dev/null; SCALELAB_REPRO_DIR=$repro_dir reproducible_check && release_and_package_test ) \
+    ( renice -n 19 -p "$BASHPID" >/dev/null; SCALELAB_REPRO_DIR=$repro_dir reproducible_check --against "$build" \
+        && release_and_package_test ) \
       >"$repro_log" 2>&1 &
     repro=$!
     (cd "$build" && ctest --output-on-failure -j2 --timeout 900 -L cluster -LE 'bench|slurm24') || failed="$failed cluster"

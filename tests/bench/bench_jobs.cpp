@@ -10,8 +10,10 @@
 //    run (runsChanged with its id) is timed apart;
 //  - baseline: the `sqlite3` command-line tool running the same queries (a count and five reads)
 //    (studies, runs, state history, accounting, flags) on the same file.
-// The last line is `ratio=<ours / sqlite3>` for 100,000 runs (goal <= 2,
-// stall <= 16 ms).
+// The first showing (the place shown while its first read runs: the view is
+// given the first rows only) is timed apart, its longest stall on its own line.
+// The last line is `ratio=<ours / sqlite3>` for 100,000 runs (goal <= 2 at every
+// size, every GUI-thread stall <= 16 ms, the first showing's included).
 // Usage: bench_jobs [largest run count]
 #include "core/store/RunStore.h"
 #include "tests/bench/GuiStallProbe.h"
@@ -132,17 +134,6 @@ struct Measured {
     double guiCpuMs = 0;   // the GUI thread's CPU time over the reload
 };
 
-// Rows shown: top-level rows and the runs under the studies.
-int shownRuns(JobsModel &model)
-{
-    int n = 0;
-    for (int row = 0; row < model.rowCount(); ++row) {
-        const QModelIndex i = model.index(row, 0);
-        n += i.data(JobsModel::IsStudyRole).toBool() ? model.rowCount(i) : 1;
-    }
-    return n;
-}
-
 // One reload (or one patch, with `runIds`), timed to the painted tree.
 Measured readOnce(JobsPlace &place, AppServices &services, const QList<qint64> &runIds = {})
 {
@@ -175,7 +166,7 @@ int main(int argc, char **argv)
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
     const int largest = argc > 1 ? QByteArray(argv[1]).toInt() : 100000;
-    double ratio = -1;
+    double ratio = -1, worstRatio = 0, longestWait = 0;
     for (int runs : {1000, 10000, 100000}) {
         if (runs > largest)
             break;
@@ -212,8 +203,9 @@ int main(int argc, char **argv)
         double worstStall = 0, worstGuiCpu = 0;
         for (int i = 0; i < 3; ++i) {
             const Measured m = readOnce(place, services);
-            if (const int shown = shownRuns(*place.model()); shown != visible) {
-                std::fprintf(stderr, "bench_jobs: the tree shows %d runs, expected %d\n", shown, visible);
+            // The tree read holds every run; the view is given its first rows (fetchMore for the rest).
+            if (const int shown = place.model()->runCount(); shown != visible) {
+                std::fprintf(stderr, "bench_jobs: the tree holds %d runs, expected %d\n", shown, visible);
                 return 1;
             }
             best.seconds = std::min(best.seconds, m.seconds);
@@ -233,12 +225,18 @@ int main(int argc, char **argv)
             return 2;
         }
         ratio = best.seconds / sqlite;
+        worstRatio = std::max(worstRatio, ratio);
+        longestWait = std::max({longestWait, firstShowStall, worstStall, patch.stallMs});
+        // The first showing on its own line: the view given its first rows.
+        std::printf("runs=%d first_show_stall_ms=%.1f\n", runs, firstShowStall);
         std::printf("runs=%d tree_shown_s=%.3f sqlite3_s=%.3f ratio=%.2f longest_gui_stall_ms=%.1f "
                     "gui_thread_cpu_ms=%.1f first_show_stall_ms=%.1f patch_one_run_s=%.4f patch_stall_ms=%.1f\n",
                     runs, best.seconds, sqlite, ratio, worstStall, worstGuiCpu, firstShowStall, patch.seconds,
                     patch.stallMs);
         std::fflush(stdout);
     }
+    std::printf("longest_gui_wait_ms=%.1f (first showing included; goal <= 16) worst_ratio=%.2f (goal <= 2)\n",
+                longestWait, worstRatio);
     std::printf("ratio=%.2f\n", ratio);
     return 0;
 }

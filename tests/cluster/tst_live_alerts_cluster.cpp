@@ -141,6 +141,19 @@ private Q_SLOTS:
         writeProgram(QStringLiteral("sleep.py"), "import sys, time\n"
                                                  "print('waiting for the other ranks', flush=True)\n"
                                                  "time.sleep(float(sys.argv[1]))\n");
+        // Steady throughput, then a third lower, then an NCCL watchdog line and an out-of-memory
+        // line as PyTorch prints them; the job stays up a little so the watch reads it running.
+        writeProgram(QStringLiteral("faults.py"),
+                     "import sys, time\n"
+                     "for i in range(8):\n"
+                     "    print(f'step {i} samples_per_s 300.0', flush=True)\n"
+                     "    time.sleep(0.3)\n"
+                     "print('step 8 samples_per_s 180.0', flush=True)\n"
+                     "print('[rank0]:[E ProcessGroupNCCL.cpp:616] [Rank 0] Watchdog caught collective operation "
+                     "timeout: WorkNCCL(SeqNum=7, OpType=ALLREDUCE) ran for 600000 milliseconds before timing out.', "
+                     "flush=True)\n"
+                     "print('torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB', flush=True)\n"
+                     "time.sleep(float(sys.argv[1]))\n");
         m_thresholds.warmupSeconds = 3;
         m_thresholds.idleSeconds = 6;
         m_thresholds.silentSeconds = 6;
@@ -178,6 +191,27 @@ private Q_SLOTS:
         QVERIFY2(w.sampleSpan >= m_thresholds.warmupSeconds + m_thresholds.idleSeconds + 2,
                  qPrintable(QString::number(w.sampleSpan)));
         QCOMPARE(w.rules, QStringList());
+    }
+
+    // The output rules on a real job's output as the live watch fetches it: the NCCL watchdog line,
+    // the out-of-memory line and the fallen throughput, each once with the line as evidence.
+    void faultLinesInTheOutputRaiseTheirAlerts()
+    {
+        const qint64 id = submit(QStringLiteral("live-faults"), Framework::PytorchDdp, QStringLiteral("faults.py"),
+                                 QStringLiteral("30"));
+        QVERIFY(id > 0);
+        const Watched w = watch(id, QStringLiteral("gpu-oom"), 90);
+        QVERIFY2(w.raisedCycle > 0, qPrintable(w.rules.join(u',')));
+        QHash<QString, QString> evidence;
+        for (const AlertRecord &a : m_cluster.store->alerts({id}).value())
+            evidence.insert(a.rule, a.evidence);
+        QVERIFY2(evidence.value(QStringLiteral("nccl-error")).contains(QLatin1String("Watchdog caught collective")),
+                 qPrintable(evidence.keys().join(u',')));
+        QVERIFY2(evidence.value(QStringLiteral("gpu-oom")).contains(QLatin1String("CUDA out of memory")),
+                 qPrintable(evidence.value(QStringLiteral("gpu-oom"))));
+        QVERIFY2(evidence.value(QStringLiteral("throughput-drop")).contains(QLatin1String("180")),
+                 qPrintable(evidence.value(QStringLiteral("throughput-drop"))));
+        QCOMPARE(w.rules.count(QStringLiteral("nccl-error")), 1);   // stored once per run and rule
     }
 
     void aSleepingJobRaisesLikelyHang()

@@ -401,6 +401,18 @@ private Q_SLOTS:
         QVERIFY2(text.contains(QLatin1String("bad port")), qPrintable(text));
         QVERIFY2(text.contains(QLatin1String("the Host details of this dialog")), qPrintable(text));
         QVERIFY2(!text.contains(QLatin1String("/ssh_config")), qPrintable(text));
+        // The overview's state follows the last test (issue 29), until the details change.
+        auto stateOf = [&dlg](const QString &profile) {
+            const auto *overview = dlg.findChild<QTreeWidget *>(QStringLiteral("clustersOverview"));
+            for (int i = 0; overview && i < overview->topLevelItemCount(); ++i)
+                if (overview->topLevelItem(i)->text(0) == profile)
+                    return overview->topLevelItem(i)->text(2);
+            return QString();
+        };
+        QVERIFY2(stateOf(QStringLiteral("generic")).contains(QLatin1String("failed: ")),
+                 qPrintable(stateOf("generic")));
+        QVERIFY2(stateOf(QStringLiteral("generic")).contains(QLatin1String("bad port")),
+                 qPrintable(stateOf("generic")));
 
         // An alias of the researcher's SSH config: that file is named.
         dlg.findChild<QRadioButton *>(QStringLiteral("aliasMode"))->setChecked(true);

@@ -28,7 +28,6 @@
 #include <QPushButton>
 #include <QRadioButton>
 #include <QScopeGuard>
-#include <QSortFilterProxyModel>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -207,24 +206,76 @@ private Q_SLOTS:
         JobsPlace place(*m_services);
         QAbstractItemModelTester tester(place.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QTRY_VERIFY(!place.isLoading());
-        QSortFilterProxyModel *p = place.proxy();
-        QVERIFY(p->isRecursiveFilteringEnabled());
-        place.filterEdit()->setText(QStringLiteral("horovod"));
+        // Filtered on the pool with the tree (no proxy over the rows on the GUI thread).
+        JobsModel *p = place.model();
+        QCOMPARE(place.view()->model(), p);
+        auto filterBy = [&](const QString &text) {
+            place.filterEdit()->setText(text);
+            QTRY_VERIFY(!place.isLoading());
+            QCOMPARE(p->filter(), text);
+        };
+        filterBy(QStringLiteral("horovod"));
         QCOMPARE(p->rowCount(), 1);
         QCOMPARE(p->index(0, 0).data().toString(), QStringLiteral("Horovod sweep"));
+        QCOMPARE(p->rowCount(p->index(0, 0)), 1);   // a study named so shows all its runs
         // A run's own text keeps its study visible, without the other runs.
-        place.filterEdit()->setText(QStringLiteral("Resources"));
+        filterBy(QStringLiteral("Resources"));
         QCOMPARE(p->rowCount(), 1);
         QCOMPARE(p->rowCount(p->index(0, 0)), 1);
         QCOMPARE(p->index(0, 0, p->index(0, 0)).data(JobsModel::RunIdRole).toLongLong(), m_pending);
-        place.filterEdit()->setText(QStringLiteral("102"));
+        filterBy(QStringLiteral("102"));
         QCOMPARE(p->rowCount(), 1);
         QCOMPARE(p->index(0, 0, p->index(0, 0)).data(JobsModel::RunIdRole).toLongLong(), m_running);
-        place.filterEdit()->setText(QStringLiteral("rejected"));
+        filterBy(QStringLiteral("rejected"));
         QCOMPARE(p->rowCount(), 1);
         QCOMPARE(p->index(0, 0).data(JobsModel::RunIdRole).toLongLong(), m_rejected);
-        place.filterEdit()->clear();
+        filterBy(QString());
         QCOMPARE(p->rowCount(), 4);
+    }
+
+    // The view is given the top-level rows a chunk at a time: a first showing
+    // of many runs lays out only the first rows; the rest come as it scrolls.
+    void firstRowsOnlyThenMoreOnDemand()
+    {
+        // (QAbstractItemModelTester fetches more itself: it checks these models after the counts.)
+        JobsModel m(m_services->store());
+        m.setFetchChunk(2);
+        m.reload();
+        QTRY_VERIFY(!m.isLoading());
+        QCOMPARE(m.rowCount(), 2);
+        QVERIFY(m.canFetchMore({}));
+        QCOMPARE(m.runCount(), 6);   // read whole all the same
+        QVERIFY(m.indexOfRun(m_rejected).isValid());   // newest first
+        QVERIFY(!m.indexOfRun(m_cancelled).isValid());   // not given to the view yet
+        m.fetchMore({});
+        QCOMPARE(m.rowCount(), 4);
+        QVERIFY(!m.canFetchMore({}));
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+
+        // Selecting a run further down gives the view the rows down to it.
+        JobsModel one(m_services->store());
+        one.setFetchChunk(1);
+        one.reload();
+        QTRY_VERIFY(!one.isLoading());
+        QCOMPARE(one.rowCount(), 1);
+        QVERIFY(one.exposeRun(m_cancelled));   // in the oldest study, the last row
+        QCOMPARE(one.rowCount(), 4);
+        QVERIFY(one.indexOfRun(m_cancelled).isValid());
+        QVERIFY(!one.exposeRun(987654));
+        QAbstractItemModelTester oneTester(&one, QAbstractItemModelTester::FailureReportingMode::QtTest);
+
+        // A run patched in below the rows given is not told to the view until it gets there.
+        JobsModel part(m_services->store());
+        part.setFetchChunk(1);
+        part.reload();
+        QTRY_VERIFY(!part.isLoading());
+        QSignalSpy inserted(&part, &JobsModel::rowsInserted);
+        QSignalSpy changed(&part, &JobsModel::dataChanged);
+        part.refreshRuns({m_cancelled});
+        QTRY_VERIFY(!part.isLoading());
+        QCOMPARE(inserted.count(), 0);
+        QCOMPARE(changed.count(), 0);
+        QAbstractItemModelTester partTester(&part, QAbstractItemModelTester::FailureReportingMode::QtTest);
     }
 
     void stateColoursAndProgress()
@@ -295,7 +346,7 @@ private Q_SLOTS:
         QCOMPARE(clone.first().first().value<JobSpec>(), makeSpec(1, QStringLiteral("ddp-1")));
 
         // Study rows show nothing below.
-        const QModelIndex study = place.proxy()->mapFromSource(place.model()->indexOfRun(m_running).parent());
+        const QModelIndex study = place.model()->indexOfRun(m_running).parent();
         QVERIFY(study.data(JobsModel::IsStudyRole).toBool());
         place.view()->setCurrentIndex(study);
         QCOMPARE(place.selectedRunId(), 0);
@@ -509,7 +560,7 @@ private Q_SLOTS:
         QTRY_VERIFY(!place.isLoading());
         QAbstractItemModelTester tester(place.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QVERIFY(place.selectRun(m_running));
-        const QModelIndex hvd = place.proxy()->mapFromSource(place.model()->indexOfRun(m_cancelled).parent());
+        const QModelIndex hvd = place.model()->indexOfRun(m_cancelled).parent();
         place.view()->collapse(hvd);
         QSignalSpy resets(place.model(), &JobsModel::modelReset);
         QSignalSpy changed(place.model(), &JobsModel::dataChanged);
@@ -537,9 +588,8 @@ private Q_SLOTS:
         QCOMPARE(place.model()->parent(place.model()->indexOfRun(m_pending)), pointRow.parent());
         QCOMPARE(resets.count(), 0);
         QCOMPARE(place.selectedRunId(), m_running);
-        QVERIFY(
-            !place.view()->isExpanded(place.proxy()->mapFromSource(place.model()->indexOfRun(m_cancelled).parent())));
-        QVERIFY(place.view()->isExpanded(place.proxy()->mapFromSource(pointRow.parent())));
+        QVERIFY(!place.view()->isExpanded(place.model()->indexOfRun(m_cancelled).parent()));
+        QVERIFY(place.view()->isExpanded(pointRow.parent()));
 
         // Moving a run to another study is a new tree: read whole, the selection and the fold kept.
         QVERIFY(place.selectRun(m_failed));
@@ -549,9 +599,8 @@ private Q_SLOTS:
         QCOMPARE(resets.count(), 1);
         QCOMPARE(place.model()->indexOfRun(m_running).parent().data().toString(), QStringLiteral("Horovod sweep"));
         QCOMPARE(place.selectedRunId(), m_failed);
-        QVERIFY(
-            !place.view()->isExpanded(place.proxy()->mapFromSource(place.model()->indexOfRun(m_cancelled).parent())));
-        QVERIFY(place.view()->isExpanded(place.proxy()->mapFromSource(place.model()->indexOfRun(m_pending).parent())));
+        QVERIFY(!place.view()->isExpanded(place.model()->indexOfRun(m_cancelled).parent()));
+        QVERIFY(place.view()->isExpanded(place.model()->indexOfRun(m_pending).parent()));
         QCOMPARE(m_services->store().setRunStudy(m_running, m_ddpStudy).errorText(), QString());
         QCOMPARE(m_services->store().deleteRun(point).errorText(), QString());
         QCOMPARE(m_services->store().deleteRun(lone).errorText(), QString());
@@ -580,6 +629,58 @@ private Q_SLOTS:
         Q_EMIT m_services->runsChanged({lone});   // gone: a whole read
         QTRY_VERIFY(!place.isLoading());
         QCOMPARE(place.model()->rowCount(), rows);
+    }
+
+    // A message about a run goes when another row or none is selected, or when
+    // that run's state moves on; one about no run (a submit from Compose) stays.
+    void aMessageBelongsToItsRun()
+    {
+        JobsPlace place(*m_services);
+        QAbstractItemModelTester tester(place.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QTRY_VERIFY(!place.isLoading());
+        test::IdleClusterService idle;
+        m_services->setClusters(&idle);
+        const auto detach = qScopeGuard([this] { m_services->setClusters(nullptr); });
+        QLabel *label = place.messageLabel();
+        auto cancelFails = [&] {
+            QVERIFY(place.selectRun(m_running));
+            Q_EMIT idle.cancelFinished(m_running, QStringLiteral("scancel: error: Kill job error"), false);
+            QVERIFY(label->isVisibleTo(&place));
+            QVERIFY(label->text().contains(QLatin1String("Kill job error")));
+            QCOMPARE(place.messageRunId(), m_running);
+        };
+
+        // A study row selected: the red words of the run are not about it.
+        cancelFails();
+        const QModelIndex study = place.model()->indexOfRun(m_running).parent();
+        place.view()->selectionModel()->setCurrentIndex(study, QItemSelectionModel::ClearAndSelect
+                                                                   | QItemSelectionModel::Rows);
+        QVERIFY(!label->isVisibleTo(&place));
+        QCOMPARE(label->text(), QString());
+        QCOMPARE(place.messageRunId(), 0);
+
+        // Another run, or nothing.
+        cancelFails();
+        QVERIFY(place.selectRun(m_completed));
+        QVERIFY(!label->isVisibleTo(&place));
+        cancelFails();
+        place.view()->selectionModel()->clearSelection();
+        QVERIFY(!label->isVisibleTo(&place));
+
+        // The run's state moves on: what was said of it is no longer true.
+        cancelFails();
+        QCOMPARE(m_services->store().updateState(m_running, JobState::Completing, {}).errorText(), QString());
+        Q_EMIT m_services->runsChanged({m_running});
+        QTRY_VERIFY(!place.isLoading());
+        QVERIFY(!label->isVisibleTo(&place));
+        QCOMPARE(m_services->store().updateState(m_running, JobState::Running, {}).errorText(), QString());
+        Q_EMIT m_services->runsChanged({m_running});
+        QTRY_VERIFY(!place.isLoading());
+
+        // A message about no one run is not the selection's.
+        Q_EMIT idle.submitFinished(QStringLiteral("sbatch: error: invalid account"), false);
+        QVERIFY(place.selectRun(m_completed));
+        QCOMPARE(label->text(), QStringLiteral("sbatch: error: invalid account"));
     }
 };
 

@@ -19,11 +19,14 @@
 #include "ui/results/ScalingReport.h"
 #include "ui/results/StudyCharts.h"
 #include "ui/results/UtilisationTimeline.h"
+#include "IdleClusterService.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QCheckBox>
 #include <QImage>
+#include <QTimeZone>
+#include <QFileInfo>
 #include <QLabel>
 #include <QProcess>
 #include <QSignalSpy>
@@ -491,6 +494,60 @@ private Q_SLOTS:
         QVERIFY(timeCol >= 0);
         QCOMPARE(m_place->model()->indexOfRun(id, timeCol).data().toString(), QStringLiteral("65"));
         clusters.reset();
+    }
+
+    // The live watch appends a running run's new GPU samples to its local
+    // copy and says so (issue 28): the timeline shown reads them again and
+    // grows; a chart that showed the end follows it, a zoomed one stays.
+    void liveSamplesGrowTheTimeline()
+    {
+        test::IdleClusterService cluster;
+        m_services->setClusters(&cluster);
+        m_place->selectRuns({m_runs[0]});
+        UtilisationTimeline *t = m_place->timeline();
+        QTRY_VERIFY_WITH_TIMEOUT(!t->isLoading(), 60000);
+        QCOMPARE(t->plots().size(), 1);
+        QVERIFY(t->plots()[0]->xAxis->range().upper < 430);   // sampled until 420 s
+        QString csv;
+        for (const FileRecord &f : m_services->store().files(m_runs[0]).value())
+            if (f.localPath.contains(QLatin1String("scalelab-gpu-")))
+                csv = f.localPath;
+        QVERIFY(!csv.isEmpty());
+        const qint64 size = QFileInfo(csv).size();
+        auto append = [&csv](qint64 from, qint64 to) {
+            QFile file(csv);
+            QVERIFY(file.open(QIODevice::Append));
+            for (qint64 s = from; s <= to; s += 2)
+                file.write(QStringLiteral("0, %1.000, 50 %, 30 %, 9000 MiB, 16160 MiB\n")
+                               .arg(QDateTime(QDate(2024, 5, 1), QTime(10, 0), QTimeZone::utc())
+                                        .addSecs(s)
+                                        .toString(QStringLiteral("yyyy/MM/dd HH:mm:ss")))
+                               .toUtf8());
+        };
+        auto news = [](qint64 runId) {
+            LiveRunView v;
+            v.runId = runId;
+            return QList<LiveRunView>{v};
+        };
+        append(600, 620);
+        cluster.publishLive(news(m_runs[1]));   // a run not shown: nothing is read
+        QVERIFY(!t->isLoading());
+        cluster.publishLive(news(m_runs[0]));
+        QVERIFY(t->isLoading());
+        QTRY_VERIFY_WITH_TIMEOUT(!t->isLoading(), 60000);
+        QVERIFY2(t->plots()[0]->xAxis->range().upper >= 620,
+                 qPrintable(QString::number(t->plots()[0]->xAxis->range().upper)));
+        t->plots()[0]->xAxis->setRange(10, 50);
+        append(700, 720);
+        cluster.publishLive(news(m_runs[0]));
+        QTRY_VERIFY_WITH_TIMEOUT(!t->isLoading(), 60000);
+        QCOMPARE(t->plots()[0]->xAxis->range().lower, 10.0);
+        QCOMPARE(t->plots()[0]->xAxis->range().upper, 50.0);
+        t->plots()[0]->xAxis->setRange(0, 2000);
+        QVERIFY(!t->plots()[0]->graph(0)->data()->isEmpty());
+        QVERIFY((t->plots()[0]->graph(0)->data()->constEnd() - 1)->key >= 718);
+        m_services->setClusters(nullptr);
+        QVERIFY(QFile::resize(csv, size));
     }
 
     void cleanupTestCase()

@@ -39,7 +39,6 @@ const QMap<QString, QString> &knownSpreadClasses()
         {u"ClusterManager"_s, u"ui: submit and discovery flows, split when next worked on"_s},
         {u"ComposePlace"_s, u"ui: file actions, split when next worked on"_s},
         {u"Importer"_s, u"the importer's command and framework steps, being reworked in another branch"_s},
-        {u"JobsPlace"_s, u"ui: the actions, split when next worked on"_s},
         {u"LogMetricExtractor"_s, u"the scan (LogMetricExtraction.cpp) and the reader tables (FrameworkReaders.cpp)"_s},
         {u"ResultsPlace"_s, u"ui: store, export and report flows, split when next worked on"_s},
         {u"SshSession"_s, u"the SFTP part"_s},

@@ -21,6 +21,7 @@
 #include <QRegularExpression>
 #include <QSpinBox>
 #include <QHeaderView>
+#include <QTime>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -198,8 +199,11 @@ void ConnectionsDialog::refreshOverview()
             // An alias the SSH config does not know resolves to itself.
             reached = h.hostName != h.alias ? tr("%1 (%2@%3)").arg(alias, h.user, h.hostName) : QString();
         }
+        const auto tested = m_tested.constFind(p.id);
         if (reached.isEmpty())
             state = tr("not configured");
+        else if (tested != m_tested.cend() && tested->details == detailsKey(c))
+            state = tested->state;
         else if (const QString s = cm ? cm->connectionState(alias) : QString(); !s.isEmpty())
             state = s;
         else
@@ -348,12 +352,24 @@ void ConnectionsDialog::startTest()
     m_tester->start(*prepared);
 }
 
+QString ConnectionsDialog::detailsKey(const AppSettings::ClusterConnection &c)
+{
+    return QStringList{c.alias, c.hostName, c.user, QString::number(c.port), c.proxyJump, c.identityFile}.join(u'\n');
+}
+
 void ConnectionsDialog::finishTest(bool ok, const QString &text)
 {
     m_testButton->setEnabled(true);
     m_progress->setVisible(false);
     m_cancelButton->setVisible(false);
     m_result->setPlainText(text);
+    // The overview follows the test: its first line, with the time.
+    const QString at = QTime::currentTime().toString(QStringLiteral("HH:mm"));
+    const QString first = text.section(u'\n', 0, 0).trimmed();
+    m_tested.insert(m_current,
+                    {detailsKey(m_edited.value(m_current)),
+                     ok ? tr("reached by the test at %1").arg(at) : tr("the test at %1 failed: %2").arg(at, first)});
+    refreshOverview();
     Q_EMIT testFinished(ok);
 }
 
@@ -363,6 +379,8 @@ void ConnectionsDialog::cancelTest()
         return;
     m_tester->cancel();
     finishTest(false, tr("Test cancelled."));
+    m_tested.remove(m_current);   // a cancelled test found nothing
+    refreshOverview();
 }
 
 }   // namespace scalelab

@@ -64,6 +64,14 @@ private:
 
     AppServices &m_services;
     QHash<QString, AppSettings::ClusterConnection> m_edited;
+    // Per profile, what its last test in this dialog found and the details it
+    // tested: the overview's state, until the details change.
+    struct Tested {
+        QString details;   // detailsKey() of what was tested
+        QString state;
+    };
+    QHash<QString, Tested> m_tested;
+    static QString detailsKey(const AppSettings::ClusterConnection &c);
     QString m_current;
     QComboBox *m_profile;
     QRadioButton *m_aliasMode;

@@ -2,18 +2,17 @@
 #include "ui/jobs/JobsModel.h"
 
 #include "core/analysis/PendingRunText.h"
-#include "core/slurm/SlurmTime.h"
 #include "core/store/RunStore.h"
 #include "ui/common/BackgroundPool.h"
 #include "ui/common/RunInBackground.h"
 #include "ui/jobs/JobStateLook.h"
+#include "ui/jobs/JobsRowText.h"
 
 #include <QFont>
 #include <QSet>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
-#include <cmath>
 #include <utility>
 
 namespace scalelab {
@@ -43,9 +42,18 @@ void JobsModel::reload()
     startRead();
 }
 
+void JobsModel::setFilter(const QString &text)
+{
+    if (text == m_filter)
+        return;
+    m_filter = text;
+    reload();
+}
+
 void JobsModel::refreshRuns(const QList<qint64> &runIds)
 {
-    if (runIds.isEmpty()) {
+    // A filtered tree is read whole: a changed run may come into it or leave it.
+    if (runIds.isEmpty() || !m_filter.isEmpty()) {
         reload();
         return;
     }
@@ -75,16 +83,18 @@ void JobsModel::startRead()
     const QList<qint64> asked = std::exchange(m_wantRuns, {});
     RunStore *store = &m_store;
     const bool showHidden = m_showHidden;
+    const QString filter = m_filter;
     // The tree shown stays as it is until this read is applied (m_busy): the
     // pool thread compares the new one with it.
     const JobsTree *shown = &m_tree;
-    auto work = [store, full, asked, showHidden, shown] {
+    auto work = [store, full, asked, showHidden, filter, shown] {
         auto read = std::make_shared<Read>();
         read->full = full;
         read->asked = asked;
         if (full) {
             read->tree = JobsTree::load(*store, showHidden);
             read->error = read->tree.error;
+            JobsRowText::filter(read->tree, filter);
             if (read->error.isEmpty())
                 read->changes = JobsTree::changesFrom(*shown, read->tree);
         } else if (auto records = store->jobsRecords(asked); records.ok()) {
@@ -123,6 +133,9 @@ void JobsModel::setTree(JobsTree tree)
     for (size_t t = 0; t < m_tree.top.size(); ++t)
         if (m_tree.top[t].study >= 0)
             m_studyTop[size_t(m_tree.top[t].study)] = int(t);
+    // The first rows only: the view lays out what it is given, and asks for
+    // more as it scrolls.
+    m_shownTop = std::min(int(m_tree.top.size()), m_chunk);
     endResetModel();
     // 100,000 rows of strings: freed on a pool thread, not here.
     (void)QtConcurrent::run(&backgroundPool(), [gone = std::move(old)]() mutable { gone = JobsTree(); });
@@ -137,23 +150,25 @@ void JobsModel::replaceRows(JobsTree tree, const JobsTree::Changes &changes)
     for (size_t t = 0; t < m_tree.top.size(); ++t)
         if (m_tree.top[t].run >= 0)
             looseTop[size_t(m_tree.top[t].run)] = int(t);
-    auto rowIndex = [&](const std::pair<int, int> &at) {
-        return at.first >= 0 ? createIndex(at.second, 0, quintptr(at.first + 1))
-                             : index(looseTop[size_t(at.second)], 0);
+    auto rowIndex = [&](const std::pair<int, int> &at) {   // invalid when not given to the view yet
+        if (at.first >= 0)
+            return studyShown(at.first) ? createIndex(at.second, 0, quintptr(at.first + 1)) : QModelIndex();
+        return index(looseTop[size_t(at.second)], 0);
     };
     for (size_t i = 0; i < changes.runs.size();) {
         const QModelIndex first = rowIndex(changes.runs[i]);
         QModelIndex last = first;
         for (++i; i < changes.runs.size(); ++i) {
             const QModelIndex next = rowIndex(changes.runs[i]);
-            if (next.parent() != first.parent() || next.row() != last.row() + 1)
+            if (!first.isValid() || next.parent() != first.parent() || next.row() != last.row() + 1)
                 break;
             last = next;
         }
-        Q_EMIT dataChanged(first, last.siblingAtColumn(ColumnCount - 1));
+        rowChanged(first, last);
     }
     for (int study : changes.studies)
-        Q_EMIT dataChanged(studyIndex(study), studyIndex(study).siblingAtColumn(ColumnCount - 1));
+        if (studyShown(study))
+            rowChanged(studyIndex(study), studyIndex(study));
     (void)QtConcurrent::run(&backgroundPool(), [gone = std::move(old)]() mutable { gone = JobsTree(); });
 }
 
@@ -178,7 +193,7 @@ bool JobsModel::patchRow(JobsRow row, const QList<StudyRecord> &studies)
     for (size_t i = 0; i < m_tree.studies.size() && row.run.studyId > 0; ++i)
         if (m_tree.studies[i].study.id == row.run.studyId)
             study = int(i);
-    const bool visible = m_showHidden || !row.hidden;
+    const bool visible = (m_showHidden || !row.hidden) && m_filter.isEmpty();
     if (at.pos >= 0) {
         std::vector<JobsRow> &runs = at.study >= 0 ? m_tree.studies[size_t(at.study)].runs : m_tree.loose;
         JobsRow &old = runs[size_t(at.pos)];
@@ -187,15 +202,24 @@ bool JobsModel::patchRow(JobsRow row, const QList<StudyRecord> &studies)
         m_tree.hiddenCount += int(row.hidden) - int(old.hidden);
         old = std::move(row);
         const QModelIndex first = indexOfRun(old.run.id);
-        Q_EMIT dataChanged(first, first.siblingAtColumn(ColumnCount - 1));
-        if (at.study >= 0)   // the study's summary (states, GPUs) counts its runs
-            Q_EMIT dataChanged(studyIndex(at.study), studyIndex(at.study).siblingAtColumn(ColumnCount - 1));
+        rowChanged(first, first);
+        if (at.study >= 0 && studyShown(at.study))   // the study's summary (states, GPUs) counts its runs
+            rowChanged(studyIndex(at.study), studyIndex(at.study));
         return true;
     }
     m_tree.hiddenCount += int(row.hidden);
     if (!visible)
-        return true;
-    if (row.run.studyId > 0 && study < 0) {   // a new study: its record came with the read
+        return m_filter.isEmpty();
+    if (row.run.studyId > 0)
+        return patchStudyRun(study, std::move(row), studies);
+    m_tree.loose.push_back(std::move(row));
+    insertTop(JobsTree::Top{-1, int(m_tree.loose.size() - 1)});
+    return true;
+}
+
+bool JobsModel::patchStudyRun(int study, JobsRow row, const QList<StudyRecord> &studies)
+{
+    if (study < 0) {   // a new study: its record came with the read
         const auto s = std::find_if(studies.begin(), studies.end(),
                                     [&](const StudyRecord &st) { return st.id == row.run.studyId; });
         if (s == studies.end())
@@ -205,17 +229,16 @@ bool JobsModel::patchRow(JobsRow row, const QList<StudyRecord> &studies)
         insertTop(JobsTree::Top{int(m_tree.studies.size() - 1), -1});
         return true;
     }
-    if (study >= 0) {
-        std::vector<JobsRow> &runs = m_tree.studies[size_t(study)].runs;
-        const int pos = int(std::upper_bound(runs.begin(), runs.end(), row, &JobsTree::studyOrder) - runs.begin());
-        beginInsertRows(studyIndex(study), pos, pos);
+    std::vector<JobsRow> &runs = m_tree.studies[size_t(study)].runs;
+    const int pos = int(std::upper_bound(runs.begin(), runs.end(), row, &JobsTree::studyOrder) - runs.begin());
+    if (!studyShown(study)) {   // below the rows the view was given: it sees it when it gets there
         runs.insert(runs.begin() + pos, std::move(row));
-        endInsertRows();
-        Q_EMIT dataChanged(studyIndex(study), studyIndex(study).siblingAtColumn(ColumnCount - 1));
         return true;
     }
-    m_tree.loose.push_back(std::move(row));
-    insertTop(JobsTree::Top{-1, int(m_tree.loose.size() - 1)});
+    beginInsertRows(studyIndex(study), pos, pos);
+    runs.insert(runs.begin() + pos, std::move(row));
+    endInsertRows();
+    rowChanged(studyIndex(study), studyIndex(study));
     return true;
 }
 
@@ -226,14 +249,56 @@ void JobsModel::insertTop(JobsTree::Top entry)
     int row = 0;
     while (row < int(m_tree.top.size()) && m_tree.topTime(m_tree.top[size_t(row)]) >= when)
         ++row;
-    beginInsertRows(QModelIndex(), row, row);
+    // Among the rows the view has (or right after them, when it has them all) it is told.
+    const bool told = row < m_shownTop || m_shownTop == int(m_tree.top.size());
+    if (told)
+        beginInsertRows(QModelIndex(), row, row);
     m_tree.top.insert(m_tree.top.begin() + row, entry);
     for (int &t : m_studyTop)
         if (t >= row)
             ++t;
     if (entry.study >= 0)
         m_studyTop[size_t(entry.study)] = row;
+    if (told) {
+        ++m_shownTop;
+        endInsertRows();
+    }
+}
+
+bool JobsModel::canFetchMore(const QModelIndex &parent) const
+{
+    return !parent.isValid() && m_shownTop < int(m_tree.top.size());
+}
+
+void JobsModel::fetchMore(const QModelIndex &parent)
+{
+    if (!canFetchMore(parent))
+        return;
+    const int more = std::min(m_chunk, int(m_tree.top.size()) - m_shownTop);
+    beginInsertRows(QModelIndex(), m_shownTop, m_shownTop + more - 1);
+    m_shownTop += more;
     endInsertRows();
+}
+
+bool JobsModel::exposeRun(qint64 runId)
+{
+    const int top = topRowOf(placeOf(runId));
+    if (top < 0)
+        return false;
+    if (top >= m_shownTop) {
+        beginInsertRows(QModelIndex(), m_shownTop, top);
+        m_shownTop = top + 1;
+        endInsertRows();
+    }
+    return true;
+}
+
+int JobsModel::runCount() const
+{
+    size_t n = m_tree.loose.size();
+    for (const JobsStudyRow &s : m_tree.studies)
+        n += s.runs.size();
+    return int(n);
 }
 
 JobsModel::Place JobsModel::placeOf(qint64 runId) const
@@ -248,6 +313,29 @@ JobsModel::Place JobsModel::placeOf(qint64 runId) const
     return {};
 }
 
+int JobsModel::topRowOf(const Place &at) const
+{
+    if (at.pos < 0)
+        return -1;
+    if (at.study >= 0)
+        return m_studyTop[size_t(at.study)];
+    for (size_t t = 0; t < m_tree.top.size(); ++t)
+        if (m_tree.top[t].study < 0 && m_tree.top[t].run == at.pos)
+            return int(t);
+    return -1;
+}
+
+bool JobsModel::studyShown(int study) const
+{
+    return m_studyTop[size_t(study)] < m_shownTop;
+}
+
+void JobsModel::rowChanged(const QModelIndex &first, const QModelIndex &last)
+{
+    if (first.isValid())
+        Q_EMIT dataChanged(first, last.siblingAtColumn(ColumnCount - 1));
+}
+
 QModelIndex JobsModel::studyIndex(int study) const
 {
     return createIndex(m_studyTop[size_t(study)], 0, quintptr(0));
@@ -258,9 +346,9 @@ QModelIndex JobsModel::index(int row, int column, const QModelIndex &parent) con
     if (column < 0 || column >= ColumnCount || row < 0)
         return {};
     if (!parent.isValid())
-        return row < int(m_tree.top.size()) ? createIndex(row, column, quintptr(0)) : QModelIndex();
+        return row < m_shownTop ? createIndex(row, column, quintptr(0)) : QModelIndex();
     // Children carry their study's index + 1 (stable while rows are inserted above).
-    if (parent.internalId() != 0 || parent.row() >= int(m_tree.top.size()))
+    if (parent.internalId() != 0 || parent.row() >= m_shownTop)
         return {};
     const JobsTree::Top &t = m_tree.top[size_t(parent.row())];
     if (t.study < 0 || row >= int(m_tree.studies[size_t(t.study)].runs.size()))
@@ -278,7 +366,7 @@ QModelIndex JobsModel::parent(const QModelIndex &child) const
 int JobsModel::rowCount(const QModelIndex &parent) const
 {
     if (!parent.isValid())
-        return int(m_tree.top.size());
+        return m_shownTop;
     if (parent.internalId() != 0 || parent.column() != 0)
         return 0;
     const JobsTree::Top &t = m_tree.top[size_t(parent.row())];
@@ -348,49 +436,9 @@ const LiveRunView *JobsModel::liveView(qint64 runId) const
     return it == m_live.cend() ? nullptr : &*it;
 }
 
-QString JobsModel::throughputText(const LiveRunView &view)
-{
-    if (!view.throughput)
-        return {};
-    return QStringLiteral("%1 %2")
-        .arg(*view.throughput, 0, 'f', *view.throughput >= 100 ? 0 : 1)
-        .arg(view.throughputUnit);
-}
-
-QString JobsModel::liveToolTip(qint64 runId) const
-{
-    const LiveRunView *v = liveView(runId);
-    if (!v || v->gpus.isEmpty())
-        return {};
-    QStringList lines;
-    for (const LiveGpuView &g : v->gpus) {
-        const QString mem =
-            std::isnan(g.memUsedMiB) ? tr("memory ?")
-            : g.memTotalMiB
-                ? tr("%1 of %2 GiB").arg(g.memUsedMiB / 1024, 0, 'f', 1).arg(*g.memTotalMiB / 1024, 0, 'f', 1)
-                : tr("%1 GiB").arg(g.memUsedMiB / 1024, 0, 'f', 1);
-        lines << tr("GPU %1: %2 % · %3")
-                     .arg(g.key)
-                     .arg(std::isnan(g.utilPercent) ? 0 : g.utilPercent, 0, 'f', 0)
-                     .arg(mem);
-    }
-    if (const QString t = throughputText(*v); !t.isEmpty())
-        lines << tr("Throughput: %1 (%2)").arg(t, v->throughputName);
-    return lines.join(u'\n');
-}
-
 qint64 JobsModel::elapsedSeconds(const RunRow &row)
 {
     return row.elapsedSeconds(QDateTime::currentDateTimeUtc());
-}
-
-QString JobsModel::elapsedText(const RunRow &row)
-{
-    const qint64 e = elapsedSeconds(row);
-    const QString limit = row.limitSeconds > 0 ? SlurmTime::format(row.limitSeconds) : QStringLiteral("?");
-    if (e < 0)
-        return row.limitSeconds > 0 ? QStringLiteral("– / ") + limit : QString();
-    return SlurmTime::format(e) + QStringLiteral(" / ") + limit;
 }
 
 QVariant JobsModel::runData(const RunRow &row, int column, int role) const
@@ -428,73 +476,33 @@ QVariant JobsModel::runData(const RunRow &row, int column, int role) const
             return JobStateLook::stateIcon(JobStateLook::runColour(r));
         return {};
     case Qt::ToolTipRole:
-        if (column == State && !r.rejection.isEmpty())
-            return r.rejection;
-        if (column == State && !row.segmentStates.isEmpty())
-            return tr("Segments: %1").arg(row.segmentStates);
-        if (column == Reason && !row.failureLine.isEmpty())
-            return tr("First error in the job's output (%1)").arg(row.failureLine);
-        if (column == Reason && r.state == JobState::Pending)
-            return PendingRunText::of(r, {}).text();
-        if (column == Live)
-            return liveToolTip(r.id);
-        if (column == Name)
-            return tr("token %1, remote dir %2").arg(r.token, r.remoteDir.isEmpty() ? tr("(not yet)") : r.remoteDir);
-        return {};
+        return runToolTip(row, column);
     case Qt::TextAlignmentRole:
         if (column == Gpus || column == Nodes || column == JobId)
             return int(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     case Qt::DisplayRole:
-        return runDisplay(row, column);
+        return JobsRowText::run(row, column, liveView(r.id));
     default:
         return {};
     }
 }
 
-QVariant JobsModel::runDisplay(const RunRow &row, int column) const
+QVariant JobsModel::runToolTip(const RunRow &row, int column) const
 {
     const RunRecord &r = row.run;
-    switch (column) {
-    case Name: {
-        QString text = tr("Run %1").arg(r.id);
-        if (!row.jobName.isEmpty())
-            text += QStringLiteral(" · ") + row.jobName;
-        return text;
-    }
-    case Cluster:
-        return r.clusterAlias.isEmpty() ? r.profile : r.clusterAlias;
-    case JobId:
-        return r.jobId;
-    case State:
-        // A run of segments: which one runs now ("segment 2 of 4").
-        return row.segmentText.isEmpty() ? JobStateLook::stateText(r)
-                                         : JobStateLook::stateText(r) + QStringLiteral(" · ") + row.segmentText;
-    case Reason: {
-        if (!row.failureLine.isEmpty() && r.isTerminal())
-            return row.failureLine;
-        if (r.submitState == SubmitState::Rejected)
-            return r.rejection.section(QLatin1Char('\n'), 0, 0);
-        if (r.state != JobState::Pending)
-            return QString();
-        const QString reason = r.reason == QLatin1String("None") ? QString() : r.reason;
-        if (r.expectedStart.isEmpty())
-            return reason;
-        return tr("%1 · starts ~%2").arg(reason, QString(r.expectedStart).replace(QLatin1Char('T'), QLatin1Char(' ')));
-    }
-    case Gpus:
-        return r.gpus;
-    case Live:
-        if (const LiveRunView *v = liveView(r.id); v && r.state == JobState::Running)
-            return throughputText(*v);
-        return QString();
-    case Nodes:
-        return r.nodes > 0 ? QVariant(r.nodes) : QVariant(QString());
-    case Elapsed:
-        return elapsedText(row);
-    case Submitted:
-        return r.created.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm"));
-    }
+    if (column == State && !r.rejection.isEmpty())
+        return r.rejection;
+    if (column == State && !row.segmentStates.isEmpty())
+        return tr("Segments: %1").arg(row.segmentStates);
+    if (column == Reason && !row.failureLine.isEmpty())
+        return tr("First error in the job's output (%1)").arg(row.failureLine);
+    if (column == Reason && r.state == JobState::Pending)
+        return PendingRunText::of(r, {}).text();
+    if (column == Live)
+        return JobsRowText::liveToolTip(liveView(r.id));
+    if (column == Name)
+        return tr("token %1, remote dir %2").arg(r.token, r.remoteDir.isEmpty() ? tr("(not yet)") : r.remoteDir);
     return {};
 }
 
@@ -521,60 +529,21 @@ QVariant JobsModel::studyData(const JobsStudyRow &row, int column, int role) con
             return studyData(row, column, Qt::DisplayRole);
         return {};
     case Qt::DisplayRole:
-        break;
+        return JobsRowText::study(row, column);
     default:
         return {};
-    }
-    switch (column) {
-    case Name:
-        return row.study.name;
-    case Cluster: {
-        QStringList clusters;
-        for (const RunRow &r : row.runs)
-            if (!clusters.contains(r.run.clusterAlias))
-                clusters << r.run.clusterAlias;
-        return clusters.join(QLatin1String(", "));
-    }
-    case State: {
-        // "2 Running, 1 Pending": how far the study is.
-        QList<QPair<QString, int>> counts;
-        for (const RunRow &r : row.runs) {
-            const QString s = JobStateLook::stateText(r.run);
-            auto it = std::find_if(counts.begin(), counts.end(), [&](const auto &p) { return p.first == s; });
-            if (it == counts.end())
-                counts.append({s, 1});
-            else
-                ++it->second;
-        }
-        QStringList parts;
-        for (const auto &[s, n] : counts)
-            parts << QStringLiteral("%1 %2").arg(n).arg(s);
-        return parts.join(QLatin1String(", "));
-    }
-    case Gpus: {
-        QStringList gpus;
-        for (const RunRow &r : row.runs)
-            gpus << QString::number(r.run.gpus);
-        return gpus.join(QLatin1Char(','));
-    }
-    case Submitted:
-        return row.study.created.toLocalTime().toString(QStringLiteral("yyyy-MM-dd HH:mm"));
-    default:
-        return QString();
     }
 }
 
 QModelIndex JobsModel::indexOfRun(qint64 runId, int column) const
 {
     const Place at = placeOf(runId);
-    if (at.pos < 0)
-        return {};
+    const int top = topRowOf(at);
+    if (top < 0 || top >= m_shownTop)
+        return {};   // not in the tree, or not given to the view yet (exposeRun)
     if (at.study >= 0)
         return createIndex(at.pos, column, quintptr(at.study + 1));
-    for (size_t t = 0; t < m_tree.top.size(); ++t)
-        if (m_tree.top[t].run == at.pos)
-            return index(int(t), column);
-    return {};
+    return index(top, column);
 }
 
 const JobsModel::RunRow *JobsModel::runRow(qint64 runId) const

@@ -12,6 +12,7 @@
 #include <QIcon>
 #include <QList>
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -20,11 +21,14 @@ namespace scalelab {
 class RunStore;
 
 // The Jobs table: studies as parent rows with their runs as children; runs
-// outside a study are top-level rows. The tree (core/analysis JobsTree) is read
-// and built on backgroundPool(): reload() reads every run, refreshRuns() only
-// the runs that changed and patches their rows in place (new runs are
-// inserted), so selections and folded studies stay. Elapsed time is computed
-// when asked (JobsRow::elapsedSeconds), so a 1 s repaint keeps it current.
+// outside a study are top-level rows. The tree (core/analysis JobsTree) is read,
+// built, ordered and filtered on backgroundPool(): reload() reads every run,
+// refreshRuns() only the runs that changed and patches their rows in place (new
+// runs are inserted), so selections and folded studies stay. The view is given
+// the top-level rows a chunk at a time (canFetchMore/fetchMore, as it scrolls),
+// so showing 100,000 runs lays out only the first rows. Elapsed time is computed
+// when asked (JobsRow::elapsedSeconds), so a 1 s repaint keeps it current; the
+// words of each column are JobsRowText's.
 class JobsModel : public QAbstractItemModel {
     Q_OBJECT
 public:
@@ -55,6 +59,19 @@ public:
     void setShowHidden(bool show) { m_showHidden = show; }
     bool showHidden() const { return m_showHidden; }
     int hiddenCount() const { return m_tree.hiddenCount; }
+    // Only the rows whose text holds `text` (JobsRowText::filter, on the pool);
+    // "" shows all. Takes effect with the read it starts.
+    void setFilter(const QString &text);
+    QString filter() const { return m_filter; }
+    // Top-level rows given to the view per fetchMore (and at a reset).
+    void setFetchChunk(int rows) { m_chunk = std::max(1, rows); }
+    // Gives the view the top-level rows down to the run's; false when the run is not in the tree.
+    bool exposeRun(qint64 runId);
+    // Runs in the tree read, given to the view yet or not.
+    int runCount() const;
+
+    bool canFetchMore(const QModelIndex &parent) const override;
+    void fetchMore(const QModelIndex &parent) override;
 
     QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
     QModelIndex parent(const QModelIndex &child) const override;
@@ -75,10 +92,7 @@ public:
     // LiveStripDelegate draws it); a view with runId 0 forgets the run.
     void setLive(qint64 runId, const LiveRunView &view);
     const LiveRunView *liveView(qint64 runId) const;
-    // "1234 samples/s" when the log printed a throughput, "" otherwise.
-    static QString throughputText(const LiveRunView &view);
 
-    static QString elapsedText(const RunRow &row);
     static qint64 elapsedSeconds(const RunRow &row);
 
 Q_SIGNALS:
@@ -104,19 +118,25 @@ private:
     void replaceRows(JobsTree tree, const JobsTree::Changes &changes);
     bool patch(const JobsTreeRecords &records, const QList<qint64> &asked);
     bool patchRow(JobsRow row, const QList<StudyRecord> &studies);
+    bool patchStudyRun(int study, JobsRow row, const QList<StudyRecord> &studies);
     void insertTop(JobsTree::Top entry);
     Place placeOf(qint64 runId) const;
+    int topRowOf(const Place &at) const;
+    bool studyShown(int study) const;
+    void rowChanged(const QModelIndex &first, const QModelIndex &last);
     QModelIndex studyIndex(int study) const;
     QVariant runData(const RunRow &row, int column, int role) const;
-    QVariant runDisplay(const RunRow &row, int column) const;
+    QVariant runToolTip(const RunRow &row, int column) const;
     QVariant studyData(const JobsStudyRow &row, int column, int role) const;
-    QString liveToolTip(qint64 runId) const;
 
     RunStore &m_store;
     QHash<qint64, LiveRunView> m_live;
     JobsTree m_tree;   // changed only when a read is applied, so a running read may compare with it
     std::vector<int> m_studyTop;   // study index -> its top-level row
+    int m_shownTop = 0;   // top-level rows given to the view (fetchMore)
+    int m_chunk = 200;
     bool m_showHidden = false;
+    QString m_filter;
     QFuture<std::shared_ptr<Read>> m_reading;   // a pointer: the GUI thread never copies a tree
     bool m_busy = false;   // a read is running or its result not yet applied
     bool m_wantFull = false;   // a full read is asked for

@@ -5,22 +5,20 @@
 #include "ui/common/AppSettings.h"
 #include "ui/common/ClusterService.h"
 #include "ui/common/StoreTaskQueue.h"
+#include "core/slurm/SlurmJobState.h"
 #include "ui/jobs/AlertBanner.h"
 #include "ui/jobs/ElapsedDelegate.h"
+#include "ui/jobs/JobsActions.h"
 #include "ui/jobs/LiveStripDelegate.h"
-#include "core/model/JobSpecJson.h"
 #include "ui/jobs/JobsModel.h"
 #include "ui/jobs/RunDetailsView.h"
-#include "core/store/RunStore.h"
 
 #include <QCheckBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QMessageBox>
 #include <QPushButton>
-#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTimer>
 #include <QTreeView>
@@ -34,7 +32,7 @@ JobsPlace::JobsPlace(AppServices &services, QWidget *parent)
     : QWidget(parent)
     , m_services(services)
     , m_model(new JobsModel(services.store(), this))
-    , m_proxy(new QSortFilterProxyModel(this))
+    , m_actions(new JobsActions(services, *m_model, this))
     , m_view(new QTreeView)
     , m_details(new RunDetailsView(services))
     , m_filter(new QLineEdit)
@@ -53,11 +51,6 @@ JobsPlace::JobsPlace(AppServices &services, QWidget *parent)
     , m_tick(new QTimer(this))
 {
     setObjectName(QStringLiteral("jobsPlace"));
-    m_proxy->setSourceModel(m_model);
-    m_proxy->setRecursiveFilteringEnabled(true);
-    m_proxy->setFilterKeyColumn(-1);
-    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    m_proxy->setSortRole(Qt::DisplayRole);
 
     buildFilter();
     QLayout *top = buildButtons();
@@ -107,10 +100,8 @@ void JobsPlace::buildFilter()
     m_filter->setObjectName(QStringLiteral("jobsFilter"));
     m_filter->setPlaceholderText(tr("Filter: study, cluster, job id, state…"));
     m_filter->setClearButtonEnabled(true);
-    connect(m_filter, &QLineEdit::textChanged, this, [this](const QString &text) {
-        m_proxy->setFilterFixedString(text);
-        m_view->expandAll();
-    });
+    // Filtered on the pool with the tree: the view gets the rows that hold the text.
+    connect(m_filter, &QLineEdit::textChanged, m_model, &JobsModel::setFilter);
 }
 
 QLayout *JobsPlace::buildButtons()
@@ -147,14 +138,14 @@ QLayout *JobsPlace::buildButtons()
 void JobsPlace::buildView()
 {
     m_view->setObjectName(QStringLiteral("jobsView"));
-    m_view->setModel(m_proxy);
+    m_view->setModel(m_model);
     m_view->setItemDelegateForColumn(JobsModel::Elapsed, new ElapsedDelegate(m_view));
     m_view->setItemDelegateForColumn(JobsModel::Live, new LiveStripDelegate(m_model, m_view));
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setAlternatingRowColors(true);
     m_view->setUniformRowHeights(true);
-    m_view->setSortingEnabled(false);   // newest first, from the model
+    m_view->setSortingEnabled(false);   // newest first, ordered in core with the tree
     m_view->setAllColumnsShowFocus(true);
     m_view->header()->setStretchLastSection(true);
     m_view->header()->setSectionResizeMode(QHeaderView::Interactive);
@@ -168,15 +159,23 @@ void JobsPlace::buildView()
 
 void JobsPlace::connectButtons()
 {
-    connect(m_cancel, &QPushButton::clicked, this, &JobsPlace::cancelSelected);
+    connect(m_cancel, &QPushButton::clicked, this, [this] { m_actions->cancel(selectedRunId()); });
     // The alert banner's Cancel: the alert's run, asked first like the button.
     connect(m_banner, &AlertBanner::cancelRequested, this, [this](qint64 runId) {
         if (selectRun(runId))
-            cancelSelected();
+            m_actions->cancel(runId);
     });
-    connect(m_dryRun, &QPushButton::clicked, this, &JobsPlace::dryRunSelected);
-    connect(m_resubmit, &QPushButton::clicked, this, &JobsPlace::resubmitSelected);
-    connect(m_clone, &QPushButton::clicked, this, &JobsPlace::cloneSelected);
+    connect(m_dryRun, &QPushButton::clicked, this, [this] {
+        clusters();
+        m_actions->dryRun(selectedRunId());
+    });
+    connect(m_resubmit, &QPushButton::clicked, this, [this] {
+        clusters();
+        m_actions->resubmit(selectedRunId());
+    });
+    connect(m_clone, &QPushButton::clicked, this, [this] { m_actions->clone(selectedRunId()); });
+    connect(m_actions, &JobsActions::message, this, &JobsPlace::showMessage);
+    connect(m_actions, &JobsActions::runJoinedStudy, this, &JobsPlace::selectRun);
     connect(m_withdraw, &QPushButton::clicked, this, &JobsPlace::withdrawSelected);
     connect(m_hide, &QPushButton::clicked, this, &JobsPlace::toggleHiddenSelected);
     connect(m_addToStudy, &QPushButton::clicked, this, &JobsPlace::addSelectedToStudy);
@@ -205,18 +204,8 @@ void JobsPlace::connectModel()
     connect(m_model, &JobsModel::modelAboutToBeReset, this, [this] { m_keepSelected = selectedRunId(); });
     connect(m_model, &JobsModel::modelReset, this, &JobsPlace::expandStudies);
     connect(m_model, &JobsModel::loaded, this, &JobsPlace::onLoaded);
-    // A study that appears in a patch opens like the others.
-    connect(m_proxy, &QSortFilterProxyModel::rowsInserted, this,
-            [this](const QModelIndex &parent, int first, int last) {
-                if (parent.isValid())
-                    return;
-                for (int row = first; row <= last; ++row) {
-                    const QModelIndex i = m_proxy->index(row, 0);
-                    if (m_proxy->rowCount(i) > 0
-                        && !m_collapsedStudies.contains(i.data(JobsModel::StudyIdRole).toLongLong()))
-                        m_view->expand(i);
-                }
-            });
+    // Studies that appear (a patch, or the next rows as the view scrolls) open like the others.
+    connect(m_model, &JobsModel::rowsInserted, this, &JobsPlace::expandNew);
 }
 
 void JobsPlace::showEvent(QShowEvent *event)
@@ -244,20 +233,13 @@ void JobsPlace::attachClusters()
         if (runId == m_details->runId())
             m_details->refreshOutput();
     });
-    connect(cm, &ClusterService::dryRunFinished, this, [this](const QString &verdict, bool ok) {
-        if (!m_expecting)
-            return;   // asked from Compose
-        m_expecting = false;
-        showMessage((ok ? tr("Dry run: Slurm would accept the job. ") : tr("Dry run: Slurm would refuse the job. "))
-                        + verdict,
-                    !ok);
-    });
+    connect(cm, &ClusterService::dryRunFinished, m_actions, &JobsActions::onDryRunFinished);
     connect(cm, &ClusterService::submitFinished, this,
-            [this](const QString &message, bool ok) { showMessage(message, !ok); });
+            [this](const QString &message, bool ok) { showMessage(message, !ok, m_actions->takeResubmitted()); });
     connect(cm, &ClusterService::cancelFinished, this, [this](qint64 runId, const QString &message, bool ok) {
         showMessage(ok ? tr("Cancel of run %1 sent. %2").arg(runId).arg(message)
                        : tr("Cancelling run %1 failed: %2").arg(runId).arg(message),
-                    !ok);
+                    !ok, runId);
     });
     attachLive(cm);
     if (const qint64 id = selectedRunId())
@@ -295,16 +277,19 @@ bool JobsPlace::isLoading() const
 
 void JobsPlace::expandStudies()
 {
-    // Studies open unless the researcher folded them. One expandAll (a single
-    // layout of the tree) and then the few folded ones: expanding study by
-    // study lays the tree out again each time.
-    const QSet<qint64> folded = m_collapsedStudies;
-    m_view->expandAll();
-    m_collapsedStudies = folded;
-    for (int row = 0; !folded.isEmpty() && row < m_proxy->rowCount(); ++row) {
-        const QModelIndex i = m_proxy->index(row, 0);
-        if (folded.contains(i.data(JobsModel::StudyIdRole).toLongLong()) && m_proxy->rowCount(i) > 0)
-            m_view->collapse(i);
+    // Studies open unless the researcher folded them: only those of the rows
+    // the model gave the view (a chunk after a reset), never the whole tree.
+    expandNew(QModelIndex(), 0, m_model->rowCount() - 1);
+}
+
+void JobsPlace::expandNew(const QModelIndex &parent, int first, int last)
+{
+    if (parent.isValid())
+        return;
+    for (int row = first; row <= last; ++row) {
+        const QModelIndex i = m_model->index(row, 0);
+        if (m_model->rowCount(i) > 0 && !m_collapsedStudies.contains(i.data(JobsModel::StudyIdRole).toLongLong()))
+            m_view->expand(i);
     }
 }
 
@@ -312,6 +297,7 @@ void JobsPlace::onLoaded(const QString &error)
 {
     if (!error.isEmpty())
         showMessage(error, true);
+    checkMessage();
     // A reset (a whole new tree) cleared the selection: the same run again.
     if (const qint64 keep = std::exchange(m_keepSelected, 0); keep > 0 && selectedRunId() == 0)
         selectRun(keep);
@@ -332,8 +318,9 @@ qint64 JobsPlace::selectedRunId() const
 
 bool JobsPlace::selectRun(qint64 runId)
 {
-    const QModelIndex source = m_model->indexOfRun(runId);
-    const QModelIndex i = m_proxy->mapFromSource(source);
+    if (!m_model->exposeRun(runId))
+        return false;
+    const QModelIndex i = m_model->indexOfRun(runId);
     if (!i.isValid())
         return false;
     if (i.parent().isValid())
@@ -351,6 +338,12 @@ void JobsPlace::onSelectionChanged()
         if (ClusterService *cm = clusters())
             cm->watchOutput(id);
     }
+    // A message about another run goes; about a run that left the list
+    // (hidden, withdrawn) it stays to say why.
+    const bool rowSelected = m_view->selectionModel()->hasSelection();
+    // A reset (a new tree) selects the same run again once it is shown: not a change.
+    if (m_keepSelected == 0 && m_messageRun > 0 && id != m_messageRun && (rowSelected || m_model->runRow(m_messageRun)))
+        showMessage(QString());
     updateButtons();
 }
 
@@ -380,85 +373,55 @@ void JobsPlace::updateButtons()
         m_refresh->setToolTip(noClusters);
 }
 
-void JobsPlace::showMessage(const QString &text, bool error)
+void JobsPlace::showMessage(const QString &text, bool error, qint64 runId, bool settles)
 {
     m_message->setText(text);
     m_message->setStyleSheet(error ? QStringLiteral("color: #b00020;") : QString());
     m_message->setVisible(!text.isEmpty());
+    m_messageRun = text.isEmpty() ? 0 : runId;
+    m_messageSettles = settles;
+    m_messageState = stateKey(m_messageRun);
     if (!text.isEmpty() && !error)
         m_messageExpiry->start();
     else
         m_messageExpiry->stop();
 }
 
-void JobsPlace::cancelSelected()
+QString JobsPlace::stateKey(qint64 runId) const
 {
-    const qint64 id = selectedRunId();
-    const JobsModel::RunRow *row = m_model->runRow(id);
+    const JobsModel::RunRow *row = runId > 0 ? m_model->runRow(runId) : nullptr;
     if (!row)
-        return;
-    auto *box =
-        new QMessageBox(QMessageBox::Warning, tr("Cancel job"),
-                        tr("Cancel Slurm job %1 (run %2) on %3?\nIts allocation ends now; this cannot be undone.")
-                            .arg(row->run.jobId)
-                            .arg(id)
-                            .arg(row->run.clusterAlias),
-                        QMessageBox::NoButton, this);
-    box->setObjectName(QStringLiteral("cancelConfirmation"));
-    box->addButton(tr("Cancel job"), QMessageBox::DestructiveRole);
-    box->addButton(tr("Keep running"), QMessageBox::RejectRole);
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    connect(box, &QMessageBox::buttonClicked, this, [this, box, id](QAbstractButton *b) {
-        if (box->buttonRole(b) != QMessageBox::DestructiveRole)
-            return;
-        if (ClusterService *cm = clusters()) {
-            showMessage(tr("Cancelling run %1…").arg(id));
-            cm->cancel(id);
-        }
-    });
-    box->open();
+        return {};
+    const RunRecord &r = row->run;
+    return (r.hasJob() ? SlurmJobState::id(r.state) : submitStateId(r.submitState)) + u' ' + row->segmentText
+           + (row->hidden ? QStringLiteral(" hidden") : QString());
 }
 
-void JobsPlace::dryRunSelected()
+void JobsPlace::checkMessage()
 {
-    const qint64 id = selectedRunId();
-    ClusterService *cm = clusters();
-    if (!cm || id <= 0)
+    // After a read: a message about a run whose state moved on is no longer
+    // true. The state an action of Jobs' own leads to is what its message says.
+    if (m_messageRun <= 0 || !m_model->runRow(m_messageRun))
         return;
-    m_expecting = true;
-    showMessage(tr("Asking Slurm about run %1's script (sbatch --test-only)…").arg(id));
-    cm->dryRunRun(id);
+    if (std::exchange(m_messageSettles, false))
+        m_messageState = stateKey(m_messageRun);
+    else if (stateKey(m_messageRun) != m_messageState)
+        showMessage(QString());
 }
 
-void JobsPlace::resubmitSelected()
+void JobsPlace::withdrawSelected()
 {
-    const qint64 id = selectedRunId();
-    const JobsModel::RunRow *row = m_model->runRow(id);
-    ClusterService *cm = clusters();
-    if (!row || !cm)
-        return;
-    const JobSpecParseResult parsed = parseJobSpec(row->run.specJson, tr("run %1").arg(id));
-    if (!parsed.spec) {
-        showMessage(tr("Run %1's stored spec cannot be read: %2").arg(id).arg(parsed.errors.value(0).message), true);
-        return;
-    }
-    showMessage(tr("Submitting a new run with run %1's spec…").arg(id));
-    cm->submit({*parsed.spec}, QString());
+    m_actions->withdraw(selectedRunId());
 }
 
-void JobsPlace::cloneSelected()
+void JobsPlace::toggleHiddenSelected()
 {
-    const qint64 id = selectedRunId();
-    const JobsModel::RunRow *row = m_model->runRow(id);
-    if (!row)
-        return;
-    const JobSpecParseResult parsed = parseJobSpec(row->run.specJson, tr("run %1").arg(id));
-    if (!parsed.spec) {
-        showMessage(tr("Run %1's stored spec cannot be read: %2").arg(id).arg(parsed.errors.value(0).message), true);
-        return;
-    }
-    Q_EMIT m_services.openSpecRequested(*parsed.spec);
-    Q_EMIT m_services.showPlaceRequested(0);
+    m_actions->toggleHidden(selectedRunId());
+}
+
+void JobsPlace::addSelectedToStudy()
+{
+    m_actions->addToStudy(selectedRunId());
 }
 
 }   // namespace scalelab

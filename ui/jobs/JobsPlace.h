@@ -10,7 +10,6 @@ class QLabel;
 class QLayout;
 class QLineEdit;
 class QPushButton;
-class QSortFilterProxyModel;
 class QTimer;
 class QTreeView;
 
@@ -19,25 +18,29 @@ namespace scalelab {
 class AlertBanner;
 class AppServices;
 class ClusterService;
+class JobsActions;
 class JobsModel;
 class RunDetailsView;
 
 // The Jobs place: every run, grouped by study, with its live state, and the
 // selected run's details. On AppServices::runsChanged the changed runs are read
-// again off the GUI thread and patched in; actions go to
-// the ClusterService (which may appear after this widget: it is looked up
-// when needed).
+// again off the GUI thread and patched in; the buttons' actions are
+// JobsActions', which go to the ClusterService (which may appear after this
+// widget: it is looked up when needed). The message line says what came of an
+// action or a read; a message about a run goes when another row (or none, the
+// run still listed) is selected, or when that run's state moves on.
 class JobsPlace : public QWidget {
     Q_OBJECT
 public:
     explicit JobsPlace(AppServices &services, QWidget *parent = nullptr);
 
     JobsModel *model() const { return m_model; }
-    QSortFilterProxyModel *proxy() const { return m_proxy; }
     QTreeView *view() const { return m_view; }
     RunDetailsView *details() const { return m_details; }
     QLineEdit *filterEdit() const { return m_filter; }
     QLabel *messageLabel() const { return m_message; }
+    // The run the message line is about, 0 = none (a store error, a submit from Compose).
+    qint64 messageRunId() const { return m_messageRun; }
     AlertBanner *alertBanner() const { return m_banner; }
     QPushButton *withdrawButton() const { return m_withdraw; }
     QPushButton *hideButton() const { return m_hide; }
@@ -72,20 +75,19 @@ private:
     ClusterService *clusters();
     void onSelectionChanged();
     void updateButtons();
-    void showMessage(const QString &text, bool error = false);
-    void cancelSelected();
-    void dryRunSelected();
-    void resubmitSelected();
-    void cloneSelected();
+    void showMessage(const QString &text, bool error = false, qint64 runId = 0, bool settles = false);
+    void checkMessage();
+    QString stateKey(qint64 runId) const;
     void tick();
     void connectModel();
     void expandStudies();
+    void expandNew(const QModelIndex &parent, int first, int last);
     void onLoaded(const QString &error);
     void attachLive(ClusterService *cm);
 
     AppServices &m_services;
     JobsModel *m_model;
-    QSortFilterProxyModel *m_proxy;
+    JobsActions *m_actions;
     QTreeView *m_view;
     RunDetailsView *m_details;
     QLineEdit *m_filter;
@@ -105,7 +107,9 @@ private:
     QPointer<ClusterService> m_attached;
     QSet<qint64> m_collapsedStudies;
     qint64 m_keepSelected = 0;   // the run selected when the model was reset
-    bool m_expecting = false;   // a dry run was asked from here
+    qint64 m_messageRun = 0;   // the run the message is about
+    QString m_messageState;   // that run's state (stateKey) when the message was said
+    bool m_messageSettles = false;   // its state is taken at the next read (the action changed it)
 };
 
 }   // namespace scalelab

@@ -9,7 +9,7 @@ class JobsModel;
 
 // Paints the "GPU use (live)" column of a running run: per GPU a strip of its
 // recent use (one bar per sample, height = %), its memory in use as a slim
-// bar beside it, then the throughput text (JobsModel::throughputText). The
+// bar beside it, then the throughput text (JobsRowText::throughput). The
 // numbers are the live watch's (JobsModel::liveView); this only draws.
 class LiveStripDelegate : public QStyledItemDelegate {
     Q_OBJECT

@@ -5,6 +5,7 @@
 #include "ui/common/AppServices.h"
 #include "ui/common/StoreTaskQueue.h"
 #include "ui/common/BackgroundPool.h"
+#include "ui/common/ClusterService.h"
 #include "ui/results/EpochCurves.h"
 #include "ui/results/RunComparisonView.h"
 #include "ui/results/RunsTableModel.h"
@@ -38,7 +39,22 @@ ResultsPlace::ResultsPlace(AppServices &services, QWidget *parent)
 {
     buildUi();
     connect(&m_services, &AppServices::runsChanged, this, &ResultsPlace::onRunsChanged);
+    connect(&m_services, &AppServices::clustersChanged, this, &ResultsPlace::attachLive);
+    attachLive();
     reload();
+}
+
+void ResultsPlace::attachLive()
+{
+    ClusterService *cm = m_services.clusters();
+    if (cm == m_liveSource)
+        return;
+    if (m_liveSource)
+        disconnect(m_liveSource, &ClusterService::liveUpdated, this, nullptr);
+    m_liveSource = cm;
+    if (cm)
+        connect(cm, &ClusterService::liveUpdated, this,
+                [this](const QList<qint64> &runIds) { m_timeline->refreshRuns(runIds, m_services.store()); });
 }
 
 ResultsPlace::~ResultsPlace()

@@ -8,6 +8,7 @@
 #include <QFuture>
 #include <QHash>
 #include <QList>
+#include <QPointer>
 #include <QSet>
 #include <QWidget>
 
@@ -23,6 +24,7 @@ class QTreeView;
 namespace scalelab {
 
 class AppServices;
+class ClusterService;
 class EpochCurves;
 class RunComparisonView;
 class RunsTableModel;
@@ -104,6 +106,8 @@ private:
     // ResultsPlaceStore.cpp: runsChanged with ids reads only those runs (on
     // the pool) and patches their rows; no ids, or one study shown: reload().
     void onRunsChanged(const QList<qint64> &runIds);
+    // The live watch's new samples grow the timelines of running runs shown.
+    void attachLive();
     void startPatch(const QList<qint64> &runIds);
     void applyPatch(const RunMetricsTable &patch, const QList<qint64> &runIds);
     void showStudies(const QList<StudyRecord> &studies);
@@ -142,6 +146,7 @@ private:
     qint64 m_chartStudy = 0;
     bool m_customColumns = false;
     int m_ingesting = 0;
+    QPointer<ClusterService> m_liveSource;   // whose liveUpdated the timelines follow
 };
 
 }   // namespace scalelab

@@ -17,6 +17,7 @@
 #include <QTimeZone>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace scalelab {
@@ -128,6 +129,8 @@ void UtilisationTimeline::setRuns(const QList<RunMetricsRow> &rows, RunStore &st
     if (key == m_key && (m_load.isLoading() || !m_entries.isEmpty() || rows.isEmpty()))
         return;   // the same runs as shown (or loading): a reload re-reads no sample file
     m_key = key;
+    m_rows = rows;
+    m_keepRange.reset();
     for (const RunMetricsRow &r : rows) {
         LoadJob j;
         j.runId = r.run.id;
@@ -147,6 +150,23 @@ void UtilisationTimeline::setRuns(const QList<RunMetricsRow> &rows, RunStore &st
             setEntries(entries);
             Q_EMIT loaded();
         });
+}
+
+void UtilisationTimeline::refreshRuns(const QList<qint64> &runIds, RunStore &store)
+{
+    const bool shown = std::any_of(m_rows.cbegin(), m_rows.cend(),
+                                   [&runIds](const RunMetricsRow &r) { return runIds.contains(r.run.id); });
+    if (!shown)
+        return;
+    // Kept when the researcher zoomed away from the end (a live chart that
+    // showed the end keeps following it).
+    std::optional<std::pair<double, double>> keep;
+    if (!m_plots.isEmpty() && m_plots.first()->xAxis->range().upper < m_maxT - 0.5)
+        keep = std::pair(m_plots.first()->xAxis->range().lower, m_plots.first()->xAxis->range().upper);
+    const QList<RunMetricsRow> rows = m_rows;
+    m_key.clear();   // the same runs: read their files again
+    setRuns(rows, store);
+    m_keepRange = keep;
 }
 
 void UtilisationTimeline::setEntries(const QList<Entry> &entries)
@@ -195,9 +215,13 @@ void UtilisationTimeline::rebuild()
         m_plots << plot;
         m_lods << (m_q == Quantity::Memory ? e.memLods : e.utilLods);
     }
+    m_maxT = maxT;
+    const auto [lower, upper] = m_keepRange.value_or(std::pair(0.0, maxT));
+    const QCPRange range(lower, upper);
+    m_keepRange.reset();
     m_syncing = true;
     for (int i = 0; i < m_plots.size(); ++i) {
-        m_plots[i]->xAxis->setRange(0, maxT);
+        m_plots[i]->xAxis->setRange(range);
         refill(i);
         m_plots[i]->replot(QCustomPlot::rpQueuedReplot);
     }

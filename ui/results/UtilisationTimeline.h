@@ -10,6 +10,9 @@
 #include <QString>
 #include <QWidget>
 
+#include <optional>
+#include <utility>
+
 class QComboBox;
 class QCPItemStraightLine;
 class QCPItemText;
@@ -49,6 +52,11 @@ public:
 
     // Reads the runs' fetched sampler files in the background, then shows them.
     void setRuns(const QList<RunMetricsRow> &rows, RunStore &store);
+    // The live watch fetched new samples of `runIds` (issue 28): when one of
+    // them is shown, its files are read again in the background and the
+    // charts grow. A view that showed the end keeps following it; a range the
+    // researcher zoomed into stays where it is.
+    void refreshRuns(const QList<qint64> &runIds, RunStore &store);
     // Shows already parsed samples at once.
     void setEntries(const QList<Entry> &entries);
     void setQuantity(Quantity q);
@@ -90,6 +98,9 @@ private:
     BackgroundLoader m_load;   // the samples of the newest selection
     bool m_syncing = false;
     QByteArray m_key;   // the runs shown: setRuns with the same ones does nothing
+    QList<RunMetricsRow> m_rows;   // the runs of the newest setRuns
+    double m_maxT = 1;   // the end of the longest run shown (seconds)
+    std::optional<std::pair<double, double>> m_keepRange;   // a zoomed range the next rebuild keeps
 };
 
 }   // namespace scalelab
