@@ -1,53 +1,32 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
+// RunStore: the one door to the store. It owns the connections (one per
+// thread, StoreConnections) and hands each call to its query group, a class
+// per file (RunStoreRuns, RunStoreStates, ...), where the SQL is.
 #include "core/store/RunStore.h"
 
-#include "core/base/Logging.h"
-#include "core/base/PrivateFiles.h"
+#include "core/store/RunStoreAlerts.h"
+#include "core/store/RunStoreBatch.h"
+#include "core/store/RunStoreFlags.h"
+#include "core/store/RunStoreJobs.h"
+#include "core/store/RunStoreRecords.h"
+#include "core/store/RunStoreRuns.h"
+#include "core/store/RunStoreSegments.h"
+#include "core/store/RunStoreSeries.h"
+#include "core/store/RunStoreSnapshots.h"
 #include "core/store/RunStoreSql.h"
-#include "core/store/RunStoreTransaction.h"
+#include "core/store/RunStoreStates.h"
+#include "core/store/RunStoreStudies.h"
+#include "core/store/RunStoreTable.h"
 
-#include <QAtomicInteger>
-#include <QDir>
-#include <QFileInfo>
-#include <QRandomGenerator>
 #include <QStandardPaths>
 
 namespace scalelab {
 
-namespace {
-
-QString terminalStateList()
-{
-    QStringList ids;
-    for (int i = int(JobState::Unknown); i <= int(JobState::SpecialExit); ++i)
-        if (SlurmJobState::isTerminal(JobState(i)))
-            ids << QLatin1Char('\'') + SlurmJobState::id(JobState(i)) + QLatin1Char('\'');
-    return ids.join(QLatin1Char(','));
-}
-
-// An UPDATE/DELETE by id that matched nothing: the id is unknown.
-Result<void> oneRowChanged(const QSqlQuery &q, const QString &what, qint64 id)
-{
-    if (q.numRowsAffected() == 1)
-        return success();
-    return fail(ErrorCode::NotFound, QStringLiteral("run store: no %1 with id %2").arg(what).arg(id));
-}
-
-}   // namespace
-
 RunStore::RunStore(const QString &dataDir)
-    : m_dataDir(dataDir.isEmpty() ? defaultDataDirectory() : dataDir)
-{
-    static QAtomicInteger<quint64> stores(1);
-    m_connectionPrefix = QStringLiteral("scalelab-runstore-%1").arg(stores.fetchAndAddRelaxed(1));
-}
+    : m_connections(dataDir.isEmpty() ? defaultDataDirectory() : dataDir)
+{}
 
-RunStore::~RunStore()
-{
-    QMutexLocker lock(&m_mutex);
-    for (const QString &name : std::as_const(m_connections))
-        QSqlDatabase::removeDatabase(name);
-}
+RunStore::~RunStore() = default;
 
 QString RunStore::defaultDataDirectory()
 {
@@ -66,43 +45,44 @@ int RunStore::latestSchemaVersion()
 
 QString RunStore::newToken()
 {
-    quint64 v = QRandomGenerator::system()->generate64();
-    return QStringLiteral("sl-%1").arg(v, 16, 16, QLatin1Char('0'));
+    return RunStoreRuns::newToken();
+}
+
+QString RunStore::withdrawnText()
+{
+    return RunStoreFlags::withdrawnText();
 }
 
 QString RunStore::databasePath() const
 {
-    return m_dataDir + QStringLiteral("/runs.sqlite");
+    return m_connections.databasePath();
 }
 
 QString RunStore::runFilesDirectory(qint64 runId) const
 {
-    return m_dataDir + QStringLiteral("/runs/") + QString::number(runId);
+    return m_connections.dataDirectory() + QStringLiteral("/runs/") + QString::number(runId);
 }
 
 Result<void> RunStore::open()
 {
     QSqlDatabase db;
-    return connection(db);
+    return m_connections.connection(db);
+}
+
+void RunStore::setThreadBusyTimeout(int ms)
+{
+    m_connections.setThreadBusyTimeout(ms);
 }
 
 void RunStore::closeThreadConnection()
 {
-    const QString name = threadConnectionName();
-    {
-        QSqlDatabase db = QSqlDatabase::database(name, false);
-        db.close();
-    }
-    QSqlDatabase::removeDatabase(name);
-    QMutexLocker lock(&m_mutex);
-    m_connections.remove(name);
-    m_connectionGeneration.remove(name);
+    m_connections.closeThreadConnection();
 }
 
 Result<int> RunStore::schemaVersion()
 {
     QSqlDatabase db;
-    if (auto e = connection(db); !e)
+    if (auto e = m_connections.connection(db); !e)
         return fail(e.error());
     QSqlQuery q(db);
     if (auto e = RunStoreSql::exec(q, QStringLiteral("PRAGMA user_version")); !e)
@@ -113,7 +93,7 @@ Result<int> RunStore::schemaVersion()
 Result<QString> RunStore::integrityCheck()
 {
     QSqlDatabase db;
-    if (auto e = connection(db); !e)
+    if (auto e = m_connections.connection(db); !e)
         return fail(e.error());
     QSqlQuery q(db);
     if (auto e = RunStoreSql::exec(q, QStringLiteral("PRAGMA integrity_check")); !e)
@@ -124,337 +104,263 @@ Result<QString> RunStore::integrityCheck()
     return lines.join(QLatin1Char('\n'));
 }
 
+// The query groups, in the order of RunStore.h.
+
 Result<qint64> RunStore::createStudy(const StudyRecord &study)
 {
-    QSqlDatabase db;
-    if (auto e = connection(db); !e)
-        return fail(e.error());
-    return insertStudyIn(db, study);
-}
-
-Result<qint64> RunStore::insertStudyIn(QSqlDatabase &db, const StudyRecord &study)
-{
-    if (study.name.trimmed().isEmpty())
-        return fail(ErrorCode::InvalidValue, QStringLiteral("run store: a study needs a name"));
-    QSqlQuery q(db);
-    if (auto e = RunStoreSql::exec(
-            q, QStringLiteral("INSERT INTO studies (name, created, spec_template, notes) VALUES (?, ?, ?, ?)"),
-            {study.name, RunStoreSql::toText(study.created), QString::fromUtf8(study.specTemplateJson), study.notes});
-        !e)
-        return fail(e.error());
-    return q.lastInsertId().toLongLong();
+    return RunStoreStudies(m_connections).createStudy(study);
 }
 
 Result<StudyRecord> RunStore::study(qint64 id)
 {
-    auto all = studies();
-    if (!all.ok())
-        return fail(all.error());
-    for (const auto &s : *all)
-        if (s.id == id)
-            return s;
-    return fail(ErrorCode::NotFound, QStringLiteral("run store: no study with id %1").arg(id));
+    return RunStoreStudies(m_connections).study(id);
 }
 
 Result<QList<StudyRecord>> RunStore::studies()
 {
-    QSqlDatabase db;
-    if (auto e = connection(db); !e)
-        return fail(e.error());
-    QSqlQuery q(db);
-    if (auto e = RunStoreSql::exec(
-            q, QStringLiteral("SELECT id, name, created, spec_template, notes FROM studies ORDER BY id"));
-        !e)
-        return fail(e.error());
-    QList<StudyRecord> out;
-    while (q.next())
-        out << StudyRecord{q.value(0).toLongLong(), q.value(1).toString(), RunStoreSql::fromText(q.value(2)),
-                           q.value(3).toString().toUtf8(), q.value(4).toString()};
-    return out;
+    return RunStoreStudies(m_connections).studies();
 }
 
 Result<void> RunStore::setStudyNotes(qint64 id, const QString &notes)
 {
-    QSqlDatabase db;
-    if (auto e = connection(db); !e)
-        return fail(e.error());
-    QSqlQuery q(db);
-    if (auto e = RunStoreSql::exec(q, QStringLiteral("UPDATE studies SET notes = ? WHERE id = ?"), {notes, id}); !e)
-        return fail(e.error());
-    return oneRowChanged(q, QStringLiteral("study"), id);
+    return RunStoreStudies(m_connections).setStudyNotes(id, notes);
 }
 
-Result<RunRecord> RunStore::createRun(const RunRecord &in)
+Result<RunRecord> RunStore::createRun(const RunRecord &run)
 {
-    QSqlDatabase db;
-    if (auto e = connection(db); !e)
-        return fail(e.error());
-    const Result<qint64> id = insertRunIn(db, in);
-    if (!id)
-        return fail(id.error());
-    // Re-read so the caller sees exactly what was stored (timestamps rounded to ms).
-    return run(*id);
+    return RunStoreRuns(m_connections).createRun(run);
 }
 
-Result<qint64> RunStore::insertRunIn(QSqlDatabase &db, const RunRecord &in)
+Result<QList<RunRecord>> RunStore::createRuns(const QList<RunRecord> &runs, const std::optional<StudyRecord> &study,
+                                              const QList<std::optional<ProjectSnapshot>> &snapshots)
 {
-    RunRecord r = in;
-    if (r.token.isEmpty())
-        r.token = newToken();
-    r.submitState = SubmitState::Intent;
-    r.state = JobState::Unknown;
-    r.jobId.clear();
-    r.created = r.updated = QDateTime::currentDateTimeUtc();
-    QSqlQuery q(db);
-    const Result<void> e = RunStoreSql::exec(
-        q,
-        QStringLiteral(
-            "INSERT INTO runs (study_id, token, profile, cluster_alias, partition, gpus, nodes, framework,"
-            " spec_json, script, remote_dir, job_id, state, reason, submit_state, rejection, created,"
-            " updated, spec_file) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', ?, ?, 'intent', '', ?, ?, ?)"),
-        {r.studyId > 0 ? QVariant(r.studyId) : QVariant(QMetaType::fromType<qint64>()), r.token, r.profile,
-         r.clusterAlias, r.partition, r.gpus, r.nodes, r.framework, QString::fromUtf8(r.specJson), r.script,
-         r.remoteDir, SlurmJobState::id(r.state), r.reason, RunStoreSql::toText(r.created),
-         RunStoreSql::toText(r.updated), r.specFile});
-    if (!e)
-        return fail(e.error());
-    return q.lastInsertId().toLongLong();
+    return RunStoreBatch(m_connections).createRuns(runs, study, snapshots);
 }
 
-Result<QList<RunRecord>> RunStore::selectRuns(const QString &where, const QVariantList &binds)
+Result<std::optional<ProjectSnapshot>> RunStore::runSnapshot(qint64 runId)
 {
-    QSqlDatabase db;
-    if (auto e = connection(db); !e)
-        return fail(e.error());
-    QSqlQuery q(db);
-    q.setForwardOnly(true);
-    if (auto e = RunStoreSql::exec(
-            q,
-            QStringLiteral("SELECT %1 FROM runs %2 ORDER BY id").arg(QLatin1String(RunStoreSql::runColumns()), where),
-            binds);
-        !e)
-        return fail(e.error());
-    QList<RunRecord> out;
-    while (q.next())
-        out << RunStoreSql::readRun(QueryColumns{q});
-    return out;
+    return RunStoreSnapshots(m_connections).runSnapshot(runId);
 }
 
 Result<RunRecord> RunStore::run(qint64 id)
 {
-    auto r = selectRuns(QStringLiteral("WHERE id = ?"), {id});
-    if (!r.ok())
-        return fail(r.error());
-    if (r->isEmpty())
-        return fail(ErrorCode::NotFound, QStringLiteral("run store: no run with id %1").arg(id));
-    return r->first();
+    return RunStoreRuns(m_connections).run(id);
 }
 
 Result<RunRecord> RunStore::runByToken(const QString &token)
 {
-    auto r = selectRuns(QStringLiteral("WHERE token = ?"), {token});
-    if (!r.ok())
-        return fail(r.error());
-    if (r->isEmpty())
-        return fail(ErrorCode::NotFound, QStringLiteral("run store: no run with token %1").arg(token));
-    return r->first();
+    return RunStoreRuns(m_connections).runByToken(token);
 }
 
 Result<QList<RunRecord>> RunStore::runs()
 {
-    return selectRuns({}, {});
+    return RunStoreRuns(m_connections).runs();
 }
 
 Result<QList<RunRecord>> RunStore::runsInStudy(qint64 studyId)
 {
-    return selectRuns(QStringLiteral("WHERE study_id = ?"), {studyId});
+    return RunStoreRuns(m_connections).runsInStudy(studyId);
 }
 
 Result<QList<RunRecord>> RunStore::activeRuns(const QString &clusterAlias)
 {
-    return selectRuns(QStringLiteral("WHERE cluster_alias = ? AND job_id <> '' AND submit_state IN "
-                                     "('submitted','reconciled') AND state NOT IN (%1)")
-                          .arg(terminalStateList()),
-                      {clusterAlias});
+    return RunStoreRuns(m_connections).activeRuns(clusterAlias);
 }
 
 Result<QList<RunRecord>> RunStore::unresolvedRuns(const QString &clusterAlias)
 {
-    return selectRuns(QStringLiteral("WHERE cluster_alias = ? AND submit_state IN ('intent','uploaded','unknown')"),
-                      {clusterAlias});
+    return RunStoreRuns(m_connections).unresolvedRuns(clusterAlias);
 }
 
 Result<QSet<QString>> RunStore::clustersWithWork()
 {
-    QSqlDatabase db;
-    if (auto e = connection(db); !e)
-        return fail(e.error());
-    QSqlQuery q(db);
-    if (auto e =
-            RunStoreSql::exec(q, QStringLiteral("SELECT DISTINCT cluster_alias FROM runs WHERE cluster_alias <> '' "
-                                                "AND ((job_id <> '' AND state NOT IN (%1)) "
-                                                "OR submit_state IN ('uploaded','unknown'))")
-                                     .arg(terminalStateList()));
-        !e)
-        return fail(e.error());
-    QSet<QString> out;
-    while (q.next())
-        out.insert(q.value(0).toString());
-    return out;
+    return RunStoreRuns(m_connections).clustersWithWork();
 }
 
 Result<qint64> RunStore::newestRunId()
 {
-    QSqlDatabase db;
-    if (auto e = connection(db); !e)
-        return fail(e.error());
-    QSqlQuery q(db);
-    if (auto e = RunStoreSql::exec(q, QStringLiteral("SELECT COALESCE(MAX(id), 0) FROM runs")); !e)
-        return fail(e.error());
-    return q.next() ? q.value(0).toLongLong() : 0;
-}
-
-Result<void> RunStore::setSlurmVersion(qint64 runId, const QString &version)
-{
-    QSqlDatabase db;
-    if (auto e = connection(db); !e)
-        return fail(e.error());
-    QSqlQuery q(db);
-    if (auto e =
-            RunStoreSql::exec(q, QStringLiteral("UPDATE runs SET slurm_version = ? WHERE id = ?"), {version, runId});
-        !e)
-        return fail(e.error());
-    return oneRowChanged(q, QStringLiteral("run"), runId);
+    return RunStoreRuns(m_connections).newestRunId();
 }
 
 Result<void> RunStore::setRemoteDir(qint64 runId, const QString &remoteDir)
 {
-    QSqlDatabase db;
-    if (auto e = connection(db); !e)
-        return fail(e.error());
-    QSqlQuery q(db);
-    if (auto e = RunStoreSql::exec(q, QStringLiteral("UPDATE runs SET remote_dir = ?, updated = ? WHERE id = ?"),
-                                   {remoteDir, RunStoreSql::toText({}), runId});
-        !e)
-        return fail(e.error());
-    return oneRowChanged(q, QStringLiteral("run"), runId);
+    return RunStoreRuns(m_connections).setRemoteDir(runId, remoteDir);
+}
+
+Result<void> RunStore::setSlurmVersion(qint64 runId, const QString &version)
+{
+    return RunStoreRuns(m_connections).setSlurmVersion(runId, version);
 }
 
 Result<void> RunStore::setSubmitState(qint64 runId, SubmitState state, const QString &rejection)
 {
-    QSqlDatabase db;
-    if (auto e = connection(db); !e)
-        return fail(e.error());
-    QSqlQuery q(db);
-    if (auto e = RunStoreSql::exec(
-            q, QStringLiteral("UPDATE runs SET submit_state = ?, rejection = ?, updated = ? WHERE id = ?"),
-            {submitStateId(state), rejection, RunStoreSql::toText({}), runId});
-        !e)
-        return fail(e.error());
-    if (auto e = oneRowChanged(q, QStringLiteral("run"), runId); !e)
-        return e;
-    // The rejection text is Slurm's and may quote the script: not logged.
-    qCInfo(lcStore).noquote() << QStringLiteral("run %1: submission %2").arg(runId).arg(submitStateId(state));
-    return success();
+    return RunStoreRuns(m_connections).setSubmitState(runId, state, rejection);
 }
 
 Result<void> RunStore::markSubmitted(qint64 runId, const QString &jobId, SubmitState how)
 {
-    return recordSubmission(runId, {jobId}, how, false);
+    return RunStoreStates(m_connections).markSubmitted(runId, jobId, how);
 }
 
-Result<void> RunStore::recordSubmission(qint64 runId, const QStringList &jobIds, SubmitState how, bool asSegments)
+Result<void> RunStore::markSubmittedSegments(qint64 runId, const QStringList &jobIds, SubmitState how)
 {
-    QSqlDatabase db;
-    if (auto e = connection(db); !e)
-        return fail(e.error());
-    RunStoreTransaction tx(db);
-    if (auto e = tx.begin(); !e)
-        return fail(e.error());
-    QSqlQuery q(db);
-    if (auto e = RunStoreSql::exec(
-            q, QStringLiteral("UPDATE runs SET job_id = ?, submit_state = ?, rejection = '', updated = ? WHERE id = ?"),
-            {jobIds.first(), submitStateId(how), RunStoreSql::toText({}), runId});
-        !e)
-        return fail(e.error());
-    if (auto e = oneRowChanged(q, QStringLiteral("run"), runId); !e)
-        return e;
-    for (qsizetype i = 0; asSegments && i < jobIds.size(); ++i) {
-        // A segment already known (an earlier reconcile) keeps what it has.
-        if (auto e = RunStoreSql::exec(
-                q, QStringLiteral("INSERT OR IGNORE INTO run_segments (run_id, segment, job_id) VALUES (?, ?, ?)"),
-                {runId, int(i + 1), jobIds.at(i)});
-            !e)
-            return fail(e.error());
-    }
-    if (auto st = updateStateIn(db, runId, JobState::Pending, {}, {}); !st)
-        return fail(st.error());
-    if (auto e = tx.commit(); !e)
-        return e;
-    qCInfo(lcStore).noquote() << QStringLiteral("run %1: submission %2, job %3")
-                                     .arg(runId)
-                                     .arg(submitStateId(how), jobIds.join(QStringLiteral(", ")));
-    return success();
+    return RunStoreSegments(m_connections).markSubmittedSegments(runId, jobIds, how);
+}
+
+Result<QList<SegmentRecord>> RunStore::segments(qint64 runId)
+{
+    return RunStoreSegments(m_connections).segments(runId);
+}
+
+Result<std::optional<QString>> RunStore::recordSegmentEnd(qint64 runId, const SacctRecord &acct)
+{
+    return RunStoreSegments(m_connections).recordSegmentEnd(runId, acct);
 }
 
 Result<bool> RunStore::updateState(qint64 runId, JobState state, const QString &reason, const QDateTime &at)
 {
-    QSqlDatabase db;
-    if (auto e = connection(db); !e)
-        return fail(e.error());
-    RunStoreTransaction tx(db);
-    if (auto e = tx.begin(); !e)
-        return fail(e.error());
-    auto r = updateStateIn(db, runId, state, reason, at);
-    if (!r.ok())
-        return r;
-    if (auto e = tx.commit(); !e)
-        return fail(e.error());
-    return r;
+    return RunStoreStates(m_connections).updateState(runId, state, reason, at);
 }
 
-Result<bool> RunStore::updateStateIn(QSqlDatabase &db, qint64 runId, JobState state, const QString &reason,
-                                     const QDateTime &at)
+Result<QList<StateChange>> RunStore::stateHistory(qint64 runId)
 {
-    QSqlQuery q(db);
-    if (auto e = RunStoreSql::exec(q, QStringLiteral("SELECT state, reason FROM runs WHERE id = ?"), {runId}); !e)
-        return fail(e.error());
-    if (!q.next())
-        return fail(ErrorCode::NotFound, QStringLiteral("run store: no run with id %1").arg(runId));
-    const QString newState = SlurmJobState::id(state);
-    const QString oldState = q.value(0).toString();
-    if (oldState == newState && q.value(1).toString() == reason)
-        return false;
-    q.finish();
-    const QString when = RunStoreSql::toText(at);
-    QSqlQuery u(db);
-    if (auto e = RunStoreSql::exec(u, QStringLiteral("UPDATE runs SET state = ?, reason = ?, updated = ? WHERE id = ?"),
-                                   {newState, reason, when, runId});
-        !e)
-        return fail(e.error());
-    QSqlQuery h(db);
-    if (auto e = RunStoreSql::exec(
-            h, QStringLiteral("INSERT INTO state_history (run_id, state, reason, at) VALUES (?, ?, ?, ?)"),
-            {runId, newState, reason, when});
-        !e)
-        return fail(e.error());
-    // Slurm's reason words (Resources, Priority, ...) carry no user values.
-    qCInfo(lcStore).noquote() << QStringLiteral("run %1: state %2 -> %3%4")
-                                     .arg(runId)
-                                     .arg(oldState, newState,
-                                          reason.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(reason));
-    return true;
+    return RunStoreRecords(m_connections).stateHistory(runId);
+}
+
+Result<bool> RunStore::setExpectedStart(qint64 runId, const QString &start)
+{
+    return RunStoreRecords(m_connections).setExpectedStart(runId, start);
+}
+
+Result<QList<QueueWait>> RunStore::queueWaits()
+{
+    return RunStoreRecords(m_connections).queueWaits();
 }
 
 Result<void> RunStore::deleteRun(qint64 runId)
 {
-    QSqlDatabase db;
-    if (auto e = connection(db); !e)
-        return e;
-    QSqlQuery q(db);
-    if (auto e = RunStoreSql::exec(q, QStringLiteral("DELETE FROM runs WHERE id = ?"), {runId}); !e)
-        return fail(e.error());
-    return oneRowChanged(q, QStringLiteral("run"), runId);
+    return RunStoreRuns(m_connections).deleteRun(runId);
+}
+
+Result<void> RunStore::recordFinal(qint64 runId, const SacctRecord &acct, const QDateTime &at)
+{
+    return RunStoreRecords(m_connections).recordFinal(runId, acct, at);
+}
+
+Result<void> RunStore::saveAccounting(qint64 runId, const SacctRecord &acct)
+{
+    return RunStoreRecords(m_connections).saveAccounting(runId, acct);
+}
+
+Result<std::optional<SacctRecord>> RunStore::accounting(qint64 runId)
+{
+    return RunStoreRecords(m_connections).accounting(runId);
+}
+
+Result<void> RunStore::recordFile(const FileRecord &file)
+{
+    return RunStoreRecords(m_connections).recordFile(file);
+}
+
+Result<QList<FileRecord>> RunStore::files(qint64 runId)
+{
+    return RunStoreRecords(m_connections).files(runId);
+}
+
+Result<std::optional<FileRecord>> RunStore::file(qint64 runId, const QString &remotePath)
+{
+    return RunStoreRecords(m_connections).file(runId, remotePath);
+}
+
+Result<void> RunStore::setMetric(const MetricRecord &metric)
+{
+    return RunStoreSeries(m_connections).setMetric(metric);
+}
+
+Result<QList<MetricRecord>> RunStore::metrics(qint64 runId)
+{
+    return RunStoreRecords(m_connections).metrics(runId);
+}
+
+Result<void> RunStore::replaceRunMetrics(qint64 runId, const QList<MetricRecord> &metrics,
+                                         const QList<MetricSeries> &series)
+{
+    return RunStoreSeries(m_connections).replaceRunMetrics(runId, metrics, series);
+}
+
+Result<QList<RunRecord>> RunStore::runsAwaitingIngest(const QString &clusterAlias)
+{
+    return RunStoreSeries(m_connections).runsAwaitingIngest(clusterAlias);
+}
+
+Result<RunTableRecords> RunStore::tableRecords(qint64 studyId, const QList<qint64> &runIds)
+{
+    return RunStoreTable(m_connections).tableRecords(studyId, runIds);
+}
+
+Result<JobsTreeRecords> RunStore::jobsRecords(const QList<qint64> &runIds)
+{
+    return RunStoreJobs(m_connections).jobsRecords(runIds);
+}
+
+Result<void> RunStore::setSeries(const MetricSeries &series)
+{
+    return RunStoreSeries(m_connections).setSeries(series);
+}
+
+Result<QList<MetricSeries>> RunStore::series(qint64 runId)
+{
+    return RunStoreSeries(m_connections).series(runId);
+}
+
+Result<void> RunStore::setHidden(qint64 runId, bool hidden)
+{
+    return RunStoreFlags(m_connections).setHidden(runId, hidden);
+}
+
+Result<QSet<qint64>> RunStore::hiddenRuns()
+{
+    return RunStoreFlags(m_connections).hiddenRuns();
+}
+
+Result<void> RunStore::setFailureLine(qint64 runId, const QString &line)
+{
+    return RunStoreFlags(m_connections).setFailureLine(runId, line);
+}
+
+Result<QHash<qint64, QString>> RunStore::failureLines()
+{
+    return RunStoreFlags(m_connections).failureLines();
+}
+
+Result<void> RunStore::withdrawRun(qint64 runId)
+{
+    return RunStoreFlags(m_connections).withdrawRun(runId);
+}
+
+Result<void> RunStore::setRunStudy(qint64 runId, qint64 studyId)
+{
+    return RunStoreFlags(m_connections).setRunStudy(runId, studyId);
+}
+
+Result<bool> RunStore::recordAlert(AlertRecord &alert)
+{
+    return RunStoreAlerts(m_connections).recordAlert(alert);
+}
+
+Result<QList<AlertRecord>> RunStore::alerts(const QList<qint64> &runIds)
+{
+    return RunStoreAlerts(m_connections).alerts(runIds);
+}
+
+Result<QList<AlertRecord>> RunStore::unnotifiedAlerts()
+{
+    return RunStoreAlerts(m_connections).unnotifiedAlerts();
+}
+
+Result<void> RunStore::markAlertsNotified(const QList<qint64> &alertIds)
+{
+    return RunStoreAlerts(m_connections).markAlertsNotified(alertIds);
 }
 
 }   // namespace scalelab

@@ -14,9 +14,9 @@
 #include "core/store/JobsTreeRecords.h"
 #include "core/store/RunTableRecords.h"
 #include "core/model/StudyRecord.h"
+#include "core/store/StoreConnections.h"
 
 #include <QList>
-#include <QMutex>
 #include <QHash>
 #include <QSet>
 #include <QString>
@@ -34,6 +34,9 @@ namespace scalelab {
 // the transaction in flight. Each thread gets its own connection, opened
 // lazily, so the GUI thread and connection workers can share one store.
 // Calls return Result<T> (value or typed error); nothing throws.
+// The one door callers use: each call is handed to its query group, a class
+// of its own per file with its SQL (RunStoreRuns, RunStoreStates,
+// RunStoreSeries, ...; see ARCHITECTURE.md, "A store query").
 class RunStore {
 public:
     // `dataDir` empty = defaultDataDirectory().
@@ -47,7 +50,7 @@ public:
     static int latestSchemaVersion();
     static QString newToken();   // "sl-" + 16 lowercase hex digits
 
-    QString dataDirectory() const { return m_dataDir; }
+    QString dataDirectory() const { return m_connections.dataDirectory(); }
     QString databasePath() const;
     QString runFilesDirectory(qint64 runId) const;   // <data>/runs/<id>
 
@@ -67,7 +70,7 @@ public:
     // another thread; then StoreBusy. The window's GUI thread sets a short
     // one so it never freezes behind another program. Default kBusyTimeoutMs.
     void setThreadBusyTimeout(int ms);
-    static constexpr int kBusyTimeoutMs = 10000;
+    static constexpr int kBusyTimeoutMs = StoreConnections::kBusyTimeoutMs;
     Result<int> schemaVersion();
     Result<QString> integrityCheck();   // "ok" when sound
     void closeThreadConnection();   // call before a worker thread ends
@@ -186,37 +189,7 @@ public:
     Result<void> markAlertsNotified(const QList<qint64> &alertIds);
 
 private:
-    // RunStoreOpen.cpp
-    Result<void> connection(QSqlDatabase &db);   // this thread's open connection
-    QString threadConnectionName() const;
-    Result<void> openConnection(QSqlDatabase &db);
-    Result<void> useWal(QSqlDatabase &db);
-    Result<void> ensureReady(QSqlDatabase &db, quint64 generation);
-    int threadBusyTimeout();
-    Result<void> prepareStore(QSqlDatabase &db);
-    Result<void> migrate(QSqlDatabase &db);
-    tl::unexpected<Error> newerSchema(int version) const;
-    void backUpIfDaily(QSqlDatabase &db);
-    Result<qint64> insertRunIn(QSqlDatabase &db, const RunRecord &run);
-    Result<qint64> insertStudyIn(QSqlDatabase &db, const StudyRecord &study);
-    Result<void> insertSnapshotIn(QSqlDatabase &db, qint64 runId, const ProjectSnapshot &snapshot);
-    Result<QList<RunRecord>> selectRuns(const QString &where, const QVariantList &binds);
-    // markSubmitted and markSubmittedSegments: the run's (first) job id and
-    // submit state, PENDING, and with `asSegments` one run_segments row per job.
-    Result<void> recordSubmission(qint64 runId, const QStringList &jobIds, SubmitState how, bool asSegments);
-    Result<bool> updateStateIn(QSqlDatabase &db, qint64 runId, JobState state, const QString &reason,
-                               const QDateTime &at);
-    Result<void> saveAccountingIn(QSqlDatabase &db, qint64 runId, const SacctRecord &acct);
-
-    QString m_dataDir;
-    QString m_connectionPrefix;
-    QMutex m_mutex;   // guards the members below
-    QSet<QString> m_connections;   // names created, removed in the destructor
-    QHash<QString, quint64> m_connectionGeneration;   // StoreHealth's generation each was opened at
-    std::optional<quint64> m_readyGeneration;   // checked and migrated at this generation
-    std::optional<Error> m_refusal;
-    QHash<QString, int> m_busyTimeouts;   // by connection name, when not kBusyTimeoutMs
-    QMutex m_prepareMutex;   // held while one thread checks and migrates the store
+    StoreConnections m_connections;
 };
 
 }   // namespace scalelab

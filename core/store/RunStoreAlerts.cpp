@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// RunStore: the live alerts of running runs (run_alerts), one per run and rule.
-#include "core/store/RunStore.h"
+// RunStoreAlerts: the live alerts of running runs (run_alerts), one per run and rule.
+#include "core/store/RunStoreAlerts.h"
 
 #include "core/store/RunStoreSql.h"
 
@@ -30,7 +30,7 @@ QList<AlertRecord> readAlerts(QSqlQuery &q)
 
 }   // namespace
 
-Result<bool> RunStore::recordAlert(AlertRecord &alert)
+Result<bool> RunStoreAlerts::recordAlert(AlertRecord &alert)
 {
     QSqlDatabase db;
     if (auto e = connection(db); !e)
@@ -49,7 +49,7 @@ Result<bool> RunStore::recordAlert(AlertRecord &alert)
     return true;
 }
 
-Result<QList<AlertRecord>> RunStore::alerts(const QList<qint64> &runIds)
+Result<QList<AlertRecord>> RunStoreAlerts::alerts(const QList<qint64> &runIds)
 {
     QSqlDatabase db;
     if (auto e = connection(db); !e)
@@ -65,7 +65,7 @@ Result<QList<AlertRecord>> RunStore::alerts(const QList<qint64> &runIds)
     return readAlerts(q);
 }
 
-Result<QList<AlertRecord>> RunStore::unnotifiedAlerts()
+Result<QList<AlertRecord>> RunStoreAlerts::unnotifiedAlerts()
 {
     QSqlDatabase db;
     if (auto e = connection(db); !e)
@@ -78,7 +78,7 @@ Result<QList<AlertRecord>> RunStore::unnotifiedAlerts()
     return readAlerts(q);
 }
 
-Result<void> RunStore::markAlertsNotified(const QList<qint64> &alertIds)
+Result<void> RunStoreAlerts::markAlertsNotified(const QList<qint64> &alertIds)
 {
     if (alertIds.isEmpty())
         return success();

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// RunStore: storing a batch of runs (a study) in one transaction.
-#include "core/store/RunStore.h"
+// RunStoreBatch: storing a batch of runs (a study) in one transaction.
+#include "core/store/RunStoreBatch.h"
 
+#include "core/store/RunStoreRuns.h"
+#include "core/store/RunStoreSnapshots.h"
 #include "core/store/RunStoreSql.h"
+#include "core/store/RunStoreStudies.h"
 #include "core/store/RunStoreTransaction.h"
 
 namespace scalelab {
 
-Result<QList<RunRecord>> RunStore::createRuns(const QList<RunRecord> &runs, const std::optional<StudyRecord> &study,
-                                              const QList<std::optional<ProjectSnapshot>> &snapshots)
+Result<QList<RunRecord>> RunStoreBatch::createRuns(const QList<RunRecord> &runs,
+                                                   const std::optional<StudyRecord> &study,
+                                                   const QList<std::optional<ProjectSnapshot>> &snapshots)
 {
     QSqlDatabase db;
     if (auto e = connection(db); !e)
@@ -22,7 +26,7 @@ Result<QList<RunRecord>> RunStore::createRuns(const QList<RunRecord> &runs, cons
             return fail(e.error());
         qint64 studyId = 0;
         if (study) {
-            const Result<qint64> created = insertStudyIn(db, *study);
+            const Result<qint64> created = RunStoreStudies::insertStudyIn(db, *study);
             if (!created)
                 return fail(created.error());
             studyId = *created;
@@ -31,12 +35,12 @@ Result<QList<RunRecord>> RunStore::createRuns(const QList<RunRecord> &runs, cons
             RunRecord r = runs[i];
             if (study)
                 r.studyId = studyId;
-            const Result<qint64> id = insertRunIn(db, r);
+            const Result<qint64> id = RunStoreRuns::insertRunIn(db, r);
             if (!id)
                 return fail(id.error());
             ids << *id;
             if (const auto &snapshot = snapshots.value(i); snapshot)
-                if (auto e = insertSnapshotIn(db, *id, *snapshot); !e)
+                if (auto e = RunStoreSnapshots::insertSnapshotIn(db, *id, *snapshot); !e)
                     return fail(e.error());
         }
         if (auto e = tx.commit(); !e)
@@ -44,7 +48,7 @@ Result<QList<RunRecord>> RunStore::createRuns(const QList<RunRecord> &runs, cons
     }
     QList<RunRecord> out;
     for (qint64 id : std::as_const(ids)) {
-        const Result<RunRecord> r = run(id);
+        const Result<RunRecord> r = RunStoreRuns(connections()).run(id);
         if (!r)
             return fail(r.error());
         out << *r;

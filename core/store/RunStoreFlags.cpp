@@ -1,18 +1,19 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// RunStore: per-run flags the researcher sets (hidden) and the failure line
+// RunStoreFlags: per-run flags the researcher sets (hidden) and the failure line
 // found in a run's output, in their own table so the runs table stays as is.
-#include "core/store/RunStore.h"
+#include "core/store/RunStoreFlags.h"
 
+#include "core/store/RunStoreRuns.h"
 #include "core/store/RunStoreSql.h"
 
 namespace scalelab {
 
-QString RunStore::withdrawnText()
+QString RunStoreFlags::withdrawnText()
 {
     return QStringLiteral("withdrawn by the researcher before it reached Slurm");
 }
 
-Result<void> RunStore::setHidden(qint64 runId, bool hidden)
+Result<void> RunStoreFlags::setHidden(qint64 runId, bool hidden)
 {
     QSqlDatabase db;
     if (auto e = connection(db); !e)
@@ -30,7 +31,7 @@ Result<void> RunStore::setHidden(qint64 runId, bool hidden)
                              {runId, hidden ? 1 : 0});
 }
 
-Result<QSet<qint64>> RunStore::hiddenRuns()
+Result<QSet<qint64>> RunStoreFlags::hiddenRuns()
 {
     QSqlDatabase db;
     if (auto e = connection(db); !e)
@@ -44,7 +45,7 @@ Result<QSet<qint64>> RunStore::hiddenRuns()
     return out;
 }
 
-Result<void> RunStore::setFailureLine(qint64 runId, const QString &line)
+Result<void> RunStoreFlags::setFailureLine(qint64 runId, const QString &line)
 {
     QSqlDatabase db;
     if (auto e = connection(db); !e)
@@ -56,7 +57,7 @@ Result<void> RunStore::setFailureLine(qint64 runId, const QString &line)
                              {runId, line});
 }
 
-Result<QHash<qint64, QString>> RunStore::failureLines()
+Result<QHash<qint64, QString>> RunStoreFlags::failureLines()
 {
     QSqlDatabase db;
     if (auto e = connection(db); !e)
@@ -72,7 +73,7 @@ Result<QHash<qint64, QString>> RunStore::failureLines()
     return out;
 }
 
-Result<void> RunStore::withdrawRun(qint64 runId)
+Result<void> RunStoreFlags::withdrawRun(qint64 runId)
 {
     QSqlDatabase db;
     if (auto e = connection(db); !e)
@@ -89,7 +90,7 @@ Result<void> RunStore::withdrawRun(qint64 runId)
         return e;
     if (q.numRowsAffected() == 1)
         return success();
-    const auto r = run(runId);
+    const auto r = RunStoreRuns(connections()).run(runId);
     if (!r)
         return fail(r.error());
     return fail(
@@ -101,7 +102,7 @@ Result<void> RunStore::withdrawRun(qint64 runId)
                      : QStringLiteral("may already have reached Slurm (%1)").arg(submitStateId(r->submitState))));
 }
 
-Result<void> RunStore::setRunStudy(qint64 runId, qint64 studyId)
+Result<void> RunStoreFlags::setRunStudy(qint64 runId, qint64 studyId)
 {
     QSqlDatabase db;
     if (auto e = connection(db); !e)

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// RunStore: the bulk read behind the Jobs tree (see JobsTreeRecords.h), in a
+// RunStoreJobs: the bulk read behind the Jobs tree (see JobsTreeRecords.h), in a
 // fixed five queries through SqliteCursor (and a count of the runs when all are
 // read), for every run or for a few.
-#include "core/store/RunStore.h"
+#include "core/store/RunStoreJobs.h"
 
 #include "core/store/RunStoreReadSnapshot.h"
+#include "core/store/RunStoreRuns.h"
 #include "core/store/RunStoreSql.h"
+#include "core/store/RunStoreStudies.h"
 
 #include <algorithm>
 #include <string>
@@ -88,7 +90,7 @@ Result<void> readRuns(QSqlDatabase &db, const QList<qint64> &runIds, TextPool &p
     } else {
         out.reserve(runIds.size());
     }
-    QByteArray columns = RunStoreSql::runColumns();
+    QByteArray columns = RunStoreRuns::runColumns();
     columns.replace(" script,", " '' AS script,");
     auto runs = SqliteCursor::prepare(
         db, "SELECT " + columns
@@ -99,8 +101,8 @@ Result<void> readRuns(QSqlDatabase &db, const QList<qint64> &runIds, TextPool &p
         return fail(runs.error());
     return runs->eachRow([&](const SqliteCursor &c) {
         JobsRunRecord &r = out.emplaceBack();   // filled in place: no record moved
-        r.run = RunStoreSql::readRun(CursorColumns{c, pool});
-        constexpr int n = RunStoreSql::kRunColumnCount;
+        r.run = RunStoreRuns::readRun(CursorColumns{c, pool});
+        constexpr int n = RunStoreRuns::kRunColumnCount;
         r.hasScript = c.integer(n) != 0;
         r.specTime = c.pooled(n + 1, pool);
         // Job names are mostly one per run: pooled, they would fill the pool
@@ -186,7 +188,7 @@ Result<void> readSegments(QSqlDatabase &db, const QList<qint64> &runIds, TextPoo
 
 }   // namespace
 
-Result<JobsTreeRecords> RunStore::jobsRecords(const QList<qint64> &runIds)
+Result<JobsTreeRecords> RunStoreJobs::jobsRecords(const QList<qint64> &runIds)
 {
     QSqlDatabase db;
     if (auto e = connection(db); !e)
@@ -196,7 +198,7 @@ Result<JobsTreeRecords> RunStore::jobsRecords(const QList<qint64> &runIds)
         return fail(e.error());
 
     JobsTreeRecords out;
-    auto studies = this->studies();
+    auto studies = RunStoreStudies(connections()).studies();
     if (!studies.ok())
         return fail(studies.error());
     out.studies = std::move(*studies);

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// RunStore: what is learnt about a run after submission (history,
-// accounting, fetched files, metrics read back). The runs/studies half is
-// RunStore.cpp; metrics and series are written in RunStoreSeries.cpp.
-#include "core/store/RunStore.h"
+// RunStoreRecords: what is learnt about a run after submission (history,
+// accounting, fetched files, metrics read back). A state change is written by
+// RunStoreStates; metrics and series by RunStoreSeries.
+#include "core/store/RunStoreRecords.h"
 
 #include "core/store/RunStoreSql.h"
+#include "core/store/RunStoreStates.h"
 #include "core/store/RunStoreTransaction.h"
 
 #include <QJsonArray>
@@ -45,7 +46,7 @@ QList<QMap<QString, QString>> linesFromJson(const QString &json)
 
 }   // namespace
 
-Result<QList<StateChange>> RunStore::stateHistory(qint64 runId)
+Result<QList<StateChange>> RunStoreRecords::stateHistory(qint64 runId)
 {
     QSqlDatabase db;
     if (auto e = connection(db); !e)
@@ -62,7 +63,7 @@ Result<QList<StateChange>> RunStore::stateHistory(qint64 runId)
     return out;
 }
 
-Result<bool> RunStore::setExpectedStart(qint64 runId, const QString &start)
+Result<bool> RunStoreRecords::setExpectedStart(qint64 runId, const QString &start)
 {
     QSqlDatabase db;
     if (auto e = connection(db); !e)
@@ -77,7 +78,7 @@ Result<bool> RunStore::setExpectedStart(qint64 runId, const QString &start)
 }
 
 // Waits behind a dependency, a hold or a --begin time say nothing about the queue: left out.
-Result<QList<QueueWait>> RunStore::queueWaits()
+Result<QList<QueueWait>> RunStoreRecords::queueWaits()
 {
     QSqlDatabase db;
     if (auto e = connection(db); !e)
@@ -99,7 +100,7 @@ Result<QList<QueueWait>> RunStore::queueWaits()
     return out;
 }
 
-Result<void> RunStore::recordFinal(qint64 runId, const SacctRecord &acct, const QDateTime &at)
+Result<void> RunStoreRecords::recordFinal(qint64 runId, const SacctRecord &acct, const QDateTime &at)
 {
     QSqlDatabase db;
     if (auto e = connection(db); !e)
@@ -107,7 +108,8 @@ Result<void> RunStore::recordFinal(qint64 runId, const SacctRecord &acct, const 
     RunStoreTransaction tx(db);
     if (auto e = tx.begin(); !e)
         return fail(e.error());
-    auto st = updateStateIn(db, runId, acct.state, acct.reason == QLatin1String("None") ? QString() : acct.reason, at);
+    auto st = RunStoreStates::updateStateIn(db, runId, acct.state,
+                                            acct.reason == QLatin1String("None") ? QString() : acct.reason, at);
     if (!st)
         return fail(st.error());
     if (auto e = saveAccountingIn(db, runId, acct); !e)
@@ -118,7 +120,7 @@ Result<void> RunStore::recordFinal(qint64 runId, const SacctRecord &acct, const 
     return tx.commit();
 }
 
-Result<void> RunStore::saveAccounting(qint64 runId, const SacctRecord &acct)
+Result<void> RunStoreRecords::saveAccounting(qint64 runId, const SacctRecord &acct)
 {
     QSqlDatabase db;
     if (auto e = connection(db); !e)
@@ -126,7 +128,7 @@ Result<void> RunStore::saveAccounting(qint64 runId, const SacctRecord &acct)
     return saveAccountingIn(db, runId, acct);
 }
 
-Result<void> RunStore::saveAccountingIn(QSqlDatabase &db, qint64 runId, const SacctRecord &a)
+Result<void> RunStoreRecords::saveAccountingIn(QSqlDatabase &db, qint64 runId, const SacctRecord &a)
 {
     QSqlQuery q(db);
     return RunStoreSql::exec(
@@ -163,7 +165,7 @@ Result<void> RunStore::saveAccountingIn(QSqlDatabase &db, qint64 runId, const Sa
          RunStoreSql::toText({})});
 }
 
-const char *RunStoreSql::accountingColumns()
+const char *RunStoreRecords::accountingColumns()
 {
     return "job_id, state, exit_code, submit_time, start_time, end_time, elapsed, alloc_tres, max_rss, node_list,"
            " reason, total_cpu, alloc_cpus, partition, account, tres_usage_in_ave, tres_usage_in_max, timelimit,"
@@ -171,7 +173,7 @@ const char *RunStoreSql::accountingColumns()
 }
 
 template <class Columns>
-SacctRecord RunStoreSql::readAccounting(const Columns &c, int first)
+SacctRecord RunStoreRecords::readAccounting(const Columns &c, int first)
 {
     SacctRecord a;
     int i = first;
@@ -202,10 +204,10 @@ SacctRecord RunStoreSql::readAccounting(const Columns &c, int first)
     a.lines = linesFromJson(c.text(i++));
     return a;
 }
-template SacctRecord RunStoreSql::readAccounting(const QueryColumns &, int);
-template SacctRecord RunStoreSql::readAccounting(const CursorColumns &, int);
+template SacctRecord RunStoreRecords::readAccounting(const QueryColumns &, int);
+template SacctRecord RunStoreRecords::readAccounting(const CursorColumns &, int);
 
-Result<std::optional<SacctRecord>> RunStore::accounting(qint64 runId)
+Result<std::optional<SacctRecord>> RunStoreRecords::accounting(qint64 runId)
 {
     QSqlDatabase db;
     if (auto e = connection(db); !e)
@@ -213,16 +215,16 @@ Result<std::optional<SacctRecord>> RunStore::accounting(qint64 runId)
     QSqlQuery q(db);
     if (auto e = RunStoreSql::exec(q,
                                    QStringLiteral("SELECT %1 FROM accounting WHERE run_id = ?")
-                                       .arg(QLatin1String(RunStoreSql::accountingColumns())),
+                                       .arg(QLatin1String(RunStoreRecords::accountingColumns())),
                                    {runId});
         !e)
         return fail(e.error());
     if (!q.next())
         return std::nullopt;
-    return RunStoreSql::readAccounting(QueryColumns{q}, 0);
+    return RunStoreRecords::readAccounting(QueryColumns{q}, 0);
 }
 
-Result<void> RunStore::recordFile(const FileRecord &f)
+Result<void> RunStoreRecords::recordFile(const FileRecord &f)
 {
     QSqlDatabase db;
     if (auto e = connection(db); !e)
@@ -235,7 +237,7 @@ Result<void> RunStore::recordFile(const FileRecord &f)
         {f.runId, f.remotePath, f.localPath, f.size, f.fetchedOffset, RunStoreSql::toText(f.fetchedAt)});
 }
 
-Result<QList<FileRecord>> RunStore::files(qint64 runId)
+Result<QList<FileRecord>> RunStoreRecords::files(qint64 runId)
 {
     QSqlDatabase db;
     if (auto e = connection(db); !e)
@@ -258,7 +260,7 @@ Result<QList<FileRecord>> RunStore::files(qint64 runId)
     return out;
 }
 
-Result<std::optional<FileRecord>> RunStore::file(qint64 runId, const QString &remotePath)
+Result<std::optional<FileRecord>> RunStoreRecords::file(qint64 runId, const QString &remotePath)
 {
     auto all = files(runId);
     if (!all.ok())
@@ -269,7 +271,7 @@ Result<std::optional<FileRecord>> RunStore::file(qint64 runId, const QString &re
     return std::nullopt;
 }
 
-Result<QList<MetricRecord>> RunStore::metrics(qint64 runId)
+Result<QList<MetricRecord>> RunStoreRecords::metrics(qint64 runId)
 {
     QSqlDatabase db;
     if (auto e = connection(db); !e)

@@ -1,22 +1,23 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// RunStore: the jobs of a run longer than the time limit (run_segments), one
+// RunStoreSegments: the jobs of a run longer than the time limit (run_segments), one
 // row per segment in chain order. The run's own job_id is the segment the
 // poll follows: the first, then each next one as the one before ends.
-#include "core/store/RunStore.h"
+#include "core/store/RunStoreSegments.h"
 
 #include "core/store/RunStoreSql.h"
+#include "core/store/RunStoreStates.h"
 #include "core/store/RunStoreTransaction.h"
 
 namespace scalelab {
 
-Result<void> RunStore::markSubmittedSegments(qint64 runId, const QStringList &jobIds, SubmitState how)
+Result<void> RunStoreSegments::markSubmittedSegments(qint64 runId, const QStringList &jobIds, SubmitState how)
 {
     if (jobIds.isEmpty())
         return fail(ErrorCode::InvalidValue, QStringLiteral("run store: run %1 has no segment job id").arg(runId));
-    return recordSubmission(runId, jobIds, how, true);
+    return RunStoreStates(connections()).recordSubmission(runId, jobIds, how, true);
 }
 
-Result<QList<SegmentRecord>> RunStore::segments(qint64 runId)
+Result<QList<SegmentRecord>> RunStoreSegments::segments(qint64 runId)
 {
     QSqlDatabase db;
     if (auto e = connection(db); !e)
@@ -47,7 +48,7 @@ Result<QList<SegmentRecord>> RunStore::segments(qint64 runId)
     return out;
 }
 
-Result<std::optional<QString>> RunStore::recordSegmentEnd(qint64 runId, const SacctRecord &a)
+Result<std::optional<QString>> RunStoreSegments::recordSegmentEnd(qint64 runId, const SacctRecord &a)
 {
     QSqlDatabase db;
     if (auto e = connection(db); !e)
@@ -80,7 +81,7 @@ Result<std::optional<QString>> RunStore::recordSegmentEnd(qint64 runId, const Sa
                 {*next, RunStoreSql::toText({}), runId});
             !e)
             return fail(e.error());
-        if (auto st = updateStateIn(db, runId, JobState::Pending, {}, {}); !st)
+        if (auto st = RunStoreStates::updateStateIn(db, runId, JobState::Pending, {}, {}); !st)
             return fail(st.error());
     }
     if (auto e = tx.commit(); !e)

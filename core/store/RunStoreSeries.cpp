@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// RunStore: writing metrics, and metric series (values over steps/epochs)
+// RunStoreSeries: writing metrics, and metric series (values over steps/epochs)
 // for the per-epoch curves. A series is stored as two little-endian double
 // arrays per (run, metric): one row per series keeps a run's curves one read.
 // An ingest replaces all of a run's metrics and series in one transaction
 // (replaceRunMetrics).
-#include "core/store/RunStore.h"
+#include "core/store/RunStoreSeries.h"
 
+#include "core/store/RunStoreRuns.h"
 #include "core/store/RunStoreSql.h"
 #include "core/store/RunStoreTransaction.h"
 
@@ -103,7 +104,7 @@ Result<void> insertSeries(QSqlDatabase &db, const MetricSeries &s)
 
 }   // namespace
 
-Result<void> RunStore::setMetric(const MetricRecord &m)
+Result<void> RunStoreSeries::setMetric(const MetricRecord &m)
 {
     QSqlDatabase db;
     if (auto e = connection(db); !e)
@@ -113,7 +114,7 @@ Result<void> RunStore::setMetric(const MetricRecord &m)
     return insertMetric(db, m);
 }
 
-Result<void> RunStore::setSeries(const MetricSeries &s)
+Result<void> RunStoreSeries::setSeries(const MetricSeries &s)
 {
     QSqlDatabase db;
     if (auto e = connection(db); !e)
@@ -123,8 +124,8 @@ Result<void> RunStore::setSeries(const MetricSeries &s)
     return insertSeries(db, s);
 }
 
-Result<void> RunStore::replaceRunMetrics(qint64 runId, const QList<MetricRecord> &metrics,
-                                         const QList<MetricSeries> &series)
+Result<void> RunStoreSeries::replaceRunMetrics(qint64 runId, const QList<MetricRecord> &metrics,
+                                               const QList<MetricSeries> &series)
 {
     QSqlDatabase db;
     if (auto e = connection(db); !e)
@@ -156,13 +157,15 @@ Result<void> RunStore::replaceRunMetrics(qint64 runId, const QList<MetricRecord>
     return tx.commit();
 }
 
-Result<QList<RunRecord>> RunStore::runsAwaitingIngest(const QString &clusterAlias)
+Result<QList<RunRecord>> RunStoreSeries::runsAwaitingIngest(const QString &clusterAlias)
 {
-    auto candidates = selectRuns(QStringLiteral("WHERE (? = '' OR cluster_alias = ?) AND job_id <> ''"
-                                                " AND NOT EXISTS (SELECT 1 FROM metrics m WHERE m.run_id = runs.id)"
-                                                " AND (EXISTS (SELECT 1 FROM accounting a WHERE a.run_id = runs.id)"
-                                                " OR EXISTS (SELECT 1 FROM files f WHERE f.run_id = runs.id))"),
-                                 {clusterAlias, clusterAlias});
+    auto candidates =
+        RunStoreRuns(connections())
+            .selectRuns(QStringLiteral("WHERE (? = '' OR cluster_alias = ?) AND job_id <> ''"
+                                       " AND NOT EXISTS (SELECT 1 FROM metrics m WHERE m.run_id = runs.id)"
+                                       " AND (EXISTS (SELECT 1 FROM accounting a WHERE a.run_id = runs.id)"
+                                       " OR EXISTS (SELECT 1 FROM files f WHERE f.run_id = runs.id))"),
+                        {clusterAlias, clusterAlias});
     if (!candidates)
         return candidates;
     // A running run has files too (its output tail): only finished ones are due.
@@ -170,7 +173,7 @@ Result<QList<RunRecord>> RunStore::runsAwaitingIngest(const QString &clusterAlia
     return candidates;
 }
 
-Result<QList<MetricSeries>> RunStore::series(qint64 runId)
+Result<QList<MetricSeries>> RunStoreSeries::series(qint64 runId)
 {
     QSqlDatabase db;
     if (auto e = connection(db); !e)

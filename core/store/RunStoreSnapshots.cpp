@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// RunStore: the project folder each run was sent with (run_snapshots), in a
+// RunStoreSnapshots: the project folder each run was sent with (run_snapshots), in a
 // table of its own so the runs table stays as it is.
-#include "core/store/RunStore.h"
+#include "core/store/RunStoreSnapshots.h"
 
 #include "core/store/RunStoreSql.h"
 
 namespace scalelab {
 
-Result<void> RunStore::insertSnapshotIn(QSqlDatabase &db, qint64 runId, const ProjectSnapshot &s)
+Result<void> RunStoreSnapshots::insertSnapshotIn(QSqlDatabase &db, qint64 runId, const ProjectSnapshot &s)
 {
     QSqlQuery q(db);
     return RunStoreSql::exec(
@@ -18,7 +18,7 @@ Result<void> RunStore::insertSnapshotIn(QSqlDatabase &db, qint64 runId, const Pr
          s.gitDirty ? (*s.gitDirty ? 1 : 0) : -1, s.manifest.text()});
 }
 
-Result<std::optional<ProjectSnapshot>> RunStore::runSnapshot(qint64 runId)
+Result<std::optional<ProjectSnapshot>> RunStoreSnapshots::runSnapshot(qint64 runId)
 {
     QSqlDatabase db;
     if (auto e = connection(db); !e)

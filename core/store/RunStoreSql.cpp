@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// RunStore: SQLite's failures in plain words (see RunStoreSql.h).
+// RunStoreSql: SQLite's failures in plain words and the stored time form (see
+// RunStoreSql.h).
 #include "core/store/RunStoreSql.h"
 
 #include "core/store/StoreFile.h"
@@ -69,6 +70,31 @@ tl::unexpected<Error> RunStoreSql::busy(const QString &path)
 tl::unexpected<Error> RunStoreSql::damaged(const QString &path, const QString &why)
 {
     return fail(ErrorCode::StoreDamaged, StoreFile::damageMessage(path, why));
+}
+
+QDateTime RunStoreSql::fromText(std::string_view s)
+{
+    // "2026-01-01T00:00:00.000Z": exactly what toText() writes.
+    const auto digits = [&s](size_t at, size_t n, int &out) {
+        out = 0;
+        for (size_t i = at; i < at + n; ++i) {
+            if (s[i] < '0' || s[i] > '9')
+                return false;
+            out = out * 10 + (s[i] - '0');
+        }
+        return true;
+    };
+    int y, mo, d, h, mi, sec, ms;
+    if (s.size() == 24 && s[4] == '-' && s[7] == '-' && s[10] == 'T' && s[13] == ':' && s[16] == ':' && s[19] == '.'
+        && s[23] == 'Z' && digits(0, 4, y) && digits(5, 2, mo) && digits(8, 2, d) && digits(11, 2, h)
+        && digits(14, 2, mi) && digits(17, 2, sec) && digits(20, 3, ms)) {
+        const QDate date(y, mo, d);
+        const QTime time(h, mi, sec, ms);
+        if (date.isValid() && time.isValid())
+            return QDateTime(date, time, Qt::UTC);
+    }
+    // Anything else (older rows, edits by hand) through the general parser.
+    return QDateTime::fromString(QString::fromUtf8(s.data(), qsizetype(s.size())), Qt::ISODateWithMs).toUTC();
 }
 
 }   // namespace scalelab

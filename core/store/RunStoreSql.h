@@ -3,10 +3,8 @@
 
 #include "core/base/Logging.h"
 #include "core/base/Result.h"
-#include "core/model/RunRecord.h"
-#include "core/slurm/SacctRecord.h"
-#include "core/store/RunStore.h"
 #include "core/store/SqliteCursor.h"
+#include "core/store/StoreConnections.h"
 
 #include <QDateTime>
 #include <QSqlDatabase>
@@ -23,7 +21,8 @@ namespace scalelab {
 // The schema's migrations in order (RunStoreMigrations.cpp).
 const QList<QStringList> &runStoreMigrations();
 
-// One row's columns as the record readers below take them: from a QSqlQuery,
+// One row's columns as the record readers (RunStoreRuns::readRun,
+// RunStoreRecords::readAccounting) take them: from a QSqlQuery,
 // or from a SqliteCursor where texts that repeat across rows (`label`) share
 // one string. The readers are written once over both.
 struct QueryColumns {
@@ -50,11 +49,12 @@ struct CursorColumns {
     QDateTime time(int i) const;
 };
 
-// Small SQL helpers shared by the RunStore translation units (internal).
+// Small SQL helpers shared by the store's query groups (internal): errors in
+// plain words, statements with binds, the stored time form.
 class RunStoreSql {
 public:
     // How long a statement waits for another connection's write lock by default.
-    static constexpr int kBusyTimeoutMs = RunStore::kBusyTimeoutMs;
+    static constexpr int kBusyTimeoutMs = StoreConnections::kBusyTimeoutMs;
     static tl::unexpected<Error> error(const QString &what, const QString &message)
     {
         // `what` is the statement's first words (no bound values).
@@ -93,14 +93,13 @@ public:
             return error(sql.left(60), q);
         return success();
     }
-    // The runs and accounting tables' columns in the order the readers expect.
-    static const char *runColumns();
-    static constexpr int kRunColumnCount = 22;   // how many runColumns() names: a query's own columns come after
-    template <class Columns>
-    static RunRecord readRun(const Columns &c);
-    static const char *accountingColumns();
-    template <class Columns>
-    static SacctRecord readAccounting(const Columns &c, int first);
+    // An UPDATE/DELETE by id that matched nothing: the id is unknown.
+    static Result<void> oneRowChanged(const QSqlQuery &q, const QString &what, qint64 id)
+    {
+        if (q.numRowsAffected() == 1)
+            return success();
+        return fail(ErrorCode::NotFound, QStringLiteral("run store: no %1 with id %2").arg(what).arg(id));
+    }
 
     static QString toText(const QDateTime &t)
     {

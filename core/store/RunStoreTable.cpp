@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// RunStore: the bulk read behind the runs table (see RunTableRecords.h).
+// RunStoreTable: the bulk read behind the runs table (see RunTableRecords.h).
 // Read through SqliteCursor, with repeated texts pooled: for 100,000 runs
 // QSqlQuery's QVariant per value was most of the reload.
-#include "core/store/RunStore.h"
+#include "core/store/RunStoreTable.h"
 
 #include "core/store/RunStoreReadSnapshot.h"
+#include "core/store/RunStoreRecords.h"
+#include "core/store/RunStoreRuns.h"
 #include "core/store/RunStoreSql.h"
+#include "core/store/RunStoreStudies.h"
 
 namespace scalelab {
 
@@ -51,7 +54,7 @@ Result<void> readTableMetrics(QSqlDatabase &db, const QByteArray &joinFilter, co
 
 }   // namespace
 
-Result<RunTableRecords> RunStore::tableRecords(qint64 studyId, const QList<qint64> &runIds)
+Result<RunTableRecords> RunStoreTable::tableRecords(qint64 studyId, const QList<qint64> &runIds)
 {
     QSqlDatabase db;
     if (auto e = connection(db); !e)
@@ -61,7 +64,7 @@ Result<RunTableRecords> RunStore::tableRecords(qint64 studyId, const QList<qint6
         return fail(e.error());
 
     RunTableRecords out;
-    auto studies = this->studies();
+    auto studies = RunStoreStudies(connections()).studies();
     if (!studies.ok())
         return fail(studies.error());
     out.studies = std::move(*studies);
@@ -78,14 +81,14 @@ Result<RunTableRecords> RunStore::tableRecords(qint64 studyId, const QList<qint6
 
     // Scripts (kilobytes each) only for one study's runs; for every run the
     // column is selected as '' so the reader's column order holds.
-    QByteArray columns = RunStoreSql::runColumns();
+    QByteArray columns = RunStoreRuns::runColumns();
     if (!one)
         columns.replace(" script,", " '' AS script,");
     auto runs = SqliteCursor::prepare(db, "SELECT " + columns + " FROM runs" + runFilter + " ORDER BY id", binds);
     if (!runs)
         return fail(runs.error());
     if (auto e = runs->eachRow([&](const SqliteCursor &c) {
-            out.runs << RunStoreSql::readRun(CursorColumns{c, pool});
+            out.runs << RunStoreRuns::readRun(CursorColumns{c, pool});
         });
         !e)
         return fail(e.error());
@@ -93,7 +96,7 @@ Result<RunTableRecords> RunStore::tableRecords(qint64 studyId, const QList<qint6
     if (auto e = readTableMetrics(db, joinFilter, binds, pool, out); !e)
         return fail(e.error());
 
-    QByteArray accountingColumns = RunStoreSql::accountingColumns();
+    QByteArray accountingColumns = RunStoreRecords::accountingColumns();
     accountingColumns.replace(", ", ", t.");
     auto accounting =
         SqliteCursor::prepare(db, "SELECT t.run_id, t." + accountingColumns + " FROM accounting t" + joinFilter, binds);
@@ -102,7 +105,7 @@ Result<RunTableRecords> RunStore::tableRecords(qint64 studyId, const QList<qint6
     out.accounting.reserve(out.runs.size());   // most finished runs have accounting: no rehash
     if (auto e = accounting->eachRow([&](const SqliteCursor &c) {
             // Moved in, not copied: a record is some thirty strings and lists.
-            out.accounting.emplace(c.integer(0), RunStoreSql::readAccounting(CursorColumns{c, pool}, 1));
+            out.accounting.emplace(c.integer(0), RunStoreRecords::readAccounting(CursorColumns{c, pool}, 1));
         });
         !e)
         return fail(e.error());

@@ -38,8 +38,6 @@ const QMap<QString, QString> &knownSpreadClasses()
     static const QMap<QString, QString> known = {
         {u"ClusterManager"_s, u"ui: submit and discovery flows, split when next worked on"_s},
         {u"Importer"_s, u"the importer's command and framework steps, being reworked in another branch"_s},
-        {u"RunStore"_s, u"the store's query groups, one file each"_s},
-        {u"RunStoreSql"_s, u"the SQL of the query groups beside them"_s},
         {u"SshSession"_s, u"the SFTP part"_s},
         {u"SshSession::Private"_s, u"the SFTP part"_s},
     };

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// RunStore: opening this thread's connection, the check at open, the schema
-// version read without the write lock, migrations and the daily backup.
-#include "core/store/RunStore.h"
+// StoreConnections: opening this thread's connection, the check at open, the
+// schema version read without the write lock, migrations and the daily backup.
+#include "core/store/StoreConnections.h"
 
 #include "core/base/Logging.h"
 #include "core/base/PrivateFiles.h"
@@ -17,6 +17,11 @@ namespace scalelab {
 
 namespace {
 
+int latestSchemaVersion()
+{
+    return int(runStoreMigrations().size());
+}
+
 quint64 threadSerial()
 {
     // Unique for the life of the process, unlike thread ids which get reused.
@@ -27,12 +32,44 @@ quint64 threadSerial()
 
 }   // namespace
 
-QString RunStore::threadConnectionName() const
+StoreConnections::StoreConnections(const QString &dataDir)
+    : m_dataDir(dataDir)
+{
+    static QAtomicInteger<quint64> stores(1);
+    m_connectionPrefix = QStringLiteral("scalelab-runstore-%1").arg(stores.fetchAndAddRelaxed(1));
+}
+
+StoreConnections::~StoreConnections()
+{
+    QMutexLocker lock(&m_mutex);
+    for (const QString &name : std::as_const(m_connections))
+        QSqlDatabase::removeDatabase(name);
+}
+
+QString StoreConnections::databasePath() const
+{
+    return m_dataDir + QStringLiteral("/runs.sqlite");
+}
+
+void StoreConnections::closeThreadConnection()
+{
+    const QString name = threadConnectionName();
+    {
+        QSqlDatabase db = QSqlDatabase::database(name, false);
+        db.close();
+    }
+    QSqlDatabase::removeDatabase(name);
+    QMutexLocker lock(&m_mutex);
+    m_connections.remove(name);
+    m_connectionGeneration.remove(name);
+}
+
+QString StoreConnections::threadConnectionName() const
 {
     return m_connectionPrefix + QStringLiteral("-t") + QString::number(threadSerial());
 }
 
-Result<void> RunStore::connection(QSqlDatabase &db)
+Result<void> StoreConnections::connection(QSqlDatabase &db)
 {
     // A damaged file is neither read (its rows may be phantoms) nor written.
     const StoreHealth::State health = StoreHealth::state(databasePath());
@@ -73,7 +110,7 @@ Result<void> RunStore::connection(QSqlDatabase &db)
     return ensureReady(db, health.generation);
 }
 
-void RunStore::setThreadBusyTimeout(int ms)
+void StoreConnections::setThreadBusyTimeout(int ms)
 {
     const QString name = threadConnectionName();
     {
@@ -86,13 +123,13 @@ void RunStore::setThreadBusyTimeout(int ms)
                 db, QStringLiteral("PRAGMA busy_timeout=%1").arg(ms));   // the next open sets it too
 }
 
-int RunStore::threadBusyTimeout()
+int StoreConnections::threadBusyTimeout()
 {
     QMutexLocker lock(&m_mutex);
     return m_busyTimeouts.value(threadConnectionName(), kBusyTimeoutMs);
 }
 
-Result<void> RunStore::openConnection(QSqlDatabase &db)
+Result<void> StoreConnections::openConnection(QSqlDatabase &db)
 {
     const int busyMs = threadBusyTimeout();
     db.setDatabaseName(databasePath());
@@ -111,7 +148,7 @@ Result<void> RunStore::openConnection(QSqlDatabase &db)
     return success();
 }
 
-Result<void> RunStore::useWal(QSqlDatabase &db)
+Result<void> StoreConnections::useWal(QSqlDatabase &db)
 {
     // WAL is the file's, set once: asking reads, switching would wait for writers.
     QSqlQuery q(db);
@@ -124,7 +161,7 @@ Result<void> RunStore::useWal(QSqlDatabase &db)
     return success();
 }
 
-Result<void> RunStore::ensureReady(QSqlDatabase &db, quint64 generation)
+Result<void> StoreConnections::ensureReady(QSqlDatabase &db, quint64 generation)
 {
     {
         QMutexLocker lock(&m_mutex);
@@ -160,7 +197,7 @@ Result<void> RunStore::ensureReady(QSqlDatabase &db, quint64 generation)
     return success();
 }
 
-Result<void> RunStore::prepareStore(QSqlDatabase &db)
+Result<void> StoreConnections::prepareStore(QSqlDatabase &db)
 {
     // Read-only and cheap (one pass over the file): damage found here, not row by row later.
     const Result<QString> problem = StoreFile::check(databasePath());
@@ -194,7 +231,7 @@ Result<void> RunStore::prepareStore(QSqlDatabase &db)
     return migrate(db);
 }
 
-void RunStore::backUpIfDaily(QSqlDatabase &db)
+void StoreConnections::backUpIfDaily(QSqlDatabase &db)
 {
     if (!StoreFile::dailyDue(databasePath()))
         return;
@@ -207,7 +244,7 @@ void RunStore::backUpIfDaily(QSqlDatabase &db)
         qCWarning(lcStore).noquote() << QStringLiteral("daily backup skipped: %1").arg(b.error().message);
 }
 
-tl::unexpected<Error> RunStore::newerSchema(int version) const
+tl::unexpected<Error> StoreConnections::newerSchema(int version) const
 {
     return fail(ErrorCode::StoreNewerSchema, QStringLiteral("run store: %1 has schema version %2, newer than this "
                                                             "ScaleLab (%3); use a newer ScaleLab or another "
@@ -217,7 +254,7 @@ tl::unexpected<Error> RunStore::newerSchema(int version) const
                                                  .arg(latestSchemaVersion()));
 }
 
-Result<void> RunStore::migrate(QSqlDatabase &db)
+Result<void> StoreConnections::migrate(QSqlDatabase &db)
 {
     const auto &all = runStoreMigrations();
     for (int version = 0; version < all.size(); ++version) {
