@@ -79,13 +79,13 @@ Result<QList<RunRecord>> RunStoreRuns::selectRuns(const QString &where, const QV
     q.setForwardOnly(true);
     if (auto e = RunStoreSql::exec(
             q,
-            QStringLiteral("SELECT %1 FROM runs %2 ORDER BY id").arg(QLatin1String(RunStoreSql::runColumns()), where),
+            QStringLiteral("SELECT %1 FROM runs %2 ORDER BY id").arg(QLatin1String(runColumns()), where),
             binds);
         !e)
         return fail(e.error());
     QList<RunRecord> out;
     while (q.next())
-        out << RunStoreSql::readRun(QueryColumns{q});
+        out << readRun(QueryColumns{q});
     return out;
 }
 
