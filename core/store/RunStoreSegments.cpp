@@ -4,6 +4,7 @@
 // poll follows: the first, then each next one as the one before ends.
 #include "core/store/RunStore.h"
 
+#include "core/base/Logging.h"
 #include "core/store/RunStoreSql.h"
 #include "core/store/RunStoreTransaction.h"
 
@@ -14,6 +15,22 @@ Result<void> RunStore::markSubmittedSegments(qint64 runId, const QStringList &jo
     if (jobIds.isEmpty())
         return fail(ErrorCode::InvalidValue, QStringLiteral("run store: run %1 has no segment job id").arg(runId));
     return recordSubmission(runId, jobIds, how, true);
+}
+
+Result<void> RunStore::addSegment(qint64 runId, int segment, const QString &jobId)
+{
+    QSqlDatabase db;
+    if (auto e = connection(db); !e)
+        return fail(e.error());
+    QSqlQuery q(db);
+    if (auto e = RunStoreSql::exec(
+            q, QStringLiteral("INSERT OR IGNORE INTO run_segments (run_id, segment, job_id) VALUES (?, ?, ?)"),
+            {runId, segment, jobId});
+        !e)
+        return fail(e.error());
+    qCInfo(lcStore).noquote()
+        << QStringLiteral("run %1: segment %2 queued as job %3").arg(runId).arg(segment).arg(jobId);
+    return success();
 }
 
 Result<QList<SegmentRecord>> RunStore::segments(qint64 runId)
