@@ -211,6 +211,7 @@ void ComposePlace::rerender()
     }
     m_preview->setSuggestedFileName((s.jobName.isEmpty() ? QStringLiteral("job") : s.jobName)
                                     + QStringLiteral(".sbatch"));
+    m_form->showFindings(m_current);
     m_diagnostics->setDiagnostics(m_current);
     updateActions();
 }
