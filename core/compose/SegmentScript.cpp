@@ -126,7 +126,12 @@ QStringList SegmentScript::launch(const JobSpec &spec, const QString &launch)
         QStringLiteral("# A trap ends the wait early: wait again until the launch itself has ended."),
         QStringLiteral(
             "while kill -0 \"$SCALELAB_LAUNCH_PID\" 2>/dev/null; do wait \"$SCALELAB_LAUNCH_PID\"; rc=$?; done"),
-        QStringLiteral("if [ -e \"%1\" ] && [ ! -e %2 ]; then").arg(limit, doneFileName()),
+        // The training wrote its done file: the work is done, even when the limit's signal came
+        // as it ended and killed it (seen on 22.05: exit code 138 after the last epoch).
+        QStringLiteral("if [ -e %1 ]; then").arg(doneFileName()),
+        QStringLiteral("  [ \"$rc\" -eq 0 ] || echo \"scalelab: the work is done (exit code $rc after it)\""),
+        QStringLiteral("  rc=0"),
+        QStringLiteral("elif [ -e \"%1\" ]; then").arg(limit),
         QStringLiteral("  if [ \"$SCALELAB_SEGMENT\" -lt \"$SCALELAB_SEGMENTS\" ]; then"),
         QStringLiteral(
             "    echo \"scalelab: segment $SCALELAB_SEGMENT ended on its time limit (exit code $rc); segment "

@@ -179,9 +179,11 @@ TestSegments::ScriptRun TestSegments::runScript(const QString &dir, const QStrin
     if (!QFile::exists(m_bin.filePath(QStringLiteral("srun")))) {
         QFile srun(m_bin.filePath(QStringLiteral("srun")));
         srun.open(QIODevice::WriteOnly);
-        srun.write("#!/bin/bash\ntrap 'echo signalled >> launch.log; exit 0' USR1\n"
-                   "[ -e fail-now ] && exit 3\necho started > started\n[ -e finish-now ] && exit 0\n"
-                   "while :; do sleep 0.05; done\n");
+        srun.write(
+            "#!/bin/bash\ntrap 'echo signalled >> launch.log; exit 0' USR1\n"
+            "[ -e fail-now ] && exit 3\n[ -e done-then-killed ] && { : > \"$SCALELAB_DONE_FILE\"; trap - USR1; }\n"
+            "echo started > started\n[ -e finish-now ] && exit 0\n"
+            "while :; do sleep 0.05; done\n");
         srun.close();
         srun.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
         QFile scontrol(m_bin.filePath(QStringLiteral("scontrol")));
@@ -260,6 +262,16 @@ void TestSegments::scriptEndsSegmentOnSignal()
 
 void TestSegments::scriptStopsChainAfterFailure()
 {
+    // The limit's signal as the training ends: it wrote its done file, then the
+    // signal killed it (exit 138). The work is done; nothing stops, nothing continues.
+    QTemporaryDir late;
+    QFile(late.filePath(QStringLiteral("done-then-killed"))).open(QIODevice::WriteOnly);
+    const ScriptRun ended = runScript(late.path(), QStringLiteral("89"), 1, 3, true);
+    QVERIFY2(ended.out.contains(QLatin1String("the work is done (exit code 138 after it)")), qPrintable(ended.out));
+    QCOMPARE(ended.exitCode, 0);
+    QVERIFY(QFile::exists(late.filePath(SegmentScript::doneFileName())));
+    QVERIFY(!QFile::exists(late.filePath(SegmentScript::stopFileName())));
+
     QTemporaryDir run;
     QFile(run.filePath(QStringLiteral("fail-now"))).open(QIODevice::WriteOnly);
     const ScriptRun failed = runScript(run.path(), QStringLiteral("90"), 1, 3, false);
