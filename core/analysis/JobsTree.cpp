@@ -46,6 +46,22 @@ void describeSegments(JobsRow &row, const QList<SegmentRecord> &segments)
     }
     row.segmentText = QStringLiteral("segment %1 of %2").arg(current).arg(segments.size());
     row.segmentStates = states.join(QStringLiteral(", "));
+    row.endedSegmentsElapsed = 0;
+    for (const SegmentRecord &s : segments)
+        if (s.ended() && s.jobId != row.run.jobId)
+            row.endedSegmentsElapsed += SlurmTime::parseSeconds(s.elapsed).value_or(0);
+}
+
+// The history of the job followed now: a run of segments goes back to PENDING
+// when the poll moves to the next segment, so its clock starts after the last PENDING.
+QList<StateChange> followedJobHistory(const QList<StateChange> &history, bool segmented)
+{
+    if (!segmented)
+        return history;
+    for (qsizetype i = history.size() - 1; i > 0; --i)
+        if (history.at(i).state == JobState::Pending)
+            return history.mid(i);
+    return history;
 }
 
 }   // namespace
@@ -62,7 +78,7 @@ JobsRow JobsRow::from(JobsRunRecord &&record)
         row.limitSeconds = SlurmTime::parseSeconds(record.specTime).value_or(-1);
     if (!row.run.hasJob())
         return row;   // never reached Slurm: no clock
-    const JobClock clock = JobClock::fromHistory(record.history);
+    const JobClock clock = JobClock::fromHistory(followedJobHistory(record.history, !record.segments.isEmpty()));
     row.started = clock.started;
     row.ended = clock.ended;
     if (row.run.isTerminal() && record.hasAccounting) {
@@ -70,6 +86,8 @@ JobsRow JobsRow::from(JobsRunRecord &&record)
         if (row.limitSeconds < 0)
             row.limitSeconds = SlurmTime::parseSeconds(record.accountedLimit).value_or(-1);
     }
+    if (!record.segments.isEmpty() && row.limitSeconds > 0)
+        row.limitSeconds *= record.segments.size();
     return row;
 }
 
@@ -79,9 +97,9 @@ qint64 JobsRow::elapsedSeconds(const QDateTime &now) const
         return accountedElapsed;
     // Not started, or back in the queue (requeued): no clock runs.
     if (!started.isValid() || (ended.isValid() && ended < started) || run.state == JobState::Pending)
-        return -1;
+        return endedSegmentsElapsed > 0 ? endedSegmentsElapsed : -1;
     const QDateTime end = ended.isValid() ? ended : now;
-    return std::max<qint64>(0, started.secsTo(end));
+    return std::max<qint64>(0, endedSegmentsElapsed) + std::max<qint64>(0, started.secsTo(end));
 }
 
 bool JobsRow::active() const

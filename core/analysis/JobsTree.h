@@ -44,16 +44,22 @@ struct JobsRow {
     // and each segment's state ("1 COMPLETED, 2 RUNNING, 3 waiting, 4 waiting"); "" otherwise.
     QString segmentText;
     QString segmentStates;
+    // A run of segments: the Elapsed of the segments that ended, summed (-1 =
+    // not such a run). Its clock (started/ended) is the followed segment's, so
+    // elapsed = this + the followed segment's time: it neither counts the
+    // queue wait between segments nor drops to nothing while the next waits.
+    qint64 endedSegmentsElapsed = -1;
 
     // Takes the record's texts over (no copy) from an rvalue.
     static JobsRow from(JobsRunRecord &&record);
     static JobsRow from(const JobsRunRecord &record) { return from(JobsRunRecord(record)); }
     // Seconds the job has run at `now` (UTC), -1 when no clock runs (not
-    // started, or back in the queue).
+    // started, or back in the queue); a run of segments: all its segments'.
     qint64 elapsedSeconds(const QDateTime &now) const;
     // Running now: its elapsed time changes.
     bool active() const;
-    // Elapsed / limit as 0..1, -1 when either is unknown.
+    // Elapsed / limit as 0..1, -1 when either is unknown (a run of segments:
+    // its segments' time against the limit of each times their number).
     double progress(const QDateTime &now) const;
 
     bool operator==(const JobsRow &) const = default;

@@ -2,11 +2,16 @@
 #include "core/client/JobPoller.h"
 
 #include "core/base/RemoteValidation.h"
+#include "core/base/ShellQuote.h"
 #include "core/client/SlurmClient.h"
+#include "core/compose/SegmentScript.h"
+#include "core/model/JobSpecJson.h"
 #include "core/slurm/SacctParser.h"
 #include "core/slurm/SegmentAccounting.h"
 #include "core/slurm/SlurmTime.h"
 #include "core/slurm/SqueueParser.h"
+
+#include <QRegularExpression>
 
 #include <algorithm>
 
@@ -17,7 +22,27 @@ QString cleanReason(const QString &reason)
 {
     return reason == QLatin1String("None") || reason == QLatin1String("(null)") ? QString() : reason;
 }
+
+// queuedSegmentsShellBody's lines: segment number -> job id.
+QHash<int, QString> queuedSegments(const QByteArray &out)
+{
+    static const QRegularExpression line(QStringLiteral("^scalelab-segment-(\\d+)\\.jobid (\\d+)(;\\S*)?$"));
+    QHash<int, QString> ids;
+    for (const QString &text : QString::fromUtf8(out).split(QLatin1Char('\n'))) {
+        const QRegularExpressionMatch m = line.match(text.trimmed());
+        if (m.hasMatch() && RemoteValidation::isJobId(m.captured(2)))
+            ids.insert(m.captured(1).toInt(), m.captured(2));
+    }
+    return ids;
+}
 }   // namespace
+
+QString JobPoller::queuedSegmentsShellBody(const QString &remoteDir)
+{
+    return QStringLiteral("cd %1 || exit 97; for f in %2; do [ -s \"$f\" ] && echo \"$f $(head -n 1 \"$f\")\"; "
+                          "done; exit 0")
+        .arg(ShellQuote::quote(remoteDir), SegmentScript::nextJobFileName(QStringLiteral("*")));
+}
 
 JobPoller::JobPoller(RemoteExecutor &executor, RunStore &store, const QString &clusterAlias)
     : m_exec(executor)
@@ -184,6 +209,8 @@ Result<bool> JobPoller::recordEnd(const RunRecord &run, const SacctRecord &rec)
         return true;
     }
     if (rec.state != JobState::Cancelled) {
+        if (auto e = storeQueuedSegments(run, *segments, rec.jobId); !e)
+            return fail(e.error());
         const auto next = m_store.recordSegmentEnd(run.id, rec);
         if (!next)
             return fail(next.error());
@@ -206,6 +233,31 @@ Result<bool> JobPoller::recordEnd(const RunRecord &run, const SacctRecord &rec)
     if (auto e = m_store.recordFinal(run.id, SegmentAccounting::combine(all)); !e)
         return fail(e.error());
     return true;
+}
+
+// "until-done": the last stored segment ended; the one it queued (if the work
+// was not done and sbatch took it) is read from the run folder and stored, so
+// the poll follows it. A failed read keeps the segment's end for the next poll.
+Result<void> JobPoller::storeQueuedSegments(const RunRecord &run, const QList<SegmentRecord> &segments,
+                                            const QString &endedJob)
+{
+    if (segments.isEmpty() || segments.last().jobId != endedJob || run.remoteDir.isEmpty())
+        return success();
+    const JobSpecParseResult spec = parseJobSpec(run.specJson);
+    if (!spec.spec || !spec.spec->segments.untilDone)
+        return success();
+    const RemoteResult r = m_exec.run(
+        {QStringLiteral("sh"), QStringLiteral("-c"), queuedSegmentsShellBody(run.remoteDir)}, kQueryTimeoutMs);
+    if (!r.transportOk())
+        return fail(ErrorCode::Transport, r.transportError);
+    if (r.exitCode != 0)
+        return fail(ErrorCode::RemoteFailed, QStringLiteral("reading the queued segments in %1 failed: %2")
+                                                 .arg(run.remoteDir, RemoteValidation::sanitize(r.err, 300)));
+    const QHash<int, QString> queued = queuedSegments(r.out);
+    for (int k = segments.last().segment + 1; queued.contains(k); ++k)
+        if (auto e = m_store.addSegment(run.id, k, queued.value(k)); !e)
+            return e;
+    return success();
 }
 
 }   // namespace scalelab

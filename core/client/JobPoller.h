@@ -21,11 +21,16 @@ public:
     JobPoller(RemoteExecutor &executor, RunStore &store, const QString &clusterAlias);
 
     PollResult pollOnce();
+    // "until-done": the next segments' job ids the chain wrote into the run
+    // folder (SegmentScript::nextJobFileName), one "<file> <sbatch reply>" per line.
+    static QString queuedSegmentsShellBody(const QString &remoteDir);
 
 private:
     bool pollQueue(const QHash<QString, RunRecord> &byJob, QSet<QString> &inQueue, PollResult &result);
     Result<bool> storeExpectedStart(qint64 runId, const SqueueRow &row, bool stateChanged);
     Result<bool> recordEnd(const RunRecord &run, const SacctRecord &rec);
+    Result<void> storeQueuedSegments(const RunRecord &run, const QList<SegmentRecord> &segments,
+                                     const QString &endedJob);
     void pollAccounting(const QHash<QString, RunRecord> &byJob, const QStringList &gone, PollResult &result);
 
     static constexpr int kQueryTimeoutMs = 60000;   // each remote command

@@ -4,6 +4,7 @@
 #include "core/client/SlurmClient.h"
 
 #include "core/base/RemoteValidation.h"
+#include "core/compose/SegmentScript.h"
 #include "core/model/JobSpecJson.h"
 #include "core/slurm/SacctParser.h"
 #include "core/base/ShellQuote.h"
@@ -50,7 +51,7 @@ QString SlurmClient::outputFileName(const QString &jobId)
 }
 
 QString SlurmClient::submitShellBody(const QString &remoteDir, const QString &token, const QString &afterJobId,
-                                     int segments)
+                                     int segments, int jobs)
 {
     // A dependency only on a plain, validated job id: nothing else reaches the shell.
     const QString dependency =
@@ -68,14 +69,15 @@ QString SlurmClient::submitShellBody(const QString &remoteDir, const QString &to
     // sbatch printed it, so reconcile() finds each job that exists.
     const int n = std::min(segments, SegmentSpec::kMaxSegments);
     QStringList rest;
-    for (int k = 2; k <= n; ++k)
+    for (int k = 2; k <= (jobs >= 1 ? std::min(jobs, n) : n); ++k)
         rest << QString::number(k);
+    const QString tokenExport = jobs >= 1 && jobs < n ? QStringLiteral(",SCALELAB_TOKEN=") + token : QString();
     const QString each = QStringLiteral("sbatch --parsable --comment=%1 --chdir=%2").arg(token, dir);
-    QString body = QStringLiteral("cd %1 || exit 97; %2%3 --export=ALL,SCALELAB_SEGMENT=1,SCALELAB_SEGMENTS=%4 %5 > "
+    QString body = QStringLiteral("cd %1 || exit 97; %2%3 --export=ALL,SCALELAB_SEGMENT=1,SCALELAB_SEGMENTS=%4%5 %6 > "
                                   "jobid.tmp; rc=$?; if [ $rc -ne 0 ]; then exit $rc; fi; ")
                        .arg(dir, each, dependency)
                        .arg(n)
-                       .arg(scriptFileName());
+                       .arg(tokenExport, scriptFileName());
     if (!rest.isEmpty())
         body += QStringLiteral("p=$(head -n 1 jobid.tmp); p=${p%%;*}; for k in %1; do q=$(%2 "
                                "--dependency=afterany:$p --export=ALL,SCALELAB_SEGMENT=$k,SCALELAB_SEGMENTS=%3 %4) "
@@ -227,6 +229,13 @@ int plannedSegments(const RunRecord &run)
     return spec.spec && spec.spec->segments.enabled() ? spec.spec->segments.planned() : 0;
 }
 
+// How many of them the submit creates ("until-done": the first; it queues the next).
+int firstJobs(const RunRecord &run)
+{
+    const JobSpecParseResult spec = parseJobSpec(run.specJson);
+    return spec.spec && spec.spec->segments.enabled() ? spec.spec->segments.firstJobs() : 0;
+}
+
 // The job ids of sbatch's reply or of the jobid file: one per line ("id;cluster"), in order.
 QStringList jobIdLines(const QStringList &lines)
 {
@@ -269,12 +278,12 @@ SubmitOutcome SlurmClient::submit(qint64 runId, const QString &afterJobId)
     if (auto e = m_store.setSubmitState(runId, SubmitState::Unknown, QStringLiteral("sbatch sent, no reply yet")); !e)
         return refused(e.error().message);
     m_exec.reached(SubmitStep::UnknownStored);
-    const int planned = plannedSegments(run);
-    const RemoteResult r =
-        m_exec.run({QStringLiteral("sh"), QStringLiteral("-c"), submitShellBody(dir, run.token, afterJobId, planned)},
-                   kSbatchTimeoutMs);
+    const int jobs = firstJobs(run);
+    const RemoteResult r = m_exec.run({QStringLiteral("sh"), QStringLiteral("-c"),
+                                       submitShellBody(dir, run.token, afterJobId, plannedSegments(run), jobs)},
+                                      kSbatchTimeoutMs);
     m_exec.reached(SubmitStep::SbatchReturned);
-    return recordSbatchReply(runId, r, planned);
+    return recordSbatchReply(runId, r, jobs);
 }
 
 // Why a run cannot be sent as it is stored: already sent, rejected, another cluster's, no script.
@@ -626,7 +635,15 @@ Result<QString> SlurmClient::cancel(qint64 runId)
             jobs << s.jobId;
         after = after || s.jobId == run.jobId;
     }
-    const RemoteResult r = m_exec.run(QStringList{QStringLiteral("scancel")} + jobs, kQueryTimeoutMs);
+    QStringList argv = QStringList{QStringLiteral("scancel")} + jobs;
+    // "until-done": the segment followed may have queued the next one, not
+    // stored yet; the stop file, written first, ends that one at once.
+    if (firstJobs(run) < plannedSegments(run) && !run.remoteDir.isEmpty())
+        argv = QStringList{
+            QStringLiteral("sh"), QStringLiteral("-c"),
+            QStringLiteral("echo cancelled > %1/%2; %3")
+                .arg(ShellQuote::quote(run.remoteDir), SegmentScript::stopFileName(), ShellQuote::join(argv))};
+    const RemoteResult r = m_exec.run(argv, kQueryTimeoutMs);
     const QString list = jobs.join(QLatin1Char(' '));
     if (!r.transportOk())
         return fail(ErrorCode::Transport, r.transportError);

@@ -73,10 +73,12 @@ public:
     // Remote layout and the exact shell bodies (public for tests).
     static QString runsRoot();   // ".scalelab/runs" under $HOME
     static QString scriptFileName();   // "job.sbatch"
-    // `segments` >= 1: that many jobs chained (--dependency=afterany on the one
-    // before, SCALELAB_SEGMENT/SCALELAB_SEGMENTS exported), one job id per line.
+    // `segments` >= 1: a run of that many segments (SCALELAB_SEGMENT/SCALELAB_SEGMENTS
+    // exported); `jobs` of them (0 = all) created now, chained (--dependency=afterany
+    // on the one before), one job id per line. Fewer jobs ("until-done"): the
+    // segments queue the rest themselves and get the token (SCALELAB_TOKEN).
     static QString submitShellBody(const QString &remoteDir, const QString &token, const QString &afterJobId = {},
-                                   int segments = 0);
+                                   int segments = 0, int jobs = 0);
     static QString reconcileShellBody(const QString &remoteDir);
     static QString outputFileName(const QString &jobId);   // "scalelab-<id>.out"
     // A query (squeue/sacct/scontrol) as sent: prefixed with `env` so that

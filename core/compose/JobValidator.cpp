@@ -534,7 +534,7 @@ Diagnostics validateJob(const JobSpec &asked, const ClusterProfile &profile)
         checkLaunch(spec, profile, g, out);
     }
     checkFields(spec, profile, out);
-    SegmentRules::check(spec, out);
+    SegmentRules::check(spec, g.partition, out);
     return out;
 }
 

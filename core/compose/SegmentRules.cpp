@@ -22,13 +22,43 @@ bool carries(const JobSpec &spec, const char *name)
     return false;
 }
 
+// --requeue where the profile says the site refuses it.
+void checkRequeueAllowed(const JobSpec &spec, const Partition *partition, Diagnostics &out)
+{
+    const bool segments = spec.segments.enabled() && spec.segments.requeue;
+    if (!partition || partition->requeue.value_or(true) || (!segments && !carries(spec, "requeue")))
+        return;
+    const QString source = partition->sources.value(QStringLiteral("requeue"));
+    out << finding(Severity::Error, "requeue-forbidden",
+                   segments ? QLatin1String(SpecField::segmentsRequeue) : QStringLiteral("slurmOptions"),
+                   QStringLiteral("Partition %1 does not let jobs be requeued%2, but the job asks for --requeue; "
+                                  "remove it (a segment whose node fails then ends the run, which resumes from its "
+                                  "checkpoint when submitted again).")
+                       .arg(partition->name, source.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(source)));
+}
+
+// A signal lead shorter than the spec says a checkpoint takes.
+void checkLeadCoversCheckpoint(const SegmentSpec &g, Diagnostics &out)
+{
+    if (g.checkpointSeconds <= 0 || g.signalLeadSeconds >= g.checkpointSeconds)
+        return;
+    out << finding(Severity::Warning, "segments-lead-checkpoint", QLatin1String(SpecField::segmentsSignalLead),
+                   QStringLiteral("The signal comes %1 s before the time limit but a checkpoint takes %2 s: the "
+                                  "limit ends the job while it writes, and the next segment resumes from an older "
+                                  "one. Set the lead to at least %2 s.")
+                       .arg(g.signalLeadSeconds)
+                       .arg(g.checkpointSeconds));
+}
+
 }   // namespace
 
-void SegmentRules::check(const JobSpec &spec, Diagnostics &out)
+void SegmentRules::check(const JobSpec &spec, const Partition *partition, Diagnostics &out)
 {
+    checkRequeueAllowed(spec, partition, out);
     const SegmentSpec &g = spec.segments;
     if (!g.enabled())
         return;
+    checkLeadCoversCheckpoint(g, out);
     const QString lead = QLatin1String(SpecField::segmentsSignalLead);
     if (g.count > SegmentSpec::kMaxSegments)
         out << finding(Severity::Error, "segments-count", QLatin1String(SpecField::segmentsCount),

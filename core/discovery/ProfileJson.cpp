@@ -68,6 +68,7 @@ Json partitionJson(const Partition &p)
               p.defaultTimeSeconds.value_or(0) > 0 ? s(SlurmTime::format(*p.defaultTimeSeconds)) : std::string("NONE"));
     described("allowAccounts", true, allOr(p.allowAccounts));
     described("allowQos", true, allOr(p.allowQos));
+    described("requeue", p.requeue.has_value(), p.requeue.value_or(true));
     described("defMemPerCpuMB", true, p.defMemPerCpuMB);
     described("defMemPerGpuMB", true, p.defMemPerGpuMB);
     described("maxMemPerNodeMB", true, p.maxMemPerNodeMB);

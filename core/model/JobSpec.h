@@ -52,8 +52,17 @@ struct SegmentSpec {
     int signalLeadSeconds = 120;   // --signal=B:SIG@lead
     QString signal = QStringLiteral("USR1");   // USR1 (Lightning's SLURMEnvironment) or USR2 (submitit)
     bool requeue = false;   // #SBATCH --requeue: Slurm may requeue a segment after a node failure
+    // How long the training takes to write its checkpoint, as the researcher
+    // measured it (0 = not known): the signal lead must cover it, or the
+    // limit's SIGTERM lands in the middle of writing it. Rendered as
+    // SCALELAB_CHECKPOINT_SECONDS for the training to read.
+    int checkpointSeconds = 0;
     bool enabled() const { return untilDone || count >= 1; }
     int planned() const { return untilDone ? kUntilDoneSegments : count; }
+    // The jobs the submit creates: a number of segments all at once; "until-done"
+    // only the first, and a segment that reaches its limit queues the next (its
+    // trap, SegmentScript::nextJob): no job waits for work that may be done.
+    int firstJobs() const { return untilDone ? 1 : count; }
     bool operator==(const SegmentSpec &) const = default;
 };
 

@@ -340,15 +340,18 @@ void readSegments(SpecReader &r, const Json &j, JobSpec &s)
     if (it == j.end() || it->is_null())
         return;
     if (!it->is_object()) {
-        r.error(QStringLiteral("segments"), QStringLiteral("must be an object {count, signalLead, signal, requeue}"));
+        r.error(QStringLiteral("segments"),
+                QStringLiteral("must be an object {count, signalLead, signal, requeue, checkpointSeconds}"));
         return;
     }
-    r.checkKeys(
-        *it, QStringLiteral("segments."),
-        {QStringLiteral("count"), QStringLiteral("signalLead"), QStringLiteral("signal"), QStringLiteral("requeue")});
+    r.checkKeys(*it, QStringLiteral("segments."),
+                {QStringLiteral("count"), QStringLiteral("signalLead"), QStringLiteral("signal"),
+                 QStringLiteral("requeue"), QStringLiteral("checkpointSeconds")});
     readSegmentCount(r, *it, s);
     s.segments.signalLeadSeconds =
         r.integer(*it, "signalLead", QLatin1String(SpecField::segmentsSignalLead), 1, s.segments.signalLeadSeconds);
+    s.segments.checkpointSeconds =
+        r.integer(*it, "checkpointSeconds", QLatin1String(SpecField::segmentsCheckpoint), 0, 0);
     const QString sig = r.string(*it, "signal", QLatin1String(SpecField::segmentsSignal));
     if (!sig.isEmpty() && sig != QLatin1String("USR1") && sig != QLatin1String("USR2"))
         r.error(QLatin1String(SpecField::segmentsSignal),
@@ -374,6 +377,8 @@ Json segmentsJson(const SegmentSpec &g)
         o["count"] = g.count;
     if (g.requeue)
         o["requeue"] = true;
+    if (g.checkpointSeconds > 0)
+        o["checkpointSeconds"] = g.checkpointSeconds;
     return o;
 }
 

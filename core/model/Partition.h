@@ -39,6 +39,11 @@ struct Partition {
     int maxGpusPerJob = 0;   // 0 = no per-job GPU limit besides nodes
     int minGpusPerJob = 0;   // 0 = none
     bool exclusive = false;   // whole nodes are allocated
+    // The site lets a job here be requeued (--requeue): false = it refuses it
+    // (a job_submit plugin, the site's rule), declared in the profile with its
+    // source, since Slurm's own output never says so (slurm.conf's JobRequeue
+    // is a default, not a ban); nullopt = not stated.
+    std::optional<bool> requeue;
     QMap<QString, QString> sources;
     QString qos;   // the partition QOS (Slurm QOS=), "" = none
     QList<NodeType> nodeTypes;   // only when its nodes differ

@@ -14,5 +14,6 @@ inline constexpr char segmentsCount[] = "segments.count";
 inline constexpr char segmentsSignalLead[] = "segments.signalLead";
 inline constexpr char segmentsSignal[] = "segments.signal";
 inline constexpr char segmentsRequeue[] = "segments.requeue";
+inline constexpr char segmentsCheckpoint[] = "segments.checkpointSeconds";
 
 }   // namespace scalelab::SpecField

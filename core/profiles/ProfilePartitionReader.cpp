@@ -86,6 +86,7 @@ void checkPartitionKeys(ProfileReader &r, const Json &pj, const QString &base)
                                       QStringLiteral("maxGpusPerJob"),
                                       QStringLiteral("minGpusPerJob"),
                                       QStringLiteral("exclusive"),
+                                      QStringLiteral("requeue"),
                                       QStringLiteral("notes"),
                                       QStringLiteral("qos"),
                                       QStringLiteral("nodeTypes"),
@@ -132,6 +133,7 @@ public:
         p.maxGpusPerJob = int(maxGpus);
         p.minGpusPerJob = int(minGpus);
         readExclusive();
+        readRequeue();
         readMaxTime();
     }
 
@@ -164,6 +166,19 @@ private:
         if (const Json *v = r.setting(pj, "exclusive", kpath, limitSource("exclusive"), &used))
             if (r.readBool(v, kpath, &p.exclusive))
                 p.sources.insert(QStringLiteral("exclusive"), used);
+    }
+
+    // A declared fact (Slurm's output never says it): whether the site lets a job be requeued here.
+    void readRequeue()
+    {
+        QString used;
+        const QString kpath = base + QStringLiteral(".requeue");
+        bool allowed = true;
+        if (const Json *v = r.setting(pj, "requeue", kpath, limitSource("requeue"), &used))
+            if (r.readBool(v, kpath, &allowed)) {
+                p.requeue = allowed;
+                p.sources.insert(QStringLiteral("requeue"), used);
+            }
     }
 
     void readMaxTime()

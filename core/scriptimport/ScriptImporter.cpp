@@ -9,6 +9,7 @@
 #include "core/scriptimport/ImportSummary.h"
 #include "core/scriptimport/ScriptImporterInternal.h"
 #include "core/scriptimport/ScriptOptionReader.h"
+#include "core/scriptimport/SegmentImport.h"
 
 #include <QHash>
 
@@ -36,6 +37,7 @@ ScriptImport Importer::run()
     findComposedLines();
     readCommands(parsed);
     choosePrimary();
+    SegmentImport::read(m_imp);
     lintScriptImport(m_imp, m_profile);
     m_imp.summary = importSummary(m_imp, m_profile);
     return m_imp;

@@ -207,6 +207,11 @@ Result<void> RunStore::markSubmittedSegments(qint64 runId, const QStringList &jo
     return RunStoreSegments(m_connections).markSubmittedSegments(runId, jobIds, how);
 }
 
+Result<void> RunStore::addSegment(qint64 runId, int segment, const QString &jobId)
+{
+    return RunStoreSegments(m_connections).addSegment(runId, segment, jobId);
+}
+
 Result<QList<SegmentRecord>> RunStore::segments(qint64 runId)
 {
     return RunStoreSegments(m_connections).segments(runId);

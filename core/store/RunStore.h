@@ -115,6 +115,9 @@ public:
                                        SubmitState how = SubmitState::Submitted);
     // The run's segments in chain order; empty for a run of one job.
     Result<QList<SegmentRecord>> segments(qint64 runId);
+    // A segment queued by the one before ("until-done"), appended to the chain;
+    // one already stored keeps what it has.
+    Result<void> addSegment(qint64 runId, int segment, const QString &jobId);
     // A segment ended (sacct's record): stored with it; when a later segment
     // follows, the run follows that job (state PENDING) and its id is returned;
     // nullopt after the last one (the caller then records the run's end).

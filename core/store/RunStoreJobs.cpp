@@ -165,10 +165,10 @@ Result<void> readAccountingAndFlags(QSqlDatabase &db, const QList<qint64> &runId
     });
 }
 
-// The segments of the runs read (runs of one job have none): job and state.
+// The segments of the runs read (runs of one job have none): job, state and elapsed.
 Result<void> readSegments(QSqlDatabase &db, const QList<qint64> &runIds, TextPool &pool, QList<JobsRunRecord> &runs)
 {
-    auto segments = SqliteCursor::prepare(db, "SELECT run_id, segment, job_id, state FROM run_segments"
+    auto segments = SqliteCursor::prepare(db, "SELECT run_id, segment, job_id, state, elapsed FROM run_segments"
                                                   + idFilter("run_id", runIds) + " ORDER BY run_id, segment");
     if (!segments)
         return fail(segments.error());
@@ -181,6 +181,7 @@ Result<void> readSegments(QSqlDatabase &db, const QList<qint64> &runIds, TextPoo
             s.jobId = c.text(2);
             s.stateText = c.pooled(3, pool);
             s.state = s.stateText.isEmpty() ? JobState::Pending : SlurmJobState::parse(s.stateText);
+            s.elapsed = c.text(4);
             r->segments << s;
         }
     });

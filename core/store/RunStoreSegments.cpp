@@ -4,6 +4,7 @@
 // poll follows: the first, then each next one as the one before ends.
 #include "core/store/RunStoreSegments.h"
 
+#include "core/base/Logging.h"
 #include "core/store/RunStoreSql.h"
 #include "core/store/RunStoreStates.h"
 #include "core/store/RunStoreTransaction.h"
@@ -15,6 +16,22 @@ Result<void> RunStoreSegments::markSubmittedSegments(qint64 runId, const QString
     if (jobIds.isEmpty())
         return fail(ErrorCode::InvalidValue, QStringLiteral("run store: run %1 has no segment job id").arg(runId));
     return RunStoreStates(connections()).recordSubmission(runId, jobIds, how, true);
+}
+
+Result<void> RunStoreSegments::addSegment(qint64 runId, int segment, const QString &jobId)
+{
+    QSqlDatabase db;
+    if (auto e = connection(db); !e)
+        return fail(e.error());
+    QSqlQuery q(db);
+    if (auto e = RunStoreSql::exec(
+            q, QStringLiteral("INSERT OR IGNORE INTO run_segments (run_id, segment, job_id) VALUES (?, ?, ?)"),
+            {runId, segment, jobId});
+        !e)
+        return fail(e.error());
+    qCInfo(lcStore).noquote()
+        << QStringLiteral("run %1: segment %2 queued as job %3").arg(runId).arg(segment).arg(jobId);
+    return success();
 }
 
 Result<QList<SegmentRecord>> RunStoreSegments::segments(qint64 runId)

@@ -18,6 +18,8 @@ public:
     using RunStoreGroup::RunStoreGroup;
 
     Result<void> markSubmittedSegments(qint64 runId, const QStringList &jobIds, SubmitState how);
+    // A segment queued by the one before it (until-done); one already stored is kept.
+    Result<void> addSegment(qint64 runId, int segment, const QString &jobId);
     Result<QList<SegmentRecord>> segments(qint64 runId);
     Result<std::optional<QString>> recordSegmentEnd(qint64 runId, const SacctRecord &acct);
 };

@@ -4,6 +4,7 @@
 // title, the unsaved-changes question on Quit, Open and Clone, Ctrl+Q, the
 // form restored on the next start, and Help.
 #include "IsolatedHost.h"
+#include "ScreenshotDir.h"
 #include "core/model/JobSpecJson.h"
 #include "core/store/RunStore.h"
 #include "ui/common/AppServices.h"
@@ -13,6 +14,8 @@
 #include "ui/compose/DiagnosticsPanel.h"
 #include "ui/compose/FormHistory.h"
 #include "ui/compose/JobForm.h"
+#include "ui/compose/ScriptPreview.h"
+#include "ui/compose/SegmentsEditor.h"
 #include "ui/window/HelpDialog.h"
 #include "ui/window/MainWindow.h"
 
@@ -25,6 +28,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QAbstractItemView>
+#include <QCheckBox>
+#include <QLabel>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -176,6 +181,67 @@ private Q_SLOTS:
         s.metricDirs = {QStringLiteral("out")};
         form->setSpec(s);
         QCOMPARE(edit->text(), QStringLiteral("out"));
+    }
+
+    // The segment fields (a run longer than the time limit) give the spec
+    // back, through the spec file's text too; "One job" leaves no --signal in
+    // the script; SegmentRules' error shows under the fields and activating it
+    // frames the lead field.
+    void segmentFieldsRoundTripAndShowTheirErrors()
+    {
+        JobForm *form = m_compose->form();
+        JobSpec s = form->spec();
+        s.time = QStringLiteral("01:00:00");
+        s.program = QStringLiteral("/home/researcher/train.py");
+        s.segments = SegmentSpec{};
+        s.segments.count = 4;
+        s.segments.signalLeadSeconds = 300;
+        s.segments.signal = QStringLiteral("USR2");
+        s.segments.requeue = true;
+        s.segments.checkpointSeconds = 90;
+        m_compose->loadSpec(s);
+        QCOMPARE(form->spec().segments, s.segments);
+        const JobSpecParseResult back = parseJobSpec(jobSpecToJson(form->spec()));
+        QVERIFY(back.spec);
+        QCOMPARE(back.spec->segments, s.segments);
+        QVERIFY(m_compose->preview()->script().contains(QStringLiteral("#SBATCH --signal=B:USR2@300")));
+        QVERIFY(m_compose->preview()->script().contains(QStringLiteral("#SBATCH --requeue")));
+
+        s.segments.count = 0;
+        s.segments.untilDone = true;
+        m_compose->loadSpec(s);
+        QCOMPARE(form->spec().segments, s.segments);
+
+        // Edited as a researcher does: the mode combo, then the lead spin box.
+        auto *mode = qobject_cast<QComboBox *>(form->fieldWidget(QStringLiteral("segments.count")));
+        QVERIFY(mode);
+        mode->setCurrentIndex(0);
+        QCOMPARE(form->spec().segments, SegmentSpec{});
+        QVERIFY(!m_compose->preview()->script().contains(QStringLiteral("--signal")));
+        mode->setCurrentIndex(1);
+        auto *count = qobject_cast<QSpinBox *>(form->fieldWidget(QStringLiteral("segments.count")));
+        QVERIFY(count);
+        count->setValue(3);
+        auto *lead = qobject_cast<QSpinBox *>(form->fieldWidget(QStringLiteral("segments.signalLead")));
+        QVERIFY(lead);
+        lead->setValue(3600);   // not shorter than the hour's limit
+        QCOMPARE(form->spec().segments.count, 3);
+        QLabel *findings = form->segmentsEditor()->findingsLabel();
+        QVERIFY(findings->isVisible());
+        QVERIFY2(findings->text().contains(QStringLiteral("shorter than the time limit")),
+                 qPrintable(findings->text()));
+        QTableWidgetItem *row = m_compose->diagnosticsPanel()->itemForRule(QStringLiteral("segments-lead"));
+        QVERIFY(row);
+        Q_EMIT m_compose->diagnosticsPanel()->tree()->itemActivated(row);
+        QCOMPARE(lead->property("diagnostic").toString(), QStringLiteral("error"));
+        QScrollArea *area = nullptr;
+        for (QWidget *p = form->parentWidget(); p && !area; p = p->parentWidget())
+            area = qobject_cast<QScrollArea *>(p);
+        QVERIFY(area);
+        area->ensureWidgetVisible(findings);
+        m_compose->grab().save(test::screenshotPath(QStringLiteral("compose-segments.png")));
+        lead->setValue(300);
+        QVERIFY(!findings->isVisible());
     }
 
     // A discovered profile's modules and images complete in Environment; a

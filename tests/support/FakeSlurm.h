@@ -76,9 +76,20 @@ struct FakeSlurm {
             const QString body = argv.value(2);
             const QString dir = QRegularExpression("^cd (\\S+) ").match(body).captured(1);
             const QString token = QRegularExpression("--comment=(\\S+)").match(body).captured(1);
-            // A run of segments: one job per segment, chained, one id per line.
-            if (const auto segs = QRegularExpression("SCALELAB_SEGMENTS=(\\d+)").match(body); segs.hasMatch())
-                return submitSegments(dir, token, segs.captured(1).toInt());
+            // "until-done": the segments the chain queued itself, read from the run folder.
+            if (body.contains(".jobid; do"))
+                return queuedSegments(dir);
+            // Cancel of an "until-done" run: the stop file first, then scancel.
+            if (const auto stop = QRegularExpression("^echo cancelled > (\\S+); scancel").match(body);
+                stop.hasMatch()) {
+                exec.files.insert(stop.captured(1), "cancelled\n");
+                return reply(0, {});
+            }
+            // A run of segments: one job per segment created now, chained, one id per line.
+            if (body.contains("SCALELAB_SEGMENTS=")) {
+                const auto more = QRegularExpression("for k in ([0-9 ]+);").match(body);
+                return submitSegments(dir, token, 1 + int(more.captured(1).split(' ', Qt::SkipEmptyParts).size()));
+            }
             if (body.contains("sbatch --parsable"))
                 return submit(dir, token);
             if (body.contains("echo nodir"))
@@ -125,6 +136,17 @@ struct FakeSlurm {
             return lost();
         }
         return reply(0, id.toUtf8() + "\n");
+    }
+
+    RemoteResult queuedSegments(const QString &dir)
+    {
+        QByteArray out;
+        for (auto it = exec.files.cbegin(); it != exec.files.cend(); ++it) {
+            const QString name = it.key().mid(dir.size() + 1);
+            if (it.key().startsWith(dir + "/scalelab-segment-") && name.endsWith(".jobid") && !it.value().isEmpty())
+                out += name.toUtf8() + ' ' + it.value().split('\n').first() + '\n';
+        }
+        return reply(0, out);
     }
 
     RemoteResult submitSegments(const QString &dir, const QString &token, int n)

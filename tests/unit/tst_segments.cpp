@@ -16,10 +16,16 @@
 #include "core/ingest/AccountingMetrics.h"
 #include "core/ingest/SegmentLog.h"
 #include "core/model/JobSpecJson.h"
+#include "core/scriptimport/ScriptFile.h"
+#include "core/discovery/ProfileJson.h"
+#include "core/profiles/ProfileLoader.h"
 #include "core/slurm/SegmentAccounting.h"
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QSqlDatabase>
 #include <QSqlQuery>
@@ -51,6 +57,12 @@ private Q_SLOTS:
     void pollFollowsChainAndCancelCancelsIt();
     void segmentLogsJoinInOrder();
     void chainedStudyWaitsForLastSegment();
+    void jobsElapsedAddsTheSegments();
+    void importGivesTheSpecBack();
+    void leadCoversCheckpointAndRequeueAllowed();
+    void untilDoneSubmitsOneJob();
+    void untilDoneSegmentQueuesTheNextOnce();
+    void untilDonePollFollowsQueuedSegments();
 
 private:
     static JobSpec segmentedSpec();
@@ -58,7 +70,8 @@ private:
         int exitCode = -1;
         QString out;
     };
-    ScriptRun runScript(const QString &dir, const QString &jobId, int segment, int segments, bool signal);
+    ScriptRun runScript(const QString &dir, const QString &jobId, int segment, int segments, bool signal,
+                        const JobSpec &spec = segmentedSpec());
     QTemporaryDir m_bin;
 };
 
@@ -161,14 +174,16 @@ void TestSegments::rendererWritesSignalAndTrap()
 // The rendered script in a real bash, with a stand-in srun: it says it
 // started, then ends 0 on SIGUSR1, or at once (finish-now), or fails (fail-now).
 TestSegments::ScriptRun TestSegments::runScript(const QString &dir, const QString &jobId, int segment, int segments,
-                                                bool signal)
+                                                bool signal, const JobSpec &spec)
 {
     if (!QFile::exists(m_bin.filePath(QStringLiteral("srun")))) {
         QFile srun(m_bin.filePath(QStringLiteral("srun")));
         srun.open(QIODevice::WriteOnly);
-        srun.write("#!/bin/bash\ntrap 'echo signalled >> launch.log; exit 0' USR1\n"
-                   "[ -e fail-now ] && exit 3\necho started > started\n[ -e finish-now ] && exit 0\n"
-                   "while :; do sleep 0.05; done\n");
+        srun.write(
+            "#!/bin/bash\ntrap 'echo signalled >> launch.log; exit 0' USR1\n"
+            "[ -e fail-now ] && exit 3\n[ -e done-then-killed ] && { : > \"$SCALELAB_DONE_FILE\"; trap - USR1; }\n"
+            "echo started > started\n[ -e finish-now ] && exit 0\n"
+            "while :; do sleep 0.05; done\n");
         srun.close();
         srun.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
         QFile scontrol(m_bin.filePath(QStringLiteral("scontrol")));
@@ -176,10 +191,17 @@ TestSegments::ScriptRun TestSegments::runScript(const QString &dir, const QStrin
         scontrol.write("#!/bin/sh\nexit 0\n");
         scontrol.close();
         scontrol.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        // sbatch inside a segment ("until-done"): its arguments on one line each; ids 300, 301, ...
+        QFile sbatch(m_bin.filePath(QStringLiteral("sbatch")));
+        sbatch.open(QIODevice::WriteOnly);
+        sbatch.write("#!/bin/sh\n[ -e refuse-sbatch ] && { echo 'sbatch: error: refused' >&2; exit 1; }\n"
+                     "echo \"$*\" >> sbatch-args\necho \"$((299 + $(wc -l < sbatch-args)));testbed\"\n");
+        sbatch.close();
+        sbatch.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
     }
     QFile script(dir + QStringLiteral("/job.sbatch"));
     script.open(QIODevice::WriteOnly);
-    script.write(renderSbatch(segmentedSpec(), repoProfile(QStringLiteral("testbed"))).toUtf8());
+    script.write(renderSbatch(spec, repoProfile(QStringLiteral("testbed"))).toUtf8());
     script.close();
     QFile::remove(dir + QStringLiteral("/started"));
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
@@ -189,6 +211,7 @@ TestSegments::ScriptRun TestSegments::runScript(const QString &dir, const QStrin
     env.insert(QStringLiteral("SLURM_JOB_NODELIST"), QStringLiteral("tb-node1"));
     env.insert(QStringLiteral("SCALELAB_SEGMENT"), QString::number(segment));
     env.insert(QStringLiteral("SCALELAB_SEGMENTS"), QString::number(segments));
+    env.insert(QStringLiteral("SCALELAB_TOKEN"), QStringLiteral("sl-00112233445566aa"));
     QProcess p;
     p.setProcessEnvironment(env);
     p.setWorkingDirectory(dir);
@@ -239,6 +262,16 @@ void TestSegments::scriptEndsSegmentOnSignal()
 
 void TestSegments::scriptStopsChainAfterFailure()
 {
+    // The limit's signal as the training ends: it wrote its done file, then the
+    // signal killed it (exit 138). The work is done; nothing stops, nothing continues.
+    QTemporaryDir late;
+    QFile(late.filePath(QStringLiteral("done-then-killed"))).open(QIODevice::WriteOnly);
+    const ScriptRun ended = runScript(late.path(), QStringLiteral("89"), 1, 3, true);
+    QVERIFY2(ended.out.contains(QLatin1String("the work is done (exit code 138 after it)")), qPrintable(ended.out));
+    QCOMPARE(ended.exitCode, 0);
+    QVERIFY(QFile::exists(late.filePath(SegmentScript::doneFileName())));
+    QVERIFY(!QFile::exists(late.filePath(SegmentScript::stopFileName())));
+
     QTemporaryDir run;
     QFile(run.filePath(QStringLiteral("fail-now"))).open(QIODevice::WriteOnly);
     const ScriptRun failed = runScript(run.path(), QStringLiteral("90"), 1, 3, false);
@@ -385,6 +418,130 @@ void TestSegments::jobsShowTheSegment()
     QCOMPARE(JobsRow::from(JobsRunRecord{}).segmentText, QString());
 }
 
+// Jobs' elapsed for a run of segments: the ended segments' Elapsed plus the
+// followed one's clock; it holds while the next segment waits (no drop to
+// nothing) and leaves out the wait (no jump); the limit is per segment × segments.
+void TestSegments::jobsElapsedAddsTheSegments()
+{
+    const QDateTime t0 = QDateTime(QDate(2026, 11, 27), QTime(10, 0), Qt::UTC);
+    JobsRunRecord rec;
+    rec.run.id = 1;
+    rec.run.jobId = QStringLiteral("12");
+    rec.run.state = JobState::Pending;
+    rec.specTime = QStringLiteral("00:01:00");
+    rec.history = {{1, JobState::Pending, {}, t0},
+                   {1, JobState::Running, {}, t0.addSecs(10)},
+                   {1, JobState::Completing, {}, t0.addSecs(70)},
+                   {1, JobState::Pending, {}, t0.addSecs(75)}};
+    for (int i = 1; i <= 3; ++i) {
+        SegmentRecord s;
+        s.segment = i;
+        s.jobId = QString::number(10 + i);
+        s.stateText = i == 1 ? QStringLiteral("COMPLETED") : QString();
+        s.elapsed = i == 1 ? QStringLiteral("00:01:00") : QString();
+        rec.segments << s;
+    }
+    // Segment 2 waits in the queue: the first segment's minute, not nothing.
+    JobsRow row = JobsRow::from(rec);
+    QCOMPARE(row.elapsedSeconds(t0.addSecs(300)), 60);
+    QCOMPARE(row.limitSeconds, 180);
+    // Segment 2 started 10 minutes after: 60 s + its own 20 s, not the 10 minutes between.
+    rec.run.state = JobState::Running;
+    rec.history << StateChange{1, JobState::Running, {}, t0.addSecs(600)};
+    row = JobsRow::from(rec);
+    QCOMPARE(row.elapsedSeconds(t0.addSecs(620)), 80);
+    QVERIFY(row.active());
+    QCOMPARE(row.progress(t0.addSecs(620)), 80.0 / 180.0);
+}
+
+// A script ScaleLab rendered for segments imports as the spec it came from
+// (its segments, not a carried --signal the validator refuses beside them),
+// and renders the same script again: a fixed point, for a number of segments
+// and for "until-done".
+void TestSegments::importGivesTheSpecBack()
+{
+    const ClusterProfile profile = repoProfile(QStringLiteral("testbed"));
+    JobSpec fixed = segmentedSpec();
+    fixed.gpuSampleSeconds = 10;   // a script without the sampler imports as the default; not this test's point
+    fixed.segments.signal = QStringLiteral("USR2");
+    fixed.segments.signalLeadSeconds = 45;
+    fixed.segments.requeue = true;
+    JobSpec untilDone = fixed;
+    untilDone.segments.count = 0;
+    untilDone.segments.untilDone = true;
+    untilDone.segments.requeue = false;
+    untilDone.segments.checkpointSeconds = 20;
+    for (const JobSpec &spec : {fixed, untilDone}) {
+        const QString rendered = renderSbatch(spec, profile);
+        const ScriptImport imp = ScriptFile::importText(rendered, QString(), profile);
+        QCOMPARE(imp.spec.segments, spec.segments);
+        QCOMPARE(imp.spec.slurmOptions, spec.slurmOptions);
+        QCOMPARE(renderSbatch(imp.spec, profile).split(QLatin1Char('\n')), rendered.split(QLatin1Char('\n')));
+        const ScriptImport again = ScriptFile::importText(renderSbatch(imp.spec, profile), QString(), profile);
+        QCOMPARE(again.spec, imp.spec);
+        for (const Diagnostic &d : validateJob(imp.spec, profile))
+            QVERIFY2(!d.rule.startsWith(QLatin1String("segments-")), qPrintable(d.message));
+    }
+}
+
+// A lead shorter than the spec's checkpoint time is a warning on the lead;
+// --requeue (the segments' or a script's own) on a partition whose profile
+// says the site refuses it is an error, in the validator and in the linter;
+// the profile's fact survives its file.
+void TestSegments::leadCoversCheckpointAndRequeueAllowed()
+{
+    auto rules = [](const Diagnostics &ds) {
+        QStringList out;
+        for (const Diagnostic &d : ds)
+            if (d.rule == QLatin1String("segments-lead-checkpoint") || d.rule == QLatin1String("requeue-forbidden"))
+                out << d.rule + QLatin1Char(' ') + d.field;
+        return out;
+    };
+    ClusterProfile profile = repoProfile(QStringLiteral("testbed"));
+    JobSpec s = segmentedSpec();
+    s.segments.checkpointSeconds = 45;
+    QCOMPARE(rules(validateJob(s, profile)), QStringList{"segments-lead-checkpoint segments.signalLead"});
+    QCOMPARE(parseJobSpec(jobSpecToJson(s)).spec->segments.checkpointSeconds, 45);
+    QVERIFY(renderSbatch(s, profile).contains(QStringLiteral("export SCALELAB_CHECKPOINT_SECONDS=45\n")));
+    QCOMPARE(ScriptFile::importText(renderSbatch(s, profile), QString(), profile).spec.segments, s.segments);
+    s.segments.signalLeadSeconds = 50;
+    QCOMPARE(rules(validateJob(s, profile)), QStringList());
+
+    // The site refuses --requeue on the partition: declared in the profile's file, and written back.
+    QFile file(QStringLiteral(SCALELAB_TESTS_DIR "/../profiles/testbed.json"));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QJsonObject doc = QJsonDocument::fromJson(file.readAll()).object();
+    QJsonArray parts = doc.value(QStringLiteral("partitions")).toArray();
+    QJsonObject gpu = parts.at(0).toObject();
+    QCOMPARE(gpu.value(QStringLiteral("name")).toString(), s.partition);
+    gpu.insert(QStringLiteral("requeue"),
+               QJsonObject{{QStringLiteral("value"), false},
+                           {QStringLiteral("source"), QStringLiteral("https://docs.example.org/requeue")}});
+    parts.replace(0, gpu);
+    doc.insert(QStringLiteral("partitions"), parts);
+    const auto loaded = loadProfile(QJsonDocument(doc).toJson(), QStringLiteral("site.json"));
+    QStringList problems;
+    for (const Diagnostic &d : loaded.problems)
+        problems << d.message;
+    QVERIFY2(loaded.profile, qPrintable(problems.join(QLatin1Char('\n'))));
+    QCOMPARE(loaded.profile->partition(s.partition)->requeue, std::optional<bool>(false));
+    QCOMPARE(repoProfile(QStringLiteral("testbed")).partition(s.partition)->requeue, std::optional<bool>());
+    const QJsonObject written = QJsonDocument::fromJson(ProfileJson::write(*loaded.profile)).object();
+    QCOMPARE(written.value(QStringLiteral("partitions")).toArray().at(0).toObject().value(QStringLiteral("requeue")),
+             gpu.value(QStringLiteral("requeue")));
+    QCOMPARE(rules(validateJob(s, *loaded.profile)), QStringList());   // no requeue asked
+    s.segments.requeue = true;
+    QCOMPARE(rules(validateJob(s, *loaded.profile)), QStringList{"requeue-forbidden segments.requeue"});
+    const QString script = QStringLiteral("#!/bin/bash\n#SBATCH --partition=%1\n#SBATCH --gres=gpu:1\n"
+                                          "#SBATCH --time=01:00:00\n%2srun python /tmp/train.py\n")
+                               .arg(s.partition);
+    const auto lint = [&](const QString &text) {
+        return rules(ScriptFile::importText(text, QString(), *loaded.profile).diagnostics);
+    };
+    QCOMPARE(lint(script.arg(QStringLiteral("#SBATCH --requeue\n"))), QStringList{"requeue-forbidden slurmOptions"});
+    QCOMPARE(lint(script.arg(QString())), QStringList());
+}
+
 void TestSegments::accountingAddsUp()
 {
     auto segment = [](const QString &id, const QString &submit, const QString &start, const QString &elapsed) {
@@ -488,6 +645,111 @@ void TestSegments::chainedStudyWaitsForLastSegment()
         if (c.argv.value(0) == QLatin1String("sh") && c.argv.value(2).contains(QLatin1String("sbatch --parsable")))
             body = c.argv.value(2);
     QVERIFY2(body.contains(QStringLiteral("--dependency=afterany:%1 ").arg(m_slurm->jobs[2].id)), qPrintable(body));
+}
+
+// "until-done" creates the first job only, with the token for the segments to
+// pass on; SCALELAB_SEGMENTS stays the cap.
+void TestSegments::untilDoneSubmitsOneJob()
+{
+    const QString body =
+        SlurmClient::submitShellBody(QStringLiteral("/scratch/r/runs/sl-00112233445566aa"),
+                                     QStringLiteral("sl-00112233445566aa"), {}, SegmentSpec::kUntilDoneSegments, 1);
+    QVERIFY2(body.contains(QStringLiteral("--export=ALL,SCALELAB_SEGMENT=1,SCALELAB_SEGMENTS=20,SCALELAB_TOKEN="
+                                          "sl-00112233445566aa job.sbatch")),
+             qPrintable(body));
+    QVERIFY(!body.contains(QStringLiteral("for k in")));
+    JobSpec s = segmentedSpec();
+    s.segments.count = 0;
+    s.segments.untilDone = true;
+    RunRecord r = scalelab::testing::newRun();
+    r.specJson = jobSpecToJson(s);
+    const qint64 id = m_store->createRun(r).value().id;
+    const SubmitOutcome sent = m_client->submit(id);
+    QCOMPARE(sent.kind, SubmitOutcome::Kind::Submitted);
+    QVERIFY2(sent.message.isEmpty(), qPrintable(sent.message));   // not "only 1 of 20 segments"
+    QCOMPARE(m_slurm->jobs.size(), 1);
+    QCOMPARE(m_store->segments(id).value().size(), 1);
+}
+
+// In a real bash: an "until-done" segment that does the work before its
+// limit queues nothing; one that reaches its limit queues the next one (after
+// itself, with the run's token) once; requeued, it queues none; when sbatch
+// refuses, it is the last segment and the run ends unfinished.
+void TestSegments::untilDoneSegmentQueuesTheNextOnce()
+{
+    JobSpec s = segmentedSpec();
+    s.segments.count = 0;
+    s.segments.untilDone = true;
+    QTemporaryDir quick;
+    QFile(quick.filePath(QStringLiteral("finish-now"))).open(QIODevice::WriteOnly);
+    QCOMPARE(runScript(quick.path(), QStringLiteral("76"), 1, 20, false, s).exitCode, 0);
+    QVERIFY(QFile::exists(quick.filePath(SegmentScript::doneFileName())));
+    QVERIFY(!QFile::exists(quick.filePath(QStringLiteral("sbatch-args"))));
+    QTemporaryDir run;
+    const ScriptRun first = runScript(run.path(), QStringLiteral("77"), 1, 20, true, s);
+    QCOMPARE(first.exitCode, 0);
+    QVERIFY2(first.out.contains(QLatin1String("segment 2 queued after this one: job 300;testbed")),
+             qPrintable(first.out));
+    QFile next(run.filePath(SegmentScript::nextJobFileName(QStringLiteral("2"))));
+    QVERIFY(next.open(QIODevice::ReadOnly));
+    QCOMPARE(next.readAll(), QByteArray("300;testbed\n"));
+    QFile args(run.filePath(QStringLiteral("sbatch-args")));
+    QVERIFY(args.open(QIODevice::ReadOnly));
+    QCOMPARE(QString::fromUtf8(args.readAll()).trimmed(),
+             QStringLiteral("--parsable --comment=sl-00112233445566aa --chdir=%1 --dependency=afterany:77 "
+                            "--export=ALL,SCALELAB_SEGMENT=2 job.sbatch")
+                 .arg(QDir(run.path()).canonicalPath()));
+    args.close();
+    // Requeued (the same segment again): the next one exists already.
+    const ScriptRun again = runScript(run.path(), QStringLiteral("77"), 1, 20, true, s);
+    QCOMPARE(again.exitCode, 0);
+    QVERIFY(args.open(QIODevice::ReadOnly));
+    QCOMPARE(args.readAll().count('\n'), 1);
+    args.close();
+    // sbatch refuses segment 3: segment 2 is the last, its limit leaves the work unfinished.
+    QFile(run.filePath(QStringLiteral("refuse-sbatch"))).open(QIODevice::WriteOnly);
+    const ScriptRun second = runScript(run.path(), QStringLiteral("300"), 2, 20, true, s);
+    QVERIFY2(second.out.contains(QLatin1String("segment 3 could not be queued; this segment is the last")),
+             qPrintable(second.out));
+    QVERIFY2(second.out.contains(QLatin1String("the work is not done after 2 segment(s)")), qPrintable(second.out));
+    QCOMPARE(second.exitCode, 1);
+    QVERIFY(!QFile::exists(run.filePath(SegmentScript::nextJobFileName(QStringLiteral("3")))));
+}
+
+// The poll learns the segment the chain queued when the one before ends and
+// follows it; the last ends the run with both segments' time; cancel writes
+// the stop file first, for a segment queued but not known yet.
+void TestSegments::untilDonePollFollowsQueuedSegments()
+{
+    JobSpec s = segmentedSpec();
+    s.segments.count = 0;
+    s.segments.untilDone = true;
+    RunRecord r = scalelab::testing::newRun();
+    r.specJson = jobSpecToJson(s);
+    const qint64 id = m_store->createRun(r).value().id;
+    QCOMPARE(m_client->submit(id).kind, SubmitOutcome::Kind::Submitted);
+    const QString dir = m_store->run(id).value().remoteDir;
+    // Segment 1 queued segment 2 when it started, then ended on its limit.
+    m_slurm->jobs << test::FakeSlurm::Job{QStringLiteral("555"), r.token, dir, JobState::Pending};
+    m_exec->files.insert(dir + QStringLiteral("/scalelab-segment-2.jobid"), "555;testbed\n");
+    m_slurm->jobs[0].state = JobState::Completed;
+    m_slurm->jobs[0].elapsed = "00:01:00";
+    PollResult p = m_client->pollOnce();
+    QCOMPARE(p.updates.size(), 1);
+    QVERIFY(!p.updates.first().final);
+    QCOMPARE(m_store->run(id).value().jobId, QStringLiteral("555"));
+    QCOMPARE(m_store->segments(id).value().size(), 2);
+    m_exec->calls.clear();
+    QVERIFY(m_client->cancel(id).ok());
+    QVERIFY(m_exec->files.contains(dir + QStringLiteral("/scalelab-chain-stop")));
+    // Segment 2 did the work and queued none: the run ends with both segments' time.
+    m_slurm->jobs[1].state = JobState::Completed;
+    m_slurm->jobs[1].elapsed = "00:00:30";
+    p = m_client->pollOnce();
+    QVERIFY(p.updates.first().final);
+    QCOMPARE(m_store->run(id).value().state, JobState::Completed);
+    QCOMPARE(m_store->accounting(id).value()->elapsed, QStringLiteral("00:01:30"));
+    QCOMPARE(m_store->segments(id).value().size(), 2);
 }
 
 QTEST_GUILESS_MAIN(TestSegments)

@@ -203,6 +203,7 @@ void ComposePlace::rerender()
     if (profile)
         for (const Diagnostic &d : std::as_const(m_current))
             remedies << FindingRemedies::of(d, s, *profile);
+    m_form->showFindings(m_current);
     m_diagnostics->setDiagnostics(m_current, remedies);
     updateActions();
 }

@@ -3,6 +3,7 @@
 #include "core/model/SpecFields.h"
 
 #include "ui/compose/EnvironmentEditor.h"
+#include "ui/compose/SegmentsEditor.h"
 #include "ui/compose/StartCostPanel.h"
 #include "ui/common/WheelGuard.h"
 #include "core/profiles/ProfileRegistry.h"
@@ -140,6 +141,7 @@ void JobForm::createFields()
     m_projectFolder->setPlaceholderText(tr("none: the program is already on the cluster"));
     m_remoteFolder = named(new QLineEdit(this), tr("Remote folder"), QLatin1String(SpecField::projectRemoteFolder),
                            tr("Where snapshots and run folders go on the cluster: absolute, ~/x or $HOME/x"));
+    m_segments = new SegmentsEditor(this);
     m_env = new EnvironmentEditor(this);
 }
 
@@ -173,6 +175,10 @@ void JobForm::layOutGroups()
     pf->addRow(tr("Project fol&der:"), m_projectFolder);
     pf->addRow(tr("Remote folder:"), m_remoteFolder);
 
+    auto *longer = new QGroupBox(tr("Longer than the time limit"), this);
+    auto *lf = new QVBoxLayout(longer);
+    lf->addWidget(m_segments);
+
     auto *envBox = new QGroupBox(tr("Environment"), this);
     auto *ef = new QVBoxLayout(envBox);
     ef->addWidget(m_env);
@@ -181,6 +187,7 @@ void JobForm::layOutGroups()
     lay->addWidget(cluster);
     lay->addWidget(res);
     lay->addWidget(prog);
+    lay->addWidget(longer);
     lay->addWidget(envBox);
     lay->addStretch(1);
 }
@@ -188,14 +195,17 @@ void JobForm::layOutGroups()
 void JobForm::setFieldOrder()
 {
     // Tab follows the rows as they are shown, not the order of creation.
-    const QList<QWidget *> order{m_profile,   m_partition, m_account,    m_time,          m_gpus,        m_nodes,
-                                 m_framework, m_launcher,  m_cpusPerGpu, m_memory,        m_program,     m_args,
-                                 m_jobName,   m_sampling,  m_metricDirs, m_projectFolder, m_remoteFolder};
+    QList<QWidget *> order{m_profile,   m_partition, m_account,    m_time,          m_gpus,        m_nodes,
+                           m_framework, m_launcher,  m_cpusPerGpu, m_memory,        m_program,     m_args,
+                           m_jobName,   m_sampling,  m_metricDirs, m_projectFolder, m_remoteFolder};
+    for (const char *field : {SpecField::segmentsCount, "segments.countValue", SpecField::segmentsSignal,
+                              SpecField::segmentsSignalLead, SpecField::segmentsCheckpoint, SpecField::segmentsRequeue})
+        order << m_segments->findChild<QWidget *>(QLatin1String(field));
     for (qsizetype i = 1; i < order.size(); ++i)
         setTabOrder(order[i - 1], order[i]);
     for (QWidget *w : m_env->findChildren<QWidget *>())
         if (w->focusPolicy() & Qt::TabFocus) {
-            setTabOrder(m_remoteFolder, w);
+            setTabOrder(order.last(), w);
             break;
         }
 }
@@ -222,6 +232,7 @@ void JobForm::connectFields()
     for (QLineEdit *e :
          {m_time, m_account, m_jobName, m_program, m_args, m_memory, m_metricDirs, m_projectFolder, m_remoteFolder})
         connect(e, &QLineEdit::textChanged, this, &JobForm::changed);
+    connect(m_segments, &SegmentsEditor::edited, this, &JobForm::changed);
     connect(m_env, &EnvironmentEditor::edited, this, &JobForm::changed);
 }
 
@@ -423,6 +434,7 @@ JobSpec JobForm::spec() const
     s.gpuSampleSeconds = m_sampling->value();
     s.metricDirs = splitArguments(m_metricDirs->text());
     s.project = ProjectSpec{m_projectFolder->text().trimmed(), m_remoteFolder->text().trimmed()};
+    s.segments = m_segments->segments();
     s.slurmOptions = m_slurmOptions;
     s.binding = m_binding;
     s.environment.taskVariables = m_taskVariables;
@@ -472,6 +484,7 @@ void JobForm::setSpec(const JobSpec &s)
         m_metricDirs->setText(ShellQuote::join(s.metricDirs));
     setText(m_projectFolder, s.project.folder);
     setText(m_remoteFolder, s.project.remoteFolder);
+    m_segments->setSegments(s.segments);
     m_slurmOptions = s.slurmOptions;
     m_binding = s.binding;
     m_taskVariables = s.environment.taskVariables;
@@ -494,6 +507,8 @@ QWidget *JobForm::fieldWidget(const QString &field) const
     if (QWidget *w = m_fields.value(field))
         return w;
     if (QWidget *w = m_env->fieldWidget(field))
+        return w;
+    if (QWidget *w = m_segments->fieldWidget(field))
         return w;
     if (field.startsWith(QLatin1String("args")))
         return m_args;
@@ -526,6 +541,11 @@ bool JobForm::focusField(const QString &field, Severity severity)
         }
     }
     return true;
+}
+
+void JobForm::showFindings(const Diagnostics &diagnostics)
+{
+    m_segments->showFindings(diagnostics);
 }
 
 void JobForm::clearMarks()

@@ -16,6 +16,7 @@ class QSpinBox;
 namespace scalelab {
 
 class EnvironmentEditor;
+class SegmentsEditor;
 class StartCostPanel;
 class ProfileRegistry;
 struct ClusterProfile;
@@ -45,6 +46,9 @@ public:
     // Focuses the field's widget and frames it until clearMarks().
     bool focusField(const QString &field, Severity severity);
     void clearMarks();
+    // The validator's findings the form shows beside its fields (segments').
+    void showFindings(const Diagnostics &diagnostics);
+    SegmentsEditor *segmentsEditor() const { return m_segments; }
 
     // Items of profileCombo() for profile files that failed to load carry
     // true in this role (and are disabled, with the problems as tooltip).
@@ -104,6 +108,7 @@ private:
     QList<QPair<QString, QString>> m_slurmOptions;
     QStringList m_binding;   // srun's --cpu-bind/--gpu-bind of the script
     QList<QPair<QString, QString>> m_taskVariables;   // RANK=$SLURM_PROCID of a bash -c wrapper
+    SegmentsEditor *m_segments;   // JobSpec::segments
     EnvironmentEditor *m_env;
     QHash<QString, QWidget *> m_fields;
     QList<QWidget *> m_marked;
