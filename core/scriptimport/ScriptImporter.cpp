@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The sbatch script importer: the import's steps in order, the program the job is
-// built from and its framework, and the ScriptImport lookups. Reading the shell
-// commands after the header is in ScriptImporterCommands.cpp.
+// built from, and the ScriptImport lookups. Reading the shell commands after the
+// header is ScriptCommandReader's, the framework ScriptFramework's.
 #include "core/scriptimport/ScriptImporter.h"
 
 #include "core/compose/SbatchRenderer.h"
 #include "core/model/SpecFields.h"
 #include "core/scriptimport/ImportSummary.h"
+#include "core/scriptimport/ScriptFramework.h"
 #include "core/scriptimport/ScriptImporterInternal.h"
 #include "core/scriptimport/ScriptOptionReader.h"
 #include "core/scriptimport/SegmentImport.h"
@@ -14,6 +15,7 @@
 #include <QHash>
 
 #include <algorithm>
+#include <optional>
 
 namespace scalelab {
 
@@ -33,9 +35,10 @@ ScriptImport Importer::run()
     attachFields();
     readScriptOptions(m_imp);
     keepSlurmOptions();
-    seedSlurmVariables();
-    findComposedLines();
-    readCommands(parsed);
+    ScriptCommandReader commands(m_text, m_imp);
+    commands.read(parsed);
+    m_composed = commands.composed();
+    m_setup = commands.setup();
     choosePrimary();
     SegmentImport::read(m_imp);
     lintScriptImport(m_imp, m_profile);
@@ -128,8 +131,9 @@ void Importer::choosePrimary()
         if (spec.program.startsWith(QLatin1String(home)) && spec.program.size() > qsizetype(qstrlen(home)))
             spec.program = spec.program.mid(qstrlen(home));
     spec.args = l->args;
+    std::optional<QString> programSource;   // the program's text, when it is a local file
     if (m_context.readProgram && !l->program.isEmpty() && l->program != QLatin1String("-m"))
-        m_programSource = m_context.readProgram(l->program);
+        programSource = m_context.readProgram(l->program);
     if (!l->container.image.isEmpty())
         spec.environment.container = l->container;
     spec.environment.taskVariables = l->taskVariables;
@@ -147,7 +151,7 @@ void Importer::choosePrimary()
         }
     }
     spec.environment.setup = moduleSetup + spec.environment.setup;
-    deriveFramework(*l);
+    ScriptFramework::derive(m_imp, *l, m_text, programSource);
     if (m_composed)
         readComposedDefaults();
 }
@@ -166,74 +170,6 @@ void Importer::readComposedDefaults()
         spec.cpusPerGpu = 0;
     if (spec.jobName == QStringLiteral("%1-%2gpu").arg(frameworkId(spec.framework)).arg(spec.gpus))
         spec.jobName.clear();
-}
-
-namespace {
-
-// Evidence of a family (TensorFlow or PyTorch) that the launcher's own framework cannot be.
-bool familyFitsLauncher(const FrameworkEvidence &e, Framework launcherFramework)
-{
-    const bool tfLauncher = launcherFramework == Framework::TfMirrored || launcherFramework == Framework::TfMultiWorker;
-    const bool torchLauncher = launcherFramework == Framework::PytorchDdp || launcherFramework == Framework::DeepSpeed
-                               || launcherFramework == Framework::Lightning
-                               || launcherFramework == Framework::DataParallel;
-    return e.tensorflow ? !torchLauncher : !tfLauncher;
-}
-
-}   // namespace
-
-// A launcher names its framework, unless the evidence names another it starts.
-void Importer::launcherFramework(const LaunchCommand &l, const FrameworkEvidence &e, QString *why)
-{
-    auto &spec = m_imp.spec;
-    const LauncherTraits &row = launcherTraits(*l.launcher);
-    spec.launcher = row.composedAs;
-    spec.framework = row.framework;
-    const bool fits = e.found && e.exact
-                      && (launchersFor(e.framework).contains(row.composedAs)
-                          || (e.framework == Framework::DeepSpeed && row.argsNameDeepSpeed));
-    if (fits) {
-        spec.framework = e.framework;
-        *why = QStringLiteral("%1 names %2, started by %3").arg(e.said, e.familyName, l.launcherWord);
-    } else {
-        *why = QStringLiteral("%1 starts the processes").arg(l.launcherWord);
-        if (!row.frameworkGuess.isEmpty()) {
-            *why = row.frameworkGuess;
-            m_imp.frameworkGuessed = true;
-        }
-    }
-    if (e.found && !fits && (e.exact || !familyFitsLauncher(e, row.framework)))
-        m_imp.frameworkUnsure = QStringLiteral("%1 starts %2, but %3 suggests %4")
-                                    .arg(l.launcherWord, frameworkName(row.framework), e.said, e.familyName);
-    else if (e.found && !e.conflict.isEmpty())
-        m_imp.frameworkUnsure = QStringLiteral("%1 suggests %2, but %3").arg(e.said, e.familyName, e.conflict);
-}
-
-void Importer::deriveFramework(const LaunchCommand &l)
-{
-    auto &spec = m_imp.spec;
-    const FrameworkEvidence e = weighEvidence(l);
-    QString why;
-    if (l.launcher) {
-        launcherFramework(l, e, &why);
-    } else {
-        spec.launcher = Launcher::Srun;
-        spec.framework = srunFramework(l, e, &why);
-        m_imp.frameworkGuessed = true;
-        if (!e.conflict.isEmpty())
-            m_imp.frameworkUnsure = QStringLiteral("%1 suggests %2, but %3").arg(e.said, e.familyName, e.conflict);
-    }
-    m_imp.frameworkEvidence = why;
-    if (!m_imp.frameworkUnsure.isEmpty())
-        add(finding(Severity::Info, QStringLiteral("framework-unsure"), QStringLiteral("framework"), l.line,
-                    QStringLiteral("The framework is unsure: %1. Imported as %2; change it in the form if the "
-                                   "program uses the other.")
-                        .arg(m_imp.frameworkUnsure, frameworkName(spec.framework))));
-    if (m_imp.frameworkGuessed)
-        add(finding(Severity::Info, QStringLiteral("framework-guessed"), QStringLiteral("framework"), l.line,
-                    QStringLiteral("No launcher names the framework; guessed %1 because %2. Change it if the "
-                                   "program does something else.")
-                        .arg(frameworkName(spec.framework), why)));
 }
 
 }   // namespace scriptimport

@@ -5,8 +5,10 @@
 // script loads, the names of the variables it exports, and the launcher.
 // Evidence that conflicts is named on both sides ("unsure"), never
 // silently resolved.
+#include "core/scriptimport/ScriptFramework.h"
+
 #include "core/compose/SbatchRenderer.h"
-#include "core/scriptimport/ScriptImporterInternal.h"
+#include "core/model/Launcher.h"
 
 #include <QRegularExpression>
 
@@ -177,22 +179,91 @@ std::optional<Framework> composedFramework(const QString &text)
     return std::nullopt;
 }
 
+// Evidence of a family (TensorFlow or PyTorch) that the launcher's own framework cannot be.
+bool familyFitsLauncher(const FrameworkEvidence &e, Framework launcherFramework)
+{
+    const bool tfLauncher = launcherFramework == Framework::TfMirrored || launcherFramework == Framework::TfMultiWorker;
+    const bool torchLauncher = launcherFramework == Framework::PytorchDdp || launcherFramework == Framework::DeepSpeed
+                               || launcherFramework == Framework::Lightning
+                               || launcherFramework == Framework::DataParallel;
+    return e.tensorflow ? !torchLauncher : !tfLauncher;
+}
+
 }   // namespace
+
+// A launcher names its framework, unless the evidence names another it starts.
+void ScriptFramework::launcherFramework(ScriptImport &imp, const LaunchCommand &l, const FrameworkEvidence &e,
+                                        QString *why)
+{
+    auto &spec = imp.spec;
+    const LauncherTraits &row = launcherTraits(*l.launcher);
+    spec.launcher = row.composedAs;
+    spec.framework = row.framework;
+    const bool fits = e.found && e.exact
+                      && (launchersFor(e.framework).contains(row.composedAs)
+                          || (e.framework == Framework::DeepSpeed && row.argsNameDeepSpeed));
+    if (fits) {
+        spec.framework = e.framework;
+        *why = QStringLiteral("%1 names %2, started by %3").arg(e.said, e.familyName, l.launcherWord);
+    } else {
+        *why = QStringLiteral("%1 starts the processes").arg(l.launcherWord);
+        if (!row.frameworkGuess.isEmpty()) {
+            *why = row.frameworkGuess;
+            imp.frameworkGuessed = true;
+        }
+    }
+    if (e.found && !fits && (e.exact || !familyFitsLauncher(e, row.framework)))
+        imp.frameworkUnsure = QStringLiteral("%1 starts %2, but %3 suggests %4")
+                                  .arg(l.launcherWord, frameworkName(row.framework), e.said, e.familyName);
+    else if (e.found && !e.conflict.isEmpty())
+        imp.frameworkUnsure = QStringLiteral("%1 suggests %2, but %3").arg(e.said, e.familyName, e.conflict);
+}
+
+void ScriptFramework::derive(ScriptImport &imp, const LaunchCommand &l, const QString &text,
+                             const std::optional<QString> &programSource)
+{
+    auto &spec = imp.spec;
+    const FrameworkEvidence e = weighEvidence(l, text, spec, programSource);
+    QString why;
+    if (l.launcher) {
+        launcherFramework(imp, l, e, &why);
+    } else {
+        spec.launcher = Launcher::Srun;
+        spec.framework = srunFramework(l, imp.request, e, &why);
+        imp.frameworkGuessed = true;
+        if (!e.conflict.isEmpty())
+            imp.frameworkUnsure = QStringLiteral("%1 suggests %2, but %3").arg(e.said, e.familyName, e.conflict);
+    }
+    imp.frameworkEvidence = why;
+    if (!imp.frameworkUnsure.isEmpty())
+        imp.diagnostics << finding(
+            Severity::Info, QStringLiteral("framework-unsure"), QStringLiteral("framework"), l.line,
+            QStringLiteral("The framework is unsure: %1. Imported as %2; change it in the form if the "
+                           "program uses the other.")
+                .arg(imp.frameworkUnsure, frameworkName(spec.framework)));
+    if (imp.frameworkGuessed)
+        imp.diagnostics << finding(
+            Severity::Info, QStringLiteral("framework-guessed"), QStringLiteral("framework"), l.line,
+            QStringLiteral("No launcher names the framework; guessed %1 because %2. Change it if the "
+                           "program does something else.")
+                .arg(frameworkName(spec.framework), why));
+}
 
 // The strongest clue decides: an exact framework before a family, the
 // stronger source first; a clue that cannot describe the same job makes
 // the choice unsure, with both named.
-FrameworkEvidence Importer::weighEvidence(const LaunchCommand &l) const
+FrameworkEvidence ScriptFramework::weighEvidence(const LaunchCommand &l, const QString &text, const JobSpec &spec,
+                                                 const std::optional<QString> &programSource)
 {
     FrameworkEvidence e;
-    if (const auto composed = composedFramework(m_text)) {
+    if (const auto composed = composedFramework(text)) {
         e.found = e.exact = true;
         e.framework = *composed;
         e.familyName = frameworkName(*composed);
         e.said = QStringLiteral("the header ScaleLab wrote");
         return e;
     }
-    const QList<Clue> clues = gatherClues(l, m_imp.spec, m_programSource);
+    const QList<Clue> clues = gatherClues(l, spec, programSource);
     const auto decider = std::find_if(clues.begin(), clues.end(), [](const Clue &c) { return exact(c.family); });
     const Clue *d = decider != clues.end() ? &*decider : (clues.isEmpty() ? nullptr : &clues.front());
     if (!d)
@@ -212,9 +283,9 @@ FrameworkEvidence Importer::weighEvidence(const LaunchCommand &l) const
     return e;
 }
 
-Framework Importer::srunFramework(const LaunchCommand &l, const FrameworkEvidence &e, QString *why) const
+Framework ScriptFramework::srunFramework(const LaunchCommand &l, const ScriptRequest &r, const FrameworkEvidence &e,
+                                         QString *why)
 {
-    const auto &r = m_imp.request;
     const QString all = (QStringList{l.program} + l.args).join(QLatin1Char(' '));
     const int perNode = l.underSrun ? std::max(1, l.srunTasksPerNode > 0 ? l.srunTasksPerNode : r.tasksPerNode) : 1;
     const bool acrossNodes = perNode > 1 || (l.underSrun && r.effectiveNodes() > 1);

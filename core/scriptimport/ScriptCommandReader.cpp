@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// The sbatch script importer: the shell commands after the #SBATCH header, read into
-// variables (Slurm's own seeded first), modules, setup lines and launch lines. Apart
-// because it is the importer's one shell reader; the rest is in ScriptImporter.cpp.
-#include "core/scriptimport/ScriptImporter.h"
+// The sbatch script importer's shell reader: the commands after the #SBATCH header,
+// read into variables (Slurm's own seeded first), modules, setup lines and launch
+// lines. The rest of the import is in ScriptImporter.cpp.
+#include "core/scriptimport/ScriptCommandReader.h"
 
-#include "core/base/ShellWords.h"
 #include "core/compose/SbatchRenderer.h"
-#include "core/scriptimport/ScriptImporterInternal.h"
 
 #include <QRegularExpression>
 #include <QSet>
@@ -102,8 +100,15 @@ ShellCommand splitUnquotedExpansions(const ShellCommand &cmd, const QString &sou
 
 }   // namespace
 
+void ScriptCommandReader::read(const ParsedSbatchScript &parsed)
+{
+    seedSlurmVariables();
+    findComposedLines();
+    readCommands(parsed);
+}
+
 // What Slurm puts in the job's environment, for $SLURM_* in launch lines.
-void Importer::seedSlurmVariables()
+void ScriptCommandReader::seedSlurmVariables()
 {
     const auto &r = m_imp.request;
     const QString nodes = QString::number(r.effectiveNodes());
@@ -127,7 +132,7 @@ void Importer::seedSlurmVariables()
         m_vars.insert(QStringLiteral("SLURM_JOB_PARTITION"), m_imp.spec.partition);
 }
 
-void Importer::readCommands(const ParsedSbatchScript &parsed)
+void ScriptCommandReader::readCommands(const ParsedSbatchScript &parsed)
 {
     const VariableLookup lookup = [this](const QString &name) -> std::optional<QString> {
         auto it = m_vars.constFind(name);
@@ -146,7 +151,7 @@ void Importer::readCommands(const ParsedSbatchScript &parsed)
                 continue;
             const QString first = rc.words.front().text;
             const QString source = sl.text.mid(rc.words.front().offset, rc.words.back().end - rc.words.front().offset);
-            const Candidate at{sl.lineAt(rc.words.front().offset), source};
+            const CommandSource at{sl.lineAt(rc.words.front().offset), source};
             if (first == QLatin1String("if") || first == QLatin1String("for") || first == QLatin1String("while")
                 || first == QLatin1String("until") || first == QLatin1String("case"))
                 ++depth;
@@ -169,7 +174,7 @@ void Importer::readCommands(const ParsedSbatchScript &parsed)
 
 // The lines of a script ScaleLab composed that came from the spec: those
 // after each of the renderer's markers up to the next comment or blank line.
-void Importer::findComposedLines()
+void ScriptCommandReader::findComposedLines()
 {
     const QStringList lines = m_text.split(QLatin1Char('\n'));
     m_composed = lines.size() > 1 && lines.at(1).startsWith(QLatin1String(kComposedHeader));
@@ -192,7 +197,7 @@ void Importer::findComposedLines()
 }
 
 // NAME=value of a command, plain or after export, as known values for later lines.
-void Importer::rememberValues(const ShellCommand &rc, const ShellCommand &ec)
+void ScriptCommandReader::rememberValues(const ShellCommand &rc, const ShellCommand &ec)
 {
     for (int i = 0; i < rc.words.size(); ++i) {
         const QString &w = rc.words[i].text;
@@ -206,7 +211,8 @@ void Importer::rememberValues(const ShellCommand &rc, const ShellCommand &ec)
 }
 
 // export/declare/local/readonly NAME=value: a variable, exported to the job's environment when plain.
-bool Importer::readDeclaration(const ShellCommand &rc, const ShellCommand &ec, const Candidate &at, int depth)
+bool ScriptCommandReader::readDeclaration(const ShellCommand &rc, const ShellCommand &ec, const CommandSource &at,
+                                          int depth)
 {
     const QString first = rc.words.front().text;
     if (first != QLatin1String("export") && first != QLatin1String("declare") && first != QLatin1String("local")
@@ -238,7 +244,8 @@ bool Importer::readDeclaration(const ShellCommand &rc, const ShellCommand &ec, c
 }
 
 // NAME=value NAME2=value2 alone: shell variables of the setup.
-bool Importer::readAssignments(const ShellCommand &rc, const ShellCommand &ec, const Candidate &at, int depth)
+bool ScriptCommandReader::readAssignments(const ShellCommand &rc, const ShellCommand &ec, const CommandSource &at,
+                                          int depth)
 {
     if (!std::all_of(rc.words.begin(), rc.words.end(), [](const ShellWord &w) { return isAssignment(w.text); }))
         return false;
@@ -253,7 +260,7 @@ bool Importer::readAssignments(const ShellCommand &rc, const ShellCommand &ec, c
 }
 
 // module load / ml NAME: the environment's modules; other module commands stay setup lines in order.
-bool Importer::readModule(const ShellCommand &rc, const Candidate &at, int depth)
+bool ScriptCommandReader::readModule(const ShellCommand &rc, const CommandSource &at, int depth)
 {
     const QString first = rc.words.front().text;
     if (first != QLatin1String("module") && first != QLatin1String("ml"))
@@ -277,8 +284,8 @@ bool Importer::readModule(const ShellCommand &rc, const Candidate &at, int depth
 }
 
 // A launch (srun, torchrun, mpirun, python ...).
-bool Importer::readLaunch(const ShellCommand &rc, const ShellCommand &ec, const ScriptLine &sl,
-                          const ShellLexResult &expanded, const QString &source)
+bool ScriptCommandReader::readLaunch(const ShellCommand &rc, const ShellCommand &ec, const ScriptLine &sl,
+                                     const ShellLexResult &expanded, const QString &source)
 {
     const ShellCommand split = splitUnquotedExpansions(ec, sl.text);
     const bool wasSplit = split.words.size() != ec.words.size();
@@ -300,7 +307,7 @@ bool Importer::readLaunch(const ShellCommand &rc, const ShellCommand &ec, const 
 
 // A value the shell has to compute, or one built from a variable that
 // only the setup lines define.
-bool Importer::needsShell(const QString &value) const
+bool ScriptCommandReader::needsShell(const QString &value) const
 {
     if (value.contains(QLatin1String("$(")) || value.contains(QLatin1Char('`')))
         return true;
