@@ -81,10 +81,8 @@ QString buildHopList(const SshConfigFile &cfg, const SshHostConfig &target, int 
 
 void SshSession::Private::teardown()
 {
-    if (sftp) {
-        sftp_free(sftp);
-        sftp = nullptr;
-    }
+    if (sftp)
+        sftp->close();   // frees SFTP and forgets the home
     // Target first, then each jump host; a hop's pump uses the previous
     // session, so stop it before that session goes away.
     while (!hops.empty()) {
@@ -97,7 +95,6 @@ void SshSession::Private::teardown()
         hop->close();
         hop->stopBridge();
     }
-    home.clear();
 }
 
 QString SshSession::Private::transportFailure(const QString &what)
@@ -114,6 +111,7 @@ SshSession::SshSession(SshConnectionSettings settings, SshCallbacks *callbacks)
 {
     d->settings = std::move(settings);
     d->callbacks = callbacks;
+    d->sftp = std::make_unique<SftpChannel>(*this, *d);
 }
 
 SshSession::~SshSession()
@@ -345,6 +343,26 @@ ChannelRead readChannel(ssh_channel ch, RemoteResult &r, const QDeadlineTimer &d
 }
 
 }   // namespace
+
+QString SshSession::homeDirectory()
+{
+    return d->sftp->homeDirectory();
+}
+
+Result<void> SshSession::mkdirs(const QString &remoteDir)
+{
+    return d->sftp->mkdirs(remoteDir);
+}
+
+Result<void> SshSession::upload(const QString &remotePath, const QByteArray &data, int mode)
+{
+    return d->sftp->upload(remotePath, data, mode);
+}
+
+RemoteFileChunk SshSession::download(const QString &remotePath, qint64 offset, qint64 maxBytes)
+{
+    return d->sftp->download(remotePath, offset, maxBytes);
+}
 
 RemoteResult SshSession::runWithInput(const QStringList &argv, const QByteArray &input, int timeoutMs)
 {

@@ -73,8 +73,6 @@ public:
 private:
     Result<void> connectImpl();
     RemoteResult runImpl(const QStringList &argv, int timeoutMs, const QByteArray *input = nullptr);
-    Result<void> uploadImpl(const QString &remotePath, const QByteArray &data, int mode);
-    RemoteFileChunk downloadImpl(const QString &remotePath, qint64 offset, qint64 maxBytes);
     QString notConnectedText() const;
 
     std::unique_ptr<Private> d;

@@ -3,10 +3,9 @@
 
 // Internal to core/ssh: the state behind SshSession (libssh types).
 
+#include "core/ssh/SftpChannel.h"
 #include "core/ssh/SshHop.h"
 #include "core/ssh/SshSession.h"
-
-#include <libssh/sftp.h>
 
 #include <QElapsedTimer>
 
@@ -21,9 +20,9 @@ struct SshSession::Private {
     SshHostConfig target;
     // Jump hosts first, the target last. Destroyed in reverse order.
     std::vector<std::unique_ptr<SshHop>> hops;
-    sftp_session sftp = nullptr;
+    // The file half, over the target's session; declared after the hops, so destroyed before them.
+    std::unique_ptr<SftpChannel> sftp;
     QString banner;
-    QString home;
     QString lastConnectError;   // quoted by "not connected" errors
     bool broken = false;   // the transport failed: a reconnect is needed
     QElapsedTimer sinceTraffic;
@@ -32,8 +31,6 @@ struct SshSession::Private {
     void teardown();
     // Marks the connection broken when libssh says so; returns the text.
     QString transportFailure(const QString &what);
-    Result<void> ensureSftp();   // Transport: why SFTP is not there
-    QString sftpErrorText(const QString &op, const QString &path) const;
 };
 
 }   // namespace scalelab

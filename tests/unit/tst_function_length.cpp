@@ -37,8 +37,6 @@ const QMap<QString, QString> &knownSpreadClasses()
 {
     static const QMap<QString, QString> known = {
         {u"ClusterManager"_s, u"ui: submit and discovery flows, split when next worked on"_s},
-        {u"SshSession"_s, u"the SFTP part"_s},
-        {u"SshSession::Private"_s, u"the SFTP part"_s},
     };
     return known;
 }

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // The file half of SshSession: SFTP (needs the blocking session of libssh 0.10).
+#include "core/ssh/SftpChannel.h"
+
 #include "core/ssh/SshSessionPrivate.h"
 
 #include "core/base/Logging.h"
@@ -14,31 +16,41 @@
 
 namespace scalelab {
 
-Result<void> SshSession::Private::ensureSftp()
+void SftpChannel::close()
 {
-    if (sftp)
+    if (m_sftp) {
+        sftp_free(m_sftp);
+        m_sftp = nullptr;
+    }
+    m_home.clear();
+}
+
+Result<void> SftpChannel::ensureStarted()
+{
+    if (m_sftp)
         return success();
-    ssh_session s = session();
-    if (!s || broken || !ssh_is_connected(s))
-        return fail(ErrorCode::Transport,
-                    lastConnectError.isEmpty()
-                        ? QStringLiteral("not connected to %1").arg(settings.alias)
-                        : QStringLiteral("not connected to %1: %2").arg(settings.alias, lastConnectError));
-    sftp = sftp_new(s);
-    if (!sftp)
-        return fail(ErrorCode::Transport, transportFailure(QStringLiteral(
+    ssh_session s = m_link.session();
+    if (!s || m_link.broken || !ssh_is_connected(s))
+        return fail(
+            ErrorCode::Transport,
+            m_link.lastConnectError.isEmpty()
+                ? QStringLiteral("not connected to %1").arg(m_link.settings.alias)
+                : QStringLiteral("not connected to %1: %2").arg(m_link.settings.alias, m_link.lastConnectError));
+    m_sftp = sftp_new(s);
+    if (!m_sftp)
+        return fail(ErrorCode::Transport, m_link.transportFailure(QStringLiteral(
                                               "cannot start SFTP (is the sftp subsystem enabled on the server?)")));
-    if (sftp_init(sftp) != SSH_OK) {
-        sftp_free(sftp);
-        sftp = nullptr;
-        return fail(ErrorCode::Transport, transportFailure(QStringLiteral("cannot start SFTP")));
+    if (sftp_init(m_sftp) != SSH_OK) {
+        sftp_free(m_sftp);
+        m_sftp = nullptr;
+        return fail(ErrorCode::Transport, m_link.transportFailure(QStringLiteral("cannot start SFTP")));
     }
     return success();
 }
 
-QString SshSession::Private::sftpErrorText(const QString &op, const QString &path) const
+QString SftpChannel::errorText(const QString &op, const QString &path) const
 {
-    const int code = sftp ? sftp_get_error(sftp) : -1;
+    const int code = m_sftp ? sftp_get_error(m_sftp) : -1;
     QString why;
     switch (code) {
     case SSH_FX_NO_SUCH_FILE:
@@ -51,7 +63,7 @@ QString SshSession::Private::sftpErrorText(const QString &op, const QString &pat
         why = QStringLiteral("already exists");
         break;
     default:
-        why = sshErrorText(session());
+        why = sshErrorText(m_link.session());
         break;
     }
     return QStringLiteral("%1 %2: %3").arg(op, path, why);
@@ -73,41 +85,41 @@ ErrorCode sftpFailureCode(ssh_session s)
 
 }   // namespace
 
-QString SshSession::homeDirectory()
+QString SftpChannel::homeDirectory()
 {
-    if (!d->home.isEmpty())
-        return d->home;
-    if (!d->ensureSftp())
+    if (!m_home.isEmpty())
+        return m_home;
+    if (!ensureStarted())
         return {};
-    char *p = sftp_canonicalize_path(d->sftp, ".");
+    char *p = sftp_canonicalize_path(m_sftp, ".");
     if (!p) {
-        d->transportFailure(QStringLiteral("cannot resolve the home directory"));
+        m_link.transportFailure(QStringLiteral("cannot resolve the home directory"));
         return {};
     }
-    d->home = QString::fromUtf8(p);
+    m_home = QString::fromUtf8(p);
     ssh_string_free_char(p);
-    d->sinceTraffic.restart();
-    return d->home;
+    m_link.sinceTraffic.restart();
+    return m_home;
 }
 
 // "~/x" and "~" mean the remote home; relative paths are relative to it too
 // (the SFTP server starts there).
-static QString expandRemote(SshSession *self, const QString &path)
+QString SftpChannel::expandRemote(const QString &path)
 {
     if (path == QLatin1String("~"))
-        return self->homeDirectory();
+        return homeDirectory();
     if (path.startsWith(QLatin1String("~/"))) {
-        const QString home = self->homeDirectory();
+        const QString home = homeDirectory();
         return home.isEmpty() ? QString() : home + path.mid(1);
     }
     return path;
 }
 
-Result<void> SshSession::mkdirs(const QString &remoteDir)
+Result<void> SftpChannel::mkdirs(const QString &remoteDir)
 {
-    if (auto ready = d->ensureSftp(); !ready)
+    if (auto ready = ensureStarted(); !ready)
         return ready;
-    const QString dir = expandRemote(this, remoteDir);
+    const QString dir = expandRemote(remoteDir);
     // The home is unknown only when asking for it failed on the connection.
     if (dir.isEmpty())
         return fail(ErrorCode::Transport,
@@ -117,7 +129,7 @@ Result<void> SshSession::mkdirs(const QString &remoteDir)
     for (const QString &part : parts) {
         cur += QLatin1Char('/') + part;
         const QByteArray p = cur.toUtf8();
-        sftp_attributes a = sftp_stat(d->sftp, p.constData());
+        sftp_attributes a = sftp_stat(m_sftp, p.constData());
         if (a) {
             const bool isDir = a->type == SSH_FILEXFER_TYPE_DIRECTORY;
             sftp_attributes_free(a);
@@ -126,23 +138,23 @@ Result<void> SshSession::mkdirs(const QString &remoteDir)
                             QStringLiteral("cannot create %1: %2 exists and is not a directory").arg(remoteDir, cur));
             continue;
         }
-        if (sftp_get_error(d->sftp) != SSH_FX_NO_SUCH_FILE) {
-            if (!isConnected() || !ssh_is_connected(d->session()))
-                return fail(ErrorCode::Transport, d->transportFailure(QStringLiteral("mkdir %1").arg(cur)));
-            return fail(ErrorCode::RemoteFailed, d->sftpErrorText(QStringLiteral("cannot inspect"), cur));
+        if (sftp_get_error(m_sftp) != SSH_FX_NO_SUCH_FILE) {
+            if (!m_owner.isConnected() || !ssh_is_connected(m_link.session()))
+                return fail(ErrorCode::Transport, m_link.transportFailure(QStringLiteral("mkdir %1").arg(cur)));
+            return fail(ErrorCode::RemoteFailed, errorText(QStringLiteral("cannot inspect"), cur));
         }
-        if (sftp_mkdir(d->sftp, p.constData(), 0755) != SSH_OK) {
+        if (sftp_mkdir(m_sftp, p.constData(), 0755) != SSH_OK) {
             // Another process may have created it meanwhile.
-            sftp_attributes again = sftp_stat(d->sftp, p.constData());
+            sftp_attributes again = sftp_stat(m_sftp, p.constData());
             const bool ok = again && again->type == SSH_FILEXFER_TYPE_DIRECTORY;
             if (again)
                 sftp_attributes_free(again);
             if (!ok)
-                return fail(sftpFailureCode(d->session()),
-                            d->sftpErrorText(QStringLiteral("cannot create the directory"), cur));
+                return fail(sftpFailureCode(m_link.session()),
+                            errorText(QStringLiteral("cannot create the directory"), cur));
         }
     }
-    d->sinceTraffic.restart();
+    m_link.sinceTraffic.restart();
     return success();
 }
 
@@ -161,13 +173,13 @@ QString loggedPath(QString text, const QString &remotePath)
 
 }   // namespace
 
-Result<void> SshSession::upload(const QString &remotePath, const QByteArray &data, int mode)
+Result<void> SftpChannel::upload(const QString &remotePath, const QByteArray &data, int mode)
 {
     QElapsedTimer timer;
     timer.start();
     Result<void> result = uploadImpl(remotePath, data, mode);
     const QString what = QStringLiteral("%1: sftp upload %2 (%3 bytes)")
-                             .arg(d->settings.alias, loggedPath(remotePath, remotePath))
+                             .arg(m_link.settings.alias, loggedPath(remotePath, remotePath))
                              .arg(data.size());
     if (result)
         qCInfo(lcSsh).noquote() << QStringLiteral("%1 -> ok in %2 ms").arg(what).arg(timer.elapsed());
@@ -179,13 +191,13 @@ Result<void> SshSession::upload(const QString &remotePath, const QByteArray &dat
     return result;
 }
 
-RemoteFileChunk SshSession::download(const QString &remotePath, qint64 offset, qint64 maxBytes)
+RemoteFileChunk SftpChannel::download(const QString &remotePath, qint64 offset, qint64 maxBytes)
 {
     QElapsedTimer timer;
     timer.start();
     const RemoteFileChunk c = downloadImpl(remotePath, offset, maxBytes);
     const QString what = QStringLiteral("%1: sftp download %2 from byte %3")
-                             .arg(d->settings.alias, loggedPath(remotePath, remotePath))
+                             .arg(m_link.settings.alias, loggedPath(remotePath, remotePath))
                              .arg(offset);
     if (c.error.isEmpty())
         qCInfo(lcSsh).noquote()
@@ -198,11 +210,11 @@ RemoteFileChunk SshSession::download(const QString &remotePath, qint64 offset, q
     return c;
 }
 
-Result<void> SshSession::uploadImpl(const QString &remotePath, const QByteArray &data, int mode)
+Result<void> SftpChannel::uploadImpl(const QString &remotePath, const QByteArray &data, int mode)
 {
-    if (auto ready = d->ensureSftp(); !ready)
+    if (auto ready = ensureStarted(); !ready)
         return ready;
-    const QString path = expandRemote(this, remotePath);
+    const QString path = expandRemote(remotePath);
     if (path.isEmpty() || path.endsWith(QLatin1Char('/'))) {
         // "~/x" comes out empty only when asking for the home failed on the connection.
         const bool homeUnknown = path.isEmpty() && !remotePath.isEmpty();
@@ -216,9 +228,9 @@ Result<void> SshSession::uploadImpl(const QString &remotePath, const QByteArray 
         + QStringLiteral(".part-%1").arg(QRandomGenerator::global()->generate64(), 16, 16, QLatin1Char('0'));
     const QByteArray tmpBytes = tmp.toUtf8();
     sftp_file f =
-        sftp_open(d->sftp, tmpBytes.constData(), O_WRONLY | O_CREAT | O_EXCL, mode_t(mode & 07777) | S_IRUSR | S_IWUSR);
+        sftp_open(m_sftp, tmpBytes.constData(), O_WRONLY | O_CREAT | O_EXCL, mode_t(mode & 07777) | S_IRUSR | S_IWUSR);
     if (!f)
-        return fail(sftpFailureCode(d->session()), d->sftpErrorText(QStringLiteral("cannot create"), tmp));
+        return fail(sftpFailureCode(m_link.session()), errorText(QStringLiteral("cannot create"), tmp));
     qint64 done = 0;
     QString error;
     bool mvLost = false;   // the mv fallback's outcome is unknown
@@ -226,29 +238,29 @@ Result<void> SshSession::uploadImpl(const QString &remotePath, const QByteArray 
         const size_t chunk = size_t(std::min<qint64>(data.size() - done, 32 * 1024));
         const ssize_t w = sftp_write(f, data.constData() + done, chunk);
         if (w <= 0) {
-            error = d->sftpErrorText(QStringLiteral("cannot write"), tmp);
+            error = errorText(QStringLiteral("cannot write"), tmp);
             break;
         }
         done += w;
     }
     if (sftp_close(f) != SSH_OK && error.isEmpty())
-        error = d->sftpErrorText(QStringLiteral("cannot finish writing"), tmp);
-    if (error.isEmpty() && sftp_chmod(d->sftp, tmpBytes.constData(), mode_t(mode & 07777)) != SSH_OK)
-        error = d->sftpErrorText(QStringLiteral("cannot set the mode of"), tmp);
+        error = errorText(QStringLiteral("cannot finish writing"), tmp);
+    if (error.isEmpty() && sftp_chmod(m_sftp, tmpBytes.constData(), mode_t(mode & 07777)) != SSH_OK)
+        error = errorText(QStringLiteral("cannot set the mode of"), tmp);
     if (error.isEmpty()) {
         const QByteArray finalBytes = path.toUtf8();
-        if (sftp_rename(d->sftp, tmpBytes.constData(), finalBytes.constData()) != SSH_OK) {
+        if (sftp_rename(m_sftp, tmpBytes.constData(), finalBytes.constData()) != SSH_OK) {
             // SFTP v3 rename refuses an existing target and libssh 0.10 has no
             // posix-rename@openssh.com; mv within one directory is rename(2),
             // which replaces the old file atomically.
-            error = d->sftpErrorText(QStringLiteral("cannot rename the upload to"), path);
-            sftp_attributes a = sftp_lstat(d->sftp, finalBytes.constData());
+            error = errorText(QStringLiteral("cannot rename the upload to"), path);
+            sftp_attributes a = sftp_lstat(m_sftp, finalBytes.constData());
             const bool replaceable = a && a->type != SSH_FILEXFER_TYPE_DIRECTORY;
             if (a)
                 sftp_attributes_free(a);
             if (replaceable && ShellQuote::isSafeForRemote(path)) {
                 const RemoteResult mv =
-                    run({QStringLiteral("mv"), QStringLiteral("-f"), QStringLiteral("--"), tmp, path});
+                    m_owner.run({QStringLiteral("mv"), QStringLiteral("-f"), QStringLiteral("--"), tmp, path});
                 mvLost = !mv.transportOk();
                 if (mv.ok())
                     error.clear();
@@ -259,35 +271,35 @@ Result<void> SshSession::uploadImpl(const QString &remotePath, const QByteArray 
         }
     }
     if (!error.isEmpty()) {
-        const ErrorCode code = mvLost ? ErrorCode::Transport : sftpFailureCode(d->session());
-        if (d->session() && ssh_is_connected(d->session()))
-            sftp_unlink(d->sftp, tmpBytes.constData());
+        const ErrorCode code = mvLost ? ErrorCode::Transport : sftpFailureCode(m_link.session());
+        if (m_link.session() && ssh_is_connected(m_link.session()))
+            sftp_unlink(m_sftp, tmpBytes.constData());
         else
-            d->broken = true;
+            m_link.broken = true;
         return fail(code, error);
     }
-    d->sinceTraffic.restart();
+    m_link.sinceTraffic.restart();
     return success();
 }
 
-RemoteFileChunk SshSession::downloadImpl(const QString &remotePath, qint64 offset, qint64 maxBytes)
+RemoteFileChunk SftpChannel::downloadImpl(const QString &remotePath, qint64 offset, qint64 maxBytes)
 {
     RemoteFileChunk c;
-    if (const auto ready = d->ensureSftp(); !ready) {
+    if (const auto ready = ensureStarted(); !ready) {
         c.error = ready.errorText();
         return c;
     }
-    const QString path = expandRemote(this, remotePath);
+    const QString path = expandRemote(remotePath);
     const QByteArray p = path.toUtf8();
-    sftp_attributes a = sftp_stat(d->sftp, p.constData());
+    sftp_attributes a = sftp_stat(m_sftp, p.constData());
     if (!a) {
-        if (sftp_get_error(d->sftp) == SSH_FX_NO_SUCH_FILE) {
+        if (sftp_get_error(m_sftp) == SSH_FX_NO_SUCH_FILE) {
             c.missing = true;
             c.error = QStringLiteral("no such file: %1").arg(path);
         } else {
-            c.error = d->sftpErrorText(QStringLiteral("cannot inspect"), path);
-            if (!ssh_is_connected(d->session()))
-                d->broken = true;
+            c.error = errorText(QStringLiteral("cannot inspect"), path);
+            if (!ssh_is_connected(m_link.session()))
+                m_link.broken = true;
         }
         return c;
     }
@@ -303,14 +315,14 @@ RemoteFileChunk SshSession::downloadImpl(const QString &remotePath, qint64 offse
     c.offset = offset;
     if (offset >= c.fileSize || maxBytes <= 0)
         return c;
-    sftp_file f = sftp_open(d->sftp, p.constData(), O_RDONLY, 0);
+    sftp_file f = sftp_open(m_sftp, p.constData(), O_RDONLY, 0);
     if (!f) {
-        c.missing = sftp_get_error(d->sftp) == SSH_FX_NO_SUCH_FILE;
-        c.error = d->sftpErrorText(QStringLiteral("cannot open"), path);
+        c.missing = sftp_get_error(m_sftp) == SSH_FX_NO_SUCH_FILE;
+        c.error = errorText(QStringLiteral("cannot open"), path);
         return c;
     }
     if (offset > 0 && sftp_seek64(f, quint64(offset)) != 0) {
-        c.error = d->sftpErrorText(QStringLiteral("cannot seek in"), path);
+        c.error = errorText(QStringLiteral("cannot seek in"), path);
         sftp_close(f);
         return c;
     }
@@ -320,9 +332,9 @@ RemoteFileChunk SshSession::downloadImpl(const QString &remotePath, qint64 offse
     while (c.data.size() < want) {
         const ssize_t n = sftp_read(f, buf, size_t(std::min<qint64>(sizeof buf, want - c.data.size())));
         if (n < 0) {
-            c.error = d->sftpErrorText(QStringLiteral("cannot read"), path);
-            if (!ssh_is_connected(d->session()))
-                d->broken = true;
+            c.error = errorText(QStringLiteral("cannot read"), path);
+            if (!ssh_is_connected(m_link.session()))
+                m_link.broken = true;
             break;
         }
         if (n == 0)
@@ -330,7 +342,7 @@ RemoteFileChunk SshSession::downloadImpl(const QString &remotePath, qint64 offse
         c.data.append(buf, int(n));
     }
     sftp_close(f);
-    d->sinceTraffic.restart();
+    m_link.sinceTraffic.restart();
     return c;
 }
 
