@@ -36,7 +36,6 @@ const QStringList &knownLongFunctions()
 const QMap<QString, QString> &knownSpreadClasses()
 {
     static const QMap<QString, QString> known = {
-        {u"ClusterManager"_s, u"ui: submit and discovery flows, split when next worked on"_s},
     };
     return known;
 }

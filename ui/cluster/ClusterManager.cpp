@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #include "ui/cluster/ClusterManager.h"
 
+#include "ui/cluster/ClusterDiscoveryFlow.h"
+#include "ui/cluster/ClusterSubmitFlow.h"
 #include "ui/common/AppServices.h"
 #include "ui/common/AppSettings.h"
 #include "ui/common/BackgroundPool.h"
@@ -23,6 +25,8 @@ ClusterManager::ClusterManager(AppServices &services, QObject *parent)
     : ClusterService(parent)
     , m_services(services)
     , m_workerStore(std::make_shared<RunStore>(services.store().dataDirectory()))
+    , m_submit(std::make_unique<ClusterSubmitFlow>(*this))
+    , m_discovery(std::make_unique<ClusterDiscoveryFlow>(*this))
 {
     services.setClusters(this);
     // Runs left active or unresolved by an earlier session are picked up
@@ -76,6 +80,43 @@ int ClusterManager::pollDelaySeconds(const QString &alias) const
     return it->second->timer->interval() / 1000;
 }
 
+void ClusterManager::submit(const QList<JobSpec> &specs, const QString &studyName, StudyOrder order)
+{
+    m_submit->submit(specs, studyName, order);
+}
+
+void ClusterManager::dryRun(const JobSpec &spec)
+{
+    m_submit->dryRun(spec);
+}
+
+void ClusterManager::dryRunRun(qint64 runId)
+{
+    m_submit->dryRunRun(runId);
+}
+
+void ClusterManager::estimateStart(const JobSpec &spec)
+{
+    m_submit->estimateStart(spec);
+}
+
+void ClusterManager::cancel(qint64 runId)
+{
+    m_submit->cancel(runId);
+}
+
+bool ClusterManager::isConnected(const QString &alias) const
+{
+    const auto it = m_clusters.find(alias);
+    return it != m_clusters.end() && it->second->connection
+           && it->second->connection->state() == ClusterConnection::State::Connected;
+}
+
+bool ClusterManager::discoverProfile(const QString &alias, const ClusterProfile &site)
+{
+    return m_discovery->discover(alias, site);
+}
+
 ClusterManager::Cluster &ClusterManager::cluster(const QString &alias)
 {
     auto &slot = m_clusters[alias];
@@ -115,7 +156,7 @@ ClusterConnection *ClusterManager::connection(Cluster &c)
     c.connection->start();
     c.everConnected = false;
     // The first task of every connection: settle unresolved submissions.
-    enqueueReconcile(c);
+    m_submit->enqueueReconcile(c);
     return c.connection;
 }
 
@@ -167,7 +208,7 @@ void ClusterManager::onConnectionState(const QString &alias, int state, const QS
         text = tr("connected to %1").arg(alias);
         // After a lost connection, settle submissions before polling again.
         if (c.everConnected)
-            enqueueReconcile(c);
+            m_submit->enqueueReconcile(c);
         c.everConnected = true;
         break;
     case S::Failed:

@@ -7,7 +7,6 @@
 #include "core/client/RemoteExecutor.h"
 #include "core/client/RunLifecycle.h"
 #include "core/client/SlurmClientResults.h"
-#include "core/client/StartEstimateCache.h"
 
 #include <QHash>
 #include <QList>
@@ -28,6 +27,8 @@ namespace scalelab {
 
 class AppServices;
 class ClusterConnection;
+class ClusterDiscoveryFlow;
+class ClusterSubmitFlow;
 class GuiSshCallbacks;
 class RunStore;
 
@@ -47,6 +48,11 @@ class RunStore;
 // min 10 s, backoff on errors and controller outages) that runs while the
 // cluster has active runs. Before anything else on a new connection, runs
 // whose submission is unresolved are reconciled from the cluster.
+//
+// The manager keeps the connections, the polls and what they report; the
+// submit flow (ClusterSubmitFlow: submit, dry run, start estimate, cancel,
+// reconcile) and the discovery flow (ClusterDiscoveryFlow) are classes it
+// owns, which enqueue their tasks on its clusters' workers.
 class ClusterManager : public ClusterService {
     Q_OBJECT
 public:
@@ -71,17 +77,14 @@ public:
     QString aliasForProfile(const QString &profileId) const override;
     QStringList clusterAliases() const override;
     int pollDelaySeconds(const QString &alias) const override;
-    // ClusterManagerDiscovery.cpp
     bool isConnected(const QString &alias) const override;
     bool discoverProfile(const QString &alias, const scalelab::ClusterProfile &site) override;
 
 private:
-    void dryRunScript(const QString &alias, const QString &script, const QString &program);
-    void sendEstimate(const QString &profileId, const QString &alias, const QString &script,
-                      const QStringList &partitions, int gpus);
-    // Whether the profile's cluster can be reached as configured (stored host
-    // details, or an alias the SSH config knows, or a connection this session).
-    bool isConfigured(const QString &profileId, const QString &alias) const;
+    // The flows reach the clusters through the calls below.
+    friend class ClusterSubmitFlow;
+    friend class ClusterDiscoveryFlow;
+
     struct Cluster {
         QString alias;
         ClusterConnection *connection = nullptr;
@@ -100,11 +103,6 @@ private:
     Cluster &cluster(const QString &alias);
     ClusterConnection *connection(Cluster &c);
     void enqueue(Cluster &c, std::function<void(RemoteExecutor &)> task);
-    // Reads the newest run id (on the store queue), then settles on the
-    // worker the unresolved submissions up to it.
-    void enqueueReconcile(Cluster &c);
-    void sendReconcile(Cluster &c, qint64 newestRunId);
-    void onBatchStored(const Result<QList<RunRecord>> &stored, const QString &studyName, StudyOrder order);
     void onConnectionState(const QString &alias, int state, const QString &message);
     void onTaskFinished(const QString &alias);
     void stopConnection(Cluster &c);
@@ -116,9 +114,6 @@ private:
     // The next poll's delay, sooner while a run just submitted or cancelled settles.
     int settlingDelayMs(const QString &alias, const QHash<qint64, RunRecord> &runs, int delayMs);
     void tailOutput(Cluster &c, qint64 runId);
-    void cancelJob(const QString &alias, qint64 runId);
-    void onReconcileDone(const QString &alias, const QStringList &messages, const QList<qint64> &changed);
-    void onSubmitDone(const QString &alias, const QList<SentRun> &outcomes);
     void notify(const QString &title, const QString &text);
     // Alerts to the banner, a desktop notification for each (one summary when
     // they were raised while the window was closed), then marked notified.
@@ -136,9 +131,11 @@ private:
     QPointer<QWidget> m_dialogParent;
     QSystemTrayIcon *m_tray = nullptr;
     qint64 m_watched = 0;
-    StartEstimateCache m_estimates;   // sbatch --test-only answers, a few minutes
     QHash<qint64, FollowUpPolls> m_settling;   // runs submitted or cancelled just now
     bool m_destroying = false;
+    // Last, so they go first: nothing of the manager goes before them.
+    std::unique_ptr<ClusterSubmitFlow> m_submit;
+    std::unique_ptr<ClusterDiscoveryFlow> m_discovery;
 };
 
 }   // namespace scalelab

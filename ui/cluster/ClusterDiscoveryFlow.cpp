@@ -1,30 +1,23 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // Discovery on a cluster's own connection (the drift banner and Refresh):
 // the script runs as one more task on the alias's worker thread.
-#include "ui/cluster/ClusterManager.h"
+#include "ui/cluster/ClusterDiscoveryFlow.h"
 
-#include "ui/common/AppServices.h"
+#include "ui/cluster/ClusterManager.h"
 #include "ui/common/AppSettings.h"
-#include "core/ssh/ClusterConnection.h"
+#include "ui/common/ClusterDiscovery.h"
 
 namespace scalelab {
 
-bool ClusterManager::isConnected(const QString &alias) const
+bool ClusterDiscoveryFlow::discover(const QString &alias, const ClusterProfile &site)
 {
-    const auto it = m_clusters.find(alias);
-    return it != m_clusters.end() && it->second->connection
-           && it->second->connection->state() == ClusterConnection::State::Connected;
-}
-
-bool ClusterManager::discoverProfile(const QString &alias, const ClusterProfile &site)
-{
-    if (alias.isEmpty() || m_destroying)
+    if (alias.isEmpty() || m_manager.m_destroying)
         return false;
-    Cluster &c = cluster(alias);
+    ClusterManager::Cluster &c = m_manager.cluster(alias);
     if (c.waitingForUser)
         return false;   // the researcher cancelled a login: do not ask again unprompted
     const QString sshConfig = AppSettings::sshConfigPath();
-    enqueue(c, [alias, sshConfig, site, self = QPointer(this)](RemoteExecutor &ex) {
+    m_manager.enqueue(c, [alias, sshConfig, site, self = QPointer(&m_manager)](RemoteExecutor &ex) {
         const DiscoveryOutcome outcome = runDiscovery(ex, alias, sshConfig, site, {});
         QMetaObject::invokeMethod(
             self,

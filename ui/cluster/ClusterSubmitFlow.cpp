@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
-// ClusterManager: submitting, dry runs, cancelling and reconciling.
-#include "ui/cluster/ClusterManager.h"
+// ClusterManager's submit flow: submitting, dry runs, start estimates, cancelling and reconciling.
+#include "ui/cluster/ClusterSubmitFlow.h"
 
 #include "ui/common/AppServices.h"
 #include "ui/common/StoreTaskQueue.h"
@@ -23,6 +23,11 @@
 #include <QWidget>
 
 namespace scalelab {
+
+ClusterSubmitFlow::ClusterSubmitFlow(ClusterManager &manager)
+    : m_manager(manager)
+    , m_services(manager.m_services)
+{}
 
 namespace {
 
@@ -67,19 +72,20 @@ QString diagnosticsText(const Diagnostics &diags)
 
 }   // namespace
 
-void ClusterManager::submit(const QList<JobSpec> &specs, const QString &studyName, StudyOrder runOrder)
+void ClusterSubmitFlow::submit(const QList<JobSpec> &specs, const QString &studyName, StudyOrder runOrder)
 {
     if (specs.isEmpty()) {
-        Q_EMIT submitFinished(tr("Nothing to submit."), false);
+        Q_EMIT m_manager.submitFinished(tr("Nothing to submit."), false);
         return;
     }
     // Check everything first: a study is submitted whole or not at all.
     QList<SubmitRequest> requests;
     for (const JobSpec &spec : specs)
-        requests << SubmitRequest{spec, m_services.profiles().find(spec.profile), aliasForProfile(spec.profile)};
+        requests << SubmitRequest{spec, m_services.profiles().find(spec.profile),
+                                  m_manager.aliasForProfile(spec.profile)};
     if (const Diagnostics errors = RunLifecycle::validateBatch(requests); hasErrors(errors)) {
-        Q_EMIT submitFinished(tr("The study has errors; fix them before submitting:\n%1").arg(diagnosticsText(errors)),
-                              false);
+        Q_EMIT m_manager.submitFinished(
+            tr("The study has errors; fix them before submitting:\n%1").arg(diagnosticsText(errors)), false);
         return;
     }
     // A cluster never configured would keep the runs queued until it became
@@ -87,13 +93,13 @@ void ClusterManager::submit(const QList<JobSpec> &specs, const QString &studyNam
     for (const SubmitRequest &p : std::as_const(requests)) {
         if (isConfigured(p.spec.profile, p.alias))
             continue;
-        Q_EMIT submitFinished(
+        Q_EMIT m_manager.submitFinished(
             tr("%1 is not configured yet (no host details and no \"%2\" in your SSH config); "
                "nothing was submitted. Set it up in Connections, then submit again.")
                 .arg(!p.profile || p.profile->name.isEmpty() ? p.spec.profile : p.profile->name, p.alias),
             false);
         m_services.setCurrentProfile(p.spec.profile);
-        (void)m_services.openConnections(m_dialogParent);   // the window always has it
+        (void)m_services.openConnections(m_manager.m_dialogParent);   // the window always has it
         return;
     }
 
@@ -101,7 +107,7 @@ void ClusterManager::submit(const QList<JobSpec> &specs, const QString &studyNam
     // the runs that exist now, and must not include the ones created below
     // (their own submit tasks send them).
     for (const SubmitRequest &r : std::as_const(requests))
-        connection(cluster(r.alias));
+        m_manager.connection(m_manager.cluster(r.alias));
 
     // The intent of every run is stored (one transaction, on the store
     // queue after the reconciles just asked for) before anything is sent
@@ -136,11 +142,12 @@ void ClusterManager::submit(const QList<JobSpec> &specs, const QString &studyNam
         });
 }
 
-void ClusterManager::onBatchStored(const Result<QList<RunRecord>> &stored, const QString &studyName,
-                                   StudyOrder runOrder)
+void ClusterSubmitFlow::onBatchStored(const Result<QList<RunRecord>> &stored, const QString &studyName,
+                                      StudyOrder runOrder)
 {
     if (!stored) {
-        Q_EMIT submitFinished(tr("Cannot store the runs, nothing was sent: %1").arg(stored.error().message), false);
+        Q_EMIT m_manager.submitFinished(tr("Cannot store the runs, nothing was sent: %1").arg(stored.error().message),
+                                        false);
         return;
     }
     QHash<QString, QList<qint64>> byAlias;
@@ -158,11 +165,12 @@ void ClusterManager::onBatchStored(const Result<QList<RunRecord>> &stored, const
                                   .arg(studyName.trimmed().isEmpty() ? QString() : QStringLiteral(" as a study"));
 
     for (const QString &alias : std::as_const(order)) {
-        Cluster &c = cluster(alias);
+        ClusterManager::Cluster &c = m_manager.cluster(alias);
         c.waitingForUser = false;   // the researcher asked for it: dialogs may appear again
-        Q_EMIT clusterMessage(alias, tr("submitting %n run(s) to %1…", nullptr, byAlias[alias].size()).arg(alias));
-        enqueue(c, [store = m_workerStore, alias, ids = byAlias[alias], runOrder,
-                    self = QPointer(this)](RemoteExecutor &ex) {
+        Q_EMIT m_manager.clusterMessage(alias,
+                                        tr("submitting %n run(s) to %1…", nullptr, byAlias[alias].size()).arg(alias));
+        m_manager.enqueue(c, [store = m_manager.m_workerStore, alias, ids = byAlias[alias], runOrder,
+                              self = QPointer(this)](RemoteExecutor &ex) {
             SlurmClient client(ex, *store, alias);
             const QList<SentRun> outcomes =
                 RunLifecycle(client, *store).sendBatch(ids, runOrder == StudyOrder::OneAtATime);
@@ -177,7 +185,7 @@ void ClusterManager::onBatchStored(const Result<QList<RunRecord>> &stored, const
     }
 }
 
-void ClusterManager::onSubmitDone(const QString &alias, const QList<SentRun> &outcomes)
+void ClusterSubmitFlow::onSubmitDone(const QString &alias, const QList<SentRun> &outcomes)
 {
     using K = SubmitOutcome::Kind;
     QStringList submitted, problems;
@@ -186,7 +194,7 @@ void ClusterManager::onSubmitDone(const QString &alias, const QList<SentRun> &ou
         switch (o.kind) {
         case K::Submitted:
             submitted << tr("run %1 → job %2").arg(id).arg(o.jobId);
-            m_settling.insert(id, FollowUpPolls(FollowUpPolls::After::Submit));
+            m_manager.m_settling.insert(id, FollowUpPolls(FollowUpPolls::After::Submit));
             break;
         case K::Rejected:
             problems << tr("run %1 rejected by Slurm: %2").arg(id).arg(o.message);
@@ -213,26 +221,26 @@ void ClusterManager::onSubmitDone(const QString &alias, const QList<SentRun> &ou
         message = tr("Submitted to %1: %2").arg(alias, submitted.join(QLatin1String(", ")));
     if (!problems.isEmpty())
         message += (message.isEmpty() ? QString() : QStringLiteral("\n")) + problems.join(QLatin1Char('\n'));
-    Cluster &c = cluster(alias);
+    ClusterManager::Cluster &c = m_manager.cluster(alias);
     if (needReconcile)
         enqueueReconcile(c);
     QList<qint64> sentIds;
     for (const SentRun &sent : outcomes)
         sentIds << sent.runId;
     Q_EMIT m_services.runsChanged(sentIds);
-    Q_EMIT submitFinished(message, problems.isEmpty());
+    Q_EMIT m_manager.submitFinished(message, problems.isEmpty());
     if (!submitted.isEmpty() || needReconcile) {
         c.scheduler.recordSuccess();
         // One poll at once (the app knows a job exists; squeue says how it
         // stands), then the normal interval.
-        schedulePoll(c, 0);
+        m_manager.schedulePoll(c, 0);
     }
 }
 
-void ClusterManager::enqueueReconcile(Cluster &c)
+void ClusterSubmitFlow::enqueueReconcile(ClusterManager::Cluster &c)
 {
     if (!c.connection)
-        return;   // connection() enqueues this itself when it starts one
+        return;   // the manager's connection() enqueues this itself when it starts one
     // Runs created from now on are submitted by their own tasks; only older
     // unresolved ones are settled here. The store queue reads the newest id
     // before any batch asked for later is stored.
@@ -241,11 +249,12 @@ void ClusterManager::enqueueReconcile(Cluster &c)
     m_services.storeTasks().run(
         this, [](RunStore &store) { return store.newestRunId(); },
         [this, alias, asked](const Result<qint64> &newest) {
-            Cluster &cl = cluster(alias);
+            ClusterManager::Cluster &cl = m_manager.cluster(alias);
             if (!asked || cl.connection != asked)
                 return;   // that connection went; a new one reconciles by itself
             if (!newest) {
-                Q_EMIT clusterMessage(alias, tr("unresolved submissions not checked: %1").arg(newest.errorText()));
+                Q_EMIT m_manager.clusterMessage(alias,
+                                                tr("unresolved submissions not checked: %1").arg(newest.errorText()));
                 return;
             }
             sendReconcile(cl, *newest);
@@ -277,101 +286,104 @@ QStringList reconcileMessages(const ReconcileReport &report)
 
 }   // namespace
 
-void ClusterManager::sendReconcile(Cluster &c, qint64 newest)
+void ClusterSubmitFlow::sendReconcile(ClusterManager::Cluster &c, qint64 newest)
 {
     const QString alias = c.alias;
-    if (c.connection->enqueue([store = m_workerStore, alias, newest, self = QPointer(this)](RemoteExecutor &ex) {
-            SlurmClient client(ex, *store, alias);
-            const ReconcileReport report = RunLifecycle(client, *store).reconcileUnresolved(newest);
-            if (report.runs.isEmpty())
-                return;
-            const QStringList messages = reconcileMessages(report);
-            QList<qint64> changed;   // empty when nothing changed
-            if (report.changed())
-                for (const ReconciledRun &r : report.runs)
-                    changed << r.runId;
-            QMetaObject::invokeMethod(
-                self,
-                [self, alias, messages, changed] {
-                    if (self)
-                        self->onReconcileDone(alias, messages, changed);
-                },
-                Qt::QueuedConnection);
-        })
+    if (c.connection->enqueue(
+            [store = m_manager.m_workerStore, alias, newest, self = QPointer(this)](RemoteExecutor &ex) {
+                SlurmClient client(ex, *store, alias);
+                const ReconcileReport report = RunLifecycle(client, *store).reconcileUnresolved(newest);
+                if (report.runs.isEmpty())
+                    return;
+                const QStringList messages = reconcileMessages(report);
+                QList<qint64> changed;   // empty when nothing changed
+                if (report.changed())
+                    for (const ReconciledRun &r : report.runs)
+                        changed << r.runId;
+                QMetaObject::invokeMethod(
+                    self,
+                    [self, alias, messages, changed] {
+                        if (self)
+                            self->onReconcileDone(alias, messages, changed);
+                    },
+                    Qt::QueuedConnection);
+            })
         != 0)
         ++c.tasksInFlight;
 }
 
-void ClusterManager::onReconcileDone(const QString &alias, const QStringList &messages, const QList<qint64> &changed)
+void ClusterSubmitFlow::onReconcileDone(const QString &alias, const QStringList &messages, const QList<qint64> &changed)
 {
     if (!messages.isEmpty())
-        Q_EMIT clusterMessage(alias, messages.join(QLatin1String("; ")));
+        Q_EMIT m_manager.clusterMessage(alias, messages.join(QLatin1String("; ")));
     if (!changed.isEmpty()) {
         Q_EMIT m_services.runsChanged(changed);
-        schedulePoll(cluster(alias), 0);
+        m_manager.schedulePoll(m_manager.cluster(alias), 0);
     }
 }
 
-void ClusterManager::dryRun(const JobSpec &spec)
+void ClusterSubmitFlow::dryRun(const JobSpec &spec)
 {
     const ClusterProfile *profile = m_services.profiles().find(spec.profile);
     if (!profile) {
-        Q_EMIT dryRunFinished(tr("Unknown cluster profile \"%1\".").arg(spec.profile), false);
+        Q_EMIT m_manager.dryRunFinished(tr("Unknown cluster profile \"%1\".").arg(spec.profile), false);
         return;
     }
-    const QString alias = aliasForProfile(spec.profile);
+    const QString alias = m_manager.aliasForProfile(spec.profile);
     if (!isConfigured(spec.profile, alias)) {
-        Q_EMIT dryRunFinished(tr("%1 is not configured yet; set it up in Connections.").arg(spec.profile), false);
+        Q_EMIT m_manager.dryRunFinished(tr("%1 is not configured yet; set it up in Connections.").arg(spec.profile),
+                                        false);
         m_services.setCurrentProfile(spec.profile);
-        (void)m_services.openConnections(m_dialogParent);   // the window always has it
+        (void)m_services.openConnections(m_manager.m_dialogParent);   // the window always has it
         return;
     }
     dryRunScript(alias, renderSbatch(spec, *profile), spec.program);
 }
 
-bool ClusterManager::isConfigured(const QString &profileId, const QString &alias) const
+bool ClusterSubmitFlow::isConfigured(const QString &profileId, const QString &alias) const
 {
     if (!AppSettings::clusterConnection(profileId).hostName.isEmpty())
         return true;
-    if (connectionState(alias).startsWith(tr("connected to")))
+    if (m_manager.connectionState(alias).startsWith(ClusterManager::tr("connected to")))
         return true;
     // An alias the SSH config does not know resolves to itself.
     const SshHostConfig h = SshConfigFile::load(AppSettings::sshConfigPath()).resolve(alias);
     return h.hostName != h.alias;
 }
 
-void ClusterManager::dryRunScript(const QString &alias, const QString &script, const QString &program)
+void ClusterSubmitFlow::dryRunScript(const QString &alias, const QString &script, const QString &program)
 {
-    Cluster &c = cluster(alias);
+    ClusterManager::Cluster &c = m_manager.cluster(alias);
     c.waitingForUser = false;
-    enqueue(c, [store = m_workerStore, alias, script, program, self = QPointer(this)](RemoteExecutor &ex) {
-        SlurmClient client(ex, *store, alias);
-        const TestOnlyResult r = client.testOnly(script);
-        QString verdict = r.transportError.isEmpty() ? r.verdict.trimmed() : r.transportError;
-        bool ok = r.ok();
-        if (r.transportError.isEmpty()) {
-            bool missing = false;
-            if (const QString check = checkProgram(ex, program, &missing); !check.isEmpty()) {
-                verdict += QLatin1Char('\n') + check;
-                ok = ok && !missing;
+    m_manager.enqueue(
+        c, [store = m_manager.m_workerStore, alias, script, program, self = QPointer(this)](RemoteExecutor &ex) {
+            SlurmClient client(ex, *store, alias);
+            const TestOnlyResult r = client.testOnly(script);
+            QString verdict = r.transportError.isEmpty() ? r.verdict.trimmed() : r.transportError;
+            bool ok = r.ok();
+            if (r.transportError.isEmpty()) {
+                bool missing = false;
+                if (const QString check = checkProgram(ex, program, &missing); !check.isEmpty()) {
+                    verdict += QLatin1Char('\n') + check;
+                    ok = ok && !missing;
+                }
             }
-        }
-        QMetaObject::invokeMethod(
-            self,
-            [self, verdict, ok] {
-                if (self)
-                    Q_EMIT self->dryRunFinished(verdict, ok);
-            },
-            Qt::QueuedConnection);
-    });
+            QMetaObject::invokeMethod(
+                self,
+                [self, verdict, ok] {
+                    if (self)
+                        Q_EMIT self->m_manager.dryRunFinished(verdict, ok);
+                },
+                Qt::QueuedConnection);
+        });
 }
 
-void ClusterManager::estimateStart(const JobSpec &spec)
+void ClusterSubmitFlow::estimateStart(const JobSpec &spec)
 {
     const ClusterProfile *profile = m_services.profiles().find(spec.profile);
-    const QString alias = aliasForProfile(spec.profile);
+    const QString alias = m_manager.aliasForProfile(spec.profile);
     if (!profile || !isConfigured(spec.profile, alias)) {
-        Q_EMIT startEstimated(
+        Q_EMIT m_manager.startEstimated(
             spec.profile,
             profile ? tr("No start estimate: %1 is not configured yet; set it up in Connections.").arg(spec.profile)
                     : tr("No start estimate: unknown cluster profile \"%1\".").arg(spec.profile),
@@ -380,7 +392,8 @@ void ClusterManager::estimateStart(const JobSpec &spec)
     }
     const QStringList partitions = PartitionFit::fitting(spec, *profile);
     if (partitions.isEmpty()) {
-        Q_EMIT startEstimated(spec.profile, tr("No partition of %1 takes the job as it is.").arg(spec.profile), false);
+        Q_EMIT m_manager.startEstimated(spec.profile,
+                                        tr("No partition of %1 takes the job as it is.").arg(spec.profile), false);
         return;
     }
     sendEstimate(spec.profile, alias, renderSbatch(spec, *profile), partitions, spec.gpus);
@@ -388,15 +401,15 @@ void ClusterManager::estimateStart(const JobSpec &spec)
 
 // A kept answer is used as it is (only the store's medians are read again);
 // otherwise one remote command on the cluster's worker asks every partition.
-void ClusterManager::sendEstimate(const QString &profileId, const QString &alias, const QString &script,
-                                  const QStringList &partitions, int gpus)
+void ClusterSubmitFlow::sendEstimate(const QString &profileId, const QString &alias, const QString &script,
+                                     const QStringList &partitions, int gpus)
 {
     auto deliver = [this, profileId, alias, gpus](const StartEstimates &e, const QList<QueueWaitMedian> &medians) {
         QHash<QString, QString> past;
         for (const PartitionStart &p : e.partitions)
             if (const auto m = QueueWaitStats::find(medians, alias, p.partition, gpus))
                 past.insert(p.partition, m->text());
-        Q_EMIT startEstimated(profileId, e.describe(past), e.ok());
+        Q_EMIT m_manager.startEstimated(profileId, e.describe(past), e.ok());
     };
     if (const auto kept = m_estimates.find(alias, script, partitions, QDateTime::currentMSecsSinceEpoch())) {
         m_services.storeTasks().run(
@@ -406,9 +419,10 @@ void ClusterManager::sendEstimate(const QString &profileId, const QString &alias
             });
         return;
     }
-    Cluster &c = cluster(alias);
+    ClusterManager::Cluster &c = m_manager.cluster(alias);
     c.waitingForUser = false;
-    enqueue(c, [store = m_workerStore, alias, script, partitions, deliver, self = QPointer(this)](RemoteExecutor &ex) {
+    m_manager.enqueue(c, [store = m_manager.m_workerStore, alias, script, partitions, deliver,
+                          self = QPointer(this)](RemoteExecutor &ex) {
         const StartEstimates e = StartEstimator(ex).estimate(script, partitions);
         const QList<QueueWaitMedian> medians =
             QueueWaitStats::medians(store->queueWaits().value_or(QList<QueueWait>()));
@@ -424,28 +438,28 @@ void ClusterManager::sendEstimate(const QString &profileId, const QString &alias
     });
 }
 
-void ClusterManager::dryRunRun(qint64 runId)
+void ClusterSubmitFlow::dryRunRun(qint64 runId)
 {
     m_services.storeTasks().run(
         this, [runId](RunStore &store) { return store.run(runId); },
         [this](const Result<RunRecord> &run) {
             if (!run.ok()) {
-                Q_EMIT dryRunFinished(run.errorText(), false);
+                Q_EMIT m_manager.dryRunFinished(run.errorText(), false);
                 return;
             }
             const auto spec = parseJobSpec(run->specJson);
-            dryRunScript(run->clusterAlias.isEmpty() ? aliasForProfile(run->profile) : run->clusterAlias, run->script,
-                         spec.spec ? spec.spec->program : QString());
+            dryRunScript(run->clusterAlias.isEmpty() ? m_manager.aliasForProfile(run->profile) : run->clusterAlias,
+                         run->script, spec.spec ? spec.spec->program : QString());
         });
 }
 
-void ClusterManager::cancel(qint64 runId)
+void ClusterSubmitFlow::cancel(qint64 runId)
 {
     m_services.storeTasks().run(
         this, [runId](RunStore &store) { return store.run(runId); },
         [this, runId](const Result<RunRecord> &run) {
             if (!run.ok() || !run->hasJob()) {
-                Q_EMIT cancelFinished(
+                Q_EMIT m_manager.cancelFinished(
                     runId, run.ok() ? tr("run %1 has no Slurm job to cancel").arg(runId) : run.errorText(), false);
                 return;
             }
@@ -453,11 +467,11 @@ void ClusterManager::cancel(qint64 runId)
         });
 }
 
-void ClusterManager::cancelJob(const QString &alias, qint64 runId)
+void ClusterSubmitFlow::cancelJob(const QString &alias, qint64 runId)
 {
-    Cluster &c = cluster(alias);
+    ClusterManager::Cluster &c = m_manager.cluster(alias);
     c.waitingForUser = false;
-    enqueue(c, [store = m_workerStore, alias, runId, self = QPointer(this)](RemoteExecutor &ex) {
+    m_manager.enqueue(c, [store = m_manager.m_workerStore, alias, runId, self = QPointer(this)](RemoteExecutor &ex) {
         SlurmClient client(ex, *store, alias);
         const Result<QString> o = RunLifecycle(client, *store).cancel(runId);
         QMetaObject::invokeMethod(
@@ -465,10 +479,10 @@ void ClusterManager::cancelJob(const QString &alias, qint64 runId)
             [self, runId, o, alias] {
                 if (!self)
                     return;
-                Q_EMIT self->cancelFinished(runId, o ? *o : o.error().message, o.ok());
+                Q_EMIT self->m_manager.cancelFinished(runId, o ? *o : o.error().message, o.ok());
                 if (o.ok())
-                    self->m_settling.insert(runId, FollowUpPolls(FollowUpPolls::After::Cancel));
-                self->schedulePoll(self->cluster(alias), 0);   // show CANCELLED without waiting
+                    self->m_manager.m_settling.insert(runId, FollowUpPolls(FollowUpPolls::After::Cancel));
+                self->m_manager.schedulePoll(self->m_manager.cluster(alias), 0);   // show CANCELLED without waiting
             },
             Qt::QueuedConnection);
     });
