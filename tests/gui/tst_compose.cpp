@@ -11,6 +11,7 @@
 #include "core/model/JobSpecJson.h"
 #include "ui/common/RecentSpecs.h"
 #include "ui/compose/ScriptPreview.h"
+#include "ui/compose/StartCostPanel.h"
 
 #if __has_include("ClusterManager.h")
 #include "ui/cluster/ClusterManager.h"
@@ -338,32 +339,6 @@ private Q_SLOTS:
         QCOMPARE(header->sectionSize(2), width);
         QVERIFY2(button->sizeHint().width() <= width, qPrintable(button->text()));
         QCOMPARE(button->accessibleName(), QStringLiteral("Fix: use ") + longName);
-    }
-
-    void thePartitionLimitsKeepTheFieldsBelowInPlace()
-    {
-        // The limits line wraps to more lines for some partitions than for
-        // others; the fields under it stay where they are when it changes.
-        selectProfile(QStringLiteral("lumi"));
-        auto *info = form()->findChild<QLabel *>(QStringLiteral("partitionInfo"));
-        QVERIFY(info);
-        const QStringList partitions{QStringLiteral("small-g"), QStringLiteral("standard-g"), QStringLiteral("dev-g")};
-        bool shown = false;
-        for (int width = 820; width <= 1600 && !shown; width += 60) {
-            m_place->resize(width, 800);
-            QSet<int> natural, tops;
-            for (const QString &p : partitions) {
-                selectPartition(p);
-                settleLayout();
-                natural << info->heightForWidth(info->contentsRect().width());
-                tops << form()->startCostPanel()->mapTo(form(), QPoint(0, 0)).y();
-            }
-            if (natural.size() < 2)
-                continue;   // at this width every line wraps alike: nothing to show
-            shown = true;
-            QVERIFY2(tops.size() == 1, qPrintable(QStringLiteral("at %1 px the fields below moved").arg(width)));
-        }
-        QVERIFY2(shown, "no width where the partitions' limits wrap differently");
     }
 
     void fixButtonAppliesClearFix()
