@@ -28,6 +28,7 @@ if [ "${1:-}" = "--against" ]; then
 fi
 commit=$(git -C "$repo" rev-parse "${1:-HEAD}")
 work=${SCALELAB_REPRO_DIR:-$(mktemp -d /tmp/scalelab-repro.XXXXXX)}
+mkdir -p "$work"
 SOURCE_DATE_EPOCH=$(git -C "$repo" log -1 --format=%ct "$commit")
 export SOURCE_DATE_EPOCH
 export CCACHE_DISABLE=1   # a cache hit would hide a compiler that is not deterministic
