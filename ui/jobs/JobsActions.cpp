@@ -75,15 +75,21 @@ void JobsActions::resubmit(qint64 id)
     ClusterService *cm = m_services.clusters();
     if (!row || !cm)
         return;
-    const JobSpecParseResult parsed = parseJobSpec(row->run.specJson, tr("run %1").arg(id));
-    if (!parsed.spec) {
-        Q_EMIT message(tr("Run %1's stored spec cannot be read: %2").arg(id).arg(parsed.errors.value(0).message), true,
-                       id, false);
+    const std::optional<JobSpec> spec = storedSpec(id, row->run.specJson);
+    if (!spec)
         return;
-    }
     m_resubmitOf = id;
     Q_EMIT message(tr("Submitting a new run with run %1's spec…").arg(id), false, id, false);
-    cm->submit({*parsed.spec}, QString());
+    cm->submit({*spec}, QString());
+}
+
+std::optional<JobSpec> JobsActions::storedSpec(qint64 id, const QByteArray &specJson)
+{
+    JobSpecParseResult parsed = parseJobSpec(specJson, tr("run %1").arg(id));
+    if (!parsed.spec)
+        Q_EMIT message(tr("Run %1's stored spec cannot be read: %2").arg(id).arg(parsed.errors.value(0).message), true,
+                       id, false);
+    return std::move(parsed.spec);
 }
 
 qint64 JobsActions::takeResubmitted()
@@ -96,13 +102,10 @@ void JobsActions::clone(qint64 id)
     const JobsModel::RunRow *row = m_model.runRow(id);
     if (!row)
         return;
-    const JobSpecParseResult parsed = parseJobSpec(row->run.specJson, tr("run %1").arg(id));
-    if (!parsed.spec) {
-        Q_EMIT message(tr("Run %1's stored spec cannot be read: %2").arg(id).arg(parsed.errors.value(0).message), true,
-                       id, false);
+    const std::optional<JobSpec> spec = storedSpec(id, row->run.specJson);
+    if (!spec)
         return;
-    }
-    Q_EMIT m_services.openSpecRequested(*parsed.spec);
+    Q_EMIT m_services.openSpecRequested(*spec);
     Q_EMIT m_services.showPlaceRequested(0);
 }
 

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 #pragma once
 
+#include "core/model/JobSpec.h"
+
 #include <QObject>
 #include <QString>
+
+#include <optional>
 
 class QWidget;
 
@@ -42,6 +46,9 @@ Q_SIGNALS:
     void runJoinedStudy(qint64 runId);
 
 private:
+    // The run's stored spec; when it cannot be read, a message says why.
+    std::optional<JobSpec> storedSpec(qint64 runId, const QByteArray &specJson);
+
     AppServices &m_services;
     JobsModel &m_model;
     QWidget *m_dialogParent;
