@@ -149,12 +149,12 @@ case "$mode" in
     # hook that only test builds contain.
     # Warnings are errors here (and so in CI): cmake/CompilePolicy.cmake.
     # The product as a unity build (SCALELAB_UNITY): a third of the CPU time.
-    # The commit's time for rcc and CPack: this build's release executable
-    # and package are one side of the reproducible-build check.
-    SOURCE_DATE_EPOCH=$(git -C "$here" log -1 --format=%ct 2>/dev/null || date +%s)
-    export SOURCE_DATE_EPOCH
+    # The commit's time for rcc (this build only): its release executable and
+    # package are one side of the reproducible-build check, which sets the
+    # same time for CPack.
+    commit_time=$(git -C "$here" log -1 --format=%ct 2>/dev/null || date +%s)
     stage=$SECONDS
-    build -DSCALELAB_TEST_HOOKS=ON -DSCALELAB_WERROR=ON -DSCALELAB_UNITY=ON
+    SOURCE_DATE_EPOCH=$commit_time build -DSCALELAB_TEST_HOOKS=ON -DSCALELAB_WERROR=ON -DSCALELAB_UNITY=ON
     echo "setup: the build took $((SECONDS - stage)) s"
     # Every step runs even when an earlier one failed; the exit status says
     # whether all passed. Order, for the 45-minute budget on 2 cores:
