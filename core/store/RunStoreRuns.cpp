@@ -78,9 +78,7 @@ Result<QList<RunRecord>> RunStoreRuns::selectRuns(const QString &where, const QV
     QSqlQuery q(db);
     q.setForwardOnly(true);
     if (auto e = RunStoreSql::exec(
-            q,
-            QStringLiteral("SELECT %1 FROM runs %2 ORDER BY id").arg(QLatin1String(runColumns()), where),
-            binds);
+            q, QStringLiteral("SELECT %1 FROM runs %2 ORDER BY id").arg(QLatin1String(runColumns()), where), binds);
         !e)
         return fail(e.error());
     QList<RunRecord> out;

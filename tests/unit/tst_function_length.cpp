@@ -35,8 +35,7 @@ const QStringList &knownLongFunctions()
 // removed from here; a class newly spread fails the test.
 const QMap<QString, QString> &knownSpreadClasses()
 {
-    static const QMap<QString, QString> known = {
-    };
+    static const QMap<QString, QString> known = {};
     return known;
 }
 
