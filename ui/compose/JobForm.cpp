@@ -87,6 +87,8 @@ void JobForm::createFields()
     m_partitionInfo->setObjectName(QStringLiteral("partitionInfo"));
     m_partitionInfo->setAccessibleName(tr("Partition limits"));
     m_partitionInfo->setWordWrap(true);
+    m_partitionInfo->setAlignment(Qt::AlignLeft
+                                  | Qt::AlignTop);   // the height kept for the tallest partition stays below the text
     m_partitionInfo->installEventFilter(this);   // its width sets the height kept for every partition
     m_partitionInfo->setForegroundRole(QPalette::PlaceholderText);
     m_startCost = new StartCostPanel(this);
