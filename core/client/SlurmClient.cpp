@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-3.0-or-later
 // SlurmClient: version, submission, reconciliation, --test-only, cancel.
-// Polling is JobPoller's, file transfer RunFileFetcher's.
+// Polling is JobPoller's, file transfer RunFileFetcher's, a run of segments'
+// chained submit and cancel SegmentChain's.
 #include "core/client/SlurmClient.h"
+
+#include "core/client/SegmentChain.h"
 
 #include "core/base/RemoteValidation.h"
 #include "core/compose/SegmentScript.h"
@@ -64,28 +67,7 @@ QString SlurmClient::submitShellBody(const QString &remoteDir, const QString &to
         return QStringLiteral("cd %1 || exit 97; sbatch --parsable --comment=%2 --chdir=%1%4 %3 > jobid.tmp; rc=$?; "
                               "if [ $rc -eq 0 ]; then mv -f jobid.tmp jobid && cat jobid; else exit $rc; fi")
             .arg(dir, token, scriptFileName(), dependency);
-    // Segments: the first job, then each next one waiting for the one before,
-    // all in this one command; every id is appended to jobid.tmp as soon as
-    // sbatch printed it, so reconcile() finds each job that exists.
-    const int n = std::min(segments, SegmentSpec::kMaxSegments);
-    QStringList rest;
-    for (int k = 2; k <= (jobs >= 1 ? std::min(jobs, n) : n); ++k)
-        rest << QString::number(k);
-    const QString tokenExport = jobs >= 1 && jobs < n ? QStringLiteral(",SCALELAB_TOKEN=") + token : QString();
-    const QString each = QStringLiteral("sbatch --parsable --comment=%1 --chdir=%2").arg(token, dir);
-    QString body = QStringLiteral("cd %1 || exit 97; %2%3 --export=ALL,SCALELAB_SEGMENT=1,SCALELAB_SEGMENTS=%4%5 %6 > "
-                                  "jobid.tmp; rc=$?; if [ $rc -ne 0 ]; then exit $rc; fi; ")
-                       .arg(dir, each, dependency)
-                       .arg(n)
-                       .arg(tokenExport, scriptFileName());
-    if (!rest.isEmpty())
-        body += QStringLiteral("p=$(head -n 1 jobid.tmp); p=${p%%;*}; for k in %1; do q=$(%2 "
-                               "--dependency=afterany:$p --export=ALL,SCALELAB_SEGMENT=$k,SCALELAB_SEGMENTS=%3 %4) "
-                               "|| break; p=${q%%;*}; echo $p >> jobid.tmp; done; ")
-                    .arg(rest.join(QLatin1Char(' ')), each)
-                    .arg(n)
-                    .arg(scriptFileName());
-    return body + QStringLiteral("mv -f jobid.tmp jobid && cat jobid");
+    return SegmentChain::submitBody(dir, token, dependency, scriptFileName(), segments, jobs);
 }
 
 QStringList SlurmClient::queryArgv(const QStringList &argv)
@@ -222,20 +204,6 @@ SubmitOutcome notSent(const QString &message)
     return SubmitOutcome{SubmitOutcome::Kind::NotSent, {}, message, false};
 }
 
-// How many segments the run's spec asks for; 0 = one job of its own.
-int plannedSegments(const RunRecord &run)
-{
-    const JobSpecParseResult spec = parseJobSpec(run.specJson);
-    return spec.spec && spec.spec->segments.enabled() ? spec.spec->segments.planned() : 0;
-}
-
-// How many of them the submit creates ("until-done": the first; it queues the next).
-int firstJobs(const RunRecord &run)
-{
-    const JobSpecParseResult spec = parseJobSpec(run.specJson);
-    return spec.spec && spec.spec->segments.enabled() ? spec.spec->segments.firstJobs() : 0;
-}
-
 // The job ids of sbatch's reply or of the jobid file: one per line ("id;cluster"), in order.
 QStringList jobIdLines(const QStringList &lines)
 {
@@ -278,9 +246,9 @@ SubmitOutcome SlurmClient::submit(qint64 runId, const QString &afterJobId)
     if (auto e = m_store.setSubmitState(runId, SubmitState::Unknown, QStringLiteral("sbatch sent, no reply yet")); !e)
         return refused(e.error().message);
     m_exec.reached(SubmitStep::UnknownStored);
-    const int jobs = firstJobs(run);
+    const int jobs = SegmentChain::firstJobs(run);
     const RemoteResult r = m_exec.run({QStringLiteral("sh"), QStringLiteral("-c"),
-                                       submitShellBody(dir, run.token, afterJobId, plannedSegments(run), jobs)},
+                                       submitShellBody(dir, run.token, afterJobId, SegmentChain::planned(run), jobs)},
                                       kSbatchTimeoutMs);
     m_exec.reached(SubmitStep::SbatchReturned);
     return recordSbatchReply(runId, r, jobs);
@@ -474,7 +442,7 @@ ReconcileOutcome SlurmClient::reconcile(qint64 runId)
 
     if ((status == QLatin1String("jobid") || status.startsWith(QLatin1String("tmp")))
         && RemoteValidation::isJobId(idText)) {
-        if (auto e = storeJobIds(runId, ids, plannedSegments(run), SubmitState::Reconciled); !e)
+        if (auto e = storeJobIds(runId, ids, SegmentChain::planned(run), SubmitState::Reconciled); !e)
             return {K::StillUnknown, idText, e.error().message};
         return {K::Found, idText, QStringLiteral("job %1 found in %2").arg(idText, dir)};
     }
@@ -499,7 +467,7 @@ ReconcileOutcome SlurmClient::lookUpByToken(const RunRecord &run, const QString 
         return comment == run.token || workDir == dir;
     };
     // A run of segments has a job per segment, all with its token: each is kept, in chain (id) order.
-    const int planned = plannedSegments(run);
+    const int planned = SegmentChain::planned(run);
     auto found = [&](QStringList ids, JobState state, const QString &how) -> ReconcileOutcome {
         std::sort(ids.begin(), ids.end(),
                   [](const QString &a, const QString &b) { return a.toLongLong() < b.toLongLong(); });
@@ -628,21 +596,8 @@ Result<QString> SlurmClient::cancel(qint64 runId)
     const auto segments = m_store.segments(runId);
     if (!segments)
         return fail(segments.error());
-    QStringList jobs{run.jobId};
-    bool after = false;
-    for (const SegmentRecord &s : *segments) {
-        if (after && !s.ended() && RemoteValidation::isJobId(s.jobId))
-            jobs << s.jobId;
-        after = after || s.jobId == run.jobId;
-    }
-    QStringList argv = QStringList{QStringLiteral("scancel")} + jobs;
-    // "until-done": the segment followed may have queued the next one, not
-    // stored yet; the stop file, written first, ends that one at once.
-    if (firstJobs(run) < plannedSegments(run) && !run.remoteDir.isEmpty())
-        argv = QStringList{
-            QStringLiteral("sh"), QStringLiteral("-c"),
-            QStringLiteral("echo cancelled > %1/%2; %3")
-                .arg(ShellQuote::quote(run.remoteDir), SegmentScript::stopFileName(), ShellQuote::join(argv))};
+    const QStringList jobs = SegmentChain::jobsToCancel(run, *segments);
+    const QStringList argv = SegmentChain::cancelArgv(run, jobs);
     const RemoteResult r = m_exec.run(argv, kQueryTimeoutMs);
     const QString list = jobs.join(QLatin1Char(' '));
     if (!r.transportOk())
